@@ -1,0 +1,56 @@
+#pragma once
+// What bench knows about one request when it has ended: the raw material every metric is
+// computed from, and what --save-requests writes one line of.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/metrics/error_class.hpp"
+
+namespace bench::metrics {
+
+/// Where a token count came from. Never the requested length.
+enum class TokenSource {
+  none,    // nothing is known (e.g. the request failed before any chunk)
+  usage,   // the server's `usage` object
+  chunks,  // the number of text-carrying chunks: an estimate, labelled as one
+};
+
+std::string_view token_source_name(TokenSource source);
+
+struct RequestRecord {
+  std::uint64_t index = 0;  // position in the workload (0-based, warm-up requests included)
+  bool warmup = false;      // warm-up requests are recorded but excluded from every metric
+
+  // All times are steady-clock nanoseconds relative to the run's epoch (see RunTimes).
+  std::int64_t intended_start_ns = 0;  // when the schedule wanted the request sent
+  std::int64_t start_ns = 0;           // when bench handed the request to the transport
+  std::int64_t first_token_ns = -1;    // first chunk carrying generated text; -1 if none
+  std::int64_t end_ns = 0;             // end of stream (or failure)
+
+  // Arrival time of every text-carrying chunk, in order (first_token_ns is the first entry).
+  std::vector<std::int64_t> text_chunk_ns;
+  // Tokens carried by each text chunk when the server said so exactly (per-chunk usage, e.g.
+  // vLLM's continuous_usage_stats); empty when unknown. Same length as text_chunk_ns when set.
+  std::vector<std::int32_t> text_chunk_tokens;
+
+  std::int64_t prompt_tokens = -1;      // -1 when unknown
+  std::int64_t completion_tokens = -1;  // -1 when unknown
+  TokenSource prompt_token_source = TokenSource::none;
+  TokenSource completion_token_source = TokenSource::none;
+  std::int64_t requested_input_len = 0;   // input length the workload asked for (tokens)
+  std::int64_t requested_output_len = 0;  // max_tokens sent
+
+  std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none
+  bool saw_done = false;      // the stream ended with data: [DONE]
+  std::int64_t text_bytes = 0;  // bytes of generated text received (content + reasoning)
+
+  ErrorClass error = ErrorClass::none;
+  long http_status = 0;       // 0 when no response arrived
+  std::string error_message;  // the server's message or the transport's, for the report
+
+  bool ok() const { return error == ErrorClass::none; }
+  bool cancelled() const { return error == ErrorClass::cancelled; }
+};
+
+}  // namespace bench::metrics
