@@ -1,0 +1,64 @@
+#pragma once
+// The OpenAI-compatible wire format: request bodies for /v1/completions and
+// /v1/chat/completions, and the meaning of one streamed `data:` payload.
+// Knows nothing of curl or of sockets.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::protocol {
+
+enum class Endpoint { completions, chat };
+
+std::string_view endpoint_name(Endpoint endpoint);  // "completions" / "chat"
+std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions" / "/v1/chat/completions"
+
+/// Everything that shapes a request body besides the prompt.
+struct RequestOptions {
+  Endpoint endpoint = Endpoint::chat;
+  std::string model;                  // sent as "model"
+  std::int64_t max_tokens = 128;      // sent as "max_tokens"
+  bool ignore_eos = false;            // sends "ignore_eos": true (vLLM, SGLang, llama.cpp)
+  std::optional<double> temperature;  // sent only when set
+  bool continuous_usage_stats = false;  // asks vLLM for usage on every chunk
+  nlohmann::json extra_body = nlohmann::json::object();  // merged last, overriding our keys
+};
+
+/// Serialized JSON body: {"model", "prompt" | "messages":[{"role":"user","content"}],
+/// "max_tokens", "stream": true, "stream_options": {"include_usage": true[,
+/// "continuous_usage_stats": true]}, ...}, with extra_body merged in (RFC 7386 merge patch).
+std::string build_request_body(const RequestOptions& options, std::string_view prompt);
+
+/// What one SSE data payload says.
+struct Chunk {
+  enum class Kind {
+    done,       // the literal [DONE] sentinel
+    data,       // a JSON chunk object (it may carry text, finish_reason, usage, or nothing)
+    error,      // a JSON object with an "error" key (an error inside a 200 stream)
+    malformed,  // not JSON, or JSON that is not an object
+  };
+  Kind kind = Kind::data;
+  std::string text;             // generated text: choices[0].text, or delta.reasoning_content
+                                // (or delta.reasoning) followed by delta.content; empty = none
+  std::string finish_reason;    // choices[0].finish_reason when non-null
+  std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
+  std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens when usage present
+  std::string error_message;    // for error / malformed: a short human-readable reason
+
+  bool has_text() const { return !text.empty(); }
+};
+
+/// Interprets one `data` field value. Never throws.
+Chunk interpret_chunk(std::string_view data);
+
+/// Extracts a readable message from a non-200 response body: error.message, or message, or
+/// detail (FastAPI), or the body itself cut to 200 bytes. Never throws.
+std::string error_message_from_body(std::string_view body);
+
+/// Reads the model list of GET /v1/models; returns the first "id", or nullopt.
+std::optional<std::string> first_model_id(std::string_view models_body);
+
+}  // namespace bench::protocol

@@ -1,0 +1,69 @@
+#pragma once
+// Turns one HTTP response, as it arrives, into a RequestRecord: feeds the body to the SSE
+// parser, interprets each data event, stamps text-carrying chunks with the arrival time of the
+// read they came in, takes token counts from `usage`, and classifies how the request ended.
+//
+// First token rule (mission.md): the first chunk carrying generated text (content or
+// reasoning). A role-only or empty chunk does not count.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bench/metrics/request_record.hpp"
+#include "bench/sse/parser.hpp"
+
+namespace bench::protocol {
+
+struct StreamLimits {
+  std::size_t max_line_bytes = 1 << 20;       // one SSE line
+  std::size_t max_event_bytes = 1 << 20;      // one SSE event's data
+  std::size_t max_response_bytes = 64 << 20;  // one whole response body
+};
+
+/// How the transport ended the transfer, as the engine reports it.
+struct TransportEnd {
+  metrics::ErrorClass error = metrics::ErrorClass::none;  // none = the body ended normally
+  std::string message;                                     // the transport's message
+  std::int64_t end_ns = 0;                                 // run-relative end time
+};
+
+class StreamReader final : private sse::Sink {
+ public:
+  explicit StreamReader(StreamLimits limits = {});
+
+  /// Starts a new response for `record` (which must outlive the response). Clears all state.
+  void begin(metrics::RequestRecord* record);
+
+  /// The HTTP status and Content-Type, once headers are complete.
+  void on_headers(long http_status, std::string_view content_type);
+
+  /// Body bytes of one read, stamped once (run-relative ns). Returns false when the request
+  /// must be aborted now (a stream error, malformed data, a size cap); the record then already
+  /// holds its error class.
+  bool on_body(std::string_view bytes, std::int64_t arrival_ns);
+
+  /// Ends the response: sets end_ns, the error class (transport error, HTTP status, stream
+  /// error, malformed data, truncated stream) and the token counts and their source.
+  void finish(const TransportEnd& end);
+
+ private:
+  bool on_event(const sse::Event& event) override;
+  void on_comment(std::string_view text) override;
+  void fail(metrics::ErrorClass error, std::string message);
+
+  StreamLimits limits_;
+  sse::Parser parser_;
+  metrics::RequestRecord* record_ = nullptr;
+  std::int64_t current_arrival_ns_ = 0;  // stamp of the read being parsed
+  std::int64_t body_bytes_ = 0;
+  std::string error_body_;               // non-200 body, kept up to a small cap
+  std::int64_t data_events_ = 0;
+  std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
+  bool per_chunk_usage_ = true;          // every text chunk so far carried usage
+  bool streaming_ = false;               // status 200: body is an event stream
+  bool headers_seen_ = false;            // on_headers was called for this response
+  bool event_stream_type_ = false;       // Content-Type is text/event-stream
+  std::string content_type_;             // as sent, for the message when it is not SSE
+};
+
+}  // namespace bench::protocol

@@ -1,0 +1,238 @@
+#include "bench/protocol/openai.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace bench::protocol {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxExcerptBytes = 200;
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const std::size_t first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = text.find_last_not_of(kSpace);
+  return text.substr(first, last - first + 1);
+}
+
+// Length of the valid UTF-8 sequence starting at `text[i]`, or 0 if it is not one.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  std::size_t length = 0;
+  unsigned char min_second = 0x80;
+  unsigned char max_second = 0xBF;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) min_second = 0xA0;  // overlong
+    if (lead == 0xED) max_second = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) min_second = 0x90;  // overlong
+    if (lead == 0xF4) max_second = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < min_second || byte(i + 1) > max_second) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+// At most kMaxExcerptBytes of a raw body, fit for a report: valid UTF-8 kept (never cut inside
+// a character), invalid bytes replaced by U+FFFD and control characters by spaces, because the
+// body may be anything (an HTML error page, binary) and the report is written as JSON.
+std::string excerpt(std::string_view raw) {
+  const std::string_view text = trim(raw);
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    const std::string_view piece =
+        length == 0 ? std::string_view("\xEF\xBF\xBD") : text.substr(i, length);
+    if (out.size() + piece.size() > kMaxExcerptBytes) break;
+    if (length == 1 && static_cast<unsigned char>(text[i]) < 0x20) {
+      out.push_back(' ');
+    } else {
+      out.append(piece);
+    }
+    i += length == 0 ? 1 : length;
+  }
+  return out;
+}
+
+// A token count: a JSON number that is a non-negative integer (or an integral float).
+std::optional<std::int64_t> count_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  if (it->is_number_integer() && !it->is_number_unsigned()) {
+    const auto value = it->get<std::int64_t>();
+    if (value < 0) return std::nullopt;
+    return value;
+  }
+  if (it->is_number_unsigned()) {
+    const auto value = it->get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(value);
+  }
+  if (it->is_number_float()) {
+    const double value = it->get<double>();
+    if (std::isfinite(value) && value == std::floor(value) && value >= 0 && value < 9.0e18) {
+      return static_cast<std::int64_t>(value);
+    }
+  }
+  return std::nullopt;
+}
+
+const std::string* string_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) return nullptr;
+  return it->get_ptr<const std::string*>();
+}
+
+// The message of an OpenAI-style error value: {"message": ...}, or a bare string. Falls back to
+// the value itself, shortened, so an unusual shape still says something.
+std::string message_of_error(const json& error) {
+  if (error.is_string()) return error.get<std::string>();
+  if (error.is_object()) {
+    if (const std::string* message = string_field(error, "message"); message && !message->empty()) {
+      return *message;
+    }
+  }
+  return excerpt(error.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+}  // namespace
+
+std::string_view endpoint_name(Endpoint endpoint) {
+  return endpoint == Endpoint::chat ? "chat" : "completions";
+}
+
+std::string_view endpoint_path(Endpoint endpoint) {
+  return endpoint == Endpoint::chat ? "/v1/chat/completions" : "/v1/completions";
+}
+
+std::string build_request_body(const RequestOptions& options, std::string_view prompt) {
+  json body = json::object();
+  body["model"] = options.model;
+  if (options.endpoint == Endpoint::chat) {
+    body["messages"] = json::array({json{{"role", "user"}, {"content", std::string(prompt)}}});
+  } else {
+    body["prompt"] = std::string(prompt);
+  }
+  body["max_tokens"] = options.max_tokens;
+  body["stream"] = true;
+  // include_usage makes vLLM and SGLang send the final usage chunk; continuous_usage_stats
+  // (vLLM) puts cumulative usage on every chunk, which gives exact tokens per chunk.
+  body["stream_options"] = json{{"include_usage", true}};
+  if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
+  if (options.ignore_eos) body["ignore_eos"] = true;
+  if (options.temperature) body["temperature"] = *options.temperature;
+  // RFC 7386: keys of extra_body override ours, null removes one, objects merge recursively.
+  // A non-object patch would replace the whole body, which is never meant: it is not applied.
+  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+  // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Chunk interpret_chunk(std::string_view data) {
+  Chunk chunk;
+  if (trim(data) == "[DONE]") {
+    chunk.kind = Chunk::Kind::done;
+    return chunk;
+  }
+
+  const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = "data is not JSON: " + excerpt(data);
+    return chunk;
+  }
+  if (!parsed.is_object()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = "data is not a JSON object: " + excerpt(data);
+    return chunk;
+  }
+
+  // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
+  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
+    chunk.kind = Chunk::Kind::error;
+    chunk.error_message = message_of_error(*error);
+    if (chunk.error_message.empty()) chunk.error_message = "error event without a message";
+    return chunk;
+  }
+
+  chunk.kind = Chunk::Kind::data;
+  const auto choices = parsed.find("choices");
+  if (choices != parsed.end() && choices->is_array() && !choices->empty() &&
+      choices->front().is_object()) {
+    const json& choice = choices->front();
+    // /v1/completions carries "text"; /v1/chat/completions a "delta" with optional reasoning
+    // (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before content.
+    if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
+    if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
+      const std::string* reasoning = string_field(*delta, "reasoning_content");
+      if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
+      if (reasoning) chunk.text += *reasoning;
+      if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
+    }
+    if (const std::string* finish = string_field(choice, "finish_reason")) {
+      chunk.finish_reason = *finish;
+    }
+  }
+
+  // llama.cpp puts usage on the last content chunk; vLLM and SGLang on a final chunk with empty
+  // choices; vLLM's continuous_usage_stats on every chunk. "usage": null means none.
+  if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
+    chunk.prompt_tokens = count_field(*usage, "prompt_tokens");
+    chunk.completion_tokens = count_field(*usage, "completion_tokens");
+  }
+  return chunk;
+}
+
+std::string error_message_from_body(std::string_view body) {
+  const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_object()) {
+    if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
+      std::string message = message_of_error(*error);
+      if (!message.empty()) return message;
+    }
+    if (const std::string* message = string_field(parsed, "message"); message && !message->empty()) {
+      return *message;
+    }
+    if (const auto detail = parsed.find("detail"); detail != parsed.end()) {
+      if (detail->is_string()) return detail->get<std::string>();
+      // FastAPI validation errors: "detail": [{"loc": [...], "msg": "...", "type": "..."}].
+      if (detail->is_array() && !detail->empty() && detail->front().is_object()) {
+        if (const std::string* msg = string_field(detail->front(), "msg")) return *msg;
+      }
+    }
+  }
+  return excerpt(body);
+}
+
+std::optional<std::string> first_model_id(std::string_view models_body) {
+  const json parsed =
+      json::parse(models_body.begin(), models_body.end(), nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return std::nullopt;
+  const auto data = parsed.find("data");
+  if (data == parsed.end() || !data->is_array()) return std::nullopt;
+  for (const json& model : *data) {
+    if (!model.is_object()) continue;
+    if (const std::string* id = string_field(model, "id"); id && !id->empty()) return *id;
+  }
+  return std::nullopt;
+}
+
+}  // namespace bench::protocol

@@ -1,0 +1,233 @@
+#include "bench/protocol/stream_reader.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "bench/protocol/openai.hpp"
+
+namespace bench::protocol {
+
+namespace {
+
+using metrics::ErrorClass;
+using metrics::TokenSource;
+
+// A non-200 body is read for its error message only; more than this is never needed.
+constexpr std::size_t kMaxErrorBodyBytes = 64 << 10;
+
+ErrorClass class_of_status(long http_status) {
+  if (http_status == 429) return ErrorClass::rate_limited;
+  if (http_status >= 400 && http_status <= 499) return ErrorClass::http_4xx;
+  if (http_status >= 500 && http_status <= 599) return ErrorClass::http_5xx;
+  return ErrorClass::http_other;
+}
+
+std::string http_error_message(long http_status, std::string_view body) {
+  std::string message = "HTTP " + std::to_string(http_status);
+  const std::string server_message = error_message_from_body(body);
+  if (!server_message.empty()) message += ": " + server_message;
+  return message;
+}
+
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Media types compare case-insensitively and may carry parameters ("; charset=utf-8").
+bool is_event_stream(std::string_view content_type) {
+  content_type = content_type.substr(0, content_type.find(';'));
+  while (!content_type.empty() && (content_type.front() == ' ' || content_type.front() == '\t')) {
+    content_type.remove_prefix(1);
+  }
+  while (!content_type.empty() && (content_type.back() == ' ' || content_type.back() == '\t')) {
+    content_type.remove_suffix(1);
+  }
+  constexpr std::string_view kEventStream = "text/event-stream";
+  return content_type.size() == kEventStream.size() &&
+         std::equal(content_type.begin(), content_type.end(), kEventStream.begin(),
+                    [](char a, char b) { return ascii_lower(a) == b; });
+}
+
+void append_capped(std::string& buffer, std::string_view bytes, std::size_t cap) {
+  if (buffer.size() < cap) buffer.append(bytes.substr(0, cap - buffer.size()));
+}
+
+}  // namespace
+
+StreamReader::StreamReader(StreamLimits limits)
+    : limits_(limits), parser_(sse::Limits{limits.max_line_bytes, limits.max_event_bytes}) {}
+
+void StreamReader::begin(metrics::RequestRecord* record) {
+  record_ = record;
+  parser_.reset();
+  current_arrival_ns_ = 0;
+  body_bytes_ = 0;
+  error_body_.clear();
+  data_events_ = 0;
+  last_cumulative_completion_tokens_ = 0;
+  per_chunk_usage_ = true;
+  streaming_ = false;
+  headers_seen_ = false;
+  event_stream_type_ = false;
+  content_type_.clear();
+}
+
+void StreamReader::on_headers(long http_status, std::string_view content_type) {
+  if (record_ == nullptr) return;
+  headers_seen_ = true;
+  record_->http_status = http_status;
+  streaming_ = http_status == 200;
+  content_type_.assign(content_type);
+  event_stream_type_ = is_event_stream(content_type);
+}
+
+bool StreamReader::on_body(std::string_view bytes, std::int64_t arrival_ns) {
+  if (record_ == nullptr || record_->error != ErrorClass::none) return false;
+  body_bytes_ += static_cast<std::int64_t>(bytes.size());
+
+  if (!streaming_) {
+    // An error response: keep the start of its body for the message, and stop reading one
+    // that runs past the response cap without losing the status it already told us.
+    append_capped(error_body_, bytes, kMaxErrorBodyBytes);
+    if (static_cast<std::size_t>(body_bytes_) > limits_.max_response_bytes) {
+      const long status = record_->http_status;
+      fail(class_of_status(status), http_error_message(status, error_body_));
+      return false;
+    }
+    return true;
+  }
+
+  if (static_cast<std::size_t>(body_bytes_) > limits_.max_response_bytes) {
+    fail(ErrorClass::malformed_sse,
+         "response exceeded " + std::to_string(limits_.max_response_bytes) + " bytes");
+    return false;
+  }
+  // A 200 that is not labelled as an event stream is parsed as one anyway (some servers get the
+  // header wrong); its start is kept in case it turns out to hold no event at all.
+  if (!event_stream_type_) append_capped(error_body_, bytes, kMaxErrorBodyBytes);
+
+  current_arrival_ns_ = arrival_ns;
+  switch (parser_.feed(bytes, *this)) {
+    case sse::Status::ok:
+      return true;
+    case sse::Status::stopped:
+      return false;  // on_event already recorded why
+    case sse::Status::line_too_long:
+      fail(ErrorClass::malformed_sse,
+           "SSE line longer than " + std::to_string(limits_.max_line_bytes) + " bytes");
+      return false;
+    case sse::Status::event_too_big:
+      fail(ErrorClass::malformed_sse,
+           "SSE event larger than " + std::to_string(limits_.max_event_bytes) + " bytes");
+      return false;
+  }
+  return false;
+}
+
+bool StreamReader::on_event(const sse::Event& event) {
+  metrics::RequestRecord& record = *record_;
+  // Whatever follows [DONE] is not part of the response.
+  if (record.saw_done) return true;
+  if (event.type == "error") {
+    const std::string message = error_message_from_body(event.data);
+    fail(ErrorClass::stream_error, message.empty() ? "error event" : message);
+    return false;
+  }
+  // Only the default "message" type carries OpenAI chunks; other named events are not ours.
+  if (event.type != "message") return true;
+
+  ++data_events_;
+  Chunk chunk = interpret_chunk(event.data);
+  switch (chunk.kind) {
+    case Chunk::Kind::done:
+      record.saw_done = true;
+      return true;
+    case Chunk::Kind::error:
+      fail(ErrorClass::stream_error, std::move(chunk.error_message));
+      return false;
+    case Chunk::Kind::malformed:
+      fail(ErrorClass::malformed_json, std::move(chunk.error_message));
+      return false;
+    case Chunk::Kind::data:
+      break;
+  }
+
+  if (chunk.has_text()) {
+    // First token rule: the first chunk with generated text; role-only or empty deltas are not.
+    if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
+    record.text_chunk_ns.push_back(current_arrival_ns_);
+    record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
+    // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
+    // the difference. Kept only while every text chunk has it, so the counts stay exact.
+    if (per_chunk_usage_ && chunk.completion_tokens &&
+        *chunk.completion_tokens >= last_cumulative_completion_tokens_ &&
+        *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
+            std::numeric_limits<std::int32_t>::max()) {
+      record.text_chunk_tokens.push_back(
+          static_cast<std::int32_t>(*chunk.completion_tokens - last_cumulative_completion_tokens_));
+    } else if (per_chunk_usage_) {
+      per_chunk_usage_ = false;
+      record.text_chunk_tokens.clear();
+    }
+  }
+  if (chunk.completion_tokens) {
+    last_cumulative_completion_tokens_ = *chunk.completion_tokens;
+    record.completion_tokens = *chunk.completion_tokens;
+    record.completion_token_source = TokenSource::usage;
+  }
+  if (chunk.prompt_tokens) {
+    record.prompt_tokens = *chunk.prompt_tokens;
+    record.prompt_token_source = TokenSource::usage;
+  }
+  if (!chunk.finish_reason.empty()) record.finish_reason = std::move(chunk.finish_reason);
+  return true;
+}
+
+void StreamReader::on_comment(std::string_view /*text*/) {
+  // Comments are keep-alives (": ping"); the parser counts them, and they never carry a token.
+}
+
+void StreamReader::fail(metrics::ErrorClass error, std::string message) {
+  if (record_->error != ErrorClass::none) return;  // the first failure is the one that counts
+  record_->error = error;
+  record_->error_message = std::move(message);
+}
+
+void StreamReader::finish(const TransportEnd& end) {
+  if (record_ == nullptr) return;
+  metrics::RequestRecord& record = *record_;
+  record.end_ns = end.end_ns;
+  const bool discarded_partial_event = streaming_ && parser_.finish();
+  const bool finished = !record.finish_reason.empty() || record.saw_done;
+
+  if (record.error != ErrorClass::none) {
+    // Already failed while reading (stream error, malformed data, a cap): that is the cause.
+  } else if (end.error != ErrorClass::none) {
+    // A transport failure stays a failure even after finish_reason or [DONE]: the response did
+    // not arrive whole.
+    fail(end.error, end.message);
+  } else if (!headers_seen_) {
+    fail(ErrorClass::transport, "the transfer ended without an HTTP response");
+  } else if (!streaming_) {
+    fail(class_of_status(record.http_status), http_error_message(record.http_status, error_body_));
+  } else if (!event_stream_type_ && data_events_ == 0) {
+    std::string message = "expected text/event-stream, got Content-Type '" + content_type_ + "'";
+    const std::string body_message = error_message_from_body(error_body_);
+    if (!body_message.empty()) message += ": " + body_message;
+    fail(ErrorClass::malformed_sse, std::move(message));
+  } else if (!finished) {
+    fail(ErrorClass::truncated,
+         discarded_partial_event
+             ? "stream ended inside an event, without finish_reason or [DONE]"
+             : "stream ended without finish_reason or [DONE]");
+  }
+
+  if (!per_chunk_usage_) record.text_chunk_tokens.clear();
+  // Without usage the completion length is estimated by text chunks, and labelled as such; it
+  // is never taken from the requested length.
+  if (record.ok() && record.completion_token_source == TokenSource::none) {
+    record.completion_tokens = static_cast<std::int64_t>(record.text_chunk_ns.size());
+    record.completion_token_source = TokenSource::chunks;
+  }
+}
+
+}  // namespace bench::protocol

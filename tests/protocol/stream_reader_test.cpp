@@ -1,0 +1,454 @@
+// StreamReader over the reference transcripts (fed whole, byte by byte and split at every
+// offset, with a new arrival stamp per read), and how it classifies the ways a request can end.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/protocol/stream_reader.hpp"
+#include "bench/sse/parser.hpp"
+
+namespace {
+
+using bench::metrics::ErrorClass;
+using bench::metrics::RequestRecord;
+using bench::metrics::TokenSource;
+using bench::protocol::StreamLimits;
+using bench::protocol::StreamReader;
+using bench::protocol::TransportEnd;
+using nlohmann::json;
+
+constexpr std::int64_t kStampStep = 1000;  // read k (0-based) arrives at (k + 1) * kStampStep
+constexpr std::int64_t kEndNs = 999'999'999;
+
+// Runs one response through a reader: one read per piece, each stamped later than the last.
+RequestRecord run(const std::vector<std::string_view>& pieces, long status = 200,
+                  std::string_view content_type = "text/event-stream",
+                  StreamLimits limits = {}, TransportEnd end = {ErrorClass::none, "", kEndNs}) {
+  RequestRecord record;
+  StreamReader reader(limits);
+  reader.begin(&record);
+  reader.on_headers(status, content_type);
+  std::int64_t stamp = 0;
+  for (std::string_view piece : pieces) {
+    stamp += kStampStep;
+    if (!reader.on_body(piece, stamp)) break;
+  }
+  reader.finish(end);
+  return record;
+}
+
+RequestRecord run_whole(std::string_view body, long status = 200,
+                        std::string_view content_type = "text/event-stream",
+                        StreamLimits limits = {}) {
+  return run({body}, status, content_type, limits);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// --- reference transcripts --------------------------------------------------------------------
+
+// Byte offset at which each data event of `body` is dispatched (the byte that ends its blank
+// line), found with the SSE parser fed one byte at a time.
+std::vector<std::size_t> dispatch_offsets(std::string_view body) {
+  struct OffsetSink final : bench::sse::Sink {
+    bool on_event(const bench::sse::Event&) override {
+      offsets.push_back(current);
+      return true;
+    }
+    std::vector<std::size_t> offsets;
+    std::size_t current = 0;
+  } sink;
+  bench::sse::Parser parser;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    sink.current = i;
+    parser.feed(body.substr(i, 1), sink);
+  }
+  return sink.offsets;
+}
+
+struct Transcript {
+  std::string name;
+  std::string body;
+  json expected;
+};
+
+std::vector<std::string> transcript_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(BENCH_REFERENCE_DIR)) {
+    if (entry.path().extension() == ".sse") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Transcript load(const std::string& name) {
+  const std::filesystem::path dir = BENCH_REFERENCE_DIR;
+  return {name, read_file(dir / (name + ".sse")),
+          json::parse(read_file(dir / (name + ".expected.json")))};
+}
+
+// Every expectation of NAME.expected.json, checked on one run. `first_text_stamp` is the stamp
+// of the read that completed the first text-carrying event, or -1 when not known.
+void check_against_expected(const RequestRecord& record, const json& expected,
+                            std::int64_t first_text_stamp) {
+  const std::string text = expected["text"].get<std::string>();
+  const auto text_chunks = expected["text_chunks"].get<std::size_t>();
+  EXPECT_EQ(record.text_chunk_ns.size(), text_chunks);
+  EXPECT_EQ(record.text_bytes, static_cast<std::int64_t>(text.size()));
+  EXPECT_TRUE(std::is_sorted(record.text_chunk_ns.begin(), record.text_chunk_ns.end()));
+  if (!record.text_chunk_ns.empty()) {
+    EXPECT_EQ(record.first_token_ns, record.text_chunk_ns.front());
+  }
+  if (first_text_stamp >= 0) {
+    EXPECT_EQ(record.first_token_ns, first_text_stamp);
+  }
+
+  const std::string outcome = expected.value("outcome", "");
+  if (outcome.empty()) {
+    EXPECT_EQ(record.error, ErrorClass::none) << record.error_message;
+  } else if (outcome == "stream_error") {
+    EXPECT_EQ(record.error, ErrorClass::stream_error);
+    EXPECT_EQ(record.error_message, expected.value("error", ""));
+  } else if (outcome == "truncated") {
+    EXPECT_EQ(record.error, ErrorClass::truncated);
+    EXPECT_FALSE(record.error_message.empty());
+  } else {
+    ADD_FAILURE() << "unknown outcome " << outcome;
+  }
+  EXPECT_EQ(record.finish_reason, expected.value("finish_reason", ""));
+  EXPECT_EQ(record.end_ns, kEndNs);
+
+  const json prompt = expected.value("prompt_tokens", json());
+  if (prompt.is_number()) {
+    EXPECT_EQ(record.prompt_tokens, prompt.get<std::int64_t>());
+    EXPECT_EQ(record.prompt_token_source, TokenSource::usage);
+  } else {
+    EXPECT_EQ(record.prompt_tokens, -1);
+    EXPECT_EQ(record.prompt_token_source, TokenSource::none);
+  }
+  const json completion = expected.value("completion_tokens", json());
+  if (completion.is_number()) {
+    EXPECT_EQ(record.completion_tokens, completion.get<std::int64_t>());
+    EXPECT_EQ(record.completion_token_source, TokenSource::usage);
+  } else if (outcome.empty()) {
+    // No usage on a success: the count is the number of text chunks, labelled an estimate.
+    EXPECT_EQ(record.completion_tokens, static_cast<std::int64_t>(text_chunks));
+    EXPECT_EQ(record.completion_token_source, TokenSource::chunks);
+  } else {
+    EXPECT_EQ(record.completion_token_source, TokenSource::none);
+  }
+
+  if (expected.contains("tokens_per_chunk")) {
+    EXPECT_EQ(record.text_chunk_tokens, expected["tokens_per_chunk"].get<std::vector<int>>());
+  } else {
+    EXPECT_TRUE(record.text_chunk_tokens.empty());
+  }
+}
+
+class StreamReaderTranscript : public testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    transcript_ = load(GetParam());
+    ASSERT_FALSE(transcript_.body.empty());
+    if (transcript_.expected.contains("first_text_chunk_index")) {
+      const std::vector<std::size_t> offsets = dispatch_offsets(transcript_.body);
+      const auto index = transcript_.expected["first_text_chunk_index"].get<std::size_t>();
+      ASSERT_LT(index, offsets.size());
+      first_text_offset_ = static_cast<std::int64_t>(offsets[index]);
+    }
+  }
+
+  Transcript transcript_;
+  std::int64_t first_text_offset_ = -1;  // byte that completes the first text event
+};
+
+TEST_P(StreamReaderTranscript, MatchesExpectedWhenFedWhole) {
+  const RequestRecord record = run_whole(transcript_.body);
+  check_against_expected(record, transcript_.expected, first_text_offset_ < 0 ? -1 : kStampStep);
+}
+
+TEST_P(StreamReaderTranscript, MatchesExpectedWhenFedByteByByte) {
+  const std::string_view body = transcript_.body;
+  std::vector<std::string_view> pieces;
+  for (std::size_t i = 0; i < body.size(); ++i) pieces.push_back(body.substr(i, 1));
+  const RequestRecord record = run(pieces);
+  check_against_expected(record, transcript_.expected,
+                         first_text_offset_ < 0 ? -1 : (first_text_offset_ + 1) * kStampStep);
+  // One read per byte: every text chunk has a stamp of its own.
+  EXPECT_EQ(std::adjacent_find(record.text_chunk_ns.begin(), record.text_chunk_ns.end()),
+            record.text_chunk_ns.end());
+}
+
+TEST_P(StreamReaderTranscript, MatchesExpectedWhenSplitAtEveryOffset) {
+  const std::string_view body = transcript_.body;
+  for (std::size_t i = 0; i <= body.size(); ++i) {
+    SCOPED_TRACE("split at " + std::to_string(i));
+    const RequestRecord record = run({body.substr(0, i), body.substr(i)});
+    std::int64_t first_stamp = -1;
+    if (first_text_offset_ >= 0) {
+      first_stamp = first_text_offset_ < static_cast<std::int64_t>(i) ? kStampStep : 2 * kStampStep;
+    }
+    check_against_expected(record, transcript_.expected, first_stamp);
+    if (HasFailure()) return;  // one split's report is enough
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Reference, StreamReaderTranscript, testing::ValuesIn(transcript_names()),
+                         [](const testing::TestParamInfo<std::string>& param_info) {
+                           std::string name = param_info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(StreamReaderReference, TranscriptsArePresent) {
+  EXPECT_GE(transcript_names().size(), 10u) << "reference transcripts missing";
+}
+
+// --- classification ---------------------------------------------------------------------------
+
+constexpr std::string_view kTwoChunks =
+    "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":null}]}\n\n"
+    "data: {\"choices\":[{\"text\":\"bc\",\"finish_reason\":\"stop\"}]}\n\n"
+    "data: [DONE]\n\n";
+
+TEST(StreamReader, CountsTextChunksAsTokensWhenThereIsNoUsage) {
+  const RequestRecord record = run({kTwoChunks});
+  EXPECT_TRUE(record.ok());
+  EXPECT_EQ(record.http_status, 200);
+  EXPECT_TRUE(record.saw_done);
+  EXPECT_EQ(record.completion_tokens, 2);
+  EXPECT_EQ(record.completion_token_source, TokenSource::chunks);
+  EXPECT_EQ(record.prompt_tokens, -1);
+  EXPECT_EQ(record.prompt_token_source, TokenSource::none);
+  EXPECT_EQ(record.text_bytes, 3);
+  EXPECT_TRUE(record.text_chunk_tokens.empty());
+}
+
+TEST(StreamReader, StampsEachChunkWithItsRead) {
+  const std::string_view body = kTwoChunks;
+  const std::size_t second = body.find("data: {\"choices\":[{\"text\":\"bc\"");
+  const RequestRecord record = run({body.substr(0, second), body.substr(second)});
+  EXPECT_EQ(record.first_token_ns, kStampStep);
+  EXPECT_EQ(record.text_chunk_ns, (std::vector<std::int64_t>{kStampStep, 2 * kStampStep}));
+}
+
+TEST(StreamReader, RoleOnlyChunkIsNotTheFirstToken) {
+  const RequestRecord record =
+      run({"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
+           "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n"});
+  EXPECT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.first_token_ns, 2 * kStampStep);
+  EXPECT_EQ(record.text_chunk_ns.size(), 1u);
+}
+
+TEST(StreamReader, ReportsHttp500WithTheServersMessage) {
+  const RequestRecord record = run(
+      {R"({"error":{"code":500,"message":"Unsupported param: )", R"(echo","type":"server_error"}})"},
+      500, "application/json; charset=utf-8");
+  EXPECT_EQ(record.error, ErrorClass::http_5xx);
+  EXPECT_EQ(record.http_status, 500);
+  EXPECT_EQ(record.error_message, "HTTP 500: Unsupported param: echo");
+  EXPECT_EQ(record.completion_token_source, TokenSource::none);
+  EXPECT_EQ(record.first_token_ns, -1);
+}
+
+TEST(StreamReader, ClassifiesHttpStatuses) {
+  EXPECT_EQ(run_whole("slow down", 429, "text/plain").error, ErrorClass::rate_limited);
+  EXPECT_EQ(run_whole("slow down", 429, "text/plain").error_message, "HTTP 429: slow down");
+  EXPECT_EQ(run_whole(R"({"detail":"Not Found"})", 404, "application/json").error,
+            ErrorClass::http_4xx);
+  EXPECT_EQ(run_whole("", 503, "").error, ErrorClass::http_5xx);
+  EXPECT_EQ(run_whole("", 503, "").error_message, "HTTP 503");
+  EXPECT_EQ(run_whole("", 302, "").error, ErrorClass::http_other);
+}
+
+TEST(StreamReader, NonStreamBodyIsNotParsedAsEvents) {
+  // An error body that happens to look like SSE is still an HTTP error.
+  const RequestRecord record = run_whole(kTwoChunks, 500, "text/event-stream");
+  EXPECT_EQ(record.error, ErrorClass::http_5xx);
+  EXPECT_TRUE(record.text_chunk_ns.empty());
+}
+
+TEST(StreamReader, FailsResponseLargerThanCap) {
+  StreamLimits limits;
+  limits.max_response_bytes = 100;
+  const std::string_view body = kTwoChunks;  // 117 bytes
+  const RequestRecord record = run({body.substr(0, 60), body.substr(60)}, 200,
+                                   "text/event-stream", limits);
+  EXPECT_EQ(record.error, ErrorClass::malformed_sse);
+  EXPECT_EQ(record.error_message, "response exceeded 100 bytes");
+  EXPECT_EQ(record.text_chunk_ns.size(), 1u);
+}
+
+TEST(StreamReader, OnBodyAsksToAbortOnceFailed) {
+  StreamLimits limits;
+  limits.max_line_bytes = 16;
+  RequestRecord record;
+  StreamReader reader(limits);
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  EXPECT_FALSE(reader.on_body(kTwoChunks, 1));
+  EXPECT_FALSE(reader.on_body("data: [DONE]\n\n", 2));
+  reader.finish({ErrorClass::transport, "write error", 3});
+  EXPECT_EQ(record.error, ErrorClass::malformed_sse);
+  EXPECT_EQ(record.error_message, "SSE line longer than 16 bytes");
+  EXPECT_EQ(record.end_ns, 3);
+}
+
+TEST(StreamReader, FailsEventLargerThanCap) {
+  StreamLimits limits;
+  limits.max_event_bytes = 20;
+  const RequestRecord record = run_whole(kTwoChunks, 200, "text/event-stream", limits);
+  EXPECT_EQ(record.error, ErrorClass::malformed_sse);
+  EXPECT_EQ(record.error_message, "SSE event larger than 20 bytes");
+}
+
+TEST(StreamReader, FailsOnMalformedJson) {
+  const RequestRecord record = run_whole("data: {\"choices\":[\n\ndata: [DONE]\n\n");
+  EXPECT_EQ(record.error, ErrorClass::malformed_json);
+  EXPECT_FALSE(record.saw_done);
+  EXPECT_FALSE(record.error_message.empty());
+}
+
+TEST(StreamReader, ErrorInsideStreamIsStreamError) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"x\"}]}\n\n"
+      "data: {\"error\":\"boom\"}\n\n"
+      "data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}]}\n\n");
+  EXPECT_EQ(record.error, ErrorClass::stream_error);
+  EXPECT_EQ(record.error_message, "boom");
+  EXPECT_EQ(record.text_chunk_ns.size(), 1u);
+  EXPECT_EQ(record.completion_token_source, TokenSource::none);
+}
+
+TEST(StreamReader, ErrorTypedEventIsStreamError) {
+  const RequestRecord record =
+      run_whole("event: error\ndata: {\"message\":\"overloaded\"}\n\ndata: [DONE]\n\n");
+  EXPECT_EQ(record.error, ErrorClass::stream_error);
+  EXPECT_EQ(record.error_message, "overloaded");
+}
+
+TEST(StreamReader, IgnoresOtherEventTypesCommentsAndEventsAfterDone) {
+  const RequestRecord record = run_whole(
+      ": ping\n\n"
+      "event: progress\ndata: {\"error\":\"not ours\"}\n\n"
+      "data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n"
+      "data: not json\n\n"
+      "data: {\"choices\":[{\"text\":\"late\"}]}\n\n");
+  EXPECT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.text_chunk_ns.size(), 1u);
+  EXPECT_EQ(record.finish_reason, "stop");
+}
+
+TEST(StreamReader, StreamWithoutFinishReasonOrDoneIsTruncated) {
+  const RequestRecord record = run_whole("data: {\"choices\":[{\"text\":\"x\"}]}\n\n");
+  EXPECT_EQ(record.error, ErrorClass::truncated);
+  EXPECT_EQ(record.error_message, "stream ended without finish_reason or [DONE]");
+
+  const RequestRecord partial =
+      run_whole("data: {\"choices\":[{\"text\":\"x\"}]}\n\ndata: {\"choices\"");
+  EXPECT_EQ(partial.error, ErrorClass::truncated);
+  EXPECT_NE(partial.error_message.find("inside an event"), std::string::npos);
+}
+
+TEST(StreamReader, EitherFinishReasonOrDoneCompletesTheStream) {
+  EXPECT_TRUE(run_whole("data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"length\"}]}\n\n")
+                  .ok());
+  EXPECT_TRUE(run_whole("data: {\"choices\":[{\"text\":\"x\"}]}\n\ndata: [DONE]\n\n").ok());
+}
+
+TEST(StreamReader, TransportErrorWinsEvenAfterFinishReason) {
+  const RequestRecord record =
+      run({"data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"stop\"}]}\n\n"}, 200,
+          "text/event-stream", {}, {ErrorClass::stall, "no data for 5 s", 42});
+  EXPECT_EQ(record.error, ErrorClass::stall);
+  EXPECT_EQ(record.error_message, "no data for 5 s");
+  EXPECT_EQ(record.end_ns, 42);
+}
+
+TEST(StreamReader, TransportErrorBeforeHeadersKeepsItsClass) {
+  RequestRecord record;
+  StreamReader reader;
+  reader.begin(&record);
+  reader.finish({ErrorClass::connect_refused, "Connection refused", 7});
+  EXPECT_EQ(record.error, ErrorClass::connect_refused);
+  EXPECT_EQ(record.http_status, 0);
+  EXPECT_EQ(record.completion_token_source, TokenSource::none);
+}
+
+TEST(StreamReader, NonEventStreamWithoutEventsIsMalformedSse) {
+  const RequestRecord record =
+      run_whole(R"({"choices":[{"message":{"content":"hi"}}]})", 200, "application/json");
+  EXPECT_EQ(record.error, ErrorClass::malformed_sse);
+  EXPECT_NE(record.error_message.find("application/json"), std::string::npos);
+}
+
+TEST(StreamReader, AcceptsEventStreamContentTypeInAnyCaseAndWithParameters) {
+  EXPECT_TRUE(run_whole(kTwoChunks, 200, "Text/Event-Stream; charset=utf-8").ok());
+  // A stream mislabelled by the server is still read as one.
+  EXPECT_TRUE(run_whole(kTwoChunks, 200, "text/plain").ok());
+}
+
+TEST(StreamReader, PerChunkUsageGivesTokensPerChunk) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\"}}],"
+      "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":0}}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"ab\"}}],"
+      "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":2}}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\"c\"},\"finish_reason\":\"stop\"}],"
+      "\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}\n\n"
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":3}}\n\n"
+      "data: [DONE]\n\n");
+  EXPECT_TRUE(record.ok());
+  EXPECT_EQ(record.text_chunk_tokens, (std::vector<std::int32_t>{2, 1}));
+  EXPECT_EQ(record.completion_tokens, 3);
+  EXPECT_EQ(record.prompt_tokens, 4);
+}
+
+TEST(StreamReader, DropsPerChunkTokensWhenAnyTextChunkLacksUsage) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\"}],\"usage\":{\"completion_tokens\":1}}\n\n"
+      "data: {\"choices\":[{\"text\":\"b\"}]}\n\n"
+      "data: {\"choices\":[{\"text\":\"c\",\"finish_reason\":\"stop\"}],"
+      "\"usage\":{\"completion_tokens\":3}}\n\n");
+  EXPECT_TRUE(record.ok());
+  EXPECT_TRUE(record.text_chunk_tokens.empty());
+  EXPECT_EQ(record.completion_tokens, 3);
+  EXPECT_EQ(record.completion_token_source, TokenSource::usage);
+}
+
+TEST(StreamReader, BeginResetsStateForTheNextResponse) {
+  StreamReader reader;
+  RequestRecord first;
+  reader.begin(&first);
+  reader.on_headers(200, "text/event-stream");
+  reader.on_body("data: {\"choices\":[{\"text\":\"x\"}],\"usage\":{\"completion_tokens\":5}}\n\n"
+                 "data: {\"choices\":[{\"te",
+                 1);
+  reader.finish({ErrorClass::transport, "reset", 2});
+
+  RequestRecord second;
+  reader.begin(&second);
+  reader.on_headers(200, "text/event-stream");
+  reader.on_body("data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
+                 "\"usage\":{\"completion_tokens\":1}}\n\n",
+                 3);
+  reader.finish({ErrorClass::none, "", 4});
+  EXPECT_TRUE(second.ok()) << second.error_message;
+  EXPECT_EQ(second.text_chunk_tokens, (std::vector<std::int32_t>{1}));
+  EXPECT_EQ(second.first_token_ns, 3);
+  EXPECT_EQ(first.error, ErrorClass::transport);
+}
+
+}  // namespace
