@@ -1,0 +1,425 @@
+// summarize_run over hand-built records: every expected figure is worked out from the
+// definitions in docs/metrics.md. Times are chosen in whole milliseconds.
+#include "bench/metrics/run_summary.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::metrics::ErrorClass;
+using bench::metrics::RequestRecord;
+using bench::metrics::RunSummary;
+using bench::metrics::summarize_run;
+using bench::metrics::TokenSource;
+
+constexpr std::int64_t kNsPerMs = 1'000'000;
+
+// A successful request that started at start_ms, received its text chunks at chunk_ms and
+// ended at end_ms, with usage-reported token counts.
+RequestRecord completed(std::int64_t start_ms, std::vector<std::int64_t> chunk_ms,
+                        std::int64_t end_ms, std::int64_t prompt_tokens,
+                        std::int64_t completion_tokens) {
+  RequestRecord record;
+  record.intended_start_ns = start_ms * kNsPerMs;
+  record.start_ns = start_ms * kNsPerMs;
+  for (std::int64_t ms : chunk_ms) record.text_chunk_ns.push_back(ms * kNsPerMs);
+  record.first_token_ns = record.text_chunk_ns.empty() ? -1 : record.text_chunk_ns.front();
+  record.end_ns = end_ms * kNsPerMs;
+  record.prompt_tokens = prompt_tokens;
+  record.completion_tokens = completion_tokens;
+  record.prompt_token_source = TokenSource::usage;
+  record.completion_token_source = TokenSource::usage;
+  record.finish_reason = "stop";
+  record.saw_done = true;
+  return record;
+}
+
+RequestRecord failed(std::int64_t start_ms, std::int64_t end_ms, ErrorClass error,
+                     std::string message) {
+  RequestRecord record;
+  record.intended_start_ns = start_ms * kNsPerMs;
+  record.start_ns = start_ms * kNsPerMs;
+  record.end_ns = end_ms * kNsPerMs;
+  record.error = error;
+  record.error_message = std::move(message);
+  return record;
+}
+
+TEST(SummarizeRun, EmptyRunIsAllZeros) {
+  const RunSummary s = summarize_run({});
+  EXPECT_EQ(s.sent, 0);
+  EXPECT_EQ(s.completed, 0);
+  EXPECT_EQ(s.duration_s, 0);
+  EXPECT_EQ(s.output_throughput, 0);
+  EXPECT_EQ(s.input_throughput, 0);
+  EXPECT_EQ(s.total_throughput, 0);
+  EXPECT_EQ(s.request_throughput, 0);
+  EXPECT_EQ(s.achieved_concurrency, 0);
+  EXPECT_EQ(s.ttft_ms.count, 0);
+  EXPECT_EQ(s.mean_prompt_tokens, 0);
+  EXPECT_TRUE(s.errors.empty());
+}
+
+TEST(SummarizeRun, ExcludesWarmupRequestsFromEveryFigure) {
+  std::vector<RequestRecord> records;
+  RequestRecord warmup = completed(-5000, {-4000, -3000}, 9000, 999, 999);
+  warmup.warmup = true;
+  records.push_back(warmup);
+  RequestRecord warmup_failure = failed(-5000, 9500, ErrorClass::http_5xx, "warm-up failure");
+  warmup_failure.warmup = true;
+  records.push_back(warmup_failure);
+  records.push_back(completed(0, {100, 200}, 1000, 10, 2));
+
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.warmup_requests, 2);
+  EXPECT_EQ(s.sent, 1);
+  EXPECT_EQ(s.completed, 1);
+  EXPECT_EQ(s.failed, 0);
+  EXPECT_TRUE(s.errors.empty());
+  EXPECT_DOUBLE_EQ(s.duration_s, 1.0);
+  EXPECT_EQ(s.total_input_tokens, 10);
+  EXPECT_EQ(s.total_output_tokens, 2);
+  EXPECT_EQ(s.ttft_ms.count, 1);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.max, 100);
+  EXPECT_EQ(s.total_text_chunks, 2);
+}
+
+TEST(SummarizeRun, DurationRunsFromFirstMeasuredStartToLastMeasuredEnd) {
+  std::vector<RequestRecord> records = {
+      completed(500, {600}, 1500, 1, 1),
+      completed(200, {300}, 900, 1, 1),
+      failed(1000, 2700, ErrorClass::stall, "stalled"),  // failed requests still ended
+  };
+  EXPECT_DOUBLE_EQ(summarize_run(records).duration_s, 2.5);
+}
+
+TEST(SummarizeRun, ThroughputsAreTotalsOverDuration) {
+  std::vector<RequestRecord> records = {
+      completed(0, {100}, 1000, 100, 10),
+      completed(500, {700}, 2000, 200, 30),
+  };
+  const RunSummary s = summarize_run(records);
+  ASSERT_DOUBLE_EQ(s.duration_s, 2.0);
+  EXPECT_EQ(s.total_input_tokens, 300);
+  EXPECT_EQ(s.total_output_tokens, 40);
+  EXPECT_DOUBLE_EQ(s.output_throughput, 40 / s.duration_s);
+  EXPECT_DOUBLE_EQ(s.input_throughput, 300 / s.duration_s);
+  EXPECT_DOUBLE_EQ(s.request_throughput, 2 / s.duration_s);
+  EXPECT_DOUBLE_EQ(s.output_throughput, 20);
+  EXPECT_DOUBLE_EQ(s.input_throughput, 150);
+  EXPECT_DOUBLE_EQ(s.request_throughput, 1);
+}
+
+TEST(SummarizeRun, TotalThroughputIsInputPlusOutput) {
+  std::vector<RequestRecord> records = {
+      completed(0, {10}, 3000, 1234, 77),
+      completed(10, {40}, 2900, 4321, 55),
+  };
+  const RunSummary s = summarize_run(records);
+  EXPECT_DOUBLE_EQ(s.total_throughput, s.input_throughput + s.output_throughput);
+  EXPECT_DOUBLE_EQ(s.total_throughput, (1234 + 4321 + 77 + 55) / 3.0);
+}
+
+TEST(SummarizeRun, FailedRequestsAddNoTokensButCountTowardsDuration) {
+  RequestRecord partial = failed(0, 4000, ErrorClass::truncated, "stream ended early");
+  partial.text_chunk_ns = {100 * kNsPerMs, 200 * kNsPerMs};
+  partial.first_token_ns = 100 * kNsPerMs;
+  partial.completion_tokens = 2;
+  partial.completion_token_source = TokenSource::chunks;
+  std::vector<RequestRecord> records = {completed(0, {50}, 1000, 100, 10), partial};
+
+  const RunSummary s = summarize_run(records);
+  EXPECT_DOUBLE_EQ(s.duration_s, 4.0);
+  EXPECT_EQ(s.total_output_tokens, 10);
+  EXPECT_DOUBLE_EQ(s.output_throughput, 2.5);
+  EXPECT_EQ(s.ttft_ms.count, 1);
+  EXPECT_EQ(s.icl_ms.count, 0);
+  EXPECT_EQ(s.total_text_chunks, 1);
+}
+
+TEST(SummarizeRun, CountsAndClassifiesFailedAndCancelledRequests) {
+  std::vector<RequestRecord> records = {
+      completed(0, {10}, 100, 5, 1),
+      completed(0, {10}, 100, 5, 1),
+      failed(0, 50, ErrorClass::http_5xx, "upstream overloaded"),
+      failed(0, 50, ErrorClass::http_5xx, "upstream overloaded"),
+      failed(0, 50, ErrorClass::http_5xx, "worker died"),
+      failed(0, 60, ErrorClass::stall, ""),
+      failed(0, 70, ErrorClass::cancelled, "interrupted"),
+  };
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.sent, 7);
+  EXPECT_EQ(s.completed, 2);
+  EXPECT_EQ(s.failed, 4);
+  EXPECT_EQ(s.cancelled, 1);
+  EXPECT_EQ(s.sent, s.completed + s.failed + s.cancelled);
+
+  ASSERT_EQ(s.errors.size(), 3u);
+  EXPECT_EQ(s.errors.at(ErrorClass::http_5xx).count, 3);
+  EXPECT_EQ(s.errors.at(ErrorClass::http_5xx).samples,
+            (std::vector<std::string>{"upstream overloaded", "worker died"}));
+  EXPECT_EQ(s.errors.at(ErrorClass::stall).count, 1);
+  EXPECT_TRUE(s.errors.at(ErrorClass::stall).samples.empty());
+  EXPECT_EQ(s.errors.at(ErrorClass::cancelled).count, 1);
+  EXPECT_EQ(s.errors.at(ErrorClass::cancelled).samples,
+            (std::vector<std::string>{"interrupted"}));
+  EXPECT_EQ(s.errors.count(ErrorClass::none), 0u);
+}
+
+TEST(SummarizeRun, KeepsAtMostThreeDistinctErrorSamples) {
+  std::vector<RequestRecord> records;
+  for (const char* message : {"a", "b", "a", "c", "d", "e"}) {
+    records.push_back(failed(0, 10, ErrorClass::transport, message));
+  }
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.errors.at(ErrorClass::transport).count, 6);
+  EXPECT_EQ(s.errors.at(ErrorClass::transport).samples,
+            (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(bench::metrics::kMaxErrorSamples, 3u);
+}
+
+TEST(SummarizeRun, ComputesTtftTpotAndE2ePerRequest) {
+  std::vector<RequestRecord> records = {
+      // TTFT 50, E2E 250, TPOT (250 - 50) / (5 - 1) = 50.
+      completed(100, {150, 200, 250, 300, 350}, 350, 10, 5),
+      // TTFT 30, E2E 110, TPOT (110 - 30) / (3 - 1) = 40.
+      completed(1000, {1030, 1060, 1090}, 1110, 10, 3),
+      // A single token: TTFT and E2E, no TPOT.
+      completed(2000, {2070}, 2080, 10, 1),
+  };
+  const RunSummary s = summarize_run(records);
+
+  EXPECT_EQ(s.ttft_ms.count, 3);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.min, 30);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.median, 50);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.max, 70);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.mean, 50);
+
+  EXPECT_EQ(s.e2e_ms.count, 3);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.min, 80);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.median, 110);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.max, 250);
+
+  ASSERT_EQ(s.tpot_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.tpot_ms.min, 40);  // (110 - 30) / 2
+  EXPECT_DOUBLE_EQ(s.tpot_ms.max, 50);  // (250 - 50) / 4
+}
+
+TEST(SummarizeRun, RequestWithoutTextHasE2eButNoTtft) {
+  std::vector<RequestRecord> records = {completed(0, {}, 40, 10, 0)};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.completed, 1);
+  EXPECT_EQ(s.ttft_ms.count, 0);
+  EXPECT_EQ(s.ttft_from_intended_ms.count, 0);
+  EXPECT_EQ(s.tpot_ms.count, 0);
+  EXPECT_EQ(s.e2e_ms.count, 1);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.max, 40);
+}
+
+TEST(SummarizeRun, ItlEqualsIclWhenEachChunkCarriesOneToken) {
+  std::vector<RequestRecord> records = {completed(0, {100, 110, 130, 160}, 160, 8, 4)};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.icl_ms.count, 3);  // gaps 10, 20, 30
+  EXPECT_DOUBLE_EQ(s.icl_ms.min, 10);
+  EXPECT_DOUBLE_EQ(s.icl_ms.median, 20);
+  EXPECT_DOUBLE_EQ(s.icl_ms.max, 30);
+  EXPECT_EQ(s.itl_ms.count, s.icl_ms.count);
+  EXPECT_DOUBLE_EQ(s.itl_ms.mean, s.icl_ms.mean);
+  EXPECT_DOUBLE_EQ(s.itl_ms.p99, s.icl_ms.p99);
+  EXPECT_FALSE(s.chunks_differ_from_tokens);
+  EXPECT_FALSE(s.itl_estimated);
+  EXPECT_EQ(s.total_text_chunks, 4);
+}
+
+TEST(SummarizeRun, SplitsEachGapExactlyOverThePerChunkTokenCounts) {
+  // Gaps 10 and 30; the last chunk carried 3 tokens, so its gap becomes three gaps of 10.
+  RequestRecord record = completed(0, {10, 20, 50}, 50, 8, 5);
+  record.text_chunk_tokens = {1, 1, 3};
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_EQ(s.icl_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.icl_ms.max, 30);
+  EXPECT_EQ(s.itl_ms.count, 4);
+  EXPECT_DOUBLE_EQ(s.itl_ms.min, 10);
+  EXPECT_DOUBLE_EQ(s.itl_ms.max, 10);
+  EXPECT_EQ(s.requests_with_per_chunk_usage, 1);
+  EXPECT_TRUE(s.chunks_differ_from_tokens);
+  EXPECT_FALSE(s.itl_estimated);
+}
+
+TEST(SummarizeRun, KeepsTheGapOfAChunkReportedWithNoTokensAsOneValue) {
+  // Gaps 10 (0 tokens: kept whole) and 30 (2 tokens: two gaps of 15).
+  RequestRecord record = completed(0, {10, 20, 50}, 50, 8, 3);
+  record.text_chunk_tokens = {1, 0, 2};
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_EQ(s.itl_ms.count, 3);
+  EXPECT_DOUBLE_EQ(s.itl_ms.min, 10);
+  EXPECT_DOUBLE_EQ(s.itl_ms.max, 15);
+  EXPECT_DOUBLE_EQ(s.itl_ms.mean, 40.0 / 3);
+  EXPECT_TRUE(s.chunks_differ_from_tokens);  // the counts sum to 3 == chunks, yet differ
+  EXPECT_FALSE(s.itl_estimated);
+}
+
+TEST(SummarizeRun, EstimatesTheSplitWhenUsageReportsMoreTokensThanChunks) {
+  // 6 tokens over 3 chunks: k = 2. Gaps 10 and 20 become 5, 5, 10, 10.
+  const RunSummary s =
+      summarize_run(std::vector<RequestRecord>{completed(0, {10, 20, 40}, 40, 8, 6)});
+  EXPECT_EQ(s.icl_ms.count, 2);
+  EXPECT_EQ(s.itl_ms.count, 4);
+  EXPECT_DOUBLE_EQ(s.itl_ms.min, 5);
+  EXPECT_DOUBLE_EQ(s.itl_ms.max, 10);
+  EXPECT_DOUBLE_EQ(s.itl_ms.mean, 7.5);
+  EXPECT_TRUE(s.itl_estimated);
+  EXPECT_TRUE(s.chunks_differ_from_tokens);
+  EXPECT_EQ(s.requests_with_per_chunk_usage, 0);
+}
+
+TEST(SummarizeRun, EstimatedSplitRoundsTheValueCountButDividesByTheExactRatio) {
+  // 5 tokens over 2 chunks: k = 2.5, so the one gap of 25 gives llround(2.5) = 3 values of 10.
+  const RunSummary s =
+      summarize_run(std::vector<RequestRecord>{completed(0, {10, 35}, 35, 8, 5)});
+  EXPECT_EQ(s.itl_ms.count, 3);
+  EXPECT_DOUBLE_EQ(s.itl_ms.min, 10);
+  EXPECT_DOUBLE_EQ(s.itl_ms.max, 10);
+  EXPECT_TRUE(s.itl_estimated);
+}
+
+TEST(SummarizeRun, PrefersExactPerChunkCountsOverTheEstimate) {
+  RequestRecord record = completed(0, {10, 20, 40}, 40, 8, 6);
+  record.text_chunk_tokens = {4, 1, 1};
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_EQ(s.itl_ms.count, 2);  // the later chunks carried one token each
+  EXPECT_FALSE(s.itl_estimated);
+  EXPECT_TRUE(s.chunks_differ_from_tokens);
+}
+
+TEST(SummarizeRun, FlagsFewerTokensThanChunksWithoutSplittingItl) {
+  // Usage says 2 tokens but 3 text chunks arrived: ITL cannot be split, so it stays the ICL.
+  const RunSummary s =
+      summarize_run(std::vector<RequestRecord>{completed(0, {10, 20, 40}, 40, 8, 2)});
+  EXPECT_TRUE(s.chunks_differ_from_tokens);
+  EXPECT_FALSE(s.itl_estimated);
+  EXPECT_EQ(s.itl_ms.count, s.icl_ms.count);
+  EXPECT_DOUBLE_EQ(s.itl_ms.mean, s.icl_ms.mean);
+}
+
+TEST(SummarizeRun, ChunkCountEstimateNeverLooksLikeChunksDiffering) {
+  RequestRecord record = completed(0, {10, 20, 40}, 40, -1, 3);
+  record.prompt_token_source = TokenSource::none;
+  record.completion_token_source = TokenSource::chunks;
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_FALSE(s.chunks_differ_from_tokens);
+  EXPECT_FALSE(s.itl_estimated);
+}
+
+TEST(SummarizeRun, CountsWhereEachTokenCountCameFrom) {
+  RequestRecord estimated = completed(0, {10, 20, 30}, 30, -1, 3);
+  estimated.prompt_token_source = TokenSource::none;
+  estimated.completion_token_source = TokenSource::chunks;
+  std::vector<RequestRecord> records = {
+      completed(0, {10, 20}, 30, 100, 40),
+      completed(0, {10, 20}, 30, 300, 60),
+      estimated,
+  };
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.output_tokens_from_usage, 2);
+  EXPECT_EQ(s.output_tokens_from_chunks, 1);
+  EXPECT_EQ(s.input_tokens_from_usage, 2);
+  EXPECT_EQ(s.input_tokens_unknown, 1);
+  EXPECT_EQ(s.total_output_tokens, 103);
+  EXPECT_EQ(s.total_input_tokens, 400);  // the unknown prompt adds 0, never a guess
+  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 200);  // over the two known counts only
+  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 103.0 / 3);
+}
+
+TEST(SummarizeRun, NeverUsesTheRequestedLengthAsATokenCount) {
+  RequestRecord record = completed(0, {10}, 20, -1, 1);
+  record.prompt_token_source = TokenSource::none;
+  record.requested_input_len = 256;
+  record.requested_output_len = 128;
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_EQ(s.total_input_tokens, 0);
+  EXPECT_EQ(s.input_tokens_unknown, 1);
+  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 0);
+  EXPECT_DOUBLE_EQ(s.mean_requested_input_len, 256);
+  EXPECT_DOUBLE_EQ(s.mean_requested_output_len, 128);
+}
+
+TEST(SummarizeRun, AveragesRequestedLengthsOverCompletedRequests) {
+  RequestRecord a = completed(0, {10}, 20, 110, 64);
+  a.requested_input_len = 100;
+  a.requested_output_len = 64;
+  RequestRecord b = completed(0, {10}, 20, 230, 20);
+  b.requested_input_len = 200;
+  b.requested_output_len = 128;
+  RequestRecord lost = failed(0, 20, ErrorClass::http_4xx, "bad request");
+  lost.requested_input_len = 9999;
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{a, b, lost});
+  EXPECT_DOUBLE_EQ(s.mean_requested_input_len, 150);
+  EXPECT_DOUBLE_EQ(s.mean_requested_output_len, 96);
+  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 170);
+  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 42);
+}
+
+TEST(SummarizeRun, ReportsScheduleLagAndLatencyFromTheIntendedStart) {
+  RequestRecord on_time = completed(0, {40}, 100, 1, 1);
+  RequestRecord late = completed(30, {80}, 230, 1, 1);  // TTFT 50, E2E 200
+  late.intended_start_ns = 10 * kNsPerMs;               // 20 ms of lag
+  RequestRecord late_failure = failed(60, 70, ErrorClass::http_5xx, "oops");
+  late_failure.intended_start_ns = 0;  // 60 ms of lag; lag counts every measured request
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{on_time, late, late_failure});
+
+  EXPECT_EQ(s.schedule_lag_ms.count, 3);
+  EXPECT_DOUBLE_EQ(s.schedule_lag_ms.min, 0);
+  EXPECT_DOUBLE_EQ(s.schedule_lag_ms.median, 20);
+  EXPECT_DOUBLE_EQ(s.schedule_lag_ms.max, 60);
+
+  EXPECT_EQ(s.ttft_from_intended_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.max, 50);
+  EXPECT_DOUBLE_EQ(s.ttft_from_intended_ms.min, 40);
+  EXPECT_DOUBLE_EQ(s.ttft_from_intended_ms.max, 70);  // 50 + 20 lag
+
+  EXPECT_EQ(s.e2e_from_intended_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.max, 200);
+  EXPECT_DOUBLE_EQ(s.e2e_from_intended_ms.min, 100);
+  EXPECT_DOUBLE_EQ(s.e2e_from_intended_ms.max, 220);
+}
+
+TEST(SummarizeRun, AchievedConcurrencyIsTotalTimeInFlightOverDuration) {
+  // Little's law: 4 requests in flight for the whole second -> 4.
+  std::vector<RequestRecord> full = {
+      completed(0, {10}, 1000, 1, 1), completed(0, {10}, 1000, 1, 1),
+      completed(0, {10}, 1000, 1, 1), completed(0, {10}, 1000, 1, 1)};
+  EXPECT_DOUBLE_EQ(summarize_run(full).achieved_concurrency, 4);
+
+  // Staggered: 2 s + 1 s + 0.5 s (failed, still in flight) over 2 s -> 1.75.
+  std::vector<RequestRecord> staggered = {
+      completed(0, {10}, 2000, 1, 1),
+      completed(1000, {1010}, 2000, 1, 1),
+      failed(500, 1000, ErrorClass::http_5xx, "overloaded"),
+  };
+  EXPECT_DOUBLE_EQ(summarize_run(staggered).achieved_concurrency, 1.75);
+}
+
+TEST(SummarizeRun, AchievedConcurrencyLeavesOutCancelledRequests) {
+  std::vector<RequestRecord> records = {
+      completed(0, {10}, 2000, 1, 1),
+      failed(0, 1000, ErrorClass::cancelled, "interrupted"),
+  };
+  EXPECT_DOUBLE_EQ(summarize_run(records).achieved_concurrency, 1);
+}
+
+TEST(SummarizeRun, CountsRequestsWithPerChunkUsage) {
+  RequestRecord exact = completed(0, {10, 20}, 20, 1, 2);
+  exact.text_chunk_tokens = {1, 1};
+  std::vector<RequestRecord> records = {exact, exact, completed(0, {10, 20}, 20, 1, 2)};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.requests_with_per_chunk_usage, 2);
+  EXPECT_FALSE(s.chunks_differ_from_tokens);
+  EXPECT_EQ(s.total_text_chunks, 6);
+}
+
+}  // namespace

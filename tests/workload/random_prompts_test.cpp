@@ -1,0 +1,127 @@
+#include "bench/workload/random_prompts.hpp"
+
+#include <cstdint>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::workload::make_random_prompts;
+using bench::workload::Prompt;
+using bench::workload::RandomPromptOptions;
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// The message of the std::invalid_argument thrown for `options`, or "" if none was thrown.
+std::string invalid_argument_message(const RandomPromptOptions& options) {
+  try {
+    make_random_prompts(options);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(RandomPrompts, SameSeedGivesTheSamePrompts) {
+  const RandomPromptOptions options{20, 64, 16, 1234};
+  const std::vector<Prompt> first = make_random_prompts(options);
+  const std::vector<Prompt> second = make_random_prompts(options);
+  ASSERT_EQ(first.size(), second.size());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].text, second[i].text);
+}
+
+// Pinned text: the draw uses only std::mt19937_64's raw output (fixed by the standard) and no
+// std::*_distribution (implementation-defined), so these are the prompts on every platform and
+// standard library. A change here changes the workload of every published result.
+TEST(RandomPrompts, SeedGivesTheSamePromptsOnEveryPlatform) {
+  const std::vector<Prompt> prompts = make_random_prompts({3, 8, 1, 42});
+  ASSERT_EQ(prompts.size(), 3u);
+  EXPECT_EQ(prompts[0].text, "0 it but sure write always world sun");
+  EXPECT_EQ(prompts[1].text, "1 country turned this home show important took");
+  EXPECT_EQ(prompts[2].text, "2 being important do so called school again");
+}
+
+TEST(RandomPrompts, DifferentSeedGivesDifferentPrompts) {
+  const std::vector<Prompt> a = make_random_prompts({5, 64, 16, 1});
+  const std::vector<Prompt> b = make_random_prompts({5, 64, 16, 2});
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NE(a[i].text, b[i].text) << "prompt " << i;
+}
+
+TEST(RandomPrompts, PromptsOfOneRunDifferBeyondTheirFirstWord) {
+  const std::vector<Prompt> prompts = make_random_prompts({10, 32, 16, 7});
+  std::set<std::string> tails;
+  for (const Prompt& prompt : prompts) tails.insert(prompt.text.substr(prompt.text.find(' ')));
+  EXPECT_EQ(tails.size(), prompts.size());
+}
+
+TEST(RandomPrompts, EveryPromptHasExactlyInputLenWords) {
+  for (std::int64_t input_len : {1, 2, 7, 256, 1000}) {
+    const std::vector<Prompt> prompts = make_random_prompts({8, input_len, 5, 99});
+    ASSERT_EQ(prompts.size(), 8u);
+    for (const Prompt& prompt : prompts) {
+      EXPECT_EQ(static_cast<std::int64_t>(words_of(prompt.text).size()), input_len);
+      EXPECT_EQ(prompt.input_len, input_len);
+      EXPECT_EQ(prompt.output_len, 5);
+    }
+  }
+}
+
+TEST(RandomPrompts, WordsAreSeparatedBySingleSpacesWithNoPadding) {
+  for (const Prompt& prompt : make_random_prompts({6, 50, 1, 3})) {
+    ASSERT_FALSE(prompt.text.empty());
+    EXPECT_NE(prompt.text.front(), ' ');
+    EXPECT_NE(prompt.text.back(), ' ');
+    EXPECT_EQ(prompt.text.find("  "), std::string::npos);
+    for (char c : prompt.text) {
+      EXPECT_TRUE(c == ' ' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) << prompt.text;
+    }
+  }
+}
+
+TEST(RandomPrompts, FirstWordsAreDistinctNumbers) {
+  const std::vector<Prompt> prompts = make_random_prompts({500, 4, 1, 11});
+  std::set<std::string> first_words;
+  for (const Prompt& prompt : prompts) {
+    const std::string first = words_of(prompt.text).front();
+    EXPECT_EQ(first.find_first_not_of("0123456789"), std::string::npos) << first;
+    first_words.insert(first);
+  }
+  EXPECT_EQ(first_words.size(), prompts.size());
+}
+
+TEST(RandomPrompts, UsesManyDifferentWords) {
+  const std::vector<Prompt> prompts = make_random_prompts({1, 5000, 1, 5});
+  const std::vector<std::string> words = words_of(prompts.front().text);
+  const std::set<std::string> distinct(words.begin() + 1, words.end());
+  EXPECT_GT(distinct.size(), 200u);
+}
+
+TEST(RandomPrompts, ZeroCountGivesNoPrompts) {
+  EXPECT_TRUE(make_random_prompts({0, 10, 10, 1}).empty());
+}
+
+TEST(RandomPrompts, RejectsANegativeCountNamingTheField) {
+  EXPECT_NE(invalid_argument_message({-1, 10, 10, 1}).find("count"), std::string::npos);
+}
+
+TEST(RandomPrompts, RejectsAnInputLenBelowOneNamingTheField) {
+  EXPECT_NE(invalid_argument_message({1, 0, 10, 1}).find("input_len"), std::string::npos);
+  EXPECT_NE(invalid_argument_message({1, -3, 10, 1}).find("input_len"), std::string::npos);
+}
+
+TEST(RandomPrompts, RejectsAnOutputLenBelowOneNamingTheField) {
+  EXPECT_NE(invalid_argument_message({1, 10, 0, 1}).find("output_len"), std::string::npos);
+}
+
+}  // namespace
