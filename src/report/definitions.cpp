@@ -1,0 +1,87 @@
+// The "definitions" object every results file carries: one line per metric, saying what it
+// measures and which peer tool's figure it corresponds to. The prose behind each line is
+// docs/metrics.md; both follow mission.md's metric contract and research/anchors.md (b).
+#include "bench/report/report.hpp"
+
+namespace bench::report {
+
+nlohmann::json metric_definitions() {
+  return {
+      {"sent",
+       "measured requests handed to the transport (warm-up excluded); "
+       "sent == completed + failed + cancelled."},
+      {"completed",
+       "measured requests that ended without error: a finished stream with a finish_reason or "
+       "[DONE]. Only these count toward throughput and latency."},
+      {"failed",
+       "measured requests that ended in an error class other than cancelled; counted per class "
+       "under \"errors\" and excluded from every throughput and latency figure (so a run with "
+       "failures never looks like a clean run: compare failed with sent)."},
+      {"cancelled",
+       "measured requests stopped by bench itself (interrupt, --duration-hard); not failures, "
+       "excluded from throughput and latency."},
+      {"warmup_requests",
+       "requests sent before the measured phase; recorded, excluded from every other figure."},
+      {"duration",
+       "seconds from the first measured request's start to the last measured request's end; the "
+       "denominator of every throughput. As GenAI-Perf/AIPerf (first send -> last response); "
+       "SGLang/vLLM use the tool's wall time after warm-up."},
+      {"output_throughput",
+       "sum(completion_tokens of completed requests) / duration, output tok/s: the decode rate "
+       "and the headline. Same formula as SGLang/vLLM output_throughput."},
+      {"input_throughput",
+       "sum(prompt_tokens of completed requests) / duration, input tok/s. Same formula as "
+       "SGLang input_throughput; each prompt counted once, not a prefill-time rate."},
+      {"total_throughput",
+       "input_throughput + output_throughput, tok/s (SGLang total_throughput, vLLM "
+       "total_token_throughput). Prefill batches well and decode does not: never read it without "
+       "output_throughput."},
+      {"request_throughput",
+       "completed requests / duration, req/s (SGLang/vLLM request_throughput)."},
+      {"concurrency",
+       "achieved concurrency = sum(E2E latency of completed and failed measured requests) / "
+       "duration: the mean number of requests in flight by Little's law (SGLang's "
+       "concurrency)."},
+      {"max_concurrency",
+       "the configured limit on requests in flight (--concurrency; SGLang/vLLM "
+       "--max-concurrency)."},
+      {"ttft",
+       "time to first token, ms: request start (bench hands the request to the transport) -> "
+       "first chunk carrying generated text (content or reasoning); role-only/empty chunks do "
+       "not count. SGLang matches; vLLM counts the first chunk with choices, even a role-only "
+       "one."},
+      {"itl",
+       "inter-token latency, ms: gaps between successive tokens. A text chunk carrying k tokens "
+       "has its gap from the previous text chunk split evenly over its k tokens; k exact from "
+       "per-chunk usage (vLLM continuous_usage_stats), else estimated as completion_tokens / "
+       "chunks (itl_estimated). Equals icl when every chunk carries one token."},
+      {"icl",
+       "inter-chunk latency, ms: gaps between successive text-carrying chunks of a request, one "
+       "value per gap. This is what SGLang and vLLM call ITL (AIPerf: ICL)."},
+      {"tpot",
+       "time per output token, ms, per request: (E2E - TTFT) / (completion_tokens - 1), over "
+       "requests with >= 2 tokens. = vLLM/SGLang TPOT = GenAI-Perf/AIPerf 'ITL'; GuideLLM's TPOT "
+       "(which includes the first token) differs."},
+      {"e2e_latency",
+       "end-to-end latency, ms: request start -> end of the response stream (SGLang/vLLM E2EL)."},
+      {"schedule_lag",
+       "actual start - intended start (when the schedule wanted the request sent; in "
+       "closed loop, when a concurrency slot became free), ms, over measured requests: time "
+       "the request waited inside the client."},
+      {"from_intended",
+       "TTFT and E2E measured from the intended start instead of the actual start (latency + "
+       "schedule lag), so client-side queueing cannot hide server stalls (coordinated "
+       "omission); vLLM and h2load time from the actual send only."},
+      {"token_counts",
+       "completion_tokens and prompt_tokens from the server's usage (requested with "
+       "stream_options.include_usage); without usage, completion_tokens = number of text "
+       "chunks (an estimate, token_count_source \"chunks_estimate\") and prompt_tokens unknown "
+       "(counted as 0). Never the requested length (SGLang falls back to it)."},
+      {"percentiles",
+       "median/p90/p95/p99: linear interpolation between closest ranks (numpy's default), as "
+       "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "
+       "tpot, e2e_latency) or per gap (itl, icl); 0 when there are no values."},
+  };
+}
+
+}  // namespace bench::report

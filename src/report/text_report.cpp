@@ -1,0 +1,241 @@
+// The human report. Shaped like SGLang's bench_serving summary so its users find their way,
+// with what that summary leaves out: output tok/s first and every tok/s labelled (output, input
+// or total), failures beside the throughput, the source of every token count, the chunk/token
+// split, and latency from the intended start beside the plain one.
+#include <cmath>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "bench/metrics/error_class.hpp"
+#include "bench/report/report.hpp"
+
+namespace bench::report {
+namespace {
+
+using metrics::Distribution;
+using metrics::RunSummary;
+
+constexpr std::size_t kWidth = 78;  // rules and the latency table fit an 80-column terminal
+constexpr int kLabelWidth = 34;     // "Label:" column of the key/value lines
+constexpr int kNumberWidth = 10;    // numbers in the throughput block
+constexpr int kRowLabelWidth = 8;   // latency table: "TTFT", "E2E", ...
+constexpr int kColumnWidth = 10;    // latency table: one statistic
+constexpr std::size_t kMaxSampleChars = 160;
+
+class Writer {
+ public:
+  // "====== title ======" across the report's width (fmt has no dynamic fill character).
+  void rule(std::string_view title, char fill) {
+    const std::string label = title.empty() ? std::string() : fmt::format(" {} ", title);
+    const std::size_t pad = kWidth > label.size() ? kWidth - label.size() : 0;
+    text_.append(pad / 2, fill);
+    text_ += label;
+    text_.append(pad - pad / 2, fill);
+    text_ += '\n';
+  }
+  void field(std::string_view label, std::string_view value) {
+    fmt::format_to(out(), "{:<{}}{}\n", fmt::format("{}:", label), kLabelWidth, value);
+  }
+  void text(std::string_view line) { fmt::format_to(out(), "{}\n", line); }
+  std::string take() { return std::move(text_); }
+
+ private:
+  std::back_insert_iterator<std::string> out() { return std::back_inserter(text_); }
+  std::string text_;
+};
+
+// Plain doubles only: a NaN or infinity from an empty run prints as 0.
+double finite(double value) { return std::isfinite(value) ? value : 0.0; }
+
+std::string fixed2(double value) { return fmt::format("{:.2f}", finite(value)); }
+
+// Means of lengths: "256" when whole, else one decimal ("312.4").
+std::string length(double value) {
+  const double rounded = std::round(finite(value) * 10.0) / 10.0;
+  if (rounded == std::floor(rounded)) return fmt::format("{:.0f}", rounded);
+  return fmt::format("{:.1f}", rounded);
+}
+
+// A server's error message on one line: control characters become spaces, long ones are cut.
+std::string one_line(std::string_view message) {
+  std::string line;
+  for (char c : message.substr(0, kMaxSampleChars)) {
+    line += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
+  }
+  if (message.size() > kMaxSampleChars) line += "...";
+  return line;
+}
+
+void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
+  w.rule("bench results", '=');
+  if (!c.started_at.empty()) w.field("Started at", c.started_at);
+  w.field("Target", c.embedded_server ? c.base_url + " (embedded simulated server)" : c.base_url);
+  w.field("Endpoint", c.endpoint);
+  w.field("Model", c.model);
+  w.field("Max concurrency", fmt::format("{}", c.concurrency));
+  w.field("Requests", fmt::format("{} sent = {} completed + {} failed + {} cancelled", s.sent,
+                                  s.completed, s.failed, s.cancelled));
+  w.field("Warm-up requests (excluded)", fmt::format("{}", s.warmup_requests));
+  w.field("Duration (s)", fixed2(s.duration_s));
+}
+
+// Output first: it is the decode rate, the figure a blended total hides (mission.md).
+void write_throughput(Writer& w, const RunSummary& s) {
+  w.rule("Throughput", '-');
+  std::string output_note;
+  if (s.output_tokens_from_chunks > 0) output_note = "  [ESTIMATE: see token counts]";
+  std::string input_note;
+  if (s.input_tokens_unknown > 0) {
+    input_note = s.input_tokens_from_usage > 0
+                     ? fmt::format("  [{} requests without prompt_tokens]", s.input_tokens_unknown)
+                     : std::string("  [UNKNOWN: server sent no prompt_tokens]");
+  }
+  w.field("Output token throughput",
+          fmt::format("{:>{}} tok/s (output){}", fixed2(s.output_throughput), kNumberWidth,
+                      output_note));
+  w.field("Input token throughput", fmt::format("{:>{}} tok/s (input){}",
+                                                fixed2(s.input_throughput), kNumberWidth,
+                                                input_note));
+  w.field("Total token throughput", fmt::format("{:>{}} tok/s (total = input + output)",
+                                                fixed2(s.total_throughput), kNumberWidth));
+  w.field("Request throughput",
+          fmt::format("{:>{}} req/s", fixed2(s.request_throughput), kNumberWidth));
+  w.field("Achieved concurrency",
+          fmt::format("{:>{}} in flight (Little's law)", fixed2(s.achieved_concurrency),
+                      kNumberWidth));
+  if (s.failed > 0) {
+    const double percent = s.sent > 0 ? 100.0 * static_cast<double>(s.failed) /
+                                            static_cast<double>(s.sent)
+                                      : 100.0;
+    w.text(fmt::format(
+        "WARNING: {} of {} requests failed ({:.1f}%) \u2014 throughput counts successful "
+        "requests only",
+        s.failed, s.sent, percent));
+  }
+  if (s.cancelled > 0) {
+    w.text(fmt::format("NOTE: {} requests cancelled by bench (not failures, not counted)",
+                       s.cancelled));
+  }
+}
+
+std::string output_source(const RunSummary& s) {
+  if (s.output_tokens_from_chunks == 0) {
+    return s.output_tokens_from_usage > 0 ? "from server usage" : "no completed requests";
+  }
+  if (s.output_tokens_from_usage == 0) {
+    return "ESTIMATE from chunk count: server sent no usage";
+  }
+  return fmt::format("mixed: {} requests from server usage, {} ESTIMATED from chunk count",
+                     s.output_tokens_from_usage, s.output_tokens_from_chunks);
+}
+
+std::string input_source(const RunSummary& s) {
+  if (s.input_tokens_unknown == 0) {
+    return s.input_tokens_from_usage > 0 ? "from server usage" : "no completed requests";
+  }
+  if (s.input_tokens_from_usage == 0) {
+    return "unknown: server sent no prompt_tokens";
+  }
+  return fmt::format("mixed: {} requests from server usage, {} unknown (counted as 0)",
+                     s.input_tokens_from_usage, s.input_tokens_unknown);
+}
+
+void write_token_counts(Writer& w, const RunSummary& s) {
+  w.rule("Token counts", '-');
+  w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
+  w.field("Total input tokens", fmt::format("{} ({})", s.total_input_tokens, input_source(s)));
+  const std::string counted = s.input_tokens_from_usage > 0
+                                  ? fmt::format("server counted {} tokens",
+                                                length(s.mean_prompt_tokens))
+                                  : std::string("server count unknown");
+  w.field("Mean input length",
+          fmt::format("requested {} words, {}", length(s.mean_requested_input_len), counted));
+  w.field("Mean output length",
+          fmt::format("requested {} tokens (max_tokens), received {} tokens{}",
+                      length(s.mean_requested_output_len), length(s.mean_completion_tokens),
+                      s.output_tokens_from_chunks > 0 ? " (ESTIMATE)" : ""));
+  if (s.chunks_differ_from_tokens) {
+    std::string how = "exact from per-chunk usage";
+    if (s.itl_estimated) {
+      how = s.requests_with_per_chunk_usage > 0
+                ? fmt::format("exact from per-chunk usage for {} requests, ESTIMATED from "
+                              "completion_tokens / chunks for the rest",
+                              s.requests_with_per_chunk_usage)
+                : std::string("ESTIMATED from completion_tokens / chunks");
+    }
+    w.text(fmt::format("Note: chunks != tokens: {} text chunks carried {} tokens; ITL splits each "
+                       "chunk gap over its tokens ({})",
+                       s.total_text_chunks, s.total_output_tokens, how));
+  }
+}
+
+void write_latency_row(Writer& w, std::string_view name, const Distribution& d) {
+  std::string row = fmt::format("{:<{}}", name, kRowLabelWidth);
+  for (double value : {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max}) {
+    // A distribution with no values (e.g. TPOT when every output was one token) shows "-",
+    // not a 0.00 that reads like a measurement.
+    fmt::format_to(std::back_inserter(row), "{:>{}}", d.count > 0 ? fixed2(value) : "-",
+                   kColumnWidth);
+  }
+  w.text(row);
+}
+
+void write_latency(Writer& w, const RunSummary& s) {
+  w.rule("Latency (ms)", '-');
+  std::string head = fmt::format("{:<{}}", "", kRowLabelWidth);
+  for (std::string_view column : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
+    fmt::format_to(std::back_inserter(head), "{:>{}}", column, kColumnWidth);
+  }
+  w.text(head);
+  write_latency_row(w, "TTFT", s.ttft_ms);
+  write_latency_row(w, "ITL", s.itl_ms);
+  write_latency_row(w, "ICL", s.icl_ms);
+  write_latency_row(w, "TPOT", s.tpot_ms);
+  write_latency_row(w, "E2E", s.e2e_ms);
+  w.text("ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
+         "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  const Distribution& lag = s.schedule_lag_ms;
+  w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", fixed2(lag.mean),
+                                           fixed2(lag.p99), fixed2(lag.max)));
+  w.field("TTFT from intended start (ms)",
+          fmt::format("p50 {}  p99 {}", fixed2(s.ttft_from_intended_ms.median),
+                      fixed2(s.ttft_from_intended_ms.p99)));
+  w.field("E2E from intended start (ms)",
+          fmt::format("p50 {}  p99 {}", fixed2(s.e2e_from_intended_ms.median),
+                      fixed2(s.e2e_from_intended_ms.p99)));
+}
+
+void write_errors(Writer& w, const RunSummary& s) {
+  bool any = false;
+  for (metrics::ErrorClass error : metrics::kAllErrorClasses) {
+    const auto found = s.errors.find(error);
+    if (found == s.errors.end() || found->second.count == 0) continue;
+    if (!any) w.rule("Errors", '-');
+    any = true;
+    std::string line =
+        fmt::format("  {}: {}", metrics::error_class_name(error), found->second.count);
+    if (!found->second.samples.empty()) {
+      line += fmt::format("  (e.g. {})", one_line(found->second.samples.front()));
+    }
+    w.text(line);
+  }
+}
+
+}  // namespace
+
+std::string render_text(const RunSummary& summary, const RunContext& context) {
+  Writer w;
+  write_header(w, summary, context);
+  write_throughput(w, summary);
+  write_token_counts(w, summary);
+  write_latency(w, summary);
+  write_errors(w, summary);
+  w.rule("", '=');
+  w.text("Definitions: docs/metrics.md; every JSON result carries them under \"definitions\".");
+  return w.take();
+}
+
+}  // namespace bench::report
