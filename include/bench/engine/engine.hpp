@@ -1,0 +1,100 @@
+#pragma once
+// The transport: one libcurl multi handle driven by one epoll event loop (curl's
+// multi_socket API, as curl's ephiperfifo.c example does). It sends HTTP requests when a
+// RequestSource says they are due and a concurrency slot is free, hands each response's bytes
+// to that request's handler stamped with the time of the socket read they came from, and
+// reports how each transfer ended. It knows nothing of OpenAI, SSE or JSON.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/metrics/error_class.hpp"
+
+namespace bench::engine {
+
+struct EngineOptions {
+  std::int64_t concurrency = 1;          // most requests in flight at once (closed loop)
+  std::int64_t connect_timeout_ms = 10'000;  // CURLOPT_CONNECTTIMEOUT_MS
+  std::int64_t request_timeout_ms = 0;   // whole-request cap, CURLOPT_TIMEOUT_MS; 0 = none
+  std::int64_t ttft_timeout_ms = 0;      // send -> handler's first token; 0 = none
+  std::int64_t stall_timeout_ms = 0;     // longest silence after the first body byte; 0 = none
+  std::int64_t grace_ms = 0;             // after a stop request: wait this long, then cancel
+  bool insecure = false;                 // disable TLS peer/host verification
+  std::string cacert_path;               // CA bundle for TLS; empty = system default
+};
+
+/// How a transfer ended, from the transport's point of view.
+struct TransferEnd {
+  metrics::ErrorClass error = metrics::ErrorClass::none;  // none: the response ended normally
+  std::string message;           // curl's message for a transport failure
+  std::int64_t end_ns = 0;       // steady-clock ns when the engine saw the transfer end
+  long new_connections = 0;      // connections this transfer had to open (0 = reused one)
+};
+
+/// Receives one transfer's response, on the engine thread. Must not throw.
+class TransferHandler {
+ public:
+  virtual ~TransferHandler() = default;
+  /// Once, before the first body byte (or at the end when the body is empty).
+  virtual void on_headers(long http_status, std::string_view content_type) = 0;
+  /// Body bytes (after HTTP chunked decoding) and the steady-clock ns of the socket read that
+  /// delivered them. Return false to abort the transfer now.
+  virtual bool on_body(std::string_view bytes, std::int64_t arrival_ns) = 0;
+  /// Exactly once per started transfer, last.
+  virtual void on_end(const TransferEnd& end) = 0;
+  /// Whether the response has delivered what the handler counts as its first token; the
+  /// engine's ttft_timeout applies until it has. The engine does not know what a token is.
+  virtual bool first_token_seen() const { return true; }
+};
+
+/// One HTTP request to send. POST when body is non-empty, else GET.
+struct TransferRequest {
+  std::string url;
+  std::string body;                  // must stay alive until on_end: the engine keeps it
+  const std::vector<std::string>* headers = nullptr;  // "Name: value" lines; outlives the run
+  TransferHandler* handler = nullptr;  // outlives the transfer
+};
+
+/// Where the engine's work comes from.
+class RequestSource {
+ public:
+  virtual ~RequestSource() = default;
+  /// Steady-clock ns at which the next request is due, or nullopt when there is none left.
+  virtual std::optional<std::int64_t> next_due_ns() = 0;
+  /// Takes the next request. `slot_free_ns` is when a concurrency slot became free for it (the
+  /// run's start, or the end of the transfer it replaces); `send_ns` is when the engine hands it
+  /// to curl. A closed loop's intended start is max(due, slot_free_ns).
+  virtual TransferRequest take_next(std::int64_t slot_free_ns, std::int64_t send_ns) = 0;
+};
+
+struct EngineStats {
+  std::int64_t started = 0;           // transfers handed to curl
+  std::int64_t finished = 0;          // transfers that reached on_end (includes cancelled)
+  std::int64_t cancelled = 0;         // transfers ended by a stop after the grace period
+  std::int64_t connections_opened = 0;  // new TCP connections (reused ones are not counted)
+  bool stopped = false;               // the run was stopped before the source was exhausted
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  /// Runs until the source is exhausted and every transfer has ended, or until `stop` becomes
+  /// true: then no new request starts, in-flight ones may finish for grace_ms, and the rest are
+  /// cancelled (on_end with ErrorClass::cancelled). Throws std::runtime_error only when the
+  /// event loop itself cannot work (epoll or curl multi failure).
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace bench::engine

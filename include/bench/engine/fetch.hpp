@@ -1,0 +1,24 @@
+#pragma once
+// One whole HTTP exchange (GET or POST) through the same engine the benchmark uses, for the
+// few requests bench makes outside the measured run: model discovery and the readiness probe.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/engine/engine.hpp"
+
+namespace bench::engine {
+
+struct FetchResult {
+  long http_status = 0;          // 0 when no response arrived
+  std::string content_type;
+  std::string body;              // capped at max_body_bytes
+  TransferEnd end;               // transport outcome
+};
+
+/// Sends one request and collects the response. POST when `body` is non-empty.
+FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
+                  const std::string& body, const EngineOptions& options,
+                  std::size_t max_body_bytes = 4 << 20);
+
+}  // namespace bench::engine

@@ -1,0 +1,403 @@
+#include "bench/engine/engine.hpp"
+
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "bench/engine/curl_error.hpp"
+#include "bench/engine/curl_handles.hpp"
+#include "bench/util/clock.hpp"
+#include "bench/util/unique_fd.hpp"
+
+namespace bench::engine {
+
+namespace {
+
+constexpr std::int64_t kNoDeadline = INT64_MAX;
+// The loop wakes at least this often so a stop request is seen promptly.
+constexpr std::int64_t kMaxWaitNs = 100 * kNsPerMs;
+constexpr int kMaxEventsPerWait = 256;
+
+}  // namespace
+
+struct Engine::Impl {
+  // One reusable transfer slot: an easy handle (options persist across requests, so
+  // connections and settings are reused) plus the request it currently carries.
+  struct Transfer {
+    EasyHandle easy;
+    TransferRequest request;
+    bool in_flight = false;
+    bool headers_seen = false;
+    bool aborted_by_handler = false;
+    std::int64_t body_bytes = 0;
+    std::int64_t sent_ns = 0;       // when it was handed to curl
+    std::int64_t last_byte_ns = 0;  // stamp of the latest body bytes
+    Impl* engine = nullptr;
+  };
+
+  explicit Impl(EngineOptions opts);
+
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop);
+
+  // libcurl callbacks (C ABI, must not throw).
+  static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
+  static int on_timer(CURLM* multi, long timeout_ms, void* userp);
+  static size_t on_write(char* data, size_t size, size_t count, void* userp);
+
+  Transfer& acquire_transfer();
+  void start_transfer(Transfer& transfer);
+  void deliver_headers(Transfer& transfer);
+  void finish_transfer(Transfer& transfer, CURLcode result);
+  void drain_finished();
+  void cancel_in_flight();
+  void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message);
+  void enforce_timeouts(std::int64_t now);
+  void socket_action(curl_socket_t fd, int flags);
+  curl_slist* header_list_for(const std::vector<std::string>* lines);
+
+  EngineOptions options;
+  MultiHandle multi;
+  UniqueFd epoll_fd;
+  std::vector<std::unique_ptr<Transfer>> transfers;  // every slot ever made
+  std::vector<Transfer*> idle;                       // slots not in flight
+  std::map<const std::vector<std::string>*, HeaderList> header_lists;
+  std::deque<std::int64_t> free_slot_since_ns;  // when each free concurrency slot became free
+  std::int64_t in_flight = 0;
+  std::int64_t curl_deadline_ns = kNoDeadline;  // from CURLMOPT_TIMERFUNCTION
+  std::int64_t read_stamp_ns = 0;  // taken before each socket_action: one stamp per read
+  std::int64_t next_timeout_sweep_ns = 0;
+  EngineStats stats;
+};
+
+Engine::Impl::Impl(EngineOptions opts)
+    : options(std::move(opts)), multi(curl_multi_init()), epoll_fd(epoll_create1(EPOLL_CLOEXEC)) {
+  if (!multi) throw std::runtime_error("curl_multi_init failed");
+  if (epoll_fd.get() < 0) {
+    throw std::runtime_error(std::string("epoll_create1 failed: ") + std::strerror(errno));
+  }
+  CURLM* m = multi.get();
+  curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, &Impl::on_socket);
+  curl_multi_setopt(m, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, &Impl::on_timer);
+  curl_multi_setopt(m, CURLMOPT_TIMERDATA, this);
+  // N independent streaming clients: one HTTP/1.1 connection per in-flight request, no
+  // multiplexing, and no cap that would queue transfers inside curl (aesthetics.md 7.3/7.4).
+  curl_multi_setopt(m, CURLMOPT_PIPELINING, CURLPIPE_NOTHING);
+  curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
+  curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
+  // Keep every idle connection for reuse by the next request (default keeps 4 per handle).
+  curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(options.concurrency + 16));
+}
+
+// CURLMOPT_SOCKETFUNCTION: mirror curl's interest in a socket into epoll.
+int Engine::Impl::on_socket(CURL*, curl_socket_t fd, int what, void* userp, void* socketp) {
+  auto* self = static_cast<Impl*>(userp);
+  if (what == CURL_POLL_REMOVE) {
+    // The fd may already be closed; a failed DEL is harmless then.
+    epoll_ctl(self->epoll_fd.get(), EPOLL_CTL_DEL, fd, nullptr);
+    curl_multi_assign(self->multi.get(), fd, nullptr);
+    return 0;
+  }
+  epoll_event event{};
+  event.data.fd = fd;
+  if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+  if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+  const int op = socketp != nullptr ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  if (epoll_ctl(self->epoll_fd.get(), op, fd, &event) != 0) {
+    // A reused fd number may still be registered (ADD -> EEXIST) or not (MOD -> ENOENT).
+    const int retry_op = op == EPOLL_CTL_ADD ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    epoll_ctl(self->epoll_fd.get(), retry_op, fd, &event);
+  }
+  curl_multi_assign(self->multi.get(), fd, self);  // any non-null marks "registered"
+  return 0;
+}
+
+// CURLMOPT_TIMERFUNCTION: one deadline; -1 deletes it, 0 means "as soon as possible".
+int Engine::Impl::on_timer(CURLM*, long timeout_ms, void* userp) {
+  auto* self = static_cast<Impl*>(userp);
+  self->curl_deadline_ns = timeout_ms < 0 ? kNoDeadline : now_ns() + timeout_ms * kNsPerMs;
+  return 0;
+}
+
+// CURLOPT_WRITEFUNCTION: body bytes after chunked decoding, stamped with the read's time.
+size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp) {
+  auto* transfer = static_cast<Transfer*>(userp);
+  const size_t bytes = size * count;
+  if (!transfer->headers_seen) transfer->engine->deliver_headers(*transfer);
+  transfer->body_bytes += static_cast<std::int64_t>(bytes);
+  transfer->last_byte_ns = transfer->engine->read_stamp_ns;
+  const bool keep_going = transfer->request.handler->on_body(
+      std::string_view(data, bytes), transfer->engine->read_stamp_ns);
+  if (!keep_going) {
+    transfer->aborted_by_handler = true;
+    return CURL_WRITEFUNC_ERROR;
+  }
+  return bytes;
+}
+
+Engine::Impl::Transfer& Engine::Impl::acquire_transfer() {
+  if (!idle.empty()) {
+    Transfer* transfer = idle.back();
+    idle.pop_back();
+    return *transfer;
+  }
+  auto transfer = std::make_unique<Transfer>();
+  transfer->easy.reset(curl_easy_init());
+  if (!transfer->easy) throw std::runtime_error("curl_easy_init failed");
+  transfer->engine = this;
+  CURL* easy = transfer->easy.get();
+  curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Impl::on_write);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
+  // Several threads may run engines; signals must not be used for timeouts (libcurl-thread).
+  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+  curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
+  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options.request_timeout_ms));
+  // Bytes reach the parser as they arrive; never ask for compressed bodies.
+  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, nullptr);
+  if (options.insecure) {
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  if (!options.cacert_path.empty()) {
+    curl_easy_setopt(easy, CURLOPT_CAINFO, options.cacert_path.c_str());
+  }
+  transfers.push_back(std::move(transfer));
+  return *transfers.back();
+}
+
+curl_slist* Engine::Impl::header_list_for(const std::vector<std::string>* lines) {
+  auto found = header_lists.find(lines);
+  if (found != header_lists.end()) return found->second.get();
+  std::vector<std::string> all = lines != nullptr ? *lines : std::vector<std::string>{};
+  // libcurl adds "Expect: 100-continue" to large POSTs and then waits up to a second for the
+  // server's go-ahead (aesthetics.md 7.7); an empty Expect header turns that off.
+  all.emplace_back("Expect:");
+  HeaderList list = make_header_list(all);
+  curl_slist* raw = list.get();
+  header_lists.emplace(lines, std::move(list));
+  return raw;
+}
+
+void Engine::Impl::start_transfer(Transfer& transfer) {
+  CURL* easy = transfer.easy.get();
+  const TransferRequest& request = transfer.request;
+  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+  if (request.body.empty()) {
+    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+  } else {
+    // POSTFIELDS is not copied: the body lives in the Transfer until the transfer ends.
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+  transfer.in_flight = true;
+  transfer.headers_seen = false;
+  transfer.aborted_by_handler = false;
+  transfer.body_bytes = 0;
+  transfer.sent_ns = now_ns();
+  transfer.last_byte_ns = transfer.sent_ns;
+  const CURLMcode code = curl_multi_add_handle(multi.get(), easy);
+  if (code != CURLM_OK) {
+    throw std::runtime_error(std::string("curl_multi_add_handle: ") + curl_multi_strerror(code));
+  }
+  ++in_flight;
+  ++stats.started;
+}
+
+void Engine::Impl::deliver_headers(Transfer& transfer) {
+  transfer.headers_seen = true;
+  long status = 0;
+  curl_easy_getinfo(transfer.easy.get(), CURLINFO_RESPONSE_CODE, &status);
+  const char* content_type = nullptr;
+  curl_easy_getinfo(transfer.easy.get(), CURLINFO_CONTENT_TYPE, &content_type);
+  transfer.request.handler->on_headers(status, content_type != nullptr ? content_type : "");
+}
+
+void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
+  CURL* easy = transfer.easy.get();
+  TransferEnd end;
+  end.end_ns = now_ns();
+  long status = 0;
+  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+  if (!transfer.headers_seen && status > 0) deliver_headers(transfer);
+  curl_off_t connect_time_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_time_us);
+  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &end.new_connections);
+  stats.connections_opened += end.new_connections;
+  const bool connected = connect_time_us > 0 || status > 0;
+  end.error = classify_curl_result(result, connected, transfer.body_bytes > 0);
+  if (result != CURLE_OK) {
+    end.message = transfer.aborted_by_handler ? "aborted by bench" : curl_easy_strerror(result);
+  }
+  curl_multi_remove_handle(multi.get(), easy);
+  transfer.in_flight = false;
+  --in_flight;
+  ++stats.finished;
+  free_slot_since_ns.push_back(end.end_ns);
+  TransferHandler* handler = transfer.request.handler;
+  transfer.request = TransferRequest{};  // release the body now
+  idle.push_back(&transfer);
+  handler->on_end(end);
+}
+
+void Engine::Impl::drain_finished() {
+  int pending = 0;
+  while (CURLMsg* message = curl_multi_info_read(multi.get(), &pending)) {
+    if (message->msg != CURLMSG_DONE) continue;
+    Transfer* transfer = nullptr;
+    curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
+    // Copy the result before finish_transfer: removing the handle invalidates `message`.
+    const CURLcode result = message->data.result;
+    finish_transfer(*transfer, result);
+  }
+}
+
+// Ends a transfer before curl does (timeouts, cancellation): it leaves the multi handle, which
+// closes its connection, and its handler hears the reason.
+void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std::string message) {
+  curl_multi_remove_handle(multi.get(), transfer.easy.get());
+  transfer.in_flight = false;
+  --in_flight;
+  ++stats.finished;
+  TransferEnd end;
+  end.error = error;
+  end.message = std::move(message);
+  end.end_ns = now_ns();
+  free_slot_since_ns.push_back(end.end_ns);
+  TransferHandler* handler = transfer.request.handler;
+  transfer.request = TransferRequest{};
+  idle.push_back(&transfer);
+  handler->on_end(end);
+}
+
+void Engine::Impl::cancel_in_flight() {
+  for (const auto& transfer : transfers) {
+    if (!transfer->in_flight) continue;
+    ++stats.cancelled;
+    end_early(*transfer, metrics::ErrorClass::cancelled,
+              "cancelled by bench after the stop grace period");
+  }
+}
+
+// The TTFT and stall limits are bench's own (curl has no notion of a first token, and its
+// low-speed limit counts whole seconds), checked a few dozen times a second.
+void Engine::Impl::enforce_timeouts(std::int64_t now) {
+  constexpr std::int64_t kSweepIntervalNs = 20 * kNsPerMs;
+  if (now < next_timeout_sweep_ns) return;
+  next_timeout_sweep_ns = now + kSweepIntervalNs;
+  if (options.ttft_timeout_ms <= 0 && options.stall_timeout_ms <= 0) return;
+  for (const auto& transfer : transfers) {
+    if (!transfer->in_flight) continue;
+    const TransferHandler& handler = *transfer->request.handler;
+    if (options.ttft_timeout_ms > 0 && !handler.first_token_seen() &&
+        now - transfer->sent_ns > options.ttft_timeout_ms * kNsPerMs) {
+      end_early(*transfer, metrics::ErrorClass::ttft_timeout,
+                "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms");
+    } else if (options.stall_timeout_ms > 0 && transfer->body_bytes > 0 &&
+               now - transfer->last_byte_ns > options.stall_timeout_ms * kNsPerMs) {
+      end_early(*transfer, metrics::ErrorClass::stall,
+                "no byte for " + std::to_string(options.stall_timeout_ms) + " ms mid-stream");
+    }
+  }
+}
+
+void Engine::Impl::socket_action(curl_socket_t fd, int flags) {
+  int running = 0;
+  read_stamp_ns = now_ns();
+  const CURLMcode code = curl_multi_socket_action(multi.get(), fd, flags, &running);
+  if (code != CURLM_OK && code != CURLM_BAD_SOCKET) {
+    throw std::runtime_error(std::string("curl_multi_socket_action: ") +
+                             curl_multi_strerror(code));
+  }
+}
+
+EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop) {
+  stats = EngineStats{};
+  const std::int64_t run_start_ns = now_ns();
+  free_slot_since_ns.assign(static_cast<size_t>(options.concurrency), run_start_ns);
+  bool stopping = false;
+  std::int64_t grace_deadline_ns = kNoDeadline;
+  epoll_event events[kMaxEventsPerWait];
+
+  while (true) {
+    std::int64_t now = now_ns();
+    if (!stopping && stop != nullptr && stop->load(std::memory_order_relaxed)) {
+      stopping = true;
+      stats.stopped = true;
+      grace_deadline_ns = now + options.grace_ms * kNsPerMs;
+    }
+    std::optional<std::int64_t> next_due;
+    if (!stopping) {
+      // Closed loop: start every due request while a concurrency slot is free.
+      while (in_flight < options.concurrency && (next_due = source.next_due_ns()) &&
+             *next_due <= now) {
+        Transfer& transfer = acquire_transfer();
+        const std::int64_t slot_free_ns = free_slot_since_ns.front();
+        free_slot_since_ns.pop_front();
+        const std::int64_t send_ns = now_ns();
+        transfer.request = source.take_next(slot_free_ns, send_ns);
+        start_transfer(transfer);
+        now = now_ns();
+      }
+      if (in_flight < options.concurrency && !next_due) next_due = source.next_due_ns();
+    }
+    if (in_flight == 0 && (stopping || !next_due)) break;
+    if (stopping && now >= grace_deadline_ns) {
+      cancel_in_flight();
+      break;
+    }
+
+    std::int64_t wake_ns = std::min(curl_deadline_ns, now + kMaxWaitNs);
+    if (next_due && in_flight < options.concurrency) wake_ns = std::min(wake_ns, *next_due);
+    if (stopping) wake_ns = std::min(wake_ns, grace_deadline_ns);
+    const std::int64_t wait_ns = std::max<std::int64_t>(0, wake_ns - now);
+    // epoll_wait takes milliseconds: round up so we never spin short of a deadline.
+    const int wait_ms = static_cast<int>((wait_ns + kNsPerMs - 1) / kNsPerMs);
+    const int ready = epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, wait_ms);
+    if (ready < 0 && errno != EINTR) {
+      throw std::runtime_error(std::string("epoll_wait: ") + std::strerror(errno));
+    }
+    for (int i = 0; i < ready; ++i) {
+      int flags = 0;
+      if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) flags |= CURL_CSELECT_IN;
+      if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+      if (events[i].events & EPOLLERR) flags |= CURL_CSELECT_ERR;
+      socket_action(events[i].data.fd, flags);
+    }
+    if (now_ns() >= curl_deadline_ns) {
+      curl_deadline_ns = kNoDeadline;  // curl re-arms it through on_timer if still needed
+      socket_action(CURL_SOCKET_TIMEOUT, 0);
+    }
+    drain_finished();
+    enforce_timeouts(now_ns());
+  }
+  return stats;
+}
+
+Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
+  if (impl_->options.concurrency < 1) throw std::invalid_argument("concurrency must be >= 1");
+}
+
+Engine::~Engine() {
+  // Handles still attached (after an exception) must leave the multi before it is cleaned up.
+  for (const auto& transfer : impl_->transfers) {
+    if (transfer->in_flight) curl_multi_remove_handle(impl_->multi.get(), transfer->easy.get());
+  }
+}
+
+EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop) {
+  return impl_->run(source, stop);
+}
+
+}  // namespace bench::engine
