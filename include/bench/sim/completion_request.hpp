@@ -1,0 +1,36 @@
+#pragma once
+// What the embedded server reads from a POST /v1/completions or /v1/chat/completions body.
+//
+// Prompt tokens are counted by one documented rule, since the simulator has no tokenizer: the
+// number of whitespace-separated words of the prompt (chat: of every message's text content,
+// added up; a prompt given as token ids counts one token per id). bench's random prompts are
+// made of words, so the count it asked for and the count the server reports agree.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace bench::sim {
+
+struct CompletionRequest {
+  bool chat = false;                 // /v1/chat/completions
+  std::string model;                 // as sent; the simulator answers for any name
+  bool stream = false;               // "stream": true
+  bool include_usage = false;        // stream_options.include_usage
+  bool continuous_usage = false;     // stream_options.continuous_usage_stats (vLLM)
+  std::optional<std::int64_t> max_tokens;  // max_tokens, or max_completion_tokens
+  bool ignore_eos = false;           // "ignore_eos": true (vLLM, SGLang, llama.cpp)
+  std::int64_t prompt_tokens = 0;    // by the word rule above
+};
+
+struct ParsedCompletionRequest {
+  std::optional<CompletionRequest> request;  // empty when the body was refused
+  std::string error;                          // why, for a 400 {"error": ...} body
+};
+
+ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat);
+
+/// Whitespace-separated words in `text`.
+std::int64_t count_words(std::string_view text);
+
+}  // namespace bench::sim

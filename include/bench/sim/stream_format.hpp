@@ -1,0 +1,61 @@
+#pragma once
+// The bytes the embedded server sends, in the shapes vLLM sends them: completions chunks with
+// choices[0].text, chat chunks with a role-only first delta and then content deltas, the
+// finish_reason on the last text chunk, a final `choices: []` chunk carrying `usage` when
+// include_usage is asked, then `data: [DONE]`. Errors are {"error": {message, type, code}}.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bench::sim {
+
+/// What stays the same across one response's chunks.
+struct ResponseShape {
+  bool chat = false;
+  std::string id;          // "cmpl-17" or "chatcmpl-17"; also the key of the truth log
+  std::string model_json;  // the model name as a JSON string literal, quotes included
+  std::int64_t created = 0;  // Unix seconds, as OpenAI's "created"
+  bool crlf = false;       // end SSE lines with CRLF rather than LF (a server quirk on demand)
+};
+
+struct Usage {
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;
+};
+
+/// A JSON string literal (quotes included) for `text`.
+std::string json_string(std::string_view text);
+
+/// Appends the text of `count` generated tokens, starting at token `first` of a response whose
+/// words are chosen by `seed`: each token is one word with a leading space (" the").
+void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first, std::int64_t count);
+
+// Each of these appends one whole SSE event ("data: ...", a blank line) to `out`. `usage`, when
+// not null, is sent on the chunk (vLLM's continuous_usage_stats); finish_reason empty = null.
+void append_role_event(std::string& out, const ResponseShape& shape, const Usage* usage);
+void append_text_event(std::string& out, const ResponseShape& shape, std::string_view text,
+                       std::string_view finish_reason, const Usage* usage);
+void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage);
+void append_done_event(std::string& out, const ResponseShape& shape);
+/// An SSE comment line (": text"), as servers send for keep-alive.
+void append_comment_event(std::string& out, const ResponseShape& shape, std::string_view text);
+/// An error object inside a 200 stream: data: {"error": {...}}.
+void append_stream_error_event(std::string& out, const ResponseShape& shape,
+                               std::string_view message);
+
+/// The body of a non-streamed response (object "text_completion" / "chat.completion").
+std::string full_response_body(const ResponseShape& shape, std::string_view text,
+                               std::string_view finish_reason, const Usage& usage);
+
+/// GET /v1/models.
+std::string models_body(std::string_view model, std::int64_t created);
+
+/// {"error": {"message", "type", "code"}}, as vLLM and llama.cpp shape it.
+std::string error_body(std::string_view message, std::string_view type, int code);
+
+/// HTTP/1.1 chunked transfer coding: "<hex size>\r\n<payload>\r\n".
+void append_http_chunk(std::string& out, std::string_view payload);
+/// The last chunk of a chunked body: "0\r\n\r\n".
+void append_last_http_chunk(std::string& out);
+
+}  // namespace bench::sim

@@ -1,0 +1,49 @@
+#pragma once
+// The simulator's truth log (`serve-sim --trace FILE`): one JSON line per request with the
+// server-side times of its arrival, of every chunk handed to the socket, and of its end, plus
+// its token counts. Times are steady-clock (CLOCK_MONOTONIC) nanoseconds, the clock bench uses
+// too, so on one machine the two can be compared directly; the `id` is the response id bench
+// records from the stream.
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bench::sim {
+
+struct TraceRecord {
+  std::string id;                     // response id ("cmpl-17")
+  bool chat = false;
+  bool stream = false;
+  std::int64_t arrival_ns = 0;        // the whole request had been read
+  std::vector<std::int64_t> chunk_ns;      // each text chunk handed to the socket
+  std::vector<std::int64_t> chunk_tokens;  // tokens in each text chunk
+  std::int64_t end_ns = 0;            // the last byte of the response handed to the socket
+  std::int64_t prompt_tokens = 0;
+  std::int64_t completion_tokens = 0;  // tokens sent
+  int http_status = 200;
+  std::string outcome = "ok";         // "ok", "client_closed", or the injected fault's name
+};
+
+class TraceLog {
+ public:
+  /// An empty path makes a log that records nothing. Throws std::runtime_error naming the path
+  /// when the file cannot be created.
+  explicit TraceLog(const std::string& path);
+  ~TraceLog();
+  TraceLog(const TraceLog&) = delete;
+  TraceLog& operator=(const TraceLog&) = delete;
+
+  bool enabled() const { return file_ != nullptr; }
+  void write(const TraceRecord& record);
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::string line_;
+};
+
+}  // namespace bench::sim

@@ -1,0 +1,127 @@
+#include "bench/sim/completion_request.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace bench::sim {
+
+namespace {
+
+using nlohmann::json;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// A prompt: a string, an array of strings, or an array of token ids (OpenAI completions).
+std::optional<std::int64_t> prompt_length(const json& prompt) {
+  if (prompt.is_string()) return count_words(prompt.get_ref<const std::string&>());
+  if (!prompt.is_array()) return std::nullopt;
+  std::int64_t tokens = 0;
+  for (const json& part : prompt) {
+    if (part.is_string()) {
+      tokens += count_words(part.get_ref<const std::string&>());
+    } else if (part.is_number_integer()) {
+      ++tokens;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return tokens;
+}
+
+// A chat message's content: a string, or an array of parts of which "text" parts count.
+std::optional<std::int64_t> content_length(const json& content) {
+  if (content.is_null()) return 0;
+  if (content.is_string()) return count_words(content.get_ref<const std::string&>());
+  if (!content.is_array()) return std::nullopt;
+  std::int64_t tokens = 0;
+  for (const json& part : content) {
+    if (!part.is_object()) return std::nullopt;
+    const auto text = part.find("text");
+    if (text != part.end() && text->is_string()) {
+      tokens += count_words(text->get_ref<const std::string&>());
+    }
+  }
+  return tokens;
+}
+
+ParsedCompletionRequest refuse(std::string message) { return {std::nullopt, std::move(message)}; }
+
+// A boolean field; anything but true (absent, null, another type) reads as false.
+bool flag(const json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_boolean() && found->get<bool>();
+}
+
+}  // namespace
+
+std::int64_t count_words(std::string_view text) {
+  std::int64_t words = 0;
+  bool in_word = false;
+  for (char c : text) {
+    if (is_space(c)) {
+      in_word = false;
+    } else if (!in_word) {
+      in_word = true;
+      ++words;
+    }
+  }
+  return words;
+}
+
+ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat) {
+  const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return refuse("request body is not valid JSON");
+  if (!parsed.is_object()) return refuse("request body must be a JSON object");
+
+  CompletionRequest request;
+  request.chat = chat;
+  if (const auto model = parsed.find("model"); model != parsed.end() && model->is_string()) {
+    request.model = model->get<std::string>();
+  }
+
+  if (chat) {
+    const auto messages = parsed.find("messages");
+    if (messages == parsed.end() || !messages->is_array() || messages->empty()) {
+      return refuse("'messages' must be a non-empty array");
+    }
+    for (const json& message : *messages) {
+      if (!message.is_object()) return refuse("every message must be an object");
+      const auto content = message.find("content");
+      const std::optional<std::int64_t> length =
+          content == message.end() ? std::optional<std::int64_t>(0) : content_length(*content);
+      if (!length) return refuse("message 'content' must be a string or an array of parts");
+      request.prompt_tokens += *length;
+    }
+  } else {
+    const auto prompt = parsed.find("prompt");
+    if (prompt == parsed.end()) return refuse("'prompt' is required");
+    const std::optional<std::int64_t> length = prompt_length(*prompt);
+    if (!length) return refuse("'prompt' must be a string, or an array of strings or token ids");
+    request.prompt_tokens = *length;
+  }
+
+  for (const char* key : {"max_tokens", "max_completion_tokens"}) {
+    const auto found = parsed.find(key);
+    if (found == parsed.end() || found->is_null()) continue;
+    if (!found->is_number_integer() || found->get<std::int64_t>() < 1) {
+      return refuse(std::string("'") + key + "' must be a positive integer");
+    }
+    request.max_tokens = found->get<std::int64_t>();
+    break;
+  }
+  if (const auto n = parsed.find("n"); n != parsed.end() && !n->is_null() && *n != 1) {
+    return refuse("Unsupported param: n (only n = 1 is served)");
+  }
+  if (const auto stream = parsed.find("stream"); stream != parsed.end() && !stream->is_null()) {
+    if (!stream->is_boolean()) return refuse("'stream' must be a boolean");
+    request.stream = stream->get<bool>();
+  }
+  if (const auto options = parsed.find("stream_options");
+      options != parsed.end() && options->is_object()) {
+    request.include_usage = flag(*options, "include_usage");
+    request.continuous_usage = flag(*options, "continuous_usage_stats");
+  }
+  request.ignore_eos = flag(parsed, "ignore_eos");
+  return {request, {}};
+}
+
+}  // namespace bench::sim

@@ -1,0 +1,182 @@
+#include "bench/sim/stream_format.hpp"
+
+#include <iterator>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace bench::sim {
+
+namespace {
+
+// Plain words, so generated text needs no JSON escaping and a chunk of k tokens holds k words.
+constexpr std::string_view kWords[] = {
+    "the",   "model", "token", "of",    "stream", "and",   "batch", "to",    "cache", "a",
+    "GPU",   "in",    "is",    "decode", "for",   "layer", "with",  "each",  "time",  "on",
+    "input", "that",  "as",    "prefill", "by",   "step",  "it",    "from",  "rate",  "at",
+    "queue", "an",    "or",    "output", "be",    "this",  "are",   "memory", "we",   "kernel",
+    "not",   "load",  "which", "server", "can",   "first", "all",   "more",  "one",   "bandwidth",
+    "has",   "but",   "was",   "request", "its",  "so",    "into",  "than",  "other", "weights",
+    "when",  "only",  "these", "tensor",
+};
+constexpr std::size_t kWordCount = std::size(kWords);
+
+std::string_view line_end(const ResponseShape& shape) { return shape.crlf ? "\r\n" : "\n"; }
+
+void begin_data(std::string& out) { out += "data: "; }
+
+void end_event(std::string& out, const ResponseShape& shape) {
+  out += line_end(shape);
+  out += line_end(shape);
+}
+
+void append_usage_json(std::string& out, const Usage& usage) {
+  fmt::format_to(std::back_inserter(out),
+                 R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{}}})",
+                 usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens,
+                 usage.completion_tokens);
+}
+
+void append_finish(std::string& out, std::string_view finish_reason) {
+  if (finish_reason.empty()) {
+    out += "null";
+  } else {
+    out += '"';
+    out += finish_reason;
+    out += '"';
+  }
+}
+
+void append_chunk_head(std::string& out, const ResponseShape& shape) {
+  fmt::format_to(std::back_inserter(out), R"({{"id":"{}","object":"{}","created":{},"model":{},)",
+                 shape.id, shape.chat ? "chat.completion.chunk" : "text_completion",
+                 shape.created, shape.model_json);
+}
+
+void append_chunk_tail(std::string& out, const Usage* usage) {
+  out += R"(,"usage":)";
+  if (usage != nullptr) {
+    append_usage_json(out, *usage);
+  } else {
+    out += "null";
+  }
+  out += '}';
+}
+
+}  // namespace
+
+std::string json_string(std::string_view text) {
+  return nlohmann::json(std::string(text)).dump(-1, ' ', false,
+                                                nlohmann::json::error_handler_t::replace);
+}
+
+void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first,
+                       std::int64_t count) {
+  for (std::int64_t i = first; i < first + count; ++i) {
+    out += ' ';
+    out += kWords[(seed * 31 + static_cast<std::uint64_t>(i) * 7) % kWordCount];
+  }
+}
+
+void append_role_event(std::string& out, const ResponseShape& shape, const Usage* usage) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  out += R"("choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,)"
+         R"("finish_reason":null}])";
+  append_chunk_tail(out, usage);
+  end_event(out, shape);
+}
+
+void append_text_event(std::string& out, const ResponseShape& shape, std::string_view text,
+                       std::string_view finish_reason, const Usage* usage) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  if (shape.chat) {
+    out += R"("choices":[{"index":0,"delta":{"content":")";
+    out += text;
+    out += R"("},"logprobs":null,"finish_reason":)";
+    append_finish(out, finish_reason);
+    out += "}]";
+  } else {
+    out += R"("choices":[{"index":0,"text":")";
+    out += text;
+    out += R"(","logprobs":null,"finish_reason":)";
+    append_finish(out, finish_reason);
+    out += R"(,"stop_reason":null}])";
+  }
+  append_chunk_tail(out, usage);
+  end_event(out, shape);
+}
+
+void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  out += R"("choices":[])";
+  append_chunk_tail(out, &usage);
+  end_event(out, shape);
+}
+
+void append_done_event(std::string& out, const ResponseShape& shape) {
+  out += "data: [DONE]";
+  end_event(out, shape);
+}
+
+void append_comment_event(std::string& out, const ResponseShape& shape, std::string_view text) {
+  out += ": ";
+  out += text;
+  end_event(out, shape);
+}
+
+void append_stream_error_event(std::string& out, const ResponseShape& shape,
+                               std::string_view message) {
+  begin_data(out);
+  out += R"({"error":{"message":)";
+  out += json_string(message);
+  out += R"(,"type":"server_error","code":500}})";
+  end_event(out, shape);
+}
+
+std::string full_response_body(const ResponseShape& shape, std::string_view text,
+                               std::string_view finish_reason, const Usage& usage) {
+  std::string out;
+  fmt::format_to(std::back_inserter(out), R"({{"id":"{}","object":"{}","created":{},"model":{},)",
+                 shape.id, shape.chat ? "chat.completion" : "text_completion", shape.created,
+                 shape.model_json);
+  if (shape.chat) {
+    out += R"("choices":[{"index":0,"message":{"role":"assistant","content":")";
+    out += text;
+    out += R"("},"logprobs":null,"finish_reason":)";
+  } else {
+    out += R"("choices":[{"index":0,"text":")";
+    out += text;
+    out += R"(","logprobs":null,"finish_reason":)";
+  }
+  append_finish(out, finish_reason);
+  out += R"(}],"usage":)";
+  append_usage_json(out, usage);
+  out += '}';
+  return out;
+}
+
+std::string models_body(std::string_view model, std::int64_t created) {
+  return fmt::format(
+      R"({{"object":"list","data":[{{"id":{},"object":"model","created":{},"owned_by":"bench",)"
+      R"("max_model_len":1048576}}]}})",
+      json_string(model), created);
+}
+
+std::string error_body(std::string_view message, std::string_view type, int code) {
+  return fmt::format(R"({{"error":{{"message":{},"type":{},"code":{}}}}})", json_string(message),
+                     json_string(type), code);
+}
+
+void append_http_chunk(std::string& out, std::string_view payload) {
+  if (payload.empty()) return;  // a zero-size chunk would end the body
+  fmt::format_to(std::back_inserter(out), "{:x}\r\n", payload.size());
+  out += payload;
+  out += "\r\n";
+}
+
+void append_last_http_chunk(std::string& out) { out += "0\r\n\r\n"; }
+
+}  // namespace bench::sim

@@ -1,0 +1,56 @@
+#include "bench/sim/trace_log.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace bench::sim {
+
+namespace {
+
+void append_array(std::string& line, const std::vector<std::int64_t>& values) {
+  line += '[';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) line += ',';
+    fmt::format_to(std::back_inserter(line), "{}", values[i]);
+  }
+  line += ']';
+}
+
+}  // namespace
+
+TraceLog::TraceLog(const std::string& path) {
+  if (path.empty()) return;
+  file_.reset(std::fopen(path.c_str(), "w"));
+  if (!file_) {
+    throw std::runtime_error("cannot create trace file '" + path + "': " + std::strerror(errno));
+  }
+}
+
+TraceLog::~TraceLog() = default;
+
+void TraceLog::write(const TraceRecord& r) {
+  if (!file_) return;
+  line_.clear();
+  auto out = std::back_inserter(line_);
+  // Ids and outcomes are the server's own ASCII names: no JSON escaping is needed.
+  fmt::format_to(out,
+                 R"({{"id":"{}","endpoint":"{}","stream":{},"arrival_ns":{},"first_chunk_ns":{},)",
+                 r.id, r.chat ? "chat" : "completions", r.stream, r.arrival_ns,
+                 r.chunk_ns.empty() ? -1 : r.chunk_ns.front());
+  line_ += R"("chunk_ns":)";
+  append_array(line_, r.chunk_ns);
+  line_ += R"(,"chunk_tokens":)";
+  append_array(line_, r.chunk_tokens);
+  fmt::format_to(out,
+                 R"(,"end_ns":{},"prompt_tokens":{},"completion_tokens":{},"http_status":{},)"
+                 R"("outcome":"{}"}})"
+                 "\n",
+                 r.end_ns, r.prompt_tokens, r.completion_tokens, r.http_status, r.outcome);
+  std::fwrite(line_.data(), 1, line_.size(), file_.get());
+}
+
+}  // namespace bench::sim

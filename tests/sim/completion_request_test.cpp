@@ -1,0 +1,92 @@
+// What the embedded server reads from a completion request body, and the documented prompt
+// token rule (whitespace-separated words).
+#include <gtest/gtest.h>
+
+#include "bench/sim/completion_request.hpp"
+
+namespace {
+
+using bench::sim::count_words;
+using bench::sim::parse_completion_request;
+
+TEST(CountWords, CountsRunsOfNonWhitespace) {
+  EXPECT_EQ(count_words(""), 0);
+  EXPECT_EQ(count_words("   "), 0);
+  EXPECT_EQ(count_words("one"), 1);
+  EXPECT_EQ(count_words("  one two\tthree\nfour  "), 4);
+}
+
+TEST(CompletionRequest, ReadsStreamingOptionsAndLengths) {
+  const auto parsed = parse_completion_request(
+      R"({"model":"m","prompt":"a b c","max_tokens":7,"stream":true,"ignore_eos":true,)"
+      R"("stream_options":{"include_usage":true,"continuous_usage_stats":true}})",
+      false);
+  ASSERT_TRUE(parsed.request) << parsed.error;
+  EXPECT_EQ(parsed.request->model, "m");
+  EXPECT_EQ(parsed.request->prompt_tokens, 3);
+  EXPECT_EQ(parsed.request->max_tokens, 7);
+  EXPECT_TRUE(parsed.request->stream);
+  EXPECT_TRUE(parsed.request->ignore_eos);
+  EXPECT_TRUE(parsed.request->include_usage);
+  EXPECT_TRUE(parsed.request->continuous_usage);
+}
+
+TEST(CompletionRequest, DefaultsWhenOptionalFieldsAreAbsent) {
+  const auto parsed = parse_completion_request(R"({"prompt":"x"})", false);
+  ASSERT_TRUE(parsed.request);
+  EXPECT_FALSE(parsed.request->stream);
+  EXPECT_FALSE(parsed.request->include_usage);
+  EXPECT_FALSE(parsed.request->max_tokens.has_value());
+}
+
+TEST(CompletionRequest, CountsChatMessagesAndContentParts) {
+  const auto parsed = parse_completion_request(
+      R"({"messages":[{"role":"system","content":"be brief"},)"
+      R"({"role":"user","content":[{"type":"text","text":"one two three"},{"type":"image_url"}]}],)"
+      R"("max_completion_tokens":4})",
+      true);
+  ASSERT_TRUE(parsed.request) << parsed.error;
+  EXPECT_TRUE(parsed.request->chat);
+  EXPECT_EQ(parsed.request->prompt_tokens, 5);
+  EXPECT_EQ(parsed.request->max_tokens, 4);
+}
+
+TEST(CompletionRequest, CountsTokenIdsAndStringArrays) {
+  auto ids = parse_completion_request(R"({"prompt":[1,2,3,4]})", false);
+  ASSERT_TRUE(ids.request);
+  EXPECT_EQ(ids.request->prompt_tokens, 4);
+  auto strings = parse_completion_request(R"({"prompt":["a b","c"]})", false);
+  ASSERT_TRUE(strings.request);
+  EXPECT_EQ(strings.request->prompt_tokens, 3);
+}
+
+TEST(CompletionRequest, IgnoresFlagsOfTheWrongType) {
+  const auto parsed = parse_completion_request(
+      R"({"prompt":"x","ignore_eos":"yes","stream_options":{"include_usage":1}})", false);
+  ASSERT_TRUE(parsed.request);
+  EXPECT_FALSE(parsed.request->ignore_eos);
+  EXPECT_FALSE(parsed.request->include_usage);
+}
+
+class RefusedBody : public ::testing::TestWithParam<std::pair<const char*, bool>> {};
+
+TEST_P(RefusedBody, IsRefusedWithAReason) {
+  const auto parsed = parse_completion_request(GetParam().first, GetParam().second);
+  EXPECT_FALSE(parsed.request);
+  EXPECT_FALSE(parsed.error.empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bodies, RefusedBody,
+    ::testing::Values(std::pair{"{not json", false}, std::pair{"[1]", false},
+                      std::pair{R"({"max_tokens":3})", false},
+                      std::pair{R"({"prompt":{"a":1}})", false},
+                      std::pair{R"({"prompt":"x","max_tokens":0})", false},
+                      std::pair{R"({"prompt":"x","max_tokens":"5"})", false},
+                      std::pair{R"({"prompt":"x","n":2})", false},
+                      std::pair{R"({"prompt":"x","stream":"true"})", false},
+                      std::pair{R"({"messages":[]})", true},
+                      std::pair{R"({"prompt":"x"})", true},
+                      std::pair{R"({"messages":[{"content":7}]})", true}));
+
+}  // namespace
