@@ -1,0 +1,66 @@
+// bench: parse the command line, run the command, map the outcome to an exit code.
+// Everything else lives in the modules under src/.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "bench/app/run_benchmark.hpp"
+#include "bench/cli/exit_codes.hpp"
+#include "bench/cli/options.hpp"
+#include "bench/engine/curl_handles.hpp"
+#include "bench/sim/serve.hpp"
+
+namespace {
+
+// The one piece of process-wide state: a signal handler can reach nothing else. A lock-free
+// atomic is async-signal-safe.
+std::atomic<bool> g_stop_requested{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+// First SIGINT/SIGTERM: ask the run to stop (finish in-flight requests within the grace period,
+// then report). Second: exit at once.
+extern "C" void on_stop_signal(int) {
+  if (g_stop_requested.exchange(true)) {
+    static const char message[] = "\nbench: second interrupt, exiting without results\n";
+    (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+    ::_exit(bench::cli::kExitInterrupted);
+  }
+  static const char message[] =
+      "\nbench: interrupt: no new requests; finishing in-flight ones (Ctrl-C again to quit)\n";
+  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+}
+
+void install_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  // libcurl runs with CURLOPT_NOSIGNAL, so a peer closing a socket must not kill the process.
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bench::cli::ParseResult parsed = bench::cli::parse_cli(argc, argv);
+  if (parsed.exit_code) {
+    std::fputs(parsed.message.c_str(), *parsed.exit_code == 0 ? stdout : stderr);
+    return *parsed.exit_code;
+  }
+  install_signal_handlers();
+  try {
+    if (parsed.command == bench::cli::Command::serve_sim) {
+      return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested);
+    }
+    const bench::engine::CurlGlobal curl;
+    return bench::app::run_benchmark(parsed.run, g_stop_requested, std::cout, std::cerr);
+  } catch (const std::exception& error) {
+    std::cerr << "bench: error: " << error.what() << "\n";
+    return bench::cli::kExitRunFailed;
+  }
+}

@@ -1,0 +1,122 @@
+// parse_cli in-process: flags land in RunOptions, bad values come back as usage errors that
+// name the flag, and nothing exits the test process.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "bench/cli/exit_codes.hpp"
+#include "bench/cli/options.hpp"
+
+namespace {
+
+using bench::cli::Command;
+using bench::cli::ParseResult;
+
+ParseResult parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "bench");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  return bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
+  unsetenv("OPENAI_BASE_URL");
+  unsetenv("OPENAI_API_KEY");
+  const ParseResult result = parse({});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.command, Command::run);
+  EXPECT_EQ(result.run.base_url, "");
+  EXPECT_EQ(result.run.endpoint, "chat");
+  EXPECT_EQ(result.run.concurrency, 64);
+  EXPECT_EQ(result.run.num_prompts, 1000);
+  EXPECT_EQ(result.run.input_len, 1024);
+  EXPECT_EQ(result.run.output_len, 128);
+  EXPECT_FALSE(result.run.temperature.has_value());
+  EXPECT_EQ(result.run.output_format, bench::cli::OutputFormat::text);
+}
+
+TEST(ParseCli, ReadsEveryRunFlag) {
+  const ParseResult result = parse(
+      {"--base-url", "http://127.0.0.1:8000/v1/", "--endpoint", "completions", "--model", "m",
+       "--api-key", "k", "--max-concurrency", "256", "--num-prompts", "10", "--input-len", "5",
+       "--output-len", "7", "--ignore-eos", "--temperature", "0.5", "--extra-body",
+       R"({"top_p":0.9})", "--header", "X-A: 1", "--header", "X-B: 2", "--seed", "7",
+       "--warmup-requests", "3", "--request-timeout", "30", "--output-format", "json",
+       "--output-file", "r.json", "--save-requests", "r.jsonl"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  const bench::cli::RunOptions& run = result.run;
+  EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add
+  EXPECT_EQ(run.endpoint, "completions");
+  EXPECT_EQ(run.model, "m");
+  EXPECT_EQ(run.api_key, "k");
+  EXPECT_EQ(run.concurrency, 256);
+  EXPECT_EQ(run.num_prompts, 10);
+  EXPECT_EQ(run.input_len, 5);
+  EXPECT_EQ(run.output_len, 7);
+  EXPECT_TRUE(run.ignore_eos);
+  EXPECT_EQ(run.temperature, 0.5);
+  EXPECT_EQ(run.extra_body, R"({"top_p":0.9})");
+  EXPECT_EQ(run.headers, (std::vector<std::string>{"X-A: 1", "X-B: 2"}));
+  EXPECT_EQ(run.seed, 7u);
+  EXPECT_EQ(run.warmup_requests, 3);
+  EXPECT_EQ(run.request_timeout_s, 30);
+  EXPECT_EQ(run.output_format, bench::cli::OutputFormat::json);
+  EXPECT_EQ(run.output_file, "r.json");
+  EXPECT_EQ(run.save_requests, "r.jsonl");
+}
+
+TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
+  setenv("OPENAI_BASE_URL", "http://10.0.0.1:9000", 1);
+  setenv("OPENAI_API_KEY", "from-env", 1);
+  const ParseResult result = parse({});
+  unsetenv("OPENAI_BASE_URL");
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.run.base_url, "http://10.0.0.1:9000");
+  EXPECT_EQ(result.run.api_key, "from-env");
+}
+
+TEST(ParseCli, BadValuesAreUsageErrorsNamingTheFlag) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--concurrency", "-3"}, "--concurrency"},
+      {{"--extra-body", "nope"}, "--extra-body: 'nope'"},
+      {{"--header", "X-A: 1\r\nX-Injected: 2"}, "--header"},
+      {{"--base-url", "localhost:8000"}, "--base-url: 'localhost:8000'"},
+      {{"--per-chunk-usage", "maybe"}, "--per-chunk-usage"},
+  };
+  for (const auto& [args, mention] : cases) {
+    const ParseResult result = parse(args);
+    ASSERT_TRUE(result.exit_code.has_value()) << mention;
+    EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage) << mention;
+    EXPECT_NE(result.message.find(mention), std::string::npos) << result.message;
+  }
+}
+
+TEST(ParseCli, ServeSimIsASubcommandWithItsOwnFlags) {
+  const ParseResult result =
+      parse({"serve-sim", "--port", "8123", "--ttft-ms", "30", "--tpot-ms", "4",
+             "--tokens-per-chunk", "3", "--no-usage", "--model", "x"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.command, Command::serve_sim);
+  EXPECT_EQ(result.serve_sim.port, 8123);
+  EXPECT_EQ(result.serve_sim.ttft_ms, 30);
+  EXPECT_EQ(result.serve_sim.tpot_ms, 4);
+  EXPECT_EQ(result.serve_sim.tokens_per_chunk, 3);
+  EXPECT_FALSE(result.serve_sim.send_usage);
+  EXPECT_EQ(result.serve_sim.model, "x");
+}
+
+TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
+  const ParseResult result =
+      parse({"--api-key", "sk-secret", "--header", "X-Token: also-secret"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  const std::string config = bench::cli::options_to_json(result.run).dump();
+  EXPECT_EQ(config.find("sk-secret"), std::string::npos);
+  EXPECT_EQ(config.find("also-secret"), std::string::npos);
+  EXPECT_NE(config.find("<redacted>"), std::string::npos);
+  EXPECT_NE(config.find("X-Token"), std::string::npos);
+}
+
+}  // namespace
