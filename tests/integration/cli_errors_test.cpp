@@ -1,0 +1,88 @@
+// Bad input to the real binary: a one-line error naming the flag and the value, the usage exit
+// code, and nothing sent. Also: an unreachable server is a clear run failure.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/sim/sim_server.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+
+constexpr int kExitUsage = 2;
+constexpr int kExitRunFailed = 3;
+
+struct BadFlagCase {
+  std::vector<std::string> args;
+  std::string must_mention;  // the flag (and value) the error has to name
+};
+
+class BadFlag : public ::testing::TestWithParam<BadFlagCase> {};
+
+TEST_P(BadFlag, IsRejectedWithAMessageNamingTheFlagAndNothingIsSent) {
+  bench::sim::SimServer server({});
+  std::vector<std::string> args = {"--base-url", server.base_url()};
+  const BadFlagCase& param = GetParam();
+  if (param.args[0] == "--base-url") args.clear();
+  args.insert(args.end(), param.args.begin(), param.args.end());
+  const ProcessResult result = run_process(BENCH_BINARY, args);
+  EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
+  EXPECT_NE(result.err.find(param.must_mention), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadFlag,
+    ::testing::Values(BadFlagCase{{"--concurrency", "-1"}, "--concurrency"},
+                      BadFlagCase{{"--concurrency", "0"}, "--concurrency"},
+                      BadFlagCase{{"--num-prompts", "ten"}, "--num-prompts"},
+                      BadFlagCase{{"--endpoint", "embeddings"}, "--endpoint"},
+                      BadFlagCase{{"--extra-body", "{not json"}, "--extra-body: '{not json'"},
+                      BadFlagCase{{"--extra-body", "[1,2]"}, "--extra-body"},
+                      BadFlagCase{{"--header", "no-colon-here"}, "--header: 'no-colon-here'"},
+                      BadFlagCase{{"--base-url", "ftp://example"}, "--base-url: 'ftp://example'"},
+                      BadFlagCase{{"--output-format", "xml"}, "--output-format"},
+                      BadFlagCase{{"--request-timeout", "-5"}, "--request-timeout"},
+                      BadFlagCase{{"--no-such-flag"}, "--no-such-flag"}));
+
+TEST(Cli, HelpListsTheFlagsAndExitsZero) {
+  const ProcessResult result = run_process(BENCH_BINARY, {"--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* flag : {"--base-url", "--concurrency", "--max-concurrency", "--num-prompts",
+                           "--output-format", "--save-requests", "serve-sim"}) {
+    EXPECT_NE(result.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST(Cli, ServeSimHelpDocumentsTheServerFlags) {
+  const ProcessResult result = run_process(BENCH_BINARY, {"serve-sim", "--help"});
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* flag : {"--port", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk"}) {
+    EXPECT_NE(result.out.find(flag), std::string::npos) << flag;
+  }
+}
+
+TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
+  // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+  const ProcessResult result =
+      run_process(BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--num-prompts", "2"});
+  EXPECT_EQ(result.exit_code, kExitRunFailed);
+  EXPECT_NE(result.err.find("http://127.0.0.1:1"), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+TEST(Cli, UnreachableServerWithAKnownModelCountsEveryRequestAsConnectRefused) {
+  const ProcessResult result = run_process(
+      BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--model", "m", "--per-chunk-usage",
+                     "off", "--num-prompts", "5", "--output-format", "json"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.out.find("\"connect_refused\""), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("\"failed\": 5"), std::string::npos) << result.out;
+}
+
+}  // namespace

@@ -1,0 +1,290 @@
+// The real bench binary against the real embedded server over loopback: the acceptance checks
+// of the core issue (throughput identities, token sources, latency fidelity, failures).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+using bench::testing::TempDir;
+using nlohmann::json;
+
+bench::sim::SimOptions sim_options(double ttft_ms, double tpot_ms) {
+  bench::sim::SimOptions options;
+  options.ttft_ms = ttft_ms;
+  options.tpot_ms = tpot_ms;
+  return options;
+}
+
+// Runs bench against `server` with JSON on stdout and returns the parsed results.
+json run_json(const bench::sim::SimServer& server, std::vector<std::string> args,
+              ProcessResult* raw = nullptr, int expected_exit = 0) {
+  std::vector<std::string> full = {"--base-url", server.base_url(), "--output-format", "json",
+                                   "--quiet"};
+  full.insert(full.end(), args.begin(), args.end());
+  ProcessResult result = run_process(BENCH_BINARY, full);
+  EXPECT_FALSE(result.timed_out);
+  EXPECT_EQ(result.exit_code, expected_exit) << result.err;
+  json parsed = json::parse(result.out, nullptr, false);
+  EXPECT_FALSE(parsed.is_discarded()) << "stdout is not JSON: " << result.out.substr(0, 500);
+  if (raw != nullptr) *raw = std::move(result);
+  return parsed;
+}
+
+void expect_throughput_identities(const json& results) {
+  const double duration = results["duration"];
+  ASSERT_GT(duration, 0.0);
+  EXPECT_NEAR(results["output_throughput"].get<double>(),
+              results["total_output_tokens"].get<double>() / duration, 1e-6);
+  EXPECT_NEAR(results["input_throughput"].get<double>(),
+              results["total_input_tokens"].get<double>() / duration, 1e-6);
+  EXPECT_NEAR(results["total_throughput"].get<double>(),
+              results["input_throughput"].get<double>() +
+                  results["output_throughput"].get<double>(),
+              1e-6);
+}
+
+struct ConcurrencyCase {
+  int concurrency;
+  int num_prompts;
+};
+
+std::string concurrency_case_name(const ::testing::TestParamInfo<ConcurrencyCase>& param_info) {
+  return "c" + std::to_string(param_info.param.concurrency);
+}
+
+class RunAtConcurrency : public ::testing::TestWithParam<ConcurrencyCase> {};
+
+TEST_P(RunAtConcurrency, CountsEveryTokenFromUsageAndKeepsThroughputIdentities) {
+  const ConcurrencyCase param = GetParam();
+  bench::sim::SimServer server(sim_options(50, 10));
+  const json results =
+      run_json(server, {"--concurrency", std::to_string(param.concurrency), "--num-prompts",
+                        std::to_string(param.num_prompts), "--input-len", "64", "--output-len",
+                        "32", "--ignore-eos", "--endpoint", "completions"});
+  EXPECT_EQ(results["completed"], param.num_prompts);
+  EXPECT_EQ(results["failed"], 0);
+  EXPECT_EQ(results["total_output_tokens"], param.num_prompts * 32);
+  EXPECT_EQ(results["total_input_tokens"], param.num_prompts * 64);
+  EXPECT_EQ(results["token_count_source"]["output"], "usage");
+  expect_throughput_identities(results);
+  // Little's law cannot exceed the configured concurrency.
+  EXPECT_LE(results["concurrency"].get<double>(), param.concurrency + 0.01);
+}
+
+INSTANTIATE_TEST_SUITE_P(Concurrency, RunAtConcurrency,
+                         ::testing::Values(ConcurrencyCase{1, 8}, ConcurrencyCase{64, 256},
+                                           ConcurrencyCase{512, 1024}),
+                         concurrency_case_name);
+
+TEST(RunAgainstSim, MeasuresTtftAndItlCloseToTheServersTimingAtConcurrency64) {
+  bench::sim::SimServer server(sim_options(50, 10));
+  const json results = run_json(server, {"--concurrency", "64", "--num-prompts", "256",
+                                         "--input-len", "64", "--output-len", "32",
+                                         "--ignore-eos"});
+  EXPECT_NEAR(results["median_ttft_ms"].get<double>(), 50.0, 50.0 * 0.15);
+  EXPECT_NEAR(results["median_itl_ms"].get<double>(), 10.0, 10.0 * 0.15);
+  EXPECT_NEAR(results["median_icl_ms"].get<double>(), 10.0, 10.0 * 0.15);
+  // TPOT = (E2E - TTFT) / (tokens - 1) = 31 gaps of 10 ms over 31 tokens.
+  EXPECT_NEAR(results["median_tpot_ms"].get<double>(), 10.0, 10.0 * 0.15);
+  EXPECT_FALSE(results["chunks_differ_from_tokens"].get<bool>());
+}
+
+TEST(RunAgainstSim, FlagsChunksCarryingSeveralTokensAndSplitsItlPerToken) {
+  auto options = sim_options(20, 5);
+  options.tokens_per_chunk = 4;
+  bench::sim::SimServer server(options);
+  const json results = run_json(server, {"--concurrency", "16", "--num-prompts", "64",
+                                         "--output-len", "32", "--ignore-eos"});
+  EXPECT_EQ(results["total_output_tokens"], 64 * 32);
+  EXPECT_EQ(results["token_count_source"]["output"], "usage");
+  EXPECT_TRUE(results["chunks_differ_from_tokens"].get<bool>());
+  EXPECT_EQ(results["total_text_chunks"], 64 * 8);
+  // Chunks arrive every 4 tokens x 5 ms = 20 ms; each token's share of that gap is 5 ms.
+  EXPECT_NEAR(results["median_icl_ms"].get<double>(), 20.0, 20.0 * 0.15);
+  EXPECT_NEAR(results["median_itl_ms"].get<double>(), 5.0, 5.0 * 0.15);
+}
+
+TEST(RunAgainstSim, LabelsTokenCountsAsEstimatesWhenTheServerSendsNoUsage) {
+  auto options = sim_options(10, 2);
+  options.send_usage = false;
+  bench::sim::SimServer server(options);
+  ProcessResult raw;
+  const json results = run_json(server, {"--concurrency", "8", "--num-prompts", "16",
+                                         "--output-len", "16", "--ignore-eos",
+                                         "--per-chunk-usage", "off"},
+                                &raw);
+  EXPECT_EQ(results["token_count_source"]["output"], "chunks_estimate");
+  EXPECT_EQ(results["total_output_tokens"], 16 * 16);  // one token per chunk here
+
+  // The human report says so in words.
+  const ProcessResult text = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--quiet", "--concurrency", "8",
+                     "--num-prompts", "16", "--output-len", "16", "--per-chunk-usage", "off"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("ESTIMATE"), std::string::npos) << text.out;
+}
+
+TEST(RunAgainstSim, CountsAndClassifiesServerErrorsWithoutLosingRequests) {
+  auto options = sim_options(5, 1);
+  options.fail_500_fraction = 0.3;
+  bench::sim::SimServer server(options);
+  ProcessResult raw;
+  const json results =
+      run_json(server, {"--concurrency", "16", "--num-prompts", "200", "--output-len", "8",
+                        "--per-chunk-usage", "off"},
+               &raw, /*expected_exit=*/1);
+  const int completed = results["completed"];
+  const int failed = results["failed"];
+  EXPECT_EQ(completed + failed, 200);
+  EXPECT_GT(failed, 20);  // 30% of 200 = 60 expected; a generous band
+  EXPECT_LT(failed, 110);
+  EXPECT_EQ(results["errors"]["http_5xx"]["count"], failed);
+  const std::string sample = results["errors"]["http_5xx"]["samples"][0];
+  EXPECT_NE(sample.find("simulated internal error"), std::string::npos) << sample;
+  // Throughput counts successful requests only.
+  EXPECT_EQ(results["total_output_tokens"], completed * 8);
+}
+
+TEST(RunAgainstSim, JsonOutputParsesWithJqAndHoldsEveryDocumentedKey) {
+  bench::sim::SimServer server(sim_options(5, 1));
+  TempDir dir;
+  const std::string path = dir.file("results.json");
+  ProcessResult raw;
+  const json results = run_json(server, {"--concurrency", "4", "--num-prompts", "8",
+                                         "--output-len", "8", "--output-file", path},
+                                &raw);
+  std::vector<std::string> keys = {"duration",           "completed",
+                                   "failed",             "total_input_tokens",
+                                   "total_output_tokens", "request_throughput",
+                                   "input_throughput",   "output_throughput",
+                                   "total_throughput",   "concurrency",
+                                   "config",             "token_count_source",
+                                   "errors",             "bench_version",
+                                   "definitions",        "schema_version"};
+  for (const char* stat : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
+    for (const char* metric : {"ttft", "itl", "icl", "tpot", "e2e_latency"}) {
+      keys.push_back(std::string(stat) + "_" + metric + "_ms");
+    }
+  }
+  for (const std::string& key : keys) EXPECT_TRUE(results.contains(key)) << key;
+
+  // The file holds the same object, and jq reads both the file and individual keys.
+  EXPECT_EQ(json::parse(bench::testing::read_file(path)), results);
+  const ProcessResult jq = run_process("/usr/bin/jq", {"-e", ".output_throughput > 0", path});
+  EXPECT_EQ(jq.exit_code, 0) << jq.err;
+  EXPECT_EQ(jq.out, "true\n");
+}
+
+TEST(RunAgainstSim, SavesOneJsonLinePerRequestWithChunkTimes) {
+  bench::sim::SimServer server(sim_options(5, 1));
+  TempDir dir;
+  const std::string path = dir.file("requests.jsonl");
+  run_json(server, {"--concurrency", "4", "--num-prompts", "10", "--warmup-requests", "2",
+                    "--output-len", "6", "--ignore-eos", "--save-requests", path});
+  std::istringstream lines(bench::testing::read_file(path));
+  std::string line;
+  int count = 0;
+  int warmup = 0;
+  while (std::getline(lines, line)) {
+    const json record = json::parse(line);
+    ++count;
+    if (record["warmup"].get<bool>()) ++warmup;
+    EXPECT_EQ(record["status"], "ok");
+    EXPECT_EQ(record["completion_tokens"], 6);
+    EXPECT_EQ(record["completion_token_source"], "usage");
+    EXPECT_EQ(record["chunk_arrival_ms"].size(), 6u);
+    EXPECT_GE(record["ttft_ms"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(count, 12);
+  EXPECT_EQ(warmup, 2);
+}
+
+TEST(RunAgainstSim, NeverPrintsOrWritesTheApiKey) {
+  bench::sim::SimServer server(sim_options(5, 1));
+  TempDir dir;
+  const std::string secret = "sk-test-VERY-SECRET-123";
+  const std::vector<std::string> args = {
+      "--base-url", server.base_url(), "--api-key", secret, "--num-prompts", "4",
+      "--concurrency", "2", "--output-len", "4", "--output-file", dir.file("r.json"),
+      "--save-requests", dir.file("r.jsonl")};
+  const ProcessResult text = run_process(BENCH_BINARY, args);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const std::string& where :
+       {text.out, text.err, bench::testing::read_file(dir.file("r.json")),
+        bench::testing::read_file(dir.file("r.jsonl"))}) {
+    EXPECT_EQ(where.find(secret), std::string::npos);
+  }
+  EXPECT_EQ(json::parse(bench::testing::read_file(dir.file("r.json")))["config"]["api_key"],
+            "<redacted>");
+  // The environment variable works the same way.
+  const ProcessResult env_run = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--num-prompts", "2", "--output-len", "2"},
+      {.env = {"OPENAI_API_KEY=" + secret}});
+  EXPECT_EQ(env_run.exit_code, 0) << env_run.err;
+  EXPECT_EQ(env_run.out.find(secret), std::string::npos);
+  EXPECT_EQ(env_run.err.find(secret), std::string::npos);
+}
+
+TEST(RunAgainstSim, TextReportLeadsWithOutputThroughputAndNeverSaysBareTokPerSecond) {
+  bench::sim::SimServer server(sim_options(5, 1));
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      {"--base-url", server.base_url(), "--num-prompts", "16", "--concurrency", "4",
+       "--output-len", "8"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto output = run.out.find("Output token throughput");
+  const auto input = run.out.find("Input token throughput");
+  const auto total = run.out.find("Total token throughput");
+  ASSERT_NE(output, std::string::npos) << run.out;
+  EXPECT_LT(output, input);
+  EXPECT_LT(input, total);
+  for (auto at = run.out.find("tok/s"); at != std::string::npos;
+       at = run.out.find("tok/s", at + 1)) {
+    const std::string after = run.out.substr(at + 5, 8);
+    EXPECT_TRUE(after.starts_with(" (output") || after.starts_with(" (input") ||
+                after.starts_with(" (total"))
+        << "bare tok/s at: " << run.out.substr(at > 40 ? at - 40 : 0, 60);
+  }
+}
+
+TEST(RunAgainstSim, StartsTheEmbeddedServerWhenNoBaseUrlIsGiven) {
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--num-prompts", "8", "--concurrency", "4", "--output-len", "4",
+                                 "--input-len", "16", "--sim-ttft-ms", "5", "--sim-tpot-ms", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("embedded simulated server at http://127.0.0.1:"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("Output token throughput"), std::string::npos);
+  EXPECT_NE(run.out.find("embedded simulated server"), std::string::npos) << run.out;
+}
+
+TEST(RunAgainstSim, DiscoversTheModelFromTheServersModelList) {
+  auto options = sim_options(5, 1);
+  options.model = "org/some-model-7b";
+  bench::sim::SimServer server(options);
+  const json results = run_json(server, {"--num-prompts", "2", "--output-len", "2"});
+  EXPECT_EQ(results["model"], "org/some-model-7b");
+  EXPECT_EQ(results["config"]["model"], "org/some-model-7b");
+}
+
+TEST(RunAgainstSim, ReportsTheServersPromptTokenCountBesideTheRequestedLength) {
+  bench::sim::SimServer server(sim_options(5, 1));
+  const json results = run_json(server, {"--num-prompts", "4", "--input-len", "100",
+                                         "--output-len", "2", "--endpoint", "completions"});
+  EXPECT_EQ(results["mean_requested_input_len"], 100.0);
+  // The simulator counts words, and bench's random prompts are exactly input-len words.
+  EXPECT_EQ(results["mean_prompt_tokens"], 100.0);
+}
+
+}  // namespace
