@@ -174,6 +174,7 @@ Chunk interpret_chunk(std::string_view data) {
   }
 
   chunk.kind = Chunk::Kind::data;
+  if (const std::string* id = string_field(parsed, "id")) chunk.id = *id;
   const auto choices = parsed.find("choices");
   if (choices != parsed.end() && choices->is_array() && !choices->empty() &&
       choices->front().is_object()) {

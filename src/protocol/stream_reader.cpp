@@ -179,6 +179,7 @@ bool StreamReader::on_event(const sse::Event& event) {
     record.prompt_token_source = TokenSource::usage;
   }
   if (!chunk.finish_reason.empty()) record.finish_reason = std::move(chunk.finish_reason);
+  if (record.response_id.empty() && !chunk.id.empty()) record.response_id = std::move(chunk.id);
   return true;
 }
 

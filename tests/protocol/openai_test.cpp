@@ -317,3 +317,13 @@ TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(InterpretChunk, ReadsTheResponseIdWhenItIsAString) {
+  EXPECT_EQ(bench::protocol::interpret_chunk(R"({"id":"cmpl-9","choices":[]})").id, "cmpl-9");
+  EXPECT_EQ(bench::protocol::interpret_chunk(R"({"id":9,"choices":[]})").id, "");
+  EXPECT_EQ(bench::protocol::interpret_chunk(R"({"choices":[]})").id, "");
+}
+
+}  // namespace

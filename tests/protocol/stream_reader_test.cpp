@@ -452,3 +452,17 @@ TEST(StreamReader, BeginResetsStateForTheNextResponse) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(StreamReader, RecordsTheFirstResponseIdOfTheStream) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\"}]}\n\n"
+      "data: {\"id\":\"cmpl-7\",\"choices\":[{\"text\":\"b\"}]}\n\n"
+      "data: {\"id\":\"cmpl-other\",\"choices\":[{\"text\":\"c\",\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n");
+  EXPECT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.response_id, "cmpl-7");
+}
+
+}  // namespace

@@ -44,6 +44,7 @@ struct Chunk {
   std::string text;             // generated text: choices[0].text, or delta.reasoning_content
                                 // (or delta.reasoning) followed by delta.content; empty = none
   std::string finish_reason;    // choices[0].finish_reason when non-null
+  std::string id;               // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
   std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens when usage present
   std::string error_message;    // for error / malformed: a short human-readable reason
