@@ -24,13 +24,15 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     transport.message = end.message;
     transport.end_ns = end.end_ns - driver_.config_.epoch_ns;
     reader_.finish(transport);
+    record_->new_connection = end.new_connections > 0;
+    record_->connect_ns = end.connect_ns;
     driver_.release(this);
   }
 
  private:
   RequestDriver& driver_;
   protocol::StreamReader reader_;
-  const metrics::RequestRecord* record_ = nullptr;
+  metrics::RequestRecord* record_ = nullptr;
 };
 
 RequestDriver::RequestDriver(DriverConfig config, const std::vector<workload::Prompt>& prompts,

@@ -86,7 +86,7 @@ RunSummary summarize_run(std::span<const RequestRecord> records) {
   RunSummary summary;
 
   std::vector<double> ttft_ms, itl_ms, icl_ms, tpot_ms, e2e_ms;
-  std::vector<double> schedule_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms;
+  std::vector<double> schedule_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms;
 
   std::int64_t first_start_ns = std::numeric_limits<std::int64_t>::max();
   std::int64_t last_end_ns = std::numeric_limits<std::int64_t>::min();
@@ -105,6 +105,10 @@ RunSummary summarize_run(std::span<const RequestRecord> records) {
     first_start_ns = std::min(first_start_ns, record.start_ns);
     last_end_ns = std::max(last_end_ns, record.end_ns);
     schedule_lag_ms.push_back(ns_to_ms(record.start_ns - record.intended_start_ns));
+    if (record.new_connection) {
+      ++summary.connections_opened;
+      if (record.connect_ns >= 0) connect_ms.push_back(ns_to_ms(record.connect_ns));
+    }
     if (!record.cancelled()) busy_ns += record.end_ns - record.start_ns;
 
     if (!record.ok()) {
@@ -176,6 +180,7 @@ RunSummary summarize_run(std::span<const RequestRecord> records) {
   summary.tpot_ms = summarize(tpot_ms);
   summary.e2e_ms = summarize(e2e_ms);
   summary.schedule_lag_ms = summarize(schedule_lag_ms);
+  summary.connect_ms = summarize(connect_ms);
   summary.ttft_from_intended_ms = summarize(ttft_from_intended_ms);
   summary.e2e_from_intended_ms = summarize(e2e_from_intended_ms);
 

@@ -68,6 +68,10 @@ nlohmann::json metric_definitions() {
        "actual start - intended start (when the schedule wanted the request sent; in "
        "closed loop, when a concurrency slot became free), ms, over measured requests: time "
        "the request waited inside the client."},
+      {"connections",
+       "connections_opened: measured requests that opened a new connection rather than reuse a "
+       "kept-alive one; connect_ms: start -> connected (TCP, plus TLS for https) for those. "
+       "The connect time is part of their TTFT and E2E, as a user would wait for it too."},
       {"from_intended",
        "TTFT and E2E measured from the intended start instead of the actual start (latency + "
        "schedule lag), so client-side queueing cannot hide server stalls (coordinated "

@@ -105,6 +105,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
   put_distribution(out, "icl", s.icl_ms);
   put_distribution(out, "tpot", s.tpot_ms);
   put_distribution(out, "e2e_latency", s.e2e_ms);
+  out["connections_opened"] = s.connections_opened;
+  out["mean_connect_ms"] = finite(s.connect_ms.mean);
+  out["p99_connect_ms"] = finite(s.connect_ms.p99);
+  out["max_connect_ms"] = finite(s.connect_ms.max);
   out["mean_schedule_lag_ms"] = finite(s.schedule_lag_ms.mean);
   out["p99_schedule_lag_ms"] = finite(s.schedule_lag_ms.p99);
   out["max_schedule_lag_ms"] = finite(s.schedule_lag_ms.max);
@@ -146,12 +150,15 @@ std::string request_to_jsonl(const metrics::RequestRecord& r) {
 
   const line_json line = {
       {"index", r.index},
+      {"response_id", text_or_null(r.response_id)},
       {"warmup", r.warmup},
       {"intended_start_ms", ns_to_ms(r.intended_start_ns)},
       {"start_ms", ns_to_ms(r.start_ns)},
       {"ttft_ms", r.first_token_ns < 0 ? line_json(nullptr)
                                        : line_json(ns_to_ms(r.first_token_ns - r.start_ns))},
       {"e2e_ms", ns_to_ms(r.end_ns - r.start_ns)},
+      {"new_connection", r.new_connection},
+      {"connect_ms", r.connect_ns < 0 ? line_json(nullptr) : line_json(ns_to_ms(r.connect_ns))},
       {"chunk_arrival_ms", chunk_arrival_ms},
       {"chunk_tokens", chunk_tokens},
       {"prompt_tokens", known(r.prompt_tokens)},

@@ -197,6 +197,14 @@ void write_latency(Writer& w, const RunSummary& s) {
   write_latency_row(w, "E2E", s.e2e_ms);
   w.text("ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
          "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  if (s.connections_opened > 0) {
+    w.field("Connections opened", fmt::format("{} (connect mean {} ms, p99 {} ms; included in "
+                                              "their TTFT and E2E)",
+                                              s.connections_opened, fixed2(s.connect_ms.mean),
+                                              fixed2(s.connect_ms.p99)));
+  } else {
+    w.field("Connections opened", "0 (every request reused a warm connection)");
+  }
   const Distribution& lag = s.schedule_lag_ms;
   w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", fixed2(lag.mean),
                                            fixed2(lag.p99), fixed2(lag.max)));

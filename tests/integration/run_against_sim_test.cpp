@@ -80,6 +80,10 @@ TEST_P(RunAtConcurrency, CountsEveryTokenFromUsageAndKeepsThroughputIdentities) 
   expect_throughput_identities(results);
   // Little's law cannot exceed the configured concurrency.
   EXPECT_LE(results["concurrency"].get<double>(), param.concurrency + 0.01);
+  // Keep-alive: one connection per concurrency slot, reused by every later request (the probe
+  // and model discovery use connections of their own, outside the measured run).
+  EXPECT_EQ(results["connections_opened"], param.concurrency);
+  EXPECT_GT(results["mean_connect_ms"].get<double>(), 0.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Concurrency, RunAtConcurrency,

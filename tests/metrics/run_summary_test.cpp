@@ -423,3 +423,24 @@ TEST(SummarizeRun, CountsRequestsWithPerChunkUsage) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SummarizeRun, CountsNewConnectionsAndTheirConnectTimeOverMeasuredRequests) {
+  std::vector<RequestRecord> records = {completed(0, {10}, 20, 1, 1), completed(0, {10}, 20, 1, 1),
+                                        completed(0, {10}, 20, 1, 1), completed(0, {10}, 20, 1, 1)};
+  records[0].new_connection = true;
+  records[0].connect_ns = 2 * kNsPerMs;
+  records[1].new_connection = true;
+  records[1].connect_ns = 4 * kNsPerMs;
+  records[3].warmup = true;  // excluded, like every other figure
+  records[3].new_connection = true;
+  records[3].connect_ns = 100 * kNsPerMs;
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.connections_opened, 2);
+  EXPECT_EQ(s.connect_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.connect_ms.mean, 3.0);
+  EXPECT_DOUBLE_EQ(s.connect_ms.max, 4.0);
+}
+
+}  // namespace

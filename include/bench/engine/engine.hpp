@@ -33,6 +33,8 @@ struct TransferEnd {
   std::string message;           // curl's message for a transport failure
   std::int64_t end_ns = 0;       // steady-clock ns when the engine saw the transfer end
   long new_connections = 0;      // connections this transfer had to open (0 = reused one)
+  std::int64_t connect_ns = -1;  // start -> connected (TCP, and TLS when https), when it opened
+                                 // a connection; -1 when it reused one
 };
 
 /// Receives one transfer's response, on the engine thread. Must not throw.

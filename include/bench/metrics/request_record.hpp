@@ -42,8 +42,15 @@ struct RequestRecord {
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
   std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none
+  std::string response_id;    // the "id" of the first chunk that had one: ties the request to the
+                              // server's logs (and to the simulator's truth log)
   bool saw_done = false;      // the stream ended with data: [DONE]
   std::int64_t text_bytes = 0;  // bytes of generated text received (content + reasoning)
+
+  // Connection: a new one belongs in TTFT (the user waits for it too) but is reported apart, so a
+  // server that closes every connection (llama.cpp) or accepts slowly is seen for what it is.
+  bool new_connection = false;   // this request opened a connection rather than reusing one
+  std::int64_t connect_ns = -1;  // time to connect, when it opened one; -1 otherwise
 
   ErrorClass error = ErrorClass::none;
   long http_status = 0;       // 0 when no response arrived

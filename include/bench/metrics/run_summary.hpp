@@ -25,6 +25,7 @@ struct RunSummary {
   std::int64_t failed = 0;     // ended in an error class other than cancelled
   std::int64_t cancelled = 0;  // stopped by bench itself
   std::int64_t warmup_requests = 0;  // excluded from everything below
+  std::int64_t connections_opened = 0;  // measured requests that opened a new connection
 
   // first measured request sent -> last measured request finished, seconds.
   double duration_s = 0;
@@ -51,6 +52,7 @@ struct RunSummary {
   Distribution tpot_ms;   // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
   Distribution e2e_ms;    // request start -> end of stream
   Distribution schedule_lag_ms;   // actual send - intended send, all measured requests
+  Distribution connect_ms;        // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
 
