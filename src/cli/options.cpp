@@ -120,6 +120,8 @@ void setup_run_flags(CLI::App& app, RunOptions& run, std::string& output_format)
 }
 
 void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
+  // Standalone, the simulator listens where vLLM does by default; embedded, it takes any port.
+  sim.port = 8000;
   command.add_option("--host", sim.host, "Listen address")->capture_default_str();
   command.add_option("--port", sim.port, "Listen port (0 = any free port)")->capture_default_str();
   command.add_option("--model", sim.model, "Model id served")->capture_default_str();

@@ -108,6 +108,15 @@ TEST(ParseCli, ServeSimIsASubcommandWithItsOwnFlags) {
   EXPECT_EQ(result.serve_sim.model, "x");
 }
 
+TEST(ParseCli, ServeSimListensOnPort8000ByDefaultWhileTheEmbeddedTargetTakesAnyFreePort) {
+  const ParseResult serve = parse({"serve-sim"});
+  ASSERT_FALSE(serve.exit_code) << serve.message;
+  EXPECT_EQ(serve.serve_sim.port, 8000);
+  const ParseResult run = parse({});
+  ASSERT_FALSE(run.exit_code) << run.message;
+  EXPECT_EQ(run.run.sim.port, 0);
+}
+
 TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
   const ParseResult result =
       parse({"--api-key", "sk-secret", "--header", "X-Token: also-secret"});
