@@ -97,11 +97,6 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
   return record.ok();
 }
 
-std::string sim_description(const sim::SimOptions& sim) {
-  return fmt::format("ttft {} ms, tpot {} ms, {} token(s) per chunk{}", sim.ttft_ms, sim.tpot_ms,
-                     sim.tokens_per_chunk, sim.send_usage ? "" : ", no usage chunk");
-}
-
 // Runs one phase (warm-up or measured) and returns the index one past its last sent request.
 std::size_t run_phase(engine::Engine& engine, const DriverConfig& config,
                       const std::vector<workload::Prompt>& prompts,
@@ -132,7 +127,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
           "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
           "bench: its figures describe the simulator, not a real model; pass --base-url to "
           "measure a server.\n",
-          base_url, sim_description(options.sim));
+          base_url, sim::describe(options.sim));
     }
   }
 

@@ -23,11 +23,8 @@ int run_serve_sim(const SimOptions& options, const std::atomic<bool>& stop) {
   raise_open_file_limit(1 << 20);
   try {
     SimServer server(options);
-    fmt::print(stderr,
-               "bench serve-sim: listening on {} (model '{}', ttft {} ms, tpot {} ms, {} token(s) "
-               "per chunk{}{})\n",
-               server.base_url(), options.model, options.ttft_ms, options.tpot_ms,
-               options.tokens_per_chunk, options.send_usage ? "" : ", no usage chunk",
+    fmt::print(stderr, "bench serve-sim: listening on {} (model '{}', {}{})\n", server.base_url(),
+               options.model, describe(options),
                options.trace_path.empty() ? "" : ", trace " + options.trace_path);
     std::fflush(stderr);
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));

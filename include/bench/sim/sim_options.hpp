@@ -26,4 +26,8 @@ struct SimOptions {
   std::string trace_path;  // when set, a JSONL truth log: one line per request (server times)
 };
 
+/// One line saying how the simulator behaves ("ttft 50 ms, tpot 10 ms, 1 token(s) per chunk"),
+/// for the banner of `serve-sim` and of a run against the embedded server.
+std::string describe(const SimOptions& options);
+
 }  // namespace bench::sim

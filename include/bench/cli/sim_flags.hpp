@@ -1,0 +1,18 @@
+#pragma once
+// The embedded server's flags, in one place for its two front doors: `bench serve-sim --X` and
+// `bench --sim-X` (the embedded target when no --base-url is given).
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/sim/sim_options.hpp"
+
+namespace bench::cli {
+
+/// The simulator's behaviour flags (timing, faults, usage), each named `prefix` + its name.
+void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefix);
+
+/// Everything `bench serve-sim` accepts: listen address, model, trace, and add_sim_flags("--").
+void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim);
+
+}  // namespace bench::cli
