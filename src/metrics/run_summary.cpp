@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 
 namespace bench::metrics {
 namespace {
@@ -80,91 +81,168 @@ bool add_chunk_gaps(const RequestRecord& record, std::vector<double>& icl_ms,
   return estimate;
 }
 
+// The percentiles CDF plots are drawn from: every integer percentile, and 99.9 for the tail.
+RunSummary::Cdf cdf_of_sorted(const std::vector<double>& sorted) {
+  RunSummary::Cdf cdf;
+  if (sorted.empty()) return cdf;
+  for (int p = 0; p <= 100; ++p) {
+    if (p == 100) cdf.emplace_back(99.9, percentile_sorted(sorted, 99.9));
+    cdf.emplace_back(p, percentile_sorted(sorted, p));
+  }
+  return cdf;
+}
+
+void append(std::vector<double>& to, std::vector<double>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+  from.clear();
+}
+
+bool meets(const Slo& slo, double ttft_ms, std::optional<double> tpot_ms, double e2e_ms) {
+  if (slo.ttft_ms && ttft_ms > *slo.ttft_ms) return false;
+  // vLLM's goodput: a request without a TPOT (one token) passes the TPOT objective.
+  if (slo.tpot_ms && tpot_ms && *tpot_ms > *slo.tpot_ms) return false;
+  if (slo.e2e_ms && e2e_ms > *slo.e2e_ms) return false;
+  return true;
+}
+
 }  // namespace
 
-RunSummary summarize_run(std::span<const RequestRecord> records) {
-  RunSummary summary;
+RunAccumulator::RunAccumulator(SummaryOptions options)
+    : options_(options),
+      first_start_ns_(std::numeric_limits<std::int64_t>::max()),
+      last_end_ns_(std::numeric_limits<std::int64_t>::min()),
+      timeline_(options.origin_ns) {}
 
-  std::vector<double> ttft_ms, itl_ms, icl_ms, tpot_ms, e2e_ms;
-  std::vector<double> schedule_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms;
+void RunAccumulator::add(const RequestRecord& record) {
+  RunSummary& summary = counts_;
+  if (record.warmup) {
+    ++summary.warmup_requests;
+    return;
+  }
+  ++summary.sent;
+  timeline_.add(record);
+  first_start_ns_ = std::min(first_start_ns_, record.start_ns);
+  last_end_ns_ = std::max(last_end_ns_, record.end_ns);
+  schedule_lag_ms_.push_back(ns_to_ms(record.start_ns - record.intended_start_ns));
+  if (record.new_connection) {
+    ++summary.connections_opened;
+    if (record.connect_ns >= 0) connect_ms_.push_back(ns_to_ms(record.connect_ns));
+  }
+  if (!record.cancelled()) busy_ns_ += record.end_ns - record.start_ns;
 
-  std::int64_t first_start_ns = std::numeric_limits<std::int64_t>::max();
-  std::int64_t last_end_ns = std::numeric_limits<std::int64_t>::min();
-  std::int64_t busy_ns = 0;  // sum of E2E of measured, non-cancelled requests
-
-  double requested_input_sum = 0, requested_output_sum = 0;
-  double completion_tokens_sum = 0, prompt_tokens_sum = 0;
-  std::int64_t completion_tokens_known = 0, prompt_tokens_known = 0;
-
-  for (const RequestRecord& record : records) {
-    if (record.warmup) {
-      ++summary.warmup_requests;
-      continue;
-    }
-    ++summary.sent;
-    first_start_ns = std::min(first_start_ns, record.start_ns);
-    last_end_ns = std::max(last_end_ns, record.end_ns);
-    schedule_lag_ms.push_back(ns_to_ms(record.start_ns - record.intended_start_ns));
-    if (record.new_connection) {
-      ++summary.connections_opened;
-      if (record.connect_ns >= 0) connect_ms.push_back(ns_to_ms(record.connect_ns));
-    }
-    if (!record.cancelled()) busy_ns += record.end_ns - record.start_ns;
-
-    if (!record.ok()) {
-      if (record.cancelled()) {
-        ++summary.cancelled;
-      } else {
-        ++summary.failed;
-      }
-      record_error(summary.errors, record);
-      continue;
-    }
-
-    ++summary.completed;
-
-    // Token counts and where they came from; never the requested length.
-    if (record.completion_tokens >= 0) {
-      summary.total_output_tokens += record.completion_tokens;
-      completion_tokens_sum += static_cast<double>(record.completion_tokens);
-      ++completion_tokens_known;
-    }
-    if (record.completion_token_source == TokenSource::usage) ++summary.output_tokens_from_usage;
-    if (record.completion_token_source == TokenSource::chunks) ++summary.output_tokens_from_chunks;
-    if (record.prompt_tokens >= 0) {
-      summary.total_input_tokens += record.prompt_tokens;
-      prompt_tokens_sum += static_cast<double>(record.prompt_tokens);
-      ++prompt_tokens_known;
-      if (record.prompt_token_source == TokenSource::usage) ++summary.input_tokens_from_usage;
+  if (!record.ok()) {
+    if (record.cancelled()) {
+      ++summary.cancelled;
     } else {
-      ++summary.input_tokens_unknown;
+      ++summary.failed;
     }
-    requested_input_sum += static_cast<double>(record.requested_input_len);
-    requested_output_sum += static_cast<double>(record.requested_output_len);
-
-    // Latencies.
-    const std::int64_t e2e_ns = record.end_ns - record.start_ns;
-    e2e_ms.push_back(ns_to_ms(e2e_ns));
-    e2e_from_intended_ms.push_back(ns_to_ms(record.end_ns - record.intended_start_ns));
-    if (record.first_token_ns >= 0) {
-      const std::int64_t ttft_ns = record.first_token_ns - record.start_ns;
-      ttft_ms.push_back(ns_to_ms(ttft_ns));
-      ttft_from_intended_ms.push_back(ns_to_ms(record.first_token_ns - record.intended_start_ns));
-      if (record.completion_tokens >= 2) {
-        tpot_ms.push_back(ns_to_ms(e2e_ns - ttft_ns) /
-                          static_cast<double>(record.completion_tokens - 1));
-      }
-    }
-
-    // Chunks vs tokens.
-    summary.total_text_chunks += static_cast<std::int64_t>(record.text_chunk_ns.size());
-    if (!record.text_chunk_tokens.empty()) ++summary.requests_with_per_chunk_usage;
-    if (chunks_differ(record)) summary.chunks_differ_from_tokens = true;
-    if (add_chunk_gaps(record, icl_ms, itl_ms)) summary.itl_estimated = true;
+    record_error(summary.errors, record);
+    return;
   }
 
-  if (summary.sent > 0 && last_end_ns > first_start_ns) {
-    summary.duration_s = static_cast<double>(last_end_ns - first_start_ns) / 1e9;
+  ++summary.completed;
+
+  // Token counts and where they came from; never the requested length.
+  if (record.completion_tokens >= 0) {
+    summary.total_output_tokens += record.completion_tokens;
+    completion_tokens_sum_ += static_cast<double>(record.completion_tokens);
+    ++completion_tokens_known_;
+  }
+  if (record.completion_token_source == TokenSource::usage) ++summary.output_tokens_from_usage;
+  if (record.completion_token_source == TokenSource::chunks) ++summary.output_tokens_from_chunks;
+  if (record.prompt_tokens >= 0) {
+    summary.total_input_tokens += record.prompt_tokens;
+    prompt_tokens_sum_ += static_cast<double>(record.prompt_tokens);
+    ++prompt_tokens_known_;
+    if (record.prompt_token_source == TokenSource::usage) ++summary.input_tokens_from_usage;
+  } else {
+    ++summary.input_tokens_unknown;
+  }
+  requested_input_sum_ += static_cast<double>(record.requested_input_len);
+  requested_output_sum_ += static_cast<double>(record.requested_output_len);
+
+  // Latencies.
+  const std::int64_t e2e_ns = record.end_ns - record.start_ns;
+  e2e_ms_.push_back(ns_to_ms(e2e_ns));
+  e2e_from_intended_ms_.push_back(ns_to_ms(record.end_ns - record.intended_start_ns));
+  std::optional<double> tpot_ms;
+  double ttft_ms = ns_to_ms(e2e_ns);  // no text at all: the whole wait was for nothing
+  if (record.first_token_ns >= 0) {
+    const std::int64_t ttft_ns = record.first_token_ns - record.start_ns;
+    ttft_ms = ns_to_ms(ttft_ns);
+    ttft_ms_.push_back(ttft_ms);
+    ttft_from_intended_ms_.push_back(ns_to_ms(record.first_token_ns - record.intended_start_ns));
+    if (record.completion_tokens >= 2) {
+      tpot_ms = ns_to_ms(e2e_ns - ttft_ns) / static_cast<double>(record.completion_tokens - 1);
+      tpot_ms_.push_back(*tpot_ms);
+    }
+  }
+  if (options_.slo.any() && meets(options_.slo, ttft_ms, tpot_ms, ns_to_ms(e2e_ns))) {
+    ++summary.good_requests;
+  }
+
+  // Chunks vs tokens.
+  summary.total_text_chunks += static_cast<std::int64_t>(record.text_chunk_ns.size());
+  if (!record.text_chunk_tokens.empty()) ++summary.requests_with_per_chunk_usage;
+  if (chunks_differ(record)) summary.chunks_differ_from_tokens = true;
+  if (add_chunk_gaps(record, icl_ms_, itl_ms_)) summary.itl_estimated = true;
+}
+
+void RunAccumulator::merge(RunAccumulator&& other) {
+  RunSummary& to = counts_;
+  const RunSummary& from = other.counts_;
+  to.sent += from.sent;
+  to.completed += from.completed;
+  to.failed += from.failed;
+  to.cancelled += from.cancelled;
+  to.warmup_requests += from.warmup_requests;
+  to.connections_opened += from.connections_opened;
+  to.total_input_tokens += from.total_input_tokens;
+  to.total_output_tokens += from.total_output_tokens;
+  to.input_tokens_from_usage += from.input_tokens_from_usage;
+  to.output_tokens_from_usage += from.output_tokens_from_usage;
+  to.output_tokens_from_chunks += from.output_tokens_from_chunks;
+  to.input_tokens_unknown += from.input_tokens_unknown;
+  to.total_text_chunks += from.total_text_chunks;
+  to.chunks_differ_from_tokens = to.chunks_differ_from_tokens || from.chunks_differ_from_tokens;
+  to.itl_estimated = to.itl_estimated || from.itl_estimated;
+  to.requests_with_per_chunk_usage += from.requests_with_per_chunk_usage;
+  to.good_requests += from.good_requests;
+  for (const auto& [error, errors] : from.errors) {
+    ErrorSummary& into = to.errors[error];
+    into.count += errors.count;
+    for (const std::string& sample : errors.samples) {
+      if (into.samples.size() >= kMaxErrorSamples) break;
+      if (std::find(into.samples.begin(), into.samples.end(), sample) == into.samples.end()) {
+        into.samples.push_back(sample);
+      }
+    }
+  }
+  append(ttft_ms_, other.ttft_ms_);
+  append(itl_ms_, other.itl_ms_);
+  append(icl_ms_, other.icl_ms_);
+  append(tpot_ms_, other.tpot_ms_);
+  append(e2e_ms_, other.e2e_ms_);
+  append(schedule_lag_ms_, other.schedule_lag_ms_);
+  append(ttft_from_intended_ms_, other.ttft_from_intended_ms_);
+  append(e2e_from_intended_ms_, other.e2e_from_intended_ms_);
+  append(connect_ms_, other.connect_ms_);
+  first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
+  last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
+  busy_ns_ += other.busy_ns_;
+  requested_input_sum_ += other.requested_input_sum_;
+  requested_output_sum_ += other.requested_output_sum_;
+  completion_tokens_sum_ += other.completion_tokens_sum_;
+  prompt_tokens_sum_ += other.prompt_tokens_sum_;
+  completion_tokens_known_ += other.completion_tokens_known_;
+  prompt_tokens_known_ += other.prompt_tokens_known_;
+  timeline_.merge(other.timeline_);
+}
+
+RunSummary RunAccumulator::summarize() {
+  RunSummary summary = counts_;
+  if (summary.sent > 0 && last_end_ns_ > first_start_ns_) {
+    summary.duration_s = static_cast<double>(last_end_ns_ - first_start_ns_) / 1e9;
   }
   const double duration_s = summary.duration_s;
   summary.request_throughput = per_second(static_cast<double>(summary.completed), duration_s);
@@ -172,23 +250,40 @@ RunSummary summarize_run(std::span<const RequestRecord> records) {
   summary.output_throughput =
       per_second(static_cast<double>(summary.total_output_tokens), duration_s);
   summary.total_throughput = summary.input_throughput + summary.output_throughput;
-  summary.achieved_concurrency = per_second(static_cast<double>(busy_ns) / 1e9, duration_s);
+  summary.achieved_concurrency = per_second(static_cast<double>(busy_ns_) / 1e9, duration_s);
+  summary.goodput_measured = options_.slo.any();
+  summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
 
-  summary.ttft_ms = summarize(ttft_ms);
-  summary.itl_ms = summarize(itl_ms);
-  summary.icl_ms = summarize(icl_ms);
-  summary.tpot_ms = summarize(tpot_ms);
-  summary.e2e_ms = summarize(e2e_ms);
-  summary.schedule_lag_ms = summarize(schedule_lag_ms);
-  summary.connect_ms = summarize(connect_ms);
-  summary.ttft_from_intended_ms = summarize(ttft_from_intended_ms);
-  summary.e2e_from_intended_ms = summarize(e2e_from_intended_ms);
+  summary.ttft_ms = metrics::summarize(ttft_ms_);
+  summary.itl_ms = metrics::summarize(itl_ms_);
+  summary.icl_ms = metrics::summarize(icl_ms_);
+  summary.tpot_ms = metrics::summarize(tpot_ms_);
+  summary.e2e_ms = metrics::summarize(e2e_ms_);
+  summary.schedule_lag_ms = metrics::summarize(schedule_lag_ms_);
+  summary.ttft_from_intended_ms = metrics::summarize(ttft_from_intended_ms_);
+  summary.e2e_from_intended_ms = metrics::summarize(e2e_from_intended_ms_);
+  summary.connect_ms = metrics::summarize(connect_ms_);
+  // summarize() left the samples sorted.
+  summary.ttft_cdf_ms = cdf_of_sorted(ttft_ms_);
+  summary.itl_cdf_ms = cdf_of_sorted(itl_ms_);
+  summary.tpot_cdf_ms = cdf_of_sorted(tpot_ms_);
+  summary.e2e_cdf_ms = cdf_of_sorted(e2e_ms_);
 
-  summary.mean_requested_input_len = mean_of(requested_input_sum, summary.completed);
-  summary.mean_requested_output_len = mean_of(requested_output_sum, summary.completed);
-  summary.mean_completion_tokens = mean_of(completion_tokens_sum, completion_tokens_known);
-  summary.mean_prompt_tokens = mean_of(prompt_tokens_sum, prompt_tokens_known);
+  summary.mean_requested_input_len = mean_of(requested_input_sum_, summary.completed);
+  summary.mean_requested_output_len = mean_of(requested_output_sum_, summary.completed);
+  summary.mean_completion_tokens = mean_of(completion_tokens_sum_, completion_tokens_known_);
+  summary.mean_prompt_tokens = mean_of(prompt_tokens_sum_, prompt_tokens_known_);
+
+  summary.timeline_bucket_s = static_cast<double>(options_.timeline_bucket_ns) / 1e9;
+  summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
+  summary.steady_state = timeline_.steady_state(options_.target_in_flight);
   return summary;
+}
+
+RunSummary summarize_run(std::span<const RequestRecord> records, SummaryOptions options) {
+  RunAccumulator accumulator(options);
+  for (const RequestRecord& record : records) accumulator.add(record);
+  return accumulator.summarize();
 }
 
 }  // namespace bench::metrics

@@ -444,3 +444,61 @@ TEST(SummarizeRun, CountsNewConnectionsAndTheirConnectTimeOverMeasuredRequests) 
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SummarizeRun, GoodputCountsCompletedRequestsMeetingEverySlo) {
+  // TTFT 10 ms / TPOT 10 ms; TTFT 50 ms; TPOT 40 ms; failed.
+  std::vector<RequestRecord> records = {completed(0, {10, 20, 30}, 30, 1, 3),
+                                        completed(0, {50, 60}, 60, 1, 2),
+                                        completed(0, {10, 50, 90}, 90, 1, 3),
+                                        failed(0, 100, ErrorClass::http_5xx, "x")};
+  bench::metrics::SummaryOptions options;
+  options.slo.ttft_ms = 20;
+  options.slo.tpot_ms = 15;
+  const RunSummary s = summarize_run(records, options);
+  EXPECT_TRUE(s.goodput_measured);
+  EXPECT_EQ(s.good_requests, 1);
+  EXPECT_DOUBLE_EQ(s.goodput, 1 / s.duration_s);
+  EXPECT_FALSE(summarize_run(records).goodput_measured);
+}
+
+TEST(SummarizeRun, CdfPointsAreThePercentilesOfEachDistribution) {
+  std::vector<RequestRecord> records;
+  for (int i = 1; i <= 101; ++i) records.push_back(completed(0, {i}, 200, 1, 1));
+  const RunSummary s = summarize_run(records);
+  ASSERT_EQ(s.ttft_cdf_ms.size(), 102u);  // 0..100 and 99.9
+  EXPECT_EQ(s.ttft_cdf_ms.front(), std::make_pair(0.0, 1.0));
+  EXPECT_EQ(s.ttft_cdf_ms[50], std::make_pair(50.0, 51.0));
+  EXPECT_EQ(s.ttft_cdf_ms[100].first, 99.9);
+  EXPECT_EQ(s.ttft_cdf_ms.back(), std::make_pair(100.0, 101.0));
+  EXPECT_TRUE(s.itl_cdf_ms.empty());  // one chunk each: no gaps
+}
+
+TEST(SummarizeRun, MergedAccumulatorsGiveTheSameFiguresAsOne) {
+  std::vector<RequestRecord> records;
+  for (int i = 0; i < 40; ++i) {
+    records.push_back(i % 7 == 0 ? failed(i, i + 30, ErrorClass::stall, "s")
+                                 : completed(i, {i + 5, i + 9, i + 14}, i + 20, 5 + i, 3));
+  }
+  bench::metrics::RunAccumulator one, left, right;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    one.add(records[i]);
+    (i < 13 ? left : right).add(records[i]);
+  }
+  left.merge(std::move(right));
+  const RunSummary a = one.summarize();
+  const RunSummary b = left.summarize();
+  EXPECT_EQ(a.sent, b.sent);
+  EXPECT_EQ(a.failed, b.failed);
+  EXPECT_EQ(a.total_output_tokens, b.total_output_tokens);
+  EXPECT_EQ(a.total_input_tokens, b.total_input_tokens);
+  EXPECT_DOUBLE_EQ(a.duration_s, b.duration_s);
+  EXPECT_DOUBLE_EQ(a.output_throughput, b.output_throughput);
+  EXPECT_DOUBLE_EQ(a.ttft_ms.p99, b.ttft_ms.p99);
+  EXPECT_DOUBLE_EQ(a.itl_ms.median, b.itl_ms.median);
+  EXPECT_DOUBLE_EQ(a.achieved_concurrency, b.achieved_concurrency);
+  EXPECT_EQ(a.errors.at(ErrorClass::stall).count, b.errors.at(ErrorClass::stall).count);
+}
+
+}  // namespace

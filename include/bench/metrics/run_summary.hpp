@@ -1,14 +1,18 @@
 #pragma once
 // Every figure a run reports, computed from its RequestRecords by the definitions in
 // docs/metrics.md (mission.md's contract). Warm-up requests are excluded from all of it.
+// Records are added one by one as requests end (RunAccumulator), so a run need not keep them.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
+#include "bench/metrics/timeline.hpp"
 
 namespace bench::metrics {
 
@@ -70,8 +74,62 @@ struct RunSummary {
   double mean_completion_tokens = 0;
 
   std::map<ErrorClass, ErrorSummary> errors;  // failed and cancelled requests by class
+
+  // Goodput (vLLM's --goodput): completed requests meeting every given SLO, per second.
+  bool goodput_measured = false;  // false when no SLO was given
+  std::int64_t good_requests = 0;
+  double goodput = 0;  // good_requests / duration, req/s
+
+  // Value at each percentile (0, 1, ..., 99, 99.9, 100) of four distributions, for CDF plots.
+  using Cdf = std::vector<std::pair<double, double>>;
+  Cdf ttft_cdf_ms, itl_cdf_ms, tpot_cdf_ms, e2e_cdf_ms;
+
+  std::vector<TimelineBucket> timeline;  // per-second buckets of the measured phase
+  double timeline_bucket_s = 1.0;
+  SteadyState steady_state;
 };
 
-RunSummary summarize_run(std::span<const RequestRecord> records);
+/// Service-level objectives a request must meet to count towards goodput, in milliseconds.
+struct Slo {
+  std::optional<double> ttft_ms;
+  std::optional<double> tpot_ms;
+  std::optional<double> e2e_ms;
+  bool any() const { return ttft_ms || tpot_ms || e2e_ms; }
+};
+
+struct SummaryOptions {
+  std::int64_t origin_ns = 0;          // time 0 of the timeline: the measured phase's start
+  std::int64_t target_in_flight = 0;   // closed-loop concurrency; 0 = open loop (peak in flight)
+  std::int64_t timeline_bucket_ns = 1'000'000'000;
+  Slo slo;
+};
+
+/// Folds request records into the run's figures, one record at a time, in any order.
+class RunAccumulator {
+ public:
+  explicit RunAccumulator(SummaryOptions options = {});
+  void add(const RequestRecord& record);
+  /// Adds everything another accumulator (of another client thread) has seen.
+  void merge(RunAccumulator&& other);
+  /// The figures so far. Sorts the collected samples; adding more afterwards is allowed.
+  RunSummary summarize();
+
+ private:
+  SummaryOptions options_;
+  RunSummary counts_;  // the counters and sums; distributions are filled by summarize()
+  std::vector<double> ttft_ms_, itl_ms_, icl_ms_, tpot_ms_, e2e_ms_;
+  std::vector<double> schedule_lag_ms_, ttft_from_intended_ms_, e2e_from_intended_ms_;
+  std::vector<double> connect_ms_;
+  std::int64_t first_start_ns_;
+  std::int64_t last_end_ns_;
+  std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests
+  double requested_input_sum_ = 0, requested_output_sum_ = 0;
+  double completion_tokens_sum_ = 0, prompt_tokens_sum_ = 0;
+  std::int64_t completion_tokens_known_ = 0, prompt_tokens_known_ = 0;
+  Timeline timeline_;
+};
+
+/// All records at once: the same figures as adding each to a RunAccumulator.
+RunSummary summarize_run(std::span<const RequestRecord> records, SummaryOptions options = {});
 
 }  // namespace bench::metrics

@@ -1,0 +1,79 @@
+#pragma once
+// What happened when during the measured phase: requests started and finished, tokens
+// received, errors, per time step. From it come the per-second timeline of the results
+// (ramp-up and drain made visible) and the steady-state window, where the load was what was
+// asked for, with its own throughput figures beside the whole-run ones.
+#include <cstdint>
+#include <vector>
+
+#include "bench/metrics/request_record.hpp"
+
+namespace bench::metrics {
+
+struct TimelineBucket {
+  double t_s = 0;             // bucket start, seconds from the timeline's origin
+  std::int64_t started = 0;   // requests sent in the bucket
+  std::int64_t finished = 0;  // requests that ended in it (completed, failed or cancelled)
+  std::int64_t in_flight = 0;  // requests in flight at the bucket's end
+  std::int64_t output_tokens = 0;  // tokens of text chunks that arrived in it
+  std::int64_t input_tokens = 0;   // prompt tokens of requests whose first token arrived in it
+  std::int64_t errors = 0;         // failed requests that ended in it
+};
+
+struct SteadyState {
+  bool found = false;
+  double start_s = 0, end_s = 0;  // seconds from the timeline's origin
+  std::int64_t target_in_flight = 0;  // what "steady" was measured against
+  double output_throughput = 0;   // output tok/s within the window
+  double input_throughput = 0;    // input tok/s within the window
+  double total_throughput = 0;    // input + output within the window
+  double request_throughput = 0;  // completed requests/s within the window
+};
+
+class Timeline {
+ public:
+  /// `origin_ns`: time 0 of the timeline (the measured phase's start), on the records' clock.
+  /// `step_ns`: the resolution counts are kept at; the window is found at this resolution.
+  explicit Timeline(std::int64_t origin_ns = 0, std::int64_t step_ns = 10'000'000);
+
+  /// Adds one measured request. Successful requests add their tokens; every request adds its
+  /// start and end; failed ones (not cancelled) add an error.
+  void add(const RequestRecord& record);
+
+  /// Adds another timeline with the same origin and step (one per client thread).
+  void merge(const Timeline& other);
+
+  /// Buckets of `bucket_ns` (a multiple of the step), from the origin to the last event.
+  std::vector<TimelineBucket> buckets(std::int64_t bucket_ns) const;
+
+  /// The longest stretch where in-flight stayed at or above 90% of `target_in_flight` (the
+  /// configured concurrency of a closed loop; 0 = the peak in flight, for open-loop runs),
+  /// judged at each step's end. Like SGLang's steady-state window, it leaves out ramp-up and
+  /// drain. Not found when the run never got there or the stretch is shorter than 2 steps.
+  SteadyState steady_state(std::int64_t target_in_flight) const;
+
+  std::int64_t step_ns() const { return step_ns_; }
+
+ private:
+  struct Step {
+    std::int64_t started = 0, finished = 0, completed = 0, errors = 0;
+    std::int64_t output_tokens = 0, input_tokens = 0;
+    Step& operator+=(const Step& other) {
+      started += other.started;
+      finished += other.finished;
+      completed += other.completed;
+      errors += other.errors;
+      output_tokens += other.output_tokens;
+      input_tokens += other.input_tokens;
+      return *this;
+    }
+  };
+  Step& at(std::int64_t time_ns);
+  void coarsen();  // merges steps in pairs: the step doubles
+
+  std::int64_t origin_ns_;
+  std::int64_t step_ns_;
+  std::vector<Step> steps_;
+};
+
+}  // namespace bench::metrics
