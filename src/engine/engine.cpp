@@ -44,7 +44,7 @@ struct Engine::Impl {
 
   explicit Impl(EngineOptions opts);
 
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop);
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop, std::int64_t cancel_at_ns);
 
   // libcurl callbacks (C ABI, must not throw).
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
@@ -56,7 +56,7 @@ struct Engine::Impl {
   void deliver_headers(Transfer& transfer);
   void finish_transfer(Transfer& transfer, CURLcode result);
   void drain_finished();
-  void cancel_in_flight();
+  void cancel_in_flight(const std::string& why);
   void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message);
   void enforce_timeouts(std::int64_t now);
   void socket_action(curl_socket_t fd, int flags);
@@ -286,12 +286,11 @@ void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std:
   handler->on_end(end);
 }
 
-void Engine::Impl::cancel_in_flight() {
+void Engine::Impl::cancel_in_flight(const std::string& why) {
   for (const auto& transfer : transfers) {
     if (!transfer->in_flight) continue;
     ++stats.cancelled;
-    end_early(*transfer, metrics::ErrorClass::cancelled,
-              "cancelled by bench after the stop grace period");
+    end_early(*transfer, metrics::ErrorClass::cancelled, why);
   }
 }
 
@@ -327,7 +326,8 @@ void Engine::Impl::socket_action(curl_socket_t fd, int flags) {
   }
 }
 
-EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop) {
+EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop,
+                              std::int64_t cancel_at_ns) {
   stats = EngineStats{};
   const std::int64_t run_start_ns = now_ns();
   free_slot_since_ns.assign(static_cast<size_t>(options.concurrency), run_start_ns);
@@ -341,6 +341,11 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
       stopping = true;
       stats.stopped = true;
       grace_deadline_ns = now + options.grace_ms * kNsPerMs;
+    }
+    if (now >= cancel_at_ns) {
+      stats.stopped = stats.stopped || source.next_due_ns().has_value();
+      cancel_in_flight("cancelled by bench at the end of the run's duration (--duration-hard)");
+      break;
     }
     std::optional<std::int64_t> next_due;
     if (!stopping) {
@@ -367,13 +372,14 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     }
     if (in_flight == 0 && (stopping || !next_due)) break;
     if (stopping && now >= grace_deadline_ns) {
-      cancel_in_flight();
+      cancel_in_flight("cancelled by bench after the stop grace period");
       break;
     }
 
     std::int64_t wake_ns = std::min(curl_deadline_ns, now + kMaxWaitNs);
     if (next_due && in_flight < options.concurrency) wake_ns = std::min(wake_ns, *next_due);
     if (stopping) wake_ns = std::min(wake_ns, grace_deadline_ns);
+    wake_ns = std::min(wake_ns, cancel_at_ns);
     const std::int64_t wait_ns = std::max<std::int64_t>(0, wake_ns - now);
     // epoll_wait takes milliseconds: round up so we never spin short of a deadline.
     const int wait_ms = static_cast<int>((wait_ns + kNsPerMs - 1) / kNsPerMs);
@@ -409,8 +415,9 @@ Engine::~Engine() {
   }
 }
 
-EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop) {
-  return impl_->run(source, stop);
+EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop,
+                        std::int64_t cancel_at_ns) {
+  return impl_->run(source, stop, cancel_at_ns);
 }
 
 }  // namespace bench::engine

@@ -231,3 +231,26 @@ TEST(OpenFileLimit, IsRaisedToWhatTheConcurrencyNeeds) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Engine, AHardStopTimeCancelsEverythingInFlightAndStartsNothingNew) {
+  bench::sim::SimOptions slow = fast_sim();
+  slow.ttft_ms = 5000;
+  bench::sim::SimServer server(slow);
+  Tally tally;
+  StreamingSource source(server.base_url() + "/v1/completions", 10, tally);
+  Engine engine(with(4, /*grace_ms=*/5000));  // the grace period does not apply to a hard stop
+  const auto start = std::chrono::steady_clock::now();
+  const bench::engine::EngineStats stats =
+      engine.run(source, nullptr, bench::now_ns() + 300 * bench::kNsPerMs);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(took, std::chrono::milliseconds(290));
+  EXPECT_LT(took, std::chrono::seconds(2));
+  EXPECT_TRUE(stats.stopped);
+  EXPECT_EQ(stats.started, 4);
+  EXPECT_EQ(stats.cancelled, 4);
+  EXPECT_EQ(std::count(tally.errors.begin(), tally.errors.end(), ErrorClass::cancelled), 4);
+}
+
+}  // namespace

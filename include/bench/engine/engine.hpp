@@ -90,9 +90,11 @@ class Engine {
 
   /// Runs until the source is exhausted and every transfer has ended, or until `stop` becomes
   /// true: then no new request starts, in-flight ones may finish for grace_ms, and the rest are
-  /// cancelled (on_end with ErrorClass::cancelled). Throws std::runtime_error only when the
-  /// event loop itself cannot work (epoll or curl multi failure).
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr);
+  /// cancelled (on_end with ErrorClass::cancelled). At `cancel_at_ns` (steady clock) it stops at
+  /// once: nothing new starts and everything in flight is cancelled (--duration-hard). Throws
+  /// std::runtime_error only when the event loop itself cannot work (epoll or curl failure).
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr,
+                  std::int64_t cancel_at_ns = INT64_MAX);
 
  private:
   struct Impl;
