@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "bench/protocol/chunk_scanner.hpp"
+
 namespace bench::protocol {
 
 namespace {
@@ -147,6 +149,14 @@ std::string build_request_body(const RequestOptions& options, std::string_view p
 }
 
 Chunk interpret_chunk(std::string_view data) {
+  // The scanner (chunk_scanner.cpp) reads the usual shapes in one pass; whatever it does not
+  // fully understand comes back here, to the DOM parse below.
+  Chunk chunk;
+  interpret_chunk_into(data, chunk);
+  return chunk;
+}
+
+Chunk interpret_chunk_dom(std::string_view data) {
   Chunk chunk;
   if (trim(data) == "[DONE]") {
     chunk.kind = Chunk::Kind::done;
