@@ -1,0 +1,94 @@
+#pragma once
+// Open-loop arrival schedules: when each request is due, as int64 nanoseconds from the run's
+// start, computed in full before the run from a seed, so two runs with the same seed send the
+// same requests at the same offsets (vLLM's `vllm bench serve` precomputes its delays too;
+// SGLang's bench_serving draws each gap as it goes). The concurrency limit still applies on
+// top: a request whose offset has come waits for a free slot, and that wait is schedule lag.
+//
+// The process, as in vLLM (vllm/benchmarks/serve.py, get_request) and SGLang
+// (python/sglang/bench_serving.py, get_request):
+//   gap ~ Gamma(shape = B, scale = 1 / (R * B))   mean 1/R, coefficient of variation 1/sqrt(B)
+// B = 1 is the exponential (a Poisson process); B < 1 is burstier, B > 1 more even, and
+// B = inf (vLLM's convention) or ArrivalProcess::constant gives fixed gaps of 1/R.
+//
+// First request: at offset 0, then one gap before each next request, as SGLang (and vLLM's
+// older benchmark_serving.py) send it. Current vLLM also waits one drawn gap before the first.
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace bench::schedule {
+
+inline constexpr double kUnlimitedRate = std::numeric_limits<double>::infinity();
+
+enum class ArrivalProcess {
+  poisson_gamma,  // gamma-distributed gaps of shape `burstiness` (1 = Poisson)
+  constant,       // every gap exactly 1/rate (`burstiness` is not used)
+};
+
+enum class RampStrategy { none, linear, exponential };
+
+/// vLLM's --ramp-up-strategy: the rate goes from start_rps to end_rps over the run.
+///   linear:       rate(p) = start + (end - start) * p
+///   exponential:  rate(p) = start * (end / start)^p
+/// With a request count N (arrival_offsets_ns), p = i / (N - 1) for request i and the gap
+/// before request i is drawn at rate(p_i): vLLM's _get_current_request_rate, exactly. With a
+/// deadline T (arrival_offsets_until_ns) the ramp is over time instead, p = t / T, and the
+/// rate at time t is exactly rate(t / T): a unit-rate process is mapped through the inverse of
+/// the cumulative rate Lambda(t) = integral of rate from 0 to t (vLLM has no deadline mode).
+struct RampUp {
+  RampStrategy strategy = RampStrategy::none;
+  double start_rps = 0.0;  // --ramp-up-start-rps, requests/s at the start (>= 0; > 0 exponential)
+  double end_rps = 0.0;    // --ramp-up-end-rps, requests/s at the end (> 0, >= start_rps)
+};
+
+struct ArrivalOptions {
+  double rate_per_s = kUnlimitedRate;  // --request-rate, requests/s; inf = all at offset 0
+  double burstiness = 1.0;             // --burstiness, gamma shape B (> 0; inf = constant)
+  ArrivalProcess process = ArrivalProcess::poisson_gamma;
+  RampUp ramp;                         // replaces rate_per_s (which must then stay inf)
+  // vLLM's normalisation: without a ramp, the drawn gaps are rescaled so the schedule's mean
+  // rate is exactly rate_per_s (N requests span (N-1)/R; vLLM: N/R), which removes the 1-3%
+  // seed noise of a sum of random gaps. With a deadline, this sends exactly the count a
+  // constant rate would (ceil(R*T)) at Poisson/gamma-placed times. Off: the raw renewal
+  // process, as SGLang draws it. Not used with a ramp (vLLM does not normalise one either).
+  bool normalize_mean_rate = true;
+  std::uint64_t seed = 0;              // --seed; the schedule's draws are independent of the
+                                       // prompts' draws for the same seed
+};
+
+/// Throws std::invalid_argument, naming the flag, for: a rate that is not > 0 (or inf), a
+/// burstiness that is not > 0, a ramp given together with a finite --request-rate (vLLM
+/// refuses it too), ramp rates that are negative, not finite, start > end (vLLM), end = 0, or
+/// start = 0 with the exponential strategy (vLLM). NaN is rejected everywhere.
+void validate(const ArrivalOptions& options);
+
+/// True when every request is due at once (rate inf, no ramp): a closed loop.
+bool sends_all_at_once(const ArrivalOptions& options);
+
+/// The offsets of `count` requests: non-decreasing, the first 0. All zeros when
+/// sends_all_at_once(). Validates first (std::invalid_argument); throws std::invalid_argument
+/// naming --request-rate if an offset would pass int64 nanoseconds (292 years).
+std::vector<std::int64_t> arrival_offsets_ns(const ArrivalOptions& options, std::size_t count);
+
+/// The offsets of every request that starts before `deadline_ns` (--duration; offsets are
+/// < deadline_ns), at most `max_count` of them. With sends_all_at_once() every offset is 0 and
+/// only max_count bounds the list: the caller stops sending at the deadline itself. Throws as
+/// arrival_offsets_ns, and names --duration for a negative deadline.
+std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options,
+                                                   std::int64_t deadline_ns,
+                                                   std::size_t max_count);
+
+/// rate(p) of the ramp's formula above, for p in [0, 1] (clamped). RampStrategy::none: 0.
+double ramp_rate_per_s(const RampUp& ramp, double progress);
+
+/// "poisson" / "constant"; "linear" / "exponential" (as vLLM spells them). nullopt otherwise.
+std::optional<ArrivalProcess> parse_arrival_process(std::string_view name);
+std::optional<RampStrategy> parse_ramp_strategy(std::string_view name);
+std::string_view arrival_process_name(ArrivalProcess process);
+std::string_view ramp_strategy_name(RampStrategy strategy);  // none: "none"
+
+}  // namespace bench::schedule

@@ -1,0 +1,262 @@
+#include "bench/schedule/arrival.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/schedule/portable_random.hpp"
+
+namespace bench::schedule {
+namespace {
+
+// XORed into the seed so the schedule's stream differs from the prompt generator's, which
+// seeds std::mt19937_64 with the plain --seed.
+constexpr std::uint64_t kScheduleStream = 0x7363686564756c65ULL;  // "schedule"
+constexpr double kNsPerS = 1e9;
+// Below INT64_MAX (9.22e18) with room for rounding: about 285 years.
+constexpr double kMaxOffsetNs = 9.0e18;
+
+std::string show(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+[[noreturn]] void reject(const std::string& message) { throw std::invalid_argument(message); }
+
+bool has_ramp(const ArrivalOptions& options) {
+  return options.ramp.strategy != RampStrategy::none;
+}
+
+// vLLM: "when burstiness tends to infinity, the delay time becomes constant".
+bool gaps_are_constant(const ArrivalOptions& options) {
+  return options.process == ArrivalProcess::constant || std::isinf(options.burstiness);
+}
+
+// Gaps of a unit-rate process: Gamma(B, scale 1/B) has mean 1 and CV 1/sqrt(B); divided by a
+// rate R it is vLLM's Gamma(shape B, scale 1/(R*B)).
+class UnitGaps {
+ public:
+  explicit UnitGaps(const ArrivalOptions& options)
+      : random_(mix_seed(options.seed ^ kScheduleStream)),
+        constant_(gaps_are_constant(options)),
+        shape_(options.burstiness) {}
+
+  double next() { return constant_ ? 1.0 : random_.gamma(shape_) / shape_; }
+
+ private:
+  PortableRandom random_;
+  bool constant_;
+  double shape_;
+};
+
+std::int64_t to_offset_ns(double ns) {
+  if (!(ns <= kMaxOffsetNs)) {
+    reject("--request-rate: the schedule runs past 285 years of int64 nanoseconds (offset " +
+           show(ns / kNsPerS) + " s); use a higher rate or fewer requests");
+  }
+  return static_cast<std::int64_t>(std::llround(ns));
+}
+
+// Lambda^-1(u): the time at which the ramp's cumulative rate reaches u, over a ramp of
+// `ramp_s` seconds. Past the ramp's end the rate stays at end_rps.
+double ramp_time_at(const RampUp& ramp, double ramp_s, double u) {
+  const double start = ramp.start_rps;
+  const double end = ramp.end_rps;
+  if (u <= 0.0) return 0.0;  // the first request (and 0/0 for a linear ramp from 0)
+  if (start == end) return u / start;
+  double total = 0.0;  // Lambda(ramp_s)
+  if (ramp.strategy == RampStrategy::linear) {
+    total = ramp_s * (start + end) / 2.0;
+    if (u <= total) {
+      // Root of (end - start) / (2 T) t^2 + start t - u = 0, in the form that does not cancel
+      // (and holds for start = 0).
+      const double slope = (end - start) / ramp_s;
+      return 2.0 * u / (start + std::sqrt(start * start + 2.0 * slope * u));
+    }
+  } else {
+    const double log_ratio = std::log(end / start);
+    total = start * ramp_s * (end / start - 1.0) / log_ratio;
+    if (u <= total) return ramp_s * std::log1p(u * log_ratio / (start * ramp_s)) / log_ratio;
+  }
+  return ramp_s + (u - total) / end;
+}
+
+// Offsets of `count` requests without a ramp: u_i on a unit-rate clock, scaled by 1/R.
+std::vector<std::int64_t> steady_offsets(const ArrivalOptions& options, std::size_t count) {
+  const double ns_per_unit = kNsPerS / options.rate_per_s;
+  std::vector<double> units(count, 0.0);
+  if (gaps_are_constant(options)) {
+    for (std::size_t i = 0; i < count; ++i) units[i] = static_cast<double>(i);
+  } else {
+    UnitGaps gaps(options);
+    for (std::size_t i = 1; i < count; ++i) units[i] = units[i - 1] + gaps.next();
+    // vLLM rescales so the cumulative delays end where the target rate puts them.
+    if (options.normalize_mean_rate && count > 1 && units.back() > 0.0) {
+      const double scale = static_cast<double>(count - 1) / units.back();
+      for (double& unit : units) unit *= scale;
+    }
+  }
+  std::vector<std::int64_t> offsets(count);
+  for (std::size_t i = 0; i < count; ++i) offsets[i] = to_offset_ns(units[i] * ns_per_unit);
+  return offsets;
+}
+
+// vLLM's ramp over a request count: the gap before request i is drawn at rate(i / (N - 1)).
+std::vector<std::int64_t> ramped_offsets(const ArrivalOptions& options, std::size_t count) {
+  std::vector<std::int64_t> offsets(count, 0);
+  UnitGaps gaps(options);
+  const double last = static_cast<double>(std::max<std::size_t>(count - 1, 1));
+  double seconds = 0.0;
+  for (std::size_t i = 1; i < count; ++i) {
+    const double rate = ramp_rate_per_s(options.ramp, static_cast<double>(i) / last);
+    seconds += gaps.next() / rate;
+    offsets[i] = to_offset_ns(seconds * kNsPerS);
+  }
+  return offsets;
+}
+
+// How many requests a constant rate starts before the deadline: k with round(k / R) < T.
+std::size_t constant_count_before(double ns_per_unit, std::int64_t deadline_ns) {
+  const auto deadline = static_cast<double>(deadline_ns);
+  auto count = static_cast<std::size_t>(std::max(0.0, std::ceil(deadline / ns_per_unit)));
+  while (count > 0 && std::round(static_cast<double>(count - 1) * ns_per_unit) >= deadline) {
+    --count;
+  }
+  while (std::round(static_cast<double>(count) * ns_per_unit) < deadline) ++count;
+  return count;
+}
+
+}  // namespace
+
+void validate(const ArrivalOptions& options) {
+  if (!(options.rate_per_s > 0.0)) {
+    reject("--request-rate must be > 0 requests/s (or inf for all at once), got " +
+           show(options.rate_per_s));
+  }
+  if (!(options.burstiness > 0.0)) {
+    reject("--burstiness must be > 0 (1 = Poisson, < 1 burstier, > 1 more even), got " +
+           show(options.burstiness));
+  }
+  const RampUp& ramp = options.ramp;
+  if (ramp.strategy == RampStrategy::none) return;
+  const std::string strategy(ramp_strategy_name(ramp.strategy));
+  if (!std::isinf(options.rate_per_s)) {
+    reject("--ramp-up-strategy " + strategy + " sets the rate from --ramp-up-start-rps to " +
+           "--ramp-up-end-rps; do not also give --request-rate (as in vLLM)");
+  }
+  if (!(ramp.start_rps >= 0.0) || std::isinf(ramp.start_rps)) {
+    reject("--ramp-up-start-rps must be a finite rate >= 0 requests/s, got " +
+           show(ramp.start_rps));
+  }
+  if (!(ramp.end_rps > 0.0) || std::isinf(ramp.end_rps)) {
+    reject("--ramp-up-end-rps must be a finite rate > 0 requests/s, got " + show(ramp.end_rps));
+  }
+  if (ramp.start_rps > ramp.end_rps) {
+    reject("--ramp-up-start-rps (" + show(ramp.start_rps) + ") must not exceed " +
+           "--ramp-up-end-rps (" + show(ramp.end_rps) + "), as in vLLM");
+  }
+  if (ramp.strategy == RampStrategy::exponential && ramp.start_rps == 0.0) {
+    reject("--ramp-up-start-rps must be > 0 with --ramp-up-strategy exponential, got 0");
+  }
+}
+
+bool sends_all_at_once(const ArrivalOptions& options) {
+  return !has_ramp(options) && std::isinf(options.rate_per_s);
+}
+
+std::vector<std::int64_t> arrival_offsets_ns(const ArrivalOptions& options, std::size_t count) {
+  validate(options);
+  if (count == 0) return {};
+  if (sends_all_at_once(options)) return std::vector<std::int64_t>(count, 0);
+  return has_ramp(options) ? ramped_offsets(options, count) : steady_offsets(options, count);
+}
+
+std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options,
+                                                   std::int64_t deadline_ns,
+                                                   std::size_t max_count) {
+  validate(options);
+  if (deadline_ns < 0) {
+    reject("--duration must be >= 0, got " + show(static_cast<double>(deadline_ns) / kNsPerS) +
+           " s");
+  }
+  if (deadline_ns == 0 || max_count == 0) return {};
+  if (sends_all_at_once(options)) return std::vector<std::int64_t>(max_count, 0);
+
+  const auto deadline = static_cast<double>(deadline_ns);
+  if (!has_ramp(options) && options.normalize_mean_rate && !gaps_are_constant(options)) {
+    // Exactly the count a constant rate starts before the deadline, spread as the process
+    // places them: the normalised count schedule ends at (N - 1) / R < T. When max_count cuts
+    // it short, the schedule is that of max_count requests (same rate, shorter span).
+    const double ns_per_unit = kNsPerS / options.rate_per_s;
+    return steady_offsets(options,
+                          std::min(constant_count_before(ns_per_unit, deadline_ns), max_count));
+  }
+
+  // A unit-rate clock u mapped to time: t = u / R, or through the ramp's Lambda^-1 over T.
+  const double ramp_s = deadline / kNsPerS;
+  const bool constant = gaps_are_constant(options);
+  UnitGaps gaps(options);
+  std::vector<std::int64_t> offsets;
+  double u = 0.0;
+  for (std::size_t i = 0; i < max_count; ++i) {
+    const double ns = has_ramp(options) ? ramp_time_at(options.ramp, ramp_s, u) * kNsPerS
+                                        : u * (kNsPerS / options.rate_per_s);
+    if (!(std::round(ns) < deadline)) break;
+    offsets.push_back(static_cast<std::int64_t>(std::llround(ns)));
+    u = constant ? static_cast<double>(i + 1) : u + gaps.next();
+  }
+  return offsets;
+}
+
+double ramp_rate_per_s(const RampUp& ramp, double progress) {
+  const double p = std::clamp(progress, 0.0, 1.0);
+  switch (ramp.strategy) {
+    case RampStrategy::linear:
+      return ramp.start_rps + (ramp.end_rps - ramp.start_rps) * p;
+    case RampStrategy::exponential:
+      return ramp.start_rps * std::pow(ramp.end_rps / ramp.start_rps, p);
+    case RampStrategy::none:
+      break;
+  }
+  return 0.0;
+}
+
+std::optional<ArrivalProcess> parse_arrival_process(std::string_view name) {
+  if (name == "poisson") return ArrivalProcess::poisson_gamma;
+  if (name == "constant") return ArrivalProcess::constant;
+  return std::nullopt;
+}
+
+std::optional<RampStrategy> parse_ramp_strategy(std::string_view name) {
+  if (name == "linear") return RampStrategy::linear;
+  if (name == "exponential") return RampStrategy::exponential;
+  return std::nullopt;
+}
+
+std::string_view arrival_process_name(ArrivalProcess process) {
+  return process == ArrivalProcess::constant ? "constant" : "poisson";
+}
+
+std::string_view ramp_strategy_name(RampStrategy strategy) {
+  switch (strategy) {
+    case RampStrategy::linear:
+      return "linear";
+    case RampStrategy::exponential:
+      return "exponential";
+    case RampStrategy::none:
+      break;
+  }
+  return "none";
+}
+
+}  // namespace bench::schedule
