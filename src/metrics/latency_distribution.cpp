@@ -1,0 +1,107 @@
+#include "bench/metrics/latency_distribution.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bench::metrics {
+
+LatencyDistribution::LatencyDistribution(std::size_t exact_budget)
+    : exact_budget_(exact_budget) {}
+
+void LatencyDistribution::add(double value) { add(value, 1); }
+
+void LatencyDistribution::add(double value, std::uint64_t times) {
+  if (times == 0) return;
+  if (exact_ && !std::isfinite(value)) {
+    rejected_ += times;
+    return;
+  }
+  if (exact_ && times > exact_budget_ - samples_.size()) move_samples_to_histogram();
+  if (!exact_) {
+    histogram_.record(value, times);
+    return;
+  }
+  if (sorted_ && !samples_.empty() && value < samples_.back()) sorted_ = false;
+  samples_.insert(samples_.end(), static_cast<std::size_t>(times), value);
+}
+
+void LatencyDistribution::merge(const LatencyDistribution& other) {
+  rejected_ += other.rejected_;
+  if (exact_ && other.exact_ && samples_.size() + other.samples_.size() <= exact_budget_) {
+    if (!other.samples_.empty()) {
+      sorted_ = sorted_ && other.sorted_ &&
+                (samples_.empty() || samples_.back() <= other.samples_.front());
+      samples_.insert(samples_.end(), other.samples_.begin(), other.samples_.end());
+    }
+    return;
+  }
+  if (exact_) move_samples_to_histogram();
+  if (other.exact_) {
+    for (double value : other.samples_) histogram_.record(value);
+  } else {
+    histogram_.merge(other.histogram_);
+  }
+}
+
+std::uint64_t LatencyDistribution::count() const {
+  return exact_ ? samples_.size() : histogram_.count();
+}
+
+void LatencyDistribution::sort_samples() {
+  if (!sorted_) std::sort(samples_.begin(), samples_.end());
+  sorted_ = true;
+}
+
+void LatencyDistribution::move_samples_to_histogram() {
+  for (double value : samples_) histogram_.record(value);
+  std::vector<double>().swap(samples_);  // give the memory back, not just the size
+  exact_ = false;
+}
+
+Distribution LatencyDistribution::summarize() {
+  if (exact_) {
+    Distribution d = metrics::summarize(samples_);  // the one exact definition; sorts in place
+    sorted_ = true;
+    return d;
+  }
+  Distribution d;
+  if (histogram_.count() == 0) return d;
+  constexpr double kReported[] = {50, 90, 95, 99};
+  const std::vector<double> values = histogram_.percentiles(kReported);
+  d.count = static_cast<std::int64_t>(histogram_.count());
+  d.mean = histogram_.mean();
+  d.std = histogram_.stddev();
+  d.min = histogram_.min();
+  d.max = histogram_.max();
+  d.median = values[0];
+  d.p90 = values[1];
+  d.p95 = values[2];
+  d.p99 = values[3];
+  return d;
+}
+
+double LatencyDistribution::percentile(double p) {
+  if (!exact_) return histogram_.percentile(p);
+  sort_samples();
+  return percentile_sorted(samples_, p);
+}
+
+CdfPoints LatencyDistribution::cdf(std::span<const double> percentiles) {
+  CdfPoints points;
+  points.reserve(percentiles.size());
+  if (exact_) {
+    sort_samples();
+    for (double p : percentiles) points.emplace_back(p, percentile_sorted(samples_, p));
+    return points;
+  }
+  const std::vector<double> values = histogram_.percentiles(percentiles);
+  for (std::size_t i = 0; i < percentiles.size(); ++i) points.emplace_back(percentiles[i], values[i]);
+  return points;
+}
+
+std::size_t LatencyDistribution::memory_bytes() const {
+  return sizeof(*this) - sizeof(histogram_) + histogram_.memory_bytes() +
+         samples_.capacity() * sizeof(double);
+}
+
+}  // namespace bench::metrics
