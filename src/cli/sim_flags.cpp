@@ -1,28 +1,177 @@
 #include "bench/cli/sim_flags.hpp"
 
+#include "bench/sim/profiles.hpp"
+
 namespace bench::cli {
 
+namespace {
+
+using sim::ProfileKind;
+
+std::string profile_help() {
+  std::string help = "Timing model:";
+  for (const sim::Profile& profile : sim::profiles()) {
+    help += "\n  ";
+    help += profile.name;
+    help += ": ";
+    help += profile.summary;
+  }
+  help += "\nFlags below override single parameters (docs/simulator.md)";
+  return help;
+}
+
+// A flag that only means something for some profiles: naming it with another profile is a
+// usage error, not silently ignored. CLI11 runs validators in the order options were added, and
+// the profile flag is added first, so `sim.profile` already holds the user's choice here.
+CLI::Validator only_for(const sim::SimOptions& sim, const std::string& prefix, bool fixed_kind,
+                        bool firehose_too) {
+  return CLI::Validator(
+      [&sim, prefix, fixed_kind, firehose_too](std::string&) -> std::string {
+        const sim::Profile* profile = sim::find_profile(sim.profile);
+        if (profile == nullptr) return {};  // --profile reports the unknown name itself
+        const bool fixed = profile->kind == ProfileKind::fixed;
+        const bool firehose = profile->name == "firehose";
+        if (fixed_kind ? (fixed && (!firehose || firehose_too)) : !fixed) return {};
+        const std::string which = fixed_kind ? (firehose_too ? "fixed or firehose" : "fixed")
+                                             : "tiny, h100-dense-8b or pcie-8gpu-moe";
+        return "applies to " + prefix + "profile " + which + ", not '" + sim.profile + "'";
+      },
+      "");
+}
+
+}  // namespace
+
 void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefix) {
-  app.add_option(prefix + "ttft-ms", sim.ttft_ms, "Simulated time to first token, ms")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option(prefix + "tpot-ms", sim.tpot_ms, "Simulated time per output token, ms")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  const std::string timing = prefix == "--" ? "Timing" : "Embedded server: timing";
+  const std::string engine = prefix == "--" ? "Batching engine" : "Embedded server: engine";
+  const std::string faults = prefix == "--" ? "Faults" : "Embedded server: faults";
+  const std::string dialect = prefix == "--" ? "Dialect" : "Embedded server: dialect";
+  const auto fixed_only = only_for(sim, prefix, true, false);
+  const auto fixed_or_firehose = only_for(sim, prefix, true, true);
+  const auto batching_only = only_for(sim, prefix, false, false);
+
+  app.add_option(prefix + "profile", sim.profile, profile_help())
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> names;
+        for (const sim::Profile& profile : sim::profiles()) names.emplace_back(profile.name);
+        return names;
+      }()))
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "ttft-ms", sim.ttft_ms, "fixed: time to first token, ms")
+      ->check(CLI::NonNegativeNumber & fixed_only)
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "tpot-ms", sim.tpot_ms, "fixed: time per output token, ms")
+      ->check(CLI::NonNegativeNumber & fixed_only)
+      ->capture_default_str()
+      ->group(timing);
   app.add_option(prefix + "tokens-per-chunk", sim.tokens_per_chunk,
-                 "Tokens carried by each streamed chunk")
-      ->check(CLI::Range(1, 1 << 20))
-      ->capture_default_str();
+                 "fixed, firehose: tokens carried by each streamed chunk")
+      ->check(CLI::Range(1, 1 << 20) & fixed_or_firehose)
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "time-scale", sim.time_scale,
+                 "Run simulated time this many times faster than real time: every modelled "
+                 "duration (ttft, tpot, engine steps) is divided by it, so tok/s multiply by it. "
+                 "Stalls and Retry-After stay in real seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group(timing);
+
+  const auto engine_option = [&](const std::string& name, auto& field, const std::string& help,
+                                 const CLI::Validator& range) {
+    app.add_option(prefix + name, field, help + " (default: the profile's)")
+        ->check(range & batching_only)
+        ->group(engine);
+  };
+  const CLI::Validator count = CLI::Range(std::int64_t{1}, std::int64_t{1} << 40);
+  engine_option("max-running-requests", sim.engine.max_running_requests,
+                "Sequences in the engine at once; the rest wait in the queue (SGLang's flag, "
+                "vLLM's --max-num-seqs)",
+                count);
+  engine_option("kv-cache-tokens", sim.engine.kv_cache_tokens,
+                "KV cache budget, tokens: a request needs prompt + max_tokens of it to start",
+                count);
+  engine_option("max-batched-tokens", sim.engine.max_batched_tokens,
+                "Tokens computed per step, decodes plus prefill chunks (vLLM's "
+                "--max-num-batched-tokens, SGLang's --chunked-prefill-size)",
+                count);
+  engine_option("step-us", sim.engine.step_us,
+                "Fixed cost of every step (reading the weights), microseconds",
+                CLI::NonNegativeNumber);
+  engine_option("comm-us-per-step", sim.engine.comm_us_per_step,
+                "Collective latency per step (tensor-parallel all-reduces), microseconds",
+                CLI::NonNegativeNumber);
+  engine_option("decode-us-per-seq", sim.engine.decode_us_per_seq,
+                "Cost of each decoding sequence in a step, microseconds", CLI::NonNegativeNumber);
+  engine_option("decode-ns-per-context-token", sim.engine.decode_ns_per_context_token,
+                "Attention cost per cached token of each decoding sequence, nanoseconds",
+                CLI::NonNegativeNumber);
+  engine_option("prefill-us-per-token", sim.engine.prefill_us_per_token,
+                "Cost of each prompt token computed in a step, microseconds",
+                CLI::NonNegativeNumber);
+
   app.add_flag(prefix + "no-usage{false}", sim.send_usage,
-               "Never send the usage chunk (clients must estimate token counts)");
-  app.add_option(prefix + "fail-500-fraction", sim.fail_500_fraction,
-                 "Fraction of completion requests answered with HTTP 500")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+               "Never send usage, neither the usage chunk nor per-chunk usage (clients must "
+               "estimate token counts)")
+      ->group(dialect);
   app.add_option(prefix + "eos-probability", sim.eos_probability,
                  "Per-token probability of stopping early when ignore_eos is not set")
       ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group(dialect);
+  app.add_flag(prefix + "usage-on-last-chunk", sim.usage_on_last_chunk,
+               "llama.cpp: usage rides on the finish_reason chunk (even unasked), no usage chunk")
+      ->group(dialect);
+  app.add_flag(prefix + "no-role-chunk", sim.no_role_chunk,
+               "llama.cpp: chat streams start with content, without a role-only delta")
+      ->group(dialect);
+  app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
+               "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
+      ->group(dialect);
+
+  const auto fraction = [&](const std::string& name, double& field, const std::string& help) {
+    app.add_option(prefix + name, field, "Fraction of requests: " + help)
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str()
+        ->group(faults);
+  };
+  fraction("fail-429-fraction", sim.fail_429_fraction, "HTTP 429 with Retry-After");
+  fraction("fail-500-fraction", sim.fail_500_fraction, "HTTP 500");
+  fraction("fail-503-fraction", sim.fail_503_fraction, "HTTP 503 with Retry-After");
+  fraction("reset-fraction", sim.reset_fraction, "connection reset (RST) mid-stream");
+  fraction("stall-fraction", sim.stall_fraction, "no byte for --stall-s seconds mid-stream");
+  app.add_option(prefix + "stall-s", sim.stall_s, "Length of each stall, seconds (real time)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->group(faults);
+  fraction("malformed-json-fraction", sim.malformed_json_fraction,
+           "one data event that is not JSON, mid-stream");
+  fraction("truncate-fraction", sim.truncate_fraction,
+           "the stream ends mid-way without finish_reason or [DONE]");
+  fraction("stream-error-fraction", sim.stream_error_fraction,
+           "an error object inside the 200 stream, mid-way, then [DONE]");
+  fraction("no-usage-fraction", sim.no_usage_fraction, "no usage anywhere");
+  fraction("multi-token-fraction", sim.multi_token_fraction,
+           "chunks carry --multi-token-count tokens each");
+  app.add_option(prefix + "multi-token-count", sim.multi_token_count,
+                 "Tokens per chunk in --multi-token-fraction responses")
+      ->check(CLI::Range(2, 1 << 20))
+      ->capture_default_str()
+      ->group(faults);
+  fraction("crlf-fraction", sim.crlf_fraction, "SSE lines end with CRLF");
+  fraction("comment-fraction", sim.comment_fraction,
+           "an SSE comment (': keep-alive') before every event");
+  app.add_option(prefix + "seed", sim.seed,
+                 "Seed of the simulator's choices (faults, early EOS), drawn per request in "
+                 "arrival order")
+      ->capture_default_str()
+      ->group(faults);
+  app.add_option(prefix + "trace", sim.trace_path,
+                 "Write a JSONL truth log: server-side times of every request, chunk and "
+                 "scheduler step (docs/simulator.md)")
+      ->group(timing);
 }
 
 void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
@@ -35,9 +184,6 @@ void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
                      "Output length when a request gives no max_tokens")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
-  command.add_option("--seed", sim.seed, "Seed for faults and early EOS")->capture_default_str();
-  command.add_option("--trace", sim.trace_path,
-                     "Write a JSONL truth log: server-side times of every request and chunk");
   add_sim_flags(command, sim, "--");
 }
 

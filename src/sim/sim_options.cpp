@@ -1,16 +1,75 @@
 #include "bench/sim/sim_options.hpp"
 
+#include <iterator>
+
 #include <fmt/format.h>
+
+#include "bench/sim/profiles.hpp"
 
 namespace bench::sim {
 
+namespace {
+
+void describe_engine(std::string& text, const EngineParams& e) {
+  fmt::format_to(std::back_inserter(text),
+                 "continuous batching, up to {} running, KV {} tokens, {} tokens per step; "
+                 "step {:g} ms + {:g} ms collectives + {:g} ms per decoding sequence",
+                 e.max_running_requests, e.kv_cache_tokens, e.max_batched_tokens,
+                 e.step_us / 1e3, e.comm_us_per_step / 1e3, e.decode_us_per_seq / 1e3);
+  if (e.decode_ns_per_context_token > 0) {
+    fmt::format_to(std::back_inserter(text), " + {:g} ns per cached token",
+                   e.decode_ns_per_context_token);
+  }
+  fmt::format_to(std::back_inserter(text), " + {:g} ms per prompt token",
+                 e.prefill_us_per_token / 1e3);
+}
+
+void describe_faults(std::string& text, const SimOptions& o) {
+  const std::pair<const char*, double> faults[] = {
+      {"429", o.fail_429_fraction},           {"500", o.fail_500_fraction},
+      {"503", o.fail_503_fraction},           {"reset", o.reset_fraction},
+      {"stall", o.stall_fraction},            {"malformed json", o.malformed_json_fraction},
+      {"truncate", o.truncate_fraction},      {"stream error", o.stream_error_fraction},
+      {"no usage", o.no_usage_fraction},      {"multi-token chunks", o.multi_token_fraction},
+      {"crlf", o.crlf_fraction},              {"comments", o.comment_fraction},
+  };
+  std::string list;
+  for (const auto& [name, fraction] : faults) {
+    if (fraction <= 0) continue;
+    if (!list.empty()) list += ", ";
+    fmt::format_to(std::back_inserter(list), "{} {:g}%", name, fraction * 100);
+  }
+  if (!list.empty()) text += ", faults: " + list;
+  if (o.stall_fraction > 0) fmt::format_to(std::back_inserter(text), " (stalls of {:g} s)", o.stall_s);
+}
+
+}  // namespace
+
 std::string describe(const SimOptions& options) {
-  std::string text = fmt::format("ttft {} ms, tpot {} ms, {} token(s) per chunk", options.ttft_ms,
-                                 options.tpot_ms, options.tokens_per_chunk);
+  std::string text = "profile " + options.profile + ": ";
+  const Profile* profile = find_profile(options.profile);
+  if (profile == nullptr) {
+    text += "unknown";
+  } else if (profile->kind == ProfileKind::batching) {
+    describe_engine(text, resolve_engine(*profile, options.engine));
+  } else if (profile->name == "firehose") {
+    text += fmt::format("no delays, {} token(s) per chunk", options.tokens_per_chunk);
+  } else {
+    text += fmt::format("ttft {} ms, tpot {} ms, {} token(s) per chunk", options.ttft_ms,
+                        options.tpot_ms, options.tokens_per_chunk);
+  }
+  if (options.time_scale != 1.0) {
+    text += fmt::format(", time scale {:g} (simulated time runs {:g}x faster than real time)",
+                        options.time_scale, options.time_scale);
+  }
   if (!options.send_usage) text += ", no usage chunk";
   if (options.eos_probability > 0) text += fmt::format(", eos probability {}", options.eos_probability);
-  if (options.fail_500_fraction > 0) {
-    text += fmt::format(", {}% answered 500", options.fail_500_fraction * 100);
+  describe_faults(text, options);
+  if (options.usage_on_last_chunk || options.no_role_chunk || options.close_after_stream) {
+    text += ", llama.cpp quirks:";
+    if (options.usage_on_last_chunk) text += " usage on the last chunk";
+    if (options.no_role_chunk) text += " no role chunk";
+    if (options.close_after_stream) text += " close after each stream";
   }
   return text;
 }

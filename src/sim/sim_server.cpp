@@ -3,10 +3,11 @@
 // milliseconds), an eventfd for shutdown, and every client connection.
 //
 // A connection carries one request at a time (HTTP/1.1 keep-alive; pipelined bytes wait in its
-// input buffer). A completion request becomes a Stream: the model says when its tokens are ready,
-// the server renders them as SSE chunks into the connection's output buffer, and every buffer
-// touched in a loop turn is written at the end of that turn. Chunk times in the truth log are
-// taken at that write, the moment the bytes are handed to the kernel.
+// input buffer). A completion request becomes a Stream: it draws its fault plan, the generation
+// model (profiles.hpp) says when its tokens are ready, a StreamRenderer turns them into SSE
+// chunks in the connection's output buffer, and every buffer touched in a loop turn is written
+// at the end of that turn. Chunk times in the truth log are taken at that write, the moment the
+// bytes are handed to the kernel.
 #include "bench/sim/sim_server.hpp"
 
 #include <arpa/inet.h>
@@ -18,25 +19,15 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
-#include <random>
 #include <stdexcept>
-#include <thread>
-#include <unordered_map>
-#include <vector>
 
 #include <fmt/format.h>
 
-#include "bench/sim/completion_request.hpp"
-#include "bench/sim/generation_model.hpp"
-#include "bench/sim/http_request.hpp"
-#include "bench/sim/stream_format.hpp"
-#include "bench/sim/trace_log.hpp"
+#include "bench/sim/profiles.hpp"
 #include "bench/util/clock.hpp"
-#include "bench/util/unique_fd.hpp"
+#include "server_impl.hpp"
 
 namespace bench::sim {
 
@@ -44,126 +35,16 @@ namespace {
 
 constexpr int kMaxEventsPerWait = 512;
 constexpr std::size_t kReadBytes = 64 << 10;
-// A stream pauses (backpressure) above this much unsent output, and the connection is dropped
-// above the hard cap: a client that stops reading must not grow the server without bound.
-constexpr std::size_t kHighWatermarkBytes = 256 << 10;
-constexpr std::size_t kMaxUnsentBytes = 64 << 20;
 
 std::runtime_error system_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
 
-std::string_view reason_phrase(int status) {
-  switch (status) {
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Unknown";
-  }
-}
-
-std::string_view error_type(int status) {
-  if (status == 404) return "not_found_error";
-  if (status >= 500) return "server_error";
-  return "invalid_request_error";
-}
-
-std::int64_t unix_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
-
 }  // namespace
-
-struct SimServer::Impl final : private TokenSink {
-  struct Connection {
-    UniqueFd fd;
-    std::uint64_t serial = 0;       // tells a connection from a later one on the same fd number
-    std::string in;                 // received, not yet parsed
-    std::string out;                // rendered, not yet written
-    std::size_t out_sent = 0;       // bytes of `out` already written
-    StreamId stream = 0;            // the response being generated here; 0 = none
-    bool close_after_write = false;
-    bool write_armed = false;       // EPOLLOUT is in the interest set
-    bool dirty = false;             // queued in dirty_ for the end-of-turn write
-    std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
-    std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
-
-    std::size_t unsent() const { return out.size() - out_sent; }
-  };
-
-  struct Stream {
-    int fd = -1;  // its connection
-    CompletionRequest request;
-    ResponseShape shape;
-    std::int64_t target_tokens = 0;  // tokens it will generate
-    bool stopped_by_length = true;   // finish_reason "length" (max_tokens) rather than "stop"
-    std::int64_t sent_tokens = 0;
-    bool keep_alive = true;
-    bool held = false;               // the model holds it until the connection drains
-    std::string text;                // non-streamed responses: the whole text so far
-    TraceRecord trace;
-  };
-
-  explicit Impl(SimOptions opts);
-  ~Impl() override;
-
-  void loop();
-  void stop();
-
-  // TokenSink: render the tokens a stream just produced.
-  bool on_tokens(StreamId id, std::int64_t tokens) override;
-
-  void accept_connections();
-  void on_connection_event(int fd, std::uint32_t events);
-  void read_from(Connection& connection);
-  void parse_requests(Connection& connection);
-  void handle_request(Connection& connection, HttpRequest& request);
-  void start_completion(Connection& connection, const HttpRequest& http, bool chat);
-  void finish_stream(Connection& connection, StreamId id, std::string_view outcome);
-  void send_simple(Connection& connection, int status, std::string_view content_type,
-                   std::string_view body, bool keep_alive);
-  void send_error(Connection& connection, int status, std::string_view message, bool keep_alive);
-  void mark_dirty(Connection& connection);
-  void flush_dirty();
-  void flush(Connection& connection);
-  void set_write_interest(Connection& connection, bool want);
-  void close_connection(int fd);
-  void arm_timer();
-  Connection* connection_at(int fd);
-
-  SimOptions options;
-  UniqueFd listen_fd;
-  UniqueFd epoll_fd;
-  UniqueFd timer_fd;
-  UniqueFd wake_fd;
-  std::uint16_t port = 0;
-  std::unique_ptr<GenerationModel> model;
-  TraceLog trace;
-  std::mt19937_64 rng;
-  std::unordered_map<int, std::unique_ptr<Connection>> connections;  // by fd
-  std::unordered_map<StreamId, Stream> streams;
-  std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write
-  std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
-  std::uint64_t next_serial = 1;
-  StreamId next_stream_id = 1;
-  std::string model_json;
-  std::string event_scratch;
-  std::atomic<std::uint64_t> served{0};
-  std::atomic<bool> stopping{false};
-  std::thread thread;
-};
 
 SimServer::Impl::Impl(SimOptions opts)
     : options(std::move(opts)),
-      model(std::make_unique<FixedLatencyModel>(
-          static_cast<std::int64_t>(options.ttft_ms * 1e6),
-          static_cast<std::int64_t>(options.tpot_ms * 1e6), options.tokens_per_chunk)),
+      model(make_generation_model(options)),
       trace(options.trace_path),
       rng(options.seed),
       model_json(json_string(options.model)) {
@@ -228,7 +109,9 @@ void SimServer::Impl::loop() {
         on_connection_event(fd, events[i].events);
       }
     }
-    model->advance(now_ns(), *this);
+    const std::int64_t now = now_ns();
+    end_stalls(now);
+    model->advance(now, *this);
     flush_dirty();
     // Requests pipelined behind a finished stream start only now, outside the model's advance.
     std::vector<std::pair<int, std::uint64_t>> pending;
@@ -242,7 +125,8 @@ void SimServer::Impl::loop() {
 }
 
 void SimServer::Impl::arm_timer() {
-  const std::int64_t next = model->next_event_ns();
+  std::int64_t next = model->next_event_ns();
+  if (!stalls.empty()) next = std::min(next, stalls.top().first);
   itimerspec spec{};
   if (next != kNever) {
     const std::int64_t at = std::max<std::int64_t>(next, 1);  // 0 would disarm the timer
@@ -348,159 +232,10 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
   served.fetch_add(1);
 }
 
-void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
-                                       bool chat) {
-  const std::int64_t arrival_ns = now_ns();
-  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
-  if (!parsed.request) {
-    send_error(connection, 400, parsed.error, http.keep_alive);
-    served.fetch_add(1);
-    return;
-  }
-  // Every random choice is drawn in arrival order from one seeded generator, so a run with the
-  // same seed and the same request order meets the same faults and lengths.
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  const double fault_draw = uniform(rng);
-  const StreamId id = next_stream_id++;
-
-  Stream stream;
-  stream.fd = connection.fd.get();
-  stream.request = std::move(*parsed.request);
-  stream.keep_alive = http.keep_alive;
-  stream.shape.chat = chat;
-  stream.shape.id = fmt::format("{}-{}", chat ? "chatcmpl" : "cmpl", id);
-  stream.shape.model_json =
-      stream.request.model.empty() ? model_json : json_string(stream.request.model);
-  stream.shape.created = unix_seconds();
-  const std::int64_t max_tokens = stream.request.max_tokens.value_or(options.default_max_tokens);
-  stream.target_tokens = max_tokens;
-  if (!stream.request.ignore_eos && options.eos_probability > 0) {
-    // The number of tokens before an EOS is geometric: each token ends the output with p.
-    std::geometric_distribution<std::int64_t> until_eos(options.eos_probability);
-    const std::int64_t eos_at = until_eos(rng) + 1;
-    if (eos_at < max_tokens) {
-      stream.target_tokens = eos_at;
-      stream.stopped_by_length = false;
-    }
-  }
-  stream.trace.id = stream.shape.id;
-  stream.trace.chat = chat;
-  stream.trace.stream = stream.request.stream;
-  stream.trace.arrival_ns = arrival_ns;
-  stream.trace.prompt_tokens = stream.request.prompt_tokens;
-
-  if (fault_draw < options.fail_500_fraction) {
-    send_error(connection, 500, "simulated internal error (--fail-500-fraction)",
-               http.keep_alive);
-    stream.trace.http_status = 500;
-    stream.trace.outcome = "http_500";
-    stream.trace.end_ns = now_ns();
-    trace.write(stream.trace);
-    served.fetch_add(1);
-    return;
-  }
-
-  if (stream.request.stream) {
-    connection.out += fmt::format(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-        "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\nConnection: {}\r\n\r\n",
-        stream.keep_alive ? "keep-alive" : "close");
-    if (chat) {
-      // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
-      event_scratch.clear();
-      const Usage usage{stream.request.prompt_tokens, 0};
-      append_role_event(event_scratch, stream.shape,
-                        stream.request.continuous_usage ? &usage : nullptr);
-      append_http_chunk(connection.out, event_scratch);
-    }
-    mark_dirty(connection);
-  }
-  connection.stream = id;
-  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, arrival_ns);
-  streams.emplace(id, std::move(stream));
-}
-
-bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
-  const auto found = streams.find(id);
-  if (found == streams.end()) return false;
-  Stream& stream = found->second;
-  Connection* connection = connection_at(stream.fd);
-  if (connection == nullptr) return false;
-
-  const std::int64_t first = stream.sent_tokens;
-  stream.sent_tokens += tokens;
-  const bool finished = stream.sent_tokens >= stream.target_tokens;
-  const std::string_view finish_reason =
-      !finished ? "" : (stream.stopped_by_length ? "length" : "stop");
-
-  if (!stream.request.stream) {
-    append_token_text(stream.text, id, first, tokens);
-    if (finished) {
-      const Usage usage{stream.request.prompt_tokens, stream.sent_tokens};
-      send_simple(*connection, 200, "application/json",
-                  full_response_body(stream.shape, stream.text, finish_reason, usage),
-                  stream.keep_alive);
-      finish_stream(*connection, id, "ok");
-    }
-    return true;
-  }
-
-  std::string text;
-  append_token_text(text, id, first, tokens);
-  event_scratch.clear();
-  const Usage usage{stream.request.prompt_tokens, stream.sent_tokens};
-  append_text_event(event_scratch, stream.shape, text, finish_reason,
-                    stream.request.continuous_usage ? &usage : nullptr);
-  stream.trace.chunk_tokens.push_back(tokens);
-  stream.trace.chunk_ns.push_back(0);  // stamped when written
-  ++connection->unstamped_chunks;
-  if (finished) {
-    if (stream.request.include_usage && options.send_usage) {
-      append_usage_event(event_scratch, stream.shape, usage);
-    }
-    append_done_event(event_scratch, stream.shape);
-  }
-  append_http_chunk(connection->out, event_scratch);
-  if (finished) {
-    append_last_http_chunk(connection->out);
-    finish_stream(*connection, id, "ok");
-    mark_dirty(*connection);
-    return true;
-  }
-  mark_dirty(*connection);
-  if (connection->unsent() > kHighWatermarkBytes) {
-    stream.held = true;
-    return false;
-  }
-  return true;
-}
-
-// The stream's bytes are all in the connection's buffer: its trace waits there for the write
-// that stamps it, and once that write is done the connection takes its next request.
-void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
-                                    std::string_view outcome) {
-  const auto found = streams.find(id);
-  Stream& stream = found->second;
-  stream.trace.completion_tokens = stream.sent_tokens;
-  stream.trace.outcome = outcome;
-  connection.finished_trace = std::make_unique<TraceRecord>(std::move(stream.trace));
-  if (!stream.keep_alive) connection.close_after_write = true;
-  connection.stream = 0;
-  model->remove(id);
-  streams.erase(found);
-  served.fetch_add(1);
-}
-
 void SimServer::Impl::send_simple(Connection& connection, int status,
                                   std::string_view content_type, std::string_view body,
                                   bool keep_alive) {
-  fmt::format_to(std::back_inserter(connection.out),
-                 "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: {}\r\n",
-                 status, reason_phrase(status), content_type, body.size(),
-                 keep_alive ? "keep-alive" : "close");
-  if (status == 429 || status == 503) connection.out += "Retry-After: 1\r\n";
-  connection.out += "\r\n";
-  connection.out += body;
+  append_simple_response(connection.out, status, content_type, body, keep_alive);
   if (!keep_alive) connection.close_after_write = true;
   mark_dirty(connection);
 }
@@ -576,12 +311,19 @@ void SimServer::Impl::flush(Connection& connection) {
   }
   if (connection.stream != 0) {
     Stream& stream = streams.at(connection.stream);
-    if (stream.held) {
+    if (stream.held && stream.stall_until_ns == 0) {
       stream.held = false;
       model->resume(connection.stream, now_ns());
     }
   }
-  if (connection.close_after_write) close_connection(fd);
+  if (connection.close_after_write) {
+    if (connection.reset_after_write) {
+      // Linger on, for zero seconds: close() then sends an RST instead of a FIN (RFC 9293).
+      const linger abort_on_close{1, 0};
+      ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+    }
+    close_connection(fd);
+  }
 }
 
 void SimServer::Impl::set_write_interest(Connection& connection, bool want) {
@@ -606,7 +348,8 @@ void SimServer::Impl::close_connection(int fd) {
     if (stream != streams.end()) {
       model->remove(connection.stream);
       TraceRecord& record = stream->second.trace;
-      record.completion_tokens = stream->second.sent_tokens;
+      record.completion_tokens = stream->second.renderer ? stream->second.renderer->sent_tokens()
+                                                         : stream->second.sent_tokens;
       record.end_ns = now_ns();
       record.outcome = "client_closed";
       trace.write(record);

@@ -136,6 +136,59 @@ void append_stream_error_event(std::string& out, const ResponseShape& shape,
   end_event(out, shape);
 }
 
+void append_malformed_event(std::string& out, const ResponseShape& shape) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  out += shape.chat ? R"("choices":[{"index":0,"delta":{"content":" cut off)"
+                    : R"("choices":[{"index":0,"text":" cut off)";
+  end_event(out, shape);
+}
+
+void append_stream_head(std::string& out, bool keep_alive, bool llama_keep_alive) {
+  out += "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+         "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n";
+  out += keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+  if (keep_alive && llama_keep_alive) out += "Keep-Alive: timeout=5, max=100\r\n";
+  out += "\r\n";
+}
+
+void append_simple_response(std::string& out, int status, std::string_view content_type,
+                            std::string_view body, bool keep_alive) {
+  fmt::format_to(std::back_inserter(out),
+                 "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n"
+                 "Connection: {}\r\n",
+                 status, reason_phrase(status), content_type, body.size(),
+                 keep_alive ? "keep-alive" : "close");
+  // RFC 9110 section 10.2.3: a client may retry after this many seconds.
+  if (status == 429 || status == 503) out += "Retry-After: 1\r\n";
+  out += "\r\n";
+  out += body;
+}
+
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 411: return "Length Required";
+    case 413: return "Content Too Large";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+  }
+}
+
+std::string_view error_type(int status) {
+  if (status == 404) return "not_found_error";
+  if (status == 429) return "rate_limit_error";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
 std::string full_response_body(const ResponseShape& shape, std::string_view text,
                                std::string_view finish_reason, const Usage& usage) {
   std::string out;

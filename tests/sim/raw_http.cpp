@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <stdexcept>
 
@@ -60,6 +61,22 @@ bool RawConnection::closed_by_peer(int timeout_ms) {
     buffer_.append(chunk, static_cast<std::size_t>(n));
   }
   return false;
+}
+
+RawConnection::Ending RawConnection::read_to_end(std::string& bytes, int timeout_ms) {
+  bytes += buffer_;
+  buffer_.clear();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) continue;
+    char chunk[65536];
+    const ssize_t n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n == 0) return Ending::closed;
+    if (n < 0) return errno == ECONNRESET ? Ending::reset : Ending::closed;
+    bytes.append(chunk, static_cast<std::size_t>(n));
+  }
+  return Ending::timeout;
 }
 
 RawResponse RawConnection::read_response(int timeout_ms) {

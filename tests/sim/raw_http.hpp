@@ -25,6 +25,10 @@ class RawConnection {
   RawResponse read_response(int timeout_ms = 5000);
   /// True when the server closed the connection (EOF) within `timeout_ms`, buffered bytes aside.
   bool closed_by_peer(int timeout_ms = 2000);
+  enum class Ending { closed, reset, timeout };
+  /// Reads until the server closes (FIN), resets (RST) or `timeout_ms` passes; every byte read,
+  /// buffered ones included, is appended to `bytes`.
+  Ending read_to_end(std::string& bytes, int timeout_ms = 5000);
   void close();
 
  private:

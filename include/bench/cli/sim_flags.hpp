@@ -9,10 +9,12 @@
 
 namespace bench::cli {
 
-/// The simulator's behaviour flags (timing, faults, usage), each named `prefix` + its name.
+/// The simulator's behaviour flags (profile and its parameters, time scale, faults, dialect,
+/// seed, trace), each named `prefix` + its name. Flags that apply to some profiles only are
+/// refused with the others, naming `prefix` + "profile".
 void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefix);
 
-/// Everything `bench serve-sim` accepts: listen address, model, trace, and add_sim_flags("--").
+/// Everything `bench serve-sim` accepts: listen address, model, and add_sim_flags("--").
 void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim);
 
 }  // namespace bench::cli

@@ -3,7 +3,8 @@
 // a GenerationModel owns time: it is told of each admitted request and says, as the clock
 // advances, which streams have new tokens. Models differ in how requests share the "GPU":
 // FixedLatencyModel gives every request its own fixed TTFT and time per token, independent of
-// load; the batching model (continuous batching with a KV budget) makes them compete.
+// load; BatchingModel (batching_model.hpp: continuous batching with a KV budget) makes them
+// compete for one simulated engine.
 #include <cstdint>
 #include <limits>
 #include <queue>
@@ -17,6 +18,15 @@ using StreamId = std::uint64_t;
 
 inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 
+/// What a scheduling model did with one stream in one step, for the truth log.
+struct StepFacts {
+  std::int64_t start_ns = 0;        // the step began (steady clock, already time-scaled)
+  std::int64_t end_ns = 0;          // the step ended: its tokens are due now
+  std::int64_t batch_size = 0;      // sequences in the step (decoding and prefilling)
+  std::int64_t prefill_tokens = 0;  // this stream's prompt tokens computed in the step
+  bool prefill_done = false;        // this step finished the stream's prompt
+};
+
 class TokenSink {
  public:
   virtual ~TokenSink() = default;
@@ -24,6 +34,12 @@ class TokenSink {
   /// cannot take more bytes now; a model that honours backpressure then holds the stream until
   /// resume(). The last call for a stream delivers its final token.
   virtual bool on_tokens(StreamId id, std::int64_t tokens) = 0;
+  /// Called by models with a scheduler for every stream in a step that just ended, before that
+  /// step's on_tokens. The default ignores it; the server keeps it for the truth log.
+  virtual void on_step(StreamId id, const StepFacts& facts) {
+    (void)id;
+    (void)facts;
+  }
 };
 
 class GenerationModel {
@@ -40,6 +56,9 @@ class GenerationModel {
   virtual std::int64_t next_event_ns() const = 0;
   /// Delivers every token due at or before `now_ns`.
   virtual void advance(std::int64_t now_ns, TokenSink& sink) = 0;
+  /// The most tokens (prompt + output) one request may hold; the server refuses larger ones
+  /// with HTTP 400, as vLLM does past max_model_len. kNever = no limit.
+  virtual std::int64_t token_capacity() const { return kNever; }
 };
 
 /// Every request on its own clock: the first `tokens_per_step` tokens `ttft_ns` after arrival,

@@ -1,32 +1,88 @@
 #pragma once
 // Settings of the embedded OpenAI-compatible server (`bench serve-sim`, and bench's default
-// target when no --base-url is given). Every field says its unit.
+// target when no --base-url is given). Every field says its unit. docs/simulator.md explains
+// the profiles, the cost model and every fault.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace bench::sim {
+
+/// The continuous-batching engine's parameters, in simulated time (before --time-scale). A
+/// profile sets all of them; docs/simulator.md says where each profile's numbers come from.
+struct EngineParams {
+  std::int64_t max_running_requests = 256;  // sequences in the engine at once (SGLang's flag)
+  std::int64_t kv_cache_tokens = 1'000'000;  // KV budget: prompt + output of running requests
+  std::int64_t max_batched_tokens = 2048;   // tokens per step: decodes + prefill chunks
+  double prefill_us_per_token = 5;          // cost of one prompt token in a step, microseconds
+  double step_us = 1000;                    // fixed cost of every step (weights read), us
+  double decode_us_per_seq = 10;            // cost of each decoding sequence in a step, us
+  double decode_ns_per_context_token = 0;   // attention reading a decoding sequence's KV, ns
+  double comm_us_per_step = 0;              // per-step collective latency (TP all-reduces), us
+};
+
+/// Flags that override single parameters of the profile (unset = the profile's value).
+struct EngineOverrides {
+  std::optional<std::int64_t> max_running_requests;
+  std::optional<std::int64_t> kv_cache_tokens;
+  std::optional<std::int64_t> max_batched_tokens;
+  std::optional<double> prefill_us_per_token;
+  std::optional<double> step_us;
+  std::optional<double> decode_us_per_seq;
+  std::optional<double> decode_ns_per_context_token;
+  std::optional<double> comm_us_per_step;
+};
 
 struct SimOptions {
   std::string host = "127.0.0.1";  // listen address; loopback by default
   std::uint16_t port = 0;          // 0 = pick a free port (read it back from SimServer::port())
   std::string model = "bench-sim";  // the single id served by GET /v1/models
 
-  double ttft_ms = 50.0;          // request arrival -> first text chunk, milliseconds
-  double tpot_ms = 10.0;          // time per output token after the first, milliseconds
-  std::int32_t tokens_per_chunk = 1;   // tokens carried by each streamed chunk (>= 1)
-  bool send_usage = true;         // send the final `usage` chunk when include_usage is asked
+  // How tokens are timed: "fixed" (every request on its own clock, the three fields below),
+  // "firehose" (no delays), or a continuous-batching engine: "tiny", "h100-dense-8b",
+  // "pcie-8gpu-moe" (profiles.hpp).
+  std::string profile = "fixed";
+  double ttft_ms = 50.0;          // fixed: request arrival -> first text chunk, milliseconds
+  double tpot_ms = 10.0;          // fixed: time per output token after the first, milliseconds
+  std::int32_t tokens_per_chunk = 1;  // fixed, firehose: tokens carried by each chunk (>= 1)
+  EngineOverrides engine;         // batching profiles: parameters set by flags
+  // Simulated time runs this many times faster than real time: every modelled duration (fixed
+  // ttft/tpot, every engine step) is divided by it. Fault timings (stall, Retry-After) are real.
+  double time_scale = 1.0;
+
+  bool send_usage = true;         // false: never send usage (no usage chunk, no per-chunk usage)
   std::int64_t default_max_tokens = 128;  // output length when the request gives no max_tokens
   // Without ignore_eos a request stops early with this probability per token (0 = never: the
   // output is exactly max_tokens long, as llama.cpp does with random weights).
   double eos_probability = 0.0;
-
-  double fail_500_fraction = 0.0;  // fraction of requests answered with HTTP 500 (a JSON body)
   std::uint64_t seed = 42;         // drives every random choice (faults, early EOS)
+
+  // Faults: each is the fraction of completion requests (0..1) that meet it, drawn per request
+  // in arrival order from `seed`. Mid-stream faults strike after half of the output tokens.
+  double fail_429_fraction = 0.0;  // HTTP 429 with Retry-After and a JSON error body
+  double fail_500_fraction = 0.0;  // HTTP 500 with a JSON error body
+  double fail_503_fraction = 0.0;  // HTTP 503 with Retry-After and a JSON error body
+  double reset_fraction = 0.0;     // TCP reset mid-stream (SO_LINGER 0, then close)
+  double stall_fraction = 0.0;     // no byte for stall_s seconds mid-stream, then the rest
+  double stall_s = 5.0;            // length of each stall, seconds (real time)
+  double malformed_json_fraction = 0.0;  // one data event that is not JSON, mid-stream
+  double truncate_fraction = 0.0;  // the stream ends mid-way without finish_reason or [DONE]
+  double stream_error_fraction = 0.0;  // data: {"error": ...} mid-stream, then [DONE]
+  double no_usage_fraction = 0.0;  // no usage at all (as with send_usage = false)
+  double multi_token_fraction = 0.0;  // chunks carry multi_token_count tokens each
+  std::int32_t multi_token_count = 3;  // tokens per chunk in those responses (>= 2)
+  double crlf_fraction = 0.0;      // SSE lines end with CRLF
+  double comment_fraction = 0.0;   // an SSE comment (": keep-alive") before every event
+
+  // llama.cpp's dialect (server-quirks.md), for every stream when set.
+  bool usage_on_last_chunk = false;  // usage rides on the finish_reason chunk, always sent
+  bool no_role_chunk = false;        // chat streams open with content, no role-only delta
+  bool close_after_stream = false;   // says keep-alive (timeout=5, max=100), closes anyway
 
   std::string trace_path;  // when set, a JSONL truth log: one line per request (server times)
 };
 
-/// One line saying how the simulator behaves ("ttft 50 ms, tpot 10 ms, 1 token(s) per chunk"),
+/// One line saying how the simulator behaves ("profile fixed: ttft 50 ms, tpot 10 ms, ..."),
 /// for the banner of `serve-sim` and of a run against the embedded server.
 std::string describe(const SimOptions& options);
 

@@ -42,6 +42,19 @@ void append_comment_event(std::string& out, const ResponseShape& shape, std::str
 /// An error object inside a 200 stream: data: {"error": {...}}.
 void append_stream_error_event(std::string& out, const ResponseShape& shape,
                                std::string_view message);
+/// A data event that is not JSON: a chunk cut off inside a string (a fault on demand).
+void append_malformed_event(std::string& out, const ResponseShape& shape);
+
+/// The head of a streamed 200 response: SSE over chunked transfer coding. `llama_keep_alive`
+/// adds llama.cpp's "Keep-Alive: timeout=5, max=100", which it sends before closing anyway.
+void append_stream_head(std::string& out, bool keep_alive, bool llama_keep_alive);
+/// A whole response with a Content-Length body; 429 and 503 carry "Retry-After: 1".
+void append_simple_response(std::string& out, int status, std::string_view content_type,
+                            std::string_view body, bool keep_alive);
+/// "Not Found" for 404, and so on.
+std::string_view reason_phrase(int status);
+/// The OpenAI error type of a status: not_found_error, server_error, invalid_request_error...
+std::string_view error_type(int status);
 
 /// The body of a non-streamed response (object "text_completion" / "chat.completion").
 std::string full_response_body(const ResponseShape& shape, std::string_view text,

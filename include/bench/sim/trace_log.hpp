@@ -3,7 +3,9 @@
 // server-side times of its arrival, of every chunk handed to the socket, and of its end, plus
 // its token counts. Times are steady-clock (CLOCK_MONOTONIC) nanoseconds, the clock bench uses
 // too, so on one machine the two can be compared directly; the `id` is the response id bench
-// records from the stream.
+// records from the stream. With a batching profile it also says what the scheduler did: when the
+// prompt's computation started (so the queue wait) and ended, and the batch size of the step
+// that produced each chunk. docs/simulator.md lists every field.
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -24,6 +26,11 @@ struct TraceRecord {
   std::int64_t completion_tokens = 0;  // tokens sent
   int http_status = 200;
   std::string outcome = "ok";         // "ok", "client_closed", or the injected fault's name
+  // Batching profiles only (-1 and [] otherwise): model times, before any socket write.
+  std::int64_t prefill_start_ns = -1;  // the first step computing its prompt began
+  std::int64_t prefill_end_ns = -1;    // the step that finished its prompt ended
+  std::vector<std::int64_t> chunk_batch;  // per text chunk: sequences in the step of its last token
+  std::string faults_json = "[]";     // the injected fault kinds (FaultPlan::names_json)
 };
 
 class TraceLog {

@@ -1,0 +1,75 @@
+#pragma once
+// One streamed response, from its HTTP head to its last chunk, as the fault plan and the
+// server's dialect say: the role chunk (or none, as llama.cpp), text chunks of one token or of
+// several held back together, usage per chunk / on the last chunk / in a chunk of its own (or
+// nowhere), comments, CRLF lines, and the mid-stream fault. The server feeds it tokens as the
+// generation model produces them and acts on what each step says (write, stall, reset, end).
+//
+// A mid-stream fault strikes at the fault point: the chunk that carries token ceil(n / 2) of an
+// n-token response. A malformed event goes just before that chunk; a stall follows it; a cut
+// (reset, truncate, stream error) replaces the rest of the response.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bench/sim/faults.hpp"
+#include "bench/sim/stream_format.hpp"
+
+namespace bench::sim {
+
+struct StreamSetup {
+  ResponseShape shape;              // crlf is taken from the plan
+  std::uint64_t text_seed = 0;      // picks the words of the generated text
+  std::int64_t prompt_tokens = 0;
+  std::int64_t target_tokens = 1;   // tokens this response will generate (>= 1)
+  bool stopped_by_length = true;    // finish_reason "length" rather than "stop"
+  bool include_usage = false;       // stream_options.include_usage
+  bool continuous_usage = false;    // stream_options.continuous_usage_stats (vLLM)
+  bool keep_alive = true;           // the client's Connection wish
+  bool usage_on_last_chunk = false; // llama.cpp quirks (SimOptions)
+  bool no_role_chunk = false;
+  bool close_after_stream = false;
+  FaultPlan plan;
+};
+
+class StreamRenderer {
+ public:
+  enum class Next {
+    more,      // keep generating
+    stall,     // the fault point of a stall: send nothing for plan.stall_ns, then go on
+    finished,  // the whole response is in `out`
+    reset,     // send what is in `out`, then reset the connection
+  };
+  struct Step {
+    bool text_chunk = false;        // a text chunk was appended
+    std::int64_t chunk_tokens = 0;  // its tokens
+    Next next = Next::more;
+    std::string_view outcome;       // when finished or reset: "ok", "truncated", "stream_error",
+                                    // "reset" (the truth log's outcome)
+  };
+
+  explicit StreamRenderer(StreamSetup setup);
+
+  /// Appends the response head and the events sent before any token.
+  void begin(std::string& out);
+  /// `tokens` more tokens exist: appends the events they complete, as one HTTP chunk.
+  Step on_tokens(std::int64_t tokens, std::string& out);
+
+  /// The connection closes after this response (Connection: close, or the llama.cpp quirk).
+  bool closes_connection() const { return !setup_.keep_alive || setup_.close_after_stream; }
+  std::int64_t sent_tokens() const { return sent_; }
+
+ private:
+  void comment(std::string& events) const;
+  const Usage* chunk_usage(bool last, Usage& storage) const;
+
+  StreamSetup setup_;
+  std::int64_t fault_at_;       // the fault point's token
+  bool fault_pending_;          // a mid-stream fault has yet to strike
+  std::int64_t generated_ = 0;  // tokens the model produced
+  std::int64_t sent_ = 0;       // tokens in text chunks so far
+  std::string events_;          // scratch: this step's SSE events
+  std::string text_;            // scratch: this chunk's text
+};
+
+}  // namespace bench::sim

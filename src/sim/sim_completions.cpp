@@ -1,0 +1,214 @@
+// A completion request inside the embedded server, from its arrival to its last chunk: it draws
+// its fault plan (faults.hpp), is refused at once (HTTP faults, too long) or admitted into the
+// generation model, and every token the model hands back goes through its StreamRenderer into
+// the connection's output buffer, with the truth log's record kept alongside.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "bench/sim/faults.hpp"
+#include "bench/util/clock.hpp"
+#include "server_impl.hpp"
+
+namespace bench::sim {
+
+void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
+                                       bool chat) {
+  const std::int64_t arrival_ns = now_ns();
+  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
+  if (!parsed.request) {
+    send_error(connection, 400, parsed.error, http.keep_alive);
+    served.fetch_add(1);
+    return;
+  }
+  // One draw per request, in arrival order, seeds every random choice about it (faults.hpp).
+  const std::uint64_t request_seed = rng();
+  const FaultPlan plan = draw_fault_plan(options, request_seed);
+  const StreamId id = next_stream_id++;
+
+  Stream stream;
+  stream.fd = connection.fd.get();
+  stream.request = std::move(*parsed.request);
+  stream.keep_alive = http.keep_alive;
+  stream.shape.chat = chat;
+  stream.shape.id = fmt::format("{}-{}", chat ? "chatcmpl" : "cmpl", id);
+  stream.shape.model_json =
+      stream.request.model.empty() ? model_json : json_string(stream.request.model);
+  stream.shape.created = unix_seconds();
+  const std::int64_t max_tokens = stream.request.max_tokens.value_or(options.default_max_tokens);
+  stream.target_tokens = max_tokens;
+  if (!stream.request.ignore_eos && options.eos_probability > 0) {
+    // The number of tokens before an EOS is geometric: each token ends the output with p.
+    std::mt19937_64 eos_rng(request_seed);
+    std::geometric_distribution<std::int64_t> until_eos(options.eos_probability);
+    const std::int64_t eos_at = until_eos(eos_rng) + 1;
+    if (eos_at < max_tokens) {
+      stream.target_tokens = eos_at;
+      stream.stopped_by_length = false;
+    }
+  }
+  stream.trace.id = stream.shape.id;
+  stream.trace.chat = chat;
+  stream.trace.stream = stream.request.stream;
+  stream.trace.arrival_ns = arrival_ns;
+  stream.trace.prompt_tokens = stream.request.prompt_tokens;
+  stream.trace.faults_json = plan.names_json();
+
+  if (plan.http_status != 0) {
+    const char* message = plan.http_status == 429   ? "simulated rate limit (--fail-429-fraction)"
+                          : plan.http_status == 503 ? "simulated overload (--fail-503-fraction)"
+                                                    : "simulated internal error "
+                                                      "(--fail-500-fraction)";
+    refuse_completion(connection, stream, plan.http_status, message);
+    return;
+  }
+  const std::int64_t capacity = model->token_capacity();
+  if (capacity != kNever && stream.request.prompt_tokens + max_tokens > capacity) {
+    // vLLM's wording for a request past max_model_len.
+    refuse_completion(
+        connection, stream, 400,
+        fmt::format("This model's maximum context length is {} tokens. However, you requested "
+                    "{} tokens ({} in the messages, {} in the completion).",
+                    capacity, stream.request.prompt_tokens + max_tokens,
+                    stream.request.prompt_tokens, max_tokens));
+    return;
+  }
+
+  if (stream.request.stream) {
+    StreamSetup setup;
+    setup.shape = stream.shape;
+    setup.text_seed = id;
+    setup.prompt_tokens = stream.request.prompt_tokens;
+    setup.target_tokens = stream.target_tokens;
+    setup.stopped_by_length = stream.stopped_by_length;
+    setup.include_usage = stream.request.include_usage;
+    setup.continuous_usage = stream.request.continuous_usage;
+    setup.keep_alive = stream.keep_alive;
+    setup.usage_on_last_chunk = options.usage_on_last_chunk;
+    setup.no_role_chunk = options.no_role_chunk;
+    setup.close_after_stream = options.close_after_stream;
+    setup.plan = plan;
+    stream.stall_ns = plan.stall_ns;
+    stream.renderer = std::make_unique<StreamRenderer>(std::move(setup));
+    stream.renderer->begin(connection.out);
+    mark_dirty(connection);
+  }
+  connection.stream = id;
+  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, arrival_ns);
+  streams.emplace(id, std::move(stream));
+}
+
+void SimServer::Impl::refuse_completion(Connection& connection, Stream& stream, int status,
+                                        const std::string& message) {
+  send_error(connection, status, message, stream.keep_alive);
+  stream.trace.http_status = status;
+  stream.trace.outcome = fmt::format("http_{}", status);
+  stream.trace.end_ns = now_ns();
+  trace.write(stream.trace);
+  served.fetch_add(1);
+}
+
+void SimServer::Impl::on_step(StreamId id, const StepFacts& facts) {
+  const auto found = streams.find(id);
+  if (found == streams.end()) return;
+  Stream& stream = found->second;
+  if (facts.prefill_tokens > 0 && stream.trace.prefill_start_ns < 0) {
+    stream.trace.prefill_start_ns = facts.start_ns;
+  }
+  if (facts.prefill_done) stream.trace.prefill_end_ns = facts.end_ns;
+  stream.batch_size = facts.batch_size;
+}
+
+bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
+  const auto found = streams.find(id);
+  if (found == streams.end()) return false;
+  Stream& stream = found->second;
+  Connection* connection = connection_at(stream.fd);
+  if (connection == nullptr) return false;
+  if (!stream.renderer) return on_whole_response(stream, *connection, id, tokens);
+
+  const StreamRenderer::Step step = stream.renderer->on_tokens(tokens, connection->out);
+  if (step.text_chunk) {
+    stream.trace.chunk_tokens.push_back(step.chunk_tokens);
+    stream.trace.chunk_ns.push_back(0);  // stamped when written
+    if (stream.batch_size > 0) stream.trace.chunk_batch.push_back(stream.batch_size);
+    ++connection->unstamped_chunks;
+    mark_dirty(*connection);
+  }
+  switch (step.next) {
+    case StreamRenderer::Next::finished:
+      finish_stream(*connection, id, step.outcome);
+      return true;
+    case StreamRenderer::Next::reset:
+      connection->reset_after_write = true;
+      connection->close_after_write = true;
+      finish_stream(*connection, id, step.outcome);
+      return true;
+    case StreamRenderer::Next::stall:
+      stream.held = true;
+      stream.stall_until_ns = now_ns() + std::max<std::int64_t>(1, stream.stall_ns);
+      stalls.emplace(stream.stall_until_ns, id);
+      return false;
+    case StreamRenderer::Next::more:
+      break;
+  }
+  if (connection->unsent() > kHighWatermarkBytes) {
+    stream.held = true;
+    return false;
+  }
+  return true;
+}
+
+// A non-streamed request: the text accumulates, and one JSON body goes out at the end.
+bool SimServer::Impl::on_whole_response(Stream& stream, Connection& connection, StreamId id,
+                                        std::int64_t tokens) {
+  append_token_text(stream.text, id, stream.sent_tokens, tokens);
+  stream.sent_tokens += tokens;
+  if (stream.sent_tokens >= stream.target_tokens) {
+    const Usage usage{stream.request.prompt_tokens, stream.sent_tokens};
+    send_simple(connection, 200, "application/json",
+                full_response_body(stream.shape, stream.text,
+                                   stream.stopped_by_length ? "length" : "stop", usage),
+                stream.keep_alive);
+    finish_stream(connection, id, "ok");
+  }
+  return true;
+}
+
+// A stall's time is up: the stream goes on, once its connection has drained.
+void SimServer::Impl::end_stalls(std::int64_t now) {
+  while (!stalls.empty() && stalls.top().first <= now) {
+    const auto [until, id] = stalls.top();
+    stalls.pop();
+    const auto found = streams.find(id);
+    if (found == streams.end() || found->second.stall_until_ns != until) continue;
+    Stream& stream = found->second;
+    stream.stall_until_ns = 0;
+    const Connection* connection = connection_at(stream.fd);
+    if (connection != nullptr && connection->unsent() == 0) {
+      stream.held = false;
+      model->resume(id, now);
+    }
+  }
+}
+
+// The stream's bytes are all in the connection's buffer: its trace waits there for the write
+// that stamps it, and once that write is done the connection takes its next request.
+void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
+                                    std::string_view outcome) {
+  const auto found = streams.find(id);
+  Stream& stream = found->second;
+  stream.trace.completion_tokens =
+      stream.renderer ? stream.renderer->sent_tokens() : stream.sent_tokens;
+  stream.trace.outcome = outcome;
+  connection.finished_trace = std::make_unique<TraceRecord>(std::move(stream.trace));
+  if (stream.renderer ? stream.renderer->closes_connection() : !stream.keep_alive) {
+    connection.close_after_write = true;
+  }
+  connection.stream = 0;
+  model->remove(id);
+  streams.erase(found);
+  served.fetch_add(1);
+}
+
+}  // namespace bench::sim

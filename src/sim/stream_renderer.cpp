@@ -1,0 +1,117 @@
+#include "bench/sim/stream_renderer.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace bench::sim {
+
+StreamRenderer::StreamRenderer(StreamSetup setup)
+    : setup_(std::move(setup)),
+      fault_at_((std::max<std::int64_t>(1, setup_.target_tokens) + 1) / 2),
+      fault_pending_(setup_.plan.cut != StreamCut::none || setup_.plan.malformed_json ||
+                     setup_.plan.stall) {
+  setup_.target_tokens = std::max<std::int64_t>(1, setup_.target_tokens);
+  setup_.shape.crlf = setup_.plan.crlf;
+}
+
+void StreamRenderer::comment(std::string& events) const {
+  // OpenRouter sends ": OPENROUTER PROCESSING" while it waits; sse-starlette sends ": ping".
+  if (setup_.plan.comments) append_comment_event(events, setup_.shape, "keep-alive");
+}
+
+// The usage a text chunk carries: per chunk when continuous usage is asked (vLLM), and on the
+// last chunk in llama.cpp's dialect, which sends it whether or not include_usage was asked.
+const Usage* StreamRenderer::chunk_usage(bool last, Usage& storage) const {
+  if (setup_.plan.no_usage) return nullptr;
+  if (!setup_.continuous_usage && !(last && setup_.usage_on_last_chunk)) return nullptr;
+  storage = Usage{setup_.prompt_tokens, sent_};
+  return &storage;
+}
+
+void StreamRenderer::begin(std::string& out) {
+  append_stream_head(out, setup_.keep_alive, setup_.close_after_stream);
+  events_.clear();
+  comment(events_);
+  if (setup_.shape.chat && !setup_.no_role_chunk) {
+    // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
+    const Usage usage{setup_.prompt_tokens, 0};
+    const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
+    append_role_event(events_, setup_.shape, usage_here ? &usage : nullptr);
+  }
+  append_http_chunk(out, events_);
+}
+
+StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string& out) {
+  generated_ = std::min(generated_ + tokens, setup_.target_tokens);
+  const bool finished = generated_ >= setup_.target_tokens;
+  const bool at_fault = fault_pending_ && generated_ >= fault_at_;
+  const std::int64_t pending = generated_ - sent_;
+  Step step;
+  // Tokens are held back until a group is whole, as llama.cpp holds an incomplete UTF-8 byte.
+  if (pending == 0 || (!finished && !at_fault && pending < setup_.plan.tokens_per_chunk)) {
+    return step;
+  }
+
+  events_.clear();
+  const StreamCut cut = at_fault ? setup_.plan.cut : StreamCut::none;
+  if (at_fault && setup_.plan.malformed_json) {
+    comment(events_);
+    append_malformed_event(events_, setup_.shape);
+  }
+  text_.clear();
+  append_token_text(text_, setup_.text_seed, sent_, pending);
+  sent_ += pending;
+  step.text_chunk = true;
+  step.chunk_tokens = pending;
+  const bool last = finished && cut == StreamCut::none;
+  const std::string_view finish_reason = !last ? "" : setup_.stopped_by_length ? "length" : "stop";
+  Usage usage;
+  comment(events_);
+  append_text_event(events_, setup_.shape, text_, finish_reason, chunk_usage(last, usage));
+
+  if (at_fault) fault_pending_ = false;
+  switch (cut) {
+    case StreamCut::reset:
+      append_http_chunk(out, events_);
+      step.next = Next::reset;
+      step.outcome = "reset";
+      return step;
+    case StreamCut::truncate:
+      append_http_chunk(out, events_);
+      append_last_http_chunk(out);
+      step.next = Next::finished;
+      step.outcome = "truncated";
+      return step;
+    case StreamCut::stream_error:
+      comment(events_);
+      append_stream_error_event(events_, setup_.shape,
+                                "simulated error inside the stream (--stream-error-fraction)");
+      comment(events_);
+      append_done_event(events_, setup_.shape);
+      append_http_chunk(out, events_);
+      append_last_http_chunk(out);
+      step.next = Next::finished;
+      step.outcome = "stream_error";
+      return step;
+    case StreamCut::none:
+      break;
+  }
+  if (finished) {
+    if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
+      comment(events_);
+      append_usage_event(events_, setup_.shape, Usage{setup_.prompt_tokens, sent_});
+    }
+    comment(events_);
+    append_done_event(events_, setup_.shape);
+    append_http_chunk(out, events_);
+    append_last_http_chunk(out);
+    step.next = Next::finished;
+    step.outcome = "ok";
+    return step;
+  }
+  append_http_chunk(out, events_);
+  if (at_fault && setup_.plan.stall) step.next = Next::stall;
+  return step;
+}
+
+}  // namespace bench::sim
