@@ -102,7 +102,9 @@ void Histogram::merge(const Histogram& other) {
     into->cover(from->first_octave, from->first_octave + from->octaves() - 1);
     const std::size_t offset =
         static_cast<std::size_t>(from->first_octave - into->first_octave) * kSubBuckets;
-    for (std::size_t i = 0; i < from->counts.size(); ++i) into->counts[offset + i] += from->counts[i];
+    for (std::size_t i = 0; i < from->counts.size(); ++i) {
+      into->counts[offset + i] += from->counts[i];
+    }
   }
   zeros_ += other.zeros_;
 

@@ -95,7 +95,9 @@ CdfPoints LatencyDistribution::cdf(std::span<const double> percentiles) {
     return points;
   }
   const std::vector<double> values = histogram_.percentiles(percentiles);
-  for (std::size_t i = 0; i < percentiles.size(); ++i) points.emplace_back(percentiles[i], values[i]);
+  for (std::size_t i = 0; i < percentiles.size(); ++i) {
+    points.emplace_back(percentiles[i], values[i]);
+  }
   return points;
 }
 

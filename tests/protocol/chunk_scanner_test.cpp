@@ -335,13 +335,14 @@ TEST(ChunkScanner, SkipsNestingUpToItsDepthLimitAndLeavesDeeperToTheDomPath) {
 }
 
 TEST(ChunkScanner, ValidatesNumbersItSkips) {
-  for (std::string_view number : {"0", "-0", "1", "-1", "10", "0.5", "-0.0", "1e5", "1E+5",
-                                  "1e-5", "2.5E-3", "1e299", "1e-400", "123456789012345678901234"}) {
+  for (std::string_view number : {"0", "-0", "1", "-1", "10", "0.5", "-0.0", "1e5", "1E+5", "1e-5",
+                                  "2.5E-3", "1e299", "1e-400", "123456789012345678901234"}) {
     expect_scanned(R"({"created":)" + std::string(number) + R"(,"choices":[{"text":"n"}]})");
   }
   // Valid, but too close to overflow (or with too long an exponent) for the scanner to prove.
   for (std::string_view number : {"1e300", "1.7976931348623157e308", "1e-99999", "1e00001"}) {
-    const std::string data = R"({"created":)" + std::string(number) + R"(,"choices":[{"text":"n"}]})";
+    const std::string data =
+        R"({"created":)" + std::string(number) + R"(,"choices":[{"text":"n"}]})";
     EXPECT_EQ(interpret_chunk(data).kind, Chunk::Kind::data) << data;
     expect_left_to_dom(data);
   }
@@ -417,7 +418,8 @@ std::string random_value(std::mt19937& random, int depth) {
   const int choice = std::uniform_int_distribution<int>(0, depth > 4 ? 1 : 4)(random);
   switch (choice) {
     case 0: return random_string(random);
-    case 1: return scalars[std::uniform_int_distribution<std::size_t>(0, scalars.size() - 1)(random)];
+    case 1:
+      return scalars[std::uniform_int_distribution<std::size_t>(0, scalars.size() - 1)(random)];
     case 2: {
       std::string text = "[";
       const int elements = std::uniform_int_distribution<int>(0, 3)(random);
@@ -440,7 +442,9 @@ TEST(ChunkScanner, AgreesWithTheDomPathOnRandomChunks) {
       // A mutation: one byte replaced, removed or duplicated.
       const std::size_t at = std::uniform_int_distribution<std::size_t>(0, data.size() - 1)(random);
       switch (std::uniform_int_distribution<int>(0, 2)(random)) {
-        case 0: data[at] = static_cast<char>(std::uniform_int_distribution<int>(0, 255)(random)); break;
+        case 0:
+          data[at] = static_cast<char>(std::uniform_int_distribution<int>(0, 255)(random));
+          break;
         case 1: data.erase(at, 1); break;
         default: data.insert(at, 1, data[at]); break;
       }

@@ -18,7 +18,7 @@
 //
 // Memory: counts are 8 bytes per sub-bucket, 8 KiB per octave, held for the octaves between
 // the smallest and the largest magnitude recorded (negative values in a mirror of the same).
-// Milliseconds from 1 us to 1 h span 32 octaves: at most 264 KiB, whatever the count; a
+// Milliseconds from 1 us to 1 h span 32 octaves: 256 KiB of counts, whatever the count; a
 // latency distribution that spans 5 ms..500 ms takes 56 KiB. memory_bytes() says the exact size.
 //
 // Values: any finite double. Zero and magnitudes below DBL_MIN (2.2e-308, the subnormals) are
