@@ -1,6 +1,7 @@
 #include "bench/workload/random_prompts.hpp"
 
-#include <array>
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -9,60 +10,14 @@
 #include <utility>
 #include <vector>
 
+#include "random_text.hpp"
+
 namespace bench::workload {
 namespace {
 
-// Common lowercase English words, each a single token (with its leading space) in the GPT,
-// Llama and Qwen tokenizers, so a prompt's token count stays close to its word count.
-constexpr std::array<std::string_view, 280> kWords = {
-    "the",      "of",       "and",     "to",      "in",       "is",      "it",      "that",
-    "was",      "for",      "on",      "are",     "with",     "as",      "be",      "at",
-    "by",       "this",     "have",    "from",    "or",       "one",     "had",     "not",
-    "but",      "what",     "all",     "were",    "when",     "we",      "there",   "can",
-    "an",       "your",     "which",   "their",   "said",     "if",      "do",      "will",
-    "each",     "about",    "how",     "up",      "out",      "them",    "then",    "she",
-    "many",     "some",     "so",      "these",   "would",    "other",   "into",    "has",
-    "more",     "her",      "two",     "like",    "him",      "see",     "time",    "could",
-    "no",       "make",     "than",    "first",   "been",     "its",     "who",     "now",
-    "people",   "my",       "made",    "over",    "did",      "down",    "only",    "way",
-    "find",     "use",      "may",     "water",   "long",     "little",  "very",    "after",
-    "words",    "called",   "just",    "where",   "most",     "know",    "get",     "through",
-    "back",     "much",     "before",  "go",      "good",     "new",     "write",   "our",
-    "used",     "me",       "man",     "too",     "any",      "day",     "same",    "right",
-    "look",     "think",    "also",    "around",  "another",  "came",    "come",    "work",
-    "three",    "word",     "must",    "because", "does",     "part",    "even",    "place",
-    "well",     "such",     "here",    "take",    "why",      "things",  "help",    "put",
-    "years",    "different", "away",   "again",   "off",      "went",    "old",     "number",
-    "great",    "tell",     "men",     "say",     "small",    "every",   "found",   "still",
-    "between",  "name",     "should",  "home",    "big",      "give",    "air",     "line",
-    "set",      "own",      "under",   "read",    "last",     "never",   "us",      "left",
-    "end",      "along",    "while",   "might",   "next",     "sound",   "below",   "saw",
-    "something", "thought", "both",    "few",     "those",    "always",  "show",    "large",
-    "often",    "together", "asked",   "house",   "world",    "going",   "want",    "school",
-    "important", "until",   "form",    "food",    "keep",     "children", "feet",   "land",
-    "side",     "without",  "boy",     "once",    "life",     "enough",  "took",    "four",
-    "head",     "above",    "kind",    "began",   "almost",   "live",    "page",    "got",
-    "earth",    "need",     "far",     "hand",    "high",     "year",    "mother",  "light",
-    "country",  "father",   "let",     "night",   "picture",  "being",   "study",   "second",
-    "eyes",     "soon",     "times",   "story",   "since",    "white",   "days",    "ever",
-    "paper",    "hard",     "near",    "better",  "best",     "across",  "during",  "today",
-    "others",   "however",  "sure",    "means",   "knew",     "try",     "told",    "young",
-    "sun",      "ways",     "thing",   "whole",   "hear",     "example", "heard",   "several",
-    "change",   "answer",   "room",    "sea",     "against",  "top",     "turned",  "learn",
-    "point",    "city",     "play",    "five",    "using",    "himself", "red",     "open",
-};
-
-// A uniform draw from [0, bound) using only the engine's raw output, which the standard fixes
-// bit for bit for std::mt19937_64. std::uniform_int_distribution's algorithm is left to each
-// standard library, so it would give different prompts with libstdc++ and libc++. Draws below
-// 2^64 mod bound are rejected so every value is equally likely.
-std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound) {
-  const std::uint64_t threshold = (0 - bound) % bound;
-  for (;;) {
-    const std::uint64_t raw = engine();
-    if (raw >= threshold) return raw % bound;
-  }
-}
+// The stream of the length draws; the words keep the plain seed, so prompts with
+// range_ratio 0 are what they were before lengths could vary.
+constexpr std::uint64_t kLengthStream = 0x6c656e67746873ULL;  // "lengths"
 
 void require_at_least(std::string_view field, std::int64_t value, std::int64_t minimum) {
   if (value < minimum) {
@@ -73,24 +28,41 @@ void require_at_least(std::string_view field, std::int64_t value, std::int64_t m
 
 }  // namespace
 
+LengthRange length_range(std::int64_t len, double range_ratio) {
+  if (!(range_ratio >= 0.0 && range_ratio <= 1.0)) {
+    throw std::invalid_argument("--range-ratio must be in [0, 1], got " +
+                                std::to_string(range_ratio));
+  }
+  // vLLM: input_low = floor(len * (1 - r)), input_high = ceil(len * (1 + r)), output_low
+  // raised to 1. The same double expressions give the same bounds as its Python.
+  const auto scaled = static_cast<double>(len);
+  const auto low = static_cast<std::int64_t>(std::floor(scaled * (1 - range_ratio)));
+  const auto high = static_cast<std::int64_t>(std::ceil(scaled * (1 + range_ratio)));
+  return {std::max<std::int64_t>(low, 1), std::max<std::int64_t>(high, 1)};
+}
+
 std::vector<Prompt> make_random_prompts(const RandomPromptOptions& options) {
   require_at_least("count", options.count, 0);
   require_at_least("input_len", options.input_len, 1);
   require_at_least("output_len", options.output_len, 1);
+  const LengthRange inputs = length_range(options.input_len, options.range_ratio);
+  const LengthRange outputs = length_range(options.output_len, options.range_ratio);
 
-  std::mt19937_64 engine(options.seed);
+  std::mt19937_64 words(options.seed);
+  std::mt19937_64 lengths = detail::engine_for(options.seed, kLengthStream);
+  const auto draw = [&lengths](const LengthRange& range) {
+    return range.low == range.high ? range.low
+                                   : detail::draw_between(lengths, range.low, range.high);
+  };
   std::vector<Prompt> prompts;
   prompts.reserve(static_cast<std::size_t>(options.count));
   for (std::int64_t index = 0; index < options.count; ++index) {
     Prompt prompt;
-    prompt.input_len = options.input_len;
-    prompt.output_len = options.output_len;
+    prompt.input_len = draw(inputs);
+    prompt.output_len = draw(outputs);
     // The first word is the prompt's own number, so no two prompts share a cacheable prefix.
     prompt.text = std::to_string(index);
-    for (std::int64_t word = 1; word < options.input_len; ++word) {
-      prompt.text += ' ';
-      prompt.text += kWords[draw_below(engine, kWords.size())];
-    }
+    detail::append_random_words(words, prompt.input_len - 1, prompt.text);
     prompts.push_back(std::move(prompt));
   }
   return prompts;

@@ -1,6 +1,8 @@
 #include "bench/workload/random_prompts.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +13,8 @@
 
 namespace {
 
+using bench::workload::length_range;
+using bench::workload::LengthRange;
 using bench::workload::make_random_prompts;
 using bench::workload::Prompt;
 using bench::workload::RandomPromptOptions;
@@ -122,6 +126,73 @@ TEST(RandomPrompts, RejectsAnInputLenBelowOneNamingTheField) {
 
 TEST(RandomPrompts, RejectsAnOutputLenBelowOneNamingTheField) {
   EXPECT_NE(invalid_argument_message({1, 10, 0, 1}).find("output_len"), std::string::npos);
+}
+
+// vLLM's RandomDataset.get_sampling_params: [floor(len (1 - r)), ceil(len (1 + r))], >= 1.
+TEST(RandomPrompts, LengthRangeIsVllmsFloorAndCeilAroundTheTarget) {
+  const auto bounds = [](std::int64_t len, double ratio) {
+    const LengthRange range = length_range(len, ratio);
+    return std::vector<std::int64_t>{range.low, range.high};
+  };
+  EXPECT_EQ(bounds(1024, 0.0), (std::vector<std::int64_t>{1024, 1024}));
+  EXPECT_EQ(bounds(1024, 0.1), (std::vector<std::int64_t>{921, 1127}));
+  EXPECT_EQ(bounds(128, 0.5), (std::vector<std::int64_t>{64, 192}));
+  EXPECT_EQ(bounds(100, 0.3), (std::vector<std::int64_t>{70, 130}));
+  EXPECT_EQ(bounds(1, 0.9), (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(bounds(50, 1.0), (std::vector<std::int64_t>{1, 100}));
+}
+
+TEST(RandomPrompts, RejectsARangeRatioOutsideZeroToOneNamingTheFlag) {
+  for (double ratio : {-0.1, 1.5, std::nan("")}) {
+    try {
+      length_range(10, ratio);
+      ADD_FAILURE() << "accepted " << ratio;
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("--range-ratio"), std::string::npos);
+    }
+  }
+}
+
+// Every length of [5, 15] comes out about equally often, for inputs and outputs alike, and
+// each prompt has exactly the number of words its input_len says.
+TEST(RandomPrompts, RangeRatioDrawsLengthsUniformlyOverTheRange) {
+  RandomPromptOptions options{11000, 10, 10, 3};
+  options.range_ratio = 0.5;
+  const std::vector<Prompt> prompts = make_random_prompts(options);
+  std::map<std::int64_t, int> inputs;
+  std::map<std::int64_t, int> outputs;
+  for (const Prompt& prompt : prompts) {
+    ++inputs[prompt.input_len];
+    ++outputs[prompt.output_len];
+    ASSERT_EQ(static_cast<std::int64_t>(words_of(prompt.text).size()), prompt.input_len);
+  }
+  for (const auto* counts : {&inputs, &outputs}) {
+    ASSERT_EQ(counts->size(), 11u);
+    EXPECT_EQ(counts->begin()->first, 5);
+    EXPECT_EQ(counts->rbegin()->first, 15);
+    for (const auto& [len, count] : *counts) EXPECT_NEAR(count, 1000, 130) << "length " << len;
+  }
+}
+
+TEST(RandomPrompts, RangeRatioIsTheSameForASeed) {
+  RandomPromptOptions options{40, 100, 20, 8};
+  options.range_ratio = 0.25;
+  const std::vector<Prompt> a = make_random_prompts(options);
+  const std::vector<Prompt> b = make_random_prompts(options);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].text, b[i].text);
+    EXPECT_EQ(a[i].output_len, b[i].output_len);
+  }
+}
+
+// A random prompt carries no system text, messages or group: the fields other datasets use.
+TEST(RandomPrompts, LeaveTheOtherDatasetsFieldsEmpty) {
+  for (const Prompt& prompt : make_random_prompts({3, 5, 5, 1})) {
+    EXPECT_TRUE(prompt.system_text.empty());
+    EXPECT_TRUE(prompt.messages.is_null());
+    EXPECT_FALSE(prompt.dataset_max_tokens.has_value());
+    EXPECT_EQ(prompt.prefix_group, -1);
+  }
 }
 
 }  // namespace

@@ -5,28 +5,37 @@
 // Llama/GPT tokenizers), and the report shows the server's own prompt_tokens beside the
 // length asked for.
 #include <cstdint>
-#include <string>
 #include <vector>
 
-namespace bench::workload {
+#include "bench/workload/prompt.hpp"
 
-/// One request's worth of input.
-struct Prompt {
-  std::string text;              // the prompt (completions) or the user message (chat)
-  std::int64_t input_len = 0;    // the length asked for, in words (our stand-in for tokens)
-  std::int64_t output_len = 0;   // max_tokens to request
-};
+namespace bench::workload {
 
 struct RandomPromptOptions {
   std::int64_t count = 0;         // number of prompts
   std::int64_t input_len = 0;     // words per prompt (>= 1)
   std::int64_t output_len = 0;    // max_tokens per request (>= 1)
   std::uint64_t seed = 0;         // same seed, same prompts
+  double range_ratio = 0.0;       // --range-ratio r in [0, 1]: lengths uniform around the
+                                  // targets (length_range); 0 = exactly input_len/output_len
 };
 
-/// Builds `count` prompts of exactly `input_len` space-separated words each. Each prompt starts
-/// with a distinct number so no two prompts share a prefix beyond the first word (prefix caches
-/// on the server must not make a random workload look faster than it is).
+/// The inclusive range a length is drawn from, vLLM's RandomDataset.get_sampling_params:
+/// [floor(len * (1 - r)), ceil(len * (1 + r))], each end at least 1. vLLM accepts r in [0, 1);
+/// bench also takes r = 1 ([1, 2 len]), the nearest it has to SGLang's default. SGLang's
+/// --random-range-ratio means something else: lengths in [max(int(len * r), 1), len].
+struct LengthRange {
+  std::int64_t low = 0;
+  std::int64_t high = 0;
+};
+LengthRange length_range(std::int64_t len, double range_ratio);
+
+/// Builds `count` prompts of space-separated words: exactly `input_len` words each with
+/// range_ratio 0, otherwise a length drawn per prompt from length_range (and output_len the
+/// same way). Each prompt starts with a distinct number so no two prompts share a prefix
+/// beyond the first word (prefix caches on the server must not make a random workload look
+/// faster than it is). The words for a seed do not depend on range_ratio's draws.
+/// Throws std::invalid_argument naming the field for a value out of range.
 std::vector<Prompt> make_random_prompts(const RandomPromptOptions& options);
 
 }  // namespace bench::workload

@@ -1,0 +1,53 @@
+#pragma once
+// One request's worth of input, whatever dataset it came from, and how it maps onto the two
+// OpenAI endpoints. Lengths are words: bench has no tokenizer, and whitespace-separated words
+// are its documented proxy for tokens (the embedded server counts prompt tokens the same way,
+// and the report puts the server's own prompt_tokens beside the length asked for).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::workload {
+
+struct Prompt {
+  // The user's text: the whole prompt of a random, ShareGPT or jsonl "prompt" request; the
+  // question of a shared-prefix request (its system text is apart); for a jsonl "messages"
+  // request, the text of every message joined by blank lines (used only by /v1/completions).
+  std::string text;
+  std::int64_t input_len = 0;   // words of everything sent: system_text + text, or messages
+  std::int64_t output_len = 0;  // max_tokens to request (>= 1)
+
+  // A system prompt sent before `text`: the shared prefix of a shared-prefix group. Empty
+  // when there is none.
+  std::string system_text;
+  // The complete chat of a jsonl "messages" request, sent as is to /v1/chat/completions.
+  // Null when the request is plain text.
+  nlohmann::json messages;
+  // The max_tokens the dataset itself gave for this request (a jsonl line's "max_tokens");
+  // output_len already holds it. nullopt when the value came from a flag or a reply's length.
+  std::optional<std::int64_t> dataset_max_tokens;
+  // Which shared-prefix group the request belongs to (0-based); -1 for other datasets.
+  std::int64_t prefix_group = -1;
+};
+
+/// What /v1/completions gets as "prompt": system_text, a blank line, then text (SGLang's
+/// generated-shared-prefix joins them as f"{system_prompt}\n\n{question}"), or text alone.
+std::string completion_prompt(const Prompt& prompt);
+
+/// What /v1/chat/completions gets as "messages": `messages` when the dataset gave them;
+/// otherwise [{"role":"system","content":system_text}] when there is one, then
+/// {"role":"user","content":text}. No chat template is applied client-side.
+nlohmann::json chat_messages(const Prompt& prompt);
+
+/// Whitespace-separated words (space, tab, CR, LF, FF, VT), the rule the embedded server
+/// counts prompt tokens by.
+std::int64_t count_words(std::string_view text);
+
+/// Words in a chat message's content: a string, or an array of parts whose "text" strings
+/// count (OpenAI content parts); null counts 0. nullopt for any other shape.
+std::optional<std::int64_t> content_words(const nlohmann::json& content);
+
+}  // namespace bench::workload

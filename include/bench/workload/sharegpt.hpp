@@ -1,0 +1,63 @@
+#pragma once
+// The "sharegpt" dataset: the standard ShareGPT JSON file (ShareGPT_V3_unfiltered_cleaned_
+// split.json and files of its shape), a list of
+//   {"conversations": [{"from": "human", "value": "..."}, {"from": "gpt", "value": "..."}, ...]}
+// ("conversation" is read too, as SGLang does). Each conversation gives one request: its first
+// human turn is the prompt, and the turn that answers it sets the output target (its length
+// in words), unless --sharegpt-output-len fixes one for all.
+//
+// Filtering, in words (bench's proxy for tokens) with vLLM's thresholds (is_valid_sequence,
+// from the sample_sharegpt_requests of benchmark_serving.py; SGLang used the same ones):
+//   dropped: fewer than 2 turns; prompt < 4 words; reply < 4 words (not checked when the
+//   output length is fixed); prompt > 1024 words; prompt + output > 2048 words.
+// SGLang today drops only prompts or outputs under 2 tokens, and too-long items only when
+// --sharegpt-context-len is given. vLLM and SGLang take turns 0 and 1 whoever speaks them;
+// bench takes the first turn "from" "human" (or "user") and the first later turn from
+// anyone else, so a conversation that opens with the model's turn still gives a real prompt.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/workload/prompt.hpp"
+
+namespace bench::workload {
+
+struct ShareGptOptions {
+  std::string path;                        // --dataset-path
+  std::optional<std::size_t> count;        // requests wanted; nullopt = every usable one once
+  std::uint64_t seed = 0;                  // --seed: the shuffle and the oversampling
+  std::optional<std::int64_t> output_len;  // --sharegpt-output-len (>= 1), for every request
+  std::int64_t min_len = 4;                // words; shorter prompts (and replies) are dropped
+  std::int64_t max_prompt_len = 1024;      // words; longer prompts are dropped
+  std::int64_t max_total_len = 2048;       // words of prompt + output; longer items dropped
+  bool shuffle = true;                     // vLLM and SGLang shuffle before taking items
+};
+
+/// What happened to the file's entries; every entry is counted in exactly one field after
+/// `entries`: entries == usable + malformed + too_few_turns + no_reply + too_short + too_long.
+struct ShareGptStats {
+  std::size_t entries = 0;        // elements of the top-level list
+  std::size_t usable = 0;         // kept as a request
+  std::size_t malformed = 0;      // not {"conversations": [{"from": str, "value": str}...]}
+  std::size_t too_few_turns = 0;  // fewer than 2 turns
+  std::size_t no_reply = 0;       // no human turn with a later turn answering it
+  std::size_t too_short = 0;      // prompt (or reply) under min_len words
+  std::size_t too_long = 0;       // prompt over max_prompt_len, or total over max_total_len
+};
+
+struct ShareGptDataset {
+  std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
+  ShareGptStats stats;
+};
+
+/// Reads the file (streamed: the DOM of the 640 MB standard file is never built), keeps the
+/// usable conversations, shuffles them with the seed, and takes options.count of them,
+/// oversampling as vLLM does when there are fewer. Throws DatasetError naming the file when
+/// it cannot be read, is not valid JSON (with nlohmann's line and column), is not a list, or
+/// has no usable conversation (with the counts of what was dropped and why); and
+/// std::invalid_argument naming --sharegpt-output-len when it is below 1.
+ShareGptDataset load_sharegpt(const ShareGptOptions& options);
+
+}  // namespace bench::workload

@@ -1,0 +1,178 @@
+#include "bench/workload/jsonl_dataset.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/workload/dataset_error.hpp"
+#include "bench/workload/sampling.hpp"
+#include "dataset_file.hpp"
+
+namespace bench::workload {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+bool is_blank(std::string_view line) {
+  return line.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+}
+
+// The text of a content value for /v1/completions: a string, or its "text" parts joined.
+std::string content_text(const json& content) {
+  if (content.is_string()) return content.get<std::string>();
+  std::string text;
+  if (!content.is_array()) return text;
+  for (const json& part : content) {
+    const auto found = part.find("text");
+    if (found == part.end() || !found->is_string()) continue;
+    if (!text.empty()) text += "\n\n";
+    text += found->get_ref<const std::string&>();
+  }
+  return text;
+}
+
+class LineParser {
+ public:
+  LineParser(const std::string& path, std::size_t line_number)
+      : path_(path), line_number_(line_number) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    throw DatasetError(path_, line_number_, message);
+  }
+
+  json parse(std::string_view line) const {
+    try {
+      return json::parse(line);
+    } catch (const json::parse_error& error) {
+      // nlohmann counts lines within this one line: keep its column and its reason.
+      const std::string text = detail::plain_json_error(error.what());
+      const auto reason = text.find(": ");
+      fail("not valid JSON at column " + std::to_string(error.byte) + ": " +
+           (reason == std::string::npos ? text : text.substr(reason + 2)));
+    }
+  }
+
+  void read_prompt(const json& value, Prompt& prompt) const {
+    if (!value.is_string()) fail("\"prompt\" must be a string, got " + type_of(value));
+    prompt.text = value.get<std::string>();
+    prompt.input_len = count_words(prompt.text);
+    if (prompt.input_len == 0) fail("\"prompt\" is empty");
+  }
+
+  void read_messages(const json& value, Prompt& prompt) const {
+    if (!value.is_array()) fail("\"messages\" must be a list of messages, got " + type_of(value));
+    if (value.empty()) fail("\"messages\" is an empty list");
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const json& message = value[i];
+      const std::string where = "messages[" + std::to_string(i) + "]";
+      if (!message.is_object()) fail(where + " must be an object, got " + type_of(message));
+      const auto role = message.find("role");
+      if (role == message.end() || !role->is_string()) {
+        fail(where + " needs a \"role\" string");
+      }
+      const auto content = message.find("content");
+      if (content == message.end()) fail(where + " needs a \"content\"");
+      const std::optional<std::int64_t> words = content_words(*content);
+      if (!words) {
+        fail(where + ".content must be a string, a list of content parts or null, got " +
+             type_of(*content));
+      }
+      prompt.input_len += *words;
+      const std::string text = content_text(*content);
+      if (text.empty()) continue;
+      if (!prompt.text.empty()) prompt.text += "\n\n";
+      prompt.text += text;
+    }
+    prompt.messages = value;
+  }
+
+  void read_max_tokens(const json& value, Prompt& prompt) const {
+    if (value.is_null()) return;
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 1) {
+      fail("\"max_tokens\" must be a positive integer, got " + value.dump());
+    }
+    prompt.dataset_max_tokens = value.get<std::int64_t>();
+    prompt.output_len = *prompt.dataset_max_tokens;
+  }
+
+ private:
+  static std::string type_of(const json& value) { return value.type_name(); }
+
+  const std::string& path_;
+  std::size_t line_number_;
+};
+
+}  // namespace
+
+Prompt parse_jsonl_request(std::string_view line, const std::string& path,
+                           std::size_t line_number, std::int64_t default_output_len) {
+  const LineParser parser(path, line_number);
+  const json request = parser.parse(line);
+  if (!request.is_object()) {
+    parser.fail(std::string("expected a JSON object, got ") + request.type_name());
+  }
+  const auto prompt_field = request.find("prompt");
+  const auto messages_field = request.find("messages");
+  const bool has_prompt = prompt_field != request.end();
+  const bool has_messages = messages_field != request.end();
+  if (has_prompt && has_messages) parser.fail("has both \"prompt\" and \"messages\"; give one");
+  if (!has_prompt && !has_messages) {
+    parser.fail("needs \"prompt\" (a string) or \"messages\" (a list of chat messages)");
+  }
+  Prompt prompt;
+  prompt.output_len = default_output_len;
+  if (has_prompt) {
+    parser.read_prompt(*prompt_field, prompt);
+  } else {
+    parser.read_messages(*messages_field, prompt);
+  }
+  const auto max_tokens = request.find("max_tokens");
+  if (max_tokens != request.end()) parser.read_max_tokens(*max_tokens, prompt);
+  return prompt;
+}
+
+JsonlDataset load_jsonl(const JsonlOptions& options) {
+  if (options.output_len < 1) {
+    throw std::invalid_argument("--output-len must be at least 1, got " +
+                                std::to_string(options.output_len));
+  }
+  std::ifstream file = detail::open_dataset_file(options.path, "jsonl");
+  JsonlDataset dataset;
+  std::vector<Prompt> requests;
+  std::string line;
+  while (std::getline(file, line)) {
+    ++dataset.lines;
+    std::string_view view(line);
+    if (dataset.lines == 1 && view.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
+      view.remove_prefix(kUtf8Bom.size());
+    }
+    if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+    if (is_blank(view)) continue;
+    requests.push_back(parse_jsonl_request(view, options.path, dataset.lines, options.output_len));
+  }
+  if (file.bad()) throw DatasetError(options.path, 0, "read error after line " +
+                                                          std::to_string(dataset.lines));
+  if (requests.empty()) {
+    throw DatasetError(options.path, 0,
+                       "no request in the file (" + std::to_string(dataset.lines) +
+                           " lines, all blank); expected one {\"prompt\": ...} or "
+                           "{\"messages\": [...]} object a line");
+  }
+  dataset.requests = requests.size();
+  if (options.shuffle) shuffle_prompts(requests, options.seed);
+  const std::size_t count = options.count.value_or(requests.size());
+  dataset.prompts = fit_to_count(std::move(requests), count, options.seed);
+  return dataset;
+}
+
+}  // namespace bench::workload

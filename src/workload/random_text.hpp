@@ -1,0 +1,37 @@
+#pragma once
+// Internal to the workload module: portable seeded draws and the word list prompts are made
+// of. Every draw uses only std::mt19937_64's raw output, which the standard fixes bit for bit;
+// std::uniform_int_distribution and std::shuffle are left to each standard library, so they
+// would give other prompts with libc++ than with libstdc++.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bench::workload::detail {
+
+/// Uniform in [0, bound), bound >= 1. Draws below 2^64 mod bound are rejected so every value
+/// is equally likely.
+std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound);
+
+/// Uniform in [low, high], both included (low <= high).
+std::int64_t draw_between(std::mt19937_64& engine, std::int64_t low, std::int64_t high);
+
+/// Appends `count` random common words to `out`, each preceded by one space.
+void append_random_words(std::mt19937_64& engine, std::int64_t count, std::string& out);
+
+/// Fisher-Yates (Knuth's Algorithm P) on draw_below: the same order for a seed everywhere.
+template <typename T>
+void shuffle_in_place(std::vector<T>& items, std::mt19937_64& engine) {
+  for (std::size_t i = items.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(draw_below(engine, i));
+    std::swap(items[i - 1], items[j]);
+  }
+}
+
+/// An engine for one purpose (`stream`) of a user seed, so that, say, lengths and words drawn
+/// for the same --seed are unrelated.
+std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream);
+
+}  // namespace bench::workload::detail

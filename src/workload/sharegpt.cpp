@@ -1,0 +1,274 @@
+#include "bench/workload/sharegpt.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/workload/dataset_error.hpp"
+#include "bench/workload/sampling.hpp"
+#include "dataset_file.hpp"
+
+namespace bench::workload {
+namespace {
+
+using nlohmann::json;
+
+bool is_human(const std::string& from) { return from == "human" || from == "user"; }
+
+// Reads the file as a stream of SAX events and keeps, per entry, only the first human turn's
+// text and the word count of the turn answering it: the standard file's DOM would take
+// gigabytes. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
+// conversation, 4 = inside a turn. Anything else is skipped whole.
+class ShareGptReader final : public nlohmann::json_sax<json> {
+ public:
+  explicit ShareGptReader(const ShareGptOptions& options) : options_(options) {}
+
+  std::vector<Prompt>& prompts() { return prompts_; }
+  const ShareGptStats& stats() const { return stats_; }
+  const std::string& json_error() const { return json_error_; }  // set: not valid JSON
+  const std::string& top_level() const { return top_level_; }    // set: not a list, but this
+
+  bool null() override { return scalar(nullptr, "null"); }
+  bool boolean(bool) override { return scalar(nullptr, "a boolean"); }
+  bool number_integer(number_integer_t) override { return scalar(nullptr, "a number"); }
+  bool number_unsigned(number_unsigned_t) override { return scalar(nullptr, "a number"); }
+  bool number_float(number_float_t, const string_t&) override {
+    return scalar(nullptr, "a number");
+  }
+  bool string(string_t& text) override { return scalar(&text, "a string"); }
+  bool binary(binary_t&) override { return scalar(nullptr, "binary data"); }
+  bool start_object(std::size_t) override { return open(true); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& name) override {
+    if (skipping()) return true;
+    if (depth_ == 2) {
+      slot_ = name == "conversations" || name == "conversation" ? Slot::conversation : Slot::other;
+    } else if (depth_ == 4) {
+      slot_ = name == "from" ? Slot::from : name == "value" ? Slot::value : Slot::other;
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&,
+                   const nlohmann::detail::exception& error) override {
+    json_error_ = detail::plain_json_error(error.what());
+    return false;
+  }
+
+ private:
+  enum class Slot { other, conversation, from, value };
+
+  bool skipping() const { return skip_until_ >= 0; }
+
+  // Skips the container that is opening now, with everything inside it.
+  bool skip_container() {
+    skip_until_ = depth_;
+    ++depth_;
+    return true;
+  }
+
+  bool open(bool object) {
+    if (skipping()) {
+      ++depth_;
+      return true;
+    }
+    switch (depth_) {
+      case 0:
+        if (object) {
+          top_level_ = "an object";
+          return false;
+        }
+        break;
+      case 1:
+        ++stats_.entries;
+        if (!object) {
+          ++stats_.malformed;
+          return skip_container();
+        }
+        entry_ = Entry{};
+        break;
+      case 2:
+        if (slot_ != Slot::conversation || entry_.has_conversation) return skip_container();
+        if (object) {
+          entry_.malformed = true;
+          return skip_container();
+        }
+        entry_.has_conversation = true;
+        break;
+      case 3:
+        if (!object) {
+          entry_.malformed = true;
+          return skip_container();
+        }
+        turn_ = Turn{};
+        break;
+      default:  // a container inside a turn: "from" and "value" must be strings
+        if (slot_ == Slot::from || slot_ == Slot::value) turn_.malformed = true;
+        return skip_container();
+    }
+    ++depth_;
+    slot_ = Slot::other;
+    return true;
+  }
+
+  bool close() {
+    --depth_;
+    if (skipping()) {
+      if (depth_ == skip_until_) skip_until_ = -1;
+      return true;
+    }
+    if (depth_ == 3) end_turn();
+    if (depth_ == 1) end_entry();
+    return true;
+  }
+
+  bool scalar(std::string* text, const char* kind) {
+    if (skipping()) return true;
+    switch (depth_) {
+      case 0:
+        top_level_ = kind;
+        return false;
+      case 1:
+        ++stats_.entries;
+        ++stats_.malformed;
+        break;
+      case 2:
+        if (slot_ == Slot::conversation && !entry_.has_conversation) entry_.malformed = true;
+        break;
+      case 3:
+        entry_.malformed = true;
+        break;
+      default:
+        if (slot_ == Slot::from || slot_ == Slot::value) {
+          if (text == nullptr) {
+            turn_.malformed = true;
+          } else {
+            (slot_ == Slot::from ? turn_.from : turn_.value) = std::move(*text);
+          }
+        }
+        break;
+    }
+    return true;
+  }
+
+  void end_turn() {
+    ++entry_.turns;
+    if (turn_.malformed || !turn_.from || !turn_.value) {
+      entry_.malformed = true;
+    } else if (!entry_.prompt && is_human(*turn_.from)) {
+      entry_.prompt = std::move(*turn_.value);
+    } else if (entry_.prompt && !entry_.reply_words && !is_human(*turn_.from) &&
+               *turn_.from != "system") {
+      entry_.reply_words = count_words(*turn_.value);
+    }
+  }
+
+  void end_entry() {
+    if (entry_.malformed) {
+      ++stats_.malformed;
+    } else if (!entry_.has_conversation || entry_.turns < 2) {
+      ++stats_.too_few_turns;
+    } else if (!entry_.prompt || !entry_.reply_words) {
+      ++stats_.no_reply;
+    } else {
+      keep_if_in_bounds(std::move(*entry_.prompt), *entry_.reply_words);
+    }
+  }
+
+  // vLLM's is_valid_sequence, in words.
+  void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
+    const std::int64_t prompt_words = count_words(text);
+    const std::int64_t output_len = options_.output_len.value_or(reply_words);
+    if (prompt_words < options_.min_len ||
+        (!options_.output_len && reply_words < options_.min_len)) {
+      ++stats_.too_short;
+    } else if (prompt_words > options_.max_prompt_len ||
+               prompt_words + output_len > options_.max_total_len) {
+      ++stats_.too_long;
+    } else {
+      ++stats_.usable;
+      Prompt prompt;
+      prompt.text = std::move(text);
+      prompt.input_len = prompt_words;
+      prompt.output_len = output_len;
+      prompts_.push_back(std::move(prompt));
+    }
+  }
+
+  struct Turn {
+    std::optional<std::string> from;
+    std::optional<std::string> value;
+    bool malformed = false;
+  };
+  struct Entry {
+    bool has_conversation = false;
+    bool malformed = false;
+    std::size_t turns = 0;
+    std::optional<std::string> prompt;         // the first human turn
+    std::optional<std::int64_t> reply_words;   // the first later turn not from the human
+  };
+
+  const ShareGptOptions& options_;
+  std::vector<Prompt> prompts_;
+  ShareGptStats stats_;
+  std::string json_error_;
+  std::string top_level_;
+  int depth_ = 0;
+  int skip_until_ = -1;
+  Slot slot_ = Slot::other;
+  Entry entry_;
+  Turn turn_;
+};
+
+std::string why_nothing_usable(const ShareGptStats& stats, const ShareGptOptions& options) {
+  return "no usable conversation among " + std::to_string(stats.entries) + " entries (" +
+         std::to_string(stats.malformed) + " malformed, " + std::to_string(stats.too_few_turns) +
+         " with fewer than 2 turns, " + std::to_string(stats.no_reply) +
+         " without a human turn and a reply, " + std::to_string(stats.too_short) + " under " +
+         std::to_string(options.min_len) + " words, " + std::to_string(stats.too_long) +
+         " over " + std::to_string(options.max_prompt_len) + " prompt or " +
+         std::to_string(options.max_total_len) + " total words)";
+}
+
+}  // namespace
+
+ShareGptDataset load_sharegpt(const ShareGptOptions& options) {
+  if (options.output_len && *options.output_len < 1) {
+    throw std::invalid_argument("--sharegpt-output-len must be at least 1, got " +
+                                std::to_string(*options.output_len));
+  }
+  std::ifstream file = detail::open_dataset_file(options.path, "ShareGPT");
+  ShareGptReader reader(options);
+  const bool parsed = json::sax_parse(file, &reader);
+  if (!reader.json_error().empty()) {
+    throw DatasetError(options.path, 0, "not valid JSON: " + reader.json_error());
+  }
+  if (!reader.top_level().empty()) {
+    throw DatasetError(options.path, 0,
+                       "not a ShareGPT file: expected a JSON list of conversations, found " +
+                           reader.top_level());
+  }
+  if (!parsed) throw DatasetError(options.path, 0, "could not be read as JSON");
+  std::vector<Prompt>& prompts = reader.prompts();
+  if (prompts.empty()) {
+    throw DatasetError(options.path, 0, why_nothing_usable(reader.stats(), options));
+  }
+  ShareGptDataset dataset;
+  dataset.stats = reader.stats();
+  if (options.shuffle) shuffle_prompts(prompts, options.seed);
+  const std::size_t count = options.count.value_or(prompts.size());
+  dataset.prompts = fit_to_count(std::move(prompts), count, options.seed);
+  return dataset;
+}
+
+}  // namespace bench::workload

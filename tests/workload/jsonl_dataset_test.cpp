@@ -1,0 +1,215 @@
+#include "bench/workload/jsonl_dataset.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/workload/dataset_error.hpp"
+#include "temp_file.hpp"
+
+namespace {
+
+using bench::workload::DatasetError;
+using bench::workload::JsonlDataset;
+using bench::workload::JsonlOptions;
+using bench::workload::load_jsonl;
+using bench::workload::parse_jsonl_request;
+using bench::workload::Prompt;
+using bench::workload::testing::TempFile;
+using nlohmann::json;
+
+const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
+
+JsonlOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
+  JsonlOptions options;
+  options.path = path;
+  options.output_len = output_len;
+  options.shuffle = false;
+  return options;
+}
+
+// The DatasetError of parsing `line` as line 7 of "requests.jsonl", or a failure.
+DatasetError line_error(const std::string& line) {
+  try {
+    parse_jsonl_request(line, "requests.jsonl", 7, 100);
+  } catch (const DatasetError& error) {
+    return error;
+  }
+  ADD_FAILURE() << "accepted: " << line;
+  return DatasetError("", 0, "");
+}
+
+void expect_line_error(const std::string& line, const std::string& part) {
+  const DatasetError error = line_error(line);
+  const std::string message = error.what();
+  EXPECT_EQ(message.rfind("requests.jsonl:7: ", 0), 0u) << message;
+  EXPECT_NE(message.find(part), std::string::npos) << message;
+  EXPECT_EQ(error.line(), 7u);
+}
+
+// The file holds error_line's mistake; the error names the file and that line.
+void expect_file_error(const std::string& name, std::size_t error_line, const std::string& part) {
+  try {
+    load_jsonl(in_file_order(kDir + name));
+    ADD_FAILURE() << name << " was accepted";
+  } catch (const DatasetError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(error.line(), error_line) << message;
+    EXPECT_EQ(message.rfind(kDir + name + ":" + std::to_string(error_line) + ": ", 0), 0u)
+        << message;
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  }
+}
+
+TEST(Jsonl, SampleFileGivesOneRequestPerNonBlankLine) {
+  const JsonlDataset dataset = load_jsonl(in_file_order(kDir + "requests.jsonl"));
+  EXPECT_EQ(dataset.lines, 9u);
+  EXPECT_EQ(dataset.requests, 7u);
+  ASSERT_EQ(dataset.prompts.size(), 7u);
+  const std::vector<Prompt>& p = dataset.prompts;
+  EXPECT_EQ(p[0].text, "Explain how a hash map handles collisions.");
+  EXPECT_EQ(p[0].input_len, 7);
+  EXPECT_EQ(p[0].output_len, 100);  // no max_tokens: --output-len
+  EXPECT_FALSE(p[0].dataset_max_tokens.has_value());
+  EXPECT_TRUE(p[0].messages.is_null());
+  EXPECT_EQ(p[1].output_len, 64);
+  EXPECT_EQ(p[1].dataset_max_tokens, 64);
+  EXPECT_EQ(p[4].text,
+            "Summarize the causes of the French Revolution in five bullet points.");
+  EXPECT_EQ(p[4].output_len, 200);
+  EXPECT_EQ(p[6].output_len, 100);  // "max_tokens": null is no max_tokens
+}
+
+TEST(Jsonl, MessagesAreKeptWholeAndTheirTextJoinedForCompletions) {
+  const std::vector<Prompt> p = load_jsonl(in_file_order(kDir + "requests.jsonl")).prompts;
+  ASSERT_EQ(p.size(), 7u);
+  EXPECT_EQ(p[2].messages,
+            json::parse(R"([{"role": "system", "content": "You answer in one short paragraph."},
+                            {"role": "user", "content": "Why is the sky blue?"}])"));
+  EXPECT_EQ(p[2].text, "You answer in one short paragraph.\n\nWhy is the sky blue?");
+  EXPECT_EQ(p[2].input_len, 11);
+  EXPECT_EQ(p[3].messages.size(), 3u);
+  EXPECT_EQ(p[3].output_len, 48);
+  EXPECT_EQ(p[3].input_len, 7 + 8 + 4);
+  // Content parts: their "text" strings count and are joined.
+  EXPECT_EQ(p[5].text,
+            "Describe this chart in one sentence:\n\n"
+            "sales rose 12% in March and fell 3% in April.");
+  EXPECT_EQ(p[5].input_len, 16);
+}
+
+TEST(Jsonl, CrlfLineEndsAreNotPartOfTheText) {
+  const std::vector<Prompt> p = load_jsonl(in_file_order(kDir + "requests_crlf.jsonl")).prompts;
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].text, "A line that ends with CRLF, as Windows editors write it.");
+  EXPECT_EQ(p[1].output_len, 16);
+}
+
+TEST(Jsonl, ByteOrderMarkOnTheFirstLineIsSkipped) {
+  const TempFile file("bom.jsonl", "\xEF\xBB\xBF{\"prompt\": \"written by a Windows editor\"}\n");
+  const std::vector<Prompt> p = load_jsonl(in_file_order(file.path())).prompts;
+  ASSERT_EQ(p.size(), 1u);
+  EXPECT_EQ(p[0].text, "written by a Windows editor");
+}
+
+TEST(Jsonl, LastLineWithoutNewlineIsRead) {
+  const TempFile file("no-newline.jsonl", "{\"prompt\": \"a b\"}\n{\"prompt\": \"c d e\"}");
+  EXPECT_EQ(load_jsonl(in_file_order(file.path())).prompts.size(), 2u);
+}
+
+TEST(Jsonl, ShuffleAndCountFollowTheSeed) {
+  JsonlOptions options = in_file_order(kDir + "requests.jsonl");
+  options.shuffle = true;
+  options.seed = 3;
+  options.count = 20;
+  const std::vector<Prompt> a = load_jsonl(options).prompts;
+  const std::vector<Prompt> b = load_jsonl(options).prompts;
+  ASSERT_EQ(a.size(), 20u);
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].text, b[i].text);
+  options.count = 3;
+  EXPECT_EQ(load_jsonl(options).prompts.size(), 3u);
+}
+
+TEST(Jsonl, BadJsonNamesFileLineAndColumn) {
+  expect_file_error("bad_json.jsonl", 3, "not valid JSON at column");
+}
+
+TEST(Jsonl, MissingPromptNamesFileAndLine) {
+  expect_file_error("missing_prompt.jsonl", 2, "needs \"prompt\" (a string) or \"messages\"");
+}
+
+TEST(Jsonl, BadMaxTokensNamesFileAndLineCountingBlankLines) {
+  expect_file_error("bad_max_tokens.jsonl", 4,
+                    "\"max_tokens\" must be a positive integer, got \"64\"");
+}
+
+TEST(Jsonl, MessageWithoutRoleNamesFileLineAndMessage) {
+  expect_file_error("bad_message.jsonl", 1, "messages[1] needs a \"role\" string");
+}
+
+TEST(Jsonl, FileOfBlankLinesIsAnErrorNamingIt) {
+  try {
+    load_jsonl(in_file_order(kDir + "blank.jsonl"));
+    FAIL() << "no exception";
+  } catch (const DatasetError& error) {
+    EXPECT_EQ(error.line(), 0u);
+    EXPECT_NE(std::string(error.what()).find("blank.jsonl: no request in the file"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(Jsonl, MissingFileIsAnErrorNamingIt) {
+  try {
+    load_jsonl(in_file_order(kDir + "absent.jsonl"));
+    FAIL() << "no exception";
+  } catch (const DatasetError& error) {
+    EXPECT_NE(std::string(error.what()).find("absent.jsonl: cannot read the jsonl file"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(Jsonl, RejectsAnOutputLenBelowOneNamingTheFlag) {
+  try {
+    load_jsonl(in_file_order(kDir + "requests.jsonl", 0));
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("--output-len"), std::string::npos);
+  }
+}
+
+TEST(Jsonl, EachLineRuleHasItsOwnMessage) {
+  expect_line_error(R"(["a list"])", "expected a JSON object, got array");
+  expect_line_error(R"("a string")", "expected a JSON object, got string");
+  expect_line_error(R"({"prompt": "x y", "messages": []})", "has both \"prompt\" and \"messages\"");
+  expect_line_error(R"({"prompt": 42})", "\"prompt\" must be a string, got number");
+  expect_line_error(R"({"prompt": "   "})", "\"prompt\" is empty");
+  expect_line_error(R"({"messages": "hello"})", "\"messages\" must be a list of messages");
+  expect_line_error(R"({"messages": []})", "\"messages\" is an empty list");
+  expect_line_error(R"({"messages": ["hi"]})", "messages[0] must be an object, got string");
+  expect_line_error(R"({"messages": [{"role": "user"}]})", "messages[0] needs a \"content\"");
+  expect_line_error(R"({"messages": [{"role": 1, "content": "x"}]})",
+                    "messages[0] needs a \"role\" string");
+  expect_line_error(R"({"messages": [{"role": "user", "content": 5}]})",
+                    "messages[0].content must be a string, a list of content parts or null");
+  expect_line_error(R"({"prompt": "x", "max_tokens": 0})", "\"max_tokens\" must be a positive");
+  expect_line_error(R"({"prompt": "x", "max_tokens": -3})", "\"max_tokens\" must be a positive");
+  expect_line_error(R"({"prompt": "x", "max_tokens": 12.5})", "got 12.5");
+  expect_line_error(R"({"prompt": "x"} {"prompt": "y"})", "not valid JSON at column");
+  expect_line_error(R"({"prompt": "x",})", "not valid JSON at column 16");
+}
+
+TEST(Jsonl, AcceptedLineKeepsUnknownKeysOutOfTheRequest) {
+  const Prompt prompt =
+      parse_jsonl_request(R"({"id": 3, "prompt": "two words", "extra": {"a": 1}})", "f", 1, 9);
+  EXPECT_EQ(prompt.text, "two words");
+  EXPECT_EQ(prompt.input_len, 2);
+  EXPECT_EQ(prompt.output_len, 9);
+}
+
+}  // namespace

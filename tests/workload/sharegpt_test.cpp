@@ -1,0 +1,269 @@
+#include "bench/workload/sharegpt.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/workload/dataset_error.hpp"
+#include "temp_file.hpp"
+
+namespace {
+
+using bench::workload::DatasetError;
+using bench::workload::load_sharegpt;
+using bench::workload::Prompt;
+using bench::workload::ShareGptDataset;
+using bench::workload::ShareGptOptions;
+using bench::workload::ShareGptStats;
+using bench::workload::testing::TempFile;
+using nlohmann::json;
+
+const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
+
+ShareGptOptions in_file_order(const std::string& path) {
+  ShareGptOptions options;
+  options.path = path;
+  options.shuffle = false;
+  return options;
+}
+
+const Prompt* find_prompt(const std::vector<Prompt>& prompts, const std::string& start) {
+  for (const Prompt& prompt : prompts) {
+    if (prompt.text.rfind(start, 0) == 0) return &prompt;
+  }
+  return nullptr;
+}
+
+std::string words(int n, const std::string& word = "word") {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += (i == 0 ? "" : " ") + word;
+  return text;
+}
+
+json conversation(const std::string& prompt, const std::string& reply) {
+  return json{{"conversations",
+               json::array({json{{"from", "human"}, {"value", prompt}},
+                            json{{"from", "gpt"}, {"value", reply}}})}};
+}
+
+std::string error_of(const ShareGptOptions& options) {
+  try {
+    load_sharegpt(options);
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// tests/data/datasets/README.md lists what each entry of the sample is for.
+TEST(ShareGpt, SampleEntriesAreEachCountedOnceByWhatHappenedToThem) {
+  const ShareGptDataset dataset = load_sharegpt(in_file_order(kDir + "sharegpt_sample.json"));
+  const ShareGptStats& stats = dataset.stats;
+  EXPECT_EQ(stats.entries, 31u);
+  EXPECT_EQ(stats.usable, 20u);
+  EXPECT_EQ(stats.malformed, 3u);
+  EXPECT_EQ(stats.too_few_turns, 3u);
+  EXPECT_EQ(stats.no_reply, 1u);
+  EXPECT_EQ(stats.too_short, 2u);
+  EXPECT_EQ(stats.too_long, 2u);
+  EXPECT_EQ(stats.entries, stats.usable + stats.malformed + stats.too_few_turns +
+                               stats.no_reply + stats.too_short + stats.too_long);
+  EXPECT_EQ(dataset.prompts.size(), 20u);  // no count: every usable conversation once
+}
+
+TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
+  const std::vector<Prompt> prompts =
+      load_sharegpt(in_file_order(kDir + "sharegpt_sample.json")).prompts;
+  ASSERT_EQ(prompts.size(), 20u);
+  EXPECT_EQ(prompts[0].text,
+            "What is the difference between a process and a thread in an operating system? "
+            "Please give an example.");
+  EXPECT_EQ(prompts[0].input_len, 18);
+  EXPECT_EQ(prompts[0].output_len, 86);
+  EXPECT_TRUE(prompts[0].system_text.empty());
+  EXPECT_TRUE(prompts[0].messages.is_null());
+  EXPECT_FALSE(prompts[0].dataset_max_tokens.has_value());
+  // A conversation that opens with the model's turn: the prompt is the human's turn.
+  const Prompt* lasagna = find_prompt(prompts, "I need a recipe for a vegetarian lasagna");
+  ASSERT_NE(lasagna, nullptr);
+  EXPECT_EQ(lasagna->output_len, 75);
+  // user/assistant speakers, a system turn first, and SGLang's "conversation" key.
+  EXPECT_NE(find_prompt(prompts, "How do I reverse a singly linked list"), nullptr);
+  EXPECT_NE(find_prompt(prompts, "Plan a three day itinerary for Lisbon"), nullptr);
+  EXPECT_NE(find_prompt(prompts, "Explain the CAP theorem"), nullptr);
+  // Two human turns in a row: the first is the prompt, the model's answer the reply.
+  const Prompt* sql = find_prompt(prompts, "I have a question about SQL queries.");
+  ASSERT_NE(sql, nullptr);
+  EXPECT_EQ(sql->output_len, 39);
+  EXPECT_EQ(find_prompt(prompts, "hi"), nullptr);
+  EXPECT_EQ(find_prompt(prompts, "Can you tell me what the capital"), nullptr);
+}
+
+// vLLM's is_valid_sequence skips the reply-length check when the output length is fixed.
+TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
+  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.output_len = 64;
+  const ShareGptDataset dataset = load_sharegpt(options);
+  EXPECT_EQ(dataset.stats.usable, 22u);
+  EXPECT_EQ(dataset.stats.too_short, 1u);
+  EXPECT_EQ(dataset.stats.too_long, 1u);
+  for (const Prompt& prompt : dataset.prompts) EXPECT_EQ(prompt.output_len, 64);
+  EXPECT_NE(find_prompt(dataset.prompts, "Can you tell me what the capital"), nullptr);
+  EXPECT_NE(find_prompt(dataset.prompts, "Rewrite this memo"), nullptr);
+}
+
+TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
+  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.output_len = 0;
+  EXPECT_NE(error_of(options).find("--sharegpt-output-len"), std::string::npos);
+}
+
+// The thresholds, in words: prompt >= 4, reply >= 4, prompt <= 1024, prompt + output <= 2048.
+TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
+  json entries = json::array();
+  entries.push_back(conversation(words(3, "p3"), words(10)));        // prompt too short
+  entries.push_back(conversation(words(4, "p4"), words(10)));        // kept
+  entries.push_back(conversation(words(10, "r3"), words(3)));        // reply too short
+  entries.push_back(conversation(words(10, "r4"), words(4)));        // kept
+  entries.push_back(conversation(words(1025, "p1025"), words(10)));  // prompt too long
+  entries.push_back(conversation(words(1024, "p1024"), words(10)));  // kept
+  entries.push_back(conversation(words(1000, "t2049"), words(1049)));  // total too long
+  entries.push_back(conversation(words(1000, "t2048"), words(1048)));  // kept
+  const TempFile file("thresholds.json", entries.dump());
+  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  EXPECT_EQ(dataset.stats.too_short, 2u);
+  EXPECT_EQ(dataset.stats.too_long, 2u);
+  std::vector<std::string> kept;
+  for (const Prompt& prompt : dataset.prompts) {
+    kept.push_back(prompt.text.substr(0, prompt.text.find(' ')));
+  }
+  EXPECT_EQ(kept, (std::vector<std::string>{"p4", "r4", "p1024", "t2048"}));
+  EXPECT_EQ(dataset.prompts.back().input_len + dataset.prompts.back().output_len, 2048);
+}
+
+TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {
+  const json entries = json::parse(R"([
+    {"id": "x", "meta": {"tags": ["a", {"deep": [1, 2, {"conversations": []}]}]},
+     "conversations": [
+       {"from": "human", "value": "please count these five words", "lang": {"code": "en"}},
+       {"markdown": ["ignored", {"value": "not this"}], "from": "gpt",
+        "value": "one two three four five six"}
+     ],
+     "trailing": [[[]]]}
+  ])");
+  const TempFile file("nested.json", entries.dump(2));
+  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  ASSERT_EQ(dataset.stats.usable, 1u);
+  EXPECT_EQ(dataset.prompts[0].text, "please count these five words");
+  EXPECT_EQ(dataset.prompts[0].output_len, 6);
+}
+
+TEST(ShareGpt, ValueBeforeFromInATurnIsReadTheSame) {
+  const TempFile file("order.json", R"([{"conversations": [
+      {"value": "what is the time now", "from": "human"},
+      {"value": "it is half past four", "from": "gpt"}]}])");
+  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  ASSERT_EQ(dataset.prompts.size(), 1u);
+  EXPECT_EQ(dataset.prompts[0].text, "what is the time now");
+}
+
+TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
+  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.shuffle = true;
+  options.seed = 1;
+  const std::vector<Prompt> a = load_sharegpt(options).prompts;
+  const std::vector<Prompt> b = load_sharegpt(options).prompts;
+  options.seed = 2;
+  const std::vector<Prompt> c = load_sharegpt(options).prompts;
+  ASSERT_EQ(a.size(), 20u);
+  std::vector<std::string> ta, tb, tc;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ta.push_back(a[i].text);
+    tb.push_back(b[i].text);
+    tc.push_back(c[i].text);
+  }
+  EXPECT_EQ(ta, tb);
+  EXPECT_NE(ta, tc);
+  EXPECT_EQ(std::set<std::string>(ta.begin(), ta.end()),
+            std::set<std::string>(tc.begin(), tc.end()));
+}
+
+TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
+  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.shuffle = true;
+  options.count = 7;
+  const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
+  ASSERT_EQ(prompts.size(), 7u);
+  std::set<std::string> distinct;
+  for (const Prompt& prompt : prompts) distinct.insert(prompt.text);
+  EXPECT_EQ(distinct.size(), 7u);
+}
+
+// vLLM oversamples (random.choice) up to the count; every usable item is sent at least once.
+TEST(ShareGpt, CountAboveTheUsableItemsRepeatsThemAsVllmDoes) {
+  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.count = 75;
+  const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
+  ASSERT_EQ(prompts.size(), 75u);
+  std::set<std::string> distinct;
+  for (const Prompt& prompt : prompts) distinct.insert(prompt.text);
+  EXPECT_EQ(distinct.size(), 20u);
+}
+
+TEST(ShareGpt, MissingFileIsAnErrorNamingIt) {
+  const std::string message = error_of(in_file_order(kDir + "no_such_file.json"));
+  EXPECT_NE(message.find("no_such_file.json"), std::string::npos) << message;
+  EXPECT_NE(message.find("No such file"), std::string::npos) << message;
+}
+
+TEST(ShareGpt, DirectoryIsAnErrorNamingIt) {
+  const std::string message = error_of(in_file_order(kDir));
+  EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
+}
+
+TEST(ShareGpt, TruncatedFileIsAnErrorNamingFileLineAndColumn) {
+  try {
+    load_sharegpt(in_file_order(kDir + "sharegpt_truncated.json"));
+    FAIL() << "no exception";
+  } catch (const DatasetError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(error.path(), kDir + "sharegpt_truncated.json");
+    EXPECT_NE(message.find("sharegpt_truncated.json: not valid JSON"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("line 6"), std::string::npos) << message;
+    EXPECT_EQ(message.find("[json.exception"), std::string::npos) << message;
+  }
+}
+
+TEST(ShareGpt, EmptyFileIsAnErrorNamingIt) {
+  const TempFile file("empty.json", "");
+  const std::string message = error_of(in_file_order(file.path()));
+  EXPECT_NE(message.find(file.path() + ": not valid JSON"), std::string::npos) << message;
+}
+
+TEST(ShareGpt, AnObjectInsteadOfAListIsAnErrorSayingWhatWasFound) {
+  const std::string message = error_of(in_file_order(kDir + "sharegpt_not_a_list.json"));
+  EXPECT_NE(message.find("sharegpt_not_a_list.json"), std::string::npos) << message;
+  EXPECT_NE(message.find("expected a JSON list of conversations, found an object"),
+            std::string::npos)
+      << message;
+}
+
+TEST(ShareGpt, FileWithNothingUsableIsAnErrorCountingWhy) {
+  const std::string message = error_of(in_file_order(kDir + "sharegpt_nothing_usable.json"));
+  EXPECT_NE(message.find("sharegpt_nothing_usable.json: no usable conversation among 4 entries"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("1 malformed"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 with fewer than 2 turns"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 without a human turn and a reply"), std::string::npos) << message;
+  EXPECT_NE(message.find("1 under 4 words"), std::string::npos) << message;
+}
+
+}  // namespace
