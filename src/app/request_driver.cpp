@@ -1,84 +1,138 @@
 #include "bench/app/request_driver.hpp"
 
+#include <algorithm>
+
+#include "bench/util/clock.hpp"
+
 namespace bench::app {
 
-// One in-flight request: its body (kept alive for curl), its record and its stream reader.
+// One in-flight request: its record and its stream reader, reused request after request.
 class RequestDriver::Slot final : public engine::TransferHandler {
  public:
   Slot(RequestDriver& driver, protocol::StreamLimits limits) : driver_(driver), reader_(limits) {}
 
-  void begin(metrics::RequestRecord* record) {
-    record_ = record;
-    reader_.begin(record);
+  metrics::RequestRecord& begin() {
+    record_ = metrics::RequestRecord{};
+    reader_.begin(&record_);
+    return record_;
   }
-  bool first_token_seen() const override { return record_->first_token_ns >= 0; }
+  bool first_token_seen() const override { return record_.first_token_ns >= 0; }
   void on_headers(long http_status, std::string_view content_type) override {
     reader_.on_headers(http_status, content_type);
   }
   bool on_body(std::string_view bytes, std::int64_t arrival_ns) override {
-    return reader_.on_body(bytes, arrival_ns - driver_.config_.epoch_ns);
+    const std::size_t chunks_before = record_.text_chunk_ns.size();
+    const bool keep_going = reader_.on_body(bytes, arrival_ns - driver_.plan_.epoch_ns);
+    if (LiveCounters* live = driver_.plan_.live) {
+      live->text_chunks.fetch_add(
+          static_cast<std::int64_t>(record_.text_chunk_ns.size() - chunks_before),
+          std::memory_order_relaxed);
+    }
+    return keep_going;
   }
   void on_end(const engine::TransferEnd& end) override {
     protocol::TransportEnd transport;
     transport.error = end.error;
     transport.message = end.message;
-    transport.end_ns = end.end_ns - driver_.config_.epoch_ns;
+    transport.end_ns = end.end_ns - driver_.plan_.epoch_ns;
     reader_.finish(transport);
-    record_->new_connection = end.new_connections > 0;
-    record_->connect_ns = end.connect_ns;
+    record_.new_connection = end.new_connections > 0;
+    record_.connect_ns = end.connect_ns;
+    if (LiveCounters* live = driver_.plan_.live) {
+      live->finished.fetch_add(1, std::memory_order_relaxed);
+      if (record_.ok()) {
+        live->output_tokens.fetch_add(std::max<std::int64_t>(0, record_.completion_tokens),
+                                      std::memory_order_relaxed);
+        live->input_tokens.fetch_add(std::max<std::int64_t>(0, record_.prompt_tokens),
+                                     std::memory_order_relaxed);
+      } else if (!record_.cancelled()) {
+        live->failed.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    driver_.sink_.on_record(record_);
     driver_.release(this);
   }
 
  private:
   RequestDriver& driver_;
   protocol::StreamReader reader_;
-  metrics::RequestRecord* record_ = nullptr;
+  metrics::RequestRecord record_;
 };
 
-RequestDriver::RequestDriver(DriverConfig config, const std::vector<workload::Prompt>& prompts,
-                             std::vector<metrics::RequestRecord>& records, std::size_t first,
-                             std::size_t last, bool warmup)
-    : config_(std::move(config)),
-      prompts_(prompts),
-      records_(records),
-      next_(first),
-      last_(last),
-      warmup_(warmup) {}
+RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
+    : plan_(std::move(plan)), sink_(sink), next_index_(plan_.first) {
+  if (open_loop() && plan_.warmup_requests < plan_.offsets_ns->size()) {
+    measured_start_ns_ = (*plan_.offsets_ns)[plan_.warmup_requests];
+  }
+}
+
+void RequestDriver::set_epoch(std::int64_t epoch_ns) { plan_.epoch_ns = epoch_ns; }
+
+std::int64_t RequestDriver::measured_end_ns() const {
+  if (plan_.measured_duration_ns <= 0 || measured_start_ns_ < 0) return kNoLimitNs;
+  return measured_start_ns_ + plan_.measured_duration_ns;
+}
+
+std::int64_t RequestDriver::cancel_at_ns() const {
+  if (!plan_.cancel_at_duration_end) return kNoLimitNs;
+  const std::int64_t end = measured_end_ns();
+  return end == kNoLimitNs ? kNoLimitNs : plan_.epoch_ns + end;
+}
 
 RequestDriver::~RequestDriver() = default;
 
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
+  if (open_loop()) {
+    if (next_index_ >= plan_.offsets_ns->size()) return std::nullopt;
+    const std::int64_t offset = (*plan_.offsets_ns)[next_index_];
+    if (offset >= measured_end_ns()) return std::nullopt;
+    return plan_.epoch_ns + offset;
+  }
   // Closed loop: every request is due at once; the engine's concurrency limit paces them.
-  if (next_ >= last_) return std::nullopt;
-  return config_.epoch_ns;
+  if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
+  const std::int64_t end = measured_end_ns();
+  if (end != kNoLimitNs && now_ns() - plan_.epoch_ns >= end) return std::nullopt;
+  return plan_.epoch_ns;
 }
 
 engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std::int64_t send_ns) {
-  const std::size_t index = next_++;
-  const workload::Prompt& prompt = prompts_[index];
-  metrics::RequestRecord& record = records_[index];
-  record = metrics::RequestRecord{};
-  record.index = index;
-  record.warmup = warmup_;
-  record.intended_start_ns = std::max(slot_free_ns, config_.epoch_ns) - config_.epoch_ns;
-  record.start_ns = send_ns - config_.epoch_ns;
-  record.requested_input_len = prompt.input_len;
-  record.requested_output_len = prompt.output_len;
+  const std::size_t index = next_index_;
+  next_index_ += plan_.stride;
+  const workload::Prompt& prompt = (*plan_.prompts)[index % plan_.prompts->size()];
 
   Slot* slot = nullptr;
   if (!idle_slots_.empty()) {
     slot = idle_slots_.back();
     idle_slots_.pop_back();
   } else {
-    slots_.push_back(std::make_unique<Slot>(*this, config_.limits));
+    slots_.push_back(std::make_unique<Slot>(*this, plan_.limits));
     slot = slots_.back().get();
   }
-  slot->begin(&record);
+  metrics::RequestRecord& record = slot->begin();
+  record.index = index;
+  record.start_ns = send_ns - plan_.epoch_ns;
+  record.warmup = index < plan_.warmup_requests || record.start_ns < plan_.warmup_until_ns;
+  if (open_loop()) {
+    // The schedule's time is the intended start; a wait for a concurrency slot after it is
+    // part of what the user of an overloaded server would see (coordinated omission).
+    record.intended_start_ns = (*plan_.offsets_ns)[index];
+    record.slot_wait_ns =
+        std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - record.intended_start_ns);
+  } else {
+    record.intended_start_ns = std::max(slot_free_ns, plan_.epoch_ns) - plan_.epoch_ns;
+  }
+  record.requested_input_len = prompt.input_len;
+  record.requested_output_len = prompt.output_len;
+  ++sent_;
+  if (!record.warmup) {
+    ++measured_sent_;
+    if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
+  }
+  if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
 
-  config_.request.max_tokens = prompt.output_len;
-  return engine::TransferRequest{config_.url,
-                                 protocol::build_request_body(config_.request, prompt.text),
-                                 config_.headers, slot};
+  plan_.request.max_tokens = prompt.output_len;
+  return engine::TransferRequest{plan_.url, protocol::build_request_body(plan_.request, prompt.text),
+                                 plan_.headers, slot};
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

@@ -1,22 +1,23 @@
 #include "bench/app/run_benchmark.hpp"
 
+#include <cmath>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "bench/app/request_driver.hpp"
+#include "bench/app/live_counters.hpp"
+#include "bench/app/progress.hpp"
+#include "bench/app/record_log.hpp"
+#include "bench/app/run_point.hpp"
+#include "bench/app/self_check.hpp"
+#include "bench/app/target.hpp"
 #include "bench/cli/exit_codes.hpp"
-#include "bench/engine/engine.hpp"
-#include "bench/engine/fetch.hpp"
-#include "bench/metrics/run_summary.hpp"
-#include "bench/protocol/openai.hpp"
-#include "bench/protocol/stream_reader.hpp"
+#include "bench/cli/values.hpp"
 #include "bench/report/report.hpp"
-#include "bench/sim/sim_server.hpp"
+#include "bench/schedule/arrival.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
@@ -26,10 +27,7 @@ namespace bench::app {
 
 namespace {
 
-// Raised for conditions that stop the run before anything is measured (exit code 3).
-struct RunError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using nlohmann::json;
 
 std::vector<std::string> request_headers(const cli::RunOptions& options) {
   std::vector<std::string> headers = {"Content-Type: application/json",
@@ -39,9 +37,9 @@ std::vector<std::string> request_headers(const cli::RunOptions& options) {
   return headers;
 }
 
-engine::EngineOptions engine_options(const cli::RunOptions& options) {
+engine::EngineOptions engine_options(const cli::RunOptions& options, std::int64_t concurrency) {
   engine::EngineOptions engine;
-  engine.concurrency = options.concurrency;
+  engine.concurrency = concurrency;
   engine.connect_timeout_ms = static_cast<std::int64_t>(options.connect_timeout_s * 1000);
   engine.request_timeout_ms = static_cast<std::int64_t>(options.request_timeout_s * 1000);
   engine.ttft_timeout_ms = static_cast<std::int64_t>(options.ttft_timeout_s * 1000);
@@ -52,166 +50,340 @@ engine::EngineOptions engine_options(const cli::RunOptions& options) {
   return engine;
 }
 
-bool is_unreachable(metrics::ErrorClass error) {
-  using metrics::ErrorClass;
-  return error == ErrorClass::connect_refused || error == ErrorClass::dns ||
-         error == ErrorClass::tls || error == ErrorClass::connect_timeout;
+// One point of the run: the single run, or one value of a sweep.
+struct Point {
+  std::int64_t concurrency = 0;
+  double rate = cli::kUnlimitedRate;
+};
+
+std::vector<Point> points_of(const cli::RunOptions& options) {
+  std::vector<Point> points;
+  for (std::int64_t concurrency : options.concurrency) {
+    for (double rate : options.request_rates) points.push_back({concurrency, rate});
+  }
+  return points;
 }
 
-// GET /v1/models and take the first id, as vLLM's and SGLang's benchmarks do by default.
-std::string discover_model(const std::string& base_url, const std::vector<std::string>& headers,
-                           const engine::EngineOptions& engine) {
-  const std::string url = base_url + "/v1/models";
-  const engine::FetchResult models = engine::fetch(url, headers, "", engine);
-  if (models.end.error != metrics::ErrorClass::none) {
-    throw RunError(fmt::format("cannot reach {}: {}", url, models.end.message));
-  }
-  if (models.http_status != 200) {
-    throw RunError(fmt::format("GET {} answered HTTP {}: {}; pass --model", url,
-                               models.http_status, protocol::error_message_from_body(models.body)));
-  }
-  std::optional<std::string> model = protocol::first_model_id(models.body);
-  if (!model) throw RunError(fmt::format("GET {} listed no model; pass --model", url));
-  return *model;
+bool is_sweep(const cli::RunOptions& options) {
+  return options.concurrency.size() > 1 || options.request_rates.size() > 1;
 }
 
-// Sends one short streamed request asking for per-chunk usage (vLLM's continuous_usage_stats).
-// Returns whether the server answered it with a clean stream. A server that cannot be reached
-// at all ends the run here, before anything is measured.
-bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
-                           protocol::RequestOptions request, const engine::EngineOptions& engine) {
-  request.continuous_usage_stats = true;
-  request.max_tokens = 2;
-  const engine::FetchResult probe =
-      engine::fetch(url, headers, protocol::build_request_body(request, "Hello"), engine);
-  if (is_unreachable(probe.end.error)) {
-    throw RunError(fmt::format("cannot reach {}: {}", url, probe.end.message));
-  }
-  if (probe.http_status != 200) return false;
-  metrics::RequestRecord record;
-  protocol::StreamReader reader;
-  reader.begin(&record);
-  reader.on_headers(probe.http_status, probe.content_type);
-  reader.on_body(probe.body, 0);
-  reader.finish(protocol::TransportEnd{probe.end.error, probe.end.message, 0});
-  return record.ok();
+std::string rate_text(double rate) {
+  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string("inf");
 }
 
-// Runs one phase (warm-up or measured) and returns the index one past its last sent request.
-std::size_t run_phase(engine::Engine& engine, const DriverConfig& config,
-                      const std::vector<workload::Prompt>& prompts,
-                      std::vector<metrics::RequestRecord>& records, std::size_t first,
-                      std::size_t last, bool warmup, const std::atomic<bool>& stop) {
-  RequestDriver driver(config, prompts, records, first, last, warmup);
-  engine.run(driver, &stop);
-  return driver.sent_end();
+json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
+
+schedule::ArrivalOptions arrival_options(const cli::RunOptions& options, double rate,
+                                         std::uint64_t seed) {
+  schedule::ArrivalOptions arrivals;
+  arrivals.rate_per_s = rate;
+  arrivals.burstiness = options.burstiness;
+  arrivals.process =
+      options.constant_rate ? schedule::ArrivalProcess::constant
+                            : schedule::ArrivalProcess::poisson_gamma;
+  if (const auto ramp = schedule::parse_ramp_strategy(options.ramp_up_strategy)) {
+    arrivals.ramp = {*ramp, options.ramp_up_start_rps, options.ramp_up_end_rps};
+  }
+  arrivals.seed = seed;
+  return arrivals;
+}
+
+// The open-loop schedule of a point: warm-up offsets, then the measured ones right after them.
+// Two draws (warm-up, measured) of independent seeds: a Poisson process is memoryless, so the
+// join is invisible. Empty when the point is a closed loop.
+struct Schedule {
+  std::vector<std::int64_t> offsets_ns;
+  std::size_t warmup_requests = 0;
+};
+
+std::optional<Schedule> open_loop_schedule(const cli::RunOptions& options, double rate) {
+  const schedule::ArrivalOptions measured = arrival_options(options, rate, options.seed);
+  if (schedule::sends_all_at_once(measured)) return std::nullopt;
+  schedule::ArrivalOptions warmup = measured;
+  warmup.seed = options.seed ^ 0x9e3779b97f4a7c15ULL;  // a stream of its own
+  if (warmup.ramp.strategy != schedule::RampStrategy::none) {
+    // Warm-up holds the ramp's first rate (or its last, when it starts from 0).
+    warmup.rate_per_s = warmup.ramp.start_rps > 0 ? warmup.ramp.start_rps : warmup.ramp.end_rps;
+    warmup.ramp = {};
+  }
+  Schedule out;
+  std::int64_t shift_ns = 0;
+  if (options.warmup_duration_s > 0) {
+    out.offsets_ns = schedule::arrival_offsets_until_ns(
+        warmup, static_cast<std::int64_t>(options.warmup_duration_s * 1e9), SIZE_MAX);
+    shift_ns = static_cast<std::int64_t>(options.warmup_duration_s * 1e9);
+  } else if (options.warmup_requests > 0) {
+    out.offsets_ns =
+        schedule::arrival_offsets_ns(warmup, static_cast<std::size_t>(options.warmup_requests));
+    // The first measured request one mean gap after the last warm-up one.
+    shift_ns = out.offsets_ns.back() + static_cast<std::int64_t>(1e9 / warmup.rate_per_s);
+  }
+  out.warmup_requests = out.offsets_ns.size();
+  const std::vector<std::int64_t> measured_offsets =
+      options.duration_s > 0
+          ? schedule::arrival_offsets_until_ns(
+                measured, static_cast<std::int64_t>(options.duration_s * 1e9), SIZE_MAX)
+          : schedule::arrival_offsets_ns(measured, static_cast<std::size_t>(options.num_prompts));
+  for (std::int64_t offset : measured_offsets) out.offsets_ns.push_back(shift_ns + offset);
+  return out;
+}
+
+// What stays the same over the points of a sweep.
+struct Setup {
+  Target target;
+  std::vector<std::string> headers;
+  protocol::RequestOptions request;
+  std::string url;
+  bool per_chunk_usage = false;
+  std::vector<workload::Prompt> prompts;
+};
+
+json point_label(const cli::RunOptions& options, const Point& point) {
+  if (options.request_rates.size() > 1) return {{"request_rate", rate_json(point.rate)}};
+  return {{"concurrency", point.concurrency}};
+}
+
+std::string progress_label(const cli::RunOptions& options, const Point& point) {
+  if (!is_sweep(options)) return "";
+  if (options.request_rates.size() > 1) return "rate=" + rate_text(point.rate);
+  return fmt::format("c={}", point.concurrency);
+}
+
+// Measures one point and returns its results object.
+struct MeasuredPoint {
+  json results;
+  metrics::RunSummary summary;
+  report::RunContext context;
+};
+
+MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const Point& point,
+                      RecordLog* log, const std::atomic<bool>& stop, std::ostream& err) {
+  const std::optional<Schedule> schedule = open_loop_schedule(options, point.rate);
+  PointPlan plan;
+  plan.driver.url = setup.url;
+  plan.driver.headers = &setup.headers;
+  plan.driver.request = setup.request;
+  plan.driver.limits = {static_cast<std::size_t>(options.max_line_bytes),
+                        static_cast<std::size_t>(options.max_line_bytes),
+                        static_cast<std::size_t>(options.max_response_bytes)};
+  plan.driver.prompts = &setup.prompts;
+  if (schedule) {
+    plan.driver.offsets_ns = &schedule->offsets_ns;
+    plan.driver.warmup_requests = schedule->warmup_requests;
+  } else {
+    plan.driver.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
+    plan.driver.warmup_until_ns = static_cast<std::int64_t>(options.warmup_duration_s * 1e9);
+  }
+  plan.driver.measured_duration_ns = static_cast<std::int64_t>(options.duration_s * 1e9);
+  plan.driver.cancel_at_duration_end = options.duration_hard;
+  plan.engine = engine_options(options, point.concurrency);
+  plan.measured_requests = options.duration_s > 0 || schedule
+                               ? SIZE_MAX
+                               : static_cast<std::size_t>(options.num_prompts);
+  plan.client_threads = options.client_threads;
+  plan.summary.target_in_flight = schedule ? 0 : point.concurrency;
+  plan.summary.slo = options.goodput;
+  plan.log = log;
+  LiveCounters live;
+  plan.driver.live = &live;
+  if (log != nullptr && is_sweep(options)) log->set_point(point_label(options, point));
+
+  PointResult result;
+  {
+    std::optional<Progress> progress;
+    if (progress_wanted(options.quiet)) {
+      ProgressPlan shown;
+      shown.label = progress_label(options, point);
+      if (options.duration_s > 0) {
+        shown.duration_s = options.duration_s + options.warmup_duration_s;
+      } else if (schedule) {
+        shown.total_requests = static_cast<std::int64_t>(schedule->offsets_ns.size());
+      } else if (options.warmup_duration_s == 0) {
+        shown.total_requests = options.warmup_requests + options.num_prompts;
+      }
+      progress.emplace(err, live, shown);
+    }
+    result = run_point(plan, stop);
+  }
+
+  MeasuredPoint measured;
+  measured.summary = std::move(result.summary);
+  report::RunContext& context = measured.context;
+  context.base_url = setup.target.base_url;
+  context.embedded_server = setup.target.embedded != nullptr;
+  context.endpoint = options.endpoint;
+  context.model = setup.request.model;
+  context.concurrency = point.concurrency;
+  context.request_rate = point.rate;
+  context.num_prompts = options.num_prompts;
+  context.input_len = options.input_len;
+  context.output_len = options.output_len;
+  context.started_at = wall_clock_iso8601();
+  context.interrupted = result.interrupted;
+  context.client = check_client(measured.summary, result.client);
+  context.config = cli::options_to_json(options);
+  context.config["base_url"] = setup.target.base_url;
+  context.config["model"] = setup.request.model;
+  measured.results = report::to_json(measured.summary, context);
+  measured.results["per_chunk_usage"] = setup.per_chunk_usage;
+  if (!options.quiet) {
+    for (const std::string& warning : context.client.warnings) {
+      err << "bench: warning" << (is_sweep(options) ? " (" + progress_label(options, point) + ")" : "")
+          << ": " << warning << "\n";
+    }
+  }
+  return measured;
+}
+
+Setup prepare(const cli::RunOptions& options, std::ostream& err) {
+  Setup setup;
+  setup.target = open_target(options.base_url, options.sim);
+  if (setup.target.embedded && !options.quiet) {
+    err << fmt::format(
+        "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
+        "bench: its figures describe the simulator, not a real model; pass --base-url to "
+        "measure a server.\n",
+        setup.target.base_url, sim::describe(options.sim));
+  }
+  setup.headers = request_headers(options);
+  const std::int64_t max_concurrency =
+      *std::max_element(options.concurrency.begin(), options.concurrency.end());
+  raise_open_file_limit(max_concurrency + 64);
+  const engine::EngineOptions engine = engine_options(options, 1);
+
+  setup.request.endpoint =
+      options.endpoint == "completions" ? protocol::Endpoint::completions : protocol::Endpoint::chat;
+  setup.request.ignore_eos = options.ignore_eos;
+  setup.request.temperature = options.temperature;
+  if (!options.extra_body.empty()) setup.request.extra_body = json::parse(options.extra_body);
+  setup.url = setup.target.base_url + std::string(protocol::endpoint_path(setup.request.endpoint));
+
+  // Model and per-chunk usage, before any clock starts.
+  setup.request.model = options.model.empty()
+                            ? discover_model(setup.target.base_url, setup.headers, engine)
+                            : options.model;
+  setup.per_chunk_usage = options.per_chunk_usage == "on";
+  if (options.per_chunk_usage == "auto") {
+    setup.per_chunk_usage = probe_per_chunk_usage(setup.url, setup.headers, setup.request, engine);
+  }
+  setup.request.continuous_usage_stats = setup.per_chunk_usage;
+
+  // With --duration the run's length is not a count: --num-prompts distinct prompts are reused
+  // in order. Otherwise one prompt per request, warm-up first, the same for every point.
+  const std::int64_t prompts =
+      options.duration_s > 0 || options.warmup_duration_s > 0
+          ? options.num_prompts
+          : options.warmup_requests + options.num_prompts;
+  setup.prompts = workload::make_random_prompts(
+      {prompts, options.input_len, options.output_len, options.seed});
+  return setup;
+}
+
+std::string describe_load(const cli::RunOptions& options) {
+  std::string load;
+  if (options.ramp_up_strategy != "none") {
+    load = fmt::format("rate ramping {} from {:g} to {:g} req/s", options.ramp_up_strategy,
+                       options.ramp_up_start_rps, options.ramp_up_end_rps);
+  } else {
+    std::vector<std::string> rates;
+    for (double rate : options.request_rates) rates.push_back(rate_text(rate));
+    load = std::isfinite(options.request_rates.front()) || options.request_rates.size() > 1
+               ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
+                             options.constant_rate ? " (constant)" : "")
+               : "closed loop";
+  }
+  std::string bound = options.duration_s > 0
+                          ? fmt::format("for {}{}", cli::format_duration(options.duration_s),
+                                        options.duration_hard ? " (hard)" : "")
+                          : fmt::format("{} requests", options.num_prompts);
+  std::string warmup = options.warmup_duration_s > 0
+                           ? fmt::format(" after {} of warm-up",
+                                         cli::format_duration(options.warmup_duration_s))
+                           : fmt::format(" ({} warm-up)", options.warmup_requests);
+  return fmt::format("concurrency {}, {}, {}{}", fmt::join(options.concurrency, ","), load, bound,
+                     warmup);
 }
 
 }  // namespace
 
 int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
                   std::ostream& out, std::ostream& err) {
-  // 1. The target: the user's server, or the embedded simulator on a free loopback port.
-  std::unique_ptr<sim::SimServer> embedded;
-  std::string base_url = options.base_url;
-  if (base_url.empty()) {
-    try {
-      embedded = std::make_unique<sim::SimServer>(options.sim);
-    } catch (const std::exception& error) {
-      err << "bench: error: cannot start the embedded server: " << error.what() << "\n";
-      return cli::kExitRunFailed;
-    }
-    base_url = embedded->base_url();
-    if (!options.quiet) {
-      err << fmt::format(
-          "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
-          "bench: its figures describe the simulator, not a real model; pass --base-url to "
-          "measure a server.\n",
-          base_url, sim::describe(options.sim));
-    }
-  }
-
-  const std::vector<std::string> headers = request_headers(options);
-  const engine::EngineOptions engine_config = engine_options(options);
-  raise_open_file_limit(options.concurrency + 64);
-
-  protocol::RequestOptions request;
-  request.endpoint =
-      options.endpoint == "completions" ? protocol::Endpoint::completions : protocol::Endpoint::chat;
-  request.ignore_eos = options.ignore_eos;
-  request.temperature = options.temperature;
-  if (!options.extra_body.empty()) request.extra_body = nlohmann::json::parse(options.extra_body);
-  const std::string url = base_url + std::string(protocol::endpoint_path(request.endpoint));
-
-  // 2. Model and per-chunk usage, before the clock starts.
-  bool per_chunk_usage = options.per_chunk_usage == "on";
+  std::optional<Setup> setup;
   try {
-    request.model = options.model.empty() ? discover_model(base_url, headers, engine_config)
-                                          : options.model;
-    if (options.per_chunk_usage == "auto") {
-      per_chunk_usage = probe_per_chunk_usage(url, headers, request, engine_config);
-    }
+    setup.emplace(prepare(options, err));
   } catch (const RunError& error) {
     err << "bench: error: " << error.what() << "\n";
     return cli::kExitRunFailed;
+  } catch (const std::invalid_argument& error) {  // a schedule value the CLI let through
+    err << "bench: error: " << error.what() << "\n";
+    return cli::kExitUsage;
   }
-  request.continuous_usage_stats = per_chunk_usage;
   if (!options.quiet) {
-    err << fmt::format("bench: model '{}', endpoint {}, concurrency {}, {} requests ({} warm-up)"
-                       ", per-chunk usage {}\n",
-                       request.model, url, options.concurrency, options.num_prompts,
-                       options.warmup_requests, per_chunk_usage ? "on" : "off");
+    err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
+                       setup->request.model, setup->url, describe_load(options),
+                       setup->per_chunk_usage ? "on" : "off");
   }
 
-  // 3. The workload, then the warm-up and measured phases on one engine (warm connections).
-  const auto total = static_cast<std::size_t>(options.warmup_requests + options.num_prompts);
-  const std::vector<workload::Prompt> prompts = workload::make_random_prompts(
-      {static_cast<std::int64_t>(total), options.input_len, options.output_len, options.seed});
-  std::vector<metrics::RequestRecord> records(total);
-  const std::string started_at = wall_clock_iso8601();
-
-  DriverConfig config;
-  config.url = url;
-  config.headers = &headers;
-  config.request = request;
-  config.epoch_ns = now_ns();
-  engine::Engine engine(engine_config);
-  const auto warmup_end = static_cast<std::size_t>(options.warmup_requests);
-  std::size_t sent_end = run_phase(engine, config, prompts, records, 0, warmup_end, true, stop);
-  if (!stop.load()) {
-    sent_end = run_phase(engine, config, prompts, records, warmup_end, total, false, stop);
+  int exit_code = cli::kExitOk;
+  std::unique_ptr<RecordLog> log;
+  if (!options.save_requests.empty()) {
+    try {
+      log = std::make_unique<RecordLog>(options.save_requests);
+    } catch (const std::exception& error) {
+      err << "bench: error: " << error.what() << "\n";
+      return cli::kExitRunFailed;
+    }
   }
-  records.resize(sent_end);  // requests never sent (after a stop) are not part of the run
+
+  // The points, one after another against the same server.
+  std::vector<MeasuredPoint> measured;
+  for (const Point& point : points_of(options)) {
+    if (stop.load()) break;
+    try {
+      measured.push_back(measure(options, *setup, point, log.get(), stop, err));
+    } catch (const std::invalid_argument& error) {
+      err << "bench: error: " << error.what() << "\n";
+      return cli::kExitUsage;
+    }
+  }
   const bool interrupted = stop.load();
 
-  // 4. Figures and reports.
-  const metrics::RunSummary summary = metrics::summarize_run(records);
-  report::RunContext context;
-  context.base_url = base_url;
-  context.embedded_server = embedded != nullptr;
-  context.endpoint = options.endpoint;
-  context.model = request.model;
-  context.concurrency = options.concurrency;
-  context.num_prompts = options.num_prompts;
-  context.input_len = options.input_len;
-  context.output_len = options.output_len;
-  context.started_at = started_at;
-  context.config = cli::options_to_json(options);
-  context.config["base_url"] = base_url;
-  context.config["model"] = request.model;
-  nlohmann::json results = report::to_json(summary, context);
-  results["interrupted"] = interrupted;
-  results["per_chunk_usage"] = per_chunk_usage;
+  std::vector<json> points;
+  for (const MeasuredPoint& point : measured) points.push_back(point.results);
+  json results;
+  if (is_sweep(options)) {
+    json values = json::array();
+    for (const Point& point : points_of(options)) {
+      values.push_back(options.request_rates.size() > 1 ? rate_json(point.rate)
+                                                        : json(point.concurrency));
+    }
+    results = report::sweep_to_json(options.request_rates.size() > 1 ? "request_rate"
+                                                                     : "concurrency",
+                                     values, points);
+    results["interrupted"] = interrupted;
+  } else if (!points.empty()) {
+    results = points.front();
+  }
 
-  if (options.output_format == cli::OutputFormat::json) {
-    out << results.dump(2) << "\n";
-  } else {
-    out << report::render_text(summary, context);
-    if (interrupted) out << "Run INTERRUPTED: figures cover the requests sent before the stop.\n";
+  switch (options.output_format) {
+    case cli::OutputFormat::json:
+      out << results.dump(2) << "\n";
+      break;
+    case cli::OutputFormat::csv:
+      out << report::to_csv(points);
+      break;
+    case cli::OutputFormat::text:
+      if (is_sweep(options)) {
+        out << report::render_sweep_table(results);
+        if (interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
+      } else if (!measured.empty()) {
+        out << report::render_text(measured.front().summary, measured.front().context);
+      }
+      break;
   }
   out.flush();
 
-  int exit_code = cli::kExitOk;
   auto write = [&](const std::string& path, const std::string& content) {
     try {
       write_file_atomically(path, content);
@@ -220,21 +392,29 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
       exit_code = cli::kExitRunFailed;
     }
   };
-  if (!options.output_file.empty()) write(options.output_file, results.dump(2) + "\n");
-  if (!options.save_requests.empty()) {
-    std::string lines;
-    for (const metrics::RequestRecord& record : records) {
-      lines += report::request_to_jsonl(record);
-      lines += '\n';
+  if (!options.output_file.empty() && !results.is_null()) {
+    write(options.output_file, results.dump(2) + "\n");
+  }
+  if (log) {
+    try {
+      log->commit();
+    } catch (const std::exception& error) {
+      err << "bench: error: " << error.what() << "\n";
+      exit_code = cli::kExitRunFailed;
     }
-    write(options.save_requests, lines);
   }
   if (exit_code != cli::kExitOk) return exit_code;
   if (interrupted) return cli::kExitInterrupted;
-  if (summary.failed > 0) {
+
+  std::int64_t failed = 0, sent = 0;
+  for (const MeasuredPoint& point : measured) {
+    failed += point.summary.failed;
+    sent += point.summary.sent;
+  }
+  if (failed > 0) {
     if (!options.quiet) {
-      err << fmt::format("bench: {} of {} measured requests failed (exit code {}).\n",
-                         summary.failed, summary.sent, cli::kExitRequestsFailed);
+      err << fmt::format("bench: {} of {} measured requests failed (exit code {}).\n", failed,
+                         sent, cli::kExitRequestsFailed);
     }
     return cli::kExitRequestsFailed;
   }

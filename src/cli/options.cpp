@@ -1,5 +1,6 @@
 #include "bench/cli/options.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -8,132 +9,11 @@
 #include <fmt/format.h>
 
 #include "bench/cli/exit_codes.hpp"
+#include "bench/cli/run_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
+#include "bench/cli/values.hpp"
 
 namespace bench::cli {
-
-namespace {
-
-// A bad value found after CLI11 has parsed: names the flag and the value.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-void setup_run_flags(CLI::App& app, RunOptions& run, std::string& output_format) {
-  app.add_option("--base-url", run.base_url,
-                 "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
-                 "Absent: bench starts its embedded simulated server on a free loopback port")
-      ->envname("OPENAI_BASE_URL");
-  app.add_option("--endpoint", run.endpoint, "API to call: chat (/v1/chat/completions) or "
-                                             "completions (/v1/completions)")
-      ->check(CLI::IsMember({"chat", "completions"}))
-      ->capture_default_str();
-  app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
-  app.add_option("--api-key", run.api_key,
-                 "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
-      ->envname("OPENAI_API_KEY");
-  app.add_option("--concurrency,--max-concurrency", run.concurrency,
-                 "Requests in flight at once (closed loop)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
-      ->capture_default_str();
-  app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
-      ->capture_default_str();
-  app.add_option("--input-len", run.input_len, "Prompt length in words (random dataset)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
-      ->capture_default_str();
-  app.add_option("--output-len", run.output_len, "max_tokens of every request")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
-      ->capture_default_str();
-  app.add_flag("--ignore-eos", run.ignore_eos,
-               "Send ignore_eos: true so every request generates output-len tokens "
-               "(vLLM, SGLang, llama.cpp)");
-  app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--extra-body", run.extra_body,
-                 "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
-  app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--seed", run.seed, "Seed for prompt generation")->capture_default_str();
-  app.add_option("--warmup-requests", run.warmup_requests,
-                 "Requests sent before the measured phase, not measured")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
-      ->capture_default_str();
-  app.add_option("--request-timeout", run.request_timeout_s,
-                 "Whole-request time limit, seconds")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--connect-timeout", run.connect_timeout_s, "Connection time limit, seconds")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app.add_option("--ttft-timeout", run.ttft_timeout_s,
-                 "Fail a request with no generated text after this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--stall-timeout", run.stall_timeout_s,
-                 "Fail a request whose stream goes silent this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--per-chunk-usage", run.per_chunk_usage,
-                 "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each "
-                 "chunk's token count exactly: auto (probe the server first), on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
-  app.add_option("--output-format", output_format,
-                 "What stdout holds: text (human report) or json (only the results object)")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
-  app.add_option("--save-requests", run.save_requests,
-                 "Write one JSON line per request (timings, chunks, tokens, status) to this file");
-  app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
-  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
-      ->check(CLI::ExistingFile);
-  app.add_option("--grace", run.grace_s,
-                 "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before cancelling")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
-  add_sim_flags(app, run.sim, "--sim-");
-}
-
-bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
-
-// Checks that CLI11's declarative validators cannot express.
-void validate_run(RunOptions& run) {
-  if (!run.base_url.empty()) {
-    if (run.base_url.rfind("http://", 0) != 0 && run.base_url.rfind("https://", 0) != 0) {
-      throw UsageError(fmt::format(
-          "--base-url: '{}' is not an http:// or https:// URL", run.base_url));
-    }
-    while (!run.base_url.empty() && run.base_url.back() == '/') run.base_url.pop_back();
-    // Users often paste the OpenAI client's base (…/v1); bench adds /v1/... itself.
-    if (run.base_url.size() > 3 && run.base_url.ends_with("/v1")) {
-      run.base_url.resize(run.base_url.size() - 3);
-    }
-  }
-  if (!run.extra_body.empty()) {
-    const nlohmann::json parsed = nlohmann::json::parse(run.extra_body, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
-      throw UsageError(fmt::format("--extra-body: '{}' is not a JSON object", run.extra_body));
-    }
-  }
-  for (const std::string& header : run.headers) {
-    const auto colon = header.find(':');
-    if (colon == std::string::npos || colon == 0) {
-      throw UsageError(fmt::format("--header: '{}' is not 'Name: value'", header));
-    }
-    if (has_crlf(header)) {
-      throw UsageError("--header: a header may not contain CR or LF characters");
-    }
-  }
-  if (has_crlf(run.api_key)) {
-    throw UsageError("--api-key: the key may not contain CR or LF characters");
-  }
-  if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
-}
-
-}  // namespace
 
 ParseResult parse_cli(int argc, const char* const* argv) {
   ParseResult result;
@@ -142,8 +22,8 @@ ParseResult parse_cli(int argc, const char* const* argv) {
                "TPOT and E2E latency percentiles.",
                "bench"};
   app.set_version_flag("--version", std::string("bench ") + BENCH_VERSION);
-  std::string output_format = "text";
-  setup_run_flags(app, result.run, output_format);
+  RawRunFlags raw;
+  setup_run_flags(app, result.run, raw);
 
   CLI::App* serve_sim = app.add_subcommand(
       "serve-sim", "Run the embedded OpenAI-compatible simulated server in the foreground");
@@ -155,8 +35,7 @@ ParseResult parse_cli(int argc, const char* const* argv) {
       result.command = Command::serve_sim;
       return result;
     }
-    validate_run(result.run);
-    result.run.output_format = output_format == "json" ? OutputFormat::json : OutputFormat::text;
+    finish_run_flags(app, result.run, raw);
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
     result.message = serve_sim->parsed() ? serve_sim->help() : app.help();
@@ -175,13 +54,30 @@ ParseResult parse_cli(int argc, const char* const* argv) {
 }
 
 nlohmann::json options_to_json(const RunOptions& run) {
+  // JSON has no infinity: an unlimited rate is written "inf", as on the command line.
+  nlohmann::json rates = nlohmann::json::array();
+  for (double rate : run.request_rates) {
+    rates.push_back(std::isfinite(rate) ? nlohmann::json(rate) : nlohmann::json("inf"));
+  }
   nlohmann::json config = {
       {"base_url", run.base_url},
       {"endpoint", run.endpoint},
       {"model", run.model},
       {"api_key", run.api_key.empty() ? "" : "<redacted>"},
       {"concurrency", run.concurrency},
+      {"request_rate", rates},
+      {"burstiness", run.burstiness},
+      {"constant_rate", run.constant_rate},
+      {"ramp_up_strategy", run.ramp_up_strategy},
+      {"ramp_up_start_rps", run.ramp_up_start_rps},
+      {"ramp_up_end_rps", run.ramp_up_end_rps},
       {"num_prompts", run.num_prompts},
+      {"duration_s", run.duration_s},
+      {"duration_hard", run.duration_hard},
+      {"warmup_duration_s", run.warmup_duration_s},
+      {"client_threads", run.client_threads},
+      {"max_line_bytes", run.max_line_bytes},
+      {"max_response_bytes", run.max_response_bytes},
       {"dataset", "random"},
       {"input_len", run.input_len},
       {"output_len", run.output_len},
@@ -203,6 +99,11 @@ nlohmann::json options_to_json(const RunOptions& run) {
     header_names.push_back(header.substr(0, header.find(':')));
   }
   config["header_names"] = header_names;
+  nlohmann::json goodput = nlohmann::json::object();
+  if (run.goodput.ttft_ms) goodput["ttft_ms"] = *run.goodput.ttft_ms;
+  if (run.goodput.tpot_ms) goodput["tpot_ms"] = *run.goodput.tpot_ms;
+  if (run.goodput.e2e_ms) goodput["e2el_ms"] = *run.goodput.e2e_ms;
+  config["goodput"] = goodput;
   return config;
 }
 

@@ -124,6 +124,8 @@ void RunAccumulator::add(const RequestRecord& record) {
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
   last_end_ns_ = std::max(last_end_ns_, record.end_ns);
   schedule_lag_ms_.push_back(ns_to_ms(record.start_ns - record.intended_start_ns));
+  client_lag_ms_.push_back(
+      ns_to_ms(record.start_ns - record.intended_start_ns - record.slot_wait_ns));
   if (record.new_connection) {
     ++summary.connections_opened;
     if (record.connect_ns >= 0) connect_ms_.push_back(ns_to_ms(record.connect_ns));
@@ -224,6 +226,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   append(tpot_ms_, other.tpot_ms_);
   append(e2e_ms_, other.e2e_ms_);
   append(schedule_lag_ms_, other.schedule_lag_ms_);
+  append(client_lag_ms_, other.client_lag_ms_);
   append(ttft_from_intended_ms_, other.ttft_from_intended_ms_);
   append(e2e_from_intended_ms_, other.e2e_from_intended_ms_);
   append(connect_ms_, other.connect_ms_);
@@ -260,6 +263,7 @@ RunSummary RunAccumulator::summarize() {
   summary.tpot_ms = metrics::summarize(tpot_ms_);
   summary.e2e_ms = metrics::summarize(e2e_ms_);
   summary.schedule_lag_ms = metrics::summarize(schedule_lag_ms_);
+  summary.client_lag_ms = metrics::summarize(client_lag_ms_);
   summary.ttft_from_intended_ms = metrics::summarize(ttft_from_intended_ms_);
   summary.e2e_from_intended_ms = metrics::summarize(e2e_from_intended_ms_);
   summary.connect_ms = metrics::summarize(connect_ms_);

@@ -74,12 +74,20 @@ void Timeline::merge(const Timeline& other) {
   }
 }
 
+std::size_t Timeline::first_step() const {
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    if (steps_[i].started > 0) return i;
+  }
+  return 0;
+}
+
 std::vector<TimelineBucket> Timeline::buckets(std::int64_t bucket_ns) const {
   const std::int64_t per_bucket = std::max<std::int64_t>(1, bucket_ns / step_ns_);
+  const std::size_t first = first_step();
   std::vector<TimelineBucket> out;
   std::int64_t in_flight = 0;
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    const auto bucket = static_cast<std::size_t>(static_cast<std::int64_t>(i) / per_bucket);
+  for (std::size_t i = first; i < steps_.size(); ++i) {
+    const auto bucket = static_cast<std::size_t>(static_cast<std::int64_t>(i - first) / per_bucket);
     if (bucket >= out.size()) {
       out.emplace_back();
       out.back().t_s = static_cast<double>(bucket) * static_cast<double>(per_bucket * step_ns_) / 1e9;
@@ -135,7 +143,8 @@ SteadyState Timeline::steady_state(std::int64_t target_in_flight) const {
   }
   const double seconds = static_cast<double>(best_length) * static_cast<double>(step_ns_) / 1e9;
   steady.found = true;
-  steady.start_s = static_cast<double>(best_start) * static_cast<double>(step_ns_) / 1e9;
+  steady.start_s =
+      static_cast<double>(best_start - first_step()) * static_cast<double>(step_ns_) / 1e9;
   steady.end_s = steady.start_s + seconds;
   steady.output_throughput = static_cast<double>(output) / seconds;
   steady.input_throughput = static_cast<double>(input) / seconds;

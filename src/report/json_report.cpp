@@ -69,14 +69,71 @@ json errors_object(const RunSummary& s) {
   return errors;
 }
 
+json cdf_array(const metrics::RunSummary::Cdf& cdf) {
+  json points = json::array();
+  for (const auto& [percentile, value] : cdf) points.push_back({percentile, finite(value)});
+  return points;
+}
+
+json timeline_object(const RunSummary& s) {
+  json buckets = json::array();
+  for (const metrics::TimelineBucket& b : s.timeline) {
+    buckets.push_back({{"t_s", b.t_s},
+                       {"started", b.started},
+                       {"finished", b.finished},
+                       {"in_flight", b.in_flight},
+                       {"output_tokens", b.output_tokens},
+                       {"input_tokens", b.input_tokens},
+                       {"errors", b.errors}});
+  }
+  return {{"bucket_s", s.timeline_bucket_s}, {"buckets", buckets}};
+}
+
+json steady_state_object(const metrics::SteadyState& steady) {
+  if (!steady.found) return nullptr;
+  return {{"start_s", steady.start_s},
+          {"end_s", steady.end_s},
+          {"target_in_flight", steady.target_in_flight},
+          {"output_throughput", finite(steady.output_throughput)},
+          {"input_throughput", finite(steady.input_throughput)},
+          {"total_throughput", finite(steady.total_throughput)},
+          {"request_throughput", finite(steady.request_throughput)}};
+}
+
+json client_object(const RunSummary& s, const ClientCheck& client) {
+  json warnings = json::array();
+  for (const std::string& warning : client.warnings) warnings.push_back(warning);
+  const double per_1k_tokens =
+      s.total_output_tokens > 0 ? client.cpu_s / static_cast<double>(s.total_output_tokens) * 1000
+                                : 0.0;
+  return {{"threads", client.threads},
+          {"cpu_s", finite(client.cpu_s)},
+          {"wall_s", finite(client.wall_s)},
+          {"busiest_thread_utilization", finite(client.busiest_thread_utilization)},
+          {"cpu_ms_per_1k_output_tokens", finite(per_1k_tokens * 1000)},
+          {"warnings", warnings}};
+}
+
 // Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
 double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
 
 }  // namespace
 
+json sweep_to_json(const std::string& variable, const json& values,
+                   const std::vector<json>& points) {
+  json out = json::object();
+  out["schema_version"] = kSchemaVersion;
+  out["bench_version"] = BENCH_VERSION;
+  out["kind"] = "sweep";
+  out["sweep"] = {{"variable", variable}, {"values", values}};
+  out["points"] = points;
+  return out;
+}
+
 json to_json(const RunSummary& s, const RunContext& c) {
   json out = json::object();
   out["schema_version"] = kSchemaVersion;
+  out["kind"] = "run";
   out["bench_version"] = BENCH_VERSION;
   out["started_at"] = c.started_at;
   out["base_url"] = c.base_url;
@@ -112,6 +169,9 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["mean_schedule_lag_ms"] = finite(s.schedule_lag_ms.mean);
   out["p99_schedule_lag_ms"] = finite(s.schedule_lag_ms.p99);
   out["max_schedule_lag_ms"] = finite(s.schedule_lag_ms.max);
+  out["mean_client_lag_ms"] = finite(s.client_lag_ms.mean);
+  out["p99_client_lag_ms"] = finite(s.client_lag_ms.p99);
+  out["max_client_lag_ms"] = finite(s.client_lag_ms.max);
   out["median_ttft_from_intended_ms"] = finite(s.ttft_from_intended_ms.median);
   out["p99_ttft_from_intended_ms"] = finite(s.ttft_from_intended_ms.p99);
   out["median_e2e_latency_from_intended_ms"] = finite(s.e2e_from_intended_ms.median);
@@ -126,6 +186,18 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["mean_requested_output_len"] = finite(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite(s.mean_completion_tokens);
 
+  out["request_rate"] = std::isfinite(c.request_rate) ? json(c.request_rate) : json("inf");
+  out["goodput"] = s.goodput_measured ? json(finite(s.goodput)) : json(nullptr);
+  out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
+  out["interrupted"] = c.interrupted;
+  out["client_saturated"] = c.client.saturated;
+  out["client"] = client_object(s, c.client);
+  out["timeline"] = timeline_object(s);
+  out["distributions"] = {{"ttft_ms", cdf_array(s.ttft_cdf_ms)},
+                          {"itl_ms", cdf_array(s.itl_cdf_ms)},
+                          {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
+                          {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
+  out["steady_state"] = steady_state_object(s.steady_state);
   out["token_count_source"] = token_count_source(s);
   out["errors"] = errors_object(s);
   out["config"] = c.config;
@@ -134,7 +206,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
 }
 
 // Written with ordered_json so each line reads in the order a request happens.
-std::string request_to_jsonl(const metrics::RequestRecord& r) {
+std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::json& point) {
   using line_json = nlohmann::ordered_json;
   line_json chunk_arrival_ms = line_json::array();
   for (std::int64_t t : r.text_chunk_ns) chunk_arrival_ms.push_back(ns_to_ms(t - r.start_ns));
@@ -148,11 +220,12 @@ std::string request_to_jsonl(const metrics::RequestRecord& r) {
     return text.empty() ? line_json(nullptr) : line_json(valid_utf8(text));
   };
 
-  const line_json line = {
+  line_json line = {
       {"index", r.index},
       {"response_id", text_or_null(r.response_id)},
       {"warmup", r.warmup},
       {"intended_start_ms", ns_to_ms(r.intended_start_ns)},
+      {"slot_wait_ms", ns_to_ms(r.slot_wait_ns)},
       {"start_ms", ns_to_ms(r.start_ns)},
       {"ttft_ms", r.first_token_ns < 0 ? line_json(nullptr)
                                        : line_json(ns_to_ms(r.first_token_ns - r.start_ns))},
@@ -174,7 +247,10 @@ std::string request_to_jsonl(const metrics::RequestRecord& r) {
       {"status", r.ok() ? std::string_view("ok") : metrics::error_class_name(r.error)},
       {"error", text_or_null(r.error_message)},
   };
-  return line.dump();
+  if (point.is_null()) return line.dump();
+  line_json with_point = {{"point", line_json::parse(point.dump())}};
+  with_point.update(line);
+  return with_point.dump();
 }
 
 }  // namespace bench::report

@@ -76,6 +76,9 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Endpoint", c.endpoint);
   w.field("Model", c.model);
   w.field("Max concurrency", fmt::format("{}", c.concurrency));
+  if (std::isfinite(c.request_rate)) {
+    w.field("Request rate (offered)", fmt::format("{:g} req/s", c.request_rate));
+  }
   w.field("Requests", fmt::format("{} sent = {} completed + {} failed + {} cancelled", s.sent,
                                   s.completed, s.failed, s.cancelled));
   w.field("Warm-up requests (excluded)", fmt::format("{}", s.warmup_requests));
@@ -103,6 +106,10 @@ void write_throughput(Writer& w, const RunSummary& s) {
                                                 fixed2(s.total_throughput), kNumberWidth));
   w.field("Request throughput",
           fmt::format("{:>{}} req/s", fixed2(s.request_throughput), kNumberWidth));
+  if (s.goodput_measured) {
+    w.field("Goodput", fmt::format("{:>{}} req/s ({} of {} completed requests met every SLO)",
+                                   fixed2(s.goodput), kNumberWidth, s.good_requests, s.completed));
+  }
   w.field("Achieved concurrency",
           fmt::format("{:>{}} in flight (Little's law)", fixed2(s.achieved_concurrency),
                       kNumberWidth));
@@ -119,6 +126,21 @@ void write_throughput(Writer& w, const RunSummary& s) {
     w.text(fmt::format("NOTE: {} requests cancelled by bench (not failures, not counted)",
                        s.cancelled));
   }
+}
+
+// Throughput where the load was what was asked for, beside the whole-run figures above, which
+// include the ramp-up and the drain.
+void write_steady_state(Writer& w, const RunSummary& s) {
+  const metrics::SteadyState& steady = s.steady_state;
+  if (!steady.found) return;
+  w.field("Steady state", fmt::format("{:.2f} s to {:.2f} s, >= 90% of {} in flight",
+                                      steady.start_s, steady.end_s, steady.target_in_flight));
+  w.field("  output token throughput",
+          fmt::format("{:>{}} tok/s (output)", fixed2(steady.output_throughput), kNumberWidth));
+  w.field("  input token throughput",
+          fmt::format("{:>{}} tok/s (input)", fixed2(steady.input_throughput), kNumberWidth));
+  w.field("  total token throughput", fmt::format("{:>{}} tok/s (total = input + output)",
+                                                  fixed2(steady.total_throughput), kNumberWidth));
 }
 
 std::string output_source(const RunSummary& s) {
@@ -208,6 +230,12 @@ void write_latency(Writer& w, const RunSummary& s) {
   const Distribution& lag = s.schedule_lag_ms;
   w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", fixed2(lag.mean),
                                            fixed2(lag.p99), fixed2(lag.max)));
+  if (s.client_lag_ms.max < lag.max) {
+    // An open loop waiting for a concurrency slot: only part of the lag was the client's.
+    w.field("  of which client lag (ms)",
+            fmt::format("mean {}  p99 {}  max {}", fixed2(s.client_lag_ms.mean),
+                        fixed2(s.client_lag_ms.p99), fixed2(s.client_lag_ms.max)));
+  }
   w.field("TTFT from intended start (ms)",
           fmt::format("p50 {}  p99 {}", fixed2(s.ttft_from_intended_ms.median),
                       fixed2(s.ttft_from_intended_ms.p99)));
@@ -232,15 +260,34 @@ void write_errors(Writer& w, const RunSummary& s) {
   }
 }
 
+void write_client(Writer& w, const RunSummary& s, const ClientCheck& client) {
+  w.rule("Client", '-');
+  w.field("CPU", fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}",
+                             client.cpu_s, client.wall_s, client.threads,
+                             client.busiest_thread_utilization * 100,
+                             s.total_output_tokens > 0
+                                 ? fmt::format(", {:.3f} ms per 1,000 output tokens",
+                                               client.cpu_s * 1e6 /
+                                                   static_cast<double>(s.total_output_tokens))
+                                 : std::string()));
+  for (const std::string& warning : client.warnings) w.text("WARNING: " + warning);
+  if (!client.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
+}
+
 }  // namespace
 
 std::string render_text(const RunSummary& summary, const RunContext& context) {
   Writer w;
   write_header(w, summary, context);
   write_throughput(w, summary);
+  write_steady_state(w, summary);
   write_token_counts(w, summary);
   write_latency(w, summary);
   write_errors(w, summary);
+  write_client(w, summary, context.client);
+  if (context.interrupted) {
+    w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
+  }
   w.rule("", '=');
   w.text("Definitions: docs/metrics.md; every JSON result carries them under \"definitions\".");
   return w.take();

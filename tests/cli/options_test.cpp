@@ -29,7 +29,7 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(result.command, Command::run);
   EXPECT_EQ(result.run.base_url, "");
   EXPECT_EQ(result.run.endpoint, "chat");
-  EXPECT_EQ(result.run.concurrency, 64);
+  EXPECT_EQ(result.run.concurrency, (std::vector<std::int64_t>{64}));
   EXPECT_EQ(result.run.num_prompts, 1000);
   EXPECT_EQ(result.run.input_len, 1024);
   EXPECT_EQ(result.run.output_len, 128);
@@ -51,7 +51,7 @@ TEST(ParseCli, ReadsEveryRunFlag) {
   EXPECT_EQ(run.endpoint, "completions");
   EXPECT_EQ(run.model, "m");
   EXPECT_EQ(run.api_key, "k");
-  EXPECT_EQ(run.concurrency, 256);
+  EXPECT_EQ(run.concurrency, (std::vector<std::int64_t>{256}));
   EXPECT_EQ(run.num_prompts, 10);
   EXPECT_EQ(run.input_len, 5);
   EXPECT_EQ(run.output_len, 7);
@@ -126,6 +126,59 @@ TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
   EXPECT_EQ(config.find("also-secret"), std::string::npos);
   EXPECT_NE(config.find("<redacted>"), std::string::npos);
   EXPECT_NE(config.find("X-Token"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ParseCli, ReadsSweepsAndLoadShapes) {
+  const ParseResult sweep = parse({"--concurrency", "1,8,64"});
+  ASSERT_FALSE(sweep.exit_code) << sweep.message;
+  EXPECT_EQ(sweep.run.concurrency, (std::vector<std::int64_t>{1, 8, 64}));
+  EXPECT_TRUE(sweep.run.concurrency_given);
+
+  const ParseResult rates = parse({"--request-rate", "4,inf", "--burstiness", "0.5"});
+  ASSERT_FALSE(rates.exit_code) << rates.message;
+  ASSERT_EQ(rates.run.request_rates.size(), 2u);
+  EXPECT_EQ(rates.run.request_rates[0], 4);
+  EXPECT_EQ(rates.run.burstiness, 0.5);
+  // An open loop without --concurrency is not capped in practice, as in vLLM and SGLang.
+  EXPECT_EQ(rates.run.concurrency, (std::vector<std::int64_t>{bench::cli::kOpenLoopDefaultCap}));
+
+  const ParseResult timed = parse({"--duration", "2m", "--duration-hard", "--warmup-duration",
+                                   "10s", "--goodput", "ttft:300", "tpot:50", "--output-format",
+                                   "csv", "--client-threads", "2"});
+  ASSERT_FALSE(timed.exit_code) << timed.message;
+  EXPECT_EQ(timed.run.duration_s, 120);
+  EXPECT_TRUE(timed.run.duration_hard);
+  EXPECT_EQ(timed.run.warmup_duration_s, 10);
+  EXPECT_EQ(timed.run.goodput.ttft_ms, 300);
+  EXPECT_EQ(timed.run.goodput.tpot_ms, 50);
+  EXPECT_EQ(timed.run.output_format, bench::cli::OutputFormat::csv);
+  EXPECT_EQ(timed.run.client_threads, 2u);
+}
+
+TEST(ParseCli, RefusesCombinationsThatMeanNothing) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--concurrency", "1,8", "--request-rate", "1,2"}, "sweep one of them"},
+      {{"--duration-hard"}, "--duration-hard: needs --duration"},
+      {{"--warmup-duration", "5s", "--warmup-requests", "3"}, "by time or by count"},
+      {{"--constant-rate", "--burstiness", "2"}, "--constant-rate and --burstiness"},
+      {{"--ramp-up-strategy", "linear", "--ramp-up-end-rps", "5", "--request-rate", "3"},
+       "--ramp-up-strategy and --request-rate"},
+      {{"--ramp-up-strategy", "exponential", "--ramp-up-start-rps", "0", "--ramp-up-end-rps",
+        "5"},
+       "--ramp-up-start-rps"},
+      {{"--max-line-bytes", "100000", "--max-response-bytes", "2000"}, "--max-line-bytes"},
+      {{"--duration", "soon"}, "--duration: 'soon'"},
+  };
+  for (const auto& [args, mention] : cases) {
+    const ParseResult result = parse(args);
+    ASSERT_TRUE(result.exit_code.has_value()) << mention;
+    EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage) << mention;
+    EXPECT_NE(result.message.find(mention), std::string::npos) << result.message;
+  }
 }
 
 }  // namespace

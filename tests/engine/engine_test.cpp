@@ -87,7 +87,10 @@ class StreamingSource final : public bench::engine::RequestSource {
     return TransferRequest{url_, body, &headers_, handlers[next_++].get()};
   }
 
+  std::int64_t cancel_at_ns() const override { return cancel_at; }
+
   std::vector<std::unique_ptr<RecordingHandler>> handlers;
+  std::int64_t cancel_at = INT64_MAX;
   std::string body =
       R"({"model":"m","prompt":"hi there","max_tokens":8,"stream":true,)"
       R"("stream_options":{"include_usage":true}})";
@@ -242,8 +245,8 @@ TEST(Engine, AHardStopTimeCancelsEverythingInFlightAndStartsNothingNew) {
   StreamingSource source(server.base_url() + "/v1/completions", 10, tally);
   Engine engine(with(4, /*grace_ms=*/5000));  // the grace period does not apply to a hard stop
   const auto start = std::chrono::steady_clock::now();
-  const bench::engine::EngineStats stats =
-      engine.run(source, nullptr, bench::now_ns() + 300 * bench::kNsPerMs);
+  source.cancel_at = bench::now_ns() + 300 * bench::kNsPerMs;
+  const bench::engine::EngineStats stats = engine.run(source);
   const auto took = std::chrono::steady_clock::now() - start;
   EXPECT_GE(took, std::chrono::milliseconds(290));
   EXPECT_LT(took, std::chrono::seconds(2));

@@ -153,3 +153,17 @@ TEST(Timeline, AVeryLongRunCoarsensItsStepsAndKeepsItsTotals) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Timeline, StartsAtTheFirstMeasuredRequestWhateverCameBefore) {
+  Timeline timeline(0, 10 * kMs);
+  timeline.add(request(5000, 6500, 10));  // warm-up filled the first 5 s: not measured
+  const auto buckets = timeline.buckets(1000 * kMs);
+  ASSERT_EQ(buckets.size(), 2u);
+  EXPECT_EQ(buckets[0].t_s, 0.0);
+  EXPECT_EQ(buckets[0].started, 1);
+  EXPECT_EQ(buckets[1].finished, 1);
+}
+
+}  // namespace

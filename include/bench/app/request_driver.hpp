@@ -1,14 +1,20 @@
 #pragma once
-// The glue between the transport and the OpenAI protocol for one phase of a run: it hands
-// the engine request after request (building each body only when it is sent), and turns each
-// response into its RequestRecord through a StreamReader. One reader per concurrency slot,
-// reused, so the hot path allocates nothing per request beyond the body.
+// The glue between the transport and the OpenAI protocol for one engine: it hands the engine
+// request after request when each is due (building its body only then), turns each response
+// into a RequestRecord through a StreamReader, and gives the finished record to a RecordSink.
+// One slot (reader + record) per request in flight, reused, so nothing grows with the run.
+//
+// Which requests: indices first, first + stride, first + 2 x stride, ... (one driver per client
+// thread); request i uses prompt i modulo the prompt list, and in an open loop is due at
+// offsets[i] after the epoch.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/app/live_counters.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
@@ -17,38 +23,68 @@
 
 namespace bench::app {
 
-struct DriverConfig {
-  std::string url;                         // full endpoint URL
-  const std::vector<std::string>* headers;  // request headers, outlive the driver
-  protocol::RequestOptions request;        // body shape (max_tokens is taken per prompt)
-  std::int64_t epoch_ns = 0;               // steady-clock ns that record times are relative to
+/// Receives every request as it ends, on the engine's thread. The record is reused afterwards.
+class RecordSink {
+ public:
+  virtual ~RecordSink() = default;
+  virtual void on_record(const metrics::RequestRecord& record) = 0;
+};
+
+inline constexpr std::int64_t kNoLimitNs = std::numeric_limits<std::int64_t>::max();
+
+struct DriverPlan {
+  std::string url;                                   // full endpoint URL
+  const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
+  protocol::RequestOptions request;                  // body shape (max_tokens comes per prompt)
   protocol::StreamLimits limits;
+  const std::vector<workload::Prompt>* prompts = nullptr;  // not empty; outlive the driver
+  std::int64_t epoch_ns = 0;  // steady clock: record times and schedule offsets count from it
+  // Open loop: request i is due offsets_ns[i] after the epoch, and there are offsets_ns.size()
+  // requests in all. Null: closed loop, every request due as soon as a slot is free.
+  const std::vector<std::int64_t>* offsets_ns = nullptr;
+  std::size_t first = 0;   // this driver's first request index
+  std::size_t stride = 1;  // and the step to its next one
+  std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
+  std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up too
+  // Closed loop: stop after this many measured requests of this driver have been sent.
+  std::size_t measured_requests = std::numeric_limits<std::size_t>::max();
+  // --duration: the measured phase lasts this long from its first request (0 = no limit): no
+  // request starts after it, and with cancel_at_duration_end those in flight are cancelled.
+  std::int64_t measured_duration_ns = 0;
+  bool cancel_at_duration_end = false;
+  LiveCounters* live = nullptr;  // progress counters to bump, or null
 };
 
 class RequestDriver final : public engine::RequestSource {
  public:
-  /// Sends prompts[first, last) and fills records[first, last); `warmup` marks the records.
-  RequestDriver(DriverConfig config, const std::vector<workload::Prompt>& prompts,
-                std::vector<metrics::RequestRecord>& records, std::size_t first, std::size_t last,
-                bool warmup);
+  RequestDriver(DriverPlan plan, RecordSink& sink);
   ~RequestDriver() override;
 
   std::optional<std::int64_t> next_due_ns() override;
   engine::TransferRequest take_next(std::int64_t slot_free_ns, std::int64_t send_ns) override;
+  std::int64_t cancel_at_ns() const override;
 
-  /// Index one past the last request handed to the engine: records [first, sent_end) were sent.
-  std::size_t sent_end() const { return next_; }
+  /// Sets the epoch (steady ns) when the driver was built before the run's start was known.
+  void set_epoch(std::int64_t epoch_ns);
+
+  std::size_t sent() const { return sent_; }
+  std::size_t measured_sent() const { return measured_sent_; }
 
  private:
   class Slot;
   void release(Slot* slot);
+  bool open_loop() const { return plan_.offsets_ns != nullptr; }
+  // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
+  std::int64_t measured_end_ns() const;
 
-  DriverConfig config_;
-  const std::vector<workload::Prompt>& prompts_;
-  std::vector<metrics::RequestRecord>& records_;
-  std::size_t next_;
-  std::size_t last_;
-  bool warmup_;
+  DriverPlan plan_;
+  RecordSink& sink_;
+  std::size_t next_index_;
+  std::size_t sent_ = 0;
+  std::size_t measured_sent_ = 0;
+  // Epoch-relative start of the measured phase: an open loop knows it from its schedule, a
+  // closed loop when it sends its first measured request. -1 until known.
+  std::int64_t measured_start_ns_ = -1;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> idle_slots_;
 };

@@ -6,13 +6,21 @@
 #include <string>
 #include <vector>
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
+#include "bench/metrics/run_summary.hpp"
 #include "bench/sim/sim_options.hpp"
 
 namespace bench::cli {
 
-enum class OutputFormat { text, json };
+enum class OutputFormat { text, json, csv };
+
+inline constexpr double kUnlimitedRate = std::numeric_limits<double>::infinity();
+// In an open loop (--request-rate) without --concurrency, the cap on requests in flight: high
+// enough not to shape the load, as vLLM and SGLang apply none unless asked.
+inline constexpr std::int64_t kOpenLoopDefaultCap = 65536;
 
 /// The benchmark run (`bench [flags]`).
 struct RunOptions {
@@ -20,8 +28,21 @@ struct RunOptions {
   std::string endpoint = "chat";  // "chat" (/v1/chat/completions) or "completions"
   std::string model;           // empty = first id from GET /v1/models
   std::string api_key;         // sent as "Authorization: Bearer ..."; never printed
-  std::int64_t concurrency = 64;   // requests in flight at once (closed loop)
-  std::int64_t num_prompts = 1000;  // measured requests
+  // Requests in flight at most. Several values make a sweep: one run per value, in order.
+  std::vector<std::int64_t> concurrency = {64};
+  bool concurrency_given = false;  // --concurrency was on the command line
+  // Offered load, requests/s; infinity = closed loop (a new request as soon as a slot frees).
+  // Several values make a sweep over the rate, each capped by the (single) concurrency.
+  std::vector<double> request_rates = {kUnlimitedRate};
+  double burstiness = 1.0;          // gamma shape of the gaps: 1 = Poisson (SGLang, vLLM)
+  bool constant_rate = false;       // fixed gaps of 1/rate instead of random ones
+  std::string ramp_up_strategy = "none";  // vLLM's --ramp-up-strategy: none|linear|exponential
+  double ramp_up_start_rps = 0;     // the ramp's rate at the start, requests/s
+  double ramp_up_end_rps = 0;       // and at the end
+  std::int64_t num_prompts = 1000;  // measured requests (unless --duration bounds the run)
+  double duration_s = 0;            // measured phase length, seconds; 0 = bounded by num_prompts
+  bool duration_hard = false;       // at the end of --duration, cancel what is in flight
+  double warmup_duration_s = 0;     // warm-up by time, seconds, before the measured phase
   std::int64_t input_len = 1024;    // prompt length, words (a stand-in for tokens)
   std::int64_t output_len = 128;    // max_tokens per request
   bool ignore_eos = false;          // send ignore_eos: true
@@ -35,6 +56,10 @@ struct RunOptions {
   double ttft_timeout_s = 0;         // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none
   std::string per_chunk_usage = "auto";  // ask for vLLM's continuous_usage_stats: auto|on|off
+  std::size_t client_threads = 1;    // event loops (each its own curl multi handle)
+  std::int64_t max_line_bytes = 1 << 20;      // longest SSE line (and event) accepted, bytes
+  std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes
+  metrics::Slo goodput;              // SLOs of --goodput; none = no goodput figure
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
   std::string save_requests;   // JSONL, one record per request

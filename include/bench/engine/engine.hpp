@@ -71,6 +71,9 @@ class RequestSource {
   /// run's start, or the end of the transfer it replaces); `send_ns` is when the engine hands it
   /// to curl. A closed loop's intended start is max(due, slot_free_ns).
   virtual TransferRequest take_next(std::int64_t slot_free_ns, std::int64_t send_ns) = 0;
+  /// Steady-clock ns at which the engine must stop at once: nothing new starts and everything in
+  /// flight is cancelled (--duration-hard). May move as the run goes; INT64_MAX = never.
+  virtual std::int64_t cancel_at_ns() const { return INT64_MAX; }
 };
 
 struct EngineStats {
@@ -79,6 +82,11 @@ struct EngineStats {
   std::int64_t cancelled = 0;         // transfers ended by a stop after the grace period
   std::int64_t connections_opened = 0;  // new TCP connections (reused ones are not counted)
   bool stopped = false;               // the run was stopped before the source was exhausted
+  // Event-loop lag: a turn of the loop (from epoll_wait's return to its next call) is time in
+  // which no socket is read, so bytes arriving then are stamped late by up to its length.
+  std::int64_t loop_turns = 0;
+  std::int64_t slow_turns = 0;        // turns longer than 1 ms
+  std::int64_t longest_turn_ns = 0;
 };
 
 class Engine {
@@ -90,11 +98,10 @@ class Engine {
 
   /// Runs until the source is exhausted and every transfer has ended, or until `stop` becomes
   /// true: then no new request starts, in-flight ones may finish for grace_ms, and the rest are
-  /// cancelled (on_end with ErrorClass::cancelled). At `cancel_at_ns` (steady clock) it stops at
-  /// once: nothing new starts and everything in flight is cancelled (--duration-hard). Throws
-  /// std::runtime_error only when the event loop itself cannot work (epoll or curl failure).
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr,
-                  std::int64_t cancel_at_ns = INT64_MAX);
+  /// cancelled (on_end with ErrorClass::cancelled); or until the source's cancel_at_ns(), when it
+  /// stops at once. Throws std::runtime_error only when the event loop itself cannot work (epoll
+  /// or curl multi failure).
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr);
 
  private:
   struct Impl;

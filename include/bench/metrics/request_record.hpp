@@ -24,6 +24,10 @@ struct RequestRecord {
 
   // All times are steady-clock nanoseconds relative to the run's epoch (see RunTimes).
   std::int64_t intended_start_ns = 0;  // when the schedule wanted the request sent
+  // Open loop with a concurrency cap: how long after its intended start the request waited for
+  // a free slot (0 in a closed loop, where the intended start is the moment a slot freed). The
+  // rest of start - intended_start is the client's own lag.
+  std::int64_t slot_wait_ns = 0;
   std::int64_t start_ns = 0;           // when bench handed the request to the transport
   std::int64_t first_token_ns = -1;    // first chunk carrying generated text; -1 if none
   std::int64_t end_ns = 0;             // end of stream (or failure)

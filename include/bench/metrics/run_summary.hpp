@@ -56,6 +56,8 @@ struct RunSummary {
   Distribution tpot_ms;   // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
   Distribution e2e_ms;    // request start -> end of stream
   Distribution schedule_lag_ms;   // actual send - intended send, all measured requests
+  Distribution client_lag_ms;     // the part of it that was bench's own delay, not a wait for a
+                                  // concurrency slot: high values mean the client is saturated
   Distribution connect_ms;        // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
@@ -118,7 +120,8 @@ class RunAccumulator {
   SummaryOptions options_;
   RunSummary counts_;  // the counters and sums; distributions are filled by summarize()
   std::vector<double> ttft_ms_, itl_ms_, icl_ms_, tpot_ms_, e2e_ms_;
-  std::vector<double> schedule_lag_ms_, ttft_from_intended_ms_, e2e_from_intended_ms_;
+  std::vector<double> schedule_lag_ms_, client_lag_ms_, ttft_from_intended_ms_,
+      e2e_from_intended_ms_;
   std::vector<double> connect_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;

@@ -11,7 +11,7 @@
 namespace bench::metrics {
 
 struct TimelineBucket {
-  double t_s = 0;             // bucket start, seconds from the timeline's origin
+  double t_s = 0;             // bucket start, seconds from the first measured request's start
   std::int64_t started = 0;   // requests sent in the bucket
   std::int64_t finished = 0;  // requests that ended in it (completed, failed or cancelled)
   std::int64_t in_flight = 0;  // requests in flight at the bucket's end
@@ -22,7 +22,7 @@ struct TimelineBucket {
 
 struct SteadyState {
   bool found = false;
-  double start_s = 0, end_s = 0;  // seconds from the timeline's origin
+  double start_s = 0, end_s = 0;  // seconds from the first measured request's start
   std::int64_t target_in_flight = 0;  // what "steady" was measured against
   double output_throughput = 0;   // output tok/s within the window
   double input_throughput = 0;    // input tok/s within the window
@@ -32,7 +32,8 @@ struct SteadyState {
 
 class Timeline {
  public:
-  /// `origin_ns`: time 0 of the timeline (the measured phase's start), on the records' clock.
+  /// `origin_ns`: where steps are counted from, on the records' clock (the run's start); the
+  /// output starts at the step of the first measured request, whatever warm-up came before.
   /// `step_ns`: the resolution counts are kept at; the window is found at this resolution.
   explicit Timeline(std::int64_t origin_ns = 0, std::int64_t step_ns = 10'000'000);
 
@@ -43,7 +44,7 @@ class Timeline {
   /// Adds another timeline with the same origin and step (one per client thread).
   void merge(const Timeline& other);
 
-  /// Buckets of `bucket_ns` (a multiple of the step), from the origin to the last event.
+  /// Buckets of `bucket_ns` (a multiple of the step), from the first start to the last event.
   std::vector<TimelineBucket> buckets(std::int64_t bucket_ns) const;
 
   /// The longest stretch where in-flight stayed at or above 90% of `target_in_flight` (the
@@ -70,6 +71,8 @@ class Timeline {
   };
   Step& at(std::int64_t time_ns);
   void coarsen();  // merges steps in pairs: the step doubles
+
+  std::size_t first_step() const;  // the step holding the earliest start; 0 when empty
 
   std::int64_t origin_ns_;
   std::int64_t step_ns_;

@@ -14,17 +14,30 @@ namespace bench::report {
 
 inline constexpr int kSchemaVersion = 1;  // "schema_version" of every results file
 
+/// What the client itself cost during the run, and whether that may have bent the figures.
+struct ClientCheck {
+  std::size_t threads = 1;        // event loops that sent requests
+  double cpu_s = 0;               // their CPU time, added up
+  double wall_s = 0;              // the run's wall time
+  double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
+  bool saturated = false;         // latency figures may be biased by the client itself
+  std::vector<std::string> warnings;  // why, one line each
+};
+
 /// What the run was, for the report's header and the JSON "config" object.
 struct RunContext {
   std::string base_url;           // server that was benchmarked
   bool embedded_server = false;   // true when bench started its own simulated server
   std::string endpoint;           // "chat" or "completions"
   std::string model;
-  std::int64_t concurrency = 0;   // closed-loop concurrency (max requests in flight)
+  std::int64_t concurrency = 0;   // most requests in flight (closed loop: exactly this many)
+  double request_rate = 0;        // offered requests/s; infinity = closed loop
   std::int64_t num_prompts = 0;   // measured requests asked for
   std::int64_t input_len = 0;     // requested input length (words)
   std::int64_t output_len = 0;    // requested max_tokens
   std::string started_at;         // wall clock, ISO 8601 UTC, label only
+  bool interrupted = false;       // a signal stopped the run early
+  ClientCheck client;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
 };
 
@@ -38,9 +51,23 @@ std::string render_text(const metrics::RunSummary& summary, const RunContext& co
 /// bench_version, config, token_count_source, errors, and definitions (one line per metric).
 nlohmann::json to_json(const metrics::RunSummary& summary, const RunContext& context);
 
+/// A sweep: {"kind": "sweep", "sweep": {"variable", "values"}, "points": [run objects]}.
+/// `variable` is "concurrency" or "request_rate"; values as the points' own (rates: "inf").
+nlohmann::json sweep_to_json(const std::string& variable, const nlohmann::json& values,
+                             const std::vector<nlohmann::json>& points);
+
+/// CSV for scripts and spreadsheets: one header line, one row per run object (a single run, or
+/// each point of a sweep), the same keys as the JSON.
+std::string to_csv(const std::vector<nlohmann::json>& runs);
+
+/// The sweep table of the text report: one row per point.
+std::string render_sweep_table(const nlohmann::json& sweep);
+
 /// One JSONL line (no trailing newline) for --save-requests: the request's start offset, TTFT,
 /// every chunk arrival offset (ms from its start), token counts and their source, status, error.
-std::string request_to_jsonl(const metrics::RequestRecord& record);
+/// `point`, when not null, leads the line: which sweep point the request belongs to.
+std::string request_to_jsonl(const metrics::RequestRecord& record,
+                             const nlohmann::json& point = nullptr);
 
 /// The "definitions" object: metric name -> one line saying what it measures.
 nlohmann::json metric_definitions();

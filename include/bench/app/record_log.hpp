@@ -1,0 +1,37 @@
+#pragma once
+// --save-requests: one JSON line per request, streamed to a temporary file as requests end (so
+// a long run holds no records in memory) and renamed into place when the run is done. Client
+// threads share one log.
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/metrics/request_record.hpp"
+#include "bench/util/atomic_file.hpp"
+
+namespace bench::app {
+
+class RecordLog {
+ public:
+  /// Throws std::runtime_error naming the path when the temporary file cannot be created.
+  explicit RecordLog(const std::string& path) : file_(path) {}
+
+  /// Which sweep point the following records belong to (null: not a sweep).
+  void set_point(nlohmann::json point);
+  /// Never throws (it runs on the engine thread): a write error is kept for commit() to report,
+  /// and nothing more is written.
+  void write(const metrics::RequestRecord& record) noexcept;
+  /// Puts the whole file in place. Throws std::runtime_error naming the path when any write
+  /// failed or the rename does; no partial file is left then.
+  void commit();
+
+ private:
+  std::mutex mutex_;
+  AtomicFileWriter file_;
+  nlohmann::json point_;
+  std::string line_;
+  std::string error_;  // the first write error
+};
+
+}  // namespace bench::app

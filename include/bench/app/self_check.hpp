@@ -1,0 +1,20 @@
+#pragma once
+// Every run checks its own instrument: a client that is short of CPU, or whose event loop is
+// busy for long stretches, stamps chunks late and sends requests late, and that would be
+// reported as server latency. The check turns what the client measured of itself into
+// warnings, so a saturated client never passes silently.
+#include "bench/app/run_point.hpp"
+#include "bench/metrics/run_summary.hpp"
+#include "bench/report/report.hpp"
+
+namespace bench::app {
+
+// Thresholds. Above them latency figures may carry client delay of the order of a millisecond,
+// the resolution the report gives them at.
+inline constexpr double kMaxLoopUtilization = 0.80;   // CPU / wall of one event loop
+inline constexpr double kMaxClientLagP99Ms = 1.0;     // requests sent late by the client itself
+inline constexpr double kMaxSlowTurnFraction = 0.01;  // loop turns longer than 1 ms
+
+report::ClientCheck check_client(const metrics::RunSummary& summary, const ClientLoad& load);
+
+}  // namespace bench::app

@@ -1,0 +1,40 @@
+#pragma once
+// The server a run measures, settled before any clock starts: the user's, or the embedded
+// simulator started on a free loopback port; its model (GET /v1/models when not given); and
+// whether it answers per-chunk usage (vLLM's continuous_usage_stats) so chunks' token counts
+// can be exact.
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/engine/engine.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/sim/sim_server.hpp"
+
+namespace bench::app {
+
+/// A condition that stops the run before anything is measured (exit code 3).
+struct RunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Target {
+  std::unique_ptr<sim::SimServer> embedded;  // set when bench serves its own simulator
+  std::string base_url;                      // "http://host:port", no trailing slash
+};
+
+/// Starts the embedded simulator when `base_url` is empty. Throws RunError when it cannot.
+Target open_target(const std::string& base_url, const sim::SimOptions& sim);
+
+/// GET /v1/models and the first id, as vLLM's and SGLang's benchmarks do by default.
+/// Throws RunError naming the URL (unreachable, HTTP error, no model listed).
+std::string discover_model(const std::string& base_url, const std::vector<std::string>& headers,
+                           const engine::EngineOptions& engine);
+
+/// Sends one short streamed request asking for per-chunk usage; true when the server answered
+/// it with a clean stream. Throws RunError when the server cannot be reached at all.
+bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
+                           protocol::RequestOptions request, const engine::EngineOptions& engine);
+
+}  // namespace bench::app

@@ -1,0 +1,28 @@
+#pragma once
+// The flags of a benchmark run (`bench [flags]`), bound to RunOptions, and their validation.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/cli/options.hpp"
+
+namespace bench::cli {
+
+/// Flag values that need more than CLI11's validators: kept as text until finish_run_flags.
+struct RawRunFlags {
+  std::string concurrency = "64";
+  std::string request_rate = "inf";
+  std::string duration;
+  std::string warmup_duration;
+  std::vector<std::string> goodput;
+  std::string output_format = "text";
+};
+
+void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);
+
+/// After CLI11 has parsed: converts the raw values into `run` and checks what no single flag's
+/// validator can. Throws UsageError naming the flag and the value.
+void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw);
+
+}  // namespace bench::cli

@@ -1,0 +1,30 @@
+#include "bench/app/record_log.hpp"
+
+#include "bench/report/report.hpp"
+
+namespace bench::app {
+
+void RecordLog::set_point(nlohmann::json point) {
+  const std::lock_guard lock(mutex_);
+  point_ = std::move(point);
+}
+
+void RecordLog::write(const metrics::RequestRecord& record) noexcept {
+  const std::lock_guard lock(mutex_);
+  if (!error_.empty()) return;
+  try {
+    line_ = report::request_to_jsonl(record, point_);
+    line_ += '\n';
+    file_.write(line_);
+  } catch (const std::exception& error) {
+    error_ = error.what();
+  }
+}
+
+void RecordLog::commit() {
+  const std::lock_guard lock(mutex_);
+  if (!error_.empty()) throw std::runtime_error(error_);
+  file_.commit();
+}
+
+}  // namespace bench::app

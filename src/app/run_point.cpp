@@ -1,0 +1,126 @@
+#include "bench/app/run_point.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <limits>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "bench/util/clock.hpp"
+
+namespace bench::app {
+
+namespace {
+
+std::int64_t thread_cpu_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * kNsPerSec + now.tv_nsec;
+}
+
+// Thread `index`'s share of `total` when it is split `parts` ways: the first total % parts
+// threads take one more, as h2load shares out its clients and requests.
+std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
+  if (total == std::numeric_limits<std::size_t>::max()) return total;
+  return total / parts + (index < total % parts ? 1 : 0);
+}
+
+// One client thread: its engine, its driver, and the figures of the requests it sent.
+class Worker final : public RecordSink {
+ public:
+  Worker(const PointPlan& plan, std::size_t index, std::size_t threads)
+      : accumulator_(plan.summary), log_(plan.log) {
+    engine::EngineOptions engine = plan.engine;
+    engine.concurrency =
+        static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.engine.concurrency), threads,
+                                        index));
+    engine_ = std::make_unique<engine::Engine>(engine);
+    DriverPlan driver = plan.driver;
+    driver.first = index;
+    driver.stride = threads;
+    driver.measured_requests = share(plan.measured_requests, threads, index);
+    driver_ = std::make_unique<RequestDriver>(driver, *this);
+  }
+
+  void on_record(const metrics::RequestRecord& record) override {
+    accumulator_.add(record);
+    if (log_ != nullptr) log_->write(record);
+  }
+
+  void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
+
+  void run(const std::atomic<bool>& stop) {
+    const std::int64_t cpu_start = thread_cpu_ns();
+    try {
+      stats_ = engine_->run(*driver_, &stop);
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+    cpu_ns_ = thread_cpu_ns() - cpu_start;
+  }
+
+  metrics::RunAccumulator& accumulator() { return accumulator_; }
+  const engine::EngineStats& stats() const { return stats_; }
+  std::int64_t cpu_ns() const { return cpu_ns_; }
+  std::exception_ptr failure() const { return failure_; }
+
+ private:
+  metrics::RunAccumulator accumulator_;
+  RecordLog* log_;
+  std::unique_ptr<engine::Engine> engine_;
+  std::unique_ptr<RequestDriver> driver_;
+  engine::EngineStats stats_;
+  std::int64_t cpu_ns_ = 0;
+  std::exception_ptr failure_;
+};
+
+}  // namespace
+
+PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
+  // More threads than concurrency slots would leave some with none.
+  const std::size_t threads = std::clamp<std::size_t>(
+      plan.client_threads, 1, static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t i = 0; i < threads; ++i) {
+    workers.push_back(std::make_unique<Worker>(plan, i, threads));
+  }
+  // The run starts now, with every engine built: setting one up is not the schedule's lag.
+  const std::int64_t epoch_ns = now_ns();
+  for (auto& worker : workers) worker->set_epoch(epoch_ns);
+  if (threads == 1) {
+    workers[0]->run(stop);
+  } else {
+    std::vector<std::thread> running;
+    for (auto& worker : workers) running.emplace_back([&worker, &stop] { worker->run(stop); });
+    for (std::thread& thread : running) thread.join();
+  }
+  const std::int64_t wall_ns = now_ns() - epoch_ns;
+
+  PointResult result;
+  result.client.threads = threads;
+  result.client.wall_s = ns_to_s(wall_ns);
+  for (auto& worker : workers) {
+    if (worker->failure()) std::rethrow_exception(worker->failure());
+    result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
+    result.client.cpu_s += ns_to_s(worker->cpu_ns());
+    result.client.loop_turns += worker->stats().loop_turns;
+    result.client.slow_loop_turns += worker->stats().slow_turns;
+    result.client.longest_loop_turn_ns =
+        std::max(result.client.longest_loop_turn_ns, worker->stats().longest_turn_ns);
+    if (wall_ns > 0) {
+      result.client.busiest_thread_utilization =
+          std::max(result.client.busiest_thread_utilization,
+                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
+    }
+  }
+  for (std::size_t i = 1; i < workers.size(); ++i) {
+    workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));
+  }
+  result.summary = workers[0]->accumulator().summarize();
+  return result;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,39 @@
+#include "bench/app/self_check.hpp"
+
+#include <fmt/format.h>
+
+namespace bench::app {
+
+report::ClientCheck check_client(const metrics::RunSummary& summary, const ClientLoad& load) {
+  report::ClientCheck check;
+  check.threads = load.threads;
+  check.cpu_s = load.cpu_s;
+  check.wall_s = load.wall_s;
+  check.busiest_thread_utilization = load.busiest_thread_utilization;
+  if (load.busiest_thread_utilization > kMaxLoopUtilization) {
+    check.warnings.push_back(fmt::format(
+        "an event loop used {:.0f}% of a core: the client may have stamped chunks late; rerun "
+        "with --client-threads {} (or on a faster host)",
+        load.busiest_thread_utilization * 100, load.threads * 2));
+  }
+  if (summary.client_lag_ms.count > 0 && summary.client_lag_ms.p99 > kMaxClientLagP99Ms) {
+    check.warnings.push_back(fmt::format(
+        "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late; TTFT and E2E "
+        "from the intended start include it",
+        summary.client_lag_ms.p99, summary.client_lag_ms.max));
+  }
+  if (load.loop_turns > 0) {
+    const double slow_fraction =
+        static_cast<double>(load.slow_loop_turns) / static_cast<double>(load.loop_turns);
+    if (slow_fraction > kMaxSlowTurnFraction) {
+      check.warnings.push_back(fmt::format(
+          "{:.1f}% of event-loop turns took over 1 ms (longest {:.1f} ms): chunk arrival times "
+          "may be late by that much",
+          slow_fraction * 100, static_cast<double>(load.longest_loop_turn_ns) / 1e6));
+    }
+  }
+  check.saturated = !check.warnings.empty();
+  return check;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,226 @@
+#include "bench/cli/run_flags.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "bench/cli/sim_flags.hpp"
+#include "bench/cli/values.hpp"
+
+namespace bench::cli {
+
+namespace {
+
+bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
+
+// Checks that CLI11's declarative validators cannot express.
+void validate_run(RunOptions& run) {
+  // A hostile or broken server can send endless lines: the caps keep one request's memory
+  // bounded (the response cap must leave room for at least one line).
+  if (run.max_line_bytes > run.max_response_bytes) {
+    throw UsageError(fmt::format("--max-line-bytes: {} is larger than --max-response-bytes ({})",
+                                 run.max_line_bytes, run.max_response_bytes));
+  }
+  if (!run.base_url.empty()) {
+    if (run.base_url.rfind("http://", 0) != 0 && run.base_url.rfind("https://", 0) != 0) {
+      throw UsageError(fmt::format(
+          "--base-url: '{}' is not an http:// or https:// URL", run.base_url));
+    }
+    while (!run.base_url.empty() && run.base_url.back() == '/') run.base_url.pop_back();
+    // Users often paste the OpenAI client's base (…/v1); bench adds /v1/... itself.
+    if (run.base_url.size() > 3 && run.base_url.ends_with("/v1")) {
+      run.base_url.resize(run.base_url.size() - 3);
+    }
+  }
+  if (!run.extra_body.empty()) {
+    const nlohmann::json parsed = nlohmann::json::parse(run.extra_body, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      throw UsageError(fmt::format("--extra-body: '{}' is not a JSON object", run.extra_body));
+    }
+  }
+  for (const std::string& header : run.headers) {
+    const auto colon = header.find(':');
+    if (colon == std::string::npos || colon == 0) {
+      throw UsageError(fmt::format("--header: '{}' is not 'Name: value'", header));
+    }
+    if (has_crlf(header)) {
+      throw UsageError("--header: a header may not contain CR or LF characters");
+    }
+  }
+  if (has_crlf(run.api_key)) {
+    throw UsageError("--api-key: the key may not contain CR or LF characters");
+  }
+  if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
+}
+
+}  // namespace
+
+void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+  app.add_option("--base-url", run.base_url,
+                 "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
+                 "Absent: bench starts its embedded simulated server on a free loopback port")
+      ->envname("OPENAI_BASE_URL");
+  app.add_option("--endpoint", run.endpoint, "API to call: chat (/v1/chat/completions) or "
+                                             "completions (/v1/completions)")
+      ->check(CLI::IsMember({"chat", "completions"}))
+      ->capture_default_str();
+  app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
+  app.add_option("--api-key", run.api_key,
+                 "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
+      ->envname("OPENAI_API_KEY");
+  app.add_option("--concurrency,--max-concurrency", raw.concurrency,
+                 "Requests in flight at most. A list (1,8,64,256) sweeps: one run per value, "
+                 "one table. With --request-rate it is a cap (default then: none in effect, 65536)")
+      ->capture_default_str();
+  app.add_option("--request-rate", raw.request_rate,
+                 "Requests per second, arriving at random (Poisson, see --burstiness), or inf for "
+                 "a closed loop. A list (1,4,16,inf) sweeps over the rate")
+      ->capture_default_str();
+  app.add_option("--burstiness", run.burstiness,
+                 "Shape of the gamma-distributed gaps between arrivals: 1 = Poisson, < 1 burstier, "
+                 "> 1 steadier (as SGLang and vLLM)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--constant-rate", run.constant_rate,
+               "Fixed gaps of exactly 1/rate between arrivals instead of random ones");
+  app.add_option("--ramp-up-strategy", run.ramp_up_strategy,
+                 "Raise the request rate from --ramp-up-start-rps to --ramp-up-end-rps over the "
+                 "run (vLLM's): linear or exponential")
+      ->check(CLI::IsMember({"none", "linear", "exponential"}))
+      ->capture_default_str();
+  app.add_option("--ramp-up-start-rps", run.ramp_up_start_rps, "Ramp-up: requests/s at the start")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--ramp-up-end-rps", run.ramp_up_end_rps, "Ramp-up: requests/s at the end")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
+      ->capture_default_str();
+  app.add_option("--duration", raw.duration,
+                 "Measure for this long instead of a number of requests (90, 90s, 5m, 1h): no "
+                 "request starts after it; those in flight finish and count");
+  app.add_flag("--duration-hard", run.duration_hard,
+               "At the end of --duration, cancel requests in flight (counted as cancelled)");
+  app.add_option("--warmup-duration", raw.warmup_duration,
+                 "Warm up for this long before measuring (same load, not measured)");
+  app.add_option("--input-len", run.input_len, "Prompt length in words (random dataset)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
+      ->capture_default_str();
+  app.add_option("--output-len", run.output_len, "max_tokens of every request")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
+      ->capture_default_str();
+  app.add_flag("--ignore-eos", run.ignore_eos,
+               "Send ignore_eos: true so every request generates output-len tokens "
+               "(vLLM, SGLang, llama.cpp)");
+  app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--extra-body", run.extra_body,
+                 "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
+  app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--seed", run.seed, "Seed for prompt generation")->capture_default_str();
+  app.add_option("--warmup-requests", run.warmup_requests,
+                 "Requests sent before the measured phase, not measured")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
+      ->capture_default_str();
+  app.add_option("--request-timeout", run.request_timeout_s,
+                 "Whole-request time limit, seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--connect-timeout", run.connect_timeout_s, "Connection time limit, seconds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--ttft-timeout", run.ttft_timeout_s,
+                 "Fail a request with no generated text after this many seconds (0 = no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--stall-timeout", run.stall_timeout_s,
+                 "Fail a request whose stream goes silent this many seconds (0 = no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--per-chunk-usage", run.per_chunk_usage,
+                 "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each "
+                 "chunk's token count exactly: auto (probe the server first), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  app.add_option("--goodput", raw.goodput,
+                 "SLOs for goodput, vLLM's syntax: ttft:MS tpot:MS e2el:MS (any of them)")
+      ->expected(1, 3);
+  app.add_option("--output-format", raw.output_format,
+                 "What stdout holds: text (human report), json (only the results object) or csv "
+                 "(one header, one row per run)")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
+      ->capture_default_str();
+  app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
+  app.add_option("--save-requests", run.save_requests,
+                 "Write one JSON line per request (timings, chunks, tokens, status) to this file");
+  app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
+  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
+      ->check(CLI::ExistingFile);
+  app.add_option("--client-threads", run.client_threads,
+                 "Event loops sending requests (each its own curl multi handle), for hosts where "
+                 "one core cannot keep up")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->capture_default_str();
+  app.add_option("--max-line-bytes", run.max_line_bytes,
+                 "Longest SSE line (and event) accepted; a longer one fails the request as "
+                 "malformed_sse, never the process")
+      ->check(CLI::Range(std::int64_t{256}, std::int64_t{1} << 40))
+      ->capture_default_str();
+  app.add_option("--max-response-bytes", run.max_response_bytes,
+                 "Largest response accepted; a larger one fails the request as malformed_sse")
+      ->check(CLI::Range(std::int64_t{1024}, std::int64_t{1} << 50))
+      ->capture_default_str();
+  app.add_option("--grace", run.grace_s,
+                 "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before cancelling")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
+  add_sim_flags(app, run.sim, "--sim-");
+}
+
+void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+  run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
+  run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
+  run.request_rates = parse_rate_list("--request-rate", raw.request_rate);
+  if (run.concurrency.size() > 1 && run.request_rates.size() > 1) {
+    throw UsageError("--concurrency and --request-rate: sweep one of them at a time (a list for "
+                     "one, a single value for the other)");
+  }
+  const bool open_loop = std::any_of(run.request_rates.begin(), run.request_rates.end(),
+                                     [](double rate) { return std::isfinite(rate); });
+  if (open_loop && !run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
+  if (run.constant_rate && run.burstiness != 1.0) {
+    throw UsageError("--constant-rate and --burstiness: fixed gaps have no burstiness");
+  }
+  if (run.ramp_up_strategy != "none") {
+    if (app.count("--request-rate") > 0) {
+      throw UsageError("--ramp-up-strategy and --request-rate: the ramp sets the rate (as vLLM)");
+    }
+    if (run.ramp_up_end_rps <= 0 || run.ramp_up_start_rps > run.ramp_up_end_rps ||
+        (run.ramp_up_strategy == "exponential" && run.ramp_up_start_rps <= 0)) {
+      throw UsageError(fmt::format(
+          "--ramp-up-start-rps {} / --ramp-up-end-rps {}: need 0 <= start <= end, end > 0 (and "
+          "start > 0 for exponential)",
+          run.ramp_up_start_rps, run.ramp_up_end_rps));
+    }
+    if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
+  }
+  if (!raw.duration.empty()) run.duration_s = parse_duration_s("--duration", raw.duration);
+  if (run.duration_hard && raw.duration.empty()) {
+    throw UsageError("--duration-hard: needs --duration");
+  }
+  if (!raw.warmup_duration.empty()) {
+    run.warmup_duration_s = parse_duration_s("--warmup-duration", raw.warmup_duration);
+    if (app.count("--warmup-requests") > 0) {
+      throw UsageError("--warmup-duration and --warmup-requests: warm up by time or by count");
+    }
+  }
+  if (!raw.goodput.empty()) run.goodput = parse_goodput("--goodput", raw.goodput);
+  run.output_format = raw.output_format == "json"  ? OutputFormat::json
+                      : raw.output_format == "csv" ? OutputFormat::csv
+                                                   : OutputFormat::text;
+  validate_run(run);
+}
+
+}  // namespace bench::cli

@@ -1,0 +1,60 @@
+// The text report of a sweep: one row per point, output tok/s before input and total, latency
+// percentiles, errors. Rendered from the points' JSON objects.
+#include <cmath>
+#include <iterator>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "bench/report/report.hpp"
+
+namespace bench::report {
+
+namespace {
+
+using nlohmann::json;
+
+double number(const json& run, const char* key) {
+  const auto found = run.find(key);
+  if (found == run.end() || !found->is_number()) return 0;
+  const double value = found->get<double>();
+  return std::isfinite(value) ? value : 0;
+}
+
+std::string point_label(const json& run, bool by_rate) {
+  if (!by_rate) return fmt::format("{}", static_cast<std::int64_t>(number(run, "max_concurrency")));
+  const auto rate = run.find("request_rate");
+  if (rate != run.end() && rate->is_string()) return rate->get<std::string>();
+  return fmt::format("{:g}", number(run, "request_rate"));
+}
+
+}  // namespace
+
+std::string render_sweep_table(const json& sweep) {
+  const bool by_rate = sweep.value("/sweep/variable"_json_pointer, std::string()) == "request_rate";
+  std::string out;
+  auto line = std::back_inserter(out);
+  fmt::format_to(line, "{:>11} {:>8} {:>11} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7}\n",
+                 by_rate ? "rate (r/s)" : "concurrency", "req/s", "output", "input", "total",
+                 "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "TPOT p50", "errors");
+  fmt::format_to(line, "{:>11} {:>8} {:>11} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7}\n", "",
+                 "", "tok/s", "tok/s", "tok/s", "ms", "ms", "ms", "ms", "ms", "");
+  for (const json& run : sweep.value("points", json::array())) {
+    const auto failed = static_cast<std::int64_t>(number(run, "failed"));
+    const auto sent = static_cast<std::int64_t>(number(run, "sent"));
+    const std::string errors =
+        failed == 0 ? "0" : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
+    fmt::format_to(line,
+                   "{:>11} {:>8.2f} {:>11.1f} {:>11.1f} {:>11.1f} {:>9.2f} {:>9.2f} {:>8.2f} "
+                   "{:>8.2f} {:>8.2f} {:>7}\n",
+                   point_label(run, by_rate), number(run, "request_throughput"),
+                   number(run, "output_throughput"), number(run, "input_throughput"),
+                   number(run, "total_throughput"), number(run, "median_ttft_ms"),
+                   number(run, "p99_ttft_ms"), number(run, "median_itl_ms"),
+                   number(run, "p99_itl_ms"), number(run, "median_tpot_ms"), errors);
+  }
+  out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
+  return out;
+}
+
+}  // namespace bench::report
