@@ -5,11 +5,12 @@
 // SGLang's bench_serving draws each gap as it goes). The concurrency limit still applies on
 // top: a request whose offset has come waits for a free slot, and that wait is schedule lag.
 //
-// The process, as in vLLM (vllm/benchmarks/serve.py, get_request) and SGLang
-// (python/sglang/bench_serving.py, get_request):
+// The process, as in vLLM (vllm/benchmarks/serve.py, get_request):
 //   gap ~ Gamma(shape = B, scale = 1 / (R * B))   mean 1/R, coefficient of variation 1/sqrt(B)
-// B = 1 is the exponential (a Poisson process); B < 1 is burstier, B > 1 more even, and
-// B = inf (vLLM's convention) or ArrivalProcess::constant gives fixed gaps of 1/R.
+// B = 1 is the exponential (a Poisson process), which is all SGLang draws
+// (python/sglang/benchmark/serving.py, get_request: np.random.exponential(1 / R); it has no
+// --burstiness). B < 1 is burstier, B > 1 more even, and B = inf (vLLM's convention) or
+// ArrivalProcess::constant gives fixed gaps of 1/R.
 //
 // First request: at offset 0, then one gap before each next request, as SGLang (and vLLM's
 // older benchmark_serving.py) send it. Current vLLM also waits one drawn gap before the first.
