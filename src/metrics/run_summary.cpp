@@ -30,8 +30,8 @@ void record_error(std::map<ErrorClass, ErrorSummary>& errors, const RequestRecor
   }
 }
 
-void push_repeated(std::vector<double>& values, double value, std::int64_t times) {
-  values.insert(values.end(), static_cast<std::size_t>(times), value);
+void push_repeated(LatencyDistribution& values, double value, std::int64_t times) {
+  values.add(value, static_cast<std::uint64_t>(times));
 }
 
 // Whether some text chunk of a successful request carried other than exactly one token.
@@ -48,8 +48,8 @@ bool chunks_differ(const RequestRecord& record) {
 // "ITL"): a chunk carrying k tokens contributes k values of gap / k, where k is exact from
 // per-chunk usage, else estimated as completion_tokens / chunks. Returns true when the estimate
 // was used. The first chunk has no preceding gap: its wait is the TTFT.
-bool add_chunk_gaps(const RequestRecord& record, std::vector<double>& icl_ms,
-                    std::vector<double>& itl_ms) {
+bool add_chunk_gaps(const RequestRecord& record, LatencyDistribution& icl_ms,
+                    LatencyDistribution& itl_ms) {
   const std::vector<std::int64_t>& arrivals = record.text_chunk_ns;
   const std::size_t chunks = arrivals.size();
   if (chunks < 2) return false;
@@ -63,38 +63,33 @@ bool add_chunk_gaps(const RequestRecord& record, std::vector<double>& icl_ms,
 
   for (std::size_t i = 1; i < chunks; ++i) {
     const double gap_ms = ns_to_ms(arrivals[i] - arrivals[i - 1]);
-    icl_ms.push_back(gap_ms);
+    icl_ms.add(gap_ms);
     if (exact) {
       const std::int32_t tokens = record.text_chunk_tokens[i];
       // A chunk reported with no tokens still ended a wait: keep its gap as one value.
       if (tokens <= 0) {
-        itl_ms.push_back(gap_ms);
+        itl_ms.add(gap_ms);
       } else {
         push_repeated(itl_ms, gap_ms / tokens, tokens);
       }
     } else if (estimate) {
       push_repeated(itl_ms, gap_ms / tokens_per_chunk, estimated_values);
     } else {
-      itl_ms.push_back(gap_ms);
+      itl_ms.add(gap_ms);
     }
   }
   return estimate;
 }
 
 // The percentiles CDF plots are drawn from: every integer percentile, and 99.9 for the tail.
-RunSummary::Cdf cdf_of_sorted(const std::vector<double>& sorted) {
-  RunSummary::Cdf cdf;
-  if (sorted.empty()) return cdf;
+RunSummary::Cdf cdf_of(LatencyDistribution& values) {
+  if (values.count() == 0) return {};
+  std::vector<double> percentiles;
   for (int p = 0; p <= 100; ++p) {
-    if (p == 100) cdf.emplace_back(99.9, percentile_sorted(sorted, 99.9));
-    cdf.emplace_back(p, percentile_sorted(sorted, p));
+    if (p == 100) percentiles.push_back(99.9);
+    percentiles.push_back(p);
   }
-  return cdf;
-}
-
-void append(std::vector<double>& to, std::vector<double>& from) {
-  to.insert(to.end(), from.begin(), from.end());
-  from.clear();
+  return values.cdf(percentiles);
 }
 
 bool meets(const Slo& slo, double ttft_ms, std::optional<double> tpot_ms, double e2e_ms) {
@@ -123,12 +118,12 @@ void RunAccumulator::add(const RequestRecord& record) {
   timeline_.add(record);
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
   last_end_ns_ = std::max(last_end_ns_, record.end_ns);
-  schedule_lag_ms_.push_back(ns_to_ms(record.start_ns - record.intended_start_ns));
-  client_lag_ms_.push_back(
+  schedule_lag_ms_.add(ns_to_ms(record.start_ns - record.intended_start_ns));
+  client_lag_ms_.add(
       ns_to_ms(record.start_ns - record.intended_start_ns - record.slot_wait_ns));
   if (record.new_connection) {
     ++summary.connections_opened;
-    if (record.connect_ns >= 0) connect_ms_.push_back(ns_to_ms(record.connect_ns));
+    if (record.connect_ns >= 0) connect_ms_.add(ns_to_ms(record.connect_ns));
   }
   if (!record.cancelled()) busy_ns_ += record.end_ns - record.start_ns;
 
@@ -165,18 +160,18 @@ void RunAccumulator::add(const RequestRecord& record) {
 
   // Latencies.
   const std::int64_t e2e_ns = record.end_ns - record.start_ns;
-  e2e_ms_.push_back(ns_to_ms(e2e_ns));
-  e2e_from_intended_ms_.push_back(ns_to_ms(record.end_ns - record.intended_start_ns));
+  e2e_ms_.add(ns_to_ms(e2e_ns));
+  e2e_from_intended_ms_.add(ns_to_ms(record.end_ns - record.intended_start_ns));
   std::optional<double> tpot_ms;
   double ttft_ms = ns_to_ms(e2e_ns);  // no text at all: the whole wait was for nothing
   if (record.first_token_ns >= 0) {
     const std::int64_t ttft_ns = record.first_token_ns - record.start_ns;
     ttft_ms = ns_to_ms(ttft_ns);
-    ttft_ms_.push_back(ttft_ms);
-    ttft_from_intended_ms_.push_back(ns_to_ms(record.first_token_ns - record.intended_start_ns));
+    ttft_ms_.add(ttft_ms);
+    ttft_from_intended_ms_.add(ns_to_ms(record.first_token_ns - record.intended_start_ns));
     if (record.completion_tokens >= 2) {
       tpot_ms = ns_to_ms(e2e_ns - ttft_ns) / static_cast<double>(record.completion_tokens - 1);
-      tpot_ms_.push_back(*tpot_ms);
+      tpot_ms_.add(*tpot_ms);
     }
   }
   if (options_.slo.any() && meets(options_.slo, ttft_ms, tpot_ms, ns_to_ms(e2e_ns))) {
@@ -220,16 +215,16 @@ void RunAccumulator::merge(RunAccumulator&& other) {
       }
     }
   }
-  append(ttft_ms_, other.ttft_ms_);
-  append(itl_ms_, other.itl_ms_);
-  append(icl_ms_, other.icl_ms_);
-  append(tpot_ms_, other.tpot_ms_);
-  append(e2e_ms_, other.e2e_ms_);
-  append(schedule_lag_ms_, other.schedule_lag_ms_);
-  append(client_lag_ms_, other.client_lag_ms_);
-  append(ttft_from_intended_ms_, other.ttft_from_intended_ms_);
-  append(e2e_from_intended_ms_, other.e2e_from_intended_ms_);
-  append(connect_ms_, other.connect_ms_);
+  ttft_ms_.merge(other.ttft_ms_);
+  itl_ms_.merge(other.itl_ms_);
+  icl_ms_.merge(other.icl_ms_);
+  tpot_ms_.merge(other.tpot_ms_);
+  e2e_ms_.merge(other.e2e_ms_);
+  schedule_lag_ms_.merge(other.schedule_lag_ms_);
+  client_lag_ms_.merge(other.client_lag_ms_);
+  ttft_from_intended_ms_.merge(other.ttft_from_intended_ms_);
+  e2e_from_intended_ms_.merge(other.e2e_from_intended_ms_);
+  connect_ms_.merge(other.connect_ms_);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
   busy_ns_ += other.busy_ns_;
@@ -257,21 +252,20 @@ RunSummary RunAccumulator::summarize() {
   summary.goodput_measured = options_.slo.any();
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
 
-  summary.ttft_ms = metrics::summarize(ttft_ms_);
-  summary.itl_ms = metrics::summarize(itl_ms_);
-  summary.icl_ms = metrics::summarize(icl_ms_);
-  summary.tpot_ms = metrics::summarize(tpot_ms_);
-  summary.e2e_ms = metrics::summarize(e2e_ms_);
-  summary.schedule_lag_ms = metrics::summarize(schedule_lag_ms_);
-  summary.client_lag_ms = metrics::summarize(client_lag_ms_);
-  summary.ttft_from_intended_ms = metrics::summarize(ttft_from_intended_ms_);
-  summary.e2e_from_intended_ms = metrics::summarize(e2e_from_intended_ms_);
-  summary.connect_ms = metrics::summarize(connect_ms_);
-  // summarize() left the samples sorted.
-  summary.ttft_cdf_ms = cdf_of_sorted(ttft_ms_);
-  summary.itl_cdf_ms = cdf_of_sorted(itl_ms_);
-  summary.tpot_cdf_ms = cdf_of_sorted(tpot_ms_);
-  summary.e2e_cdf_ms = cdf_of_sorted(e2e_ms_);
+  summary.ttft_ms = ttft_ms_.summarize();
+  summary.itl_ms = itl_ms_.summarize();
+  summary.icl_ms = icl_ms_.summarize();
+  summary.tpot_ms = tpot_ms_.summarize();
+  summary.e2e_ms = e2e_ms_.summarize();
+  summary.schedule_lag_ms = schedule_lag_ms_.summarize();
+  summary.client_lag_ms = client_lag_ms_.summarize();
+  summary.ttft_from_intended_ms = ttft_from_intended_ms_.summarize();
+  summary.e2e_from_intended_ms = e2e_from_intended_ms_.summarize();
+  summary.connect_ms = connect_ms_.summarize();
+  summary.ttft_cdf_ms = cdf_of(ttft_ms_);
+  summary.itl_cdf_ms = cdf_of(itl_ms_);
+  summary.tpot_cdf_ms = cdf_of(tpot_ms_);
+  summary.e2e_cdf_ms = cdf_of(e2e_ms_);
 
   summary.mean_requested_input_len = mean_of(requested_input_sum_, summary.completed);
   summary.mean_requested_output_len = mean_of(requested_output_sum_, summary.completed);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/timeline.hpp"
@@ -119,10 +120,12 @@ class RunAccumulator {
  private:
   SummaryOptions options_;
   RunSummary counts_;  // the counters and sums; distributions are filled by summarize()
-  std::vector<double> ttft_ms_, itl_ms_, icl_ms_, tpot_ms_, e2e_ms_;
-  std::vector<double> schedule_lag_ms_, client_lag_ms_, ttft_from_intended_ms_,
+  // Exact while they fit their budget, a mergeable histogram beyond it (latency_distribution.hpp),
+  // so a run of a million requests does not keep a sample per token.
+  LatencyDistribution ttft_ms_, itl_ms_, icl_ms_, tpot_ms_, e2e_ms_;
+  LatencyDistribution schedule_lag_ms_, client_lag_ms_, ttft_from_intended_ms_,
       e2e_from_intended_ms_;
-  std::vector<double> connect_ms_;
+  LatencyDistribution connect_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests
