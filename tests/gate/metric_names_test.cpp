@@ -1,0 +1,87 @@
+// run_metric_names() against what bench really writes: report::to_json's numeric keys, and a
+// results file of the real binary. When json_report.cpp gains or loses a numeric key, this is
+// the test that says run_metric_names() must follow.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/gate/metric_names.hpp"
+#include "bench/metrics/run_summary.hpp"
+#include "bench/report/report.hpp"
+#include "fixtures.hpp"
+
+namespace {
+
+using bench::gate::numeric_keys;
+using bench::gate::run_metric_names;
+using nlohmann::json;
+
+// Numeric, but describe the file rather than the run.
+const std::set<std::string> kNotMetrics = {"schema_version"};
+
+json reported_results() {
+  bench::metrics::RunSummary summary;
+  summary.sent = 10;
+  summary.completed = 10;
+  summary.duration_s = 1.5;
+  summary.output_throughput = 100;
+  bench::report::RunContext context;
+  context.concurrency = 4;
+  return bench::report::to_json(summary, context);
+}
+
+bool listed(const std::string& name) {
+  const auto& names = run_metric_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+TEST(RunMetricNames, ListsEveryNumericKeyOfTheReport) {
+  for (const std::string& key : numeric_keys(reported_results())) {
+    if (kNotMetrics.count(key) != 0) continue;
+    EXPECT_TRUE(listed(key)) << key << " is written by to_json, not in run_metric_names()";
+  }
+}
+
+TEST(RunMetricNames, ListsOnlyKeysTheReportWrites) {
+  const json results = reported_results();
+  for (const std::string& name : run_metric_names()) {
+    ASSERT_TRUE(results.contains(name))
+        << name << " is in run_metric_names() but to_json does not write it";
+    // null when not measured (goodput without SLOs), "inf" for an unlimited request_rate.
+    const json& value = results[name];
+    EXPECT_TRUE(value.is_number() || value.is_null() || value == json("inf"))
+        << name << " is " << value.dump();
+  }
+}
+
+TEST(RunMetricNames, CoversEveryNumericKeyOfARealResultsFile) {
+  for (const std::string& key : numeric_keys(gate_test::load_fixture("run_c4.json"))) {
+    if (kNotMetrics.count(key) != 0) continue;
+    EXPECT_TRUE(listed(key)) << key;
+  }
+}
+
+TEST(RunMetricNames, HasNoDuplicates) {
+  std::vector<std::string> names = run_metric_names();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end());
+}
+
+TEST(NumericKeys, SkipsBooleansStringsAndObjects) {
+  const json results = {{"output_throughput", 1.5}, {"sent", 3},      {"itl_estimated", true},
+                        {"model", "m"},            {"config", {{"a", 1}}}, {"goodput", nullptr}};
+  EXPECT_EQ(numeric_keys(results), (std::vector<std::string>{"output_throughput", "sent"}));
+}
+
+TEST(NumericKeys, ReadsASweepsFirstPoint) {
+  const json sweep = gate_test::load_fixture("sweep_c1_2_4.json");
+  EXPECT_EQ(numeric_keys(sweep), numeric_keys(sweep["points"][0]));
+  EXPECT_FALSE(numeric_keys(sweep).empty());
+}
+
+}  // namespace
