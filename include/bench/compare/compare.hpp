@@ -1,0 +1,107 @@
+#pragma once
+// `bench compare BASE.json NEW.json [--fail-on-regression 5%]` (issue 3, item 6): each key
+// metric of two results files side by side, with the change in %, judged by the metric's
+// direction (throughput down, latency up, errors up = worse). Two single runs, or two sweeps
+// whose points are matched by the swept variable's value.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::compare {
+
+/// Proposed exit code of `bench compare` when a regression exceeds --fail-on-regression: the
+/// same code as a failed gate (a threshold the user set was not met).
+inline constexpr int kExitRegression = 4;
+
+/// Why two files cannot be compared, or a flag value was refused: one line naming the file,
+/// flag or value.
+struct CompareError {
+  std::string message;
+};
+
+enum class Direction { higher_is_better, lower_is_better };
+
+enum class Verdict {
+  same,            // no change
+  better,          // moved in the metric's good direction
+  worse,           // moved in its bad direction, within the threshold (or no threshold set)
+  regression,      // worse by more than the threshold
+  not_comparable,  // missing (or not a number) on one side or both
+};
+
+struct Row {
+  std::string metric;  // the results key ("output_throughput"), or "error_rate" (failed / sent)
+  std::string label;   // "Output token throughput"
+  std::string unit;    // "output tok/s", "req/s", "ms", "% of sent": never a bare "tok/s"
+  Direction direction = Direction::higher_is_better;
+  std::optional<double> base_value;  // nullopt: missing, null or not a number in that file
+  std::optional<double> new_value;
+  // (new - base) / |base| x 100. nullopt when a value is missing, or base is 0 and new is not
+  // (an infinite change: a regression at any threshold when it is in the bad direction).
+  std::optional<double> change_pct;
+  Verdict verdict = Verdict::same;
+};
+
+struct PointComparison {
+  std::string label;  // "concurrency=64", "request_rate=inf"; empty for two single runs
+  std::vector<Row> rows;
+};
+
+struct Comparison {
+  std::string base_name;  // how the two sides are named in the output (file paths)
+  std::string new_name;
+  std::string sweep_variable;           // "concurrency" or "request_rate"; empty for runs
+  std::vector<PointComparison> points;  // matched points in the base's order; one for runs
+  std::vector<std::string> only_in_base;  // labels of points the new sweep lacks
+  std::vector<std::string> only_in_new;
+  // Reasons the figures may not be comparable (configuration that differs, an interrupted
+  // run, token counts from different sources), one line each: for stderr, never failing.
+  std::vector<std::string> warnings;
+  std::optional<double> threshold;  // --fail-on-regression as a fraction (0.05 = 5%)
+
+  std::size_t regressions() const;
+  /// True when a threshold is set and some row is worse by more than it.
+  bool failed() const { return regressions() > 0; }
+};
+
+struct CompareOptions {
+  std::string base_name = "base";
+  std::string new_name = "new";
+  std::optional<double> threshold;  // fraction; nullopt = mark better/worse, never fail
+};
+
+/// Compares two results objects (single runs, or sweeps of the same variable). Errors: either
+/// is not a results object, a sweep against a single run, sweeps of different variables.
+std::variant<Comparison, CompareError> compare(const nlohmann::json& base,
+                                               const nlohmann::json& next,
+                                               const CompareOptions& options = {});
+
+/// Reads a results file. Errors name the path: cannot be opened, is not JSON.
+std::variant<nlohmann::json, CompareError> load_results(const std::string& path);
+
+/// --fail-on-regression's value as a fraction. "5%" is five percent (0.05); a bare number is
+/// a fraction ("0.05" is also five percent) and must be at most 1, so that "5" (meant as 5%,
+/// read as 500%) is refused rather than silently letting everything pass. "0" fails on any
+/// worsening.
+std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text);
+
+/// The comparison for people: a header naming the files, one aligned table per point (metric,
+/// unit, base, new, change, verdict), the points found on one side only, and a last line
+/// counting regressions when a threshold is set. Warnings are not included (stderr's).
+std::string render_text(const Comparison& comparison);
+
+/// The comparison for scripts: {"schema_version": 1, "kind": "comparison", "base", "new",
+/// "threshold", "sweep_variable", "points": [{"point", "rows": [{"metric", "label", "unit",
+/// "direction", "base", "new", "change_pct", "verdict"}]}], "only_in_base", "only_in_new",
+/// "warnings", "regressions", "failed"}; a value that is not known is null.
+nlohmann::json to_json(const Comparison& comparison);
+
+std::string_view verdict_name(Verdict verdict);      // "same", "better", "worse", ...
+std::string_view direction_name(Direction direction);  // "higher_is_better", ...
+
+}  // namespace bench::compare

@@ -1,0 +1,354 @@
+// The comparison itself: which figures, which way is worse, how sweep points are matched, and
+// which configuration differences make the comparison suspect.
+#include "bench/compare/compare.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace bench::compare {
+namespace {
+
+using nlohmann::json;
+
+struct MetricSpec {
+  std::string_view key;  // results key; "error_rate" is computed (failed / sent)
+  std::string_view label;
+  std::string_view unit;
+  Direction direction;
+  bool only_when_present;  // goodput: a row only when a side measured it
+};
+
+// The figures the issue names, in the report's order: the four throughputs (output first,
+// as the mission's headline), goodput, then median and p99 of each latency, then errors.
+constexpr MetricSpec kMetrics[] = {
+    {"output_throughput", "Output token throughput", "output tok/s",
+     Direction::higher_is_better, false},
+    {"input_throughput", "Input token throughput", "input tok/s", Direction::higher_is_better,
+     false},
+    {"total_throughput", "Total token throughput", "total tok/s", Direction::higher_is_better,
+     false},
+    {"request_throughput", "Request throughput", "req/s", Direction::higher_is_better, false},
+    {"goodput", "Goodput", "req/s", Direction::higher_is_better, true},
+    {"median_ttft_ms", "TTFT median", "ms", Direction::lower_is_better, false},
+    {"p99_ttft_ms", "TTFT p99", "ms", Direction::lower_is_better, false},
+    {"median_itl_ms", "ITL median", "ms", Direction::lower_is_better, false},
+    {"p99_itl_ms", "ITL p99", "ms", Direction::lower_is_better, false},
+    {"median_tpot_ms", "TPOT median", "ms", Direction::lower_is_better, false},
+    {"p99_tpot_ms", "TPOT p99", "ms", Direction::lower_is_better, false},
+    {"median_e2e_latency_ms", "E2E latency median", "ms", Direction::lower_is_better, false},
+    {"p99_e2e_latency_ms", "E2E latency p99", "ms", Direction::lower_is_better, false},
+    {"error_rate", "Error rate", "% of sent", Direction::lower_is_better, false},
+};
+
+enum class Shape { run, sweep };
+
+struct Side {
+  const json* results = nullptr;
+  std::string_view name;
+  Shape shape = Shape::run;
+};
+
+struct Point {
+  std::string label;
+  json value;  // the swept variable's value, matched across the two sweeps
+  const json* run = nullptr;
+};
+
+std::variant<Shape, CompareError> shape_of(const json& results, std::string_view name) {
+  if (!results.is_object()) {
+    return CompareError{fmt::format("{}: not a bench results object (a JSON object)", name)};
+  }
+  const auto version = results.find("schema_version");
+  if (version != results.end() && version->is_number() && version->get<double>() > 1) {
+    return CompareError{fmt::format(
+        "{}: schema_version {} is newer than this bench reads (1)", name, version->dump())};
+  }
+  const auto points = results.find("points");
+  const bool has_points = points != results.end() && points->is_array();
+  const auto kind = results.find("kind");
+  if (kind != results.end() && *kind != "run" && *kind != "sweep") {
+    return CompareError{
+        fmt::format("{}: \"kind\": {} is neither a run nor a sweep", name, kind->dump())};
+  }
+  if ((kind != results.end() && *kind == "sweep") || (kind == results.end() && has_points)) {
+    if (!has_points || points->empty()) {
+      return CompareError{fmt::format("{}: a sweep without points", name)};
+    }
+    return Shape::sweep;
+  }
+  if (kind == results.end() && !results.contains("output_throughput")) {
+    return CompareError{fmt::format(
+        "{}: not a bench results object (neither output_throughput nor points)", name)};
+  }
+  return Shape::run;
+}
+
+std::string value_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number()) return fmt::format("{}", value.get<double>());
+  return value.dump();
+}
+
+std::string sweep_variable(const json& sweep) {
+  const json settings = sweep.value("sweep", json::object());
+  if (!settings.is_object()) return "point";
+  const json variable = settings.value("variable", json("point"));
+  return variable.is_string() ? variable.get<std::string>() : "point";
+}
+
+// A sweep's points with the value each was run at: the sweep's own list when it has one entry
+// per point, else the point's setting (max_concurrency, since "concurrency" is the achieved
+// figure; request_rate).
+std::vector<Point> points_of(const json& sweep) {
+  const std::string variable = sweep_variable(sweep);
+  const json settings = sweep.value("sweep", json::object());
+  const json values = settings.is_object() ? settings.value("values", json()) : json();
+  const json& points = sweep["points"];
+  std::vector<Point> out;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json& point = points[i];
+    json value;
+    if (values.is_array() && values.size() == points.size()) {
+      value = values[i];
+    } else if (point.is_object()) {
+      const std::string key = variable == "concurrency" ? "max_concurrency" : variable;
+      value = point.value(key, json());
+    }
+    std::string label = value.is_null() ? fmt::format("point {}", i + 1)
+                                        : fmt::format("{}={}", variable, value_text(value));
+    out.push_back({std::move(label), std::move(value), point.is_object() ? &point : nullptr});
+  }
+  return out;
+}
+
+bool same_value(const json& a, const json& b) {
+  if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();
+  return !a.is_null() && a == b;
+}
+
+std::optional<double> number(const json& run, std::string_view key) {
+  const auto found = run.find(key);
+  if (found == run.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+std::optional<double> metric_value(const json& run, const MetricSpec& spec) {
+  if (spec.key != "error_rate") return number(run, spec.key);
+  const std::optional<double> sent = number(run, "sent");
+  const std::optional<double> failed = number(run, "failed");
+  if (!sent || !failed || *sent <= 0) return std::nullopt;
+  return *failed / *sent * 100;
+}
+
+Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
+                   std::optional<double> threshold) {
+  Row row{std::string(spec.key), std::string(spec.label), std::string(spec.unit),
+          spec.direction, metric_value(base, spec), metric_value(next, spec),
+          std::nullopt, Verdict::same};
+  if (!row.base_value || !row.new_value) {
+    row.verdict = Verdict::not_comparable;
+    return row;
+  }
+  const double before = *row.base_value;
+  const double after = *row.new_value;
+  if (before != 0) {
+    row.change_pct = (after - before) / std::abs(before) * 100;
+  } else if (after == 0) {
+    row.change_pct = 0.0;
+  }
+  if (after == before) return row;
+  const bool went_up = after > before;
+  const bool improved = went_up == (spec.direction == Direction::higher_is_better);
+  if (improved) {
+    row.verdict = Verdict::better;
+    return row;
+  }
+  // Strictly beyond the threshold: a change of exactly 5% passes --fail-on-regression 5%.
+  // From a base of 0 the change is infinite, so beyond any threshold.
+  const bool beyond =
+      threshold && (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
+  row.verdict = beyond ? Verdict::regression : Verdict::worse;
+  return row;
+}
+
+PointComparison compare_runs(std::string label, const json& base, const json& next,
+                             std::optional<double> threshold) {
+  PointComparison point{std::move(label), {}};
+  for (const MetricSpec& spec : kMetrics) {
+    if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
+      continue;
+    }
+    point.rows.push_back(compare_metric(spec, base, next, threshold));
+  }
+  return point;
+}
+
+// Settings that change what the figures mean. Each reads the top-level key (what ran) or the
+// config object (what was asked for); a key absent on either side is not compared.
+struct Setting {
+  std::string_view name;
+  json (*read)(const json& run);
+};
+
+json top(const json& run, std::string_view key) {
+  const auto found = run.find(key);
+  return found == run.end() ? json() : *found;
+}
+json config(const json& run, std::string_view key) {
+  const auto found = run.find("config");
+  if (found == run.end() || !found->is_object()) return json();
+  return top(*found, key);
+}
+
+constexpr Setting kSettings[] = {
+    {"model", [](const json& run) { return top(run, "model"); }},
+    {"endpoint", [](const json& run) { return top(run, "endpoint"); }},
+    {"concurrency", [](const json& run) { return top(run, "max_concurrency"); }},
+    {"request_rate", [](const json& run) { return top(run, "request_rate"); }},
+    {"input_len", [](const json& run) { return config(run, "input_len"); }},
+    {"output_len", [](const json& run) { return config(run, "output_len"); }},
+    {"dataset", [](const json& run) { return config(run, "dataset"); }},
+    {"ignore_eos", [](const json& run) { return config(run, "ignore_eos"); }},
+    {"embedded_server", [](const json& run) { return top(run, "embedded_server"); }},
+    {"output token count source", [](const json& run) {
+       const auto found = run.find("token_count_source");
+       return found != run.end() && found->is_object() ? top(*found, "output") : json();
+     }},
+};
+
+void add_warning(Comparison& comparison, std::string warning) {
+  for (const std::string& existing : comparison.warnings) {
+    if (existing == warning) return;
+  }
+  comparison.warnings.push_back(std::move(warning));
+}
+
+void warn_on_differences(Comparison& comparison, const json& base, const json& next) {
+  for (const Setting& setting : kSettings) {
+    if (setting.name == comparison.sweep_variable) continue;  // matched, so equal
+    const json before = setting.read(base);
+    const json after = setting.read(next);
+    if (before.is_null() || after.is_null() || same_value(before, after)) continue;
+    add_warning(comparison, fmt::format("{} and {} differ in {} ({} vs {}): the comparison may "
+                                        "be meaningless",
+                                        comparison.base_name, comparison.new_name, setting.name,
+                                        value_text(before), value_text(after)));
+  }
+  for (const auto& [run, name] : {std::pair{&base, comparison.base_name},
+                                  std::pair{&next, comparison.new_name}}) {
+    if (top(*run, "interrupted") == json(true)) {
+      add_warning(comparison, fmt::format("{} was interrupted: its figures cover part of the "
+                                          "run",
+                                          name));
+    }
+  }
+}
+
+std::string values_list(const std::vector<Point>& points) {
+  std::string out;
+  for (const Point& point : points) {
+    if (!out.empty()) out += ", ";
+    out += point.value.is_null() ? point.label : value_text(point.value);
+  }
+  return out;
+}
+
+std::variant<Comparison, CompareError> compare_sweeps(Comparison comparison, const json& base,
+                                                      const json& next) {
+  const std::string base_variable = sweep_variable(base);
+  const std::string new_variable = sweep_variable(next);
+  if (base_variable != new_variable) {
+    return CompareError{fmt::format(
+        "cannot match the points of {} (a {} sweep) with those of {} (a {} sweep)",
+        comparison.base_name, base_variable, comparison.new_name, new_variable)};
+  }
+  comparison.sweep_variable = base_variable;
+  const std::vector<Point> base_points = points_of(base);
+  const std::vector<Point> new_points = points_of(next);
+  std::vector<bool> matched(new_points.size(), false);
+  for (const Point& point : base_points) {
+    // The first unmatched point of the same value: a value swept twice pairs in order.
+    std::size_t found = new_points.size();
+    for (std::size_t i = 0; i < new_points.size() && found == new_points.size(); ++i) {
+      if (!matched[i] && same_value(point.value, new_points[i].value)) found = i;
+    }
+    if (found == new_points.size() || point.run == nullptr || new_points[found].run == nullptr) {
+      comparison.only_in_base.push_back(point.label);
+      continue;
+    }
+    matched[found] = true;
+    comparison.points.push_back(compare_runs(point.label, *point.run, *new_points[found].run,
+                                             comparison.threshold));
+    warn_on_differences(comparison, *point.run, *new_points[found].run);
+  }
+  for (std::size_t i = 0; i < new_points.size(); ++i) {
+    if (!matched[i]) comparison.only_in_new.push_back(new_points[i].label);
+  }
+  if (comparison.points.empty()) {
+    add_warning(comparison, fmt::format("no point of {} ({}={}) matches a point of {} ({}={}): "
+                                        "nothing to compare",
+                                        comparison.base_name, base_variable,
+                                        values_list(base_points), comparison.new_name,
+                                        new_variable, values_list(new_points)));
+  }
+  return comparison;
+}
+
+}  // namespace
+
+std::size_t Comparison::regressions() const {
+  std::size_t count = 0;
+  for (const PointComparison& point : points) {
+    for (const Row& row : point.rows) count += row.verdict == Verdict::regression ? 1 : 0;
+  }
+  return count;
+}
+
+std::variant<Comparison, CompareError> compare(const json& base, const json& next,
+                                               const CompareOptions& options) {
+  const auto base_shape = shape_of(base, options.base_name);
+  if (const auto* error = std::get_if<CompareError>(&base_shape)) return *error;
+  const auto new_shape = shape_of(next, options.new_name);
+  if (const auto* error = std::get_if<CompareError>(&new_shape)) return *error;
+
+  Comparison comparison;
+  comparison.base_name = options.base_name;
+  comparison.new_name = options.new_name;
+  comparison.threshold = options.threshold;
+
+  const Side sides[] = {{&base, options.base_name, std::get<Shape>(base_shape)},
+                        {&next, options.new_name, std::get<Shape>(new_shape)}};
+  if (sides[0].shape != sides[1].shape) {
+    const Side& sweep = sides[0].shape == Shape::sweep ? sides[0] : sides[1];
+    const Side& run = sides[0].shape == Shape::sweep ? sides[1] : sides[0];
+    return CompareError{fmt::format(
+        "cannot compare a sweep ({}: {} {}) with a single run ({}): give two single runs or "
+        "two sweeps",
+        sweep.name, sweep_variable(*sweep.results), values_list(points_of(*sweep.results)),
+        run.name)};
+  }
+  if (sides[0].shape == Shape::sweep) return compare_sweeps(std::move(comparison), base, next);
+
+  comparison.points.push_back(compare_runs("", base, next, options.threshold));
+  warn_on_differences(comparison, base, next);
+  return comparison;
+}
+
+std::string_view verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::same: return "same";
+    case Verdict::better: return "better";
+    case Verdict::worse: return "worse";
+    case Verdict::regression: return "regression";
+    case Verdict::not_comparable: return "not_comparable";
+  }
+  return "same";
+}
+
+std::string_view direction_name(Direction direction) {
+  return direction == Direction::higher_is_better ? "higher_is_better" : "lower_is_better";
+}
+
+}  // namespace bench::compare

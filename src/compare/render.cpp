@@ -1,0 +1,160 @@
+// A Comparison for people (an aligned table per point) and for scripts (JSON).
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+#include <fmt/format.h>
+
+#include "bench/compare/compare.hpp"
+
+namespace bench::compare {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kColumns = 6;  // metric, unit, base, new, change, verdict
+using Cells = std::array<std::string, kColumns>;
+
+std::string value_cell(const std::optional<double>& value) {
+  return value ? fmt::format("{:.2f}", *value) : "-";
+}
+
+std::string change_cell(const Row& row) {
+  if (row.verdict == Verdict::not_comparable) return "";
+  if (!row.change_pct) return "n/a (base 0)";
+  if (*row.change_pct == 0) return "0.00%";
+  return fmt::format("{:+.2f}%", *row.change_pct);
+}
+
+std::string verdict_cell(const Row& row) {
+  switch (row.verdict) {
+    case Verdict::same: return "";
+    case Verdict::better: return "better";
+    case Verdict::worse: return "worse";
+    case Verdict::regression: return "REGRESSION";
+    case Verdict::not_comparable:
+      if (!row.base_value && !row.new_value) return "missing in both";
+      return row.base_value ? "missing in new" : "missing in base";
+  }
+  return "";
+}
+
+Cells cells_of(const Row& row) {
+  return {row.label, row.unit, value_cell(row.base_value), value_cell(row.new_value),
+          change_cell(row), verdict_cell(row)};
+}
+
+// "5%" for a threshold of 0.05 ("{:g}" so 0.05 x 100 does not print as 5.000000000000001).
+std::string percent_text(double fraction) { return fmt::format("{:g}%", fraction * 100); }
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_text(const Comparison& comparison) {
+  const Cells header = {"metric", "unit", "base", "new", "change", ""};
+  std::array<std::size_t, kColumns> widths{};
+  auto widen = [&widths](const Cells& cells) {
+    for (std::size_t i = 0; i < kColumns; ++i) widths[i] = std::max(widths[i], cells[i].size());
+  };
+  widen(header);
+  for (const PointComparison& point : comparison.points) {
+    for (const Row& row : point.rows) widen(cells_of(row));
+  }
+  // Names and units read left to right; figures right-aligned so their decimals line up.
+  auto line = [&widths](const Cells& cells) {
+    std::string text = fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0],
+                                   cells[1], widths[1], cells[2], widths[2], cells[3],
+                                   widths[3], cells[4], widths[4]);
+    if (!cells[5].empty()) text += "  " + cells[5];
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text + "\n";
+  };
+
+  std::string out = fmt::format("bench compare: base {}, new {}\n", comparison.base_name,
+                                comparison.new_name);
+  out += "change = (new - base) / base; worse = throughput down, latency up or errors up\n";
+  for (const PointComparison& point : comparison.points) {
+    out += "\n";
+    if (!point.label.empty()) out += point.label + "\n";
+    out += line(header);
+    for (const Row& row : point.rows) out += line(cells_of(row));
+  }
+  if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
+  if (!comparison.only_in_base.empty()) {
+    out += fmt::format("Only in base (not compared): {}\n", join(comparison.only_in_base));
+  }
+  if (!comparison.only_in_new.empty()) {
+    out += fmt::format("Only in new (not compared): {}\n", join(comparison.only_in_new));
+  }
+  if (comparison.threshold) {
+    const std::string threshold = percent_text(*comparison.threshold);
+    // Two runs: which metrics regressed. A sweep: how many at each point (the tables say
+    // which), so the line stays readable over many points.
+    std::vector<std::string> regressed;
+    for (const PointComparison& point : comparison.points) {
+      std::size_t at_point = 0;
+      for (const Row& row : point.rows) {
+        if (row.verdict != Verdict::regression) continue;
+        ++at_point;
+        if (point.label.empty()) regressed.push_back(row.label);
+      }
+      if (!point.label.empty() && at_point > 0) {
+        regressed.push_back(fmt::format("{} at {}", at_point, point.label));
+      }
+    }
+    const std::size_t count = comparison.regressions();
+    out += "\n";
+    if (count == 0) {
+      out += fmt::format("No regression beyond {} (--fail-on-regression).\n", threshold);
+    } else {
+      out += fmt::format("{} regression{} beyond {} (--fail-on-regression): {}\n", count,
+                         count == 1 ? "" : "s", threshold, join(regressed));
+    }
+  }
+  return out;
+}
+
+json to_json(const Comparison& comparison) {
+  auto optional_number = [](const std::optional<double>& value) {
+    return value ? json(*value) : json();
+  };
+  json points = json::array();
+  for (const PointComparison& point : comparison.points) {
+    json rows = json::array();
+    for (const Row& row : point.rows) {
+      rows.push_back({{"metric", row.metric},
+                      {"label", row.label},
+                      {"unit", row.unit},
+                      {"direction", direction_name(row.direction)},
+                      {"base", optional_number(row.base_value)},
+                      {"new", optional_number(row.new_value)},
+                      {"change_pct", optional_number(row.change_pct)},
+                      {"verdict", verdict_name(row.verdict)}});
+    }
+    points.push_back({{"point", point.label.empty() ? json() : json(point.label)},
+                      {"rows", std::move(rows)}});
+  }
+  return {{"schema_version", 1},
+          {"kind", "comparison"},
+          {"base", comparison.base_name},
+          {"new", comparison.new_name},
+          {"threshold", optional_number(comparison.threshold)},
+          {"sweep_variable",
+           comparison.sweep_variable.empty() ? json() : json(comparison.sweep_variable)},
+          {"points", std::move(points)},
+          {"only_in_base", comparison.only_in_base},
+          {"only_in_new", comparison.only_in_new},
+          {"warnings", comparison.warnings},
+          {"regressions", comparison.regressions()},
+          {"failed", comparison.failed()}};
+}
+
+}  // namespace bench::compare
