@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "bench/protocol/chunk_scanner.hpp"
 
@@ -105,12 +107,31 @@ const std::string* string_field(const json& object, const char* key) {
 
 // The message of an OpenAI-style error value: {"message": ...}, or a bare string. Falls back to
 // the value itself, shortened, so an unusual shape still says something.
+// Whether `value` nests arrays or objects more than `limit` levels deep. Iterative on purpose:
+// json::dump recurses once per level, and a hostile server's error value 200,000 levels deep
+// (400 KB, under the line cap) overflowed the stack (found by fuzz/stream_fuzzer.cpp).
+bool nested_deeper_than(const json& value, std::size_t limit) {
+  std::vector<std::pair<const json*, std::size_t>> pending = {{&value, 1}};
+  while (!pending.empty()) {
+    const auto [node, depth] = pending.back();
+    pending.pop_back();
+    if (!node->is_structured()) continue;
+    if (depth > limit) return true;
+    for (const json& child : *node) pending.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
 std::string message_of_error(const json& error) {
   if (error.is_string()) return error.get<std::string>();
   if (error.is_object()) {
     if (const std::string* message = string_field(error, "message"); message && !message->empty()) {
       return *message;
     }
+  }
+  constexpr std::size_t kMaxDumpDepth = 64;
+  if (nested_deeper_than(error, kMaxDumpDepth)) {
+    return "error value nested more than 64 levels deep";
   }
   return excerpt(error.dump(-1, ' ', false, json::error_handler_t::replace));
 }
@@ -125,14 +146,11 @@ std::string_view endpoint_path(Endpoint endpoint) {
   return endpoint == Endpoint::chat ? "/v1/chat/completions" : "/v1/completions";
 }
 
-std::string build_request_body(const RequestOptions& options, std::string_view prompt) {
-  json body = json::object();
+namespace {
+
+// Everything of the body but the input: model, max_tokens, streaming with usage, options.
+std::string finish_body(const RequestOptions& options, json& body) {
   body["model"] = options.model;
-  if (options.endpoint == Endpoint::chat) {
-    body["messages"] = json::array({json{{"role", "user"}, {"content", std::string(prompt)}}});
-  } else {
-    body["prompt"] = std::string(prompt);
-  }
   body["max_tokens"] = options.max_tokens;
   body["stream"] = true;
   // include_usage makes vLLM and SGLang send the final usage chunk; continuous_usage_stats
@@ -146,6 +164,24 @@ std::string build_request_body(const RequestOptions& options, std::string_view p
   if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
   // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace
+
+std::string build_request_body(const RequestOptions& options, std::string_view prompt) {
+  json body = json::object();
+  if (options.endpoint == Endpoint::chat) {
+    body["messages"] = json::array({json{{"role", "user"}, {"content", std::string(prompt)}}});
+  } else {
+    body["prompt"] = std::string(prompt);
+  }
+  return finish_body(options, body);
+}
+
+std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages) {
+  json body = json::object();
+  body["messages"] = messages;
+  return finish_body(options, body);
 }
 
 Chunk interpret_chunk(std::string_view data) {

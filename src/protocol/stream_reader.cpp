@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "bench/protocol/chunk_scanner.hpp"
 #include "bench/protocol/openai.hpp"
 
 namespace bench::protocol {
@@ -136,16 +137,19 @@ bool StreamReader::on_event(const sse::Event& event) {
   if (event.type != "message") return true;
 
   ++data_events_;
-  Chunk chunk = interpret_chunk(event.data);
+  // One Chunk reused for every event: its strings keep their capacity, so the hot path does not
+  // allocate per chunk (docs/performance.md).
+  Chunk& chunk = chunk_;
+  interpret_chunk_into(event.data, chunk);
   switch (chunk.kind) {
     case Chunk::Kind::done:
       record.saw_done = true;
       return true;
     case Chunk::Kind::error:
-      fail(ErrorClass::stream_error, std::move(chunk.error_message));
+      fail(ErrorClass::stream_error, chunk.error_message);
       return false;
     case Chunk::Kind::malformed:
-      fail(ErrorClass::malformed_json, std::move(chunk.error_message));
+      fail(ErrorClass::malformed_json, chunk.error_message);
       return false;
     case Chunk::Kind::data:
       break;
@@ -178,8 +182,8 @@ bool StreamReader::on_event(const sse::Event& event) {
     record.prompt_tokens = *chunk.prompt_tokens;
     record.prompt_token_source = TokenSource::usage;
   }
-  if (!chunk.finish_reason.empty()) record.finish_reason = std::move(chunk.finish_reason);
-  if (record.response_id.empty() && !chunk.id.empty()) record.response_id = std::move(chunk.id);
+  if (!chunk.finish_reason.empty()) record.finish_reason = chunk.finish_reason;
+  if (record.response_id.empty() && !chunk.id.empty()) record.response_id = chunk.id;
   return true;
 }
 

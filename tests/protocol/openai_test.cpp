@@ -327,3 +327,42 @@ TEST(InterpretChunk, ReadsTheResponseIdWhenItIsAString) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BuildRequestBody, SendsADatasetsMessagesAsTheyAre) {
+  bench::protocol::RequestOptions options;
+  options.model = "m";
+  options.max_tokens = 5;
+  const nlohmann::json messages = nlohmann::json::parse(
+      R"([{"role":"system","content":"be brief"},{"role":"user","content":"hi"},)"
+      R"({"role":"assistant","content":"hello"},{"role":"user","content":"and?"}])");
+  const nlohmann::json body =
+      nlohmann::json::parse(bench::protocol::build_chat_request_body(options, messages));
+  EXPECT_EQ(body["messages"], messages);
+  EXPECT_EQ(body["model"], "m");
+  EXPECT_EQ(body["max_tokens"], 5);
+  EXPECT_EQ(body["stream"], true);
+  EXPECT_EQ(body["stream_options"]["include_usage"], true);
+  EXPECT_FALSE(body.contains("prompt"));
+}
+
+}  // namespace
+
+namespace {
+
+// A hostile server's error value nested 200,000 levels deep (about 400 KB, under the 1 MiB line
+// cap) used to overflow the stack when rendered for the report.
+TEST(InterpretChunk, SurvivesAnErrorValueNestedFarTooDeep) {
+  constexpr int kDepth = 200'000;
+  const std::string data =
+      R"({"error":)" + std::string(kDepth, '[') + std::string(kDepth, ']') + "}";
+  const bench::protocol::Chunk chunk = bench::protocol::interpret_chunk(data);
+  EXPECT_EQ(chunk.kind, bench::protocol::Chunk::Kind::error);
+  EXPECT_EQ(chunk.error_message, "error value nested more than 64 levels deep");
+  const std::string body = R"({"error":)" + std::string(kDepth, '[') + std::string(kDepth, ']') + "}";
+  EXPECT_EQ(bench::protocol::error_message_from_body(body),
+            "error value nested more than 64 levels deep");
+}
+
+}  // namespace

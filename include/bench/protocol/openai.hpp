@@ -32,6 +32,10 @@ struct RequestOptions {
 /// "continuous_usage_stats": true]}, ...}, with extra_body merged in (RFC 7386 merge patch).
 std::string build_request_body(const RequestOptions& options, std::string_view prompt);
 
+/// The same body with `messages` (a JSON array of {"role", "content"}) sent as they are, for a
+/// dataset that gives whole conversations (chat; completions takes a prompt).
+std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages);
+
 /// What one SSE data payload says.
 struct Chunk {
   enum class Kind {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "bench/metrics/request_record.hpp"
+#include "bench/protocol/openai.hpp"
 #include "bench/sse/parser.hpp"
 
 namespace bench::protocol {
@@ -53,6 +54,7 @@ class StreamReader final : private sse::Sink {
 
   StreamLimits limits_;
   sse::Parser parser_;
+  Chunk chunk_;                          // the event being interpreted, reused
   metrics::RequestRecord* record_ = nullptr;
   std::int64_t current_arrival_ns_ = 0;  // stamp of the read being parsed
   std::int64_t body_bytes_ = 0;
