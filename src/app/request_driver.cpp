@@ -131,8 +131,12 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
 
   plan_.request.max_tokens = prompt.output_len;
-  return engine::TransferRequest{plan_.url, protocol::build_request_body(plan_.request, prompt.text),
-                                 plan_.headers, slot};
+  // Chat gets the dataset's messages (or a system and a user message); completions one prompt.
+  std::string body = plan_.request.endpoint == protocol::Endpoint::chat
+                         ? protocol::build_chat_request_body(plan_.request, workload::chat_messages(prompt))
+                         : protocol::build_request_body(plan_.request,
+                                                        workload::completion_prompt(prompt));
+  return engine::TransferRequest{plan_.url, std::move(body), plan_.headers, slot};
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

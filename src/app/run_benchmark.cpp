@@ -21,7 +21,8 @@
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
-#include "bench/workload/random_prompts.hpp"
+#include "bench/workload/dataset.hpp"
+#include "bench/workload/dataset_error.hpp"
 
 namespace bench::app {
 
@@ -275,8 +276,22 @@ Setup prepare(const cli::RunOptions& options, std::ostream& err) {
       options.duration_s > 0 || options.warmup_duration_s > 0
           ? options.num_prompts
           : options.warmup_requests + options.num_prompts;
-  setup.prompts = workload::make_random_prompts(
-      {prompts, options.input_len, options.output_len, options.seed});
+  workload::DatasetOptions dataset;
+  dataset.kind = *workload::parse_dataset_kind(options.dataset);
+  dataset.path = options.dataset_path;
+  dataset.count = static_cast<std::size_t>(prompts);
+  dataset.input_len = options.input_len;
+  dataset.output_len = options.output_len;
+  dataset.range_ratio = options.range_ratio;
+  dataset.sharegpt_output_len = options.sharegpt_output_len;
+  dataset.prefix_groups = options.prefix_groups;
+  dataset.prefix_len = options.prefix_len;
+  dataset.questions_per_group = options.questions_per_group;
+  dataset.shuffle = options.shuffle;
+  dataset.seed = options.seed;
+  workload::Dataset loaded = workload::load_dataset(dataset);
+  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
+  setup.prompts = std::move(loaded.prompts);
   return setup;
 }
 
@@ -315,7 +330,10 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   } catch (const RunError& error) {
     err << "bench: error: " << error.what() << "\n";
     return cli::kExitRunFailed;
-  } catch (const std::invalid_argument& error) {  // a schedule value the CLI let through
+  } catch (const workload::DatasetError& error) {  // a dataset file that cannot be used
+    err << "bench: error: " << error.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const std::invalid_argument& error) {  // a value the CLI let through
     err << "bench: error: " << error.what() << "\n";
     return cli::kExitUsage;
   }

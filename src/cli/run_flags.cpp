@@ -103,7 +103,36 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "At the end of --duration, cancel requests in flight (counted as cancelled)");
   app.add_option("--warmup-duration", raw.warmup_duration,
                  "Warm up for this long before measuring (same load, not measured)");
-  app.add_option("--input-len", run.input_len, "Prompt length in words (random dataset)")
+  app.add_option("--dataset", run.dataset,
+                 "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
+                 "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
+                 "system prompt, for prefix caching)")
+      ->check(CLI::IsMember({"random", "sharegpt", "jsonl", "shared-prefix"}))
+      ->capture_default_str();
+  app.add_option("--dataset-path", run.dataset_path, "The sharegpt or jsonl file")
+      ->check(CLI::ExistingFile);
+  app.add_option("--range-ratio", run.range_ratio,
+                 "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--sharegpt-output-len", run.sharegpt_output_len,
+                 "sharegpt: max_tokens of every request instead of its reply's length")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  app.add_option("--prefix-groups", run.prefix_groups,
+                 "shared-prefix: groups, each with its own long system prompt")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
+      ->capture_default_str();
+  app.add_option("--prefix-len", run.prefix_len, "shared-prefix: words of each system prompt")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
+      ->capture_default_str();
+  app.add_option("--questions-per-group", run.questions_per_group,
+                 "shared-prefix: requests per group (questions of --input-len words)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
+      ->capture_default_str();
+  app.add_flag("--no-shuffle{false}", run.shuffle,
+               "sharegpt, jsonl: send the items in file order instead of shuffled by --seed");
+  app.add_option("--input-len", run.input_len,
+                 "Prompt length in words (random); question length (shared-prefix)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
   app.add_option("--output-len", run.output_len, "max_tokens of every request")
@@ -181,6 +210,18 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
 
 void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
+  run.num_prompts_given = app.count("--num-prompts") > 0;
+  const bool file_dataset = run.dataset == "sharegpt" || run.dataset == "jsonl";
+  if (file_dataset && run.dataset_path.empty()) {
+    throw UsageError(fmt::format("--dataset {}: needs --dataset-path FILE", run.dataset));
+  }
+  if (!file_dataset && !run.dataset_path.empty()) {
+    throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file", run.dataset));
+  }
+  // SGLang's generated-shared-prefix sends every question of every group once.
+  if (run.dataset == "shared-prefix" && !run.num_prompts_given) {
+    run.num_prompts = run.prefix_groups * run.questions_per_group;
+  }
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
   run.request_rates = parse_rate_list("--request-rate", raw.request_rate);
   if (run.concurrency.size() > 1 && run.request_rates.size() > 1) {

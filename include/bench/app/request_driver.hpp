@@ -19,7 +19,7 @@
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
-#include "bench/workload/random_prompts.hpp"
+#include "bench/workload/prompt.hpp"
 
 namespace bench::app {
 

@@ -40,6 +40,15 @@ struct RunOptions {
   double ramp_up_start_rps = 0;     // the ramp's rate at the start, requests/s
   double ramp_up_end_rps = 0;       // and at the end
   std::int64_t num_prompts = 1000;  // measured requests (unless --duration bounds the run)
+  bool num_prompts_given = false;   // --num-prompts was on the command line
+  std::string dataset = "random";   // random | sharegpt | jsonl | shared-prefix
+  std::string dataset_path;         // the sharegpt or jsonl file
+  double range_ratio = 0;           // random: lengths uniform in len x [1 - r, 1 + r] (vLLM)
+  std::optional<std::int64_t> sharegpt_output_len;  // max_tokens for every ShareGPT item
+  std::int64_t prefix_groups = 64;          // shared-prefix: groups sharing a system prompt
+  std::int64_t prefix_len = 2048;           // shared-prefix: words of each group's prompt
+  std::int64_t questions_per_group = 16;    // shared-prefix: requests per group
+  bool shuffle = true;              // sharegpt, jsonl: shuffle the items with the seed
   double duration_s = 0;            // measured phase length, seconds; 0 = bounded by num_prompts
   bool duration_hard = false;       // at the end of --duration, cancel what is in flight
   double warmup_duration_s = 0;     // warm-up by time, seconds, before the measured phase
