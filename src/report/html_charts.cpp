@@ -1,0 +1,301 @@
+// The report's charts, built from results: TTFT and ITL CDFs from "distributions", the two
+// timeline charts from "timeline" (token rates stacked output-under-input, so each bar's height
+// is the total; requests in flight with failures), and the sweep's curves: output and total
+// tok/s against the sweep variable, and latency against output tok/s (the latency-throughput
+// curve vLLM and SGLang users plot by hand).
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench/report/svg_chart.hpp"
+#include "html_parts.hpp"
+#include "results_view.hpp"
+
+namespace bench::report::html {
+namespace {
+
+using view::number;
+
+// A missing value: the SVG writer skips the point.
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+constexpr const char* kOutputColor = "#1f5fbf";
+constexpr const char* kInputColor = "#f0a04b";
+constexpr const char* kTotalColor = "#6b7280";
+constexpr const char* kErrorColor = "#c62828";
+constexpr const char* kInFlightColor = "#2a8c8c";
+constexpr const char* kTailColor = "#c2410c";
+constexpr const char* kTpotColor = "#6a3fb5";
+constexpr int kHalfWidthPx = 540;
+constexpr int kHalfHeightPx = 340;
+constexpr int kFullWidthPx = 1090;
+constexpr int kTimelineHeightPx = 300;
+constexpr double kLogSpanRatio = 8;  // sweep values spread this much: log x (1, 8, 64, 512)
+constexpr double kCdfLogRatio = 30;  // p99 / p1 beyond this: a log axis shows both ends
+
+std::string figure(const svg::Chart& chart) {
+  return "<figure>" + svg::render_chart(chart) + "</figure>";
+}
+
+struct Bucket {
+  double t_s;
+  const json* data;
+};
+
+std::vector<Bucket> timeline_buckets(const json& run, double& bucket_s) {
+  std::vector<Bucket> out;
+  const json* timeline = view::object_at(run, "timeline");
+  if (timeline == nullptr) return out;
+  bucket_s = number(*timeline, "bucket_s").value_or(1.0);
+  if (!(bucket_s > 0) || !std::isfinite(bucket_s)) bucket_s = 1.0;
+  const json* buckets = view::array_at(*timeline, "buckets");
+  if (buckets == nullptr) return out;
+  for (const json& b : *buckets) {
+    const auto t = number(b, "t_s");
+    if (b.is_object() && t && std::isfinite(*t)) out.push_back({*t, &b});
+  }
+  return out;
+}
+
+// The steady-state window, shaded on both timeline charts.
+std::vector<svg::Band> steady_band(const json& run) {
+  const json* steady = view::object_at(run, "steady_state");
+  if (steady == nullptr) return {};
+  const auto from = number(*steady, "start_s");
+  const auto to = number(*steady, "end_s");
+  if (!from || !to) return {};
+  return {{*from, *to, "steady state"}};
+}
+
+std::string time_axis_label() { return "time since the first measured request (s)"; }
+
+std::string point_label(bool by_rate, std::optional<double> value) {
+  if (by_rate && value && std::isinf(*value)) return "no rate limit";
+  return by_rate ? view::value_label(value) + "/s" : "c=" + view::value_label(value);
+}
+
+std::string variable_axis_label(bool by_rate) {
+  return by_rate ? "request rate offered (req/s)" : "concurrency (max requests in flight)";
+}
+
+}  // namespace
+
+std::string cdf_figure(const json& run, std::string_view metric, std::string_view id) {
+  const auto points = view::cdf_points(run, fmt::format("{}_ms", metric));
+  if (points.empty()) return "";
+  const bool ttft = metric == "ttft";
+  svg::Chart chart;
+  chart.id = std::string(id);
+  chart.title = ttft ? "TTFT distribution" : "ITL distribution";
+  chart.description =
+      ttft ? "Cumulative distribution of time to first token: the percentage of completed "
+             "requests (y) whose TTFT was at most x milliseconds."
+           : "Cumulative distribution of inter-token latency: the percentage of token gaps (y) "
+             "at most x milliseconds.";
+  chart.x.label = ttft ? "TTFT (ms)" : "ITL, gap between tokens (ms)";
+  chart.y.label = ttft ? "requests (%)" : "token gaps (%)";
+  chart.y.min = 0;
+  chart.y.max = 100;
+  chart.series.push_back(svg::cdf_series(ttft ? "TTFT" : "ITL", points, kOutputColor));
+  double p1 = 0, p99 = 0;
+  for (const auto& [p, v] : points) {
+    if (p == 1) p1 = v;
+    if (p == 99) p99 = v;
+  }
+  chart.x.log_scale = p1 > 0 && p99 / p1 > kCdfLogRatio;
+  const std::string key(metric);
+  chart.note = fmt::format("p50 {} ms, p90 {} ms, p99 {} ms, max {} ms{}",
+                           view::fixed(number(run, "median_" + key + "_ms"), 2),
+                           view::fixed(number(run, "p90_" + key + "_ms"), 2),
+                           view::fixed(number(run, "p99_" + key + "_ms"), 2),
+                           view::fixed(number(run, "max_" + key + "_ms"), 2),
+                           chart.x.log_scale ? "; log scale" : "");
+  chart.width_px = kHalfWidthPx;
+  chart.height_px = kHalfHeightPx;
+  return figure(chart);
+}
+
+std::string token_timeline_figure(const json& run, std::string_view id) {
+  double bucket_s = 1;
+  const std::vector<Bucket> buckets = timeline_buckets(run, bucket_s);
+  if (buckets.empty()) return "";
+  svg::Series output{.name = "output tok/s",
+                     .color = kOutputColor,
+                     .mark = svg::Mark::kBars,
+                     .bar_width = bucket_s};
+  svg::Series input{.name = "input tok/s (stacked on output; bar = total tok/s)",
+                    .color = kInputColor,
+                    .mark = svg::Mark::kBars,
+                    .bar_width = bucket_s};
+  for (const Bucket& b : buckets) {
+    output.x.push_back(b.t_s);
+    input.x.push_back(b.t_s);
+    output.y.push_back(number(*b.data, "output_tokens").value_or(kMissing) / bucket_s);
+    input.y.push_back(number(*b.data, "input_tokens").value_or(kMissing) / bucket_s);
+  }
+  svg::Chart chart;
+  chart.id = std::string(id);
+  chart.title = "Token throughput over time";
+  chart.description = fmt::format(
+      "Output and input tokens per second in {} s buckets, stacked: the output part is the "
+      "decode rate; the whole bar is the total.",
+      view::fixed(bucket_s, 1));
+  chart.x.label = time_axis_label();
+  chart.x.min = 0;
+  chart.y.label = "tokens per second";
+  chart.y.include_zero = true;
+  chart.series = {output, input};
+  chart.bands = steady_band(run);
+  chart.note =
+      "Output tokens counted when their chunk arrived; input tokens when the request's "
+      "first token arrived.";
+  chart.width_px = kFullWidthPx;
+  chart.height_px = kTimelineHeightPx;
+  return figure(chart);
+}
+
+std::string requests_timeline_figure(const json& run, std::string_view id) {
+  double bucket_s = 1;
+  const std::vector<Bucket> buckets = timeline_buckets(run, bucket_s);
+  if (buckets.empty()) return "";
+  svg::Series in_flight{.name = "in flight (at each bucket's end)",
+                        .color = kInFlightColor,
+                        .mark = svg::Mark::kArea,
+                        .bar_width = bucket_s};
+  svg::Series errors{.name = "failed (ended in the bucket)",
+                     .color = kErrorColor,
+                     .mark = svg::Mark::kBars,
+                     .bar_width = bucket_s};
+  double end_s = 0;
+  for (const Bucket& b : buckets) {
+    in_flight.x.push_back(b.t_s);
+    in_flight.y.push_back(number(*b.data, "in_flight").value_or(kMissing));
+    errors.x.push_back(b.t_s);
+    errors.y.push_back(number(*b.data, "errors").value_or(kMissing));
+    end_s = std::max(end_s, b.t_s + bucket_s);
+  }
+  svg::Chart chart;
+  chart.id = std::string(id);
+  chart.title = "Requests in flight and failures over time";
+  chart.description = fmt::format(
+      "Requests in flight at the end of each {} s bucket, and failed requests per bucket.",
+      view::fixed(bucket_s, 1));
+  chart.x.label = time_axis_label();
+  chart.x.min = 0;
+  chart.y.label = "requests";
+  chart.y.include_zero = true;
+  chart.series = {in_flight, errors};
+  const auto rate = number(run, "request_rate");
+  if (const auto limit = number(run, "max_concurrency"); limit && (!rate || std::isinf(*rate))) {
+    chart.series.push_back({.name = "configured concurrency",
+                            .x = {0, end_s},
+                            .y = {*limit, *limit},
+                            .color = kTotalColor,
+                            .dashed = true});
+  }
+  chart.bands = steady_band(run);
+  chart.width_px = kFullWidthPx;
+  chart.height_px = kTimelineHeightPx;
+  return figure(chart);
+}
+
+std::string sweep_throughput_figure(const json& sweep) {
+  const json* points = view::array_at(sweep, "points");
+  if (points == nullptr || points->empty()) return "";
+  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  svg::Series output{.name = "output tok/s", .color = kOutputColor, .markers = true};
+  svg::Series total{.name = "total tok/s (input + output)",
+                    .color = kTotalColor,
+                    .dashed = true,
+                    .markers = true};
+  std::vector<std::string> unplotted;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (std::size_t i = 0; i < points->size(); ++i) {
+    const json& point = (*points)[i];
+    const auto x = view::sweep_value(sweep, point, i);
+    const auto out = number(point, "output_throughput");
+    const auto tot = number(point, "total_throughput");
+    if (!x || !std::isfinite(*x)) {
+      unplotted.push_back(fmt::format("{} {}: {} output tok/s, {} total tok/s",
+                                      by_rate ? "rate" : "concurrency", view::value_label(x),
+                                      view::fixed(out, 1), view::fixed(tot, 1)));
+      continue;
+    }
+    lo = std::min(lo, *x);
+    hi = std::max(hi, *x);
+    output.x.push_back(*x);
+    output.y.push_back(out.value_or(kMissing));
+    output.point_labels.push_back(out ? view::fixed(*out, *out >= 100 ? 0 : 1) : "");
+    total.x.push_back(*x);
+    total.y.push_back(tot.value_or(kMissing));
+    total.point_labels.push_back(tot ? view::fixed(*tot, *tot >= 100 ? 0 : 1) : "");
+  }
+  svg::Chart chart;
+  chart.id = "sweep-throughput";
+  chart.title = by_rate ? "Output and total token throughput vs request rate"
+                        : "Output and total token throughput vs concurrency";
+  chart.description =
+      "For each sweep point, output tokens per second (the decode rate) and "
+      "total tokens per second (input + output).";
+  chart.x.label = variable_axis_label(by_rate);
+  chart.x.log_scale = lo > 0 && hi / lo >= kLogSpanRatio;
+  chart.y.label = "tokens per second";
+  chart.y.include_zero = true;
+  chart.series = {output, total};
+  if (!unplotted.empty()) {
+    chart.note = "Not on the x axis (no rate limit): " + unplotted.front() +
+                 (unplotted.size() > 1 ? "; ..." : "");
+  } else if (chart.x.log_scale) {
+    chart.note = "x axis: log scale";
+  }
+  chart.width_px = kFullWidthPx;
+  chart.height_px = 360;
+  return figure(chart);
+}
+
+std::string sweep_latency_figures(const json& sweep) {
+  const json* points = view::array_at(sweep, "points");
+  if (points == nullptr || points->empty()) return "";
+  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  svg::Series ttft_p50{.name = "TTFT p50", .color = kOutputColor, .markers = true};
+  svg::Series ttft_p99{.name = "TTFT p99", .color = kTailColor, .dashed = true, .markers = true};
+  svg::Series tpot_p50{.name = "TPOT p50", .color = kTpotColor, .markers = true};
+  for (std::size_t i = 0; i < points->size(); ++i) {
+    const json& point = (*points)[i];
+    const double x = number(point, "output_throughput").value_or(kMissing);
+    const std::string label = point_label(by_rate, view::sweep_value(sweep, point, i));
+    ttft_p50.x.push_back(x);
+    ttft_p50.y.push_back(number(point, "median_ttft_ms").value_or(kMissing));
+    ttft_p50.point_labels.push_back(label);
+    ttft_p99.x.push_back(x);
+    ttft_p99.y.push_back(number(point, "p99_ttft_ms").value_or(kMissing));
+    tpot_p50.x.push_back(x);
+    tpot_p50.y.push_back(number(point, "median_tpot_ms").value_or(kMissing));
+    tpot_p50.point_labels.push_back(label);
+  }
+  auto chart_of = [&](std::string id, std::string title, std::string y_label,
+                      std::vector<svg::Series> series) {
+    svg::Chart chart;
+    chart.id = std::move(id);
+    chart.title = std::move(title);
+    chart.description =
+        "Each sweep point's latency against its output tokens per second; "
+        "points are labelled with their " +
+        std::string(by_rate ? "request rate." : "concurrency.");
+    chart.x.label = "output token throughput (output tok/s)";
+    chart.x.include_zero = true;
+    chart.y.label = std::move(y_label);
+    chart.y.include_zero = true;
+    chart.series = std::move(series);
+    chart.width_px = kHalfWidthPx;
+    chart.height_px = kHalfHeightPx;
+    return figure(chart);
+  };
+  return chart_of("sweep-ttft", "TTFT vs output throughput", "TTFT (ms)", {ttft_p50, ttft_p99}) +
+         chart_of("sweep-tpot", "TPOT vs output throughput", "TPOT (ms)", {tpot_p50});
+}
+
+}  // namespace bench::report::html

@@ -1,0 +1,41 @@
+#pragma once
+// The pieces of the HTML report, shared between its files: html_report.cpp (the page, its
+// header and the definitions), html_run.cpp (one run's tables), html_charts.cpp (the charts
+// built from results) and html_sweep.cpp (the sweep table and its points).
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::report::html {
+
+using nlohmann::json;
+
+/// Escaped for HTML text and attribute values.
+std::string esc(std::string_view text);
+
+/// At most `max_chars` code points of `text`, with "..." when cut.
+std::string clipped(std::string_view text, std::size_t max_chars);
+
+/// The warnings that must be seen before any figure: failures, interruption, estimated or
+/// unknown token counts, cancelled requests. Empty when the run was clean.
+std::string run_alerts(const json& run);
+
+/// A single run's sections below the page header: throughput (headline), latency, charts,
+/// token counts, errors. `id_prefix` keeps element ids unique when a page holds several runs.
+std::string run_sections(const json& run, std::string_view id_prefix);
+
+/// The label of a run's load: "32 max in flight (closed loop)", "16 req/s offered, ...".
+std::string load_label(const json& run);
+
+/// Charts, each one <figure> holding one <svg>; empty when the data is absent.
+std::string cdf_figure(const json& run, std::string_view metric, std::string_view id);
+std::string token_timeline_figure(const json& run, std::string_view id);
+std::string requests_timeline_figure(const json& run, std::string_view id);
+std::string sweep_throughput_figure(const json& sweep);
+std::string sweep_latency_figures(const json& sweep);
+
+/// The sweep's sections: the one-row-per-point table, its charts, then each point collapsed.
+std::string sweep_sections(const json& sweep);
+
+}  // namespace bench::report::html

@@ -1,0 +1,388 @@
+// One run's tables: the headline throughput (output first, input and total beside it, each with
+// the source of its token counts; failures in the same table), the latency percentiles, the
+// client-side figures, the token counts and the errors by class. Follows the text report's
+// order (text_report.cpp) so the two read alike.
+#include <cmath>
+#include <iterator>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "bench/report/svg_chart.hpp"
+#include "html_parts.hpp"
+#include "results_view.hpp"
+
+namespace bench::report::html {
+namespace {
+
+using view::fixed;
+using view::number;
+
+constexpr std::size_t kMaxSampleChars = 300;
+
+struct LatencyRow {
+  std::string_view key;    // the JSON infix: "ttft" in median_ttft_ms
+  std::string_view name;   // the row's label
+  std::string_view means;  // one line: what it measures, and the peer tool's name for it
+};
+constexpr LatencyRow kLatencyRows[] = {
+    {"ttft", "TTFT", "time to first token"},
+    {"itl", "ITL", "inter-token latency, per token"},
+    {"icl", "ICL", "inter-chunk latency (SGLang/vLLM \"ITL\")"},
+    {"tpot", "TPOT", "per request (E2E - TTFT) / (tokens - 1); GenAI-Perf \"ITL\""},
+    {"e2e_latency", "E2E", "end-to-end latency"},
+};
+constexpr std::string_view kLatencyStats[] = {"mean", "median", "p90", "p95", "p99", "max"};
+
+std::string ms(const json& run, std::string_view key) { return fixed(number(run, key), 2); }
+
+// One throughput row: label, whole-run value, steady-state value (when the run has a window),
+// the unit (always naming the kind of token) and where its counts came from.
+struct ThroughputRow {
+  std::string css_class, label, whole, steady, unit, source;
+};
+
+std::string throughput_row(const ThroughputRow& row, bool with_steady) {
+  std::string out = fmt::format("<tr{}><th scope=\"row\">{}</th><td class=\"num\">{}</td>",
+                                row.css_class.empty() ? "" : " class=\"" + row.css_class + "\"",
+                                row.label, row.whole);
+  if (with_steady) out += fmt::format("<td class=\"num\">{}</td>", row.steady);
+  out +=
+      fmt::format("<td class=\"unit\">{}</td><td class=\"src\">{}</td></tr>", row.unit, row.source);
+  return out;
+}
+
+std::string source_cell(const json& run, std::string_view kind) {
+  const std::string label = view::token_source_label(run, kind);
+  const bool alarming = label.find("ESTIMATE") != std::string::npos ||
+                        label.find("UNKNOWN") != std::string::npos ||
+                        label.find("unknown") != std::string::npos;
+  return alarming ? "<span class=\"estimate\">" + esc(label) + "</span>" : esc(label);
+}
+
+// How much of the total is output: the figure a blended total hides (mission.md).
+std::string output_share(const json& run) {
+  const auto output = number(run, "output_throughput");
+  const auto total = number(run, "total_throughput");
+  if (!output || !total || !(*total > 0) || !std::isfinite(*output / *total)) {
+    return "the two above";
+  }
+  return fmt::format("the two above; output is {:.1f}% of it", 100.0 * *output / *total);
+}
+
+std::string errors_by_class_brief(const json& run) {
+  const json* errors = view::object_at(run, "errors");
+  if (errors == nullptr) return "";
+  std::string out;
+  for (const auto& [name, entry] : errors->items()) {
+    const std::int64_t n = view::count(entry, "count");
+    if (n <= 0) continue;
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{} {}", esc(name), view::grouped(n));
+  }
+  return out;
+}
+
+std::string throughput_section(const json& run, std::string_view id_prefix) {
+  const json* steady = view::object_at(run, "steady_state");
+  const bool with_steady = steady != nullptr;
+  auto steady_value = [&](std::string_view key, int decimals) {
+    return with_steady ? fixed(number(*steady, key), decimals) : std::string();
+  };
+  const std::int64_t sent = view::count(run, "sent");
+  const std::int64_t failed = view::count(run, "failed");
+  const std::int64_t cancelled = view::count(run, "cancelled");
+
+  std::string out = fmt::format(
+      "<section class=\"card\" id=\"{}throughput\"><h2>Throughput</h2>"
+      "<table class=\"headline\"><thead><tr><th scope=\"col\">figure</th>"
+      "<th scope=\"col\" class=\"num\">whole run</th>",
+      esc(id_prefix));
+  if (with_steady) {
+    const std::string target =
+        view::number(*steady, "target_in_flight")
+            ? fmt::format(", in flight at least 90% of {}",
+                          view::grouped(view::count(*steady, "target_in_flight")))
+            : "";
+    out += fmt::format(
+        "<th scope=\"col\" class=\"num\">steady state<span class=\"sub\">{} s to {} s{}</span>"
+        "</th>",
+        fixed(number(*steady, "start_s"), 1), fixed(number(*steady, "end_s"), 1), esc(target));
+  }
+  out += "<th scope=\"col\">unit</th><th scope=\"col\">token counts from</th></tr></thead><tbody>";
+
+  const bool estimate = view::output_is_estimate(run);
+  const json* sources = view::object_at(run, "token_count_source");
+  const std::string input_source = sources != nullptr ? view::text(*sources, "input") : "";
+  const bool input_unknown = input_source == "unknown" || input_source == "mixed";
+  out += throughput_row(
+      {"headline", "Output token throughput",
+       fixed(number(run, "output_throughput"), 1) +
+           (estimate ? "<span class=\"badge\">ESTIMATE</span>" : ""),
+       steady_value("output_throughput", 1), "output tok/s", source_cell(run, "output")},
+      with_steady);
+  out += throughput_row(
+      {"", "Input token throughput",
+       fixed(number(run, "input_throughput"), 1) +
+           (input_unknown ? fmt::format("<span class=\"badge\">{}</span>",
+                                        input_source == "unknown" ? "UNKNOWN" : "INCOMPLETE")
+                          : ""),
+       steady_value("input_throughput", 1), "input tok/s", source_cell(run, "input")},
+      with_steady);
+  out += throughput_row(
+      {"", "Total token throughput", fixed(number(run, "total_throughput"), 1),
+       steady_value("total_throughput", 1), "total tok/s (input + output)",
+       input_unknown ? "<span class=\"estimate\">too low: input tokens unknown</span>"
+                     : output_share(run)},
+      with_steady);
+  out +=
+      throughput_row({"", "Request throughput", fixed(number(run, "request_throughput"), 2),
+                      steady_value("request_throughput", 2), "completed req/s", "successful only"},
+                     with_steady);
+  out += throughput_row({failed > 0 ? "bad" : "", "Failed requests",
+                         fmt::format("{} of {}", view::grouped(failed), view::grouped(sent)), "",
+                         view::percent(failed, sent) + " of sent",
+                         failed > 0 ? errors_by_class_brief(run) : "none failed"},
+                        with_steady);
+  if (cancelled > 0) {
+    out += throughput_row({"", "Cancelled by bench", view::grouped(cancelled), "", "requests",
+                           "not failures; not counted"},
+                          with_steady);
+  }
+  if (auto goodput = number(run, "goodput")) {
+    out += throughput_row(
+        {"", "Goodput", fixed(goodput, 2), "", "req/s meeting every SLO", "the --goodput SLOs"},
+        with_steady);
+  }
+  out += throughput_row({"", "Achieved concurrency", fixed(number(run, "concurrency"), 1), "",
+                         "requests in flight", "Little's law: sum(E2E) / duration"},
+                        with_steady);
+  out += "</tbody></table>";
+  out += fmt::format(
+      "<p class=\"note\">Over {} completed of {} sent requests in {} s (first measured request "
+      "sent to last finished); warm-up excluded.</p></section>",
+      view::grouped(view::count(run, "completed")), view::grouped(sent),
+      fixed(number(run, "duration"), 2));
+  return out;
+}
+
+std::string latency_section(const json& run, std::string_view id_prefix) {
+  std::string out = fmt::format(
+      "<section class=\"card\" id=\"{}latency\"><h2>Latency <span class=\"unit-h\">(ms)</span>"
+      "</h2><table class=\"latency\"><thead><tr><th scope=\"col\">metric</th>",
+      esc(id_prefix));
+  for (std::string_view stat : kLatencyStats) {
+    out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", stat);
+  }
+  out += "</tr></thead><tbody>";
+  for (const LatencyRow& row : kLatencyRows) {
+    // Every statistic 0 means no values (definitions: "0 when there are no values"), e.g. TPOT
+    // when every output was one token: "-" then, not a 0.00 that reads like a measurement.
+    bool any = false;
+    for (std::string_view stat : kLatencyStats) {
+      const auto v = number(run, fmt::format("{}_{}_ms", stat, row.key));
+      any = any || (v && *v != 0);
+    }
+    out += fmt::format("<tr><th scope=\"row\">{}<span class=\"sub\">{}</span></th>", row.name,
+                       esc(row.means));
+    for (std::string_view stat : kLatencyStats) {
+      out += fmt::format("<td class=\"num\">{}</td>",
+                         any ? ms(run, fmt::format("{}_{}_ms", stat, row.key)) : "-");
+    }
+    out += "</tr>";
+  }
+  out += "</tbody></table><dl class=\"meta compact\">";
+  auto item = [&](std::string_view label, const std::string& value) {
+    out += fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, value);
+  };
+  if (number(run, "median_ttft_from_intended_ms")) {
+    item("TTFT from intended start",
+         fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_ttft_from_intended_ms"),
+                     ms(run, "p99_ttft_from_intended_ms")));
+    item("E2E from intended start",
+         fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_e2e_latency_from_intended_ms"),
+                     ms(run, "p99_e2e_latency_from_intended_ms")));
+  }
+  if (number(run, "mean_schedule_lag_ms")) {
+    item("Schedule lag (client-side wait)",
+         fmt::format("mean {} ms, p99 {} ms, max {} ms", ms(run, "mean_schedule_lag_ms"),
+                     ms(run, "p99_schedule_lag_ms"), ms(run, "max_schedule_lag_ms")));
+  }
+  if (number(run, "connections_opened")) {
+    const std::int64_t opened = view::count(run, "connections_opened");
+    item("Connections opened",
+         opened > 0 ? fmt::format("{} (connect mean {} ms, p99 {} ms; inside their TTFT)",
+                                  view::grouped(opened), ms(run, "mean_connect_ms"),
+                                  ms(run, "p99_connect_ms"))
+                    : std::string("0 (every request reused a kept-alive connection)"));
+  }
+  out += "</dl></section>";
+  return out;
+}
+
+std::string token_counts_section(const json& run, std::string_view id_prefix) {
+  std::string out = fmt::format(
+      "<section class=\"card\" id=\"{}tokens\"><h2>Token counts</h2><dl class=\"meta\">",
+      esc(id_prefix));
+  auto item = [&](std::string_view label, const std::string& value) {
+    out += fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, value);
+  };
+  item("Output tokens", fmt::format("{} <span class=\"src\">({})</span>",
+                                    view::grouped(view::count(run, "total_output_tokens")),
+                                    source_cell(run, "output")));
+  item("Input tokens", fmt::format("{} <span class=\"src\">({})</span>",
+                                   view::grouped(view::count(run, "total_input_tokens")),
+                                   source_cell(run, "input")));
+  if (number(run, "mean_requested_input_len")) {
+    const bool input_known = view::token_source_label(run, "input") == "server usage" ||
+                             view::count(run, "total_input_tokens") > 0;
+    item("Mean input length",
+         fmt::format(
+             "requested {} words, {}", view::length(number(run, "mean_requested_input_len")),
+             input_known
+                 ? "server counted " + view::length(number(run, "mean_prompt_tokens")) + " tokens"
+                 : std::string("server count unknown")));
+  }
+  if (number(run, "mean_requested_output_len")) {
+    item("Mean output length",
+         fmt::format(
+             "requested {} tokens (max_tokens), received {} tokens{}",
+             view::length(number(run, "mean_requested_output_len")),
+             view::length(number(run, "mean_completion_tokens")),
+             view::output_is_estimate(run) ? " <span class=\"estimate\">ESTIMATE</span>" : ""));
+  }
+  if (number(run, "total_text_chunks")) {
+    item("Text chunks", view::grouped(view::count(run, "total_text_chunks")));
+  }
+  out += "</dl>";
+  if (view::flag(run, "chunks_differ_from_tokens")) {
+    out += fmt::format(
+        "<p class=\"alert info\">Chunks are not tokens: {} text chunks carried {} tokens. ITL "
+        "splits each chunk's gap over its tokens ({}); ICL is the gap per chunk.</p>",
+        view::grouped(view::count(run, "total_text_chunks")),
+        view::grouped(view::count(run, "total_output_tokens")),
+        view::flag(run, "itl_estimated") ? "ESTIMATED from completion_tokens / chunks"
+                                         : "exact, from per-chunk usage");
+  }
+  out += "</section>";
+  return out;
+}
+
+std::string errors_section(const json& run, std::string_view id_prefix) {
+  const json* errors = view::object_at(run, "errors");
+  std::string rows;
+  if (errors != nullptr) {
+    for (const auto& [name, entry] : errors->items()) {
+      const std::int64_t n = view::count(entry, "count");
+      if (n <= 0) continue;
+      std::string samples;
+      if (const json* list = view::array_at(entry, "samples")) {
+        for (const json& sample : *list) {
+          if (!sample.is_string()) continue;
+          samples += "<li><code>" + esc(clipped(sample.get<std::string>(), kMaxSampleChars)) +
+                     "</code></li>";
+        }
+      }
+      rows += fmt::format(
+          "<tr><th scope=\"row\"><code>{}</code></th><td class=\"num\">{}</td><td>{}</td></tr>",
+          esc(name), view::grouped(n),
+          samples.empty() ? "" : "<ul class=\"samples\">" + samples + "</ul>");
+    }
+  }
+  if (rows.empty()) {
+    if (view::count(run, "failed") > 0) {
+      return fmt::format(
+          "<section class=\"card\" id=\"{}errors\"><h2>Errors</h2><p class=\"alert bad\">{} "
+          "requests failed; this file records no classes for them.</p></section>",
+          esc(id_prefix), view::grouped(view::count(run, "failed")));
+    }
+    return "";
+  }
+  return fmt::format(
+      "<section class=\"card\" id=\"{}errors\"><h2>Errors by class</h2><table class=\"errors\">"
+      "<thead><tr><th scope=\"col\">class</th><th scope=\"col\" class=\"num\">requests</th>"
+      "<th scope=\"col\">samples (server's messages, first few)</th></tr></thead><tbody>{}"
+      "</tbody></table></section>",
+      esc(id_prefix), rows);
+}
+
+std::string charts_section(const json& run, std::string_view id_prefix) {
+  const std::string prefix(id_prefix);
+  std::string cdfs =
+      cdf_figure(run, "ttft", prefix + "cdf-ttft") + cdf_figure(run, "itl", prefix + "cdf-itl");
+  std::string timeline = token_timeline_figure(run, prefix + "timeline-tokens") +
+                         requests_timeline_figure(run, prefix + "timeline-requests");
+  std::string out;
+  if (!cdfs.empty()) {
+    out += fmt::format(
+        "<section class=\"card\" id=\"{}distributions\"><h2>Latency distributions</h2>"
+        "<div class=\"charts\">{}</div></section>",
+        esc(id_prefix), cdfs);
+  }
+  if (!timeline.empty()) {
+    out += fmt::format(
+        "<section class=\"card\" id=\"{}timeline\"><h2>Timeline</h2><div class=\"charts one\">{}"
+        "</div></section>",
+        esc(id_prefix), timeline);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string clipped(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
+    if (chars++ == max_chars) return std::string(text.substr(0, i)) + "...";
+  }
+  return std::string(text);
+}
+
+std::string run_alerts(const json& run) {
+  std::string out;
+  const std::int64_t sent = view::count(run, "sent");
+  const std::int64_t failed = view::count(run, "failed");
+  if (failed > 0) {
+    out += fmt::format(
+        "<p class=\"alert bad\" role=\"alert\">{} of {} requests failed ({}). Throughput counts "
+        "the {} successful requests only.</p>",
+        view::grouped(failed), view::grouped(sent), view::percent(failed, sent),
+        view::grouped(view::count(run, "completed")));
+  }
+  if (view::flag(run, "interrupted")) {
+    out += "<p class=\"alert warn\">The run was interrupted: these are partial results.</p>";
+  }
+  if (view::output_is_estimate(run)) {
+    out +=
+        "<p class=\"alert warn\">Output token counts are ESTIMATES (the number of streamed "
+        "chunks): the server sent no usage for some or all requests.</p>";
+  }
+  const json* sources = view::object_at(run, "token_count_source");
+  if (sources != nullptr && view::text(*sources, "input") == "unknown") {
+    out +=
+        "<p class=\"alert warn\">Input token counts are UNKNOWN (the server sent no "
+        "prompt_tokens): input and total tok/s count them as 0.</p>";
+  }
+  return out;
+}
+
+std::string load_label(const json& run) {
+  const auto rate = number(run, "request_rate");
+  const std::string concurrency =
+      number(run, "max_concurrency")
+          ? view::grouped(view::count(run, "max_concurrency")) + " max in flight"
+          : std::string("not recorded");
+  if (!rate || std::isinf(*rate)) {
+    return concurrency + (rate ? " (closed loop, no rate limit)" : "");
+  }
+  return fmt::format("{} req/s offered, {}", view::value_label(rate), concurrency);
+}
+
+std::string run_sections(const json& run, std::string_view id_prefix) {
+  return throughput_section(run, id_prefix) + latency_section(run, id_prefix) +
+         charts_section(run, id_prefix) + token_counts_section(run, id_prefix) +
+         errors_section(run, id_prefix);
+}
+
+}  // namespace bench::report::html

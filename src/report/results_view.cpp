@@ -1,0 +1,160 @@
+// Tolerant reads of a results object, and the shared number formats.
+#include "results_view.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "bench/report/svg_chart.hpp"
+
+namespace bench::report::view {
+namespace {
+
+const json* member(const json& object, std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  const auto found = object.find(key);
+  return found == object.end() ? nullptr : &*found;
+}
+
+}  // namespace
+
+std::optional<double> number(const json& object, std::string_view key) {
+  const json* value = member(object, key);
+  if (value == nullptr) return std::nullopt;
+  if (value->is_number()) return value->get<double>();
+  if (value->is_string()) {
+    const auto& s = value->get_ref<const std::string&>();
+    if (s == "inf" || s == "Infinity" || s == "infinity") {
+      return std::numeric_limits<double>::infinity();
+    }
+  }
+  return std::nullopt;
+}
+
+std::int64_t count(const json& object, std::string_view key, std::int64_t fallback) {
+  const json* value = member(object, key);
+  if (value == nullptr || !value->is_number()) return fallback;
+  if (value->is_number_integer()) return value->get<std::int64_t>();
+  const double d = value->get<double>();
+  return std::isfinite(d) ? static_cast<std::int64_t>(std::llround(d)) : fallback;
+}
+
+std::string text(const json& object, std::string_view key) {
+  const json* value = member(object, key);
+  if (value == nullptr || value->is_null()) return "";
+  if (value->is_string()) return value->get<std::string>();
+  return value->dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool flag(const json& object, std::string_view key) {
+  const json* value = member(object, key);
+  return value != nullptr && value->is_boolean() && value->get<bool>();
+}
+
+const json* object_at(const json& object, std::string_view key) {
+  const json* value = member(object, key);
+  return value != nullptr && value->is_object() ? value : nullptr;
+}
+
+const json* array_at(const json& object, std::string_view key) {
+  const json* value = member(object, key);
+  return value != nullptr && value->is_array() ? value : nullptr;
+}
+
+std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_view name) {
+  std::vector<std::pair<double, double>> points;
+  const json* distributions = object_at(run, "distributions");
+  const json* pairs = distributions != nullptr ? array_at(*distributions, name) : nullptr;
+  if (pairs == nullptr) return points;
+  for (const json& pair : *pairs) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_number()) {
+      continue;
+    }
+    points.emplace_back(pair[0].get<double>(), pair[1].get<double>());
+  }
+  return points;
+}
+
+bool is_sweep(const json& results) {
+  const std::string kind = text(results, "kind");
+  if (!kind.empty()) return kind == "sweep";
+  return array_at(results, "points") != nullptr;
+}
+
+std::string sweep_variable(const json& sweep) {
+  const json* spec = object_at(sweep, "sweep");
+  const std::string variable = spec != nullptr ? text(*spec, "variable") : "";
+  return variable == "request_rate" ? variable : "concurrency";
+}
+
+std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index) {
+  const json* spec = object_at(sweep, "sweep");
+  const json* values = spec != nullptr ? array_at(*spec, "values") : nullptr;
+  if (values != nullptr && index < values->size()) {
+    const json wrapped = {{"v", (*values)[index]}};
+    if (auto v = number(wrapped, "v")) return v;
+  }
+  return number(point,
+                sweep_variable(sweep) == "request_rate" ? "request_rate" : "max_concurrency");
+}
+
+std::string fixed(std::optional<double> value, int decimals) {
+  if (!value || !std::isfinite(*value)) return "-";
+  std::string digits = fmt::format("{:.{}f}", *value, decimals);
+  if (digits.find_first_not_of("-0.") == std::string::npos && digits[0] == '-') {
+    digits.erase(0, 1);  // -0.0 from a tiny negative value
+  }
+  return svg::group_digits(digits);
+}
+
+std::string length(std::optional<double> value) {
+  if (!value || !std::isfinite(*value)) return "-";
+  const double rounded = std::round(*value * 10.0) / 10.0;
+  return fixed(rounded, rounded == std::floor(rounded) ? 0 : 1);
+}
+
+std::string grouped(std::int64_t value) { return svg::group_digits(fmt::format("{}", value)); }
+
+std::string value_label(std::optional<double> value) {
+  if (!value) return "-";
+  if (std::isinf(*value)) return "inf";
+  if (std::isnan(*value)) return "-";
+  if (*value == std::floor(*value) && std::abs(*value) < 1e15) return fmt::format("{:.0f}", *value);
+  return fmt::format("{:g}", *value);
+}
+
+std::string percent(std::int64_t part, std::int64_t whole) {
+  if (whole <= 0) return "0.0%";
+  return fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string token_source_label(const json& run, std::string_view kind) {
+  const json* sources = object_at(run, "token_count_source");
+  if (sources == nullptr) return "not recorded";
+  const std::string source = text(*sources, kind);
+  const bool output = kind == "output";
+  if (source == "usage") return "server usage";
+  if (source == "chunks_estimate") return "ESTIMATE from chunk count (no usage)";
+  if (source == "unknown") return "UNKNOWN: server sent no prompt_tokens";
+  if (source == "none") return "no completed requests";
+  if (source == "mixed") {
+    const std::int64_t from_usage =
+        count(*sources, output ? "output_from_usage" : "input_from_usage");
+    const std::int64_t other = count(*sources, output ? "output_from_chunks" : "input_unknown");
+    return output ? fmt::format("mixed: {} requests from usage, {} ESTIMATED from chunks",
+                                from_usage, other)
+                  : fmt::format("mixed: {} requests from usage, {} unknown (counted as 0)",
+                                from_usage, other);
+  }
+  return source.empty() ? "not recorded" : source;
+}
+
+bool output_is_estimate(const json& run) {
+  const json* sources = object_at(run, "token_count_source");
+  if (sources == nullptr) return false;
+  const std::string source = text(*sources, "output");
+  return source == "chunks_estimate" || source == "mixed";
+}
+
+}  // namespace bench::report::view
