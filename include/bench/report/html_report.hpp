@@ -11,9 +11,9 @@
 namespace bench::report {
 
 /// The page for a single run ({"kind": "run"}, or an older file without "kind") or a sweep
-/// ({"kind": "sweep", "sweep": {...}, "points": [run, ...]}), as described in
-/// /work/notes/results-schema.md. Keys an older file lacks (timeline, distributions,
-/// steady_state, ...) leave their section out or marked as not recorded.
+/// ({"kind": "sweep", "sweep": {...}, "points": [run, ...]}), with the keys README.md lists
+/// under "JSON results". Keys an older file lacks (timeline, distributions, steady_state, ...)
+/// leave their section out or mark it as not recorded.
 /// Throws std::invalid_argument when `results` is not a JSON object, or a sweep's "points" is
 /// not an array of objects.
 std::string render_html_report(const nlohmann::json& results);
