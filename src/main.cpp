@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/app/commands.hpp"
 #include "bench/app/run_benchmark.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/options.hpp"
@@ -54,8 +55,15 @@ int main(int argc, char** argv) {
   }
   install_signal_handlers();
   try {
-    if (parsed.command == bench::cli::Command::serve_sim) {
-      return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested);
+    switch (parsed.command) {
+      case bench::cli::Command::serve_sim:
+        return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested);
+      case bench::cli::Command::compare:
+        return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
+      case bench::cli::Command::report:
+        return bench::app::run_report(parsed.report, std::cerr);
+      case bench::cli::Command::run:
+        break;
     }
     const bench::engine::CurlGlobal curl;
     return bench::app::run_benchmark(parsed.run, g_stop_requested, std::cout, std::cerr);

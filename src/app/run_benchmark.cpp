@@ -16,7 +16,10 @@
 #include "bench/app/target.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/values.hpp"
+#include "bench/gate/gate.hpp"
+#include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/report/terminal_chart.hpp"
 #include "bench/schedule/arrival.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
@@ -384,6 +387,13 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
     results = points.front();
   }
 
+  // CI gates, on the very figures reported; the results record what they were held to.
+  gate::GateOutcome gates;
+  if (!options.gates.empty() && !results.is_null()) {
+    gates = gate::evaluate(options.gates, results);
+    results["gates"] = gate::to_json(gates);
+  }
+
   switch (options.output_format) {
     case cli::OutputFormat::json:
       out << results.dump(2) << "\n";
@@ -393,7 +403,8 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
       break;
     case cli::OutputFormat::text:
       if (is_sweep(options)) {
-        out << report::render_sweep_table(results);
+        out << report::render_sweep_table(results) << "\n"
+            << report::render_sweep_chart(results, 78);
         if (interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
       } else if (!measured.empty()) {
         out << report::render_text(measured.front().summary, measured.front().context);
@@ -413,6 +424,9 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   if (!options.output_file.empty() && !results.is_null()) {
     write(options.output_file, results.dump(2) + "\n");
   }
+  if (!options.html_path.empty() && !results.is_null()) {
+    write(options.html_path, report::render_html_report(results));
+  }
   if (log) {
     try {
       log->commit();
@@ -421,15 +435,21 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
       exit_code = cli::kExitRunFailed;
     }
   }
-  if (exit_code != cli::kExitOk) return exit_code;
+  // Exit code: the first of interrupted (130), run failed (3), gate failed (4), requests
+  // failed (1) that applies. Gate lines are printed whatever wins, so none goes unseen.
+  err << gate::render_violations(gates);
   if (interrupted) return cli::kExitInterrupted;
+  if (exit_code != cli::kExitOk) return exit_code;
+  if (gates.failed()) return cli::kExitGateFailed;
 
   std::int64_t failed = 0, sent = 0;
   for (const MeasuredPoint& point : measured) {
     failed += point.summary.failed;
     sent += point.summary.sent;
   }
-  if (failed > 0) {
+  // With --max-error-rate the user said how many failures are acceptable: within it they do not
+  // fail the run (the gate above caught the case beyond it).
+  if (failed > 0 && !options.max_error_rate_given) {
     if (!options.quiet) {
       err << fmt::format("bench: {} of {} measured requests failed (exit code {}).\n", failed,
                          sent, cli::kExitRequestsFailed);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/exit_codes.hpp"
+#include "bench/compare/compare.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
@@ -22,6 +23,9 @@ ParseResult parse_cli(int argc, const char* const* argv) {
                "TPOT and E2E latency percentiles.",
                "bench"};
   app.set_version_flag("--version", std::string("bench ") + BENCH_VERSION);
+  // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
+  // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   RawRunFlags raw;
   setup_run_flags(app, result.run, raw);
 
@@ -29,16 +33,60 @@ ParseResult parse_cli(int argc, const char* const* argv) {
       "serve-sim", "Run the embedded OpenAI-compatible simulated server in the foreground");
   setup_serve_sim_flags(*serve_sim, result.serve_sim);
 
+  CLI::App* compare = app.add_subcommand(
+      "compare", "Compare two results files (runs, or sweeps point by point): each key figure "
+                 "with both values and the change in %, regressions marked");
+  compare->add_option("base", result.compare.base_path, "Results JSON of the baseline run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compare->add_option("new", result.compare.new_path, "Results JSON of the new run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  std::string regression;
+  compare->add_option("--fail-on-regression", regression,
+                      "Exit 4 when a figure is worse by more than this: 5% (or 0.05)");
+  std::string compare_format = "text";
+  compare->add_option("--output-format", compare_format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
+  CLI::App* report = app.add_subcommand(
+      "report", "Render a saved results file (a run or a sweep) as a self-contained HTML report");
+  report->add_option("results", result.report.results_path, "Results JSON written by bench")
+      ->required()
+      ->check(CLI::ExistingFile);
+  report->add_option("-o,--output", result.report.output_path, "The HTML file to write")
+      ->required();
+
   try {
     app.parse(argc, argv);
     if (serve_sim->parsed()) {
       result.command = Command::serve_sim;
       return result;
     }
+    if (compare->parsed()) {
+      result.command = Command::compare;
+      result.compare.json = compare_format == "json";
+      if (!regression.empty()) {
+        auto threshold = compare::parse_threshold("--fail-on-regression", regression);
+        if (const auto* error = std::get_if<compare::CompareError>(&threshold)) {
+          throw UsageError(error->message);
+        }
+        result.compare.fail_on_regression = std::get<double>(threshold);
+      }
+      return result;
+    }
+    if (report->parsed()) {
+      result.command = Command::report;
+      return result;
+    }
     finish_run_flags(app, result.run, raw);
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
-    result.message = serve_sim->parsed() ? serve_sim->help() : app.help();
+    result.message = serve_sim->parsed() ? serve_sim->help()
+                     : compare->parsed() ? compare->help()
+                     : report->parsed()  ? report->help()
+                                         : app.help();
   } catch (const CLI::CallForVersion&) {
     result.exit_code = kExitOk;
     result.message = std::string("bench ") + BENCH_VERSION + "\n";

@@ -174,7 +174,21 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_option("--goodput", raw.goodput,
                  "SLOs for goodput, vLLM's syntax: ttft:MS tpot:MS e2el:MS (any of them)")
-      ->expected(1, 3);
+      ->expected(1, 3)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--fail-under", raw.fail_under,
+                 "CI gate: exit 4 when METRIC < VALUE, METRIC any number of the JSON results "
+                 "(output_throughput=800); repeatable")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--fail-over", raw.fail_over,
+                 "CI gate: exit 4 when METRIC > VALUE (p99_ttft_ms=500); repeatable")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--max-error-rate", raw.max_error_rate,
+                 "CI gate: exit 4 when failed / sent > F (0.01 or 1%); failures within it do "
+                 "not fail the run");
+  app.add_option("--html", run.html_path, "Also write a self-contained HTML report here");
   app.add_option("--output-format", raw.output_format,
                  "What stdout holds: text (human report), json (only the results object) or csv "
                  "(one header, one row per run)")
@@ -258,6 +272,24 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
     }
   }
   if (!raw.goodput.empty()) run.goodput = parse_goodput("--goodput", raw.goodput);
+  // Gates are checked now, so a misspelt metric stops the run before anything is sent.
+  auto add_gate = [&run](gate::GateKind kind, const std::string& spec) {
+    auto parsed = gate::parse_gate(kind, spec);
+    if (const auto* error = std::get_if<gate::GateError>(&parsed)) throw UsageError(error->message);
+    run.gates.push_back(std::get<gate::Gate>(parsed));
+  };
+  for (const std::string& spec : raw.fail_under) add_gate(gate::GateKind::fail_under, spec);
+  for (const std::string& spec : raw.fail_over) add_gate(gate::GateKind::fail_over, spec);
+  if (!raw.max_error_rate.empty()) {
+    add_gate(gate::GateKind::max_error_rate, raw.max_error_rate);
+    run.max_error_rate_given = true;
+  }
+  for (const gate::Gate& gate : run.gates) {
+    if ((gate.metric == "goodput" || gate.metric == "good_requests") && !run.goodput.any()) {
+      throw UsageError(fmt::format("{}: '{}' needs --goodput (which SLOs make a request good)",
+                                   gate::flag_of(gate.kind), gate.spec));
+    }
+  }
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;

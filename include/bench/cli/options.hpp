@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/sim/sim_options.hpp"
 
@@ -69,6 +70,10 @@ struct RunOptions {
   std::int64_t max_line_bytes = 1 << 20;      // longest SSE line (and event) accepted, bytes
   std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes
   metrics::Slo goodput;              // SLOs of --goodput; none = no goodput figure
+  // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
+  std::vector<gate::Gate> gates;
+  bool max_error_rate_given = false;  // then failed requests within it do not fail the run
+  std::string html_path;             // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
   std::string save_requests;   // JSONL, one record per request
@@ -79,12 +84,28 @@ struct RunOptions {
   sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
 };
 
-enum class Command { run, serve_sim };
+enum class Command { run, serve_sim, compare, report };
+
+/// `bench compare BASE.json NEW.json`.
+struct CompareOptions {
+  std::string base_path;
+  std::string new_path;
+  std::optional<double> fail_on_regression;  // a fraction: 0.05 = 5%
+  bool json = false;                         // --output-format json
+};
+
+/// `bench report RESULTS.json -o REPORT.html`.
+struct ReportOptions {
+  std::string results_path;
+  std::string output_path;
+};
 
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
   sim::SimOptions serve_sim;
+  CompareOptions compare;
+  ReportOptions report;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

@@ -17,6 +17,9 @@ struct RawRunFlags {
   std::string warmup_duration;
   std::vector<std::string> goodput;
   std::string output_format = "text";
+  std::vector<std::string> fail_under;
+  std::vector<std::string> fail_over;
+  std::string max_error_rate;
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

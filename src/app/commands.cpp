@@ -1,0 +1,64 @@
+#include "bench/app/commands.hpp"
+
+#include <variant>
+
+#include "bench/cli/exit_codes.hpp"
+#include "bench/compare/compare.hpp"
+#include "bench/report/html_report.hpp"
+#include "bench/util/atomic_file.hpp"
+
+namespace bench::app {
+
+static_assert(compare::kExitRegression == cli::kExitGateFailed);
+
+int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostream& err) {
+  auto base = compare::load_results(options.base_path);
+  auto next = compare::load_results(options.new_path);
+  for (const auto* loaded : {&base, &next}) {
+    if (const auto* error = std::get_if<compare::CompareError>(loaded)) {
+      err << "bench compare: error: " << error->message << "\n";
+      return cli::kExitUsage;
+    }
+  }
+  compare::CompareOptions compare_options;
+  compare_options.base_name = options.base_path;
+  compare_options.new_name = options.new_path;
+  compare_options.threshold = options.fail_on_regression;
+  auto compared = compare::compare(std::get<nlohmann::json>(base), std::get<nlohmann::json>(next),
+                                   compare_options);
+  if (const auto* error = std::get_if<compare::CompareError>(&compared)) {
+    err << "bench compare: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  const compare::Comparison& comparison = std::get<compare::Comparison>(compared);
+  for (const std::string& warning : comparison.warnings) {
+    err << "bench compare: warning: " << warning << "\n";
+  }
+  if (options.json) {
+    out << compare::to_json(comparison).dump(2) << "\n";
+  } else {
+    out << compare::render_text(comparison);
+  }
+  return comparison.failed() ? cli::kExitGateFailed : cli::kExitOk;
+}
+
+int run_report(const cli::ReportOptions& options, std::ostream& err) {
+  auto results = compare::load_results(options.results_path);
+  if (const auto* error = std::get_if<compare::CompareError>(&results)) {
+    err << "bench report: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  try {
+    write_file_atomically(options.output_path,
+                          report::render_html_report(std::get<nlohmann::json>(results)));
+  } catch (const std::invalid_argument& error) {
+    err << "bench report: error: " << options.results_path << ": " << error.what() << "\n";
+    return cli::kExitUsage;
+  } catch (const std::exception& error) {
+    err << "bench report: error: " << error.what() << "\n";
+    return cli::kExitRunFailed;
+  }
+  return cli::kExitOk;
+}
+
+}  // namespace bench::app

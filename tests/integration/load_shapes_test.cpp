@@ -1,0 +1,217 @@
+// Load shapes and run bounds, through the real binary against the embedded server: sweeps in
+// one command (table, JSON points, CSV), --duration at a rate, --duration-hard, warm-up by
+// time, goodput, the timeline and the steady-state window.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+using bench::testing::TempDir;
+using nlohmann::json;
+
+bench::sim::SimOptions quick_sim(double ttft_ms = 5, double tpot_ms = 1) {
+  bench::sim::SimOptions options;
+  options.ttft_ms = ttft_ms;
+  options.tpot_ms = tpot_ms;
+  return options;
+}
+
+ProcessResult bench_against(const bench::sim::SimServer& server, std::vector<std::string> args) {
+  std::vector<std::string> full = {"--base-url", server.base_url(), "--quiet"};
+  full.insert(full.end(), args.begin(), args.end());
+  return run_process(BENCH_BINARY, full);
+}
+
+json json_of(const ProcessResult& result) {
+  json parsed = json::parse(result.out, nullptr, false);
+  EXPECT_FALSE(parsed.is_discarded()) << "not JSON: " << result.out.substr(0, 400) << result.err;
+  return parsed;
+}
+
+TEST(Sweep, RunsEveryConcurrencyInOrderAndPrintsOneTable) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run = bench_against(
+      server, {"--concurrency", "1,4,8", "--num-prompts", "16", "--output-len", "8"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::istringstream lines(run.out);
+  std::string line;
+  std::vector<std::string> rows;
+  while (std::getline(lines, line)) {
+    if (line.starts_with("output / input / total")) break;  // the table ends; the chart follows
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    if (first == "1" || first == "4" || first == "8") rows.push_back(first);
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"1", "4", "8"})) << run.out;
+  EXPECT_NE(run.out.find("output tok/s"), std::string::npos);  // the chart under the table
+}
+
+TEST(Sweep, JsonHoldsOnePointPerValueEachAFullRunObject) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run = bench_against(server, {"--concurrency", "2,6", "--num-prompts", "12",
+                                                   "--output-len", "4", "--output-format",
+                                                   "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json sweep = json_of(run);
+  EXPECT_EQ(sweep["kind"], "sweep");
+  EXPECT_EQ(sweep["sweep"]["variable"], "concurrency");
+  EXPECT_EQ(sweep["sweep"]["values"], json::array({2, 6}));
+  ASSERT_EQ(sweep["points"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& point = sweep["points"][i];
+    EXPECT_EQ(point["kind"], "run");
+    EXPECT_EQ(point["max_concurrency"], sweep["sweep"]["values"][i]);
+    EXPECT_EQ(point["completed"], 12);
+    EXPECT_EQ(point["total_output_tokens"], 12 * 4);
+  }
+}
+
+TEST(Sweep, OverRequestRatesIncludingInfWritesOneCsvRowPerPoint) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run =
+      bench_against(server, {"--request-rate", "50,inf", "--concurrency", "8", "--num-prompts",
+                             "10", "--output-len", "4", "--output-format", "csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::istringstream lines(run.out);
+  std::string header, first, second, extra;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_FALSE(std::getline(lines, extra)) << "one header and one row per point";
+  EXPECT_TRUE(header.starts_with("max_concurrency,request_rate,")) << header;
+  EXPECT_TRUE(first.starts_with("8,50,")) << first;
+  EXPECT_TRUE(second.starts_with("8,inf,")) << second;
+  // The output column comes before input and total, as everywhere in bench.
+  EXPECT_LT(header.find("output_throughput"), header.find("input_throughput"));
+}
+
+TEST(Duration, AtAFixedRateIssuesRateTimesDurationRequests) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run =
+      bench_against(server, {"--request-rate", "10", "--constant-rate", "--duration", "3s",
+                             "--output-len", "4", "--output-format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json_of(run);
+  EXPECT_NEAR(results["sent"].get<double>(), 30, 1);
+  EXPECT_EQ(results["sent"], results["completed"]);
+  EXPECT_NEAR(results["duration"].get<double>(), 3.0, 0.5);
+}
+
+TEST(Duration, HardCancelsWhatIsInFlightAtTheDeadlineAndCountsIt) {
+  bench::sim::SimServer server(quick_sim(5, 50));  // each request takes ~2.5 s
+  const ProcessResult run =
+      bench_against(server, {"--concurrency", "4", "--duration", "1s", "--duration-hard",
+                             "--output-len", "50", "--output-format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;  // cancelled requests are not failures
+  const json results = json_of(run);
+  EXPECT_EQ(results["cancelled"], 4);
+  EXPECT_EQ(results["completed"], 0);
+  EXPECT_EQ(results["sent"].get<int>(),
+            results["completed"].get<int>() + results["failed"].get<int>() +
+                results["cancelled"].get<int>());
+  EXPECT_LT(results["duration"].get<double>(), 1.5);
+}
+
+TEST(Duration, SoftLetsInFlightRequestsFinishAndCount) {
+  bench::sim::SimServer server(quick_sim(5, 10));  // ~0.5 s per request
+  const ProcessResult run = bench_against(server, {"--concurrency", "4", "--duration", "1s",
+                                                   "--output-len", "50", "--output-format",
+                                                   "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json_of(run);
+  EXPECT_EQ(results["cancelled"], 0);
+  EXPECT_EQ(results["completed"], results["sent"]);
+  EXPECT_GE(results["sent"].get<int>(), 8);   // two rounds of 4 start within the second
+  EXPECT_LE(results["sent"].get<int>(), 12);
+}
+
+TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
+  bench::sim::SimServer server(quick_sim());
+  TempDir dir;
+  const ProcessResult run = bench_against(
+      server, {"--concurrency", "2", "--warmup-duration", "300ms", "--num-prompts", "10",
+               "--output-len", "4", "--save-requests", dir.file("r.jsonl"), "--output-format",
+               "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json_of(run);
+  EXPECT_EQ(results["sent"], 10);
+  EXPECT_GT(results["warmup_requests"].get<int>(), 10);  // ~20 ms a request, 2 at a time
+  std::istringstream lines(bench::testing::read_file(dir.file("r.jsonl")));
+  std::string line;
+  int measured = 0, warmup = 0;
+  double last_warmup_start = 0, first_measured_start = 1e18;
+  while (std::getline(lines, line)) {
+    const json record = json::parse(line);
+    if (record["warmup"].get<bool>()) {
+      ++warmup;
+      last_warmup_start = std::max(last_warmup_start, record["start_ms"].get<double>());
+    } else {
+      ++measured;
+      first_measured_start = std::min(first_measured_start, record["start_ms"].get<double>());
+    }
+  }
+  EXPECT_EQ(measured, 10);
+  EXPECT_EQ(warmup, results["warmup_requests"]);
+  EXPECT_LT(last_warmup_start, 300);
+  EXPECT_GE(first_measured_start, 300);
+}
+
+TEST(Goodput, CountsRequestsMeetingTheSlos) {
+  bench::sim::SimServer server(quick_sim(20, 1));
+  const ProcessResult loose = bench_against(server, {"--num-prompts", "8", "--concurrency", "4",
+                                                     "--output-len", "4", "--goodput",
+                                                     "ttft:5000", "--output-format", "json"});
+  ASSERT_EQ(loose.exit_code, 0) << loose.err;
+  const json all_good = json_of(loose);
+  EXPECT_EQ(all_good["good_requests"], 8);
+  EXPECT_NEAR(all_good["goodput"].get<double>(), all_good["request_throughput"].get<double>(),
+              1e-9);
+  const ProcessResult strict = bench_against(server, {"--num-prompts", "8", "--concurrency", "4",
+                                                      "--output-len", "4", "--goodput", "ttft:1",
+                                                      "tpot:1000", "--output-format", "json"});
+  ASSERT_EQ(strict.exit_code, 0) << strict.err;
+  EXPECT_EQ(json_of(strict)["good_requests"], 0);  // the first token takes 20 ms
+  const ProcessResult none = bench_against(
+      server, {"--num-prompts", "2", "--output-len", "2", "--output-format", "json"});
+  EXPECT_TRUE(json_of(none)["goodput"].is_null());
+}
+
+TEST(Timeline, BucketsAddUpToTheRunsTotalsAndTheSteadyStateIsFound) {
+  bench::sim::SimServer server(quick_sim(5, 2));
+  const ProcessResult run = bench_against(server, {"--concurrency", "8", "--num-prompts", "200",
+                                                   "--output-len", "20", "--output-format",
+                                                   "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json_of(run);
+  std::int64_t started = 0, output = 0, input = 0;
+  for (const json& bucket : results["timeline"]["buckets"]) {
+    started += bucket["started"].get<std::int64_t>();
+    output += bucket["output_tokens"].get<std::int64_t>();
+    input += bucket["input_tokens"].get<std::int64_t>();
+  }
+  EXPECT_EQ(started, 200);
+  EXPECT_EQ(output, results["total_output_tokens"]);
+  EXPECT_EQ(input, results["total_input_tokens"]);
+  const json& steady = results["steady_state"];
+  ASSERT_TRUE(steady.is_object()) << results["timeline"].dump();
+  EXPECT_EQ(steady["target_in_flight"], 8);
+  // Inside the window the server held 8 streams of 1 token / 2 ms: about 4,000 output tok/s.
+  EXPECT_GT(steady["output_throughput"].get<double>(), 4000 * 0.6);
+  EXPECT_LT(steady["output_throughput"].get<double>(), 4000 * 1.1);
+  ASSERT_FALSE(results["distributions"]["ttft_ms"].empty());
+  EXPECT_EQ(results["distributions"]["ttft_ms"].back()[1], results["max_ttft_ms"]);
+}
+
+}  // namespace

@@ -1,0 +1,196 @@
+// bench in scripts and CI, through the real binary: gates and their exit codes, `bench compare`,
+// `bench report`, progress only on a terminal, Ctrl-C keeping partial results.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+using bench::testing::TempDir;
+using nlohmann::json;
+
+constexpr int kExitRequestsFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitGateFailed = 4;
+constexpr int kExitInterrupted = 130;
+
+bench::sim::SimOptions quick_sim(double ttft_ms = 5, double tpot_ms = 1) {
+  bench::sim::SimOptions options;
+  options.ttft_ms = ttft_ms;
+  options.tpot_ms = tpot_ms;
+  return options;
+}
+
+std::vector<std::string> small_run(const bench::sim::SimServer& server,
+                                   std::vector<std::string> more) {
+  std::vector<std::string> args = {"--base-url", server.base_url(), "--quiet", "--num-prompts",
+                                   "16",         "--concurrency",   "4",       "--output-len",
+                                   "8"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(Gates, PassingGatesExitZeroAndAreRecordedInTheResults) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run = run_process(
+      BENCH_BINARY, small_run(server, {"--fail-under", "output_throughput=1", "--fail-over",
+                                       "p99_ttft_ms=60000", "--output-format", "json"}));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["gates"]["passed"], true);
+  EXPECT_EQ(results["gates"]["gates"].size(), 2u);
+}
+
+TEST(Gates, AFailedGateExitsFourWithOneLinePerGate) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run = run_process(
+      BENCH_BINARY, small_run(server, {"--fail-under", "output_throughput=100000000",
+                                       "--fail-over", "p99_ttft_ms=0.001"}));
+  EXPECT_EQ(run.exit_code, kExitGateFailed) << run.err;
+  EXPECT_NE(run.err.find("gate failed: output_throughput = "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("(--fail-under)"), std::string::npos);
+  EXPECT_NE(run.err.find("gate failed: p99_ttft_ms = "), std::string::npos);
+  // The report is still printed: a failing gate loses nothing.
+  EXPECT_NE(run.out.find("Output token throughput"), std::string::npos);
+}
+
+TEST(Gates, AMisspeltMetricIsRefusedBeforeAnythingIsSent) {
+  bench::sim::SimServer server(quick_sim());
+  const ProcessResult run =
+      run_process(BENCH_BINARY, small_run(server, {"--fail-over", "p99_ttfft_ms=5"}));
+  EXPECT_EQ(run.exit_code, kExitUsage);
+  EXPECT_NE(run.err.find("did you mean p99_ttft_ms?"), std::string::npos) << run.err;
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
+TEST(Gates, MaxErrorRateDecidesWhetherFailedRequestsFailTheRun) {
+  auto options = quick_sim();
+  options.fail_500_fraction = 0.25;
+  bench::sim::SimServer server(options);
+  const std::vector<std::string> many = {"--num-prompts", "200", "--per-chunk-usage", "off"};
+  std::vector<std::string> args = small_run(server, many);
+  EXPECT_EQ(run_process(BENCH_BINARY, args).exit_code, kExitRequestsFailed);
+  args.insert(args.end(), {"--max-error-rate", "50%"});
+  EXPECT_EQ(run_process(BENCH_BINARY, args).exit_code, 0);  // within the budget
+  args.back() = "5%";
+  const ProcessResult over = run_process(BENCH_BINARY, args);
+  EXPECT_EQ(over.exit_code, kExitGateFailed);
+  EXPECT_NE(over.err.find("--max-error-rate"), std::string::npos) << over.err;
+}
+
+TEST(Compare, MarksARegressionAndFailsOnlyBeyondTheThreshold) {
+  bench::sim::SimServer fast(quick_sim(5, 1));
+  bench::sim::SimServer slow(quick_sim(10, 2));
+  TempDir dir;
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(fast, {"--output-file", dir.file("base.json")}))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(slow, {"--output-file", dir.file("new.json")}))
+                .exit_code,
+            0);
+  const ProcessResult plain =
+      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json")});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;  // no threshold: a report, not a verdict
+  EXPECT_NE(plain.out.find("output tok/s"), std::string::npos) << plain.out;
+  const ProcessResult gated =
+      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
+                                 "--fail-on-regression", "5%"});
+  EXPECT_EQ(gated.exit_code, kExitGateFailed) << gated.err;
+  EXPECT_NE(gated.out.find("REGRESSION"), std::string::npos) << gated.out;
+  // Against itself nothing regresses.
+  EXPECT_EQ(run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("base.json"),
+                                       "--fail-on-regression", "5%"})
+                .exit_code,
+            0);
+  const ProcessResult as_json =
+      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
+                                 "--output-format", "json"});
+  EXPECT_FALSE(json::parse(as_json.out, nullptr, false).is_discarded()) << as_json.out;
+}
+
+TEST(Report, RendersASavedRunAndASavedSweepAsSelfContainedHtml) {
+  bench::sim::SimServer server(quick_sim());
+  TempDir dir;
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(server, {"--output-file", dir.file("run.json"),
+                                                         "--html", dir.file("direct.html")}))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(server, {"--concurrency", "1,4", "--output-file",
+                                                         dir.file("sweep.json")}))
+                .exit_code,
+            0);
+  for (const char* name : {"run", "sweep"}) {
+    const std::string html_path = dir.file(std::string(name) + ".html");
+    const ProcessResult report =
+        run_process(BENCH_BINARY, {"report", dir.file(std::string(name) + ".json"), "-o",
+                                   html_path});
+    EXPECT_EQ(report.exit_code, 0) << report.err;
+    const std::string html = bench::testing::read_file(html_path);
+    EXPECT_NE(html.find("<svg"), std::string::npos) << name;
+    EXPECT_NE(html.find("output tok/s"), std::string::npos) << name;
+    EXPECT_EQ(html.find("<script src"), std::string::npos) << "no external resources";
+    EXPECT_EQ(html.find("http://cdn"), std::string::npos);
+  }
+  // --html during the run gives the same report as `bench report` on its results.
+  EXPECT_EQ(bench::testing::read_file(dir.file("direct.html")),
+            bench::testing::read_file(dir.file("run.html")));
+  const ProcessResult not_results =
+      run_process(BENCH_BINARY, {"report", dir.file("direct.html"), "-o", dir.file("x.html")});
+  EXPECT_EQ(not_results.exit_code, kExitUsage);
+}
+
+TEST(Progress, AppearsOnATerminalAndNeverOnAPipe) {
+  bench::sim::SimServer server(quick_sim(5, 20));  // ~1 s of streaming: several refreshes
+  std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "8",
+                                   "--concurrency", "4", "--output-len", "50"};
+  // What only the progress line says ("3/8 done, 4 in flight, 0 failed | ...").
+  const std::string kProgress = " in flight, 0 failed |";
+  const ProcessResult piped = run_process(BENCH_BINARY, args);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err.find(kProgress), std::string::npos) << piped.err;
+  // script(1) gives the command a pseudo-terminal, as a user at a shell has.
+  std::string command = std::string(BENCH_BINARY);
+  for (const std::string& arg : args) command += " " + arg;
+  const ProcessResult on_tty = run_process("/usr/bin/script", {"-qfec", command, "/dev/null"});
+  ASSERT_EQ(on_tty.exit_code, 0) << on_tty.err << on_tty.out;
+  EXPECT_NE(on_tty.out.find(kProgress), std::string::npos) << on_tty.out;
+  EXPECT_NE(on_tty.out.find("output tok/s, ~"), std::string::npos) << on_tty.out;
+  // --quiet silences it on a terminal too.
+  const ProcessResult quiet =
+      run_process("/usr/bin/script", {"-qfec", command + " --quiet", "/dev/null"});
+  EXPECT_EQ(quiet.out.find(kProgress), std::string::npos) << quiet.out;
+}
+
+TEST(Interrupt, SigintKeepsPartialResultsMarkedAndEveryRequestAccountedFor) {
+  bench::sim::SimServer server(quick_sim(5, 5));
+  TempDir dir;
+  const std::vector<std::string> args = {
+      "--base-url", server.base_url(), "--quiet", "--num-prompts", "1000", "--concurrency",
+      "64", "--output-len", "40", "--grace", "0.2", "--output-file", dir.file("r.json"),
+      "--save-requests", dir.file("r.jsonl")};
+  bench::testing::ProcessOptions options;
+  options.signal_after = std::chrono::milliseconds(700);
+  const ProcessResult run = run_process(BENCH_BINARY, args, options);
+  EXPECT_EQ(run.exit_code, kExitInterrupted) << run.err;
+  const json results = json::parse(bench::testing::read_file(dir.file("r.json")));
+  EXPECT_EQ(results["interrupted"], true);
+  const int sent = results["sent"];
+  EXPECT_GT(sent, 64);
+  EXPECT_LT(sent, 1000);
+  EXPECT_EQ(sent, results["completed"].get<int>() + results["failed"].get<int>() +
+                      results["cancelled"].get<int>());
+  EXPECT_NE(run.out.find("INTERRUPTED"), std::string::npos) << run.out;
+  // One JSONL line for every request sent.
+  const std::string lines = bench::testing::read_file(dir.file("r.jsonl"));
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), sent);
+}
+
+}  // namespace
