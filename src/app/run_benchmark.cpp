@@ -242,6 +242,31 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
 
 Setup prepare(const cli::RunOptions& options, std::ostream& err) {
   Setup setup;
+  // The workload first: a dataset file that cannot be used stops the run before anything is
+  // sent, the embedded server included.
+  // With --duration the run's length is not a count: --num-prompts distinct prompts are reused
+  // in order. Otherwise one prompt per request, warm-up first, the same for every point.
+  const std::int64_t prompts =
+      options.duration_s > 0 || options.warmup_duration_s > 0
+          ? options.num_prompts
+          : options.warmup_requests + options.num_prompts;
+  workload::DatasetOptions dataset;
+  dataset.kind = *workload::parse_dataset_kind(options.dataset);
+  dataset.path = options.dataset_path;
+  dataset.count = static_cast<std::size_t>(prompts);
+  dataset.input_len = options.input_len;
+  dataset.output_len = options.output_len;
+  dataset.range_ratio = options.range_ratio;
+  dataset.sharegpt_output_len = options.sharegpt_output_len;
+  dataset.prefix_groups = options.prefix_groups;
+  dataset.prefix_len = options.prefix_len;
+  dataset.questions_per_group = options.questions_per_group;
+  dataset.shuffle = options.shuffle;
+  dataset.seed = options.seed;
+  workload::Dataset loaded = workload::load_dataset(dataset);
+  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
+  setup.prompts = std::move(loaded.prompts);
+
   setup.target = open_target(options.base_url, options.sim);
   if (setup.target.embedded && !options.quiet) {
     err << fmt::format(
@@ -273,28 +298,6 @@ Setup prepare(const cli::RunOptions& options, std::ostream& err) {
   }
   setup.request.continuous_usage_stats = setup.per_chunk_usage;
 
-  // With --duration the run's length is not a count: --num-prompts distinct prompts are reused
-  // in order. Otherwise one prompt per request, warm-up first, the same for every point.
-  const std::int64_t prompts =
-      options.duration_s > 0 || options.warmup_duration_s > 0
-          ? options.num_prompts
-          : options.warmup_requests + options.num_prompts;
-  workload::DatasetOptions dataset;
-  dataset.kind = *workload::parse_dataset_kind(options.dataset);
-  dataset.path = options.dataset_path;
-  dataset.count = static_cast<std::size_t>(prompts);
-  dataset.input_len = options.input_len;
-  dataset.output_len = options.output_len;
-  dataset.range_ratio = options.range_ratio;
-  dataset.sharegpt_output_len = options.sharegpt_output_len;
-  dataset.prefix_groups = options.prefix_groups;
-  dataset.prefix_len = options.prefix_len;
-  dataset.questions_per_group = options.questions_per_group;
-  dataset.shuffle = options.shuffle;
-  dataset.seed = options.seed;
-  workload::Dataset loaded = workload::load_dataset(dataset);
-  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
-  setup.prompts = std::move(loaded.prompts);
   return setup;
 }
 

@@ -2,6 +2,9 @@
 // `bench report`, progress only on a terminal, Ctrl-C keeping partial results.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -191,6 +194,85 @@ TEST(Interrupt, SigintKeepsPartialResultsMarkedAndEveryRequestAccountedFor) {
   // One JSONL line for every request sent.
   const std::string lines = bench::testing::read_file(dir.file("r.jsonl"));
   EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), sent);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Sweep, ThreePointsGiveAThreeRowTableCsvAndJson) {
+  bench::sim::SimServer server(quick_sim());
+  const std::vector<std::string> sweep = {"--base-url", server.base_url(), "--quiet",
+                                          "--concurrency", "1,2,4", "--num-prompts", "8",
+                                          "--output-len", "4"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = sweep;
+    args.insert(args.end(), more.begin(), more.end());
+    return run_process(BENCH_BINARY, args);
+  };
+  const ProcessResult text = with({});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const std::string table = text.out.substr(0, text.out.find("output / input / total"));
+  int rows = 0;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string first;
+    words >> first;
+    if (first == "1" || first == "2" || first == "4") ++rows;
+  }
+  EXPECT_EQ(rows, 3) << table;
+
+  const ProcessResult csv = with({"--output-format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4) << csv.out;  // header + 3
+
+  const ProcessResult as_json = with({"--output-format", "json"});
+  ASSERT_EQ(as_json.exit_code, 0) << as_json.err;
+  EXPECT_EQ(json::parse(as_json.out)["points"].size(), 3u);
+}
+
+TEST(Compare, FlagsATenPercentOutputThroughputDropAndPassesIdenticalFiles) {
+  bench::sim::SimServer server(quick_sim());
+  TempDir dir;
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(server, {"--output-file", dir.file("base.json")}))
+                .exit_code,
+            0);
+  json dropped = json::parse(bench::testing::read_file(dir.file("base.json")));
+  dropped["output_throughput"] = dropped["output_throughput"].get<double>() * 0.9;
+  {
+    std::ofstream out(dir.file("new.json"));
+    out << dropped.dump(2);
+  }
+  const ProcessResult drop =
+      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
+                                 "--fail-on-regression", "5%"});
+  EXPECT_EQ(drop.exit_code, kExitGateFailed) << drop.err;
+  const std::string output_row = drop.out.substr(drop.out.find("Output token throughput"));
+  EXPECT_NE(output_row.substr(0, output_row.find('\n')).find("-10.00%"), std::string::npos)
+      << drop.out;
+  EXPECT_NE(output_row.substr(0, output_row.find('\n')).find("REGRESSION"), std::string::npos);
+  EXPECT_EQ(run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("base.json"),
+                                       "--fail-on-regression", "5%"})
+                .exit_code,
+            0);
+}
+
+TEST(Report, ASavedSweepRendersWithTheSameFiguresAsTheRun) {
+  bench::sim::SimServer server(quick_sim());
+  TempDir dir;
+  ASSERT_EQ(run_process(BENCH_BINARY,
+                        small_run(server, {"--concurrency", "1,4", "--output-file",
+                                           dir.file("sweep.json"), "--html",
+                                           dir.file("during.html")}))
+                .exit_code,
+            0);
+  ASSERT_EQ(run_process(BENCH_BINARY,
+                        {"report", dir.file("sweep.json"), "-o", dir.file("after.html")})
+                .exit_code,
+            0);
+  EXPECT_EQ(bench::testing::read_file(dir.file("during.html")),
+            bench::testing::read_file(dir.file("after.html")));
 }
 
 }  // namespace
