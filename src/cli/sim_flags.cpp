@@ -85,7 +85,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
         ->check(range & batching_only)
         ->group(engine);
   };
-  const CLI::Validator count = CLI::Range(std::int64_t{1}, std::int64_t{1} << 40);
+  const CLI::Validator count = CLI::PositiveNumber;
   engine_option("max-running-requests", sim.engine.max_running_requests,
                 "Sequences in the engine at once; the rest wait in the queue (SGLang's flag, "
                 "vLLM's --max-num-seqs)",

@@ -39,6 +39,7 @@ struct SimServer::Impl final : private TokenSink {
     bool write_armed = false;       // EPOLLOUT is in the interest set
     bool dirty = false;             // queued in dirty_ for the end-of-turn write
     std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
+    std::int64_t read_ns = 0;       // when the bytes now in `in` were read (the loop's wake)
     std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
 
     std::size_t unsent() const { return out.size() - out_sent; }
@@ -116,6 +117,7 @@ struct SimServer::Impl final : private TokenSink {
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> stalls;  // may be stale
   std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write
   std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
+  std::int64_t wake_ns = 0;  // steady ns at which epoll_wait last returned
   std::uint64_t next_serial = 1;
   StreamId next_stream_id = 1;
   std::string model_json;

@@ -96,6 +96,9 @@ void SimServer::Impl::loop() {
     arm_timer();
     const int ready = ::epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, -1);
     if (ready < 0 && errno != EINTR) break;  // the loop cannot continue; the destructor cleans up
+    // One stamp per wake, before any parsing: every request read in this turn was in the kernel
+    // by now, so its arrival is not delayed by the parsing of the requests read before it.
+    wake_ns = now_ns();
     for (int i = 0; i < ready; ++i) {
       const int fd = events[i].data.fd;
       if (fd == listen_fd.get()) {
@@ -118,7 +121,10 @@ void SimServer::Impl::loop() {
     pending.swap(reparse);
     for (const auto& [fd, serial] : pending) {
       Connection* connection = connection_at(fd);
-      if (connection != nullptr && connection->serial == serial) parse_requests(*connection);
+      if (connection == nullptr || connection->serial != serial) continue;
+      // A pipelined request arrives when its connection is free to take it: now.
+      connection->read_ns = now_ns();
+      parse_requests(*connection);
     }
     flush_dirty();
   }
@@ -175,6 +181,7 @@ void SimServer::Impl::read_from(Connection& connection) {
     const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
     if (n > 0) {
       connection.in.append(buffer, static_cast<std::size_t>(n));
+      connection.read_ns = wake_ns;
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;

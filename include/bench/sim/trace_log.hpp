@@ -18,7 +18,7 @@ struct TraceRecord {
   std::string id;                     // response id ("cmpl-17")
   bool chat = false;
   bool stream = false;
-  std::int64_t arrival_ns = 0;        // the whole request had been read
+  std::int64_t arrival_ns = 0;        // the loop woke with the whole request in the kernel
   std::vector<std::int64_t> chunk_ns;      // each text chunk handed to the socket
   std::vector<std::int64_t> chunk_tokens;  // tokens in each text chunk
   std::int64_t end_ns = 0;            // the last byte of the response handed to the socket
