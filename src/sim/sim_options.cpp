@@ -1,6 +1,7 @@
 #include "bench/sim/sim_options.hpp"
 
 #include <iterator>
+#include <utility>
 
 #include <fmt/format.h>
 

@@ -3,7 +3,6 @@
 // function that turns SimOptions (profile + overriding flags + time scale) into a model.
 // docs/simulator.md gives each profile's numbers and where they come from.
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
