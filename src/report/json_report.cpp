@@ -111,6 +111,7 @@ json client_object(const RunSummary& s, const ClientCheck& client) {
           {"wall_s", finite(client.wall_s)},
           {"busiest_thread_utilization", finite(client.busiest_thread_utilization)},
           {"cpu_ms_per_1k_output_tokens", finite(per_1k_tokens * 1000)},
+          {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
           {"warnings", warnings}};
 }
 

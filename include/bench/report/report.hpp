@@ -20,6 +20,7 @@ struct ClientCheck {
   double cpu_s = 0;               // their CPU time, added up
   double wall_s = 0;              // the run's wall time
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
+  std::int64_t peak_rss_bytes = 0;  // the process's peak resident memory so far (getrusage)
   bool saturated = false;         // latency figures may be biased by the client itself
   std::vector<std::string> warnings;  // why, one line each
 };
