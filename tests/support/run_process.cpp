@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,8 +71,9 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   const auto start = std::chrono::steady_clock::now();
   bool signalled = false;
   int status = 0;
+  rusage usage{};
   while (true) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
+    const pid_t done = wait4(pid, &status, WNOHANG, &usage);
     if (done == pid) break;
     const auto elapsed = std::chrono::steady_clock::now() - start;
     if (options.signal_after.count() > 0 && !signalled && elapsed >= options.signal_after) {
@@ -80,7 +82,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     }
     if (elapsed >= options.timeout) {
       kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      wait4(pid, &status, 0, &usage);
       result.timed_out = true;
       break;
     }
@@ -88,6 +90,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
+  result.peak_rss_kib = usage.ru_maxrss;
   result.out = slurp_and_remove(out_path);
   result.err = slurp_and_remove(err_path);
   return result;

@@ -12,6 +12,10 @@ struct ProcessResult {
   bool timed_out = false;
   std::string out;      // everything written to stdout
   std::string err;      // everything written to stderr
+  // The child's peak resident set, KiB (ru_maxrss from wait4). Linux counts it over the
+  // child's whole life, so it includes the forked test process's pages before execve: an
+  // upper bound on bench's own peak.
+  long peak_rss_kib = 0;
 };
 
 struct ProcessOptions {
