@@ -33,7 +33,7 @@ nlohmann::json metric_definitions() {
        "sum(prompt_tokens of completed requests) / duration, input tok/s. Same formula as "
        "SGLang input_throughput; each prompt counted once, not a prefill-time rate."},
       {"total_throughput",
-       "input_throughput + output_throughput, tok/s (SGLang total_throughput, vLLM "
+       "input_throughput + output_throughput, total tok/s (SGLang total_throughput, vLLM "
        "total_token_throughput). Prefill batches well and decode does not: never read it without "
        "output_throughput."},
       {"request_throughput",
@@ -72,6 +72,30 @@ nlohmann::json metric_definitions() {
        "connections_opened: measured requests that opened a new connection rather than reuse a "
        "kept-alive one; connect_ms: start -> connected (TCP, plus TLS for https) for those. "
        "The connect time is part of their TTFT and E2E, as a user would wait for it too."},
+      {"client_lag",
+       "the part of schedule_lag that was bench's own delay: actual start - intended start - the "
+       "wait for a free concurrency slot (open loop with a cap), ms. Above 1 ms at p99 the client "
+       "was late by itself and says so (client_saturated)."},
+      {"client_saturated",
+       "true when the self-check found the client busy enough to bias latency: an event loop "
+       "over 80% of a core, p99 client_lag over 1 ms, or over 1% of event-loop turns longer "
+       "than 1 ms (reads waiting that long are stamped late); client.warnings says which."},
+      {"goodput",
+       "completed requests meeting every --goodput SLO (ttft, tpot, e2el in ms) / duration, "
+       "req/s; null when no SLO was given (vLLM's request_goodput). A request with one token "
+       "has no TPOT and passes that SLO, as in vLLM."},
+      {"steady_state",
+       "the longest stretch in which requests in flight stayed at or above 90% of the target "
+       "(--concurrency in a closed loop, else the peak), in 10 ms steps: ramp-up and drain left "
+       "out. Its output/input/total tok/s count tokens that arrived inside it, input when the "
+       "first token came back (SGLang reports a steady-state window likewise)."},
+      {"timeline",
+       "per-second buckets from the first measured start: requests started, finished, in flight "
+       "at the bucket's end, output tokens received (split over a request's chunks as for ITL), "
+       "input tokens (at the first token), errors."},
+      {"distributions",
+       "the value at percentiles 0, 1, ..., 99, 99.9, 100 of TTFT, ITL, TPOT and E2E (ms), for "
+       "CDF plots; the same percentile definition as the flat keys."},
       {"from_intended",
        "TTFT and E2E measured from the intended start instead of the actual start (latency + "
        "schedule lag), so client-side queueing cannot hide server stalls (coordinated "
