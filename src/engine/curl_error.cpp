@@ -31,11 +31,17 @@ ErrorClass classify_curl_result(CURLcode result, bool connected, bool got_body) 
       // One curl code covers both timeouts; whether a connection exists tells them apart.
       return connected ? ErrorClass::request_timeout : ErrorClass::connect_timeout;
     case CURLE_PARTIAL_FILE:
-    case CURLE_RECV_ERROR:
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2_STREAM:
-      // The server closed or reset the connection. After body bytes that is a cut stream.
+      // The server ended the response early but in order (a FIN, an HTTP/2 stream reset).
+      // After body bytes that is a cut stream.
       return got_body ? ErrorClass::truncated : ErrorClass::transport;
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+      // A socket error (ECONNRESET: the peer aborted the connection) is a transport failure
+      // wherever it lands: whether curl was reading or still writing when the RST came is a
+      // race, and the class must not depend on it.
+      return ErrorClass::transport;
     default:
       return ErrorClass::transport;
   }

@@ -7,7 +7,8 @@
 namespace bench::engine {
 
 /// `connected`: a connection to the server was established; `got_body`: at least one body byte
-/// arrived (a stream cut after that is truncated, not a transport failure).
+/// arrived (a response the server ended early after that is truncated; a socket error such as
+/// a connection reset stays a transport failure).
 metrics::ErrorClass classify_curl_result(CURLcode result, bool connected, bool got_body);
 
 }  // namespace bench::engine
