@@ -367,8 +367,11 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     }
     std::optional<std::int64_t> next_due;
     if (!stopping) {
-      // Closed loop: start every due request while a concurrency slot is free.
-      bool started = false;
+      // Closed loop: start every due request while a concurrency slot is free. Each one is
+      // sent as soon as it is stamped: curl's timer for a new handle is already due, so this
+      // socket_action writes just that request. Left to one call after the whole batch (or to
+      // curl's timer), the first request stamped would wait for every later one to be built
+      // and written, and that wait would count as server latency in its TTFT.
       while (in_flight < options.concurrency && (next_due = source.next_due_ns()) &&
              *next_due <= now) {
         Transfer& transfer = acquire_transfer();
@@ -377,12 +380,6 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
         const std::int64_t send_ns = now_ns();
         transfer.request = source.take_next(slot_free_ns, send_ns);
         start_transfer(transfer);
-        started = true;
-        now = now_ns();
-      }
-      // Let curl send the new requests now: left to its timer, they would wait behind every
-      // other socket that is ready in this turn, and that wait would count as server latency.
-      if (started) {
         socket_action(CURL_SOCKET_TIMEOUT, 0);
         now = now_ns();
       }

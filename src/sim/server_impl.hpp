@@ -3,6 +3,8 @@
 // loop, connections, HTTP in and out) and sim_completions.cpp (a completion request from its
 // arrival to its last chunk: faults, the generation model, rendering, the truth log).
 // Private to src/sim.
+#include <sys/socket.h>
+
 #include <atomic>
 #include <cstdint>
 #include <ctime>
@@ -39,7 +41,7 @@ struct SimServer::Impl final : private TokenSink {
     bool write_armed = false;       // EPOLLOUT is in the interest set
     bool dirty = false;             // queued in dirty_ for the end-of-turn write
     std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
-    std::int64_t read_ns = 0;       // when the bytes now in `in` were read (the loop's wake)
+    std::int64_t read_ns = 0;       // when the bytes now in `in` reached the socket (steady ns)
     std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
 
     std::size_t unsent() const { return out.size() - out_sent; }
@@ -75,6 +77,7 @@ struct SimServer::Impl final : private TokenSink {
   void accept_connections();
   void on_connection_event(int fd, std::uint32_t events);
   void read_from(Connection& connection);
+  std::int64_t received_ns(const msghdr& message) const;
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
   void start_completion(Connection& connection, const HttpRequest& http, bool chat);
@@ -118,6 +121,7 @@ struct SimServer::Impl final : private TokenSink {
   std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write
   std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
   std::int64_t wake_ns = 0;  // steady ns at which epoll_wait last returned
+  std::int64_t wall_minus_steady_ns = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC at that wake
   std::uint64_t next_serial = 1;
   StreamId next_stream_id = 1;
   std::string model_json;

@@ -19,8 +19,10 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -39,6 +41,15 @@ constexpr std::size_t kReadBytes = 64 << 10;
 std::runtime_error system_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
+
+std::int64_t wall_clock_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return now.tv_sec * kNsPerSec + now.tv_nsec;
+}
+
+// A kernel stamp further back than this is not believed (the wall clock was stepped).
+constexpr std::int64_t kMaxStampAgeNs = kNsPerSec;
 
 }  // namespace
 
@@ -99,6 +110,7 @@ void SimServer::Impl::loop() {
     // One stamp per wake, before any parsing: every request read in this turn was in the kernel
     // by now, so its arrival is not delayed by the parsing of the requests read before it.
     wake_ns = now_ns();
+    wall_minus_steady_ns = wall_clock_ns() - wake_ns;
     for (int i = 0; i < ready; ++i) {
       const int fd = events[i].data.fd;
       if (fd == listen_fd.get()) {
@@ -153,6 +165,9 @@ void SimServer::Impl::accept_connections() {
     if (fd < 0) return;  // EAGAIN: all accepted; EMFILE and friends: retried on the next wake
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    // The kernel stamps each received segment (socket(7), SO_TIMESTAMPNS): a request's arrival
+    // is then when its bytes reached us, not when a busy loop got round to reading them.
+    ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     auto connection = std::make_unique<Connection>();
     connection->fd.reset(fd);
     connection->serial = next_serial++;
@@ -174,14 +189,37 @@ void SimServer::Impl::on_connection_event(int fd, std::uint32_t events) {
   if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) read_from(*connection);
 }
 
+// The steady-clock time of the last segment a recvmsg() returned, from its SO_TIMESTAMPNS
+// stamp (CLOCK_REALTIME, moved to the steady clock with the offset taken at this wake); the
+// wake's own stamp when the kernel gave none or gave one that cannot be right.
+std::int64_t SimServer::Impl::received_ns(const msghdr& message) const {
+  for (const cmsghdr* c = CMSG_FIRSTHDR(&message); c != nullptr;
+       c = CMSG_NXTHDR(const_cast<msghdr*>(&message), const_cast<cmsghdr*>(c))) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec stamp{};
+    std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+    const std::int64_t steady = stamp.tv_sec * kNsPerSec + stamp.tv_nsec - wall_minus_steady_ns;
+    if (steady < wake_ns - kMaxStampAgeNs) return wake_ns;
+    return std::min(steady, wake_ns);  // never after we saw it
+  }
+  return wake_ns;
+}
+
 void SimServer::Impl::read_from(Connection& connection) {
   const int fd = connection.fd.get();
   char buffer[kReadBytes];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
   while (true) {
-    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    iovec piece{buffer, sizeof buffer};
+    msghdr message{};
+    message.msg_iov = &piece;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &message, 0);
     if (n > 0) {
       connection.in.append(buffer, static_cast<std::size_t>(n));
-      connection.read_ns = wake_ns;
+      connection.read_ns = received_ns(message);
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
