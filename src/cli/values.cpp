@@ -1,4 +1,5 @@
 #include "bench/cli/values.hpp"
+#include "bench/util/text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -11,27 +12,11 @@ namespace bench::cli {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
-
-// A whole string read as a finite double, or nullopt.
-std::optional<double> to_double(std::string_view text) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   while (true) {
     const std::size_t at = text.find(separator);
-    parts.push_back(trim(text.substr(0, at)));
+    parts.push_back(util::trim_spaces(text.substr(0, at)));
     if (at == std::string_view::npos) break;
     text.remove_prefix(at + 1);
   }
@@ -41,7 +26,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 }  // namespace
 
 double parse_duration_s(std::string_view flag, std::string_view text) {
-  const std::string_view trimmed = trim(text);
+  const std::string_view trimmed = util::trim_spaces(text);
   struct Unit {
     std::string_view suffix;
     double seconds;
@@ -57,7 +42,7 @@ double parse_duration_s(std::string_view flag, std::string_view text) {
       break;
     }
   }
-  const std::optional<double> value = to_double(number);
+  const std::optional<double> value = util::parse_finite_double(number);
   if (!value || *value <= 0) {
     throw UsageError(fmt::format("{}: '{}' is not a duration (e.g. 90, 90s, 1.5m, 2h, 500ms)",
                                  flag, text));
@@ -88,7 +73,7 @@ std::vector<double> parse_rate_list(std::string_view flag, std::string_view text
       rates.push_back(std::numeric_limits<double>::infinity());
       continue;
     }
-    const std::optional<double> rate = to_double(part);
+    const std::optional<double> rate = util::parse_finite_double(part);
     if (!rate || *rate <= 0) {
       throw UsageError(fmt::format(
           "{}: '{}' is not a request rate (requests per second > 0, or inf)", flag, part));
@@ -105,7 +90,7 @@ metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>
     const std::string_view name = std::string_view(token).substr(0, colon);
     const std::optional<double> ms =
         colon == std::string::npos ? std::nullopt
-                                   : to_double(std::string_view(token).substr(colon + 1));
+                                   : util::parse_finite_double(std::string_view(token).substr(colon + 1));
     if (!ms || *ms <= 0) {
       throw UsageError(fmt::format(
           "{}: '{}' is not NAME:MILLISECONDS (ttft:300, tpot:50 or e2el:2000)", flag, token));

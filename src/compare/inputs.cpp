@@ -10,28 +10,9 @@
 #include <fmt/format.h>
 
 #include "bench/compare/compare.hpp"
+#include "bench/util/text.hpp"
 
 namespace bench::compare {
-namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
-
-std::optional<double> to_double(std::string_view text) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-}  // namespace
-
 std::variant<nlohmann::json, CompareError> load_results(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return CompareError{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
@@ -51,10 +32,10 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
 }
 
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {
-  const std::string_view trimmed = trim(text);
+  const std::string_view trimmed = util::trim_spaces(text);
   const bool percent = trimmed.ends_with('%');
   const std::optional<double> number =
-      to_double(percent ? trim(trimmed.substr(0, trimmed.size() - 1)) : trimmed);
+      util::parse_finite_double(percent ? util::trim_spaces(trimmed.substr(0, trimmed.size() - 1)) : trimmed);
   if (!number || *number < 0) {
     return CompareError{fmt::format(
         "{}: '{}' is not a threshold (5% or 0.05 allow a 5% change for the worse)", flag, text)};

@@ -1,4 +1,5 @@
 #include "bench/gate/gate.hpp"
+#include "bench/util/text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -12,38 +13,21 @@ namespace {
 
 using nlohmann::json;
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
-
-// A whole string read as a finite double, or nullopt ("inf" and "nan" are refused: a limit
-// of infinity is no gate).
-std::optional<double> to_double(std::string_view text) {
-  double value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() ||
-      !std::isfinite(value)) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view spec,
                                                 const std::vector<std::string>& known) {
   const std::string_view flag = flag_of(kind);
   const std::size_t equals = spec.find('=');
-  const std::string_view metric = trim(spec.substr(0, equals));
-  const std::string_view value =
-      equals == std::string_view::npos ? std::string_view() : trim(spec.substr(equals + 1));
+  const std::string_view metric = util::trim_spaces(spec.substr(0, equals));
+  const std::string_view value = equals == std::string_view::npos
+                                     ? std::string_view()
+                                     : util::trim_spaces(spec.substr(equals + 1));
   if (equals == std::string_view::npos || metric.empty() || value.empty()) {
     return GateError{fmt::format("{}: '{}' needs METRIC=VALUE", flag, spec)};
   }
   if (std::optional<std::string> unknown = check_metric(flag, metric, known)) {
     return GateError{std::move(*unknown)};
   }
-  const std::optional<double> limit = to_double(value);
+  const std::optional<double> limit = util::parse_finite_double(value);
   if (!limit) {
     return GateError{fmt::format("{}: '{}': VALUE '{}' is not a number", flag, spec, value)};
   }
@@ -52,9 +36,9 @@ std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view 
 
 // "0.05" or "5%": the fraction of sent requests that may fail.
 std::variant<Gate, GateError> parse_error_rate_gate(std::string_view spec) {
-  const std::string_view text = trim(spec);
+  const std::string_view text = util::trim_spaces(spec);
   const bool percent = text.ends_with('%');
-  std::optional<double> rate = to_double(percent ? text.substr(0, text.size() - 1) : text);
+  std::optional<double> rate = util::parse_finite_double(percent ? text.substr(0, text.size() - 1) : text);
   if (rate && percent) *rate /= 100;
   if (!rate || *rate < 0 || *rate > 1) {
     return GateError{fmt::format(
