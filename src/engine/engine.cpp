@@ -350,6 +350,7 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
   bool stopping = false;
   std::int64_t grace_deadline_ns = kNoDeadline;
   std::int64_t turn_start_ns = 0;  // when the current turn of the loop began
+  bool opening_fill = true;        // the first pass of starts, before any connection exists
   epoll_event events[kMaxEventsPerWait];
 
   while (true) {
@@ -369,9 +370,13 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     if (!stopping) {
       // Closed loop: start every due request while a concurrency slot is free. Each one is
       // sent as soon as it is stamped: curl's timer for a new handle is already due, so this
-      // socket_action writes just that request. Left to one call after the whole batch (or to
-      // curl's timer), the first request stamped would wait for every later one to be built
-      // and written, and that wait would count as server latency in its TTFT.
+      // socket_action writes just that request on a kept-alive connection. Left to one call
+      // after the whole batch (or to curl's timer), the first request stamped would wait for
+      // every later one to be built and written, and that wait would count as server latency
+      // in its TTFT. The run's opening fill is the exception: there is no connection to reuse
+      // yet, a socket_action only starts a connect (whose time is in TTFT by definition), and
+      // one call for the whole burst gets the connects out sooner than one call each.
+      bool started = false;
       while (in_flight < options.concurrency && (next_due = source.next_due_ns()) &&
              *next_due <= now) {
         Transfer& transfer = acquire_transfer();
@@ -380,9 +385,15 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
         const std::int64_t send_ns = now_ns();
         transfer.request = source.take_next(slot_free_ns, send_ns);
         start_transfer(transfer);
+        started = true;
+        if (!opening_fill) socket_action(CURL_SOCKET_TIMEOUT, 0);
+        now = now_ns();
+      }
+      if (started && opening_fill) {
         socket_action(CURL_SOCKET_TIMEOUT, 0);
         now = now_ns();
       }
+      opening_fill = false;
       if (in_flight < options.concurrency && !next_due) next_due = source.next_due_ns();
     }
     if (in_flight == 0 && (stopping || !next_due)) break;
