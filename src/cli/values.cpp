@@ -2,7 +2,6 @@
 #include "bench/util/text.hpp"
 
 #include <charconv>
-#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -89,8 +88,9 @@ metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>
     const std::size_t colon = token.find(':');
     const std::string_view name = std::string_view(token).substr(0, colon);
     const std::optional<double> ms =
-        colon == std::string::npos ? std::nullopt
-                                   : util::parse_finite_double(std::string_view(token).substr(colon + 1));
+        colon == std::string::npos
+            ? std::nullopt
+            : util::parse_finite_double(std::string_view(token).substr(colon + 1));
     if (!ms || *ms <= 0) {
       throw UsageError(fmt::format(
           "{}: '{}' is not NAME:MILLISECONDS (ttft:300, tpot:50 or e2el:2000)", flag, token));

@@ -1,7 +1,5 @@
 // What `bench compare` reads: the two results files and the --fail-on-regression threshold.
 #include <cerrno>
-#include <charconv>
-#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -34,8 +32,9 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {
   const std::string_view trimmed = util::trim_spaces(text);
   const bool percent = trimmed.ends_with('%');
-  const std::optional<double> number =
-      util::parse_finite_double(percent ? util::trim_spaces(trimmed.substr(0, trimmed.size() - 1)) : trimmed);
+  const std::string_view digits =
+      percent ? util::trim_spaces(trimmed.substr(0, trimmed.size() - 1)) : trimmed;
+  const std::optional<double> number = util::parse_finite_double(digits);
   if (!number || *number < 0) {
     return CompareError{fmt::format(
         "{}: '{}' is not a threshold (5% or 0.05 allow a 5% change for the worse)", flag, text)};

@@ -1,7 +1,6 @@
 #include "bench/gate/gate.hpp"
 #include "bench/util/text.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -38,7 +37,8 @@ std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view 
 std::variant<Gate, GateError> parse_error_rate_gate(std::string_view spec) {
   const std::string_view text = util::trim_spaces(spec);
   const bool percent = text.ends_with('%');
-  std::optional<double> rate = util::parse_finite_double(percent ? text.substr(0, text.size() - 1) : text);
+  std::optional<double> rate =
+      util::parse_finite_double(percent ? text.substr(0, text.size() - 1) : text);
   if (rate && percent) *rate /= 100;
   if (!rate || *rate < 0 || *rate > 1) {
     return GateError{fmt::format(

@@ -107,8 +107,10 @@ void SimServer::Impl::loop() {
     arm_timer();
     const int ready = ::epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, -1);
     if (ready < 0 && errno != EINTR) break;  // the loop cannot continue; the destructor cleans up
-    // One stamp per wake, before any parsing: every request read in this turn was in the kernel
-    // by now, so its arrival is not delayed by the parsing of the requests read before it.
+    // One stamp per wake, before any parsing, and the clock offset that moves the kernel's
+    // receive stamps (received_ns) to the steady clock. The wake stamp is the fallback arrival
+    // when a segment carries no kernel stamp: every request read in this turn was in the
+    // kernel by now, so even then its arrival is not delayed by parsing the ones before it.
     wake_ns = now_ns();
     wall_minus_steady_ns = wall_clock_ns() - wake_ns;
     for (int i = 0; i < ready; ++i) {
