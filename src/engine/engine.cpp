@@ -350,7 +350,7 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
   bool stopping = false;
   std::int64_t grace_deadline_ns = kNoDeadline;
   std::int64_t turn_start_ns = 0;  // when the current turn of the loop began
-  bool opening_fill = true;        // the first pass of starts, before any connection exists
+  bool opening_fill = true;        // the first pass of starts: no connection of the run yet
   epoll_event events[kMaxEventsPerWait];
 
   while (true) {
