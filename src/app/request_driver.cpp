@@ -36,6 +36,12 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     transport.message = end.message;
     transport.end_ns = end.end_ns - driver_.plan_.epoch_ns;
     reader_.finish(transport);
+    if (const util::Redactor* redactor = driver_.plan_.redactor) {
+      redactor->redact_in_place(record_.error_message);
+      redactor->redact_in_place(record_.finish_reason);
+      redactor->redact_in_place(record_.response_id);
+    }
+    if (EarlyStop* early_stop = driver_.plan_.early_stop) early_stop->observe(record_);
     record_.new_connection = end.new_connections > 0;
     record_.connect_ns = end.connect_ns;
     if (LiveCounters* live = driver_.plan_.live) {
@@ -82,6 +88,7 @@ std::int64_t RequestDriver::cancel_at_ns() const {
 RequestDriver::~RequestDriver() = default;
 
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
+  if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
   if (open_loop()) {
     if (next_index_ >= plan_.offsets_ns->size()) return std::nullopt;
     const std::int64_t offset = (*plan_.offsets_ns)[next_index_];

@@ -24,6 +24,7 @@
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
+#include "bench/util/redact.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/dataset_error.hpp"
 
@@ -141,6 +142,7 @@ struct Setup {
   std::string url;
   bool per_chunk_usage = false;
   std::vector<workload::Prompt> prompts;
+  util::Redactor redactor;  // hides the credentials in every server text bench keeps
 };
 
 json point_label(const cli::RunOptions& options, const Point& point) {
@@ -159,6 +161,7 @@ struct MeasuredPoint {
   json results;
   metrics::RunSummary summary;
   report::RunContext context;
+  std::string stopped_early;  // PointResult::stopped_early
 };
 
 MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const Point& point,
@@ -191,6 +194,7 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
   plan.log = log;
   LiveCounters live;
   plan.driver.live = &live;
+  plan.driver.redactor = &setup.redactor;
   if (log != nullptr && is_sweep(options)) log->set_point(point_label(options, point));
 
   PointResult result;
@@ -213,8 +217,9 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
 
   MeasuredPoint measured;
   measured.summary = std::move(result.summary);
+  measured.stopped_early = result.stopped_early;
   report::RunContext& context = measured.context;
-  context.base_url = setup.target.base_url;
+  context.base_url = setup.target.shown_base_url;
   context.embedded_server = setup.target.embedded != nullptr;
   context.endpoint = options.endpoint;
   context.model = setup.request.model;
@@ -227,10 +232,11 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
   context.interrupted = result.interrupted;
   context.client = check_client(measured.summary, result.client);
   context.config = cli::options_to_json(options);
-  context.config["base_url"] = setup.target.base_url;
+  context.config["base_url"] = setup.target.shown_base_url;
   context.config["model"] = setup.request.model;
   measured.results = report::to_json(measured.summary, context);
   measured.results["per_chunk_usage"] = setup.per_chunk_usage;
+  if (!result.stopped_early.empty()) measured.results["stopped_early"] = result.stopped_early;
   if (!options.quiet) {
     for (const std::string& warning : context.client.warnings) {
       err << "bench: warning" << (is_sweep(options) ? " (" + progress_label(options, point) + ")" : "")
@@ -276,6 +282,7 @@ Setup prepare(const cli::RunOptions& options, std::ostream& err) {
         setup.target.base_url, sim::describe(options.sim));
   }
   setup.headers = request_headers(options);
+  setup.redactor = util::redactor_for_request(setup.headers, setup.target.base_url);
   const std::int64_t max_concurrency =
       *std::max_element(options.concurrency.begin(), options.concurrency.end());
   raise_open_file_limit(max_concurrency + 64);
@@ -289,12 +296,14 @@ Setup prepare(const cli::RunOptions& options, std::ostream& err) {
   setup.url = setup.target.base_url + std::string(protocol::endpoint_path(setup.request.endpoint));
 
   // Model and per-chunk usage, before any clock starts.
-  setup.request.model = options.model.empty()
-                            ? discover_model(setup.target.base_url, setup.headers, engine)
-                            : options.model;
+  setup.request.model =
+      options.model.empty()
+          ? discover_model(setup.target.base_url, setup.headers, engine, setup.redactor)
+          : options.model;
   setup.per_chunk_usage = options.per_chunk_usage == "on";
   if (options.per_chunk_usage == "auto") {
-    setup.per_chunk_usage = probe_per_chunk_usage(setup.url, setup.headers, setup.request, engine);
+    setup.per_chunk_usage = probe_per_chunk_usage(setup.url, setup.headers, setup.request, engine,
+                                                   setup.redactor);
   }
   setup.request.continuous_usage_stats = setup.per_chunk_usage;
 
@@ -345,7 +354,8 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   }
   if (!options.quiet) {
     err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
-                       setup->request.model, setup->url, describe_load(options),
+                       setup->request.model, util::url_without_password(setup->url),
+                       describe_load(options),
                        setup->per_chunk_usage ? "on" : "off");
   }
 
@@ -369,6 +379,11 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
     } catch (const std::invalid_argument& error) {
       err << "bench: error: " << error.what() << "\n";
       return cli::kExitUsage;
+    }
+    if (!measured.back().stopped_early.empty()) {  // no later point could succeed either
+      err << "bench: error: " << measured.back().stopped_early << "\n";
+      exit_code = cli::kExitRunFailed;
+      break;
     }
   }
   const bool interrupted = stop.load();

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/app/early_stop.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::app {
@@ -31,7 +32,7 @@ std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
-  Worker(const PointPlan& plan, std::size_t index, std::size_t threads)
+  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop)
       : accumulator_(plan.summary), log_(plan.log) {
     engine::EngineOptions engine = plan.engine;
     engine.concurrency =
@@ -42,6 +43,7 @@ class Worker final : public RecordSink {
     driver.first = index;
     driver.stride = threads;
     driver.measured_requests = share(plan.measured_requests, threads, index);
+    driver.early_stop = &early_stop;
     driver_ = std::make_unique<RequestDriver>(driver, *this);
   }
 
@@ -77,15 +79,25 @@ class Worker final : public RecordSink {
   std::exception_ptr failure_;
 };
 
+// Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
+std::size_t planned_requests(const PointPlan& plan) {
+  if (plan.driver.offsets_ns != nullptr) return plan.driver.offsets_ns->size();
+  if (plan.measured_requests == std::numeric_limits<std::size_t>::max()) {
+    return plan.measured_requests;
+  }
+  return plan.driver.warmup_requests + plan.measured_requests;
+}
+
 }  // namespace
 
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   // More threads than concurrency slots would leave some with none.
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1, static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
+  EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(plan, i, threads));
+    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop));
   }
   // The run starts now, with every engine built: setting one up is not the schedule's lag.
   const std::int64_t epoch_ns = now_ns();
@@ -100,6 +112,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   const std::int64_t wall_ns = now_ns() - epoch_ns;
 
   PointResult result;
+  result.stopped_early = early_stop.reason();
   result.client.threads = threads;
   result.client.wall_s = ns_to_s(wall_ns);
   for (auto& worker : workers) {

@@ -14,11 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/app/early_stop.hpp"
 #include "bench/app/live_counters.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
+#include "bench/util/redact.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::app {
@@ -53,6 +55,12 @@ struct DriverPlan {
   std::int64_t measured_duration_ns = 0;
   bool cancel_at_duration_end = false;
   LiveCounters* live = nullptr;  // progress counters to bump, or null
+  // Hides the credentials in the server's text of every record before anyone sees it (the
+  // error message, finish_reason, response id); null: nothing to hide. Outlives the driver.
+  const util::Redactor* redactor = nullptr;
+  // Watches the first requests to end; once it says stop, no request starts any more. Shared
+  // by the point's drivers; null: never stop early.
+  EarlyStop* early_stop = nullptr;
 };
 
 class RequestDriver final : public engine::RequestSource {

@@ -5,6 +5,7 @@
 // Worker pattern). Also measures what the client itself cost, for the self-check.
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 #include "bench/app/live_counters.hpp"
 #include "bench/app/record_log.hpp"
@@ -38,10 +39,15 @@ struct ClientLoad {
 struct PointResult {
   metrics::RunSummary summary;
   bool interrupted = false;  // a stop signal ended it before its requests were all sent
+  // Why the point stopped before its requests were all sent because none could succeed (see
+  // EarlyStop: its first requests were all refused); empty when it did not.
+  std::string stopped_early;
   ClientLoad client;
 };
 
-/// Runs the point. Throws std::runtime_error only when an event loop itself fails.
+/// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests
+/// to end were all refused for good (EarlyStop). Throws std::runtime_error only when an event
+/// loop itself fails.
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop);
 
 }  // namespace bench::app

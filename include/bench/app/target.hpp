@@ -11,6 +11,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "bench/util/redact.hpp"
 
 namespace bench::app {
 
@@ -22,19 +23,23 @@ struct RunError : std::runtime_error {
 struct Target {
   std::unique_ptr<sim::SimServer> embedded;  // set when bench serves its own simulator
   std::string base_url;                      // "http://host:port", no trailing slash
+  std::string shown_base_url;  // base_url as shown and stored: any userinfo password hidden
 };
 
 /// Starts the embedded simulator when `base_url` is empty. Throws RunError when it cannot.
 Target open_target(const std::string& base_url, const sim::SimOptions& sim);
 
 /// GET /v1/models and the first id, as vLLM's and SGLang's benchmarks do by default.
-/// Throws RunError naming the URL (unreachable, HTTP error, no model listed).
+/// Throws RunError naming the URL (unreachable, HTTP error, no model listed); a 401 or 403 says
+/// to check the credentials. `redactor` hides them in the server's text.
 std::string discover_model(const std::string& base_url, const std::vector<std::string>& headers,
-                           const engine::EngineOptions& engine);
+                           const engine::EngineOptions& engine, const util::Redactor& redactor);
 
 /// Sends one short streamed request asking for per-chunk usage; true when the server answered
-/// it with a clean stream. Throws RunError when the server cannot be reached at all.
+/// it with a clean stream. Throws RunError when the server cannot be reached at all, or refuses
+/// the request for good (describe_refusal: credentials, unknown model).
 bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
-                           protocol::RequestOptions request, const engine::EngineOptions& engine);
+                           protocol::RequestOptions request, const engine::EngineOptions& engine,
+                           const util::Redactor& redactor);
 
 }  // namespace bench::app
