@@ -20,8 +20,8 @@ struct MetricSpec {
   bool only_when_present;  // goodput: a row only when a side measured it
 };
 
-// The figures the issue names, in the report's order: the four throughputs (output first,
-// as the mission's headline), goodput, then median and p99 of each latency, then errors.
+// The key figures, in the report's order: the four throughputs (output first, the headline
+// of docs/metrics.md), goodput, then median and p99 of each latency, then errors.
 constexpr MetricSpec kMetrics[] = {
     {"output_throughput", "Output token throughput", "output tok/s",
      Direction::higher_is_better, false},

@@ -105,7 +105,9 @@ Engine::Impl::Impl(EngineOptions opts)
   curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, &Impl::on_timer);
   curl_multi_setopt(m, CURLMOPT_TIMERDATA, this);
   // N independent streaming clients: one HTTP/1.1 connection per in-flight request, no
-  // multiplexing, and no cap that would queue transfers inside curl (aesthetics.md 7.3/7.4).
+  // multiplexing (CURLMOPT_PIPELINING defaults to CURLPIPE_MULTIPLEX since curl 7.62.0), and no
+  // connection cap: past CURLMOPT_MAX_HOST_CONNECTIONS or CURLMOPT_MAX_TOTAL_CONNECTIONS, curl
+  // queues transfers internally (curl's docs/libcurl/opts/CURLMOPT_*.md).
   curl_multi_setopt(m, CURLMOPT_PIPELINING, CURLPIPE_NOTHING);
   curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
   curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
@@ -196,8 +198,9 @@ curl_slist* Engine::Impl::header_list_for(const std::vector<std::string>* lines)
   auto found = header_lists.find(lines);
   if (found != header_lists.end()) return found->second.get();
   std::vector<std::string> all = lines != nullptr ? *lines : std::vector<std::string>{};
-  // libcurl adds "Expect: 100-continue" to large POSTs and then waits up to a second for the
-  // server's go-ahead (aesthetics.md 7.7); an empty Expect header turns that off.
+  // libcurl adds "Expect: 100-continue" to large POSTs and then waits for the server's go-ahead
+  // up to CURLOPT_EXPECT_100_TIMEOUT_MS (default 1000 ms, curl's
+  // docs/libcurl/opts/CURLOPT_EXPECT_100_TIMEOUT_MS.md); an empty Expect header turns that off.
   all.emplace_back("Expect:");
   HeaderList list = make_header_list(all);
   curl_slist* raw = list.get();

@@ -44,8 +44,8 @@ bool chunks_differ(const RequestRecord& record) {
                      [](std::int32_t tokens) { return tokens != 1; });
 }
 
-// Appends one request's chunk gaps to `icl_ms` and its token gaps to `itl_ms` (mission.md,
-// "ITL"): a chunk carrying k tokens contributes k values of gap / k, where k is exact from
+// Appends one request's chunk gaps to `icl_ms` and its token gaps to `itl_ms` (docs/metrics.md,
+// Latency, "ITL"): a chunk carrying k tokens contributes k values of gap / k, where k is exact from
 // per-chunk usage, else estimated as completion_tokens / chunks. Returns true when the estimate
 // was used. The first chunk has no preceding gap: its wait is the TTFT.
 bool add_chunk_gaps(const RequestRecord& record, LatencyDistribution& icl_ms,

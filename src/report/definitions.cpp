@@ -1,6 +1,10 @@
 // The "definitions" object every results file carries: one line per metric, saying what it
 // measures and which peer tool's figure it corresponds to. The prose behind each line is
-// docs/metrics.md; both follow mission.md's metric contract and research/anchors.md (b).
+// docs/metrics.md. The peer definitions are those of SGLang's python/sglang/benchmark/serving.py
+// (formerly python/sglang/bench_serving.py), vLLM's vllm/benchmarks/serve.py and
+// vllm/benchmarks/lib/endpoint_request_func.py, GenAI-Perf's
+// genai_perf/profile_data_parser/llm_profile_data_parser.py and AIPerf's
+// docs/metrics-reference.md.
 #include "bench/report/report.hpp"
 
 namespace bench::report {

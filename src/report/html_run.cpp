@@ -60,7 +60,7 @@ std::string source_cell(const json& run, std::string_view kind) {
   return alarming ? "<span class=\"estimate\">" + esc(label) + "</span>" : esc(label);
 }
 
-// How much of the total is output: the figure a blended total hides (mission.md).
+// How much of the total is output: the figure a blended total hides (docs/metrics.md, Throughput).
 std::string output_share(const json& run) {
   const auto output = number(run, "output_throughput");
   const auto total = number(run, "total_throughput");

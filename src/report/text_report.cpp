@@ -85,7 +85,8 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Duration (s)", fixed2(s.duration_s));
 }
 
-// Output first: it is the decode rate, the figure a blended total hides (mission.md).
+// Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
+// Throughput).
 void write_throughput(Writer& w, const RunSummary& s) {
   w.rule("Throughput", '-');
   std::string output_note;

@@ -40,8 +40,9 @@ EngineParams h100_dense_8b_engine() {
 }
 
 // A 744B MoE (GLM-5, 78 layers, hidden 6144) in NVFP4 on eight RTX PRO 6000 Blackwell GPUs
-// joined by PCIe only, tensor parallel 8, SGLang with --max-running-requests 1024: the system
-// of mission.md. Fit to its measured 622 output tok/s at concurrency 256 (256 in / 128 out).
+// joined by PCIe only, tensor parallel 8, SGLang with --max-running-requests 1024. Fit to its
+// measured 622 output tok/s at concurrency 256 (256 in / 128 out); docs/simulator.md, "Profile
+// parameters", has the measurements and the fit.
 EngineParams pcie_8gpu_moe_engine() {
   EngineParams p;
   p.max_running_requests = 1024;
@@ -70,7 +71,7 @@ const std::array<Profile, 5>& table() {
        "an 8B dense model on one H100 SXM (vLLM-like defaults)", 0, 0, h100_dense_8b_engine()},
       {"pcie-8gpu-moe", ProfileKind::batching,
        "a 744B MoE on 8 PCIe GPUs: costly all-reduce per token, cheap batched prefill "
-       "(mission.md)",
+       "(docs/simulator.md)",
        0, 0, pcie_8gpu_moe_engine()},
   }};
   return kProfiles;

@@ -1,4 +1,4 @@
-// The mission's story on the pcie-8gpu-moe profile, time-scaled so it runs in seconds: output
+// The README's story on the pcie-8gpu-moe profile, time-scaled so it runs in seconds: output
 // throughput is total throughput less the input share, it lands near the measured 622 output
 // tok/s at concurrency 256 (256 prompt / 128 output tokens), and it grows sublinearly with
 // concurrency while every request's own token rate falls.

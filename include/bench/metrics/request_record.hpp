@@ -42,7 +42,7 @@ struct RequestRecord {
   std::int64_t completion_tokens = -1;  // -1 when unknown
   TokenSource prompt_token_source = TokenSource::none;
   TokenSource completion_token_source = TokenSource::none;
-  std::int64_t requested_input_len = 0;   // input length the workload asked for (tokens)
+  std::int64_t requested_input_len = 0;   // prompt length the workload asked for, in words
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
   std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none

@@ -1,6 +1,6 @@
 #pragma once
 // Every figure a run reports, computed from its RequestRecords by the definitions in
-// docs/metrics.md (mission.md's contract). Warm-up requests are excluded from all of it.
+// docs/metrics.md. Warm-up requests are excluded from all of it.
 // Records are added one by one as requests end (RunAccumulator), so a run need not keep them.
 #include <cstdint>
 #include <map>

@@ -3,8 +3,9 @@
 // parser, interprets each data event, stamps text-carrying chunks with the arrival time of the
 // read they came in, takes token counts from `usage`, and classifies how the request ended.
 //
-// First token rule (mission.md): the first chunk carrying generated text (content or
-// reasoning). A role-only or empty chunk does not count.
+// First token rule (docs/metrics.md, TTFT): the first chunk carrying generated text (content or
+// reasoning). A role-only or empty chunk does not count, as in SGLang's bench_serving and unlike
+// vLLM's chat client (vllm/benchmarks/lib/endpoint_request_func.py).
 #include <cstdint>
 #include <string>
 #include <string_view>
