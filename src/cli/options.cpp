@@ -91,9 +91,14 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     result.exit_code = kExitOk;
     result.message = std::string("bench ") + BENCH_VERSION + "\n";
   } catch (const CLI::ParseError& error) {
+    // The help of the command whose flags were being read: a subcommand has its own.
+    const std::string command = serve_sim->parsed() ? "bench serve-sim"
+                                : compare->parsed() ? "bench compare"
+                                : report->parsed()  ? "bench report"
+                                                    : "bench";
     result.exit_code = kExitUsage;
-    result.message = fmt::format("bench: error: {}\nRun 'bench --help' for the flags.\n",
-                                 error.what());
+    result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
+                                 error.what(), command);
   } catch (const UsageError& error) {
     result.exit_code = kExitUsage;
     result.message = fmt::format("bench: error: {}\n", error.what());

@@ -1,10 +1,14 @@
 #include "bench/cli/run_flags.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
+#include "bench/cli/number_checks.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
 
@@ -13,6 +17,56 @@ namespace bench::cli {
 namespace {
 
 bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
+
+// Keys of --extra-body that would break the stream bench reads or the figures it reports.
+// Without "stream": true the server answers with one JSON object, which no SSE parse accepts;
+// with several choices ("n" > 1) the chunks of different answers interleave, so TTFT, ITL and
+// the token counts would mix them.
+void check_extra_body(const nlohmann::json& body) {
+  if (body.contains("stream") && body["stream"] != true) {
+    throw UsageError(fmt::format("--extra-body: \"stream\": {} is not supported: bench measures "
+                                 "streamed responses (it sends \"stream\": true)",
+                                 body["stream"].dump()));
+  }
+  for (const char* key : {"n", "best_of"}) {
+    if (body.contains(key) && body[key] != 1) {
+      throw UsageError(fmt::format("--extra-body: \"{}\": {} is not supported: bench measures "
+                                   "one choice per request", key, body[key].dump()));
+    }
+  }
+}
+
+// An output file that cannot be written is refused before anything is sent, not found after
+// the run; nothing is created to find out.
+void check_writable(std::string_view flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_directory(path, error)) {
+    throw UsageError(fmt::format("{}: '{}' is a directory", flag, path));
+  }
+  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".")
+                                                               : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, error)) {
+    throw UsageError(fmt::format("{}: '{}': no directory '{}'", flag, path, parent.string()));
+  }
+  // The results are written to a temporary file beside the target, then renamed over it.
+  if (::access(parent.c_str(), W_OK) != 0) {
+    throw UsageError(
+        fmt::format("{}: '{}': directory '{}' is not writable", flag, path, parent.string()));
+  }
+}
+
+// The --sim-* flags shape the embedded server, which a run against --base-url does not start.
+void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) {
+  if (run.base_url.empty()) return;
+  for (const CLI::Option* option : app.get_options()) {
+    const std::string name = option->get_name();
+    if (name.rfind("--sim-", 0) == 0 && option->count() > 0) {
+      throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}",
+                                   name, run.base_url));
+    }
+  }
+}
 
 // Checks that CLI11's declarative validators cannot express.
 void validate_run(RunOptions& run) {
@@ -38,6 +92,7 @@ void validate_run(RunOptions& run) {
     if (parsed.is_discarded() || !parsed.is_object()) {
       throw UsageError(fmt::format("--extra-body: '{}' is not a JSON object", run.extra_body));
     }
+    check_extra_body(parsed);
   }
   for (const std::string& header : run.headers) {
     const auto colon = header.find(':');
@@ -52,6 +107,9 @@ void validate_run(RunOptions& run) {
     throw UsageError("--api-key: the key may not contain CR or LF characters");
   }
   if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
+  if (!run.output_file.empty()) check_writable("--output-file", run.output_file);
+  if (!run.html_path.empty()) check_writable("--html", run.html_path);
+  if (!run.save_requests.empty()) check_writable("--save-requests", run.save_requests);
 }
 
 }  // namespace
@@ -80,7 +138,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--burstiness", run.burstiness,
                  "Shape of the gamma-distributed gaps between arrivals: 1 = Poisson, < 1 burstier, "
                  "> 1 steadier (as SGLang and vLLM)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_flag("--constant-rate", run.constant_rate,
                "Fixed gaps of exactly 1/rate between arrivals instead of random ones");
@@ -90,9 +148,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(CLI::IsMember({"none", "linear", "exponential"}))
       ->capture_default_str();
   app.add_option("--ramp-up-start-rps", run.ramp_up_start_rps, "Ramp-up: requests/s at the start")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--ramp-up-end-rps", run.ramp_up_end_rps, "Ramp-up: requests/s at the end")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
       ->capture_default_str();
@@ -113,7 +171,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(CLI::ExistingFile);
   app.add_option("--range-ratio", run.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_range(0.0, 1.0))
       ->capture_default_str();
   app.add_option("--sharegpt-output-len", run.sharegpt_output_len,
                  "sharegpt: max_tokens of every request instead of its reply's length")
@@ -142,7 +200,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "Send ignore_eos: true so every request generates output-len tokens "
                "(vLLM, SGLang, llama.cpp)");
   app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--extra-body", run.extra_body,
                  "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
   app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
@@ -154,18 +212,18 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_option("--request-timeout", run.request_timeout_s,
                  "Whole-request time limit, seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_option("--connect-timeout", run.connect_timeout_s, "Connection time limit, seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_option("--ttft-timeout", run.ttft_timeout_s,
                  "Fail a request with no generated text after this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   app.add_option("--stall-timeout", run.stall_timeout_s,
                  "Fail a request whose stream goes silent this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   app.add_option("--per-chunk-usage", run.per_chunk_usage,
                  "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each "
@@ -216,7 +274,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_option("--grace", run.grace_s,
                  "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before cancelling")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
   add_sim_flags(app, run.sim, "--sim-");
@@ -294,6 +352,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;
   validate_run(run);
+  refuse_sim_flags_with_base_url(app, run);
 }
 
 }  // namespace bench::cli
