@@ -133,13 +133,25 @@ std::optional<Schedule> open_loop_schedule(const cli::RunOptions& options, doubl
   return out;
 }
 
+// The output length --extra-body sends in place of bench's max_tokens, if it sets one: its
+// max_tokens overrides bench's (the body is merged with it), and max_completion_tokens, when
+// given, is the one the server honours (vLLM: vllm/entrypoints/openai/protocol.py, OpenAI).
+std::optional<std::int64_t> extra_body_output_len(const json& extra_body) {
+  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
+    const auto found = extra_body.find(key);
+    if (found != extra_body.end() && found->is_number_integer()) return found->get<std::int64_t>();
+  }
+  return std::nullopt;
+}
+
 // What stays the same over the points of a sweep.
 struct Setup {
   Target target;
   std::vector<std::string> headers;
   protocol::RequestOptions request;
   std::string url;
-  bool per_chunk_usage = false;
+  bool per_chunk_usage = false;  // asked for; what arrived is in each point's summary
+  std::int64_t output_len = 0;   // max_tokens sent, when one value holds for every request
   std::vector<workload::Prompt> prompts;
 };
 
@@ -222,15 +234,24 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
   context.request_rate = point.rate;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
-  context.output_len = options.output_len;
+  context.output_len = setup.output_len;
   context.started_at = wall_clock_iso8601();
   context.interrupted = result.interrupted;
   context.client = check_client(measured.summary, result.client);
   context.config = cli::options_to_json(options);
   context.config["base_url"] = setup.target.base_url;
   context.config["model"] = setup.request.model;
+  context.config["output_len"] = setup.output_len;
   measured.results = report::to_json(measured.summary, context);
-  measured.results["per_chunk_usage"] = setup.per_chunk_usage;
+  // What arrived, not what was asked: a server may ignore continuous_usage_stats.
+  measured.results["per_chunk_usage"] = measured.summary.requests_with_per_chunk_usage > 0;
+  measured.results["per_chunk_usage_asked"] = setup.per_chunk_usage;
+  if (!options.quiet && setup.per_chunk_usage &&
+      measured.summary.requests_with_per_chunk_usage < measured.summary.completed) {
+    err << fmt::format("bench: per-chunk usage: asked, received on {} of {} completed requests\n",
+                       measured.summary.requests_with_per_chunk_usage,
+                       measured.summary.completed);
+  }
   if (!options.quiet) {
     for (const std::string& warning : context.client.warnings) {
       err << "bench: warning" << (is_sweep(options) ? " (" + progress_label(options, point) + ")" : "")
@@ -286,6 +307,11 @@ Setup prepare(const cli::RunOptions& options, std::ostream& err) {
   setup.request.ignore_eos = options.ignore_eos;
   setup.request.temperature = options.temperature;
   if (!options.extra_body.empty()) setup.request.extra_body = json::parse(options.extra_body);
+  setup.output_len = options.output_len;
+  if (const auto sent = extra_body_output_len(setup.request.extra_body)) {
+    setup.output_len = *sent;
+    for (workload::Prompt& prompt : setup.prompts) prompt.output_len = *sent;
+  }
   setup.url = setup.target.base_url + std::string(protocol::endpoint_path(setup.request.endpoint));
 
   // Model and per-chunk usage, before any clock starts.
@@ -346,7 +372,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   if (!options.quiet) {
     err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
                        setup->request.model, setup->url, describe_load(options),
-                       setup->per_chunk_usage ? "on" : "off");
+                       setup->per_chunk_usage ? "asked" : "off");
   }
 
   int exit_code = cli::kExitOk;
