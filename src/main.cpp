@@ -35,9 +35,17 @@ extern "C" void on_stop_signal(int) {
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
 }
 
-void install_signal_handlers() {
+// serve-sim has no requests of its own in flight: it stops serving.
+extern "C" void on_serve_sim_stop_signal(int) {
+  if (g_stop_requested.exchange(true)) ::_exit(bench::cli::kExitInterrupted);
+  static const char message[] = "\nbench serve-sim: interrupt: stopping the server\n";
+  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+}
+
+void install_signal_handlers(bench::cli::Command command) {
   struct sigaction action {};
-  action.sa_handler = on_stop_signal;
+  action.sa_handler =
+      command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal : on_stop_signal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
@@ -53,7 +61,7 @@ int main(int argc, char** argv) {
     std::fputs(parsed.message.c_str(), *parsed.exit_code == 0 ? stdout : stderr);
     return *parsed.exit_code;
   }
-  install_signal_handlers();
+  install_signal_handlers(parsed.command);
   try {
     switch (parsed.command) {
       case bench::cli::Command::serve_sim:

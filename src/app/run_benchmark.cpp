@@ -1,5 +1,6 @@
 #include "bench/app/run_benchmark.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "bench/app/live_counters.hpp"
 #include "bench/app/progress.hpp"
 #include "bench/app/record_log.hpp"
+#include "bench/app/run_plan.hpp"
 #include "bench/app/run_point.hpp"
 #include "bench/app/self_check.hpp"
 #include "bench/app/target.hpp"
@@ -20,7 +22,7 @@
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
-#include "bench/schedule/arrival.hpp"
+#include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
@@ -34,286 +36,138 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> request_headers(const cli::RunOptions& options) {
-  std::vector<std::string> headers = {"Content-Type: application/json",
-                                      "Accept: text/event-stream, application/json"};
-  if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
-  for (const std::string& header : options.headers) headers.push_back(header);
-  return headers;
-}
-
-engine::EngineOptions engine_options(const cli::RunOptions& options, std::int64_t concurrency) {
-  engine::EngineOptions engine;
-  engine.concurrency = concurrency;
-  engine.connect_timeout_ms = static_cast<std::int64_t>(options.connect_timeout_s * 1000);
-  engine.request_timeout_ms = static_cast<std::int64_t>(options.request_timeout_s * 1000);
-  engine.ttft_timeout_ms = static_cast<std::int64_t>(options.ttft_timeout_s * 1000);
-  engine.stall_timeout_ms = static_cast<std::int64_t>(options.stall_timeout_s * 1000);
-  engine.grace_ms = static_cast<std::int64_t>(options.grace_s * 1000);
-  engine.insecure = options.insecure;
-  engine.cacert_path = options.cacert;
-  return engine;
-}
-
-// One point of the run: the single run, or one value of a sweep.
-struct Point {
-  std::int64_t concurrency = 0;
-  double rate = cli::kUnlimitedRate;
-};
-
-std::vector<Point> points_of(const cli::RunOptions& options) {
-  std::vector<Point> points;
-  for (std::int64_t concurrency : options.concurrency) {
-    for (double rate : options.request_rates) points.push_back({concurrency, rate});
-  }
-  return points;
-}
-
-bool is_sweep(const cli::RunOptions& options) {
-  return options.concurrency.size() > 1 || options.request_rates.size() > 1;
-}
-
 std::string rate_text(double rate) {
   return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string("inf");
 }
 
 json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
 
-schedule::ArrivalOptions arrival_options(const cli::RunOptions& options, double rate,
-                                         std::uint64_t seed) {
-  schedule::ArrivalOptions arrivals;
-  arrivals.rate_per_s = rate;
-  arrivals.burstiness = options.burstiness;
-  arrivals.process =
-      options.constant_rate ? schedule::ArrivalProcess::constant
-                            : schedule::ArrivalProcess::poisson_gamma;
-  if (const auto ramp = schedule::parse_ramp_strategy(options.ramp_up_strategy)) {
-    arrivals.ramp = {*ramp, options.ramp_up_start_rps, options.ramp_up_end_rps};
-  }
-  arrivals.seed = seed;
-  return arrivals;
-}
-
-// The open-loop schedule of a point: warm-up offsets, then the measured ones right after them.
-// Two draws (warm-up, measured) of independent seeds: a Poisson process is memoryless, so the
-// join is invisible. Empty when the point is a closed loop.
-struct Schedule {
-  std::vector<std::int64_t> offsets_ns;
-  std::size_t warmup_requests = 0;
-};
-
-std::optional<Schedule> open_loop_schedule(const cli::RunOptions& options, double rate) {
-  const schedule::ArrivalOptions measured = arrival_options(options, rate, options.seed);
-  if (schedule::sends_all_at_once(measured)) return std::nullopt;
-  schedule::ArrivalOptions warmup = measured;
-  warmup.seed = options.seed ^ 0x9e3779b97f4a7c15ULL;  // a stream of its own
-  if (warmup.ramp.strategy != schedule::RampStrategy::none) {
-    // Warm-up holds the ramp's first rate (or its last, when it starts from 0).
-    warmup.rate_per_s = warmup.ramp.start_rps > 0 ? warmup.ramp.start_rps : warmup.ramp.end_rps;
-    warmup.ramp = {};
-  }
-  Schedule out;
-  std::int64_t shift_ns = 0;
-  if (options.warmup_duration_s > 0) {
-    out.offsets_ns = schedule::arrival_offsets_until_ns(
-        warmup, static_cast<std::int64_t>(options.warmup_duration_s * 1e9), SIZE_MAX);
-    shift_ns = static_cast<std::int64_t>(options.warmup_duration_s * 1e9);
-  } else if (options.warmup_requests > 0) {
-    out.offsets_ns =
-        schedule::arrival_offsets_ns(warmup, static_cast<std::size_t>(options.warmup_requests));
-    // The first measured request one mean gap after the last warm-up one.
-    shift_ns = out.offsets_ns.back() + static_cast<std::int64_t>(1e9 / warmup.rate_per_s);
-  }
-  out.warmup_requests = out.offsets_ns.size();
-  const std::vector<std::int64_t> measured_offsets =
-      options.duration_s > 0
-          ? schedule::arrival_offsets_until_ns(
-                measured, static_cast<std::int64_t>(options.duration_s * 1e9), SIZE_MAX)
-          : schedule::arrival_offsets_ns(measured, static_cast<std::size_t>(options.num_prompts));
-  for (std::int64_t offset : measured_offsets) out.offsets_ns.push_back(shift_ns + offset);
-  return out;
-}
-
-// What stays the same over the points of a sweep.
-struct Setup {
-  Target target;
-  std::vector<std::string> headers;
-  protocol::RequestOptions request;
-  std::string url;
-  bool per_chunk_usage = false;
-  std::vector<workload::Prompt> prompts;
-  util::Redactor redactor;  // hides the credentials in every server text bench keeps
-};
-
-json point_label(const cli::RunOptions& options, const Point& point) {
-  if (options.request_rates.size() > 1) return {{"request_rate", rate_json(point.rate)}};
-  return {{"concurrency", point.concurrency}};
-}
-
-std::string progress_label(const cli::RunOptions& options, const Point& point) {
-  if (!is_sweep(options)) return "";
-  if (options.request_rates.size() > 1) return "rate=" + rate_text(point.rate);
-  return fmt::format("c={}", point.concurrency);
-}
-
-// Measures one point and returns its results object.
-struct MeasuredPoint {
+// One point's figures, as reported: its results object, and what the text report is made of.
+struct PointReport {
   json results;
   metrics::RunSummary summary;
   report::RunContext context;
   std::string stopped_early;  // PointResult::stopped_early
 };
 
-MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const Point& point,
-                      RecordLog* log, const std::atomic<bool>& stop, std::ostream& err) {
-  const std::optional<Schedule> schedule = open_loop_schedule(options, point.rate);
-  PointPlan plan;
-  plan.driver.url = setup.url;
-  plan.driver.headers = &setup.headers;
-  plan.driver.request = setup.request;
-  plan.driver.limits = {static_cast<std::size_t>(options.max_line_bytes),
-                        static_cast<std::size_t>(options.max_line_bytes),
-                        static_cast<std::size_t>(options.max_response_bytes)};
-  plan.driver.prompts = &setup.prompts;
-  if (schedule) {
-    plan.driver.offsets_ns = &schedule->offsets_ns;
-    plan.driver.warmup_requests = schedule->warmup_requests;
-  } else {
-    plan.driver.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
-    plan.driver.warmup_until_ns = static_cast<std::int64_t>(options.warmup_duration_s * 1e9);
+// What the progress line counts towards.
+ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
+                           const LoadPoint& point, const schedule::OpenLoopSchedule* schedule) {
+  ProgressPlan shown;
+  shown.label = point_label_text(plan, point);
+  if (options.duration_s > 0) {
+    shown.duration_s = options.duration_s + options.warmup_duration_s;
+  } else if (schedule != nullptr) {
+    shown.total_requests = static_cast<std::int64_t>(schedule->offsets_ns.size());
+  } else if (options.warmup_duration_s == 0) {
+    shown.total_requests = options.warmup_requests + options.num_prompts;
   }
-  plan.driver.measured_duration_ns = static_cast<std::int64_t>(options.duration_s * 1e9);
-  plan.driver.cancel_at_duration_end = options.duration_hard;
-  plan.engine = engine_options(options, point.concurrency);
-  plan.measured_requests = options.duration_s > 0 || schedule
-                               ? SIZE_MAX
-                               : static_cast<std::size_t>(options.num_prompts);
-  plan.client_threads = options.client_threads;
-  plan.summary.target_in_flight = schedule ? 0 : point.concurrency;
-  plan.summary.slo = options.goodput;
-  plan.log = log;
-  LiveCounters live;
-  plan.driver.live = &live;
-  plan.driver.redactor = &setup.redactor;
-  if (log != nullptr && is_sweep(options)) log->set_point(point_label(options, point));
-
-  PointResult result;
-  {
-    std::optional<Progress> progress;
-    if (progress_wanted(options.quiet)) {
-      ProgressPlan shown;
-      shown.label = progress_label(options, point);
-      if (options.duration_s > 0) {
-        shown.duration_s = options.duration_s + options.warmup_duration_s;
-      } else if (schedule) {
-        shown.total_requests = static_cast<std::int64_t>(schedule->offsets_ns.size());
-      } else if (options.warmup_duration_s == 0) {
-        shown.total_requests = options.warmup_requests + options.num_prompts;
-      }
-      progress.emplace(err, live, shown);
-    }
-    result = run_point(plan, stop);
-  }
-
-  MeasuredPoint measured;
-  measured.summary = std::move(result.summary);
-  measured.stopped_early = result.stopped_early;
-  report::RunContext& context = measured.context;
-  context.base_url = setup.target.shown_base_url;
-  context.embedded_server = setup.target.embedded != nullptr;
-  context.endpoint = options.endpoint;
-  context.model = setup.request.model;
-  context.concurrency = point.concurrency;
-  context.request_rate = point.rate;
-  context.num_prompts = options.num_prompts;
-  context.input_len = options.input_len;
-  context.output_len = options.output_len;
-  context.started_at = wall_clock_iso8601();
-  context.interrupted = result.interrupted;
-  context.client = check_client(measured.summary, result.client);
-  context.config = cli::options_to_json(options);
-  context.config["base_url"] = setup.target.shown_base_url;
-  context.config["model"] = setup.request.model;
-  measured.results = report::to_json(measured.summary, context);
-  measured.results["per_chunk_usage"] = setup.per_chunk_usage;
-  if (!result.stopped_early.empty()) measured.results["stopped_early"] = result.stopped_early;
-  if (!options.quiet) {
-    for (const std::string& warning : context.client.warnings) {
-      err << "bench: warning" << (is_sweep(options) ? " (" + progress_label(options, point) + ")" : "")
-          << ": " << warning << "\n";
-    }
-  }
-  return measured;
+  return shown;
 }
 
-Setup prepare(const cli::RunOptions& options, std::ostream& err) {
-  Setup setup;
-  // The workload first: a dataset file that cannot be used stops the run before anything is
-  // sent, the embedded server included.
-  // With --duration the run's length is not a count: --num-prompts distinct prompts are reused
-  // in order. Otherwise one prompt per request, warm-up first, the same for every point.
-  const std::int64_t prompts =
-      options.duration_s > 0 || options.warmup_duration_s > 0
-          ? options.num_prompts
-          : options.warmup_requests + options.num_prompts;
-  workload::DatasetOptions dataset;
-  dataset.kind = *workload::parse_dataset_kind(options.dataset);
-  dataset.path = options.dataset_path;
-  dataset.count = static_cast<std::size_t>(prompts);
-  dataset.input_len = options.input_len;
-  dataset.output_len = options.output_len;
-  dataset.range_ratio = options.range_ratio;
-  dataset.sharegpt_output_len = options.sharegpt_output_len;
-  dataset.prefix_groups = options.prefix_groups;
-  dataset.prefix_len = options.prefix_len;
-  dataset.questions_per_group = options.questions_per_group;
-  dataset.shuffle = options.shuffle;
-  dataset.seed = options.seed;
-  workload::Dataset loaded = workload::load_dataset(dataset);
-  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
-  setup.prompts = std::move(loaded.prompts);
+// Runs the point, with the progress line while it runs.
+PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& plan,
+                              const LoadPoint& point, PointPlan& planned,
+                              const schedule::OpenLoopSchedule* schedule,
+                              const std::atomic<bool>& stop, std::ostream& err) {
+  LiveCounters live;
+  planned.driver.live = &live;
+  std::optional<Progress> progress;
+  if (progress_wanted(options.quiet)) {
+    progress.emplace(err, live, progress_plan(options, plan, point, schedule));
+  }
+  return run_point(planned, stop);
+}
 
-  setup.target = open_target(options.base_url, options.sim);
-  if (setup.target.embedded && !options.quiet) {
+// The point's results object, and the notes on it for stderr: per-chunk usage as received
+// (a server may ignore continuous_usage_stats), the client's own warnings.
+PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
+                         const PreparedRun& prepared, const LoadPoint& point,
+                         PointResult result, std::ostream& err) {
+  PointReport out;
+  out.summary = std::move(result.summary);
+  out.stopped_early = result.stopped_early;
+  out.context = point_context(options, plan, prepared, point);
+  out.context.started_at = wall_clock_iso8601();
+  out.context.interrupted = result.interrupted;
+  out.context.client = check_client(out.summary, result.client);
+  out.results = report::to_json(out.summary, out.context);
+  const bool asked = prepared.request.continuous_usage_stats;
+  out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
+  out.results["per_chunk_usage_asked"] = asked;
+  if (!result.stopped_early.empty()) out.results["stopped_early"] = result.stopped_early;
+  if (options.quiet) return out;
+  if (asked && out.summary.requests_with_per_chunk_usage < out.summary.completed) {
+    err << fmt::format("bench: per-chunk usage: asked, received on {} of {} completed requests\n",
+                       out.summary.requests_with_per_chunk_usage, out.summary.completed);
+  }
+  const std::string label = point_label_text(plan, point);
+  for (const std::string& warning : out.context.client.warnings) {
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
+        << "\n";
+  }
+  return out;
+}
+
+PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
+                          const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
+                          const std::atomic<bool>& stop, std::ostream& err) {
+  const std::optional<schedule::OpenLoopSchedule> schedule =
+      schedule::build_open_loop_schedule(open_loop_plan(options, point.rate_per_s));
+  const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
+  PointPlan planned = point_plan(options, plan, prepared, point, offsets);
+  planned.log = log;
+  planned.driver.redactor = &prepared.redactor;
+  if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
+  PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
+  return report_point(options, plan, prepared, point, std::move(result), err);
+}
+
+// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
+// stops the run before anything is sent, the embedded server included), the server, its
+// model, and whether it answers per-chunk usage.
+PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
+  PreparedRun prepared;
+  workload::Dataset loaded = workload::load_dataset(plan.dataset);
+  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
+  prepared.prompts = std::move(loaded.prompts);
+  if (plan.output_len_from_extra_body) {
+    for (workload::Prompt& prompt : prepared.prompts) prompt.output_len = plan.output_len;
+  }
+
+  prepared.target = open_target(options.base_url, options.sim);
+  if (prepared.target.embedded && !options.quiet) {
     err << fmt::format(
         "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
         "bench: its figures describe the simulator, not a real model; pass --base-url to "
         "measure a server.\n",
-        setup.target.base_url, sim::describe(options.sim));
+        prepared.target.base_url, sim::describe(options.sim));
   }
-  setup.headers = request_headers(options);
-  setup.redactor = util::redactor_for_request(setup.headers, setup.target.base_url);
-  const std::int64_t max_concurrency =
-      *std::max_element(options.concurrency.begin(), options.concurrency.end());
-  raise_open_file_limit(max_concurrency + 64);
-  const engine::EngineOptions engine = engine_options(options, 1);
-
-  setup.request.endpoint =
-      options.endpoint == "completions" ? protocol::Endpoint::completions : protocol::Endpoint::chat;
-  setup.request.ignore_eos = options.ignore_eos;
-  setup.request.temperature = options.temperature;
-  if (!options.extra_body.empty()) setup.request.extra_body = json::parse(options.extra_body);
-  setup.url = setup.target.base_url + std::string(protocol::endpoint_path(setup.request.endpoint));
-
-  // Model and per-chunk usage, before any clock starts.
-  setup.request.model =
-      options.model.empty()
-          ? discover_model(setup.target.base_url, setup.headers, engine, setup.redactor)
-          : options.model;
-  setup.per_chunk_usage = options.per_chunk_usage == "on";
-  if (options.per_chunk_usage == "auto") {
-    setup.per_chunk_usage = probe_per_chunk_usage(setup.url, setup.headers, setup.request, engine,
-                                                   setup.redactor);
+  prepared.redactor = util::redactor_for_request(plan.headers, prepared.target.base_url);
+  raise_open_file_limit(*std::max_element(options.concurrency.begin(), options.concurrency.end()) +
+                        64);
+  engine::EngineOptions engine = plan.engine;
+  engine.concurrency = 1;
+  prepared.request = plan.request;
+  prepared.url =
+      prepared.target.base_url + std::string(protocol::endpoint_path(prepared.request.endpoint));
+  if (prepared.request.model.empty()) {
+    prepared.request.model =
+        discover_model(prepared.target.base_url, plan.headers, engine, prepared.redactor);
   }
-  setup.request.continuous_usage_stats = setup.per_chunk_usage;
-
-  return setup;
+  prepared.request.continuous_usage_stats =
+      options.per_chunk_usage == cli::PerChunkUsage::on ||
+      (options.per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+       probe_per_chunk_usage(prepared.url, plan.headers, prepared.request, engine,
+                             prepared.redactor));
+  return prepared;
 }
 
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
-  if (options.ramp_up_strategy != "none") {
-    load = fmt::format("rate ramping {} from {:g} to {:g} req/s", options.ramp_up_strategy,
+  if (options.ramp_up_strategy != schedule::RampStrategy::none) {
+    load = fmt::format("rate ramping {} from {:g} to {:g} req/s",
+                       schedule::ramp_strategy_name(options.ramp_up_strategy),
                        options.ramp_up_start_rps, options.ramp_up_end_rps);
   } else {
     std::vector<std::string> rates;
@@ -335,146 +189,172 @@ std::string describe_load(const cli::RunOptions& options) {
                      warmup);
 }
 
-}  // namespace
-
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
-                  std::ostream& out, std::ostream& err) {
-  std::optional<Setup> setup;
+// Plan and prepare, mapping what stops a run before it starts to its exit code.
+std::optional<PreparedRun> plan_and_prepare(const cli::RunOptions& options, const RunPlan& plan,
+                                            int& failure_code, std::ostream& err) {
   try {
-    setup.emplace(prepare(options, err));
+    return prepare(options, plan, err);
   } catch (const RunError& error) {
     err << "bench: error: " << error.what() << "\n";
-    return cli::kExitRunFailed;
+    failure_code = cli::kExitRunFailed;
   } catch (const workload::DatasetError& error) {  // a dataset file that cannot be used
     err << "bench: error: " << error.what() << "\n";
-    return cli::kExitUsage;
+    failure_code = cli::kExitUsage;
   } catch (const std::invalid_argument& error) {  // a value the CLI let through
     err << "bench: error: " << error.what() << "\n";
-    return cli::kExitUsage;
+    failure_code = cli::kExitUsage;
   }
-  if (!options.quiet) {
-    err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
-                       setup->request.model, util::url_without_password(setup->url),
-                       describe_load(options),
-                       setup->per_chunk_usage ? "on" : "off");
-  }
+  return std::nullopt;
+}
 
-  int exit_code = cli::kExitOk;
-  std::unique_ptr<RecordLog> log;
-  if (!options.save_requests.empty()) {
-    try {
-      log = std::make_unique<RecordLog>(options.save_requests);
-    } catch (const std::exception& error) {
-      err << "bench: error: " << error.what() << "\n";
-      return cli::kExitRunFailed;
-    }
-  }
-
-  // The points, one after another against the same server.
-  std::vector<MeasuredPoint> measured;
-  for (const Point& point : points_of(options)) {
-    if (stop.load()) break;
-    try {
-      measured.push_back(measure(options, *setup, point, log.get(), stop, err));
-    } catch (const std::invalid_argument& error) {
-      err << "bench: error: " << error.what() << "\n";
-      return cli::kExitUsage;
-    }
-    if (!measured.back().stopped_early.empty()) {  // no later point could succeed either
-      err << "bench: error: " << measured.back().stopped_early << "\n";
-      exit_code = cli::kExitRunFailed;
-      break;
-    }
-  }
-  const bool interrupted = stop.load();
-
-  std::vector<json> points;
-  for (const MeasuredPoint& point : measured) points.push_back(point.results);
-  json results;
-  if (is_sweep(options)) {
-    json values = json::array();
-    for (const Point& point : points_of(options)) {
-      values.push_back(options.request_rates.size() > 1 ? rate_json(point.rate)
-                                                        : json(point.concurrency));
-    }
-    results = report::sweep_to_json(options.request_rates.size() > 1 ? "request_rate"
-                                                                     : "concurrency",
-                                     values, points);
-    results["interrupted"] = interrupted;
-  } else if (!points.empty()) {
-    results = points.front();
-  }
-
-  // CI gates, on the very figures reported; the results record what they were held to.
+// The run's results: one point's object, or the sweep's, gated.
+struct RunResults {
+  std::vector<PointReport> points;
+  json results;  // null when no point was measured
   gate::GateOutcome gates;
-  if (!options.gates.empty() && !results.is_null()) {
-    gates = gate::evaluate(options.gates, results);
-    results["gates"] = gate::to_json(gates);
-  }
+  bool interrupted = false;
+};
 
+RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
+                    std::vector<PointReport> points, bool interrupted) {
+  RunResults run;
+  run.points = std::move(points);
+  run.interrupted = interrupted;
+  if (!plan.sweep_variable.empty()) {
+    std::vector<json> objects;
+    for (const PointReport& point : run.points) objects.push_back(point.results);
+    json values = json::array();
+    for (const LoadPoint& point : plan.points) {
+      values.push_back(plan.sweep_variable == "request_rate" ? rate_json(point.rate_per_s)
+                                                             : json(point.concurrency));
+    }
+    run.results = report::sweep_to_json(plan.sweep_variable, values, objects);
+    run.results["interrupted"] = interrupted;
+  } else if (!run.points.empty()) {
+    run.results = run.points.front().results;
+  }
+  // CI gates, on the very figures reported; the results record what they were held to.
+  if (!options.gates.empty() && !run.results.is_null()) {
+    run.gates = gate::evaluate(options.gates, run.results);
+    run.results["gates"] = gate::to_json(run.gates);
+  }
+  return run;
+}
+
+void print_results(const cli::RunOptions& options, const RunPlan& plan, const RunResults& run,
+           std::ostream& out) {
   switch (options.output_format) {
     case cli::OutputFormat::json:
-      out << results.dump(2) << "\n";
+      out << run.results.dump(2) << "\n";
       break;
-    case cli::OutputFormat::csv:
-      out << report::to_csv(points);
+    case cli::OutputFormat::csv: {
+      std::vector<json> objects;
+      for (const PointReport& point : run.points) objects.push_back(point.results);
+      out << report::to_csv(objects);
       break;
+    }
     case cli::OutputFormat::text:
-      if (is_sweep(options)) {
-        out << report::render_sweep_table(results) << "\n"
-            << report::render_sweep_chart(results, 78);
-        if (interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
-      } else if (!measured.empty()) {
-        out << report::render_text(measured.front().summary, measured.front().context);
+      if (!plan.sweep_variable.empty()) {
+        out << report::render_sweep_table(run.results) << "\n"
+            << report::render_sweep_chart(run.results, 78);
+        if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
+      } else if (!run.points.empty()) {
+        out << report::render_text(run.points.front().summary, run.points.front().context);
       }
       break;
   }
   out.flush();
+}
 
-  auto write = [&](const std::string& path, const std::string& content) {
+// The results files; false when one could not be written (said on `err`).
+bool write_files(const cli::RunOptions& options, const RunResults& run, RecordLog* log,
+                 std::ostream& err) {
+  bool written = true;
+  auto attempt = [&](auto&& action) {
     try {
-      write_file_atomically(path, content);
+      action();
     } catch (const std::exception& error) {
       err << "bench: error: " << error.what() << "\n";
-      exit_code = cli::kExitRunFailed;
+      written = false;
     }
   };
-  if (!options.output_file.empty() && !results.is_null()) {
-    write(options.output_file, results.dump(2) + "\n");
+  if (!options.output_file.empty() && !run.results.is_null()) {
+    attempt([&] { write_file_atomically(options.output_file, run.results.dump(2) + "\n"); });
   }
-  if (!options.html_path.empty() && !results.is_null()) {
-    write(options.html_path, report::render_html_report(results));
+  if (!options.html_path.empty() && !run.results.is_null()) {
+    attempt([&] {
+      write_file_atomically(options.html_path, report::render_html_report(run.results));
+    });
   }
-  if (log) {
-    try {
-      log->commit();
-    } catch (const std::exception& error) {
-      err << "bench: error: " << error.what() << "\n";
-      exit_code = cli::kExitRunFailed;
+  if (log != nullptr) attempt([&] { log->commit(); });
+  return written;
+}
+
+// The first of interrupted (130), run failed (3), gate failed (4), requests failed (1) that
+// applies. Gate lines are printed whatever wins, so none goes unseen.
+int exit_code(const cli::RunOptions& options, const RunResults& run, bool files_written,
+              std::ostream& err) {
+  err << gate::render_violations(run.gates);
+  if (run.interrupted) return cli::kExitInterrupted;
+  if (!files_written) return cli::kExitRunFailed;
+  for (const PointReport& point : run.points) {
+    if (!point.stopped_early.empty()) {
+      err << "bench: error: " << point.stopped_early << "\n";
+      return cli::kExitRunFailed;
     }
   }
-  // Exit code: the first of interrupted (130), run failed (3), gate failed (4), requests
-  // failed (1) that applies. Gate lines are printed whatever wins, so none goes unseen.
-  err << gate::render_violations(gates);
-  if (interrupted) return cli::kExitInterrupted;
-  if (exit_code != cli::kExitOk) return exit_code;
-  if (gates.failed()) return cli::kExitGateFailed;
-
+  if (run.gates.failed()) return cli::kExitGateFailed;
   std::int64_t failed = 0, sent = 0;
-  for (const MeasuredPoint& point : measured) {
+  for (const PointReport& point : run.points) {
     failed += point.summary.failed;
     sent += point.summary.sent;
   }
   // With --max-error-rate the user said how many failures are acceptable: within it they do not
   // fail the run (the gate above caught the case beyond it).
-  if (failed > 0 && !options.max_error_rate_given) {
-    if (!options.quiet) {
-      err << fmt::format("bench: {} of {} measured requests failed (exit code {}).\n", failed,
-                         sent, cli::kExitRequestsFailed);
-    }
-    return cli::kExitRequestsFailed;
+  if (failed == 0 || options.max_error_rate_given) return cli::kExitOk;
+  if (!options.quiet) {
+    err << fmt::format("bench: {} of {} measured requests failed (exit code {}).\n", failed, sent,
+                       cli::kExitRequestsFailed);
   }
-  return cli::kExitOk;
+  return cli::kExitRequestsFailed;
+}
+
+}  // namespace
+
+int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
+                  std::ostream& out, std::ostream& err) {
+  const RunPlan plan = plan_run(options);
+  int failed_early = cli::kExitOk;
+  const std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
+  if (!prepared) return failed_early;
+  if (!options.quiet) {
+    err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
+                       prepared->request.model, util::url_without_password(prepared->url),
+                       describe_load(options),
+                       prepared->request.continuous_usage_stats ? "asked" : "off");
+  }
+  std::unique_ptr<RecordLog> log;
+  try {
+    if (!options.save_requests.empty()) log = std::make_unique<RecordLog>(options.save_requests);
+  } catch (const std::exception& error) {
+    err << "bench: error: " << error.what() << "\n";
+    return cli::kExitRunFailed;
+  }
+  std::vector<PointReport> points;  // one after another against the same server
+  for (const LoadPoint& point : plan.points) {
+    if (stop.load()) break;
+    try {
+      points.push_back(measure_point(options, plan, *prepared, point, log.get(), stop, err));
+    } catch (const std::invalid_argument& error) {
+      err << "bench: error: " << error.what() << "\n";
+      return cli::kExitUsage;
+    }
+    if (!points.back().stopped_early.empty()) break;  // no later point could succeed either
+  }
+  const RunResults run = assemble(options, plan, std::move(points), stop.load());
+  print_results(options, plan, run, out);
+  const bool written = write_files(options, run, log.get(), err);
+  return exit_code(options, run, written, err);
 }
 
 }  // namespace bench::app

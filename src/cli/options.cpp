@@ -91,14 +91,31 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     result.exit_code = kExitOk;
     result.message = std::string("bench ") + BENCH_VERSION + "\n";
   } catch (const CLI::ParseError& error) {
+    // The help of the command whose flags were being read: a subcommand has its own.
+    const std::string command = serve_sim->parsed() ? "bench serve-sim"
+                                : compare->parsed() ? "bench compare"
+                                : report->parsed()  ? "bench report"
+                                                    : "bench";
     result.exit_code = kExitUsage;
-    result.message = fmt::format("bench: error: {}\nRun 'bench --help' for the flags.\n",
-                                 error.what());
+    result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
+                                 error.what(), command);
   } catch (const UsageError& error) {
     result.exit_code = kExitUsage;
     result.message = fmt::format("bench: error: {}\n", error.what());
   }
   return result;
+}
+
+std::string_view per_chunk_usage_name(PerChunkUsage mode) {
+  switch (mode) {
+    case PerChunkUsage::on:
+      return "on";
+    case PerChunkUsage::off:
+      return "off";
+    case PerChunkUsage::auto_detect:
+      break;
+  }
+  return "auto";
 }
 
 nlohmann::json options_to_json(const RunOptions& run) {
@@ -109,14 +126,14 @@ nlohmann::json options_to_json(const RunOptions& run) {
   }
   nlohmann::json config = {
       {"base_url", run.base_url},
-      {"endpoint", run.endpoint},
+      {"endpoint", std::string(protocol::endpoint_name(run.endpoint))},
       {"model", run.model},
       {"api_key", run.api_key.empty() ? "" : "<redacted>"},
       {"concurrency", run.concurrency},
       {"request_rate", rates},
       {"burstiness", run.burstiness},
       {"constant_rate", run.constant_rate},
-      {"ramp_up_strategy", run.ramp_up_strategy},
+      {"ramp_up_strategy", std::string(schedule::ramp_strategy_name(run.ramp_up_strategy))},
       {"ramp_up_start_rps", run.ramp_up_start_rps},
       {"ramp_up_end_rps", run.ramp_up_end_rps},
       {"num_prompts", run.num_prompts},
@@ -126,15 +143,6 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"client_threads", run.client_threads},
       {"max_line_bytes", run.max_line_bytes},
       {"max_response_bytes", run.max_response_bytes},
-      {"dataset", run.dataset},
-      {"dataset_path", run.dataset_path},
-      {"range_ratio", run.range_ratio},
-      {"sharegpt_output_len", run.sharegpt_output_len ? nlohmann::json(*run.sharegpt_output_len)
-                                                      : nlohmann::json()},
-      {"prefix_groups", run.prefix_groups},
-      {"prefix_len", run.prefix_len},
-      {"questions_per_group", run.questions_per_group},
-      {"shuffle", run.shuffle},
       {"input_len", run.input_len},
       {"output_len", run.output_len},
       {"ignore_eos", run.ignore_eos},
@@ -145,8 +153,9 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"connect_timeout_s", run.connect_timeout_s},
       {"ttft_timeout_s", run.ttft_timeout_s},
       {"stall_timeout_s", run.stall_timeout_s},
-      {"per_chunk_usage", run.per_chunk_usage},
+      {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
   };
+  config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()
                                                 : nlohmann::json::parse(run.extra_body);
   // Header names only: values may carry credentials.

@@ -1,10 +1,17 @@
 #include "bench/cli/run_flags.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <initializer_list>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "bench/cli/number_checks.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
 
@@ -12,7 +19,83 @@ namespace bench::cli {
 
 namespace {
 
+// A flag whose value is one of a few words, stored as the enum it names: CLI11 checks the word
+// (its one-line error names the flag and the words allowed), nothing compares strings later.
+template <typename Enum, typename NameOf>
+CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
+                        std::initializer_list<Enum> values, NameOf name_of,
+                        const std::string& help) {
+  std::vector<std::pair<std::string, Enum>> choices;
+  std::vector<std::string> words;
+  for (Enum value : values) {
+    choices.emplace_back(std::string(name_of(value)), value);
+    words.emplace_back(name_of(value));
+  }
+  const std::string default_word(name_of(target));
+  return app
+      .add_option_function<std::string>(
+          flag,
+          [&target, choices](const std::string& word) {
+            for (const auto& [name, value] : choices) {
+              if (name == word) target = value;
+            }
+          },
+          help)
+      ->check(CLI::IsMember(words))
+      ->default_str(default_word);
+}
+
 bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
+
+// Keys of --extra-body that would break the stream bench reads or the figures it reports.
+// Without "stream": true the server answers with one JSON object, which no SSE parse accepts;
+// with several choices ("n" > 1) the chunks of different answers interleave, so TTFT, ITL and
+// the token counts would mix them.
+void check_extra_body(const nlohmann::json& body) {
+  if (body.contains("stream") && body["stream"] != true) {
+    throw UsageError(fmt::format("--extra-body: \"stream\": {} is not supported: bench measures "
+                                 "streamed responses (it sends \"stream\": true)",
+                                 body["stream"].dump()));
+  }
+  for (const char* key : {"n", "best_of"}) {
+    if (body.contains(key) && body[key] != 1) {
+      throw UsageError(fmt::format("--extra-body: \"{}\": {} is not supported: bench measures "
+                                   "one choice per request", key, body[key].dump()));
+    }
+  }
+}
+
+// An output file that cannot be written is refused before anything is sent, not found after
+// the run; nothing is created to find out.
+void check_writable(std::string_view flag, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::is_directory(path, error)) {
+    throw UsageError(fmt::format("{}: '{}' is a directory", flag, path));
+  }
+  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".")
+                                                               : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, error)) {
+    throw UsageError(fmt::format("{}: '{}': no directory '{}'", flag, path, parent.string()));
+  }
+  // The results are written to a temporary file beside the target, then renamed over it.
+  if (::access(parent.c_str(), W_OK) != 0) {
+    throw UsageError(
+        fmt::format("{}: '{}': directory '{}' is not writable", flag, path, parent.string()));
+  }
+}
+
+// The --sim-* flags shape the embedded server, which a run against --base-url does not start.
+void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) {
+  if (run.base_url.empty()) return;
+  for (const CLI::Option* option : app.get_options()) {
+    const std::string name = option->get_name();
+    if (name.rfind("--sim-", 0) == 0 && option->count() > 0) {
+      throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}",
+                                   name, run.base_url));
+    }
+  }
+}
 
 // Checks that CLI11's declarative validators cannot express.
 void validate_run(RunOptions& run) {
@@ -38,6 +121,7 @@ void validate_run(RunOptions& run) {
     if (parsed.is_discarded() || !parsed.is_object()) {
       throw UsageError(fmt::format("--extra-body: '{}' is not a JSON object", run.extra_body));
     }
+    check_extra_body(parsed);
   }
   for (const std::string& header : run.headers) {
     const auto colon = header.find(':');
@@ -52,6 +136,9 @@ void validate_run(RunOptions& run) {
     throw UsageError("--api-key: the key may not contain CR or LF characters");
   }
   if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
+  if (!run.output_file.empty()) check_writable("--output-file", run.output_file);
+  if (!run.html_path.empty()) check_writable("--html", run.html_path);
+  if (!run.save_requests.empty()) check_writable("--save-requests", run.save_requests);
 }
 
 }  // namespace
@@ -61,10 +148,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
                  "Absent: bench starts its embedded simulated server on a free loopback port")
       ->envname("OPENAI_BASE_URL");
-  app.add_option("--endpoint", run.endpoint, "API to call: chat (/v1/chat/completions) or "
-                                             "completions (/v1/completions)")
-      ->check(CLI::IsMember({"chat", "completions"}))
-      ->capture_default_str();
+  add_choice(app, "--endpoint", run.endpoint,
+             {protocol::Endpoint::chat, protocol::Endpoint::completions}, protocol::endpoint_name,
+             "API to call: chat (/v1/chat/completions) or completions (/v1/completions)");
   app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
   app.add_option("--api-key", run.api_key,
                  "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
@@ -80,19 +166,20 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--burstiness", run.burstiness,
                  "Shape of the gamma-distributed gaps between arrivals: 1 = Poisson, < 1 burstier, "
                  "> 1 steadier (as SGLang and vLLM)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_flag("--constant-rate", run.constant_rate,
                "Fixed gaps of exactly 1/rate between arrivals instead of random ones");
-  app.add_option("--ramp-up-strategy", run.ramp_up_strategy,
-                 "Raise the request rate from --ramp-up-start-rps to --ramp-up-end-rps over the "
-                 "run (vLLM's): linear or exponential")
-      ->check(CLI::IsMember({"none", "linear", "exponential"}))
-      ->capture_default_str();
+  add_choice(app, "--ramp-up-strategy", run.ramp_up_strategy,
+             {schedule::RampStrategy::none, schedule::RampStrategy::linear,
+              schedule::RampStrategy::exponential},
+             schedule::ramp_strategy_name,
+             "Raise the request rate from --ramp-up-start-rps to --ramp-up-end-rps over the run "
+             "(vLLM's): linear or exponential");
   app.add_option("--ramp-up-start-rps", run.ramp_up_start_rps, "Ramp-up: requests/s at the start")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--ramp-up-end-rps", run.ramp_up_end_rps, "Ramp-up: requests/s at the end")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
       ->capture_default_str();
@@ -103,33 +190,35 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "At the end of --duration, cancel requests in flight (counted as cancelled)");
   app.add_option("--warmup-duration", raw.warmup_duration,
                  "Warm up for this long before measuring (same load, not measured)");
-  app.add_option("--dataset", run.dataset,
-                 "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
-                 "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
-                 "system prompt, for prefix caching)")
-      ->check(CLI::IsMember({"random", "sharegpt", "jsonl", "shared-prefix"}))
-      ->capture_default_str();
-  app.add_option("--dataset-path", run.dataset_path, "The sharegpt or jsonl file")
+  add_choice(app, "--dataset", run.dataset.kind,
+             {workload::DatasetKind::random, workload::DatasetKind::sharegpt,
+              workload::DatasetKind::jsonl, workload::DatasetKind::shared_prefix},
+             workload::dataset_kind_name,
+             "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
+             "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
+             "system prompt, for prefix caching)");
+  app.add_option("--dataset-path", run.dataset.path, "The sharegpt or jsonl file")
       ->check(CLI::ExistingFile);
-  app.add_option("--range-ratio", run.range_ratio,
+  app.add_option("--range-ratio", run.dataset.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_range(0.0, 1.0))
       ->capture_default_str();
-  app.add_option("--sharegpt-output-len", run.sharegpt_output_len,
+  app.add_option("--sharegpt-output-len", run.dataset.sharegpt_output_len,
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
-  app.add_option("--prefix-groups", run.prefix_groups,
+  app.add_option("--prefix-groups", run.dataset.prefix_groups,
                  "shared-prefix: groups, each with its own long system prompt")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
       ->capture_default_str();
-  app.add_option("--prefix-len", run.prefix_len, "shared-prefix: words of each system prompt")
+  app.add_option("--prefix-len", run.dataset.prefix_len,
+                 "shared-prefix: words of each system prompt")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
-  app.add_option("--questions-per-group", run.questions_per_group,
+  app.add_option("--questions-per-group", run.dataset.questions_per_group,
                  "shared-prefix: requests per group (questions of --input-len words)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
       ->capture_default_str();
-  app.add_flag("--no-shuffle{false}", run.shuffle,
+  app.add_flag("--no-shuffle{false}", run.dataset.shuffle,
                "sharegpt, jsonl: send the items in file order instead of shuffled by --seed");
   app.add_option("--input-len", run.input_len,
                  "Prompt length in words (random); question length (shared-prefix)")
@@ -142,7 +231,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "Send ignore_eos: true so every request generates output-len tokens "
                "(vLLM, SGLang, llama.cpp)");
   app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
   app.add_option("--extra-body", run.extra_body,
                  "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
   app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
@@ -154,24 +243,24 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_option("--request-timeout", run.request_timeout_s,
                  "Whole-request time limit, seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_option("--connect-timeout", run.connect_timeout_s, "Connection time limit, seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   app.add_option("--ttft-timeout", run.ttft_timeout_s,
                  "Fail a request with no generated text after this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   app.add_option("--stall-timeout", run.stall_timeout_s,
                  "Fail a request whose stream goes silent this many seconds (0 = no limit)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
-  app.add_option("--per-chunk-usage", run.per_chunk_usage,
-                 "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each "
-                 "chunk's token count exactly: auto (probe the server first), on, off")
-      ->check(CLI::IsMember({"auto", "on", "off"}))
-      ->capture_default_str();
+  add_choice(app, "--per-chunk-usage", run.per_chunk_usage,
+             {PerChunkUsage::auto_detect, PerChunkUsage::on, PerChunkUsage::off},
+             per_chunk_usage_name,
+             "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each chunk's "
+             "token count exactly: auto (probe the server first), on, off");
   app.add_option("--goodput", raw.goodput,
                  "SLOs for goodput, vLLM's syntax: ttft:MS tpot:MS e2el:MS (any of them)")
       ->expected(1, 3)
@@ -216,7 +305,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_option("--grace", run.grace_s,
                  "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before cancelling")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
   add_sim_flags(app, run.sim, "--sim-");
@@ -225,16 +314,20 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
 void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
   run.num_prompts_given = app.count("--num-prompts") > 0;
-  const bool file_dataset = run.dataset == "sharegpt" || run.dataset == "jsonl";
-  if (file_dataset && run.dataset_path.empty()) {
-    throw UsageError(fmt::format("--dataset {}: needs --dataset-path FILE", run.dataset));
+  const workload::DatasetKind dataset = run.dataset.kind;
+  const bool file_dataset =
+      dataset == workload::DatasetKind::sharegpt || dataset == workload::DatasetKind::jsonl;
+  if (file_dataset && run.dataset.path.empty()) {
+    throw UsageError(fmt::format("--dataset {}: needs --dataset-path FILE",
+                                 workload::dataset_kind_name(dataset)));
   }
-  if (!file_dataset && !run.dataset_path.empty()) {
-    throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file", run.dataset));
+  if (!file_dataset && !run.dataset.path.empty()) {
+    throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file",
+                                 workload::dataset_kind_name(dataset)));
   }
   // SGLang's generated-shared-prefix sends every question of every group once.
-  if (run.dataset == "shared-prefix" && !run.num_prompts_given) {
-    run.num_prompts = run.prefix_groups * run.questions_per_group;
+  if (dataset == workload::DatasetKind::shared_prefix && !run.num_prompts_given) {
+    run.num_prompts = run.dataset.prefix_groups * run.dataset.questions_per_group;
   }
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
   run.request_rates = parse_rate_list("--request-rate", raw.request_rate);
@@ -248,12 +341,13 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   if (run.constant_rate && run.burstiness != 1.0) {
     throw UsageError("--constant-rate and --burstiness: fixed gaps have no burstiness");
   }
-  if (run.ramp_up_strategy != "none") {
+  if (run.ramp_up_strategy != schedule::RampStrategy::none) {
     if (app.count("--request-rate") > 0) {
       throw UsageError("--ramp-up-strategy and --request-rate: the ramp sets the rate (as vLLM)");
     }
     if (run.ramp_up_end_rps <= 0 || run.ramp_up_start_rps > run.ramp_up_end_rps ||
-        (run.ramp_up_strategy == "exponential" && run.ramp_up_start_rps <= 0)) {
+        (run.ramp_up_strategy == schedule::RampStrategy::exponential &&
+         run.ramp_up_start_rps <= 0)) {
       throw UsageError(fmt::format(
           "--ramp-up-start-rps {} / --ramp-up-end-rps {}: need 0 <= start <= end, end > 0 (and "
           "start > 0 for exponential)",
@@ -294,6 +388,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;
   validate_run(run);
+  refuse_sim_flags_with_base_url(app, run);
 }
 
 }  // namespace bench::cli

@@ -1,5 +1,6 @@
 #include "bench/cli/sim_flags.hpp"
 
+#include "bench/cli/number_checks.hpp"
 #include "bench/sim/profiles.hpp"
 
 namespace bench::cli {
@@ -59,11 +60,11 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->capture_default_str()
       ->group(timing);
   app.add_option(prefix + "ttft-ms", sim.ttft_ms, "fixed: time to first token, ms")
-      ->check(CLI::NonNegativeNumber & fixed_only)
+      ->check(non_negative_number() & fixed_only)
       ->capture_default_str()
       ->group(timing);
   app.add_option(prefix + "tpot-ms", sim.tpot_ms, "fixed: time per output token, ms")
-      ->check(CLI::NonNegativeNumber & fixed_only)
+      ->check(non_negative_number() & fixed_only)
       ->capture_default_str()
       ->group(timing);
   app.add_option(prefix + "tokens-per-chunk", sim.tokens_per_chunk,
@@ -75,7 +76,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                  "Run simulated time this many times faster than real time: every modelled "
                  "duration (ttft, tpot, engine steps) is divided by it, so tok/s multiply by it. "
                  "Stalls and Retry-After stay in real seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str()
       ->group(timing);
 
@@ -85,7 +86,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
         ->check(range & batching_only)
         ->group(engine);
   };
-  const CLI::Validator count = CLI::PositiveNumber;
+  const CLI::Validator count = positive_number();
   engine_option("max-running-requests", sim.engine.max_running_requests,
                 "Sequences in the engine at once; the rest wait in the queue (SGLang's flag, "
                 "vLLM's --max-num-seqs)",
@@ -99,18 +100,18 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                 count);
   engine_option("step-us", sim.engine.step_us,
                 "Fixed cost of every step (reading the weights), microseconds",
-                CLI::NonNegativeNumber);
+                non_negative_number());
   engine_option("comm-us-per-step", sim.engine.comm_us_per_step,
                 "Collective latency per step (tensor-parallel all-reduces), microseconds",
-                CLI::NonNegativeNumber);
+                non_negative_number());
   engine_option("decode-us-per-seq", sim.engine.decode_us_per_seq,
-                "Cost of each decoding sequence in a step, microseconds", CLI::NonNegativeNumber);
+                "Cost of each decoding sequence in a step, microseconds", non_negative_number());
   engine_option("decode-ns-per-context-token", sim.engine.decode_ns_per_context_token,
                 "Attention cost per cached token of each decoding sequence, nanoseconds",
-                CLI::NonNegativeNumber);
+                non_negative_number());
   engine_option("prefill-us-per-token", sim.engine.prefill_us_per_token,
                 "Cost of each prompt token computed in a step, microseconds",
-                CLI::NonNegativeNumber);
+                non_negative_number());
 
   app.add_flag(prefix + "no-usage{false}", sim.send_usage,
                "Never send usage, neither the usage chunk nor per-chunk usage (clients must "
@@ -118,7 +119,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->group(dialect);
   app.add_option(prefix + "eos-probability", sim.eos_probability,
                  "Per-token probability of stopping early when ignore_eos is not set")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_range(0.0, 1.0))
       ->capture_default_str()
       ->group(dialect);
   app.add_flag(prefix + "usage-on-last-chunk", sim.usage_on_last_chunk,
@@ -133,7 +134,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
 
   const auto fraction = [&](const std::string& name, double& field, const std::string& help) {
     app.add_option(prefix + name, field, "Fraction of requests: " + help)
-        ->check(CLI::Range(0.0, 1.0))
+        ->check(number_range(0.0, 1.0))
         ->capture_default_str()
         ->group(faults);
   };
@@ -143,7 +144,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   fraction("reset-fraction", sim.reset_fraction, "connection reset (RST) mid-stream");
   fraction("stall-fraction", sim.stall_fraction, "no byte for --stall-s seconds mid-stream");
   app.add_option(prefix + "stall-s", sim.stall_s, "Length of each stall, seconds (real time)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->group(faults);
   fraction("malformed-json-fraction", sim.malformed_json_fraction,

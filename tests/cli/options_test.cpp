@@ -28,7 +28,7 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.command, Command::run);
   EXPECT_EQ(result.run.base_url, "");
-  EXPECT_EQ(result.run.endpoint, "chat");
+  EXPECT_EQ(result.run.endpoint, bench::protocol::Endpoint::chat);
   EXPECT_EQ(result.run.concurrency, (std::vector<std::int64_t>{64}));
   EXPECT_EQ(result.run.num_prompts, 1000);
   EXPECT_EQ(result.run.input_len, 1024);
@@ -48,7 +48,7 @@ TEST(ParseCli, ReadsEveryRunFlag) {
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::cli::RunOptions& run = result.run;
   EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add
-  EXPECT_EQ(run.endpoint, "completions");
+  EXPECT_EQ(run.endpoint, bench::protocol::Endpoint::completions);
   EXPECT_EQ(run.model, "m");
   EXPECT_EQ(run.api_key, "k");
   EXPECT_EQ(run.concurrency, (std::vector<std::int64_t>{256}));

@@ -48,7 +48,48 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlagCase{{"--base-url", "ftp://example"}, "--base-url: 'ftp://example'"},
                       BadFlagCase{{"--output-format", "xml"}, "--output-format"},
                       BadFlagCase{{"--request-timeout", "-5"}, "--request-timeout"},
-                      BadFlagCase{{"--no-such-flag"}, "--no-such-flag"}));
+                      BadFlagCase{{"--no-such-flag"}, "--no-such-flag"},
+                      BadFlagCase{{"--extra-body", R"({"stream":false})"}, "--extra-body: \"stream\""},
+                      BadFlagCase{{"--extra-body", R"({"stream":null})"}, "--extra-body: \"stream\""},
+                      BadFlagCase{{"--extra-body", R"({"n":2})"}, "--extra-body: \"n\""},
+                      BadFlagCase{{"--sim-profile", "tiny"}, "--sim-profile"},
+                      BadFlagCase{{"--sim-no-usage"}, "--sim-no-usage"},
+                      BadFlagCase{{"--output-file", "/nonexistent-bench-dir/r.json"},
+                                  "--output-file: '/nonexistent-bench-dir/r.json'"},
+                      BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
+                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"}));
+
+// Each refusal is one line that a person can read: bounds as numbers, not 309 digits.
+TEST(Cli, RangeErrorsPrintReadableBounds) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--burstiness", "0"}, {"--request-timeout", "-1"},
+        {"--range-ratio", "2"}, {"--sim-time-scale", "0"}}) {
+    const ProcessResult result = run_process(BENCH_BINARY, args);
+    EXPECT_EQ(result.exit_code, kExitUsage) << args[0];
+    EXPECT_NE(result.err.find(args[0]), std::string::npos) << result.err;
+    const std::string first_line = result.err.substr(0, result.err.find('\n'));
+    EXPECT_LT(first_line.size(), 120u) << first_line;
+  }
+}
+
+TEST(Cli, SubcommandErrorsPointAtTheSubcommandsOwnHelp) {
+  const ProcessResult compare =
+      run_process(BENCH_BINARY, {"compare", "/nonexistent-bench-dir/a.json", "b.json"});
+  EXPECT_EQ(compare.exit_code, kExitUsage);
+  EXPECT_NE(compare.err.find("Run 'bench compare --help'"), std::string::npos) << compare.err;
+  const ProcessResult report = run_process(BENCH_BINARY, {"report", "--no-such-flag"});
+  EXPECT_EQ(report.exit_code, kExitUsage);
+  EXPECT_NE(report.err.find("Run 'bench report --help'"), std::string::npos) << report.err;
+}
+
+TEST(Cli, AnUnwritableOutputPathLeavesNoFileBehind) {
+  bench::testing::TempDir dir;
+  const ProcessResult result = run_process(
+      BENCH_BINARY, {"--num-prompts", "2", "--output-file", dir.file("r.json"), "--html",
+                     dir.file("missing/r.html")});
+  EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
+  EXPECT_TRUE(bench::testing::read_file(dir.file("r.json")).empty());
+}
 
 TEST(Cli, HelpListsTheFlagsAndExitsZero) {
   const ProcessResult result = run_process(BENCH_BINARY, {"--help"});

@@ -292,3 +292,38 @@ TEST(RunAgainstSim, ReportsTheServersPromptTokenCountBesideTheRequestedLength) {
 }
 
 }  // namespace
+
+TEST(RunAgainstSim, ReportsTheMaxTokensThatExtraBodySentAsTheRequestedLength) {
+  bench::sim::SimServer server(sim_options(1, 1));
+  TempDir dir;
+  const std::string path = dir.file("requests.jsonl");
+  const json results =
+      run_json(server, {"--num-prompts", "4", "--output-len", "16", "--extra-body",
+                        R"({"max_tokens":5})", "--save-requests", path});
+  EXPECT_EQ(results["mean_requested_output_len"], 5);
+  EXPECT_EQ(results["config"]["output_len"], 5);
+  EXPECT_EQ(results["mean_completion_tokens"], 5);  // the simulator honours what was sent
+  std::istringstream lines(bench::testing::read_file(path));
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_EQ(json::parse(line)["requested_output_len"], 5);
+
+  // max_completion_tokens is the one servers honour when both are sent.
+  const json completion = run_json(server, {"--num-prompts", "2", "--output-len", "16",
+                                            "--extra-body", R"({"max_completion_tokens":7})"});
+  EXPECT_EQ(completion["mean_requested_output_len"], 7);
+}
+
+TEST(RunAgainstSim, ReportsPerChunkUsageAsReceivedNotAsAsked) {
+  auto options = sim_options(1, 1);
+  options.send_usage = false;
+  bench::sim::SimServer server(options);
+  const ProcessResult run = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--output-format", "json",
+                     "--per-chunk-usage", "on", "--num-prompts", "4", "--output-len", "4"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["per_chunk_usage"], false);
+  EXPECT_EQ(results["per_chunk_usage_asked"], true);
+  EXPECT_NE(run.err.find("per-chunk usage: asked, received on 0 of 4"), std::string::npos)
+      << run.err;
+}

@@ -126,3 +126,19 @@ TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(SimCli, ServeSimSaysItStopsServingOnSigintNotThatRequestsFinish) {
+  bench::testing::ProcessOptions until_sigint;
+  until_sigint.timeout = std::chrono::milliseconds(30'000);
+  until_sigint.signal_after = std::chrono::milliseconds(1'000);
+  const ProcessResult server = run_process(BENCH_BINARY, {"serve-sim", "--port", "0"},
+                                           until_sigint);
+  EXPECT_EQ(server.exit_code, 0) << server.err;
+  EXPECT_NE(server.err.find("bench serve-sim: interrupt: stopping the server"), std::string::npos)
+      << server.err;
+  EXPECT_EQ(server.err.find("in-flight"), std::string::npos) << server.err;
+}
+
+}  // namespace

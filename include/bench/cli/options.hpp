@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <limits>
@@ -12,11 +13,18 @@
 
 #include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/schedule/arrival.hpp"
 #include "bench/sim/sim_options.hpp"
+#include "bench/workload/dataset.hpp"
 
 namespace bench::cli {
 
 enum class OutputFormat { text, json, csv };
+
+/// --per-chunk-usage: whether to ask for vLLM's continuous_usage_stats.
+enum class PerChunkUsage { auto_detect, on, off };
+std::string_view per_chunk_usage_name(PerChunkUsage mode);  // "auto", "on", "off"
 
 inline constexpr double kUnlimitedRate = std::numeric_limits<double>::infinity();
 // In an open loop (--request-rate) without --concurrency, the cap on requests in flight: high
@@ -26,7 +34,7 @@ inline constexpr std::int64_t kOpenLoopDefaultCap = 65536;
 /// The benchmark run (`bench [flags]`).
 struct RunOptions {
   std::string base_url;        // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
-  std::string endpoint = "chat";  // "chat" (/v1/chat/completions) or "completions"
+  protocol::Endpoint endpoint = protocol::Endpoint::chat;  // --endpoint chat|completions
   std::string model;           // empty = first id from GET /v1/models
   std::string api_key;         // sent as "Authorization: Bearer ..."; never printed
   // Requests in flight at most. Several values make a sweep: one run per value, in order.
@@ -37,19 +45,15 @@ struct RunOptions {
   std::vector<double> request_rates = {kUnlimitedRate};
   double burstiness = 1.0;          // gamma shape of the gaps: 1 = Poisson (SGLang, vLLM)
   bool constant_rate = false;       // fixed gaps of 1/rate instead of random ones
-  std::string ramp_up_strategy = "none";  // vLLM's --ramp-up-strategy: none|linear|exponential
+  schedule::RampStrategy ramp_up_strategy = schedule::RampStrategy::none;  // vLLM's
   double ramp_up_start_rps = 0;     // the ramp's rate at the start, requests/s
   double ramp_up_end_rps = 0;       // and at the end
   std::int64_t num_prompts = 1000;  // measured requests (unless --duration bounds the run)
   bool num_prompts_given = false;   // --num-prompts was on the command line
-  std::string dataset = "random";   // random | sharegpt | jsonl | shared-prefix
-  std::string dataset_path;         // the sharegpt or jsonl file
-  double range_ratio = 0;           // random: lengths uniform in len x [1 - r, 1 + r] (vLLM)
-  std::optional<std::int64_t> sharegpt_output_len;  // max_tokens for every ShareGPT item
-  std::int64_t prefix_groups = 64;          // shared-prefix: groups sharing a system prompt
-  std::int64_t prefix_len = 2048;           // shared-prefix: words of each group's prompt
-  std::int64_t questions_per_group = 16;    // shared-prefix: requests per group
-  bool shuffle = true;              // sharegpt, jsonl: shuffle the items with the seed
+  // The dataset's own flags (--dataset, --dataset-path, --range-ratio, ...), bound straight
+  // into what the workload module takes. Its count, input_len, output_len and seed are not
+  // flags of their own: the run plan fills them from the fields below.
+  workload::DatasetOptions dataset;
   double duration_s = 0;            // measured phase length, seconds; 0 = bounded by num_prompts
   bool duration_hard = false;       // at the end of --duration, cancel what is in flight
   double warmup_duration_s = 0;     // warm-up by time, seconds, before the measured phase
@@ -65,7 +69,7 @@ struct RunOptions {
   double connect_timeout_s = 10;     // TCP/TLS connect cap, seconds
   double ttft_timeout_s = 0;         // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none
-  std::string per_chunk_usage = "auto";  // ask for vLLM's continuous_usage_stats: auto|on|off
+  PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   std::size_t client_threads = 1;    // event loops (each its own curl multi handle)
   std::int64_t max_line_bytes = 1 << 20;      // longest SSE line (and event) accepted, bytes
   std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
@@ -35,6 +37,21 @@ struct DatasetOptions {
   bool shuffle = true;                // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
   std::uint64_t seed = 0;             // --seed
 };
+
+/// The dataset's own settings, as the results' "config" records them (beside the struct, so a
+/// new field gets its key in the same place). count, lengths and seed are the run's keys.
+inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
+  out = {{"dataset", std::string(dataset_kind_name(options.kind))},
+         {"dataset_path", options.path},
+         {"range_ratio", options.range_ratio},
+         {"sharegpt_output_len", options.sharegpt_output_len
+                                     ? nlohmann::json(*options.sharegpt_output_len)
+                                     : nlohmann::json()},
+         {"prefix_groups", options.prefix_groups},
+         {"prefix_len", options.prefix_len},
+         {"questions_per_group", options.questions_per_group},
+         {"shuffle", options.shuffle}};
+}
 
 struct Dataset {
   std::vector<Prompt> prompts;  // in sending order

@@ -1,0 +1,85 @@
+#pragma once
+// The run's options turned, once and before anything is sent, into what each module takes:
+// the dataset's options, the request's shape and headers, the engine's options, the load
+// points (one, or the values of a sweep) and, per point, the open-loop schedule's plan, the
+// plan run_point() takes and the context the reports are written with.
+//
+// The names, in the order a run meets them:
+//   RunPlan      what the options say, before the server is contacted
+//   PreparedRun  what contacting the server settled (model, per-chunk usage) and the prompts
+//   LoadPoint    one load level: the single run or one value of a sweep
+//   PointPlan    what run_point() takes for one LoadPoint (run_point.hpp; holds a DriverPlan)
+//   PointResult  what run_point() returns (run_point.hpp)
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/app/run_point.hpp"
+#include "bench/app/target.hpp"
+#include "bench/cli/options.hpp"
+#include "bench/engine/engine.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/protocol/stream_reader.hpp"
+#include "bench/report/report.hpp"
+#include "bench/schedule/open_loop.hpp"
+#include "bench/util/redact.hpp"
+#include "bench/workload/dataset.hpp"
+#include "bench/workload/prompt.hpp"
+
+namespace bench::app {
+
+/// One load level of a run: the single run, or one value of a sweep.
+struct LoadPoint {
+  std::int64_t concurrency = 0;                // requests in flight at most
+  double rate_per_s = cli::kUnlimitedRate;     // offered load; infinity = closed loop
+};
+
+struct RunPlan {
+  workload::DatasetOptions dataset;   // count: one prompt per request (warm-up included)
+  protocol::RequestOptions request;   // model and continuous_usage_stats: set by prepare
+  // max_tokens of every request when one value holds for all: --output-len, or what
+  // --extra-body sends in its place (max_completion_tokens or max_tokens).
+  std::int64_t output_len = 0;
+  bool output_len_from_extra_body = false;  // then every prompt's max_tokens is replaced by it
+  std::vector<std::string> headers;   // every request's, the API key's included
+  engine::EngineOptions engine;       // concurrency: the point's, set by point_plan
+  protocol::StreamLimits limits;      // --max-line-bytes, --max-response-bytes
+  std::vector<LoadPoint> points;      // measured one after another, in this order
+  // "concurrency" or "request_rate" when the points are a sweep over it; empty: one run.
+  std::string sweep_variable;
+};
+
+RunPlan plan_run(const cli::RunOptions& options);
+
+/// What contacting the server settled, and the prompts: the same for every point.
+struct PreparedRun {
+  Target target;                         // the server (and the embedded one, if started)
+  std::string url;                       // the endpoint's full URL
+  protocol::RequestOptions request;      // the plan's, with the model and per-chunk usage
+  std::vector<workload::Prompt> prompts;
+  util::Redactor redactor;  // hides the credentials in every server text bench keeps
+};
+
+/// The open-loop schedule's plan of a point at `rate_per_s` (infinity and no ramp: a closed
+/// loop, for which schedule::build_open_loop_schedule gives nothing).
+schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rate_per_s);
+
+/// What run_point() takes for `point`. Pointers refer into `plan`, `prepared` and `schedule`
+/// (null: a closed loop), which must outlive the run of the point. `log` and `live` are left
+/// null for the caller.
+PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
+                     const PreparedRun& prepared, const LoadPoint& point,
+                     const schedule::OpenLoopSchedule* schedule);
+
+/// The report's context of a point, before it runs (started_at, interrupted and the client
+/// check are the run's to fill).
+report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
+                                 const PreparedRun& prepared, const LoadPoint& point);
+
+/// A point's label in a sweep: {"concurrency": 8} or {"request_rate": 16 | "inf"}; the
+/// progress line's "c=8" / "rate=16"; both empty for a single run.
+nlohmann::json point_label(const RunPlan& plan, const LoadPoint& point);
+std::string point_label_text(const RunPlan& plan, const LoadPoint& point);
+
+}  // namespace bench::app

@@ -1,0 +1,185 @@
+#include "bench/app/run_plan.hpp"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+
+namespace bench::app {
+
+namespace {
+
+using nlohmann::json;
+
+std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
+std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
+
+json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
+
+workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
+  workload::DatasetOptions dataset = options.dataset;
+  // With a time bound the run's length is not a count: --num-prompts distinct prompts are
+  // reused in order. Otherwise one prompt per request, warm-up first, the same for every point.
+  const bool timed = options.duration_s > 0 || options.warmup_duration_s > 0;
+  dataset.count = static_cast<std::size_t>(
+      timed ? options.num_prompts : options.warmup_requests + options.num_prompts);
+  dataset.input_len = options.input_len;
+  dataset.output_len = options.output_len;
+  dataset.seed = options.seed;
+  return dataset;
+}
+
+// The output length --extra-body sends in place of bench's max_tokens, if it sets one: its
+// max_tokens overrides bench's (the body is merged with it), and max_completion_tokens, when
+// given, is the one the server honours (vLLM: vllm/entrypoints/openai/protocol.py, OpenAI).
+std::optional<std::int64_t> extra_body_output_len(const json& extra_body) {
+  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
+    const auto found = extra_body.find(key);
+    if (found != extra_body.end() && found->is_number_integer()) return found->get<std::int64_t>();
+  }
+  return std::nullopt;
+}
+
+protocol::RequestOptions request_options(const cli::RunOptions& options) {
+  protocol::RequestOptions request;
+  request.endpoint = options.endpoint;
+  request.model = options.model;
+  request.ignore_eos = options.ignore_eos;
+  request.temperature = options.temperature;
+  if (!options.extra_body.empty()) request.extra_body = json::parse(options.extra_body);
+  return request;
+}
+
+std::vector<std::string> request_headers(const cli::RunOptions& options) {
+  std::vector<std::string> headers = {"Content-Type: application/json",
+                                      "Accept: text/event-stream, application/json"};
+  if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
+  for (const std::string& header : options.headers) headers.push_back(header);
+  return headers;
+}
+
+engine::EngineOptions engine_options(const cli::RunOptions& options) {
+  engine::EngineOptions engine;
+  engine.connect_timeout_ms = seconds_to_ms(options.connect_timeout_s);
+  engine.request_timeout_ms = seconds_to_ms(options.request_timeout_s);
+  engine.ttft_timeout_ms = seconds_to_ms(options.ttft_timeout_s);
+  engine.stall_timeout_ms = seconds_to_ms(options.stall_timeout_s);
+  engine.grace_ms = seconds_to_ms(options.grace_s);
+  engine.insecure = options.insecure;
+  engine.cacert_path = options.cacert;
+  return engine;
+}
+
+}  // namespace
+
+RunPlan plan_run(const cli::RunOptions& options) {
+  RunPlan plan;
+  plan.dataset = dataset_options(options);
+  plan.request = request_options(options);
+  plan.output_len = options.output_len;
+  if (const auto sent = extra_body_output_len(plan.request.extra_body)) {
+    plan.output_len = *sent;
+    plan.output_len_from_extra_body = true;
+  }
+  plan.headers = request_headers(options);
+  plan.engine = engine_options(options);
+  const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
+  plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
+  for (std::int64_t concurrency : options.concurrency) {
+    for (double rate : options.request_rates) plan.points.push_back({concurrency, rate});
+  }
+  if (options.request_rates.size() > 1) {
+    plan.sweep_variable = "request_rate";
+  } else if (options.concurrency.size() > 1) {
+    plan.sweep_variable = "concurrency";
+  }
+  return plan;
+}
+
+schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rate_per_s) {
+  schedule::OpenLoopPlan out;
+  out.measured.rate_per_s = rate_per_s;
+  out.measured.burstiness = options.burstiness;
+  out.measured.process = options.constant_rate ? schedule::ArrivalProcess::constant
+                                               : schedule::ArrivalProcess::poisson_gamma;
+  if (options.ramp_up_strategy != schedule::RampStrategy::none) {
+    out.measured.ramp = {options.ramp_up_strategy, options.ramp_up_start_rps,
+                         options.ramp_up_end_rps};
+  }
+  out.measured.seed = options.seed;
+  out.warmup_duration_s = options.warmup_duration_s;
+  out.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
+  out.measured_duration_s = options.duration_s;
+  out.measured_requests = static_cast<std::size_t>(options.num_prompts);
+  return out;
+}
+
+PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
+                     const PreparedRun& prepared, const LoadPoint& point,
+                     const schedule::OpenLoopSchedule* schedule) {
+  PointPlan out;
+  DriverPlan& driver = out.driver;
+  driver.url = prepared.url;
+  driver.headers = &plan.headers;
+  driver.request = prepared.request;
+  driver.limits = plan.limits;
+  driver.prompts = &prepared.prompts;
+  if (schedule != nullptr) {
+    driver.offsets_ns = &schedule->offsets_ns;
+    driver.warmup_requests = schedule->warmup_requests;
+  } else {
+    driver.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
+    driver.warmup_until_ns = seconds_to_ns(options.warmup_duration_s);
+  }
+  driver.measured_duration_ns = seconds_to_ns(options.duration_s);
+  driver.cancel_at_duration_end = options.duration_hard;
+  out.engine = plan.engine;
+  out.engine.concurrency = point.concurrency;
+  // A closed loop counts its measured requests; an open loop's schedule and a time bound
+  // end the run themselves.
+  out.measured_requests = options.duration_s > 0 || schedule != nullptr
+                              ? std::numeric_limits<std::size_t>::max()
+                              : static_cast<std::size_t>(options.num_prompts);
+  out.client_threads = options.client_threads;
+  out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
+  out.summary.slo = options.goodput;
+  return out;
+}
+
+report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
+                                 const PreparedRun& prepared, const LoadPoint& point) {
+  report::RunContext context;
+  context.base_url = prepared.target.shown_base_url;
+  context.embedded_server = prepared.target.embedded != nullptr;
+  context.endpoint = std::string(protocol::endpoint_name(options.endpoint));
+  context.model = prepared.request.model;
+  context.concurrency = point.concurrency;
+  context.request_rate = point.rate_per_s;
+  context.num_prompts = options.num_prompts;
+  context.input_len = options.input_len;
+  context.output_len = plan.output_len;
+  context.config = cli::options_to_json(options);
+  context.config["base_url"] = prepared.target.shown_base_url;
+  context.config["model"] = prepared.request.model;
+  context.config["output_len"] = plan.output_len;
+  return context;
+}
+
+json point_label(const RunPlan& plan, const LoadPoint& point) {
+  if (plan.sweep_variable == "request_rate") return {{"request_rate", rate_json(point.rate_per_s)}};
+  if (plan.sweep_variable == "concurrency") return {{"concurrency", point.concurrency}};
+  return json::object();
+}
+
+std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
+  if (plan.sweep_variable == "request_rate") {
+    return std::isfinite(point.rate_per_s) ? fmt::format("rate={:g}", point.rate_per_s)
+                                           : std::string("rate=inf");
+  }
+  if (plan.sweep_variable == "concurrency") return fmt::format("c={}", point.concurrency);
+  return "";
+}
+
+}  // namespace bench::app

@@ -1,0 +1,157 @@
+// The run plan: the options, parsed as the command line gives them, become what each module
+// takes (dataset, request, headers, engine, points, per-point plan and report context).
+#include "bench/app/run_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "bench/cli/options.hpp"
+
+namespace {
+
+using bench::app::LoadPoint;
+using bench::app::plan_run;
+using bench::app::PreparedRun;
+using bench::app::RunPlan;
+
+bench::cli::RunOptions parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "bench");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  const bench::cli::ParseResult parsed =
+      bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
+  EXPECT_FALSE(parsed.exit_code.has_value()) << parsed.message;
+  return parsed.run;
+}
+
+TEST(RunPlan, DatasetFlagsReachTheDatasetWithTheRunsCountLengthsAndSeed) {
+  const RunPlan plan = plan_run(parse({"--dataset", "shared-prefix", "--prefix-groups", "2",
+                                       "--questions-per-group", "3", "--input-len", "10",
+                                       "--output-len", "5", "--seed", "7", "--warmup-requests",
+                                       "2"}));
+  EXPECT_EQ(plan.dataset.kind, bench::workload::DatasetKind::shared_prefix);
+  EXPECT_EQ(plan.dataset.prefix_groups, 2);
+  EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(2 + 2 * 3));  // warm-up + groups x q
+  EXPECT_EQ(plan.dataset.input_len, 10);
+  EXPECT_EQ(plan.dataset.output_len, 5);
+  EXPECT_EQ(plan.dataset.seed, 7u);
+}
+
+TEST(RunPlan, ATimeBoundRunReusesNumPromptsDistinctPrompts) {
+  const RunPlan plan = plan_run(parse({"--duration", "5s", "--num-prompts", "30",
+                                       "--warmup-requests", "4"}));
+  EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(30));
+}
+
+TEST(RunPlan, TheOutputLengthIsWhatExtraBodySendsInsteadOfMaxTokens) {
+  EXPECT_EQ(plan_run(parse({"--output-len", "16"})).output_len, 16);
+  EXPECT_FALSE(plan_run(parse({"--output-len", "16"})).output_len_from_extra_body);
+  const RunPlan plan = plan_run(parse({"--output-len", "16", "--extra-body",
+                                       R"({"max_tokens":3,"max_completion_tokens":9})"}));
+  EXPECT_EQ(plan.output_len, 9);  // max_completion_tokens is the one servers honour
+  EXPECT_TRUE(plan.output_len_from_extra_body);
+}
+
+TEST(RunPlan, RequestAndHeadersCarryTheEndpointKeyAndExtraHeaders) {
+  const RunPlan plan = plan_run(parse({"--endpoint", "completions", "--api-key", "k1",
+                                       "--header", "X-A: 1", "--ignore-eos"}));
+  EXPECT_EQ(plan.request.endpoint, bench::protocol::Endpoint::completions);
+  EXPECT_TRUE(plan.request.ignore_eos);
+  const std::vector<std::string> want = {"Content-Type: application/json",
+                                         "Accept: text/event-stream, application/json",
+                                         "Authorization: Bearer k1", "X-A: 1"};
+  EXPECT_EQ(plan.headers, want);
+}
+
+TEST(RunPlan, EngineTimeoutsAreInMilliseconds) {
+  const RunPlan plan = plan_run(parse({"--request-timeout", "2.5", "--connect-timeout", "1",
+                                       "--ttft-timeout", "0.25", "--stall-timeout", "3",
+                                       "--grace", "0"}));
+  EXPECT_EQ(plan.engine.request_timeout_ms, 2500);
+  EXPECT_EQ(plan.engine.connect_timeout_ms, 1000);
+  EXPECT_EQ(plan.engine.ttft_timeout_ms, 250);
+  EXPECT_EQ(plan.engine.stall_timeout_ms, 3000);
+  EXPECT_EQ(plan.engine.grace_ms, 0);
+}
+
+TEST(RunPlan, OneValueOfEachIsASingleRunAndAListIsASweepOverIt) {
+  const RunPlan single = plan_run(parse({"--concurrency", "8"}));
+  ASSERT_EQ(single.points.size(), 1u);
+  EXPECT_TRUE(single.sweep_variable.empty());
+  EXPECT_EQ(bench::app::point_label_text(single, single.points[0]), "");
+
+  const RunPlan by_concurrency = plan_run(parse({"--concurrency", "1,8"}));
+  ASSERT_EQ(by_concurrency.points.size(), 2u);
+  EXPECT_EQ(by_concurrency.sweep_variable, "concurrency");
+  EXPECT_EQ(bench::app::point_label_text(by_concurrency, by_concurrency.points[1]), "c=8");
+  EXPECT_EQ(bench::app::point_label(by_concurrency, by_concurrency.points[1]),
+            nlohmann::json({{"concurrency", 8}}));
+
+  const RunPlan by_rate = plan_run(parse({"--request-rate", "2,inf"}));
+  ASSERT_EQ(by_rate.points.size(), 2u);
+  EXPECT_EQ(by_rate.sweep_variable, "request_rate");
+  EXPECT_EQ(bench::app::point_label_text(by_rate, by_rate.points[0]), "rate=2");
+  EXPECT_EQ(bench::app::point_label(by_rate, by_rate.points[1]),
+            nlohmann::json({{"request_rate", "inf"}}));
+}
+
+TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSchedule) {
+  const bench::cli::RunOptions options =
+      parse({"--concurrency", "4", "--num-prompts", "12", "--warmup-requests", "3"});
+  const RunPlan plan = plan_run(options);
+  PreparedRun prepared;
+  prepared.url = "http://127.0.0.1:1/v1/chat/completions";
+  const bench::app::PointPlan closed =
+      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+  EXPECT_EQ(closed.engine.concurrency, 4);
+  EXPECT_EQ(closed.measured_requests, 12u);
+  EXPECT_EQ(closed.driver.warmup_requests, 3u);
+  EXPECT_EQ(closed.driver.offsets_ns, nullptr);
+  EXPECT_EQ(closed.summary.target_in_flight, 4);
+  EXPECT_EQ(closed.driver.headers, &plan.headers);
+
+  bench::schedule::OpenLoopSchedule schedule;
+  schedule.offsets_ns = {0, 10, 20};
+  schedule.warmup_requests = 1;
+  const bench::app::PointPlan open =
+      bench::app::point_plan(options, plan, prepared, plan.points[0], &schedule);
+  EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
+  EXPECT_EQ(open.driver.offsets_ns, &schedule.offsets_ns);
+  EXPECT_EQ(open.driver.warmup_requests, 1u);
+  EXPECT_EQ(open.summary.target_in_flight, 0);
+}
+
+TEST(RunPlan, TheOpenLoopPlanCarriesTheRampAndBothPhasesBounds) {
+  const bench::cli::RunOptions options =
+      parse({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps",
+             "9", "--num-prompts", "20", "--warmup-requests", "2", "--seed", "5"});
+  const bench::schedule::OpenLoopPlan open =
+      bench::app::open_loop_plan(options, options.request_rates[0]);
+  EXPECT_EQ(open.measured.ramp.strategy, bench::schedule::RampStrategy::linear);
+  EXPECT_EQ(open.measured.ramp.end_rps, 9);
+  EXPECT_EQ(open.measured.seed, 5u);
+  EXPECT_EQ(open.warmup_requests, 2u);
+  EXPECT_EQ(open.measured_requests, 20u);
+}
+
+TEST(RunPlan, TheReportContextSaysWhatWasSent) {
+  const bench::cli::RunOptions options =
+      parse({"--endpoint", "completions", "--extra-body", R"({"max_tokens":7})"});
+  const RunPlan plan = plan_run(options);
+  PreparedRun prepared;
+  prepared.target.base_url = "http://127.0.0.1:9";
+  prepared.request.model = "m";
+  const bench::report::RunContext context =
+      bench::app::point_context(options, plan, prepared, plan.points[0]);
+  EXPECT_EQ(context.endpoint, "completions");
+  EXPECT_EQ(context.output_len, 7);
+  EXPECT_EQ(context.config["output_len"], 7);
+  EXPECT_EQ(context.config["model"], "m");
+  EXPECT_EQ(context.config["dataset"], "random");
+  EXPECT_EQ(context.config["endpoint"], "completions");
+}
+
+}  // namespace
