@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -110,11 +110,8 @@ TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
   EXPECT_NE(server.err.find("profile tiny: continuous batching, up to 4 running"),
             std::string::npos)
       << server.err;
-  std::istringstream trace(bench::testing::read_file(trace_path));
-  std::string line;
   int streamed = 0;
-  while (std::getline(trace, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(trace_path)) {
     if (record["completion_tokens"] == 16) {
       ++streamed;
       EXPECT_EQ(record["outcome"], "ok");
