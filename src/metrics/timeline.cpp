@@ -83,14 +83,18 @@ std::size_t Timeline::first_step() const {
 
 std::vector<TimelineBucket> Timeline::buckets(std::int64_t bucket_ns) const {
   const std::int64_t per_bucket = std::max<std::int64_t>(1, bucket_ns / step_ns_);
+  const double step_s = static_cast<double>(step_ns_) / 1e9;
   const std::size_t first = first_step();
   std::vector<TimelineBucket> out;
+  std::vector<std::int64_t> steps_in;  // per bucket: how many steps it holds
   std::int64_t in_flight = 0;
   for (std::size_t i = first; i < steps_.size(); ++i) {
     const auto bucket = static_cast<std::size_t>(static_cast<std::int64_t>(i - first) / per_bucket);
     if (bucket >= out.size()) {
       out.emplace_back();
-      out.back().t_s = static_cast<double>(bucket) * static_cast<double>(per_bucket * step_ns_) / 1e9;
+      out.back().t_s =
+          static_cast<double>(bucket) * static_cast<double>(per_bucket * step_ns_) / 1e9;
+      steps_in.push_back(0);
     }
     const Step& step = steps_[i];
     TimelineBucket& b = out[bucket];
@@ -101,6 +105,12 @@ std::vector<TimelineBucket> Timeline::buckets(std::int64_t bucket_ns) const {
     b.input_tokens += step.input_tokens;
     in_flight += step.started - step.finished;
     b.in_flight = in_flight;
+    b.mean_in_flight += static_cast<double>(in_flight);  // a sum until divided below
+    ++steps_in[bucket];
+  }
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    out[k].width_s = static_cast<double>(steps_in[k]) * step_s;
+    out[k].mean_in_flight /= static_cast<double>(steps_in[k]);
   }
   return out;
 }
@@ -119,14 +129,19 @@ SteadyState Timeline::steady_state(std::int64_t target_in_flight) const {
   const auto threshold =
       static_cast<std::int64_t>(std::ceil(0.9 * static_cast<double>(steady.target_in_flight)));
 
+  // A step is steady when in flight reached the threshold at its start (the previous step's
+  // end) or at its end: see the header for why both edges count.
+  auto steady_step = [&](std::size_t i) {
+    return in_flight[i] >= threshold || (i > 0 && in_flight[i - 1] >= threshold);
+  };
   std::size_t best_start = 0, best_length = 0;
   for (std::size_t i = 0; i < in_flight.size();) {
-    if (in_flight[i] < threshold) {
+    if (!steady_step(i)) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < in_flight.size() && in_flight[j] >= threshold) ++j;
+    while (j < in_flight.size() && steady_step(j)) ++j;
     if (j - i > best_length) {
       best_start = i;
       best_length = j - i;

@@ -89,14 +89,18 @@ nlohmann::json metric_definitions() {
        "req/s; null when no SLO was given (vLLM's request_goodput). A request with one token "
        "has no TPOT and passes that SLO, as in vLLM."},
       {"steady_state",
-       "the longest stretch in which requests in flight stayed at or above 90% of the target "
-       "(--concurrency in a closed loop, else the peak), in 10 ms steps: ramp-up and drain left "
-       "out. Its output/input/total tok/s count tokens that arrived inside it, input when the "
-       "first token came back (SGLang reports a steady-state window likewise)."},
+       "the longest stretch of 10 ms steps in which requests in flight were at or above 90% of "
+       "the target (--concurrency in a closed loop, else the peak) at the step's start or end: "
+       "from the step where in flight rose to it through the step where it fell below, so "
+       "requests ending at either edge count; ramp-up and drain left out. Its output/input/total "
+       "tok/s count tokens that arrived inside it, input when the first token came back (SGLang "
+       "reports a steady-state window likewise)."},
       {"timeline",
-       "per-second buckets from the first measured start: requests started, finished, in flight "
-       "at the bucket's end, output tokens received (split over a request's chunks as for ITL), "
-       "input tokens (at the first token), errors."},
+       "per-second buckets from the first measured start: width_s (the last bucket ends with the "
+       "run's last 10 ms step), requests started, finished, in flight at the bucket's end and "
+       "mean_in_flight (mean over its 10 ms steps), output tokens received (split over a "
+       "request's chunks as for ITL), input tokens (at the first token), output_throughput and "
+       "input_throughput (tokens / width_s, tok/s), errors."},
       {"distributions",
        "the value at percentiles 0, 1, ..., 99, 99.9, 100 of TTFT, ITL, TPOT and E2E (ms), for "
        "CDF plots; the same percentile definition as the flat keys."},

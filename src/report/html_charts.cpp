@@ -42,7 +42,19 @@ std::string figure(const svg::Chart& chart) {
 
 struct Bucket {
   double t_s;
+  double width_s;  // the real width: a run's last bucket is usually partial
   const json* data;
+
+  // Tokens per second over the bucket's real width (files before width_s: the nominal one).
+  double rate(std::string_view count_key) const {
+    return number(*data, count_key).value_or(kMissing) / width_s;
+  }
+  // In flight on average over the bucket, the measure the steady-state band is judged on;
+  // files before mean_in_flight have only in flight at the bucket's end.
+  double in_flight() const {
+    const auto mean = number(*data, "mean_in_flight");
+    return mean ? *mean : number(*data, "in_flight").value_or(kMissing);
+  }
 };
 
 std::vector<Bucket> timeline_buckets(const json& run, double& bucket_s) {
@@ -55,7 +67,9 @@ std::vector<Bucket> timeline_buckets(const json& run, double& bucket_s) {
   if (buckets == nullptr) return out;
   for (const json& b : *buckets) {
     const auto t = number(b, "t_s");
-    if (b.is_object() && t && std::isfinite(*t)) out.push_back({*t, &b});
+    if (!b.is_object() || !t || !std::isfinite(*t)) continue;
+    const double width_s = number(b, "width_s").value_or(bucket_s);
+    out.push_back({*t, width_s > 0 && std::isfinite(width_s) ? width_s : bucket_s, &b});
   }
   return out;
 }
@@ -131,10 +145,12 @@ std::string token_timeline_figure(const json& run, std::string_view id) {
                     .mark = svg::Mark::kBars,
                     .bar_width = bucket_s};
   for (const Bucket& b : buckets) {
-    output.x.push_back(b.t_s);
-    input.x.push_back(b.t_s);
-    output.y.push_back(number(*b.data, "output_tokens").value_or(kMissing) / bucket_s);
-    input.y.push_back(number(*b.data, "input_tokens").value_or(kMissing) / bucket_s);
+    for (svg::Series* series : {&output, &input}) {
+      series->x.push_back(b.t_s);
+      series->widths.push_back(b.width_s);
+    }
+    output.y.push_back(b.rate("output_tokens"));
+    input.y.push_back(b.rate("input_tokens"));
   }
   svg::Chart chart;
   chart.id = std::string(id);
@@ -161,7 +177,7 @@ std::string requests_timeline_figure(const json& run, std::string_view id) {
   double bucket_s = 1;
   const std::vector<Bucket> buckets = timeline_buckets(run, bucket_s);
   if (buckets.empty()) return "";
-  svg::Series in_flight{.name = "in flight (at each bucket's end)",
+  svg::Series in_flight{.name = "in flight (mean over each bucket)",
                         .color = kInFlightColor,
                         .mark = svg::Mark::kArea,
                         .bar_width = bucket_s};
@@ -171,17 +187,19 @@ std::string requests_timeline_figure(const json& run, std::string_view id) {
                      .bar_width = bucket_s};
   double end_s = 0;
   for (const Bucket& b : buckets) {
-    in_flight.x.push_back(b.t_s);
-    in_flight.y.push_back(number(*b.data, "in_flight").value_or(kMissing));
-    errors.x.push_back(b.t_s);
+    for (svg::Series* series : {&in_flight, &errors}) {
+      series->x.push_back(b.t_s);
+      series->widths.push_back(b.width_s);
+    }
+    in_flight.y.push_back(b.in_flight());
     errors.y.push_back(number(*b.data, "errors").value_or(kMissing));
-    end_s = std::max(end_s, b.t_s + bucket_s);
+    end_s = std::max(end_s, b.t_s + b.width_s);
   }
   svg::Chart chart;
   chart.id = std::string(id);
   chart.title = "Requests in flight and failures over time";
   chart.description = fmt::format(
-      "Requests in flight at the end of each {} s bucket, and failed requests per bucket.",
+      "Requests in flight on average over each {} s bucket, and failed requests per bucket.",
       view::fixed(bucket_s, 1));
   chart.x.label = time_axis_label();
   chart.x.min = 0;

@@ -79,11 +79,15 @@ json timeline_object(const RunSummary& s) {
   json buckets = json::array();
   for (const metrics::TimelineBucket& b : s.timeline) {
     buckets.push_back({{"t_s", b.t_s},
+                       {"width_s", b.width_s},
                        {"started", b.started},
                        {"finished", b.finished},
                        {"in_flight", b.in_flight},
+                       {"mean_in_flight", b.mean_in_flight},
                        {"output_tokens", b.output_tokens},
                        {"input_tokens", b.input_tokens},
+                       {"output_throughput", b.output_throughput()},
+                       {"input_throughput", b.input_throughput()},
                        {"errors", b.errors}});
   }
   return {{"bucket_s", s.timeline_bucket_s}, {"buckets", buckets}};

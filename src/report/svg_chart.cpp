@@ -93,7 +93,7 @@ Extent data_extent(const Chart& chart) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!usable(s.x[i], chart.x) || !usable(s.y[i], chart.y)) continue;
       e.add_x(s.x[i]);
-      if (spans_width(s.mark) && finite(s.bar_width)) e.add_x(s.x[i] + s.bar_width);
+      if (spans_width(s.mark) && finite(s.width_at(i))) e.add_x(s.x[i] + s.width_at(i));
       if (s.mark == Mark::kBars) {
         e.add_y(stacked[s.x[i]] += s.y[i]);
       } else {
@@ -312,11 +312,11 @@ class Writer {
       if (s.mark != Mark::kBars) continue;
       const std::size_t n = std::min(s.x.size(), s.y.size());
       for (std::size_t i = 0; i < n; ++i) {
-        if (!usable(s.x[i], chart_.x) || !usable(s.y[i], chart_.y) || !finite(s.bar_width)) {
+        if (!usable(s.x[i], chart_.x) || !usable(s.y[i], chart_.y) || !finite(s.width_at(i))) {
           continue;
         }
         const double x0 = sx(s.x[i]);
-        const double x1 = sx(s.x[i] + s.bar_width);
+        const double x1 = sx(s.x[i] + s.width_at(i));
         const double gap = std::min(3.0, std::abs(x1 - x0) * 0.12);
         double& below = base[s.x[i]];
         const double y0 = sy(below);
@@ -373,7 +373,7 @@ class Writer {
         line += fmt::format("L{} {}", px(x), px(y));
       }
       if (stepped) {
-        last_x = s.x[i] + s.bar_width;
+        last_x = s.x[i] + s.width_at(i);
         last_px = sx(last_x);
         line += fmt::format("H{}", px(last_px));
         if (s.mark == Mark::kArea) area += fmt::format("H{}", px(last_px));

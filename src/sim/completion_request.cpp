@@ -2,13 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/util/words.hpp"
+
 namespace bench::sim {
 
 namespace {
 
 using nlohmann::json;
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+using util::count_words;
 
 // A prompt: a string, an array of strings, or an array of token ids (OpenAI completions).
 std::optional<std::int64_t> prompt_length(const json& prompt) {
@@ -52,20 +53,6 @@ bool flag(const json& object, const char* key) {
 }
 
 }  // namespace
-
-std::int64_t count_words(std::string_view text) {
-  std::int64_t words = 0;
-  bool in_word = false;
-  for (char c : text) {
-    if (is_space(c)) {
-      in_word = false;
-    } else if (!in_word) {
-      in_word = true;
-      ++words;
-    }
-  }
-  return words;
-}
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat) {
   const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);

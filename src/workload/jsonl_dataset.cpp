@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/util/words.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/sampling.hpp"
 #include "dataset_file.hpp"
@@ -65,7 +66,7 @@ class LineParser {
   void read_prompt(const json& value, Prompt& prompt) const {
     if (!value.is_string()) fail("\"prompt\" must be a string, got " + type_of(value));
     prompt.text = value.get<std::string>();
-    prompt.input_len = count_words(prompt.text);
+    prompt.input_len = util::count_words(prompt.text);
     if (prompt.input_len == 0) fail("\"prompt\" is empty");
   }
 

@@ -3,18 +3,16 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "bench/util/words.hpp"
 
 namespace bench::workload {
 namespace {
 
 using nlohmann::json;
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
+using util::count_words;
 
 }  // namespace
 
@@ -31,20 +29,6 @@ json chat_messages(const Prompt& prompt) {
   }
   messages.push_back(json{{"role", "user"}, {"content", prompt.text}});
   return messages;
-}
-
-std::int64_t count_words(std::string_view text) {
-  std::int64_t words = 0;
-  bool in_word = false;
-  for (char c : text) {
-    if (is_space(c)) {
-      in_word = false;
-    } else if (!in_word) {
-      in_word = true;
-      ++words;
-    }
-  }
-  return words;
 }
 
 std::optional<std::int64_t> content_words(const json& content) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/util/words.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/sampling.hpp"
 #include "dataset_file.hpp"
@@ -169,7 +170,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       entry_.prompt = std::move(*turn_.value);
     } else if (entry_.prompt && !entry_.reply_words && !is_human(*turn_.from) &&
                *turn_.from != "system") {
-      entry_.reply_words = count_words(*turn_.value);
+      entry_.reply_words = util::count_words(*turn_.value);
     }
   }
 
@@ -187,7 +188,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
 
   // vLLM's is_valid_sequence, in words.
   void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
-    const std::int64_t prompt_words = count_words(text);
+    const std::int64_t prompt_words = util::count_words(text);
     const std::int64_t output_len = options_.output_len.value_or(reply_words);
     if (prompt_words < options_.min_len ||
         (!options_.output_len && reply_words < options_.min_len)) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -46,10 +47,7 @@ std::vector<Served> serve(std::vector<std::string> args, ProcessResult* result =
     EXPECT_FALSE(run.timed_out);
     if (result != nullptr) *result = std::move(run);
   }
-  std::istringstream lines(bench::testing::read_file(dir.file("trace.jsonl")));
-  std::string line;
-  while (std::getline(lines, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(dir.file("trace.jsonl"))) {
     served.push_back({record["prompt_tokens"], record["completion_tokens"]});
   }
   return served;

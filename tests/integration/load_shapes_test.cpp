@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -148,12 +149,9 @@ TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
   const json results = json_of(run);
   EXPECT_EQ(results["sent"], 10);
   EXPECT_GT(results["warmup_requests"].get<int>(), 10);  // ~20 ms a request, 2 at a time
-  std::istringstream lines(bench::testing::read_file(dir.file("r.jsonl")));
-  std::string line;
   int measured = 0, warmup = 0;
   double last_warmup_start = 0, first_measured_start = 1e18;
-  while (std::getline(lines, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(dir.file("r.jsonl"))) {
     if (record["warmup"].get<bool>()) {
       ++warmup;
       last_warmup_start = std::max(last_warmup_start, record["start_ms"].get<double>());

@@ -3,13 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -196,12 +196,9 @@ TEST(RunAgainstSim, SavesOneJsonLinePerRequestWithChunkTimes) {
   const std::string path = dir.file("requests.jsonl");
   run_json(server, {"--concurrency", "4", "--num-prompts", "10", "--warmup-requests", "2",
                     "--output-len", "6", "--ignore-eos", "--save-requests", path});
-  std::istringstream lines(bench::testing::read_file(path));
-  std::string line;
   int count = 0;
   int warmup = 0;
-  while (std::getline(lines, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(path)) {
     ++count;
     if (record["warmup"].get<bool>()) ++warmup;
     EXPECT_EQ(record["status"], "ok");

@@ -180,7 +180,8 @@ TEST(Interrupt, SigintKeepsPartialResultsMarkedAndEveryRequestAccountedFor) {
       "64", "--output-len", "40", "--grace", "0.2", "--output-file", dir.file("r.json"),
       "--save-requests", dir.file("r.jsonl")};
   bench::testing::ProcessOptions options;
-  options.signal_after = std::chrono::milliseconds(700);
+  // Interrupted mid-run: after two full waves of 64, long before the 1,000th request.
+  options.signal_when = [&] { return server.requests_served() > 128; };
   const ProcessResult run = run_process(BENCH_BINARY, args, options);
   EXPECT_EQ(run.exit_code, kExitInterrupted) << run.err;
   const json results = json::parse(bench::testing::read_file(dir.file("r.json")));

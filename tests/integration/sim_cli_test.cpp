@@ -4,19 +4,15 @@
 // its truth log on SIGINT.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
+#include <atomic>
 #include <chrono>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -25,19 +21,6 @@ using bench::testing::ProcessResult;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
-
-// A loopback port nothing listens on right now (the kernel's choice for port 0).
-std::uint16_t free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-  socklen_t length = sizeof address;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 TEST(SimCli, ServeSimHelpDocumentsEveryProfileFaultAndQuirk) {
   const ProcessResult help = run_process(BENCH_BINARY, {"serve-sim", "--help"});
@@ -86,35 +69,39 @@ TEST(SimCli, FlagsThatDoNotApplyToTheProfileAreUsageErrorsNamingTheFlag) {
 
 TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
   TempDir dir;
-  const std::uint16_t port = free_port();
   const std::string trace_path = dir.file("trace.jsonl");
   ProcessResult server;
-  bench::testing::ProcessOptions until_sigint;
-  until_sigint.timeout = std::chrono::milliseconds(60'000);
-  until_sigint.signal_after = std::chrono::milliseconds(4'000);
+  std::atomic<bool> client_done{false};
+  bench::testing::ProcessOptions until_client_done;
+  until_client_done.timeout = std::chrono::milliseconds(60'000);
+  until_client_done.signal_when = [&] { return client_done.load(); };
+  until_client_done.err_path = dir.file("server.err");
   std::thread serving([&] {
+    // Port 0: the server binds a port the kernel picks and announces it.
     server = run_process(BENCH_BINARY,
-                         {"serve-sim", "--port", std::to_string(port), "--profile", "tiny",
+                         {"serve-sim", "--port", "0", "--profile", "tiny",
                           "--max-running-requests", "4", "--trace", trace_path},
-                         until_sigint);
+                         until_client_done);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // let it bind
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", "http://127.0.0.1:" + std::to_string(port), "--concurrency",
-                     "8", "--num-prompts", "24", "--output-len", "16", "--input-len", "32",
-                     "--ignore-eos", "--output-format", "json", "--quiet"});
+  const std::string base_url = bench::testing::wait_for_announced_url(
+      until_client_done.err_path, std::chrono::milliseconds(30'000));
+  ProcessResult run;
+  if (!base_url.empty()) {
+    run = run_process(BENCH_BINARY, {"--base-url", base_url, "--concurrency", "8",
+                                     "--num-prompts", "24", "--output-len", "16", "--input-len",
+                                     "32", "--ignore-eos", "--output-format", "json", "--quiet"});
+  }
+  client_done = true;
   serving.join();
+  ASSERT_FALSE(base_url.empty()) << server.err;
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(json::parse(run.out)["completed"], 24);
   EXPECT_EQ(server.exit_code, 0) << server.err;
   EXPECT_NE(server.err.find("profile tiny: continuous batching, up to 4 running"),
             std::string::npos)
       << server.err;
-  std::istringstream trace(bench::testing::read_file(trace_path));
-  std::string line;
   int streamed = 0;
-  while (std::getline(trace, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(trace_path)) {
     if (record["completion_tokens"] == 16) {
       ++streamed;
       EXPECT_EQ(record["outcome"], "ok");

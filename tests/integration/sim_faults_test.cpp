@@ -6,13 +6,13 @@
 
 #include <functional>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -84,11 +84,8 @@ TEST_P(EveryRequestMeetsTheFault, AndBenchClassifiesItRight) {
   fault.also(results);
 
   if (fault.fault.empty()) return;
-  std::istringstream trace(bench::testing::read_file(options.trace_path));
-  std::string line;
   int injected = 0;
-  while (std::getline(trace, line)) {
-    const json record = json::parse(line);
+  for (const json& record : bench::testing::read_jsonl(options.trace_path)) {
     for (const json& name : record["faults"]) injected += name == fault.fault;
   }
   EXPECT_GE(injected, kRequests);  // the measured requests, and any probe bench sent first

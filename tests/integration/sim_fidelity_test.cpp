@@ -6,29 +6,22 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
+using bench::testing::read_jsonl;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
-
-std::vector<json> read_jsonl(const std::string& path) {
-  std::vector<json> lines;
-  std::istringstream in(bench::testing::read_file(path));
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(json::parse(line));
-  return lines;
-}
 
 // Linear interpolation between closest ranks (numpy's default), as bench reports percentiles.
 double percentile(std::vector<double> values, double p) {

@@ -5,28 +5,21 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
+using bench::testing::read_jsonl;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
-
-std::vector<json> read_jsonl(const std::string& path) {
-  std::vector<json> lines;
-  std::istringstream in(bench::testing::read_file(path));
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(json::parse(line));
-  return lines;
-}
 
 double mean(const std::vector<double>& values) {
   double sum = 0;

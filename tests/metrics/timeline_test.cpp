@@ -105,6 +105,60 @@ TEST(Timeline, SteadyStateIsWhereTheTargetConcurrencyWasHeld) {
   EXPECT_NEAR(steady.request_throughput, ended_inside / (steady.end_s - steady.start_s), 1e-9);
 }
 
+// A flat closed loop: `slots` streams, each running `rounds` requests of `request_ms` back to
+// back, all in step (a lockstep run, as a batching server produces).
+std::vector<RequestRecord> lockstep(int slots, int rounds, std::int64_t request_ms, int tokens) {
+  std::vector<RequestRecord> records;
+  for (int slot = 0; slot < slots; ++slot) {
+    for (int round = 0; round < rounds; ++round) {
+      records.push_back(request(round * request_ms, (round + 1) * request_ms, tokens));
+    }
+  }
+  return records;
+}
+
+TEST(Timeline, SteadyStateOfALockstepRunCountsTheWaveThatEndsIt) {
+  Timeline timeline(0, 10 * kMs);
+  // Four waves of 16 requests, 245 ms each: the last wave ends at 0.98 s, inside a 10 ms step
+  // whose end has nothing in flight.
+  for (const auto& r : lockstep(16, 4, 245, 16)) timeline.add(r);
+  const auto steady = timeline.steady_state(16);
+  ASSERT_TRUE(steady.found);
+  EXPECT_GE(steady.end_s, 0.98);
+  const double whole_run_request_throughput = 64 / 0.98;
+  EXPECT_NEAR(steady.request_throughput, whole_run_request_throughput,
+              whole_run_request_throughput * 0.02);
+}
+
+TEST(Timeline, APartialLastBucketIsAsWideAsTheRunLeftItSoItsRateIsTheRunsRate) {
+  Timeline timeline(0, 10 * kMs);
+  // 4 streams of 100 tokens per 500 ms, for 2.5 s: 800 output tok/s throughout.
+  for (const auto& r : lockstep(4, 5, 500, 100)) timeline.add(r);
+  const auto buckets = timeline.buckets(1000 * kMs);
+  ASSERT_EQ(buckets.size(), 3u);
+  EXPECT_DOUBLE_EQ(buckets[0].width_s, 1.0);
+  EXPECT_NEAR(buckets[2].width_s, 0.5, 0.011);  // the last event's 10 ms step included
+  for (const auto& b : buckets) {
+    EXPECT_NEAR(b.output_throughput(), 800.0, 800.0 * 0.03) << "bucket at " << b.t_s << " s";
+    EXPECT_NEAR(b.input_throughput(), static_cast<double>(b.input_tokens) / b.width_s, 1e-9);
+  }
+}
+
+TEST(Timeline, MeanInFlightOfEveryBucketInTheSteadyStateWindowIsSteady) {
+  Timeline timeline(0, 10 * kMs);
+  for (const auto& r : lockstep(4, 5, 500, 100)) timeline.add(r);
+  const auto steady = timeline.steady_state(4);
+  ASSERT_TRUE(steady.found);
+  const auto buckets = timeline.buckets(1000 * kMs);
+  ASSERT_EQ(buckets.size(), 3u);
+  EXPECT_EQ(buckets.back().in_flight, 0);  // at the end of the run: everything has ended
+  for (const auto& b : buckets) {
+    ASSERT_LT(b.t_s, steady.end_s);  // every bucket overlaps the window
+    EXPECT_GE(b.mean_in_flight, 0.9 * 4) << "bucket at " << b.t_s << " s";
+    EXPECT_LE(b.mean_in_flight, 4.0);
+  }
+}
+
 TEST(Timeline, SteadyStateOfAnOpenLoopRunIsMeasuredAgainstThePeak) {
   Timeline timeline(0, 10 * kMs);
   for (const auto& r : closed_loop()) timeline.add(r);

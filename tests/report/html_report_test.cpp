@@ -391,6 +391,27 @@ TEST(HtmlReport, DrawsTheTimelineWithOneStackedBarPairPerBucket) {
   EXPECT_TRUE(has(svg_texts(*requests), "configured concurrency"));
 }
 
+TEST(HtmlReport, DrawsAPartialLastBucketAtItsRealWidthAndRate) {
+  json results = load("single_run.json");
+  json& last = results["timeline"]["buckets"].back();
+  last["width_s"] = 0.25;
+  last["output_tokens"] = 200;
+  const Page page = render(results);
+  std::vector<const XmlNode*> output_bars;
+  for (const XmlNode* svg : page.root->find_all("svg")) {
+    if (svg->children.front()->text() != "Token throughput over time") continue;
+    for (const XmlNode* rect : svg->find_all("rect")) {
+      if (rect->text().starts_with("output tok/s:")) output_bars.push_back(rect);
+    }
+  }
+  ASSERT_EQ(output_bars.size(), results["timeline"]["buckets"].size());
+  EXPECT_TRUE(output_bars.back()->text().starts_with("output tok/s: 800 ("))
+      << output_bars.back()->text();  // 200 tokens in a quarter of a second
+  const double full_px = std::stod(*output_bars.front()->attribute("width"));
+  const double last_px = std::stod(*output_bars.back()->attribute("width"));
+  EXPECT_LT(last_px, full_px / 2);
+}
+
 TEST(HtmlReport, ShowsTheMetricDefinitionsOfTheFile) {
   const json results = load("single_run.json");
   const Page page = render(results);

@@ -1,20 +1,12 @@
-// What the embedded server reads from a completion request body, and the documented prompt
-// token rule (whitespace-separated words).
+// What the embedded server reads from a completion request body (its prompt token rule, shared
+// with the client, is tested in tests/util/words_test.cpp).
 #include <gtest/gtest.h>
 
 #include "bench/sim/completion_request.hpp"
 
 namespace {
 
-using bench::sim::count_words;
 using bench::sim::parse_completion_request;
-
-TEST(CountWords, CountsRunsOfNonWhitespace) {
-  EXPECT_EQ(count_words(""), 0);
-  EXPECT_EQ(count_words("   "), 0);
-  EXPECT_EQ(count_words("one"), 1);
-  EXPECT_EQ(count_words("  one two\tthree\nfour  "), 4);
-}
 
 TEST(CompletionRequest, ReadsStreamingOptionsAndLengths) {
   const auto parsed = parse_completion_request(

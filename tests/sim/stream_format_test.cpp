@@ -11,11 +11,13 @@
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/sim/completion_request.hpp"
 #include "bench/sim/stream_format.hpp"
+#include "bench/util/words.hpp"
 
 namespace {
 
 using namespace bench::sim;
 using bench::metrics::RequestRecord;
+using bench::util::count_words;
 using bench::metrics::TokenSource;
 using bench::protocol::Chunk;
 using bench::protocol::interpret_chunk;

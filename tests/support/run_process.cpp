@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 extern char** environ;
@@ -38,7 +39,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
                           const ProcessOptions& options) {
   TempDir capture;
   const std::string out_path = capture.file("stdout");
-  const std::string err_path = capture.file("stderr");
+  const std::string err_path = options.err_path.empty() ? capture.file("stderr") : options.err_path;
 
   std::vector<std::string> env_storage;
   for (char** entry = environ; *entry != nullptr; ++entry) env_storage.emplace_back(*entry);
@@ -76,7 +77,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     const pid_t done = wait4(pid, &status, WNOHANG, &usage);
     if (done == pid) break;
     const auto elapsed = std::chrono::steady_clock::now() - start;
-    if (options.signal_after.count() > 0 && !signalled && elapsed >= options.signal_after) {
+    if (!signalled && options.signal_when && options.signal_when()) {
       kill(pid, SIGINT);
       signalled = true;
     }
@@ -92,8 +93,25 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   result.peak_rss_kib = usage.ru_maxrss;
   result.out = slurp_and_remove(out_path);
-  result.err = slurp_and_remove(err_path);
+  result.err = options.err_path.empty() ? slurp_and_remove(err_path) : read_file(err_path);
   return result;
+}
+
+std::string wait_for_announced_url(const std::string& err_path,
+                                   std::chrono::milliseconds timeout) {
+  constexpr std::string_view kAnnouncement = "listening on ";
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string err = read_file(err_path);
+    const std::size_t at = err.find(kAnnouncement);
+    if (at != std::string::npos) {
+      const std::size_t from = at + kAnnouncement.size();
+      const std::size_t to = err.find_first_of(" \n", from);
+      if (to != std::string::npos) return err.substr(from, to - from);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return "";
 }
 
 TempDir::TempDir() {

@@ -2,6 +2,7 @@
 // Test support: runs the real bench binary as a child process (no shell), captures stdout and
 // stderr, and kills it if it outlives a deadline, so a hung run fails the test instead of CI.
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,12 @@ struct ProcessResult {
 struct ProcessOptions {
   std::chrono::milliseconds timeout{120'000};
   std::vector<std::string> env;  // extra NAME=value entries added to the environment
-  // When > 0: send SIGINT once, this long after the start.
-  std::chrono::milliseconds signal_after{0};
+  // When set: send SIGINT once this returns true (polled every 5 ms from the waiting thread),
+  // e.g. "my client run is done" or "the server has served 128 requests", so a test waits on
+  // a condition instead of guessing a time.
+  std::function<bool()> signal_when{};
+  // When set: stderr goes to this file (kept), so the test can read it while the process runs.
+  std::string err_path{};
 };
 
 ProcessResult run_process(const std::string& program, const std::vector<std::string>& args,
@@ -30,6 +35,12 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
 
 /// Reads a whole file; empty string when it does not exist.
 std::string read_file(const std::string& path);
+
+/// The base URL a `serve-sim` child announced on stderr ("listening on http://...") in the
+/// file `err_path`, waiting for it up to `timeout`; empty when it never came. With
+/// `serve-sim --port 0` the kernel picks the port, so no other process can take it first.
+std::string wait_for_announced_url(const std::string& err_path,
+                                   std::chrono::milliseconds timeout);
 
 /// A fresh empty directory under /tmp, removed (with its files) on destruction.
 class TempDir {

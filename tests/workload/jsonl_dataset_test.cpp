@@ -19,7 +19,7 @@ using bench::workload::JsonlOptions;
 using bench::workload::load_jsonl;
 using bench::workload::parse_jsonl_request;
 using bench::workload::Prompt;
-using bench::workload::testing::TempFile;
+using bench::testing::TempFile;
 using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";

@@ -11,7 +11,6 @@ namespace {
 using bench::workload::chat_messages;
 using bench::workload::completion_prompt;
 using bench::workload::content_words;
-using bench::workload::count_words;
 using bench::workload::Prompt;
 using nlohmann::json;
 
@@ -40,14 +39,6 @@ TEST(Prompt, GivenMessagesAreSentToChatAsTheyAre) {
                                     "text":"c"}]}])");
   EXPECT_EQ(chat_messages(prompt), prompt.messages);
   EXPECT_EQ(completion_prompt(prompt), "a\n\nb");
-}
-
-TEST(Prompt, CountsWhitespaceSeparatedWords) {
-  EXPECT_EQ(count_words(""), 0);
-  EXPECT_EQ(count_words("   \t\n"), 0);
-  EXPECT_EQ(count_words("one"), 1);
-  EXPECT_EQ(count_words("  one two\tthree\nfour\r\nfive\f six\v seven  "), 7);
-  EXPECT_EQ(count_words("¿Qué tal?"), 2);
 }
 
 TEST(Prompt, ContentWordsReadStringsPartsAndNull) {

@@ -11,11 +11,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/util/words.hpp"
+
 namespace {
 
+using bench::util::count_words;
 using bench::workload::chat_messages;
 using bench::workload::completion_prompt;
-using bench::workload::count_words;
 using bench::workload::make_shared_prefix_prompts;
 using bench::workload::Prompt;
 using bench::workload::SharedPrefixOptions;

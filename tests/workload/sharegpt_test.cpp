@@ -21,7 +21,7 @@ using bench::workload::Prompt;
 using bench::workload::ShareGptDataset;
 using bench::workload::ShareGptOptions;
 using bench::workload::ShareGptStats;
-using bench::workload::testing::TempFile;
+using bench::testing::TempFile;
 using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";

@@ -12,12 +12,26 @@ namespace bench::metrics {
 
 struct TimelineBucket {
   double t_s = 0;             // bucket start, seconds from the first measured request's start
+  // The bucket's real width: the asked-for width, except for the last bucket, which ends with
+  // the step holding the run's last event. Rates divide by it, so a partial last bucket of a
+  // flat run shows the same rate as the full ones.
+  double width_s = 0;
   std::int64_t started = 0;   // requests sent in the bucket
   std::int64_t finished = 0;  // requests that ended in it (completed, failed or cancelled)
   std::int64_t in_flight = 0;  // requests in flight at the bucket's end
+  // Requests in flight on average over the bucket: the mean of in flight at each step's end,
+  // the samples the steady-state window is judged on, so the two agree (in flight at the end of
+  // the last bucket is 0 however busy it was).
+  double mean_in_flight = 0;
   std::int64_t output_tokens = 0;  // tokens of text chunks that arrived in it
   std::int64_t input_tokens = 0;   // prompt tokens of requests whose first token arrived in it
   std::int64_t errors = 0;         // failed requests that ended in it
+
+  double output_throughput() const { return per_second(output_tokens); }  // output tok/s
+  double input_throughput() const { return per_second(input_tokens); }    // input tok/s
+  double per_second(std::int64_t count) const {
+    return width_s > 0 ? static_cast<double>(count) / width_s : 0;
+  }
 };
 
 struct SteadyState {
@@ -47,10 +61,14 @@ class Timeline {
   /// Buckets of `bucket_ns` (a multiple of the step), from the first start to the last event.
   std::vector<TimelineBucket> buckets(std::int64_t bucket_ns) const;
 
-  /// The longest stretch where in-flight stayed at or above 90% of `target_in_flight` (the
-  /// configured concurrency of a closed loop; 0 = the peak in flight, for open-loop runs),
-  /// judged at each step's end. Like SGLang's steady-state window, it leaves out ramp-up and
-  /// drain. Not found when the run never got there or the stretch is shorter than 2 steps.
+  /// The longest stretch of steps in which in-flight was at or above 90% of `target_in_flight`
+  /// (the configured concurrency of a closed loop; 0 = the peak in flight, for open-loop runs)
+  /// at the step's start or at its end. So the window runs from the step in which in-flight
+  /// rose to the threshold through the step in which it fell below it: requests that end at
+  /// either edge are inside it, as are their tokens (a lockstep wave that ends the run ends
+  /// inside the window, not 5 ms after it). Like SGLang's steady-state window, it leaves out
+  /// ramp-up and drain. Not found when the run never got there or the stretch is shorter than
+  /// 2 steps.
   SteadyState steady_state(std::int64_t target_in_flight) const;
 
   std::int64_t step_ns() const { return step_ns_; }

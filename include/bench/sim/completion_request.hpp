@@ -30,7 +30,4 @@ struct ParsedCompletionRequest {
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat);
 
-/// Whitespace-separated words in `text`.
-std::int64_t count_words(std::string_view text);
-
 }  // namespace bench::sim

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +40,6 @@ std::string completion_prompt(const Prompt& prompt);
 /// otherwise [{"role":"system","content":system_text}] when there is one, then
 /// {"role":"user","content":text}. No chat template is applied client-side.
 nlohmann::json chat_messages(const Prompt& prompt);
-
-/// Whitespace-separated words (space, tab, CR, LF, FF, VT), the rule the embedded server
-/// counts prompt tokens by.
-std::int64_t count_words(std::string_view text);
 
 /// Words in a chat message's content: a string, or an array of parts whose "text" strings
 /// count (OpenAI content parts); null counts 0. nullopt for any other shape.

@@ -1,0 +1,15 @@
+#pragma once
+// The word rule bench counts lengths by. bench has no tokenizer: the client measures the
+// prompts it builds and reads from datasets in whitespace-separated words, and the embedded
+// server counts prompt tokens by the same rule, so a random prompt of N words is N tokens to
+// it. One definition, so the two cannot drift apart.
+#include <cstdint>
+#include <string_view>
+
+namespace bench::util {
+
+/// Runs of characters other than ASCII whitespace (space, tab, LF, CR, FF, VT) in `text`.
+/// Bytes of multi-byte UTF-8 characters are never whitespace, so they count as word bytes.
+std::int64_t count_words(std::string_view text);
+
+}  // namespace bench::util
