@@ -1,5 +1,7 @@
 #include "bench/cli/sim_flags.hpp"
 
+#include <map>
+
 #include "bench/sim/profiles.hpp"
 
 namespace bench::cli {
@@ -112,6 +114,15 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                 "Cost of each prompt token computed in a step, microseconds",
                 CLI::NonNegativeNumber);
 
+  app.add_option(prefix + "prefix-cache", sim.prefix_cache,
+                 "Prefix cache (16-token blocks, LRU, sized to the KV budget): cached prompt "
+                 "blocks skip prefill and are reported as usage.prompt_tokens_details"
+                 ".cached_tokens; POST /flush_cache or /reset_prefix_cache empties it. "
+                 "on|off (default: the profile's; on in h100-dense-8b and pcie-8gpu-moe)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, std::string>{{"on", "true"},
+                                                                             {"off", "false"}}))
+      ->type_name("on|off")
+      ->group(engine);
   app.add_flag(prefix + "no-usage{false}", sim.send_usage,
                "Never send usage, neither the usage chunk nor per-chunk usage (clients must "
                "estimate token counts)")
