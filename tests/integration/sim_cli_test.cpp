@@ -51,13 +51,14 @@ TEST(SimCli, ServeSimHelpDocumentsEveryProfileFaultAndQuirk) {
         "--malformed-json-fraction", "--truncate-fraction", "--stream-error-fraction",
         "--no-usage-fraction", "--multi-token-fraction", "--multi-token-count", "--crlf-fraction",
         "--comment-fraction", "--usage-on-last-chunk", "--no-role-chunk", "--close-after-stream",
-        "--trace", "--seed", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk"}) {
+        "--trace", "--seed", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk", "--prefix-cache",
+        "/flush_cache", "/reset_prefix_cache"}) {
     EXPECT_NE(help.out.find(text), std::string::npos) << text;
   }
   // The same flags reach the embedded server through bench's --sim- prefix.
   const ProcessResult main_help = run_process(BENCH_BINARY, {"--help"});
   for (const char* text : {"--sim-profile", "--sim-time-scale", "--sim-reset-fraction",
-                           "--sim-max-running-requests", "--sim-trace"}) {
+                           "--sim-max-running-requests", "--sim-trace", "--sim-prefix-cache"}) {
     EXPECT_NE(main_help.out.find(text), std::string::npos) << text;
   }
 }
