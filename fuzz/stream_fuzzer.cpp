@@ -59,7 +59,9 @@ void require(bool condition, const char* what, std::string_view detail = {}) {
 bool same_chunk(const Chunk& a, const Chunk& b) {
   return a.kind == b.kind && a.text == b.text && a.finish_reason == b.finish_reason &&
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
-         a.completion_tokens == b.completion_tokens && a.error_message == b.error_message;
+         a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
+         a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
+         a.timings_cache_n == b.timings_cache_n;
 }
 
 void compare_scanner_with_dom(std::string_view data) {
@@ -127,9 +129,15 @@ void check_consistent(const RequestRecord& r) {
     require(!r.finish_reason.empty() || r.saw_done, "a success without finish_reason or [DONE]");
     require(r.completion_token_source != TokenSource::none && r.completion_tokens >= 0,
             "a success without a completion token count");
-  } else {
-    require(!r.error_message.empty(), "a failure without a message");
   }
+  // The prompt's split is all or nothing, and never more cached than the prompt.
+  if (r.cached_prompt_tokens >= 0 && r.prompt_tokens >= 0) {
+    require(r.cached_prompt_tokens <= r.prompt_tokens, "more cached than prompt tokens");
+  }
+  require((r.cached_prompt_tokens >= 0) ==
+              (r.cached_prompt_token_source != bench::metrics::CachedTokenSource::none),
+          "a cached token count without its source, or a source without a count");
+  if (!r.ok()) require(!r.error_message.empty(), "a failure without a message");
 }
 
 std::string describe(const RequestRecord& r) {
@@ -148,6 +156,8 @@ bool same_record(const RequestRecord& a, const RequestRecord& b) {
          a.first_token_ns == b.first_token_ns && a.text_chunk_ns == b.text_chunk_ns &&
          a.text_chunk_tokens == b.text_chunk_tokens && a.prompt_tokens == b.prompt_tokens &&
          a.completion_tokens == b.completion_tokens &&
+         a.cached_prompt_tokens == b.cached_prompt_tokens &&
+         a.cached_prompt_token_source == b.cached_prompt_token_source &&
          a.prompt_token_source == b.prompt_token_source &&
          a.completion_token_source == b.completion_token_source &&
          a.finish_reason == b.finish_reason && a.response_id == b.response_id &&

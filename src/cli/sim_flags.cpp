@@ -1,5 +1,7 @@
 #include "bench/cli/sim_flags.hpp"
 
+#include <map>
+
 #include "bench/cli/number_checks.hpp"
 #include "bench/sim/profiles.hpp"
 
@@ -113,6 +115,15 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                 "Cost of each prompt token computed in a step, microseconds",
                 non_negative_number());
 
+  app.add_option(prefix + "prefix-cache", sim.prefix_cache,
+                 "Prefix cache (16-token blocks, LRU, sized to the KV budget): cached prompt "
+                 "blocks skip prefill and are reported as usage.prompt_tokens_details"
+                 ".cached_tokens; POST /flush_cache or /reset_prefix_cache empties it. "
+                 "on|off (default: the profile's; on in h100-dense-8b and pcie-8gpu-moe)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, std::string>{{"on", "true"},
+                                                                             {"off", "false"}}))
+      ->type_name("on|off")
+      ->group(engine);
   app.add_flag(prefix + "no-usage{false}", sim.send_usage,
                "Never send usage, neither the usage chunk nor per-chunk usage (clients must "
                "estimate token counts)")

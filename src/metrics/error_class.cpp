@@ -44,4 +44,14 @@ std::string_view token_source_name(TokenSource source) {
   return "unknown";
 }
 
+std::string_view cached_token_source_name(CachedTokenSource source) {
+  switch (source) {
+    case CachedTokenSource::none: return "none";
+    case CachedTokenSource::usage_details: return "usage_details";
+    case CachedTokenSource::timings_cache_n: return "timings_cache_n";
+    case CachedTokenSource::timings_prompt_n: return "timings_prompt_n";
+  }
+  return "unknown";
+}
+
 }  // namespace bench::metrics

@@ -155,6 +155,7 @@ void RunAccumulator::add(const RequestRecord& record) {
   } else {
     ++summary.input_tokens_unknown;
   }
+  summary.input_split.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
   requested_output_sum_ += static_cast<double>(record.requested_output_len);
 
@@ -200,6 +201,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   to.output_tokens_from_usage += from.output_tokens_from_usage;
   to.output_tokens_from_chunks += from.output_tokens_from_chunks;
   to.input_tokens_unknown += from.input_tokens_unknown;
+  to.input_split.merge(from.input_split);
   to.total_text_chunks += from.total_text_chunks;
   to.chunks_differ_from_tokens = to.chunks_differ_from_tokens || from.chunks_differ_from_tokens;
   to.itl_estimated = to.itl_estimated || from.itl_estimated;
@@ -248,6 +250,10 @@ RunSummary RunAccumulator::summarize() {
   summary.output_throughput =
       per_second(static_cast<double>(summary.total_output_tokens), duration_s);
   summary.total_throughput = summary.input_throughput + summary.output_throughput;
+  summary.computed_input_throughput =
+      per_second(static_cast<double>(summary.input_split.computed_tokens), duration_s);
+  summary.cached_input_throughput =
+      per_second(static_cast<double>(summary.input_split.cached_tokens), duration_s);
   summary.achieved_concurrency = per_second(static_cast<double>(busy_ns_) / 1e9, duration_s);
   summary.goodput_measured = options_.slo.any();
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);

@@ -158,6 +158,8 @@ struct Found {
   std::optional<RawString> text, reasoning_content, reasoning, content, finish_reason;
   bool has_usage = false;  // usage is an object
   std::optional<std::int64_t> prompt_tokens, completion_tokens;
+  std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
+  std::optional<std::int64_t> timings_prompt_n, timings_cache_n;  // llama.cpp's timings
   bool has_error = false;  // a non-null "error"
   RawString error_message;
 };
@@ -183,6 +185,8 @@ class Scanner {
     kText = 1u << 4, kDelta = 1u << 5, kFinishReason = 1u << 6,
     kReasoningContent = 1u << 7, kReasoning = 1u << 8, kContent = 1u << 9,
     kPromptTokens = 1u << 10, kCompletionTokens = 1u << 11, kMessage = 1u << 12,
+    kTimings = 1u << 13, kPromptTokensDetails = 1u << 14, kCachedTokens = 1u << 15,
+    kPromptN = 1u << 16, kCacheN = 1u << 17,
   };
 
   bool at(char c) const { return p_ != end_ && *p_ == c; }
@@ -268,6 +272,10 @@ class Scanner {
         return usage_object(found);
       }
       if (is(k, "error")) return first_time(name, kError, seen) && error_value(found);
+      if (is(k, "timings")) {
+        if (!first_time(name, kTimings, seen)) return false;
+        return at('{') ? timings_object(found) : value(1);
+      }
       return !name.escaped && value(1);
     });
   }
@@ -325,6 +333,35 @@ class Scanner {
       if (is(k, "completion_tokens")) {
         return first_time(name, kCompletionTokens, seen) && count(found.completion_tokens);
       }
+      if (is(k, "prompt_tokens_details")) {
+        if (!first_time(name, kPromptTokensDetails, seen)) return false;
+        return at('{') ? prompt_tokens_details_object(found) : value(2);
+      }
+      return !name.escaped && value(2);
+    });
+  }
+
+  bool prompt_tokens_details_object(Found& found) {
+    unsigned seen = 0;
+    return object(3, [&](const RawString& name) {
+      if (is(name.raw, "cached_tokens")) {
+        return first_time(name, kCachedTokens, seen) && count(found.cached_tokens, 3);
+      }
+      return !name.escaped && value(3);
+    });
+  }
+
+  // llama.cpp's final chunk: {"prompt_n": ..., "cache_n": ..., "prompt_ms": ..., ...}.
+  bool timings_object(Found& found) {
+    unsigned seen = 0;
+    return object(2, [&](const RawString& name) {
+      const std::string_view k = name.raw;
+      if (is(k, "prompt_n")) {
+        return first_time(name, kPromptN, seen) && count(found.timings_prompt_n);
+      }
+      if (is(k, "cache_n")) {
+        return first_time(name, kCacheN, seen) && count(found.timings_cache_n);
+      }
       return !name.escaped && value(2);
     });
   }
@@ -357,10 +394,10 @@ class Scanner {
 
   // A token count: a plain non-negative integer is read; other numbers (negative, fractions,
   // exponents, very long) are left to the DOM path's rules; any other value means no count.
-  bool count(std::optional<std::int64_t>& out) {
+  bool count(std::optional<std::int64_t>& out, int depth = 2) {
     if (p_ == end_ || *p_ < '0' || *p_ > '9') {
       if (at('-')) return false;
-      return value(2);
+      return value(depth);
     }
     const char* const start = p_;
     std::int64_t result = 0;
@@ -532,6 +569,9 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   chunk.error_message.clear();
   chunk.prompt_tokens.reset();
   chunk.completion_tokens.reset();
+  chunk.cached_tokens.reset();
+  chunk.timings_prompt_n.reset();
+  chunk.timings_cache_n.reset();
 
   // The DOM path's order: a non-null error decides the chunk, whatever else it holds.
   if (found.has_error) {
@@ -557,7 +597,10 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   if (found.has_usage) {
     chunk.prompt_tokens = found.prompt_tokens;
     chunk.completion_tokens = found.completion_tokens;
+    chunk.cached_tokens = found.cached_tokens;
   }
+  chunk.timings_prompt_n = found.timings_prompt_n;
+  chunk.timings_cache_n = found.timings_cache_n;
   return true;
 }
 

@@ -244,6 +244,17 @@ Chunk interpret_chunk_dom(std::string_view data) {
   if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
     chunk.prompt_tokens = count_field(*usage, "prompt_tokens");
     chunk.completion_tokens = count_field(*usage, "completion_tokens");
+    // vLLM sends "prompt_tokens_details": null unless --enable-prompt-tokens-details.
+    if (const auto details = usage->find("prompt_tokens_details");
+        details != usage->end() && details->is_object()) {
+      chunk.cached_tokens = count_field(*details, "cached_tokens");
+    }
+  }
+  // llama.cpp's final chunk carries "timings" (tools/server/server.cpp): prompt_n is the prompt
+  // tokens it actually computed, cache_n (newer builds) those it reused from its cache.
+  if (const auto timings = parsed.find("timings"); timings != parsed.end() && timings->is_object()) {
+    chunk.timings_prompt_n = count_field(*timings, "prompt_n");
+    chunk.timings_cache_n = count_field(*timings, "cache_n");
   }
   return chunk;
 }

@@ -65,6 +65,9 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   error_body_.clear();
   data_events_ = 0;
   last_cumulative_completion_tokens_ = 0;
+  cached_tokens_.reset();
+  timings_prompt_n_.reset();
+  timings_cache_n_.reset();
   per_chunk_usage_ = true;
   streaming_ = false;
   headers_seen_ = false;
@@ -182,6 +185,9 @@ bool StreamReader::on_event(const sse::Event& event) {
     record.prompt_tokens = *chunk.prompt_tokens;
     record.prompt_token_source = TokenSource::usage;
   }
+  if (chunk.cached_tokens) cached_tokens_ = chunk.cached_tokens;
+  if (chunk.timings_prompt_n) timings_prompt_n_ = chunk.timings_prompt_n;
+  if (chunk.timings_cache_n) timings_cache_n_ = chunk.timings_cache_n;
   if (!chunk.finish_reason.empty()) record.finish_reason = chunk.finish_reason;
   if (record.response_id.empty() && !chunk.id.empty()) record.response_id = chunk.id;
   return true;
@@ -227,11 +233,32 @@ void StreamReader::finish(const TransportEnd& end) {
   }
 
   if (!per_chunk_usage_) record.text_chunk_tokens.clear();
+  settle_cached_prompt_tokens();
   // Without usage the completion length is estimated by text chunks, and labelled as such; it
   // is never taken from the requested length.
   if (record.ok() && record.completion_token_source == TokenSource::none) {
     record.completion_tokens = static_cast<std::int64_t>(record.text_chunk_ns.size());
     record.completion_token_source = TokenSource::chunks;
+  }
+}
+
+// The prompt's split into cached and computed tokens, from the most direct statement the stream
+// made: the OpenAI usage detail, then llama.cpp's cache_n, then its prompt_n (the tokens it
+// prefilled; the rest of prompt_tokens, BOS included, came from its cache). A count that
+// contradicts prompt_tokens is not believed: the split stays unknown.
+void StreamReader::settle_cached_prompt_tokens() {
+  metrics::RequestRecord& record = *record_;
+  const std::int64_t prompt = record.prompt_tokens;
+  const auto fits = [prompt](std::int64_t cached) { return prompt < 0 || cached <= prompt; };
+  if (cached_tokens_ && fits(*cached_tokens_)) {
+    record.cached_prompt_tokens = *cached_tokens_;
+    record.cached_prompt_token_source = metrics::CachedTokenSource::usage_details;
+  } else if (timings_cache_n_ && fits(*timings_cache_n_)) {
+    record.cached_prompt_tokens = *timings_cache_n_;
+    record.cached_prompt_token_source = metrics::CachedTokenSource::timings_cache_n;
+  } else if (timings_prompt_n_ && prompt >= 0 && *timings_prompt_n_ <= prompt) {
+    record.cached_prompt_tokens = prompt - *timings_prompt_n_;
+    record.cached_prompt_token_source = metrics::CachedTokenSource::timings_prompt_n;
   }
 }
 

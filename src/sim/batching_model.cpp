@@ -29,6 +29,14 @@ void BatchingModel::admit(StreamId id, std::int64_t prompt_tokens, std::int64_t 
   wake(now_ns);
 }
 
+void BatchingModel::skip_prefill(StreamId id, std::int64_t tokens) {
+  const auto found = sequences_.find(id);
+  if (found == sequences_.end() || found->second.running) return;
+  // The last prompt token is always computed: its step samples the first output token.
+  Sequence& sequence = found->second;
+  sequence.prefilled = std::clamp<std::int64_t>(tokens, 0, sequence.prompt - 1);
+}
+
 void BatchingModel::remove(StreamId id) {
   const auto found = sequences_.find(id);
   if (found == sequences_.end()) return;
@@ -125,7 +133,7 @@ bool BatchingModel::compose(std::int64_t start_ns) {
     sequence.running = true;
     kv_used_ += sequence.footprint();
     running_.push_back(found->first);
-    const std::int64_t chunk = std::min(sequence.prompt, budget);
+    const std::int64_t chunk = std::min(sequence.prompt - sequence.prefilled, budget);
     step_.push_back({found->first, chunk});
     budget -= chunk;
     prefill_tokens += chunk;

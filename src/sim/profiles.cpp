@@ -68,11 +68,12 @@ const std::array<Profile, 5>& table() {
       {"tiny", ProfileKind::batching,
        "a small, fast continuous-batching engine for tests (1 ms steps)", 0, 0, tiny_engine()},
       {"h100-dense-8b", ProfileKind::batching,
-       "an 8B dense model on one H100 SXM (vLLM-like defaults)", 0, 0, h100_dense_8b_engine()},
+       "an 8B dense model on one H100 SXM (vLLM-like defaults, prefix cache on)", 0, 0,
+       h100_dense_8b_engine(), true},
       {"pcie-8gpu-moe", ProfileKind::batching,
        "a 744B MoE on 8 PCIe GPUs: costly all-reduce per token, cheap batched prefill "
-       "(docs/simulator.md)",
-       0, 0, pcie_8gpu_moe_engine()},
+       "(docs/simulator.md), prefix cache on",
+       0, 0, pcie_8gpu_moe_engine(), true},
   }};
   return kProfiles;
 }
@@ -134,6 +135,15 @@ std::unique_ptr<GenerationModel> make_generation_model(const SimOptions& options
   return std::make_unique<FixedLatencyModel>(std::llround(ttft_ms * 1e6 / options.time_scale),
                                              std::llround(tpot_ms * 1e6 / options.time_scale),
                                              options.tokens_per_chunk);
+}
+
+std::unique_ptr<PrefixCache> make_prefix_cache(const SimOptions& options) {
+  const Profile* profile = find_profile(options.profile);
+  if (profile == nullptr || !options.prefix_cache.value_or(profile->prefix_cache)) return nullptr;
+  // Every block of the KV pool can hold a cached prefix, as in vLLM's block pool. Fixed
+  // profiles have no budget of their own: the default engine's stands in.
+  const EngineParams engine = resolve_engine(*profile, options.engine);
+  return std::make_unique<PrefixCache>(engine.kv_cache_tokens / kPrefixBlockTokens);
 }
 
 }  // namespace bench::sim

@@ -20,6 +20,7 @@
 #include "bench/sim/completion_request.hpp"
 #include "bench/sim/generation_model.hpp"
 #include "bench/sim/http_request.hpp"
+#include "bench/sim/prefix_cache.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "bench/sim/stream_format.hpp"
 #include "bench/sim/stream_renderer.hpp"
@@ -61,6 +62,7 @@ struct SimServer::Impl final : private TokenSink {
     std::int64_t stall_until_ns = 0;  // > 0: held by a stall fault until then
     std::int64_t stall_ns = 0;
     std::int64_t batch_size = 0;     // sequences in the model's latest step that held it
+    std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off
     TraceRecord trace;
   };
 
@@ -81,6 +83,7 @@ struct SimServer::Impl final : private TokenSink {
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
   void start_completion(Connection& connection, const HttpRequest& http, bool chat);
+  void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,
@@ -113,6 +116,7 @@ struct SimServer::Impl final : private TokenSink {
   UniqueFd wake_fd;
   std::uint16_t port = 0;
   std::unique_ptr<GenerationModel> model;
+  std::unique_ptr<PrefixCache> prefix_cache;  // nullptr when off
   TraceLog trace;
   std::mt19937_64 rng;
   std::unordered_map<int, std::unique_ptr<Connection>> connections;  // by fd

@@ -74,11 +74,21 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
     return;
   }
 
+  // The prefix cache decides what the engine need not prefill, before the model sees it.
+  std::int64_t cached_tokens = -1;
+  if (prefix_cache) {
+    cached_tokens = prefix_cache->admit(prompt_block_hashes(http.body, chat),
+                                        stream.request.prompt_tokens);
+    stream.trace.cached_prompt_tokens = cached_tokens;
+  }
+  stream.cached_prompt_tokens = cached_tokens;
+
   if (stream.request.stream) {
     StreamSetup setup;
     setup.shape = stream.shape;
     setup.text_seed = id;
     setup.prompt_tokens = stream.request.prompt_tokens;
+    setup.cached_prompt_tokens = cached_tokens;
     setup.target_tokens = stream.target_tokens;
     setup.stopped_by_length = stream.stopped_by_length;
     setup.include_usage = stream.request.include_usage;
@@ -95,6 +105,7 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   }
   connection.stream = id;
   model->admit(id, stream.request.prompt_tokens, stream.target_tokens, arrival_ns);
+  if (cached_tokens > 0) model->skip_prefill(id, cached_tokens);
   streams.emplace(id, std::move(stream));
 }
 
@@ -165,7 +176,8 @@ bool SimServer::Impl::on_whole_response(Stream& stream, Connection& connection, 
   append_token_text(stream.text, id, stream.sent_tokens, tokens);
   stream.sent_tokens += tokens;
   if (stream.sent_tokens >= stream.target_tokens) {
-    const Usage usage{stream.request.prompt_tokens, stream.sent_tokens};
+    const Usage usage{stream.request.prompt_tokens, stream.sent_tokens,
+                      stream.cached_prompt_tokens};
     send_simple(connection, 200, "application/json",
                 full_response_body(stream.shape, stream.text,
                                    stream.stopped_by_length ? "length" : "stop", usage),

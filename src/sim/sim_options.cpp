@@ -63,6 +63,9 @@ std::string describe(const SimOptions& options) {
     text += fmt::format(", time scale {:g} (simulated time runs {:g}x faster than real time)",
                         options.time_scale, options.time_scale);
   }
+  if (profile != nullptr && options.prefix_cache.value_or(profile->prefix_cache)) {
+    text += ", prefix cache on";
+  }
   if (!options.send_usage) text += ", no usage chunk";
   if (options.eos_probability > 0) text += fmt::format(", eos probability {}", options.eos_probability);
   describe_faults(text, options);

@@ -56,6 +56,7 @@ constexpr std::int64_t kMaxStampAgeNs = kNsPerSec;
 SimServer::Impl::Impl(SimOptions opts)
     : options(std::move(opts)),
       model(make_generation_model(options)),
+      prefix_cache(make_prefix_cache(options)),
       trace(options.trace_path),
       rng(options.seed),
       model_json(json_string(options.model)) {
@@ -266,6 +267,10 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     served.fetch_add(1);
     return;
   }
+  if (path == "/flush_cache" || path == "/reset_prefix_cache") {
+    flush_prefix_cache(connection, request);
+    return;
+  }
   if (completions || chat) {
     if (request.method != "POST") {
       send_error(connection, 405, "use POST for " + path, request.keep_alive);
@@ -276,6 +281,19 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     return;
   }
   send_error(connection, 404, "no route for " + request.method + " " + path, request.keep_alive);
+  served.fetch_add(1);
+}
+
+// SGLang's POST /flush_cache and vLLM's POST /reset_prefix_cache (its development mode): both
+// answer 200 once the cache is empty. Without a cache there is nothing to flush: still 200, as
+// SGLang answers with its radix cache disabled.
+void SimServer::Impl::flush_prefix_cache(Connection& connection, const HttpRequest& request) {
+  if (request.method != "POST") {
+    send_error(connection, 405, "use POST for " + request.target, request.keep_alive);
+  } else {
+    if (prefix_cache) prefix_cache->flush();
+    send_simple(connection, 200, "text/plain; charset=utf-8", "", request.keep_alive);
+  }
   served.fetch_add(1);
 }
 

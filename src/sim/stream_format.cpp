@@ -32,9 +32,14 @@ void end_event(std::string& out, const ResponseShape& shape) {
 
 void append_usage_json(std::string& out, const Usage& usage) {
   fmt::format_to(std::back_inserter(out),
-                 R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{}}})",
+                 R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{})",
                  usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens,
                  usage.completion_tokens);
+  if (usage.cached_tokens >= 0) {
+    fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
+                   usage.cached_tokens);
+  }
+  out += '}';
 }
 
 void append_finish(std::string& out, std::string_view finish_reason) {

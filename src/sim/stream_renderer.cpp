@@ -24,7 +24,7 @@ void StreamRenderer::comment(std::string& events) const {
 const Usage* StreamRenderer::chunk_usage(bool last, Usage& storage) const {
   if (setup_.plan.no_usage) return nullptr;
   if (!setup_.continuous_usage && !(last && setup_.usage_on_last_chunk)) return nullptr;
-  storage = Usage{setup_.prompt_tokens, sent_};
+  storage = Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens};
   return &storage;
 }
 
@@ -34,7 +34,7 @@ void StreamRenderer::begin(std::string& out) {
   comment(events_);
   if (setup_.shape.chat && !setup_.no_role_chunk) {
     // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
-    const Usage usage{setup_.prompt_tokens, 0};
+    const Usage usage{setup_.prompt_tokens, 0, setup_.cached_prompt_tokens};
     const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
     append_role_event(events_, setup_.shape, usage_here ? &usage : nullptr);
   }
@@ -99,7 +99,8 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   if (finished) {
     if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
       comment(events_);
-      append_usage_event(events_, setup_.shape, Usage{setup_.prompt_tokens, sent_});
+      append_usage_event(events_, setup_.shape,
+                         Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens});
     }
     comment(events_);
     append_done_event(events_, setup_.shape);

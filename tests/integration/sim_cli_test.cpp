@@ -34,13 +34,14 @@ TEST(SimCli, ServeSimHelpDocumentsEveryProfileFaultAndQuirk) {
         "--malformed-json-fraction", "--truncate-fraction", "--stream-error-fraction",
         "--no-usage-fraction", "--multi-token-fraction", "--multi-token-count", "--crlf-fraction",
         "--comment-fraction", "--usage-on-last-chunk", "--no-role-chunk", "--close-after-stream",
-        "--trace", "--seed", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk"}) {
+        "--trace", "--seed", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk", "--prefix-cache",
+        "/flush_cache", "/reset_prefix_cache"}) {
     EXPECT_NE(help.out.find(text), std::string::npos) << text;
   }
   // The same flags reach the embedded server through bench's --sim- prefix.
   const ProcessResult main_help = run_process(BENCH_BINARY, {"--help"});
   for (const char* text : {"--sim-profile", "--sim-time-scale", "--sim-reset-fraction",
-                           "--sim-max-running-requests", "--sim-trace"}) {
+                           "--sim-max-running-requests", "--sim-trace", "--sim-prefix-cache"}) {
     EXPECT_NE(main_help.out.find(text), std::string::npos) << text;
   }
 }
@@ -117,9 +118,16 @@ TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
 namespace {
 
 TEST(SimCli, ServeSimSaysItStopsServingOnSigintNotThatRequestsFinish) {
+  const bench::testing::TempDir dir;
   bench::testing::ProcessOptions until_sigint;
   until_sigint.timeout = std::chrono::milliseconds(30'000);
-  until_sigint.signal_after = std::chrono::milliseconds(1'000);
+  until_sigint.err_path = dir.file("server.err");
+  // Interrupted once it serves: the announcement is its last word before serving.
+  until_sigint.signal_when = [&] {
+    std::ifstream err(until_sigint.err_path);
+    const std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+    return text.find("listening on") != std::string::npos;
+  };
   const ProcessResult server = run_process(BENCH_BINARY, {"serve-sim", "--port", "0"},
                                            until_sigint);
   EXPECT_EQ(server.exit_code, 0) << server.err;

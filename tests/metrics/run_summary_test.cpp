@@ -10,6 +10,7 @@
 
 namespace {
 
+using bench::metrics::CacheDisclosure;
 using bench::metrics::ErrorClass;
 using bench::metrics::RequestRecord;
 using bench::metrics::RunSummary;
@@ -499,6 +500,78 @@ TEST(SummarizeRun, MergedAccumulatorsGiveTheSameFiguresAsOne) {
   EXPECT_DOUBLE_EQ(a.itl_ms.median, b.itl_ms.median);
   EXPECT_DOUBLE_EQ(a.achieved_concurrency, b.achieved_concurrency);
   EXPECT_EQ(a.errors.at(ErrorClass::stall).count, b.errors.at(ErrorClass::stall).count);
+}
+
+// --- input tokens: computed vs cached ----------------------------------------------------------
+
+RequestRecord with_cached(RequestRecord record, std::int64_t cached_tokens) {
+  record.cached_prompt_tokens = cached_tokens;
+  record.cached_prompt_token_source = bench::metrics::CachedTokenSource::usage_details;
+  return record;
+}
+
+TEST(SummarizeRun, SplitsInputTokensIntoComputedAndCachedWhenEveryRequestSaysSo) {
+  const std::vector<RequestRecord> records = {
+      with_cached(completed(0, {100}, 1000, 300, 1), 256),
+      with_cached(completed(0, {100}, 2000, 100, 1), 0),
+  };
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.input_split.disclosure(), CacheDisclosure::all);
+  EXPECT_EQ(s.input_split.cached_tokens, 256);
+  EXPECT_EQ(s.input_split.computed_tokens, 144);
+  EXPECT_EQ(s.input_split.unknown_split_tokens, 0);
+  EXPECT_EQ(s.input_split.computed_tokens + s.input_split.cached_tokens, s.total_input_tokens);
+  EXPECT_DOUBLE_EQ(s.cached_input_throughput, 128.0);   // 256 tokens over 2 s
+  EXPECT_DOUBLE_EQ(s.computed_input_throughput, 72.0);  // 144 tokens over 2 s
+}
+
+TEST(SummarizeRun, KeepsTheUndisclosedPartOfTheInputUnknown) {
+  const std::vector<RequestRecord> records = {
+      with_cached(completed(0, {100}, 1000, 300, 1), 200),
+      completed(0, {100}, 1000, 50, 1),  // this server said nothing of its cache
+  };
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.input_split.disclosure(), CacheDisclosure::some);
+  EXPECT_EQ(s.input_split.requests, 2);
+  EXPECT_EQ(s.input_split.disclosing_requests, 1);
+  EXPECT_EQ(s.input_split.cached_tokens, 200);
+  EXPECT_EQ(s.input_split.computed_tokens, 100);
+  EXPECT_EQ(s.input_split.unknown_split_tokens, 50);
+}
+
+TEST(SummarizeRun, SaysNoneDisclosedRatherThanZeroCached) {
+  const std::vector<RequestRecord> records = {completed(0, {100}, 1000, 300, 1)};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.input_split.disclosure(), CacheDisclosure::none);
+  EXPECT_EQ(s.input_split.unknown_split_tokens, 300);
+  EXPECT_EQ(bench::metrics::cache_disclosure_name(s.input_split.disclosure()), "none");
+  EXPECT_EQ(summarize_run({}).input_split.disclosure(), CacheDisclosure::none);
+}
+
+TEST(SummarizeRun, SplitCountsOnlySuccessfulMeasuredRequests) {
+  RequestRecord warmup = with_cached(completed(0, {100}, 1000, 300, 1), 300);
+  warmup.warmup = true;
+  RequestRecord failure = with_cached(completed(0, {100}, 1000, 300, 1), 300);
+  failure.error = ErrorClass::truncated;
+  const std::vector<RequestRecord> records = {
+      warmup, failure, with_cached(completed(0, {100}, 1000, 40, 1), 8)};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.input_split.requests, 1);
+  EXPECT_EQ(s.input_split.cached_tokens, 8);
+  EXPECT_EQ(s.input_split.computed_tokens, 32);
+  EXPECT_EQ(s.input_split.disclosure(), CacheDisclosure::all);
+}
+
+TEST(RunAccumulator, MergesTheInputSplit) {
+  bench::metrics::RunAccumulator left, right;
+  left.add(with_cached(completed(0, {100}, 1000, 300, 1), 100));
+  right.add(completed(0, {100}, 1000, 20, 1));
+  left.merge(std::move(right));
+  const RunSummary s = left.summarize();
+  EXPECT_EQ(s.input_split.disclosure(), CacheDisclosure::some);
+  EXPECT_EQ(s.input_split.cached_tokens, 100);
+  EXPECT_EQ(s.input_split.computed_tokens, 200);
+  EXPECT_EQ(s.input_split.unknown_split_tokens, 20);
 }
 
 }  // namespace

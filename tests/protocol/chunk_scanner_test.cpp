@@ -31,13 +31,16 @@ std::string describe(const Chunk& chunk) {
   return "kind=" + std::to_string(static_cast<int>(chunk.kind)) + " text='" + chunk.text +
          "' finish='" + chunk.finish_reason + "' id='" + chunk.id + "' prompt=" +
          count(chunk.prompt_tokens) + " completion=" + count(chunk.completion_tokens) +
-         " error='" + chunk.error_message + "'";
+         " cached=" + count(chunk.cached_tokens) + " prompt_n=" + count(chunk.timings_prompt_n) +
+         " cache_n=" + count(chunk.timings_cache_n) + " error='" + chunk.error_message + "'";
 }
 
 bool same(const Chunk& a, const Chunk& b) {
   return a.kind == b.kind && a.text == b.text && a.finish_reason == b.finish_reason &&
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
-         a.completion_tokens == b.completion_tokens && a.error_message == b.error_message;
+         a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
+         a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
+         a.timings_cache_n == b.timings_cache_n;
 }
 
 // interpret_chunk and, when it does not give up, the scanner alone agree with the DOM path.
@@ -147,6 +150,32 @@ TEST(ChunkScanner, ReadsTheUsualServerShapes) {
       R"({"id":"c","choices":[{"index":0,"delta":{"content":"a"},"logprobs":{"content":[)"
       R"({"token":"a","logprob":-0.0123,"bytes":[97],"top_logprobs":[{"token":"b",)"
       R"("logprob":-4.5e-05,"bytes":[98]}]}]},"finish_reason":null}]})");
+}
+
+TEST(ChunkScanner, ReadsThePromptCacheFiguresLikeTheDomPath) {
+  // vLLM with --enable-prompt-tokens-details, SGLang, OpenAI.
+  expect_scanned(
+      R"({"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":2,)"
+      R"("prompt_tokens_details":{"cached_tokens":256,"audio_tokens":null}}})");
+  Chunk chunk;
+  ASSERT_TRUE(scan_chunk(R"({"usage":{"prompt_tokens_details":{"cached_tokens":256}}})", chunk));
+  EXPECT_EQ(chunk.cached_tokens, 256);
+  // vLLM without it.
+  expect_scanned(R"({"choices":[],"usage":{"prompt_tokens":3,"prompt_tokens_details":null}})");
+  // llama.cpp's final chunk, old and new builds.
+  expect_scanned(R"({"choices":[],"timings":{"prompt_n":1,"prompt_ms":3.241}})");
+  ASSERT_TRUE(scan_chunk(R"({"timings":{"cache_n":200,"prompt_n":1}})", chunk));
+  EXPECT_EQ(chunk.timings_cache_n, 200);
+  EXPECT_EQ(chunk.timings_prompt_n, 1);
+  // Outside usage the details mean nothing; timings that are not an object neither.
+  expect_scanned(R"({"prompt_tokens_details":{"cached_tokens":5},"timings":null})");
+  ASSERT_TRUE(scan_chunk(R"({"prompt_tokens_details":{"cached_tokens":5}})", chunk));
+  EXPECT_FALSE(chunk.cached_tokens);
+  // What the scanner cannot decide goes the DOM way, which then decides alike.
+  expect_left_to_dom(R"({"usage":{"prompt_tokens_details":{"cached_tokens":1.0}}})");
+  expect_left_to_dom(R"({"timings":{"prompt_n":1,"prompt_n":2}})");
+  expect_left_to_dom(R"({"timings":{"cache_n":-1}})");
+  expect_left_to_dom(R"({"usage":{"prompt_tokens_details":{},"prompt_tokens_details":{}}})");
 }
 
 TEST(ChunkScanner, ReadsErrorObjectsWithAMessage) {

@@ -16,6 +16,7 @@
 
 namespace {
 
+using bench::metrics::CachedTokenSource;
 using bench::metrics::ErrorClass;
 using bench::metrics::RequestRecord;
 using bench::metrics::TokenSource;
@@ -148,6 +149,18 @@ void check_against_expected(const RequestRecord& record, const json& expected,
     EXPECT_EQ(record.completion_token_source, TokenSource::none);
   }
 
+  // The prompt's split: only the captures of a cached and an uncached prompt say it.
+  if (expected.contains("prompt_tokens_cached")) {
+    EXPECT_EQ(record.cached_prompt_tokens, expected["prompt_tokens_cached"].get<std::int64_t>());
+    EXPECT_EQ(record.computed_prompt_tokens(),
+              expected["prompt_tokens_computed"].get<std::int64_t>());
+    EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::timings_prompt_n);
+  } else {
+    EXPECT_EQ(record.cached_prompt_tokens, -1);
+    EXPECT_EQ(record.computed_prompt_tokens(), -1);
+    EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::none);
+  }
+
   if (expected.contains("tokens_per_chunk")) {
     EXPECT_EQ(record.text_chunk_tokens, expected["tokens_per_chunk"].get<std::vector<int>>());
   } else {
@@ -211,7 +224,7 @@ INSTANTIATE_TEST_SUITE_P(Reference, StreamReaderTranscript, testing::ValuesIn(tr
                          });
 
 TEST(StreamReaderReference, TranscriptsArePresent) {
-  EXPECT_GE(transcript_names().size(), 10u) << "reference transcripts missing";
+  EXPECT_GE(transcript_names().size(), 12u) << "reference transcripts missing";
 }
 
 // --- classification ---------------------------------------------------------------------------
@@ -463,6 +476,111 @@ TEST(StreamReader, RecordsTheFirstResponseIdOfTheStream) {
       "data: [DONE]\n\n");
   EXPECT_TRUE(record.ok()) << record.error_message;
   EXPECT_EQ(record.response_id, "cmpl-7");
+}
+
+}  // namespace
+
+namespace {
+
+// --- the prompt cache's share ---------------------------------------------------------------
+
+// vLLM with --enable-prompt-tokens-details (and SGLang, OpenAI): the final usage chunk says how
+// many prompt tokens the prefix cache served.
+constexpr std::string_view kVllmCachedUsage =
+    "data: {\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\"Hi\",\"finish_reason\":null}],"
+    "\"usage\":null}\n\n"
+    "data: {\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\"!\",\"finish_reason\":"
+    "\"length\"}],\"usage\":null}\n\n"
+    "data: {\"id\":\"cmpl-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":300,"
+    "\"total_tokens\":302,\"completion_tokens\":2,\"prompt_tokens_details\":"
+    "{\"cached_tokens\":256}}}\n\n"
+    "data: [DONE]\n\n";
+
+TEST(StreamReader, ReadsCachedTokensFromUsageDetailsAtEverySplit) {
+  const std::string_view body = kVllmCachedUsage;
+  for (std::size_t i = 0; i <= body.size(); ++i) {
+    SCOPED_TRACE("split at " + std::to_string(i));
+    const RequestRecord record = run({body.substr(0, i), body.substr(i)});
+    ASSERT_TRUE(record.ok()) << record.error_message;
+    EXPECT_EQ(record.prompt_tokens, 300);
+    EXPECT_EQ(record.cached_prompt_tokens, 256);
+    EXPECT_EQ(record.computed_prompt_tokens(), 44);
+    EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::usage_details);
+    if (HasFailure()) return;
+  }
+}
+
+TEST(StreamReader, ZeroCachedTokensIsKnownNotUnknown) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"stop\"}],\"usage\":"
+      "{\"prompt_tokens\":7,\"completion_tokens\":1,\"prompt_tokens_details\":"
+      "{\"cached_tokens\":0}}}\n\n");
+  EXPECT_EQ(record.cached_prompt_tokens, 0);
+  EXPECT_EQ(record.computed_prompt_tokens(), 7);
+  EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::usage_details);
+}
+
+TEST(StreamReader, NullOrMissingPromptTokensDetailsLeavesTheSplitUnknown) {
+  // vLLM without --enable-prompt-tokens-details sends "prompt_tokens_details": null.
+  for (const std::string_view details :
+       {std::string_view(",\"prompt_tokens_details\":null"), std::string_view(""),
+        std::string_view(",\"prompt_tokens_details\":{}")}) {
+    const std::string body =
+        "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"stop\"}],\"usage\":"
+        "{\"prompt_tokens\":7,\"completion_tokens\":1" + std::string(details) + "}}\n\n";
+    const RequestRecord record = run_whole(body);
+    EXPECT_TRUE(record.ok());
+    EXPECT_EQ(record.cached_prompt_tokens, -1) << body;
+    EXPECT_EQ(record.computed_prompt_tokens(), -1);
+    EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::none);
+  }
+}
+
+TEST(StreamReader, PrefersLlamaCppCacheNToPromptN) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"length\"}],\"usage\":"
+      "{\"prompt_tokens\":201,\"completion_tokens\":1},\"timings\":{\"cache_n\":200,"
+      "\"prompt_n\":1,\"prompt_ms\":3.2}}\n\ndata: [DONE]\n\n");
+  EXPECT_EQ(record.cached_prompt_tokens, 200);
+  EXPECT_EQ(record.computed_prompt_tokens(), 1);
+  EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::timings_cache_n);
+}
+
+TEST(StreamReader, DoesNotBelieveACachedCountAbovePromptTokens) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"length\"}],\"usage\":"
+      "{\"prompt_tokens\":10,\"completion_tokens\":1,\"prompt_tokens_details\":"
+      "{\"cached_tokens\":11}},\"timings\":{\"prompt_n\":12}}\n\n");
+  EXPECT_EQ(record.cached_prompt_tokens, -1);
+  EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::none);
+}
+
+TEST(StreamReader, PromptNWithoutPromptTokensLeavesTheSplitUnknown) {
+  const RequestRecord record = run_whole(
+      "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"length\"}],"
+      "\"timings\":{\"prompt_n\":12}}\n\n");
+  EXPECT_EQ(record.prompt_tokens, -1);
+  EXPECT_EQ(record.cached_prompt_tokens, -1);
+}
+
+TEST(StreamReader, BeginForgetsThePreviousResponsesCacheFigures) {
+  StreamReader reader;
+  RequestRecord first;
+  reader.begin(&first);
+  reader.on_headers(200, "text/event-stream");
+  reader.on_body(kVllmCachedUsage, 1);
+  reader.finish({ErrorClass::none, "", 2});
+  ASSERT_EQ(first.cached_prompt_tokens, 256);
+
+  RequestRecord second;
+  reader.begin(&second);
+  reader.on_headers(200, "text/event-stream");
+  reader.on_body("data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
+                 "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n",
+                 3);
+  reader.finish({ErrorClass::none, "", 4});
+  EXPECT_EQ(second.cached_prompt_tokens, -1);
+  EXPECT_EQ(second.cached_prompt_token_source, CachedTokenSource::none);
 }
 
 }  // namespace

@@ -283,4 +283,19 @@ TEST(RequestToJsonl, LabelsChunkEstimatesAndSurvivesInvalidUtf8) {
   EXPECT_EQ(parsed["http_status"], 500);
 }
 
+TEST(RequestToJsonl, WritesThePromptsCachedAndComputedSplitOrNullWhenUnknown) {
+  RequestRecord r = completed_record();
+  const json unknown = json::parse(bench::report::request_to_jsonl(r));
+  EXPECT_TRUE(unknown["cached_prompt_tokens"].is_null());
+  EXPECT_TRUE(unknown["computed_prompt_tokens"].is_null());
+  EXPECT_EQ(unknown["cached_prompt_token_source"], "none");
+
+  r.cached_prompt_tokens = 256;
+  r.cached_prompt_token_source = bench::metrics::CachedTokenSource::usage_details;
+  const json known = json::parse(bench::report::request_to_jsonl(r));
+  EXPECT_EQ(known["cached_prompt_tokens"], 256);
+  EXPECT_EQ(known["computed_prompt_tokens"], 44);  // 300 prompt tokens
+  EXPECT_EQ(known["cached_prompt_token_source"], "usage_details");
+}
+
 }  // namespace

@@ -286,3 +286,22 @@ TEST(BatchingModel, EveryRequestGetsExactlyItsTokensAndTheKvBudgetBalances) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BatchingModel, PrefixCachedPromptTokensSkipPrefillButTheLastIsAlwaysComputed) {
+  BatchingModel model(simple(), 1.0);
+  RecordingSink sink;
+  model.admit(1, 100, 1, 0);
+  model.skip_prefill(1, 96);  // six 16-token blocks cached: 4 tokens left to compute
+  model.admit(2, 100, 1, 0);
+  model.skip_prefill(2, 100);  // the whole prompt: its last token is computed anyway
+  run_until(model, sink, kNever - 1);
+  // One step prefills 4 + 1 tokens: 1000 us + 10 us x 5.
+  EXPECT_EQ(sink.times_of(1), (std::vector<std::int64_t>{1050 * kUs}));
+  EXPECT_EQ(sink.times_of(2), (std::vector<std::int64_t>{1050 * kUs}));
+  EXPECT_EQ(sink.steps[1].front().prefill_tokens, 4);
+  EXPECT_EQ(model.kv_used_tokens(), 0);  // both finished and freed their whole footprint
+}
+
+}  // namespace

@@ -18,6 +18,16 @@ enum class TokenSource {
 
 std::string_view token_source_name(TokenSource source);
 
+/// Where the count of prompt tokens served by the server's prefix cache came from.
+enum class CachedTokenSource {
+  none,              // the server did not say: the split of the prompt is unknown
+  usage_details,     // usage.prompt_tokens_details.cached_tokens (vLLM, SGLang, OpenAI)
+  timings_cache_n,   // llama.cpp's final-chunk timings.cache_n (newer builds)
+  timings_prompt_n,  // llama.cpp's timings.prompt_n (tokens prefilled): prompt_tokens - prompt_n
+};
+
+std::string_view cached_token_source_name(CachedTokenSource source);
+
 struct RequestRecord {
   std::uint64_t index = 0;  // position in the workload (0-based, warm-up requests included)
   bool warmup = false;      // warm-up requests are recorded but excluded from every metric
@@ -42,6 +52,10 @@ struct RequestRecord {
   std::int64_t completion_tokens = -1;  // -1 when unknown
   TokenSource prompt_token_source = TokenSource::none;
   TokenSource completion_token_source = TokenSource::none;
+  // Prompt tokens the server's prefix cache served rather than computed; -1 when unknown (never
+  // 0 for "not said"). The computed (prefilled) part is prompt_tokens - cached_prompt_tokens.
+  std::int64_t cached_prompt_tokens = -1;
+  CachedTokenSource cached_prompt_token_source = CachedTokenSource::none;
   std::int64_t requested_input_len = 0;   // prompt length the workload asked for, in words
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
@@ -61,6 +75,12 @@ struct RequestRecord {
   std::string error_message;  // the server's message or the transport's, for the report
 
   bool ok() const { return error == ErrorClass::none; }
+  /// Prompt tokens the server computed (prefilled): prompt_tokens - cached_prompt_tokens when
+  /// both are known, else -1.
+  std::int64_t computed_prompt_tokens() const {
+    return prompt_tokens >= 0 && cached_prompt_tokens >= 0 ? prompt_tokens - cached_prompt_tokens
+                                                           : -1;
+  }
   bool cancelled() const { return error == ErrorClass::cancelled; }
 };
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
@@ -44,10 +45,17 @@ struct RunSummary {
   std::int64_t output_tokens_from_chunks = 0; // requests whose completion_tokens are estimates
   std::int64_t input_tokens_unknown = 0;      // successful requests with no prompt_tokens at all
 
+  // total_input_tokens split into computed and cached where the server said (input_split.hpp).
+  InputTokenSplit input_split;
+
   double request_throughput = 0;  // successful requests / duration, req/s
   double input_throughput = 0;    // total_input_tokens / duration, input tok/s
   double output_throughput = 0;   // total_output_tokens / duration, output tok/s
   double total_throughput = 0;    // input + output, tok/s
+  // input_split's computed and cached sums / duration, input tok/s; they cover only the
+  // disclosing requests (input_split.disclosure()), and are unknown, not 0, when it is none.
+  double computed_input_throughput = 0;
+  double cached_input_throughput = 0;
   double achieved_concurrency = 0;  // sum(E2E of measured requests) / duration (Little's law)
 
   // Latency distributions in milliseconds, over successful requests.

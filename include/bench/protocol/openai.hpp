@@ -51,6 +51,11 @@ struct Chunk {
   std::string id;               // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
   std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens when usage present
+  // How much of the prompt the server's prefix cache served, in the shapes servers say it:
+  std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
+                                              // (vLLM, SGLang, OpenAI)
+  std::optional<std::int64_t> timings_prompt_n;  // llama.cpp timings.prompt_n: tokens prefilled
+  std::optional<std::int64_t> timings_cache_n;   // llama.cpp timings.cache_n (newer builds)
   std::string error_message;    // for error / malformed: a short human-readable reason
 
   bool has_text() const { return !text.empty(); }

@@ -7,6 +7,7 @@
 // reasoning). A role-only or empty chunk does not count, as in SGLang's bench_serving and unlike
 // vLLM's chat client (vllm/benchmarks/lib/endpoint_request_func.py).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,7 @@ class StreamReader final : private sse::Sink {
   bool on_event(const sse::Event& event) override;
   void on_comment(std::string_view text) override;
   void fail(metrics::ErrorClass error, std::string message);
+  void settle_cached_prompt_tokens();
 
   StreamLimits limits_;
   sse::Parser parser_;
@@ -62,6 +64,8 @@ class StreamReader final : private sse::Sink {
   std::string error_body_;               // non-200 body, kept up to a small cap
   std::int64_t data_events_ = 0;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
+  // What the stream said of the prompt cache, the latest of each; settled in finish().
+  std::optional<std::int64_t> cached_tokens_, timings_prompt_n_, timings_cache_n_;
   bool per_chunk_usage_ = true;          // every text chunk so far carried usage
   bool streaming_ = false;               // status 200: body is an event stream
   bool headers_seen_ = false;            // on_headers was called for this response

@@ -14,6 +14,9 @@
 // step that finishes its prompt, then one per decode step. So the time per token of every
 // sequence grows with the batch, as it does in real engines.
 //
+// A prompt prefix the server's prefix cache holds (skip_prefill) is not computed again: only the
+// rest of the prompt goes through prefill, though the whole of it holds KV.
+//
 // KV is reserved whole at admission (prompt + every output token), as TensorRT-LLM's default
 // GUARANTEED_NO_EVICT capacity policy does, so no running request is ever preempted; a request
 // that does not fit waits at the head of the queue (FIFO, no overtaking).
@@ -34,6 +37,7 @@ class BatchingModel final : public GenerationModel {
 
   void admit(StreamId id, std::int64_t prompt_tokens, std::int64_t output_tokens,
              std::int64_t now_ns) override;
+  void skip_prefill(StreamId id, std::int64_t tokens) override;
   void remove(StreamId id) override;
   void resume(StreamId id, std::int64_t now_ns) override;
   std::int64_t next_event_ns() const override;

@@ -48,6 +48,12 @@ class GenerationModel {
   /// A request arrives at `now_ns` and will generate exactly `output_tokens` (>= 1) tokens.
   virtual void admit(StreamId id, std::int64_t prompt_tokens, std::int64_t output_tokens,
                      std::int64_t now_ns) = 0;
+  /// The server's prefix cache holds the first `tokens` prompt tokens of stream `id`, admitted
+  /// just now: they take KV but no prefill. Models without a prefill cost ignore it.
+  virtual void skip_prefill(StreamId id, std::int64_t tokens) {
+    (void)id;
+    (void)tokens;
+  }
   /// The request is gone (client closed, fault): it produces nothing more. Unknown ids are ignored.
   virtual void remove(StreamId id) = 0;
   /// Resumes a stream held after on_tokens returned false.

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "bench/sim/generation_model.hpp"
+#include "bench/sim/prefix_cache.hpp"
 #include "bench/sim/sim_options.hpp"
 
 namespace bench::sim {
@@ -24,6 +25,7 @@ struct Profile {
   double ttft_ms = 0;        // fixed profiles
   double tpot_ms = 0;
   EngineParams engine;       // batching profiles
+  bool prefix_cache = false;  // the prefix cache is on unless --prefix-cache off
 };
 
 /// Every profile, in the order --help lists them.
@@ -41,5 +43,9 @@ EngineParams resolve_engine(const Profile& profile, const EngineOverrides& overr
 /// The model `options` ask for. Throws std::invalid_argument naming the profile or flag when
 /// the options do not make a model (unknown profile, time scale <= 0).
 std::unique_ptr<GenerationModel> make_generation_model(const SimOptions& options);
+
+/// The prefix cache `options` ask for (the profile's default or --prefix-cache), sized to the
+/// engine's KV budget, or nullptr when it is off. Call after make_generation_model.
+std::unique_ptr<PrefixCache> make_prefix_cache(const SimOptions& options);
 
 }  // namespace bench::sim

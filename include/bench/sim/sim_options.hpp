@@ -46,6 +46,9 @@ struct SimOptions {
   double tpot_ms = 10.0;          // fixed: time per output token after the first, milliseconds
   std::int32_t tokens_per_chunk = 1;  // fixed, firehose: tokens carried by each chunk (>= 1)
   EngineOverrides engine;         // batching profiles: parameters set by flags
+  // The prefix cache (prefix_cache.hpp): on or off; unset = the profile's default (on in
+  // h100-dense-8b and pcie-8gpu-moe). Its capacity is the KV budget.
+  std::optional<bool> prefix_cache;
   // Simulated time runs this many times faster than real time: every modelled duration (fixed
   // ttft/tpot, every engine step) is divided by it. Fault timings (stall, Retry-After) are real.
   double time_scale = 1.0;

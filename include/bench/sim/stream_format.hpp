@@ -21,6 +21,9 @@ struct ResponseShape {
 struct Usage {
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
+  // Prompt tokens served by the prefix cache, sent as vLLM does (prompt_tokens_details
+  // .cached_tokens, vllm/entrypoints/openai/protocol.py); -1 = not disclosed, no details sent.
+  std::int64_t cached_tokens = -1;
 };
 
 /// A JSON string literal (quotes included) for `text`.

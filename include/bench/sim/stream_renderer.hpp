@@ -21,6 +21,7 @@ struct StreamSetup {
   ResponseShape shape;              // crlf is taken from the plan
   std::uint64_t text_seed = 0;      // picks the words of the generated text
   std::int64_t prompt_tokens = 0;
+  std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off, not said
   std::int64_t target_tokens = 1;   // tokens this response will generate (>= 1)
   bool stopped_by_length = true;    // finish_reason "length" rather than "stop"
   bool include_usage = false;       // stream_options.include_usage

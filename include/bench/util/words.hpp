@@ -8,6 +8,9 @@
 
 namespace bench::util {
 
+/// ASCII whitespace (space, tab, LF, CR, FF, VT): what separates words.
+bool is_word_separator(char c);
+
 /// Runs of characters other than ASCII whitespace (space, tab, LF, CR, FF, VT) in `text`.
 /// Bytes of multi-byte UTF-8 characters are never whitespace, so they count as word bytes.
 std::int64_t count_words(std::string_view text);

@@ -1,0 +1,40 @@
+#include "bench/metrics/input_split.hpp"
+
+namespace bench::metrics {
+
+std::string_view cache_disclosure_name(CacheDisclosure disclosure) {
+  switch (disclosure) {
+    case CacheDisclosure::none: return "none";
+    case CacheDisclosure::some: return "some";
+    case CacheDisclosure::all: return "all";
+  }
+  return "unknown";
+}
+
+void InputTokenSplit::add(const RequestRecord& record) {
+  if (!record.ok() || record.prompt_tokens < 0) return;
+  ++requests;
+  const std::int64_t computed = record.computed_prompt_tokens();
+  if (computed < 0) {
+    unknown_split_tokens += record.prompt_tokens;
+    return;
+  }
+  ++disclosing_requests;
+  computed_tokens += computed;
+  cached_tokens += record.cached_prompt_tokens;
+}
+
+void InputTokenSplit::merge(const InputTokenSplit& other) {
+  requests += other.requests;
+  disclosing_requests += other.disclosing_requests;
+  computed_tokens += other.computed_tokens;
+  cached_tokens += other.cached_tokens;
+  unknown_split_tokens += other.unknown_split_tokens;
+}
+
+CacheDisclosure InputTokenSplit::disclosure() const {
+  if (disclosing_requests == 0) return CacheDisclosure::none;
+  return disclosing_requests == requests ? CacheDisclosure::all : CacheDisclosure::some;
+}
+
+}  // namespace bench::metrics
