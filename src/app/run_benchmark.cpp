@@ -20,6 +20,7 @@
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
+#include "bench/results/format.hpp"
 #include "bench/schedule/arrival.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
@@ -73,10 +74,10 @@ bool is_sweep(const cli::RunOptions& options) {
 }
 
 std::string rate_text(double rate) {
-  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string("inf");
+  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string(results::kUnlimited);
 }
 
-json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
+json rate_json(double rate) { return results::rate_to_json(rate); }
 
 schedule::ArrivalOptions arrival_options(const cli::RunOptions& options, double rate,
                                          std::uint64_t seed) {

@@ -2,11 +2,14 @@
 // bench_serving and vLLM's benchmark result files, so scripts written for them read bench's
 // figures unchanged; everything bench adds (sources, errors, definitions) is nested beside them.
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <string_view>
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 
 namespace bench::report {
 namespace {
@@ -16,7 +19,7 @@ using metrics::RunSummary;
 using nlohmann::json;
 
 // Plain doubles only: JSON has no NaN, and nlohmann would write null for it.
-double finite(double value) { return std::isfinite(value) ? value : 0.0; }
+double finite(double value) { return results::finite_or_zero(value); }
 
 // Server-supplied text (error bodies, finish_reason) may hold invalid UTF-8, on which
 // json::dump throws; invalid bytes become U+FFFD so the caller's dump cannot fail.
@@ -28,12 +31,10 @@ std::string valid_utf8(std::string_view text) {
 
 // {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
 void put_distribution(json& out, std::string_view name, const Distribution& d) {
-  const std::pair<std::string_view, double> stats[] = {
-      {"mean", d.mean}, {"median", d.median}, {"std", d.std}, {"p90", d.p90},
-      {"p95", d.p95},   {"p99", d.p99},       {"max", d.max},
-  };
-  for (const auto& [stat, value] : stats) {
-    out[std::string(stat) + "_" + std::string(name) + "_ms"] = finite(value);
+  const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
+  static_assert(std::size(values) == results::kDistributionStats.size());
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    out[results::distribution_key(results::kDistributionStats[i], name)] = finite(values[i]);
   }
 }
 
@@ -123,19 +124,19 @@ double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1
 json sweep_to_json(const std::string& variable, const json& values,
                    const std::vector<json>& points) {
   json out = json::object();
-  out["schema_version"] = kSchemaVersion;
-  out["bench_version"] = BENCH_VERSION;
-  out["kind"] = "sweep";
-  out["sweep"] = {{"variable", variable}, {"values", values}};
-  out["points"] = points;
+  out[results::key::schema_version] = results::kSchemaVersion;
+  out[results::key::bench_version] = BENCH_VERSION;
+  out[results::key::kind] = results::kind_name(results::Kind::sweep);
+  out[results::key::sweep] = {{results::key::variable, variable}, {results::key::values, values}};
+  out[results::key::points] = points;
   return out;
 }
 
 json to_json(const RunSummary& s, const RunContext& c) {
   json out = json::object();
-  out["schema_version"] = kSchemaVersion;
-  out["kind"] = "run";
-  out["bench_version"] = BENCH_VERSION;
+  out[results::key::schema_version] = results::kSchemaVersion;
+  out[results::key::kind] = results::kind_name(results::Kind::run);
+  out[results::key::bench_version] = BENCH_VERSION;
   out["started_at"] = c.started_at;
   out["base_url"] = c.base_url;
   out["embedded_server"] = c.embedded_server;
@@ -153,10 +154,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["total_output_tokens"] = s.total_output_tokens;
   out["request_throughput"] = finite(s.request_throughput);
   out["input_throughput"] = finite(s.input_throughput);
-  out["output_throughput"] = finite(s.output_throughput);
+  out[results::key::output_throughput] = finite(s.output_throughput);
   out["total_throughput"] = finite(s.total_throughput);
   out["concurrency"] = finite(s.achieved_concurrency);  // SGLang's key for the Little's-law value
-  out["max_concurrency"] = c.concurrency;
+  out[results::key::max_concurrency] = c.concurrency;
 
   put_distribution(out, "ttft", s.ttft_ms);
   put_distribution(out, "itl", s.itl_ms);
@@ -187,7 +188,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["mean_requested_output_len"] = finite(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite(s.mean_completion_tokens);
 
-  out["request_rate"] = std::isfinite(c.request_rate) ? json(c.request_rate) : json("inf");
+  out[results::key::request_rate] = results::rate_to_json(c.request_rate);
   out["goodput"] = s.goodput_measured ? json(finite(s.goodput)) : json(nullptr);
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
@@ -199,10 +200,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
                           {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
                           {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
   out["steady_state"] = steady_state_object(s.steady_state);
-  out["token_count_source"] = token_count_source(s);
+  out[results::key::token_count_source] = token_count_source(s);
   out["errors"] = errors_object(s);
-  out["config"] = c.config;
-  out["definitions"] = metric_definitions();
+  out[results::key::config] = c.config;
+  out[results::key::definitions] = metric_definitions();
   return out;
 }
 

@@ -28,7 +28,7 @@ Gate parsed(GateKind kind, const std::string& spec) {
 }
 
 std::string refusal(GateKind kind, const std::string& spec,
-                    const std::vector<std::string>& known = bench::gate::run_metric_names()) {
+                    const std::vector<std::string>& known = bench::results::run_metric_names()) {
   auto result = parse_gate(kind, spec, known);
   if (std::holds_alternative<Gate>(result)) {
     ADD_FAILURE() << spec << " was accepted";
@@ -138,8 +138,8 @@ TEST(FlagOf, NamesEachKindsFlag) {
 }
 
 TEST(CheckMetric, AcceptsEveryRunMetricName) {
-  for (const std::string& name : bench::gate::run_metric_names()) {
-    EXPECT_FALSE(check_metric("--fail-under", name, bench::gate::run_metric_names()))
+  for (const std::string& name : bench::results::run_metric_names()) {
+    EXPECT_FALSE(check_metric("--fail-under", name, bench::results::run_metric_names()))
         << name;
   }
 }
@@ -148,7 +148,7 @@ TEST(CheckMetric, RefusesNonNumericAndNestedKeys) {
   // Strings, booleans and objects of the results are not metrics a gate can compare.
   for (const std::string name : {"model", "itl_estimated", "config", "errors", "schema_version",
                                   "steady_state"}) {
-    EXPECT_TRUE(check_metric("--fail-under", name, bench::gate::run_metric_names())) << name;
+    EXPECT_TRUE(check_metric("--fail-under", name, bench::results::run_metric_names())) << name;
   }
 }
 

@@ -9,10 +9,11 @@
 
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::report {
 
-inline constexpr int kSchemaVersion = 1;  // "schema_version" of every results file
+inline constexpr int kSchemaVersion = results::kSchemaVersion;  // owned by the results module
 
 /// What the client itself cost during the run, and whether that may have bent the figures.
 struct ClientCheck {
