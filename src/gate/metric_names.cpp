@@ -45,6 +45,10 @@ std::string nearest(std::string_view metric, const std::vector<std::string>& kno
   if (!alias.empty() && std::find(known.begin(), known.end(), alias) != known.end()) {
     return alias;
   }
+  // A missing unit suffix ("p99_ttft" for p99_ttft_ms) is three edits, too many for the rule
+  // below, yet the likeliest slip of all.
+  const std::string with_unit = fmt::format("{}_ms", metric);
+  if (std::find(known.begin(), known.end(), with_unit) != known.end()) return with_unit;
   const std::size_t allowed = std::max<std::size_t>(2, metric.size() / 5);
   std::string best;
   std::size_t best_distance = allowed + 1;

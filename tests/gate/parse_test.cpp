@@ -84,6 +84,15 @@ TEST(ParseGate, RefusesMisspeltMetricSuggestingNearest) {
             "mean output_throughput?)");
 }
 
+TEST(ParseGate, SuggestsTheNameWithItsMissingUnitSuffix) {
+  EXPECT_EQ(refusal(GateKind::fail_over, "p99_ttft=1"),
+            "--fail-over: 'p99_ttft' is not a metric of bench's results (did you mean "
+            "p99_ttft_ms?)");
+  EXPECT_NE(refusal(GateKind::fail_over, "median_e2e_latency=1").find(
+                "(did you mean median_e2e_latency_ms?)"),
+            std::string::npos);
+}
+
 TEST(ParseGate, AnswersVllmKeyNamesWithBenchs) {
   EXPECT_NE(refusal(GateKind::fail_under, "total_token_throughput=1").find(
                 "(did you mean total_throughput?)"),
