@@ -20,8 +20,10 @@
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
+#include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/schedule/arrival.hpp"
+#include "bench/sim/sim_options.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
@@ -78,6 +80,12 @@ std::string rate_text(double rate) {
 }
 
 json rate_json(double rate) { return results::rate_to_json(rate); }
+
+// The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
+json results_for_scripts(const cli::RunOptions& options, const json& object) {
+  const auto compat = bench::results::parse_compat(options.json_compat);
+  return compat ? bench::results::compat_view(object, *compat) : object;
+}
 
 schedule::ArrivalOptions arrival_options(const cli::RunOptions& options, double rate,
                                          std::uint64_t seed) {
@@ -217,10 +225,14 @@ MeasuredPoint measure(const cli::RunOptions& options, const Setup& setup, const 
   report::RunContext& context = measured.context;
   context.base_url = setup.target.base_url;
   context.embedded_server = setup.target.embedded != nullptr;
+  if (context.embedded_server) context.simulator = sim::settings_json(options.sim);
   context.endpoint = options.endpoint;
   context.model = setup.request.model;
   context.concurrency = point.concurrency;
   context.request_rate = point.rate;
+  context.ramp_up_strategy = options.ramp_up_strategy;
+  context.ramp_up_start_rps = options.ramp_up_start_rps;
+  context.ramp_up_end_rps = options.ramp_up_end_rps;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
   context.output_len = options.output_len;
@@ -400,7 +412,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
 
   switch (options.output_format) {
     case cli::OutputFormat::json:
-      out << results.dump(2) << "\n";
+      out << results_for_scripts(options, results).dump(2) << "\n";
       break;
     case cli::OutputFormat::csv:
       out << report::to_csv(points);
@@ -426,7 +438,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
     }
   };
   if (!options.output_file.empty() && !results.is_null()) {
-    write(options.output_file, results.dump(2) + "\n");
+    write(options.output_file, results_for_scripts(options, results).dump(2) + "\n");
   }
   if (!options.html_path.empty() && !results.is_null()) {
     write(options.html_path, report::render_html_report(results));

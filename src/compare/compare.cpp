@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 
 namespace bench::compare {
@@ -118,7 +119,8 @@ std::optional<double> number(const json& run, std::string_view key) {
 }
 
 std::optional<double> metric_value(const json& run, const MetricSpec& spec) {
-  if (spec.key != "error_rate") return number(run, spec.key);
+  // Input and total are unknown when some input count is (old files wrote 0 or a part).
+  if (spec.key != "error_rate") return results::known_metric(run, spec.key);
   const std::optional<double> sent = number(run, "sent");
   const std::optional<double> failed = number(run, "failed");
   if (!sent || !failed || *sent <= 0) return std::nullopt;
@@ -185,16 +187,31 @@ json config(const json& run, std::string_view key) {
   return top(*found, key);
 }
 
+// The embedded server's setting `key`; null for a real server or a file from before it was
+// recorded.
+json simulator(const json& run, std::string_view key) {
+  const auto found = run.find("simulator");
+  if (found == run.end() || !found->is_object()) return json();
+  return top(*found, key);
+}
+
 constexpr Setting kSettings[] = {
     {"model", [](const json& run) { return top(run, "model"); }},
     {"endpoint", [](const json& run) { return top(run, "endpoint"); }},
     {"concurrency", [](const json& run) { return top(run, "max_concurrency"); }},
     {"request_rate", [](const json& run) { return top(run, "request_rate"); }},
+    {"ramp_up_strategy", [](const json& run) { return top(run, "ramp_up_strategy"); }},
+    {"ramp_up_start_rps", [](const json& run) { return top(run, "ramp_up_start_rps"); }},
+    {"ramp_up_end_rps", [](const json& run) { return top(run, "ramp_up_end_rps"); }},
     {"input_len", [](const json& run) { return config(run, "input_len"); }},
     {"output_len", [](const json& run) { return config(run, "output_len"); }},
     {"dataset", [](const json& run) { return config(run, "dataset"); }},
     {"ignore_eos", [](const json& run) { return config(run, "ignore_eos"); }},
     {"embedded_server", [](const json& run) { return top(run, "embedded_server"); }},
+    // A time-scaled simulator runs faster than real time: its figures are not a real server's.
+    {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},
+    {"simulator time scale", [](const json& run) { return simulator(run, "time_scale"); }},
+    {"simulator faults", [](const json& run) { return simulator(run, "faults"); }},
     {"output token count source", [](const json& run) {
        const auto found = run.find("token_count_source");
        return found != run.end() && found->is_object() ? top(*found, "output") : json();

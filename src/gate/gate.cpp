@@ -1,5 +1,6 @@
 #include "bench/gate/gate.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/util/text.hpp"
 
@@ -98,6 +99,12 @@ std::optional<std::string> unusable(const json& run, const Gate& gate) {
                        flag, gate.spec);
   }
   const json& value = run[gate.metric];
+  if (bench::results::needs_input_tokens(gate.metric) &&
+      !bench::results::input_tokens_known(run)) {
+    return fmt::format("{} is unknown: the server sent no prompt_tokens for some requests ({} {} "
+                       "cannot be checked)",
+                       gate.metric, flag, gate.spec);
+  }
   if (value.is_null()) {
     const std::string_view hint =
         gate.metric == "goodput" ? ", which needs --goodput SLOs" : "";

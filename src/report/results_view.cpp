@@ -7,6 +7,7 @@
 
 #include "bench/report/svg_chart.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 
 namespace bench::report::view {
@@ -21,6 +22,8 @@ const json* member(const json& object, std::string_view key) {
 }  // namespace
 
 std::optional<double> number(const json& object, std::string_view key) {
+  // Old files wrote unknown input figures as 0: a run that says its input is unknown has none.
+  if (results::needs_input_tokens(key) && !results::input_tokens_known(object)) return {};
   return results::number_at(object, key);
 }
 
@@ -128,7 +131,7 @@ std::string token_source_label(const json& run, std::string_view kind) {
     const std::int64_t other = count(*sources, output ? "output_from_chunks" : "input_unknown");
     return output ? fmt::format("mixed: {} requests from usage, {} ESTIMATED from chunks",
                                 from_usage, other)
-                  : fmt::format("mixed: {} requests from usage, {} unknown (counted as 0)",
+                  : fmt::format("mixed: {} requests from usage, {} unknown (input is n/a)",
                                 from_usage, other);
   }
   return source.empty() ? "not recorded" : source;

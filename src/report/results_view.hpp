@@ -16,7 +16,8 @@ namespace bench::report::view {
 using nlohmann::json;
 
 /// A number under `key`; the strings "inf"/"Infinity" (an unlimited request rate) give
-/// infinity. Missing, null, boolean or other strings give nothing (results::number_at).
+/// infinity. Missing, null, boolean or other strings give nothing (results::number_at), as do
+/// the input figures of a run whose input token counts are unknown.
 std::optional<double> number(const json& object, std::string_view key);
 
 /// An integer count under `key`, or `fallback`.

@@ -59,4 +59,25 @@ std::vector<std::string> numeric_keys(const nlohmann::json& results) {
   return keys;
 }
 
+bool input_tokens_known(const nlohmann::json& run) {
+  if (!run.is_object()) return false;
+  const auto sources = run.find(key::token_count_source);
+  if (sources == run.end() || !sources->is_object()) return true;  // not recorded: trust it
+  const auto input = sources->find("input");
+  return input == sources->end() || (*input != "unknown" && *input != "mixed");
+}
+
+bool needs_input_tokens(std::string_view key) {
+  return key == "input_throughput" || key == "total_throughput" ||
+         key == "total_input_tokens" || key == "mean_prompt_tokens";
+}
+
+std::optional<double> known_metric(const nlohmann::json& run, std::string_view key) {
+  if (!run.is_object()) return std::nullopt;
+  const auto found = run.find(key);
+  if (found == run.end() || !found->is_number()) return std::nullopt;
+  if (needs_input_tokens(key) && !input_tokens_known(run)) return std::nullopt;
+  return found->get<double>();
+}
+
 }  // namespace bench::results

@@ -4,6 +4,7 @@
 // names from here, and tests/results/run_metrics_test.cpp holds the list to what the writer
 // really writes.
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,5 +32,18 @@ const std::vector<std::string>& run_metric_names();
 /// The top-level keys of `results` whose value is a number (not a bool), sorted; for a sweep,
 /// those of its first point.
 std::vector<std::string> numeric_keys(const nlohmann::json& results);
+
+/// False when some successful request's prompt_tokens were unknown (token_count_source.input
+/// "unknown" or "mixed"): the input figures then lack part of their input and are unknown.
+/// Files from before this rule wrote 0 or a partial sum for them; this reads those as unknown.
+bool input_tokens_known(const nlohmann::json& run);
+
+/// True for the keys whose value needs every input token count: input_throughput,
+/// total_throughput, total_input_tokens, mean_prompt_tokens.
+bool needs_input_tokens(std::string_view key);
+
+/// The figure under `key` of a run, or nullopt when it is missing, null, not a number, or
+/// needs input token counts the run does not know.
+std::optional<double> known_metric(const nlohmann::json& run, std::string_view key);
 
 }  // namespace bench::results
