@@ -5,6 +5,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/report/html_report.hpp"
+#include "bench/results/shape.hpp"
 #include "bench/util/atomic_file.hpp"
 
 namespace bench::app {
@@ -45,6 +46,13 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
 int run_report(const cli::ReportOptions& options, std::ostream& err) {
   auto results = compare::load_results(options.results_path);
   if (const auto* error = std::get_if<compare::CompareError>(&results)) {
+    err << "bench report: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  // Any other JSON ({"a": 1}) is refused as `bench compare` refuses it, never an empty report.
+  const auto kind =
+      bench::results::classify(std::get<nlohmann::json>(results), options.results_path);
+  if (const auto* error = std::get_if<bench::results::FormatError>(&kind)) {
     err << "bench report: error: " << error->message << "\n";
     return cli::kExitUsage;
   }

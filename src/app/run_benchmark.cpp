@@ -22,6 +22,8 @@
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
+#include "bench/results/compat.hpp"
+#include "bench/results/format.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
@@ -37,10 +39,14 @@ namespace {
 using nlohmann::json;
 
 std::string rate_text(double rate) {
-  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string("inf");
+  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string(results::kUnlimited);
 }
 
-json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
+// The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
+json results_for_scripts(const cli::RunOptions& options, const json& object) {
+  const auto compat = results::parse_compat(options.json_compat);
+  return compat ? results::compat_view(object, *compat) : object;
+}
 
 // One point's figures, as reported: its results object, and what the text report is made of.
 struct PointReport {
@@ -225,7 +231,7 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
     for (const PointReport& point : run.points) objects.push_back(point.results);
     json values = json::array();
     for (const LoadPoint& point : plan.points) {
-      values.push_back(plan.sweep_variable == "request_rate" ? rate_json(point.rate_per_s)
+      values.push_back(plan.sweep_variable == "request_rate" ? results::rate_to_json(point.rate_per_s)
                                                              : json(point.concurrency));
     }
     run.results = report::sweep_to_json(plan.sweep_variable, values, objects);
@@ -245,7 +251,7 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
            std::ostream& out) {
   switch (options.output_format) {
     case cli::OutputFormat::json:
-      out << run.results.dump(2) << "\n";
+      out << results_for_scripts(options, run.results).dump(2) << "\n";
       break;
     case cli::OutputFormat::csv: {
       std::vector<json> objects;
@@ -279,7 +285,10 @@ bool write_files(const cli::RunOptions& options, const RunResults& run, RecordLo
     }
   };
   if (!options.output_file.empty() && !run.results.is_null()) {
-    attempt([&] { write_file_atomically(options.output_file, run.results.dump(2) + "\n"); });
+    attempt([&] {
+      write_file_atomically(options.output_file,
+                            results_for_scripts(options, run.results).dump(2) + "\n");
+    });
   }
   if (!options.html_path.empty() && !run.results.is_null()) {
     attempt([&] {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
+#include "bench/sim/sim_options.hpp"
 
 namespace bench::app {
 
@@ -15,8 +17,6 @@ using nlohmann::json;
 
 std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
 std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
-
-json rate_json(double rate) { return std::isfinite(rate) ? json(rate) : json("inf"); }
 
 workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
@@ -153,10 +153,14 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   report::RunContext context;
   context.base_url = prepared.target.shown_base_url;
   context.embedded_server = prepared.target.embedded != nullptr;
+  if (context.embedded_server) context.simulator = sim::settings_json(options.sim);
   context.endpoint = std::string(protocol::endpoint_name(options.endpoint));
   context.model = prepared.request.model;
   context.concurrency = point.concurrency;
   context.request_rate = point.rate_per_s;
+  context.ramp_up_strategy = std::string(schedule::ramp_strategy_name(options.ramp_up_strategy));
+  context.ramp_up_start_rps = options.ramp_up_start_rps;
+  context.ramp_up_end_rps = options.ramp_up_end_rps;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
   context.output_len = plan.output_len;
@@ -168,15 +172,16 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
 }
 
 json point_label(const RunPlan& plan, const LoadPoint& point) {
-  if (plan.sweep_variable == "request_rate") return {{"request_rate", rate_json(point.rate_per_s)}};
+  if (plan.sweep_variable == "request_rate") {
+    return {{"request_rate", results::rate_to_json(point.rate_per_s)}};
+  }
   if (plan.sweep_variable == "concurrency") return {{"concurrency", point.concurrency}};
   return json::object();
 }
 
 std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
   if (plan.sweep_variable == "request_rate") {
-    return std::isfinite(point.rate_per_s) ? fmt::format("rate={:g}", point.rate_per_s)
-                                           : std::string("rate=inf");
+    return "rate=" + results::value_label(point.rate_per_s);
   }
   if (plan.sweep_variable == "concurrency") return fmt::format("c={}", point.concurrency);
   return "";

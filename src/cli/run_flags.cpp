@@ -284,6 +284,12 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
   app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
+  app.add_option("--json-compat", run.json_compat,
+                 "Write the JSON results (stdout and --output-file) as vLLM's or SGLang's scripts "
+                 "read them: *_itl_ms are per-chunk gaps (bench's icl), bench's per-token ITL "
+                 "moves to *_itl_per_token_ms; vllm adds *_e2el_ms, total_token_throughput, "
+                 "request_goodput")
+      ->check(CLI::IsMember({"vllm", "sglang"}));
   app.add_option("--save-requests", run.save_requests,
                  "Write one JSON line per request (timings, chunks, tokens, status) to this file");
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");

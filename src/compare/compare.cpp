@@ -7,6 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
+#include "bench/results/shape.hpp"
+
 namespace bench::compare {
 namespace {
 
@@ -57,32 +61,11 @@ struct Point {
 };
 
 std::variant<Shape, CompareError> shape_of(const json& results, std::string_view name) {
-  if (!results.is_object()) {
-    return CompareError{fmt::format("{}: not a bench results object (a JSON object)", name)};
+  const auto kind = results::classify(results, name);
+  if (const auto* error = std::get_if<results::FormatError>(&kind)) {
+    return CompareError{error->message};
   }
-  const auto version = results.find("schema_version");
-  if (version != results.end() && version->is_number() && version->get<double>() > 1) {
-    return CompareError{fmt::format(
-        "{}: schema_version {} is newer than this bench reads (1)", name, version->dump())};
-  }
-  const auto points = results.find("points");
-  const bool has_points = points != results.end() && points->is_array();
-  const auto kind = results.find("kind");
-  if (kind != results.end() && *kind != "run" && *kind != "sweep") {
-    return CompareError{
-        fmt::format("{}: \"kind\": {} is neither a run nor a sweep", name, kind->dump())};
-  }
-  if ((kind != results.end() && *kind == "sweep") || (kind == results.end() && has_points)) {
-    if (!has_points || points->empty()) {
-      return CompareError{fmt::format("{}: a sweep without points", name)};
-    }
-    return Shape::sweep;
-  }
-  if (kind == results.end() && !results.contains("output_throughput")) {
-    return CompareError{fmt::format(
-        "{}: not a bench results object (neither output_throughput nor points)", name)};
-  }
-  return Shape::run;
+  return std::get<results::Kind>(kind) == results::Kind::sweep ? Shape::sweep : Shape::run;
 }
 
 std::string value_text(const json& value) {
@@ -92,9 +75,9 @@ std::string value_text(const json& value) {
 }
 
 std::string sweep_variable(const json& sweep) {
-  const json settings = sweep.value("sweep", json::object());
+  const json settings = sweep.value(results::key::sweep, json::object());
   if (!settings.is_object()) return "point";
-  const json variable = settings.value("variable", json("point"));
+  const json variable = settings.value(results::key::variable, json("point"));
   return variable.is_string() ? variable.get<std::string>() : "point";
 }
 
@@ -103,9 +86,9 @@ std::string sweep_variable(const json& sweep) {
 // figure; request_rate).
 std::vector<Point> points_of(const json& sweep) {
   const std::string variable = sweep_variable(sweep);
-  const json settings = sweep.value("sweep", json::object());
-  const json values = settings.is_object() ? settings.value("values", json()) : json();
-  const json& points = sweep["points"];
+  const json settings = sweep.value(results::key::sweep, json::object());
+  const json values = settings.is_object() ? settings.value(results::key::values, json()) : json();
+  const json& points = sweep[results::key::points];
   std::vector<Point> out;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const json& point = points[i];
@@ -113,7 +96,8 @@ std::vector<Point> points_of(const json& sweep) {
     if (values.is_array() && values.size() == points.size()) {
       value = values[i];
     } else if (point.is_object()) {
-      const std::string key = variable == "concurrency" ? "max_concurrency" : variable;
+      const std::string key =
+          variable == "concurrency" ? std::string(results::key::max_concurrency) : variable;
       value = point.value(key, json());
     }
     std::string label = value.is_null() ? fmt::format("point {}", i + 1)
@@ -135,7 +119,8 @@ std::optional<double> number(const json& run, std::string_view key) {
 }
 
 std::optional<double> metric_value(const json& run, const MetricSpec& spec) {
-  if (spec.key != "error_rate") return number(run, spec.key);
+  // Input and total are unknown when some input count is (old files wrote 0 or a part).
+  if (spec.key != "error_rate") return results::known_metric(run, spec.key);
   const std::optional<double> sent = number(run, "sent");
   const std::optional<double> failed = number(run, "failed");
   if (!sent || !failed || *sent <= 0) return std::nullopt;
@@ -202,16 +187,31 @@ json config(const json& run, std::string_view key) {
   return top(*found, key);
 }
 
+// The embedded server's setting `key`; null for a real server or a file from before it was
+// recorded.
+json simulator(const json& run, std::string_view key) {
+  const auto found = run.find("simulator");
+  if (found == run.end() || !found->is_object()) return json();
+  return top(*found, key);
+}
+
 constexpr Setting kSettings[] = {
     {"model", [](const json& run) { return top(run, "model"); }},
     {"endpoint", [](const json& run) { return top(run, "endpoint"); }},
     {"concurrency", [](const json& run) { return top(run, "max_concurrency"); }},
     {"request_rate", [](const json& run) { return top(run, "request_rate"); }},
+    {"ramp_up_strategy", [](const json& run) { return top(run, "ramp_up_strategy"); }},
+    {"ramp_up_start_rps", [](const json& run) { return top(run, "ramp_up_start_rps"); }},
+    {"ramp_up_end_rps", [](const json& run) { return top(run, "ramp_up_end_rps"); }},
     {"input_len", [](const json& run) { return config(run, "input_len"); }},
     {"output_len", [](const json& run) { return config(run, "output_len"); }},
     {"dataset", [](const json& run) { return config(run, "dataset"); }},
     {"ignore_eos", [](const json& run) { return config(run, "ignore_eos"); }},
     {"embedded_server", [](const json& run) { return top(run, "embedded_server"); }},
+    // A time-scaled simulator runs faster than real time: its figures are not a real server's.
+    {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},
+    {"simulator time scale", [](const json& run) { return simulator(run, "time_scale"); }},
+    {"simulator faults", [](const json& run) { return simulator(run, "faults"); }},
     {"output token count source", [](const json& run) {
        const auto found = run.find("token_count_source");
        return found != run.end() && found->is_object() ? top(*found, "output") : json();

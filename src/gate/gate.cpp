@@ -1,4 +1,7 @@
 #include "bench/gate/gate.hpp"
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
+#include "bench/results/shape.hpp"
 #include "bench/util/text.hpp"
 
 #include <cmath>
@@ -11,6 +14,7 @@ namespace bench::gate {
 namespace {
 
 using nlohmann::json;
+using bench::results::format_number;
 
 std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view spec,
                                                 const std::vector<std::string>& known) {
@@ -47,17 +51,6 @@ std::variant<Gate, GateError> parse_error_rate_gate(std::string_view spec) {
         spec)};
   }
   return Gate{GateKind::max_error_rate, "", *rate, std::string(spec)};
-}
-
-// Figures as people read them: whole numbers bare, others to 2 decimals (trailing zeros
-// dropped), small ones to 3 significant digits.
-std::string format_number(double value) {
-  if (value == std::trunc(value) && std::abs(value) < 1e15) return fmt::format("{:.0f}", value);
-  if (std::abs(value) < 1) return fmt::format("{:.3g}", value);
-  std::string text = fmt::format("{:.2f}", value);
-  while (text.back() == '0') text.pop_back();
-  if (text.back() == '.') text.pop_back();
-  return text;
 }
 
 // The value and limit of a failed gate, in as many digits as it takes to show they differ
@@ -106,6 +99,12 @@ std::optional<std::string> unusable(const json& run, const Gate& gate) {
                        flag, gate.spec);
   }
   const json& value = run[gate.metric];
+  if (bench::results::needs_input_tokens(gate.metric) &&
+      !bench::results::input_tokens_known(run)) {
+    return fmt::format("{} is unknown: the server sent no prompt_tokens for some requests ({} {} "
+                       "cannot be checked)",
+                       gate.metric, flag, gate.spec);
+  }
   if (value.is_null()) {
     const std::string_view hint =
         gate.metric == "goodput" ? ", which needs --goodput SLOs" : "";
@@ -163,11 +162,6 @@ std::optional<Failure> check(const json& run, const Gate& gate) {
                  value};
 }
 
-bool is_sweep(const json& results) {
-  if (results.is_object() && results.contains("kind")) return results["kind"] == "sweep";
-  return results.is_object() && results.contains("points");
-}
-
 }  // namespace
 
 std::string_view flag_of(GateKind kind) {
@@ -195,7 +189,7 @@ GateOutcome evaluate(std::span<const Gate> gates, const json& results) {
   std::string shape_problem;
   if (!results.is_object()) {
     shape_problem = "the results are not a JSON object";
-  } else if (is_sweep(results)) {
+  } else if (bench::results::is_sweep(results)) {
     const auto found = results.find("points");
     if (found == results.end() || !found->is_array() || found->empty()) {
       shape_problem = "the sweep has no points";

@@ -9,36 +9,6 @@
 namespace bench::gate {
 namespace {
 
-// {mean,median,std,p90,p95,p99,max}_<name>_ms, the distribution layout of json_report.cpp.
-void add_distribution(std::vector<std::string>& names, std::string_view name) {
-  for (std::string_view stat : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
-    names.push_back(fmt::format("{}_{}_ms", stat, name));
-  }
-}
-
-std::vector<std::string> make_run_metric_names() {
-  std::vector<std::string> names = {
-      "duration", "sent", "completed", "failed", "cancelled", "warmup_requests",
-      "total_input_tokens", "total_output_tokens", "request_throughput", "input_throughput",
-      "output_throughput", "total_throughput", "concurrency", "max_concurrency",
-  };
-  for (std::string_view name : {"ttft", "itl", "icl", "tpot", "e2e_latency"}) {
-    add_distribution(names, name);
-  }
-  names.insert(names.end(), {
-      "connections_opened", "mean_connect_ms", "p99_connect_ms", "max_connect_ms",
-      "mean_schedule_lag_ms", "p99_schedule_lag_ms", "max_schedule_lag_ms",
-      "mean_client_lag_ms", "p99_client_lag_ms", "max_client_lag_ms",
-      "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",
-      "median_e2e_latency_from_intended_ms", "p99_e2e_latency_from_intended_ms",
-      "total_text_chunks", "requests_with_per_chunk_usage", "mean_requested_input_len",
-      "mean_prompt_tokens", "mean_requested_output_len", "mean_completion_tokens",
-      // "inf" for a closed loop; null without --goodput SLOs.
-      "request_rate", "goodput", "good_requests",
-  });
-  return names;
-}
-
 // Optimal string alignment distance: Levenshtein plus adjacent transpositions, the two slips
 // a hand typing a key makes ("p99_ttfft_ms", "ouptut_throughput").
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -75,6 +45,10 @@ std::string nearest(std::string_view metric, const std::vector<std::string>& kno
   if (!alias.empty() && std::find(known.begin(), known.end(), alias) != known.end()) {
     return alias;
   }
+  // A missing unit suffix ("p99_ttft" for p99_ttft_ms) is three edits, too many for the rule
+  // below, yet the likeliest slip of all.
+  const std::string with_unit = fmt::format("{}_ms", metric);
+  if (std::find(known.begin(), known.end(), with_unit) != known.end()) return with_unit;
   const std::size_t allowed = std::max<std::size_t>(2, metric.size() / 5);
   std::string best;
   std::size_t best_distance = allowed + 1;
@@ -89,26 +63,6 @@ std::string nearest(std::string_view metric, const std::vector<std::string>& kno
 }
 
 }  // namespace
-
-const std::vector<std::string>& run_metric_names() {
-  static const std::vector<std::string> names = make_run_metric_names();
-  return names;
-}
-
-std::vector<std::string> numeric_keys(const nlohmann::json& results) {
-  const nlohmann::json* run = &results;
-  if (results.is_object() && results.contains("points") && results["points"].is_array() &&
-      !results["points"].empty()) {
-    run = &results["points"][0];
-  }
-  std::vector<std::string> keys;
-  if (!run->is_object()) return keys;
-  for (const auto& [key, value] : run->items()) {
-    if (value.is_number()) keys.push_back(key);  // is_number() is false for booleans
-  }
-  std::sort(keys.begin(), keys.end());
-  return keys;
-}
 
 std::optional<std::string> check_metric(std::string_view flag, std::string_view metric,
                                         const std::vector<std::string>& known) {

@@ -27,7 +27,8 @@ constexpr std::string_view kColumns[] = {
     "p99_icl_ms",            "mean_tpot_ms",        "median_tpot_ms",
     "p99_tpot_ms",           "median_e2e_latency_ms", "p99_e2e_latency_ms",
     "concurrency",           "p99_client_lag_ms",   "client_saturated",
-    "output_token_source",   "interrupted",
+    "output_token_source",   "interrupted",         "ramp_up_strategy",
+    "ramp_up_start_rps",     "ramp_up_end_rps",
 };
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.

@@ -58,7 +58,9 @@ nlohmann::json metric_definitions() {
        "inter-token latency, ms: gaps between successive tokens. A text chunk carrying k tokens "
        "has its gap from the previous text chunk split evenly over its k tokens; k exact from "
        "per-chunk usage (vLLM continuous_usage_stats), else estimated as completion_tokens / "
-       "chunks (itl_estimated). Equals icl when every chunk carries one token."},
+       "chunks (itl_estimated). Equals icl when every chunk carries one token. Not vLLM's or "
+       "SGLang's itl_ms, which are per-chunk gaps (bench's icl); --json-compat vllm|sglang "
+       "writes itl keys with their meaning."},
       {"icl",
        "inter-chunk latency, ms: gaps between successive text-carrying chunks of a request, one "
        "value per gap. This is what SGLang and vLLM call ITL (AIPerf: ICL)."},

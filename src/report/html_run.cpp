@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/run_metrics.hpp"
+
 #include "bench/report/svg_chart.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
@@ -83,22 +85,14 @@ std::string errors_by_class_brief(const json& run) {
   return out;
 }
 
-std::string throughput_section(const json& run, std::string_view id_prefix) {
-  const json* steady = view::object_at(run, "steady_state");
-  const bool with_steady = steady != nullptr;
-  auto steady_value = [&](std::string_view key, int decimals) {
-    return with_steady ? fixed(number(*steady, key), decimals) : std::string();
-  };
-  const std::int64_t sent = view::count(run, "sent");
-  const std::int64_t failed = view::count(run, "failed");
-  const std::int64_t cancelled = view::count(run, "cancelled");
-
+// The table's head: figure, whole run, the steady-state window when there is one, unit, source.
+std::string throughput_head(const json* steady, std::string_view id_prefix) {
   std::string out = fmt::format(
       "<section class=\"card\" id=\"{}throughput\"><h2>Throughput</h2>"
       "<table class=\"headline\"><thead><tr><th scope=\"col\">figure</th>"
       "<th scope=\"col\" class=\"num\">whole run</th>",
       esc(id_prefix));
-  if (with_steady) {
+  if (steady != nullptr) {
     const std::string target =
         view::number(*steady, "target_in_flight")
             ? fmt::format(", in flight at least 90% of {}",
@@ -110,31 +104,56 @@ std::string throughput_section(const json& run, std::string_view id_prefix) {
         fixed(number(*steady, "start_s"), 1), fixed(number(*steady, "end_s"), 1), esc(target));
   }
   out += "<th scope=\"col\">unit</th><th scope=\"col\">token counts from</th></tr></thead><tbody>";
+  return out;
+}
 
-  const bool estimate = view::output_is_estimate(run);
+// Input and total: "n/a" when some request's input count is unknown, never 0 or a part (a
+// total that silently equals output would read as a blended figure).
+std::string input_and_total_rows(const json& run, const json* steady) {
+  const bool with_steady = steady != nullptr;
+  const bool input_unknown = !results::input_tokens_known(run);
+  auto steady_value = [&](std::string_view key) {
+    if (!with_steady) return std::string();
+    return input_unknown ? std::string("n/a") : fixed(number(*steady, key), 1);
+  };
   const json* sources = view::object_at(run, "token_count_source");
   const std::string input_source = sources != nullptr ? view::text(*sources, "input") : "";
-  const bool input_unknown = input_source == "unknown" || input_source == "mixed";
+  std::string out = throughput_row(
+      {"", "Input token throughput",
+       input_unknown ? fmt::format("n/a<span class=\"badge\">{}</span>",
+                                   input_source == "unknown" ? "UNKNOWN" : "INCOMPLETE")
+                     : fixed(number(run, "input_throughput"), 1),
+       steady_value("input_throughput"), "input tok/s", source_cell(run, "input")},
+      with_steady);
+  out += throughput_row(
+      {"", "Total token throughput",
+       input_unknown ? std::string("n/a") : fixed(number(run, "total_throughput"), 1),
+       steady_value("total_throughput"), "total tok/s (input + output)",
+       input_unknown ? "<span class=\"estimate\">n/a: input tokens unknown</span>"
+                     : output_share(run)},
+      with_steady);
+  return out;
+}
+
+std::string throughput_section(const json& run, std::string_view id_prefix) {
+  const json* steady = view::object_at(run, "steady_state");
+  const bool with_steady = steady != nullptr;
+  auto steady_value = [&](std::string_view key, int decimals) {
+    return with_steady ? fixed(number(*steady, key), decimals) : std::string();
+  };
+  const std::int64_t sent = view::count(run, "sent");
+  const std::int64_t failed = view::count(run, "failed");
+  const std::int64_t cancelled = view::count(run, "cancelled");
+
+  std::string out = throughput_head(steady, id_prefix);
+  const bool estimate = view::output_is_estimate(run);
   out += throughput_row(
       {"headline", "Output token throughput",
        fixed(number(run, "output_throughput"), 1) +
            (estimate ? "<span class=\"badge\">ESTIMATE</span>" : ""),
        steady_value("output_throughput", 1), "output tok/s", source_cell(run, "output")},
       with_steady);
-  out += throughput_row(
-      {"", "Input token throughput",
-       fixed(number(run, "input_throughput"), 1) +
-           (input_unknown ? fmt::format("<span class=\"badge\">{}</span>",
-                                        input_source == "unknown" ? "UNKNOWN" : "INCOMPLETE")
-                          : ""),
-       steady_value("input_throughput", 1), "input tok/s", source_cell(run, "input")},
-      with_steady);
-  out += throughput_row(
-      {"", "Total token throughput", fixed(number(run, "total_throughput"), 1),
-       steady_value("total_throughput", 1), "total tok/s (input + output)",
-       input_unknown ? "<span class=\"estimate\">too low: input tokens unknown</span>"
-                     : output_share(run)},
-      with_steady);
+  out += input_and_total_rows(run, steady);
   out +=
       throughput_row({"", "Request throughput", fixed(number(run, "request_throughput"), 2),
                       steady_value("request_throughput", 2), "completed req/s", "successful only"},
@@ -231,11 +250,14 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
                                     view::grouped(view::count(run, "total_output_tokens")),
                                     source_cell(run, "output")));
   item("Input tokens", fmt::format("{} <span class=\"src\">({})</span>",
-                                   view::grouped(view::count(run, "total_input_tokens")),
+                                   results::input_tokens_known(run)
+                                       ? view::grouped(view::count(run, "total_input_tokens"))
+                                       : std::string("n/a"),
                                    source_cell(run, "input")));
   if (number(run, "mean_requested_input_len")) {
-    const bool input_known = view::token_source_label(run, "input") == "server usage" ||
-                             view::count(run, "total_input_tokens") > 0;
+    const bool input_known = results::input_tokens_known(run) &&
+                             (view::token_source_label(run, "input") == "server usage" ||
+                              view::count(run, "total_input_tokens") > 0);
     item("Mean input length",
          fmt::format(
              "requested {} words, {}", view::length(number(run, "mean_requested_input_len")),
@@ -362,7 +384,7 @@ std::string run_alerts(const json& run) {
   if (sources != nullptr && view::text(*sources, "input") == "unknown") {
     out +=
         "<p class=\"alert warn\">Input token counts are UNKNOWN (the server sent no "
-        "prompt_tokens): input and total tok/s count them as 0.</p>";
+        "prompt_tokens): input and total tok/s are n/a.</p>";
   }
   return out;
 }
@@ -373,6 +395,12 @@ std::string load_label(const json& run) {
       number(run, "max_concurrency")
           ? view::grouped(view::count(run, "max_concurrency")) + " max in flight"
           : std::string("not recorded");
+  const std::string ramp = view::text(run, "ramp_up_strategy");
+  if (!ramp.empty()) {
+    return fmt::format("ramp-up, {} from {} to {} req/s, {}", ramp,
+                       view::value_label(number(run, "ramp_up_start_rps")),
+                       view::value_label(number(run, "ramp_up_end_rps")), concurrency);
+  }
   if (!rate || std::isinf(*rate)) {
     return concurrency + (rate ? " (closed loop, no rate limit)" : "");
   }

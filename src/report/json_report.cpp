@@ -2,11 +2,14 @@
 // bench_serving and vLLM's benchmark result files, so scripts written for them read bench's
 // figures unchanged; everything bench adds (sources, errors, definitions) is nested beside them.
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <string_view>
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 
 namespace bench::report {
 namespace {
@@ -16,7 +19,12 @@ using metrics::RunSummary;
 using nlohmann::json;
 
 // Plain doubles only: JSON has no NaN, and nlohmann would write null for it.
-double finite(double value) { return std::isfinite(value) ? value : 0.0; }
+double finite(double value) { return results::finite_or_zero(value); }
+
+// A figure that needs every request's input token count: null when one is unknown.
+json if_known(bool known, double value) {
+  return known ? json(finite(value)) : json(nullptr);
+}
 
 // Server-supplied text (error bodies, finish_reason) may hold invalid UTF-8, on which
 // json::dump throws; invalid bytes become U+FFFD so the caller's dump cannot fail.
@@ -28,12 +36,10 @@ std::string valid_utf8(std::string_view text) {
 
 // {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
 void put_distribution(json& out, std::string_view name, const Distribution& d) {
-  const std::pair<std::string_view, double> stats[] = {
-      {"mean", d.mean}, {"median", d.median}, {"std", d.std}, {"p90", d.p90},
-      {"p95", d.p95},   {"p99", d.p99},       {"max", d.max},
-  };
-  for (const auto& [stat, value] : stats) {
-    out[std::string(stat) + "_" + std::string(name) + "_ms"] = finite(value);
+  const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
+  static_assert(std::size(values) == results::kDistributionStats.size());
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    out[results::distribution_key(results::kDistributionStats[i], name)] = finite(values[i]);
   }
 }
 
@@ -93,14 +99,14 @@ json timeline_object(const RunSummary& s) {
   return {{"bucket_s", s.timeline_bucket_s}, {"buckets", buckets}};
 }
 
-json steady_state_object(const metrics::SteadyState& steady) {
+json steady_state_object(const metrics::SteadyState& steady, bool input_known) {
   if (!steady.found) return nullptr;
   return {{"start_s", steady.start_s},
           {"end_s", steady.end_s},
           {"target_in_flight", steady.target_in_flight},
           {"output_throughput", finite(steady.output_throughput)},
-          {"input_throughput", finite(steady.input_throughput)},
-          {"total_throughput", finite(steady.total_throughput)},
+          {"input_throughput", if_known(input_known, steady.input_throughput)},
+          {"total_throughput", if_known(input_known, steady.total_throughput)},
           {"request_throughput", finite(steady.request_throughput)}};
 }
 
@@ -122,30 +128,9 @@ json client_object(const RunSummary& s, const ClientCheck& client) {
 // Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
 double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
 
-}  // namespace
-
-json sweep_to_json(const std::string& variable, const json& values,
-                   const std::vector<json>& points) {
-  json out = json::object();
-  out["schema_version"] = kSchemaVersion;
-  out["bench_version"] = BENCH_VERSION;
-  out["kind"] = "sweep";
-  out["sweep"] = {{"variable", variable}, {"values", values}};
-  out["points"] = points;
-  return out;
-}
-
-json to_json(const RunSummary& s, const RunContext& c) {
-  json out = json::object();
-  out["schema_version"] = kSchemaVersion;
-  out["kind"] = "run";
-  out["bench_version"] = BENCH_VERSION;
-  out["started_at"] = c.started_at;
-  out["base_url"] = c.base_url;
-  out["embedded_server"] = c.embedded_server;
-  out["endpoint"] = c.endpoint;
-  out["model"] = c.model;
-
+// Counts and the four throughputs, output first among the token kinds.
+void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext& c,
+                               bool input_known) {
   out["duration"] = finite(s.duration_s);
   out["sent"] = s.sent;
   out["completed"] = s.completed;
@@ -153,15 +138,29 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["cancelled"] = s.cancelled;
   out["warmup_requests"] = s.warmup_requests;
 
-  out["total_input_tokens"] = s.total_input_tokens;
+  out["total_input_tokens"] = input_known ? json(s.total_input_tokens) : json(nullptr);
   out["total_output_tokens"] = s.total_output_tokens;
   out["request_throughput"] = finite(s.request_throughput);
-  out["input_throughput"] = finite(s.input_throughput);
-  out["output_throughput"] = finite(s.output_throughput);
-  out["total_throughput"] = finite(s.total_throughput);
+  out["input_throughput"] = if_known(input_known, s.input_throughput);
+  out[results::key::output_throughput] = finite(s.output_throughput);
+  out["total_throughput"] = if_known(input_known, s.total_throughput);
   out["concurrency"] = finite(s.achieved_concurrency);  // SGLang's key for the Little's-law value
-  out["max_concurrency"] = c.concurrency;
+  out[results::key::max_concurrency] = c.concurrency;
+}
 
+// The offered load: a rate ("inf" for a closed loop), or vLLM's ramp-up keys
+// (vllm/benchmarks/serve.py writes ramp_up_strategy, ramp_up_start_rps, ramp_up_end_rps)
+// with request_rate null, since a ramp has no single rate and is not a closed loop.
+void put_load(json& out, const RunContext& c) {
+  const bool ramp = c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty();
+  out[results::key::request_rate] = ramp ? json(nullptr) : results::rate_to_json(c.request_rate);
+  out["ramp_up_strategy"] = ramp ? json(c.ramp_up_strategy) : json(nullptr);
+  out["ramp_up_start_rps"] = ramp ? json(c.ramp_up_start_rps) : json(nullptr);
+  out["ramp_up_end_rps"] = ramp ? json(c.ramp_up_end_rps) : json(nullptr);
+}
+
+// The latency distributions, then connection, schedule and client lag.
+void put_latencies(json& out, const RunSummary& s) {
   put_distribution(out, "ttft", s.ttft_ms);
   put_distribution(out, "itl", s.itl_ms);
   put_distribution(out, "icl", s.icl_ms);
@@ -181,17 +180,48 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["p99_ttft_from_intended_ms"] = finite(s.ttft_from_intended_ms.p99);
   out["median_e2e_latency_from_intended_ms"] = finite(s.e2e_from_intended_ms.median);
   out["p99_e2e_latency_from_intended_ms"] = finite(s.e2e_from_intended_ms.p99);
+}
+
+}  // namespace
+
+json sweep_to_json(const std::string& variable, const json& values,
+                   const std::vector<json>& points) {
+  json out = json::object();
+  out[results::key::schema_version] = results::kSchemaVersion;
+  out[results::key::bench_version] = BENCH_VERSION;
+  out[results::key::kind] = results::kind_name(results::Kind::sweep);
+  out[results::key::sweep] = {{results::key::variable, variable}, {results::key::values, values}};
+  out[results::key::points] = points;
+  return out;
+}
+
+json to_json(const RunSummary& s, const RunContext& c) {
+  json out = json::object();
+  out[results::key::schema_version] = results::kSchemaVersion;
+  out[results::key::kind] = results::kind_name(results::Kind::run);
+  out[results::key::bench_version] = BENCH_VERSION;
+  out["started_at"] = c.started_at;
+  out["base_url"] = c.base_url;
+  out["embedded_server"] = c.embedded_server;
+  out["simulator"] = c.simulator;
+  out["endpoint"] = c.endpoint;
+  out["model"] = c.model;
+
+  // Input figures lacking some request's prompt_tokens are unknown (null), never 0 or a part.
+  const bool input_known = s.input_tokens_unknown == 0;
+  put_counts_and_throughput(out, s, c, input_known);
+  put_latencies(out, s);
 
   out["total_text_chunks"] = s.total_text_chunks;
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
   out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
   out["mean_requested_input_len"] = finite(s.mean_requested_input_len);
-  out["mean_prompt_tokens"] = finite(s.mean_prompt_tokens);
+  out["mean_prompt_tokens"] = if_known(input_known, s.mean_prompt_tokens);
   out["mean_requested_output_len"] = finite(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite(s.mean_completion_tokens);
 
-  out["request_rate"] = std::isfinite(c.request_rate) ? json(c.request_rate) : json("inf");
+  put_load(out, c);
   out["goodput"] = s.goodput_measured ? json(finite(s.goodput)) : json(nullptr);
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
@@ -202,11 +232,11 @@ json to_json(const RunSummary& s, const RunContext& c) {
                           {"itl_ms", cdf_array(s.itl_cdf_ms)},
                           {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
                           {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
-  out["steady_state"] = steady_state_object(s.steady_state);
-  out["token_count_source"] = token_count_source(s);
+  out["steady_state"] = steady_state_object(s.steady_state, input_known);
+  out[results::key::token_count_source] = token_count_source(s);
   out["errors"] = errors_object(s);
-  out["config"] = c.config;
-  out["definitions"] = metric_definitions();
+  out[results::key::config] = c.config;
+  out[results::key::definitions] = metric_definitions();
   return out;
 }
 

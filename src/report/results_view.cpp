@@ -2,11 +2,13 @@
 #include "results_view.hpp"
 
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
 #include "bench/report/svg_chart.hpp"
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
+#include "bench/results/shape.hpp"
 
 namespace bench::report::view {
 namespace {
@@ -20,16 +22,9 @@ const json* member(const json& object, std::string_view key) {
 }  // namespace
 
 std::optional<double> number(const json& object, std::string_view key) {
-  const json* value = member(object, key);
-  if (value == nullptr) return std::nullopt;
-  if (value->is_number()) return value->get<double>();
-  if (value->is_string()) {
-    const auto& s = value->get_ref<const std::string&>();
-    if (s == "inf" || s == "Infinity" || s == "infinity") {
-      return std::numeric_limits<double>::infinity();
-    }
-  }
-  return std::nullopt;
+  // Old files wrote unknown input figures as 0: a run that says its input is unknown has none.
+  if (results::needs_input_tokens(key) && !results::input_tokens_known(object)) return {};
+  return results::number_at(object, key);
 }
 
 std::int64_t count(const json& object, std::string_view key, std::int64_t fallback) {
@@ -76,27 +71,23 @@ std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_v
   return points;
 }
 
-bool is_sweep(const json& results) {
-  const std::string kind = text(results, "kind");
-  if (!kind.empty()) return kind == "sweep";
-  return array_at(results, "points") != nullptr;
-}
+bool is_sweep(const json& results) { return results::is_sweep(results); }
 
 std::string sweep_variable(const json& sweep) {
-  const json* spec = object_at(sweep, "sweep");
-  const std::string variable = spec != nullptr ? text(*spec, "variable") : "";
-  return variable == "request_rate" ? variable : "concurrency";
+  const json* spec = object_at(sweep, results::key::sweep);
+  const std::string variable = spec != nullptr ? text(*spec, results::key::variable) : "";
+  return variable == results::key::request_rate ? variable : "concurrency";
 }
 
 std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index) {
-  const json* spec = object_at(sweep, "sweep");
-  const json* values = spec != nullptr ? array_at(*spec, "values") : nullptr;
+  const json* spec = object_at(sweep, results::key::sweep);
+  const json* values = spec != nullptr ? array_at(*spec, results::key::values) : nullptr;
   if (values != nullptr && index < values->size()) {
-    const json wrapped = {{"v", (*values)[index]}};
-    if (auto v = number(wrapped, "v")) return v;
+    if (auto v = results::number_from_json((*values)[index])) return v;
   }
-  return number(point,
-                sweep_variable(sweep) == "request_rate" ? "request_rate" : "max_concurrency");
+  return number(point, sweep_variable(sweep) == results::key::request_rate
+                           ? results::key::request_rate
+                           : results::key::max_concurrency);
 }
 
 std::string fixed(std::optional<double> value, int decimals) {
@@ -117,11 +108,7 @@ std::string length(std::optional<double> value) {
 std::string grouped(std::int64_t value) { return svg::group_digits(fmt::format("{}", value)); }
 
 std::string value_label(std::optional<double> value) {
-  if (!value) return "-";
-  if (std::isinf(*value)) return "inf";
-  if (std::isnan(*value)) return "-";
-  if (*value == std::floor(*value) && std::abs(*value) < 1e15) return fmt::format("{:.0f}", *value);
-  return fmt::format("{:g}", *value);
+  return value ? results::value_label(*value) : "-";
 }
 
 std::string percent(std::int64_t part, std::int64_t whole) {
@@ -144,7 +131,7 @@ std::string token_source_label(const json& run, std::string_view kind) {
     const std::int64_t other = count(*sources, output ? "output_from_chunks" : "input_unknown");
     return output ? fmt::format("mixed: {} requests from usage, {} ESTIMATED from chunks",
                                 from_usage, other)
-                  : fmt::format("mixed: {} requests from usage, {} unknown (counted as 0)",
+                  : fmt::format("mixed: {} requests from usage, {} unknown (input is n/a)",
                                 from_usage, other);
   }
   return source.empty() ? "not recorded" : source;

@@ -16,7 +16,8 @@ namespace bench::report::view {
 using nlohmann::json;
 
 /// A number under `key`; the strings "inf"/"Infinity" (an unlimited request rate) give
-/// infinity. Missing, null, boolean or other strings give nothing.
+/// infinity. Missing, null, boolean or other strings give nothing (results::number_at), as do
+/// the input figures of a run whose input token counts are unknown.
 std::optional<double> number(const json& object, std::string_view key);
 
 /// An integer count under `key`, or `fallback`.
@@ -35,7 +36,8 @@ const json* array_at(const json& object, std::string_view key);
 /// left out.
 std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_view name);
 
-/// True for {"kind": "sweep"}, or, in a file without "kind", an array under "points".
+/// True for {"kind": "sweep"}, or, in a file without "kind", an array under "points"
+/// (results::is_sweep).
 bool is_sweep(const json& results);
 
 /// The sweep variable: "concurrency" or "request_rate" ("concurrency" when unknown).

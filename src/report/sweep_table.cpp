@@ -2,11 +2,14 @@
 // percentiles, errors. Rendered from the points' JSON objects.
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "bench/report/report.hpp"
+#include "bench/results/run_metrics.hpp"
 
 namespace bench::report {
 
@@ -19,6 +22,13 @@ double number(const json& run, const char* key) {
   if (found == run.end() || !found->is_number()) return 0;
   const double value = found->get<double>();
   return std::isfinite(value) ? value : 0;
+}
+
+// A figure to `decimals` places; "n/a" when unknown (missing, null, or lacking input counts).
+std::string cell(const json& run, std::string_view key, int decimals) {
+  const std::optional<double> value = results::known_metric(run, key);
+  if (!value || !std::isfinite(*value)) return "n/a";
+  return fmt::format("{:.{}f}", *value, decimals);
 }
 
 std::string point_label(const json& run, bool by_rate) {
@@ -45,13 +55,12 @@ std::string render_sweep_table(const json& sweep) {
     const std::string errors =
         failed == 0 ? "0" : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
     fmt::format_to(line,
-                   "{:>11} {:>8.2f} {:>11.1f} {:>11.1f} {:>11.1f} {:>9.2f} {:>9.2f} {:>8.2f} "
-                   "{:>8.2f} {:>8.2f} {:>7}\n",
-                   point_label(run, by_rate), number(run, "request_throughput"),
-                   number(run, "output_throughput"), number(run, "input_throughput"),
-                   number(run, "total_throughput"), number(run, "median_ttft_ms"),
-                   number(run, "p99_ttft_ms"), number(run, "median_itl_ms"),
-                   number(run, "p99_itl_ms"), number(run, "median_tpot_ms"), errors);
+                   "{:>11} {:>8} {:>11} {:>11} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7}\n",
+                   point_label(run, by_rate), cell(run, "request_throughput", 2),
+                   cell(run, "output_throughput", 1), cell(run, "input_throughput", 1),
+                   cell(run, "total_throughput", 1), cell(run, "median_ttft_ms", 2),
+                   cell(run, "p99_ttft_ms", 2), cell(run, "median_itl_ms", 2),
+                   cell(run, "p99_itl_ms", 2), cell(run, "median_tpot_ms", 2), errors);
   }
   out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
   return out;

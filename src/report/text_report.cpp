@@ -6,6 +6,7 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -76,7 +77,11 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Endpoint", c.endpoint);
   w.field("Model", c.model);
   w.field("Max concurrency", fmt::format("{}", c.concurrency));
-  if (std::isfinite(c.request_rate)) {
+  if (c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty()) {
+    w.field("Request rate (offered)",
+            fmt::format("ramp-up, {} from {:g} to {:g} req/s", c.ramp_up_strategy,
+                        c.ramp_up_start_rps, c.ramp_up_end_rps));
+  } else if (std::isfinite(c.request_rate)) {
     w.field("Request rate (offered)", fmt::format("{:g} req/s", c.request_rate));
   }
   w.field("Requests", fmt::format("{} sent = {} completed + {} failed + {} cancelled", s.sent,
@@ -85,26 +90,44 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Duration (s)", fixed2(s.duration_s));
 }
 
+// Why the input figures are unknown, or "" when every request's prompt_tokens is known.
+std::string input_unknown_note(const RunSummary& s) {
+  if (s.input_tokens_unknown == 0) return "";
+  return s.input_tokens_from_usage > 0
+             ? fmt::format("input unknown: {} requests without prompt_tokens",
+                           s.input_tokens_unknown)
+             : std::string("input unknown: server sent no prompt_tokens");
+}
+
+// Input and total beside output, under `labels` (input's, total's). When an input count is
+// unknown both are "n/a", never 0 or a part: a total that silently equals output would read as
+// a blended figure.
+void write_input_and_total(Writer& w, double input_per_s, double total_per_s,
+                           const std::string& unknown_note,
+                           std::pair<std::string_view, std::string_view> labels) {
+  if (unknown_note.empty()) {
+    w.field(labels.first, fmt::format("{:>{}} tok/s (input)", fixed2(input_per_s), kNumberWidth));
+    w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output)",
+                                       fixed2(total_per_s), kNumberWidth));
+    return;
+  }
+  w.field(labels.first,
+          fmt::format("{:>{}} tok/s (input)  [{}]", "n/a", kNumberWidth, unknown_note));
+  w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output; input unknown)",
+                                     "n/a", kNumberWidth));
+}
+
 // Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
 // Throughput).
 void write_throughput(Writer& w, const RunSummary& s) {
   w.rule("Throughput", '-');
   std::string output_note;
   if (s.output_tokens_from_chunks > 0) output_note = "  [ESTIMATE: see token counts]";
-  std::string input_note;
-  if (s.input_tokens_unknown > 0) {
-    input_note = s.input_tokens_from_usage > 0
-                     ? fmt::format("  [{} requests without prompt_tokens]", s.input_tokens_unknown)
-                     : std::string("  [UNKNOWN: server sent no prompt_tokens]");
-  }
   w.field("Output token throughput",
           fmt::format("{:>{}} tok/s (output){}", fixed2(s.output_throughput), kNumberWidth,
                       output_note));
-  w.field("Input token throughput", fmt::format("{:>{}} tok/s (input){}",
-                                                fixed2(s.input_throughput), kNumberWidth,
-                                                input_note));
-  w.field("Total token throughput", fmt::format("{:>{}} tok/s (total = input + output)",
-                                                fixed2(s.total_throughput), kNumberWidth));
+  write_input_and_total(w, s.input_throughput, s.total_throughput, input_unknown_note(s),
+                        {"Input token throughput", "Total token throughput"});
   w.field("Request throughput",
           fmt::format("{:>{}} req/s", fixed2(s.request_throughput), kNumberWidth));
   if (s.goodput_measured) {
@@ -138,10 +161,9 @@ void write_steady_state(Writer& w, const RunSummary& s) {
                                       steady.start_s, steady.end_s, steady.target_in_flight));
   w.field("  output token throughput",
           fmt::format("{:>{}} tok/s (output)", fixed2(steady.output_throughput), kNumberWidth));
-  w.field("  input token throughput",
-          fmt::format("{:>{}} tok/s (input)", fixed2(steady.input_throughput), kNumberWidth));
-  w.field("  total token throughput", fmt::format("{:>{}} tok/s (total = input + output)",
-                                                  fixed2(steady.total_throughput), kNumberWidth));
+  write_input_and_total(w, steady.input_throughput, steady.total_throughput,
+                        input_unknown_note(s),
+                        {"  input token throughput", "  total token throughput"});
 }
 
 std::string output_source(const RunSummary& s) {
@@ -162,14 +184,17 @@ std::string input_source(const RunSummary& s) {
   if (s.input_tokens_from_usage == 0) {
     return "unknown: server sent no prompt_tokens";
   }
-  return fmt::format("mixed: {} requests from server usage, {} unknown (counted as 0)",
+  return fmt::format("mixed: {} requests from server usage, {} unknown, so the total is unknown",
                      s.input_tokens_from_usage, s.input_tokens_unknown);
 }
 
 void write_token_counts(Writer& w, const RunSummary& s) {
   w.rule("Token counts", '-');
   w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
-  w.field("Total input tokens", fmt::format("{} ({})", s.total_input_tokens, input_source(s)));
+  w.field("Total input tokens",
+          fmt::format("{} ({})",
+                      s.input_tokens_unknown == 0 ? fmt::format("{}", s.total_input_tokens) : "n/a",
+                      input_source(s)));
   const std::string counted = s.input_tokens_from_usage > 0
                                   ? fmt::format("server counted {} tokens",
                                                 length(s.mean_prompt_tokens))

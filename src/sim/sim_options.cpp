@@ -2,6 +2,7 @@
 
 #include <iterator>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -25,8 +26,9 @@ void describe_engine(std::string& text, const EngineParams& e) {
                  e.prefill_us_per_token / 1e3);
 }
 
-void describe_faults(std::string& text, const SimOptions& o) {
-  const std::pair<const char*, double> faults[] = {
+// Each fault's name and the fraction of requests it hits.
+std::vector<std::pair<const char*, double>> fault_fractions(const SimOptions& o) {
+  return {
       {"429", o.fail_429_fraction},           {"500", o.fail_500_fraction},
       {"503", o.fail_503_fraction},           {"reset", o.reset_fraction},
       {"stall", o.stall_fraction},            {"malformed json", o.malformed_json_fraction},
@@ -34,8 +36,11 @@ void describe_faults(std::string& text, const SimOptions& o) {
       {"no usage", o.no_usage_fraction},      {"multi-token chunks", o.multi_token_fraction},
       {"crlf", o.crlf_fraction},              {"comments", o.comment_fraction},
   };
+}
+
+void describe_faults(std::string& text, const SimOptions& o) {
   std::string list;
-  for (const auto& [name, fraction] : faults) {
+  for (const auto& [name, fraction] : fault_fractions(o)) {
     if (fraction <= 0) continue;
     if (!list.empty()) list += ", ";
     fmt::format_to(std::back_inserter(list), "{} {:g}%", name, fraction * 100);
@@ -76,6 +81,19 @@ std::string describe(const SimOptions& options) {
     if (options.close_after_stream) text += " close after each stream";
   }
   return text;
+}
+
+nlohmann::json settings_json(const SimOptions& options) {
+  nlohmann::json faults = nlohmann::json::object();
+  for (const auto& [name, fraction] : fault_fractions(options)) {
+    if (fraction > 0) faults[name] = fraction;
+  }
+  if (!options.send_usage) faults["no usage"] = 1.0;
+  return {{"profile", options.profile},
+          {"time_scale", options.time_scale},
+          {"faults", faults},
+          {"seed", options.seed},
+          {"description", describe(options)}};
 }
 
 }  // namespace bench::sim

@@ -274,6 +274,35 @@ TEST(Compare, WarnsOnModelEndpointConcurrencyAndTokenCountSource) {
   EXPECT_EQ(warnings, expected);
 }
 
+TEST(Compare, UnknownInputFiguresAreNotComparableNeverAHundredPercentDrop) {
+  const json base = load_fixture("run_c4.json");
+  const json next = load_fixture("run_c4_no_usage.json");  // input written as 0, source unknown
+  for (const Row& row : compared(base, next).points.at(0).rows) {
+    if (row.metric != "input_throughput" && row.metric != "total_throughput") continue;
+    EXPECT_EQ(row.verdict, Verdict::not_comparable) << row.metric;
+    EXPECT_FALSE(row.new_value) << row.metric;
+  }
+}
+
+TEST(Compare, WarnsWhenTheSimulatorsSettingsDiffer) {
+  json base = load_fixture("run_c4.json");
+  base["simulator"] = {{"profile", "fixed"}, {"time_scale", 1.0}, {"faults", json::object()}};
+  json scaled = base;
+  scaled["simulator"]["time_scale"] = 10.0;
+  EXPECT_EQ(compared(base, scaled).warnings,
+            std::vector<std::string>{"base and new differ in simulator time scale (1 vs 10): the "
+                                     "comparison may be meaningless"});
+  json other_profile = base;
+  other_profile["simulator"]["profile"] = "pcie-8gpu-moe";
+  EXPECT_EQ(compared(base, other_profile).warnings.size(), 1u);
+  json real_server = base;
+  real_server["embedded_server"] = false;
+  real_server["simulator"] = nullptr;
+  EXPECT_EQ(compared(base, real_server).warnings,
+            std::vector<std::string>{"base and new differ in embedded_server (true vs false): the "
+                                     "comparison may be meaningless"});
+}
+
 TEST(Compare, WarningsNeverFailTheComparison) {
   const json base = load_fixture("run_c4.json");
   json next = base;

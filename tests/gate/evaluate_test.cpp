@@ -48,6 +48,19 @@ std::vector<std::string> messages(const GateOutcome& outcome) {
   return out;
 }
 
+TEST(Evaluate, AGateOnAnUnknownInputFigureFailsWithAClearLine) {
+  // A run without usage: this older file wrote its unknown input figures as 0 and output.
+  const json run = load_fixture("run_c4_no_usage.json");
+  const Gate gates[] = {under("input_throughput", 0), over("total_throughput", 1e9)};
+  const GateOutcome outcome = evaluate(gates, run);
+  EXPECT_EQ(messages(outcome),
+            (std::vector<std::string>{
+                "gate failed: input_throughput is unknown: the server sent no prompt_tokens for "
+                "some requests (--fail-under input_throughput=0 cannot be checked)",
+                "gate failed: total_throughput is unknown: the server sent no prompt_tokens for "
+                "some requests (--fail-over total_throughput=1000000000 cannot be checked)"}));
+}
+
 TEST(Evaluate, PassesWhenEveryGateHolds) {
   const json run = load_fixture("run_c4.json");
   const double output = run["output_throughput"].get<double>();

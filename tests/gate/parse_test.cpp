@@ -28,7 +28,7 @@ Gate parsed(GateKind kind, const std::string& spec) {
 }
 
 std::string refusal(GateKind kind, const std::string& spec,
-                    const std::vector<std::string>& known = bench::gate::run_metric_names()) {
+                    const std::vector<std::string>& known = bench::results::run_metric_names()) {
   auto result = parse_gate(kind, spec, known);
   if (std::holds_alternative<Gate>(result)) {
     ADD_FAILURE() << spec << " was accepted";
@@ -82,6 +82,15 @@ TEST(ParseGate, RefusesMisspeltMetricSuggestingNearest) {
   EXPECT_EQ(refusal(GateKind::fail_under, "ouptut_throughput=800"),
             "--fail-under: 'ouptut_throughput' is not a metric of bench's results (did you "
             "mean output_throughput?)");
+}
+
+TEST(ParseGate, SuggestsTheNameWithItsMissingUnitSuffix) {
+  EXPECT_EQ(refusal(GateKind::fail_over, "p99_ttft=1"),
+            "--fail-over: 'p99_ttft' is not a metric of bench's results (did you mean "
+            "p99_ttft_ms?)");
+  EXPECT_NE(refusal(GateKind::fail_over, "median_e2e_latency=1").find(
+                "(did you mean median_e2e_latency_ms?)"),
+            std::string::npos);
 }
 
 TEST(ParseGate, AnswersVllmKeyNamesWithBenchs) {
@@ -138,8 +147,8 @@ TEST(FlagOf, NamesEachKindsFlag) {
 }
 
 TEST(CheckMetric, AcceptsEveryRunMetricName) {
-  for (const std::string& name : bench::gate::run_metric_names()) {
-    EXPECT_FALSE(check_metric("--fail-under", name, bench::gate::run_metric_names()))
+  for (const std::string& name : bench::results::run_metric_names()) {
+    EXPECT_FALSE(check_metric("--fail-under", name, bench::results::run_metric_names()))
         << name;
   }
 }
@@ -148,7 +157,7 @@ TEST(CheckMetric, RefusesNonNumericAndNestedKeys) {
   // Strings, booleans and objects of the results are not metrics a gate can compare.
   for (const std::string name : {"model", "itl_estimated", "config", "errors", "schema_version",
                                   "steady_state"}) {
-    EXPECT_TRUE(check_metric("--fail-under", name, bench::gate::run_metric_names())) << name;
+    EXPECT_TRUE(check_metric("--fail-under", name, bench::results::run_metric_names())) << name;
   }
 }
 

@@ -150,6 +150,33 @@ TEST(Report, RendersASavedRunAndASavedSweepAsSelfContainedHtml) {
   EXPECT_EQ(not_results.exit_code, kExitUsage);
 }
 
+TEST(Report, RefusesJsonThatIsNotBenchResultsWithOneLineNamingTheFile) {
+  TempDir dir;
+  const std::string path = dir.file("other.json");
+  std::ofstream(path) << R"({"a": 1})";
+  const ProcessResult report =
+      run_process(BENCH_BINARY, {"report", path, "-o", dir.file("other.html")});
+  EXPECT_EQ(report.exit_code, kExitUsage);
+  EXPECT_EQ(report.err, "bench report: error: " + path +
+                            ": not a bench results object (neither output_throughput nor "
+                            "points)\n");
+  EXPECT_FALSE(std::ifstream(dir.file("other.html")).good()) << "no empty report is written";
+}
+
+TEST(Results, RecordTheEmbeddedServersSettingsAndGiveThePeersItlWithJsonCompat) {
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--quiet", "--num-prompts", "4", "--concurrency", "2",
+                                 "--output-len", "4", "--sim-time-scale", "10",
+                                 "--output-format", "json", "--json-compat", "sglang"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["simulator"]["time_scale"], 10.0) << results["simulator"].dump();
+  EXPECT_EQ(results["simulator"]["profile"], "fixed");
+  EXPECT_EQ(results["json_compat"], "sglang");
+  EXPECT_EQ(results["mean_itl_ms"], results["mean_icl_ms"]);
+  EXPECT_TRUE(results.contains("mean_itl_per_token_ms"));
+}
+
 TEST(Progress, AppearsOnATerminalAndNeverOnAPipe) {
   bench::sim::SimServer server(quick_sim(5, 20));  // ~1 s of streaming: several refreshes
   std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "8",

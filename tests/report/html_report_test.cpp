@@ -314,6 +314,11 @@ TEST(HtmlReport, MarksEstimatedAndUnknownTokenCounts) {
   EXPECT_NE(cells(*rows[0])[1].find("ESTIMATE"), std::string::npos);
   EXPECT_NE(cells(*rows[0]).back().find("ESTIMATE from chunk count"), std::string::npos);
   EXPECT_NE(cells(*rows[1]).back().find("UNKNOWN"), std::string::npos);
+  // Unknown input (the file wrote 0) is n/a in both columns, never 0.0; so is the total.
+  for (std::size_t column : {1u, 2u}) {
+    EXPECT_EQ(cells(*rows[1])[column].rfind("n/a", 0), 0u) << cells(*rows[1])[column];
+    EXPECT_EQ(cells(*rows[2])[column], "n/a");
+  }
   const auto warnings = with_class(*page.root, "p", "warn");
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_NE(warnings[0]->text().find("ESTIMATES"), std::string::npos);

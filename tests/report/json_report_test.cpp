@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,65 @@ TEST(ToJson, CarriesTheSummaryValues) {
   EXPECT_DOUBLE_EQ(r["mean_requested_output_len"].get<double>(), 128);
   EXPECT_DOUBLE_EQ(r["mean_completion_tokens"].get<double>(), 128);
   EXPECT_EQ(r["config"], context().config);
+}
+
+TEST(ToJson, UnknownInputFiguresAreNullNeverZeroInJsonAndCsv) {
+  RunSummary s = estimated_summary();  // no request carried prompt_tokens
+  s.input_throughput = 0;
+  s.total_throughput = s.output_throughput;
+  s.steady_state.found = true;
+  const json r = bench::report::to_json(s, context());
+  for (const char* key :
+       {"input_throughput", "total_throughput", "total_input_tokens", "mean_prompt_tokens"}) {
+    EXPECT_TRUE(r[key].is_null()) << key << " is " << r[key].dump();
+  }
+  EXPECT_TRUE(r["steady_state"]["input_throughput"].is_null());
+  EXPECT_TRUE(r["steady_state"]["total_throughput"].is_null());
+  EXPECT_TRUE(r["output_throughput"].is_number());
+
+  // The CSV leaves an unknown cell empty (columns 10 and 11: input and total throughput).
+  const std::string csv = bench::report::to_csv({r});
+  const std::string row = csv.substr(csv.find('\n') + 1);
+  std::vector<std::string> cells;
+  std::stringstream fields(row);
+  for (std::string cell; std::getline(fields, cell, ',') && cells.size() < 14;) {
+    cells.push_back(cell);
+  }
+  ASSERT_GE(cells.size(), 14u);
+  EXPECT_EQ(cells[9], "") << row;
+  EXPECT_EQ(cells[10], "") << row;
+  EXPECT_EQ(cells[13], "") << row;
+}
+
+TEST(ToJson, RecordsTheSimulatorsSettingsOnlyForTheEmbeddedServer) {
+  bench::report::RunContext real = context();
+  EXPECT_TRUE(bench::report::to_json(clean_summary(), real)["simulator"].is_null());
+  bench::report::RunContext embedded = context();
+  embedded.embedded_server = true;
+  embedded.simulator = {{"profile", "fixed"}, {"time_scale", 10.0}};
+  EXPECT_EQ(bench::report::to_json(clean_summary(), embedded)["simulator"], embedded.simulator);
+}
+
+TEST(ToJson, LabelsARampUpRunWithItsRampNotAsAClosedLoop) {
+  bench::report::RunContext ramp = context();
+  ramp.request_rate = std::numeric_limits<double>::infinity();  // what a ramp's point carries
+  ramp.ramp_up_strategy = "linear";
+  ramp.ramp_up_start_rps = 1;
+  ramp.ramp_up_end_rps = 10;
+  const json r = bench::report::to_json(clean_summary(), ramp);
+  EXPECT_TRUE(r["request_rate"].is_null()) << r["request_rate"].dump();
+  EXPECT_EQ(r["ramp_up_strategy"], "linear");
+  EXPECT_EQ(r["ramp_up_start_rps"], 1.0);
+  EXPECT_EQ(r["ramp_up_end_rps"], 10.0);
+  const std::string csv = bench::report::to_csv({r});
+  EXPECT_NE(csv.find("ramp_up_strategy,ramp_up_start_rps,ramp_up_end_rps\n"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",linear,1,10\n"), std::string::npos) << csv;
+  const std::string text = bench::report::render_text(clean_summary(), ramp);
+  EXPECT_NE(text.find("ramp-up, linear from 1 to 10 req/s"), std::string::npos) << text;
+
+  const json closed = bench::report::to_json(clean_summary(), context());
+  EXPECT_TRUE(closed["ramp_up_strategy"].is_null());
 }
 
 TEST(ToJson, NamesTheTokenCountSources) {

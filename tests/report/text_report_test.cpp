@@ -136,6 +136,25 @@ TEST(RenderText, StatesTheSourceOfEveryTokenCount) {
       << output_line;
 }
 
+TEST(RenderText, ShowsUnknownInputAndTotalAsNotAvailableNeverZero) {
+  RunSummary s = estimated_summary();  // no request carried prompt_tokens
+  s.input_throughput = 0;              // what the sums give without them
+  s.total_throughput = s.output_throughput;
+  s.steady_state.found = true;
+  s.steady_state.output_throughput = s.output_throughput;
+  const std::string text = bench::report::render_text(s, context());
+  const std::string input = line_containing(text, "Input token throughput:");
+  EXPECT_NE(input.find("n/a tok/s (input)"), std::string::npos) << input;
+  EXPECT_NE(input.find("input unknown"), std::string::npos) << input;
+  EXPECT_EQ(input.find("0.00"), std::string::npos) << input;
+  const std::string total = line_containing(text, "Total token throughput:");
+  EXPECT_NE(total.find("n/a tok/s (total = input + output; input unknown)"), std::string::npos)
+      << total;
+  EXPECT_NE(line_containing(text, "input token throughput:").find("n/a"), std::string::npos);
+  EXPECT_NE(line_containing(text, "total token throughput:").find("n/a"), std::string::npos);
+  EXPECT_NE(line_containing(text, "Total input tokens:").find("n/a"), std::string::npos);
+}
+
 TEST(RenderText, NotesWhenChunksCarryMoreThanOneToken) {
   const std::string clean = bench::report::render_text(clean_summary(), context());
   EXPECT_EQ(clean.find("chunks != tokens"), std::string::npos);

@@ -80,6 +80,7 @@ struct RunOptions {
   std::string html_path;             // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
+  std::string json_compat;     // --json-compat: "" (bench's keys), "vllm" or "sglang"
   std::string save_requests;   // JSONL, one record per request
   bool insecure = false;       // skip TLS verification
   std::string cacert;          // CA bundle path

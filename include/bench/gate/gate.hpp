@@ -46,7 +46,7 @@ struct GateError {
 /// `known`), "F" or "P%" for max_error_rate.
 std::variant<Gate, GateError> parse_gate(GateKind kind, std::string_view spec,
                                          const std::vector<std::string>& known =
-                                             run_metric_names());
+                                             results::run_metric_names());
 
 struct Violation {
   Gate gate;

@@ -1,24 +1,16 @@
 #pragma once
-// Which names a gate may test: the numeric top-level keys of a single run's results object
-// (README "JSON results"). Checked when the flags are parsed, so a misspelt metric is a usage
-// error before anything is sent, never a gate that silently cannot fail.
+// Which names a gate may test: the numeric top-level keys of a single run's results object,
+// results::run_metric_names() (or, for a file at hand, results::numeric_keys()). Checked when
+// the flags are parsed, so a misspelt metric is a usage error before anything is sent, never a
+// gate that silently cannot fail.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "bench/results/run_metrics.hpp"
 
 namespace bench::gate {
-
-/// The numeric top-level keys a run's results object holds (src/report/json_report.cpp; some,
-/// like goodput, are null or "inf" in some runs), in the order the results list them.
-/// tests/gate/metric_names_test.cpp checks it against what to_json writes.
-const std::vector<std::string>& run_metric_names();
-
-/// The top-level keys of `results` whose value is a number (not a bool), sorted; for a sweep,
-/// those of its first point. For checking names against a results file the caller holds.
-std::vector<std::string> numeric_keys(const nlohmann::json& results);
 
 /// nullopt when `metric` is one of `known`; otherwise the one-line message, naming the flag,
 /// the name and the nearest known name: "--fail-over: 'p99_ttfft_ms' is not a metric of

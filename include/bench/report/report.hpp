@@ -9,10 +9,11 @@
 
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::report {
 
-inline constexpr int kSchemaVersion = 1;  // "schema_version" of every results file
+inline constexpr int kSchemaVersion = results::kSchemaVersion;  // owned by the results module
 
 /// What the client itself cost during the run, and whether that may have bent the figures.
 struct ClientCheck {
@@ -33,6 +34,11 @@ struct RunContext {
   std::string model;
   std::int64_t concurrency = 0;   // most requests in flight (closed loop: exactly this many)
   double request_rate = 0;        // offered requests/s; infinity = closed loop
+  // vLLM's --ramp-up-strategy ("none", "linear", "exponential") and its rates, requests/s:
+  // with a ramp, the offered rate is not one number, so request_rate is written as null.
+  std::string ramp_up_strategy = "none";
+  double ramp_up_start_rps = 0;
+  double ramp_up_end_rps = 0;
   std::int64_t num_prompts = 0;   // measured requests asked for
   std::int64_t input_len = 0;     // requested input length (words)
   std::int64_t output_len = 0;    // requested max_tokens
@@ -40,6 +46,8 @@ struct RunContext {
   bool interrupted = false;       // a signal stopped the run early
   ClientCheck client;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
+  // The embedded server's settings (sim::settings_json); null against a real server.
+  nlohmann::json simulator = nullptr;
 };
 
 /// The human report (for stdout). Multi-line, ends with a newline.

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace bench::sim {
 
 /// The continuous-batching engine's parameters, in simulated time (before --time-scale). A
@@ -88,5 +90,10 @@ struct SimOptions {
 /// One line saying how the simulator behaves ("profile fixed: ttft 50 ms, tpot 10 ms, ..."),
 /// for the banner of `serve-sim` and of a run against the embedded server.
 std::string describe(const SimOptions& options);
+
+/// The settings that change what a run against the simulator measures, for the results'
+/// "simulator" object: {"profile", "time_scale", "faults": {name: fraction}, "seed",
+/// "description"}. `bench compare` warns when two runs' differ.
+nlohmann::json settings_json(const SimOptions& options);
 
 }  // namespace bench::sim

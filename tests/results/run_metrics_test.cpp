@@ -1,6 +1,6 @@
-// run_metric_names() against what bench really writes: report::to_json's numeric keys, and a
-// results file of the real binary. When json_report.cpp gains or loses a numeric key, this is
-// the test that says run_metric_names() must follow.
+// run_metric_names(), the gates' names, against what bench really writes: report::to_json's
+// numeric keys, and a results file of the real binary. When json_report.cpp gains or loses a
+// numeric key, this is the test that says run_metric_names() must follow.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,15 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/gate/metric_names.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
-#include "fixtures.hpp"
+#include "../gate/fixtures.hpp"
 
 namespace {
 
-using bench::gate::numeric_keys;
-using bench::gate::run_metric_names;
+using bench::results::numeric_keys;
+using bench::results::run_metric_names;
 using nlohmann::json;
 
 // Numeric, but describe the file rather than the run.
@@ -76,6 +76,12 @@ TEST(NumericKeys, SkipsBooleansStringsAndObjects) {
   const json results = {{"output_throughput", 1.5}, {"sent", 3},      {"itl_estimated", true},
                         {"model", "m"},            {"config", {{"a", 1}}}, {"goodput", nullptr}};
   EXPECT_EQ(numeric_keys(results), (std::vector<std::string>{"output_throughput", "sent"}));
+}
+
+TEST(RunMetricNames, LaysOutEveryDistributionAsSGLangDoes) {
+  EXPECT_EQ(bench::results::distribution_key("p99", "ttft"), "p99_ttft_ms");
+  EXPECT_TRUE(listed("median_e2e_latency_ms"));
+  EXPECT_TRUE(listed("std_icl_ms"));
 }
 
 TEST(NumericKeys, ReadsASweepsFirstPoint) {

@@ -1,0 +1,72 @@
+#pragma once
+// The results format's vocabulary, owned here and nowhere else: the schema version, the kinds
+// of results object, the shared key names, how an unlimited rate and an unknown figure are
+// written and read, and how a figure is printed in one-line messages. Report, gate and
+// compare read and write results files only through this module, so a key or a spelling
+// changes in one place.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::results {
+
+/// "schema_version" of every results file this bench writes, and the newest it reads.
+inline constexpr int kSchemaVersion = 1;
+
+/// What a results object holds. search and merged are reserved for coming kinds (a search for
+/// the highest rate meeting SLOs; shards merged across machines); no bench writes them yet.
+enum class Kind { run, sweep, search, merged };
+
+/// "run", "sweep", "search", "merged": the value of "kind".
+std::string_view kind_name(Kind kind);
+
+/// The kind named `name`, or nullopt for any other text.
+std::optional<Kind> parse_kind(std::string_view name);
+
+/// Key names shared by writer and readers.
+namespace key {
+inline constexpr std::string_view schema_version = "schema_version";
+inline constexpr std::string_view bench_version = "bench_version";
+inline constexpr std::string_view kind = "kind";
+inline constexpr std::string_view sweep = "sweep";            // {"variable", "values"}
+inline constexpr std::string_view variable = "variable";
+inline constexpr std::string_view values = "values";
+inline constexpr std::string_view points = "points";          // a sweep's run objects
+inline constexpr std::string_view request_rate = "request_rate";
+inline constexpr std::string_view max_concurrency = "max_concurrency";
+inline constexpr std::string_view output_throughput = "output_throughput";
+inline constexpr std::string_view token_count_source = "token_count_source";
+inline constexpr std::string_view config = "config";
+inline constexpr std::string_view definitions = "definitions";
+}  // namespace key
+
+/// How an unlimited rate (a closed loop) is written: JSON has no infinity.
+inline constexpr std::string_view kUnlimited = "inf";
+
+/// A rate in requests/s: the number, or "inf" when unlimited.
+nlohmann::json rate_to_json(double rate_per_s);
+
+/// A number, or infinity for "inf" (and "Infinity"/"infinity", which other tools write).
+/// nullopt for null, booleans, other strings, objects and arrays.
+std::optional<double> number_from_json(const nlohmann::json& value);
+
+/// The number under `object[key]`, read as number_from_json; nullopt when absent.
+std::optional<double> number_at(const nlohmann::json& object, std::string_view key);
+
+/// A figure that may be unknown: the number, or null (never 0) when unknown or not finite.
+nlohmann::json known_or_null(std::optional<double> value);
+
+/// A measured figure that is always defined (0 with no requests); NaN and infinity, which JSON
+/// cannot hold, become 0.
+double finite_or_zero(double value);
+
+/// A rate or sweep value as a label: "64", "2.5", "inf".
+std::string value_label(double value);
+
+/// A figure as people read it in one-line messages: whole numbers bare, others to 2 decimals
+/// (trailing zeros dropped), those under 1 to 3 significant digits.
+std::string format_number(double value);
+
+}  // namespace bench::results

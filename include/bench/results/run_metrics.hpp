@@ -1,0 +1,49 @@
+#pragma once
+// The numeric keys of a run's results object: the distribution layout that the writer
+// (src/report/json_report.cpp) uses and the list of names a gate may test. Gates take their
+// names from here, and tests/results/run_metrics_test.cpp holds the list to what the writer
+// really writes.
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::results {
+
+/// The statistics of every latency distribution, in the order they are written.
+inline constexpr std::array<std::string_view, 7> kDistributionStats = {
+    "mean", "median", "std", "p90", "p95", "p99", "max"};
+
+/// The latency distributions of a run, each written as {stat}_{name}_ms.
+inline constexpr std::array<std::string_view, 5> kDistributions = {"ttft", "itl", "icl", "tpot",
+                                                                   "e2e_latency"};
+
+/// "{stat}_{name}_ms", the SGLang/vLLM key layout: distribution_key("p99", "ttft") is
+/// "p99_ttft_ms".
+std::string distribution_key(std::string_view stat, std::string_view name);
+
+/// The numeric top-level keys of a run's results object (some, like goodput, are null or
+/// "inf" in some runs), in the order they are written.
+const std::vector<std::string>& run_metric_names();
+
+/// The top-level keys of `results` whose value is a number (not a bool), sorted; for a sweep,
+/// those of its first point.
+std::vector<std::string> numeric_keys(const nlohmann::json& results);
+
+/// False when some successful request's prompt_tokens were unknown (token_count_source.input
+/// "unknown" or "mixed"): the input figures then lack part of their input and are unknown.
+/// Files from before this rule wrote 0 or a partial sum for them; this reads those as unknown.
+bool input_tokens_known(const nlohmann::json& run);
+
+/// True for the keys whose value needs every input token count: input_throughput,
+/// total_throughput, total_input_tokens, mean_prompt_tokens.
+bool needs_input_tokens(std::string_view key);
+
+/// The figure under `key` of a run, or nullopt when it is missing, null, not a number, or
+/// needs input token counts the run does not know.
+std::optional<double> known_metric(const nlohmann::json& run, std::string_view key);
+
+}  // namespace bench::results
