@@ -15,9 +15,9 @@
 namespace bench::workload {
 namespace {
 
-// The stream of the length draws; the words keep the plain seed, so prompts with
-// range_ratio 0 are what they were before lengths could vary.
+// The purposes of the draws: a prompt's lengths and its words are unrelated for one seed.
 constexpr std::uint64_t kLengthStream = 0x6c656e67746873ULL;  // "lengths"
+constexpr std::uint64_t kWordStream = 0x776f726473ULL;        // "words"
 
 void require_at_least(std::string_view field, std::int64_t value, std::int64_t minimum) {
   if (value < minimum) {
@@ -27,6 +27,13 @@ void require_at_least(std::string_view field, std::int64_t value, std::int64_t m
 }
 
 }  // namespace
+
+void require_valid(const RandomPromptOptions& options) {
+  require_at_least("count", options.count, 0);
+  require_at_least("input_len", options.input_len, 1);
+  require_at_least("output_len", options.output_len, 1);
+  length_range(options.input_len, options.range_ratio);  // throws for a ratio out of range
+}
 
 LengthRange length_range(std::int64_t len, double range_ratio) {
   if (!(range_ratio >= 0.0 && range_ratio <= 1.0)) {
@@ -41,29 +48,32 @@ LengthRange length_range(std::int64_t len, double range_ratio) {
   return {std::max<std::int64_t>(low, 1), std::max<std::int64_t>(high, 1)};
 }
 
-std::vector<Prompt> make_random_prompts(const RandomPromptOptions& options) {
-  require_at_least("count", options.count, 0);
-  require_at_least("input_len", options.input_len, 1);
-  require_at_least("output_len", options.output_len, 1);
+Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
+  Prompt prompt;
   const LengthRange inputs = length_range(options.input_len, options.range_ratio);
   const LengthRange outputs = length_range(options.output_len, options.range_ratio);
+  if (inputs.low != inputs.high || outputs.low != outputs.high) {
+    std::mt19937_64 lengths = detail::engine_for(options.seed, kLengthStream, index);
+    prompt.input_len = detail::draw_between(lengths, inputs.low, inputs.high);
+    prompt.output_len = detail::draw_between(lengths, outputs.low, outputs.high);
+  } else {
+    prompt.input_len = inputs.low;
+    prompt.output_len = outputs.low;
+  }
+  // The first word is the prompt's own number, so no two prompts share a cacheable prefix;
+  // the words after it are drawn for this index alone.
+  std::mt19937_64 words = detail::engine_for(options.seed, kWordStream, index);
+  prompt.text = std::to_string(index);
+  detail::append_random_words(words, prompt.input_len - 1, prompt.text);
+  return prompt;
+}
 
-  std::mt19937_64 words(options.seed);
-  std::mt19937_64 lengths = detail::engine_for(options.seed, kLengthStream);
-  const auto draw = [&lengths](const LengthRange& range) {
-    return range.low == range.high ? range.low
-                                   : detail::draw_between(lengths, range.low, range.high);
-  };
+std::vector<Prompt> make_random_prompts(const RandomPromptOptions& options) {
+  require_valid(options);
   std::vector<Prompt> prompts;
   prompts.reserve(static_cast<std::size_t>(options.count));
   for (std::int64_t index = 0; index < options.count; ++index) {
-    Prompt prompt;
-    prompt.input_len = draw(inputs);
-    prompt.output_len = draw(outputs);
-    // The first word is the prompt's own number, so no two prompts share a cacheable prefix.
-    prompt.text = std::to_string(index);
-    detail::append_random_words(words, prompt.input_len - 1, prompt.text);
-    prompts.push_back(std::move(prompt));
+    prompts.push_back(random_prompt(options, static_cast<std::uint64_t>(index)));
   }
   return prompts;
 }

@@ -79,4 +79,13 @@ std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream) {
   return std::mt19937_64(sequence);
 }
 
+std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  std::seed_seq sequence{static_cast<std::uint32_t>(seed),  static_cast<std::uint32_t>(seed >> 32),
+                         static_cast<std::uint32_t>(stream),
+                         static_cast<std::uint32_t>(stream >> 32),
+                         static_cast<std::uint32_t>(index),
+                         static_cast<std::uint32_t>(index >> 32)};
+  return std::mt19937_64(sequence);
+}
+
 }  // namespace bench::workload::detail

@@ -34,4 +34,8 @@ void shuffle_in_place(std::vector<T>& items, std::mt19937_64& engine) {
 /// for the same --seed are unrelated.
 std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream);
 
+/// An engine for one item (`index`) of one purpose: random access, so item i is the same
+/// whichever items were drawn before it, in whatever order or thread.
+std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+
 }  // namespace bench::workload::detail

@@ -30,6 +30,14 @@ struct LengthRange {
 };
 LengthRange length_range(std::int64_t len, double range_ratio);
 
+/// Throws std::invalid_argument naming the field for a value out of range.
+void require_valid(const RandomPromptOptions& options);
+
+/// Prompt number `index` of the workload (options.count is not read): the same for a seed and
+/// index whatever else was drawn, so prompts can be made one at a time, on demand, by any
+/// thread. `index` is also its first word. Options must have passed require_valid.
+Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index);
+
 /// Builds `count` prompts of space-separated words: exactly `input_len` words each with
 /// range_ratio 0, otherwise a length drawn per prompt from length_range (and output_len the
 /// same way). Each prompt starts with a distinct number so no two prompts share a prefix

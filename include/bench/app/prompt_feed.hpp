@@ -1,0 +1,74 @@
+#pragma once
+// Request bodies made ahead of their send, off the event loop: a producer thread beside each
+// engine thread builds the prompts and bodies of the requests that driver will send next, in
+// order, up to a bounded look-ahead, so building a long prompt never delays a send or a read,
+// and memory holds only the look-ahead, never the run. If the producer ever falls behind, the
+// event loop builds the body itself (the same bytes: the prompt source is a pure function of the
+// index) and the feed counts it, so the self-check can say so.
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "bench/workload/prompt.hpp"
+#include "bench/workload/prompt_source.hpp"
+
+namespace bench::app {
+
+/// One request, ready to send.
+struct PreparedRequest {
+  std::uint64_t request = 0;    // the driver's request number (warm-up first)
+  std::string body;             // the serialized request body
+  std::int64_t input_len = 0;   // the prompt's length as the workload counts it (words)
+  std::int64_t output_len = 0;  // max_tokens asked
+};
+
+struct FeedPlan {
+  const workload::PromptSource* source = nullptr;  // outlives the feed
+  std::uint64_t stream = 0;  // the point's (and repeat's) stream of the source
+  // The requests this feed serves: first, first + stride, ... (one feed per engine thread).
+  std::uint64_t first = 0;
+  std::uint64_t stride = 1;
+  // --reuse-prompts: request r sends prompt r mod reuse_modulo of stream 0 (0 = fresh prompts).
+  std::uint64_t reuse_modulo = 0;
+  std::size_t lookahead = 64;  // bodies built ahead at most
+  // Turns a prompt into the body to send; called on the producer thread (and, when it falls
+  // behind, on the caller's), so it must not touch state the event loop changes.
+  std::function<std::string(const workload::Prompt&)> make_body;
+};
+
+class PromptFeed {
+ public:
+  explicit PromptFeed(FeedPlan plan);  // starts the producer
+  ~PromptFeed();                       // stops and joins it
+  PromptFeed(const PromptFeed&) = delete;
+  PromptFeed& operator=(const PromptFeed&) = delete;
+
+  /// The next request of this feed (first, then first + stride, ...). Never waits for the
+  /// producer: a request it has not built yet is built here.
+  PreparedRequest take();
+
+  /// Requests whose body the caller had to build because the producer was behind.
+  std::uint64_t built_by_caller() const { return built_by_caller_; }
+
+ private:
+  PreparedRequest prepare(std::uint64_t ordinal) const;
+  std::uint64_t request_of(std::uint64_t ordinal) const;
+  void produce();
+
+  FeedPlan plan_;
+  std::mutex mutex_;
+  std::condition_variable room_;        // the producer waits here for space in ready_
+  // Built and not yet taken: ordinals next_to_take_, next_to_take_ + 1, ... (guarded by mutex_).
+  std::deque<PreparedRequest> ready_;
+  std::uint64_t next_to_take_ = 0;      // ordinal the caller takes next (guarded by mutex_)
+  bool stopping_ = false;               // guarded by mutex_
+  std::uint64_t built_by_caller_ = 0;   // the caller's thread only
+  std::thread producer_;
+};
+
+}  // namespace bench::app

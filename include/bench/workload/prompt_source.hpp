@@ -1,0 +1,55 @@
+#pragma once
+// The one seeded source of every request's prompt, by index, on demand. A prompt is a pure
+// function of the options and its index: the same whichever prompts were made before it, in
+// whatever order, thread or process, so a run is reproducible from its seed and nothing needs
+// to be built ahead of the requests or kept after them.
+//
+// One index space serves a whole invocation: each point of a sweep (and each repeat) takes its
+// own stream of it (prompt_index), so no request resends another request's prompt unless the
+// workload means it to (shared-prefix groups share their prefix; a file dataset smaller than the
+// run repeats its items, and says so). This is what keeps a server's prefix cache from
+// flattering input throughput or TTFT unnoticed.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "bench/workload/dataset.hpp"
+#include "bench/workload/prompt.hpp"
+
+namespace bench::workload {
+
+/// Requests of one stream are indices [stream << kStreamBits, (stream + 1) << kStreamBits).
+inline constexpr int kStreamBits = 40;
+
+/// The index of request `request` (0-based, warm-up first) of stream `stream`.
+constexpr std::uint64_t prompt_index(std::uint64_t stream, std::uint64_t request) {
+  return (stream << kStreamBits) | request;
+}
+
+class PromptSource {
+ public:
+  virtual ~PromptSource() = default;
+
+  /// The prompt of request `index`. Safe to call from several threads at once.
+  virtual Prompt prompt(std::uint64_t index) const = 0;
+
+  /// How many distinct prompts a stream has before it repeats one (a file's usable items);
+  /// nullopt for a generated dataset, whose prompts never repeat.
+  virtual std::optional<std::uint64_t> distinct_prompts() const = 0;
+
+  /// True when requests are meant to share a prefix (shared-prefix groups): cached input
+  /// tokens are then the point, not a distortion.
+  virtual bool shares_prefixes() const = 0;
+
+  /// One line for stderr: what was loaded or will be generated, and what was dropped.
+  virtual const std::string& summary() const = 0;
+};
+
+/// Opens the dataset the options name. `options.count`, when given, is the number of requests
+/// of one stream (warm-up included), used for the summary's note on repeats and, for a file
+/// dataset, to give each stream its own items while the file lasts. Throws as load_dataset:
+/// std::invalid_argument naming the flag, DatasetError naming the file.
+std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options);
+
+}  // namespace bench::workload

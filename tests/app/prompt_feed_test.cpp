@@ -1,0 +1,113 @@
+#include "bench/app/prompt_feed.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "bench/workload/dataset.hpp"
+#include "bench/workload/prompt_source.hpp"
+
+namespace {
+
+using bench::app::FeedPlan;
+using bench::app::PreparedRequest;
+using bench::app::PromptFeed;
+using bench::workload::prompt_index;
+
+std::unique_ptr<bench::workload::PromptSource> random_source() {
+  bench::workload::DatasetOptions options;
+  options.input_len = 16;
+  options.output_len = 4;
+  options.seed = 11;
+  return bench::workload::open_prompt_source(options);
+}
+
+std::string body_of(const bench::workload::Prompt& prompt) { return "body:" + prompt.text; }
+
+FeedPlan plan_for(const bench::workload::PromptSource& source) {
+  FeedPlan plan;
+  plan.source = &source;
+  plan.make_body = body_of;
+  return plan;
+}
+
+TEST(PromptFeed, GivesTheFeedsRequestsInOrderWithTheirStreamsPrompts) {
+  const auto source = random_source();
+  FeedPlan plan = plan_for(*source);
+  plan.stream = 3;
+  plan.first = 1;
+  plan.stride = 2;
+  plan.lookahead = 4;
+  PromptFeed feed(plan);
+  for (std::uint64_t request = 1; request < 41; request += 2) {
+    const PreparedRequest taken = feed.take();
+    ASSERT_EQ(taken.request, request);
+    const auto prompt = source->prompt(prompt_index(3, request));
+    EXPECT_EQ(taken.body, body_of(prompt));
+    EXPECT_EQ(taken.input_len, 16);
+    EXPECT_EQ(taken.output_len, 4);
+  }
+}
+
+TEST(PromptFeed, ReusedPromptsRepeatStreamZerosFirstOnes) {
+  const auto source = random_source();
+  FeedPlan plan = plan_for(*source);
+  plan.stream = 5;
+  plan.reuse_modulo = 3;
+  PromptFeed feed(plan);
+  for (std::uint64_t request = 0; request < 9; ++request) {
+    EXPECT_EQ(feed.take().body, body_of(source->prompt(prompt_index(0, request % 3))));
+  }
+}
+
+TEST(PromptFeed, NeverWaitsForAProducerThatIsBehind) {
+  const auto source = random_source();
+  const std::thread::id caller = std::this_thread::get_id();
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  FeedPlan plan = plan_for(*source);
+  // The producer is stuck inside its first build until the test lets it go.
+  plan.make_body = [caller, released](const bench::workload::Prompt& prompt) {
+    if (std::this_thread::get_id() != caller) released.wait();
+    return body_of(prompt);
+  };
+  PromptFeed feed(plan);
+  for (std::uint64_t request = 0; request < 5; ++request) {
+    EXPECT_EQ(feed.take().body, body_of(source->prompt(prompt_index(0, request))));
+  }
+  EXPECT_EQ(feed.built_by_caller(), 5u);
+  release.set_value();
+  // What the producer built for requests the caller already sent is dropped: order holds.
+  for (std::uint64_t request = 5; request < 50; ++request) {
+    EXPECT_EQ(feed.take().request, request);
+  }
+}
+
+TEST(PromptFeed, BuildsNoMoreThanItsLookaheadBeforeRequestsAreTaken) {
+  const auto source = random_source();
+  std::atomic<int> built{0};
+  FeedPlan plan = plan_for(*source);
+  plan.lookahead = 8;
+  plan.make_body = [&built](const bench::workload::Prompt& prompt) {
+    ++built;
+    return body_of(prompt);
+  };
+  PromptFeed feed(plan);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (built.load() < 8 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(built.load(), 8);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // time to overfill, if it would
+  EXPECT_EQ(built.load(), 8);
+  EXPECT_EQ(feed.take().request, 0u);
+  EXPECT_EQ(feed.built_by_caller(), 0u);
+}
+
+}  // namespace

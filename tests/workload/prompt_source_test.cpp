@@ -1,0 +1,201 @@
+#include "bench/workload/prompt_source.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "bench/workload/random_prompts.hpp"
+#include "temp_file.hpp"
+
+namespace {
+
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
+using bench::workload::open_prompt_source;
+using bench::workload::Prompt;
+using bench::workload::prompt_index;
+using bench::workload::PromptSource;
+
+std::vector<std::string> words_of(const std::string& text) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+// Leading words two texts have in common.
+std::size_t shared_leading_words(const std::string& a, const std::string& b) {
+  const std::vector<std::string> x = words_of(a), y = words_of(b);
+  std::size_t n = 0;
+  while (n < x.size() && n < y.size() && x[n] == y[n]) ++n;
+  return n;
+}
+
+DatasetOptions random_options() {
+  DatasetOptions options;
+  options.kind = DatasetKind::random;
+  options.input_len = 32;
+  options.output_len = 8;
+  options.seed = 7;
+  return options;
+}
+
+TEST(PromptSource, APromptDependsOnlyOnItsIndexNotOnTheOrderOfAsking) {
+  const auto source = open_prompt_source(random_options());
+  std::vector<std::string> forward, backward(50);
+  for (std::uint64_t i = 0; i < 50; ++i) forward.push_back(source->prompt(i).text);
+  for (std::uint64_t i = 50; i-- > 0;) backward[i] = source->prompt(i).text;
+  EXPECT_EQ(forward, backward);
+}
+
+TEST(PromptSource, StreamZeroIsTheSeedsRandomPrompts) {
+  const DatasetOptions options = random_options();
+  const auto source = open_prompt_source(options);
+  const std::vector<Prompt> made =
+      bench::workload::make_random_prompts({10, options.input_len, options.output_len,
+                                            options.seed, options.range_ratio});
+  for (std::uint64_t i = 0; i < made.size(); ++i) EXPECT_EQ(source->prompt(i).text, made[i].text);
+}
+
+TEST(PromptSource, NoTwoRequestsOfAnyStreamsShareMoreThanTheirNumber) {
+  // Points and repeats of a run are streams; the first word of a prompt is its request
+  // number, everything after it is drawn for the (stream, request) alone.
+  const auto source = open_prompt_source(random_options());
+  std::vector<std::string> texts;
+  for (std::uint64_t stream = 0; stream < 3; ++stream) {
+    for (std::uint64_t request = 0; request < 40; ++request) {
+      texts.push_back(source->prompt(prompt_index(stream, request)).text);
+    }
+  }
+  for (std::size_t a = 0; a < texts.size(); ++a) {
+    for (std::size_t b = a + 1; b < texts.size(); ++b) {
+      ASSERT_LE(shared_leading_words(texts[a], texts[b]), 1u) << texts[a] << "\n" << texts[b];
+    }
+  }
+  EXPECT_EQ(std::set<std::string>(texts.begin(), texts.end()).size(), texts.size());
+}
+
+TEST(PromptSource, ADifferentSeedGivesDifferentPrompts) {
+  DatasetOptions other = random_options();
+  other.seed = 8;
+  const auto a = open_prompt_source(random_options());
+  const auto b = open_prompt_source(other);
+  for (std::uint64_t i = 0; i < 20; ++i) EXPECT_NE(a->prompt(i).text, b->prompt(i).text);
+}
+
+TEST(PromptSource, ThreadsAskingAtOnceGetTheSamePrompts) {
+  const auto source = open_prompt_source(random_options());
+  std::vector<std::string> alone;
+  for (std::uint64_t i = 0; i < 200; ++i) alone.push_back(source->prompt(i).text);
+  std::vector<std::string> even(200), odd(200);
+  std::thread t1([&] {
+    for (std::uint64_t i = 0; i < 200; i += 2) even[i] = source->prompt(i).text;
+  });
+  std::thread t2([&] {
+    for (std::uint64_t i = 1; i < 200; i += 2) odd[i] = source->prompt(i).text;
+  });
+  t1.join();
+  t2.join();
+  for (std::uint64_t i = 0; i < 200; ++i) EXPECT_EQ(alone[i], i % 2 == 0 ? even[i] : odd[i]);
+}
+
+TEST(PromptSource, RandomPromptsHaveTheirLengthsInEveryStream) {
+  DatasetOptions options = random_options();
+  options.range_ratio = 0.5;
+  const auto source = open_prompt_source(options);
+  for (std::uint64_t stream = 0; stream < 2; ++stream) {
+    for (std::uint64_t request = 0; request < 30; ++request) {
+      const Prompt prompt = source->prompt(prompt_index(stream, request));
+      EXPECT_EQ(static_cast<std::int64_t>(words_of(prompt.text).size()), prompt.input_len);
+      EXPECT_GE(prompt.input_len, 16);
+      EXPECT_LE(prompt.input_len, 48);
+      EXPECT_GE(prompt.output_len, 4);
+      EXPECT_LE(prompt.output_len, 12);
+    }
+  }
+  EXPECT_FALSE(source->distinct_prompts().has_value());
+  EXPECT_FALSE(source->shares_prefixes());
+}
+
+DatasetOptions shared_prefix_options() {
+  DatasetOptions options;
+  options.kind = DatasetKind::shared_prefix;
+  options.prefix_groups = 4;
+  options.prefix_len = 20;
+  options.questions_per_group = 5;
+  options.input_len = 6;
+  options.output_len = 3;
+  options.seed = 3;
+  return options;
+}
+
+TEST(PromptSource, SharedPrefixRequestsShareTheirGroupsPrefixAndNothingElse) {
+  const auto source = open_prompt_source(shared_prefix_options());
+  EXPECT_TRUE(source->shares_prefixes());
+  std::map<std::int64_t, int> per_group;
+  std::map<std::int64_t, std::string> prefix_of_group;
+  std::set<std::string> questions;
+  for (std::uint64_t stream = 0; stream < 2; ++stream) {
+    for (std::uint64_t request = 0; request < 20; ++request) {
+      const Prompt prompt = source->prompt(prompt_index(stream, request));
+      if (stream == 0) ++per_group[prompt.prefix_group];
+      const auto [it, fresh] = prefix_of_group.emplace(prompt.prefix_group, prompt.system_text);
+      EXPECT_EQ(it->second, prompt.system_text);
+      EXPECT_EQ(words_of(prompt.system_text).size(), 20u);
+      EXPECT_EQ(prompt.input_len, 26);
+      questions.insert(prompt.text);
+    }
+  }
+  // One round (groups x questions) holds every group questions_per_group times.
+  EXPECT_EQ(per_group, (std::map<std::int64_t, int>{{0, 5}, {1, 5}, {2, 5}, {3, 5}}));
+  EXPECT_EQ(prefix_of_group.size(), 4u);
+  EXPECT_EQ(questions.size(), 40u);  // every question new, across streams too
+}
+
+TEST(PromptSource, AFileGivesEachStreamItsOwnItemsWhileTheyLast) {
+  std::string lines;
+  for (int i = 0; i < 10; ++i) lines += "{\"prompt\": \"item " + std::to_string(i) + "\"}\n";
+  const bench::testing::TempFile file("prompt-source.jsonl", lines);
+  DatasetOptions options;
+  options.kind = DatasetKind::jsonl;
+  options.path = file.path();
+  options.count = 4;  // requests a stream
+  const auto source = open_prompt_source(options);
+  ASSERT_EQ(source->distinct_prompts(), std::optional<std::uint64_t>(10));
+  std::set<std::string> first_two_streams;
+  for (std::uint64_t stream = 0; stream < 2; ++stream) {
+    for (std::uint64_t request = 0; request < 4; ++request) {
+      first_two_streams.insert(source->prompt(prompt_index(stream, request)).text);
+    }
+  }
+  EXPECT_EQ(first_two_streams.size(), 8u);
+  // The third stream runs past the file's 10 items: repeats, drawn the same every time.
+  for (std::uint64_t request = 0; request < 4; ++request) {
+    const std::uint64_t index = prompt_index(2, request);
+    EXPECT_EQ(source->prompt(index).text, source->prompt(index).text);
+  }
+  EXPECT_NE(source->summary().find("jsonl"), std::string::npos);
+}
+
+TEST(PromptSource, BadOptionsAreRefusedNamingTheFlag) {
+  DatasetOptions options = shared_prefix_options();
+  options.prefix_groups = 0;
+  try {
+    open_prompt_source(options);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("--prefix-groups"), std::string::npos);
+  }
+  DatasetOptions file;
+  file.kind = DatasetKind::sharegpt;
+  EXPECT_THROW(open_prompt_source(file), std::invalid_argument);
+}
+
+}  // namespace
