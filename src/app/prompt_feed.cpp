@@ -5,7 +5,7 @@
 
 namespace bench::app {
 
-PromptFeed::PromptFeed(FeedPlan plan) : plan_(std::move(plan)) {
+PromptFeed::PromptFeed(FeedPlan plan) : plan_(std::move(plan)), caller_make_body_(plan_.make_body) {
   plan_.lookahead = std::max<std::size_t>(plan_.lookahead, 2);
   producer_ = std::thread([this] { produce(); });
 }
@@ -23,13 +23,14 @@ std::uint64_t PromptFeed::request_of(std::uint64_t ordinal) const {
   return plan_.first + ordinal * plan_.stride;
 }
 
-PreparedRequest PromptFeed::prepare(std::uint64_t ordinal) const {
+PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make_body) const {
   const std::uint64_t request = request_of(ordinal);
   const std::uint64_t index =
       plan_.reuse_modulo > 0 ? workload::prompt_index(0, request % plan_.reuse_modulo)
                              : workload::prompt_index(plan_.stream, request);
-  const workload::Prompt prompt = plan_.source->prompt(index);
-  return PreparedRequest{request, plan_.make_body(prompt), prompt.input_len, prompt.output_len};
+  workload::Prompt prompt = plan_.source->prompt(index);
+  if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
+  return PreparedRequest{request, make_body(prompt), prompt.input_len, prompt.output_len};
 }
 
 PreparedRequest PromptFeed::take() {
@@ -49,7 +50,7 @@ PreparedRequest PromptFeed::take() {
   }
   room_.notify_one();
   ++built_by_caller_;
-  return prepare(ordinal);
+  return prepare(ordinal, caller_make_body_);
 }
 
 void PromptFeed::produce() {
@@ -61,7 +62,7 @@ void PromptFeed::produce() {
       if (stopping_) return;
       ordinal = next_to_take_ + ready_.size();
     }
-    PreparedRequest built = prepare(ordinal);  // the costly part, outside the lock
+    PreparedRequest built = prepare(ordinal, plan_.make_body);  // the costly part, unlocked
     const std::lock_guard<std::mutex> lock(mutex_);
     // Keep it only if the caller has not gone past it (building it itself meanwhile).
     if (ordinal == next_to_take_ + ready_.size()) ready_.push_back(std::move(built));

@@ -65,11 +65,37 @@ class RequestDriver::Slot final : public engine::TransferHandler {
   metrics::RequestRecord record_;
 };
 
+namespace {
+
+// The body of a prompt: chat gets the dataset's messages (or a system and a user message),
+// completions one prompt. Each copy of the maker owns its request options, so the feed's
+// producer and the event loop never share one.
+BodyMaker body_maker(protocol::RequestOptions request) {
+  return [request = std::move(request)](const workload::Prompt& prompt) mutable {
+    request.max_tokens = prompt.output_len;
+    return request.endpoint == protocol::Endpoint::chat
+               ? protocol::build_chat_request_body(request, workload::chat_messages(prompt))
+               : protocol::build_request_body(request, workload::completion_prompt(prompt));
+  };
+}
+
+}  // namespace
+
 RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     : plan_(std::move(plan)), sink_(sink), next_index_(plan_.first) {
   if (open_loop() && plan_.warmup_requests < plan_.offsets_ns->size()) {
     measured_start_ns_ = (*plan_.offsets_ns)[plan_.warmup_requests];
   }
+  FeedPlan feed;
+  feed.source = plan_.prompts;
+  feed.stream = plan_.prompt_stream;
+  feed.first = plan_.first;
+  feed.stride = plan_.stride;
+  feed.reuse_modulo = plan_.reuse_prompts_modulo;
+  feed.lookahead = plan_.lookahead;
+  feed.output_len_override = plan_.output_len_override;
+  feed.make_body = body_maker(plan_.request);
+  feed_ = std::make_unique<PromptFeed>(std::move(feed));
 }
 
 void RequestDriver::set_epoch(std::int64_t epoch_ns) { plan_.epoch_ns = epoch_ns; }
@@ -105,7 +131,7 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
 engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std::int64_t send_ns) {
   const std::size_t index = next_index_;
   next_index_ += plan_.stride;
-  const workload::Prompt& prompt = (*plan_.prompts)[index % plan_.prompts->size()];
+  PreparedRequest prepared = feed_->take();  // request `index`: the feed serves them in order
 
   Slot* slot = nullptr;
   if (!idle_slots_.empty()) {
@@ -128,8 +154,8 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   } else {
     record.intended_start_ns = std::max(slot_free_ns, plan_.epoch_ns) - plan_.epoch_ns;
   }
-  record.requested_input_len = prompt.input_len;
-  record.requested_output_len = prompt.output_len;
+  record.requested_input_len = prepared.input_len;
+  record.requested_output_len = prepared.output_len;
   ++sent_;
   if (!record.warmup) {
     ++measured_sent_;
@@ -137,13 +163,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   }
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
 
-  plan_.request.max_tokens = prompt.output_len;
-  // Chat gets the dataset's messages (or a system and a user message); completions one prompt.
-  std::string body = plan_.request.endpoint == protocol::Endpoint::chat
-                         ? protocol::build_chat_request_body(plan_.request, workload::chat_messages(prompt))
-                         : protocol::build_request_body(plan_.request,
-                                                        workload::completion_prompt(prompt));
-  return engine::TransferRequest{plan_.url, std::move(body), plan_.headers, slot};
+  return engine::TransferRequest{plan_.url, std::move(prepared.body), plan_.headers, slot};
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

@@ -30,6 +30,7 @@
 #include "bench/util/open_file_limit.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/prompt_source.hpp"
 #include "bench/workload/dataset_error.hpp"
 
 namespace bench::app {
@@ -134,11 +135,12 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
 // model, and whether it answers per-chunk usage.
 PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
   PreparedRun prepared;
-  workload::Dataset loaded = workload::load_dataset(plan.dataset);
-  if (!options.quiet) err << "bench: " << loaded.summary << "\n";
-  prepared.prompts = std::move(loaded.prompts);
-  if (plan.output_len_from_extra_body) {
-    for (workload::Prompt& prompt : prepared.prompts) prompt.output_len = plan.output_len;
+  prepared.prompts = workload::open_prompt_source(plan.dataset);
+  if (!options.quiet) {
+    err << "bench: " << prepared.prompts->summary()
+        << (options.reuse_prompts ? "; --reuse-prompts: every point resends the same prompts"
+                                  : "")
+        << "\n";
   }
 
   prepared.target = open_target(options.base_url, options.sim);

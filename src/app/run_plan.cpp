@@ -20,11 +20,11 @@ std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(se
 
 workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
-  // With a time bound the run's length is not a count: --num-prompts distinct prompts are
-  // reused in order. Otherwise one prompt per request, warm-up first, the same for every point.
+  // A point's requests, warm-up first, when a count bounds it; a time bound leaves it open.
   const bool timed = options.duration_s > 0 || options.warmup_duration_s > 0;
-  dataset.count = static_cast<std::size_t>(
-      timed ? options.num_prompts : options.warmup_requests + options.num_prompts);
+  if (!timed) {
+    dataset.count = static_cast<std::size_t>(options.warmup_requests + options.num_prompts);
+  }
   dataset.input_len = options.input_len;
   dataset.output_len = options.output_len;
   dataset.seed = options.seed;
@@ -77,6 +77,12 @@ engine::EngineOptions engine_options(const cli::RunOptions& options) {
 RunPlan plan_run(const cli::RunOptions& options) {
   RunPlan plan;
   plan.dataset = dataset_options(options);
+  // --reuse-prompts: what every point resends, as bench did before prompts were fresh: one
+  // prompt per request of a counted point, or --num-prompts cycled through by a timed one.
+  if (options.reuse_prompts) {
+    plan.reuse_prompts_modulo =
+        static_cast<std::uint64_t>(plan.dataset.count.value_or(options.num_prompts));
+  }
   plan.request = request_options(options);
   plan.output_len = options.output_len;
   if (const auto sent = extra_body_output_len(plan.request.extra_body)) {
@@ -88,7 +94,9 @@ RunPlan plan_run(const cli::RunOptions& options) {
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
   for (std::int64_t concurrency : options.concurrency) {
-    for (double rate : options.request_rates) plan.points.push_back({concurrency, rate});
+    for (double rate : options.request_rates) {
+      plan.points.push_back({concurrency, rate, plan.points.size()});
+    }
   }
   if (options.request_rates.size() > 1) {
     plan.sweep_variable = "request_rate";
@@ -125,7 +133,10 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   driver.headers = &plan.headers;
   driver.request = prepared.request;
   driver.limits = plan.limits;
-  driver.prompts = &prepared.prompts;
+  driver.prompts = prepared.prompts.get();
+  driver.prompt_stream = point.prompt_stream;
+  driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
+  if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
   if (schedule != nullptr) {
     driver.offsets_ns = &schedule->offsets_ns;
     driver.warmup_requests = schedule->warmup_requests;

@@ -29,6 +29,8 @@ std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
   return total / parts + (index < total % parts ? 1 : 0);
 }
 
+constexpr std::size_t kMaxLookahead = 4096;
+
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
@@ -43,6 +45,10 @@ class Worker final : public RecordSink {
     driver.first = index;
     driver.stride = threads;
     driver.measured_requests = share(plan.measured_requests, threads, index);
+    // Bodies ready for a whole opening burst of this thread's slots, and some to spare; the
+    // cap bounds memory at very high concurrency (the loop builds any it runs short of).
+    driver.lookahead = std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64,
+                                             kMaxLookahead);
     driver.early_stop = &early_stop;
     driver_ = std::make_unique<RequestDriver>(driver, *this);
   }

@@ -148,6 +148,8 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"ignore_eos", run.ignore_eos},
       {"temperature", run.temperature ? nlohmann::json(*run.temperature) : nlohmann::json()},
       {"seed", run.seed},
+      {"seed_given", run.seed_given},
+      {"reuse_prompts", run.reuse_prompts},
       {"warmup_requests", run.warmup_requests},
       {"request_timeout_s", run.request_timeout_s},
       {"connect_timeout_s", run.connect_timeout_s},

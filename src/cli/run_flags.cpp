@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -236,7 +237,14 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
   app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--seed", run.seed, "Seed for prompt generation")->capture_default_str();
+  app.add_option("--seed", run.seed,
+                 "Seed of the prompts, their lengths, file order and arrivals; the same seed "
+                 "sends the same requests (default: a new one each run, recorded in the "
+                 "results)");
+  app.add_flag("--reuse-prompts", run.reuse_prompts,
+               "Send the same prompts at every point of a sweep and on every pass of a "
+               "--duration run (cache-warm measurement; said in the report). Default: every "
+               "request's prompt is new");
   app.add_option("--warmup-requests", run.warmup_requests,
                  "Requests sent before the measured phase, not measured")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
@@ -320,6 +328,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
 void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
   run.num_prompts_given = app.count("--num-prompts") > 0;
+  run.seed_given = app.count("--seed") > 0;
+  // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
+  if (!run.seed_given) run.seed = std::random_device{}();
   const workload::DatasetKind dataset = run.dataset.kind;
   const bool file_dataset =
       dataset == workload::DatasetKind::sharegpt || dataset == workload::DatasetKind::jsonl;

@@ -40,10 +40,39 @@ TEST(RunPlan, DatasetFlagsReachTheDatasetWithTheRunsCountLengthsAndSeed) {
   EXPECT_EQ(plan.dataset.seed, 7u);
 }
 
-TEST(RunPlan, ATimeBoundRunReusesNumPromptsDistinctPrompts) {
+TEST(RunPlan, ATimeBoundRunHasNoCountAndSendsFreshPrompts) {
   const RunPlan plan = plan_run(parse({"--duration", "5s", "--num-prompts", "30",
                                        "--warmup-requests", "4"}));
-  EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(30));
+  EXPECT_EQ(plan.dataset.count, std::nullopt);
+  EXPECT_EQ(plan.reuse_prompts_modulo, 0u);
+}
+
+TEST(RunPlan, ReusedPromptsAreAPointsPromptsOrATimedRunsNumPrompts) {
+  EXPECT_EQ(plan_run(parse({"--num-prompts", "30", "--warmup-requests", "4",
+                            "--reuse-prompts"}))
+                .reuse_prompts_modulo,
+            34u);
+  EXPECT_EQ(plan_run(parse({"--duration", "5s", "--num-prompts", "30", "--reuse-prompts"}))
+                .reuse_prompts_modulo,
+            30u);
+}
+
+TEST(RunPlan, EveryPointOfASweepHasAPromptStreamOfItsOwn) {
+  const RunPlan plan = plan_run(parse({"--concurrency", "1,4,16"}));
+  ASSERT_EQ(plan.points.size(), 3u);
+  EXPECT_EQ(plan.points[0].prompt_stream, 0u);
+  EXPECT_EQ(plan.points[1].prompt_stream, 1u);
+  EXPECT_EQ(plan.points[2].prompt_stream, 2u);
+}
+
+TEST(RunPlan, WithoutSeedEachRunDrawsItsOwnAndWithSeedItIsKept) {
+  const auto first = parse({"--num-prompts", "4"});
+  const auto second = parse({"--num-prompts", "4"});
+  EXPECT_FALSE(first.seed_given);
+  // Two draws of 32 random bits: equal once in four billion runs.
+  EXPECT_NE(first.seed, second.seed);
+  EXPECT_EQ(parse({"--seed", "42"}).seed, 42u);
+  EXPECT_TRUE(parse({"--seed", "42"}).seed_given);
 }
 
 TEST(RunPlan, TheOutputLengthIsWhatExtraBodySendsInsteadOfMaxTokens) {

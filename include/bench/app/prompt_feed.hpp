@@ -11,6 +11,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -27,6 +28,9 @@ struct PreparedRequest {
   std::int64_t output_len = 0;  // max_tokens asked
 };
 
+/// Turns a prompt into the body to send.
+using BodyMaker = std::function<std::string(const workload::Prompt&)>;
+
 struct FeedPlan {
   const workload::PromptSource* source = nullptr;  // outlives the feed
   std::uint64_t stream = 0;  // the point's (and repeat's) stream of the source
@@ -36,9 +40,12 @@ struct FeedPlan {
   // --reuse-prompts: request r sends prompt r mod reuse_modulo of stream 0 (0 = fresh prompts).
   std::uint64_t reuse_modulo = 0;
   std::size_t lookahead = 64;  // bodies built ahead at most
+  // max_tokens of every request in place of each prompt's (--extra-body set it); nullopt: each
+  // prompt's own.
+  std::optional<std::int64_t> output_len_override;
   // Turns a prompt into the body to send; called on the producer thread (and, when it falls
   // behind, on the caller's), so it must not touch state the event loop changes.
-  std::function<std::string(const workload::Prompt&)> make_body;
+  BodyMaker make_body;
 };
 
 class PromptFeed {
@@ -56,7 +63,7 @@ class PromptFeed {
   std::uint64_t built_by_caller() const { return built_by_caller_; }
 
  private:
-  PreparedRequest prepare(std::uint64_t ordinal) const;
+  PreparedRequest prepare(std::uint64_t ordinal, const BodyMaker& make_body) const;
   std::uint64_t request_of(std::uint64_t ordinal) const;
   void produce();
 
@@ -68,6 +75,8 @@ class PromptFeed {
   std::uint64_t next_to_take_ = 0;      // ordinal the caller takes next (guarded by mutex_)
   bool stopping_ = false;               // guarded by mutex_
   std::uint64_t built_by_caller_ = 0;   // the caller's thread only
+  // The caller's own copy of plan_.make_body: the two threads never share its state.
+  BodyMaker caller_make_body_;
   std::thread producer_;
 };
 

@@ -1,12 +1,14 @@
 #pragma once
 // The glue between the transport and the OpenAI protocol for one engine: it hands the engine
-// request after request when each is due (building its body only then), turns each response
+// request after request when each is due (its body made ahead, off the event loop, by a
+// PromptFeed), turns each response
 // into a RequestRecord through a StreamReader, and gives the finished record to a RecordSink.
 // One slot (reader + record) per request in flight, reused, so nothing grows with the run.
 //
 // Which requests: indices first, first + stride, first + 2 x stride, ... (one driver per client
-// thread); request i uses prompt i modulo the prompt list, and in an open loop is due at
-// offsets[i] after the epoch.
+// thread); request i sends prompt i of the point's stream of the prompt source (or, with
+// --reuse-prompts, prompt i mod n of stream 0), and in an open loop is due at offsets[i] after
+// the epoch.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -16,6 +18,7 @@
 
 #include "bench/app/early_stop.hpp"
 #include "bench/app/live_counters.hpp"
+#include "bench/app/prompt_feed.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
@@ -39,7 +42,12 @@ struct DriverPlan {
   const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
   protocol::RequestOptions request;                  // body shape (max_tokens comes per prompt)
   protocol::StreamLimits limits;
-  const std::vector<workload::Prompt>* prompts = nullptr;  // not empty; outlive the driver
+  const workload::PromptSource* prompts = nullptr;  // outlives the driver
+  std::uint64_t prompt_stream = 0;         // the point's stream of it
+  std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh
+  // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
+  std::optional<std::int64_t> output_len_override;
+  std::size_t lookahead = 64;  // request bodies made ahead at most
   std::int64_t epoch_ns = 0;  // steady clock: record times and schedule offsets count from it
   // Open loop: request i is due offsets_ns[i] after the epoch, and there are offsets_ns.size()
   // requests in all. Null: closed loop, every request due as soon as a slot is free.
@@ -87,6 +95,7 @@ class RequestDriver final : public engine::RequestSource {
 
   DriverPlan plan_;
   RecordSink& sink_;
+  std::unique_ptr<PromptFeed> feed_;
   std::size_t next_index_;
   std::size_t sent_ = 0;
   std::size_t measured_sent_ = 0;

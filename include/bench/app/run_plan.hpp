@@ -11,6 +11,7 @@
 //   PointPlan    what run_point() takes for one LoadPoint (run_point.hpp; holds a DriverPlan)
 //   PointResult  what run_point() returns (run_point.hpp)
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "bench/util/redact.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt.hpp"
+#include "bench/workload/prompt_source.hpp"
 
 namespace bench::app {
 
@@ -33,10 +35,15 @@ namespace bench::app {
 struct LoadPoint {
   std::int64_t concurrency = 0;                // requests in flight at most
   double rate_per_s = cli::kUnlimitedRate;     // offered load; infinity = closed loop
+  // The point's stream of the prompt source: its own prompts, none sent by another point.
+  std::uint64_t prompt_stream = 0;
 };
 
 struct RunPlan {
-  workload::DatasetOptions dataset;   // count: one prompt per request (warm-up included)
+  // count: requests of one point (warm-up included) when known, for a file dataset's share.
+  workload::DatasetOptions dataset;
+  // --reuse-prompts: request r of every point sends prompt r mod this of stream 0; 0 = fresh.
+  std::uint64_t reuse_prompts_modulo = 0;
   protocol::RequestOptions request;   // model and continuous_usage_stats: set by prepare
   // max_tokens of every request when one value holds for all: --output-len, or what
   // --extra-body sends in its place (max_completion_tokens or max_tokens).
@@ -57,7 +64,7 @@ struct PreparedRun {
   Target target;                         // the server (and the embedded one, if started)
   std::string url;                       // the endpoint's full URL
   protocol::RequestOptions request;      // the plan's, with the model and per-chunk usage
-  std::vector<workload::Prompt> prompts;
+  std::unique_ptr<workload::PromptSource> prompts;  // every request's prompt, made on demand
   util::Redactor redactor;  // hides the credentials in every server text bench keeps
 };
 

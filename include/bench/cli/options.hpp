@@ -63,7 +63,14 @@ struct RunOptions {
   std::optional<double> temperature;  // sampling temperature; unset = server default
   std::string extra_body;           // JSON object merged into every request body
   std::vector<std::string> headers;  // extra "Name: value" headers
-  std::uint64_t seed = 42;           // prompt generation seed
+  // Seed of every draw: prompt text and lengths, file order, open-loop arrivals. Without
+  // --seed each run draws its own (recorded in the results), so a rerun never resends the
+  // prompts of an earlier run to a server whose prefix cache may still hold them.
+  std::uint64_t seed = 42;
+  bool seed_given = false;           // --seed was on the command line
+  // --reuse-prompts: every point (and a --duration run's every pass) resends the same prompts,
+  // to measure a warm prefix cache on purpose; said in the report. Off: every request fresh.
+  bool reuse_prompts = false;
   std::int64_t warmup_requests = 0;  // requests sent (at the same concurrency) before measuring
   double request_timeout_s = 600;    // whole-request cap, seconds
   double connect_timeout_s = 10;     // TCP/TLS connect cap, seconds
