@@ -1,5 +1,7 @@
 #include "bench/workload/dataset.hpp"
 
+#include <memory>
+
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -8,15 +10,16 @@
 #include <gtest/gtest.h>
 
 #include "bench/workload/dataset_error.hpp"
+#include "bench/workload/prompt_source.hpp"
 
 namespace {
 
-using bench::workload::Dataset;
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
 using bench::workload::dataset_kind_name;
-using bench::workload::load_dataset;
+using bench::workload::open_prompt_source;
+using bench::workload::PromptSource;
 using bench::workload::parse_dataset_kind;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
@@ -33,7 +36,7 @@ DatasetOptions of_kind(DatasetKind kind, std::optional<std::size_t> count = std:
 
 std::string invalid_argument_message(const DatasetOptions& options) {
   try {
-    load_dataset(options);
+    open_prompt_source(options);
   } catch (const std::invalid_argument& error) {
     return error.what();
   }
@@ -50,17 +53,16 @@ TEST(Dataset, ParsesTheFourNamesAndNothingElse) {
   EXPECT_EQ(parse_dataset_kind("ShareGPT"), std::nullopt);
 }
 
-TEST(Dataset, RandomMakesTheCountAskedFor) {
-  DatasetOptions options = of_kind(DatasetKind::random, 12);
+TEST(Dataset, RandomPromptsAreMadeOnDemandWithTheirLengths) {
+  DatasetOptions options = of_kind(DatasetKind::random);
   options.input_len = 30;
   options.output_len = 7;
-  const Dataset dataset = load_dataset(options);
-  EXPECT_EQ(dataset.prompts.size(), 12u);
-  EXPECT_EQ(dataset.distinct, 12u);
-  EXPECT_EQ(dataset.prompts.front().input_len, 30);
-  EXPECT_EQ(dataset.summary, "random: 12 prompts, input 30 words, max_tokens 7");
-  EXPECT_NE(invalid_argument_message(of_kind(DatasetKind::random)).find("request count"),
-            std::string::npos);
+  const std::unique_ptr<PromptSource> source = open_prompt_source(options);
+  EXPECT_EQ(source->prompt(11).input_len, 30);
+  EXPECT_EQ(source->prompt(11).output_len, 7);
+  EXPECT_EQ(source->distinct_prompts(), std::nullopt);
+  EXPECT_EQ(source->summary(),
+            "random: prompts made on demand, each new, input 30 words, max_tokens 7");
 }
 
 TEST(Dataset, FileDatasetsNeedAPathAndGeneratedOnesTakeNone) {
@@ -75,50 +77,45 @@ TEST(Dataset, FileDatasetsNeedAPathAndGeneratedOnesTakeNone) {
 }
 
 TEST(Dataset, SharegptSummarySaysWhatWasDroppedAndRepeated) {
-  const Dataset dataset = load_dataset(of_kind(DatasetKind::sharegpt, 50));
-  EXPECT_EQ(dataset.prompts.size(), 50u);
-  EXPECT_EQ(dataset.distinct, 20u);
-  EXPECT_NE(dataset.summary.find("31 conversations, 20 usable"), std::string::npos)
-      << dataset.summary;
-  EXPECT_NE(dataset.summary.find("50 requests, 30 of them repeats"), std::string::npos)
-      << dataset.summary;
+  const std::unique_ptr<PromptSource> source =
+      open_prompt_source(of_kind(DatasetKind::sharegpt, 50));
+  EXPECT_EQ(source->distinct_prompts(), std::optional<std::uint64_t>(20));
+  EXPECT_NE(source->summary().find("31 conversations, 20 usable"), std::string::npos)
+      << source->summary();
+  EXPECT_NE(source->summary().find("50 requests a point, 30 of them repeats"), std::string::npos)
+      << source->summary();
 }
 
-TEST(Dataset, JsonlWithoutACountSendsEveryRequestOnce) {
-  const Dataset dataset = load_dataset(of_kind(DatasetKind::jsonl));
-  EXPECT_EQ(dataset.prompts.size(), 7u);
+TEST(Dataset, JsonlGivesEveryRequestOnceBeforeAnyRepeats) {
+  const std::unique_ptr<PromptSource> source = open_prompt_source(of_kind(DatasetKind::jsonl));
   std::set<std::string> texts;
-  for (const auto& prompt : dataset.prompts) texts.insert(prompt.text);
+  for (std::uint64_t i = 0; i < 7; ++i) texts.insert(source->prompt(i).text);
   EXPECT_EQ(texts.size(), 7u);
-  EXPECT_EQ(dataset.summary, "jsonl " + kDir + "requests.jsonl: 7 requests on 9 lines");
+  EXPECT_EQ(source->summary(), "jsonl " + kDir + "requests.jsonl: 7 requests on 9 lines");
 }
 
 TEST(Dataset, FileErrorsComeThroughWithTheirFileAndLine) {
   DatasetOptions options = of_kind(DatasetKind::jsonl);
   options.path = kDir + "bad_json.jsonl";
   try {
-    load_dataset(options);
+    open_prompt_source(options);
     FAIL() << "no exception";
   } catch (const DatasetError& error) {
     EXPECT_EQ(error.line(), 3u);
   }
 }
 
-TEST(Dataset, SharedPrefixDefaultsToGroupsTimesQuestionsAndFitsACount) {
+TEST(Dataset, SharedPrefixSummaryNamesItsGroupsAndPrefix) {
   DatasetOptions options = of_kind(DatasetKind::shared_prefix);
   options.prefix_groups = 4;
   options.questions_per_group = 3;
   options.prefix_len = 50;
   options.input_len = 10;
-  const Dataset all = load_dataset(options);
-  EXPECT_EQ(all.prompts.size(), 12u);
-  EXPECT_NE(all.summary.find("4 groups x 3 questions = 12 requests, prefix 50 words"),
+  const std::unique_ptr<PromptSource> source = open_prompt_source(options);
+  EXPECT_TRUE(source->shares_prefixes());
+  EXPECT_NE(source->summary().find("4 groups of 3 questions a round, prefix 50 words"),
             std::string::npos)
-      << all.summary;
-  options.count = 10;
-  const Dataset fewer = load_dataset(options);
-  EXPECT_EQ(fewer.prompts.size(), 10u);
-  EXPECT_NE(fewer.summary.find("10 of them sent"), std::string::npos) << fewer.summary;
+      << source->summary();
 }
 
 }  // namespace

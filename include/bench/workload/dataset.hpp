@@ -1,16 +1,14 @@
 #pragma once
-// --dataset random|sharegpt|jsonl|shared-prefix: one entry point that turns the flags into the
-// prompts of a run. Each dataset's own header has its rules and the peer code they follow.
+// --dataset random|sharegpt|jsonl|shared-prefix: the flags that define a run's prompts. The
+// prompts themselves come from open_prompt_source (prompt_source.hpp), on demand. Each
+// dataset's own header has its rules and the peer code they follow.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <nlohmann/json.hpp>
-
-#include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
@@ -23,9 +21,9 @@ std::string_view dataset_kind_name(DatasetKind kind);
 struct DatasetOptions {
   DatasetKind kind = DatasetKind::random;
   std::string path;                   // --dataset-path: the sharegpt or jsonl file
-  // Requests to make (warm-up + measured). nullopt: every item once (sharegpt, jsonl), or
-  // groups x questions (shared-prefix); random needs a count. A count above what the file
-  // has is filled by sampling with replacement, as vLLM does (sampling.hpp).
+  // Requests of one point (warm-up + measured) when a count bounds it; nullopt for a timed
+  // run. A file dataset gives each point its own items while the file lasts, and beyond it
+  // draws with replacement, as vLLM does (prompt_source.hpp).
   std::optional<std::size_t> count;
   std::int64_t input_len = 1024;      // --input-len: random prompt words; shared-prefix question
   std::int64_t output_len = 128;      // --output-len: max_tokens (jsonl: lines without one)
@@ -52,16 +50,5 @@ inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
          {"questions_per_group", options.questions_per_group},
          {"shuffle", options.shuffle}};
 }
-
-struct Dataset {
-  std::vector<Prompt> prompts;  // in sending order
-  std::size_t distinct = 0;     // distinct items they were drawn from (< prompts.size(): repeats)
-  std::string summary;          // one line for stderr: what was loaded, dropped and repeated
-};
-
-/// Throws std::invalid_argument naming the flag for a bad value (a path for a generated
-/// dataset, no path for a file one, no count for random), and DatasetError naming the file
-/// (and line) for a file that cannot be used.
-Dataset load_dataset(const DatasetOptions& options);
 
 }  // namespace bench::workload
