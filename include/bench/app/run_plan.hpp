@@ -59,7 +59,7 @@ struct RunPlan {
 
 RunPlan plan_run(const cli::RunOptions& options);
 
-/// What contacting the server settled, and the prompts: the same for every point.
+/// What contacting the server settled, and the prompt source every point draws from.
 struct PreparedRun {
   Target target;                         // the server (and the embedded one, if started)
   std::string url;                       // the endpoint's full URL
