@@ -113,8 +113,9 @@ nlohmann::json metric_definitions() {
       {"token_counts",
        "completion_tokens and prompt_tokens from the server's usage (requested with "
        "stream_options.include_usage); without usage, completion_tokens = number of text "
-       "chunks (an estimate, token_count_source \"chunks_estimate\") and prompt_tokens unknown "
-       "(counted as 0). Never the requested length (SGLang falls back to it)."},
+       "chunks (an estimate, token_count_source \"chunks_estimate\") and prompt_tokens unknown: "
+       "the input figures are then null, never 0. Never the requested length (SGLang falls back "
+       "to it)."},
       {"percentiles",
        "median/p90/p95/p99: linear interpolation between closest ranks (numpy's default), as "
        "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "
