@@ -117,14 +117,21 @@ TEST(CacheFlush, EachPointOfASweepOnTheEmbeddedServerStartsWithNothingCached) {
 }
 
 // A server of chat completions that answers 404 to everything else, except GET /props (when
-// `props` is not empty) and GET /v1/models (when `models` is not empty). Keeps the bodies of
-// the completion requests it received.
+// `props` is not empty) and GET /v1/models (when `models` is not empty), and POST /flush_cache
+// the first `flushes` times it comes (then 503). Keeps the bodies of the completion requests it
+// received.
 class ChatServer {
  public:
-  ChatServer(std::string props, std::string models)
-      : server_([this, props = std::move(props), models = std::move(models)](Exchange& exchange) {
+  ChatServer(std::string props, std::string models, int flushes = 0)
+      : flushes_left_(flushes),
+        server_([this, props = std::move(props), models = std::move(models)](Exchange& exchange) {
           const std::string& request = exchange.request();
-          if (request.starts_with("POST /v1/chat/completions ")) {
+          if (request.starts_with("POST /flush_cache ") && flushes_left_.fetch_sub(1) > 0) {
+            exchange.send(bench::testing::http_response(200, "text/plain", ""));
+          } else if (request.starts_with("POST /flush_cache ")) {
+            exchange.send(bench::testing::http_response(
+                503, "application/json", R"({"error":{"message":"requests are running"}})"));
+          } else if (request.starts_with("POST /v1/chat/completions ")) {
             keep_body(request);
             exchange.send(bench::testing::http_head(200, "text/event-stream") +
                           bench::testing::sse_event(bench::testing::chat_chunk("hi", "length")) +
@@ -152,6 +159,7 @@ class ChatServer {
     bodies_.push_back(json::parse(request.substr(blank + 4), nullptr, false));
   }
 
+  std::atomic<int> flushes_left_;
   mutable std::mutex mutex_;
   std::vector<json> bodies_;
   HostileServer server_;  // last: stopped before the bodies it writes to go
@@ -216,6 +224,20 @@ TEST(CacheFlush, CachePromptIsSentOnlyWhenAsked) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(json::parse(run.out)["prefix_cache_flush"].is_null());
   for (const json& body : server.bodies()) EXPECT_FALSE(body.contains("cache_prompt")) << body;
+}
+
+TEST(CacheFlush, AFlushThatFailsIsSaidOnceAndTheSweepGoesOn) {
+  const ChatServer server("", "", 1);  // the first flush succeeds, the next two fail
+  const ProcessResult run = run_bench(server, {"--flush-cache", "--concurrency", "1,1,1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(count_of(run.err, "bench: prefix cache flushed with POST /flush_cache"), 1u);
+  EXPECT_EQ(count_of(run.err, "bench: --flush-cache: POST /flush_cache answered HTTP 503: "
+                              "requests are running; the run goes on with the cache as it is"),
+            1u)
+      << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["points"].size(), 3u);
+  EXPECT_EQ(results["prefix_cache_flush"], "flush_cache");
 }
 
 }  // namespace
