@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/cache_flush.hpp"
 #include "bench/app/live_counters.hpp"
 #include "bench/app/progress.hpp"
 #include "bench/app/record_log.hpp"
@@ -16,6 +17,7 @@
 #include "bench/app/run_point.hpp"
 #include "bench/app/self_check.hpp"
 #include "bench/app/target.hpp"
+#include "bench/app/workload_fingerprint.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/gate/gate.hpp"
@@ -24,6 +26,7 @@
 #include "bench/report/terminal_chart.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/clock.hpp"
@@ -32,6 +35,7 @@
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/dataset_error.hpp"
+#include "bench/workload/generator_version.hpp"
 
 namespace bench::app {
 
@@ -215,6 +219,16 @@ std::optional<PreparedRun> plan_and_prepare(const cli::RunOptions& options, cons
   return std::nullopt;
 }
 
+// What a results object (a run, a sweep point, a sweep) records of its workload, over its
+// load `points`, and of --flush-cache (results/workload.hpp).
+void stamp_workload(json& results, const cli::RunOptions& options, const json& definition,
+                    const std::vector<LoadPoint>& points, const CacheFlush* flush) {
+  results[results::key::workload] = results::workload_to_json(
+      {workload_fingerprint(definition, points), workload::kPromptGeneratorVersion, options.seed});
+  results[results::key::prefix_cache_flush] =
+      flush != nullptr ? json(flush_method_name(flush->method())) : json(nullptr);
+}
+
 // The run's results: one point's object, or the sweep's, gated.
 struct RunResults {
   std::vector<PointReport> points;
@@ -336,7 +350,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
                   std::ostream& out, std::ostream& err) {
   const RunPlan plan = plan_run(options);
   int failed_early = cli::kExitOk;
-  const std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
+  std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
   if (!prepared) return failed_early;
   if (!options.quiet) {
     err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
@@ -351,18 +365,30 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
     err << "bench: error: " << error.what() << "\n";
     return cli::kExitRunFailed;
   }
+  std::optional<CacheFlush> flush;
+  if (options.flush_cache) {
+    flush.emplace(FlushServer{prepared->target.base_url, &plan.headers, plan.engine,
+                              &prepared->redactor},
+                  prepared->request, err, options.quiet);
+  }
+  const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
+    if (flush) flush->before_point(err);
     try {
       points.push_back(measure_point(options, plan, *prepared, point, log.get(), stop, err));
+      stamp_workload(points.back().results, options, workload, {point}, flush ? &*flush : nullptr);
     } catch (const std::invalid_argument& error) {
       err << "bench: error: " << error.what() << "\n";
       return cli::kExitUsage;
     }
     if (!points.back().stopped_early.empty()) break;  // no later point could succeed either
   }
-  const RunResults run = assemble(options, plan, std::move(points), stop.load());
+  RunResults run = assemble(options, plan, std::move(points), stop.load());
+  if (!plan.sweep_variable.empty() && !run.results.is_null()) {
+    stamp_workload(run.results, options, workload, plan.points, flush ? &*flush : nullptr);
+  }
   print_results(options, plan, run, out);
   const bool written = write_files(options, run, log.get(), err);
   return exit_code(options, run, written, err);

@@ -156,6 +156,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"ttft_timeout_s", run.ttft_timeout_s},
       {"stall_timeout_s", run.stall_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
+      {"flush_cache", run.flush_cache},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

@@ -300,6 +300,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(CLI::IsMember({"vllm", "sglang"}));
   app.add_option("--save-requests", run.save_requests,
                  "Write one JSON line per request (timings, chunks, tokens, status) to this file");
+  app.add_flag("--flush-cache", run.flush_cache,
+               "Empty the server's prefix cache before each run or sweep point (SGLang "
+               "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
       ->check(CLI::ExistingFile);

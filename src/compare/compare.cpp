@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/compare/workload_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
@@ -235,6 +236,9 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
                                         "be meaningless",
                                         comparison.base_name, comparison.new_name, setting.name,
                                         value_text(before), value_text(after)));
+  }
+  if (auto workload = workload_warning(base, comparison.base_name, next, comparison.new_name)) {
+    add_warning(comparison, std::move(*workload));
   }
   for (const auto& [run, name] : {std::pair{&base, comparison.base_name},
                                   std::pair{&next, comparison.new_name}}) {

@@ -89,6 +89,7 @@ struct RunOptions {
   std::string output_file;     // also write the JSON results here (atomically)
   std::string json_compat;     // --json-compat: "" (bench's keys), "vllm" or "sglang"
   std::string save_requests;   // JSONL, one record per request
+  bool flush_cache = false;    // empty the server's prefix cache before each point
   bool insecure = false;       // skip TLS verification
   std::string cacert;          // CA bundle path
   double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish

@@ -1,0 +1,11 @@
+#pragma once
+// The version of the prompts a seed gives. Bumped whenever the same options and seed would
+// produce different prompts (text, lengths or order), so a workload fingerprint made by an
+// older bench does not pass for this one's.
+//   1  the prompts before the seeded prompt source
+//   2  the seeded prompt source (one stream per point, repeat and shard)
+namespace bench::workload {
+
+inline constexpr int kPromptGeneratorVersion = 2;
+
+}  // namespace bench::workload

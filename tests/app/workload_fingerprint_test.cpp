@@ -1,0 +1,88 @@
+// The workload fingerprint: the same definition gives the same hash, whatever the seed; a
+// change to what is sent or when gives another; a dataset file counts by its contents.
+#include "bench/app/workload_fingerprint.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/cli/options.hpp"
+#include "temp_file.hpp"
+
+namespace {
+
+using bench::app::LoadPoint;
+using bench::testing::TempFile;
+
+bench::cli::RunOptions parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "bench");
+  std::vector<const char*> argv;
+  for (const std::string& arg : args) argv.push_back(arg.c_str());
+  const bench::cli::ParseResult parsed =
+      bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
+  EXPECT_FALSE(parsed.exit_code.has_value()) << parsed.message;
+  return parsed.run;
+}
+
+const std::vector<LoadPoint> kOnePoint = {{8, 4.0}};
+
+std::string fingerprint(const std::vector<std::string>& args,
+                        const std::vector<LoadPoint>& points = kOnePoint) {
+  return bench::app::workload_fingerprint(bench::app::workload_definition(parse(args)), points);
+}
+
+const std::vector<std::string> kBase = {"--input-len", "512", "--output-len", "64",
+                                        "--num-prompts", "100", "--request-rate", "4"};
+
+std::vector<std::string> with(std::vector<std::string> args,
+                              const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(WorkloadFingerprint, TheSameOptionsGiveTheSameSixteenHexDigits) {
+  const std::string once = fingerprint(kBase);
+  EXPECT_EQ(once.size(), 16u);
+  EXPECT_EQ(once.find_first_not_of("0123456789abcdef"), std::string::npos) << once;
+  EXPECT_EQ(fingerprint(kBase), once);
+}
+
+TEST(WorkloadFingerprint, AnotherSeedDrawsTheSameWorkload) {
+  EXPECT_EQ(fingerprint(with(kBase, {"--seed", "1"})), fingerprint(with(kBase, {"--seed", "2"})));
+}
+
+TEST(WorkloadFingerprint, WhatIsSentOrWhenChangesIt) {
+  const std::string base = fingerprint(kBase);
+  EXPECT_NE(fingerprint(with(kBase, {"--input-len", "513"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--output-len", "65"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--range-ratio", "0.5"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--endpoint", "completions"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--ignore-eos"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--extra-body", R"({"top_p":0.9})"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--burstiness", "0.5"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--warmup-requests", "4"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--num-prompts", "101"})), base);
+  EXPECT_NE(fingerprint(kBase, {{8, 5.0}}), base);   // another rate
+  EXPECT_NE(fingerprint(kBase, {{16, 4.0}}), base);  // another concurrency
+}
+
+TEST(WorkloadFingerprint, WhatDoesNotShapeTheWorkloadLeavesItAlone) {
+  const std::string base = fingerprint(kBase);
+  EXPECT_EQ(fingerprint(with(kBase, {"--model", "other", "--request-timeout", "30"})), base);
+  EXPECT_EQ(fingerprint(with(kBase, {"--flush-cache", "--quiet"})), base);
+}
+
+TEST(WorkloadFingerprint, ADatasetFileCountsByItsContentsNotItsName) {
+  const std::string line = R"({"prompt": "Hello there", "max_tokens": 4})" "\n";
+  const TempFile first("a.jsonl", line);
+  const TempFile renamed("b.jsonl", line);
+  const TempFile edited("a.jsonl", line + line);
+  auto of = [](const TempFile& file) {
+    return fingerprint({"--dataset", "jsonl", "--dataset-path", file.path()});
+  };
+  EXPECT_EQ(of(first), of(renamed));
+  EXPECT_NE(of(first), of(edited));
+}
+
+}  // namespace
