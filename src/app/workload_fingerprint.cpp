@@ -48,7 +48,9 @@ json load_shape(const cli::RunOptions& options) {
           {"duration_s", options.duration_s},
           {"duration_hard", options.duration_hard},
           {"warmup_requests", options.warmup_requests},
-          {"warmup_duration_s", options.warmup_duration_s}};
+          {"warmup_duration_s", options.warmup_duration_s},
+          // Resent prompts are another workload for a server with a prefix cache.
+          {"reuse_prompts", options.reuse_prompts}};
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ TEST(WorkloadFingerprint, WhatIsSentOrWhenChangesIt) {
   EXPECT_NE(fingerprint(with(kBase, {"--burstiness", "0.5"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--warmup-requests", "4"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--num-prompts", "101"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--reuse-prompts"})), base);
   EXPECT_NE(fingerprint(kBase, {{8, 5.0}}), base);   // another rate
   EXPECT_NE(fingerprint(kBase, {{16, 4.0}}), base);  // another concurrency
 }

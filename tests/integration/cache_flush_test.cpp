@@ -95,15 +95,15 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
 }
 
 TEST(CacheFlush, EachPointOfASweepOnTheEmbeddedServerStartsWithNothingCached) {
-  // Without --flush-cache the second point's requests find 496 of their 512 prompt tokens
-  // cached (sim_prefix_cache_test.cpp).
+  // --reuse-prompts resends the first point's prompts: without --flush-cache the second
+  // point's requests find 496 of their 512 prompt tokens cached (sim_prefix_cache_test.cpp).
   TempDir dir;
   const ProcessResult run = run_process(
       BENCH_BINARY,
       {"--sim-profile", "tiny", "--sim-prefix-cache", "on", "--concurrency", "4,4",
        "--num-prompts", "4", "--input-len", "512", "--output-len", "4", "--ignore-eos",
-       "--flush-cache", "--save-requests", dir.file("requests.jsonl"), "--output-format",
-       "json", "--quiet"});
+       "--reuse-prompts", "--seed", "42", "--flush-cache", "--save-requests",
+       dir.file("requests.jsonl"), "--output-format", "json", "--quiet"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<json> cached = cached_tokens(dir.file("requests.jsonl"));
   ASSERT_EQ(cached.size(), 8u);
