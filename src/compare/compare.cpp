@@ -26,7 +26,8 @@ struct MetricSpec {
 };
 
 // The key figures, in the report's order: the four throughputs (output first, the headline
-// of docs/metrics.md) with input's computed part and cached share, goodput, then median and p99 of each latency, then errors.
+// of docs/metrics.md) with input's computed part and cached share, goodput, then median and
+// p99 of each latency, then errors.
 constexpr MetricSpec kMetrics[] = {
     {"output_throughput", "Output token throughput", "output tok/s",
      Direction::higher_is_better, false},
@@ -162,7 +163,8 @@ Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
   // Strictly beyond the threshold: a change of exactly 5% passes --fail-on-regression 5%.
   // From a base of 0 the change is infinite, so beyond any threshold.
   const bool beyond =
-      spec.can_regress && threshold && (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
+      spec.can_regress && threshold &&
+      (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
   row.verdict = beyond ? Verdict::regression : Verdict::worse;
   return row;
 }

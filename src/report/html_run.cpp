@@ -118,10 +118,11 @@ std::string prompt_cache_text(const json& run) {
   if (disclosure == "all") {
     note = "server disclosed cached tokens on all requests: " + cached;
   } else if (disclosure == "some") {
+    const std::int64_t disclosing = view::count(run, results::key::input_split_disclosing_requests);
     note = fmt::format("server disclosed cached tokens on {} of {} completed requests: {} (of "
                        "theirs)",
-                       view::grouped(view::count(run, results::key::input_split_disclosing_requests)),
-                       view::grouped(view::count(run, "completed")), cached);
+                       view::grouped(disclosing), view::grouped(view::count(run, "completed")),
+                       cached);
   } else if (disclosure == "none") {
     note = "server did not disclose cached prompt tokens (vLLM needs "
            "--enable-prompt-tokens-details)";

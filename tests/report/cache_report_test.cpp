@@ -119,7 +119,8 @@ TEST(InputSplitJson, DefinesEveryNewKey) {
 }
 
 TEST(InputSplitCsv, WritesTheSplitAndLeavesUnknownCellsEmpty) {
-  const std::string all = bench::report::to_csv({bench::report::to_json(all_disclosed(), context())});
+  const std::string all =
+      bench::report::to_csv({bench::report::to_json(all_disclosed(), context())});
   EXPECT_EQ(csv_cell(all, "total_cached_input_tokens"), "7500");
   EXPECT_EQ(csv_cell(all, "total_computed_input_tokens"), "54980");
   EXPECT_EQ(csv_cell(all, "cached_input_share"), "0.120038");
