@@ -117,6 +117,10 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
         << "\n";
   }
+  if (const auto cache = report::prompt_cache_warning(out.summary, out.context)) {
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << *cache
+        << "\n";
+  }
   return out;
 }
 

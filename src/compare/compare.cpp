@@ -23,15 +23,25 @@ struct MetricSpec {
   std::string_view unit;
   Direction direction;
   bool only_when_present;  // goodput: a row only when a side measured it
+  bool can_regress = true;  // false: shown and judged, never a regression (nor a failure)
 };
 
 // The key figures, in the report's order: the four throughputs (output first, the headline
-// of docs/metrics.md), goodput, then median and p99 of each latency, then errors.
+// of docs/metrics.md) with input's computed part and cached share, goodput, then median and
+// p99 of each latency, then errors.
 constexpr MetricSpec kMetrics[] = {
     {"output_throughput", "Output token throughput", "output tok/s",
      Direction::higher_is_better, false},
     {"input_throughput", "Input token throughput", "input tok/s", Direction::higher_is_better,
      false},
+    // The input split: a row when a side knows it (a server that discloses cached tokens), so
+    // files from before it, or of servers that never say, gain no rows of n/a.
+    {"computed_input_throughput", "Input computed (prefilled)", "input tok/s",
+     Direction::higher_is_better, true},
+    // More cached means less of the input was work the server did: worse, yet a property of
+    // the workload and the cache rather than of the server's speed, so it never fails a run.
+    {"cached_input_share", "Input cached share", "fraction of input", Direction::lower_is_better,
+     true, false},
     {"total_throughput", "Total token throughput", "total tok/s", Direction::higher_is_better,
      false},
     {"request_throughput", "Request throughput", "req/s", Direction::higher_is_better, false},
@@ -154,7 +164,8 @@ Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
   // Strictly beyond the threshold: a change of exactly 5% passes --fail-on-regression 5%.
   // From a base of 0 the change is infinite, so beyond any threshold.
   const bool beyond =
-      threshold && (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
+      spec.can_regress && threshold &&
+      (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
   row.verdict = beyond ? Verdict::regression : Verdict::worse;
   return row;
 }

@@ -91,6 +91,19 @@ std::string point_label(const json& sweep, std::size_t index, const json& point)
   return fmt::format("{}={}", variable, value.dump());
 }
 
+// Why a figure may be null: what it needs that the run did not have.
+std::string_view null_hint(std::string_view metric) {
+  namespace key = bench::results::key;
+  if (metric == "goodput") return ", which needs --goodput SLOs";
+  if (metric == key::cached_input_share || metric == key::computed_input_throughput ||
+      metric == key::cached_input_throughput || metric == key::total_computed_input_tokens ||
+      metric == key::total_cached_input_tokens) {
+    return ", which needs a server that discloses cached prompt tokens "
+           "(usage.prompt_tokens_details.cached_tokens)";
+  }
+  return "";
+}
+
 // Why a metric's gate could not be checked, or nullopt when the value is a number.
 std::optional<std::string> unusable(const json& run, const Gate& gate) {
   const std::string_view flag = flag_of(gate.kind);
@@ -106,8 +119,7 @@ std::optional<std::string> unusable(const json& run, const Gate& gate) {
                        gate.metric, flag, gate.spec);
   }
   if (value.is_null()) {
-    const std::string_view hint =
-        gate.metric == "goodput" ? ", which needs --goodput SLOs" : "";
+    const std::string_view hint = null_hint(gate.metric);
     return fmt::format("{} is null: not measured in this run{} ({} {} cannot be checked)",
                        gate.metric, hint, flag, gate.spec);
   }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/report/report.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::report {
 
@@ -21,13 +22,19 @@ constexpr std::string_view kColumns[] = {
     "sent",                  "completed",           "failed",
     "cancelled",             "request_throughput",  "output_throughput",
     "input_throughput",      "total_throughput",    "goodput",
-    "total_output_tokens",   "total_input_tokens",  "mean_ttft_ms",
+    "total_output_tokens",   "total_input_tokens",
+    // The input split beside the input figures (null cells when the server did not say).
+    results::key::computed_input_throughput, results::key::cached_input_throughput,
+    results::key::total_computed_input_tokens, results::key::total_cached_input_tokens,
+    results::key::cached_input_share, results::key::input_split_disclosure,
+    "mean_ttft_ms",
     "median_ttft_ms",        "p99_ttft_ms",         "mean_itl_ms",
     "median_itl_ms",         "p99_itl_ms",          "median_icl_ms",
     "p99_icl_ms",            "mean_tpot_ms",        "median_tpot_ms",
     "p99_tpot_ms",           "median_e2e_latency_ms", "p99_e2e_latency_ms",
     "concurrency",           "p99_client_lag_ms",   "client_saturated",
-    "output_token_source",   "interrupted",         "ramp_up_strategy",
+    "output_token_source",   "interrupted",         results::key::reused_prompts,
+    "ramp_up_strategy",
     "ramp_up_start_rps",     "ramp_up_end_rps",
 };
 

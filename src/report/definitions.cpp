@@ -40,6 +40,36 @@ nlohmann::json metric_definitions() {
        "input_throughput + output_throughput, total tok/s (SGLang total_throughput, vLLM "
        "total_token_throughput). Prefill batches well and decode does not: never read it without "
        "output_throughput."},
+      {"computed_input_throughput",
+       "sum(prompt_tokens - cached prompt tokens of completed requests) / duration, input "
+       "tok/s: the prompt tokens the server prefilled. Cached tokens come from "
+       "usage.prompt_tokens_details.cached_tokens (vLLM with --enable-prompt-tokens-details, "
+       "SGLang, OpenAI); null unless every completed request disclosed them, never 0 for "
+       "unknown. computed + cached == input_throughput."},
+      {"cached_input_throughput",
+       "sum(cached prompt tokens of completed requests) / duration, input tok/s: prompt tokens "
+       "the server's prefix cache served instead of prefilling them; null unless every completed "
+       "request disclosed them. input_throughput counts them too, so it flatters prefill when "
+       "this is high."},
+      {"total_computed_input_tokens",
+       "sum of computed (prefilled) prompt tokens; total_cached_input_tokens the cached ones. "
+       "Their sum is total_input_tokens; both null unless every completed request disclosed "
+       "its cached tokens."},
+      {"cached_input_share",
+       "cached / (computed + cached) prompt tokens over the completed requests that disclosed "
+       "them (0..1); null when none did. Above 0.1 on a workload not meant to share prefixes "
+       "(no shared-prefix dataset, no --reuse-prompts) the run carries a warning: its input "
+       "tok/s and TTFT measure the cache, not prefill."},
+      {"input_split_disclosure",
+       "whether the server disclosed cached prompt tokens: \"all\" completed requests, "
+       "\"some\" (input_split_disclosing_requests of them; totals and throughputs of the split "
+       "are then null) or \"none\"."},
+      {"reused_prompts",
+       "true when --reuse-prompts resent prompts on purpose: a cache-warm measurement, whose "
+       "cached share is expected."},
+      {"warnings",
+       "the run's warnings, one line each (e.g. a cached share above 10% on a workload not meant "
+       "to share prefixes); the client's own are under client.warnings."},
       {"request_throughput",
        "completed requests / duration, req/s (SGLang/vLLM request_throughput)."},
       {"concurrency",

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 
 #include "bench/report/svg_chart.hpp"
@@ -107,6 +108,57 @@ std::string throughput_head(const json* steady, std::string_view id_prefix) {
   return out;
 }
 
+// Whether the server disclosed cached prompt tokens, and the cached share: the text report's
+// "Prompt cache" line, read from the results (a file from before the split says nothing).
+std::string prompt_cache_text(const json& run) {
+  const std::string disclosure = view::text(run, results::key::input_split_disclosure);
+  const auto share = results::known_metric(run, results::key::cached_input_share);
+  const std::string cached = share ? fmt::format("{:.1f}% cached", *share * 100) : "n/a cached";
+  std::string note;
+  if (disclosure == "all") {
+    note = "server disclosed cached tokens on all requests: " + cached;
+  } else if (disclosure == "some") {
+    const std::int64_t disclosing = view::count(run, results::key::input_split_disclosing_requests);
+    note = fmt::format("server disclosed cached tokens on {} of {} completed requests: {} (of "
+                       "theirs)",
+                       view::grouped(disclosing), view::grouped(view::count(run, "completed")),
+                       cached);
+  } else if (disclosure == "none") {
+    note = "server did not disclose cached prompt tokens (vLLM needs "
+           "--enable-prompt-tokens-details)";
+  } else {
+    return "not recorded";
+  }
+  if (view::flag(run, results::key::reused_prompts)) {
+    note += "; prompts reused on purpose (--reuse-prompts): cache-warm";
+  }
+  return esc(note);
+}
+
+// The computed and cached parts of the input figure: "n/a" unless every request disclosed them.
+std::string input_split_rows(const json& run, bool with_steady) {
+  const std::string disclosure = view::text(run, results::key::input_split_disclosure);
+  if (disclosure.empty()) return "";  // a file from before the split
+  const std::string source =
+      disclosure == "all" ? "server usage (cached_tokens)"
+                          : "<span class=\"estimate\">n/a: " +
+                                std::string(disclosure == "some" ? "disclosed by some requests"
+                                                                 : "not disclosed by the server") +
+                                "</span>";
+  auto value = [&](std::string_view key) {
+    const auto figure = results::known_metric(run, key);
+    return figure ? fixed(figure, 1) : std::string("n/a");
+  };
+  return throughput_row({"", "&nbsp;&nbsp;computed (prefilled)",
+                         value(results::key::computed_input_throughput), "",
+                         "input tok/s (computed)", source},
+                        with_steady) +
+         throughput_row({"", "&nbsp;&nbsp;cached (prefix cache)",
+                         value(results::key::cached_input_throughput), "",
+                         "input tok/s (cached)", source},
+                        with_steady);
+}
+
 // Input and total: "n/a" when some request's input count is unknown, never 0 or a part (a
 // total that silently equals output would read as a blended figure).
 std::string input_and_total_rows(const json& run, const json* steady) {
@@ -125,6 +177,7 @@ std::string input_and_total_rows(const json& run, const json* steady) {
                      : fixed(number(run, "input_throughput"), 1),
        steady_value("input_throughput"), "input tok/s", source_cell(run, "input")},
       with_steady);
+  out += input_split_rows(run, with_steady);
   out += throughput_row(
       {"", "Total token throughput",
        input_unknown ? std::string("n/a") : fixed(number(run, "total_throughput"), 1),
@@ -254,6 +307,7 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
                                        ? view::grouped(view::count(run, "total_input_tokens"))
                                        : std::string("n/a"),
                                    source_cell(run, "input")));
+  item("Prompt cache", prompt_cache_text(run));
   if (number(run, "mean_requested_input_len")) {
     const bool input_known = results::input_tokens_known(run) &&
                              (view::token_source_label(run, "input") == "server usage" ||
@@ -374,6 +428,13 @@ std::string run_alerts(const json& run) {
   }
   if (view::flag(run, "interrupted")) {
     out += "<p class=\"alert warn\">The run was interrupted: these are partial results.</p>";
+  }
+  if (const json* warnings = view::array_at(run, results::key::warnings)) {
+    for (const json& warning : *warnings) {
+      if (warning.is_string()) {
+        out += "<p class=\"alert warn\">" + esc(warning.get<std::string>()) + "</p>";
+      }
+    }
   }
   if (view::output_is_estimate(run)) {
     out +=

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 
@@ -16,6 +18,13 @@ using view::number;
 
 std::string throughput_cell(const json& point, std::string_view key, std::string_view css) {
   return fmt::format("<td class=\"num{}\">{}</td>", css, fixed(number(point, key), 1));
+}
+
+// The share of input tokens the server's prefix cache served; "n/a" when it did not say.
+std::string cached_cell(const json& point) {
+  const auto share = results::known_metric(point, results::key::cached_input_share);
+  return fmt::format("<td class=\"num\">{}</td>",
+                     share ? fmt::format("{:.1f}%", *share * 100) : std::string("n/a"));
 }
 
 std::string ms_cell(const json& point, std::string_view key) {
@@ -44,6 +53,7 @@ std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
       "<th scope=\"col\" class=\"num\">ITL p99<span class=\"sub\">ms</span></th>"
       "<th scope=\"col\" class=\"num\">TPOT p50<span class=\"sub\">ms</span></th>"
       "<th scope=\"col\" class=\"num\">failed<span class=\"sub\">of sent</span></th>"
+      "<th scope=\"col\" class=\"num\">cached<span class=\"sub\">% of input</span></th>"
       "</tr></thead><tbody>",
       by_rate ? "rate<span class=\"sub\">req/s offered</span>"
               : "concurrency<span class=\"sub\">max in flight</span>");
@@ -62,12 +72,13 @@ std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
     out += throughput_cell(point, "total_throughput", "");
     out += ms_cell(point, "median_ttft_ms") + ms_cell(point, "p99_ttft_ms") +
            ms_cell(point, "median_itl_ms") + ms_cell(point, "p99_itl_ms") +
-           ms_cell(point, "median_tpot_ms") + failed_cell(point) + "</tr>";
+           ms_cell(point, "median_tpot_ms") + failed_cell(point) + cached_cell(point) + "</tr>";
   }
   out += "</tbody></table></div>";
   out +=
       "<p class=\"note\">Whole-run figures of each point; total = input + output. "
-      "Throughput counts successful requests only.";
+      "Throughput counts successful requests only. cached: share of input tokens served from "
+      "the server's prefix cache (n/a: not disclosed).";
   if (any_estimate) {
     out +=
         " <span class=\"estimate\">ESTIMATE</span>: output tokens counted as streamed "

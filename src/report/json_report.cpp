@@ -125,6 +125,31 @@ json client_object(const RunSummary& s, const ClientCheck& client) {
           {"warnings", warnings}};
 }
 
+// The input tokens split into computed and cached (results::key). Totals and throughputs need
+// every request's split, so they are null unless all disclosed it (never 0 or a part); the
+// share is over the requests that disclosed, whose count stands beside it.
+void put_input_split(json& out, const RunSummary& s, bool input_known) {
+  const metrics::InputTokenSplit& split = s.input_split;
+  const bool known = input_known && split.disclosure() == metrics::CacheDisclosure::all;
+  auto count = [known](std::int64_t tokens) { return known ? json(tokens) : json(nullptr); };
+  out[results::key::total_computed_input_tokens] = count(split.computed_tokens);
+  out[results::key::total_cached_input_tokens] = count(split.cached_tokens);
+  out[results::key::computed_input_throughput] = if_known(known, s.computed_input_throughput);
+  out[results::key::cached_input_throughput] = if_known(known, s.cached_input_throughput);
+  out[results::key::cached_input_share] = results::known_or_null(cached_input_share(split));
+  out[results::key::input_split_disclosure] = metrics::cache_disclosure_name(split.disclosure());
+  out[results::key::input_split_disclosing_requests] = split.disclosing_requests;
+}
+
+// The run's warnings, one line each; the client's own stay under "client".
+json run_warnings(const RunSummary& s, const RunContext& c) {
+  json warnings = json::array();
+  if (const std::optional<std::string> cache = prompt_cache_warning(s, c)) {
+    warnings.push_back(*cache);
+  }
+  return warnings;
+}
+
 // Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
 double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
 
@@ -144,6 +169,7 @@ void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext&
   out["input_throughput"] = if_known(input_known, s.input_throughput);
   out[results::key::output_throughput] = finite(s.output_throughput);
   out["total_throughput"] = if_known(input_known, s.total_throughput);
+  put_input_split(out, s, input_known);
   out["concurrency"] = finite(s.achieved_concurrency);  // SGLang's key for the Little's-law value
   out[results::key::max_concurrency] = c.concurrency;
 }
@@ -225,6 +251,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["goodput"] = s.goodput_measured ? json(finite(s.goodput)) : json(nullptr);
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
+  out[results::key::reused_prompts] = c.prompts_reused;
+  out[results::key::warnings] = run_warnings(s, c);
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);
   out["timeline"] = timeline_object(s);

@@ -4,9 +4,11 @@
 // split, and latency from the intended start beside the plain one.
 #include <cmath>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -99,27 +101,55 @@ std::string input_unknown_note(const RunSummary& s) {
              : std::string("input unknown: server sent no prompt_tokens");
 }
 
-// Input and total beside output, under `labels` (input's, total's). When an input count is
-// unknown both are "n/a", never 0 or a part: a total that silently equals output would read as
-// a blended figure.
+// The input figure's computed and cached parts, each a labelled line: "n/a" unless every
+// request disclosed its split (a part of the split is not the whole run's).
+using SplitLines = std::vector<std::pair<std::string, std::string>>;
+
+SplitLines input_split_lines(const RunSummary& s) {
+  const metrics::InputTokenSplit& split = s.input_split;
+  const bool known =
+      s.input_tokens_unknown == 0 && split.disclosure() == metrics::CacheDisclosure::all;
+  std::string why;
+  if (split.disclosure() == metrics::CacheDisclosure::none) {
+    why = "  [server did not disclose cached tokens]";
+  } else if (split.disclosure() == metrics::CacheDisclosure::some) {
+    why = fmt::format("  [disclosed on {} of {} requests]", split.disclosing_requests,
+                      split.requests);
+  }
+  auto line = [&](double per_s) {
+    return fmt::format("{:>{}} tok/s (input){}", known ? fixed2(per_s) : "n/a", kNumberWidth,
+                       known ? "" : why);
+  };
+  return {{"  computed (prefilled)", line(s.computed_input_throughput)},
+          {"  cached (prefix cache)", line(s.cached_input_throughput)}};
+}
+
+// Input and total beside output, under `labels` (input's, total's), with `split` under input.
+// When an input count is unknown both are "n/a", never 0 or a part: a total that silently
+// equals output would read as a blended figure.
 void write_input_and_total(Writer& w, double input_per_s, double total_per_s,
                            const std::string& unknown_note,
-                           std::pair<std::string_view, std::string_view> labels) {
+                           std::pair<std::string_view, std::string_view> labels,
+                           const SplitLines& split) {
   if (unknown_note.empty()) {
     w.field(labels.first, fmt::format("{:>{}} tok/s (input)", fixed2(input_per_s), kNumberWidth));
+  } else {
+    w.field(labels.first,
+            fmt::format("{:>{}} tok/s (input)  [{}]", "n/a", kNumberWidth, unknown_note));
+  }
+  for (const auto& [label, value] : split) w.field(label, value);
+  if (unknown_note.empty()) {
     w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output)",
                                        fixed2(total_per_s), kNumberWidth));
-    return;
+  } else {
+    w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output; input unknown)",
+                                       "n/a", kNumberWidth));
   }
-  w.field(labels.first,
-          fmt::format("{:>{}} tok/s (input)  [{}]", "n/a", kNumberWidth, unknown_note));
-  w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output; input unknown)",
-                                     "n/a", kNumberWidth));
 }
 
 // Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
 // Throughput).
-void write_throughput(Writer& w, const RunSummary& s) {
+void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("Throughput", '-');
   std::string output_note;
   if (s.output_tokens_from_chunks > 0) output_note = "  [ESTIMATE: see token counts]";
@@ -127,7 +157,8 @@ void write_throughput(Writer& w, const RunSummary& s) {
           fmt::format("{:>{}} tok/s (output){}", fixed2(s.output_throughput), kNumberWidth,
                       output_note));
   write_input_and_total(w, s.input_throughput, s.total_throughput, input_unknown_note(s),
-                        {"Input token throughput", "Total token throughput"});
+                        {"Input token throughput", "Total token throughput"},
+                        input_split_lines(s));
   w.field("Request throughput",
           fmt::format("{:>{}} req/s", fixed2(s.request_throughput), kNumberWidth));
   if (s.goodput_measured) {
@@ -146,6 +177,9 @@ void write_throughput(Writer& w, const RunSummary& s) {
         "requests only",
         s.failed, s.sent, percent));
   }
+  if (const std::optional<std::string> cache = prompt_cache_warning(s, c)) {
+    w.text("WARNING: " + *cache);
+  }
   if (s.cancelled > 0) {
     w.text(fmt::format("NOTE: {} requests cancelled by bench (not failures, not counted)",
                        s.cancelled));
@@ -163,7 +197,7 @@ void write_steady_state(Writer& w, const RunSummary& s) {
           fmt::format("{:>{}} tok/s (output)", fixed2(steady.output_throughput), kNumberWidth));
   write_input_and_total(w, steady.input_throughput, steady.total_throughput,
                         input_unknown_note(s),
-                        {"  input token throughput", "  total token throughput"});
+                        {"  input token throughput", "  total token throughput"}, {});
 }
 
 std::string output_source(const RunSummary& s) {
@@ -188,13 +222,28 @@ std::string input_source(const RunSummary& s) {
                      s.input_tokens_from_usage, s.input_tokens_unknown);
 }
 
-void write_token_counts(Writer& w, const RunSummary& s) {
+// "1800 computed + 248 cached", or n/a with why: the split of Total input tokens.
+std::string input_split_counts(const RunSummary& s) {
+  const metrics::InputTokenSplit& split = s.input_split;
+  if (s.input_tokens_unknown == 0 && split.disclosure() == metrics::CacheDisclosure::all) {
+    return fmt::format("{} computed + {} cached", split.computed_tokens, split.cached_tokens);
+  }
+  if (split.disclosure() == metrics::CacheDisclosure::some) {
+    return fmt::format("n/a (of the {} requests that disclosed it: {} computed + {} cached)",
+                       split.disclosing_requests, split.computed_tokens, split.cached_tokens);
+  }
+  return "n/a (not disclosed by the server)";
+}
+
+void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("Token counts", '-');
   w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
   w.field("Total input tokens",
           fmt::format("{} ({})",
                       s.input_tokens_unknown == 0 ? fmt::format("{}", s.total_input_tokens) : "n/a",
                       input_source(s)));
+  w.field("  computed + cached", input_split_counts(s));
+  w.field("Prompt cache", prompt_cache_note(s, c));
   const std::string counted = s.input_tokens_from_usage > 0
                                   ? fmt::format("server counted {} tokens",
                                                 length(s.mean_prompt_tokens))
@@ -305,9 +354,9 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& client) {
 std::string render_text(const RunSummary& summary, const RunContext& context) {
   Writer w;
   write_header(w, summary, context);
-  write_throughput(w, summary);
+  write_throughput(w, summary, context);
   write_steady_state(w, summary);
-  write_token_counts(w, summary);
+  write_token_counts(w, summary, context);
   write_latency(w, summary);
   write_errors(w, summary);
   write_client(w, summary, context.client);

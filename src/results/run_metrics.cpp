@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
 
 namespace bench::results {
@@ -15,7 +16,13 @@ std::vector<std::string> make_run_metric_names() {
   std::vector<std::string> names = {
       "duration", "sent", "completed", "failed", "cancelled", "warmup_requests",
       "total_input_tokens", "total_output_tokens", "request_throughput", "input_throughput",
-      "output_throughput", "total_throughput", "concurrency", "max_concurrency",
+      "output_throughput", "total_throughput",
+      // The input split: null when the server did not disclose cached tokens on every request
+      // (the share and the count of disclosing requests need only some).
+      std::string(key::total_computed_input_tokens), std::string(key::total_cached_input_tokens),
+      std::string(key::computed_input_throughput), std::string(key::cached_input_throughput),
+      std::string(key::cached_input_share), std::string(key::input_split_disclosing_requests),
+      "concurrency", "max_concurrency",
   };
   for (std::string_view name : kDistributions) {
     for (std::string_view stat : kDistributionStats) {

@@ -335,3 +335,40 @@ TEST(Compare, RefusesWhatIsNotAResultsObject) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Compare, ShowsTheInputSplitWhenASideKnowsIt) {
+  json base = load_fixture("run_c4.json");
+  base["computed_input_throughput"] = 1000.0;
+  base["cached_input_share"] = 0.0;
+  json next = base;
+  next["computed_input_throughput"] = 500.0;
+  next["cached_input_share"] = 0.5;
+  const Comparison comparison = compared(base, next, 0.05);
+  const Row& computed = row(comparison, "computed_input_throughput");
+  EXPECT_EQ(computed.unit, "input tok/s");
+  EXPECT_EQ(computed.verdict, Verdict::regression);
+  const Row& share = row(comparison, "cached_input_share");
+  EXPECT_EQ(share.direction, Direction::lower_is_better);
+  // Worse, but a property of the workload and the cache: it never fails a comparison.
+  EXPECT_EQ(share.verdict, Verdict::worse);
+  EXPECT_EQ(comparison.regressions(), 1u);
+}
+
+TEST(Compare, AnUndisclosedSplitIsNotComparableAndAbsentOnBothSidesShowsNoRow) {
+  json base = load_fixture("run_c4.json");
+  base["computed_input_throughput"] = 1000.0;
+  base["cached_input_share"] = 0.02;
+  json next = load_fixture("run_c4.json");
+  next["computed_input_throughput"] = nullptr;  // the server did not disclose cached tokens
+  next["cached_input_share"] = nullptr;
+  const Comparison comparison = compared(base, next);
+  for (const char* metric : {"computed_input_throughput", "cached_input_share"}) {
+    EXPECT_EQ(row(comparison, metric).verdict, Verdict::not_comparable) << metric;
+    EXPECT_FALSE(row(comparison, metric).new_value) << metric;
+  }
+  EXPECT_FALSE(has_row(compared(next, next), "cached_input_share"));
+}
+
+}  // namespace

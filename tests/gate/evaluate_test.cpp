@@ -310,3 +310,31 @@ TEST(ToJson, RecordsGatesAndViolations) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Evaluate, FailOverCachedInputShareCatchesACacheFlatteredRun) {
+  json run = load_fixture("run_c4.json");
+  run["cached_input_share"] = 0.25;
+  const Gate gates[] = {over("cached_input_share", 0.1)};
+  const GateOutcome outcome = evaluate(gates, run);
+  ASSERT_TRUE(outcome.failed());
+  EXPECT_NE(messages(outcome).at(0).find("cached_input_share"), std::string::npos)
+      << messages(outcome).at(0);
+  run["cached_input_share"] = 0.05;
+  EXPECT_FALSE(evaluate(gates, run).failed());
+}
+
+TEST(Evaluate, AGateOnAnUndisclosedCachedShareFailsSayingWhatItNeeds) {
+  json run = load_fixture("run_c4.json");
+  run["cached_input_share"] = nullptr;
+  const Gate gates[] = {over("cached_input_share", 0.1)};
+  EXPECT_EQ(messages(evaluate(gates, run)),
+            std::vector<std::string>{
+                "gate failed: cached_input_share is null: not measured in this run, which needs "
+                "a server that discloses cached prompt tokens "
+                "(usage.prompt_tokens_details.cached_tokens) (--fail-over cached_input_share=0.1 "
+                "cannot be checked)"});
+}
+
+}  // namespace

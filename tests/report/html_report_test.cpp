@@ -513,8 +513,9 @@ TEST(HtmlSweepReport, TabulatesOnePointPerRowInSweepOrder) {
   const auto tables = with_class(*page.root, "table", "sweep");
   ASSERT_EQ(tables.size(), 1u);
   const auto head = cells(*tables[0]->find_all("thead")[0]->find_all("tr")[0]);
-  ASSERT_EQ(head.size(), 11u);
+  ASSERT_EQ(head.size(), 12u);
   EXPECT_EQ(head[2], "outputoutput tok/s");
+  EXPECT_EQ(head[11], "cached% of input");
   EXPECT_EQ(head[3], "inputinput tok/s");
   EXPECT_EQ(head[4], "totaltotal tok/s");
   const auto rows = body_rows(*tables[0]);

@@ -2,6 +2,7 @@
 // Renders a RunSummary for people (text) and for scripts (JSON). Output tok/s is the headline;
 // input and total stand beside it, each labelled; a bare "tok/s" never appears.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ struct RunContext {
   std::int64_t output_len = 0;    // requested max_tokens
   std::string started_at;         // wall clock, ISO 8601 UTC, label only
   bool interrupted = false;       // a signal stopped the run early
+  // Whether prompts were meant to share a prefix cache's content: a shared-prefix dataset
+  // (sharing is its purpose), or --reuse-prompts (a cache-warm measurement, written as
+  // "reused_prompts"). With either, a high cached share is expected and draws no warning.
+  bool prompts_share_prefixes = false;
+  bool prompts_reused = false;
   ClientCheck client;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.
@@ -77,6 +83,23 @@ std::string render_sweep_table(const nlohmann::json& sweep);
 /// `point`, when not null, leads the line: which sweep point the request belongs to.
 std::string request_to_jsonl(const metrics::RequestRecord& record,
                              const nlohmann::json& point = nullptr);
+
+/// Above this share of input tokens served from the server's prefix cache, a workload not meant
+/// to share prefixes gets a warning: its input tok/s and TTFT measure the cache, not prefill.
+inline constexpr double kCachedShareWarning = 0.10;
+
+/// Cached / (computed + cached) input tokens over the requests that disclosed their split;
+/// nullopt when none did or they had no input tokens.
+std::optional<double> cached_input_share(const metrics::InputTokenSplit& split);
+
+/// One line for every report saying whether the server disclosed cached prompt tokens and, when
+/// it did, the cached share ("server disclosed cached tokens on all requests: 0.0% cached").
+std::string prompt_cache_note(const metrics::RunSummary& summary, const RunContext& context);
+
+/// The warning when the cached share exceeds kCachedShareWarning on a workload not meant to
+/// share prefixes (neither prompts_share_prefixes nor prompts_reused); nullopt otherwise.
+std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summary,
+                                                const RunContext& context);
 
 /// The "definitions" object: metric name -> one line saying what it measures.
 nlohmann::json metric_definitions();

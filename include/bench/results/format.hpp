@@ -40,6 +40,18 @@ inline constexpr std::string_view output_throughput = "output_throughput";
 inline constexpr std::string_view token_count_source = "token_count_source";
 inline constexpr std::string_view config = "config";
 inline constexpr std::string_view definitions = "definitions";
+// The input tokens split into computed (prefilled) and cached (served by the server's prefix
+// cache), from usage.prompt_tokens_details.cached_tokens; null when not every request said.
+inline constexpr std::string_view total_computed_input_tokens = "total_computed_input_tokens";
+inline constexpr std::string_view total_cached_input_tokens = "total_cached_input_tokens";
+inline constexpr std::string_view computed_input_throughput = "computed_input_throughput";
+inline constexpr std::string_view cached_input_throughput = "cached_input_throughput";
+inline constexpr std::string_view cached_input_share = "cached_input_share";  // 0..1
+inline constexpr std::string_view input_split_disclosure = "input_split_disclosure";
+inline constexpr std::string_view input_split_disclosing_requests =
+    "input_split_disclosing_requests";
+inline constexpr std::string_view reused_prompts = "reused_prompts";  // --reuse-prompts
+inline constexpr std::string_view warnings = "warnings";  // the run's warnings, one line each
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.
