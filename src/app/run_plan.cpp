@@ -176,6 +176,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.input_len = options.input_len;
   context.output_len = plan.output_len;
   context.prompts_share_prefixes = options.dataset.kind == workload::DatasetKind::shared_prefix;
+  context.prompts_reused = options.reuse_prompts;
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
   context.config["model"] = prepared.request.model;
