@@ -8,7 +8,6 @@
 #include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +15,7 @@
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
 #include "run_process.hpp"
+#include "serve_sim_process.hpp"
 
 namespace {
 
@@ -23,6 +23,7 @@ using bench::testing::Exchange;
 using bench::testing::HostileServer;
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
+using bench::testing::ServeSimProcess;
 using bench::testing::TempDir;
 using nlohmann::json;
 
@@ -45,19 +46,8 @@ std::vector<json> cached_tokens(const std::string& requests_path) {
 
 TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
   TempDir dir;
-  ProcessResult server;
-  std::atomic<bool> client_done{false};
-  bench::testing::ProcessOptions until_client_done;
-  until_client_done.timeout = std::chrono::milliseconds(90'000);
-  until_client_done.signal_when = [&] { return client_done.load(); };
-  until_client_done.err_path = dir.file("server.err");
-  std::thread serving([&] {
-    server = run_process(BENCH_BINARY, {"serve-sim", "--port", "0", "--profile", "tiny",
-                                        "--prefix-cache", "on"},
-                         until_client_done);
-  });
-  const std::string base_url = bench::testing::wait_for_announced_url(
-      until_client_done.err_path, std::chrono::milliseconds(30'000));
+  ServeSimProcess serve_sim(BENCH_BINARY, {"--profile", "tiny", "--prefix-cache", "on"}, dir);
+  const std::string& base_url = serve_sim.base_url();
   // The same run three times (same seed, so the same prompts): to fill the cache, then
   // without and with --flush-cache.
   std::vector<ProcessResult> runs;
@@ -71,8 +61,7 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
     if (!flush.empty()) args.push_back(flush);
     runs.push_back(run_process(BENCH_BINARY, args));
   }
-  client_done = true;
-  serving.join();
+  const ProcessResult& server = serve_sim.stop();
   ASSERT_FALSE(base_url.empty()) << server.err;
   ASSERT_EQ(runs.size(), 3u);
   for (const ProcessResult& run : runs) ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -5,19 +5,18 @@
 // the text report, on stderr and in the JSON's warnings.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
 #include <string>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "run_process.hpp"
+#include "serve_sim_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
+using bench::testing::ServeSimProcess;
 using bench::testing::TempDir;
 using nlohmann::json;
 
@@ -41,26 +40,14 @@ BenchRun run_against(const std::string& base_url, const std::string& results_pat
 
 TEST(PromptCacheReport, ARerunServedFromTheCacheIsWarnedAndTheFirstRunSaysZeroCached) {
   TempDir dir;
-  ProcessResult server;
-  std::atomic<bool> client_done{false};
-  bench::testing::ProcessOptions until_client_done;
-  until_client_done.timeout = std::chrono::milliseconds(60'000);
-  until_client_done.signal_when = [&] { return client_done.load(); };
-  until_client_done.err_path = dir.file("server.err");
-  std::thread serving([&] {
-    server = run_process(BENCH_BINARY,
-                         {"serve-sim", "--port", "0", "--profile", "tiny", "--prefix-cache", "on"},
-                         until_client_done);
-  });
-  const std::string base_url = bench::testing::wait_for_announced_url(
-      until_client_done.err_path, std::chrono::milliseconds(30'000));
+  ServeSimProcess serve_sim(BENCH_BINARY, {"--profile", "tiny", "--prefix-cache", "on"}, dir);
+  const std::string& base_url = serve_sim.base_url();
   BenchRun first, second;
   if (!base_url.empty()) {
     first = run_against(base_url, dir.file("first.json"));
     second = run_against(base_url, dir.file("second.json"));
   }
-  client_done = true;
-  serving.join();
+  const ProcessResult& server = serve_sim.stop();
   ASSERT_FALSE(base_url.empty()) << server.err;
   ASSERT_EQ(first.process.exit_code, 0) << first.process.err;
   ASSERT_EQ(second.process.exit_code, 0) << second.process.err;

@@ -4,21 +4,20 @@
 // its truth log on SIGINT.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "jsonl.hpp"
 #include "run_process.hpp"
+#include "serve_sim_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
+using bench::testing::ServeSimProcess;
 using bench::testing::TempDir;
 using nlohmann::json;
 
@@ -71,29 +70,17 @@ TEST(SimCli, FlagsThatDoNotApplyToTheProfileAreUsageErrorsNamingTheFlag) {
 TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
   TempDir dir;
   const std::string trace_path = dir.file("trace.jsonl");
-  ProcessResult server;
-  std::atomic<bool> client_done{false};
-  bench::testing::ProcessOptions until_client_done;
-  until_client_done.timeout = std::chrono::milliseconds(60'000);
-  until_client_done.signal_when = [&] { return client_done.load(); };
-  until_client_done.err_path = dir.file("server.err");
-  std::thread serving([&] {
-    // Port 0: the server binds a port the kernel picks and announces it.
-    server = run_process(BENCH_BINARY,
-                         {"serve-sim", "--port", "0", "--profile", "tiny",
-                          "--max-running-requests", "4", "--trace", trace_path},
-                         until_client_done);
-  });
-  const std::string base_url = bench::testing::wait_for_announced_url(
-      until_client_done.err_path, std::chrono::milliseconds(30'000));
+  ServeSimProcess serve_sim(
+      BENCH_BINARY, {"--profile", "tiny", "--max-running-requests", "4", "--trace", trace_path},
+      dir);
+  const std::string& base_url = serve_sim.base_url();
   ProcessResult run;
   if (!base_url.empty()) {
     run = run_process(BENCH_BINARY, {"--base-url", base_url, "--concurrency", "8",
                                      "--num-prompts", "24", "--output-len", "16", "--input-len",
                                      "32", "--ignore-eos", "--output-format", "json", "--quiet"});
   }
-  client_done = true;
-  serving.join();
+  const ProcessResult& server = serve_sim.stop();
   ASSERT_FALSE(base_url.empty()) << server.err;
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(json::parse(run.out)["completed"], 24);
@@ -113,23 +100,11 @@ TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
   EXPECT_EQ(streamed, 24);
 }
 
-}  // namespace
-
-namespace {
-
 TEST(SimCli, ServeSimSaysItStopsServingOnSigintNotThatRequestsFinish) {
-  const bench::testing::TempDir dir;
-  bench::testing::ProcessOptions until_sigint;
-  until_sigint.timeout = std::chrono::milliseconds(30'000);
-  until_sigint.err_path = dir.file("server.err");
-  // Interrupted once it serves: the announcement is its last word before serving.
-  until_sigint.signal_when = [&] {
-    std::ifstream err(until_sigint.err_path);
-    const std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
-    return text.find("listening on") != std::string::npos;
-  };
-  const ProcessResult server = run_process(BENCH_BINARY, {"serve-sim", "--port", "0"},
-                                           until_sigint);
+  const TempDir dir;
+  ServeSimProcess serve_sim(BENCH_BINARY, {}, dir);
+  ASSERT_FALSE(serve_sim.base_url().empty());  // it serves: SIGINT now stops a server
+  const ProcessResult& server = serve_sim.stop();
   EXPECT_EQ(server.exit_code, 0) << server.err;
   EXPECT_NE(server.err.find("bench serve-sim: interrupt: stopping the server"), std::string::npos)
       << server.err;
