@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cli/options.hpp"
+#include "parse_run_options.hpp"
 #include "temp_file.hpp"
 
 namespace {
@@ -16,13 +18,7 @@ using bench::app::LoadPoint;
 using bench::testing::TempFile;
 
 bench::cli::RunOptions parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "bench");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  const bench::cli::ParseResult parsed =
-      bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
-  EXPECT_FALSE(parsed.exit_code.has_value()) << parsed.message;
-  return parsed.run;
+  return bench::testing::parse_run_options(std::move(args));
 }
 
 const std::vector<LoadPoint> kOnePoint = {{8, 4.0}};
