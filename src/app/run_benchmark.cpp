@@ -146,7 +146,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
   prepared.prompts = workload::open_prompt_source(plan.dataset);
   if (!options.quiet) {
     err << "bench: " << prepared.prompts->summary()
-        << (options.reuse_prompts ? "; --reuse-prompts: every point resends the same prompts"
+        << (options.reuse_prompts ? "; --reuse-prompts: every point resends the first one's"
                                   : "")
         << "\n";
   }

@@ -50,7 +50,7 @@ class RandomSource final : public PromptSource {
       : options_{0, options.input_len, options.output_len, options.seed, options.range_ratio} {
     require_valid(options_);
     std::ostringstream line;
-    line << "random: prompts made on demand, each new, "
+    line << "random: prompts made on demand, "
          << length_note("input", options.input_len, options.range_ratio) << " words, "
          << length_note("max_tokens", options.output_len, options.range_ratio);
     if (options.range_ratio > 0) line << " (range ratio " << options.range_ratio << ")";
@@ -120,7 +120,7 @@ SharedPrefixSource::SharedPrefixSource(const DatasetOptions& options) : options_
   line << "shared-prefix: " << options.prefix_groups << " groups of "
        << options.questions_per_group << " questions a round, prefix " << options.prefix_len
        << " words, " << length_note("question", options.input_len, options.range_ratio)
-       << " words (each new), "
+       << " words, "
        << length_note("max_tokens", options.output_len, options.range_ratio);
   summary_ = line.str();
 }

@@ -61,8 +61,7 @@ TEST(Dataset, RandomPromptsAreMadeOnDemandWithTheirLengths) {
   EXPECT_EQ(source->prompt(11).input_len, 30);
   EXPECT_EQ(source->prompt(11).output_len, 7);
   EXPECT_EQ(source->distinct_prompts(), std::nullopt);
-  EXPECT_EQ(source->summary(),
-            "random: prompts made on demand, each new, input 30 words, max_tokens 7");
+  EXPECT_EQ(source->summary(), "random: prompts made on demand, input 30 words, max_tokens 7");
 }
 
 TEST(Dataset, FileDatasetsNeedAPathAndGeneratedOnesTakeNone) {
