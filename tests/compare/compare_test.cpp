@@ -277,7 +277,8 @@ TEST(Compare, WarnsOnModelEndpointConcurrencyAndTokenCountSource) {
 TEST(Compare, UnknownInputFiguresAreNotComparableNeverAHundredPercentDrop) {
   const json base = load_fixture("run_c4.json");
   const json next = load_fixture("run_c4_no_usage.json");  // input written as 0, source unknown
-  for (const Row& row : compared(base, next).points.at(0).rows) {
+  const auto comparison = compared(base, next);  // a temporary would die before the loop body
+  for (const Row& row : comparison.points.at(0).rows) {
     if (row.metric != "input_throughput" && row.metric != "total_throughput") continue;
     EXPECT_EQ(row.verdict, Verdict::not_comparable) << row.metric;
     EXPECT_FALSE(row.new_value) << row.metric;
