@@ -1,8 +1,9 @@
 #pragma once
 // The input tokens of a run split into computed (prefilled) and cached: what the servers' prefix
 // caches served is not work the server did, so an input tok/s that counts it flatters the server
-// (mission.md, "input tokens split"). A server says it per request (RequestRecord's
-// cached_prompt_tokens) or not at all; tokens of requests that did not say stay unknown, never 0.
+// (docs/metrics.md, "Input tokens: computed and cached"). A server says it per request
+// (RequestRecord's cached_prompt_tokens) or not at all; tokens of requests that did not say stay
+// unknown, never 0.
 #include <cstdint>
 #include <string_view>
 
