@@ -43,10 +43,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string rate_text(double rate) {
-  return std::isfinite(rate) ? fmt::format("{:g}", rate) : std::string(results::kUnlimited);
-}
-
 // The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
 json results_for_scripts(const cli::RunOptions& options, const json& object) {
   const auto compat = results::parse_compat(options.json_compat);
@@ -187,7 +183,7 @@ std::string describe_load(const cli::RunOptions& options) {
                        options.ramp_up_start_rps, options.ramp_up_end_rps);
   } else {
     std::vector<std::string> rates;
-    for (double rate : options.request_rates) rates.push_back(rate_text(rate));
+    for (double rate : options.request_rates) rates.push_back(results::value_label(rate));
     load = std::isfinite(options.request_rates.front()) || options.request_rates.size() > 1
                ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
                              options.constant_rate ? " (constant)" : "")
