@@ -26,6 +26,15 @@ struct Candidate {
   }
 };
 
+constexpr std::string_view kMarker = "\xE2\x96\x81";  // U+2581 "▁", SentencePiece's space
+
+// The character that ends just before byte `end` of `text`.
+std::string_view character_before(std::string_view text, std::size_t end) {
+  std::size_t begin = end - 1;
+  while (begin > 0 && (static_cast<unsigned char>(text[begin]) & 0xC0) == 0x80) --begin;
+  return text.substr(begin, end - begin);
+}
+
 std::pair<std::string, std::string> merge_parts(const nlohmann::json& merge) {
   if (merge.is_array() && merge.size() == 2) {
     return {merge[0].get<std::string>(), merge[1].get<std::string>()};
@@ -73,6 +82,17 @@ BpeModel::BpeModel(const nlohmann::json& config) {
   fuse_unk_ = config.value("fuse_unk", false);
   byte_fallback_ = config.value("byte_fallback", false);
   ignore_merges_ = config.value("ignore_merges", false);
+  find_marker_joins();
+}
+
+void BpeModel::find_marker_joins() {
+  for (const auto& [token, id] : vocabulary_) {
+    for (std::size_t at = token.find(kMarker, 1); at != std::string::npos;
+         at = token.find(kMarker, at + 1)) {
+      const std::string_view before = character_before(token, at);
+      if (before != kMarker) joins_marker_.emplace(before);
+    }
+  }
 }
 
 void BpeModel::read_merges(const nlohmann::json& merges) {
@@ -175,21 +195,37 @@ void BpeModel::merge(std::vector<Symbol>& symbols) const {
 void BpeModel::encode_piece(std::string_view piece, std::vector<TokenId>& ids) const {
   if (piece.empty()) return;
   if (ignore_merges_) {
+    // model.rs: a piece that is a token is that token, merges or not. The piece is not cut
+    // into words here: a word could be a token where the whole piece merges otherwise.
     if (auto it = vocabulary_.find(piece); it != vocabulary_.end()) {
       ids.push_back(it->second);
-      return;
+    } else {
+      encode_word(piece, ids);
     }
+    return;
   }
-  if (cached(piece, ids)) return;
+  std::size_t word_begin = 0;
+  for (std::size_t at = piece.find(kMarker, 1); at != std::string::npos;
+       at = piece.find(kMarker, at + kMarker.size())) {
+    const std::string_view before = character_before(piece, at);
+    if (before == kMarker || joins_marker_.find(before) != joins_marker_.end()) continue;
+    encode_word(piece.substr(word_begin, at - word_begin), ids);
+    word_begin = at;
+  }
+  encode_word(piece.substr(word_begin), ids);
+}
+
+void BpeModel::encode_word(std::string_view word, std::vector<TokenId>& ids) const {
+  if (cached(word, ids)) return;
   std::vector<Symbol> symbols;
-  symbols.reserve(piece.size());
-  initial_symbols(piece, symbols);
+  symbols.reserve(word.size());
+  initial_symbols(word, symbols);
   merge(symbols);
   const std::size_t first = ids.size();
   for (const Symbol& symbol : symbols) {
     if (symbol.alive) ids.push_back(symbol.id);
   }
-  remember(piece, ids.data() + first, ids.size() - first);
+  remember(word, ids.data() + first, ids.size() - first);
 }
 
 bool BpeModel::cached(std::string_view piece, std::vector<TokenId>& ids) const {

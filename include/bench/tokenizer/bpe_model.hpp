@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -52,6 +53,8 @@ class BpeModel {
   };
 
   void read_merges(const nlohmann::json& merges);
+  void find_marker_joins();
+  void encode_word(std::string_view word, std::vector<TokenId>& ids) const;
   std::optional<MergeTarget> merge_of(TokenId left, TokenId right) const;
   void initial_symbols(std::string_view piece, std::vector<Symbol>& symbols) const;
   void merge(std::vector<Symbol>& symbols) const;
@@ -65,6 +68,11 @@ class BpeModel {
   bool fuse_unk_ = false;
   bool byte_fallback_ = false;
   bool ignore_merges_ = false;
+  // SentencePiece-style files have no pre-tokenizer: the text between added tokens is one
+  // piece. No merge can cross a point before a "▁" unless some token holds the character
+  // before it followed by "▁", so the piece is cut there into words: the same ids, and words
+  // the cache can keep. The characters that do join a following "▁" in this vocabulary:
+  std::unordered_set<std::string, StringHash, std::equal_to<>> joins_marker_;
 
   // Pieces repeat (words, spaces, punctuation), so their ids are kept, up to a bound.
   static constexpr std::size_t kCacheEntries = 1 << 16;
