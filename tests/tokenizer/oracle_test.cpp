@@ -66,6 +66,7 @@ std::vector<std::string> handwritten_texts() {
       "Scripts: Ελληνικά Русский עברית العربية हिन्दी ไทย ქართული ☃ ♞ ∑∫√",
       "Byte edge: \x7F \u0080 \u00A0 \u00AD \u200B\u200C\u200D \u2028 \u3000 \uFEFF \uFFFD",
       "<0x41> \u2581 \u2581\u2581 Ġ Ċ literal markers",
+      "Markup: <p> </p> <td>a</td> > </ >\u2581</ x\u2581y \u2581\u2581z",  // Gemma's token ">▁</"
   };
 }
 
