@@ -149,7 +149,7 @@ std::string_view endpoint_path(Endpoint endpoint) {
 namespace {
 
 // Everything of the body but the input: model, max_tokens, streaming with usage, options.
-std::string finish_body(const RequestOptions& options, json& body) {
+void complete_body(const RequestOptions& options, json& body) {
   body["model"] = options.model;
   body["max_tokens"] = options.max_tokens;
   body["stream"] = true;
@@ -162,6 +162,10 @@ std::string finish_body(const RequestOptions& options, json& body) {
   // RFC 7386: keys of extra_body override ours, null removes one, objects merge recursively.
   // A non-object patch would replace the whole body, which is never meant: it is not applied.
   if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+}
+
+std::string finish_body(const RequestOptions& options, json& body) {
+  complete_body(options, body);
   // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -182,6 +186,15 @@ std::string build_chat_request_body(const RequestOptions& options, const nlohman
   json body = json::object();
   body["messages"] = messages;
   return finish_body(options, body);
+}
+
+bool asks_per_chunk_usage(const RequestOptions& options) {
+  json body = json::object();
+  complete_body(options, body);
+  const auto stream_options = body.find("stream_options");
+  if (stream_options == body.end() || !stream_options->is_object()) return false;
+  const auto asked = stream_options->find("continuous_usage_stats");
+  return asked != stream_options->end() && *asked == true;
 }
 
 Chunk interpret_chunk(std::string_view data) {
