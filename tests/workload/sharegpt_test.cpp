@@ -16,18 +16,20 @@
 namespace {
 
 using bench::workload::DatasetError;
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
 using bench::workload::load_sharegpt;
 using bench::workload::Prompt;
 using bench::workload::ShareGptDataset;
-using bench::workload::ShareGptOptions;
 using bench::workload::ShareGptStats;
 using bench::testing::TempFile;
 using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
 
-ShareGptOptions in_file_order(const std::string& path) {
-  ShareGptOptions options;
+DatasetOptions in_file_order(const std::string& path) {
+  DatasetOptions options;
+  options.kind = DatasetKind::sharegpt;
   options.path = path;
   options.shuffle = false;
   return options;
@@ -52,7 +54,7 @@ json conversation(const std::string& prompt, const std::string& reply) {
                             json{{"from", "gpt"}, {"value", reply}}})}};
 }
 
-std::string error_of(const ShareGptOptions& options) {
+std::string error_of(const DatasetOptions& options) {
   try {
     load_sharegpt(options);
   } catch (const std::exception& error) {
@@ -107,8 +109,8 @@ TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
 
 // vLLM's is_valid_sequence skips the reply-length check when the output length is fixed.
 TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 64;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 64;
   const ShareGptDataset dataset = load_sharegpt(options);
   EXPECT_EQ(dataset.stats.usable, 22u);
   EXPECT_EQ(dataset.stats.too_short, 1u);
@@ -119,8 +121,8 @@ TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
 }
 
 TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 0;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 0;
   EXPECT_NE(error_of(options).find("--sharegpt-output-len"), std::string::npos);
 }
 
@@ -174,7 +176,7 @@ TEST(ShareGpt, ValueBeforeFromInATurnIsReadTheSame) {
 }
 
 TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.shuffle = true;
   options.seed = 1;
   const std::vector<Prompt> a = load_sharegpt(options).prompts;
@@ -195,7 +197,7 @@ TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
 }
 
 TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.shuffle = true;
   options.count = 7;
   const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
@@ -207,7 +209,7 @@ TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
 
 // vLLM oversamples (random.choice) up to the count; every usable item is sent at least once.
 TEST(ShareGpt, CountAboveTheUsableItemsRepeatsThemAsVllmDoes) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.count = 75;
   const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
   ASSERT_EQ(prompts.size(), 75u);
