@@ -207,6 +207,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--sharegpt-output-len", run.dataset.sharegpt_output_len,
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  app.add_option("--sharegpt-context-len", run.dataset.sharegpt_context_len,
+                 "sharegpt: drop conversations whose prompt + output exceed this many words, "
+                 "instead of vLLM's 1024-word prompt and 2048-word total limits (SGLang's "
+                 "--sharegpt-context-len, in words)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--prefix-groups", run.dataset.prefix_groups,
                  "shared-prefix: groups, each with its own long system prompt")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))

@@ -186,15 +186,15 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     }
   }
 
-  // vLLM's is_valid_sequence, in words.
+  // vLLM's is_valid_sequence, in words; with --sharegpt-context-len, SGLang's context check
+  // (sample_sharegpt_requests in python/sglang/bench_serving.py) in place of its upper limits.
   void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
     const std::int64_t prompt_words = util::count_words(text);
     const std::int64_t output_len = options_.sharegpt_output_len.value_or(reply_words);
     if (prompt_words < kShareGptMinLen ||
         (!options_.sharegpt_output_len && reply_words < kShareGptMinLen)) {
       ++stats_.too_short;
-    } else if (prompt_words > kShareGptMaxPromptLen ||
-               prompt_words + output_len > kShareGptMaxTotalLen) {
+    } else if (too_long(prompt_words, output_len)) {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
@@ -204,6 +204,14 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       prompt.output_len = output_len;
       prompts_.push_back(std::move(prompt));
     }
+  }
+
+  bool too_long(std::int64_t prompt_words, std::int64_t output_len) const {
+    if (options_.sharegpt_context_len) {
+      return prompt_words + output_len > *options_.sharegpt_context_len;
+    }
+    return prompt_words > kShareGptMaxPromptLen ||
+           prompt_words + output_len > kShareGptMaxTotalLen;
   }
 
   struct Turn {
@@ -242,7 +250,10 @@ std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions&
 
 }  // namespace
 
-std::string sharegpt_length_limits(const DatasetOptions&) {
+std::string sharegpt_length_limits(const DatasetOptions& options) {
+  if (options.sharegpt_context_len) {
+    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
+  }
   return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
          std::to_string(kShareGptMaxTotalLen) + " total words";
 }

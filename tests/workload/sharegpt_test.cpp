@@ -149,6 +149,28 @@ TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
   EXPECT_EQ(dataset.prompts.back().input_len + dataset.prompts.back().output_len, 2048);
 }
 
+// SGLang's --sharegpt-context-len: prompt + output within it, however long the prompt alone.
+TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
+  json entries = json::array();
+  entries.push_back(conversation(words(3000, "p3000"), words(1000)));  // kept: 4000 words
+  entries.push_back(conversation(words(3000, "t4001"), words(1001)));  // total too long
+  entries.push_back(conversation(words(3, "p3"), words(10)));          // prompt still too short
+  const TempFile file("context.json", entries.dump());
+  DatasetOptions options = in_file_order(file.path());
+  options.sharegpt_context_len = 4000;
+  const ShareGptDataset dataset = load_sharegpt(options);
+  EXPECT_EQ(dataset.stats.usable, 1u);
+  EXPECT_EQ(dataset.stats.too_long, 1u);
+  EXPECT_EQ(dataset.stats.too_short, 1u);
+  ASSERT_EQ(dataset.prompts.size(), 1u);
+  EXPECT_EQ(dataset.prompts[0].input_len, 3000);
+  EXPECT_EQ(bench::workload::sharegpt_length_limits(options), "a context of 4000 words");
+
+  options.sharegpt_context_len = 3999;
+  EXPECT_NE(error_of(options).find("2 over a context of 3999 words"), std::string::npos)
+      << error_of(options);
+}
+
 TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {
   const json entries = json::parse(R"([
     {"id": "x", "meta": {"tags": ["a", {"deep": [1, 2, {"conversations": []}]}]},
