@@ -205,55 +205,34 @@ Chunk interpret_chunk(std::string_view data) {
   return chunk;
 }
 
-Chunk interpret_chunk_dom(std::string_view data) {
-  Chunk chunk;
-  if (trim(data) == "[DONE]") {
-    chunk.kind = Chunk::Kind::done;
-    return chunk;
-  }
+namespace {
 
-  const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = "data is not JSON: " + excerpt(data);
-    return chunk;
-  }
-  if (!parsed.is_object()) {
-    chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = "data is not a JSON object: " + excerpt(data);
-    return chunk;
-  }
-
-  // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
-  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
-    chunk.kind = Chunk::Kind::error;
-    chunk.error_message = message_of_error(*error);
-    if (chunk.error_message.empty()) chunk.error_message = "error event without a message";
-    return chunk;
-  }
-
-  chunk.kind = Chunk::Kind::data;
-  if (const std::string* id = string_field(parsed, "id")) chunk.id = *id;
+// choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" with optional
+// reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before
+// content.
+void read_first_choice(const json& parsed, Chunk& chunk) {
   const auto choices = parsed.find("choices");
-  if (choices != parsed.end() && choices->is_array() && !choices->empty() &&
-      choices->front().is_object()) {
-    const json& choice = choices->front();
-    // /v1/completions carries "text"; /v1/chat/completions a "delta" with optional reasoning
-    // (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before content.
-    if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
-    if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
-      const std::string* reasoning = string_field(*delta, "reasoning_content");
-      if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
-      if (reasoning) chunk.text += *reasoning;
-      if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
-    }
-    if (const std::string* finish = string_field(choice, "finish_reason")) {
-      chunk.finish_reason = *finish;
-    }
+  if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
+      !choices->front().is_object()) {
+    return;
   }
+  const json& choice = choices->front();
+  if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
+  if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
+    const std::string* reasoning = string_field(*delta, "reasoning_content");
+    if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
+    if (reasoning) chunk.text += *reasoning;
+    if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
+  }
+  if (const std::string* finish = string_field(choice, "finish_reason")) {
+    chunk.finish_reason = *finish;
+  }
+}
 
-  // llama.cpp puts usage on the last content chunk; vLLM and SGLang on a final chunk with empty
-  // choices; vLLM's continuous_usage_stats on every chunk. "usage": null means none.
+// The token counts a chunk may carry. llama.cpp puts usage on the last content chunk; vLLM and
+// SGLang on a final chunk with empty choices; vLLM's continuous_usage_stats on every chunk.
+// "usage": null means none.
+void read_usage(const json& parsed, Chunk& chunk) {
   if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
     chunk.prompt_tokens = count_field(*usage, "prompt_tokens");
     chunk.completion_tokens = count_field(*usage, "completion_tokens");
@@ -269,6 +248,35 @@ Chunk interpret_chunk_dom(std::string_view data) {
     chunk.timings_prompt_n = count_field(*timings, "prompt_n");
     chunk.timings_cache_n = count_field(*timings, "cache_n");
   }
+}
+
+}  // namespace
+
+Chunk interpret_chunk_dom(std::string_view data) {
+  Chunk chunk;
+  if (trim(data) == "[DONE]") {
+    chunk.kind = Chunk::Kind::done;
+    return chunk;
+  }
+  const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = (parsed.is_discarded() ? "data is not JSON: "
+                                                 : "data is not a JSON object: ") +
+                          excerpt(data);
+    return chunk;
+  }
+  // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
+  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
+    chunk.kind = Chunk::Kind::error;
+    chunk.error_message = message_of_error(*error);
+    if (chunk.error_message.empty()) chunk.error_message = "error event without a message";
+    return chunk;
+  }
+  chunk.kind = Chunk::Kind::data;
+  if (const std::string* id = string_field(parsed, "id")) chunk.id = *id;
+  read_first_choice(parsed, chunk);
+  read_usage(parsed, chunk);
   return chunk;
 }
 
