@@ -1,5 +1,6 @@
 #include "bench/app/run_point.hpp"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -94,6 +95,29 @@ std::size_t planned_requests(const PointPlan& plan) {
   return plan.driver.warmup_requests + plan.measured_requests;
 }
 
+// What the workers' event loops cost, added up over the threads that ran for `wall_ns`.
+metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& workers,
+                                std::int64_t wall_ns) {
+  metrics::ClientLoad load;
+  load.threads = workers.size();
+  load.wall_s = ns_to_s(wall_ns);
+  for (const auto& worker : workers) {
+    load.cpu_s += ns_to_s(worker->cpu_ns());
+    load.loop_turns += worker->stats().loop_turns;
+    load.slow_loop_turns += worker->stats().slow_turns;
+    load.longest_loop_turn_ns =
+        std::max(load.longest_loop_turn_ns, worker->stats().longest_turn_ns);
+    if (wall_ns > 0) {
+      load.busiest_thread_utilization =
+          std::max(load.busiest_thread_utilization,
+                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
+    }
+  }
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) load.peak_rss_bytes = usage.ru_maxrss * 1024LL;
+  return load;
+}
+
 }  // namespace
 
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
@@ -119,22 +143,11 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
 
   PointResult result;
   result.stopped_early = early_stop.reason();
-  result.client.threads = threads;
-  result.client.wall_s = ns_to_s(wall_ns);
   for (auto& worker : workers) {
     if (worker->failure()) std::rethrow_exception(worker->failure());
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
-    result.client.cpu_s += ns_to_s(worker->cpu_ns());
-    result.client.loop_turns += worker->stats().loop_turns;
-    result.client.slow_loop_turns += worker->stats().slow_turns;
-    result.client.longest_loop_turn_ns =
-        std::max(result.client.longest_loop_turn_ns, worker->stats().longest_turn_ns);
-    if (wall_ns > 0) {
-      result.client.busiest_thread_utilization =
-          std::max(result.client.busiest_thread_utilization,
-                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
-    }
   }
+  result.client = client_load(workers, wall_ns);
   for (std::size_t i = 1; i < workers.size(); ++i) {
     workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));
   }

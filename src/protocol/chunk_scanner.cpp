@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <string_view>
+
+#include "bench/util/utf8.hpp"
 
 namespace bench::protocol {
 
@@ -523,34 +526,12 @@ class Scanner {
     }
   }
 
-  // One multi-byte UTF-8 sequence at p_, by the table of RFC 3629 section 4 (no overlongs, no
-  // surrogates, nothing above U+10FFFF).
+  // One well-formed multi-byte UTF-8 sequence at p_ (util/utf8.hpp).
   bool utf8_sequence() {
-    const auto lead = static_cast<unsigned char>(*p_);
-    int length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;
-      if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;
-      if (lead == 0xF4) high = 0x8F;
-    } else {
-      return false;
-    }
-    if (end_ - p_ < length) return false;
-    const auto second = static_cast<unsigned char>(p_[1]);
-    if (second < low || second > high) return false;
-    for (int k = 2; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(p_[k]);
-      if (next < 0x80 || next > 0xBF) return false;
-    }
+    const std::size_t length =
+        util::utf8_sequence_length(std::string_view(p_, static_cast<std::size_t>(end_ - p_)), 0);
     p_ += length;
-    return true;
+    return length > 0;
   }
 
   const char* p_;

@@ -110,9 +110,10 @@ json steady_state_object(const metrics::SteadyState& steady, bool input_known) {
           {"request_throughput", finite(steady.request_throughput)}};
 }
 
-json client_object(const RunSummary& s, const ClientCheck& client) {
+json client_object(const RunSummary& s, const ClientCheck& check) {
+  const metrics::ClientLoad& client = check.load;
   json warnings = json::array();
-  for (const std::string& warning : client.warnings) warnings.push_back(warning);
+  for (const std::string& warning : check.warnings) warnings.push_back(warning);
   const double per_1k_tokens =
       s.total_output_tokens > 0 ? client.cpu_s / static_cast<double>(s.total_output_tokens) * 1000
                                 : 0.0;

@@ -83,6 +83,12 @@ struct SimServer::Impl final : private TokenSink {
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
   void start_completion(Connection& connection, const HttpRequest& http, bool chat);
+  Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
+                    bool chat, StreamId id, const FaultPlan& plan);
+  bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,
+               std::int64_t max_tokens);
+  void begin_streaming(Connection& connection, Stream& stream, StreamId id,
+                       const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);

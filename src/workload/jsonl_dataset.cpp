@@ -142,7 +142,7 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
   return prompt;
 }
 
-JsonlDataset load_jsonl(const JsonlOptions& options) {
+JsonlDataset load_jsonl(const DatasetOptions& options) {
   if (options.output_len < 1) {
     throw std::invalid_argument("--output-len must be at least 1, got " +
                                 std::to_string(options.output_len));

@@ -171,21 +171,23 @@ std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t disti
          " of them repeats (sampled with replacement, as vLLM does)";
 }
 
+// The file's every usable item, once: FileSource shares them out over the streams itself.
+DatasetOptions every_item(const DatasetOptions& options) {
+  DatasetOptions all = options;
+  all.count.reset();
+  return all;
+}
+
 std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
-  ShareGptOptions sharegpt;
-  sharegpt.path = options.path;
-  sharegpt.seed = options.seed;
-  sharegpt.output_len = options.sharegpt_output_len;
-  sharegpt.shuffle = options.shuffle;
-  ShareGptDataset loaded = load_sharegpt(sharegpt);
+  ShareGptDataset loaded = load_sharegpt(every_item(options));
   const ShareGptStats& stats = loaded.stats;
   std::ostringstream line;
   line << "sharegpt " << options.path << ": " << stats.entries << " conversations, "
        << stats.usable << " usable (dropped: " << stats.malformed << " malformed, "
        << stats.too_few_turns << " under 2 turns, " << stats.no_reply
        << " without a human turn and reply, " << stats.too_short << " under "
-       << sharegpt.min_len << " words, " << stats.too_long << " over "
-       << sharegpt.max_prompt_len << "/" << sharegpt.max_total_len << " words)";
+       << kShareGptMinLen << " words, " << stats.too_long << " over "
+       << sharegpt_length_limits(options) << ")";
   if (options.sharegpt_output_len) line << ", max_tokens " << *options.sharegpt_output_len;
   line << repeat_note(options.count, stats.usable);
   return std::make_unique<FileSource>(std::move(loaded.prompts), options.count, options.seed,
@@ -193,12 +195,7 @@ std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
 }
 
 std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options) {
-  JsonlOptions jsonl;
-  jsonl.path = options.path;
-  jsonl.seed = options.seed;
-  jsonl.output_len = options.output_len;
-  jsonl.shuffle = options.shuffle;
-  JsonlDataset loaded = load_jsonl(jsonl);
+  JsonlDataset loaded = load_jsonl(every_item(options));
   std::string line = "jsonl " + options.path + ": " + std::to_string(loaded.requests) +
                      " requests on " + std::to_string(loaded.lines) + " lines" +
                      repeat_note(options.count, loaded.requests);

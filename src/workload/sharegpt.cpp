@@ -29,7 +29,7 @@ bool is_human(const std::string& from) { return from == "human" || from == "user
 // conversation, 4 = inside a turn. Anything else is skipped whole.
 class ShareGptReader final : public nlohmann::json_sax<json> {
  public:
-  explicit ShareGptReader(const ShareGptOptions& options) : options_(options) {}
+  explicit ShareGptReader(const DatasetOptions& options) : options_(options) {}
 
   std::vector<Prompt>& prompts() { return prompts_; }
   const ShareGptStats& stats() const { return stats_; }
@@ -186,15 +186,15 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     }
   }
 
-  // vLLM's is_valid_sequence, in words.
+  // vLLM's is_valid_sequence, in words; with --sharegpt-context-len, SGLang's context check
+  // (sample_sharegpt_requests in python/sglang/bench_serving.py) in place of its upper limits.
   void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
     const std::int64_t prompt_words = util::count_words(text);
-    const std::int64_t output_len = options_.output_len.value_or(reply_words);
-    if (prompt_words < options_.min_len ||
-        (!options_.output_len && reply_words < options_.min_len)) {
+    const std::int64_t output_len = options_.sharegpt_output_len.value_or(reply_words);
+    if (prompt_words < kShareGptMinLen ||
+        (!options_.sharegpt_output_len && reply_words < kShareGptMinLen)) {
       ++stats_.too_short;
-    } else if (prompt_words > options_.max_prompt_len ||
-               prompt_words + output_len > options_.max_total_len) {
+    } else if (too_long(prompt_words, output_len)) {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
@@ -204,6 +204,14 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       prompt.output_len = output_len;
       prompts_.push_back(std::move(prompt));
     }
+  }
+
+  bool too_long(std::int64_t prompt_words, std::int64_t output_len) const {
+    if (options_.sharegpt_context_len) {
+      return prompt_words + output_len > *options_.sharegpt_context_len;
+    }
+    return prompt_words > kShareGptMaxPromptLen ||
+           prompt_words + output_len > kShareGptMaxTotalLen;
   }
 
   struct Turn {
@@ -219,7 +227,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     std::optional<std::int64_t> reply_words;   // the first later turn not from the human
   };
 
-  const ShareGptOptions& options_;
+  const DatasetOptions& options_;
   std::vector<Prompt> prompts_;
   ShareGptStats stats_;
   std::string json_error_;
@@ -231,22 +239,29 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
   Turn turn_;
 };
 
-std::string why_nothing_usable(const ShareGptStats& stats, const ShareGptOptions& options) {
+std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions& options) {
   return "no usable conversation among " + std::to_string(stats.entries) + " entries (" +
          std::to_string(stats.malformed) + " malformed, " + std::to_string(stats.too_few_turns) +
          " with fewer than 2 turns, " + std::to_string(stats.no_reply) +
          " without a human turn and a reply, " + std::to_string(stats.too_short) + " under " +
-         std::to_string(options.min_len) + " words, " + std::to_string(stats.too_long) +
-         " over " + std::to_string(options.max_prompt_len) + " prompt or " +
-         std::to_string(options.max_total_len) + " total words)";
+         std::to_string(kShareGptMinLen) + " words, " + std::to_string(stats.too_long) +
+         " over " + sharegpt_length_limits(options) + ")";
 }
 
 }  // namespace
 
-ShareGptDataset load_sharegpt(const ShareGptOptions& options) {
-  if (options.output_len && *options.output_len < 1) {
+std::string sharegpt_length_limits(const DatasetOptions& options) {
+  if (options.sharegpt_context_len) {
+    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
+  }
+  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
+         std::to_string(kShareGptMaxTotalLen) + " total words";
+}
+
+ShareGptDataset load_sharegpt(const DatasetOptions& options) {
+  if (options.sharegpt_output_len && *options.sharegpt_output_len < 1) {
     throw std::invalid_argument("--sharegpt-output-len must be at least 1, got " +
-                                std::to_string(*options.output_len));
+                                std::to_string(*options.sharegpt_output_len));
   }
   std::ifstream file = detail::open_dataset_file(options.path, "ShareGPT");
   ShareGptReader reader(options);

@@ -324,3 +324,12 @@ TEST(RunAgainstSim, ReportsPerChunkUsageAsReceivedNotAsAsked) {
   EXPECT_NE(run.err.find("per-chunk usage: asked, received on 0 of 4"), std::string::npos)
       << run.err;
 }
+
+TEST(RunAgainstSim, ReportsPerChunkUsageAsAskedOnlyWhenTheBodySentAskedForIt) {
+  bench::sim::SimServer server(sim_options(1, 1));
+  const json results =
+      run_json(server, {"--per-chunk-usage", "on", "--extra-body", R"({"stream_options":null})",
+                        "--num-prompts", "2", "--output-len", "4"});
+  EXPECT_EQ(results["per_chunk_usage_asked"], false);
+  EXPECT_EQ(results["per_chunk_usage"], false);
+}

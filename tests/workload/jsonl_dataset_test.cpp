@@ -14,8 +14,9 @@
 namespace {
 
 using bench::workload::DatasetError;
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
 using bench::workload::JsonlDataset;
-using bench::workload::JsonlOptions;
 using bench::workload::load_jsonl;
 using bench::workload::parse_jsonl_request;
 using bench::workload::Prompt;
@@ -24,8 +25,9 @@ using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
 
-JsonlOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
-  JsonlOptions options;
+DatasetOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
+  DatasetOptions options;
+  options.kind = DatasetKind::jsonl;
   options.path = path;
   options.output_len = output_len;
   options.shuffle = false;
@@ -122,7 +124,7 @@ TEST(Jsonl, LastLineWithoutNewlineIsRead) {
 }
 
 TEST(Jsonl, ShuffleAndCountFollowTheSeed) {
-  JsonlOptions options = in_file_order(kDir + "requests.jsonl");
+  DatasetOptions options = in_file_order(kDir + "requests.jsonl");
   options.shuffle = true;
   options.seed = 3;
   options.count = 20;

@@ -16,18 +16,20 @@
 namespace {
 
 using bench::workload::DatasetError;
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
 using bench::workload::load_sharegpt;
 using bench::workload::Prompt;
 using bench::workload::ShareGptDataset;
-using bench::workload::ShareGptOptions;
 using bench::workload::ShareGptStats;
 using bench::testing::TempFile;
 using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
 
-ShareGptOptions in_file_order(const std::string& path) {
-  ShareGptOptions options;
+DatasetOptions in_file_order(const std::string& path) {
+  DatasetOptions options;
+  options.kind = DatasetKind::sharegpt;
   options.path = path;
   options.shuffle = false;
   return options;
@@ -52,7 +54,7 @@ json conversation(const std::string& prompt, const std::string& reply) {
                             json{{"from", "gpt"}, {"value", reply}}})}};
 }
 
-std::string error_of(const ShareGptOptions& options) {
+std::string error_of(const DatasetOptions& options) {
   try {
     load_sharegpt(options);
   } catch (const std::exception& error) {
@@ -107,8 +109,8 @@ TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
 
 // vLLM's is_valid_sequence skips the reply-length check when the output length is fixed.
 TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 64;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 64;
   const ShareGptDataset dataset = load_sharegpt(options);
   EXPECT_EQ(dataset.stats.usable, 22u);
   EXPECT_EQ(dataset.stats.too_short, 1u);
@@ -119,8 +121,8 @@ TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
 }
 
 TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 0;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 0;
   EXPECT_NE(error_of(options).find("--sharegpt-output-len"), std::string::npos);
 }
 
@@ -145,6 +147,28 @@ TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
   }
   EXPECT_EQ(kept, (std::vector<std::string>{"p4", "r4", "p1024", "t2048"}));
   EXPECT_EQ(dataset.prompts.back().input_len + dataset.prompts.back().output_len, 2048);
+}
+
+// SGLang's --sharegpt-context-len: prompt + output within it, however long the prompt alone.
+TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
+  json entries = json::array();
+  entries.push_back(conversation(words(3000, "p3000"), words(1000)));  // kept: 4000 words
+  entries.push_back(conversation(words(3000, "t4001"), words(1001)));  // total too long
+  entries.push_back(conversation(words(3, "p3"), words(10)));          // prompt still too short
+  const TempFile file("context.json", entries.dump());
+  DatasetOptions options = in_file_order(file.path());
+  options.sharegpt_context_len = 4000;
+  const ShareGptDataset dataset = load_sharegpt(options);
+  EXPECT_EQ(dataset.stats.usable, 1u);
+  EXPECT_EQ(dataset.stats.too_long, 1u);
+  EXPECT_EQ(dataset.stats.too_short, 1u);
+  ASSERT_EQ(dataset.prompts.size(), 1u);
+  EXPECT_EQ(dataset.prompts[0].input_len, 3000);
+  EXPECT_EQ(bench::workload::sharegpt_length_limits(options), "a context of 4000 words");
+
+  options.sharegpt_context_len = 3999;
+  EXPECT_NE(error_of(options).find("2 over a context of 3999 words"), std::string::npos)
+      << error_of(options);
 }
 
 TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {
@@ -174,7 +198,7 @@ TEST(ShareGpt, ValueBeforeFromInATurnIsReadTheSame) {
 }
 
 TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.shuffle = true;
   options.seed = 1;
   const std::vector<Prompt> a = load_sharegpt(options).prompts;
@@ -195,7 +219,7 @@ TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
 }
 
 TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.shuffle = true;
   options.count = 7;
   const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
@@ -207,7 +231,7 @@ TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
 
 // vLLM oversamples (random.choice) up to the count; every usable item is sent at least once.
 TEST(ShareGpt, CountAboveTheUsableItemsRepeatsThemAsVllmDoes) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
   options.count = 75;
   const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
   ASSERT_EQ(prompts.size(), 75u);

@@ -11,6 +11,7 @@
 #include "bench/app/record_log.hpp"
 #include "bench/app/request_driver.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/metrics/client_load.hpp"
 #include "bench/metrics/run_summary.hpp"
 
 namespace bench::app {
@@ -25,24 +26,13 @@ struct PointPlan {
   LiveCounters* live = nullptr;     // for progress, or null
 };
 
-/// What the client itself used: enough CPU to bend the latencies it measures?
-struct ClientLoad {
-  double wall_s = 0;         // the point's wall time
-  double cpu_s = 0;          // CPU time of the engine threads, added up
-  std::size_t threads = 0;   // engine threads
-  double busiest_thread_utilization = 0;  // CPU / wall of the busiest engine thread, 0..1
-  std::int64_t loop_turns = 0;       // event-loop turns, all threads
-  std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
-  std::int64_t longest_loop_turn_ns = 0;
-};
-
 struct PointResult {
   metrics::RunSummary summary;
   bool interrupted = false;  // a stop signal ended it before its requests were all sent
   // Why the point stopped before its requests were all sent because none could succeed (see
   // EarlyStop: its first requests were all refused); empty when it did not.
   std::string stopped_early;
-  ClientLoad client;
+  metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

@@ -15,6 +15,7 @@ inline constexpr double kMaxLoopUtilization = 0.80;   // CPU / wall of one event
 inline constexpr double kMaxClientLagP99Ms = 1.0;     // requests sent late by the client itself
 inline constexpr double kMaxSlowTurnFraction = 0.01;  // loop turns longer than 1 ms
 
-report::ClientCheck check_client(const metrics::RunSummary& summary, const ClientLoad& load);
+report::ClientCheck check_client(const metrics::RunSummary& summary,
+                                 const metrics::ClientLoad& load);
 
 }  // namespace bench::app

@@ -17,17 +17,10 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
-
-struct JsonlOptions {
-  std::string path;                  // --dataset-path
-  std::optional<std::size_t> count;  // requests wanted; nullopt = every line's request once
-  std::uint64_t seed = 0;            // --seed: the shuffle and the oversampling
-  std::int64_t output_len = 128;     // --output-len, for lines without "max_tokens" (>= 1)
-  bool shuffle = true;               // vLLM's custom dataset shuffles unless told not to
-};
 
 struct JsonlDataset {
   std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
@@ -42,9 +35,11 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
                            std::size_t line_number, std::int64_t default_output_len);
 
 /// Reads every line (a whole bad file fails on its first bad line), then shuffles with the
-/// seed and takes options.count requests, oversampling as vLLM does when there are fewer.
+/// seed (unless options.shuffle is off; vLLM's custom dataset shuffles too) and takes
+/// options.count requests (nullopt: every line's request once), oversampling as vLLM does when
+/// there are fewer. output_len is for lines without "max_tokens".
 /// Throws DatasetError naming the file when it cannot be read or holds no request, and
 /// naming file and line for a bad line; std::invalid_argument for output_len < 1.
-JsonlDataset load_jsonl(const JsonlOptions& options);
+JsonlDataset load_jsonl(const DatasetOptions& options);
 
 }  // namespace bench::workload

@@ -20,20 +20,15 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
-struct ShareGptOptions {
-  std::string path;                        // --dataset-path
-  std::optional<std::size_t> count;        // requests wanted; nullopt = every usable one once
-  std::uint64_t seed = 0;                  // --seed: the shuffle and the oversampling
-  std::optional<std::int64_t> output_len;  // --sharegpt-output-len (>= 1), for every request
-  std::int64_t min_len = 4;                // words; shorter prompts (and replies) are dropped
-  std::int64_t max_prompt_len = 1024;      // words; longer prompts are dropped
-  std::int64_t max_total_len = 2048;       // words of prompt + output; longer items dropped
-  bool shuffle = true;                     // vLLM and SGLang shuffle before taking items
-};
+// vLLM's thresholds, in words.
+inline constexpr std::int64_t kShareGptMinLen = 4;          // shorter prompts (and replies) dropped
+inline constexpr std::int64_t kShareGptMaxPromptLen = 1024;  // longer prompts dropped
+inline constexpr std::int64_t kShareGptMaxTotalLen = 2048;   // prompt + output; longer dropped
 
 /// What happened to the file's entries; every entry is counted in exactly one field after
 /// `entries`: entries == usable + malformed + too_few_turns + no_reply + too_short + too_long.
@@ -43,8 +38,9 @@ struct ShareGptStats {
   std::size_t malformed = 0;      // not {"conversations": [{"from": str, "value": str}...]}
   std::size_t too_few_turns = 0;  // fewer than 2 turns
   std::size_t no_reply = 0;       // no human turn with a later turn answering it
-  std::size_t too_short = 0;      // prompt (or reply) under min_len words
-  std::size_t too_long = 0;       // prompt over max_prompt_len, or total over max_total_len
+  std::size_t too_short = 0;      // prompt (or reply) under kShareGptMinLen words
+  std::size_t too_long = 0;       // prompt over kShareGptMaxPromptLen, or total over
+                                  // kShareGptMaxTotalLen
 };
 
 struct ShareGptDataset {
@@ -52,12 +48,17 @@ struct ShareGptDataset {
   ShareGptStats stats;
 };
 
+/// The length limits an item is dropped beyond, as the notes on the file say them.
+std::string sharegpt_length_limits(const DatasetOptions& options);
+
 /// Reads the file (streamed: the DOM of the 640 MB standard file is never built), keeps the
-/// usable conversations, shuffles them with the seed, and takes options.count of them,
+/// usable conversations, shuffles them with the seed (unless options.shuffle is off), and takes
+/// options.count of them (nullopt: every usable one once),
 /// oversampling as vLLM does when there are fewer. Throws DatasetError naming the file when
 /// it cannot be read, is not valid JSON (with nlohmann's line and column), is not a list, or
 /// has no usable conversation (with the counts of what was dropped and why); and
 /// std::invalid_argument naming --sharegpt-output-len when it is below 1.
-ShareGptDataset load_sharegpt(const ShareGptOptions& options);
+/// Reads path, count, seed, sharegpt_output_len and shuffle of the options.
+ShareGptDataset load_sharegpt(const DatasetOptions& options);
 
 }  // namespace bench::workload
