@@ -98,6 +98,10 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.started_at = wall_clock_iso8601();
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
+  out.context.client.preconnect_requested = result.preconnect.requested;
+  out.context.client.preconnect_opened = result.preconnect.opened;
+  out.context.client.preconnect_failed = result.preconnect.failed;
+  out.context.client.preconnect_s = static_cast<double>(result.preconnect.took_ns) / 1e9;
   out.results = report::to_json(out.summary, out.context);
   const bool asked = prepared.request.continuous_usage_stats;
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;

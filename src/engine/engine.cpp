@@ -17,6 +17,7 @@
 #include "bench/util/clock.hpp"
 #include "bench/util/unique_fd.hpp"
 #include "deadline_queue.hpp"
+#include "preconnect_burst.hpp"
 #include "easy_options.hpp"
 
 namespace bench::engine {
@@ -33,6 +34,8 @@ constexpr std::int64_t kSlowTurnNs = kNsPerMs;
 // would leave the first chunks of the earliest ones unread (and stamped late) for the whole
 // burst; a batch this size costs well under a millisecond.
 constexpr int kMaxStartsPerTurn = 32;
+// What a preconnect GET may take beyond connecting before the burst gives up on it.
+constexpr std::int64_t kPreconnectAnswerMs = 5'000;
 
 }  // namespace
 
@@ -67,7 +70,7 @@ struct Engine::Impl {
 
   explicit Impl(EngineOptions opts);
 
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop);
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop, std::int64_t slots);
 
   // libcurl callbacks (C ABI, must not throw).
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
@@ -82,6 +85,7 @@ struct Engine::Impl {
   void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
   void fire_deadlines(std::int64_t now);
 
+  void keep_connections(std::int64_t count);
   Transfer& acquire_transfer();
   void start_transfer(Transfer& transfer);
   void arm_timer(std::int64_t wake_ns);
@@ -108,6 +112,7 @@ struct Engine::Impl {
   std::map<const std::vector<std::string>*, HeaderList> header_lists;
   std::deque<std::int64_t> free_slot_since_ns;  // when each free concurrency slot became free
   DeadlineQueue deadlines;                      // first-token and stall limits of transfers
+  std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's
   std::int64_t in_flight = 0;
   std::uint64_t next_serial = 1;
   std::int64_t curl_deadline_ns = kNoDeadline;  // from CURLMOPT_TIMERFUNCTION
@@ -143,8 +148,12 @@ Engine::Impl::Impl(EngineOptions opts)
   curl_multi_setopt(m, CURLMOPT_PIPELINING, CURLPIPE_NOTHING);
   curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
   curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
-  // Keep every idle connection for reuse by the next request (default keeps 4 per handle).
-  curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(options.concurrency + 16));
+  keep_connections(options.concurrency);
+}
+
+// Keep every idle connection for reuse by the next request (curl keeps 4 per handle by default).
+void Engine::Impl::keep_connections(std::int64_t count) {
+  curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, static_cast<long>(count + 16));
 }
 
 // CURLMOPT_SOCKETFUNCTION: mirror curl's interest in a socket into epoll.
@@ -201,10 +210,12 @@ size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp
 
 // --- The loop ---------------------------------------------------------------------------
 
-EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop) {
+EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop,
+                              std::int64_t slots) {
   stats = EngineStats{};
   deadlines.clear();
-  free_slot_since_ns.assign(static_cast<size_t>(options.concurrency), now_ns());
+  concurrency = slots;
+  free_slot_since_ns.assign(static_cast<size_t>(slots), now_ns());
   RunState run;
   run.source = &source;
   run.stop = stop;
@@ -249,7 +260,7 @@ void Engine::Impl::start_due_requests(RunState& run) {
   run.opening_fill = false;
   run.starts_deferred = false;
   int started = 0;
-  while (in_flight < options.concurrency && (run.next_due = run.source->next_due_ns()) &&
+  while (in_flight < concurrency && (run.next_due = run.source->next_due_ns()) &&
          *run.next_due <= now_ns()) {
     if (!opening && started == kMaxStartsPerTurn) {
       run.starts_deferred = true;
@@ -260,7 +271,7 @@ void Engine::Impl::start_due_requests(RunState& run) {
     if (!opening) socket_action(CURL_SOCKET_TIMEOUT, 0);
   }
   if (opening && started > 0) socket_action(CURL_SOCKET_TIMEOUT, 0);
-  if (in_flight < options.concurrency && !run.next_due) run.next_due = run.source->next_due_ns();
+  if (in_flight < concurrency && !run.next_due) run.next_due = run.source->next_due_ns();
 }
 
 void Engine::Impl::start_next(RequestSource& source) {
@@ -278,7 +289,7 @@ std::int64_t Engine::Impl::wake_time(const RunState& run) const {
   if (run.starts_deferred) return now;
   std::int64_t wake_ns = std::min({curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(),
                                    run.source->cancel_at_ns()});
-  if (run.next_due && in_flight < options.concurrency) wake_ns = std::min(wake_ns, *run.next_due);
+  if (run.next_due && in_flight < concurrency) wake_ns = std::min(wake_ns, *run.next_due);
   if (run.stopping) wake_ns = std::min(wake_ns, run.grace_deadline_ns);
   return wake_ns;
 }
@@ -530,7 +541,26 @@ Engine::~Engine() {
 }
 
 EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop) {
-  return impl_->run(source, stop);
+  return impl_->run(source, stop, impl_->options.concurrency);
+}
+
+PreconnectStats Engine::preconnect(const std::string& url, const std::vector<std::string>* headers,
+                                   std::int64_t count) {
+  PreconnectStats out;
+  out.requested = count;
+  if (count <= 0) return out;
+  impl_->keep_connections(std::max(count, impl_->options.concurrency));
+  const std::int64_t start_ns = now_ns();
+  // Long enough to connect and get a short answer; a server slower than that to list its
+  // models leaves the run to open its own connections.
+  const std::int64_t cancel_at_ns =
+      start_ns + (impl_->options.connect_timeout_ms + kPreconnectAnswerMs) * kNsPerMs;
+  PreconnectBurst burst(url, headers, count, cancel_at_ns);
+  const EngineStats stats = impl_->run(burst, nullptr, count);
+  out.took_ns = now_ns() - start_ns;
+  out.opened = stats.connections_opened;
+  out.failed = burst.failed();  // cancelled ones included
+  return out;
 }
 
 }  // namespace bench::engine

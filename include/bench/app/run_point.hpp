@@ -20,6 +20,9 @@ struct PointPlan {
   engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
   std::size_t client_threads = 1;
+  // Connections opened (by GETs of preconnect_url) before the point's epoch; 0 = none.
+  std::int64_t preconnect = 0;
+  std::string preconnect_url;
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
   RecordLog* log = nullptr;         // --save-requests, or null
   LiveCounters* live = nullptr;     // for progress, or null
@@ -43,6 +46,7 @@ struct PointResult {
   // EarlyStop: its first requests were all refused); empty when it did not.
   std::string stopped_early;
   ClientLoad client;
+  engine::PreconnectStats preconnect;  // the opening burst, all threads: not in any figure above
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

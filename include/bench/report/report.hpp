@@ -23,6 +23,12 @@ struct ClientCheck {
   double wall_s = 0;              // the run's wall time
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
   std::int64_t peak_rss_bytes = 0;  // the process's peak resident memory so far (getrusage)
+  // Connections opened before the point's epoch (--preconnect), and what that burst took: none
+  // of it is in any latency or throughput figure.
+  std::int64_t preconnect_requested = 0;
+  std::int64_t preconnect_opened = 0;
+  std::int64_t preconnect_failed = 0;
+  double preconnect_s = 0;
   bool saturated = false;         // latency figures may be biased by the client itself
   std::vector<std::string> warnings;  // why, one line each
 };
