@@ -32,6 +32,14 @@ std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
 
 constexpr std::size_t kMaxLookahead = 4096;
 
+// Threads open their connections one after another; the burst's time is their sum.
+void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
+  total.requested += part.requested;
+  total.opened += part.opened;
+  total.failed += part.failed;
+  total.took_ns += part.took_ns;
+}
+
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
@@ -60,6 +68,14 @@ class Worker final : public RecordSink {
   }
 
   void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
+
+  // Opens this thread's share of the point's connections, before its epoch.
+  engine::PreconnectStats preconnect(const PointPlan& plan, std::size_t index,
+                                     std::size_t threads) {
+    const auto count = static_cast<std::int64_t>(
+        share(static_cast<std::size_t>(plan.preconnect), threads, index));
+    return engine_->preconnect(plan.preconnect_url, plan.driver.headers, count);
+  }
 
   void run(const std::atomic<bool>& stop) {
     const std::int64_t cpu_start = thread_cpu_ns();
@@ -129,7 +145,10 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   for (std::size_t i = 0; i < threads; ++i) {
     workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop));
   }
-  // The run starts now, with every engine built: setting one up is not the schedule's lag.
+  engine::PreconnectStats preconnect;
+  for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));
+  // The run starts now, with every engine built and its connections open: neither is the
+  // schedule's lag.
   const std::int64_t epoch_ns = now_ns();
   for (auto& worker : workers) worker->set_epoch(epoch_ns);
   if (threads == 1) {
@@ -148,6 +167,10 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
   }
   result.client = client_load(workers, wall_ns);
+  result.client.preconnect_requested = preconnect.requested;
+  result.client.preconnect_opened = preconnect.opened;
+  result.client.preconnect_failed = preconnect.failed;
+  result.client.preconnect_s = static_cast<double>(preconnect.took_ns) / 1e9;
   for (std::size_t i = 1; i < workers.size(); ++i) {
     workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));
   }

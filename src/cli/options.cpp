@@ -166,6 +166,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"duration_hard", run.duration_hard},
       {"warmup_duration_s", run.warmup_duration_s},
       {"client_threads", run.client_threads},
+      {"preconnect", run.preconnect < 0 ? nlohmann::json("auto") : nlohmann::json(run.preconnect)},
       {"max_line_bytes", run.max_line_bytes},
       {"max_response_bytes", run.max_response_bytes},
       {"input_len", run.input_len},

@@ -316,6 +316,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "one core cannot keep up")
       ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
       ->capture_default_str();
+  app.add_option("--preconnect", run.preconnect,
+                 "Connections to open before the warm-up, so the measured requests do not pay "
+                 "for connecting and the server sees no connection storm. Default: the "
+                 "concurrency (closed loop) or one second of arrivals (open loop); 0: none")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}));
   app.add_option("--max-line-bytes", run.max_line_bytes,
                  "Longest SSE line (and event) accepted; a longer one fails the request as "
                  "malformed_sse, never the process")

@@ -21,6 +21,9 @@ struct PointPlan {
   engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
   std::size_t client_threads = 1;
+  // Connections opened (by GETs of preconnect_url) before the point's epoch; 0 = none.
+  std::int64_t preconnect = 0;
+  std::string preconnect_url;
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
   RecordLog* log = nullptr;         // --save-requests, or null
   LiveCounters* live = nullptr;     // for progress, or null

@@ -15,6 +15,12 @@ struct ClientLoad {
   std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;
   std::int64_t peak_rss_bytes = 0;   // the process's peak resident memory so far (getrusage)
+  // Connections opened before the run's epoch (--preconnect), and what that burst took: none of
+  // it is in any latency or throughput figure.
+  std::int64_t preconnect_requested = 0;
+  std::int64_t preconnect_opened = 0;
+  std::int64_t preconnect_failed = 0;
+  double preconnect_s = 0;
 };
 
 }  // namespace bench::metrics
