@@ -89,23 +89,6 @@ int hex4(const char* p) {
   return value;
 }
 
-void append_utf8(std::string& out, std::uint32_t code_point) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
 
 // Appends the value of a string the scanner has validated: escapes decoded, \uXXXX surrogate
 // pairs joined into one code point, written as UTF-8 (what nlohmann's lexer produces).
@@ -140,7 +123,7 @@ void append_decoded(std::string& out, const RawString& string) {
           i += 6;
           code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
         }
-        append_utf8(out, code_point);
+        util::append_utf8(out, code_point);
         break;
       }
       default: out.push_back(kind); break;  // '"', '\\' and '/' stand for themselves

@@ -1,5 +1,7 @@
 #include "bench/tokenizer/utf8.hpp"
 
+#include "bench/util/utf8.hpp"
+
 namespace bench::tokenizer::utf8 {
 namespace {
 
@@ -89,22 +91,6 @@ char32_t decode_at(std::string_view text, std::size_t at, std::size_t length) {
   }
 }
 
-void append(std::string& out, char32_t code_point) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
+void append(std::string& out, char32_t code_point) { util::append_utf8(out, code_point); }
 
 }  // namespace bench::tokenizer::utf8

@@ -1,7 +1,8 @@
 #pragma once
-// The one reading of well-formed UTF-8, for the chunk scanner (which hands anything else to the
-// DOM parse) and the XML escaper (which replaces it with U+FFFD).
+// The one reading and writing of well-formed UTF-8, for the chunk scanner (which hands anything
+// else to the DOM parse), the XML escaper (which replaces it with U+FFFD) and the tokenizer.
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace bench::util {
@@ -34,6 +35,25 @@ inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
     if (next < 0x80 || next > 0xBF) return 0;
   }
   return length;
+}
+
+/// Appends `code_point` (at most U+10FFFF, not a surrogate) as UTF-8.
+inline void append_utf8(std::string& out, char32_t code_point) {
+  if (code_point < 0x80) {
+    out.push_back(static_cast<char>(code_point));
+  } else if (code_point < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else if (code_point < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  }
 }
 
 }  // namespace bench::util
