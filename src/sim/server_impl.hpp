@@ -84,6 +84,7 @@ struct SimServer::Impl final : private TokenSink {
   void handle_request(Connection& connection, HttpRequest& request);
   void start_completion(Connection& connection, const HttpRequest& http, bool chat);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
+  bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,
@@ -110,6 +111,7 @@ struct SimServer::Impl final : private TokenSink {
   static std::int64_t unix_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
   SimOptions options;
+  PromptCounter counter;  // the one rule of prompt_tokens and /tokenize
   UniqueFd listen_fd;
   UniqueFd epoll_fd;
   UniqueFd timer_fd;

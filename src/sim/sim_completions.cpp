@@ -15,7 +15,7 @@ namespace bench::sim {
 void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
                                        bool chat) {
   const std::int64_t arrival_ns = connection.read_ns;
-  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
+  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat, counter);
   if (!parsed.request) {
     send_error(connection, 400, parsed.error, http.keep_alive);
     served.fetch_add(1);
