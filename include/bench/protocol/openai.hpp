@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,11 @@ std::string build_request_body(const RequestOptions& options, std::string_view p
 /// The same body with `messages` (a JSON array of {"role", "content"}) sent as they are, for a
 /// dataset that gives whole conversations (chat; completions takes a prompt).
 std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages);
+
+/// The /v1/completions body with the prompt given as token ids ("prompt": [ids]; vLLM, SGLang
+/// and llama.cpp take it as is, with no tokenization).
+std::string build_token_ids_request_body(const RequestOptions& options,
+                                         const std::vector<std::int32_t>& prompt_ids);
 
 /// What one SSE data payload says.
 struct Chunk {
