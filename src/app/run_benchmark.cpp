@@ -28,6 +28,7 @@
 #include "bench/report/terminal_chart.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/lengths.hpp"
 #include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
@@ -88,6 +89,30 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
   return run_point(planned, stop);
 }
 
+// What was asked (as sent) beside what the server counted (results/lengths.hpp). Server counts
+// are those of usage only: a chunk estimate is no count to hold a length against.
+results::LengthCheck check_lengths(const cli::RunOptions& options, const PreparedRun& prepared,
+                                   const metrics::RunSummary& summary) {
+  results::LengthFigures figures;
+  figures.tokens = prepared.tokenizer != nullptr ||
+                   options.dataset.kind == workload::DatasetKind::random_ids;
+  figures.requested_input = summary.mean_requested_input_len;
+  if (prepared.template_overhead) {
+    figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
+  }
+  figures.template_included = options.input_len_includes_template;
+  const bool all_usage = summary.completed > 0;
+  if (all_usage && summary.input_tokens_from_usage == summary.completed) {
+    figures.server_prompt_tokens = summary.mean_prompt_tokens;
+  }
+  figures.requested_output = summary.mean_requested_output_len;
+  if (all_usage && summary.output_tokens_from_usage == summary.completed) {
+    figures.server_completion_tokens = summary.mean_completion_tokens;
+  }
+  figures.ignore_eos = options.ignore_eos;
+  return results::check_lengths(figures);
+}
+
 // The point's results object, and the notes on it for stderr: per-chunk usage as received
 // (a server may ignore continuous_usage_stats), the client's own warnings.
 PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
@@ -105,12 +130,18 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
   if (!result.stopped_early.empty()) out.results["stopped_early"] = result.stopped_early;
+  const results::LengthCheck lengths = check_lengths(options, prepared, out.summary);
+  out.results.update(lengths.keys);
   if (options.quiet) return out;
   if (asked && out.summary.requests_with_per_chunk_usage < out.summary.completed) {
     err << fmt::format("bench: per-chunk usage: asked, received on {} of {} completed requests\n",
                        out.summary.requests_with_per_chunk_usage, out.summary.completed);
   }
   const std::string label = point_label_text(plan, point);
+  for (const std::string& warning : lengths.warnings) {
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
+        << "\n";
+  }
   for (const std::string& warning : out.context.client.warnings) {
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
         << "\n";

@@ -150,6 +150,32 @@ TEST(TokenLengths, a_tokenizer_file_that_cannot_be_read_is_refused_before_anythi
   EXPECT_TRUE(run.served.empty());
 }
 
+TEST(TokenLengths, results_show_the_unit_the_template_and_no_mismatch_when_lengths_hold) {
+  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                                  {"--tokenizer", "server", "--input-len", "100", "--ignore-eos",
+                                   "--output-format", "json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const json results = json::parse(run.result.out);
+  EXPECT_EQ(results["input_len_unit"], "tokens");
+  EXPECT_EQ(results["chat_template_tokens"], 3.0);
+  EXPECT_EQ(results["expected_prompt_tokens"], 103.0);
+  EXPECT_EQ(results["input_len_mismatch"], false);
+  EXPECT_EQ(results["output_len_mismatch"], false);
+}
+
+// Without a tokenizer the template goes uncounted: the server's count is 30% over the words
+// asked, and the run says so.
+TEST(TokenLengths, an_uncounted_template_is_flagged_as_an_input_mismatch) {
+  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                                  {"--input-len", "10", "--output-format", "json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const json results = json::parse(run.result.out);
+  EXPECT_EQ(results["input_len_unit"], "words");
+  EXPECT_EQ(results["input_len_mismatch"], true);
+  EXPECT_NE(run.result.err.find("warning: input_len_mismatch"), std::string::npos)
+      << run.result.err;
+}
+
 // "Requested" is what was sent: --extra-body's max_tokens replaces --output-len in the body,
 // and so in every record and in the results.
 TEST(TokenLengths, extra_body_max_tokens_is_the_requested_output_length) {
