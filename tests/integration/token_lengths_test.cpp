@@ -107,7 +107,10 @@ TEST_P(TokenizerDialect, the_detected_dialect_is_said_once_on_stderr) {
 INSTANTIATE_TEST_SUITE_P(Dialects, TokenizerDialect,
                          ::testing::Values(bench::sim::TokenizeDialect::vllm,
                                            bench::sim::TokenizeDialect::llamacpp,
-                                           bench::sim::TokenizeDialect::tgi));
+                                           bench::sim::TokenizeDialect::tgi),
+                         [](const auto& dialect_info) {
+                           return std::string(bench::sim::tokenize_dialect_name(dialect_info.param));
+                         });
 
 TEST(TokenLengths, input_len_includes_template_makes_the_server_count_exactly_n) {
   const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
