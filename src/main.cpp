@@ -10,6 +10,7 @@
 
 #include "bench/app/commands.hpp"
 #include "bench/app/run_benchmark.hpp"
+#include "bench/app/tokenizer_files.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/engine/curl_handles.hpp"
@@ -65,7 +66,8 @@ int main(int argc, char** argv) {
   try {
     switch (parsed.command) {
       case bench::cli::Command::serve_sim:
-        return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested);
+        return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested,
+                                         bench::app::open_tokenizer_file);
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
       case bench::cli::Command::report:

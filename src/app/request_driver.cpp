@@ -73,6 +73,9 @@ namespace {
 BodyMaker body_maker(protocol::RequestOptions request) {
   return [request = std::move(request)](const workload::Prompt& prompt) mutable {
     request.max_tokens = prompt.output_len;
+    if (!prompt.prompt_ids.empty()) {
+      return protocol::build_token_ids_request_body(request, prompt.prompt_ids);
+    }
     return request.endpoint == protocol::Endpoint::chat
                ? protocol::build_chat_request_body(request, workload::chat_messages(prompt))
                : protocol::build_request_body(request, workload::completion_prompt(prompt));
@@ -155,6 +158,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
     record.intended_start_ns = std::max(slot_free_ns, plan_.epoch_ns) - plan_.epoch_ns;
   }
   record.requested_input_len = prepared.input_len;
+  record.client_prompt_tokens = prepared.client_tokens;
   record.requested_output_len = prepared.output_len;
   ++sent_;
   if (!record.warmup) {

@@ -17,6 +17,8 @@
 #include "bench/app/run_point.hpp"
 #include "bench/app/self_check.hpp"
 #include "bench/app/target.hpp"
+#include "bench/app/token_setup.hpp"
+#include "bench/app/tokenizer_files.hpp"
 #include "bench/app/workload_fingerprint.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/values.hpp"
@@ -27,6 +29,7 @@
 #include "bench/report/terminal_chart.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/lengths.hpp"
 #include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
@@ -87,6 +90,30 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
   return run_point(planned, stop);
 }
 
+// What was asked (as sent) beside what the server counted (results/lengths.hpp). Server counts
+// are those of usage only: a chunk estimate is no count to hold a length against.
+results::LengthCheck check_lengths(const cli::RunOptions& options, const PreparedRun& prepared,
+                                   const metrics::RunSummary& summary) {
+  results::LengthFigures figures;
+  figures.tokens = prepared.tokenizer != nullptr ||
+                   options.dataset.kind == workload::DatasetKind::random_ids;
+  figures.requested_input = summary.mean_requested_input_len;
+  if (prepared.template_overhead) {
+    figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
+  }
+  figures.template_included = options.input_len_includes_template;
+  const bool all_usage = summary.completed > 0;
+  if (all_usage && summary.input_tokens_from_usage == summary.completed) {
+    figures.server_prompt_tokens = summary.mean_prompt_tokens;
+  }
+  figures.requested_output = summary.mean_requested_output_len;
+  if (all_usage && summary.output_tokens_from_usage == summary.completed) {
+    figures.server_completion_tokens = summary.mean_completion_tokens;
+  }
+  figures.ignore_eos = options.ignore_eos;
+  return results::check_lengths(figures);
+}
+
 // The point's results object, and the notes on it for stderr: per-chunk usage as received
 // (a server may ignore continuous_usage_stats), the client's own warnings.
 PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
@@ -104,12 +131,18 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
   if (!result.stopped_early.empty()) out.results["stopped_early"] = result.stopped_early;
+  const results::LengthCheck lengths = check_lengths(options, prepared, out.summary);
+  out.results.update(lengths.keys);
   if (options.quiet) return out;
   if (asked && out.summary.requests_with_per_chunk_usage < out.summary.completed) {
     err << fmt::format("bench: per-chunk usage: asked, received on {} of {} completed requests\n",
                        out.summary.requests_with_per_chunk_usage, out.summary.completed);
   }
   const std::string label = point_label_text(plan, point);
+  for (const std::string& warning : lengths.warnings) {
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
+        << "\n";
+  }
   for (const std::string& warning : out.context.client.warnings) {
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
         << "\n";
@@ -135,18 +168,61 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   return report_point(options, plan, prepared, point, std::move(result), err);
 }
 
-// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
-// stops the run before anything is sent, the embedded server included), the server, its
-// model, and whether it answers per-chunk usage.
-PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
-  PreparedRun prepared;
-  prepared.prompts = workload::open_prompt_source(plan.dataset);
+// The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
+void open_prompts(const cli::RunOptions& options, const RunPlan& plan, PreparedRun& prepared,
+                  std::ostream& err) {
+  workload::TokenLengths lengths;
+  lengths.tokenizer = prepared.tokenizer.get();
+  if (options.input_len_includes_template && prepared.template_overhead) {
+    lengths.template_tokens = prepared.template_overhead->tokens;
+  }
+  prepared.prompts = workload::open_prompt_source(plan.dataset, lengths);
   if (!options.quiet) {
     err << "bench: " << prepared.prompts->summary()
         << (options.reuse_prompts ? "; --reuse-prompts: every point resends the first one's"
                                   : "")
         << "\n";
   }
+}
+
+// --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
+void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
+                    const engine::EngineOptions& engine, PreparedRun& prepared,
+                    std::ostream& err) {
+  const TokenServer server{prepared.target.base_url, prepared.url, &plan.headers, engine,
+                           prepared.request, &prepared.redactor};
+  if (options.tokenizer == "server") prepared.tokenizer = open_server_tokenizer(server);
+  if (!options.quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
+  if (prepared.request.endpoint != protocol::Endpoint::chat) return;
+  prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
+  if (!prepared.template_overhead && options.input_len_includes_template) {
+    throw RunError("--input-len-includes-template: the chat template's tokens could not be "
+                   "measured (no chat tokenizer on the server, no usage in a probe's answer)");
+  }
+  if (options.quiet) return;
+  if (prepared.template_overhead) {
+    err << fmt::format("bench: chat template: {} tokens a prompt (measured by {}); {}\n",
+                       prepared.template_overhead->tokens, prepared.template_overhead->method,
+                       options.input_len_includes_template
+                           ? "--input-len includes them"
+                           : "--input-len counts content only");
+  } else {
+    err << "bench: chat template: overhead unknown (no chat tokenizer on the server, no usage "
+           "in a probe's answer)\n";
+  }
+}
+
+// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
+// stops the run before anything is sent, the embedded server included), the server, its
+// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
+// tokenizer (the server's, or a file's) and the template's measure.
+PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
+  PreparedRun prepared;
+  const bool tokens = !options.tokenizer.empty();
+  if (tokens && options.tokenizer != "server") {
+    prepared.tokenizer = open_tokenizer_file(options.tokenizer);
+  }
+  if (!tokens) open_prompts(options, plan, prepared, err);
 
   prepared.target = open_target(options.base_url, options.sim);
   if (prepared.target.embedded && !options.quiet) {
@@ -167,6 +243,10 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
   if (prepared.request.model.empty()) {
     prepared.request.model =
         discover_model(prepared.target.base_url, plan.headers, engine, prepared.redactor);
+  }
+  if (tokens) {
+    open_tokenizer(options, plan, engine, prepared, err);
+    open_prompts(options, plan, prepared, err);
   }
   prepared.request.continuous_usage_stats =
       options.per_chunk_usage == cli::PerChunkUsage::on ||
@@ -210,6 +290,9 @@ std::optional<PreparedRun> plan_and_prepare(const cli::RunOptions& options, cons
   } catch (const RunError& error) {
     err << "bench: error: " << error.what() << "\n";
     failure_code = cli::kExitRunFailed;
+  } catch (const tokenizer::TokenizerError& error) {  // a tokenizer file that cannot be used
+    err << "bench: error: --tokenizer " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
   } catch (const workload::DatasetError& error) {  // a dataset file that cannot be used
     err << "bench: error: " << error.what() << "\n";
     failure_code = cli::kExitUsage;

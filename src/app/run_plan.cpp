@@ -194,6 +194,9 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.ramp_up_end_rps = options.ramp_up_end_rps;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
+  if (prepared.tokenizer != nullptr || options.dataset.kind == workload::DatasetKind::random_ids) {
+    context.input_len_unit = "tokens";
+  }
   context.output_len = plan.output_len;
   context.prompts_share_prefixes = options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;

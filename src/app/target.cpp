@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "bench/app/early_stop.hpp"
+#include "bench/app/tokenizer_files.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/stream_reader.hpp"
@@ -26,8 +27,10 @@ Target open_target(const std::string& base_url, const sim::SimOptions& sim) {
   target.base_url = base_url;
   target.shown_base_url = util::url_without_password(base_url);
   if (!base_url.empty()) return target;
+  sim::SimOptions options = sim;
+  if (!options.tokenizer_path.empty()) options.tokenizer = open_tokenizer_file(sim.tokenizer_path);
   try {
-    target.embedded = std::make_unique<sim::SimServer>(sim);
+    target.embedded = std::make_unique<sim::SimServer>(options);
   } catch (const std::exception& error) {
     throw RunError(std::string("cannot start the embedded server: ") + error.what());
   }
@@ -65,14 +68,14 @@ std::string discover_model(const std::string& base_url, const std::vector<std::s
   return *model;
 }
 
-bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
-                           protocol::RequestOptions request, const engine::EngineOptions& engine,
-                           const util::Redactor& redactor) {
-  request.continuous_usage_stats = true;
-  request.max_tokens = 2;
+namespace {
+
+// One probe request's record: RunError when the server cannot be reached or refuses for good.
+metrics::RequestRecord probe(const std::string& url, const std::vector<std::string>& headers,
+                             const std::string& body, const engine::EngineOptions& engine,
+                             const util::Redactor& redactor) {
   const std::string shown_url = util::url_without_password(url);
-  const engine::FetchResult probe =
-      engine::fetch(url, headers, protocol::build_request_body(request, "Hello"), engine);
+  const engine::FetchResult probe = engine::fetch(url, headers, body, engine);
   if (is_unreachable(probe.end.error)) {
     throw RunError(
         fmt::format("cannot reach {}: {}", shown_url, redactor.redact(probe.end.message)));
@@ -82,7 +85,6 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
     const std::optional<std::string> refusal = describe_refusal(
         probe.http_status, redactor.redact(protocol::error_message_from_body(probe.body)));
     if (refusal) throw RunError(fmt::format("POST {} answered {}", shown_url, *refusal));
-    return false;
   }
   metrics::RequestRecord record;
   protocol::StreamReader reader;
@@ -90,7 +92,35 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
   reader.on_headers(probe.http_status, probe.content_type);
   reader.on_body(probe.body, 0);
   reader.finish(protocol::TransportEnd{probe.end.error, probe.end.message, 0});
-  return record.ok();
+  return record;
+}
+
+}  // namespace
+
+bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
+                           protocol::RequestOptions request, const engine::EngineOptions& engine,
+                           const util::Redactor& redactor) {
+  request.continuous_usage_stats = true;
+  request.max_tokens = 2;
+  return probe(url, headers, protocol::build_request_body(request, "Hello"), engine, redactor)
+      .ok();
+}
+
+std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,
+                                                const std::vector<std::string>& headers,
+                                                protocol::RequestOptions request,
+                                                const nlohmann::json& messages,
+                                                const engine::EngineOptions& engine,
+                                                const util::Redactor& redactor) {
+  request.max_tokens = 1;
+  const std::string body = request.endpoint == protocol::Endpoint::chat
+                               ? protocol::build_chat_request_body(request, messages)
+                               : protocol::build_request_body(request, "Hello");
+  const metrics::RequestRecord record = probe(url, headers, body, engine, redactor);
+  if (!record.ok() || record.prompt_token_source != metrics::TokenSource::usage) {
+    return std::nullopt;
+  }
+  return record.prompt_tokens;
 }
 
 }  // namespace bench::app

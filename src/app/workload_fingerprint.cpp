@@ -35,6 +35,12 @@ json dataset_definition(const cli::RunOptions& options) {
                                                  : file_identity(options.dataset.path);
   dataset["input_len"] = options.input_len;
   dataset["output_len"] = options.output_len;
+  // A tokenizer makes lengths tokens: other prompts. Absent without one, so earlier results'
+  // fingerprints stand.
+  if (!options.tokenizer.empty()) {
+    dataset["tokenizer"] = options.tokenizer;
+    dataset["input_len_includes_template"] = options.input_len_includes_template;
+  }
   return dataset;
 }
 

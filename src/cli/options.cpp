@@ -170,6 +170,8 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"max_line_bytes", run.max_line_bytes},
       {"max_response_bytes", run.max_response_bytes},
       {"input_len", run.input_len},
+      {"tokenizer", run.tokenizer.empty() ? nlohmann::json() : nlohmann::json(run.tokenizer)},
+      {"input_len_includes_template", run.input_len_includes_template},
       {"output_len", run.output_len},
       {"ignore_eos", run.ignore_eos},
       {"temperature", run.temperature ? nlohmann::json(*run.temperature) : nlohmann::json()},

@@ -193,11 +193,13 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "Warm up for this long before measuring (same load, not measured)");
   add_choice(app, "--dataset", run.dataset.kind,
              {workload::DatasetKind::random, workload::DatasetKind::sharegpt,
-              workload::DatasetKind::jsonl, workload::DatasetKind::shared_prefix},
+              workload::DatasetKind::jsonl, workload::DatasetKind::shared_prefix,
+              workload::DatasetKind::random_ids},
              workload::dataset_kind_name,
              "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
              "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
-             "system prompt, for prefix caching)");
+             "system prompt, for prefix caching), random-ids (token ids as the prompt; "
+             "completions)");
   app.add_option("--dataset-path", run.dataset.path, "The sharegpt or jsonl file")
       ->check(CLI::ExistingFile);
   app.add_option("--range-ratio", run.dataset.range_ratio,
@@ -226,8 +228,15 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_flag("--no-shuffle{false}", run.dataset.shuffle,
                "sharegpt, jsonl: send the items in file order instead of shuffled by --seed");
+  app.add_option("--tokenizer", run.tokenizer,
+                 "Count lengths in tokens: 'server' (the server's /tokenize) or a Hugging Face "
+                 "tokenizer.json; random prompts are then exactly --input-len tokens");
+  app.add_flag("--input-len-includes-template", run.input_len_includes_template,
+               "chat with --tokenizer: --input-len counts the chat template's tokens too, so "
+               "the server counts exactly --input-len prompt tokens");
   app.add_option("--input-len", run.input_len,
-                 "Prompt length in words (random); question length (shared-prefix)")
+                 "Prompt length in words, or tokens with --tokenizer (random); question length "
+                 "(shared-prefix)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
   app.add_option("--output-len", run.output_len, "max_tokens of every request")
@@ -340,6 +349,19 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
 
 namespace {
 
+// Refused before anything is sent: token ids only fit /v1/completions' prompt, and the template
+// is only counted in when a tokenizer measures it on a chat endpoint.
+void check_token_flags(const RunOptions& run) {
+  const bool chat = run.endpoint == protocol::Endpoint::chat;
+  if (run.dataset.kind == workload::DatasetKind::random_ids && chat) {
+    throw UsageError("--dataset random-ids: token ids are sent as /v1/completions' prompt; add "
+                     "--endpoint completions");
+  }
+  if (run.input_len_includes_template && (run.tokenizer.empty() || !chat)) {
+    throw UsageError("--input-len-includes-template: needs --tokenizer and the chat endpoint");
+  }
+}
+
 // A file dataset needs its file, and only a file dataset reads one.
 void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   const workload::DatasetKind dataset = run.dataset.kind;
@@ -353,6 +375,7 @@ void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
     throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file",
                                  workload::dataset_kind_name(dataset)));
   }
+  check_token_flags(run);
   // SGLang's generated-shared-prefix sends every question of every group once.
   run.num_prompts_given = app.count("--num-prompts") > 0;
   if (dataset == workload::DatasetKind::shared_prefix && !run.num_prompts_given) {

@@ -4,6 +4,8 @@
 
 #include "bench/cli/number_checks.hpp"
 #include "bench/sim/profiles.hpp"
+#include "bench/sim/prompt_counter.hpp"
+#include "bench/sim/tokenize_routes.hpp"
 
 namespace bench::cli {
 
@@ -40,6 +42,33 @@ CLI::Validator only_for(const sim::SimOptions& sim, const std::string& prefix, b
         return "applies to " + prefix + "profile " + which + ", not '" + sim.profile + "'";
       },
       "");
+}
+
+// --tokenize-dialect, --chat-template, --tokenizer: how the server counts and names tokens.
+void add_token_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefix,
+                     const std::string& group) {
+  app.add_option_function<std::string>(
+         prefix + "tokenize-dialect",
+         [&sim](const std::string& word) {
+           sim.tokenize_dialect = *sim::parse_tokenize_dialect(word);
+         },
+         "The /tokenize endpoint's dialect: vllm (also SGLang's), llamacpp (with "
+         "/apply-template), tgi, or none (404) (default: vllm)")
+      ->check(CLI::IsMember({"vllm", "llamacpp", "tgi", "none"}))
+      ->group(group);
+  app.add_option_function<std::string>(
+         prefix + "chat-template",
+         [&sim](const std::string& word) {
+           sim.chat_template = *sim::parse_chat_template(word);
+         },
+         "Chat prompts: none (content only) or llama-2 (BOS, [INST] ... [/INST]: one user "
+         "message costs 3 template tokens) (default: none)")
+      ->check(CLI::IsMember({"none", "llama-2"}))
+      ->group(group);
+  app.add_option(prefix + "tokenizer", sim.tokenizer_path,
+                 "Count prompt tokens with this Hugging Face tokenizer.json instead of the "
+                 "word rule")
+      ->group(group);
 }
 
 }  // namespace
@@ -184,6 +213,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                  "arrival order")
       ->capture_default_str()
       ->group(faults);
+  add_token_flags(app, sim, prefix, dialect);
   app.add_option(prefix + "trace", sim.trace_path,
                  "Write a JSONL truth log: server-side times of every request, chunk and "
                  "scheduler step (docs/simulator.md)")

@@ -39,6 +39,7 @@ std::string_view token_source_name(TokenSource source) {
   switch (source) {
     case TokenSource::none: return "none";
     case TokenSource::usage: return "usage";
+    case TokenSource::tokenizer: return "tokenizer";
     case TokenSource::chunks: return "chunks_estimate";
   }
   return "unknown";

@@ -197,6 +197,13 @@ bool asks_per_chunk_usage(const RequestOptions& options) {
   return asked != stream_options->end() && *asked == true;
 }
 
+std::string build_token_ids_request_body(const RequestOptions& options,
+                                         const std::vector<std::int32_t>& prompt_ids) {
+  json body = json::object();
+  body["prompt"] = prompt_ids;
+  return finish_body(options, body);
+}
+
 Chunk interpret_chunk(std::string_view data) {
   // The scanner (chunk_scanner.cpp) reads the usual shapes in one pass; whatever it does not
   // fully understand comes back here, to the DOM parse below.

@@ -314,6 +314,7 @@ std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::js
       {"cached_prompt_token_source",
        metrics::cached_token_source_name(r.cached_prompt_token_source)},
       {"requested_input_len", r.requested_input_len},
+      {"client_prompt_tokens", known(r.client_prompt_tokens)},
       {"requested_output_len", r.requested_output_len},
       {"finish_reason", text_or_null(r.finish_reason)},
       {"saw_done", r.saw_done},

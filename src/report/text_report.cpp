@@ -249,7 +249,8 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                                                 length(s.mean_prompt_tokens))
                                   : std::string("server count unknown");
   w.field("Mean input length",
-          fmt::format("requested {} words, {}", length(s.mean_requested_input_len), counted));
+          fmt::format("requested {} {}, {}", length(s.mean_requested_input_len),
+                      c.input_len_unit, counted));
   w.field("Mean output length",
           fmt::format("requested {} tokens (max_tokens), received {} tokens{}",
                       length(s.mean_requested_output_len), length(s.mean_completion_tokens),

@@ -2,43 +2,25 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/util/words.hpp"
 
 namespace bench::sim {
 
 namespace {
 
 using nlohmann::json;
-using util::count_words;
 
 // A prompt: a string, an array of strings, or an array of token ids (OpenAI completions).
-std::optional<std::int64_t> prompt_length(const json& prompt) {
-  if (prompt.is_string()) return count_words(prompt.get_ref<const std::string&>());
+std::optional<std::int64_t> prompt_length(const json& prompt, const PromptCounter& counter) {
+  if (prompt.is_string()) return counter.count(prompt.get_ref<const std::string&>());
   if (!prompt.is_array()) return std::nullopt;
   std::int64_t tokens = 0;
   for (const json& part : prompt) {
     if (part.is_string()) {
-      tokens += count_words(part.get_ref<const std::string&>());
+      tokens += counter.count(part.get_ref<const std::string&>());
     } else if (part.is_number_integer()) {
       ++tokens;
     } else {
       return std::nullopt;
-    }
-  }
-  return tokens;
-}
-
-// A chat message's content: a string, or an array of parts of which "text" parts count.
-std::optional<std::int64_t> content_length(const json& content) {
-  if (content.is_null()) return 0;
-  if (content.is_string()) return count_words(content.get_ref<const std::string&>());
-  if (!content.is_array()) return std::nullopt;
-  std::int64_t tokens = 0;
-  for (const json& part : content) {
-    if (!part.is_object()) return std::nullopt;
-    const auto text = part.find("text");
-    if (text != part.end() && text->is_string()) {
-      tokens += count_words(text->get_ref<const std::string&>());
     }
   }
   return tokens;
@@ -55,6 +37,12 @@ bool flag(const json& object, const char* key) {
 }  // namespace
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat) {
+  static const PromptCounter word_rule(nullptr, ChatTemplate::none);
+  return parse_completion_request(body, chat, word_rule);
+}
+
+ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat,
+                                                 const PromptCounter& counter) {
   const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) return refuse("request body is not valid JSON");
   if (!parsed.is_object()) return refuse("request body must be a JSON object");
@@ -72,16 +60,14 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     }
     for (const json& message : *messages) {
       if (!message.is_object()) return refuse("every message must be an object");
-      const auto content = message.find("content");
-      const std::optional<std::int64_t> length =
-          content == message.end() ? std::optional<std::int64_t>(0) : content_length(*content);
-      if (!length) return refuse("message 'content' must be a string or an array of parts");
-      request.prompt_tokens += *length;
     }
+    const std::optional<std::int64_t> length = counter.count_chat(*messages);
+    if (!length) return refuse("message 'content' must be a string or an array of parts");
+    request.prompt_tokens = *length;
   } else {
     const auto prompt = parsed.find("prompt");
     if (prompt == parsed.end()) return refuse("'prompt' is required");
-    const std::optional<std::int64_t> length = prompt_length(*prompt);
+    const std::optional<std::int64_t> length = prompt_length(*prompt, counter);
     if (!length) return refuse("'prompt' must be a string, or an array of strings or token ids");
     request.prompt_tokens = *length;
   }

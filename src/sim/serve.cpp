@@ -15,10 +15,20 @@ namespace bench::sim {
 namespace {
 
 constexpr int kExitCannotServe = 3;  // cli::kExitRunFailed; sim does not depend on cli
+constexpr int kExitBadTokenizer = 2;  // cli::kExitUsage
 
 }  // namespace
 
-int run_serve_sim(const SimOptions& options, const std::atomic<bool>& stop) {
+int run_serve_sim(SimOptions options, const std::atomic<bool>& stop,
+                  const TokenizerFactory& open_tokenizer) {
+  if (!options.tokenizer_path.empty()) {
+    try {
+      options.tokenizer = open_tokenizer(options.tokenizer_path);
+    } catch (const tokenizer::TokenizerError& error) {
+      fmt::print(stderr, "bench serve-sim: error: {}\n", error.what());
+      return kExitBadTokenizer;
+    }
+  }
   // One descriptor per client connection; thousands of streams need more than the default 1024.
   raise_open_file_limit(1 << 20);
   try {

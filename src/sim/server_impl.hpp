@@ -92,6 +92,7 @@ struct SimServer::Impl final : private TokenSink {
   void begin_streaming(Connection& connection, Stream& stream, StreamId id,
                        const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
+  bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,
@@ -118,6 +119,7 @@ struct SimServer::Impl final : private TokenSink {
   static std::int64_t unix_seconds() { return static_cast<std::int64_t>(std::time(nullptr)); }
 
   SimOptions options;
+  PromptCounter counter;  // the one rule of prompt_tokens and /tokenize
   UniqueFd listen_fd;
   UniqueFd epoll_fd;
   UniqueFd timer_fd;

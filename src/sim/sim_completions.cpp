@@ -99,7 +99,7 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
 
 void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
                                        bool chat) {
-  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
+  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat, counter);
   if (!parsed.request) {
     send_error(connection, 400, parsed.error, http.keep_alive);
     served.fetch_add(1);

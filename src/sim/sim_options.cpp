@@ -72,6 +72,10 @@ std::string describe(const SimOptions& options) {
     text += ", prefix cache on";
   }
   if (!options.send_usage) text += ", no usage chunk";
+  if (options.chat_template != ChatTemplate::none) {
+    text += fmt::format(", chat template {}", chat_template_name(options.chat_template));
+  }
+  if (options.tokenizer) text += ", tokens counted by " + options.tokenizer->description();
   if (options.eos_probability > 0) text += fmt::format(", eos probability {}", options.eos_probability);
   describe_faults(text, options);
   if (options.usage_on_last_chunk || options.no_role_chunk || options.close_after_stream) {

@@ -55,6 +55,7 @@ constexpr std::int64_t kMaxStampAgeNs = kNsPerSec;
 
 SimServer::Impl::Impl(SimOptions opts)
     : options(std::move(opts)),
+      counter(options.tokenizer, options.chat_template),
       model(make_generation_model(options)),
       prefix_cache(make_prefix_cache(options)),
       trace(options.trace_path),
@@ -302,8 +303,22 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     start_completion(connection, request, chat);
     return;
   }
+  if (answer_tokenizer_route(connection, request)) return;
   send_error(connection, 404, "no route for " + request.method + " " + path, request.keep_alive);
   served.fetch_add(1);
+}
+
+// /tokenize (and llama.cpp's /apply-template) in the dialect the server was asked to speak.
+bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
+  // vLLM's max_model_len; the simulator's context is its KV budget.
+  constexpr std::int64_t kMaxModelLen = 1'000'000;
+  const std::optional<RouteAnswer> answer =
+      answer_tokenize_route(request.method, request.target, request.body,
+                            options.tokenize_dialect, counter, kMaxModelLen);
+  if (!answer) return false;
+  send_simple(connection, answer->status, "application/json", answer->body, request.keep_alive);
+  served.fetch_add(1);
+  return true;
 }
 
 // SGLang's POST /flush_cache and vLLM's POST /reset_prefix_cache (its development mode): both

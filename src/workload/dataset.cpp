@@ -10,6 +10,7 @@ std::optional<DatasetKind> parse_dataset_kind(std::string_view name) {
   if (name == "sharegpt") return DatasetKind::sharegpt;
   if (name == "jsonl") return DatasetKind::jsonl;
   if (name == "shared-prefix") return DatasetKind::shared_prefix;
+  if (name == "random-ids") return DatasetKind::random_ids;
   return std::nullopt;
 }
 
@@ -23,6 +24,8 @@ std::string_view dataset_kind_name(DatasetKind kind) {
       return "jsonl";
     case DatasetKind::shared_prefix:
       return "shared-prefix";
+    case DatasetKind::random_ids:
+      return "random-ids";
   }
   return "random";
 }

@@ -44,21 +44,34 @@ std::string length_note(std::string_view what, std::int64_t len, double range_ra
   return std::string(what) + " " + std::to_string(range.low) + "-" + std::to_string(range.high);
 }
 
+// random, and random-ids: the prompt as token ids. With a tokenizer, random lengths are
+// tokens (token_prompts.hpp).
 class RandomSource final : public PromptSource {
  public:
-  explicit RandomSource(const DatasetOptions& options)
-      : options_{0, options.input_len, options.output_len, options.seed, options.range_ratio} {
+  RandomSource(const DatasetOptions& options, const TokenLengths& tokens)
+      : options_{0, options.input_len, options.output_len, options.seed, options.range_ratio},
+        ids_(options.kind == DatasetKind::random_ids), tokens_(tokens) {
     require_valid(options_);
     std::ostringstream line;
-    line << "random: prompts made on demand, "
-         << length_note("input", options.input_len, options.range_ratio) << " words, "
-         << length_note("max_tokens", options.output_len, options.range_ratio);
+    line << dataset_kind_name(options.kind) << ": prompts made on demand, "
+         << length_note("input", options.input_len, options.range_ratio)
+         << (ids_ ? " token ids" : tokens.tokenizer != nullptr ? " tokens" : " words");
+    if (!ids_ && tokens.tokenizer != nullptr) {
+      line << " (" << tokens.tokenizer->description();
+      if (tokens.template_tokens > 0) {
+        line << "; the chat template's " << tokens.template_tokens << " included";
+      }
+      line << ")";
+    }
+    line << ", " << length_note("max_tokens", options.output_len, options.range_ratio);
     if (options.range_ratio > 0) line << " (range ratio " << options.range_ratio << ")";
     summary_ = line.str();
   }
   Prompt prompt(std::uint64_t index) const override {
     RandomPromptOptions stream = options_;
     stream.seed = stream_seed(options_.seed, stream_of(index));
+    if (ids_) return random_ids_prompt(stream, request_of(index), tokens_.tokenizer);
+    if (tokens_.tokenizer != nullptr) return token_exact_prompt(stream, request_of(index), tokens_);
     return random_prompt(stream, request_of(index));
   }
   std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
@@ -67,6 +80,8 @@ class RandomSource final : public PromptSource {
 
  private:
   RandomPromptOptions options_;
+  bool ids_;
+  TokenLengths tokens_;
   std::string summary_;
 };
 
@@ -205,7 +220,8 @@ std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options) {
 
 }  // namespace
 
-std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options) {
+std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
+                                                 const TokenLengths& tokens) {
   const bool reads_file =
       options.kind == DatasetKind::sharegpt || options.kind == DatasetKind::jsonl;
   const std::string name(dataset_kind_name(options.kind));
@@ -224,9 +240,10 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options) 
     case DatasetKind::shared_prefix:
       return std::make_unique<SharedPrefixSource>(options);
     case DatasetKind::random:
+    case DatasetKind::random_ids:
       break;
   }
-  return std::make_unique<RandomSource>(options);
+  return std::make_unique<RandomSource>(options, tokens);
 }
 
 }  // namespace bench::workload

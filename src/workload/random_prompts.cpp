@@ -15,10 +15,6 @@
 namespace bench::workload {
 namespace {
 
-// The purposes of the draws: a prompt's lengths and its words are unrelated for one seed.
-constexpr std::uint64_t kLengthStream = 0x6c656e67746873ULL;  // "lengths"
-constexpr std::uint64_t kWordStream = 0x776f726473ULL;        // "words"
-
 void require_at_least(std::string_view field, std::int64_t value, std::int64_t minimum) {
   if (value < minimum) {
     throw std::invalid_argument("random prompts: " + std::string(field) + " must be at least " +
@@ -53,7 +49,7 @@ Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
   const LengthRange inputs = length_range(options.input_len, options.range_ratio);
   const LengthRange outputs = length_range(options.output_len, options.range_ratio);
   if (inputs.low != inputs.high || outputs.low != outputs.high) {
-    std::mt19937_64 lengths = detail::engine_for(options.seed, kLengthStream, index);
+    std::mt19937_64 lengths = detail::engine_for(options.seed, detail::kLengthStream, index);
     prompt.input_len = detail::draw_between(lengths, inputs.low, inputs.high);
     prompt.output_len = detail::draw_between(lengths, outputs.low, outputs.high);
   } else {
@@ -62,7 +58,7 @@ Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
   }
   // The first word is the prompt's own number, so no two prompts share a cacheable prefix;
   // the words after it are drawn for this index alone.
-  std::mt19937_64 words = detail::engine_for(options.seed, kWordStream, index);
+  std::mt19937_64 words = detail::engine_for(options.seed, detail::kWordStream, index);
   prompt.text = std::to_string(index);
   detail::append_random_words(words, prompt.input_len - 1, prompt.text);
   return prompt;

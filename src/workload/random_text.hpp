@@ -11,6 +11,10 @@
 
 namespace bench::workload::detail {
 
+// The purposes of a random prompt's draws: its lengths and its words are unrelated for one seed.
+inline constexpr std::uint64_t kLengthStream = 0x6c656e67746873ULL;  // "lengths"
+inline constexpr std::uint64_t kWordStream = 0x776f726473ULL;        // "words"
+
 /// Uniform in [0, bound), bound >= 1. Draws below 2^64 mod bound are rejected so every value
 /// is equally likely.
 std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound);

@@ -24,7 +24,9 @@ namespace bench::app {
 struct PreparedRequest {
   std::uint64_t request = 0;    // the driver's request number (warm-up first)
   std::string body;             // the serialized request body
-  std::int64_t input_len = 0;   // the prompt's length as the workload counts it (words)
+  std::int64_t input_len = 0;   // the prompt's length as the workload counts it (words, or
+                                // tokens with a tokenizer)
+  std::int64_t client_tokens = -1;  // its tokens as the tokenizer counted what is sent; -1: none
   std::int64_t output_len = 0;  // max_tokens asked
 };
 

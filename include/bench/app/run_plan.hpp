@@ -18,6 +18,7 @@
 
 #include "bench/app/run_point.hpp"
 #include "bench/app/target.hpp"
+#include "bench/app/token_setup.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/protocol/openai.hpp"
@@ -65,6 +66,9 @@ struct PreparedRun {
   std::string url;                       // the endpoint's full URL
   protocol::RequestOptions request;      // the plan's, with the model and per-chunk usage
   std::unique_ptr<workload::PromptSource> prompts;  // every request's prompt, made on demand
+  // --tokenizer: what counts lengths (null: words), and on chat the template's measured tokens.
+  std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
+  std::optional<TemplateOverhead> template_overhead;
   util::Redactor redactor;  // hides the credentials in every server text bench keeps
 };
 

@@ -3,7 +3,9 @@
 // simulator started on a free loopback port; its model (GET /v1/models when not given); and
 // whether it answers per-chunk usage (vLLM's continuous_usage_stats) so chunks' token counts
 // can be exact.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,5 +43,15 @@ std::string discover_model(const std::string& base_url, const std::vector<std::s
 bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string>& headers,
                            protocol::RequestOptions request, const engine::EngineOptions& engine,
                            const util::Redactor& redactor);
+
+/// Sends one streamed request of `messages` (chat) asking for one token; the prompt_tokens its
+/// usage reported, or nullopt when it reported none or failed. Throws RunError as
+/// probe_per_chunk_usage does.
+std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,
+                                                const std::vector<std::string>& headers,
+                                                protocol::RequestOptions request,
+                                                const nlohmann::json& messages,
+                                                const engine::EngineOptions& engine,
+                                                const util::Redactor& redactor);
 
 }  // namespace bench::app

@@ -57,7 +57,11 @@ struct RunOptions {
   double duration_s = 0;            // measured phase length, seconds; 0 = bounded by num_prompts
   bool duration_hard = false;       // at the end of --duration, cancel what is in flight
   double warmup_duration_s = 0;     // warm-up by time, seconds, before the measured phase
-  std::int64_t input_len = 1024;    // prompt length, words (a stand-in for tokens)
+  std::int64_t input_len = 1024;    // prompt length, words (a stand-in for tokens), or tokens
+                                    // with a tokenizer
+  // --tokenizer: "server" (its /tokenize), a tokenizer.json path, or "" (lengths are words).
+  std::string tokenizer;
+  bool input_len_includes_template = false;  // chat: --input-len counts the template's tokens
   std::int64_t output_len = 128;    // max_tokens per request
   bool ignore_eos = false;          // send ignore_eos: true
   std::optional<double> temperature;  // sampling temperature; unset = server default

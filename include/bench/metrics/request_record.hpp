@@ -12,8 +12,9 @@ namespace bench::metrics {
 /// Where a token count came from. Never the requested length.
 enum class TokenSource {
   none,    // nothing is known (e.g. the request failed before any chunk)
-  usage,   // the server's `usage` object
-  chunks,  // the number of text-carrying chunks: an estimate, labelled as one
+  usage,      // the server's `usage` object
+  tokenizer,  // the run's tokenizer (--tokenizer) on the streamed text: exact for that tokenizer
+  chunks,     // the number of text-carrying chunks: an estimate, labelled as one
 };
 
 std::string_view token_source_name(TokenSource source);
@@ -57,6 +58,10 @@ struct RequestRecord {
   std::int64_t cached_prompt_tokens = -1;
   CachedTokenSource cached_prompt_token_source = CachedTokenSource::none;
   std::int64_t requested_input_len = 0;   // prompt length the workload asked for, in words
+                                          // (tokens with --tokenizer)
+  // The prompt's content tokens as the run's tokenizer counted the text sent (--tokenizer);
+  // -1 without one. Beside prompt_tokens (the server's count) it shows the template's share.
+  std::int64_t client_prompt_tokens = -1;
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
   std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none

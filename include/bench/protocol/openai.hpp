@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,11 @@ std::string build_chat_request_body(const RequestOptions& options, const nlohman
 /// Whether the body sent asks for usage on every chunk: stream_options.continuous_usage_stats is
 /// true once extra_body is merged (which may add it, or remove it with a null).
 bool asks_per_chunk_usage(const RequestOptions& options);
+
+/// The /v1/completions body with the prompt given as token ids ("prompt": [ids]; vLLM, SGLang
+/// and llama.cpp take it as is, with no tokenization).
+std::string build_token_ids_request_body(const RequestOptions& options,
+                                         const std::vector<std::int32_t>& prompt_ids);
 
 /// What one SSE data payload says.
 struct Chunk {

@@ -38,7 +38,8 @@ struct RunContext {
   double ramp_up_start_rps = 0;
   double ramp_up_end_rps = 0;
   std::int64_t num_prompts = 0;   // measured requests asked for
-  std::int64_t input_len = 0;     // requested input length (words)
+  std::int64_t input_len = 0;     // requested input length (input_len_unit)
+  std::string input_len_unit = "words";  // "tokens" with --tokenizer or random-ids
   std::int64_t output_len = 0;    // requested max_tokens
   std::string started_at;         // wall clock, ISO 8601 UTC, label only
   bool interrupted = false;       // a signal stopped the run early

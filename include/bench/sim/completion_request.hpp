@@ -1,14 +1,17 @@
 #pragma once
 // What the embedded server reads from a POST /v1/completions or /v1/chat/completions body.
 //
-// Prompt tokens are counted by one documented rule, since the simulator has no tokenizer: the
+// Prompt tokens are counted by the server's PromptCounter (prompt_counter.hpp): by default the
 // number of whitespace-separated words of the prompt (chat: of every message's text content,
-// added up; a prompt given as token ids counts one token per id). bench's random prompts are
-// made of words, so the count it asked for and the count the server reports agree.
+// added up, plus the chat template's tokens when one is set; a prompt given as token ids counts
+// one token per id). bench's random prompts are made of words, so the count it asked for and the
+// count the server reports agree.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "bench/sim/prompt_counter.hpp"
 
 namespace bench::sim {
 
@@ -28,6 +31,9 @@ struct ParsedCompletionRequest {
   std::string error;                          // why, for a 400 {"error": ...} body
 };
 
+ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat,
+                                                 const PromptCounter& counter);
+/// The same with the word rule and no chat template.
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat);
 
 }  // namespace bench::sim

@@ -3,10 +3,16 @@
 // target when no --base-url is given). Every field says its unit. docs/simulator.md explains
 // the profiles, the cost model and every fault.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "bench/sim/prompt_counter.hpp"
+#include "bench/sim/tokenize_routes.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
 
 namespace bench::sim {
 
@@ -88,7 +94,19 @@ struct SimOptions {
   double keepalive_timeout_s = 0;
 
   std::string trace_path;  // when set, a JSONL truth log: one line per request (server times)
+
+  // Tokens (prompt_counter.hpp, tokenize_routes.hpp): which /tokenize dialect is answered, the
+  // chat template applied to chat prompts, and the tokenizer that counts (null: the word rule).
+  TokenizeDialect tokenize_dialect = TokenizeDialect::vllm;
+  ChatTemplate chat_template = ChatTemplate::none;
+  std::string tokenizer_path;  // --tokenizer PATH as given; opened into `tokenizer` by the app
+  std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
 };
+
+/// Opens a tokenizer file for the simulator (serve-sim --tokenizer PATH). Throws
+/// tokenizer::TokenizerError naming the file and what is wrong.
+using TokenizerFactory =
+    std::function<std::shared_ptr<const tokenizer::Tokenizer>(const std::string& path)>;
 
 /// One line saying how the simulator behaves ("profile fixed: ttft 50 ms, tpot 10 ms, ..."),
 /// for the banner of `serve-sim` and of a run against the embedded server.

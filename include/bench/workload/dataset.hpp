@@ -1,5 +1,5 @@
 #pragma once
-// --dataset random|sharegpt|jsonl|shared-prefix: the flags that define a run's prompts. The
+// --dataset random|sharegpt|jsonl|shared-prefix|random-ids: the flags that define a run's prompts. The
 // prompts themselves come from open_prompt_source (prompt_source.hpp), on demand. Each
 // dataset's own header has its rules and the peer code they follow.
 #include <cstddef>
@@ -12,9 +12,9 @@
 
 namespace bench::workload {
 
-enum class DatasetKind { random, sharegpt, jsonl, shared_prefix };
+enum class DatasetKind { random, sharegpt, jsonl, shared_prefix, random_ids };
 
-/// "random", "sharegpt", "jsonl", "shared-prefix"; nullopt for anything else.
+/// "random", "sharegpt", "jsonl", "shared-prefix", "random-ids"; nullopt for anything else.
 std::optional<DatasetKind> parse_dataset_kind(std::string_view name);
 std::string_view dataset_kind_name(DatasetKind kind);
 

@@ -1,11 +1,13 @@
 #pragma once
 // One request's worth of input, whatever dataset it came from, and how it maps onto the two
-// OpenAI endpoints. Lengths are words: bench has no tokenizer, and whitespace-separated words
-// are its documented proxy for tokens (the embedded server counts prompt tokens the same way,
-// and the report puts the server's own prompt_tokens beside the length asked for).
+// OpenAI endpoints. Lengths are words unless a tokenizer is given (--tokenizer, then random
+// prompts are tokens: token_prompts.hpp): whitespace-separated words are bench's documented
+// proxy for tokens (the embedded server counts prompt tokens the same way, and the report puts
+// the server's own prompt_tokens beside the length asked for).
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +32,12 @@ struct Prompt {
   std::optional<std::int64_t> dataset_max_tokens;
   // Which shared-prefix group the request belongs to (0-based); -1 for other datasets.
   std::int64_t prefix_group = -1;
+  // random-ids: the prompt as token ids, sent as "prompt": [ids] to /v1/completions (text is
+  // then empty). Empty for every other dataset.
+  std::vector<std::int32_t> prompt_ids;
+  // The prompt's content tokens as the run's tokenizer counted what is sent (random with
+  // --tokenizer, random-ids); -1 when no tokenizer counted it (input_len is then words).
+  std::int64_t client_tokens = -1;
 };
 
 /// What /v1/completions gets as "prompt": system_text, a blank line, then text (SGLang's

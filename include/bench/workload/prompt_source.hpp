@@ -16,6 +16,7 @@
 
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt.hpp"
+#include "bench/workload/token_prompts.hpp"
 
 namespace bench::workload {
 
@@ -49,7 +50,10 @@ class PromptSource {
 /// Opens the dataset the options name. `options.count`, when given, is the number of requests
 /// of one stream (warm-up included), used for the summary's note on repeats and, for a file
 /// dataset, to give each stream its own items while the file lasts. Throws as load_dataset:
-/// std::invalid_argument naming the flag, DatasetError naming the file.
-std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options);
+/// std::invalid_argument naming the flag, DatasetError naming the file. With a tokenizer in
+/// `tokens`, random and random-ids lengths are tokens (token_prompts.hpp); other datasets keep
+/// words.
+std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
+                                                 const TokenLengths& tokens = {});
 
 }  // namespace bench::workload

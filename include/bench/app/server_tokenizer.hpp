@@ -1,0 +1,77 @@
+#pragma once
+// `--tokenizer server`: the server's own tokenizer, through its HTTP endpoints, behind the same
+// Tokenizer interface as a tokenizer.json read natively. Three dialects, told apart once, before
+// the run, by what POST /tokenize answers:
+//   vllm      {"model", "prompt", "add_special_tokens": false} -> {"count", "tokens", ...};
+//             chat: {"model", "messages", "add_generation_prompt": true} (the template
+//             applied); POST /detokenize {"model", "tokens"} -> {"prompt"}.
+//             vLLM vllm/entrypoints/openai/serving_tokenization.py; SGLang answers the same.
+//   llamacpp  {"content"} -> {"tokens": [...]}; chat: POST /apply-template {"messages"} ->
+//             {"prompt"}, then /tokenize {"content", "add_special": true} (BOS included, as
+//             llama.cpp's chat completions tokenize it); POST /detokenize {"tokens"} ->
+//             {"content"}. llama.cpp tools/server/server.cpp (handle_tokenize, ...).
+//   tgi       {"inputs"} -> [{"id", "text", "start", "stop"}, ...]; no chat, no detokenize.
+//             text-generation-inference router/src/server.rs (tokenize).
+// Every call is one blocking HTTP exchange: it is for the work done before a run and on the
+// prompt feed's producer thread, never on the event loop.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/engine/engine.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
+#include "bench/util/redact.hpp"
+
+namespace bench::app {
+
+enum class ServerDialect { vllm, llamacpp, tgi };
+std::string_view server_dialect_name(ServerDialect dialect);  // "vLLM", "llama.cpp", "TGI"
+
+/// Where the server is and how to talk to it. The pointers outlive the tokenizer.
+struct TokenizerServer {
+  std::string base_url;                               // "http://host:port", no trailing slash
+  const std::vector<std::string>* headers = nullptr;  // the run's, the API key's included
+  engine::EngineOptions engine;                       // timeouts, TLS
+  std::string model;                                  // vLLM's "model" field
+  const util::Redactor* redactor = nullptr;           // hides credentials in server text
+};
+
+class ServerTokenizer final : public tokenizer::Tokenizer {
+ public:
+  /// Detects the dialect with POST /tokenize of a short text. Throws RunError (exit 3) in one
+  /// line when the server has no /tokenize or answers in no dialect bench knows.
+  static std::unique_ptr<ServerTokenizer> open(TokenizerServer server);
+
+  std::vector<tokenizer::TokenId> encode(std::string_view text) const override;
+  std::string decode(const std::vector<tokenizer::TokenId>& ids) const override;
+  const std::vector<std::string>& special_tokens() const override { return special_tokens_; }
+  const std::string& description() const override { return description_; }
+
+  /// The prompt tokens of a chat request as the server counts them (its chat template and BOS
+  /// included); nullopt when the dialect cannot say (TGI). Throws TokenizerError.
+  std::optional<std::size_t> count_chat(const nlohmann::json& messages) const;
+
+  ServerDialect dialect() const { return dialect_; }
+
+ private:
+  ServerTokenizer(TokenizerServer server, ServerDialect dialect);
+  nlohmann::json post(std::string_view path, const nlohmann::json& body) const;
+  std::vector<tokenizer::TokenId> tokenize(const nlohmann::json& body) const;
+
+  TokenizerServer server_;
+  ServerDialect dialect_;
+  std::vector<std::string> special_tokens_;  // servers do not list theirs: empty
+  std::string description_;
+};
+
+/// The ids of a /tokenize answer in any dialect: {"tokens": [id, ...]},
+/// {"tokens": [{"id", "piece"}, ...]} (llama.cpp with_pieces) or [{"id", ...}, ...] (TGI);
+/// nullopt for any other shape.
+std::optional<std::vector<tokenizer::TokenId>> token_ids_of(const nlohmann::json& answer);
+
+}  // namespace bench::app

@@ -1,0 +1,49 @@
+#pragma once
+// Length honesty: the lengths a run asked for (what was actually sent) beside what the server
+// counted, and the flags and warnings when they differ. The issue behind it: peers' prompts
+// arrive longer than asked (vllm#45423, gpustack#4560: a chat template adds tokens nobody
+// counted), and --ignore-eos runs that end short go unnoticed.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::results {
+
+namespace key {
+inline constexpr std::string_view input_len_unit = "input_len_unit";  // "tokens" | "words"
+// Prompt tokens the chat template adds to each prompt, measured (null: not measured).
+inline constexpr std::string_view chat_template_tokens = "chat_template_tokens";
+// What the server should count per prompt: requested + the template unless it is included.
+inline constexpr std::string_view expected_prompt_tokens = "expected_prompt_tokens";
+inline constexpr std::string_view input_len_mismatch = "input_len_mismatch";    // bool | null
+inline constexpr std::string_view output_len_mismatch = "output_len_mismatch";  // bool | null
+}  // namespace key
+
+/// Differences up to this fraction of the expected length are not mismatches.
+inline constexpr double kLengthTolerance = 0.02;
+
+struct LengthFigures {
+  bool tokens = false;                       // lengths are tokens (--tokenizer), else words
+  double requested_input = 0;                // mean requested input length (as sent)
+  std::optional<double> template_tokens;     // chat template's tokens a prompt, when measured
+  bool template_included = false;            // --input-len-includes-template
+  std::optional<double> server_prompt_tokens;      // mean usage.prompt_tokens; nullopt: unknown
+  double requested_output = 0;               // mean max_tokens sent
+  std::optional<double> server_completion_tokens;  // mean usage.completion_tokens
+  bool ignore_eos = false;                   // every request should reach max_tokens
+};
+
+struct LengthCheck {
+  nlohmann::json keys = nlohmann::json::object();  // the key:: entries above, for the results
+  std::vector<std::string> warnings;               // one line each, for stderr
+};
+
+/// The keys and warnings for one run's lengths. A mismatch is a difference beyond
+/// kLengthTolerance; output that overshoots max_tokens always is one, output that ends short
+/// only with --ignore-eos (without it a model may stop early). Unknown server counts: null.
+LengthCheck check_lengths(const LengthFigures& figures);
+
+}  // namespace bench::results

@@ -1,0 +1,63 @@
+#include "bench/results/lengths.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace bench::results {
+
+namespace {
+
+using nlohmann::json;
+
+bool beyond_tolerance(double measured, double expected) {
+  return std::abs(measured - expected) > kLengthTolerance * expected;
+}
+
+}  // namespace
+
+LengthCheck check_lengths(const LengthFigures& figures) {
+  LengthCheck check;
+  const std::string unit = figures.tokens ? "tokens" : "words";
+  check.keys[std::string(key::input_len_unit)] = unit;
+  check.keys[std::string(key::chat_template_tokens)] =
+      figures.template_tokens ? json(*figures.template_tokens) : json(nullptr);
+  double expected = figures.requested_input;
+  if (figures.template_tokens && !figures.template_included) expected += *figures.template_tokens;
+  check.keys[std::string(key::expected_prompt_tokens)] = expected;
+
+  json input = nullptr;
+  if (figures.server_prompt_tokens && expected > 0) {
+    input = beyond_tolerance(*figures.server_prompt_tokens, expected);
+    if (input.get<bool>()) {
+      check.warnings.push_back(fmt::format(
+          "input_len_mismatch: the server counted {:.1f} prompt tokens a request, {:.1f} "
+          "expected ({:.1f} {} requested{}){}",
+          *figures.server_prompt_tokens, expected, figures.requested_input, unit,
+          figures.template_tokens && !figures.template_included
+              ? fmt::format(" + {:g} of chat template", *figures.template_tokens)
+              : "",
+          figures.tokens ? "" : "; lengths are words: --tokenizer makes them tokens"));
+    }
+  }
+  check.keys[std::string(key::input_len_mismatch)] = input;
+
+  json output = nullptr;
+  if (figures.server_completion_tokens && figures.requested_output > 0) {
+    const double served = *figures.server_completion_tokens;
+    const bool over = served > figures.requested_output * (1 + kLengthTolerance);
+    const bool short_of = figures.ignore_eos &&
+                          served < figures.requested_output * (1 - kLengthTolerance);
+    output = over || short_of;
+    if (over || short_of) {
+      check.warnings.push_back(fmt::format(
+          "output_len_mismatch: the server generated {:.1f} tokens a request, {:.1f} requested{}",
+          served, figures.requested_output,
+          short_of ? " with --ignore-eos (the server may not honour ignore_eos)" : ""));
+    }
+  }
+  check.keys[std::string(key::output_len_mismatch)] = output;
+  return check;
+}
+
+}  // namespace bench::results

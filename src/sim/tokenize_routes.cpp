@@ -1,0 +1,125 @@
+#include "bench/sim/tokenize_routes.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace bench::sim {
+
+namespace {
+
+using nlohmann::json;
+using tokenizer::TokenId;
+
+RouteAnswer error_answer(int status, std::string_view message) {
+  return {status, json{{"error", {{"message", message}, {"code", status}}}}.dump()};
+}
+
+std::optional<json> parse_object(std::string_view body) {
+  json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  return parsed;
+}
+
+const json* string_field(const json& object, const char* key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? &*found : nullptr;
+}
+
+RouteAnswer vllm_tokenize(const json& request, const PromptCounter& counter,
+                          std::int64_t max_model_len) {
+  std::vector<TokenId> tokens;
+  if (const json* prompt = string_field(request, "prompt")) {
+    tokens = counter.encode(prompt->get_ref<const std::string&>());
+  } else if (const auto messages = request.find("messages"); messages != request.end()) {
+    auto encoded = counter.encode_chat(*messages);
+    if (!encoded) return error_answer(400, "'messages' must be an array of {role, content}");
+    tokens = std::move(*encoded);
+  } else {
+    return error_answer(400, "'prompt' or 'messages' is required");
+  }
+  return {200, json{{"count", tokens.size()},
+                    {"max_model_len", max_model_len},
+                    {"tokens", tokens},
+                    {"token_strs", nullptr}}
+                   .dump()};
+}
+
+// llama.cpp reads "content" and answers {"tokens": []} without it.
+RouteAnswer llamacpp_tokenize(const json& request, const PromptCounter& counter) {
+  std::vector<TokenId> tokens;
+  if (const json* content = string_field(request, "content")) {
+    const auto add_special = request.find("add_special");
+    if (add_special != request.end() && add_special->is_boolean() && add_special->get<bool>() &&
+        counter.chat_template() == ChatTemplate::llama2) {
+      tokens.push_back(kBosId);
+    }
+    const std::vector<TokenId> body = counter.encode(content->get_ref<const std::string&>());
+    tokens.insert(tokens.end(), body.begin(), body.end());
+  }
+  return {200, json{{"tokens", tokens}}.dump()};
+}
+
+RouteAnswer llamacpp_apply_template(const json& request, const PromptCounter& counter) {
+  const auto messages = request.find("messages");
+  if (messages == request.end()) return error_answer(400, "'messages' is required");
+  const std::optional<std::string> prompt = counter.render_chat(*messages);
+  if (!prompt) return error_answer(400, "'messages' must be an array of {role, content}");
+  return {200, json{{"prompt", *prompt}}.dump()};
+}
+
+// TGI names every token with its text and byte span; the word rule's tokens are its words.
+RouteAnswer tgi_tokenize(const json& request, const PromptCounter& counter) {
+  const json* inputs = string_field(request, "inputs");
+  if (inputs == nullptr) return error_answer(422, "missing field `inputs`");
+  json tokens = json::array();
+  for (TokenId id : counter.encode(inputs->get_ref<const std::string&>())) {
+    tokens.push_back({{"id", id}, {"text", ""}, {"start", 0}, {"stop", 0}});
+  }
+  return {200, tokens.dump()};
+}
+
+}  // namespace
+
+std::string_view tokenize_dialect_name(TokenizeDialect dialect) {
+  switch (dialect) {
+    case TokenizeDialect::vllm:
+      return "vllm";
+    case TokenizeDialect::llamacpp:
+      return "llamacpp";
+    case TokenizeDialect::tgi:
+      return "tgi";
+    case TokenizeDialect::none:
+      break;
+  }
+  return "none";
+}
+
+std::optional<TokenizeDialect> parse_tokenize_dialect(std::string_view name) {
+  for (TokenizeDialect dialect : {TokenizeDialect::vllm, TokenizeDialect::llamacpp,
+                                  TokenizeDialect::tgi, TokenizeDialect::none}) {
+    if (tokenize_dialect_name(dialect) == name) return dialect;
+  }
+  return std::nullopt;
+}
+
+std::optional<RouteAnswer> answer_tokenize_route(std::string_view method, std::string_view path,
+                                                 std::string_view body, TokenizeDialect dialect,
+                                                 const PromptCounter& counter,
+                                                 std::int64_t max_model_len) {
+  const bool tokenize = path == "/tokenize";
+  const bool apply_template = path == "/apply-template" && dialect == TokenizeDialect::llamacpp;
+  if (dialect == TokenizeDialect::none || (!tokenize && !apply_template)) return std::nullopt;
+  if (method != "POST") return error_answer(405, "use POST for " + std::string(path));
+  const std::optional<json> request = parse_object(body);
+  if (!request) return error_answer(400, "request body must be a JSON object");
+  if (apply_template) return llamacpp_apply_template(*request, counter);
+  switch (dialect) {
+    case TokenizeDialect::llamacpp:
+      return llamacpp_tokenize(*request, counter);
+    case TokenizeDialect::tgi:
+      return tgi_tokenize(*request, counter);
+    default:
+      return vllm_tokenize(*request, counter, max_model_len);
+  }
+}
+
+}  // namespace bench::sim

@@ -1,0 +1,47 @@
+// The server's tokenizer reads the shapes real servers answer: llama.cpp's captured bodies
+// (tests/data/server-api/README.md) and vLLM's and TGI's documented ones.
+#include "bench/app/server_tokenizer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using bench::app::token_ids_of;
+using nlohmann::json;
+
+json captured(const std::string& name) {
+  std::ifstream in(std::string(BENCH_TEST_DATA_DIR) + "/server-api/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return json::parse(text.str());
+}
+
+TEST(ServerTokenizer, reads_llamacpp_token_ids_as_captured) {
+  const auto ids = token_ids_of(captured("llamacpp-tokenize.response.json"));
+  ASSERT_TRUE(ids);
+  EXPECT_EQ(ids->size(), 12u);
+  EXPECT_EQ(ids->front(), 15043);
+}
+
+TEST(ServerTokenizer, reads_llamacpp_pieces_as_captured) {
+  const auto ids = token_ids_of(captured("llamacpp-tokenize-pieces.response.json"));
+  ASSERT_TRUE(ids);
+  EXPECT_EQ(*ids, (std::vector<bench::tokenizer::TokenId>{15043, 3186}));
+}
+
+TEST(ServerTokenizer, reads_vllm_and_tgi_shapes) {
+  EXPECT_EQ(token_ids_of(json::parse(R"({"count":2,"max_model_len":8,"tokens":[5,6]})"))->size(),
+            2u);
+  EXPECT_EQ(token_ids_of(json::parse(R"([{"id":9,"text":"a","start":0,"stop":1}])"))->front(), 9);
+}
+
+TEST(ServerTokenizer, refuses_other_shapes) {
+  EXPECT_FALSE(token_ids_of(captured("llamacpp-apply-template.response.json")));
+  EXPECT_FALSE(token_ids_of(json::parse(R"({"tokens":["a"]})")));
+  EXPECT_FALSE(token_ids_of(json::parse(R"({"tokens":[{"piece":"a"}]})")));
+}
+
+}  // namespace

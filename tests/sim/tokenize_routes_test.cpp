@@ -1,0 +1,76 @@
+#include "bench/sim/tokenize_routes.hpp"
+
+#include "bench/sim/completion_request.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+using bench::sim::answer_tokenize_route;
+using bench::sim::ChatTemplate;
+using bench::sim::PromptCounter;
+using bench::sim::TokenizeDialect;
+using nlohmann::json;
+
+const PromptCounter kLlama2(nullptr, ChatTemplate::llama2);
+const json kChat = json::array({{{"role", "user"}, {"content", "one two three"}}});
+
+json answer(TokenizeDialect dialect, const std::string& path, const json& body,
+            int expected_status = 200) {
+  const auto reply = answer_tokenize_route("POST", path, body.dump(), dialect, kLlama2, 4096);
+  EXPECT_TRUE(reply.has_value());
+  if (!reply) return nullptr;
+  EXPECT_EQ(reply->status, expected_status) << reply->body;
+  return json::parse(reply->body);
+}
+
+TEST(TokenizeRoutes, vllm_counts_a_prompt_by_the_word_rule_with_stable_ids) {
+  const json first = answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha beta  gamma"}});
+  EXPECT_EQ(first["count"], 3);
+  EXPECT_EQ(first["max_model_len"], 4096);
+  EXPECT_EQ(answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha beta gamma"}})["tokens"],
+            first["tokens"]);
+  EXPECT_EQ(first["tokens"][0], answer(TokenizeDialect::vllm, "/tokenize",
+                                       {{"prompt", "alpha"}})["tokens"][0]);
+}
+
+TEST(TokenizeRoutes, vllm_counts_chat_messages_with_the_template_as_completions_do) {
+  const json reply = answer(TokenizeDialect::vllm, "/tokenize", {{"messages", kChat}});
+  EXPECT_EQ(reply["count"], 6);  // BOS, [INST], three words, [/INST]
+  EXPECT_EQ(reply["tokens"][0], bench::sim::kBosId);
+  const auto parsed = bench::sim::parse_completion_request(
+      json{{"messages", kChat}}.dump(), /*chat=*/true, kLlama2);
+  ASSERT_TRUE(parsed.request);
+  EXPECT_EQ(parsed.request->prompt_tokens, 6);
+}
+
+TEST(TokenizeRoutes, llamacpp_tokenizes_content_and_applies_the_template_without_bos) {
+  EXPECT_EQ(answer(TokenizeDialect::llamacpp, "/tokenize", {{"content", "a b"}})["tokens"].size(),
+            2u);
+  EXPECT_EQ(answer(TokenizeDialect::llamacpp, "/tokenize", {{"prompt", "a b"}})["tokens"],
+            json::array());  // llama.cpp reads "content" only
+  const json applied = answer(TokenizeDialect::llamacpp, "/apply-template", {{"messages", kChat}});
+  EXPECT_EQ(applied["prompt"], "[INST] one two three [/INST]");
+  const json with_bos = answer(TokenizeDialect::llamacpp, "/tokenize",
+                               {{"content", applied["prompt"]}, {"add_special", true}});
+  EXPECT_EQ(with_bos["tokens"].size(), 6u);
+}
+
+TEST(TokenizeRoutes, tgi_answers_a_list_of_tokens_and_requires_inputs) {
+  const json reply = answer(TokenizeDialect::tgi, "/tokenize", {{"inputs", "x y z"}});
+  ASSERT_TRUE(reply.is_array());
+  EXPECT_EQ(reply.size(), 3u);
+  EXPECT_TRUE(reply[0].contains("id"));
+  answer(TokenizeDialect::tgi, "/tokenize", {{"prompt", "x"}}, 422);
+}
+
+TEST(TokenizeRoutes, no_route_without_a_dialect_or_off_the_paths) {
+  EXPECT_FALSE(answer_tokenize_route("POST", "/tokenize", "{}", TokenizeDialect::none, kLlama2, 1));
+  EXPECT_FALSE(answer_tokenize_route("POST", "/apply-template", "{}", TokenizeDialect::vllm,
+                                     kLlama2, 1));
+  EXPECT_FALSE(answer_tokenize_route("POST", "/v1/x", "{}", TokenizeDialect::vllm, kLlama2, 1));
+}
+
+}  // namespace
