@@ -17,22 +17,14 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
 struct JsonlOptions {
-  std::string path;                  // --dataset-path
-  std::optional<std::size_t> count;  // requests wanted; nullopt = every line's request once
-  std::uint64_t seed = 0;            // --seed: the shuffle and the oversampling
-  std::int64_t output_len = 128;     // --output-len, for lines without "max_tokens" (>= 1)
-  bool shuffle = true;               // vLLM's custom dataset shuffles unless told not to
-};
-
-struct JsonlDataset {
-  std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
-  std::size_t requests = 0;     // request lines in the file
-  std::size_t lines = 0;        // lines in the file, blank ones included
+  std::string path;               // --dataset-path
+  std::int64_t output_len = 128;  // --output-len, for lines without "max_tokens" (>= 1)
 };
 
 /// One line as a request. Throws DatasetError(path, line_number, what is wrong): not JSON
@@ -41,10 +33,26 @@ struct JsonlDataset {
 Prompt parse_jsonl_request(std::string_view line, const std::string& path,
                            std::size_t line_number, std::int64_t default_output_len);
 
-/// Reads every line (a whole bad file fails on its first bad line), then shuffles with the
-/// seed and takes options.count requests, oversampling as vLLM does when there are fewer.
-/// Throws DatasetError naming the file when it cannot be read or holds no request, and
-/// naming file and line for a bad line; std::invalid_argument for output_len < 1.
-JsonlDataset load_jsonl(const JsonlOptions& options);
+/// A jsonl file, indexed: every line is checked once when it is opened (a bad file fails on its
+/// first bad line, before any request is sent), and only the request lines' byte ranges are
+/// kept; a line is read and parsed again when its request is due (indexed_file.hpp). Which
+/// lines a run sends, in which order, is the prompt source's business (prompt_source.hpp).
+class JsonlFile {
+ public:
+  /// Throws DatasetError naming the file when it cannot be read or holds no request, and
+  /// naming file and line for a bad line; std::invalid_argument for output_len < 1.
+  explicit JsonlFile(JsonlOptions options);
+
+  std::size_t size() const { return file_.size(); }  // request lines
+  std::size_t lines() const { return lines_; }        // lines in the file, blank ones included
+
+  /// The request of request line `item` (< size(), in file order). Safe from several threads.
+  Prompt item(std::size_t item) const;
+
+ private:
+  JsonlOptions options_;
+  std::size_t lines_ = 0;
+  IndexedFile file_;
+};
 
 }  // namespace bench::workload

@@ -20,19 +20,17 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
 struct ShareGptOptions {
   std::string path;                        // --dataset-path
-  std::optional<std::size_t> count;        // requests wanted; nullopt = every usable one once
-  std::uint64_t seed = 0;                  // --seed: the shuffle and the oversampling
   std::optional<std::int64_t> output_len;  // --sharegpt-output-len (>= 1), for every request
   std::int64_t min_len = 4;                // words; shorter prompts (and replies) are dropped
   std::int64_t max_prompt_len = 1024;      // words; longer prompts are dropped
   std::int64_t max_total_len = 2048;       // words of prompt + output; longer items dropped
-  bool shuffle = true;                     // vLLM and SGLang shuffle before taking items
 };
 
 /// What happened to the file's entries; every entry is counted in exactly one field after
@@ -47,17 +45,32 @@ struct ShareGptStats {
   std::size_t too_long = 0;       // prompt over max_prompt_len, or total over max_total_len
 };
 
-struct ShareGptDataset {
-  std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
-  ShareGptStats stats;
-};
+/// A ShareGPT file, indexed: the byte ranges of its usable conversations, each read back and
+/// parsed again when its request is due (indexed_file.hpp), so memory holds 16 bytes a
+/// conversation, never their text. Which items a run sends, in which order, is the prompt
+/// source's business (prompt_source.hpp: the seeded shuffle and vLLM's oversampling).
+class ShareGptFile {
+ public:
+  /// Reads the file once (streamed: the DOM of the standard file is never built) and indexes
+  /// its usable conversations. Throws DatasetError naming the file when it cannot be read, is
+  /// not valid JSON (with nlohmann's line and column), is not a list, or has no usable
+  /// conversation (with the counts of what was dropped and why); and std::invalid_argument
+  /// naming --sharegpt-output-len when it is below 1.
+  explicit ShareGptFile(ShareGptOptions options);
 
-/// Reads the file (streamed: the DOM of the 640 MB standard file is never built), keeps the
-/// usable conversations, shuffles them with the seed, and takes options.count of them,
-/// oversampling as vLLM does when there are fewer. Throws DatasetError naming the file when
-/// it cannot be read, is not valid JSON (with nlohmann's line and column), is not a list, or
-/// has no usable conversation (with the counts of what was dropped and why); and
-/// std::invalid_argument naming --sharegpt-output-len when it is below 1.
-ShareGptDataset load_sharegpt(const ShareGptOptions& options);
+  /// Usable conversations (stats().usable).
+  std::size_t size() const { return file_.size(); }
+  const ShareGptStats& stats() const { return stats_; }
+  const ShareGptOptions& options() const { return options_; }
+
+  /// The request of usable conversation `item` (< size(), in file order). Safe from several
+  /// threads at once.
+  Prompt item(std::size_t item) const;
+
+ private:
+  ShareGptOptions options_;
+  ShareGptStats stats_;
+  IndexedFile file_;
+};
 
 }  // namespace bench::workload
