@@ -52,6 +52,7 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   stream.trace.stream = stream.request.stream;
   stream.trace.arrival_ns = arrival_ns;
   stream.trace.prompt_tokens = stream.request.prompt_tokens;
+  stream.trace.prompt_hash = stream.request.prompt_hash;
   stream.trace.faults_json = plan.names_json();
 
   if (plan.http_status != 0) {
