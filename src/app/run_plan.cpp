@@ -156,6 +156,7 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   out.client_threads = options.client_threads;
   out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
   out.summary.slo = options.goodput;
+  out.summary.sample_budget = options.latency_sample_budget;
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench/app/early_stop.hpp"
@@ -34,8 +35,9 @@ constexpr std::size_t kMaxLookahead = 4096;
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
-  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop)
-      : accumulator_(plan.summary), log_(plan.log) {
+  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
+         std::shared_ptr<metrics::SampleBudget> samples)
+      : accumulator_(plan.summary, std::move(samples)), log_(plan.log) {
     engine::EngineOptions engine = plan.engine;
     engine.concurrency =
         static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.engine.concurrency), threads,
@@ -101,9 +103,11 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1, static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
   EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
+  // One budget of raw latency values for the whole point, across its threads.
+  const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop));
+    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop, samples));
   }
   // The run starts now, with every engine built: setting one up is not the schedule's lag.
   const std::int64_t epoch_ns = now_ns();

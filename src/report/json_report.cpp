@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "bench/metrics/error_class.hpp"
+#include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -192,6 +193,11 @@ void put_latencies(json& out, const RunSummary& s) {
   put_distribution(out, "icl", s.icl_ms);
   put_distribution(out, "tpot", s.tpot_ms);
   put_distribution(out, "e2e_latency", s.e2e_ms);
+  out[results::key::latency_samples] = {
+      {results::key::sample_budget, s.latency_sample_budget},
+      {results::key::samples_exact, s.latency_samples_exact},
+      {results::key::max_relative_error,
+       s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
   out["connections_opened"] = s.connections_opened;
   out["mean_connect_ms"] = finite(s.connect_ms.mean);
   out["p99_connect_ms"] = finite(s.connect_ms.p99);
