@@ -10,8 +10,11 @@ namespace bench::metrics {
 
 namespace {
 
-// Values taken from a shared budget at a time, so its atomic is rarely touched.
-constexpr std::uint64_t kReserveChunk = 1024;
+// Values taken from a shared budget at a time, so its atomic is rarely touched: 1,024, or a
+// 1,024th of a smaller budget, so that what distributions hold reserved and unused stays small.
+std::uint64_t reserve_chunk(const SampleBudget& budget) {
+  return std::clamp<std::uint64_t>(budget.limit() / 1024, 1, 1024);
+}
 
 }  // namespace
 
@@ -23,8 +26,9 @@ bool LatencyDistribution::fits(std::uint64_t values) {
   if (values > exact_budget_ - samples_.size()) return false;
   if (!shared_ || values <= reserved_) return true;
   const std::uint64_t need = values - reserved_;
-  if (shared_->take(std::max(need, kReserveChunk))) {
-    reserved_ += std::max(need, kReserveChunk);
+  const std::uint64_t chunk = std::max(need, reserve_chunk(*shared_));
+  if (shared_->take(chunk)) {
+    reserved_ += chunk;
     return true;
   }
   if (!shared_->take(need)) return false;
