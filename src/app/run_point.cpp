@@ -74,6 +74,7 @@ class Worker final : public RecordSink {
 
   metrics::RunAccumulator& accumulator() { return accumulator_; }
   const engine::EngineStats& stats() const { return stats_; }
+  std::uint64_t bodies_built_on_loop() const { return driver_->bodies_built_on_loop(); }
   std::int64_t cpu_ns() const { return cpu_ns_; }
   std::exception_ptr failure() const { return failure_; }
 
@@ -131,6 +132,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     result.client.cpu_s += ns_to_s(worker->cpu_ns());
     result.client.loop_turns += worker->stats().loop_turns;
     result.client.slow_loop_turns += worker->stats().slow_turns;
+    result.client.bodies_built_on_loop += worker->bodies_built_on_loop();
     result.client.longest_loop_turn_ns =
         std::max(result.client.longest_loop_turn_ns, worker->stats().longest_turn_ns);
     if (wall_ns > 0) {
