@@ -21,6 +21,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/gate/gate.hpp"
+#include "bench/protocol/openai.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
@@ -99,7 +100,7 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
   out.results = report::to_json(out.summary, out.context);
-  const bool asked = prepared.request.continuous_usage_stats;
+  const bool asked = protocol::asks_per_chunk_usage(prepared.request);
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
   if (!result.stopped_early.empty()) out.results["stopped_early"] = result.stopped_early;
@@ -356,7 +357,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
     err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
                        prepared->request.model, util::url_without_password(prepared->url),
                        describe_load(options),
-                       prepared->request.continuous_usage_stats ? "asked" : "off");
+                       protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
   }
   std::unique_ptr<RecordLog> log;
   try {

@@ -1,5 +1,6 @@
 #include "bench/app/run_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -124,6 +125,23 @@ schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rat
   return out;
 }
 
+namespace {
+
+// How many connections a point opens before its epoch: --preconnect, or what the point will
+// hold open at once: a closed loop its concurrency; an open loop one second of arrivals (a
+// request lasting longer than that makes more), within its concurrency cap and its requests.
+std::int64_t preconnect_count(const cli::RunOptions& options, const LoadPoint& point,
+                              const schedule::OpenLoopSchedule* schedule) {
+  if (options.preconnect >= 0) return options.preconnect;
+  if (schedule == nullptr) return point.concurrency;
+  const double per_second = std::isfinite(point.rate_per_s) ? std::ceil(point.rate_per_s) : 1.0;
+  const auto arrivals = static_cast<std::int64_t>(schedule->offsets_ns.size());
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(per_second), 1,
+                                  std::max<std::int64_t>(1, std::min(point.concurrency, arrivals)));
+}
+
+}  // namespace
+
 PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule) {
@@ -154,6 +172,8 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(options.num_prompts);
   out.client_threads = options.client_threads;
+  out.preconnect = preconnect_count(options, point, schedule);
+  out.preconnect_url = prepared.target.base_url + "/v1/models";
   out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
   out.summary.slo = options.goodput;
   out.summary.sample_budget = options.latency_sample_budget;

@@ -1,5 +1,6 @@
 #include "bench/app/run_point.hpp"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -32,6 +33,14 @@ std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
 
 constexpr std::size_t kMaxLookahead = 4096;
 
+// Threads open their connections one after another; the burst's time is their sum.
+void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
+  total.requested += part.requested;
+  total.opened += part.opened;
+  total.failed += part.failed;
+  total.took_ns += part.took_ns;
+}
+
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
@@ -61,6 +70,14 @@ class Worker final : public RecordSink {
   }
 
   void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
+
+  // Opens this thread's share of the point's connections, before its epoch.
+  engine::PreconnectStats preconnect(const PointPlan& plan, std::size_t index,
+                                     std::size_t threads) {
+    const auto count = static_cast<std::int64_t>(
+        share(static_cast<std::size_t>(plan.preconnect), threads, index));
+    return engine_->preconnect(plan.preconnect_url, plan.driver.headers, count);
+  }
 
   void run(const std::atomic<bool>& stop) {
     const std::int64_t cpu_start = thread_cpu_ns();
@@ -97,6 +114,30 @@ std::size_t planned_requests(const PointPlan& plan) {
   return plan.driver.warmup_requests + plan.measured_requests;
 }
 
+// What the workers' event loops cost, added up over the threads that ran for `wall_ns`.
+metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& workers,
+                                std::int64_t wall_ns) {
+  metrics::ClientLoad load;
+  load.threads = workers.size();
+  load.wall_s = ns_to_s(wall_ns);
+  for (const auto& worker : workers) {
+    load.cpu_s += ns_to_s(worker->cpu_ns());
+    load.loop_turns += worker->stats().loop_turns;
+    load.slow_loop_turns += worker->stats().slow_turns;
+    load.bodies_built_on_loop += worker->bodies_built_on_loop();
+    load.longest_loop_turn_ns =
+        std::max(load.longest_loop_turn_ns, worker->stats().longest_turn_ns);
+    if (wall_ns > 0) {
+      load.busiest_thread_utilization =
+          std::max(load.busiest_thread_utilization,
+                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
+    }
+  }
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) load.peak_rss_bytes = usage.ru_maxrss * 1024LL;
+  return load;
+}
+
 }  // namespace
 
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
@@ -110,7 +151,10 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   for (std::size_t i = 0; i < threads; ++i) {
     workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop, samples));
   }
-  // The run starts now, with every engine built: setting one up is not the schedule's lag.
+  engine::PreconnectStats preconnect;
+  for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));
+  // The run starts now, with every engine built and its connections open: neither is the
+  // schedule's lag.
   const std::int64_t epoch_ns = now_ns();
   for (auto& worker : workers) worker->set_epoch(epoch_ns);
   if (threads == 1) {
@@ -124,23 +168,15 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
 
   PointResult result;
   result.stopped_early = early_stop.reason();
-  result.client.threads = threads;
-  result.client.wall_s = ns_to_s(wall_ns);
   for (auto& worker : workers) {
     if (worker->failure()) std::rethrow_exception(worker->failure());
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
-    result.client.cpu_s += ns_to_s(worker->cpu_ns());
-    result.client.loop_turns += worker->stats().loop_turns;
-    result.client.slow_loop_turns += worker->stats().slow_turns;
-    result.client.bodies_built_on_loop += worker->bodies_built_on_loop();
-    result.client.longest_loop_turn_ns =
-        std::max(result.client.longest_loop_turn_ns, worker->stats().longest_turn_ns);
-    if (wall_ns > 0) {
-      result.client.busiest_thread_utilization =
-          std::max(result.client.busiest_thread_utilization,
-                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
-    }
   }
+  result.client = client_load(workers, wall_ns);
+  result.client.preconnect_requested = preconnect.requested;
+  result.client.preconnect_opened = preconnect.opened;
+  result.client.preconnect_failed = preconnect.failed;
+  result.client.preconnect_s = static_cast<double>(preconnect.took_ns) / 1e9;
   for (std::size_t i = 1; i < workers.size(); ++i) {
     workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));
   }

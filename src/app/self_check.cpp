@@ -1,19 +1,13 @@
 #include "bench/app/self_check.hpp"
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
 
 namespace bench::app {
 
-report::ClientCheck check_client(const metrics::RunSummary& summary, const ClientLoad& load) {
+report::ClientCheck check_client(const metrics::RunSummary& summary,
+                                 const metrics::ClientLoad& load) {
   report::ClientCheck check;
-  check.threads = load.threads;
-  check.cpu_s = load.cpu_s;
-  check.wall_s = load.wall_s;
-  check.busiest_thread_utilization = load.busiest_thread_utilization;
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) == 0) check.peak_rss_bytes = usage.ru_maxrss * 1024LL;
+  check.load = load;
   if (load.busiest_thread_utilization > kMaxLoopUtilization) {
     check.warnings.push_back(fmt::format(
         "an event loop used {:.0f}% of a core: the client may have stamped chunks late; rerun "

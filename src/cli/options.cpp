@@ -16,6 +16,75 @@
 
 namespace bench::cli {
 
+namespace {
+
+// The subcommands, to tell which one the command line chose.
+struct Subcommands {
+  CLI::App* serve_sim = nullptr;
+  CLI::App* compare = nullptr;
+  CLI::App* report = nullptr;
+
+  // The subcommand whose flags were read; null for the run (the top-level command).
+  const CLI::App* chosen() const {
+    for (const CLI::App* subcommand : {serve_sim, compare, report}) {
+      if (subcommand->parsed()) return subcommand;
+    }
+    return nullptr;
+  }
+  Command command() const {
+    if (serve_sim->parsed()) return Command::serve_sim;
+    if (compare->parsed()) return Command::compare;
+    if (report->parsed()) return Command::report;
+    return Command::run;
+  }
+};
+
+// `bench compare`'s flags as given; finish_compare_flags turns them into CompareOptions.
+struct RawCompareFlags {
+  std::string regression;      // --fail-on-regression: "5%" or "0.05"
+  std::string format = "text";  // --output-format
+};
+
+CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompareFlags& raw) {
+  CLI::App* command = app.add_subcommand(
+      "compare", "Compare two results files (runs, or sweeps point by point): each key figure "
+                 "with both values and the change in %, regressions marked");
+  command->add_option("base", compare.base_path, "Results JSON of the baseline run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("new", compare.new_path, "Results JSON of the new run")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--fail-on-regression", raw.regression,
+                      "Exit 4 when a figure is worse by more than this: 5% (or 0.05)");
+  command->add_option("--output-format", raw.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  return command;
+}
+
+void finish_compare_flags(CompareOptions& compare, const RawCompareFlags& raw) {
+  compare.json = raw.format == "json";
+  if (raw.regression.empty()) return;
+  auto threshold = compare::parse_threshold("--fail-on-regression", raw.regression);
+  if (const auto* error = std::get_if<compare::CompareError>(&threshold)) {
+    throw UsageError(error->message);
+  }
+  compare.fail_on_regression = std::get<double>(threshold);
+}
+
+CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {
+  CLI::App* command = app.add_subcommand(
+      "report", "Render a saved results file (a run or a sweep) as a self-contained HTML report");
+  command->add_option("results", report.results_path, "Results JSON written by bench")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", report.output_path, "The HTML file to write")->required();
+  return command;
+}
+
+}  // namespace
+
 ParseResult parse_cli(int argc, const char* const* argv) {
   ParseResult result;
   CLI::App app{"bench: load generator for OpenAI-compatible LLM inference servers.\n"
@@ -26,76 +95,32 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
   // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  RawRunFlags raw;
-  setup_run_flags(app, result.run, raw);
-
-  CLI::App* serve_sim = app.add_subcommand(
+  RawRunFlags raw_run;
+  setup_run_flags(app, result.run, raw_run);
+  Subcommands subcommands;
+  subcommands.serve_sim = app.add_subcommand(
       "serve-sim", "Run the embedded OpenAI-compatible simulated server in the foreground");
-  setup_serve_sim_flags(*serve_sim, result.serve_sim);
-
-  CLI::App* compare = app.add_subcommand(
-      "compare", "Compare two results files (runs, or sweeps point by point): each key figure "
-                 "with both values and the change in %, regressions marked");
-  compare->add_option("base", result.compare.base_path, "Results JSON of the baseline run")
-      ->required()
-      ->check(CLI::ExistingFile);
-  compare->add_option("new", result.compare.new_path, "Results JSON of the new run")
-      ->required()
-      ->check(CLI::ExistingFile);
-  std::string regression;
-  compare->add_option("--fail-on-regression", regression,
-                      "Exit 4 when a figure is worse by more than this: 5% (or 0.05)");
-  std::string compare_format = "text";
-  compare->add_option("--output-format", compare_format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-
-  CLI::App* report = app.add_subcommand(
-      "report", "Render a saved results file (a run or a sweep) as a self-contained HTML report");
-  report->add_option("results", result.report.results_path, "Results JSON written by bench")
-      ->required()
-      ->check(CLI::ExistingFile);
-  report->add_option("-o,--output", result.report.output_path, "The HTML file to write")
-      ->required();
+  setup_serve_sim_flags(*subcommands.serve_sim, result.serve_sim);
+  RawCompareFlags raw_compare;
+  subcommands.compare = setup_compare_flags(app, result.compare, raw_compare);
+  subcommands.report = setup_report_flags(app, result.report);
 
   try {
     app.parse(argc, argv);
-    if (serve_sim->parsed()) {
-      result.command = Command::serve_sim;
-      return result;
-    }
-    if (compare->parsed()) {
-      result.command = Command::compare;
-      result.compare.json = compare_format == "json";
-      if (!regression.empty()) {
-        auto threshold = compare::parse_threshold("--fail-on-regression", regression);
-        if (const auto* error = std::get_if<compare::CompareError>(&threshold)) {
-          throw UsageError(error->message);
-        }
-        result.compare.fail_on_regression = std::get<double>(threshold);
-      }
-      return result;
-    }
-    if (report->parsed()) {
-      result.command = Command::report;
-      return result;
-    }
-    finish_run_flags(app, result.run, raw);
+    result.command = subcommands.command();
+    if (result.command == Command::compare) finish_compare_flags(result.compare, raw_compare);
+    if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
-    result.message = serve_sim->parsed() ? serve_sim->help()
-                     : compare->parsed() ? compare->help()
-                     : report->parsed()  ? report->help()
-                                         : app.help();
+    const CLI::App* chosen = subcommands.chosen();
+    result.message = chosen != nullptr ? chosen->help() : app.help();
   } catch (const CLI::CallForVersion&) {
     result.exit_code = kExitOk;
     result.message = std::string("bench ") + BENCH_VERSION + "\n";
   } catch (const CLI::ParseError& error) {
     // The help of the command whose flags were being read: a subcommand has its own.
-    const std::string command = serve_sim->parsed() ? "bench serve-sim"
-                                : compare->parsed() ? "bench compare"
-                                : report->parsed()  ? "bench report"
-                                                    : "bench";
+    const CLI::App* chosen = subcommands.chosen();
+    const std::string command = chosen != nullptr ? "bench " + chosen->get_name() : "bench";
     result.exit_code = kExitUsage;
     result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
                                  error.what(), command);
@@ -141,6 +166,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"duration_hard", run.duration_hard},
       {"warmup_duration_s", run.warmup_duration_s},
       {"client_threads", run.client_threads},
+      {"preconnect", run.preconnect < 0 ? nlohmann::json("auto") : nlohmann::json(run.preconnect)},
       {"max_line_bytes", run.max_line_bytes},
       {"max_response_bytes", run.max_response_bytes},
       {"input_len", run.input_len},

@@ -207,6 +207,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--sharegpt-output-len", run.dataset.sharegpt_output_len,
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
+  app.add_option("--sharegpt-context-len", run.dataset.sharegpt_context_len,
+                 "sharegpt: drop conversations whose prompt + output exceed this many words, "
+                 "instead of vLLM's 1024-word prompt and 2048-word total limits (SGLang's "
+                 "--sharegpt-context-len, in words)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--prefix-groups", run.dataset.prefix_groups,
                  "shared-prefix: groups, each with its own long system prompt")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
@@ -316,6 +321,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "one core cannot keep up")
       ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
       ->capture_default_str();
+  app.add_option("--preconnect", run.preconnect,
+                 "Connections to open before the warm-up, so the measured requests do not pay "
+                 "for connecting and the server sees no connection storm. Default: the "
+                 "concurrency (closed loop) or one second of arrivals (open loop); 0: none")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}));
   app.add_option("--max-line-bytes", run.max_line_bytes,
                  "Longest SSE line (and event) accepted; a longer one fails the request as "
                  "malformed_sse, never the process")
@@ -333,12 +343,10 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   add_sim_flags(app, run.sim, "--sim-");
 }
 
-void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
-  run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
-  run.num_prompts_given = app.count("--num-prompts") > 0;
-  run.seed_given = app.count("--seed") > 0;
-  // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
-  if (!run.seed_given) run.seed = std::random_device{}();
+namespace {
+
+// A file dataset needs its file, and only a file dataset reads one.
+void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   const workload::DatasetKind dataset = run.dataset.kind;
   const bool file_dataset =
       dataset == workload::DatasetKind::sharegpt || dataset == workload::DatasetKind::jsonl;
@@ -351,9 +359,30 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
                                  workload::dataset_kind_name(dataset)));
   }
   // SGLang's generated-shared-prefix sends every question of every group once.
+  run.num_prompts_given = app.count("--num-prompts") > 0;
   if (dataset == workload::DatasetKind::shared_prefix && !run.num_prompts_given) {
     run.num_prompts = run.dataset.prefix_groups * run.dataset.questions_per_group;
   }
+}
+
+void check_ramp(const CLI::App& app, RunOptions& run) {
+  if (app.count("--request-rate") > 0) {
+    throw UsageError("--ramp-up-strategy and --request-rate: the ramp sets the rate (as vLLM)");
+  }
+  if (run.ramp_up_end_rps <= 0 || run.ramp_up_start_rps > run.ramp_up_end_rps ||
+      (run.ramp_up_strategy == schedule::RampStrategy::exponential &&
+       run.ramp_up_start_rps <= 0)) {
+    throw UsageError(fmt::format(
+        "--ramp-up-start-rps {} / --ramp-up-end-rps {}: need 0 <= start <= end, end > 0 (and "
+        "start > 0 for exponential)",
+        run.ramp_up_start_rps, run.ramp_up_end_rps));
+  }
+  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
+}
+
+// The load: concurrency and rate (one of them may be a sweep), arrivals, the ramp.
+void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+  run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
   run.request_rates = parse_rate_list("--request-rate", raw.request_rate);
   if (run.concurrency.size() > 1 && run.request_rates.size() > 1) {
@@ -366,20 +395,10 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   if (run.constant_rate && run.burstiness != 1.0) {
     throw UsageError("--constant-rate and --burstiness: fixed gaps have no burstiness");
   }
-  if (run.ramp_up_strategy != schedule::RampStrategy::none) {
-    if (app.count("--request-rate") > 0) {
-      throw UsageError("--ramp-up-strategy and --request-rate: the ramp sets the rate (as vLLM)");
-    }
-    if (run.ramp_up_end_rps <= 0 || run.ramp_up_start_rps > run.ramp_up_end_rps ||
-        (run.ramp_up_strategy == schedule::RampStrategy::exponential &&
-         run.ramp_up_start_rps <= 0)) {
-      throw UsageError(fmt::format(
-          "--ramp-up-start-rps {} / --ramp-up-end-rps {}: need 0 <= start <= end, end > 0 (and "
-          "start > 0 for exponential)",
-          run.ramp_up_start_rps, run.ramp_up_end_rps));
-    }
-    if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
-  }
+  if (run.ramp_up_strategy != schedule::RampStrategy::none) check_ramp(app, run);
+}
+
+void finish_duration_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   if (!raw.duration.empty()) run.duration_s = parse_duration_s("--duration", raw.duration);
   if (run.duration_hard && raw.duration.empty()) {
     throw UsageError("--duration-hard: needs --duration");
@@ -390,8 +409,12 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
       throw UsageError("--warmup-duration and --warmup-requests: warm up by time or by count");
     }
   }
+}
+
+// --goodput and the gates, checked now, so a misspelt metric stops the run before anything is
+// sent.
+void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
   if (!raw.goodput.empty()) run.goodput = parse_goodput("--goodput", raw.goodput);
-  // Gates are checked now, so a misspelt metric stops the run before anything is sent.
   auto add_gate = [&run](gate::GateKind kind, const std::string& spec) {
     auto parsed = gate::parse_gate(kind, spec);
     if (const auto* error = std::get_if<gate::GateError>(&parsed)) throw UsageError(error->message);
@@ -409,6 +432,18 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
                                    gate::flag_of(gate.kind), gate.spec));
     }
   }
+}
+
+}  // namespace
+
+void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+  finish_load_flags(app, run, raw);
+  run.seed_given = app.count("--seed") > 0;
+  // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
+  if (!run.seed_given) run.seed = std::random_device{}();
+  finish_dataset_flags(app, run);
+  finish_duration_flags(app, run, raw);
+  finish_gate_flags(run, raw);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;

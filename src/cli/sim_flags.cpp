@@ -142,6 +142,10 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
                "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
       ->group(dialect);
+  app.add_option(prefix + "keepalive-timeout", sim.keepalive_timeout_s,
+                 "Close a connection idle this many seconds, as servers do (vLLM: 5); 0: never")
+      ->check(number_range(0.0, 3600.0))
+      ->group(dialect);
 
   const auto fraction = [&](const std::string& name, double& field, const std::string& help) {
     app.add_option(prefix + name, field, "Fraction of requests: " + help)

@@ -16,6 +16,9 @@
 #include "bench/engine/curl_handles.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/unique_fd.hpp"
+#include "deadline_queue.hpp"
+#include "preconnect_burst.hpp"
+#include "easy_options.hpp"
 
 namespace bench::engine {
 
@@ -26,6 +29,13 @@ constexpr std::int64_t kNoDeadline = INT64_MAX;
 constexpr std::int64_t kMaxWaitNs = 100 * kNsPerMs;
 constexpr int kMaxEventsPerWait = 256;
 constexpr std::int64_t kSlowTurnNs = kNsPerMs;
+// Most requests started in one turn of the loop before it reads the sockets that are ready.
+// When a closed loop's whole wave ends at once, starting all of its successors in one turn
+// would leave the first chunks of the earliest ones unread (and stamped late) for the whole
+// burst; a batch this size costs well under a millisecond.
+constexpr int kMaxStartsPerTurn = 32;
+// What a preconnect GET may take beyond connecting before the burst gives up on it.
+constexpr std::int64_t kPreconnectAnswerMs = 5'000;
 
 }  // namespace
 
@@ -35,6 +45,8 @@ struct Engine::Impl {
   struct Transfer {
     EasyHandle easy;
     TransferRequest request;
+    std::uint32_t slot = 0;         // index in `transfers`
+    std::uint64_t serial = 0;       // which start this is; stale deadlines carry an older one
     bool in_flight = false;
     bool headers_seen = false;
     bool aborted_by_handler = false;
@@ -44,23 +56,46 @@ struct Engine::Impl {
     Impl* engine = nullptr;
   };
 
+  // What one call of run() decides as it goes.
+  struct RunState {
+    RequestSource* source = nullptr;
+    const std::atomic<bool>* stop = nullptr;
+    bool stopping = false;
+    std::int64_t grace_deadline_ns = kNoDeadline;
+    std::int64_t turn_start_ns = 0;  // when the current turn of the loop began; 0 = none yet
+    bool opening_fill = true;        // the first pass of starts: no connection of the run yet
+    bool starts_deferred = false;    // due requests left for the next turn, after the reads
+    std::optional<std::int64_t> next_due;  // the next request's due time, while a slot is free
+  };
+
   explicit Impl(EngineOptions opts);
 
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop);
+  EngineStats run(RequestSource& source, const std::atomic<bool>* stop, std::int64_t slots);
 
   // libcurl callbacks (C ABI, must not throw).
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
   static int on_timer(CURLM* multi, long timeout_ms, void* userp);
   static size_t on_write(char* data, size_t size, size_t count, void* userp);
 
+  // The loop's steps, in the order a turn takes them.
+  void observe_stop(RunState& run);
+  void start_due_requests(RunState& run);
+  void start_next(RequestSource& source);
+  std::int64_t wake_time(const RunState& run) const;
+  void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
+  void fire_deadlines(std::int64_t now);
+
+  void keep_connections(std::int64_t count);
   Transfer& acquire_transfer();
   void start_transfer(Transfer& transfer);
+  void arm_timer(std::int64_t wake_ns);
   void deliver_headers(Transfer& transfer);
   void finish_transfer(Transfer& transfer, CURLcode result);
+  void end_transfer(Transfer& transfer, const TransferEnd& end);
+  void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
+                 std::int64_t end_ns);
   void drain_finished();
   void cancel_in_flight(const std::string& why);
-  void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message);
-  void enforce_timeouts(std::int64_t now);
   void socket_action(curl_socket_t fd, int flags);
   curl_slist* header_list_for(const std::vector<std::string>* lines);
 
@@ -76,10 +111,12 @@ struct Engine::Impl {
   std::vector<Transfer*> idle;                       // slots not in flight
   std::map<const std::vector<std::string>*, HeaderList> header_lists;
   std::deque<std::int64_t> free_slot_since_ns;  // when each free concurrency slot became free
+  DeadlineQueue deadlines;                      // first-token and stall limits of transfers
+  std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's
   std::int64_t in_flight = 0;
+  std::uint64_t next_serial = 1;
   std::int64_t curl_deadline_ns = kNoDeadline;  // from CURLMOPT_TIMERFUNCTION
   std::int64_t read_stamp_ns = 0;  // taken before each socket_action: one stamp per read
-  std::int64_t next_timeout_sweep_ns = 0;
   EngineStats stats;
 };
 
@@ -111,8 +148,12 @@ Engine::Impl::Impl(EngineOptions opts)
   curl_multi_setopt(m, CURLMOPT_PIPELINING, CURLPIPE_NOTHING);
   curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, 0L);
   curl_multi_setopt(m, CURLMOPT_MAX_TOTAL_CONNECTIONS, 0L);
-  // Keep every idle connection for reuse by the next request (default keeps 4 per handle).
-  curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(options.concurrency + 16));
+  keep_connections(options.concurrency);
+}
+
+// Keep every idle connection for reuse by the next request (curl keeps 4 per handle by default).
+void Engine::Impl::keep_connections(std::int64_t count) {
+  curl_multi_setopt(multi.get(), CURLMOPT_MAXCONNECTS, static_cast<long>(count + 16));
 }
 
 // CURLMOPT_SOCKETFUNCTION: mirror curl's interest in a socket into epoll.
@@ -148,18 +189,190 @@ int Engine::Impl::on_timer(CURLM*, long timeout_ms, void* userp) {
 // CURLOPT_WRITEFUNCTION: body bytes after chunked decoding, stamped with the read's time.
 size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp) {
   auto* transfer = static_cast<Transfer*>(userp);
+  Impl& engine = *transfer->engine;
   const size_t bytes = size * count;
-  if (!transfer->headers_seen) transfer->engine->deliver_headers(*transfer);
+  if (!transfer->headers_seen) engine.deliver_headers(*transfer);
+  if (transfer->body_bytes == 0 && bytes > 0 && engine.options.stall_timeout_ms > 0) {
+    // The stall limit counts from the first body byte; later bytes only move it (lazily).
+    engine.deadlines.push({engine.read_stamp_ns + engine.options.stall_timeout_ms * kNsPerMs,
+                           transfer->serial, transfer->slot, DeadlineKind::stall});
+  }
   transfer->body_bytes += static_cast<std::int64_t>(bytes);
-  transfer->last_byte_ns = transfer->engine->read_stamp_ns;
-  const bool keep_going = transfer->request.handler->on_body(
-      std::string_view(data, bytes), transfer->engine->read_stamp_ns);
+  transfer->last_byte_ns = engine.read_stamp_ns;
+  const bool keep_going = transfer->request.handler->on_body(std::string_view(data, bytes),
+                                                             engine.read_stamp_ns);
   if (!keep_going) {
     transfer->aborted_by_handler = true;
     return CURL_WRITEFUNC_ERROR;
   }
   return bytes;
 }
+
+// --- The loop ---------------------------------------------------------------------------
+
+EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop,
+                              std::int64_t slots) {
+  stats = EngineStats{};
+  deadlines.clear();
+  concurrency = slots;
+  free_slot_since_ns.assign(static_cast<size_t>(slots), now_ns());
+  RunState run;
+  run.source = &source;
+  run.stop = stop;
+  while (true) {
+    observe_stop(run);
+    if (now_ns() >= source.cancel_at_ns()) {
+      stats.stopped = stats.stopped || source.next_due_ns().has_value();
+      cancel_in_flight("cancelled by bench at the end of the run's duration (--duration-hard)");
+      break;
+    }
+    if (!run.stopping) start_due_requests(run);
+    if (in_flight == 0 && (run.stopping || !run.next_due)) break;
+    if (run.stopping && now_ns() >= run.grace_deadline_ns) {
+      cancel_in_flight("cancelled by bench after the stop grace period");
+      break;
+    }
+    wait_and_dispatch(run, wake_time(run));
+    fire_deadlines(now_ns());
+  }
+  return stats;
+}
+
+void Engine::Impl::observe_stop(RunState& run) {
+  if (run.stopping || run.stop == nullptr || !run.stop->load(std::memory_order_relaxed)) return;
+  run.stopping = true;
+  run.next_due.reset();
+  stats.stopped = true;
+  run.grace_deadline_ns = now_ns() + options.grace_ms * kNsPerMs;
+}
+
+// Starts every due request while a concurrency slot is free, at most kMaxStartsPerTurn of them
+// before the loop reads what is waiting on the sockets. Each one is sent as soon as it is
+// stamped: curl's timer for a new handle is already due, so this socket_action writes just that
+// request on a kept-alive connection. Left to one call after the whole batch (or to curl's
+// timer), the first request stamped would wait for every later one to be built and written,
+// and that wait would count as server latency in its TTFT. The run's opening fill is the
+// exception: there is no connection to reuse and nothing to read yet, a socket_action only
+// starts a connect (whose time is in TTFT by definition), and one call for the whole burst gets
+// the connects out sooner than one call each.
+void Engine::Impl::start_due_requests(RunState& run) {
+  const bool opening = run.opening_fill;
+  run.opening_fill = false;
+  run.starts_deferred = false;
+  int started = 0;
+  while (in_flight < concurrency && (run.next_due = run.source->next_due_ns()) &&
+         *run.next_due <= now_ns()) {
+    if (!opening && started == kMaxStartsPerTurn) {
+      run.starts_deferred = true;
+      break;
+    }
+    start_next(*run.source);
+    ++started;
+    if (!opening) socket_action(CURL_SOCKET_TIMEOUT, 0);
+  }
+  if (opening && started > 0) socket_action(CURL_SOCKET_TIMEOUT, 0);
+  if (in_flight < concurrency && !run.next_due) run.next_due = run.source->next_due_ns();
+}
+
+void Engine::Impl::start_next(RequestSource& source) {
+  Transfer& transfer = acquire_transfer();
+  const std::int64_t slot_free_ns = free_slot_since_ns.front();
+  free_slot_since_ns.pop_front();
+  transfer.request = source.take_next(slot_free_ns, now_ns());
+  start_transfer(transfer);
+}
+
+// The earliest of: a due request (while a slot is free), curl's timer, a transfer's deadline,
+// the end of a stop's grace period, the hard stop, and the longest sleep a stop flag may wait.
+std::int64_t Engine::Impl::wake_time(const RunState& run) const {
+  const std::int64_t now = now_ns();
+  if (run.starts_deferred) return now;
+  std::int64_t wake_ns = std::min({curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(),
+                                   run.source->cancel_at_ns()});
+  if (run.next_due && in_flight < concurrency) wake_ns = std::min(wake_ns, *run.next_due);
+  if (run.stopping) wake_ns = std::min(wake_ns, run.grace_deadline_ns);
+  return wake_ns;
+}
+
+// Sleeps until `wake_ns` or a socket is ready, then hands every ready socket (and curl's due
+// timer) to curl and ends the transfers curl finished.
+void Engine::Impl::wait_and_dispatch(RunState& run, std::int64_t wake_ns) {
+  const std::int64_t now = now_ns();
+  const int wait_ms = wake_ns <= now ? 0 : -1;  // -1: the timer wakes the loop
+  if (wait_ms != 0) arm_timer(wake_ns);
+  if (run.turn_start_ns != 0) {
+    const std::int64_t turn_ns = now - run.turn_start_ns;
+    ++stats.loop_turns;
+    if (turn_ns > kSlowTurnNs) ++stats.slow_turns;
+    stats.longest_turn_ns = std::max(stats.longest_turn_ns, turn_ns);
+  }
+  epoll_event events[kMaxEventsPerWait];
+  const int ready = epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, wait_ms);
+  if (ready < 0 && errno != EINTR) {
+    throw std::runtime_error(std::string("epoll_wait: ") + std::strerror(errno));
+  }
+  run.turn_start_ns = now_ns();
+  for (int i = 0; i < ready; ++i) {
+    if (events[i].data.fd == timer_fd.get()) {
+      std::uint64_t expirations = 0;
+      (void)!read(timer_fd.get(), &expirations, sizeof expirations);
+      timer_armed_ns = -1;
+      continue;
+    }
+    int flags = 0;
+    if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) flags |= CURL_CSELECT_IN;
+    if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
+    if (events[i].events & EPOLLERR) flags |= CURL_CSELECT_ERR;
+    socket_action(events[i].data.fd, flags);
+  }
+  if (now_ns() >= curl_deadline_ns) {
+    curl_deadline_ns = kNoDeadline;  // curl re-arms it through on_timer if still needed
+    socket_action(CURL_SOCKET_TIMEOUT, 0);
+  }
+  drain_finished();
+}
+
+void Engine::Impl::arm_timer(std::int64_t wake_ns) {
+  const std::int64_t now = now_ns();
+  // A later wake than the armed one can wait: the earlier wake just turns the loop once.
+  if (timer_armed_ns >= 0 && timer_armed_ns > now && wake_ns >= timer_armed_ns) return;
+  // steady_clock is CLOCK_MONOTONIC on Linux, so its nanoseconds arm the timer directly.
+  itimerspec spec{};
+  spec.it_value.tv_sec = wake_ns / kNsPerSec;
+  spec.it_value.tv_nsec = wake_ns % kNsPerSec;
+  timerfd_settime(timer_fd.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
+  timer_armed_ns = wake_ns;
+}
+
+// The TTFT and stall limits are bench's own (curl has no notion of a first token, and its
+// low-speed limit counts whole seconds). Each is a timer; a stall timer that finds newer bytes
+// moves itself to the silence's new end instead of firing. Every deadline due by `now` is
+// judged at `now` (no socket is read in between, so none can have changed since) and ends
+// then: tearing down a thousand connections that timed out together takes milliseconds, which
+// are the engine's work, not the request's.
+void Engine::Impl::fire_deadlines(std::int64_t now) {
+  while (deadlines.next_ns() <= now) {
+    const Deadline deadline = deadlines.pop();
+    Transfer& transfer = *transfers[deadline.slot];
+    if (!transfer.in_flight || transfer.serial != deadline.transfer_serial) continue;
+    if (deadline.kind == DeadlineKind::first_token) {
+      if (transfer.request.handler->first_token_seen()) continue;
+      end_early(transfer, metrics::ErrorClass::ttft_timeout,
+                "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms", now);
+      continue;
+    }
+    const std::int64_t silence_end_ns =
+        transfer.last_byte_ns + options.stall_timeout_ms * kNsPerMs;
+    if (silence_end_ns > now) {
+      deadlines.push({silence_end_ns, transfer.serial, transfer.slot, DeadlineKind::stall});
+      continue;
+    }
+    end_early(transfer, metrics::ErrorClass::stall,
+              "no byte for " + std::to_string(options.stall_timeout_ms) + " ms mid-stream", now);
+  }
+}
+
+// --- Transfers ---------------------------------------------------------------------------
 
 Engine::Impl::Transfer& Engine::Impl::acquire_transfer() {
   if (!idle.empty()) {
@@ -171,25 +384,12 @@ Engine::Impl::Transfer& Engine::Impl::acquire_transfer() {
   transfer->easy.reset(curl_easy_init());
   if (!transfer->easy) throw std::runtime_error("curl_easy_init failed");
   transfer->engine = this;
+  transfer->slot = static_cast<std::uint32_t>(transfers.size());
   CURL* easy = transfer->easy.get();
   curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Impl::on_write);
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
-  // Several threads may run engines; signals must not be used for timeouts (libcurl-thread).
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
-  curl_easy_setopt(easy, CURLOPT_TCP_NODELAY, 1L);
-  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options.connect_timeout_ms));
-  curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, static_cast<long>(options.request_timeout_ms));
-  // Bytes reach the parser as they arrive; never ask for compressed bodies.
-  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, nullptr);
-  if (options.insecure) {
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (!options.cacert_path.empty()) {
-    curl_easy_setopt(easy, CURLOPT_CAINFO, options.cacert_path.c_str());
-  }
+  set_persistent_options(easy, options);
   transfers.push_back(std::move(transfer));
   return *transfers.back();
 }
@@ -221,12 +421,17 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
                      static_cast<curl_off_t>(request.body.size()));
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+  transfer.serial = next_serial++;
   transfer.in_flight = true;
   transfer.headers_seen = false;
   transfer.aborted_by_handler = false;
   transfer.body_bytes = 0;
   transfer.sent_ns = now_ns();
   transfer.last_byte_ns = transfer.sent_ns;
+  if (options.ttft_timeout_ms > 0) {
+    deadlines.push({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
+                    transfer.slot, DeadlineKind::first_token});
+  }
   const CURLMcode code = curl_multi_add_handle(multi.get(), easy);
   if (code != CURLM_OK) {
     throw std::runtime_error(std::string("curl_multi_add_handle: ") + curl_multi_strerror(code));
@@ -244,6 +449,7 @@ void Engine::Impl::deliver_headers(Transfer& transfer) {
   transfer.request.handler->on_headers(status, content_type != nullptr ? content_type : "");
 }
 
+// A transfer curl finished: how it ended and what its connection cost, from curl's own record.
 void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   CURL* easy = transfer.easy.get();
   TransferEnd end;
@@ -265,7 +471,24 @@ void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   if (result != CURLE_OK) {
     end.message = transfer.aborted_by_handler ? "aborted by bench" : curl_easy_strerror(result);
   }
-  curl_multi_remove_handle(multi.get(), easy);
+  end_transfer(transfer, end);
+}
+
+// Ends a transfer before curl does (a deadline, cancellation): leaving the multi handle closes
+// its connection, and its handler hears the reason.
+void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
+                             std::int64_t end_ns) {
+  TransferEnd end;
+  end.error = error;
+  end.message = std::move(message);
+  end.end_ns = end_ns;
+  end_transfer(transfer, end);
+}
+
+// The one way every transfer ends, whatever ended it: its slot is freed, its body released and
+// its handler told, last.
+void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
+  curl_multi_remove_handle(multi.get(), transfer.easy.get());
   transfer.in_flight = false;
   --in_flight;
   ++stats.finished;
@@ -288,51 +511,11 @@ void Engine::Impl::drain_finished() {
   }
 }
 
-// Ends a transfer before curl does (timeouts, cancellation): it leaves the multi handle, which
-// closes its connection, and its handler hears the reason.
-void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std::string message) {
-  curl_multi_remove_handle(multi.get(), transfer.easy.get());
-  transfer.in_flight = false;
-  --in_flight;
-  ++stats.finished;
-  TransferEnd end;
-  end.error = error;
-  end.message = std::move(message);
-  end.end_ns = now_ns();
-  free_slot_since_ns.push_back(end.end_ns);
-  TransferHandler* handler = transfer.request.handler;
-  transfer.request = TransferRequest{};
-  idle.push_back(&transfer);
-  handler->on_end(end);
-}
-
 void Engine::Impl::cancel_in_flight(const std::string& why) {
   for (const auto& transfer : transfers) {
     if (!transfer->in_flight) continue;
     ++stats.cancelled;
-    end_early(*transfer, metrics::ErrorClass::cancelled, why);
-  }
-}
-
-// The TTFT and stall limits are bench's own (curl has no notion of a first token, and its
-// low-speed limit counts whole seconds), checked a few dozen times a second.
-void Engine::Impl::enforce_timeouts(std::int64_t now) {
-  constexpr std::int64_t kSweepIntervalNs = 20 * kNsPerMs;
-  if (now < next_timeout_sweep_ns) return;
-  next_timeout_sweep_ns = now + kSweepIntervalNs;
-  if (options.ttft_timeout_ms <= 0 && options.stall_timeout_ms <= 0) return;
-  for (const auto& transfer : transfers) {
-    if (!transfer->in_flight) continue;
-    const TransferHandler& handler = *transfer->request.handler;
-    if (options.ttft_timeout_ms > 0 && !handler.first_token_seen() &&
-        now - transfer->sent_ns > options.ttft_timeout_ms * kNsPerMs) {
-      end_early(*transfer, metrics::ErrorClass::ttft_timeout,
-                "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms");
-    } else if (options.stall_timeout_ms > 0 && transfer->body_bytes > 0 &&
-               now - transfer->last_byte_ns > options.stall_timeout_ms * kNsPerMs) {
-      end_early(*transfer, metrics::ErrorClass::stall,
-                "no byte for " + std::to_string(options.stall_timeout_ms) + " ms mid-stream");
-    }
+    end_early(*transfer, metrics::ErrorClass::cancelled, why, now_ns());
   }
 }
 
@@ -344,115 +527,6 @@ void Engine::Impl::socket_action(curl_socket_t fd, int flags) {
     throw std::runtime_error(std::string("curl_multi_socket_action: ") +
                              curl_multi_strerror(code));
   }
-}
-
-EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop) {
-  stats = EngineStats{};
-  const std::int64_t run_start_ns = now_ns();
-  free_slot_since_ns.assign(static_cast<size_t>(options.concurrency), run_start_ns);
-  bool stopping = false;
-  std::int64_t grace_deadline_ns = kNoDeadline;
-  std::int64_t turn_start_ns = 0;  // when the current turn of the loop began
-  bool opening_fill = true;        // the first pass of starts: no connection of the run yet
-  epoll_event events[kMaxEventsPerWait];
-
-  while (true) {
-    std::int64_t now = now_ns();
-    if (!stopping && stop != nullptr && stop->load(std::memory_order_relaxed)) {
-      stopping = true;
-      stats.stopped = true;
-      grace_deadline_ns = now + options.grace_ms * kNsPerMs;
-    }
-    const std::int64_t cancel_at_ns = source.cancel_at_ns();
-    if (now >= cancel_at_ns) {
-      stats.stopped = stats.stopped || source.next_due_ns().has_value();
-      cancel_in_flight("cancelled by bench at the end of the run's duration (--duration-hard)");
-      break;
-    }
-    std::optional<std::int64_t> next_due;
-    if (!stopping) {
-      // Closed loop: start every due request while a concurrency slot is free. Each one is
-      // sent as soon as it is stamped: curl's timer for a new handle is already due, so this
-      // socket_action writes just that request on a kept-alive connection. Left to one call
-      // after the whole batch (or to curl's timer), the first request stamped would wait for
-      // every later one to be built and written, and that wait would count as server latency
-      // in its TTFT. The run's opening fill is the exception: there is no connection to reuse
-      // yet, a socket_action only starts a connect (whose time is in TTFT by definition), and
-      // one call for the whole burst gets the connects out sooner than one call each.
-      bool started = false;
-      while (in_flight < options.concurrency && (next_due = source.next_due_ns()) &&
-             *next_due <= now) {
-        Transfer& transfer = acquire_transfer();
-        const std::int64_t slot_free_ns = free_slot_since_ns.front();
-        free_slot_since_ns.pop_front();
-        const std::int64_t send_ns = now_ns();
-        transfer.request = source.take_next(slot_free_ns, send_ns);
-        start_transfer(transfer);
-        started = true;
-        if (!opening_fill) socket_action(CURL_SOCKET_TIMEOUT, 0);
-        now = now_ns();
-      }
-      if (started && opening_fill) {
-        socket_action(CURL_SOCKET_TIMEOUT, 0);
-        now = now_ns();
-      }
-      opening_fill = false;
-      if (in_flight < options.concurrency && !next_due) next_due = source.next_due_ns();
-    }
-    if (in_flight == 0 && (stopping || !next_due)) break;
-    if (stopping && now >= grace_deadline_ns) {
-      cancel_in_flight("cancelled by bench after the stop grace period");
-      break;
-    }
-
-    std::int64_t wake_ns = std::min(curl_deadline_ns, now + kMaxWaitNs);
-    if (next_due && in_flight < options.concurrency) wake_ns = std::min(wake_ns, *next_due);
-    if (stopping) wake_ns = std::min(wake_ns, grace_deadline_ns);
-    wake_ns = std::min(wake_ns, cancel_at_ns);
-    int wait_ms = -1;  // the timer wakes the loop
-    if (wake_ns <= now) {
-      wait_ms = 0;
-    } else if (timer_armed_ns < 0 || timer_armed_ns <= now || wake_ns < timer_armed_ns) {
-      // A later wake than the armed one can wait: the earlier wake just turns the loop once.
-      // steady_clock is CLOCK_MONOTONIC on Linux, so its nanoseconds arm the timer directly.
-      itimerspec spec{};
-      spec.it_value.tv_sec = wake_ns / kNsPerSec;
-      spec.it_value.tv_nsec = wake_ns % kNsPerSec;
-      timerfd_settime(timer_fd.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
-      timer_armed_ns = wake_ns;
-    }
-    if (turn_start_ns != 0) {
-      const std::int64_t turn_ns = now_ns() - turn_start_ns;
-      ++stats.loop_turns;
-      if (turn_ns > kSlowTurnNs) ++stats.slow_turns;
-      stats.longest_turn_ns = std::max(stats.longest_turn_ns, turn_ns);
-    }
-    const int ready = epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, wait_ms);
-    if (ready < 0 && errno != EINTR) {
-      throw std::runtime_error(std::string("epoll_wait: ") + std::strerror(errno));
-    }
-    turn_start_ns = now_ns();
-    for (int i = 0; i < ready; ++i) {
-      if (events[i].data.fd == timer_fd.get()) {
-        std::uint64_t expirations = 0;
-        (void)!read(timer_fd.get(), &expirations, sizeof expirations);
-        timer_armed_ns = -1;
-        continue;
-      }
-      int flags = 0;
-      if (events[i].events & (EPOLLIN | EPOLLHUP | EPOLLRDHUP)) flags |= CURL_CSELECT_IN;
-      if (events[i].events & EPOLLOUT) flags |= CURL_CSELECT_OUT;
-      if (events[i].events & EPOLLERR) flags |= CURL_CSELECT_ERR;
-      socket_action(events[i].data.fd, flags);
-    }
-    if (now_ns() >= curl_deadline_ns) {
-      curl_deadline_ns = kNoDeadline;  // curl re-arms it through on_timer if still needed
-      socket_action(CURL_SOCKET_TIMEOUT, 0);
-    }
-    drain_finished();
-    enforce_timeouts(now_ns());
-  }
-  return stats;
 }
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
@@ -467,7 +541,26 @@ Engine::~Engine() {
 }
 
 EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop) {
-  return impl_->run(source, stop);
+  return impl_->run(source, stop, impl_->options.concurrency);
+}
+
+PreconnectStats Engine::preconnect(const std::string& url, const std::vector<std::string>* headers,
+                                   std::int64_t count) {
+  PreconnectStats out;
+  out.requested = count;
+  if (count <= 0) return out;
+  impl_->keep_connections(std::max(count, impl_->options.concurrency));
+  const std::int64_t start_ns = now_ns();
+  // Long enough to connect and get a short answer; a server slower than that to list its
+  // models leaves the run to open its own connections.
+  const std::int64_t cancel_at_ns =
+      start_ns + (impl_->options.connect_timeout_ms + kPreconnectAnswerMs) * kNsPerMs;
+  PreconnectBurst burst(url, headers, count, cancel_at_ns);
+  const EngineStats stats = impl_->run(burst, nullptr, count);
+  out.took_ns = now_ns() - start_ns;
+  out.opened = stats.connections_opened;
+  out.failed = burst.failed();  // cancelled ones included
+  return out;
 }
 
 }  // namespace bench::engine

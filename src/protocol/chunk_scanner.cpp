@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <string_view>
+
+#include "bench/util/utf8.hpp"
 
 namespace bench::protocol {
 
@@ -86,23 +89,6 @@ int hex4(const char* p) {
   return value;
 }
 
-void append_utf8(std::string& out, std::uint32_t code_point) {
-  if (code_point < 0x80) {
-    out.push_back(static_cast<char>(code_point));
-  } else if (code_point < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code_point >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else if (code_point < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code_point >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code_point >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
-  }
-}
 
 // Appends the value of a string the scanner has validated: escapes decoded, \uXXXX surrogate
 // pairs joined into one code point, written as UTF-8 (what nlohmann's lexer produces).
@@ -137,7 +123,7 @@ void append_decoded(std::string& out, const RawString& string) {
           i += 6;
           code_point = 0x10000 + ((code_point - 0xD800) << 10) + (low - 0xDC00);
         }
-        append_utf8(out, code_point);
+        util::append_utf8(out, code_point);
         break;
       }
       default: out.push_back(kind); break;  // '"', '\\' and '/' stand for themselves
@@ -523,34 +509,12 @@ class Scanner {
     }
   }
 
-  // One multi-byte UTF-8 sequence at p_, by the table of RFC 3629 section 4 (no overlongs, no
-  // surrogates, nothing above U+10FFFF).
+  // One well-formed multi-byte UTF-8 sequence at p_ (util/utf8.hpp).
   bool utf8_sequence() {
-    const auto lead = static_cast<unsigned char>(*p_);
-    int length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;
-      if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;
-      if (lead == 0xF4) high = 0x8F;
-    } else {
-      return false;
-    }
-    if (end_ - p_ < length) return false;
-    const auto second = static_cast<unsigned char>(p_[1]);
-    if (second < low || second > high) return false;
-    for (int k = 2; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(p_[k]);
-      if (next < 0x80 || next > 0xBF) return false;
-    }
+    const std::size_t length =
+        util::utf8_sequence_length(std::string_view(p_, static_cast<std::size_t>(end_ - p_)), 0);
     p_ += length;
-    return true;
+    return length > 0;
   }
 
   const char* p_;

@@ -149,7 +149,7 @@ std::string_view endpoint_path(Endpoint endpoint) {
 namespace {
 
 // Everything of the body but the input: model, max_tokens, streaming with usage, options.
-std::string finish_body(const RequestOptions& options, json& body) {
+void complete_body(const RequestOptions& options, json& body) {
   body["model"] = options.model;
   body["max_tokens"] = options.max_tokens;
   body["stream"] = true;
@@ -162,6 +162,10 @@ std::string finish_body(const RequestOptions& options, json& body) {
   // RFC 7386: keys of extra_body override ours, null removes one, objects merge recursively.
   // A non-object patch would replace the whole body, which is never meant: it is not applied.
   if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+}
+
+std::string finish_body(const RequestOptions& options, json& body) {
+  complete_body(options, body);
   // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -184,6 +188,15 @@ std::string build_chat_request_body(const RequestOptions& options, const nlohman
   return finish_body(options, body);
 }
 
+bool asks_per_chunk_usage(const RequestOptions& options) {
+  json body = json::object();
+  complete_body(options, body);
+  const auto stream_options = body.find("stream_options");
+  if (stream_options == body.end() || !stream_options->is_object()) return false;
+  const auto asked = stream_options->find("continuous_usage_stats");
+  return asked != stream_options->end() && *asked == true;
+}
+
 Chunk interpret_chunk(std::string_view data) {
   // The scanner (chunk_scanner.cpp) reads the usual shapes in one pass; whatever it does not
   // fully understand comes back here, to the DOM parse below.
@@ -192,55 +205,34 @@ Chunk interpret_chunk(std::string_view data) {
   return chunk;
 }
 
-Chunk interpret_chunk_dom(std::string_view data) {
-  Chunk chunk;
-  if (trim(data) == "[DONE]") {
-    chunk.kind = Chunk::Kind::done;
-    return chunk;
-  }
+namespace {
 
-  const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded()) {
-    chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = "data is not JSON: " + excerpt(data);
-    return chunk;
-  }
-  if (!parsed.is_object()) {
-    chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = "data is not a JSON object: " + excerpt(data);
-    return chunk;
-  }
-
-  // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
-  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
-    chunk.kind = Chunk::Kind::error;
-    chunk.error_message = message_of_error(*error);
-    if (chunk.error_message.empty()) chunk.error_message = "error event without a message";
-    return chunk;
-  }
-
-  chunk.kind = Chunk::Kind::data;
-  if (const std::string* id = string_field(parsed, "id")) chunk.id = *id;
+// choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" with optional
+// reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before
+// content.
+void read_first_choice(const json& parsed, Chunk& chunk) {
   const auto choices = parsed.find("choices");
-  if (choices != parsed.end() && choices->is_array() && !choices->empty() &&
-      choices->front().is_object()) {
-    const json& choice = choices->front();
-    // /v1/completions carries "text"; /v1/chat/completions a "delta" with optional reasoning
-    // (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before content.
-    if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
-    if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
-      const std::string* reasoning = string_field(*delta, "reasoning_content");
-      if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
-      if (reasoning) chunk.text += *reasoning;
-      if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
-    }
-    if (const std::string* finish = string_field(choice, "finish_reason")) {
-      chunk.finish_reason = *finish;
-    }
+  if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
+      !choices->front().is_object()) {
+    return;
   }
+  const json& choice = choices->front();
+  if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
+  if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
+    const std::string* reasoning = string_field(*delta, "reasoning_content");
+    if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
+    if (reasoning) chunk.text += *reasoning;
+    if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
+  }
+  if (const std::string* finish = string_field(choice, "finish_reason")) {
+    chunk.finish_reason = *finish;
+  }
+}
 
-  // llama.cpp puts usage on the last content chunk; vLLM and SGLang on a final chunk with empty
-  // choices; vLLM's continuous_usage_stats on every chunk. "usage": null means none.
+// The token counts a chunk may carry. llama.cpp puts usage on the last content chunk; vLLM and
+// SGLang on a final chunk with empty choices; vLLM's continuous_usage_stats on every chunk.
+// "usage": null means none.
+void read_usage(const json& parsed, Chunk& chunk) {
   if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
     chunk.prompt_tokens = count_field(*usage, "prompt_tokens");
     chunk.completion_tokens = count_field(*usage, "completion_tokens");
@@ -256,6 +248,35 @@ Chunk interpret_chunk_dom(std::string_view data) {
     chunk.timings_prompt_n = count_field(*timings, "prompt_n");
     chunk.timings_cache_n = count_field(*timings, "cache_n");
   }
+}
+
+}  // namespace
+
+Chunk interpret_chunk_dom(std::string_view data) {
+  Chunk chunk;
+  if (trim(data) == "[DONE]") {
+    chunk.kind = Chunk::Kind::done;
+    return chunk;
+  }
+  const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = (parsed.is_discarded() ? "data is not JSON: "
+                                                 : "data is not a JSON object: ") +
+                          excerpt(data);
+    return chunk;
+  }
+  // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
+  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
+    chunk.kind = Chunk::Kind::error;
+    chunk.error_message = message_of_error(*error);
+    if (chunk.error_message.empty()) chunk.error_message = "error event without a message";
+    return chunk;
+  }
+  chunk.kind = Chunk::Kind::data;
+  if (const std::string* id = string_field(parsed, "id")) chunk.id = *id;
+  read_first_choice(parsed, chunk);
+  read_usage(parsed, chunk);
   return chunk;
 }
 

@@ -158,24 +158,34 @@ bool StreamReader::on_event(const sse::Event& event) {
       break;
   }
 
-  if (chunk.has_text()) {
-    // First token rule: the first chunk with generated text; role-only or empty deltas are not.
-    if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
-    record.text_chunk_ns.push_back(current_arrival_ns_);
-    record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
-    // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
-    // the difference. Kept only while every text chunk has it, so the counts stay exact.
-    if (per_chunk_usage_ && chunk.completion_tokens &&
-        *chunk.completion_tokens >= last_cumulative_completion_tokens_ &&
-        *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
-            std::numeric_limits<std::int32_t>::max()) {
-      record.text_chunk_tokens.push_back(
-          static_cast<std::int32_t>(*chunk.completion_tokens - last_cumulative_completion_tokens_));
-    } else if (per_chunk_usage_) {
-      per_chunk_usage_ = false;
-      record.text_chunk_tokens.clear();
-    }
+  if (chunk.has_text()) record_text_chunk(chunk);
+  record_chunk_fields(chunk);
+  return true;
+}
+
+void StreamReader::record_text_chunk(const Chunk& chunk) {
+  metrics::RequestRecord& record = *record_;
+  // First token rule: the first chunk with generated text; role-only or empty deltas are not.
+  if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
+  record.text_chunk_ns.push_back(current_arrival_ns_);
+  record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
+  // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
+  // the difference. Kept only while every text chunk has it, so the counts stay exact.
+  if (per_chunk_usage_ && chunk.completion_tokens &&
+      *chunk.completion_tokens >= last_cumulative_completion_tokens_ &&
+      *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
+          std::numeric_limits<std::int32_t>::max()) {
+    record.text_chunk_tokens.push_back(
+        static_cast<std::int32_t>(*chunk.completion_tokens - last_cumulative_completion_tokens_));
+  } else if (per_chunk_usage_) {
+    per_chunk_usage_ = false;
+    record.text_chunk_tokens.clear();
   }
+}
+
+// Token counts, cache figures, finish reason and id, whichever chunk carries them.
+void StreamReader::record_chunk_fields(const Chunk& chunk) {
+  metrics::RequestRecord& record = *record_;
   if (chunk.completion_tokens) {
     last_cumulative_completion_tokens_ = *chunk.completion_tokens;
     record.completion_tokens = *chunk.completion_tokens;
@@ -190,7 +200,6 @@ bool StreamReader::on_event(const sse::Event& event) {
   if (chunk.timings_cache_n) timings_cache_n_ = chunk.timings_cache_n;
   if (!chunk.finish_reason.empty()) record.finish_reason = chunk.finish_reason;
   if (record.response_id.empty() && !chunk.id.empty()) record.response_id = chunk.id;
-  return true;
 }
 
 void StreamReader::on_comment(std::string_view /*text*/) {

@@ -111,9 +111,10 @@ json steady_state_object(const metrics::SteadyState& steady, bool input_known) {
           {"request_throughput", finite(steady.request_throughput)}};
 }
 
-json client_object(const RunSummary& s, const ClientCheck& client) {
+json client_object(const RunSummary& s, const ClientCheck& check) {
+  const metrics::ClientLoad& client = check.load;
   json warnings = json::array();
-  for (const std::string& warning : client.warnings) warnings.push_back(warning);
+  for (const std::string& warning : check.warnings) warnings.push_back(warning);
   const double per_1k_tokens =
       s.total_output_tokens > 0 ? client.cpu_s / static_cast<double>(s.total_output_tokens) * 1000
                                 : 0.0;
@@ -123,6 +124,11 @@ json client_object(const RunSummary& s, const ClientCheck& client) {
           {"busiest_thread_utilization", finite(client.busiest_thread_utilization)},
           {"cpu_ms_per_1k_output_tokens", finite(per_1k_tokens * 1000)},
           {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
+          {"preconnect",
+           {{"requested", client.preconnect_requested},
+            {"opened", client.preconnect_opened},
+            {"failed", client.preconnect_failed},
+            {"took_ms", finite(client.preconnect_s * 1000)}}},
           {"warnings", warnings}};
 }
 
@@ -199,9 +205,11 @@ void put_latencies(json& out, const RunSummary& s) {
       {results::key::max_relative_error,
        s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
   out["connections_opened"] = s.connections_opened;
-  out["mean_connect_ms"] = finite(s.connect_ms.mean);
-  out["p99_connect_ms"] = finite(s.connect_ms.p99);
-  out["max_connect_ms"] = finite(s.connect_ms.max);
+  // No connection opened in the run (all pre-opened): its connect times are unknown, not 0.
+  const bool connected = s.connect_ms.count > 0;
+  out["mean_connect_ms"] = connected ? json(finite(s.connect_ms.mean)) : json(nullptr);
+  out["p99_connect_ms"] = connected ? json(finite(s.connect_ms.p99)) : json(nullptr);
+  out["max_connect_ms"] = connected ? json(finite(s.connect_ms.max)) : json(nullptr);
   out["mean_schedule_lag_ms"] = finite(s.schedule_lag_ms.mean);
   out["p99_schedule_lag_ms"] = finite(s.schedule_lag_ms.p99);
   out["max_schedule_lag_ms"] = finite(s.schedule_lag_ms.max);

@@ -82,6 +82,74 @@ std::vector<Row> rows_of(const json& sweep, const json& points) {
 
 double finite_or_zero(std::optional<double> v) { return v && std::isfinite(*v) ? *v : 0.0; }
 
+// Column widths and the bar's scale, fitted to the rows and the terminal's width.
+struct Layout {
+  int label_w = 0, output_w = 0, total_w = 0, notes_w = 0;
+  int bar_w = 0;
+  svg::Ticks ticks;
+  double scale_max = 1;
+
+  int cells(double v) const {
+    return std::clamp(static_cast<int>(std::lround(v / scale_max * bar_w)), 0, bar_w);
+  }
+};
+
+Layout layout_of(const std::vector<Row>& rows, int width) {
+  Layout layout;
+  double peak = 0;
+  for (const Row& r : rows) {
+    layout.label_w = std::max(layout.label_w, columns(r.label));
+    layout.output_w = std::max(layout.output_w, columns(rate(r.output)));
+    layout.total_w = std::max(layout.total_w, columns(rate(r.total)));
+    layout.notes_w = std::max(layout.notes_w, columns(r.notes));
+    peak = std::max({peak, finite_or_zero(r.output), finite_or_zero(r.total)});
+  }
+  // value |bar| N output tok/s  N total tok/s notes
+  const int figures_w = 1 + layout.output_w + 15 + layout.total_w + 12;
+  layout.bar_w = std::max(kMinBarCells, std::max(width, kMinWidth) - layout.label_w - 3 -
+                                            figures_w - layout.notes_w);
+  layout.ticks = svg::linear_ticks(0, peak > 0 ? peak : 1, kScaleTicks);
+  layout.scale_max = layout.ticks.hi > 0 ? layout.ticks.hi : 1;
+  return layout;
+}
+
+// One point: its output share of the bar, then its input share up to the total.
+std::string bar_line(const Row& r, const Layout& layout, const Glyphs& g) {
+  const double output = finite_or_zero(r.output);
+  const double total = std::max(output, finite_or_zero(r.total));
+  int output_cells = layout.cells(output);
+  if (output > 0 && output_cells == 0) output_cells = 1;  // a small output is still seen
+  int total_cells = std::max(output_cells, layout.cells(total));
+  // Input too small for a cell of its own still gets one, so no bar reads as all output.
+  if (total > output && total_cells == output_cells && total_cells < layout.bar_w) ++total_cells;
+  std::string bar = repeat(g.output, output_cells) + repeat(g.input, total_cells - output_cells);
+  bar += std::string(static_cast<std::size_t>(layout.bar_w - total_cells), ' ');
+  return fmt::format("{} {}{}{} {} output tok/s  {} total tok/s{}\n",
+                     pad_left(r.label, layout.label_w), g.side, bar, g.side,
+                     pad_left(rate(r.output), layout.output_w),
+                     pad_left(rate(r.total), layout.total_w), r.notes);
+}
+
+// The scale: tick labels centred under their cell, dropped where they would collide.
+std::string scale_lines(const Layout& layout, const Glyphs& g) {
+  std::string out =
+      fmt::format("{} {}{}{}\n", std::string(static_cast<std::size_t>(layout.label_w), ' '),
+                  g.corner_left, repeat(g.rule, layout.bar_w), g.corner_right);
+  std::string scale(static_cast<std::size_t>(layout.label_w + 2 + layout.bar_w + 8), ' ');
+  int free_from = 0;
+  for (double v : layout.ticks.values) {
+    const std::string label = svg::tick_label(v, layout.ticks.step);
+    const int at = layout.label_w + 1 + layout.cells(v);
+    const int start = std::clamp(at - static_cast<int>(label.size()) / 2, 0,
+                                 static_cast<int>(scale.size() - label.size()));
+    if (start < free_from) continue;
+    scale.replace(static_cast<std::size_t>(start), label.size(), label);
+    free_from = start + static_cast<int>(label.size()) + 1;
+  }
+  while (!scale.empty() && scale.back() == ' ') scale.pop_back();
+  return out + scale + "  total tok/s\n";
+}
+
 }  // namespace
 
 std::string render_sweep_chart(const json& sweep, int width, TextCharset charset) {
@@ -95,62 +163,13 @@ std::string render_sweep_chart(const json& sweep, int width, TextCharset charset
   const Glyphs& g = charset == TextCharset::kUnicode ? kUnicodeGlyphs : kAsciiGlyphs;
   const std::vector<Row> rows = rows_of(sweep, *points);
   const bool by_rate = view::sweep_variable(sweep) == "request_rate";
-
-  int label_w = 0, output_w = 0, total_w = 0, notes_w = 0;
-  double peak = 0;
-  for (const Row& r : rows) {
-    label_w = std::max(label_w, columns(r.label));
-    output_w = std::max(output_w, columns(rate(r.output)));
-    total_w = std::max(total_w, columns(rate(r.total)));
-    notes_w = std::max(notes_w, columns(r.notes));
-    peak = std::max({peak, finite_or_zero(r.output), finite_or_zero(r.total)});
-  }
-  // value |bar| N output tok/s  N total tok/s notes
-  const int figures_w = 1 + output_w + 15 + total_w + 12;
-  const int bar_w =
-      std::max(kMinBarCells, std::max(width, kMinWidth) - label_w - 3 - figures_w - notes_w);
-  const svg::Ticks ticks = svg::linear_ticks(0, peak > 0 ? peak : 1, kScaleTicks);
-  const double scale_max = ticks.hi > 0 ? ticks.hi : 1;
-  auto cells = [&](double v) {
-    return std::clamp(static_cast<int>(std::lround(v / scale_max * bar_w)), 0, bar_w);
-  };
-
+  const Layout layout = layout_of(rows, width);
   std::string out = fmt::format(
       "Token throughput by {}\n{}{} output tok/s  {} input tok/s  bar: total tok/s\n",
       by_rate ? "request rate (req/s; inf = no limit)" : "concurrency (requests in flight)",
-      std::string(static_cast<std::size_t>(label_w + 2), ' '), g.output, g.input);
-  for (const Row& r : rows) {
-    const double output = finite_or_zero(r.output);
-    const double total = std::max(output, finite_or_zero(r.total));
-    int output_cells = cells(output);
-    if (output > 0 && output_cells == 0) output_cells = 1;  // a small output is still seen
-    int total_cells = std::max(output_cells, cells(total));
-    // Input too small for a cell of its own still gets one, so no bar reads as all output.
-    if (total > output && total_cells == output_cells && total_cells < bar_w) ++total_cells;
-    std::string bar = repeat(g.output, output_cells) + repeat(g.input, total_cells - output_cells);
-    bar += std::string(static_cast<std::size_t>(bar_w - total_cells), ' ');
-    out += fmt::format("{} {}{}{} {} output tok/s  {} total tok/s{}\n", pad_left(r.label, label_w),
-                       g.side, bar, g.side, pad_left(rate(r.output), output_w),
-                       pad_left(rate(r.total), total_w), r.notes);
-  }
-
-  // The scale: tick labels centred under their cell, dropped where they would collide.
-  out += fmt::format("{} {}{}{}\n", std::string(static_cast<std::size_t>(label_w), ' '),
-                     g.corner_left, repeat(g.rule, bar_w), g.corner_right);
-  std::string scale(static_cast<std::size_t>(label_w + 2 + bar_w + 8), ' ');
-  int free_from = 0;
-  for (double v : ticks.values) {
-    const std::string label = svg::tick_label(v, ticks.step);
-    const int at = label_w + 1 + cells(v);
-    const int start = std::clamp(at - static_cast<int>(label.size()) / 2, 0,
-                                 static_cast<int>(scale.size() - label.size()));
-    if (start < free_from) continue;
-    scale.replace(static_cast<std::size_t>(start), label.size(), label);
-    free_from = start + static_cast<int>(label.size()) + 1;
-  }
-  while (!scale.empty() && scale.back() == ' ') scale.pop_back();
-  out += scale + "  total tok/s\n";
-  return out;
+      std::string(static_cast<std::size_t>(layout.label_w + 2), ' '), g.output, g.input);
+  for (const Row& r : rows) out += bar_line(r, layout, g);
+  return out + scale_lines(layout, g);
 }
 
 }  // namespace bench::report

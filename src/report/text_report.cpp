@@ -335,7 +335,8 @@ void write_errors(Writer& w, const RunSummary& s) {
   }
 }
 
-void write_client(Writer& w, const RunSummary& s, const ClientCheck& client) {
+void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
+  const metrics::ClientLoad& client = check.load;
   w.rule("Client", '-');
   w.field("CPU", fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}",
                              client.cpu_s, client.wall_s, client.threads,
@@ -345,8 +346,17 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& client) {
                                                client.cpu_s * 1e6 /
                                                    static_cast<double>(s.total_output_tokens))
                                  : std::string()));
-  for (const std::string& warning : client.warnings) w.text("WARNING: " + warning);
-  if (!client.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
+  if (client.preconnect_requested > 0) {
+    w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "
+                                      "(in no figure above)",
+                                      client.preconnect_opened, client.preconnect_requested,
+                                      client.preconnect_s * 1000,
+                                      client.preconnect_failed > 0
+                                          ? fmt::format(", {} failed", client.preconnect_failed)
+                                          : std::string()));
+  }
+  for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
+  if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
 }
 
 }  // namespace

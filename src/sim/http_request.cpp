@@ -69,6 +69,44 @@ bool parse_request_line(std::string_view line, HttpRequest& request, HttpParse& 
   return true;
 }
 
+// The header fields after the request line, into request.headers; Content-Length into
+// content_length. False with `error` set for a field bench's server refuses.
+bool parse_header_fields(std::string_view fields, HttpRequest& request,
+                         std::size_t& content_length, HttpParse& error) {
+  bool has_content_length = false;
+  std::string_view rest = fields;
+  while (!rest.empty()) {
+    const std::size_t end = rest.find(kLineEnd);
+    const std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? "" : rest.substr(end + 2);
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos || colon == 0 || line.front() == ' ' ||
+        line.front() == '\t') {
+      // Obsolete line folding and nameless fields are rejected (RFC 9112 section 5.2).
+      error = failure(400, "malformed header field");
+      return false;
+    }
+    std::string name = lowered(line.substr(0, colon));
+    const std::string_view value = trim(line.substr(colon + 1));
+    if (name == "content-length") {
+      std::size_t parsed = 0;
+      const auto [end_ptr, code] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+      if (code != std::errc() || end_ptr != value.data() + value.size() ||
+          (has_content_length && parsed != content_length)) {
+        error = failure(400, "invalid Content-Length");
+        return false;
+      }
+      content_length = parsed;
+      has_content_length = true;
+    } else if (name == "transfer-encoding") {
+      error = failure(411, "chunked request bodies are not supported; send Content-Length");
+      return false;
+    }
+    request.headers.emplace_back(std::move(name), std::string(value));
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string_view HttpRequest::header(std::string_view lower_name) const {
@@ -102,34 +140,9 @@ HttpParse parse_http_request(std::string_view buffer, HttpRequest& request,
   if (!parse_request_line(head.substr(0, line_end), request, error)) return error;
 
   std::size_t content_length = 0;
-  bool has_content_length = false;
-  std::string_view rest = line_end == std::string_view::npos ? "" : head.substr(line_end + 2);
-  while (!rest.empty()) {
-    const std::size_t end = rest.find(kLineEnd);
-    const std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? "" : rest.substr(end + 2);
-    const std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos || colon == 0 || line.front() == ' ' ||
-        line.front() == '\t') {
-      // Obsolete line folding and nameless fields are rejected (RFC 9112 section 5.2).
-      return failure(400, "malformed header field");
-    }
-    std::string name = lowered(line.substr(0, colon));
-    const std::string_view value = trim(line.substr(colon + 1));
-    if (name == "content-length") {
-      std::size_t parsed = 0;
-      const auto [end_ptr, code] = std::from_chars(value.data(), value.data() + value.size(), parsed);
-      if (code != std::errc() || end_ptr != value.data() + value.size() ||
-          (has_content_length && parsed != content_length)) {
-        return failure(400, "invalid Content-Length");
-      }
-      content_length = parsed;
-      has_content_length = true;
-    } else if (name == "transfer-encoding") {
-      return failure(411, "chunked request bodies are not supported; send Content-Length");
-    }
-    request.headers.emplace_back(std::move(name), std::string(value));
-  }
+  const std::string_view fields =
+      line_end == std::string_view::npos ? "" : head.substr(line_end + 2);
+  if (!parse_header_fields(fields, request, content_length, error)) return error;
   if (content_length > limits.max_body_bytes) {
     return failure(413, "request body larger than " + std::to_string(limits.max_body_bytes) +
                             " bytes");

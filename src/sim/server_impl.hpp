@@ -43,6 +43,7 @@ struct SimServer::Impl final : private TokenSink {
     bool dirty = false;             // queued in dirty_ for the end-of-turn write
     std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
     std::int64_t read_ns = 0;       // when the bytes now in `in` reached the socket (steady ns)
+    std::int64_t active_ns = 0;     // the latest read or completed write (steady ns)
     std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
 
     std::size_t unsent() const { return out.size() - out_sent; }
@@ -77,12 +78,19 @@ struct SimServer::Impl final : private TokenSink {
   void on_step(StreamId id, const StepFacts& facts) override;
 
   void accept_connections();
+  void close_idle_connections(std::int64_t now);
   void on_connection_event(int fd, std::uint32_t events);
   void read_from(Connection& connection);
   std::int64_t received_ns(const msghdr& message) const;
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
   void start_completion(Connection& connection, const HttpRequest& http, bool chat);
+  Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
+                    bool chat, StreamId id, const FaultPlan& plan);
+  bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,
+               std::int64_t max_tokens);
+  void begin_streaming(Connection& connection, Stream& stream, StreamId id,
+                       const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
@@ -120,6 +128,7 @@ struct SimServer::Impl final : private TokenSink {
   TraceLog trace;
   std::mt19937_64 rng;
   std::unordered_map<int, std::unique_ptr<Connection>> connections;  // by fd
+  std::int64_t next_idle_sweep_ns = kNever;  // keepalive_timeout_s > 0: when to look next
   std::unordered_map<StreamId, Stream> streams;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> stalls;  // may be stale
   std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write

@@ -12,56 +12,54 @@
 
 namespace bench::sim {
 
-void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
-                                       bool chat) {
-  const std::int64_t arrival_ns = connection.read_ns;
-  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
-  if (!parsed.request) {
-    send_error(connection, 400, parsed.error, http.keep_alive);
-    served.fetch_add(1);
-    return;
-  }
-  // One draw per request, in arrival order, seeds every random choice about it (faults.hpp).
-  const std::uint64_t request_seed = rng();
-  const FaultPlan plan = draw_fault_plan(options, request_seed);
-  const StreamId id = next_stream_id++;
+namespace {
 
+// How many tokens the request generates: max_tokens, unless an EOS comes first. The number of
+// tokens before an EOS is geometric: each token ends the output with probability p.
+std::int64_t draw_output_tokens(std::int64_t max_tokens, bool ignore_eos, double eos_probability,
+                                std::uint64_t request_seed) {
+  if (ignore_eos || eos_probability <= 0) return max_tokens;
+  std::mt19937_64 eos_rng(request_seed);
+  std::geometric_distribution<std::int64_t> until_eos(eos_probability);
+  return std::min(until_eos(eos_rng) + 1, max_tokens);
+}
+
+}  // namespace
+
+SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
+                                                    CompletionRequest request,
+                                                    const HttpRequest& http, bool chat,
+                                                    StreamId id, const FaultPlan& plan) {
   Stream stream;
   stream.fd = connection.fd.get();
-  stream.request = std::move(*parsed.request);
+  stream.request = std::move(request);
   stream.keep_alive = http.keep_alive;
   stream.shape.chat = chat;
   stream.shape.id = fmt::format("{}-{}", chat ? "chatcmpl" : "cmpl", id);
   stream.shape.model_json =
       stream.request.model.empty() ? model_json : json_string(stream.request.model);
   stream.shape.created = unix_seconds();
-  const std::int64_t max_tokens = stream.request.max_tokens.value_or(options.default_max_tokens);
-  stream.target_tokens = max_tokens;
-  if (!stream.request.ignore_eos && options.eos_probability > 0) {
-    // The number of tokens before an EOS is geometric: each token ends the output with p.
-    std::mt19937_64 eos_rng(request_seed);
-    std::geometric_distribution<std::int64_t> until_eos(options.eos_probability);
-    const std::int64_t eos_at = until_eos(eos_rng) + 1;
-    if (eos_at < max_tokens) {
-      stream.target_tokens = eos_at;
-      stream.stopped_by_length = false;
-    }
-  }
   stream.trace.id = stream.shape.id;
   stream.trace.chat = chat;
   stream.trace.stream = stream.request.stream;
-  stream.trace.arrival_ns = arrival_ns;
+  stream.trace.arrival_ns = connection.read_ns;
   stream.trace.prompt_tokens = stream.request.prompt_tokens;
   stream.trace.prompt_hash = stream.request.prompt_hash;
   stream.trace.faults_json = plan.names_json();
+  return stream;
+}
 
+// Refuses what the plan fails with an HTTP error, or what does not fit the model's context;
+// returns whether it did.
+bool SimServer::Impl::refused(Connection& connection, Stream& stream, const FaultPlan& plan,
+                              std::int64_t max_tokens) {
   if (plan.http_status != 0) {
     const char* message = plan.http_status == 429   ? "simulated rate limit (--fail-429-fraction)"
                           : plan.http_status == 503 ? "simulated overload (--fail-503-fraction)"
                                                     : "simulated internal error "
                                                       "(--fail-500-fraction)";
     refuse_completion(connection, stream, plan.http_status, message);
-    return;
+    return true;
   }
   const std::int64_t capacity = model->token_capacity();
   if (capacity != kNever && stream.request.prompt_tokens + max_tokens > capacity) {
@@ -72,8 +70,52 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
                     "{} tokens ({} in the messages, {} in the completion).",
                     capacity, stream.request.prompt_tokens + max_tokens,
                     stream.request.prompt_tokens, max_tokens));
+    return true;
+  }
+  return false;
+}
+
+// A streamed response's renderer, with its first bytes (headers, the role chunk) queued.
+void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, StreamId id,
+                                      const FaultPlan& plan) {
+  StreamSetup setup;
+  setup.shape = stream.shape;
+  setup.text_seed = id;
+  setup.prompt_tokens = stream.request.prompt_tokens;
+  setup.cached_prompt_tokens = stream.cached_prompt_tokens;
+  setup.target_tokens = stream.target_tokens;
+  setup.stopped_by_length = stream.stopped_by_length;
+  setup.include_usage = stream.request.include_usage;
+  setup.continuous_usage = stream.request.continuous_usage;
+  setup.keep_alive = stream.keep_alive;
+  setup.usage_on_last_chunk = options.usage_on_last_chunk;
+  setup.no_role_chunk = options.no_role_chunk;
+  setup.close_after_stream = options.close_after_stream;
+  setup.plan = plan;
+  stream.stall_ns = plan.stall_ns;
+  stream.renderer = std::make_unique<StreamRenderer>(std::move(setup));
+  stream.renderer->begin(connection.out);
+  mark_dirty(connection);
+}
+
+void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
+                                       bool chat) {
+  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat);
+  if (!parsed.request) {
+    send_error(connection, 400, parsed.error, http.keep_alive);
+    served.fetch_add(1);
     return;
   }
+  // One draw per request, in arrival order, seeds every random choice about it (faults.hpp).
+  const std::uint64_t request_seed = rng();
+  const FaultPlan plan = draw_fault_plan(options, request_seed);
+  const StreamId id = next_stream_id++;
+  Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
+  const std::int64_t max_tokens = stream.request.max_tokens.value_or(options.default_max_tokens);
+  stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
+                                            options.eos_probability, request_seed);
+  stream.stopped_by_length = stream.target_tokens == max_tokens;
+  if (refused(connection, stream, plan, max_tokens)) return;
 
   // The prefix cache decides what the engine need not prefill, before the model sees it.
   std::int64_t cached_tokens = -1;
@@ -83,29 +125,9 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
     stream.trace.cached_prompt_tokens = cached_tokens;
   }
   stream.cached_prompt_tokens = cached_tokens;
-
-  if (stream.request.stream) {
-    StreamSetup setup;
-    setup.shape = stream.shape;
-    setup.text_seed = id;
-    setup.prompt_tokens = stream.request.prompt_tokens;
-    setup.cached_prompt_tokens = cached_tokens;
-    setup.target_tokens = stream.target_tokens;
-    setup.stopped_by_length = stream.stopped_by_length;
-    setup.include_usage = stream.request.include_usage;
-    setup.continuous_usage = stream.request.continuous_usage;
-    setup.keep_alive = stream.keep_alive;
-    setup.usage_on_last_chunk = options.usage_on_last_chunk;
-    setup.no_role_chunk = options.no_role_chunk;
-    setup.close_after_stream = options.close_after_stream;
-    setup.plan = plan;
-    stream.stall_ns = plan.stall_ns;
-    stream.renderer = std::make_unique<StreamRenderer>(std::move(setup));
-    stream.renderer->begin(connection.out);
-    mark_dirty(connection);
-  }
+  if (stream.request.stream) begin_streaming(connection, stream, id, plan);
   connection.stream = id;
-  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, arrival_ns);
+  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, connection.read_ns);
   if (cached_tokens > 0) model->skip_prefill(id, cached_tokens);
   streams.emplace(id, std::move(stream));
 }

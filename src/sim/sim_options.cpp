@@ -80,6 +80,9 @@ std::string describe(const SimOptions& options) {
     if (options.no_role_chunk) text += " no role chunk";
     if (options.close_after_stream) text += " close after each stream";
   }
+  if (options.keepalive_timeout_s > 0) {
+    text += fmt::format(", idle connections closed after {:g} s", options.keepalive_timeout_s);
+  }
   return text;
 }
 

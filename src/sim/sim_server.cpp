@@ -142,12 +142,32 @@ void SimServer::Impl::loop() {
       parse_requests(*connection);
     }
     flush_dirty();
+    close_idle_connections(now_ns());
   }
+}
+
+// Closes, with a FIN, connections that have been idle (nothing being read, generated or
+// written) for keepalive_timeout_s; looks eight times per timeout, so a connection lives at
+// most an eighth longer than that.
+void SimServer::Impl::close_idle_connections(std::int64_t now) {
+  if (options.keepalive_timeout_s <= 0) return;
+  const auto timeout_ns = static_cast<std::int64_t>(options.keepalive_timeout_s * 1e9);
+  if (next_idle_sweep_ns != kNever && now < next_idle_sweep_ns) return;
+  next_idle_sweep_ns = now + std::max<std::int64_t>(timeout_ns / 8, kNsPerMs);
+  std::vector<int> idle;
+  for (const auto& [fd, connection] : connections) {
+    if (connection->stream == 0 && !connection->finished_trace && connection->in.empty() &&
+        connection->unsent() == 0 && now - connection->active_ns >= timeout_ns) {
+      idle.push_back(fd);
+    }
+  }
+  for (const int fd : idle) close_connection(fd);
 }
 
 void SimServer::Impl::arm_timer() {
   std::int64_t next = model->next_event_ns();
   if (!stalls.empty()) next = std::min(next, stalls.top().first);
+  next = std::min(next, next_idle_sweep_ns);
   itimerspec spec{};
   if (next != kNever) {
     const std::int64_t at = std::max<std::int64_t>(next, 1);  // 0 would disarm the timer
@@ -174,6 +194,7 @@ void SimServer::Impl::accept_connections() {
     auto connection = std::make_unique<Connection>();
     connection->fd.reset(fd);
     connection->serial = next_serial++;
+    connection->active_ns = now_ns();
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP;
     event.data.fd = fd;
@@ -223,6 +244,7 @@ void SimServer::Impl::read_from(Connection& connection) {
     if (n > 0) {
       connection.in.append(buffer, static_cast<std::size_t>(n));
       connection.read_ns = received_ns(message);
+      connection.active_ns = wake_ns;
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
@@ -367,6 +389,7 @@ void SimServer::Impl::flush(Connection& connection) {
   }
   connection.out.clear();
   connection.out_sent = 0;
+  connection.active_ns = now_ns();
   set_write_interest(connection, false);
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();

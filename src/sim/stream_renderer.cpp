@@ -70,18 +70,31 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   append_text_event(events_, setup_.shape, text_, finish_reason, chunk_usage(last, usage));
 
   if (at_fault) fault_pending_ = false;
+  if (cut != StreamCut::none) {
+    cut_stream(cut, out, step);
+  } else if (finished) {
+    finish_stream(out, step);
+  } else {
+    append_http_chunk(out, events_);
+    if (at_fault && setup_.plan.stall) step.next = Next::stall;
+  }
+  return step;
+}
+
+// The fault that ends the stream after this chunk: a reset, a body cut short, or an error event.
+void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
   switch (cut) {
     case StreamCut::reset:
       append_http_chunk(out, events_);
       step.next = Next::reset;
       step.outcome = "reset";
-      return step;
+      return;
     case StreamCut::truncate:
       append_http_chunk(out, events_);
       append_last_http_chunk(out);
       step.next = Next::finished;
       step.outcome = "truncated";
-      return step;
+      return;
     case StreamCut::stream_error:
       comment(events_);
       append_stream_error_event(events_, setup_.shape,
@@ -92,27 +105,25 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
       append_last_http_chunk(out);
       step.next = Next::finished;
       step.outcome = "stream_error";
-      return step;
+      return;
     case StreamCut::none:
-      break;
+      return;
   }
-  if (finished) {
-    if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
-      comment(events_);
-      append_usage_event(events_, setup_.shape,
-                         Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens});
-    }
+}
+
+// The end of a whole stream: the usage chunk when asked for, then [DONE].
+void StreamRenderer::finish_stream(std::string& out, Step& step) {
+  if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
     comment(events_);
-    append_done_event(events_, setup_.shape);
-    append_http_chunk(out, events_);
-    append_last_http_chunk(out);
-    step.next = Next::finished;
-    step.outcome = "ok";
-    return step;
+    append_usage_event(events_, setup_.shape,
+                       Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens});
   }
+  comment(events_);
+  append_done_event(events_, setup_.shape);
   append_http_chunk(out, events_);
-  if (at_fault && setup_.plan.stall) step.next = Next::stall;
-  return step;
+  append_last_http_chunk(out);
+  step.next = Next::finished;
+  step.outcome = "ok";
 }
 
 }  // namespace bench::sim

@@ -153,7 +153,7 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
 namespace {
 
 // Checks every line once; counts them into `lines` and returns the request lines' ranges.
-IndexedFile index_jsonl(const JsonlOptions& options, std::size_t& lines) {
+IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
   if (options.output_len < 1) {
     throw std::invalid_argument("--output-len must be at least 1, got " +
                                 std::to_string(options.output_len));
@@ -186,7 +186,7 @@ IndexedFile index_jsonl(const JsonlOptions& options, std::size_t& lines) {
 
 }  // namespace
 
-JsonlFile::JsonlFile(JsonlOptions options)
+JsonlFile::JsonlFile(DatasetOptions options)
     : options_(std::move(options)), file_(index_jsonl(options_, lines_)) {}
 
 Prompt JsonlFile::item(std::size_t item) const {

@@ -130,28 +130,22 @@ std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t disti
 }
 
 std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
-  ShareGptOptions sharegpt;
-  sharegpt.path = options.path;
-  sharegpt.output_len = options.sharegpt_output_len;
-  ShareGptFile file(sharegpt);
+  ShareGptFile file(options);
   const ShareGptStats& stats = file.stats();
   std::ostringstream line;
   line << "sharegpt " << options.path << ": " << stats.entries << " conversations, "
        << stats.usable << " usable (dropped: " << stats.malformed << " malformed, "
        << stats.too_few_turns << " under 2 turns, " << stats.no_reply
        << " without a human turn and reply, " << stats.too_short << " under "
-       << sharegpt.min_len << " words, " << stats.too_long << " over "
-       << sharegpt.max_prompt_len << "/" << sharegpt.max_total_len << " words)";
+       << kShareGptMinLen << " words, " << stats.too_long << " over "
+       << sharegpt_length_limits(options) << ")";
   if (options.sharegpt_output_len) line << ", max_tokens " << *options.sharegpt_output_len;
   line << repeat_note(options.count, stats.usable);
   return std::make_unique<FileSource<ShareGptFile>>(std::move(file), options, line.str());
 }
 
 std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options) {
-  JsonlOptions jsonl;
-  jsonl.path = options.path;
-  jsonl.output_len = options.output_len;
-  JsonlFile file(jsonl);
+  JsonlFile file(options);
   std::string line = "jsonl " + options.path + ": " + std::to_string(file.size()) +
                      " requests on " + std::to_string(file.lines()) + " lines" +
                      repeat_note(options.count, file.size());

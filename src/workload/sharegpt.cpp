@@ -32,7 +32,7 @@ bool is_human(const std::string& from) { return from == "human" || from == "user
 // entry back (no `file`: its prompt is kept).
 class ShareGptReader final : public nlohmann::json_sax<json> {
  public:
-  ShareGptReader(const ShareGptOptions& options, std::istream* file)
+  ShareGptReader(const DatasetOptions& options, std::istream* file)
       : options_(options), file_(file) {}
 
   std::vector<ItemSpan>& spans() { return spans_; }
@@ -196,15 +196,15 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     }
   }
 
-  // vLLM's is_valid_sequence, in words.
+  // vLLM's is_valid_sequence, in words; with --sharegpt-context-len, SGLang's context check
+  // (sample_sharegpt_requests in python/sglang/bench_serving.py) in place of its upper limits.
   void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
     const std::int64_t prompt_words = util::count_words(text);
-    const std::int64_t output_len = options_.output_len.value_or(reply_words);
-    if (prompt_words < options_.min_len ||
-        (!options_.output_len && reply_words < options_.min_len)) {
+    const std::int64_t output_len = options_.sharegpt_output_len.value_or(reply_words);
+    if (prompt_words < kShareGptMinLen ||
+        (!options_.sharegpt_output_len && reply_words < kShareGptMinLen)) {
       ++stats_.too_short;
-    } else if (prompt_words > options_.max_prompt_len ||
-               prompt_words + output_len > options_.max_total_len) {
+    } else if (too_long(prompt_words, output_len)) {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
@@ -221,6 +221,14 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     }
   }
 
+  bool too_long(std::int64_t prompt_words, std::int64_t output_len) const {
+    if (options_.sharegpt_context_len) {
+      return prompt_words + output_len > *options_.sharegpt_context_len;
+    }
+    return prompt_words > kShareGptMaxPromptLen ||
+           prompt_words + output_len > kShareGptMaxTotalLen;
+  }
+
   struct Turn {
     std::optional<std::string> from;
     std::optional<std::string> value;
@@ -235,7 +243,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     std::uint64_t begin = 0;                   // byte offset of its '{' when indexing
   };
 
-  const ShareGptOptions& options_;
+  const DatasetOptions& options_;
   std::istream* file_;
   std::vector<ItemSpan> spans_;
   std::optional<Prompt> prompt_;
@@ -249,21 +257,20 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
   Turn turn_;
 };
 
-std::string why_nothing_usable(const ShareGptStats& stats, const ShareGptOptions& options) {
+std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions& options) {
   return "no usable conversation among " + std::to_string(stats.entries) + " entries (" +
          std::to_string(stats.malformed) + " malformed, " + std::to_string(stats.too_few_turns) +
          " with fewer than 2 turns, " + std::to_string(stats.no_reply) +
          " without a human turn and a reply, " + std::to_string(stats.too_short) + " under " +
-         std::to_string(options.min_len) + " words, " + std::to_string(stats.too_long) +
-         " over " + std::to_string(options.max_prompt_len) + " prompt or " +
-         std::to_string(options.max_total_len) + " total words)";
+         std::to_string(kShareGptMinLen) + " words, " + std::to_string(stats.too_long) +
+         " over " + sharegpt_length_limits(options) + ")";
 }
 
 // Reads the whole file once; fills `stats` and returns the usable conversations' ranges.
-IndexedFile index_sharegpt(const ShareGptOptions& options, ShareGptStats& stats) {
-  if (options.output_len && *options.output_len < 1) {
+IndexedFile index_sharegpt(const DatasetOptions& options, ShareGptStats& stats) {
+  if (options.sharegpt_output_len && *options.sharegpt_output_len < 1) {
     throw std::invalid_argument("--sharegpt-output-len must be at least 1, got " +
-                                std::to_string(*options.output_len));
+                                std::to_string(*options.sharegpt_output_len));
   }
   std::ifstream file = detail::open_dataset_file(options.path, "ShareGPT");
   ShareGptReader reader(options, &file);
@@ -286,7 +293,15 @@ IndexedFile index_sharegpt(const ShareGptOptions& options, ShareGptStats& stats)
 
 }  // namespace
 
-ShareGptFile::ShareGptFile(ShareGptOptions options)
+std::string sharegpt_length_limits(const DatasetOptions& options) {
+  if (options.sharegpt_context_len) {
+    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
+  }
+  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
+         std::to_string(kShareGptMaxTotalLen) + " total words";
+}
+
+ShareGptFile::ShareGptFile(DatasetOptions options)
     : options_(std::move(options)), file_(index_sharegpt(options_, stats_)) {}
 
 Prompt ShareGptFile::item(std::size_t item) const {

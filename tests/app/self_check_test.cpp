@@ -7,7 +7,7 @@
 namespace {
 
 using bench::app::check_client;
-using bench::app::ClientLoad;
+using bench::metrics::ClientLoad;
 
 bool says_bodies_built_on_loop(const bench::report::ClientCheck& check) {
   for (const std::string& warning : check.warnings) {

@@ -53,6 +53,7 @@ TEST(WorkloadFingerprint, WhatIsSentOrWhenChangesIt) {
   EXPECT_NE(fingerprint(with(kBase, {"--input-len", "513"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--output-len", "65"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--range-ratio", "0.5"})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--sharegpt-context-len", "4096"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--endpoint", "completions"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--ignore-eos"})), base);
   EXPECT_NE(fingerprint(with(kBase, {"--extra-body", R"({"top_p":0.9})"})), base);

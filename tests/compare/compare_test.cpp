@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/compare/compare.hpp"
-#include "fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
@@ -20,7 +20,7 @@ using bench::compare::CompareOptions;
 using bench::compare::Direction;
 using bench::compare::Row;
 using bench::compare::Verdict;
-using compare_test::load_fixture;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 
 Comparison compared(const json& base, const json& next, std::optional<double> threshold = {}) {
@@ -62,7 +62,7 @@ double change_pct(const json& base, const json& next, const std::string& key) {
 }
 
 TEST(Compare, RowsAreTheKeyMetricsInReportOrderWithLabelledUnits) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const Comparison comparison = compared(run, run);
   ASSERT_EQ(comparison.points.size(), 1u);
   EXPECT_TRUE(comparison.points[0].label.empty());
@@ -82,7 +82,7 @@ TEST(Compare, RowsAreTheKeyMetricsInReportOrderWithLabelledUnits) {
 }
 
 TEST(Compare, IdenticalRunsChangeNothingAndPassAZeroThreshold) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const Comparison comparison = compared(run, run, 0.0);
   for (const Row& r : comparison.points[0].rows) {
     EXPECT_EQ(r.verdict, Verdict::same) << r.metric;
@@ -94,7 +94,7 @@ TEST(Compare, IdenticalRunsChangeNothingAndPassAZeroThreshold) {
 }
 
 TEST(Compare, ThroughputIsBetterHigherAndLatencyBetterLower) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const Comparison comparison = compared(run, run);
   for (const Row& r : comparison.points[0].rows) {
     const bool throughput = r.metric.ends_with("throughput");
@@ -104,8 +104,8 @@ TEST(Compare, ThroughputIsBetterHigherAndLatencyBetterLower) {
 }
 
 TEST(Compare, SlowerServerIsWorseOnThroughputAndLatency) {
-  const json fast = load_fixture("run_c4.json");
-  const json slow = load_fixture("run_c4_slow.json");
+  const json fast = compare_fixture("run_c4.json");
+  const json slow = compare_fixture("run_c4_slow.json");
   const Comparison comparison = compared(fast, slow);
   const Row& output = row(comparison, "output_throughput");
   EXPECT_DOUBLE_EQ(*output.base_value, fast["output_throughput"].get<double>());
@@ -122,7 +122,7 @@ TEST(Compare, SlowerServerIsWorseOnThroughputAndLatency) {
 }
 
 TEST(Compare, TenPercentOutputThroughputDropIsARegressionAtFivePercent) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   json next = base;
   next["output_throughput"] = base["output_throughput"].get<double>() * 0.9;
   const Comparison at_five = compared(base, next, 0.05);
@@ -146,7 +146,7 @@ TEST(Compare, ChangeExactlyAtTheThresholdPasses) {
 }
 
 TEST(Compare, LatencyRiseBeyondThresholdIsARegression) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   json next = base;
   next["p99_ttft_ms"] = base["p99_ttft_ms"].get<double>() * 1.5;
   const Comparison comparison = compared(base, next, 0.10);
@@ -157,14 +157,14 @@ TEST(Compare, LatencyRiseBeyondThresholdIsARegression) {
 
 TEST(Compare, ImprovementsNeverFail) {
   const Comparison comparison =
-      compared(load_fixture("run_c4_slow.json"), load_fixture("run_c4.json"), 0.0);
+      compared(compare_fixture("run_c4_slow.json"), compare_fixture("run_c4.json"), 0.0);
   EXPECT_EQ(row(comparison, "output_throughput").verdict, Verdict::better);
   EXPECT_EQ(row(comparison, "p99_tpot_ms").verdict, Verdict::better);
 }
 
 TEST(Compare, ErrorRateIsFailedOverSentInPercent) {
-  const json clean = load_fixture("run_c4.json");
-  const json failing = load_fixture("run_c4_failures.json");
+  const json clean = compare_fixture("run_c4.json");
+  const json failing = compare_fixture("run_c4_failures.json");
   const Comparison comparison = compared(clean, failing);
   const Row& errors = row(comparison, "error_rate");
   EXPECT_DOUBLE_EQ(*errors.base_value, 0);
@@ -175,7 +175,7 @@ TEST(Compare, ErrorRateIsFailedOverSentInPercent) {
 
 TEST(Compare, ErrorsAppearingFromZeroDoNotDivideByZeroAndRegressAtAnyThreshold) {
   const Comparison comparison =
-      compared(load_fixture("run_c4.json"), load_fixture("run_c4_failures.json"), 1.0);
+      compared(compare_fixture("run_c4.json"), compare_fixture("run_c4_failures.json"), 1.0);
   const Row& errors = row(comparison, "error_rate");
   EXPECT_FALSE(errors.change_pct);  // infinite: no number to print
   EXPECT_EQ(errors.verdict, Verdict::regression);
@@ -183,7 +183,7 @@ TEST(Compare, ErrorsAppearingFromZeroDoNotDivideByZeroAndRegressAtAnyThreshold) 
 
 TEST(Compare, ErrorsGoingAwayAreBetter) {
   const Comparison comparison =
-      compared(load_fixture("run_c4_failures.json"), load_fixture("run_c4.json"), 0.0);
+      compared(compare_fixture("run_c4_failures.json"), compare_fixture("run_c4.json"), 0.0);
   const Row& errors = row(comparison, "error_rate");
   EXPECT_EQ(errors.verdict, Verdict::better);
   EXPECT_DOUBLE_EQ(*errors.change_pct, -100);
@@ -206,7 +206,7 @@ TEST(Compare, ThroughputRisingFromZeroIsBetterWithoutAPercentage) {
 }
 
 TEST(Compare, MissingFigureIsNotComparableAndNeverARegression) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   json older = base;
   older.erase("p99_itl_ms");
   json unsent = base;
@@ -222,7 +222,7 @@ TEST(Compare, MissingFigureIsNotComparableAndNeverARegression) {
 }
 
 TEST(Compare, GoodputHasARowOnlyWhenMeasured) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   EXPECT_FALSE(has_row(compared(base, base), "goodput"));
   json unmeasured = base;
   unmeasured["goodput"] = nullptr;  // a run without --goodput SLOs
@@ -241,15 +241,15 @@ TEST(Compare, GoodputHasARowOnlyWhenMeasured) {
 
 TEST(Compare, SameConfigurationRunAgainGivesNoWarning) {
   // The two runs used different embedded-server ports; that is not a configuration change.
-  const json base = load_fixture("run_c4.json");
-  const json rerun = load_fixture("run_c4_rerun.json");
+  const json base = compare_fixture("run_c4.json");
+  const json rerun = compare_fixture("run_c4_rerun.json");
   ASSERT_NE(base["base_url"], rerun["base_url"]);
   EXPECT_TRUE(compared(base, rerun).warnings.empty());
 }
 
 TEST(Compare, WarnsWhenTheWorkloadDiffers) {
-  auto result = bench::compare::compare(load_fixture("run_c4.json"),
-                                        load_fixture("run_c4_out16.json"),
+  auto result = bench::compare::compare(compare_fixture("run_c4.json"),
+                                        compare_fixture("run_c4_out16.json"),
                                         {"a.json", "b.json", std::nullopt});
   ASSERT_TRUE(std::holds_alternative<Comparison>(result));
   EXPECT_EQ(std::get<Comparison>(result).warnings,
@@ -258,8 +258,8 @@ TEST(Compare, WarnsWhenTheWorkloadDiffers) {
 }
 
 TEST(Compare, WarnsOnModelEndpointConcurrencyAndTokenCountSource) {
-  const json base = load_fixture("run_c4.json");
-  json next = load_fixture("run_c4_no_usage.json");
+  const json base = compare_fixture("run_c4.json");
+  json next = compare_fixture("run_c4_no_usage.json");
   next["model"] = "other-model";
   next["endpoint"] = "completions";
   next["max_concurrency"] = 8;
@@ -275,8 +275,8 @@ TEST(Compare, WarnsOnModelEndpointConcurrencyAndTokenCountSource) {
 }
 
 TEST(Compare, UnknownInputFiguresAreNotComparableNeverAHundredPercentDrop) {
-  const json base = load_fixture("run_c4.json");
-  const json next = load_fixture("run_c4_no_usage.json");  // input written as 0, source unknown
+  const json base = compare_fixture("run_c4.json");
+  const json next = compare_fixture("run_c4_no_usage.json");  // input written as 0, source unknown
   const auto comparison = compared(base, next);  // a temporary would die before the loop body
   for (const Row& row : comparison.points.at(0).rows) {
     if (row.metric != "input_throughput" && row.metric != "total_throughput") continue;
@@ -286,7 +286,7 @@ TEST(Compare, UnknownInputFiguresAreNotComparableNeverAHundredPercentDrop) {
 }
 
 TEST(Compare, WarnsWhenTheSimulatorsSettingsDiffer) {
-  json base = load_fixture("run_c4.json");
+  json base = compare_fixture("run_c4.json");
   base["simulator"] = {{"profile", "fixed"}, {"time_scale", 1.0}, {"faults", json::object()}};
   json scaled = base;
   scaled["simulator"]["time_scale"] = 10.0;
@@ -305,7 +305,7 @@ TEST(Compare, WarnsWhenTheSimulatorsSettingsDiffer) {
 }
 
 TEST(Compare, WarningsNeverFailTheComparison) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   json next = base;
   next["config"]["input_len"] = 64;
   const Comparison comparison = compared(base, next, 0.0);
@@ -314,7 +314,7 @@ TEST(Compare, WarningsNeverFailTheComparison) {
 }
 
 TEST(Compare, WarnsWhenARunWasInterrupted) {
-  const json base = load_fixture("run_c4.json");
+  const json base = compare_fixture("run_c4.json");
   json next = base;
   next["interrupted"] = true;
   EXPECT_EQ(compared(base, next).warnings,
@@ -322,7 +322,7 @@ TEST(Compare, WarnsWhenARunWasInterrupted) {
 }
 
 TEST(Compare, RefusesWhatIsNotAResultsObject) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   EXPECT_EQ(refusal(json::array(), run), "base.json: not a bench results object (a JSON object)");
   EXPECT_EQ(refusal(run, {{"hello", 1}}),
             "new.json: not a bench results object (neither output_throughput nor points)");
@@ -340,7 +340,7 @@ TEST(Compare, RefusesWhatIsNotAResultsObject) {
 namespace {
 
 TEST(Compare, ShowsTheInputSplitWhenASideKnowsIt) {
-  json base = load_fixture("run_c4.json");
+  json base = compare_fixture("run_c4.json");
   base["computed_input_throughput"] = 1000.0;
   base["cached_input_share"] = 0.0;
   json next = base;
@@ -358,10 +358,10 @@ TEST(Compare, ShowsTheInputSplitWhenASideKnowsIt) {
 }
 
 TEST(Compare, AnUndisclosedSplitIsNotComparableAndAbsentOnBothSidesShowsNoRow) {
-  json base = load_fixture("run_c4.json");
+  json base = compare_fixture("run_c4.json");
   base["computed_input_throughput"] = 1000.0;
   base["cached_input_share"] = 0.02;
-  json next = load_fixture("run_c4.json");
+  json next = compare_fixture("run_c4.json");
   next["computed_input_throughput"] = nullptr;  // the server did not disclose cached tokens
   next["cached_input_share"] = nullptr;
   const Comparison comparison = compared(base, next);

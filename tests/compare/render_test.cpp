@@ -11,21 +11,21 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/compare/compare.hpp"
-#include "fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
 using bench::compare::Comparison;
 using bench::compare::CompareError;
 using bench::compare::CompareOptions;
-using compare_test::load_fixture;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 constexpr std::size_t npos = std::string::npos;
 
 Comparison compared(const std::string& base, const std::string& next,
                     std::optional<double> threshold = {}) {
   CompareOptions options{base, next, threshold};
-  auto result = bench::compare::compare(load_fixture(base), load_fixture(next), options);
+  auto result = bench::compare::compare(compare_fixture(base), compare_fixture(next), options);
   if (const auto* error = std::get_if<CompareError>(&result)) {
     ADD_FAILURE() << error->message;
     return {};
@@ -140,9 +140,9 @@ TEST(RenderText, ShowsErrorsAppearingFromZeroWithoutAPercentage) {
 }
 
 TEST(RenderText, ShowsMissingFiguresAsSuch) {
-  json base = load_fixture("run_c4.json");
+  json base = compare_fixture("run_c4.json");
   base.erase("p99_itl_ms");
-  auto result = bench::compare::compare(base, load_fixture("run_c4.json"));
+  auto result = bench::compare::compare(base, compare_fixture("run_c4.json"));
   const std::string text = bench::compare::render_text(std::get<Comparison>(result));
   const std::string itl = line_starting(text, "ITL p99");
   EXPECT_TRUE(itl.ends_with("missing in base")) << itl;
@@ -197,8 +197,8 @@ TEST(ToJson, CarriesEveryRowWithNullForWhatIsUnknown) {
   EXPECT_EQ(rows[0]["metric"], "output_throughput");
   EXPECT_EQ(rows[0]["unit"], "output tok/s");
   EXPECT_EQ(rows[0]["direction"], "higher_is_better");
-  EXPECT_EQ(rows[0]["base"], load_fixture("run_c4.json")["output_throughput"]);
-  EXPECT_EQ(rows[0]["new"], load_fixture("run_c4_failures.json")["output_throughput"]);
+  EXPECT_EQ(rows[0]["base"], compare_fixture("run_c4.json")["output_throughput"]);
+  EXPECT_EQ(rows[0]["new"], compare_fixture("run_c4_failures.json")["output_throughput"]);
   const json& errors = rows.back();
   EXPECT_EQ(errors["metric"], "error_rate");
   EXPECT_TRUE(errors["change_pct"].is_null());  // from a base of 0

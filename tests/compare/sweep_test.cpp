@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/compare/compare.hpp"
-#include "fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
@@ -18,7 +18,7 @@ using bench::compare::CompareError;
 using bench::compare::CompareOptions;
 using bench::compare::Row;
 using bench::compare::Verdict;
-using compare_test::load_fixture;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 
 Comparison compared(const json& base, const json& next, std::optional<double> threshold = {}) {
@@ -55,8 +55,8 @@ const Row& output_row(const bench::compare::PointComparison& point) {
 }
 
 TEST(CompareSweeps, MatchesPointsByValueAndListsTheRest) {
-  const json base = load_fixture("sweep_c1_2_4.json");      // concurrency 1, 2, 4
-  const json next = load_fixture("sweep_c2_4_8_slow.json");  // concurrency 2, 4, 8
+  const json base = compare_fixture("sweep_c1_2_4.json");      // concurrency 1, 2, 4
+  const json next = compare_fixture("sweep_c2_4_8_slow.json");  // concurrency 2, 4, 8
   const Comparison comparison = compared(base, next);
   EXPECT_EQ(comparison.sweep_variable, "concurrency");
   EXPECT_EQ(labels(comparison), (std::vector<std::string>{"concurrency=2", "concurrency=4"}));
@@ -72,8 +72,8 @@ TEST(CompareSweeps, MatchesPointsByValueAndListsTheRest) {
 }
 
 TEST(CompareSweeps, RegressionsAreJudgedPerPoint) {
-  const json base = load_fixture("sweep_c1_2_4.json");
-  const json slow = load_fixture("sweep_c2_4_8_slow.json");  // twice the time per token
+  const json base = compare_fixture("sweep_c1_2_4.json");
+  const json slow = compare_fixture("sweep_c2_4_8_slow.json");  // twice the time per token
   const Comparison comparison = compared(base, slow, 0.05);
   for (const auto& point : comparison.points) {
     EXPECT_EQ(output_row(point).verdict, Verdict::regression) << point.label;
@@ -82,7 +82,7 @@ TEST(CompareSweeps, RegressionsAreJudgedPerPoint) {
 }
 
 TEST(CompareSweeps, IdenticalSweepsChangeNothing) {
-  const json sweep = load_fixture("sweep_c1_2_4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
   const Comparison comparison = compared(sweep, sweep, 0.0);
   EXPECT_EQ(comparison.points.size(), 3u);
   EXPECT_TRUE(comparison.only_in_base.empty());
@@ -92,7 +92,7 @@ TEST(CompareSweeps, IdenticalSweepsChangeNothing) {
 }
 
 TEST(CompareSweeps, MatchesRatesIncludingInf) {
-  json base = load_fixture("sweep_c1_2_4.json");
+  json base = compare_fixture("sweep_c1_2_4.json");
   base["sweep"] = {{"variable", "request_rate"}, {"values", {1, 4.5, "inf"}}};
   json next = base;
   next["sweep"]["values"] = {"inf", 4.5, 16};
@@ -106,8 +106,8 @@ TEST(CompareSweeps, MatchesRatesIncludingInf) {
 }
 
 TEST(CompareSweeps, MatchesOnConfiguredConcurrencyWhenTheSweepHasNoValues) {
-  json base = load_fixture("sweep_c1_2_4.json");
-  json next = load_fixture("sweep_c2_4_8_slow.json");
+  json base = compare_fixture("sweep_c1_2_4.json");
+  json next = compare_fixture("sweep_c2_4_8_slow.json");
   base["sweep"].erase("values");
   next["sweep"].erase("values");
   EXPECT_EQ(labels(compared(base, next)),
@@ -115,7 +115,7 @@ TEST(CompareSweeps, MatchesOnConfiguredConcurrencyWhenTheSweepHasNoValues) {
 }
 
 TEST(CompareSweeps, RepeatedValuesPairInOrder) {
-  json base = load_fixture("sweep_c1_2_4.json");
+  json base = compare_fixture("sweep_c1_2_4.json");
   base["sweep"]["values"] = {4, 4, 4};
   json next = base;
   next["points"].erase(2);
@@ -127,9 +127,9 @@ TEST(CompareSweeps, RepeatedValuesPairInOrder) {
 }
 
 TEST(CompareSweeps, WarnsWhenNoPointMatches) {
-  json next = load_fixture("sweep_c1_2_4.json");
+  json next = compare_fixture("sweep_c1_2_4.json");
   next["sweep"]["values"] = {16, 32, 64};
-  const Comparison comparison = compared(load_fixture("sweep_c1_2_4.json"), next);
+  const Comparison comparison = compared(compare_fixture("sweep_c1_2_4.json"), next);
   EXPECT_TRUE(comparison.points.empty());
   EXPECT_EQ(comparison.only_in_base.size(), 3u);
   EXPECT_EQ(comparison.only_in_new.size(), 3u);
@@ -139,7 +139,7 @@ TEST(CompareSweeps, WarnsWhenNoPointMatches) {
 }
 
 TEST(CompareSweeps, WarnsOnConfigurationOnceAcrossPoints) {
-  const json base = load_fixture("sweep_c1_2_4.json");
+  const json base = compare_fixture("sweep_c1_2_4.json");
   json next = base;
   for (json& point : next["points"]) point["config"]["output_len"] = 16;
   EXPECT_EQ(compared(base, next).warnings,
@@ -148,8 +148,8 @@ TEST(CompareSweeps, WarnsOnConfigurationOnceAcrossPoints) {
 }
 
 TEST(CompareSweeps, RefusesASweepAgainstASingleRun) {
-  const json sweep = load_fixture("sweep_c1_2_4.json");
-  const json run = load_fixture("run_c4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
+  const json run = compare_fixture("run_c4.json");
   EXPECT_EQ(refusal(sweep, run),
             "cannot compare a sweep (base.json: concurrency 1, 2, 4) with a single run "
             "(new.json): give two single runs or two sweeps");
@@ -159,7 +159,7 @@ TEST(CompareSweeps, RefusesASweepAgainstASingleRun) {
 }
 
 TEST(CompareSweeps, RefusesSweepsOfDifferentVariables) {
-  const json base = load_fixture("sweep_c1_2_4.json");
+  const json base = compare_fixture("sweep_c1_2_4.json");
   json next = base;
   next["sweep"]["variable"] = "request_rate";
   EXPECT_EQ(refusal(base, next),
@@ -169,7 +169,7 @@ TEST(CompareSweeps, RefusesSweepsOfDifferentVariables) {
 
 TEST(CompareSweeps, RefusesASweepWithoutPoints) {
   const json empty = {{"kind", "sweep"}, {"points", json::array()}};
-  EXPECT_EQ(refusal(empty, load_fixture("sweep_c1_2_4.json")), "base.json: a sweep without points");
+  EXPECT_EQ(refusal(empty, compare_fixture("sweep_c1_2_4.json")), "base.json: a sweep without points");
 }
 
 }  // namespace

@@ -9,12 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/compare/compare.hpp"
-#include "fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
 using bench::compare::Comparison;
-using compare_test::load_fixture;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 
 std::vector<std::string> warnings(const json& base, const json& next) {
@@ -30,14 +30,14 @@ json with_fingerprint(json results, const std::string& fingerprint) {
 }
 
 TEST(CompareWorkload, TheSameFingerprintGivesNoWarning) {
-  const json base = with_fingerprint(load_fixture("run_c4.json"), "00000000000000aa");
-  const json rerun = with_fingerprint(load_fixture("run_c4_rerun.json"), "00000000000000aa");
+  const json base = with_fingerprint(compare_fixture("run_c4.json"), "00000000000000aa");
+  const json rerun = with_fingerprint(compare_fixture("run_c4_rerun.json"), "00000000000000aa");
   EXPECT_TRUE(warnings(base, rerun).empty());
 }
 
 TEST(CompareWorkload, DifferentFingerprintsAreWarnedOf) {
-  const json base = with_fingerprint(load_fixture("run_c4.json"), "00000000000000aa");
-  const json next = with_fingerprint(load_fixture("run_c4_rerun.json"), "00000000000000bb");
+  const json base = with_fingerprint(compare_fixture("run_c4.json"), "00000000000000aa");
+  const json next = with_fingerprint(compare_fixture("run_c4_rerun.json"), "00000000000000bb");
   EXPECT_EQ(warnings(base, next),
             std::vector<std::string>{"base.json and new.json measured different workloads "
                                      "(fingerprint 00000000000000aa vs 00000000000000bb): the "
@@ -45,9 +45,9 @@ TEST(CompareWorkload, DifferentFingerprintsAreWarnedOf) {
 }
 
 TEST(CompareWorkload, AResultsFileFromAnOlderBenchCannotBeChecked) {
-  const json old = load_fixture("run_c4.json");  // written before results had a fingerprint
+  const json old = compare_fixture("run_c4.json");  // written before results had a fingerprint
   ASSERT_FALSE(old.contains("workload"));
-  const json next = with_fingerprint(load_fixture("run_c4_rerun.json"), "00000000000000aa");
+  const json next = with_fingerprint(compare_fixture("run_c4_rerun.json"), "00000000000000aa");
   const std::vector<std::string> expected = {
       "base.json was made by an older bench: its workload cannot be checked against new.json's"};
   EXPECT_EQ(warnings(old, next), expected);
@@ -57,7 +57,7 @@ TEST(CompareWorkload, AResultsFileFromAnOlderBenchCannotBeChecked) {
 }
 
 TEST(CompareWorkload, SweepPointsAreCheckedOneByOne) {
-  json base = load_fixture("sweep_c1_2_4.json");
+  json base = compare_fixture("sweep_c1_2_4.json");
   json next = base;
   for (json& point : base["points"]) point = with_fingerprint(point, "00000000000000aa");
   for (json& point : next["points"]) point = with_fingerprint(point, "00000000000000aa");

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/gate/gate.hpp"
-#include "fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
@@ -20,7 +20,7 @@ using bench::gate::evaluate;
 using bench::gate::Gate;
 using bench::gate::GateKind;
 using bench::gate::GateOutcome;
-using gate_test::load_fixture;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 
 Gate gate(GateKind kind, const std::string& spec) {
@@ -50,7 +50,7 @@ std::vector<std::string> messages(const GateOutcome& outcome) {
 
 TEST(Evaluate, AGateOnAnUnknownInputFigureFailsWithAClearLine) {
   // A run without usage: this older file wrote its unknown input figures as 0 and output.
-  const json run = load_fixture("run_c4_no_usage.json");
+  const json run = compare_fixture("run_c4_no_usage.json");
   const Gate gates[] = {under("input_throughput", 0), over("total_throughput", 1e9)};
   const GateOutcome outcome = evaluate(gates, run);
   EXPECT_EQ(messages(outcome),
@@ -62,7 +62,7 @@ TEST(Evaluate, AGateOnAnUnknownInputFigureFailsWithAClearLine) {
 }
 
 TEST(Evaluate, PassesWhenEveryGateHolds) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const double output = run["output_throughput"].get<double>();
   const double p99_ttft = run["p99_ttft_ms"].get<double>();
   const std::vector<Gate> gates = {under("output_throughput", output / 2),
@@ -75,7 +75,7 @@ TEST(Evaluate, PassesWhenEveryGateHolds) {
 }
 
 TEST(Evaluate, FailUnderNamesMetricValueLimitAndFlag) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const Gate huge = under("output_throughput", 1e9);
   const GateOutcome outcome = evaluate({&huge, 1}, run);
   ASSERT_EQ(outcome.violations.size(), 1u);
@@ -106,7 +106,7 @@ TEST(Evaluate, ShowsEnoughDigitsToTellValueFromLimit) {
 }
 
 TEST(Evaluate, ValueEqualToTheLimitPasses) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   const double output = run["output_throughput"].get<double>();
   const double p99_ttft = run["p99_ttft_ms"].get<double>();
   const std::vector<Gate> at_limit = {
@@ -116,7 +116,7 @@ TEST(Evaluate, ValueEqualToTheLimitPasses) {
 }
 
 TEST(Evaluate, FailOverCatchesLatencyAboveLimit) {
-  const json run = load_fixture("run_c4_slow.json");
+  const json run = compare_fixture("run_c4_slow.json");
   const double p99_tpot = run["p99_tpot_ms"].get<double>();
   const Gate tight = over("p99_tpot_ms", p99_tpot * 0.9);
   const GateOutcome outcome = evaluate({&tight, 1}, run);
@@ -126,7 +126,7 @@ TEST(Evaluate, FailOverCatchesLatencyAboveLimit) {
 }
 
 TEST(Evaluate, ErrorRateIsFailedOverSent) {
-  const json run = load_fixture("run_c4_failures.json");
+  const json run = compare_fixture("run_c4_failures.json");
   const double failed = run["failed"].get<double>();
   const double sent = run["sent"].get<double>();
   ASSERT_GT(failed, 0) << "the fixture must hold failed requests";
@@ -153,12 +153,12 @@ TEST(Evaluate, ErrorRateLineReadsAsFraction) {
 
 TEST(Evaluate, CleanRunPassesAZeroErrorBudget) {
   const Gate none = max_error_rate(0);
-  EXPECT_FALSE(evaluate({&none, 1}, load_fixture("run_c4.json")).failed());
-  EXPECT_TRUE(evaluate({&none, 1}, load_fixture("run_c4_failures.json")).failed());
+  EXPECT_FALSE(evaluate({&none, 1}, compare_fixture("run_c4.json")).failed());
+  EXPECT_TRUE(evaluate({&none, 1}, compare_fixture("run_c4_failures.json")).failed());
 }
 
 TEST(Evaluate, NoRequestSentFailsTheErrorRateGate) {
-  json run = load_fixture("run_c4.json");
+  json run = compare_fixture("run_c4.json");
   run["sent"] = 0;
   run["failed"] = 0;
   const Gate budget = max_error_rate(0.5);
@@ -168,7 +168,7 @@ TEST(Evaluate, NoRequestSentFailsTheErrorRateGate) {
 }
 
 TEST(Evaluate, MissingMetricFailsItsGate) {
-  const json run = load_fixture("run_c4.json");
+  const json run = compare_fixture("run_c4.json");
   ASSERT_FALSE(run.contains("goodput")) << "the fixture predates goodput";
   const Gate goodput = under("goodput", 40);
   EXPECT_EQ(messages(evaluate({&goodput, 1}, run)),
@@ -177,7 +177,7 @@ TEST(Evaluate, MissingMetricFailsItsGate) {
 }
 
 TEST(Evaluate, NullMetricFailsItsGateWithAHint) {
-  json run = load_fixture("run_c4.json");
+  json run = compare_fixture("run_c4.json");
   run["goodput"] = nullptr;  // docs/results-schema: what a run without --goodput writes
   const Gate goodput = under("goodput", 40);
   EXPECT_EQ(messages(evaluate({&goodput, 1}, run)),
@@ -187,7 +187,7 @@ TEST(Evaluate, NullMetricFailsItsGateWithAHint) {
 }
 
 TEST(Evaluate, NonNumericMetricFailsItsGate) {
-  json run = load_fixture("run_c4.json");
+  json run = compare_fixture("run_c4.json");
   run["request_rate"] = "inf";  // docs/results-schema: a closed loop's offered rate
   const Gate rate = over("request_rate", 10);
   EXPECT_EQ(messages(evaluate({&rate, 1}, run)),
@@ -199,7 +199,7 @@ TEST(Evaluate, NonNumericMetricFailsItsGate) {
 }
 
 TEST(Evaluate, ChecksEverySweepPointAndNamesTheFailingOnes) {
-  const json sweep = load_fixture("sweep_c1_2_4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
   const json& points = sweep["points"];
   ASSERT_EQ(points.size(), 3u);
   // Between the second and third points' figures: the first two fail, the third passes.
@@ -223,7 +223,7 @@ TEST(Evaluate, ChecksEverySweepPointAndNamesTheFailingOnes) {
 }
 
 TEST(Evaluate, ListsViolationsByGateThenPoint) {
-  const json sweep = load_fixture("sweep_c1_2_4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
   const std::vector<Gate> gates = {under("output_throughput", 1e9), over("p99_ttft_ms", 0)};
   const GateOutcome outcome = evaluate(gates, sweep);
   ASSERT_EQ(outcome.violations.size(), 6u);
@@ -238,7 +238,7 @@ TEST(Evaluate, ListsViolationsByGateThenPoint) {
 }
 
 TEST(Evaluate, LabelsRateSweepPointsByTheirRate) {
-  json sweep = load_fixture("sweep_c1_2_4.json");
+  json sweep = compare_fixture("sweep_c1_2_4.json");
   sweep["sweep"] = {{"variable", "request_rate"}, {"values", {1, 4.5, "inf"}}};
   const Gate huge = under("output_throughput", 1e9);
   const GateOutcome outcome = evaluate({&huge, 1}, sweep);
@@ -249,7 +249,7 @@ TEST(Evaluate, LabelsRateSweepPointsByTheirRate) {
 }
 
 TEST(Evaluate, LabelsPointsByConfiguredNotAchievedConcurrency) {
-  json sweep = load_fixture("sweep_c1_2_4.json");
+  json sweep = compare_fixture("sweep_c1_2_4.json");
   sweep["sweep"].erase("values");  // the label must then come from each point's own setting
   const Gate huge = under("output_throughput", 1e9);
   const GateOutcome outcome = evaluate({&huge, 1}, sweep);
@@ -258,7 +258,7 @@ TEST(Evaluate, LabelsPointsByConfiguredNotAchievedConcurrency) {
 }
 
 TEST(Evaluate, APointThatIsNotAnObjectFailsEveryGate) {
-  json sweep = load_fixture("sweep_c1_2_4.json");
+  json sweep = compare_fixture("sweep_c1_2_4.json");
   sweep["points"][1] = "garbage";
   sweep["sweep"]["values"] = {1, 4};  // no longer one per point: labels come from the points
   const Gate floor = under("output_throughput", 1);
@@ -286,11 +286,11 @@ TEST(Evaluate, ResultsThatAreNotAnObjectFailEveryGate) {
 
 TEST(Evaluate, NoGatesNeverFail) {
   EXPECT_FALSE(evaluate({}, json()).failed());
-  EXPECT_FALSE(evaluate({}, load_fixture("run_c4_failures.json")).failed());
+  EXPECT_FALSE(evaluate({}, compare_fixture("run_c4_failures.json")).failed());
 }
 
 TEST(ToJson, RecordsGatesAndViolations) {
-  const json sweep = load_fixture("sweep_c1_2_4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
   const std::vector<Gate> gates = {over("p99_ttft_ms", 0), max_error_rate(0.1)};
   const GateOutcome outcome = evaluate(gates, sweep);
   const json out = bench::gate::to_json(outcome);
@@ -314,7 +314,7 @@ TEST(ToJson, RecordsGatesAndViolations) {
 namespace {
 
 TEST(Evaluate, FailOverCachedInputShareCatchesACacheFlatteredRun) {
-  json run = load_fixture("run_c4.json");
+  json run = compare_fixture("run_c4.json");
   run["cached_input_share"] = 0.25;
   const Gate gates[] = {over("cached_input_share", 0.1)};
   const GateOutcome outcome = evaluate(gates, run);
@@ -326,7 +326,7 @@ TEST(Evaluate, FailOverCachedInputShareCatchesACacheFlatteredRun) {
 }
 
 TEST(Evaluate, AGateOnAnUndisclosedCachedShareFailsSayingWhatItNeeds) {
-  json run = load_fixture("run_c4.json");
+  json run = compare_fixture("run_c4.json");
   run["cached_input_share"] = nullptr;
   const Gate gates[] = {over("cached_input_share", 0.1)};
   EXPECT_EQ(messages(evaluate(gates, run)),

@@ -80,9 +80,23 @@ TEST_P(RunAtConcurrency, CountsEveryTokenFromUsageAndKeepsThroughputIdentities) 
   expect_throughput_identities(results);
   // Little's law cannot exceed the configured concurrency.
   EXPECT_LE(results["concurrency"].get<double>(), param.concurrency + 0.01);
-  // Keep-alive: one connection per concurrency slot, reused by every later request (the probe
-  // and model discovery use connections of their own, outside the measured run).
-  EXPECT_EQ(results["connections_opened"], param.concurrency);
+  // Keep-alive: one connection per concurrency slot, opened before the run (--preconnect's
+  // default) and reused by every request of it (the probe and model discovery use connections
+  // of their own).
+  EXPECT_EQ(results["client"]["preconnect"]["requested"], param.concurrency);
+  EXPECT_EQ(results["client"]["preconnect"]["opened"], param.concurrency);
+  EXPECT_EQ(results["client"]["preconnect"]["failed"], 0);
+  EXPECT_EQ(results["connections_opened"], 0);
+  EXPECT_TRUE(results["mean_connect_ms"].is_null());
+}
+
+TEST(RunAgainstSim, WithoutPreconnectEachSlotOpensItsConnectionInsideTheRun) {
+  bench::sim::SimServer server(sim_options(50, 10));
+  const json results =
+      run_json(server, {"--concurrency", "8", "--num-prompts", "32", "--input-len", "16",
+                        "--output-len", "4", "--preconnect", "0"});
+  EXPECT_EQ(results["client"]["preconnect"]["requested"], 0);
+  EXPECT_EQ(results["connections_opened"], 8);
   EXPECT_GT(results["mean_connect_ms"].get<double>(), 0.0);
 }
 
@@ -323,4 +337,13 @@ TEST(RunAgainstSim, ReportsPerChunkUsageAsReceivedNotAsAsked) {
   EXPECT_EQ(results["per_chunk_usage_asked"], true);
   EXPECT_NE(run.err.find("per-chunk usage: asked, received on 0 of 4"), std::string::npos)
       << run.err;
+}
+
+TEST(RunAgainstSim, ReportsPerChunkUsageAsAskedOnlyWhenTheBodySentAskedForIt) {
+  bench::sim::SimServer server(sim_options(1, 1));
+  const json results =
+      run_json(server, {"--per-chunk-usage", "on", "--extra-body", R"({"stream_options":null})",
+                        "--num-prompts", "2", "--output-len", "4"});
+  EXPECT_EQ(results["per_chunk_usage_asked"], false);
+  EXPECT_EQ(results["per_chunk_usage"], false);
 }

@@ -18,6 +18,7 @@ namespace {
 using bench::protocol::Chunk;
 using bench::protocol::Endpoint;
 using bench::protocol::RequestOptions;
+using bench::protocol::asks_per_chunk_usage;
 using bench::protocol::build_request_body;
 using bench::protocol::interpret_chunk;
 using nlohmann::json;
@@ -104,6 +105,20 @@ TEST(BuildRequestBody, ExtraBodyOverridesAndMerges) {
             (json{{"include_usage", true}, {"continuous_usage_stats", true}}));
   EXPECT_FALSE(body.contains("model"));
   EXPECT_EQ(body["stream"], true);
+}
+
+TEST(AsksPerChunkUsage, SaysWhatTheBodySendsOnceExtraBodyIsMerged) {
+  RequestOptions options;
+  EXPECT_FALSE(asks_per_chunk_usage(options));
+  options.continuous_usage_stats = true;
+  EXPECT_TRUE(asks_per_chunk_usage(options));
+  options.extra_body = json::parse(R"({"stream_options": null})");
+  EXPECT_FALSE(asks_per_chunk_usage(options));
+  options.extra_body = json::parse(R"({"stream_options": {"continuous_usage_stats": false}})");
+  EXPECT_FALSE(asks_per_chunk_usage(options));
+  options.continuous_usage_stats = false;
+  options.extra_body = json::parse(R"({"stream_options": {"continuous_usage_stats": true}})");
+  EXPECT_TRUE(asks_per_chunk_usage(options));
 }
 
 TEST(BuildRequestBody, ReplacesInvalidUtf8InPromptInsteadOfThrowing) {

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -17,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "results_fixtures.hpp"
 #include "xml_check.hpp"
 
 namespace bench::report {
@@ -24,6 +24,7 @@ namespace {
 
 using bench::test::parse_xml;
 using bench::test::XmlNode;
+using bench::testing::saved_results;
 using nlohmann::json;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -31,12 +32,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 const char* const kFixtures[] = {"single_run.json", "single_run_failures.json",
                                  "single_run_estimate.json", "single_run_legacy.json",
                                  "sweep_concurrency.json"};
-
-json load(const std::string& name) {
-  std::ifstream in(std::string(BENCH_TEST_DATA_DIR) + "/results/" + name);
-  if (!in) throw std::runtime_error("cannot open fixture " + name);
-  return json::parse(in);
-}
 
 struct Page {
   std::string html;
@@ -159,7 +154,7 @@ std::vector<std::string> column_heads(const XmlNode& table) {
 TEST(HtmlReport, IsWellFormedAndSelfContainedForEveryFixture) {
   for (const char* name : kFixtures) {
     SCOPED_TRACE(name);
-    const Page page = render(load(name));
+    const Page page = render(saved_results(name));
     EXPECT_EQ(page.root->name, "html");
     EXPECT_TRUE(page.html.starts_with("<!DOCTYPE html>"));
     EXPECT_EQ(page.html.find("<script"), std::string::npos);
@@ -174,13 +169,13 @@ TEST(HtmlReport, IsWellFormedAndSelfContainedForEveryFixture) {
 
 TEST(HtmlReport, NeverPrintsNanOrInfForAnyFixture) {
   for (const char* name : kFixtures) {
-    EXPECT_FALSE(mentions_nan_or_inf(render_html_report(load(name)))) << name;
+    EXPECT_FALSE(mentions_nan_or_inf(render_html_report(saved_results(name)))) << name;
   }
 }
 
 TEST(HtmlReport, NeverShowsTokPerSecondWithoutItsKind) {
   for (const char* name : kFixtures) {
-    const Page page = render(load(name));
+    const Page page = render(saved_results(name));
     // The definitions are the results file's own prose, quoted as they are.
     const std::string text = text_without(*page.root, "definitions");
     std::size_t pos = 0;
@@ -198,7 +193,7 @@ TEST(HtmlReport, NeverShowsTokPerSecondWithoutItsKind) {
 }
 
 TEST(HtmlReport, GivesEveryChartItsOwnSvgWithATitleAndUniqueIds) {
-  const Page page = render(load("single_run.json"));
+  const Page page = render(saved_results("single_run.json"));
   const auto svgs = page.root->find_all("svg");
   ASSERT_EQ(svgs.size(), 4u);  // TTFT CDF, ITL CDF, token timeline, requests timeline
   for (const XmlNode* svg : svgs) {
@@ -210,7 +205,7 @@ TEST(HtmlReport, GivesEveryChartItsOwnSvgWithATitleAndUniqueIds) {
 }
 
 TEST(HtmlReport, ListsOutputThenInputThenTotalThroughputEachLabelled) {
-  const json results = load("single_run.json");
+  const json results = saved_results("single_run.json");
   const Page page = render(results);
   const auto tables = with_class(*page.root, "table", "headline");
   ASSERT_EQ(tables.size(), 1u);
@@ -235,7 +230,7 @@ TEST(HtmlReport, ListsOutputThenInputThenTotalThroughputEachLabelled) {
 }
 
 TEST(HtmlReport, PutsSteadyStateBesideWholeRunOnlyWhenThereIsAWindow) {
-  json results = load("single_run.json");
+  json results = saved_results("single_run.json");
   {
     const Page page = render(results);
     const XmlNode& table = *with_class(*page.root, "table", "headline")[0];
@@ -258,7 +253,7 @@ TEST(HtmlReport, PutsSteadyStateBesideWholeRunOnlyWhenThereIsAWindow) {
 }
 
 TEST(HtmlReport, ShowsFailuresBesideTheThroughput) {
-  const json results = load("single_run_failures.json");
+  const json results = saved_results("single_run_failures.json");
   ASSERT_EQ(results["failed"], 32);
   const Page page = render(results);
   const auto alerts = with_class(*page.root, "p", "bad");
@@ -278,7 +273,7 @@ TEST(HtmlReport, ShowsFailuresBesideTheThroughput) {
 }
 
 TEST(HtmlReport, DoesNotAlarmOnACleanRun) {
-  const Page page = render(load("single_run.json"));
+  const Page page = render(saved_results("single_run.json"));
   EXPECT_TRUE(with_class(*page.root, "p", "alert").empty());
   const auto rows = body_rows(*with_class(*page.root, "table", "headline")[0]);
   EXPECT_EQ(cells(*rows[4])[1], "0 of 400");
@@ -287,7 +282,7 @@ TEST(HtmlReport, DoesNotAlarmOnACleanRun) {
 }
 
 TEST(HtmlReport, AddsGoodputAndCancelledRowsWhenTheRunHasThem) {
-  json results = load("single_run.json");
+  json results = saved_results("single_run.json");
   results["goodput"] = 41.2;
   results["cancelled"] = 3;
   const Page page = render(results);
@@ -309,7 +304,7 @@ TEST(HtmlReport, AddsGoodputAndCancelledRowsWhenTheRunHasThem) {
 }
 
 TEST(HtmlReport, MarksEstimatedAndUnknownTokenCounts) {
-  const Page page = render(load("single_run_estimate.json"));
+  const Page page = render(saved_results("single_run_estimate.json"));
   const auto rows = body_rows(*with_class(*page.root, "table", "headline")[0]);
   EXPECT_NE(cells(*rows[0])[1].find("ESTIMATE"), std::string::npos);
   EXPECT_NE(cells(*rows[0]).back().find("ESTIMATE from chunk count"), std::string::npos);
@@ -326,7 +321,7 @@ TEST(HtmlReport, MarksEstimatedAndUnknownTokenCounts) {
 }
 
 TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
-  const json results = load("single_run.json");
+  const json results = saved_results("single_run.json");
   const Page page = render(results);
   const auto tables = with_class(*page.root, "table", "latency");
   ASSERT_EQ(tables.size(), 1u);
@@ -349,7 +344,7 @@ TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
 }
 
 TEST(HtmlReport, DrawsTtftAndItlCdfsWithLabelledAxes) {
-  const Page page = render(load("single_run.json"));
+  const Page page = render(saved_results("single_run.json"));
   const XmlNode* ttft = nullptr;
   for (const XmlNode* svg : page.root->find_all("svg")) {
     if (svg->children.front()->text() == "TTFT distribution") ttft = svg;
@@ -370,7 +365,7 @@ TEST(HtmlReport, DrawsTtftAndItlCdfsWithLabelledAxes) {
 }
 
 TEST(HtmlReport, DrawsTheTimelineWithOneStackedBarPairPerBucket) {
-  const json results = load("single_run.json");
+  const json results = saved_results("single_run.json");
   const std::size_t buckets = results["timeline"]["buckets"].size();
   const Page page = render(results);
   const XmlNode* tokens = nullptr;
@@ -397,7 +392,7 @@ TEST(HtmlReport, DrawsTheTimelineWithOneStackedBarPairPerBucket) {
 }
 
 TEST(HtmlReport, DrawsAPartialLastBucketAtItsRealWidthAndRate) {
-  json results = load("single_run.json");
+  json results = saved_results("single_run.json");
   json& last = results["timeline"]["buckets"].back();
   last["width_s"] = 0.25;
   last["output_tokens"] = 200;
@@ -418,7 +413,7 @@ TEST(HtmlReport, DrawsAPartialLastBucketAtItsRealWidthAndRate) {
 }
 
 TEST(HtmlReport, ShowsTheMetricDefinitionsOfTheFile) {
-  const json results = load("single_run.json");
+  const json results = saved_results("single_run.json");
   const Page page = render(results);
   const XmlNode* section = by_id(*page.root, "section", "definitions");
   ASSERT_NE(section, nullptr);
@@ -431,7 +426,7 @@ TEST(HtmlReport, ShowsTheMetricDefinitionsOfTheFile) {
 }
 
 TEST(HtmlReport, EscapesHostileStringsFromUserAndServer) {
-  json results = load("single_run_failures.json");
+  json results = saved_results("single_run_failures.json");
   const std::string model = "<script>alert(1)</script> & \"co\"";
   results["model"] = model;
   results["base_url"] = "http://x/\"><img src=x onerror=alert(1)>";
@@ -456,7 +451,7 @@ TEST(HtmlReport, EscapesHostileStringsFromUserAndServer) {
 }
 
 TEST(HtmlReport, ShowsDashesForNonFiniteValues) {
-  json results = load("single_run.json");
+  json results = saved_results("single_run.json");
   results["output_throughput"] = kNaN;
   results["p99_ttft_ms"] = kInf;
   results["distributions"]["ttft_ms"][3] = {3, kNaN};
@@ -471,7 +466,7 @@ TEST(HtmlReport, ShowsDashesForNonFiniteValues) {
 }
 
 TEST(HtmlReport, RendersAnOlderFileWithoutTheNewKeys) {
-  const json results = load("single_run_legacy.json");
+  const json results = saved_results("single_run_legacy.json");
   ASSERT_FALSE(results.contains("timeline"));
   ASSERT_FALSE(results.contains("distributions"));
   const Page page = render(results);
@@ -508,7 +503,7 @@ TEST(HtmlReport, RejectsWhatIsNotAResultsObject) {
 }
 
 TEST(HtmlSweepReport, TabulatesOnePointPerRowInSweepOrder) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   const Page page = render(sweep);
   const auto tables = with_class(*page.root, "table", "sweep");
   ASSERT_EQ(tables.size(), 1u);
@@ -539,7 +534,7 @@ TEST(HtmlSweepReport, TabulatesOnePointPerRowInSweepOrder) {
 }
 
 TEST(HtmlSweepReport, PlotsThroughputAgainstConcurrencyAndLatencyAgainstOutput) {
-  const Page page = render(load("sweep_concurrency.json"));
+  const Page page = render(saved_results("sweep_concurrency.json"));
   std::map<std::string, const XmlNode*> charts;
   for (const XmlNode* svg : page.root->find_all("svg")) {
     charts[svg->children.front()->text()] = svg;
@@ -568,7 +563,7 @@ TEST(HtmlSweepReport, PlotsThroughputAgainstConcurrencyAndLatencyAgainstOutput) 
 }
 
 TEST(HtmlSweepReport, CollapsesEachPointWithItsOwnReport) {
-  const Page page = render(load("sweep_concurrency.json"));
+  const Page page = render(saved_results("sweep_concurrency.json"));
   const auto points = with_class(*page.root, "details", "point");
   ASSERT_EQ(points.size(), 5u);
   EXPECT_TRUE(points[4]->find_all("summary")[0]->text().starts_with("concurrency 256"));
@@ -581,7 +576,7 @@ TEST(HtmlSweepReport, CollapsesEachPointWithItsOwnReport) {
 }
 
 TEST(HtmlSweepReport, FlagsPointsWithFailures) {
-  json sweep = load("sweep_concurrency.json");
+  json sweep = saved_results("sweep_concurrency.json");
   sweep["points"][3]["failed"] = 40;
   sweep["points"][3]["sent"] = 296;
   const Page page = render(sweep);
@@ -593,7 +588,7 @@ TEST(HtmlSweepReport, FlagsPointsWithFailures) {
 }
 
 TEST(HtmlSweepReport, KeepsAnUnlimitedRatePointOffTheAxisButInTheTable) {
-  json sweep = load("sweep_concurrency.json");
+  json sweep = saved_results("sweep_concurrency.json");
   sweep["sweep"] = {{"variable", "request_rate"}, {"values", {2, 8, 32, 128, "inf"}}};
   const Page page = render(sweep);
   EXPECT_FALSE(attributes_mention_nan_or_inf(*page.root));

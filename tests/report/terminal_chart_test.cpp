@@ -2,7 +2,6 @@
 // figure named output or total, failures on the point's line, within the width asked for.
 #include "bench/report/terminal_chart.hpp"
 
-#include <fstream>
 #include <limits>
 #include <regex>
 #include <sstream>
@@ -12,16 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include "results_fixtures.hpp"
+
 namespace bench::report {
 namespace {
 
+using bench::testing::saved_results;
 using nlohmann::json;
-
-json load(const std::string& name) {
-  std::ifstream in(std::string(BENCH_TEST_DATA_DIR) + "/results/" + name);
-  if (!in) throw std::runtime_error("cannot open fixture " + name);
-  return json::parse(in);
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -59,7 +55,7 @@ std::vector<std::string> point_lines(const std::string& chart) {
 }
 
 TEST(SweepChart, DrawsOneLinePerPointInSweepOrder) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   const auto rows = point_lines(render_sweep_chart(sweep, 100));
   ASSERT_EQ(rows.size(), 5u);
   const char* labels[] = {"1", "4", "16", "64", "256"};
@@ -70,7 +66,7 @@ TEST(SweepChart, DrawsOneLinePerPointInSweepOrder) {
 }
 
 TEST(SweepChart, NamesEveryFigureAndUnit) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   const std::string chart = render_sweep_chart(sweep, 100);
   EXPECT_NE(chart.find("concurrency (requests in flight)"), std::string::npos);
   const auto rows = point_lines(chart);
@@ -91,7 +87,7 @@ TEST(SweepChart, NamesEveryFigureAndUnit) {
 }
 
 TEST(SweepChart, BarLengthsFollowTotalAndOutputPartsFollowOutput) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   const auto rows = point_lines(render_sweep_chart(sweep, 120));
   std::vector<int> output_cells, total_cells;
   for (const std::string& row : rows) {
@@ -117,7 +113,7 @@ TEST(SweepChart, BarLengthsFollowTotalAndOutputPartsFollowOutput) {
 }
 
 TEST(SweepChart, FitsTheWidthAskedFor) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   for (int width : {72, 80, 100, 160}) {
     const std::string chart = render_sweep_chart(sweep, width);
     for (const std::string& line : lines_of(chart)) {
@@ -131,7 +127,7 @@ TEST(SweepChart, FitsTheWidthAskedFor) {
 }
 
 TEST(SweepChart, AsciiFallbackIsPlainAscii) {
-  const json sweep = load("sweep_concurrency.json");
+  const json sweep = saved_results("sweep_concurrency.json");
   const std::string chart = render_sweep_chart(sweep, 90, TextCharset::kAscii);
   for (char c : chart) EXPECT_LT(static_cast<unsigned char>(c), 0x80);
   const auto rows = point_lines(chart);
@@ -141,7 +137,7 @@ TEST(SweepChart, AsciiFallbackIsPlainAscii) {
 }
 
 TEST(SweepChart, ShowsFailuresAndEstimatesOnThePointsLine) {
-  json sweep = load("sweep_concurrency.json");
+  json sweep = saved_results("sweep_concurrency.json");
   sweep["points"][2]["failed"] = 12;
   sweep["points"][2]["sent"] = 96;
   sweep["points"][3]["token_count_source"]["output"] = "chunks_estimate";
@@ -152,7 +148,7 @@ TEST(SweepChart, ShowsFailuresAndEstimatesOnThePointsLine) {
 }
 
 TEST(SweepChart, LabelsARequestRateSweepWithInf) {
-  json sweep = load("sweep_concurrency.json");
+  json sweep = saved_results("sweep_concurrency.json");
   sweep["sweep"] = {{"variable", "request_rate"}, {"values", {2, 8, 32, 128, "inf"}}};
   const std::string chart = render_sweep_chart(sweep, 100);
   EXPECT_NE(chart.find("request rate (req/s"), std::string::npos);
@@ -163,7 +159,7 @@ TEST(SweepChart, LabelsARequestRateSweepWithInf) {
 }
 
 TEST(SweepChart, CopesWithMissingAndNonFiniteFigures) {
-  json sweep = load("sweep_concurrency.json");
+  json sweep = saved_results("sweep_concurrency.json");
   sweep["points"][0].erase("total_throughput");
   sweep["points"][1]["output_throughput"] = std::numeric_limits<double>::quiet_NaN();
   sweep["points"][2]["total_throughput"] = "lots";

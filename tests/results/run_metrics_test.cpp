@@ -13,10 +13,11 @@
 #include "bench/results/run_metrics.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
-#include "../gate/fixtures.hpp"
+#include "results_fixtures.hpp"
 
 namespace {
 
+using bench::testing::compare_fixture;
 using bench::results::numeric_keys;
 using bench::results::run_metric_names;
 using nlohmann::json;
@@ -60,7 +61,7 @@ TEST(RunMetricNames, ListsOnlyKeysTheReportWrites) {
 }
 
 TEST(RunMetricNames, CoversEveryNumericKeyOfARealResultsFile) {
-  for (const std::string& key : numeric_keys(gate_test::load_fixture("run_c4.json"))) {
+  for (const std::string& key : numeric_keys(compare_fixture("run_c4.json"))) {
     if (kNotMetrics.count(key) != 0) continue;
     EXPECT_TRUE(listed(key)) << key;
   }
@@ -85,7 +86,7 @@ TEST(RunMetricNames, LaysOutEveryDistributionAsSGLangDoes) {
 }
 
 TEST(NumericKeys, ReadsASweepsFirstPoint) {
-  const json sweep = gate_test::load_fixture("sweep_c1_2_4.json");
+  const json sweep = compare_fixture("sweep_c1_2_4.json");
   EXPECT_EQ(numeric_keys(sweep), numeric_keys(sweep["points"][0]));
   EXPECT_FALSE(numeric_keys(sweep).empty());
 }

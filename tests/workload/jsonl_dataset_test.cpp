@@ -14,8 +14,9 @@
 namespace {
 
 using bench::workload::DatasetError;
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
 using bench::workload::JsonlFile;
-using bench::workload::JsonlOptions;
 using bench::workload::parse_jsonl_request;
 using bench::workload::Prompt;
 using bench::testing::TempFile;
@@ -23,8 +24,9 @@ using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
 
-JsonlOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
-  JsonlOptions options;
+DatasetOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
+  DatasetOptions options;
+  options.kind = DatasetKind::jsonl;
   options.path = path;
   options.output_len = output_len;
   return options;
@@ -37,7 +39,7 @@ struct JsonlDataset {
 };
 
 // Indexes the file, then reads every request line back from its byte range.
-JsonlDataset load_jsonl(const JsonlOptions& options) {
+JsonlDataset load_jsonl(const DatasetOptions& options) {
   const JsonlFile file(options);
   JsonlDataset dataset{{}, file.size(), file.lines()};
   for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));

@@ -16,17 +16,19 @@
 namespace {
 
 using bench::workload::DatasetError;
+using bench::workload::DatasetKind;
+using bench::workload::DatasetOptions;
 using bench::workload::Prompt;
 using bench::workload::ShareGptFile;
-using bench::workload::ShareGptOptions;
 using bench::workload::ShareGptStats;
 using bench::testing::TempFile;
 using nlohmann::json;
 
 const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
 
-ShareGptOptions in_file_order(const std::string& path) {
-  ShareGptOptions options;
+DatasetOptions in_file_order(const std::string& path) {
+  DatasetOptions options;
+  options.kind = DatasetKind::sharegpt;
   options.path = path;
   return options;
 }
@@ -37,7 +39,7 @@ struct ShareGptDataset {
 };
 
 // Indexes the file, then reads every usable conversation back from its byte range.
-ShareGptDataset load_sharegpt(const ShareGptOptions& options) {
+ShareGptDataset load_sharegpt(const DatasetOptions& options) {
   const ShareGptFile file(options);
   ShareGptDataset dataset{{}, file.stats()};
   for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));
@@ -63,7 +65,7 @@ json conversation(const std::string& prompt, const std::string& reply) {
                             json{{"from", "gpt"}, {"value", reply}}})}};
 }
 
-std::string error_of(const ShareGptOptions& options) {
+std::string error_of(const DatasetOptions& options) {
   try {
     load_sharegpt(options);
   } catch (const std::exception& error) {
@@ -118,8 +120,8 @@ TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
 
 // vLLM's is_valid_sequence skips the reply-length check when the output length is fixed.
 TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 64;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 64;
   const ShareGptDataset dataset = load_sharegpt(options);
   EXPECT_EQ(dataset.stats.usable, 22u);
   EXPECT_EQ(dataset.stats.too_short, 1u);
@@ -130,8 +132,8 @@ TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
 }
 
 TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
-  ShareGptOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.output_len = 0;
+  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  options.sharegpt_output_len = 0;
   EXPECT_NE(error_of(options).find("--sharegpt-output-len"), std::string::npos);
 }
 
@@ -156,6 +158,28 @@ TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
   }
   EXPECT_EQ(kept, (std::vector<std::string>{"p4", "r4", "p1024", "t2048"}));
   EXPECT_EQ(dataset.prompts.back().input_len + dataset.prompts.back().output_len, 2048);
+}
+
+// SGLang's --sharegpt-context-len: prompt + output within it, however long the prompt alone.
+TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
+  json entries = json::array();
+  entries.push_back(conversation(words(3000, "p3000"), words(1000)));  // kept: 4000 words
+  entries.push_back(conversation(words(3000, "t4001"), words(1001)));  // total too long
+  entries.push_back(conversation(words(3, "p3"), words(10)));          // prompt still too short
+  const TempFile file("context.json", entries.dump());
+  DatasetOptions options = in_file_order(file.path());
+  options.sharegpt_context_len = 4000;
+  const ShareGptDataset dataset = load_sharegpt(options);
+  EXPECT_EQ(dataset.stats.usable, 1u);
+  EXPECT_EQ(dataset.stats.too_long, 1u);
+  EXPECT_EQ(dataset.stats.too_short, 1u);
+  ASSERT_EQ(dataset.prompts.size(), 1u);
+  EXPECT_EQ(dataset.prompts[0].input_len, 3000);
+  EXPECT_EQ(bench::workload::sharegpt_length_limits(options), "a context of 4000 words");
+
+  options.sharegpt_context_len = 3999;
+  EXPECT_NE(error_of(options).find("2 over a context of 3999 words"), std::string::npos)
+      << error_of(options);
 }
 
 TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {

@@ -11,6 +11,7 @@
 #include "bench/app/record_log.hpp"
 #include "bench/app/request_driver.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/metrics/client_load.hpp"
 #include "bench/metrics/run_summary.hpp"
 
 namespace bench::app {
@@ -20,23 +21,12 @@ struct PointPlan {
   engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
   std::size_t client_threads = 1;
+  // Connections opened (by GETs of preconnect_url) before the point's epoch; 0 = none.
+  std::int64_t preconnect = 0;
+  std::string preconnect_url;
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
   RecordLog* log = nullptr;         // --save-requests, or null
   LiveCounters* live = nullptr;     // for progress, or null
-};
-
-/// What the client itself used: enough CPU to bend the latencies it measures?
-struct ClientLoad {
-  double wall_s = 0;         // the point's wall time
-  double cpu_s = 0;          // CPU time of the engine threads, added up
-  std::size_t threads = 0;   // engine threads
-  double busiest_thread_utilization = 0;  // CPU / wall of the busiest engine thread, 0..1
-  std::int64_t loop_turns = 0;       // event-loop turns, all threads
-  std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
-  std::int64_t longest_loop_turn_ns = 0;
-  // Request bodies the event loop had to build itself because the prompt producer was behind
-  // (PromptFeed::built_by_caller): each may have delayed a send or a read.
-  std::uint64_t bodies_built_on_loop = 0;
 };
 
 struct PointResult {
@@ -45,7 +35,7 @@ struct PointResult {
   // Why the point stopped before its requests were all sent because none could succeed (see
   // EarlyStop: its first requests were all refused); empty when it did not.
   std::string stopped_early;
-  ClientLoad client;
+  metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

@@ -18,6 +18,7 @@ inline constexpr double kMaxSlowTurnFraction = 0.01;  // loop turns longer than 
 // burst may catch the producer just started, so a few are no sign of saturation.
 inline constexpr double kMaxBodiesBuiltOnLoopFraction = 0.01;
 
-report::ClientCheck check_client(const metrics::RunSummary& summary, const ClientLoad& load);
+report::ClientCheck check_client(const metrics::RunSummary& summary,
+                                 const metrics::ClientLoad& load);
 
 }  // namespace bench::app

@@ -81,6 +81,9 @@ struct RunOptions {
   double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   std::size_t client_threads = 1;    // event loops (each its own curl multi handle)
+  // Connections opened before the measured phase; -1 = the point's estimate (closed loop: its
+  // concurrency; open loop: one second of arrivals, within its concurrency cap); 0 = none.
+  std::int64_t preconnect = -1;
   std::int64_t max_line_bytes = 1 << 20;      // longest SSE line (and event) accepted, bytes
   std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes
   metrics::Slo goodput;              // SLOs of --goodput; none = no goodput figure

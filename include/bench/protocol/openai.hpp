@@ -36,6 +36,10 @@ std::string build_request_body(const RequestOptions& options, std::string_view p
 /// dataset that gives whole conversations (chat; completions takes a prompt).
 std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages);
 
+/// Whether the body sent asks for usage on every chunk: stream_options.continuous_usage_stats is
+/// true once extra_body is merged (which may add it, or remove it with a null).
+bool asks_per_chunk_usage(const RequestOptions& options);
+
 /// What one SSE data payload says.
 struct Chunk {
   enum class Kind {

@@ -51,6 +51,8 @@ class StreamReader final : private sse::Sink {
 
  private:
   bool on_event(const sse::Event& event) override;
+  void record_text_chunk(const Chunk& chunk);
+  void record_chunk_fields(const Chunk& chunk);
   void on_comment(std::string_view text) override;
   void fail(metrics::ErrorClass error, std::string message);
   void settle_cached_prompt_tokens();

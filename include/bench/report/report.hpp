@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/metrics/client_load.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/format.hpp"
@@ -18,11 +19,7 @@ inline constexpr int kSchemaVersion = results::kSchemaVersion;  // owned by the 
 
 /// What the client itself cost during the run, and whether that may have bent the figures.
 struct ClientCheck {
-  std::size_t threads = 1;        // event loops that sent requests
-  double cpu_s = 0;               // their CPU time, added up
-  double wall_s = 0;              // the run's wall time
-  double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
-  std::int64_t peak_rss_bytes = 0;  // the process's peak resident memory so far (getrusage)
+  metrics::ClientLoad load;       // what it cost
   bool saturated = false;         // latency figures may be biased by the client itself
   std::vector<std::string> warnings;  // why, one line each
 };

@@ -83,6 +83,9 @@ struct SimOptions {
   bool usage_on_last_chunk = false;  // usage rides on the finish_reason chunk, always sent
   bool no_role_chunk = false;        // chat streams open with content, no role-only delta
   bool close_after_stream = false;   // says keep-alive (timeout=5, max=100), closes anyway
+  // Closes a connection that has carried no request for this long, as servers do with idle
+  // keep-alive connections (vLLM's uvicorn: timeout_keep_alive, 5 s). 0: never.
+  double keepalive_timeout_s = 0;
 
   std::string trace_path;  // when set, a JSONL truth log: one line per request (server times)
 };

@@ -62,6 +62,8 @@ class StreamRenderer {
 
  private:
   void comment(std::string& events) const;
+  void cut_stream(StreamCut cut, std::string& out, Step& step);
+  void finish_stream(std::string& out, Step& step);
   const Usage* chunk_usage(bool last, Usage& storage) const;
 
   StreamSetup setup_;

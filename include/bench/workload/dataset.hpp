@@ -29,6 +29,9 @@ struct DatasetOptions {
   std::int64_t output_len = 128;      // --output-len: max_tokens (jsonl: lines without one)
   double range_ratio = 0.0;           // --range-ratio (random, shared-prefix)
   std::optional<std::int64_t> sharegpt_output_len;  // --sharegpt-output-len
+  // --sharegpt-context-len, words: drop conversations whose prompt + output exceed it, in place
+  // of vLLM's limits (1024 prompt, 2048 total words); nullopt = vLLM's limits.
+  std::optional<std::int64_t> sharegpt_context_len;
   std::int64_t prefix_groups = 64;        // --prefix-groups (shared-prefix)
   std::int64_t prefix_len = 2048;         // --prefix-len, words (shared-prefix)
   std::int64_t questions_per_group = 16;  // --questions-per-group (shared-prefix)
@@ -49,6 +52,9 @@ inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
          {"prefix_len", options.prefix_len},
          {"questions_per_group", options.questions_per_group},
          {"shuffle", options.shuffle}};
+  // Written only when given, so the workload fingerprint of a run without it stays the one
+  // results files from before the flag carry.
+  if (options.sharegpt_context_len) out["sharegpt_context_len"] = *options.sharegpt_context_len;
 }
 
 }  // namespace bench::workload

@@ -17,15 +17,11 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
-
-struct JsonlOptions {
-  std::string path;               // --dataset-path
-  std::int64_t output_len = 128;  // --output-len, for lines without "max_tokens" (>= 1)
-};
 
 /// One line as a request. Throws DatasetError(path, line_number, what is wrong): not JSON
 /// (with the column), not an object, neither or both of prompt/messages, a wrong type or an
@@ -40,8 +36,9 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
 class JsonlFile {
  public:
   /// Throws DatasetError naming the file when it cannot be read or holds no request, and
-  /// naming file and line for a bad line; std::invalid_argument for output_len < 1.
-  explicit JsonlFile(JsonlOptions options);
+  /// naming file and line for a bad line; std::invalid_argument for output_len < 1. Reads
+  /// path and output_len (for lines without "max_tokens") of the options.
+  explicit JsonlFile(DatasetOptions options);
 
   std::size_t size() const { return file_.size(); }  // request lines
   std::size_t lines() const { return lines_; }        // lines in the file, blank ones included
@@ -50,7 +47,7 @@ class JsonlFile {
   Prompt item(std::size_t item) const;
 
  private:
-  JsonlOptions options_;
+  DatasetOptions options_;
   std::size_t lines_ = 0;
   IndexedFile file_;
 };

@@ -20,18 +20,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
-struct ShareGptOptions {
-  std::string path;                        // --dataset-path
-  std::optional<std::int64_t> output_len;  // --sharegpt-output-len (>= 1), for every request
-  std::int64_t min_len = 4;                // words; shorter prompts (and replies) are dropped
-  std::int64_t max_prompt_len = 1024;      // words; longer prompts are dropped
-  std::int64_t max_total_len = 2048;       // words of prompt + output; longer items dropped
-};
+// vLLM's thresholds, in words.
+inline constexpr std::int64_t kShareGptMinLen = 4;          // shorter prompts (and replies) dropped
+inline constexpr std::int64_t kShareGptMaxPromptLen = 1024;  // longer prompts dropped
+inline constexpr std::int64_t kShareGptMaxTotalLen = 2048;   // prompt + output; longer dropped
 
 /// What happened to the file's entries; every entry is counted in exactly one field after
 /// `entries`: entries == usable + malformed + too_few_turns + no_reply + too_short + too_long.
@@ -41,8 +39,9 @@ struct ShareGptStats {
   std::size_t malformed = 0;      // not {"conversations": [{"from": str, "value": str}...]}
   std::size_t too_few_turns = 0;  // fewer than 2 turns
   std::size_t no_reply = 0;       // no human turn with a later turn answering it
-  std::size_t too_short = 0;      // prompt (or reply) under min_len words
-  std::size_t too_long = 0;       // prompt over max_prompt_len, or total over max_total_len
+  std::size_t too_short = 0;      // prompt (or reply) under kShareGptMinLen words
+  std::size_t too_long = 0;       // prompt over kShareGptMaxPromptLen, or total over
+                                  // kShareGptMaxTotalLen
 };
 
 /// A ShareGPT file, indexed: the byte ranges of its usable conversations, each read back and
@@ -55,22 +54,26 @@ class ShareGptFile {
   /// its usable conversations. Throws DatasetError naming the file when it cannot be read, is
   /// not valid JSON (with nlohmann's line and column), is not a list, or has no usable
   /// conversation (with the counts of what was dropped and why); and std::invalid_argument
-  /// naming --sharegpt-output-len when it is below 1.
-  explicit ShareGptFile(ShareGptOptions options);
+  /// naming --sharegpt-output-len when it is below 1. Reads path, sharegpt_output_len and
+  /// sharegpt_context_len of the options (count, seed and shuffle are the prompt source's).
+  explicit ShareGptFile(DatasetOptions options);
 
   /// Usable conversations (stats().usable).
   std::size_t size() const { return file_.size(); }
   const ShareGptStats& stats() const { return stats_; }
-  const ShareGptOptions& options() const { return options_; }
+  const DatasetOptions& options() const { return options_; }
 
   /// The request of usable conversation `item` (< size(), in file order). Safe from several
   /// threads at once.
   Prompt item(std::size_t item) const;
 
  private:
-  ShareGptOptions options_;
+  DatasetOptions options_;
   ShareGptStats stats_;
   IndexedFile file_;
 };
+
+/// The length limits an item is dropped beyond, as the notes on the file say them.
+std::string sharegpt_length_limits(const DatasetOptions& options);
 
 }  // namespace bench::workload

@@ -1,0 +1,29 @@
+#pragma once
+// What the client itself used while it measured: the figures of bench's self-check, measured
+// by the app after its event loops join, checked (app/self_check) and reported (report).
+#include <cstddef>
+#include <cstdint>
+
+namespace bench::metrics {
+
+struct ClientLoad {
+  double wall_s = 0;         // the run's wall time
+  double cpu_s = 0;          // CPU time of the event loops (engine threads), added up
+  std::size_t threads = 1;   // event loops that sent requests
+  double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
+  std::int64_t loop_turns = 0;       // event-loop turns, all threads
+  std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
+  std::int64_t longest_loop_turn_ns = 0;
+  // Request bodies the event loop had to build itself because the prompt producer was behind
+  // (PromptFeed::built_by_caller): each may have delayed a send or a read.
+  std::uint64_t bodies_built_on_loop = 0;
+  std::int64_t peak_rss_bytes = 0;   // the process's peak resident memory so far (getrusage)
+  // Connections opened before the run's epoch (--preconnect), and what that burst took: none of
+  // it is in any latency or throughput figure.
+  std::int64_t preconnect_requested = 0;
+  std::int64_t preconnect_opened = 0;
+  std::int64_t preconnect_failed = 0;
+  double preconnect_s = 0;
+};
+
+}  // namespace bench::metrics

@@ -1,0 +1,45 @@
+#pragma once
+// bench's own per-request deadlines (time to first token, silence mid-stream) as one min-heap
+// of timers, so the event loop wakes exactly when the earliest is
+// due instead of sweeping every transfer every few tens of milliseconds. Entries are never
+// removed early: a transfer that ends or moves on makes its entries stale (its serial no longer
+// matches), and they are dropped when they reach the top.
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+namespace bench::engine {
+
+// The whole-request limit is curl's (CURLOPT_TIMEOUT_MS): curl's timer feeds the same wake, and
+// curl alone knows whether a connection exists, which tells a request timeout from a connect one.
+enum class DeadlineKind { first_token, stall };
+
+struct Deadline {
+  std::int64_t at_ns = 0;
+  std::uint64_t transfer_serial = 0;  // which transfer (slots are reused; serials are not)
+  std::uint32_t slot = 0;             // index of the slot that carried it
+  DeadlineKind kind = DeadlineKind::first_token;
+};
+
+class DeadlineQueue {
+ public:
+  void push(const Deadline& deadline) { heap_.push(deadline); }
+  bool empty() const { return heap_.empty(); }
+  /// The earliest deadline's time; INT64_MAX when there is none.
+  std::int64_t next_ns() const { return heap_.empty() ? INT64_MAX : heap_.top().at_ns; }
+  /// Removes and returns the earliest deadline; call only when !empty().
+  Deadline pop() {
+    Deadline top = heap_.top();
+    heap_.pop();
+    return top;
+  }
+  void clear() { heap_ = {}; }
+
+ private:
+  struct Later {
+    bool operator()(const Deadline& a, const Deadline& b) const { return a.at_ns > b.at_ns; }
+  };
+  std::priority_queue<Deadline, std::vector<Deadline>, Later> heap_;
+};
+
+}  // namespace bench::engine

@@ -1,0 +1,38 @@
+// The engine's first-token deadlines at a thousand streams: each fires within a millisecond of
+// its time (timing: judged against the wall clock, so run alone).
+#include <gtest/gtest.h>
+
+#include "bench/engine/curl_handles.hpp"
+#include "bench/engine/engine.hpp"
+#include "bench/sim/sim_server.hpp"
+#include "bench/util/open_file_limit.hpp"
+#include "burst_source.hpp"
+
+namespace {
+
+using bench::engine::Engine;
+using bench::engine::EngineOptions;
+using bench::metrics::ErrorClass;
+using bench_test::BurstSource;
+using bench_test::lateness_ms;
+
+const bench::engine::CurlGlobal kCurl;
+
+TEST(EngineDeadlinesTiming, FirstTokenDeadlinesFireWithinAMillisecondAtAThousandStreams) {
+  bench::raise_open_file_limit(4096);
+  bench::sim::SimOptions sim;
+  sim.ttft_ms = 3000;  // nothing arrives before the limit
+  bench::sim::SimServer server(sim);
+  BurstSource source(server.base_url() + "/v1/completions", 1024);
+  EngineOptions options;
+  options.concurrency = 1024;
+  options.ttft_timeout_ms = 300;
+  Engine(options).run(source);
+  for (const auto& handler : source.handlers) EXPECT_EQ(handler->error, ErrorClass::ttft_timeout);
+  const std::vector<double> late = lateness_ms(source, 300);
+  const double p99 = late[late.size() * 99 / 100];
+  EXPECT_GE(late.front(), 0.0);
+  EXPECT_LT(p99, 1.0) << "best " << late.front() << " ms, p99 lateness " << p99 << " ms, worst " << late.back() << " ms";
+}
+
+}  // namespace
