@@ -3,8 +3,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
+
+#include "bench/util/process_memory.hpp"
 
 namespace bench::app {
 
@@ -52,10 +56,14 @@ std::string Progress::line(double elapsed_s) {
   if (plan_.duration_s > 0) {
     left = fmt::format(", {:.0f} s left", std::max(0.0, plan_.duration_s - elapsed_s));
   }
+  // The client's own memory, so a long run shows it stays flat.
+  const std::optional<std::int64_t> rss = util::current_rss_bytes();
+  const std::string memory =
+      rss ? fmt::format(" | RSS {:.0f} MiB", static_cast<double>(*rss) / (1 << 20)) : "";
   return fmt::format("{}{}{}, {} in flight, {} failed | ~{:.0f} output tok/s, ~{:.0f} total "
-                     "tok/s | {:.1f} s",
+                     "tok/s{} | {:.1f} s",
                      plan_.label.empty() ? "" : plan_.label + ": ", done, left, started - finished,
-                     failed, output_rate_, output_rate_ + input_rate_, elapsed_s);
+                     failed, output_rate_, output_rate_ + input_rate_, memory, elapsed_s);
 }
 
 void Progress::run() {

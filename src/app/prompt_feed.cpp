@@ -50,7 +50,9 @@ PreparedRequest PromptFeed::take() {
     }
   }
   room_.notify_one();
-  ++built_by_caller_;
+  // The opening burst may catch the producer just started: only later ones are a sign of it
+  // falling behind.
+  if (ordinal >= plan_.lookahead) ++built_by_caller_;
   return prepare(ordinal, caller_make_body_);
 }
 

@@ -85,7 +85,7 @@ BodyMaker body_maker(protocol::RequestOptions request) {
 }  // namespace
 
 RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
-    : plan_(std::move(plan)), sink_(sink), next_index_(plan_.first) {
+    : plan_(std::move(plan)), sink_(sink) {
   if (open_loop() && plan_.warmup_requests < plan_.offsets_ns->size()) {
     measured_start_ns_ = (*plan_.offsets_ns)[plan_.warmup_requests];
   }
@@ -119,8 +119,9 @@ RequestDriver::~RequestDriver() = default;
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
   if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
   if (open_loop()) {
-    if (next_index_ >= plan_.offsets_ns->size()) return std::nullopt;
-    const std::int64_t offset = (*plan_.offsets_ns)[next_index_];
+    const std::uint64_t next = feed_->next_request();
+    if (next >= plan_.offsets_ns->size()) return std::nullopt;
+    const std::int64_t offset = (*plan_.offsets_ns)[next];
     if (offset >= measured_end_ns()) return std::nullopt;
     return plan_.epoch_ns + offset;
   }
@@ -132,9 +133,8 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
 }
 
 engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std::int64_t send_ns) {
-  const std::size_t index = next_index_;
-  next_index_ += plan_.stride;
-  PreparedRequest prepared = feed_->take();  // request `index`: the feed serves them in order
+  PreparedRequest prepared = feed_->take();  // the feed serves this driver's requests in order
+  const std::uint64_t index = prepared.request;
 
   Slot* slot = nullptr;
   if (!idle_slots_.empty()) {

@@ -176,6 +176,7 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   out.preconnect_url = prepared.target.base_url + "/v1/models";
   out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
   out.summary.slo = options.goodput;
+  out.summary.sample_budget = options.latency_sample_budget;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench/app/early_stop.hpp"
@@ -43,8 +44,9 @@ void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
-  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop)
-      : accumulator_(plan.summary), log_(plan.log) {
+  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
+         std::shared_ptr<metrics::SampleBudget> samples)
+      : accumulator_(plan.summary, std::move(samples)), log_(plan.log) {
     engine::EngineOptions engine = plan.engine;
     engine.concurrency =
         static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.engine.concurrency), threads,
@@ -89,6 +91,7 @@ class Worker final : public RecordSink {
 
   metrics::RunAccumulator& accumulator() { return accumulator_; }
   const engine::EngineStats& stats() const { return stats_; }
+  std::uint64_t bodies_built_on_loop() const { return driver_->bodies_built_on_loop(); }
   std::int64_t cpu_ns() const { return cpu_ns_; }
   std::exception_ptr failure() const { return failure_; }
 
@@ -121,6 +124,7 @@ metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& work
     load.cpu_s += ns_to_s(worker->cpu_ns());
     load.loop_turns += worker->stats().loop_turns;
     load.slow_loop_turns += worker->stats().slow_turns;
+    load.bodies_built_on_loop += worker->bodies_built_on_loop();
     load.longest_loop_turn_ns =
         std::max(load.longest_loop_turn_ns, worker->stats().longest_turn_ns);
     if (wall_ns > 0) {
@@ -141,9 +145,11 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1, static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
   EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
+  // One budget of raw latency values for the whole point, across its threads.
+  const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop));
+    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop, samples));
   }
   engine::PreconnectStats preconnect;
   for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));

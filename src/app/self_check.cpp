@@ -30,6 +30,13 @@ report::ClientCheck check_client(const metrics::RunSummary& summary,
           slow_fraction * 100, static_cast<double>(load.longest_loop_turn_ns) / 1e6));
     }
   }
+  const auto requests = static_cast<double>(summary.sent + summary.warmup_requests);
+  if (static_cast<double>(load.bodies_built_on_loop) > kMaxBodiesBuiltOnLoopFraction * requests) {
+    check.warnings.push_back(fmt::format(
+        "{} request bodies were built on the event loop because the prompt producer fell behind: "
+        "sends may have been late by the time it takes to build one",
+        load.bodies_built_on_loop));
+  }
   check.saturated = !check.warnings.empty();
   return check;
 }

@@ -263,6 +263,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "Requests sent before the measured phase, not measured")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
       ->capture_default_str();
+  app.add_option("--latency-sample-budget", run.latency_sample_budget,
+                 "Raw latency values kept, all distributions together (8 bytes each); past it, "
+                 "percentiles come from histograms within 0.049%")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}))
+      ->capture_default_str();
   app.add_option("--request-timeout", run.request_timeout_s,
                  "Whole-request time limit, seconds")
       ->check(positive_number())

@@ -3,9 +3,11 @@
 // of timers, so the event loop wakes exactly when the earliest is
 // due instead of sweeping every transfer every few tens of milliseconds. Entries are never
 // removed early: a transfer that ends or moves on makes its entries stale (its serial no longer
-// matches), and they are dropped when they reach the top.
+// matches), and they are dropped when they reach the top, or all at once when they outnumber the
+// live ones (drop), so the heap stays the size of the concurrency, not of the run.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 namespace bench::engine {
@@ -23,23 +25,37 @@ struct Deadline {
 
 class DeadlineQueue {
  public:
-  void push(const Deadline& deadline) { heap_.push(deadline); }
+  void push(const Deadline& deadline) {
+    heap_.push_back(deadline);
+    std::push_heap(heap_.begin(), heap_.end(), Later{});
+  }
   bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
   /// The earliest deadline's time; INT64_MAX when there is none.
-  std::int64_t next_ns() const { return heap_.empty() ? INT64_MAX : heap_.top().at_ns; }
+  std::int64_t next_ns() const { return heap_.empty() ? INT64_MAX : heap_.front().at_ns; }
   /// Removes and returns the earliest deadline; call only when !empty().
   Deadline pop() {
-    Deadline top = heap_.top();
-    heap_.pop();
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    const Deadline top = heap_.back();
+    heap_.pop_back();
     return top;
   }
-  void clear() { heap_ = {}; }
+  void clear() { heap_.clear(); }
+
+  /// Drops every entry `stale` says no longer matters, at once (O(size)). Stale entries
+  /// otherwise wait for their time, which is the whole TTFT or stall limit: at thousands of
+  /// requests a second that is memory growing with the run's length.
+  template <class Stale>
+  void drop(Stale stale) {
+    std::erase_if(heap_, stale);
+    std::make_heap(heap_.begin(), heap_.end(), Later{});
+  }
 
  private:
   struct Later {
     bool operator()(const Deadline& a, const Deadline& b) const { return a.at_ns > b.at_ns; }
   };
-  std::priority_queue<Deadline, std::vector<Deadline>, Later> heap_;
+  std::vector<Deadline> heap_;  // a min-heap on at_ns (std::push_heap with Later)
 };
 
 }  // namespace bench::engine

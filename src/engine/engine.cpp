@@ -84,6 +84,7 @@ struct Engine::Impl {
   std::int64_t wake_time(const RunState& run) const;
   void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
   void fire_deadlines(std::int64_t now);
+  void push_deadline(const Deadline& deadline);
 
   void keep_connections(std::int64_t count);
   Transfer& acquire_transfer();
@@ -194,7 +195,7 @@ size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp
   if (!transfer->headers_seen) engine.deliver_headers(*transfer);
   if (transfer->body_bytes == 0 && bytes > 0 && engine.options.stall_timeout_ms > 0) {
     // The stall limit counts from the first body byte; later bytes only move it (lazily).
-    engine.deadlines.push({engine.read_stamp_ns + engine.options.stall_timeout_ms * kNsPerMs,
+    engine.push_deadline({engine.read_stamp_ns + engine.options.stall_timeout_ms * kNsPerMs,
                            transfer->serial, transfer->slot, DeadlineKind::stall});
   }
   transfer->body_bytes += static_cast<std::int64_t>(bytes);
@@ -350,6 +351,17 @@ void Engine::Impl::arm_timer(std::int64_t wake_ns) {
 // judged at `now` (no socket is read in between, so none can have changed since) and ends
 // then: tearing down a thousand connections that timed out together takes milliseconds, which
 // are the engine's work, not the request's.
+// A transfer has at most two live entries (first token, stall), so once the heap holds twice
+// that many a slot, most of it is stale: dropping it then costs O(1) a push, amortized.
+void Engine::Impl::push_deadline(const Deadline& deadline) {
+  deadlines.push(deadline);
+  if (deadlines.size() <= 4 * transfers.size() + 64) return;
+  deadlines.drop([this](const Deadline& entry) {
+    const Transfer& transfer = *transfers[entry.slot];
+    return !transfer.in_flight || transfer.serial != entry.transfer_serial;
+  });
+}
+
 void Engine::Impl::fire_deadlines(std::int64_t now) {
   while (deadlines.next_ns() <= now) {
     const Deadline deadline = deadlines.pop();
@@ -364,7 +376,7 @@ void Engine::Impl::fire_deadlines(std::int64_t now) {
     const std::int64_t silence_end_ns =
         transfer.last_byte_ns + options.stall_timeout_ms * kNsPerMs;
     if (silence_end_ns > now) {
-      deadlines.push({silence_end_ns, transfer.serial, transfer.slot, DeadlineKind::stall});
+      push_deadline({silence_end_ns, transfer.serial, transfer.slot, DeadlineKind::stall});
       continue;
     }
     end_early(transfer, metrics::ErrorClass::stall,
@@ -429,7 +441,7 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
   transfer.sent_ns = now_ns();
   transfer.last_byte_ns = transfer.sent_ns;
   if (options.ttft_timeout_ms > 0) {
-    deadlines.push({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
+    push_deadline({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
                     transfer.slot, DeadlineKind::first_token});
   }
   const CURLMcode code = curl_multi_add_handle(multi.get(), easy);

@@ -2,11 +2,39 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <memory>
+#include <utility>
 
 namespace bench::metrics {
 
-LatencyDistribution::LatencyDistribution(std::size_t exact_budget)
-    : exact_budget_(exact_budget) {}
+namespace {
+
+// Values taken from a shared budget at a time, so its atomic is rarely touched: 1,024, or a
+// 1,024th of a smaller budget, so that what distributions hold reserved and unused stays small.
+std::uint64_t reserve_chunk(const SampleBudget& budget) {
+  return std::clamp<std::uint64_t>(budget.limit() / 1024, 1, 1024);
+}
+
+}  // namespace
+
+LatencyDistribution::LatencyDistribution(std::size_t exact_budget,
+                                         std::shared_ptr<SampleBudget> shared)
+    : exact_budget_(exact_budget), shared_(std::move(shared)) {}
+
+bool LatencyDistribution::fits(std::uint64_t values) {
+  if (values > exact_budget_ - samples_.size()) return false;
+  if (!shared_ || values <= reserved_) return true;
+  const std::uint64_t need = values - reserved_;
+  const std::uint64_t chunk = std::max(need, reserve_chunk(*shared_));
+  if (shared_->take(chunk)) {
+    reserved_ += chunk;
+    return true;
+  }
+  if (!shared_->take(need)) return false;
+  reserved_ += need;
+  return true;
+}
 
 void LatencyDistribution::add(double value) { add(value, 1); }
 
@@ -16,18 +44,24 @@ void LatencyDistribution::add(double value, std::uint64_t times) {
     rejected_ += times;
     return;
   }
-  if (exact_ && times > exact_budget_ - samples_.size()) move_samples_to_histogram();
+  if (exact_ && !fits(times)) move_samples_to_histogram();
   if (!exact_) {
     histogram_.record(value, times);
     return;
   }
+  if (shared_) reserved_ -= times;
   if (sorted_ && !samples_.empty() && value < samples_.back()) sorted_ = false;
   samples_.insert(samples_.end(), static_cast<std::size_t>(times), value);
 }
 
 void LatencyDistribution::merge(const LatencyDistribution& other) {
   rejected_ += other.rejected_;
-  if (exact_ && other.exact_ && samples_.size() + other.samples_.size() <= exact_budget_) {
+  // Values of another thread on the same shared budget are counted in it already.
+  const bool counted = shared_ && shared_ == other.shared_;
+  const std::uint64_t incoming = other.samples_.size();
+  if (exact_ && other.exact_ &&
+      (counted ? incoming <= exact_budget_ - samples_.size() : fits(incoming))) {
+    if (shared_ && !counted) reserved_ -= incoming;
     if (!other.samples_.empty()) {
       sorted_ = sorted_ && other.sorted_ &&
                 (samples_.empty() || samples_.back() <= other.samples_.front());
@@ -53,6 +87,8 @@ void LatencyDistribution::sort_samples() {
 }
 
 void LatencyDistribution::move_samples_to_histogram() {
+  if (shared_) shared_->give_back(samples_.size() + reserved_);
+  reserved_ = 0;
   for (double value : samples_) histogram_.record(value);
   std::vector<double>().swap(samples_);  // give the memory back, not just the size
   exact_ = false;

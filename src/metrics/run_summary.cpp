@@ -1,10 +1,13 @@
 #include "bench/metrics/run_summary.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <utility>
 
 namespace bench::metrics {
 namespace {
@@ -102,11 +105,23 @@ bool meets(const Slo& slo, double ttft_ms, std::optional<double> tpot_ms, double
 
 }  // namespace
 
-RunAccumulator::RunAccumulator(SummaryOptions options)
+RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBudget> budget)
     : options_(options),
+      budget_(budget ? std::move(budget) : std::make_shared<SampleBudget>(options.sample_budget)),
       first_start_ns_(std::numeric_limits<std::int64_t>::max()),
       last_end_ns_(std::numeric_limits<std::int64_t>::min()),
-      timeline_(options.origin_ns) {}
+      timeline_(options.origin_ns) {
+  // Only the shared budget limits them: no distribution has a budget of its own.
+  constexpr std::size_t kNoOwnLimit = std::numeric_limits<std::size_t>::max();
+  for (LatencyDistribution* values : distributions()) {
+    *values = LatencyDistribution(kNoOwnLimit, budget_);
+  }
+}
+
+std::array<LatencyDistribution*, 10> RunAccumulator::distributions() {
+  return {&ttft_ms_, &itl_ms_, &icl_ms_, &tpot_ms_, &e2e_ms_, &schedule_lag_ms_, &client_lag_ms_,
+          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_};
+}
 
 void RunAccumulator::add(const RequestRecord& record) {
   RunSummary& summary = counts_;
@@ -268,6 +283,11 @@ RunSummary RunAccumulator::summarize() {
   summary.ttft_from_intended_ms = ttft_from_intended_ms_.summarize();
   summary.e2e_from_intended_ms = e2e_from_intended_ms_.summarize();
   summary.connect_ms = connect_ms_.summarize();
+  summary.latency_sample_budget = budget_->limit();
+  summary.latency_samples_exact = true;
+  for (const LatencyDistribution* values : distributions()) {
+    summary.latency_samples_exact = summary.latency_samples_exact && values->exact();
+  }
   summary.ttft_cdf_ms = cdf_of(ttft_ms_);
   summary.itl_cdf_ms = cdf_of(itl_ms_);
   summary.tpot_cdf_ms = cdf_of(tpot_ms_);
@@ -278,7 +298,8 @@ RunSummary RunAccumulator::summarize() {
   summary.mean_completion_tokens = mean_of(completion_tokens_sum_, completion_tokens_known_);
   summary.mean_prompt_tokens = mean_of(prompt_tokens_sum_, prompt_tokens_known_);
 
-  summary.timeline_bucket_s = static_cast<double>(options_.timeline_bucket_ns) / 1e9;
+  summary.timeline_bucket_s =
+      static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);
   return summary;

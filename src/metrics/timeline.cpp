@@ -7,9 +7,9 @@ namespace bench::metrics {
 
 namespace {
 
-// About three hours at 10 ms steps (48 MiB); beyond that, steps are merged in pairs, so memory
-// stays bounded however long a run lasts.
-constexpr std::size_t kMaxSteps = 1 << 20;
+// About 11 minutes at 10 ms steps (3 MiB); beyond that, steps are merged in pairs (20 ms up to
+// 22 minutes, 40 ms up to 44, ...), so memory stays bounded however long a run lasts.
+constexpr std::size_t kMaxSteps = std::size_t{1} << 16;
 
 // How many of a request's completion tokens each text chunk carried: exact when the server
 // said so per chunk, else completion_tokens shared out evenly (the same estimate the ITL uses),
@@ -81,8 +81,17 @@ std::size_t Timeline::first_step() const {
   return 0;
 }
 
+std::int64_t Timeline::bucket_width_ns(std::int64_t bucket_ns) const {
+  std::int64_t per_bucket = std::max<std::int64_t>(1, bucket_ns / step_ns_);
+  const auto steps = static_cast<std::int64_t>(steps_.size() - std::min(steps_.size(), first_step()));
+  while ((steps + per_bucket - 1) / per_bucket > static_cast<std::int64_t>(kMaxBuckets)) {
+    per_bucket *= 2;
+  }
+  return per_bucket * step_ns_;
+}
+
 std::vector<TimelineBucket> Timeline::buckets(std::int64_t bucket_ns) const {
-  const std::int64_t per_bucket = std::max<std::int64_t>(1, bucket_ns / step_ns_);
+  const std::int64_t per_bucket = bucket_width_ns(bucket_ns) / step_ns_;
   const double step_s = static_cast<double>(step_ns_) / 1e9;
   const std::size_t first = first_step();
   std::vector<TimelineBucket> out;

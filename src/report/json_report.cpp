@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "bench/metrics/error_class.hpp"
+#include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -198,6 +199,11 @@ void put_latencies(json& out, const RunSummary& s) {
   put_distribution(out, "icl", s.icl_ms);
   put_distribution(out, "tpot", s.tpot_ms);
   put_distribution(out, "e2e_latency", s.e2e_ms);
+  out[results::key::latency_samples] = {
+      {results::key::sample_budget, s.latency_sample_budget},
+      {results::key::samples_exact, s.latency_samples_exact},
+      {results::key::max_relative_error,
+       s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
   out["connections_opened"] = s.connections_opened;
   // No connection opened in the run (all pre-opened): its connect times are unknown, not 0.
   const bool connected = s.connect_ms.count > 0;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "bench/util/splitmix64.hpp"
+
 namespace bench::schedule {
 
 double PortableRandom::uniform_open() {
@@ -47,11 +49,6 @@ double PortableRandom::gamma(double shape) {
   }
 }
 
-std::uint64_t mix_seed(std::uint64_t seed) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+std::uint64_t mix_seed(std::uint64_t seed) { return util::splitmix64(seed); }
 
 }  // namespace bench::schedule

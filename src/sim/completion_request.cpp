@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/util/fnv1a.hpp"
 
 namespace bench::sim {
 
@@ -34,6 +35,12 @@ bool flag(const json& object, const char* key) {
   return found != object.end() && found->is_boolean() && found->get<bool>();
 }
 
+std::uint64_t prompt_hash(std::string_view prompt) {
+  util::Fnv1a64 hash;
+  hash.add(prompt);
+  return hash.value();
+}
+
 }  // namespace
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat) {
@@ -64,12 +71,15 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     const std::optional<std::int64_t> length = counter.count_chat(*messages);
     if (!length) return refuse("message 'content' must be a string or an array of parts");
     request.prompt_tokens = *length;
+    request.prompt_hash = prompt_hash(messages->dump());
   } else {
     const auto prompt = parsed.find("prompt");
     if (prompt == parsed.end()) return refuse("'prompt' is required");
     const std::optional<std::int64_t> length = prompt_length(*prompt, counter);
     if (!length) return refuse("'prompt' must be a string, or an array of strings or token ids");
     request.prompt_tokens = *length;
+    request.prompt_hash =
+        prompt_hash(prompt->is_string() ? prompt->get_ref<const std::string&>() : prompt->dump());
   }
 
   for (const char* key : {"max_tokens", "max_completion_tokens"}) {

@@ -44,6 +44,7 @@ SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
   stream.trace.stream = stream.request.stream;
   stream.trace.arrival_ns = connection.read_ns;
   stream.trace.prompt_tokens = stream.request.prompt_tokens;
+  stream.trace.prompt_hash = stream.request.prompt_hash;
   stream.trace.faults_json = plan.names_json();
   return stream;
 }

@@ -46,11 +46,12 @@ void TraceLog::write(const TraceRecord& r) {
   line_ += R"(,"chunk_tokens":)";
   append_array(line_, r.chunk_tokens);
   fmt::format_to(out,
-                 R"(,"end_ns":{},"prompt_tokens":{},"cached_prompt_tokens":{},)"
-                 R"("completion_tokens":{},"http_status":{},)"
+                 R"(,"end_ns":{},"prompt_tokens":{},"prompt_hash":"{:016x}",)"
+                 R"("cached_prompt_tokens":{},"completion_tokens":{},"http_status":{},)"
                  R"("outcome":"{}","faults":{},"queue_ns":{},"prefill_start_ns":{},)"
                  R"("prefill_end_ns":{},"chunk_batch":)",
-                 r.end_ns, r.prompt_tokens, r.cached_prompt_tokens, r.completion_tokens, r.http_status, r.outcome,
+                 r.end_ns, r.prompt_tokens, r.prompt_hash, r.cached_prompt_tokens,
+                 r.completion_tokens, r.http_status, r.outcome,
                  r.faults_json, r.prefill_start_ns < 0 ? -1 : r.prefill_start_ns - r.arrival_ns,
                  r.prefill_start_ns, r.prefill_end_ns);
   append_array(line_, r.chunk_batch);

@@ -14,7 +14,6 @@
 
 #include "bench/util/words.hpp"
 #include "bench/workload/dataset_error.hpp"
-#include "bench/workload/sampling.hpp"
 #include "dataset_file.hpp"
 
 namespace bench::workload {
@@ -23,6 +22,15 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// A line as its request sees it: no BOM before the first, no CR before the newline.
+std::string_view request_text(std::string_view line, std::size_t line_number) {
+  if (line_number == 1 && line.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
+    line.remove_prefix(kUtf8Bom.size());
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
 
 bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
@@ -142,38 +150,50 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
   return prompt;
 }
 
-JsonlDataset load_jsonl(const DatasetOptions& options) {
+namespace {
+
+// Checks every line once; counts them into `lines` and returns the request lines' ranges.
+IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
   if (options.output_len < 1) {
     throw std::invalid_argument("--output-len must be at least 1, got " +
                                 std::to_string(options.output_len));
   }
   std::ifstream file = detail::open_dataset_file(options.path, "jsonl");
-  JsonlDataset dataset;
-  std::vector<Prompt> requests;
+  std::vector<ItemSpan> requests;
   std::string line;
+  std::uint64_t offset = 0;
   while (std::getline(file, line)) {
-    ++dataset.lines;
-    std::string_view view(line);
-    if (dataset.lines == 1 && view.substr(0, kUtf8Bom.size()) == kUtf8Bom) {
-      view.remove_prefix(kUtf8Bom.size());
-    }
-    if (!view.empty() && view.back() == '\r') view.remove_suffix(1);
+    ++lines;
+    const std::uint64_t line_offset = offset;
+    offset += line.size() + 1;  // the newline getline took (one too many after a last line
+                                // without one, which no later line needs)
+    const std::string_view view = request_text(line, lines);
     if (is_blank(view)) continue;
-    requests.push_back(parse_jsonl_request(view, options.path, dataset.lines, options.output_len));
+    parse_jsonl_request(view, options.path, lines, options.output_len);  // throws if bad
+    requests.push_back(ItemSpan{line_offset, static_cast<std::uint32_t>(line.size()),
+                                static_cast<std::uint32_t>(lines)});
   }
   if (file.bad()) throw DatasetError(options.path, 0, "read error after line " +
-                                                          std::to_string(dataset.lines));
+                                                          std::to_string(lines));
   if (requests.empty()) {
     throw DatasetError(options.path, 0,
-                       "no request in the file (" + std::to_string(dataset.lines) +
+                       "no request in the file (" + std::to_string(lines) +
                            " lines, all blank); expected one {\"prompt\": ...} or "
                            "{\"messages\": [...]} object a line");
   }
-  dataset.requests = requests.size();
-  if (options.shuffle) shuffle_prompts(requests, options.seed);
-  const std::size_t count = options.count.value_or(requests.size());
-  dataset.prompts = fit_to_count(std::move(requests), count, options.seed);
-  return dataset;
+  return IndexedFile(options.path, std::move(requests));
+}
+
+}  // namespace
+
+JsonlFile::JsonlFile(DatasetOptions options)
+    : options_(std::move(options)), file_(index_jsonl(options_, lines_)) {}
+
+Prompt JsonlFile::item(std::size_t item) const {
+  const std::string line = file_.read(item);
+  const std::size_t line_number = file_.span(item).line;
+  return parse_jsonl_request(request_text(line, line_number), options_.path, line_number,
+                             options_.output_len);
 }
 
 }  // namespace bench::workload

@@ -12,6 +12,8 @@
 
 #include "bench/workload/jsonl_dataset.hpp"
 #include "bench/workload/random_prompts.hpp"
+#include "bench/workload/sampling.hpp"
+#include "bench/workload/shared_prefix.hpp"
 #include "bench/workload/sharegpt.hpp"
 #include "random_text.hpp"
 
@@ -20,23 +22,9 @@ namespace {
 
 constexpr std::uint64_t kRequestMask = (std::uint64_t{1} << kStreamBits) - 1;
 constexpr std::uint64_t kOversampleStream = 0x6f7665727361ULL;  // "oversa"
-constexpr std::uint64_t kQuestionStream = 0x7175657374ULL;      // "quest"
-constexpr std::uint64_t kPrefixStream = 0x707265666978ULL;      // "prefix"
-constexpr std::uint64_t kOrderStream = 0x6f72646572ULL;         // "order"
 
 std::uint64_t stream_of(std::uint64_t index) { return index >> kStreamBits; }
 std::uint64_t request_of(std::uint64_t index) { return index & kRequestMask; }
-
-// SplitMix64's finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom number
-// generators", 2014): stream 0 keeps the user's seed, so a single run's prompts are those of
-// make_random_prompts; every other stream gets a seed unrelated to it.
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
-  if (stream == 0) return seed;
-  std::uint64_t z = seed ^ (stream * 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 std::string length_note(std::string_view what, std::int64_t len, double range_ratio) {
   const LengthRange range = length_range(len, range_ratio);
@@ -69,7 +57,7 @@ class RandomSource final : public PromptSource {
   }
   Prompt prompt(std::uint64_t index) const override {
     RandomPromptOptions stream = options_;
-    stream.seed = stream_seed(options_.seed, stream_of(index));
+    stream.seed = detail::stream_seed(options_.seed, stream_of(index));
     if (ids_) return random_ids_prompt(stream, request_of(index), tokens_.tokenizer);
     if (tokens_.tokenizer != nullptr) return token_exact_prompt(stream, request_of(index), tokens_);
     return random_prompt(stream, request_of(index));
@@ -85,95 +73,65 @@ class RandomSource final : public PromptSource {
   std::string summary_;
 };
 
-// SGLang's generated-shared-prefix (see shared_prefix.hpp) on demand: the groups' prefixes are
-// made once (groups x prefix_len words, whatever the run's length) and shared by every stream:
-// sharing them is the workload's purpose. Questions are new for every request of every stream;
-// which group a request belongs to follows one seeded shuffle of groups x questions positions.
+// SGLang's generated-shared-prefix on demand (shared_prefix.hpp owns its rules): the groups'
+// prefixes are shared by every stream, since sharing them is the workload's purpose.
 class SharedPrefixSource final : public PromptSource {
  public:
-  explicit SharedPrefixSource(const DatasetOptions& options);
-  Prompt prompt(std::uint64_t index) const override;
+  explicit SharedPrefixSource(const DatasetOptions& options)
+      : prompts_(SharedPrefixOptions{options.prefix_groups, options.prefix_len,
+                                     options.questions_per_group, options.input_len,
+                                     options.output_len, options.range_ratio, options.seed}) {
+    std::ostringstream line;
+    line << "shared-prefix: " << options.prefix_groups << " groups of "
+         << options.questions_per_group << " questions a round, prefix " << options.prefix_len
+         << " words, " << length_note("question", options.input_len, options.range_ratio)
+         << " words, " << length_note("max_tokens", options.output_len, options.range_ratio);
+    summary_ = line.str();
+  }
+  Prompt prompt(std::uint64_t index) const override {
+    return prompts_.prompt(stream_of(index), request_of(index));
+  }
   std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
   bool shares_prefixes() const override { return true; }
   const std::string& summary() const override { return summary_; }
 
  private:
-  DatasetOptions options_;
-  std::vector<std::string> prefixes_;       // one per group
-  std::vector<std::uint32_t> group_order_;  // position in a round -> group
+  SharedPrefixPrompts prompts_;
   std::string summary_;
 };
 
-SharedPrefixSource::SharedPrefixSource(const DatasetOptions& options) : options_(options) {
-  for (const auto& [flag, value] :
-       {std::pair<const char*, std::int64_t>{"--prefix-groups", options.prefix_groups},
-        {"--prefix-len", options.prefix_len},
-        {"--questions-per-group", options.questions_per_group},
-        {"--input-len", options.input_len},
-        {"--output-len", options.output_len}}) {
-    if (value < 1) {
-      throw std::invalid_argument(std::string(flag) + " must be at least 1, got " +
-                                  std::to_string(value));
-    }
-  }
-  length_range(options.input_len, options.range_ratio);  // throws for a ratio out of range
-  std::mt19937_64 words = detail::engine_for(options.seed, kPrefixStream);
-  for (std::int64_t group = 0; group < options.prefix_groups; ++group) {
-    std::string prefix = "group" + std::to_string(group);
-    detail::append_random_words(words, options.prefix_len - 1, prefix);
-    prefixes_.push_back(std::move(prefix));
-  }
-  const auto questions = static_cast<std::size_t>(options.questions_per_group);
-  const auto round = static_cast<std::size_t>(options.prefix_groups) * questions;
-  group_order_.resize(round);
-  for (std::size_t position = 0; position < round; ++position) {
-    group_order_[position] = static_cast<std::uint32_t>(position / questions);
-  }
-  std::mt19937_64 order = detail::engine_for(options.seed, kOrderStream);
-  detail::shuffle_in_place(group_order_, order);
-  std::ostringstream line;
-  line << "shared-prefix: " << options.prefix_groups << " groups of "
-       << options.questions_per_group << " questions a round, prefix " << options.prefix_len
-       << " words, " << length_note("question", options.input_len, options.range_ratio)
-       << " words, "
-       << length_note("max_tokens", options.output_len, options.range_ratio);
-  summary_ = line.str();
-}
-
-Prompt SharedPrefixSource::prompt(std::uint64_t index) const {
-  const std::uint64_t request = request_of(index);
-  const std::uint32_t group = group_order_[request % group_order_.size()];
-  RandomPromptOptions question{0, options_.input_len, options_.output_len,
-                               stream_seed(options_.seed ^ kQuestionStream, stream_of(index)),
-                               options_.range_ratio};
-  Prompt prompt = random_prompt(question, request);
-  prompt.system_text = prefixes_[group];
-  prompt.input_len += options_.prefix_len;
-  prompt.prefix_group = group;
-  return prompt;
-}
-
-// sharegpt and jsonl: the file's usable items, shuffled with the seed, held in memory. Stream s
-// starts at item s x (requests of a stream), so the points of a sweep get items of their own
-// while the file lasts; beyond it, items are drawn with replacement (vLLM's oversampling).
+// sharegpt and jsonl: the file's usable items, indexed (indexed_file.hpp), each read when its
+// request is due, in the order of one seeded shuffle (unless --no-shuffle). Stream s starts at
+// position s x (requests of a stream), so the points of a sweep get items of their own while
+// the file lasts; beyond it, items are drawn with replacement (vLLM's oversampling), each
+// position's draw seeded by the position. Memory: the index and the order, 20 bytes an item.
+template <typename File>
 class FileSource final : public PromptSource {
  public:
-  FileSource(std::vector<Prompt> items, std::optional<std::size_t> per_stream, std::uint64_t seed,
-             std::string summary)
-      : items_(std::move(items)), per_stream_(per_stream.value_or(items_.size())), seed_(seed),
+  FileSource(File file, const DatasetOptions& options, std::string summary)
+      : file_(std::move(file)),
+        order_(options.shuffle ? shuffled_order(file_.size(), options.seed) : in_order()),
+        per_stream_(options.count.value_or(file_.size())), seed_(options.seed),
         summary_(std::move(summary)) {}
   Prompt prompt(std::uint64_t index) const override {
     const std::uint64_t position = stream_of(index) * per_stream_ + request_of(index);
-    if (position < items_.size()) return items_[position];
+    if (position < order_.size()) return file_.item(order_[position]);
     std::mt19937_64 draw = detail::engine_for(seed_, kOversampleStream, position);
-    return items_[detail::draw_below(draw, items_.size())];
+    return file_.item(order_[detail::draw_below(draw, order_.size())]);
   }
-  std::optional<std::uint64_t> distinct_prompts() const override { return items_.size(); }
+  std::optional<std::uint64_t> distinct_prompts() const override { return order_.size(); }
   bool shares_prefixes() const override { return false; }
   const std::string& summary() const override { return summary_; }
 
  private:
-  std::vector<Prompt> items_;
+  std::vector<std::uint32_t> in_order() const {
+    std::vector<std::uint32_t> order(file_.size());
+    std::iota(order.begin(), order.end(), std::uint32_t{0});
+    return order;
+  }
+
+  File file_;
+  std::vector<std::uint32_t> order_;  // position -> item
   std::uint64_t per_stream_;
   std::uint64_t seed_;
   std::string summary_;
@@ -186,16 +144,9 @@ std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t disti
          " of them repeats (sampled with replacement, as vLLM does)";
 }
 
-// The file's every usable item, once: FileSource shares them out over the streams itself.
-DatasetOptions every_item(const DatasetOptions& options) {
-  DatasetOptions all = options;
-  all.count.reset();
-  return all;
-}
-
 std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
-  ShareGptDataset loaded = load_sharegpt(every_item(options));
-  const ShareGptStats& stats = loaded.stats;
+  ShareGptFile file(options);
+  const ShareGptStats& stats = file.stats();
   std::ostringstream line;
   line << "sharegpt " << options.path << ": " << stats.entries << " conversations, "
        << stats.usable << " usable (dropped: " << stats.malformed << " malformed, "
@@ -205,17 +156,15 @@ std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
        << sharegpt_length_limits(options) << ")";
   if (options.sharegpt_output_len) line << ", max_tokens " << *options.sharegpt_output_len;
   line << repeat_note(options.count, stats.usable);
-  return std::make_unique<FileSource>(std::move(loaded.prompts), options.count, options.seed,
-                                      line.str());
+  return std::make_unique<FileSource<ShareGptFile>>(std::move(file), options, line.str());
 }
 
 std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options) {
-  JsonlDataset loaded = load_jsonl(every_item(options));
-  std::string line = "jsonl " + options.path + ": " + std::to_string(loaded.requests) +
-                     " requests on " + std::to_string(loaded.lines) + " lines" +
-                     repeat_note(options.count, loaded.requests);
-  return std::make_unique<FileSource>(std::move(loaded.prompts), options.count, options.seed,
-                                      std::move(line));
+  JsonlFile file(options);
+  std::string line = "jsonl " + options.path + ": " + std::to_string(file.size()) +
+                     " requests on " + std::to_string(file.lines()) + " lines" +
+                     repeat_note(options.count, file.size());
+  return std::make_unique<FileSource<JsonlFile>>(std::move(file), options, std::move(line));
 }
 
 }  // namespace

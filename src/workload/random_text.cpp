@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "bench/util/splitmix64.hpp"
+
 namespace bench::workload::detail {
 namespace {
 
@@ -86,6 +88,11 @@ std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64
                          static_cast<std::uint32_t>(index),
                          static_cast<std::uint32_t>(index >> 32)};
   return std::mt19937_64(sequence);
+}
+
+std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
+  if (stream == 0) return seed;
+  return util::splitmix64_mix(seed ^ (stream * util::kGoldenGamma));
 }
 
 }  // namespace bench::workload::detail

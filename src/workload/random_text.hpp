@@ -38,6 +38,11 @@ void shuffle_in_place(std::vector<T>& items, std::mt19937_64& engine) {
 /// for the same --seed are unrelated.
 std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream);
 
+/// The seed of stream `stream` of a user seed (prompt_source.hpp's streams): stream 0 keeps the
+/// seed itself, so a single run's prompts are those of that seed; every other stream gets a
+/// seed unrelated to it (SplitMix64's finaliser).
+std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream);
+
 /// An engine for one item (`index`) of one purpose: random access, so item i is the same
 /// whichever items were drawn before it, in whatever order or thread.
 std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);

@@ -1,5 +1,6 @@
 #include "bench/workload/shared_prefix.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -9,14 +10,14 @@
 #include <vector>
 
 #include "bench/workload/random_prompts.hpp"
-#include "bench/workload/sampling.hpp"
 #include "random_text.hpp"
 
 namespace bench::workload {
 namespace {
 
-constexpr std::uint64_t kTextStream = 0x707265666978ULL;     // "prefix"
-constexpr std::uint64_t kLengthStream = 0x6c656e67746873ULL;  // "lengths"
+constexpr std::uint64_t kPrefixStream = 0x707265666978ULL;  // "prefix"
+constexpr std::uint64_t kOrderStream = 0x6f72646572ULL;     // "order"
+constexpr std::uint64_t kQuestionStream = 0x7175657374ULL;  // "quest"
 
 void require_at_least_one(std::string_view flag, std::int64_t value) {
   if (value < 1) {
@@ -27,47 +28,42 @@ void require_at_least_one(std::string_view flag, std::int64_t value) {
 
 }  // namespace
 
-std::vector<Prompt> make_shared_prefix_prompts(const SharedPrefixOptions& options) {
+SharedPrefixPrompts::SharedPrefixPrompts(const SharedPrefixOptions& options)
+    : options_(options) {
   require_at_least_one("--prefix-groups", options.groups);
   require_at_least_one("--prefix-len", options.prefix_len);
   require_at_least_one("--questions-per-group", options.questions_per_group);
   require_at_least_one("--input-len", options.question_len);
   require_at_least_one("--output-len", options.output_len);
-  const LengthRange questions = length_range(options.question_len, options.range_ratio);
-  const LengthRange outputs = length_range(options.output_len, options.range_ratio);
+  require_valid(RandomPromptOptions{0, options.question_len, options.output_len, options.seed,
+                                    options.range_ratio});  // the range ratio
 
-  std::mt19937_64 words = detail::engine_for(options.seed, kTextStream);
-  std::mt19937_64 lengths = detail::engine_for(options.seed, kLengthStream);
-  const auto draw = [&lengths](const LengthRange& range) {
-    return range.low == range.high ? range.low
-                                   : detail::draw_between(lengths, range.low, range.high);
-  };
-
-  std::vector<std::string> prefixes;
-  prefixes.reserve(static_cast<std::size_t>(options.groups));
+  std::mt19937_64 words = detail::engine_for(options.seed, kPrefixStream);
+  prefixes_.reserve(static_cast<std::size_t>(options.groups));
   for (std::int64_t group = 0; group < options.groups; ++group) {
     std::string prefix = "group" + std::to_string(group);
     detail::append_random_words(words, options.prefix_len - 1, prefix);
-    prefixes.push_back(std::move(prefix));
+    prefixes_.push_back(std::move(prefix));
   }
+  const auto questions = static_cast<std::size_t>(options.questions_per_group);
+  group_order_.resize(static_cast<std::size_t>(options.groups) * questions);
+  for (std::size_t position = 0; position < group_order_.size(); ++position) {
+    group_order_[position] = static_cast<std::uint32_t>(position / questions);
+  }
+  std::mt19937_64 order = detail::engine_for(options.seed, kOrderStream);
+  detail::shuffle_in_place(group_order_, order);
+}
 
-  std::vector<Prompt> prompts;
-  prompts.reserve(static_cast<std::size_t>(options.groups * options.questions_per_group));
-  for (std::int64_t group = 0; group < options.groups; ++group) {
-    for (std::int64_t question = 0; question < options.questions_per_group; ++question) {
-      Prompt prompt;
-      const std::int64_t question_len = draw(questions);
-      prompt.output_len = draw(outputs);
-      prompt.text = std::to_string(static_cast<std::int64_t>(prompts.size()));
-      detail::append_random_words(words, question_len - 1, prompt.text);
-      prompt.system_text = prefixes[static_cast<std::size_t>(group)];
-      prompt.input_len = options.prefix_len + question_len;
-      prompt.prefix_group = group;
-      prompts.push_back(std::move(prompt));
-    }
-  }
-  if (!options.ordered) shuffle_prompts(prompts, options.seed);
-  return prompts;
+Prompt SharedPrefixPrompts::prompt(std::uint64_t stream, std::uint64_t request) const {
+  const std::uint32_t group = group_order_[request % group_order_.size()];
+  const RandomPromptOptions question{0, options_.question_len, options_.output_len,
+                                     detail::stream_seed(options_.seed ^ kQuestionStream, stream),
+                                     options_.range_ratio};
+  Prompt prompt = random_prompt(question, request);
+  prompt.system_text = prefixes_[group];
+  prompt.input_len += options_.prefix_len;
+  prompt.prefix_group = group;
+  return prompt;
 }
 
 }  // namespace bench::workload

@@ -13,7 +13,6 @@
 
 #include "bench/util/words.hpp"
 #include "bench/workload/dataset_error.hpp"
-#include "bench/workload/sampling.hpp"
 #include "dataset_file.hpp"
 
 namespace bench::workload {
@@ -23,15 +22,21 @@ using nlohmann::json;
 
 bool is_human(const std::string& from) { return from == "human" || from == "user"; }
 
-// Reads the file as a stream of SAX events and keeps, per entry, only the first human turn's
-// text and the word count of the turn answering it: the standard file's DOM would take
-// gigabytes. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
+// Reads a list of conversations as a stream of SAX events and keeps, per entry, only the first
+// human turn's text and the word count of the turn answering it: the standard file's DOM would
+// take gigabytes. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
 // conversation, 4 = inside a turn. Anything else is skipped whole.
+//
+// Two uses: indexing the file (`file` given: each usable entry's byte range is kept, read off
+// the stream's position, which nlohmann advances one character at a time), and reading one
+// entry back (no `file`: its prompt is kept).
 class ShareGptReader final : public nlohmann::json_sax<json> {
  public:
-  explicit ShareGptReader(const DatasetOptions& options) : options_(options) {}
+  ShareGptReader(const DatasetOptions& options, std::istream* file)
+      : options_(options), file_(file) {}
 
-  std::vector<Prompt>& prompts() { return prompts_; }
+  std::vector<ItemSpan>& spans() { return spans_; }
+  std::optional<Prompt>& prompt() { return prompt_; }
   const ShareGptStats& stats() const { return stats_; }
   const std::string& json_error() const { return json_error_; }  // set: not valid JSON
   const std::string& top_level() const { return top_level_; }    // set: not a list, but this
@@ -97,6 +102,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
           return skip_container();
         }
         entry_ = Entry{};
+        entry_.begin = position() - 1;  // the '{' just read
         break;
       case 2:
         if (slot_ != Slot::conversation || entry_.has_conversation) return skip_container();
@@ -174,6 +180,10 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     }
   }
 
+  std::uint64_t position() const {
+    return file_ != nullptr ? static_cast<std::uint64_t>(file_->tellg()) : 0;
+  }
+
   void end_entry() {
     if (entry_.malformed) {
       ++stats_.malformed;
@@ -198,11 +208,16 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
+      if (file_ != nullptr) {
+        const std::uint64_t end = position();  // just past the entry's '}'
+        spans_.push_back(ItemSpan{entry_.begin, static_cast<std::uint32_t>(end - entry_.begin), 0});
+        return;
+      }
       Prompt prompt;
       prompt.text = std::move(text);
       prompt.input_len = prompt_words;
       prompt.output_len = output_len;
-      prompts_.push_back(std::move(prompt));
+      prompt_ = std::move(prompt);
     }
   }
 
@@ -225,10 +240,13 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     std::size_t turns = 0;
     std::optional<std::string> prompt;         // the first human turn
     std::optional<std::int64_t> reply_words;   // the first later turn not from the human
+    std::uint64_t begin = 0;                   // byte offset of its '{' when indexing
   };
 
   const DatasetOptions& options_;
-  std::vector<Prompt> prompts_;
+  std::istream* file_;
+  std::vector<ItemSpan> spans_;
+  std::optional<Prompt> prompt_;
   ShareGptStats stats_;
   std::string json_error_;
   std::string top_level_;
@@ -248,23 +266,14 @@ std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions&
          " over " + sharegpt_length_limits(options) + ")";
 }
 
-}  // namespace
-
-std::string sharegpt_length_limits(const DatasetOptions& options) {
-  if (options.sharegpt_context_len) {
-    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
-  }
-  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
-         std::to_string(kShareGptMaxTotalLen) + " total words";
-}
-
-ShareGptDataset load_sharegpt(const DatasetOptions& options) {
+// Reads the whole file once; fills `stats` and returns the usable conversations' ranges.
+IndexedFile index_sharegpt(const DatasetOptions& options, ShareGptStats& stats) {
   if (options.sharegpt_output_len && *options.sharegpt_output_len < 1) {
     throw std::invalid_argument("--sharegpt-output-len must be at least 1, got " +
                                 std::to_string(*options.sharegpt_output_len));
   }
   std::ifstream file = detail::open_dataset_file(options.path, "ShareGPT");
-  ShareGptReader reader(options);
+  ShareGptReader reader(options, &file);
   const bool parsed = json::sax_parse(file, &reader);
   if (!reader.json_error().empty()) {
     throw DatasetError(options.path, 0, "not valid JSON: " + reader.json_error());
@@ -275,16 +284,37 @@ ShareGptDataset load_sharegpt(const DatasetOptions& options) {
                            reader.top_level());
   }
   if (!parsed) throw DatasetError(options.path, 0, "could not be read as JSON");
-  std::vector<Prompt>& prompts = reader.prompts();
-  if (prompts.empty()) {
+  if (reader.spans().empty()) {
     throw DatasetError(options.path, 0, why_nothing_usable(reader.stats(), options));
   }
-  ShareGptDataset dataset;
-  dataset.stats = reader.stats();
-  if (options.shuffle) shuffle_prompts(prompts, options.seed);
-  const std::size_t count = options.count.value_or(prompts.size());
-  dataset.prompts = fit_to_count(std::move(prompts), count, options.seed);
-  return dataset;
+  stats = reader.stats();
+  return IndexedFile(options.path, std::move(reader.spans()));
+}
+
+}  // namespace
+
+std::string sharegpt_length_limits(const DatasetOptions& options) {
+  if (options.sharegpt_context_len) {
+    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
+  }
+  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
+         std::to_string(kShareGptMaxTotalLen) + " total words";
+}
+
+ShareGptFile::ShareGptFile(DatasetOptions options)
+    : options_(std::move(options)), file_(index_sharegpt(options_, stats_)) {}
+
+Prompt ShareGptFile::item(std::size_t item) const {
+  // The entry alone, as a list of one, through the same reader and the same rules.
+  const std::string entry = "[" + file_.read(item) + "]";
+  ShareGptReader reader(options_, nullptr);
+  json::sax_parse(entry, &reader);
+  if (!reader.prompt()) {
+    throw DatasetError(file_.path(), 0,
+                       "changed while in use: the conversation at byte " +
+                           std::to_string(file_.span(item).offset) + " is no longer usable");
+  }
+  return std::move(*reader.prompt());
 }
 
 }  // namespace bench::workload

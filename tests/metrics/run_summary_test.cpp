@@ -575,3 +575,42 @@ TEST(RunAccumulator, MergesTheInputSplit) {
 }
 
 }  // namespace
+
+namespace {
+
+// 200 requests of 3 chunks: each gives about 10 raw values (TTFT, 2 ITL, 2 ICL, TPOT, E2E, two
+// lags, two from the intended start), some 2,000 in all.
+std::vector<RequestRecord> two_hundred_requests() {
+  std::vector<RequestRecord> records;
+  for (std::int64_t i = 0; i < 200; ++i) {
+    records.push_back(completed(i, {i + 10 + i % 7, i + 20, i + 30}, i + 31, 10, 3));
+  }
+  return records;
+}
+
+TEST(RunAccumulator, KeepsEveryValueWithinTheSampleBudgetAndSaysSo) {
+  bench::metrics::SummaryOptions options;
+  options.sample_budget = 5000;
+  const RunSummary s = summarize_run(two_hundred_requests(), options);
+  EXPECT_EQ(s.latency_sample_budget, 5000u);
+  EXPECT_TRUE(s.latency_samples_exact);
+}
+
+// The budget is for all distributions together: each alone would fit 500 values, all together
+// do not, and past it the figures come from histograms, within their error bound.
+TEST(RunAccumulator, PastTheSampleBudgetOfAllDistributionsTogetherFiguresAreFromHistograms) {
+  bench::metrics::SummaryOptions options;
+  options.sample_budget = 500;
+  const RunSummary bounded = summarize_run(two_hundred_requests(), options);
+  const RunSummary exact = summarize_run(two_hundred_requests());
+  EXPECT_FALSE(bounded.latency_samples_exact);
+  EXPECT_TRUE(exact.latency_samples_exact);
+  EXPECT_EQ(bounded.ttft_ms.count, exact.ttft_ms.count);
+  EXPECT_EQ(bounded.ttft_ms.max, exact.ttft_ms.max);
+  const double bound = bench::metrics::Histogram::kMaxRelativeError;
+  EXPECT_NEAR(bounded.ttft_ms.median, exact.ttft_ms.median, exact.ttft_ms.median * bound);
+  EXPECT_NEAR(bounded.itl_ms.p99, exact.itl_ms.p99, exact.itl_ms.p99 * bound);
+  EXPECT_NEAR(bounded.e2e_ms.p90, exact.e2e_ms.p90, exact.e2e_ms.p90 * bound);
+}
+
+}  // namespace

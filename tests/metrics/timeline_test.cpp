@@ -11,6 +11,7 @@ namespace {
 
 using bench::metrics::RequestRecord;
 using bench::metrics::Timeline;
+using bench::metrics::TimelineBucket;
 
 constexpr std::int64_t kMs = 1'000'000;
 
@@ -204,6 +205,27 @@ TEST(Timeline, AVeryLongRunCoarsensItsStepsAndKeepsItsTotals) {
   }
   EXPECT_EQ(output, 20);
   EXPECT_EQ(started, 2);
+}
+
+// A --duration 24h run: at most 65,536 steps kept, and per-second buckets widened to fit 3,600.
+TEST(Timeline, ADayLongRunHasABoundedTimelineWithWiderBucketsThatKeepItsTotals) {
+  Timeline timeline(0, 10 * kMs);
+  const std::int64_t day_s = 24LL * 3600;
+  for (std::int64_t s = 0; s < day_s; s += 60) timeline.add(request(s * 1000, s * 1000 + 500, 2));
+  EXPECT_GE(timeline.step_ns() * 65'536, day_s * 1000 * kMs);  // the steps cover the day
+  EXPECT_LE(timeline.step_ns() * 32'768, day_s * 1000 * kMs);  // and were not coarsened more
+  const std::int64_t width_ns = timeline.bucket_width_ns(1000 * kMs);
+  const std::vector<TimelineBucket> buckets = timeline.buckets(1000 * kMs);
+  EXPECT_LE(buckets.size(), Timeline::kMaxBuckets);
+  EXPECT_GT(buckets.size(), Timeline::kMaxBuckets / 2);
+  EXPECT_DOUBLE_EQ(buckets[1].t_s, static_cast<double>(width_ns) / 1e9);
+  std::int64_t output = 0, started = 0;
+  for (const TimelineBucket& b : buckets) {
+    output += b.output_tokens;
+    started += b.started;
+  }
+  EXPECT_EQ(started, day_s / 60);
+  EXPECT_EQ(output, 2 * day_s / 60);
 }
 
 }  // namespace

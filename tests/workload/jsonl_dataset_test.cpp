@@ -16,8 +16,7 @@ namespace {
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
-using bench::workload::JsonlDataset;
-using bench::workload::load_jsonl;
+using bench::workload::JsonlFile;
 using bench::workload::parse_jsonl_request;
 using bench::workload::Prompt;
 using bench::testing::TempFile;
@@ -30,8 +29,21 @@ DatasetOptions in_file_order(const std::string& path, std::int64_t output_len = 
   options.kind = DatasetKind::jsonl;
   options.path = path;
   options.output_len = output_len;
-  options.shuffle = false;
   return options;
+}
+
+struct JsonlDataset {
+  std::vector<Prompt> prompts;
+  std::size_t requests = 0;
+  std::size_t lines = 0;
+};
+
+// Indexes the file, then reads every request line back from its byte range.
+JsonlDataset load_jsonl(const DatasetOptions& options) {
+  const JsonlFile file(options);
+  JsonlDataset dataset{{}, file.size(), file.lines()};
+  for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));
+  return dataset;
 }
 
 // The DatasetError of parsing `line` as line 7 of "requests.jsonl", or a failure.
@@ -121,19 +133,6 @@ TEST(Jsonl, ByteOrderMarkOnTheFirstLineIsSkipped) {
 TEST(Jsonl, LastLineWithoutNewlineIsRead) {
   const TempFile file("no-newline.jsonl", "{\"prompt\": \"a b\"}\n{\"prompt\": \"c d e\"}");
   EXPECT_EQ(load_jsonl(in_file_order(file.path())).prompts.size(), 2u);
-}
-
-TEST(Jsonl, ShuffleAndCountFollowTheSeed) {
-  DatasetOptions options = in_file_order(kDir + "requests.jsonl");
-  options.shuffle = true;
-  options.seed = 3;
-  options.count = 20;
-  const std::vector<Prompt> a = load_jsonl(options).prompts;
-  const std::vector<Prompt> b = load_jsonl(options).prompts;
-  ASSERT_EQ(a.size(), 20u);
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i].text, b[i].text);
-  options.count = 3;
-  EXPECT_EQ(load_jsonl(options).prompts.size(), 3u);
 }
 
 TEST(Jsonl, BadJsonNamesFileLineAndColumn) {

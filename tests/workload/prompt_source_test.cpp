@@ -184,6 +184,29 @@ TEST(PromptSource, AFileGivesEachStreamItsOwnItemsWhileTheyLast) {
   EXPECT_NE(source->summary().find("jsonl"), std::string::npos);
 }
 
+// --seed for a file: the order its items are sent in (vLLM and SGLang shuffle before taking
+// them) and the draws past its end; the set of items is the file's whatever the seed.
+TEST(PromptSource, AFilesOrderDependsOnlyOnTheSeed) {
+  const std::string path = std::string(BENCH_TEST_DATA_DIR) + "/datasets/sharegpt_sample.json";
+  const auto order_of = [&path](std::uint64_t seed) {
+    DatasetOptions options;
+    options.kind = DatasetKind::sharegpt;
+    options.path = path;
+    options.seed = seed;
+    const auto source = open_prompt_source(options);
+    std::vector<std::string> texts;
+    for (std::uint64_t request = 0; request < 20; ++request) {
+      texts.push_back(source->prompt(prompt_index(0, request)).text);
+    }
+    return texts;
+  };
+  const std::vector<std::string> a = order_of(1), b = order_of(1), c = order_of(2);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  EXPECT_EQ(std::set<std::string>(a.begin(), a.end()), std::set<std::string>(c.begin(), c.end()));
+  EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size(), 20u);
+}
+
 TEST(PromptSource, BadOptionsAreRefusedNamingTheFlag) {
   DatasetOptions options = shared_prefix_options();
   options.prefix_groups = 0;

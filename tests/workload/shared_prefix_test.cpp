@@ -18,9 +18,9 @@ namespace {
 using bench::util::count_words;
 using bench::workload::chat_messages;
 using bench::workload::completion_prompt;
-using bench::workload::make_shared_prefix_prompts;
 using bench::workload::Prompt;
 using bench::workload::SharedPrefixOptions;
+using bench::workload::SharedPrefixPrompts;
 using nlohmann::json;
 
 SharedPrefixOptions small(std::uint64_t seed = 42) {
@@ -32,6 +32,16 @@ SharedPrefixOptions small(std::uint64_t seed = 42) {
   options.output_len = 32;
   options.seed = seed;
   return options;
+}
+
+// One round of stream 0: every group questions_per_group times.
+std::vector<Prompt> make_shared_prefix_prompts(const SharedPrefixOptions& options) {
+  const SharedPrefixPrompts source(options);
+  std::vector<Prompt> prompts;
+  for (std::size_t request = 0; request < source.round(); ++request) {
+    prompts.push_back(source.prompt(0, request));
+  }
+  return prompts;
 }
 
 std::string first_word(const std::string& text) { return text.substr(0, text.find(' ')); }
@@ -88,8 +98,8 @@ TEST(SharedPrefix, SameSeedGivesTheSamePrefixesQuestionsAndOrder) {
   EXPECT_TRUE(any_difference);
 }
 
-// SGLang's generated-shared-prefix shuffles all requests unless --gsp-ordered.
-TEST(SharedPrefix, RequestsAreShuffledAcrossGroupsUnlessOrdered) {
+// SGLang's generated-shared-prefix shuffles all requests across groups.
+TEST(SharedPrefix, RequestsAreShuffledAcrossGroups) {
   SharedPrefixOptions options = small();
   options.groups = 8;
   options.questions_per_group = 8;
@@ -100,12 +110,6 @@ TEST(SharedPrefix, RequestsAreShuffledAcrossGroupsUnlessOrdered) {
   }
   // Grouped would change 7 times; a random order changes about 63 * 7/8 = 55 times.
   EXPECT_GT(group_changes, 40);
-
-  options.ordered = true;
-  const std::vector<Prompt> ordered = make_shared_prefix_prompts(options);
-  for (std::size_t i = 0; i < ordered.size(); ++i) {
-    EXPECT_EQ(ordered[i].prefix_group, static_cast<std::int64_t>(i / 8));
-  }
 }
 
 TEST(SharedPrefix, RangeRatioVariesQuestionsAndOutputsButNotPrefixes) {

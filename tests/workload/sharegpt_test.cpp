@@ -18,9 +18,8 @@ namespace {
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
-using bench::workload::load_sharegpt;
 using bench::workload::Prompt;
-using bench::workload::ShareGptDataset;
+using bench::workload::ShareGptFile;
 using bench::workload::ShareGptStats;
 using bench::testing::TempFile;
 using nlohmann::json;
@@ -31,8 +30,20 @@ DatasetOptions in_file_order(const std::string& path) {
   DatasetOptions options;
   options.kind = DatasetKind::sharegpt;
   options.path = path;
-  options.shuffle = false;
   return options;
+}
+
+struct ShareGptDataset {
+  std::vector<Prompt> prompts;
+  ShareGptStats stats;
+};
+
+// Indexes the file, then reads every usable conversation back from its byte range.
+ShareGptDataset load_sharegpt(const DatasetOptions& options) {
+  const ShareGptFile file(options);
+  ShareGptDataset dataset{{}, file.stats()};
+  for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));
+  return dataset;
 }
 
 const Prompt* find_prompt(const std::vector<Prompt>& prompts, const std::string& start) {
@@ -76,7 +87,7 @@ TEST(ShareGpt, SampleEntriesAreEachCountedOnceByWhatHappenedToThem) {
   EXPECT_EQ(stats.too_long, 2u);
   EXPECT_EQ(stats.entries, stats.usable + stats.malformed + stats.too_few_turns +
                                stats.no_reply + stats.too_short + stats.too_long);
-  EXPECT_EQ(dataset.prompts.size(), 20u);  // no count: every usable conversation once
+  EXPECT_EQ(dataset.prompts.size(), 20u);
 }
 
 TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
@@ -197,47 +208,13 @@ TEST(ShareGpt, ValueBeforeFromInATurnIsReadTheSame) {
   EXPECT_EQ(dataset.prompts[0].text, "what is the time now");
 }
 
-TEST(ShareGpt, ShuffleDependsOnlyOnTheSeed) {
-  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.shuffle = true;
-  options.seed = 1;
-  const std::vector<Prompt> a = load_sharegpt(options).prompts;
-  const std::vector<Prompt> b = load_sharegpt(options).prompts;
-  options.seed = 2;
-  const std::vector<Prompt> c = load_sharegpt(options).prompts;
-  ASSERT_EQ(a.size(), 20u);
-  std::vector<std::string> ta, tb, tc;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ta.push_back(a[i].text);
-    tb.push_back(b[i].text);
-    tc.push_back(c[i].text);
-  }
-  EXPECT_EQ(ta, tb);
-  EXPECT_NE(ta, tc);
-  EXPECT_EQ(std::set<std::string>(ta.begin(), ta.end()),
-            std::set<std::string>(tc.begin(), tc.end()));
-}
-
-TEST(ShareGpt, CountBelowTheUsableItemsTakesDistinctOnes) {
-  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.shuffle = true;
-  options.count = 7;
-  const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
-  ASSERT_EQ(prompts.size(), 7u);
-  std::set<std::string> distinct;
-  for (const Prompt& prompt : prompts) distinct.insert(prompt.text);
-  EXPECT_EQ(distinct.size(), 7u);
-}
-
-// vLLM oversamples (random.choice) up to the count; every usable item is sent at least once.
-TEST(ShareGpt, CountAboveTheUsableItemsRepeatsThemAsVllmDoes) {
-  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
-  options.count = 75;
-  const std::vector<Prompt> prompts = load_sharegpt(options).prompts;
-  ASSERT_EQ(prompts.size(), 75u);
-  std::set<std::string> distinct;
-  for (const Prompt& prompt : prompts) distinct.insert(prompt.text);
-  EXPECT_EQ(distinct.size(), 20u);
+TEST(ShareGpt, AnItemReadBackTwiceOrOutOfOrderIsTheSame) {
+  const ShareGptFile file(in_file_order(kDir + "sharegpt_sample.json"));
+  ASSERT_EQ(file.size(), 20u);
+  EXPECT_EQ(file.item(19).text, file.item(19).text);
+  const std::string first = file.item(0).text;
+  file.item(7);
+  EXPECT_EQ(file.item(0).text, first);
 }
 
 TEST(ShareGpt, MissingFileIsAnErrorNamingIt) {

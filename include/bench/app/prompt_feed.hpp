@@ -61,7 +61,12 @@ class PromptFeed {
   /// producer: a request it has not built yet is built here.
   PreparedRequest take();
 
-  /// Requests whose body the caller had to build because the producer was behind.
+  /// The request number the next take() returns: the one owner of which request comes next.
+  /// The caller's thread only.
+  std::uint64_t next_request() const { return request_of(next_to_take_); }
+
+  /// Requests whose body the caller had to build because the producer was behind, after the
+  /// first `lookahead` (which the producer, started with the feed, may not have built yet).
   std::uint64_t built_by_caller() const { return built_by_caller_; }
 
  private:
@@ -74,7 +79,9 @@ class PromptFeed {
   std::condition_variable room_;        // the producer waits here for space in ready_
   // Built and not yet taken: ordinals next_to_take_, next_to_take_ + 1, ... (guarded by mutex_).
   std::deque<PreparedRequest> ready_;
-  std::uint64_t next_to_take_ = 0;      // ordinal the caller takes next (guarded by mutex_)
+  // Ordinal the caller takes next: written by the caller only, under mutex_ (which the
+  // producer reads it under), so the caller may read it without the lock.
+  std::uint64_t next_to_take_ = 0;
   bool stopping_ = false;               // guarded by mutex_
   std::uint64_t built_by_caller_ = 0;   // the caller's thread only
   // The caller's own copy of plan_.make_body: the two threads never share its state.

@@ -85,6 +85,8 @@ class RequestDriver final : public engine::RequestSource {
 
   std::size_t sent() const { return sent_; }
   std::size_t measured_sent() const { return measured_sent_; }
+  /// Bodies the event loop built itself because the feed's producer was behind.
+  std::uint64_t bodies_built_on_loop() const { return feed_->built_by_caller(); }
 
  private:
   class Slot;
@@ -95,8 +97,7 @@ class RequestDriver final : public engine::RequestSource {
 
   DriverPlan plan_;
   RecordSink& sink_;
-  std::unique_ptr<PromptFeed> feed_;
-  std::size_t next_index_;
+  std::unique_ptr<PromptFeed> feed_;  // owns which request comes next
   std::size_t sent_ = 0;
   std::size_t measured_sent_ = 0;
   // Epoch-relative start of the measured phase: an open loop knows it from its schedule, a

@@ -77,6 +77,9 @@ struct RunOptions {
   bool reuse_prompts = false;
   std::int64_t warmup_requests = 0;  // requests sent (at the same concurrency) before measuring
   double request_timeout_s = 600;    // whole-request cap, seconds
+  // --latency-sample-budget: raw latency values kept exact, all distributions together; beyond
+  // it, histograms (metrics/sample_budget.hpp).
+  std::uint64_t latency_sample_budget = 2'000'000;
   double connect_timeout_s = 10;     // TCP/TLS connect cap, seconds
   double ttft_timeout_s = 0;         // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none

@@ -14,6 +14,9 @@ struct ClientLoad {
   std::int64_t loop_turns = 0;       // event-loop turns, all threads
   std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;
+  // Request bodies the event loop had to build itself because the prompt producer was behind
+  // (PromptFeed::built_by_caller): each may have delayed a send or a read.
+  std::uint64_t bodies_built_on_loop = 0;
   std::int64_t peak_rss_bytes = 0;   // the process's peak resident memory so far (getrusage)
   // Connections opened before the run's epoch (--preconnect), and what that burst took: none of
   // it is in any latency or throughput figure.

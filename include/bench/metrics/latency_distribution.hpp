@@ -10,16 +10,22 @@
 // bytes per value up to the budget (8 MB at the default 1,000,000), then the histogram's
 // (histogram.hpp: 8 KiB per octave spanned, 256 KiB for 1 us..1 h in ms).
 //
+// With a shared SampleBudget (sample_budget.hpp), the values kept also count against it: the
+// budget of a whole run, across its distributions and threads; the distribution moves to its
+// histogram as soon as either limit would be passed.
+//
 // One per thread; merge after join. NaN and infinite values are left out in both modes, since
 // they would make every figure meaningless; rejected() counts them.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "bench/metrics/histogram.hpp"
 #include "bench/metrics/percentile.hpp"
+#include "bench/metrics/sample_budget.hpp"
 
 namespace bench::metrics {
 
@@ -30,7 +36,8 @@ class LatencyDistribution {
  public:
   static constexpr std::size_t kDefaultExactBudget = 1'000'000;
 
-  explicit LatencyDistribution(std::size_t exact_budget = kDefaultExactBudget);
+  explicit LatencyDistribution(std::size_t exact_budget = kDefaultExactBudget,
+                               std::shared_ptr<SampleBudget> shared = nullptr);
 
   void add(double value);
   void add(double value, std::uint64_t times);  // `times` equal values, e.g. ITL of a k-token chunk
@@ -58,10 +65,15 @@ class LatencyDistribution {
   std::size_t memory_bytes() const;
 
  private:
+  // Whether `values` more can be kept: within exact_budget_ and, with a shared budget, taken
+  // from it (into reserved_).
+  bool fits(std::uint64_t values);
   void sort_samples();
   void move_samples_to_histogram();
 
   std::size_t exact_budget_;
+  std::shared_ptr<SampleBudget> shared_;  // null: only exact_budget_ limits
+  std::uint64_t reserved_ = 0;            // taken from shared_ and not yet filled
   bool exact_ = true;
   std::vector<double> samples_;  // while exact_
   bool sorted_ = true;           // samples_ is in ascending order

@@ -2,8 +2,10 @@
 // Every figure a run reports, computed from its RequestRecords by the definitions in
 // docs/metrics.md. Warm-up requests are excluded from all of it.
 // Records are added one by one as requests end (RunAccumulator), so a run need not keep them.
+#include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +16,7 @@
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
+#include "bench/metrics/sample_budget.hpp"
 #include "bench/metrics/timeline.hpp"
 
 namespace bench::metrics {
@@ -70,6 +73,11 @@ struct RunSummary {
   Distribution connect_ms;        // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
+  // The raw values the distributions above could keep together (sample_budget.hpp), and
+  // whether all of them fit: if not, the percentiles of those that did not are from a
+  // histogram, within Histogram::kMaxRelativeError of the exact ones.
+  std::uint64_t latency_sample_budget = 0;
+  bool latency_samples_exact = true;
 
   // Chunks vs tokens. When they differ the ITL is split per token, exactly where per-chunk
   // usage is known, otherwise by the estimate completion_tokens / chunks (itl_estimated).
@@ -95,8 +103,9 @@ struct RunSummary {
   using Cdf = std::vector<std::pair<double, double>>;
   Cdf ttft_cdf_ms, itl_cdf_ms, tpot_cdf_ms, e2e_cdf_ms;
 
-  std::vector<TimelineBucket> timeline;  // per-second buckets of the measured phase
-  double timeline_bucket_s = 1.0;
+  // Buckets of the measured phase: per second, wider for a run past kMaxBuckets seconds.
+  std::vector<TimelineBucket> timeline;
+  double timeline_bucket_s = 1.0;  // their width
   SteadyState steady_state;
 };
 
@@ -111,14 +120,20 @@ struct Slo {
 struct SummaryOptions {
   std::int64_t origin_ns = 0;          // time 0 of the timeline: the measured phase's start
   std::int64_t target_in_flight = 0;   // closed-loop concurrency; 0 = open loop (peak in flight)
+  // The timeline's bucket width; doubled as often as needed to keep at most
+  // kMaxTimelineBuckets buckets (timeline.hpp), so a run of any length has a bounded timeline.
   std::int64_t timeline_bucket_ns = 1'000'000'000;
   Slo slo;
+  std::uint64_t sample_budget = SampleBudget::kDefaultValues;  // raw latency values, all together
 };
 
 /// Folds request records into the run's figures, one record at a time, in any order.
 class RunAccumulator {
  public:
-  explicit RunAccumulator(SummaryOptions options = {});
+  /// `budget`: the raw-value budget shared with the accumulators of the other client threads;
+  /// null makes one of options.sample_budget values for this accumulator alone.
+  explicit RunAccumulator(SummaryOptions options = {},
+                          std::shared_ptr<SampleBudget> budget = nullptr);
   void add(const RequestRecord& record);
   /// Adds everything another accumulator (of another client thread) has seen.
   void merge(RunAccumulator&& other);
@@ -126,7 +141,10 @@ class RunAccumulator {
   RunSummary summarize();
 
  private:
+  std::array<LatencyDistribution*, 10> distributions();  // every one below
+
   SummaryOptions options_;
+  std::shared_ptr<SampleBudget> budget_;
   RunSummary counts_;  // the counters and sums; distributions are filled by summarize()
   // Exact while they fit their budget, a mergeable histogram beyond it (latency_distribution.hpp),
   // so a run of a million requests does not keep a sample per token.

@@ -48,7 +48,9 @@ class Timeline {
  public:
   /// `origin_ns`: where steps are counted from, on the records' clock (the run's start); the
   /// output starts at the step of the first measured request, whatever warm-up came before.
-  /// `step_ns`: the resolution counts are kept at; the window is found at this resolution.
+  /// `step_ns`: the resolution counts are kept at; the window is found at this resolution. Past
+  /// 65,536 steps (about 11 minutes at 10 ms) the step doubles, as often as the run needs, so
+  /// the timeline holds at most 65,536 steps (3 MiB) whatever the run's length.
   explicit Timeline(std::int64_t origin_ns = 0, std::int64_t step_ns = 10'000'000);
 
   /// Adds one measured request. Successful requests add their tokens; every request adds its
@@ -58,7 +60,14 @@ class Timeline {
   /// Adds another timeline with the same origin and step (one per client thread).
   void merge(const Timeline& other);
 
-  /// Buckets of `bucket_ns` (a multiple of the step), from the first start to the last event.
+  /// At most this many buckets: a longer run gets wider ones (bucket_width_ns).
+  static constexpr std::size_t kMaxBuckets = 3600;
+
+  /// The width buckets(bucket_ns) uses: `bucket_ns` in whole steps (at least one), doubled as
+  /// often as needed for the run to fit kMaxBuckets.
+  std::int64_t bucket_width_ns(std::int64_t bucket_ns) const;
+
+  /// Buckets of bucket_width_ns(bucket_ns), from the first start to the last event.
   std::vector<TimelineBucket> buckets(std::int64_t bucket_ns) const;
 
   /// The longest stretch of steps in which in-flight was at or above 90% of `target_in_flight`

@@ -52,6 +52,13 @@ inline constexpr std::string_view input_split_disclosing_requests =
     "input_split_disclosing_requests";
 inline constexpr std::string_view reused_prompts = "reused_prompts";  // --reuse-prompts
 inline constexpr std::string_view warnings = "warnings";  // the run's warnings, one line each
+// {"budget": raw values kept at most, all distributions together (--latency-sample-budget);
+//  "exact": every value was kept (else some percentiles are from histograms);
+//  "max_relative_error": the bound on those percentiles' error, 0 when exact}
+inline constexpr std::string_view latency_samples = "latency_samples";
+inline constexpr std::string_view sample_budget = "budget";
+inline constexpr std::string_view samples_exact = "exact";
+inline constexpr std::string_view max_relative_error = "max_relative_error";
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

@@ -24,6 +24,9 @@ struct CompletionRequest {
   std::optional<std::int64_t> max_tokens;  // max_tokens, or max_completion_tokens
   bool ignore_eos = false;           // "ignore_eos": true (vLLM, SGLang, llama.cpp)
   std::int64_t prompt_tokens = 0;    // by the word rule above
+  // FNV-1a 64 of the prompt as sent: the "prompt" string (other forms: their JSON), or the
+  // "messages" array's JSON. For the truth log, so tests can see which prompts arrived.
+  std::uint64_t prompt_hash = 0;
 };
 
 struct ParsedCompletionRequest {

@@ -23,6 +23,7 @@ struct TraceRecord {
   std::vector<std::int64_t> chunk_tokens;  // tokens in each text chunk
   std::int64_t end_ns = 0;            // the last byte of the response handed to the socket
   std::int64_t prompt_tokens = 0;
+  std::uint64_t prompt_hash = 0;      // CompletionRequest::prompt_hash, written as 16 hex digits
   std::int64_t cached_prompt_tokens = 0;  // of them, served by the prefix cache (0 when it is off)
   std::int64_t completion_tokens = 0;  // tokens sent
   int http_status = 200;

@@ -18,15 +18,10 @@
 #include <vector>
 
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
-
-struct JsonlDataset {
-  std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
-  std::size_t requests = 0;     // request lines in the file
-  std::size_t lines = 0;        // lines in the file, blank ones included
-};
 
 /// One line as a request. Throws DatasetError(path, line_number, what is wrong): not JSON
 /// (with the column), not an object, neither or both of prompt/messages, a wrong type or an
@@ -34,12 +29,27 @@ struct JsonlDataset {
 Prompt parse_jsonl_request(std::string_view line, const std::string& path,
                            std::size_t line_number, std::int64_t default_output_len);
 
-/// Reads every line (a whole bad file fails on its first bad line), then shuffles with the
-/// seed (unless options.shuffle is off; vLLM's custom dataset shuffles too) and takes
-/// options.count requests (nullopt: every line's request once), oversampling as vLLM does when
-/// there are fewer. output_len is for lines without "max_tokens".
-/// Throws DatasetError naming the file when it cannot be read or holds no request, and
-/// naming file and line for a bad line; std::invalid_argument for output_len < 1.
-JsonlDataset load_jsonl(const DatasetOptions& options);
+/// A jsonl file, indexed: every line is checked once when it is opened (a bad file fails on its
+/// first bad line, before any request is sent), and only the request lines' byte ranges are
+/// kept; a line is read and parsed again when its request is due (indexed_file.hpp). Which
+/// lines a run sends, in which order, is the prompt source's business (prompt_source.hpp).
+class JsonlFile {
+ public:
+  /// Throws DatasetError naming the file when it cannot be read or holds no request, and
+  /// naming file and line for a bad line; std::invalid_argument for output_len < 1. Reads
+  /// path and output_len (for lines without "max_tokens") of the options.
+  explicit JsonlFile(DatasetOptions options);
+
+  std::size_t size() const { return file_.size(); }  // request lines
+  std::size_t lines() const { return lines_; }        // lines in the file, blank ones included
+
+  /// The request of request line `item` (< size(), in file order). Safe from several threads.
+  Prompt item(std::size_t item) const;
+
+ private:
+  DatasetOptions options_;
+  std::size_t lines_ = 0;
+  IndexedFile file_;
+};
 
 }  // namespace bench::workload

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
@@ -43,22 +44,36 @@ struct ShareGptStats {
                                   // kShareGptMaxTotalLen
 };
 
-struct ShareGptDataset {
-  std::vector<Prompt> prompts;  // options.count of them (sampling.hpp's fit_to_count)
-  ShareGptStats stats;
+/// A ShareGPT file, indexed: the byte ranges of its usable conversations, each read back and
+/// parsed again when its request is due (indexed_file.hpp), so memory holds 16 bytes a
+/// conversation, never their text. Which items a run sends, in which order, is the prompt
+/// source's business (prompt_source.hpp: the seeded shuffle and vLLM's oversampling).
+class ShareGptFile {
+ public:
+  /// Reads the file once (streamed: the DOM of the standard file is never built) and indexes
+  /// its usable conversations. Throws DatasetError naming the file when it cannot be read, is
+  /// not valid JSON (with nlohmann's line and column), is not a list, or has no usable
+  /// conversation (with the counts of what was dropped and why); and std::invalid_argument
+  /// naming --sharegpt-output-len when it is below 1. Reads path, sharegpt_output_len and
+  /// sharegpt_context_len of the options (count, seed and shuffle are the prompt source's).
+  explicit ShareGptFile(DatasetOptions options);
+
+  /// Usable conversations (stats().usable).
+  std::size_t size() const { return file_.size(); }
+  const ShareGptStats& stats() const { return stats_; }
+  const DatasetOptions& options() const { return options_; }
+
+  /// The request of usable conversation `item` (< size(), in file order). Safe from several
+  /// threads at once.
+  Prompt item(std::size_t item) const;
+
+ private:
+  DatasetOptions options_;
+  ShareGptStats stats_;
+  IndexedFile file_;
 };
 
 /// The length limits an item is dropped beyond, as the notes on the file say them.
 std::string sharegpt_length_limits(const DatasetOptions& options);
-
-/// Reads the file (streamed: the DOM of the 640 MB standard file is never built), keeps the
-/// usable conversations, shuffles them with the seed (unless options.shuffle is off), and takes
-/// options.count of them (nullopt: every usable one once),
-/// oversampling as vLLM does when there are fewer. Throws DatasetError naming the file when
-/// it cannot be read, is not valid JSON (with nlohmann's line and column), is not a list, or
-/// has no usable conversation (with the counts of what was dropped and why); and
-/// std::invalid_argument naming --sharegpt-output-len when it is below 1.
-/// Reads path, count, seed, sharegpt_output_len and shuffle of the options.
-ShareGptDataset load_sharegpt(const DatasetOptions& options);
 
 }  // namespace bench::workload
