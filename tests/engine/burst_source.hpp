@@ -39,12 +39,16 @@ class TimedHandler final : public bench::engine::TransferHandler {
 
 class BurstSource final : public bench::engine::RequestSource {
  public:
-  BurstSource(std::string url, int count) : url_(std::move(url)) {
+  // All `count` requests due at once, or one every `spacing_ns` from the first call.
+  BurstSource(std::string url, int count, std::int64_t spacing_ns = 0)
+      : url_(std::move(url)), spacing_ns_(spacing_ns) {
     for (int i = 0; i < count; ++i) handlers.push_back(std::make_unique<TimedHandler>());
   }
   std::optional<std::int64_t> next_due_ns() override {
     if (next_ >= handlers.size()) return std::nullopt;
-    return 0;
+    if (spacing_ns_ == 0) return 0;
+    if (epoch_ns_ == 0) epoch_ns_ = bench::now_ns();
+    return epoch_ns_ + static_cast<std::int64_t>(next_) * spacing_ns_;
   }
   TransferRequest take_next(std::int64_t, std::int64_t send_ns) override {
     handlers[next_]->send_ns = send_ns;
@@ -58,6 +62,8 @@ class BurstSource final : public bench::engine::RequestSource {
   std::string body_ =
       R"({"model":"m","prompt":"hi","max_tokens":40,"stream":true})";
   std::vector<std::string> headers_ = {"Content-Type: application/json"};
+  std::int64_t spacing_ns_;
+  std::int64_t epoch_ns_ = 0;
   std::size_t next_ = 0;
 };
 
