@@ -129,6 +129,29 @@ void RunAccumulator::add(const RequestRecord& record) {
     ++summary.warmup_requests;
     return;
   }
+  add_sent(record);
+  if (!record.ok()) {
+    if (record.cancelled()) {
+      ++summary.cancelled;
+    } else {
+      ++summary.failed;
+    }
+    record_error(summary.errors, record);
+    return;
+  }
+  ++summary.completed;
+  add_tokens(record);
+  add_latencies(record);
+  // Chunks vs tokens.
+  summary.total_text_chunks += static_cast<std::int64_t>(record.text_chunk_ns.size());
+  if (!record.text_chunk_tokens.empty()) ++summary.requests_with_per_chunk_usage;
+  if (chunks_differ(record)) summary.chunks_differ_from_tokens = true;
+  if (add_chunk_gaps(record, icl_ms_, itl_ms_)) summary.itl_estimated = true;
+}
+
+// What every measured request counts for, however it ended: load, lag and connections.
+void RunAccumulator::add_sent(const RequestRecord& record) {
+  RunSummary& summary = counts_;
   ++summary.sent;
   timeline_.add(record);
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
@@ -141,20 +164,11 @@ void RunAccumulator::add(const RequestRecord& record) {
     if (record.connect_ns >= 0) connect_ms_.add(ns_to_ms(record.connect_ns));
   }
   if (!record.cancelled()) busy_ns_ += record.end_ns - record.start_ns;
+}
 
-  if (!record.ok()) {
-    if (record.cancelled()) {
-      ++summary.cancelled;
-    } else {
-      ++summary.failed;
-    }
-    record_error(summary.errors, record);
-    return;
-  }
-
-  ++summary.completed;
-
-  // Token counts and where they came from; never the requested length.
+// Token counts of a completed request and where they came from; never the requested length.
+void RunAccumulator::add_tokens(const RequestRecord& record) {
+  RunSummary& summary = counts_;
   if (record.completion_tokens >= 0) {
     summary.total_output_tokens += record.completion_tokens;
     completion_tokens_sum_ += static_cast<double>(record.completion_tokens);
@@ -173,8 +187,10 @@ void RunAccumulator::add(const RequestRecord& record) {
   summary.input_split.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
   requested_output_sum_ += static_cast<double>(record.requested_output_len);
+}
 
-  // Latencies.
+// TTFT, TPOT and E2E of a completed request (plain and from the intended start), and goodput.
+void RunAccumulator::add_latencies(const RequestRecord& record) {
   const std::int64_t e2e_ns = record.end_ns - record.start_ns;
   e2e_ms_.add(ns_to_ms(e2e_ns));
   e2e_from_intended_ms_.add(ns_to_ms(record.end_ns - record.intended_start_ns));
@@ -191,14 +207,8 @@ void RunAccumulator::add(const RequestRecord& record) {
     }
   }
   if (options_.slo.any() && meets(options_.slo, ttft_ms, tpot_ms, ns_to_ms(e2e_ns))) {
-    ++summary.good_requests;
+    ++counts_.good_requests;
   }
-
-  // Chunks vs tokens.
-  summary.total_text_chunks += static_cast<std::int64_t>(record.text_chunk_ns.size());
-  if (!record.text_chunk_tokens.empty()) ++summary.requests_with_per_chunk_usage;
-  if (chunks_differ(record)) summary.chunks_differ_from_tokens = true;
-  if (add_chunk_gaps(record, icl_ms_, itl_ms_)) summary.itl_estimated = true;
 }
 
 void RunAccumulator::merge(RunAccumulator&& other) {

@@ -69,28 +69,33 @@ void Parser::reset() {
   comments_seen_ = 0;
 }
 
+// The BOM is recognised over the first three bytes of the stream, whatever the feed sizes.
+// On a mismatch the bytes matched so far were ordinary line bytes (none of them is CR or LF).
+// False when the feed is used up while everything so far may still be a BOM, or on an error.
+bool Parser::skip_bom(std::string_view bytes, std::size_t& pos) {
+  while (pos < bytes.size() && bom_bytes_checked_ < kBomSize &&
+         bytes[pos] == kBom[bom_bytes_checked_]) {
+    ++bom_bytes_checked_;
+    ++pos;
+  }
+  if (bom_bytes_checked_ == kBomSize) {
+    bom_done_ = true;
+    return true;
+  }
+  if (pos == bytes.size()) return false;
+  bom_done_ = true;
+  if (bom_bytes_checked_ > limits_.max_line_bytes) {
+    status_ = Status::line_too_long;
+    return false;
+  }
+  line_.assign(kBom, bom_bytes_checked_);
+  return true;
+}
+
 Status Parser::feed(std::string_view bytes, Sink& sink) {
   if (status_ != Status::ok) return status_;
   std::size_t pos = 0;
-
-  // The BOM is recognised over the first three bytes of the stream, whatever the feed sizes.
-  // On a mismatch the bytes matched so far were ordinary line bytes (none of them is CR or LF).
-  if (!bom_done_) {
-    while (pos < bytes.size() && bom_bytes_checked_ < kBomSize &&
-           bytes[pos] == kBom[bom_bytes_checked_]) {
-      ++bom_bytes_checked_;
-      ++pos;
-    }
-    if (bom_bytes_checked_ == kBomSize) {
-      bom_done_ = true;
-    } else if (pos < bytes.size()) {
-      bom_done_ = true;
-      if (bom_bytes_checked_ > limits_.max_line_bytes) return status_ = Status::line_too_long;
-      line_.assign(kBom, bom_bytes_checked_);
-    } else {
-      return status_;  // everything so far may still be a BOM
-    }
-  }
+  if (!bom_done_ && !skip_bom(bytes, pos)) return status_;
 
   LineEndFinder finder(bytes);
   while (pos < bytes.size()) {

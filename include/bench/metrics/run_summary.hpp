@@ -141,6 +141,9 @@ class RunAccumulator {
   RunSummary summarize();
 
  private:
+  void add_sent(const RequestRecord& record);
+  void add_tokens(const RequestRecord& record);
+  void add_latencies(const RequestRecord& record);
   std::array<LatencyDistribution*, 10> distributions();  // every one below
 
   SummaryOptions options_;

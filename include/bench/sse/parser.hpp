@@ -74,6 +74,7 @@ class Parser {
   std::int64_t comments_seen() const { return comments_seen_; }
 
  private:
+  bool skip_bom(std::string_view bytes, std::size_t& pos);
   void process_line(std::string_view line, Sink& sink, bool& keep_going);
   bool dispatch(Sink& sink);
 
