@@ -38,16 +38,21 @@ std::string role_of(const json& message) {
   return role != message.end() && role->is_string() ? role->get<std::string>() : "user";
 }
 
+// A chat message's text: its content (a string, or parts), "" without one; nullopt when the
+// message or its content has another shape.
+std::optional<std::string> message_text(const json& message) {
+  if (!message.is_object()) return std::nullopt;
+  const auto content = message.find("content");
+  return content == message.end() ? std::optional<std::string>("") : content_text(*content);
+}
+
 // llama.cpp's LLM_CHAT_TEMPLATE_LLAMA_2 (src/llama-chat.cpp), with every marker spaced apart.
 std::optional<std::string> render_llama2(const json& messages) {
   std::string out;
   std::string system;
   bool open_turn = false;
   for (const json& message : messages) {
-    if (!message.is_object()) return std::nullopt;
-    const auto content = message.find("content");
-    const std::optional<std::string> text =
-        content == message.end() ? std::optional<std::string>("") : content_text(*content);
+    const std::optional<std::string> text = message_text(message);
     if (!text) return std::nullopt;
     const std::string role = role_of(message);
     if (role == "system") {
@@ -110,10 +115,7 @@ std::optional<std::string> PromptCounter::render_chat(const json& messages) cons
   if (chat_template_ == ChatTemplate::llama2) return render_llama2(messages);
   std::string joined;
   for (const json& message : messages) {
-    if (!message.is_object()) return std::nullopt;
-    const auto content = message.find("content");
-    const std::optional<std::string> text =
-        content == message.end() ? std::optional<std::string>("") : content_text(*content);
+    const std::optional<std::string> text = message_text(message);
     if (!text) return std::nullopt;
     if (!joined.empty()) joined += "\n\n";
     joined += *text;
