@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/app/target.hpp"
 #include "bench/engine/fetch.hpp"
 
 namespace bench::app {
@@ -121,7 +122,7 @@ bool CacheFlush::is_llama_cpp() const {
     return true;
   }
   const engine::FetchResult models =
-      engine::fetch(server_.base_url + "/v1/models", *server_.headers, "", server_.engine);
+      engine::fetch(models_url(server_.base_url), *server_.headers, "", server_.engine);
   return models.http_status == 200 && models_owned_by_llama_cpp(models.body);
 }
 

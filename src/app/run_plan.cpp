@@ -173,7 +173,7 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                               : static_cast<std::size_t>(options.num_prompts);
   out.client_threads = options.client_threads;
   out.preconnect = preconnect_count(options, point, schedule);
-  out.preconnect_url = prepared.target.base_url + "/v1/models";
+  out.preconnect_url = models_url(prepared.target.base_url);
   out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
   out.summary.slo = options.goodput;
   out.summary.sample_budget = options.latency_sample_budget;

@@ -41,7 +41,7 @@ Target open_target(const std::string& base_url, const sim::SimOptions& sim) {
 
 std::string discover_model(const std::string& base_url, const std::vector<std::string>& headers,
                            const engine::EngineOptions& engine, const util::Redactor& redactor) {
-  const std::string url = base_url + "/v1/models";
+  const std::string url = models_url(base_url);
   const std::string shown_url = util::url_without_password(url);
   const engine::FetchResult models = engine::fetch(url, headers, "", engine);
   if (models.end.error != metrics::ErrorClass::none) {

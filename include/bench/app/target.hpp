@@ -28,6 +28,10 @@ struct Target {
   std::string shown_base_url;  // base_url as shown and stored: any userinfo password hidden
 };
 
+/// The server's model list, GET <base_url>/v1/models: model discovery, the cache flush's
+/// server check and the connections opened before a run all ask it.
+inline std::string models_url(const std::string& base_url) { return base_url + "/v1/models"; }
+
 /// Starts the embedded simulator when `base_url` is empty. Throws RunError when it cannot.
 Target open_target(const std::string& base_url, const sim::SimOptions& sim);
 
