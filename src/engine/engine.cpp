@@ -85,6 +85,7 @@ struct Engine::Impl {
   void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
   void fire_deadlines(std::int64_t now);
   void push_deadline(const Deadline& deadline);
+  bool is_live(const Deadline& deadline) const;
 
   void keep_connections(std::int64_t count);
   Transfer& acquire_transfer();
@@ -356,17 +357,20 @@ void Engine::Impl::arm_timer(std::int64_t wake_ns) {
 void Engine::Impl::push_deadline(const Deadline& deadline) {
   deadlines.push(deadline);
   if (deadlines.size() <= 4 * transfers.size() + 64) return;
-  deadlines.drop([this](const Deadline& entry) {
-    const Transfer& transfer = *transfers[entry.slot];
-    return !transfer.in_flight || transfer.serial != entry.transfer_serial;
-  });
+  deadlines.drop([this](const Deadline& entry) { return !is_live(entry); });
+}
+
+// Whether the transfer a deadline was set for is still the one in its slot, and in flight.
+bool Engine::Impl::is_live(const Deadline& deadline) const {
+  const Transfer& transfer = *transfers[deadline.slot];
+  return transfer.in_flight && transfer.serial == deadline.transfer_serial;
 }
 
 void Engine::Impl::fire_deadlines(std::int64_t now) {
   while (deadlines.next_ns() <= now) {
     const Deadline deadline = deadlines.pop();
+    if (!is_live(deadline)) continue;
     Transfer& transfer = *transfers[deadline.slot];
-    if (!transfer.in_flight || transfer.serial != deadline.transfer_serial) continue;
     if (deadline.kind == DeadlineKind::first_token) {
       if (transfer.request.handler->first_token_seen()) continue;
       end_early(transfer, metrics::ErrorClass::ttft_timeout,
