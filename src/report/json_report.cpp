@@ -20,11 +20,11 @@ using metrics::RunSummary;
 using nlohmann::json;
 
 // Plain doubles only: JSON has no NaN, and nlohmann would write null for it.
-double finite(double value) { return results::finite_or_zero(value); }
+using results::finite_or_zero;
 
 // A figure that needs every request's input token count: null when one is unknown.
 json if_known(bool known, double value) {
-  return known ? json(finite(value)) : json(nullptr);
+  return known ? json(finite_or_zero(value)) : json(nullptr);
 }
 
 // Server-supplied text (error bodies, finish_reason) may hold invalid UTF-8, on which
@@ -40,7 +40,7 @@ void put_distribution(json& out, std::string_view name, const Distribution& d) {
   const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
   static_assert(std::size(values) == results::kDistributionStats.size());
   for (std::size_t i = 0; i < std::size(values); ++i) {
-    out[results::distribution_key(results::kDistributionStats[i], name)] = finite(values[i]);
+    out[results::distribution_key(results::kDistributionStats[i], name)] = finite_or_zero(values[i]);
   }
 }
 
@@ -78,7 +78,7 @@ json errors_object(const RunSummary& s) {
 
 json cdf_array(const metrics::RunSummary::Cdf& cdf) {
   json points = json::array();
-  for (const auto& [percentile, value] : cdf) points.push_back({percentile, finite(value)});
+  for (const auto& [percentile, value] : cdf) points.push_back({percentile, finite_or_zero(value)});
   return points;
 }
 
@@ -105,10 +105,10 @@ json steady_state_object(const metrics::SteadyState& steady, bool input_known) {
   return {{"start_s", steady.start_s},
           {"end_s", steady.end_s},
           {"target_in_flight", steady.target_in_flight},
-          {"output_throughput", finite(steady.output_throughput)},
+          {"output_throughput", finite_or_zero(steady.output_throughput)},
           {"input_throughput", if_known(input_known, steady.input_throughput)},
           {"total_throughput", if_known(input_known, steady.total_throughput)},
-          {"request_throughput", finite(steady.request_throughput)}};
+          {"request_throughput", finite_or_zero(steady.request_throughput)}};
 }
 
 json client_object(const RunSummary& s, const ClientCheck& check) {
@@ -119,16 +119,16 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
       s.total_output_tokens > 0 ? client.cpu_s / static_cast<double>(s.total_output_tokens) * 1000
                                 : 0.0;
   return {{"threads", client.threads},
-          {"cpu_s", finite(client.cpu_s)},
-          {"wall_s", finite(client.wall_s)},
-          {"busiest_thread_utilization", finite(client.busiest_thread_utilization)},
-          {"cpu_ms_per_1k_output_tokens", finite(per_1k_tokens * 1000)},
+          {"cpu_s", finite_or_zero(client.cpu_s)},
+          {"wall_s", finite_or_zero(client.wall_s)},
+          {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},
+          {"cpu_ms_per_1k_output_tokens", finite_or_zero(per_1k_tokens * 1000)},
           {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
           {"preconnect",
            {{"requested", client.preconnect_requested},
             {"opened", client.preconnect_opened},
             {"failed", client.preconnect_failed},
-            {"took_ms", finite(client.preconnect_s * 1000)}}},
+            {"took_ms", finite_or_zero(client.preconnect_s * 1000)}}},
           {"warnings", warnings}};
 }
 
@@ -163,7 +163,7 @@ double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1
 // Counts and the four throughputs, output first among the token kinds.
 void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext& c,
                                bool input_known) {
-  out["duration"] = finite(s.duration_s);
+  out["duration"] = finite_or_zero(s.duration_s);
   out["sent"] = s.sent;
   out["completed"] = s.completed;
   out["failed"] = s.failed;
@@ -172,12 +172,12 @@ void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext&
 
   out["total_input_tokens"] = input_known ? json(s.total_input_tokens) : json(nullptr);
   out["total_output_tokens"] = s.total_output_tokens;
-  out["request_throughput"] = finite(s.request_throughput);
+  out["request_throughput"] = finite_or_zero(s.request_throughput);
   out["input_throughput"] = if_known(input_known, s.input_throughput);
-  out[results::key::output_throughput] = finite(s.output_throughput);
+  out[results::key::output_throughput] = finite_or_zero(s.output_throughput);
   out["total_throughput"] = if_known(input_known, s.total_throughput);
   put_input_split(out, s, input_known);
-  out["concurrency"] = finite(s.achieved_concurrency);  // SGLang's key for the Little's-law value
+  out["concurrency"] = finite_or_zero(s.achieved_concurrency);  // SGLang's key for the Little's-law value
   out[results::key::max_concurrency] = c.concurrency;
 }
 
@@ -207,19 +207,19 @@ void put_latencies(json& out, const RunSummary& s) {
   out["connections_opened"] = s.connections_opened;
   // No connection opened in the run (all pre-opened): its connect times are unknown, not 0.
   const bool connected = s.connect_ms.count > 0;
-  out["mean_connect_ms"] = connected ? json(finite(s.connect_ms.mean)) : json(nullptr);
-  out["p99_connect_ms"] = connected ? json(finite(s.connect_ms.p99)) : json(nullptr);
-  out["max_connect_ms"] = connected ? json(finite(s.connect_ms.max)) : json(nullptr);
-  out["mean_schedule_lag_ms"] = finite(s.schedule_lag_ms.mean);
-  out["p99_schedule_lag_ms"] = finite(s.schedule_lag_ms.p99);
-  out["max_schedule_lag_ms"] = finite(s.schedule_lag_ms.max);
-  out["mean_client_lag_ms"] = finite(s.client_lag_ms.mean);
-  out["p99_client_lag_ms"] = finite(s.client_lag_ms.p99);
-  out["max_client_lag_ms"] = finite(s.client_lag_ms.max);
-  out["median_ttft_from_intended_ms"] = finite(s.ttft_from_intended_ms.median);
-  out["p99_ttft_from_intended_ms"] = finite(s.ttft_from_intended_ms.p99);
-  out["median_e2e_latency_from_intended_ms"] = finite(s.e2e_from_intended_ms.median);
-  out["p99_e2e_latency_from_intended_ms"] = finite(s.e2e_from_intended_ms.p99);
+  out["mean_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.mean)) : json(nullptr);
+  out["p99_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.p99)) : json(nullptr);
+  out["max_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.max)) : json(nullptr);
+  out["mean_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.mean);
+  out["p99_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.p99);
+  out["max_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.max);
+  out["mean_client_lag_ms"] = finite_or_zero(s.client_lag_ms.mean);
+  out["p99_client_lag_ms"] = finite_or_zero(s.client_lag_ms.p99);
+  out["max_client_lag_ms"] = finite_or_zero(s.client_lag_ms.max);
+  out["median_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.median);
+  out["p99_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.p99);
+  out["median_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.median);
+  out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
 }
 
 }  // namespace
@@ -256,13 +256,13 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
   out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
-  out["mean_requested_input_len"] = finite(s.mean_requested_input_len);
+  out["mean_requested_input_len"] = finite_or_zero(s.mean_requested_input_len);
   out["mean_prompt_tokens"] = if_known(input_known, s.mean_prompt_tokens);
-  out["mean_requested_output_len"] = finite(s.mean_requested_output_len);
-  out["mean_completion_tokens"] = finite(s.mean_completion_tokens);
+  out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
+  out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
 
   put_load(out, c);
-  out["goodput"] = s.goodput_measured ? json(finite(s.goodput)) : json(nullptr);
+  out["goodput"] = s.goodput_measured ? json(finite_or_zero(s.goodput)) : json(nullptr);
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;

@@ -36,11 +36,9 @@ double text_width_px(std::string_view text, double font_px) {
   return static_cast<double>(chars) * font_px * kCharEm;
 }
 
-bool finite(double v) { return std::isfinite(v); }
-
 // Coordinates with one decimal: enough for a screen, and never "nan" (callers pass finite
 // values only; a non-finite one would be a bug, and still prints as 0).
-std::string px(double v) { return fmt::format("{:.1f}", finite(v) ? v : 0.0); }
+std::string px(double v) { return fmt::format("{:.1f}", std::isfinite(v) ? v : 0.0); }
 
 // A value for a hover title: whole numbers as they are, else about four significant digits;
 // grouped thousands.
@@ -70,7 +68,7 @@ class Scale {
   double lo_, hi_, px_from_, px_to_;
 };
 
-bool usable(double v, const Axis& axis) { return finite(v) && (!axis.log_scale || v > 0); }
+bool usable(double v, const Axis& axis) { return std::isfinite(v) && (!axis.log_scale || v > 0); }
 
 bool spans_width(Mark mark) { return mark != Mark::kLine; }
 
@@ -93,7 +91,7 @@ Extent data_extent(const Chart& chart) {
     for (std::size_t i = 0; i < n; ++i) {
       if (!usable(s.x[i], chart.x) || !usable(s.y[i], chart.y)) continue;
       e.add_x(s.x[i]);
-      if (spans_width(s.mark) && finite(s.width_at(i))) e.add_x(s.x[i] + s.width_at(i));
+      if (spans_width(s.mark) && std::isfinite(s.width_at(i))) e.add_x(s.x[i] + s.width_at(i));
       if (s.mark == Mark::kBars) {
         e.add_y(stacked[s.x[i]] += s.y[i]);
       } else {
@@ -312,9 +310,9 @@ class Writer {
       if (s.mark != Mark::kBars) continue;
       const std::size_t n = std::min(s.x.size(), s.y.size());
       for (std::size_t i = 0; i < n; ++i) {
-        if (!usable(s.x[i], chart_.x) || !usable(s.y[i], chart_.y) || !finite(s.width_at(i))) {
-          continue;
-        }
+        const bool drawable = usable(s.x[i], chart_.x) && usable(s.y[i], chart_.y) &&
+                              std::isfinite(s.width_at(i));
+        if (!drawable) continue;
         const double x0 = sx(s.x[i]);
         const double x1 = sx(s.x[i] + s.width_at(i));
         const double gap = std::min(3.0, std::abs(x1 - x0) * 0.12);
@@ -469,7 +467,7 @@ Series cdf_series(std::string name, const std::vector<std::pair<double, double>>
   s.name = std::move(name);
   s.color = std::move(color);
   for (const auto& [percentile, value] : points) {
-    if (!finite(percentile) || !finite(value)) continue;
+    if (!std::isfinite(percentile) || !std::isfinite(value)) continue;
     s.x.push_back(value);
     s.y.push_back(percentile);
   }

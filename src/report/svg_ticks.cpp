@@ -12,10 +12,8 @@
 namespace bench::report::svg {
 namespace {
 
-bool finite(double v) { return std::isfinite(v); }
-
 int decimals_for(double step) {
-  if (!(step > 0) || !finite(step)) return 0;
+  if (!(step > 0) || !std::isfinite(step)) return 0;
   return std::max(0, -static_cast<int>(std::floor(std::log10(step) + 1e-9)));
 }
 
@@ -38,7 +36,7 @@ double nice_step(double raw) {
 
 Ticks linear_ticks(double lo, double hi, int target_count) {
   Ticks ticks;
-  if (!finite(lo) || !finite(hi)) lo = 0, hi = 1;
+  if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
   if (hi < lo) std::swap(lo, hi);
   if (hi - lo <= std::abs(hi) * 1e-12) {
     const double pad = lo == 0 ? 1 : std::abs(lo) * 0.1;
@@ -59,8 +57,8 @@ Ticks linear_ticks(double lo, double hi, int target_count) {
 
 Ticks log_ticks(double lo, double hi) {
   Ticks ticks;
-  if (!(lo > 0) || !finite(lo)) lo = 1;
-  if (!(hi > 0) || !finite(hi)) hi = lo * 10;
+  if (!(lo > 0) || !std::isfinite(lo)) lo = 1;
+  if (!(hi > 0) || !std::isfinite(hi)) hi = lo * 10;
   if (hi < lo) std::swap(lo, hi);
   const int first_decade = static_cast<int>(std::floor(std::log10(lo) + 1e-9));
   const int last_decade = static_cast<int>(std::ceil(std::log10(hi) - 1e-9));
@@ -99,9 +97,9 @@ std::string group_digits(std::string_view number) {
 }
 
 std::string tick_label(double value, double step) {
-  if (!finite(value)) return "";
+  if (!std::isfinite(value)) return "";
   step = std::abs(step);
-  if (!(step > 0) || !finite(step)) step = std::abs(value) > 0 ? std::abs(value) : 1;
+  if (!(step > 0) || !std::isfinite(step)) step = std::abs(value) > 0 ? std::abs(value) : 1;
   if (std::abs(value) < step * 1e-9) return "0";
   if (step >= 5e5 - 1e-3) {
     return fmt::format("{:.{}f}M", value / 1e6, decimals_for(step / 1e6));

@@ -14,6 +14,7 @@
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::report {
 namespace {
@@ -51,13 +52,12 @@ class Writer {
 };
 
 // Plain doubles only: a NaN or infinity from an empty run prints as 0.
-double finite(double value) { return std::isfinite(value) ? value : 0.0; }
 
-std::string fixed2(double value) { return fmt::format("{:.2f}", finite(value)); }
+std::string fixed2(double value) { return fmt::format("{:.2f}", results::finite_or_zero(value)); }
 
 // Means of lengths: "256" when whole, else one decimal ("312.4").
 std::string length(double value) {
-  const double rounded = std::round(finite(value) * 10.0) / 10.0;
+  const double rounded = std::round(results::finite_or_zero(value) * 10.0) / 10.0;
   if (rounded == std::floor(rounded)) return fmt::format("{:.0f}", rounded);
   return fmt::format("{:.1f}", rounded);
 }

@@ -163,9 +163,10 @@ class Metaspace final : public Decoder {
   bool strip_first_;
 };
 
-class Sequence final : public Decoder {
+class DecoderSequence final : public Decoder {
  public:
-  explicit Sequence(std::vector<std::unique_ptr<Decoder>> steps) : steps_(std::move(steps)) {}
+  explicit DecoderSequence(std::vector<std::unique_ptr<Decoder>> steps)
+      : steps_(std::move(steps)) {}
   void decode(std::vector<std::string>& tokens) const override {
     for (const auto& step : steps_) step->decode(tokens);
   }
@@ -200,7 +201,7 @@ std::unique_ptr<Decoder> make_decoder(const nlohmann::json& config) {
     for (const auto& step : config.at("decoders")) {
       if (auto made = make_decoder(step)) steps.push_back(std::move(made));
     }
-    return std::make_unique<Sequence>(std::move(steps));
+    return std::make_unique<DecoderSequence>(std::move(steps));
   }
   if (type == "ByteLevel") return std::make_unique<ByteLevel>();
   if (type == "Replace") return make_replace(config);

@@ -49,9 +49,10 @@ class Replace final : public Normalizer {
   std::string content_;
 };
 
-class Sequence final : public Normalizer {
+class NormalizerSequence final : public Normalizer {
  public:
-  explicit Sequence(std::vector<std::unique_ptr<Normalizer>> steps) : steps_(std::move(steps)) {}
+  explicit NormalizerSequence(std::vector<std::unique_ptr<Normalizer>> steps)
+      : steps_(std::move(steps)) {}
   void normalize(std::string& text) const override {
     for (const auto& step : steps_) step->normalize(text);
   }
@@ -82,7 +83,7 @@ std::unique_ptr<Normalizer> make_normalizer(const nlohmann::json& config) {
     }
     if (steps.empty()) return nullptr;
     if (steps.size() == 1) return std::move(steps.front());
-    return std::make_unique<Sequence>(std::move(steps));
+    return std::make_unique<NormalizerSequence>(std::move(steps));
   }
   if (type == "NFC") return std::make_unique<Nfc>();
   if (type == "Prepend") return std::make_unique<Prepend>(config.at("prepend").get<std::string>());

@@ -166,9 +166,10 @@ class Metaspace final : public PreTokenizer {
   std::optional<Regex> splitter_;
 };
 
-class Sequence final : public PreTokenizer {
+class PreTokenizerSequence final : public PreTokenizer {
  public:
-  explicit Sequence(std::vector<std::unique_ptr<PreTokenizer>> steps) : steps_(std::move(steps)) {}
+  explicit PreTokenizerSequence(std::vector<std::unique_ptr<PreTokenizer>> steps)
+      : steps_(std::move(steps)) {}
   void split(std::vector<Piece>& pieces) const override {
     for (const auto& step : steps_) step->split(pieces);
   }
@@ -227,7 +228,7 @@ std::unique_ptr<PreTokenizer> make_pre_tokenizer(const nlohmann::json& config) {
     for (const auto& step : config.at("pretokenizers")) {
       if (auto made = make_pre_tokenizer(step)) steps.push_back(std::move(made));
     }
-    return std::make_unique<Sequence>(std::move(steps));
+    return std::make_unique<PreTokenizerSequence>(std::move(steps));
   }
   if (type == "Split") return make_split(config);
   if (type == "ByteLevel") {
