@@ -86,8 +86,9 @@ BodyMaker body_maker(protocol::RequestOptions request) {
 
 RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     : plan_(std::move(plan)), sink_(sink) {
-  if (open_loop() && plan_.warmup_requests < plan_.offsets_ns->size()) {
-    measured_start_ns_ = (*plan_.offsets_ns)[plan_.warmup_requests];
+  if (plan_.schedule != nullptr) {
+    arrivals_.emplace(plan_.schedule->reader());
+    measured_start_ns_ = plan_.schedule->measured_start_ns().value_or(-1);
   }
   FeedPlan feed;
   feed.source = plan_.prompts;
@@ -120,10 +121,9 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
   if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
   if (open_loop()) {
     const std::uint64_t next = feed_->next_request();
-    if (next >= plan_.offsets_ns->size()) return std::nullopt;
-    const std::int64_t offset = (*plan_.offsets_ns)[next];
-    if (offset >= measured_end_ns()) return std::nullopt;
-    return plan_.epoch_ns + offset;
+    const std::optional<std::int64_t> offset = arrivals_->offset_ns(next);
+    if (!offset || *offset >= measured_end_ns()) return std::nullopt;
+    return plan_.epoch_ns + *offset;
   }
   // Closed loop: every request is due at once; the engine's concurrency limit paces them.
   if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
@@ -151,7 +151,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   if (open_loop()) {
     // The schedule's time is the intended start; a wait for a concurrency slot after it is
     // part of what the user of an overloaded server would see (coordinated omission).
-    record.intended_start_ns = (*plan_.offsets_ns)[index];
+    record.intended_start_ns = arrivals_->offset_ns(index).value_or(record.start_ns);
     record.slot_wait_ns =
         std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - record.intended_start_ns);
   } else {

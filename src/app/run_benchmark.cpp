@@ -69,7 +69,7 @@ ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
   if (options.duration_s > 0) {
     shown.duration_s = options.duration_s + options.warmup_duration_s;
   } else if (schedule != nullptr) {
-    shown.total_requests = static_cast<std::int64_t>(schedule->offsets_ns.size());
+    shown.total_requests = static_cast<std::int64_t>(schedule->size());
   } else if (options.warmup_duration_s == 0) {
     shown.total_requests = options.warmup_requests + options.num_prompts;
   }

@@ -135,7 +135,7 @@ std::int64_t preconnect_count(const cli::RunOptions& options, const LoadPoint& p
   if (options.preconnect >= 0) return options.preconnect;
   if (schedule == nullptr) return point.concurrency;
   const double per_second = std::isfinite(point.rate_per_s) ? std::ceil(point.rate_per_s) : 1.0;
-  const auto arrivals = static_cast<std::int64_t>(schedule->offsets_ns.size());
+  const auto arrivals = static_cast<std::int64_t>(schedule->size());
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(per_second), 1,
                                   std::max<std::int64_t>(1, std::min(point.concurrency, arrivals)));
 }
@@ -156,8 +156,8 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
   if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
   if (schedule != nullptr) {
-    driver.offsets_ns = &schedule->offsets_ns;
-    driver.warmup_requests = schedule->warmup_requests;
+    driver.schedule = schedule;
+    driver.warmup_requests = schedule->warmup_requests();
   } else {
     driver.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
     driver.warmup_until_ns = seconds_to_ns(options.warmup_duration_s);

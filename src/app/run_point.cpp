@@ -107,7 +107,7 @@ class Worker final : public RecordSink {
 
 // Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
 std::size_t planned_requests(const PointPlan& plan) {
-  if (plan.driver.offsets_ns != nullptr) return plan.driver.offsets_ns->size();
+  if (plan.driver.schedule != nullptr) return plan.driver.schedule->size();
   if (plan.measured_requests == std::numeric_limits<std::size_t>::max()) {
     return plan.measured_requests;
   }

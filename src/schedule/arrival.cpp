@@ -42,23 +42,6 @@ bool gaps_are_constant(const ArrivalOptions& options) {
   return options.process == ArrivalProcess::constant || std::isinf(options.burstiness);
 }
 
-// Gaps of a unit-rate process: Gamma(B, scale 1/B) has mean 1 and CV 1/sqrt(B); divided by a
-// rate R it is vLLM's Gamma(shape B, scale 1/(R*B)).
-class UnitGaps {
- public:
-  explicit UnitGaps(const ArrivalOptions& options)
-      : random_(mix_seed(options.seed ^ kScheduleStream)),
-        constant_(gaps_are_constant(options)),
-        shape_(options.burstiness) {}
-
-  double next() { return constant_ ? 1.0 : random_.gamma(shape_) / shape_; }
-
- private:
-  PortableRandom random_;
-  bool constant_;
-  double shape_;
-};
-
 std::int64_t to_offset_ns(double ns) {
   if (!(ns <= kMaxOffsetNs)) {
     reject("--request-rate: the schedule runs past 285 years of int64 nanoseconds (offset " +
@@ -89,40 +72,6 @@ double ramp_time_at(const RampUp& ramp, double ramp_s, double u) {
     if (u <= total) return ramp_s * std::log1p(u * log_ratio / (start * ramp_s)) / log_ratio;
   }
   return ramp_s + (u - total) / end;
-}
-
-// Offsets of `count` requests without a ramp: u_i on a unit-rate clock, scaled by 1/R.
-std::vector<std::int64_t> steady_offsets(const ArrivalOptions& options, std::size_t count) {
-  const double ns_per_unit = kNsPerS / options.rate_per_s;
-  std::vector<double> units(count, 0.0);
-  if (gaps_are_constant(options)) {
-    for (std::size_t i = 0; i < count; ++i) units[i] = static_cast<double>(i);
-  } else {
-    UnitGaps gaps(options);
-    for (std::size_t i = 1; i < count; ++i) units[i] = units[i - 1] + gaps.next();
-    // vLLM rescales so the cumulative delays end where the target rate puts them.
-    if (options.normalize_mean_rate && count > 1 && units.back() > 0.0) {
-      const double scale = static_cast<double>(count - 1) / units.back();
-      for (double& unit : units) unit *= scale;
-    }
-  }
-  std::vector<std::int64_t> offsets(count);
-  for (std::size_t i = 0; i < count; ++i) offsets[i] = to_offset_ns(units[i] * ns_per_unit);
-  return offsets;
-}
-
-// vLLM's ramp over a request count: the gap before request i is drawn at rate(i / (N - 1)).
-std::vector<std::int64_t> ramped_offsets(const ArrivalOptions& options, std::size_t count) {
-  std::vector<std::int64_t> offsets(count, 0);
-  UnitGaps gaps(options);
-  const double last = static_cast<double>(std::max<std::size_t>(count - 1, 1));
-  double seconds = 0.0;
-  for (std::size_t i = 1; i < count; ++i) {
-    const double rate = ramp_rate_per_s(options.ramp, static_cast<double>(i) / last);
-    seconds += gaps.next() / rate;
-    offsets[i] = to_offset_ns(seconds * kNsPerS);
-  }
-  return offsets;
 }
 
 // How many requests a constant rate starts before the deadline: k with round(k / R) < T.
@@ -174,48 +123,137 @@ bool sends_all_at_once(const ArrivalOptions& options) {
   return !has_ramp(options) && std::isinf(options.rate_per_s);
 }
 
-std::vector<std::int64_t> arrival_offsets_ns(const ArrivalOptions& options, std::size_t count) {
-  validate(options);
-  if (count == 0) return {};
-  if (sends_all_at_once(options)) return std::vector<std::int64_t>(count, 0);
-  return has_ramp(options) ? ramped_offsets(options, count) : steady_offsets(options, count);
+ArrivalStream::ArrivalStream(const ArrivalOptions& options, Clock clock)
+    : options_(options),
+      clock_(clock),
+      random_(mix_seed(options.seed ^ kScheduleStream)),
+      constant_gaps_(gaps_are_constant(options)) {}
+
+// The position of the next request: 0 for the first, then one gap on. A gap of a unit-rate
+// process is Gamma(B, scale 1/B): mean 1, CV 1/sqrt(B); divided by a rate R it is vLLM's
+// Gamma(shape B, scale 1/(R*B)).
+double ArrivalStream::advance() {
+  if (given_ > 0) {
+    const double gap =
+        constant_gaps_ ? 1.0 : random_.gamma(options_.burstiness) / options_.burstiness;
+    if (clock_ == Clock::ramp_by_count) {
+      const double last = static_cast<double>(std::max<std::size_t>(size_ - 1, 1));
+      position_ += gap / ramp_rate_per_s(options_.ramp, static_cast<double>(given_) / last);
+    } else {
+      position_ = constant_gaps_ ? static_cast<double>(given_) : position_ + gap;
+    }
+  }
+  ++given_;
+  return position_;
 }
 
-std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options,
-                                                   std::int64_t deadline_ns,
-                                                   std::size_t max_count) {
+double ArrivalStream::position_ns(double position) const {
+  switch (clock_) {
+    case Clock::unit_rate:
+      return position * scale_ * (kNsPerS / options_.rate_per_s);
+    case Clock::ramp_by_count:
+      return position * kNsPerS;
+    case Clock::ramp_by_time:
+      return ramp_time_at(options_.ramp, ramp_s_, position) * kNsPerS;
+    case Clock::zeros:
+      break;
+  }
+  return 0.0;
+}
+
+// A count schedule: vLLM rescales the cumulative gaps so the last ends where the target rate
+// puts it (unit_rate only), and the last offset must fit int64 nanoseconds.
+void ArrivalStream::normalise_and_check(std::size_t count) {
+  size_ = count;
+  if (count == 0 || clock_ == Clock::zeros) return;
+  ArrivalStream dry = *this;
+  double last = 0.0;
+  while (dry.given_ < count) last = dry.advance();
+  if (clock_ == Clock::unit_rate && !constant_gaps_ && options_.normalize_mean_rate &&
+      count > 1 && last > 0.0) {
+    scale_ = static_cast<double>(count - 1) / last;
+  }
+  last_ns_ = to_offset_ns(position_ns(last));
+}
+
+// A deadline schedule drawn as it goes: how many requests start before the deadline.
+void ArrivalStream::count_until(std::int64_t deadline_ns, std::size_t max_count) {
+  const auto deadline = static_cast<double>(deadline_ns);
+  ArrivalStream dry = *this;
+  std::size_t count = 0;
+  while (count < max_count) {
+    const double ns = dry.position_ns(dry.advance());
+    if (!(std::round(ns) < deadline)) break;
+    last_ns_ = static_cast<std::int64_t>(std::llround(ns));
+    ++count;
+  }
+  size_ = count;
+}
+
+std::optional<std::int64_t> ArrivalStream::next() {
+  if (given_ >= size_) return std::nullopt;
+  if (clock_ == Clock::zeros) {
+    ++given_;
+    return 0;
+  }
+  const double ns = position_ns(advance());
+  // Offsets within the last one's range, checked when the stream was made: no throw here.
+  return static_cast<std::int64_t>(std::llround(ns));
+}
+
+ArrivalStream ArrivalStream::of_count(const ArrivalOptions& options, std::size_t count) {
+  validate(options);
+  const Clock clock = sends_all_at_once(options) ? Clock::zeros
+                      : has_ramp(options)        ? Clock::ramp_by_count
+                                                 : Clock::unit_rate;
+  ArrivalStream stream(options, clock);
+  stream.normalise_and_check(count);
+  return stream;
+}
+
+ArrivalStream ArrivalStream::until(const ArrivalOptions& options, std::int64_t deadline_ns,
+                                   std::size_t max_count) {
   validate(options);
   if (deadline_ns < 0) {
     reject("--duration must be >= 0, got " + show(static_cast<double>(deadline_ns) / kNsPerS) +
            " s");
   }
-  if (deadline_ns == 0 || max_count == 0) return {};
-  if (sends_all_at_once(options)) return std::vector<std::int64_t>(max_count, 0);
-
-  const auto deadline = static_cast<double>(deadline_ns);
+  if (deadline_ns == 0 || max_count == 0) return ArrivalStream(options, Clock::zeros);
+  // Every request due at once: only max_count bounds them; the caller stops at the deadline.
+  if (sends_all_at_once(options)) return of_count(options, max_count);
   if (!has_ramp(options) && options.normalize_mean_rate && !gaps_are_constant(options)) {
     // Exactly the count a constant rate starts before the deadline, spread as the process
     // places them: the normalised count schedule ends at (N - 1) / R < T. When max_count cuts
     // it short, the schedule is that of max_count requests (same rate, shorter span).
     const double ns_per_unit = kNsPerS / options.rate_per_s;
-    return steady_offsets(options,
-                          std::min(constant_count_before(ns_per_unit, deadline_ns), max_count));
+    return of_count(options, std::min(constant_count_before(ns_per_unit, deadline_ns), max_count));
   }
-
   // A unit-rate clock u mapped to time: t = u / R, or through the ramp's Lambda^-1 over T.
-  const double ramp_s = deadline / kNsPerS;
-  const bool constant = gaps_are_constant(options);
-  UnitGaps gaps(options);
+  ArrivalStream stream(options, has_ramp(options) ? Clock::ramp_by_time : Clock::unit_rate);
+  stream.ramp_s_ = static_cast<double>(deadline_ns) / kNsPerS;
+  stream.count_until(deadline_ns, max_count);
+  return stream;
+}
+
+namespace {
+
+std::vector<std::int64_t> drain(ArrivalStream stream) {
   std::vector<std::int64_t> offsets;
-  double u = 0.0;
-  for (std::size_t i = 0; i < max_count; ++i) {
-    const double ns = has_ramp(options) ? ramp_time_at(options.ramp, ramp_s, u) * kNsPerS
-                                        : u * (kNsPerS / options.rate_per_s);
-    if (!(std::round(ns) < deadline)) break;
-    offsets.push_back(static_cast<std::int64_t>(std::llround(ns)));
-    u = constant ? static_cast<double>(i + 1) : u + gaps.next();
-  }
+  offsets.reserve(stream.size());
+  while (const std::optional<std::int64_t> offset = stream.next()) offsets.push_back(*offset);
   return offsets;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> arrival_offsets_ns(const ArrivalOptions& options, std::size_t count) {
+  return drain(ArrivalStream::of_count(options, count));
+}
+
+std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options,
+                                                   std::int64_t deadline_ns,
+                                                   std::size_t max_count) {
+  return drain(ArrivalStream::until(options, deadline_ns, max_count));
 }
 
 double ramp_rate_per_s(const RampUp& ramp, double progress) {

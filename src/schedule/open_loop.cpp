@@ -1,5 +1,8 @@
 #include "bench/schedule/open_loop.hpp"
 
+#include <stdexcept>
+#include <utility>
+
 namespace bench::schedule {
 
 namespace {
@@ -18,26 +21,51 @@ ArrivalOptions warmup_arrivals(const ArrivalOptions& measured) {
 
 }  // namespace
 
+OpenLoopSchedule::OpenLoopSchedule(ArrivalStream warmup, ArrivalStream measured,
+                                   std::int64_t measured_shift_ns)
+    : warmup_(std::move(warmup)), measured_(std::move(measured)), shift_ns_(measured_shift_ns) {}
+
+std::optional<std::int64_t> OpenLoopSchedule::measured_start_ns() const {
+  if (measured_.size() == 0) return std::nullopt;
+  return shift_ns_;  // every arrival stream starts at offset 0
+}
+
+OpenLoopSchedule::Reader::Reader(const OpenLoopSchedule& schedule)
+    : warmup_(schedule.warmup_), measured_(schedule.measured_), shift_ns_(schedule.shift_ns_) {}
+
+std::optional<std::int64_t> OpenLoopSchedule::Reader::offset_ns(std::size_t index) {
+  if (index >= warmup_.size() + measured_.size()) return std::nullopt;
+  if (index + 1 < next_index_) {
+    throw std::logic_error("OpenLoopSchedule::Reader: indices must not decrease");
+  }
+  while (next_index_ <= index) {
+    if (next_index_ < warmup_.size()) {
+      last_ = warmup_.next();
+    } else {
+      last_ = shift_ns_ + *measured_.next();
+    }
+    ++next_index_;
+  }
+  return last_;
+}
+
 std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& plan) {
   if (sends_all_at_once(plan.measured)) return std::nullopt;
-  const ArrivalOptions warmup = warmup_arrivals(plan.measured);
-  OpenLoopSchedule out;
+  const ArrivalOptions warmup_options = warmup_arrivals(plan.measured);
+  ArrivalStream warmup = ArrivalStream::of_count(warmup_options, 0);
   std::int64_t shift_ns = 0;
   if (plan.warmup_duration_s > 0) {
     shift_ns = seconds_to_ns(plan.warmup_duration_s);
-    out.offsets_ns = arrival_offsets_until_ns(warmup, shift_ns, SIZE_MAX);
+    warmup = ArrivalStream::until(warmup_options, shift_ns, SIZE_MAX);
   } else if (plan.warmup_requests > 0) {
-    out.offsets_ns = arrival_offsets_ns(warmup, plan.warmup_requests);
-    shift_ns = out.offsets_ns.back() + static_cast<std::int64_t>(1e9 / warmup.rate_per_s);
+    warmup = ArrivalStream::of_count(warmup_options, plan.warmup_requests);
+    shift_ns = warmup.last_ns() + static_cast<std::int64_t>(1e9 / warmup_options.rate_per_s);
   }
-  out.warmup_requests = out.offsets_ns.size();
-  const std::vector<std::int64_t> measured =
+  ArrivalStream measured =
       plan.measured_duration_s > 0
-          ? arrival_offsets_until_ns(plan.measured, seconds_to_ns(plan.measured_duration_s),
-                                     SIZE_MAX)
-          : arrival_offsets_ns(plan.measured, plan.measured_requests);
-  for (std::int64_t offset : measured) out.offsets_ns.push_back(shift_ns + offset);
-  return out;
+          ? ArrivalStream::until(plan.measured, seconds_to_ns(plan.measured_duration_s), SIZE_MAX)
+          : ArrivalStream::of_count(plan.measured, plan.measured_requests);
+  return OpenLoopSchedule(std::move(warmup), std::move(measured), shift_ns);
 }
 
 }  // namespace bench::schedule

@@ -134,17 +134,20 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   EXPECT_EQ(closed.engine.concurrency, 4);
   EXPECT_EQ(closed.measured_requests, 12u);
   EXPECT_EQ(closed.driver.warmup_requests, 3u);
-  EXPECT_EQ(closed.driver.offsets_ns, nullptr);
+  EXPECT_EQ(closed.driver.schedule, nullptr);
   EXPECT_EQ(closed.summary.target_in_flight, 4);
   EXPECT_EQ(closed.driver.headers, &plan.headers);
 
-  bench::schedule::OpenLoopSchedule schedule;
-  schedule.offsets_ns = {0, 10, 20};
-  schedule.warmup_requests = 1;
+  bench::schedule::OpenLoopPlan arrivals;
+  arrivals.measured.rate_per_s = 100;
+  arrivals.warmup_requests = 1;
+  arrivals.measured_requests = 2;
+  const auto schedule = bench::schedule::build_open_loop_schedule(arrivals);
+  ASSERT_TRUE(schedule.has_value());
   const bench::app::PointPlan open =
-      bench::app::point_plan(options, plan, prepared, plan.points[0], &schedule);
+      bench::app::point_plan(options, plan, prepared, plan.points[0], &*schedule);
   EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
-  EXPECT_EQ(open.driver.offsets_ns, &schedule.offsets_ns);
+  EXPECT_EQ(open.driver.schedule, &*schedule);
   EXPECT_EQ(open.driver.warmup_requests, 1u);
   EXPECT_EQ(open.summary.target_in_flight, 0);
 }

@@ -293,4 +293,32 @@ TEST(Arrival, RampRejectsBadValuesNamingTheFlag) {
   EXPECT_EQ(ramp(RampStrategy::exponential, 1, 1, inf), "");
 }
 
+// The stream behind both: one offset at a time, with what the whole needs known up front.
+TEST(ArrivalStream, KnowsItsSizeAndLastOffsetBeforeItsFirstDraw) {
+  const ArrivalOptions raw = poisson(50, 0.7, 9, /*normalize=*/false);
+  const std::vector<std::int64_t> whole = arrival_offsets_until_ns(raw, 3 * kSecondNs, SIZE_MAX);
+  const auto stream = bench::schedule::ArrivalStream::until(raw, 3 * kSecondNs, SIZE_MAX);
+  ASSERT_FALSE(whole.empty());
+  EXPECT_EQ(stream.size(), whole.size());
+  EXPECT_EQ(stream.last_ns(), whole.back());
+}
+
+TEST(ArrivalStream, ACopyDrawsOnFromWhereTheOriginalStood) {
+  auto stream = bench::schedule::ArrivalStream::of_count(poisson(20), 40);
+  const std::vector<std::int64_t> whole = arrival_offsets_ns(poisson(20), 40);
+  for (std::size_t i = 0; i < 10; ++i) ASSERT_EQ(stream.next(), whole[i]);
+  auto copy = stream;
+  for (std::size_t i = 10; i < whole.size(); ++i) {
+    ASSERT_EQ(stream.next(), whole[i]);
+    ASSERT_EQ(copy.next(), whole[i]);
+  }
+  EXPECT_FALSE(stream.next().has_value());
+  EXPECT_FALSE(copy.next().has_value());
+}
+
+TEST(ArrivalStream, RefusesAScheduleTooLongBeforeItsFirstOffset) {
+  EXPECT_THROW(bench::schedule::ArrivalStream::of_count(poisson(1e-9), 100),
+               std::invalid_argument);
+}
+
 }  // namespace

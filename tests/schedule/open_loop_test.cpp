@@ -1,6 +1,11 @@
 // The open-loop schedule of a point: warm-up offsets first, measured ones after them, and
-// nothing at all for a closed loop.
+// nothing at all for a closed loop; offsets drawn as they are read, the same for every reader.
 #include "bench/schedule/open_loop.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -9,6 +14,16 @@ namespace {
 using bench::schedule::ArrivalOptions;
 using bench::schedule::build_open_loop_schedule;
 using bench::schedule::OpenLoopPlan;
+using bench::schedule::OpenLoopSchedule;
+
+// Every offset of the schedule, read by index 0, 1, 2, ... as one client thread reads them.
+std::vector<std::int64_t> offsets(const OpenLoopSchedule& schedule) {
+  std::vector<std::int64_t> out;
+  OpenLoopSchedule::Reader reader = schedule.reader();
+  for (std::size_t i = 0; i < schedule.size(); ++i) out.push_back(*reader.offset_ns(i));
+  EXPECT_FALSE(reader.offset_ns(schedule.size()).has_value());
+  return out;
+}
 
 OpenLoopPlan at_rate(double rate_per_s) {
   OpenLoopPlan plan;
@@ -26,8 +41,9 @@ TEST(OpenLoopSchedule, WithoutWarmUpIsTheMeasuredArrivalsThemselves) {
   const OpenLoopPlan plan = at_rate(50);
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
-  EXPECT_EQ(schedule->warmup_requests, 0u);
-  EXPECT_EQ(schedule->offsets_ns, bench::schedule::arrival_offsets_ns(plan.measured, 10));
+  EXPECT_EQ(schedule->warmup_requests(), 0u);
+  EXPECT_EQ(schedule->measured_start_ns(), 0);
+  EXPECT_EQ(offsets(*schedule), bench::schedule::arrival_offsets_ns(plan.measured, 10));
 }
 
 TEST(OpenLoopSchedule, CountedWarmUpComesFirstAndMeasuredStartsOneMeanGapAfterIt) {
@@ -35,13 +51,16 @@ TEST(OpenLoopSchedule, CountedWarmUpComesFirstAndMeasuredStartsOneMeanGapAfterIt
   plan.warmup_requests = 4;
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
-  ASSERT_EQ(schedule->offsets_ns.size(), 14u);
-  EXPECT_EQ(schedule->warmup_requests, 4u);
+  const std::vector<std::int64_t> all = offsets(*schedule);
+  ASSERT_EQ(all.size(), 14u);
+  EXPECT_EQ(schedule->warmup_requests(), 4u);
   // The first measured request is due one mean gap (10 ms) after the last warm-up one.
-  EXPECT_EQ(schedule->offsets_ns[4], schedule->offsets_ns[3] + 10'000'000);
+  EXPECT_EQ(all[4], all[3] + 10'000'000);
+  EXPECT_EQ(schedule->measured_start_ns(), all[4]);
   // The warm-up draws from a stream of its own: not a copy of the measured gaps.
   const auto measured = bench::schedule::arrival_offsets_ns(plan.measured, 10);
-  EXPECT_NE(schedule->offsets_ns[1], measured[1]);
+  EXPECT_NE(all[1], measured[1]);
+  for (std::size_t i = 0; i < measured.size(); ++i) EXPECT_EQ(all[4 + i], all[4] + measured[i]);
 }
 
 TEST(OpenLoopSchedule, TimedWarmUpShiftsTheMeasuredPhaseByItsLength) {
@@ -49,12 +68,12 @@ TEST(OpenLoopSchedule, TimedWarmUpShiftsTheMeasuredPhaseByItsLength) {
   plan.warmup_duration_s = 0.5;
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
-  ASSERT_GT(schedule->warmup_requests, 0u);
-  for (std::size_t i = 0; i < schedule->warmup_requests; ++i) {
-    EXPECT_LT(schedule->offsets_ns[i], 500'000'000);
-  }
-  EXPECT_EQ(schedule->offsets_ns[schedule->warmup_requests], 500'000'000);
-  EXPECT_EQ(schedule->offsets_ns.size() - schedule->warmup_requests, 10u);
+  const std::vector<std::int64_t> all = offsets(*schedule);
+  const std::size_t warmup = schedule->warmup_requests();
+  ASSERT_GT(warmup, 0u);
+  for (std::size_t i = 0; i < warmup; ++i) EXPECT_LT(all[i], 500'000'000);
+  EXPECT_EQ(all[warmup], 500'000'000);
+  EXPECT_EQ(all.size() - warmup, 10u);
 }
 
 TEST(OpenLoopSchedule, ARampWarmsUpAtItsFirstRateWithoutRamping) {
@@ -64,7 +83,8 @@ TEST(OpenLoopSchedule, ARampWarmsUpAtItsFirstRateWithoutRamping) {
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
   // At 20 requests/s the mean gap is 50 ms: the measured phase starts one of them after warm-up.
-  EXPECT_EQ(schedule->offsets_ns[3], schedule->offsets_ns[2] + 50'000'000);
+  const std::vector<std::int64_t> all = offsets(*schedule);
+  EXPECT_EQ(all[3], all[2] + 50'000'000);
 }
 
 TEST(OpenLoopSchedule, ADurationBoundsTheMeasuredPhaseByTime) {
@@ -72,8 +92,34 @@ TEST(OpenLoopSchedule, ADurationBoundsTheMeasuredPhaseByTime) {
   plan.measured_duration_s = 0.2;
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
-  EXPECT_EQ(schedule->offsets_ns.size(), 20u);  // normalised mean rate: ceil(R x T)
-  for (std::int64_t offset : schedule->offsets_ns) EXPECT_LT(offset, 200'000'000);
+  EXPECT_EQ(schedule->size(), 20u);  // normalised mean rate: ceil(R x T)
+  for (std::int64_t offset : offsets(*schedule)) EXPECT_LT(offset, 200'000'000);
+}
+
+TEST(OpenLoopSchedule, ReadersThatSplitTheIndicesSeeTheOffsetsOneReaderSees) {
+  OpenLoopPlan plan = at_rate(100);
+  plan.warmup_requests = 5;
+  plan.measured_requests = 101;
+  const auto schedule = build_open_loop_schedule(plan);
+  ASSERT_TRUE(schedule.has_value());
+  const std::vector<std::int64_t> all = offsets(*schedule);
+  // Two client threads: one reads the even indices, the other the odd ones, each asking for
+  // its next index twice (when it is due, and when it is sent).
+  for (std::size_t first : {0u, 1u}) {
+    OpenLoopSchedule::Reader reader = schedule->reader();
+    for (std::size_t i = first; i < all.size(); i += 2) {
+      ASSERT_EQ(reader.offset_ns(i), all[i]) << i;
+      ASSERT_EQ(reader.offset_ns(i), all[i]) << i;
+    }
+  }
+}
+
+TEST(OpenLoopSchedule, AReaderRefusesToGoBack) {
+  const auto schedule = build_open_loop_schedule(at_rate(100));
+  ASSERT_TRUE(schedule.has_value());
+  OpenLoopSchedule::Reader reader = schedule->reader();
+  ASSERT_TRUE(reader.offset_ns(5).has_value());
+  EXPECT_THROW(reader.offset_ns(2), std::logic_error);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
+#include "bench/schedule/open_loop.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/workload/prompt.hpp"
 
@@ -49,9 +50,10 @@ struct DriverPlan {
   std::optional<std::int64_t> output_len_override;
   std::size_t lookahead = 64;  // request bodies made ahead at most
   std::int64_t epoch_ns = 0;  // steady clock: record times and schedule offsets count from it
-  // Open loop: request i is due offsets_ns[i] after the epoch, and there are offsets_ns.size()
-  // requests in all. Null: closed loop, every request due as soon as a slot is free.
-  const std::vector<std::int64_t>* offsets_ns = nullptr;
+  // Open loop: request i is due at its offset in this schedule after the epoch, and there are
+  // schedule->size() requests in all. Null: closed loop, every request due as soon as a slot
+  // is free. Outlives the driver.
+  const schedule::OpenLoopSchedule* schedule = nullptr;
   std::size_t first = 0;   // this driver's first request index
   std::size_t stride = 1;  // and the step to its next one
   std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
@@ -91,13 +93,14 @@ class RequestDriver final : public engine::RequestSource {
  private:
   class Slot;
   void release(Slot* slot);
-  bool open_loop() const { return plan_.offsets_ns != nullptr; }
+  bool open_loop() const { return arrivals_.has_value(); }
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
 
   DriverPlan plan_;
   RecordSink& sink_;
   std::unique_ptr<PromptFeed> feed_;  // owns which request comes next
+  std::optional<schedule::OpenLoopSchedule::Reader> arrivals_;  // open loop: the offsets
   std::size_t sent_ = 0;
   std::size_t measured_sent_ = 0;
   // Epoch-relative start of the measured phase: an open loop knows it from its schedule, a

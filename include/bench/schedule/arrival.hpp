@@ -1,8 +1,9 @@
 #pragma once
 // Open-loop arrival schedules: when each request is due, as int64 nanoseconds from the run's
-// start, computed in full before the run from a seed, so two runs with the same seed send the
-// same requests at the same offsets (vLLM's `vllm bench serve` precomputes its delays too;
-// SGLang's bench_serving draws each gap as it goes). The concurrency limit still applies on
+// start, determined before the run by a seed, so two runs with the same seed send the same
+// requests at the same offsets (vLLM's `vllm bench serve` precomputes its delays too; SGLang's
+// bench_serving draws each gap as it goes). They are drawn one at a time (ArrivalStream), so a
+// schedule of any length costs constant memory. The concurrency limit still applies on
 // top: a request whose offset has come waits for a free slot, and that wait is schedule lag.
 //
 // The process, as in vLLM (vllm/benchmarks/serve.py, get_request):
@@ -20,6 +21,8 @@
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "bench/schedule/portable_random.hpp"
 
 namespace bench::schedule {
 
@@ -69,6 +72,50 @@ void validate(const ArrivalOptions& options);
 
 /// True when every request is due at once (rate inf, no ramp): a closed loop.
 bool sends_all_at_once(const ArrivalOptions& options);
+
+/// The offsets of one schedule drawn one at a time, in constant memory: exactly the values, in
+/// order, that arrival_offsets_ns and arrival_offsets_until_ns return whole (they are built on
+/// it). Construction validates, then makes one pass over the draws without keeping them, to
+/// learn what the whole schedule needs before its first offset: the count under a deadline,
+/// vLLM's normalisation of the mean rate, the range of the last offset (so every error is
+/// thrown before a request is sent). That pass costs O(count) draws, ~30 ns each; a copy draws
+/// on independently from where the original stood.
+class ArrivalStream {
+ public:
+  /// The first `count` arrivals (arrival_offsets_ns). Throws as arrival_offsets_ns.
+  static ArrivalStream of_count(const ArrivalOptions& options, std::size_t count);
+  /// Every arrival before `deadline_ns`, at most `max_count` (arrival_offsets_until_ns).
+  static ArrivalStream until(const ArrivalOptions& options, std::int64_t deadline_ns,
+                             std::size_t max_count);
+
+  std::size_t size() const { return size_; }          // how many offsets it yields in all
+  std::int64_t last_ns() const { return last_ns_; }   // the last of them (0 when size() == 0)
+  std::optional<std::int64_t> next();                 // nullopt after the last
+
+ private:
+  enum class Clock {
+    zeros,          // every request due at once
+    unit_rate,      // offset = u * scale / R, u a unit-rate renewal clock
+    ramp_by_count,  // vLLM's ramp: the gap before request i drawn at rate(i / (N - 1))
+    ramp_by_time,   // offset = Lambda^-1(u) over the deadline
+  };
+  ArrivalStream(const ArrivalOptions& options, Clock clock);
+  double advance();                         // the next request's position on the clock
+  double position_ns(double position) const;  // that position as (unrounded) nanoseconds
+  void count_until(std::int64_t deadline_ns, std::size_t max_count);
+  void normalise_and_check(std::size_t count);
+
+  ArrivalOptions options_;
+  Clock clock_;
+  PortableRandom random_;       // the gaps' draws
+  bool constant_gaps_ = false;  // every gap exactly one unit
+  std::size_t size_ = 0;
+  std::size_t given_ = 0;       // offsets yielded so far
+  double position_ = 0.0;       // u, or seconds for ramp_by_count, of the last request drawn
+  double scale_ = 1.0;          // vLLM's normalisation (1: none)
+  double ramp_s_ = 0.0;         // ramp_by_time: the deadline in seconds
+  std::int64_t last_ns_ = 0;
+};
 
 /// The offsets of `count` requests: non-decreasing, the first 0. All zeros when
 /// sends_all_at_once(). Validates first (std::invalid_argument); throws std::invalid_argument

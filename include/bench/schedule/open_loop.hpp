@@ -1,11 +1,13 @@
 #pragma once
-// The whole open-loop schedule of one point of a run: the warm-up offsets, then the measured
-// ones right after them, as one list the request driver walks. Two draws (warm-up, measured)
-// with independent seeds: a Poisson process is memoryless, so the join is invisible.
+// The whole open-loop schedule of one point of a run: the warm-up arrivals, then the measured
+// ones right after them, as one sequence of offsets the request driver walks by index. Two
+// draws (warm-up, measured) with independent seeds: a Poisson process is memoryless, so the
+// join is invisible. Nothing is kept per request: each reader draws the offsets as it goes,
+// so a 24-hour schedule costs the same memory as a 1-second one, and every reader (one per
+// client thread) sees the same offsets for the same seed.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 #include "bench/schedule/arrival.hpp"
 
@@ -20,9 +22,38 @@ struct OpenLoopPlan {
   std::size_t measured_requests = 0;      // --num-prompts
 };
 
-struct OpenLoopSchedule {
-  std::vector<std::int64_t> offsets_ns;  // warm-up first, then measured; from the point's start
-  std::size_t warmup_requests = 0;       // the first this many offsets are warm-up
+class OpenLoopSchedule {
+ public:
+  /// Warm-up and measured arrivals one after the other; `measured_shift_ns` is where the
+  /// measured phase's first offset (0 on its own clock) lands.
+  OpenLoopSchedule(ArrivalStream warmup, ArrivalStream measured, std::int64_t measured_shift_ns);
+
+  std::size_t size() const { return warmup_.size() + measured_.size(); }
+  std::size_t warmup_requests() const { return warmup_.size(); }  // the first this many
+  /// The first measured request's offset; nullopt when there is none.
+  std::optional<std::int64_t> measured_start_ns() const;
+
+  /// Offsets by request index, drawn as they are asked for; indices must not decrease (a
+  /// repeated index is answered again). Each reader draws on its own.
+  class Reader {
+   public:
+    explicit Reader(const OpenLoopSchedule& schedule);
+    /// nullopt past the schedule's end.
+    std::optional<std::int64_t> offset_ns(std::size_t index);
+
+   private:
+    ArrivalStream warmup_;
+    ArrivalStream measured_;
+    std::int64_t shift_ns_;
+    std::size_t next_index_ = 0;  // the index the streams will yield next
+    std::optional<std::int64_t> last_;  // the offset of next_index_ - 1
+  };
+  Reader reader() const { return Reader(*this); }
+
+ private:
+  ArrivalStream warmup_;
+  ArrivalStream measured_;
+  std::int64_t shift_ns_;
 };
 
 /// nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited rate).
