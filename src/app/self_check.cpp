@@ -1,8 +1,29 @@
 #include "bench/app/self_check.hpp"
 
+#include <string>
+
 #include <fmt/format.h>
 
 namespace bench::app {
+
+namespace {
+
+// Why requests went out late: a loop busy most of the time could not keep up (saturation); a
+// loop mostly idle was late only while many requests fell due together (a wave: a closed
+// loop's equal-length requests ending at once, a burst of arrivals), which more client threads
+// spread but a faster host would not cure.
+std::string lag_cause(const metrics::ClientLoad& load) {
+  if (load.busiest_thread_utilization > kMaxLoopUtilization) {
+    return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
+                       load.busiest_thread_utilization * 100);
+  }
+  return fmt::format(
+      "in waves: many requests fell due at once while the busiest event loop used {:.0f}% of "
+      "a core (longest loop turn {:.1f} ms)",
+      load.busiest_thread_utilization * 100, static_cast<double>(load.longest_loop_turn_ns) / 1e6);
+}
+
+}  // namespace
 
 report::ClientCheck check_client(const metrics::RunSummary& summary,
                                  const metrics::ClientLoad& load) {
@@ -16,9 +37,9 @@ report::ClientCheck check_client(const metrics::RunSummary& summary,
   }
   if (summary.client_lag_ms.count > 0 && summary.client_lag_ms.p99 > kMaxClientLagP99Ms) {
     check.warnings.push_back(fmt::format(
-        "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late; TTFT and E2E "
-        "from the intended start include it",
-        summary.client_lag_ms.p99, summary.client_lag_ms.max));
+        "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late, {}; TTFT "
+        "and E2E from the intended start include it",
+        summary.client_lag_ms.p99, summary.client_lag_ms.max, lag_cause(load)));
   }
   if (load.loop_turns > 0) {
     const double slow_fraction =

@@ -16,6 +16,42 @@ bool says_bodies_built_on_loop(const bench::report::ClientCheck& check) {
   return false;
 }
 
+std::string lag_warning(const bench::report::ClientCheck& check) {
+  for (const std::string& warning : check.warnings) {
+    if (warning.find("client lag") != std::string::npos) return warning;
+  }
+  return "";
+}
+
+bench::metrics::RunSummary lagging_by_ms(double p99_ms) {
+  bench::metrics::RunSummary summary;
+  summary.sent = 1000;
+  summary.client_lag_ms.count = 1000;
+  summary.client_lag_ms.p99 = p99_ms;
+  summary.client_lag_ms.max = p99_ms * 2;
+  return summary;
+}
+
+TEST(SelfCheck, ClientLagSaysItCameFromAWaveWhenTheLoopWasMostlyIdle) {
+  ClientLoad load;
+  load.busiest_thread_utilization = 0.25;
+  load.longest_loop_turn_ns = 12'300'000;
+  EXPECT_EQ(lag_warning(check_client(lagging_by_ms(0.9), load)), "");
+  const std::string warning = lag_warning(check_client(lagging_by_ms(3.0), load));
+  EXPECT_NE(warning.find("in waves"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("25% of a core"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("longest loop turn 12.3 ms"), std::string::npos) << warning;
+  EXPECT_EQ(warning.find("saturated"), std::string::npos) << warning;
+}
+
+TEST(SelfCheck, ClientLagSaysTheClientWasSaturatedWhenItsLoopWasBusy) {
+  ClientLoad load;
+  load.busiest_thread_utilization = 0.95;
+  const std::string warning = lag_warning(check_client(lagging_by_ms(3.0), load));
+  EXPECT_NE(warning.find("client was saturated"), std::string::npos) << warning;
+  EXPECT_EQ(warning.find("in waves"), std::string::npos) << warning;
+}
+
 TEST(SelfCheck, BodiesBuiltOnTheEventLoopPastOnePercentAreAWarning) {
   bench::metrics::RunSummary summary;
   summary.sent = 1000;
