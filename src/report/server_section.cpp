@@ -39,9 +39,12 @@ std::optional<double> difference(const std::optional<double>& server,
 std::string held_against(const std::optional<double>& server, const std::optional<double>& bench,
                          std::string_view kind) {
   const auto diff = difference(server, bench);
-  if (!diff) return fmt::format("{} (bench: {} {} tokens)", count_text(server), count_text(bench),
-                                kind);
-  if (*diff == 0) return fmt::format("{} (bench: the same count of {} tokens)", count_text(server), kind);
+  if (!diff) {
+    return fmt::format("{} (bench: {} {} tokens)", count_text(server), count_text(bench), kind);
+  }
+  if (*diff == 0) {
+    return fmt::format("{} (bench: the same count of {} tokens)", count_text(server), kind);
+  }
   const std::string share =
       *bench > 0 ? fmt::format(", {:+.1f}%", *diff / *bench * 100) : std::string();
   return fmt::format("{} (bench: {} {} tokens; the server counted {:.0f} {}{})", count_text(server),
@@ -54,7 +57,9 @@ std::optional<std::string> mismatch_warning(const std::optional<double>& server,
                                             std::string_view server_kind,
                                             std::string_view bench_kind) {
   const auto diff = difference(server, bench);
-  if (!diff || !(*bench > 0) || std::abs(*diff) <= kTokenMismatchShare * *bench) return std::nullopt;
+  if (!diff || !(*bench > 0) || std::abs(*diff) <= kTokenMismatchShare * *bench) {
+    return std::nullopt;
+  }
   return fmt::format("WARNING: the server's {} tokens differ from bench's {} tokens by {:+.1f}%: "
                      "one of the two miscounts, or other clients share the server",
                      server_kind, bench_kind, *diff / *bench * 100);
@@ -85,7 +90,8 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
                                  count_text(delta.prefix_cache_query_tokens))});
   }
   lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
-  if (auto warning = mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
+  if (auto warning =
+          mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
     lines.push_back({"", *warning});
   }
   if (auto warning = mismatch_warning(delta.prompt_tokens, bench_input_tokens(summary), "prompt",

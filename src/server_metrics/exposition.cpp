@@ -13,7 +13,7 @@ namespace bench::server_metrics {
 namespace {
 
 using detail::LineReader;
-using detail::quoted;
+using detail::quoted_name;
 
 struct Refusal {
   std::string message;
@@ -72,11 +72,12 @@ std::optional<Refusal> check_required_label(const Family& family, const Sample& 
   }
   const std::string* value = sample.label(required);
   if (value == nullptr) {
-    return Refusal{"sample " + quoted(sample.name) + " of " + std::string(to_string(family.type)) +
-                   " " + quoted(family.name) + " has no \"" + std::string(required) + "\" label"};
+    return Refusal{"sample " + quoted_name(sample.name) + " of " +
+                   std::string(to_string(family.type)) + " " + quoted_name(family.name) +
+                   " has no \"" + std::string(required) + "\" label"};
   }
   if (!detail::parse_float(*value)) {
-    return Refusal{"sample " + quoted(sample.name) + " has a non-numeric \"" +
+    return Refusal{"sample " + quoted_name(sample.name) + " has a non-numeric \"" +
                    std::string(required) + "\" label"};
   }
   return std::nullopt;
@@ -139,7 +140,7 @@ std::optional<Refusal> Builder::add_comment(LineReader& reader) {
   FamilyState& state = states_[position];
   current_ = position;
   if (keyword == "HELP") {
-    if (state.has_help) return Refusal{"second HELP line for " + quoted(name)};
+    if (state.has_help) return Refusal{"second HELP line for " + quoted_name(name)};
     std::string error;
     auto help = detail::unescape_help(reader.rest(), error);
     if (!help) return Refusal{error};
@@ -147,13 +148,15 @@ std::optional<Refusal> Builder::add_comment(LineReader& reader) {
     state.has_help = true;
     return std::nullopt;
   }
-  if (state.has_type) return Refusal{"second TYPE line for " + quoted(name)};
-  if (state.has_samples) return Refusal{"TYPE line for " + quoted(name) + " after its samples"};
+  if (state.has_type) return Refusal{"second TYPE line for " + quoted_name(name)};
+  if (state.has_samples) {
+    return Refusal{"TYPE line for " + quoted_name(name) + " after its samples"};
+  }
   const std::string_view type_name = reader.token();
   reader.skip_blanks();
   const auto type = type_named(type_name);
   if (!type || !reader.at_end()) {
-    return Refusal{"TYPE line for " + quoted(name) +
+    return Refusal{"TYPE line for " + quoted_name(name) +
                    " without one of counter, gauge, histogram, summary, untyped"};
   }
   family.type = *type;
@@ -166,7 +169,9 @@ std::optional<std::size_t> Builder::family_for_sample(std::string_view name) {
   static constexpr std::array<std::string_view, 5> kSuffixes = {"_total", "_created", "_bucket",
                                                                 "_sum", "_count"};
   for (std::string_view suffix : kSuffixes) {
-    if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) continue;
+    if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
+      continue;
+    }
     const auto base = index_.find(std::string(name.substr(0, name.size() - suffix.size())));
     if (base != index_.end() && owns(exposition_.families[base->second], name)) return base->second;
   }
@@ -185,7 +190,7 @@ std::optional<Refusal> Builder::add_sample(LineReader& reader) {
     if (auto refusal = read_labels(reader, sample)) return refusal;
     reader.skip_blanks();
   } else if (!blank_after_name && !reader.at_end()) {
-    return Refusal{"unexpected character after metric name " + quoted(sample.name)};
+    return Refusal{"unexpected character after metric name " + quoted_name(sample.name)};
   }
   if (auto refusal = read_value(reader, sample)) return refusal;
 
@@ -195,8 +200,8 @@ std::optional<Refusal> Builder::add_sample(LineReader& reader) {
   const auto position = family_for_sample(sample.name);
   if (!position) {
     const Family& clash = exposition_.families[index_.at(sample.name)];
-    return Refusal{"sample " + quoted(sample.name) + " does not fit " +
-                   std::string(to_string(clash.type)) + " " + quoted(clash.name)};
+    return Refusal{"sample " + quoted_name(sample.name) + " does not fit " +
+                   std::string(to_string(clash.type)) + " " + quoted_name(clash.name)};
   }
   Family& family = exposition_.families[*position];
   if (auto refusal = check_required_label(family, sample)) return refusal;
@@ -211,38 +216,41 @@ std::optional<Refusal> Builder::read_labels(LineReader& reader, Sample& sample) 
     reader.skip_blanks();
     if (reader.consume('}')) return std::nullopt;
     const std::string_view name = reader.label_name();
-    if (name.empty()) return Refusal{"expected a label name in the labels of " + quoted(sample.name)};
+    if (name.empty())
+      return Refusal{"expected a label name in the labels of " + quoted_name(sample.name)};
     if (sample.label(name) != nullptr) {
-      return Refusal{"label " + quoted(name) + " given twice in " + quoted(sample.name)};
+      return Refusal{"label " + quoted_name(name) + " given twice in " + quoted_name(sample.name)};
     }
     if (sample.labels.size() == limits_.max_labels_per_sample) {
       return Refusal{"more than " + std::to_string(limits_.max_labels_per_sample) +
-                     " labels on " + quoted(sample.name)};
+                     " labels on " + quoted_name(sample.name)};
     }
     reader.skip_blanks();
-    if (!reader.consume('=')) return Refusal{"expected '=' after label name " + quoted(name)};
+    if (!reader.consume('=')) return Refusal{"expected '=' after label name " + quoted_name(name)};
     reader.skip_blanks();
-    if (!reader.consume('"')) return Refusal{"expected '\"' to open the value of label " + quoted(name)};
+    if (!reader.consume('"'))
+      return Refusal{"expected '\"' to open the value of label " + quoted_name(name)};
     std::string error;
     auto value = reader.quoted_label_value(error);
-    if (!value) return Refusal{error + " (label " + quoted(name) + ")"};
+    if (!value) return Refusal{error + " (label " + quoted_name(name) + ")"};
     sample.labels.push_back(Label{std::string(name), std::move(*value)});
     reader.skip_blanks();
     if (reader.consume('}')) return std::nullopt;
-    if (!reader.consume(',')) return Refusal{"expected ',' or '}' after label " + quoted(name)};
+    if (!reader.consume(','))
+      return Refusal{"expected ',' or '}' after label " + quoted_name(name)};
   }
 }
 
 std::optional<Refusal> Builder::read_value(LineReader& reader, Sample& sample) {
   const auto value = detail::parse_float(reader.token());
-  if (!value) return Refusal{"sample " + quoted(sample.name) + " has no valid value"};
+  if (!value) return Refusal{"sample " + quoted_name(sample.name) + " has no valid value"};
   sample.value = *value;
   reader.skip_blanks();
   if (reader.at_end()) return std::nullopt;
   const auto timestamp_ms = detail::parse_timestamp_ms(reader.token());
   reader.skip_blanks();
   if (!timestamp_ms || !reader.at_end()) {
-    return Refusal{"sample " + quoted(sample.name) +
+    return Refusal{"sample " + quoted_name(sample.name) +
                    " has text after its value that is not a timestamp in milliseconds"};
   }
   sample.timestamp_ms = timestamp_ms;

@@ -37,7 +37,7 @@ std::optional<double> parse_named_float(std::string_view text) {
 
 }  // namespace
 
-std::string quoted(std::string_view name) {
+std::string quoted_name(std::string_view name) {
   if (name.size() <= kMaxQuotedNameChars) return "\"" + std::string(name) + "\"";
   return "\"" + std::string(name.substr(0, kMaxQuotedNameChars)) + "...\"";
 }

@@ -11,7 +11,7 @@ namespace bench::server_metrics::detail {
 
 /// `name` quoted for an error message, cut to a readable length (names are validated first, so
 /// they hold only [a-zA-Z0-9_:]).
-std::string quoted(std::string_view name);
+std::string quoted_name(std::string_view name);
 
 /// A float as Prometheus writes it: Go's ParseFloat spellings without hex (digits, '.', an
 /// exponent, a sign), or Inf/+Inf/-Inf/Infinity/NaN in any case.

@@ -25,7 +25,7 @@ SampleIndex index_samples(const Exposition& exposition) {
   return index;
 }
 
-const std::vector<const Sample*>* find(const SampleIndex& index, const std::string& name) {
+const std::vector<const Sample*>* samples_named(const SampleIndex& index, const std::string& name) {
   const auto found = index.find(name);
   return found == index.end() ? nullptr : &found->second;
 }
@@ -47,7 +47,7 @@ enum class Combine { sum, max };
 std::optional<double> read_gauge(const SampleIndex& index, const Names& names, Combine combine) {
   for (std::string_view name : names) {
     if (name.empty()) continue;
-    if (const auto* samples = find(index, std::string(name))) {
+    if (const auto* samples = samples_named(index, std::string(name))) {
       return combine == Combine::sum ? sum_of(*samples) : max_of(*samples);
     }
   }
@@ -59,7 +59,9 @@ std::optional<double> read_counter(const SampleIndex& index, const Names& names)
   for (std::string_view name : names) {
     if (name.empty()) continue;
     for (const char* suffix : {"", "_total", "_sum"}) {
-      if (const auto* samples = find(index, std::string(name) + suffix)) return sum_of(*samples);
+      if (const auto* samples = samples_named(index, std::string(name) + suffix)) {
+        return sum_of(*samples);
+      }
     }
   }
   return std::nullopt;
@@ -69,7 +71,7 @@ std::optional<double> read_counter(const SampleIndex& index, const Names& names)
 std::optional<Histogram> read_histogram(const SampleIndex& index, const Names& names) {
   for (std::string_view name : names) {
     if (name.empty()) continue;
-    const auto* buckets = find(index, std::string(name) + "_bucket");
+    const auto* buckets = samples_named(index, std::string(name) + "_bucket");
     if (buckets == nullptr) continue;
     std::map<double, double> count_by_bound;
     for (const Sample* bucket : *buckets) {
@@ -80,12 +82,14 @@ std::optional<Histogram> read_histogram(const SampleIndex& index, const Names& n
     }
     Histogram histogram;
     for (const auto& [bound, count] : count_by_bound) histogram.buckets.push_back({bound, count});
-    if (const auto* count = find(index, std::string(name) + "_count")) {
+    if (const auto* count = samples_named(index, std::string(name) + "_count")) {
       histogram.count = sum_of(*count);
     } else if (!histogram.buckets.empty()) {
       histogram.count = histogram.buckets.back().count;
     }
-    if (const auto* sum = find(index, std::string(name) + "_sum")) histogram.sum = sum_of(*sum);
+    if (const auto* sum = samples_named(index, std::string(name) + "_sum")) {
+      histogram.sum = sum_of(*sum);
+    }
     return histogram;
   }
   return std::nullopt;
@@ -118,7 +122,9 @@ ServerFamily detect_family(const Exposition& exposition) {
   for (const NameMap& map : detail::name_maps()) {
     std::size_t count = 0;
     for (const Family& family : exposition.families) {
-      if (family.name.compare(0, map.prefix.size(), map.prefix) == 0) count += family.samples.size();
+      if (family.name.compare(0, map.prefix.size(), map.prefix) == 0) {
+        count += family.samples.size();
+      }
     }
     if (count > best_count) {
       best = map.family;

@@ -78,7 +78,8 @@ TEST(ServerSection, AMismatchBeyondOnePercentIsAWarning) {
 }
 
 TEST(ServerSection, AFailedScrapeIsOneLineAndNullFigures) {
-  const auto context = with_window(std::nullopt, "GET http://127.0.0.1:8000/metrics answered HTTP 404");
+  const auto context =
+      with_window(std::nullopt, "GET http://127.0.0.1:8000/metrics answered HTTP 404");
   const std::string text = bench::report::render_text(counted(10, 5), context);
   EXPECT_NE(text.find("Server metrics:                   unavailable: GET "
                       "http://127.0.0.1:8000/metrics answered HTTP 404"),

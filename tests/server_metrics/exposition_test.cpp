@@ -227,7 +227,8 @@ TEST(Exposition, RefusesSamplesThatBreakTheirFamilysShape) {
 TEST(Exposition, RefusesWhatIsBeyondItsLimits) {
   Limits limits;
   limits.max_bytes = 16;
-  EXPECT_EQ(error_of("metric_name 12345678\n", limits), "the body is 21 bytes, beyond the cap of 16");
+  EXPECT_EQ(error_of("metric_name 12345678\n", limits),
+            "the body is 21 bytes, beyond the cap of 16");
   limits = Limits{};
   limits.max_line_bytes = 8;
   EXPECT_EQ(error_of("a 1\nlong_name 1\n", limits), "line 2: line longer than 8 bytes");
