@@ -15,6 +15,7 @@
 #include "bench/app/record_log.hpp"
 #include "bench/app/run_plan.hpp"
 #include "bench/app/run_point.hpp"
+#include "bench/app/server_metrics_scrape.hpp"
 #include "bench/app/self_check.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
@@ -118,11 +119,14 @@ results::LengthCheck check_lengths(const cli::RunOptions& options, const Prepare
 // (a server may ignore continuous_usage_stats), the client's own warnings.
 PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
                          const PreparedRun& prepared, const LoadPoint& point,
-                         PointResult result, std::ostream& err) {
+                         PointResult result,
+                         std::optional<report::ServerMetricsWindow> server_window,
+                         std::ostream& err) {
   PointReport out;
   out.summary = std::move(result.summary);
   out.stopped_early = result.stopped_early;
   out.context = point_context(options, plan, prepared, point);
+  out.context.server_metrics = std::move(server_window);
   out.context.started_at = wall_clock_iso8601();
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
@@ -156,7 +160,8 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
 
 PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
-                          const std::atomic<bool>& stop, std::ostream& err) {
+                          ServerMetricsScraper* scraper, const std::atomic<bool>& stop,
+                          std::ostream& err) {
   const std::optional<schedule::OpenLoopSchedule> schedule =
       schedule::build_open_loop_schedule(open_loop_plan(options, point.rate_per_s));
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
@@ -164,8 +169,14 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   planned.log = log;
   planned.driver.redactor = &prepared.redactor;
   if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
+  if (scraper != nullptr) scraper->before_point();
   PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
-  return report_point(options, plan, prepared, point, std::move(result), err);
+  std::optional<report::ServerMetricsWindow> server_window;
+  if (scraper != nullptr) {
+    server_window = scraper->after_point(options.warmup_requests, err, options.quiet);
+  }
+  return report_point(options, plan, prepared, point, std::move(result),
+                      std::move(server_window), err);
 }
 
 // The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
@@ -455,13 +466,20 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
                               &prepared->redactor},
                   prepared->request, err, options.quiet);
   }
+  std::optional<ServerMetricsScraper> scraper;
+  if (options.server_metrics) {
+    scraper.emplace(MetricsServer{
+        server_metrics_url(options.server_metrics_url, prepared->target.base_url), &plan.headers,
+        plan.engine, &prepared->redactor});
+  }
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
     if (flush) flush->before_point(err);
     try {
-      points.push_back(measure_point(options, plan, *prepared, point, log.get(), stop, err));
+      points.push_back(measure_point(options, plan, *prepared, point, log.get(),
+                                   scraper ? &*scraper : nullptr, stop, err));
       stamp_workload(points.back().results, options, workload, {point}, flush ? &*flush : nullptr);
     } catch (const std::invalid_argument& error) {
       err << "bench: error: " << error.what() << "\n";

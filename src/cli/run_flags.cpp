@@ -322,6 +322,10 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--flush-cache", run.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
+  app.add_option("--server-metrics", run.server_metrics_url,
+                 "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
+                 "and after each run or point, and hold its token counters against bench's")
+      ->expected(0, 1);
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
       ->check(CLI::ExistingFile);
@@ -462,6 +466,7 @@ void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
 void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   finish_load_flags(app, run, raw);
   run.seed_given = app.count("--seed") > 0;
+  run.server_metrics = app.count("--server-metrics") > 0;
   // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
   if (!run.seed_given) run.seed = std::random_device{}();
   finish_dataset_flags(app, run);

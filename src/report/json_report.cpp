@@ -11,6 +11,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "server_section.hpp"
 
 namespace bench::report {
 namespace {
@@ -266,6 +267,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
+  if (c.server_metrics) out["server_metrics"] = server_metrics_json(*c.server_metrics, s);
   out[results::key::warnings] = run_warnings(s, c);
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);

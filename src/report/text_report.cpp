@@ -15,6 +15,7 @@
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
+#include "server_section.hpp"
 
 namespace bench::report {
 namespace {
@@ -360,6 +361,17 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
 }
 
+void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window) {
+  w.rule("Server", '-');
+  for (const ServerLine& line : server_section_lines(window, s)) {
+    if (line.label.empty()) {
+      w.text(line.value);
+    } else {
+      w.field(line.label, line.value);
+    }
+  }
+}
+
 }  // namespace
 
 std::string render_text(const RunSummary& summary, const RunContext& context) {
@@ -371,6 +383,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_latency(w, summary);
   write_errors(w, summary);
   write_client(w, summary, context.client);
+  if (context.server_metrics) write_server(w, summary, *context.server_metrics);
   if (context.interrupted) {
     w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
   }

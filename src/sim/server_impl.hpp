@@ -20,6 +20,7 @@
 #include "bench/sim/completion_request.hpp"
 #include "bench/sim/generation_model.hpp"
 #include "bench/sim/http_request.hpp"
+#include "bench/sim/metrics_exposition.hpp"
 #include "bench/sim/prefix_cache.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "bench/sim/stream_format.hpp"
@@ -93,6 +94,8 @@ struct SimServer::Impl final : private TokenSink {
                        const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
+  void answer_metrics(Connection& connection, const HttpRequest& request);
+  void count_ended(const TraceRecord& record);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,
@@ -140,6 +143,7 @@ struct SimServer::Impl final : private TokenSink {
   std::uint64_t next_serial = 1;
   StreamId next_stream_id = 1;
   std::string model_json;
+  SimCounts counts;  // what GET /metrics says; touched by the loop thread only
   std::atomic<std::uint64_t> served{0};
   std::atomic<bool> stopping{false};
   std::thread thread;

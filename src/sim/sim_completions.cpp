@@ -236,6 +236,7 @@ void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
   stream.trace.completion_tokens =
       stream.renderer ? stream.renderer->sent_tokens() : stream.sent_tokens;
   stream.trace.outcome = outcome;
+  count_ended(stream.trace);
   connection.finished_trace = std::make_unique<TraceRecord>(std::move(stream.trace));
   if (stream.renderer ? stream.renderer->closes_connection() : !stream.keep_alive) {
     connection.close_after_write = true;

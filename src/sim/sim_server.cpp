@@ -290,6 +290,10 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     served.fetch_add(1);
     return;
   }
+  if (path == "/metrics") {
+    answer_metrics(connection, request);
+    return;
+  }
   if (path == "/flush_cache" || path == "/reset_prefix_cache") {
     flush_prefix_cache(connection, request);
     return;
@@ -309,6 +313,28 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
 }
 
 // /tokenize (and llama.cpp's /apply-template) in the dialect the server was asked to speak.
+// GET /metrics: vLLM's names, from the streams open now and those ended (metrics_exposition.hpp).
+void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& request) {
+  if (request.method != "GET") {
+    send_error(connection, 405, "use GET for /metrics", request.keep_alive);
+  } else {
+    SimCounts now = counts;
+    now.requests_running = static_cast<std::int64_t>(streams.size());
+    // prometheus_client's content type for the 0.0.4 text format.
+    send_simple(connection, 200, "text/plain; version=0.0.4; charset=utf-8",
+                vllm_exposition(now, options.model), request.keep_alive);
+  }
+  served.fetch_add(1);
+}
+
+// A stream's tokens count once it ends, whatever ended it, as vLLM counts the tokens it
+// processed; a success only when its whole answer went out.
+void SimServer::Impl::count_ended(const TraceRecord& record) {
+  counts.prompt_tokens += record.prompt_tokens;
+  counts.generation_tokens += record.completion_tokens;
+  if (record.outcome == "ok") ++counts.requests_succeeded;
+}
+
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
   // vLLM's max_model_len; the simulator's context is its KV budget.
   constexpr std::int64_t kMaxModelLen = 1'000'000;
@@ -455,6 +481,7 @@ void SimServer::Impl::close_connection(int fd) {
                                                          : stream->second.sent_tokens;
       record.end_ns = now_ns();
       record.outcome = "client_closed";
+      count_ended(record);
       trace.write(record);
       streams.erase(stream);
       served.fetch_add(1);

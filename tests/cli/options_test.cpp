@@ -182,3 +182,22 @@ TEST(ParseCli, RefusesCombinationsThatMeanNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ParseCli, ServerMetricsTakesAnOptionalUrl) {
+  const ParseResult off = parse({});
+  ASSERT_FALSE(off.exit_code) << off.message;
+  EXPECT_FALSE(off.run.server_metrics);
+  const ParseResult default_url = parse({"--server-metrics", "--concurrency", "2"});
+  ASSERT_FALSE(default_url.exit_code) << default_url.message;
+  EXPECT_TRUE(default_url.run.server_metrics);
+  EXPECT_EQ(default_url.run.server_metrics_url, "");
+  EXPECT_EQ(default_url.run.concurrency, (std::vector<std::int64_t>{2}));
+  const ParseResult given = parse({"--server-metrics", "http://10.0.0.2:8000/prometheus/metrics"});
+  ASSERT_FALSE(given.exit_code) << given.message;
+  EXPECT_TRUE(given.run.server_metrics);
+  EXPECT_EQ(given.run.server_metrics_url, "http://10.0.0.2:8000/prometheus/metrics");
+}
+
+}  // namespace

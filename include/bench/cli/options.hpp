@@ -100,6 +100,8 @@ struct RunOptions {
   std::string json_compat;     // --json-compat: "" (bench's keys), "vllm" or "sglang"
   std::string save_requests;   // JSONL, one record per request
   bool flush_cache = false;    // empty the server's prefix cache before each point
+  bool server_metrics = false;  // scrape the server's Prometheus metrics before and after each point
+  std::string server_metrics_url;  // what to scrape; empty = <base-url>/metrics
   bool insecure = false;       // skip TLS verification
   std::string cacert;          // CA bundle path
   double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish

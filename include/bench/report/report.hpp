@@ -12,6 +12,7 @@
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/format.hpp"
+#include "bench/server_metrics/snapshot.hpp"
 
 namespace bench::report {
 
@@ -22,6 +23,15 @@ struct ClientCheck {
   metrics::ClientLoad load;       // what it cost
   bool saturated = false;         // latency figures may be biased by the client itself
   std::vector<std::string> warnings;  // why, one line each
+};
+
+/// --server-metrics: what the server's own counters say of the point, scraped before it (and
+/// its warm-up) and after its last request.
+struct ServerMetricsWindow {
+  std::string url;                             // what was scraped, without a password
+  std::optional<server_metrics::Delta> delta;  // nullopt when a scrape failed
+  std::string failure;                         // why, one line; empty when both scrapes worked
+  std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
 };
 
 /// What the run was, for the report's header and the JSON "config" object.
@@ -52,6 +62,7 @@ struct RunContext {
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.
   nlohmann::json simulator = nullptr;
+  std::optional<ServerMetricsWindow> server_metrics;  // with --server-metrics only
 };
 
 /// The human report (for stdout). Multi-line, ends with a newline.

@@ -1,0 +1,52 @@
+#pragma once
+// --server-metrics: the server's Prometheus exposition read before each point (and its warm-up)
+// and after its last request, on the main thread while no request is in flight, so a scrape
+// never delays the load. A scrape that fails (no answer, an HTTP error, a body that is no
+// exposition or beyond the parser's cap) leaves the window's figures unknown with one line
+// saying why; it never fails the run.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/engine/engine.hpp"
+#include "bench/report/report.hpp"
+#include "bench/server_metrics/snapshot.hpp"
+#include "bench/util/redact.hpp"
+
+namespace bench::app {
+
+/// The URL scraped and how: the run's own headers (its API key included) and engine limits.
+struct MetricsServer {
+  std::string url;
+  const std::vector<std::string>* headers = nullptr;
+  engine::EngineOptions engine;
+  const util::Redactor* redactor = nullptr;
+};
+
+/// `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
+std::string server_metrics_url(const std::string& given, const std::string& base_url);
+
+class ServerMetricsScraper {
+ public:
+  explicit ServerMetricsScraper(MetricsServer server) : server_(std::move(server)) {}
+
+  /// Before a point: the first scrape of its window.
+  void before_point();
+  /// After a point's last request: the window's delta, or why it is unknown (said on `err` the
+  /// first time a scrape fails, unless `quiet`).
+  report::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
+                                          bool quiet);
+
+ private:
+  report::ServerMetricsWindow window_of_point(std::int64_t warmup_requests);
+  std::optional<server_metrics::Snapshot> scrape(std::string& failure) const;
+
+  MetricsServer server_;
+  std::optional<server_metrics::Snapshot> before_;
+  std::string before_failure_;
+  bool failure_said_ = false;
+};
+
+}  // namespace bench::app

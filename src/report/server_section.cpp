@@ -1,0 +1,134 @@
+#include "server_section.hpp"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace bench::report {
+namespace {
+
+using nlohmann::json;
+
+// Beyond this share, a difference between the server's and bench's token counts is a finding:
+// one of the two miscounts, or other clients share the server.
+constexpr double kTokenMismatchShare = 0.01;
+
+json number_or_null(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
+}
+
+std::string count_text(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? fmt::format("{:.0f}", *value) : "n/a";
+}
+
+// bench's input tokens are unknown when some successful request's prompt_tokens were.
+std::optional<double> bench_input_tokens(const metrics::RunSummary& summary) {
+  if (summary.input_tokens_unknown > 0) return std::nullopt;
+  return static_cast<double>(summary.total_input_tokens);
+}
+
+std::optional<double> difference(const std::optional<double>& server,
+                                 const std::optional<double>& bench) {
+  if (!server || !bench || !std::isfinite(*server)) return std::nullopt;
+  return *server - *bench;
+}
+
+// "12000 (bench: 11800 input tokens; the server counted 200 more, +1.7%)".
+std::string held_against(const std::optional<double>& server, const std::optional<double>& bench,
+                         std::string_view kind) {
+  const auto diff = difference(server, bench);
+  if (!diff) {
+    return fmt::format("{} (bench: {} {} tokens)", count_text(server), count_text(bench), kind);
+  }
+  if (*diff == 0) {
+    return fmt::format("{} (bench: the same count of {} tokens)", count_text(server), kind);
+  }
+  const std::string share =
+      *bench > 0 ? fmt::format(", {:+.1f}%", *diff / *bench * 100) : std::string();
+  return fmt::format("{} (bench: {} {} tokens; the server counted {:.0f} {}{})", count_text(server),
+                     count_text(bench), kind, std::abs(*diff), *diff > 0 ? "more" : "fewer",
+                     share);
+}
+
+std::optional<std::string> mismatch_warning(const std::optional<double>& server,
+                                            const std::optional<double>& bench,
+                                            std::string_view server_kind,
+                                            std::string_view bench_kind) {
+  const auto diff = difference(server, bench);
+  if (!diff || !(*bench > 0) || std::abs(*diff) <= kTokenMismatchShare * *bench) {
+    return std::nullopt;
+  }
+  return fmt::format("WARNING: the server's {} tokens differ from bench's {} tokens by {:+.1f}%: "
+                     "one of the two miscounts, or other clients share the server",
+                     server_kind, bench_kind, *diff / *bench * 100);
+}
+
+}  // namespace
+
+std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
+                                             const metrics::RunSummary& summary) {
+  std::vector<ServerLine> lines;
+  if (!window.delta) {
+    lines.push_back({"Server metrics", "unavailable: " + window.failure});
+    return lines;
+  }
+  const server_metrics::Delta& delta = *window.delta;
+  const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
+  lines.push_back({"Scraped", fmt::format("{} ({}), before the point and after its last request",
+                                          window.url, server_metrics::to_string(delta.family))});
+  lines.push_back({"Prompt tokens (server)",
+                   held_against(delta.prompt_tokens, bench_input_tokens(summary), "input")});
+  lines.push_back({"Generation tokens (server)",
+                   held_against(delta.generation_tokens, bench_output, "output")});
+  lines.push_back({"Requests succeeded (server)", count_text(delta.requests_succeeded)});
+  if (delta.prefix_cache_query_tokens) {
+    lines.push_back({"Prefix-cache hits (server)",
+                     fmt::format("{} of {} prompt tokens looked up",
+                                 count_text(delta.prefix_cache_hit_tokens),
+                                 count_text(delta.prefix_cache_query_tokens))});
+  }
+  lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
+  if (auto warning =
+          mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
+    lines.push_back({"", *warning});
+  }
+  if (auto warning = mismatch_warning(delta.prompt_tokens, bench_input_tokens(summary), "prompt",
+                                      "input")) {
+    lines.push_back({"", *warning});
+  }
+  if (window.warmup_requests > 0) {
+    lines.push_back({"", fmt::format("Note: the server's counts include the {} warm-up "
+                                     "request(s); bench's do not.",
+                                     window.warmup_requests)});
+  }
+  for (const std::string& note : delta.notes) lines.push_back({"", "Note: " + note});
+  return lines;
+}
+
+json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary) {
+  json out = json::object();
+  out["url"] = window.url;
+  out["error"] = window.delta ? json(nullptr) : json(window.failure);
+  const server_metrics::Delta delta = window.delta.value_or(server_metrics::Delta{});
+  out["family"] = window.delta ? json(server_metrics::to_string(delta.family)) : json(nullptr);
+  out["prompt_tokens"] = number_or_null(delta.prompt_tokens);
+  out["generation_tokens"] = number_or_null(delta.generation_tokens);
+  out["requests_succeeded"] = number_or_null(delta.requests_succeeded);
+  out["prefix_cache_hit_tokens"] = number_or_null(delta.prefix_cache_hit_tokens);
+  out["prefix_cache_query_tokens"] = number_or_null(delta.prefix_cache_query_tokens);
+  out["preemptions"] = number_or_null(delta.preemptions);
+  const std::optional<double> bench_input = bench_input_tokens(summary);
+  const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
+  out["bench_input_tokens"] = number_or_null(bench_input);
+  out["bench_output_tokens"] = number_or_null(bench_output);
+  out["prompt_tokens_difference"] = number_or_null(difference(delta.prompt_tokens, bench_input));
+  out["generation_tokens_difference"] =
+      number_or_null(difference(delta.generation_tokens, bench_output));
+  out["warmup_requests_in_window"] = window.warmup_requests;
+  out["notes"] = delta.notes;
+  return out;
+}
+
+}  // namespace bench::report

@@ -1,0 +1,27 @@
+#pragma once
+// --server-metrics in the report: the server's counter deltas over a point held against bench's
+// own counts, for the text report's "Server" section and the JSON "server_metrics" object.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/metrics/run_summary.hpp"
+#include "bench/report/report.hpp"
+
+namespace bench::report {
+
+/// One line of the Server section: a "label: value" field, or a line of text when label is empty.
+struct ServerLine {
+  std::string label;
+  std::string value;
+};
+
+std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
+                                             const metrics::RunSummary& summary);
+
+nlohmann::json server_metrics_json(const ServerMetricsWindow& window,
+                                   const metrics::RunSummary& summary);
+
+}  // namespace bench::report

@@ -1,0 +1,108 @@
+#include "bench/server_metrics/snapshot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace bench::server_metrics {
+namespace {
+
+// A counter only grows while its server runs; one that went down was reset by a restart, and
+// the window's growth is then unknown rather than negative or guessed.
+std::optional<double> counter_growth(const std::optional<double>& before,
+                                     const std::optional<double>& after, std::string_view what,
+                                     std::vector<std::string>& notes) {
+  if (!before && !after) return std::nullopt;
+  if (!before || !after) {
+    notes.push_back(std::string(what) + ": exposed in only one of the two scrapes");
+    return std::nullopt;
+  }
+  if (*after < *before) {
+    notes.push_back(std::string(what) + ": the counter went down between the scrapes (did the "
+                                        "server restart?)");
+    return std::nullopt;
+  }
+  return *after - *before;
+}
+
+std::optional<Histogram> histogram_growth(const std::optional<Histogram>& before,
+                                          const std::optional<Histogram>& after,
+                                          std::string_view what, std::vector<std::string>& notes) {
+  if (!before && !after) return std::nullopt;
+  if (!before || !after) {
+    notes.push_back(std::string(what) + ": exposed in only one of the two scrapes");
+    return std::nullopt;
+  }
+  if (before->buckets.size() != after->buckets.size()) {
+    notes.push_back(std::string(what) + ": the buckets changed between the scrapes");
+    return std::nullopt;
+  }
+  Histogram growth;
+  growth.count = after->count - before->count;
+  growth.sum = after->sum - before->sum;
+  bool went_down = growth.count < 0;
+  for (std::size_t i = 0; i < after->buckets.size(); ++i) {
+    const Bucket& old_bucket = before->buckets[i];
+    const Bucket& new_bucket = after->buckets[i];
+    if (old_bucket.upper_bound != new_bucket.upper_bound) {
+      notes.push_back(std::string(what) + ": the buckets changed between the scrapes");
+      return std::nullopt;
+    }
+    went_down = went_down || new_bucket.count < old_bucket.count;
+    growth.buckets.push_back({new_bucket.upper_bound, new_bucket.count - old_bucket.count});
+  }
+  if (went_down) {
+    notes.push_back(std::string(what) + ": the histogram went down between the scrapes (did the "
+                                        "server restart?)");
+    return std::nullopt;
+  }
+  return growth;
+}
+
+}  // namespace
+
+Delta delta_between(const Snapshot& before, const Snapshot& after) {
+  Delta delta;
+  delta.family = after.family;
+  if (before.family != after.family) {
+    delta.notes.push_back("the server's family changed between the scrapes (" +
+                          std::string(to_string(before.family)) + ", then " +
+                          std::string(to_string(after.family)) + ")");
+    return delta;
+  }
+  auto& notes = delta.notes;
+  delta.prompt_tokens = counter_growth(before.prompt_tokens, after.prompt_tokens,
+                                       "prompt tokens", notes);
+  delta.generation_tokens = counter_growth(before.generation_tokens, after.generation_tokens,
+                                           "generation tokens", notes);
+  delta.prefix_cache_hit_tokens = counter_growth(
+      before.prefix_cache_hit_tokens, after.prefix_cache_hit_tokens, "prefix-cache hits", notes);
+  delta.prefix_cache_query_tokens =
+      counter_growth(before.prefix_cache_query_tokens, after.prefix_cache_query_tokens,
+                     "prefix-cache queries", notes);
+  delta.preemptions = counter_growth(before.preemptions, after.preemptions, "preemptions", notes);
+  delta.requests_succeeded = counter_growth(before.requests_succeeded, after.requests_succeeded,
+                                            "requests succeeded", notes);
+  delta.ttft_seconds = histogram_growth(before.ttft_seconds, after.ttft_seconds, "TTFT", notes);
+  delta.e2e_seconds = histogram_growth(before.e2e_seconds, after.e2e_seconds, "E2E", notes);
+  return delta;
+}
+
+// The rank p/100 * count, located in the first bucket whose cumulative count reaches it; the
+// bucket below it gives the lower bound (0 below the first, as Prometheus's histogram_quantile
+// assumes for positive observations).
+std::optional<BucketRange> percentile_range(const Histogram& histogram, double percentile) {
+  if (histogram.buckets.empty()) return std::nullopt;
+  const double total = histogram.buckets.back().count;
+  if (!(total > 0)) return std::nullopt;
+  const double clamped = std::clamp(percentile, 0.0, 100.0);
+  const double rank = std::max(clamped / 100 * total, 0.0);
+  double lower = 0;
+  for (const Bucket& bucket : histogram.buckets) {
+    if (bucket.count >= rank && bucket.count > 0) return BucketRange{lower, bucket.upper_bound};
+    lower = bucket.upper_bound;
+  }
+  return BucketRange{lower, histogram.buckets.back().upper_bound};
+}
+
+}  // namespace bench::server_metrics

@@ -1,0 +1,51 @@
+#include "name_maps.hpp"
+
+namespace bench::server_metrics::detail {
+
+const std::array<NameMap, 5>& name_maps() {
+  static constexpr std::array<NameMap, 5> kMaps = {{
+      // vLLM V1: vllm/v1/metrics/loggers.py (PrometheusStatLogger). kv_cache_usage_perc is a
+      // fraction despite its name; gpu_cache_usage_perc and gpu_prefix_cache_* are the names
+      // before vLLM 0.10. Prefix-cache counters count tokens, not requests.
+      {ServerFamily::vllm, "vllm:",
+       {"vllm:num_requests_running"}, {"vllm:num_requests_waiting"},
+       {"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"}, {},
+       {"vllm:prompt_tokens"}, {"vllm:generation_tokens"},
+       {"vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits"},
+       {"vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries"},
+       {"vllm:num_preemptions"}, {"vllm:request_success"},
+       {"vllm:time_to_first_token_seconds"}, {"vllm:e2e_request_latency_seconds"}},
+      // SGLang with --enable-metrics: python/sglang/srt/metrics/collector.py. token_usage is the
+      // KV pool's used fraction; the prefix cache is given only as a hit rate.
+      {ServerFamily::sglang, "sglang:",
+       {"sglang:num_running_reqs"}, {"sglang:num_queue_reqs"},
+       {"sglang:token_usage"}, {"sglang:cache_hit_rate"},
+       {"sglang:prompt_tokens"}, {"sglang:generation_tokens"},
+       {}, {}, {}, {},
+       {"sglang:time_to_first_token_seconds"}, {"sglang:e2e_request_latency_seconds"}},
+      // llama.cpp with --metrics: tools/server/server.cpp (handle_metrics). No histograms;
+      // "deferred" requests wait for a free slot.
+      {ServerFamily::llamacpp, "llamacpp:",
+       {"llamacpp:requests_processing"}, {"llamacpp:requests_deferred"},
+       {"llamacpp:kv_cache_usage_ratio"}, {},
+       {"llamacpp:prompt_tokens_total"}, {"llamacpp:tokens_predicted_total"},
+       {}, {}, {}, {}, {}, {}},
+      // Text Generation Inference: docs/source/reference/metrics.md. Token totals are the sums of
+      // its per-request length histograms.
+      {ServerFamily::tgi, "tgi_",
+       {"tgi_batch_current_size"}, {"tgi_queue_size"}, {}, {},
+       {"tgi_request_input_length"}, {"tgi_request_generated_tokens"},
+       {}, {}, {}, {"tgi_request_success"},
+       {}, {"tgi_request_duration"}},
+      // TensorRT-LLM's trtllm-serve, at /prometheus/metrics (its /metrics answers JSON).
+      {ServerFamily::trtllm, "trtllm_",
+       {"trtllm_num_requests_running"}, {"trtllm_num_requests_waiting"},
+       {"trtllm_kv_cache_utilization"}, {"trtllm_kv_cache_hit_rate"},
+       {"trtllm_prompt_tokens"}, {"trtllm_generation_tokens"},
+       {}, {}, {}, {"trtllm_request_success"},
+       {"trtllm_time_to_first_token_seconds"}, {"trtllm_e2e_request_latency_seconds"}},
+  }};
+  return kMaps;
+}
+
+}  // namespace bench::server_metrics::detail

@@ -1,0 +1,110 @@
+// The report's "Server" section and JSON "server_metrics": the server's counter deltas held
+// against bench's counts, a mismatch beyond 1% said as a warning, unknown figures as n/a/null.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/report/report.hpp"
+
+namespace {
+
+using bench::metrics::RunSummary;
+using bench::report::RunContext;
+using bench::report::ServerMetricsWindow;
+using bench::server_metrics::Delta;
+using bench::server_metrics::ServerFamily;
+
+RunSummary counted(std::int64_t input_tokens, std::int64_t output_tokens) {
+  RunSummary summary;
+  summary.total_input_tokens = input_tokens;
+  summary.total_output_tokens = output_tokens;
+  return summary;
+}
+
+RunContext with_window(std::optional<Delta> delta, std::string failure = {}) {
+  RunContext context;
+  ServerMetricsWindow window;
+  window.url = "http://127.0.0.1:8000/metrics";
+  window.delta = std::move(delta);
+  window.failure = std::move(failure);
+  context.server_metrics = window;
+  return context;
+}
+
+Delta vllm_delta(double prompt_tokens, double generation_tokens) {
+  Delta delta;
+  delta.family = ServerFamily::vllm;
+  delta.prompt_tokens = prompt_tokens;
+  delta.generation_tokens = generation_tokens;
+  return delta;
+}
+
+TEST(ServerSection, AgreeingCountsAreSaidSoWithoutAWarning) {
+  const std::string text =
+      bench::report::render_text(counted(1000, 200), with_window(vllm_delta(1000, 200)));
+  EXPECT_NE(text.find("Scraped:                          http://127.0.0.1:8000/metrics (vllm)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Generation tokens (server):       200 (bench: the same count of output "
+                      "tokens)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Preemptions (server):             n/a"), std::string::npos) << text;
+  EXPECT_EQ(text.find("the server's generation tokens differ"), std::string::npos) << text;
+}
+
+TEST(ServerSection, AMismatchBeyondOnePercentIsAWarning) {
+  const auto summary = counted(1000, 200);
+  const auto context = with_window(vllm_delta(1005, 230));
+  const std::string text = bench::report::render_text(summary, context);
+  EXPECT_NE(text.find("230 (bench: 200 output tokens; the server counted 30 more, +15.0%)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("WARNING: the server's generation tokens differ from bench's output tokens "
+                      "by +15.0%: one of the two miscounts, or other clients share the server"),
+            std::string::npos)
+      << text;
+  // 0.5% on the input side: within the tolerance, said as a difference but not a warning.
+  EXPECT_EQ(text.find("the server's prompt tokens differ"), std::string::npos) << text;
+  const nlohmann::json json = bench::report::to_json(summary, context).at("server_metrics");
+  EXPECT_EQ(json.at("generation_tokens"), 230);
+  EXPECT_EQ(json.at("bench_output_tokens"), 200);
+  EXPECT_EQ(json.at("generation_tokens_difference"), 30);
+  EXPECT_EQ(json.at("prompt_tokens_difference"), 5);
+  EXPECT_TRUE(json.at("error").is_null());
+  EXPECT_TRUE(json.at("preemptions").is_null());
+}
+
+TEST(ServerSection, AFailedScrapeIsOneLineAndNullFigures) {
+  const auto context =
+      with_window(std::nullopt, "GET http://127.0.0.1:8000/metrics answered HTTP 404");
+  const std::string text = bench::report::render_text(counted(10, 5), context);
+  EXPECT_NE(text.find("Server metrics:                   unavailable: GET "
+                      "http://127.0.0.1:8000/metrics answered HTTP 404"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = bench::report::to_json(counted(10, 5), context).at("server_metrics");
+  EXPECT_EQ(json.at("error"), "GET http://127.0.0.1:8000/metrics answered HTTP 404");
+  EXPECT_TRUE(json.at("family").is_null());
+  EXPECT_TRUE(json.at("generation_tokens").is_null());
+}
+
+TEST(ServerSection, UnknownInputTokensLeaveTheDifferenceUnknown) {
+  RunSummary summary = counted(0, 5);
+  summary.input_tokens_unknown = 3;
+  const nlohmann::json json =
+      bench::report::to_json(summary, with_window(vllm_delta(900, 5))).at("server_metrics");
+  EXPECT_TRUE(json.at("bench_input_tokens").is_null());
+  EXPECT_TRUE(json.at("prompt_tokens_difference").is_null());
+  EXPECT_EQ(json.at("generation_tokens_difference"), 0);
+}
+
+TEST(ServerSection, NoWindowNoSectionAndNoKey) {
+  const RunContext context;
+  EXPECT_EQ(bench::report::render_text(counted(1, 1), context).find(" Server "), std::string::npos);
+  EXPECT_FALSE(bench::report::to_json(counted(1, 1), context).contains("server_metrics"));
+}
+
+}  // namespace

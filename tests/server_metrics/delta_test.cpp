@@ -1,0 +1,121 @@
+// The window's growth between two scrapes: counters subtracted, histogram buckets subtracted one
+// by one, and a reset or a change of shape said as a note (the figure unknown), never a
+// negative or guessed number. Also the bucket a percentile falls in.
+#include "bench/server_metrics/snapshot.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::server_metrics::delta_between;
+using bench::server_metrics::Histogram;
+using bench::server_metrics::parse_exposition;
+using bench::server_metrics::percentile_range;
+using bench::server_metrics::read_snapshot;
+using bench::server_metrics::ServerFamily;
+using bench::server_metrics::Snapshot;
+
+Snapshot snapshot_of(std::string_view body) {
+  const auto result = parse_exposition(body);
+  EXPECT_TRUE(result.ok()) << result.error->describe();
+  return read_snapshot(result.exposition);
+}
+
+std::string vllm_scrape(int prompt, int generation, int fast, int all, double sum) {
+  return "vllm:num_requests_running 1\n"
+         "vllm:prompt_tokens_total " + std::to_string(prompt) + "\n"
+         "vllm:generation_tokens_total " + std::to_string(generation) + "\n"
+         "# TYPE vllm:time_to_first_token_seconds histogram\n"
+         "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} " + std::to_string(fast) + "\n"
+         "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} " + std::to_string(all) + "\n"
+         "vllm:time_to_first_token_seconds_count " + std::to_string(all) + "\n"
+         "vllm:time_to_first_token_seconds_sum " + std::to_string(sum) + "\n";
+}
+
+TEST(Delta, SubtractsCountersAndHistogramBuckets) {
+  const auto delta = delta_between(snapshot_of(vllm_scrape(1000, 300, 4, 5, 0.5)),
+                                   snapshot_of(vllm_scrape(3500, 1100, 10, 15, 2.0)));
+  EXPECT_EQ(delta.family, ServerFamily::vllm);
+  EXPECT_EQ(delta.prompt_tokens, 2500);
+  EXPECT_EQ(delta.generation_tokens, 800);
+  ASSERT_TRUE(delta.ttft_seconds.has_value());
+  ASSERT_EQ(delta.ttft_seconds->buckets.size(), 2u);
+  EXPECT_EQ(delta.ttft_seconds->buckets[0].count, 6);
+  EXPECT_EQ(delta.ttft_seconds->buckets[1].count, 10);
+  EXPECT_EQ(delta.ttft_seconds->count, 10);
+  EXPECT_DOUBLE_EQ(delta.ttft_seconds->sum, 1.5);
+  EXPECT_FALSE(delta.preemptions.has_value());  // exposed by neither scrape: no note
+  EXPECT_TRUE(delta.notes.empty());
+}
+
+TEST(Delta, ACounterThatWentDownIsUnknownWithANote) {
+  const auto delta = delta_between(snapshot_of(vllm_scrape(5000, 900, 4, 5, 0.5)),
+                                   snapshot_of(vllm_scrape(200, 1000, 1, 1, 0.1)));
+  EXPECT_FALSE(delta.prompt_tokens.has_value());
+  EXPECT_EQ(delta.generation_tokens, 100);
+  EXPECT_FALSE(delta.ttft_seconds.has_value());
+  ASSERT_EQ(delta.notes.size(), 2u);
+  EXPECT_EQ(delta.notes[0],
+            "prompt tokens: the counter went down between the scrapes (did the server restart?)");
+  EXPECT_EQ(delta.notes[1],
+            "TTFT: the histogram went down between the scrapes (did the server restart?)");
+}
+
+TEST(Delta, AFigureInOnlyOneScrapeIsUnknownWithANote) {
+  const auto delta = delta_between(snapshot_of("vllm:num_requests_running 1\n"),
+                                   snapshot_of(vllm_scrape(10, 5, 1, 1, 0.1)));
+  EXPECT_FALSE(delta.prompt_tokens.has_value());
+  EXPECT_FALSE(delta.ttft_seconds.has_value());
+  ASSERT_EQ(delta.notes.size(), 3u);
+  EXPECT_EQ(delta.notes[0], "prompt tokens: exposed in only one of the two scrapes");
+}
+
+TEST(Delta, ChangedBucketsAreUnknownWithANote) {
+  Snapshot before = snapshot_of(vllm_scrape(0, 0, 1, 2, 0.1));
+  Snapshot after = before;
+  after.ttft_seconds->buckets[0].upper_bound = 0.2;
+  const auto delta = delta_between(before, after);
+  EXPECT_FALSE(delta.ttft_seconds.has_value());
+  ASSERT_EQ(delta.notes.size(), 1u);
+  EXPECT_EQ(delta.notes[0], "TTFT: the buckets changed between the scrapes");
+}
+
+TEST(Delta, ADifferentServerFamilyGivesNoFigures) {
+  const auto delta = delta_between(snapshot_of("sglang:prompt_tokens_total 5\n"),
+                                   snapshot_of(vllm_scrape(10, 5, 1, 1, 0.1)));
+  EXPECT_FALSE(delta.prompt_tokens.has_value());
+  ASSERT_EQ(delta.notes.size(), 1u);
+  EXPECT_EQ(delta.notes[0], "the server's family changed between the scrapes (sglang, then vllm)");
+}
+
+TEST(PercentileRange, GivesTheBucketThePercentileFallsIn) {
+  Histogram histogram;
+  histogram.buckets = {{0.05, 20}, {0.1, 45}, {0.5, 49}, {INFINITY, 50}};
+  const auto p50 = percentile_range(histogram, 50);  // rank 25: in (0.05, 0.1]
+  ASSERT_TRUE(p50.has_value());
+  EXPECT_EQ(p50->lower, 0.05);
+  EXPECT_EQ(p50->upper, 0.1);
+  const auto p10 = percentile_range(histogram, 10);  // rank 5: in the first bucket, (0, 0.05]
+  EXPECT_EQ(p10->lower, 0);
+  EXPECT_EQ(p10->upper, 0.05);
+  const auto p99 = percentile_range(histogram, 99);  // rank 49.5: beyond 0.5
+  EXPECT_EQ(p99->lower, 0.5);
+  EXPECT_EQ(p99->upper, INFINITY);
+}
+
+TEST(PercentileRange, SkipsEmptyLeadingBucketsAndRefusesAnEmptyHistogram) {
+  Histogram histogram;
+  histogram.buckets = {{0.01, 0}, {0.1, 0}, {1, 3}, {INFINITY, 3}};
+  const auto p0 = percentile_range(histogram, 0);
+  ASSERT_TRUE(p0.has_value());
+  EXPECT_EQ(p0->lower, 0.1);
+  EXPECT_EQ(p0->upper, 1);
+  histogram.buckets = {{0.1, 0}, {INFINITY, 0}};
+  EXPECT_FALSE(percentile_range(histogram, 50).has_value());
+  EXPECT_FALSE(percentile_range(Histogram{}, 50).has_value());
+}
+
+}  // namespace
