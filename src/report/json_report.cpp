@@ -249,7 +249,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["model"] = c.model;
 
   // Input figures lacking some request's prompt_tokens are unknown (null), never 0 or a part.
-  const bool input_known = s.input_tokens_unknown == 0;
+  const bool input_known = s.input_tokens_known();
   put_counts_and_throughput(out, s, c, input_known);
   put_latencies(out, s);
 

@@ -25,7 +25,7 @@ std::string count_text(const std::optional<double>& value) {
 
 // bench's input tokens are unknown when some successful request's prompt_tokens were.
 std::optional<double> bench_input_tokens(const metrics::RunSummary& summary) {
-  if (summary.input_tokens_unknown > 0) return std::nullopt;
+  if (!summary.input_tokens_known()) return std::nullopt;
   return static_cast<double>(summary.total_input_tokens);
 }
 

@@ -95,7 +95,7 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
 
 // Why the input figures are unknown, or "" when every request's prompt_tokens is known.
 std::string input_unknown_note(const RunSummary& s) {
-  if (s.input_tokens_unknown == 0) return "";
+  if (s.input_tokens_known()) return "";
   return s.input_tokens_from_usage > 0
              ? fmt::format("input unknown: {} requests without prompt_tokens",
                            s.input_tokens_unknown)
@@ -109,7 +109,7 @@ using SplitLines = std::vector<std::pair<std::string, std::string>>;
 SplitLines input_split_lines(const RunSummary& s) {
   const metrics::InputTokenSplit& split = s.input_split;
   const bool known =
-      s.input_tokens_unknown == 0 && split.disclosure() == metrics::CacheDisclosure::all;
+      s.input_tokens_known() && split.disclosure() == metrics::CacheDisclosure::all;
   std::string why;
   if (split.disclosure() == metrics::CacheDisclosure::none) {
     why = "  [server did not disclose cached tokens]";
@@ -213,7 +213,7 @@ std::string output_source(const RunSummary& s) {
 }
 
 std::string input_source(const RunSummary& s) {
-  if (s.input_tokens_unknown == 0) {
+  if (s.input_tokens_known()) {
     return s.input_tokens_from_usage > 0 ? "from server usage" : "no completed requests";
   }
   if (s.input_tokens_from_usage == 0) {
@@ -226,7 +226,7 @@ std::string input_source(const RunSummary& s) {
 // "1800 computed + 248 cached", or n/a with why: the split of Total input tokens.
 std::string input_split_counts(const RunSummary& s) {
   const metrics::InputTokenSplit& split = s.input_split;
-  if (s.input_tokens_unknown == 0 && split.disclosure() == metrics::CacheDisclosure::all) {
+  if (s.input_tokens_known() && split.disclosure() == metrics::CacheDisclosure::all) {
     return fmt::format("{} computed + {} cached", split.computed_tokens, split.cached_tokens);
   }
   if (split.disclosure() == metrics::CacheDisclosure::some) {
@@ -241,7 +241,7 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
   w.field("Total input tokens",
           fmt::format("{} ({})",
-                      s.input_tokens_unknown == 0 ? fmt::format("{}", s.total_input_tokens) : "n/a",
+                      s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
   w.field("Prompt cache", prompt_cache_note(s, c));

@@ -47,6 +47,9 @@ struct RunSummary {
   std::int64_t output_tokens_from_usage = 0;  // requests whose completion_tokens came from usage
   std::int64_t output_tokens_from_chunks = 0; // requests whose completion_tokens are estimates
   std::int64_t input_tokens_unknown = 0;      // successful requests with no prompt_tokens at all
+  // total_input_tokens (and every input figure) is a count only when no request's was unknown;
+  // otherwise it is reported as unknown, never as a partial sum.
+  bool input_tokens_known() const { return input_tokens_unknown == 0; }
 
   // total_input_tokens split into computed and cached where the server said (input_split.hpp).
   InputTokenSplit input_split;
