@@ -151,6 +151,12 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   driver.headers = &plan.headers;
   driver.request = prepared.request;
   driver.limits = plan.limits;
+  // A tokenizer file counts what a stream without usage generated, once per request at its end.
+  // The server's tokenizer does not: a /tokenize round trip per request, on the event loop and
+  // to the server under test, would bias what is measured, so those keep the chunk estimate.
+  if (!options.tokenizer.empty() && options.tokenizer != "server") {
+    driver.output_counter = prepared.tokenizer.get();
+  }
   driver.prompts = prepared.prompts.get();
   driver.prompt_stream = point.prompt_stream;
   driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;

@@ -40,11 +40,13 @@ struct RunSummary {
   double duration_s = 0;
 
   // Sums over successful requests. Sources: how many successful requests took their count
-  // from usage vs from the chunk count (an estimate).
+  // from usage, from the run's tokenizer on the streamed text (no usage), or from the chunk
+  // count (an estimate).
   std::int64_t total_input_tokens = 0;
   std::int64_t total_output_tokens = 0;
   std::int64_t input_tokens_from_usage = 0;   // requests whose prompt_tokens came from usage
   std::int64_t output_tokens_from_usage = 0;  // requests whose completion_tokens came from usage
+  std::int64_t output_tokens_from_tokenizer = 0;  // completion_tokens counted by --tokenizer
   std::int64_t output_tokens_from_chunks = 0; // requests whose completion_tokens are estimates
   std::int64_t input_tokens_unknown = 0;      // successful requests with no prompt_tokens at all
 
