@@ -95,8 +95,7 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
 results::LengthCheck check_lengths(const cli::RunOptions& options, const PreparedRun& prepared,
                                    const metrics::RunSummary& summary) {
   results::LengthFigures figures;
-  figures.tokens = prepared.tokenizer != nullptr ||
-                   options.dataset.kind == workload::DatasetKind::random_ids;
+  figures.tokens = lengths_in_tokens(options, prepared);
   figures.requested_input = summary.mean_requested_input_len;
   if (prepared.template_overhead) {
     figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);

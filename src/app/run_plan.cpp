@@ -142,6 +142,12 @@ std::int64_t preconnect_count(const cli::RunOptions& options, const LoadPoint& p
 
 }  // namespace
 
+bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepared) {
+  const workload::DatasetKind kind = options.dataset.kind;
+  if (kind == workload::DatasetKind::random_ids) return true;
+  return prepared.tokenizer != nullptr && kind != workload::DatasetKind::shared_prefix;
+}
+
 PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule) {
@@ -201,9 +207,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.ramp_up_end_rps = options.ramp_up_end_rps;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
-  if (prepared.tokenizer != nullptr || options.dataset.kind == workload::DatasetKind::random_ids) {
-    context.input_len_unit = "tokens";
-  }
+  if (lengths_in_tokens(options, prepared)) context.input_len_unit = "tokens";
   context.output_len = plan.output_len;
   context.prompts_share_prefixes = options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;

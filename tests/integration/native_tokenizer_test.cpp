@@ -166,4 +166,43 @@ TEST_F(NativeTokenizer, UsageStillWinsOverTheTokenizersCount) {
   EXPECT_EQ(out.results["token_count_source"]["output_from_tokenizer"], 0);
 }
 
+// --dataset sharegpt with --tokenizer: each prompt's length is its tokens, as the server
+// counts them, and --sharegpt-output-len is every request's max_tokens.
+TEST_F(NativeTokenizer, ShareGptLengthsAreTheTokensTheServerCounts) {
+  const std::string path = tokenizer_file("llama3");
+  TempDir dir;
+  json results;
+  {
+    bench::sim::SimOptions sim;
+    sim.ttft_ms = 1;
+    sim.tpot_ms = 0;
+    sim.tokenizer = bench::tokenizer::load_hf_tokenizer(path);
+    sim.trace_path = dir.file("trace.jsonl");
+    bench::sim::SimServer server(sim);
+    const auto result = run_process(
+        BENCH_BINARY,
+        {"--base-url", server.base_url(), "--tokenizer", path, "--endpoint", "completions",
+         "--dataset", "sharegpt", "--dataset-path",
+         std::string(BENCH_TEST_DATA_DIR) + "/datasets/sharegpt_sample.json",
+         "--sharegpt-output-len", "5", "--num-prompts", "8", "--concurrency", "2",
+         "--save-requests", dir.file("records.jsonl"), "--quiet", "--output-format", "json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    results = json::parse(result.out, nullptr, false);
+  }
+  std::map<std::string, std::int64_t> served;
+  for (const json& line : read_jsonl(dir.file("trace.jsonl"))) {
+    served[line["id"]] = line["prompt_tokens"];
+  }
+  const std::vector<json> records = read_jsonl(dir.file("records.jsonl"));
+  ASSERT_EQ(records.size(), 8u);
+  for (const json& record : records) {
+    ASSERT_TRUE(served.count(record["response_id"])) << record;
+    EXPECT_EQ(record["requested_input_len"], served.at(record["response_id"])) << record;
+    EXPECT_EQ(record["client_prompt_tokens"], served.at(record["response_id"])) << record;
+    EXPECT_EQ(record["requested_output_len"], 5);
+  }
+  EXPECT_EQ(results["input_len_unit"], "tokens");
+  EXPECT_EQ(results["input_len_mismatch"], false);
+}
+
 }  // namespace
