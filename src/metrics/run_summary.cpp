@@ -194,6 +194,10 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
   } else {
     ++summary.input_tokens_unknown;
   }
+  if (record.client_prompt_tokens >= 0) {
+    client_prompt_tokens_sum_ += static_cast<double>(record.client_prompt_tokens);
+    ++client_prompt_tokens_known_;
+  }
   summary.input_split.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
   requested_output_sum_ += static_cast<double>(record.requested_output_len);
@@ -272,6 +276,8 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   prompt_tokens_sum_ += other.prompt_tokens_sum_;
   completion_tokens_known_ += other.completion_tokens_known_;
   prompt_tokens_known_ += other.prompt_tokens_known_;
+  client_prompt_tokens_sum_ += other.client_prompt_tokens_sum_;
+  client_prompt_tokens_known_ += other.client_prompt_tokens_known_;
   timeline_.merge(other.timeline_);
 }
 
@@ -318,6 +324,10 @@ RunSummary RunAccumulator::summarize() {
   summary.mean_requested_output_len = mean_of(requested_output_sum_, summary.completed);
   summary.mean_completion_tokens = mean_of(completion_tokens_sum_, completion_tokens_known_);
   summary.mean_prompt_tokens = mean_of(prompt_tokens_sum_, prompt_tokens_known_);
+  if (client_prompt_tokens_known_ > 0) {
+    summary.mean_client_prompt_tokens =
+        mean_of(client_prompt_tokens_sum_, client_prompt_tokens_known_);
+  }
 
   summary.timeline_bucket_s =
       static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;

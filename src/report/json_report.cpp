@@ -271,6 +271,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
   out["mean_requested_input_len"] = finite_or_zero(s.mean_requested_input_len);
   out["mean_prompt_tokens"] = if_known(input_known, s.mean_prompt_tokens);
+  out["mean_client_prompt_tokens"] = if_known(s.mean_client_prompt_tokens.has_value(),
+                                              s.mean_client_prompt_tokens.value_or(0));
   out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
 

@@ -253,9 +253,14 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                                   ? fmt::format("server counted {} tokens",
                                                 length(s.mean_prompt_tokens))
                                   : std::string("server count unknown");
+  // The tokenizer's count of the content sent, beside the server's (which adds the template).
+  const std::string client_counted =
+      s.mean_client_prompt_tokens
+          ? fmt::format("tokenizer counted {} tokens, ", length(*s.mean_client_prompt_tokens))
+          : std::string();
   w.field("Mean input length",
-          fmt::format("requested {} {}, {}", length(s.mean_requested_input_len),
-                      c.input_len_unit, counted));
+          fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len),
+                      c.input_len_unit, client_counted, counted));
   w.field("Mean output length",
           fmt::format("requested {} tokens (max_tokens), received {} tokens{}",
                       length(s.mean_requested_output_len), length(s.mean_completion_tokens),

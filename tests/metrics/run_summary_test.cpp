@@ -353,6 +353,18 @@ TEST(SummarizeRun, CountsWhereEachTokenCountCameFrom) {
   EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 110.0 / 4);
 }
 
+TEST(SummarizeRun, AveragesTheTokenizersPromptCountOverTheRequestsItCounted) {
+  RequestRecord counted = completed(0, {10}, 20, 110, 1);
+  counted.client_prompt_tokens = 100;
+  RequestRecord other = counted;
+  other.client_prompt_tokens = 103;
+  RequestRecord uncounted = completed(0, {10}, 20, 110, 1);  // client_prompt_tokens -1
+  EXPECT_DOUBLE_EQ(summarize_run(std::vector<RequestRecord>{counted, other, uncounted})
+                       .mean_client_prompt_tokens.value_or(-1),
+                   101.5);
+  EXPECT_FALSE(summarize_run(std::vector<RequestRecord>{uncounted}).mean_client_prompt_tokens);
+}
+
 TEST(SummarizeRun, NeverUsesTheRequestedLengthAsATokenCount) {
   RequestRecord record = completed(0, {10}, 20, -1, 1);
   record.prompt_token_source = TokenSource::none;

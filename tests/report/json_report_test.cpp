@@ -200,6 +200,13 @@ TEST(ToJson, NamesTheTokenizerAsTheOutputSourceWhenItCountedEveryRequest) {
   EXPECT_EQ(bench::report::to_json(mixed, context())["token_count_source"]["output"], "mixed");
 }
 
+TEST(ToJson, MeanClientPromptTokensIsNullUnlessATokenizerCounted) {
+  RunSummary counted = clean_summary();
+  EXPECT_TRUE(bench::report::to_json(counted, context())["mean_client_prompt_tokens"].is_null());
+  counted.mean_client_prompt_tokens = 1000;
+  EXPECT_EQ(bench::report::to_json(counted, context())["mean_client_prompt_tokens"], 1000.0);
+}
+
 TEST(ToJson, ErrorsHoldOnlyNonZeroClasses) {
   EXPECT_EQ(bench::report::to_json(clean_summary(), context())["errors"], json::object());
 

@@ -161,6 +161,17 @@ TEST(RenderText, LabelsOutputCountedByTheTokenizerAndNotAsAnEstimate) {
       << output_line;
 }
 
+TEST(RenderText, MeanInputLengthShowsTheTokenizersCountBesideTheServers) {
+  RunSummary s = clean_summary();
+  EXPECT_EQ(line_containing(bench::report::render_text(s, context()), "Mean input length:")
+                .find("tokenizer counted"),
+            std::string::npos);
+  s.mean_client_prompt_tokens = 250;
+  const std::string line =
+      line_containing(bench::report::render_text(s, context()), "Mean input length:");
+  EXPECT_NE(line.find("tokenizer counted 250 tokens, server counted"), std::string::npos) << line;
+}
+
 TEST(RenderText, ShowsUnknownInputAndTotalAsNotAvailableNeverZero) {
   RunSummary s = estimated_summary();  // no request carried prompt_tokens
   s.input_throughput = 0;              // what the sums give without them

@@ -91,6 +91,9 @@ struct RunSummary {
   // Input length asked for vs what the server counted (mean over successful requests).
   double mean_requested_input_len = 0;
   double mean_prompt_tokens = 0;  // 0 when no prompt_tokens were reported
+  // The prompts' content tokens as the run's tokenizer counted what was sent (--tokenizer,
+  // random-ids), over the successful requests it counted; nullopt when it counted none.
+  std::optional<double> mean_client_prompt_tokens;
   double mean_requested_output_len = 0;
   double mean_completion_tokens = 0;
 
@@ -163,6 +166,8 @@ class RunAccumulator {
   double requested_input_sum_ = 0, requested_output_sum_ = 0;
   double completion_tokens_sum_ = 0, prompt_tokens_sum_ = 0;
   std::int64_t completion_tokens_known_ = 0, prompt_tokens_known_ = 0;
+  double client_prompt_tokens_sum_ = 0;
+  std::int64_t client_prompt_tokens_known_ = 0;
   Timeline timeline_;
 };
 
