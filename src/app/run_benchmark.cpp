@@ -16,6 +16,7 @@
 #include "bench/app/run_plan.hpp"
 #include "bench/app/run_point.hpp"
 #include "bench/app/self_check.hpp"
+#include "bench/app/server_tokenizer.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
 #include "bench/app/tokenizer_files.hpp"
@@ -153,9 +154,17 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   return out;
 }
 
+// --tokenizer server: its requests so far; nullopt with a tokenizer file or none.
+std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepared) {
+  const auto* server = dynamic_cast<const ServerTokenizer*>(prepared.tokenizer.get());
+  if (server == nullptr) return std::nullopt;
+  return server->requests_sent();
+}
+
 PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
                           const std::atomic<bool>& stop, std::ostream& err) {
+  const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   const std::optional<schedule::OpenLoopSchedule> schedule =
       schedule::build_open_loop_schedule(open_loop_plan(options, point.rate_per_s));
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
@@ -164,7 +173,13 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   planned.driver.redactor = &prepared.redactor;
   if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
   PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
-  return report_point(options, plan, prepared, point, std::move(result), err);
+  PointReport report = report_point(options, plan, prepared, point, std::move(result), err);
+  // Made while the point ran, these requests loaded the server under test (docs/usage.md).
+  const std::optional<std::uint64_t> tokenize_after = server_tokenize_requests(prepared);
+  report.results[results::key::server_tokenize_requests] =
+      tokenize_before && tokenize_after ? nlohmann::json(*tokenize_after - *tokenize_before)
+                                        : nlohmann::json();
+  return report;
 }
 
 // The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
