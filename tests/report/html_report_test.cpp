@@ -335,6 +335,19 @@ TEST(HtmlReport, LabelsOutputCountedByTheTokenizerWithoutAnEstimateBadge) {
   }
 }
 
+TEST(HtmlReport, MeanInputLengthSaysItsUnitAndTheTokenizersCount) {
+  json results = saved_results("single_run.json");
+  results.erase("input_len_unit");  // a file from before the key: words
+  EXPECT_NE(render(results).html.find("<dd>requested 512 words, server counted"),
+            std::string::npos);
+  results["input_len_unit"] = "tokens";
+  results["mean_client_prompt_tokens"] = 512.0;
+  const std::string html = render(results).html;
+  EXPECT_NE(html.find("<dd>requested 512 tokens, tokenizer counted 512 tokens, server counted"),
+            std::string::npos)
+      << html.substr(html.find("Mean input length"), 200);
+}
+
 TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
   const json results = saved_results("single_run.json");
   const Page page = render(results);
