@@ -9,7 +9,8 @@ namespace bench::app {
 // One in-flight request: its record and its stream reader, reused request after request.
 class RequestDriver::Slot final : public engine::TransferHandler {
  public:
-  Slot(RequestDriver& driver, protocol::StreamLimits limits) : driver_(driver), reader_(limits) {}
+  explicit Slot(RequestDriver& driver)
+      : driver_(driver), reader_(driver.plan_.limits, driver.plan_.output_counter) {}
 
   metrics::RequestRecord& begin() {
     record_ = metrics::RequestRecord{};
@@ -141,7 +142,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
     slot = idle_slots_.back();
     idle_slots_.pop_back();
   } else {
-    slots_.push_back(std::make_unique<Slot>(*this, plan_.limits));
+    slots_.push_back(std::make_unique<Slot>(*this));
     slot = slots_.back().get();
   }
   metrics::RequestRecord& record = slot->begin();

@@ -17,6 +17,7 @@
 #include "bench/app/run_point.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/app/self_check.hpp"
+#include "bench/app/server_tokenizer.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
 #include "bench/app/tokenizer_files.hpp"
@@ -96,8 +97,7 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
 results::LengthCheck check_lengths(const cli::RunOptions& options, const PreparedRun& prepared,
                                    const metrics::RunSummary& summary) {
   results::LengthFigures figures;
-  figures.tokens = prepared.tokenizer != nullptr ||
-                   options.dataset.kind == workload::DatasetKind::random_ids;
+  figures.tokens = lengths_in_tokens(options, prepared);
   figures.requested_input = summary.mean_requested_input_len;
   if (prepared.template_overhead) {
     figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
@@ -158,10 +158,18 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   return out;
 }
 
+// --tokenizer server: its requests so far; nullopt with a tokenizer file or none.
+std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepared) {
+  const auto* server = dynamic_cast<const ServerTokenizer*>(prepared.tokenizer.get());
+  if (server == nullptr) return std::nullopt;
+  return server->requests_sent();
+}
+
 PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
                           ServerMetricsScraper* scraper, const std::atomic<bool>& stop,
                           std::ostream& err) {
+  const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   const std::optional<schedule::OpenLoopSchedule> schedule =
       schedule::build_open_loop_schedule(open_loop_plan(options, point.rate_per_s));
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
@@ -175,8 +183,14 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   if (scraper != nullptr) {
     server_window = scraper->after_point(options.warmup_requests, err, options.quiet);
   }
-  return report_point(options, plan, prepared, point, std::move(result),
-                      std::move(server_window), err);
+  PointReport report = report_point(options, plan, prepared, point, std::move(result),
+                                    std::move(server_window), err);
+  // Made while the point ran, these requests loaded the server under test (docs/usage.md).
+  const std::optional<std::uint64_t> tokenize_after = server_tokenize_requests(prepared);
+  report.results[results::key::server_tokenize_requests] =
+      tokenize_before && tokenize_after ? nlohmann::json(*tokenize_after - *tokenize_before)
+                                        : nlohmann::json();
+  return report;
 }
 
 // The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).

@@ -142,6 +142,12 @@ std::int64_t preconnect_count(const cli::RunOptions& options, const LoadPoint& p
 
 }  // namespace
 
+bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepared) {
+  const workload::DatasetKind kind = options.dataset.kind;
+  if (kind == workload::DatasetKind::random_ids) return true;
+  return prepared.tokenizer != nullptr && kind != workload::DatasetKind::shared_prefix;
+}
+
 PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule) {
@@ -151,6 +157,12 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   driver.headers = &plan.headers;
   driver.request = prepared.request;
   driver.limits = plan.limits;
+  // A tokenizer file counts what a stream without usage generated, once per request at its end.
+  // The server's tokenizer does not: a /tokenize round trip per request, on the event loop and
+  // to the server under test, would bias what is measured, so those keep the chunk estimate.
+  if (!options.tokenizer.empty() && options.tokenizer != "server") {
+    driver.output_counter = prepared.tokenizer.get();
+  }
   driver.prompts = prepared.prompts.get();
   driver.prompt_stream = point.prompt_stream;
   driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
@@ -195,9 +207,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.ramp_up_end_rps = options.ramp_up_end_rps;
   context.num_prompts = options.num_prompts;
   context.input_len = options.input_len;
-  if (prepared.tokenizer != nullptr || options.dataset.kind == workload::DatasetKind::random_ids) {
-    context.input_len_unit = "tokens";
-  }
+  if (lengths_in_tokens(options, prepared)) context.input_len_unit = "tokens";
   context.output_len = plan.output_len;
   context.prompts_share_prefixes = options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;

@@ -130,6 +130,7 @@ ServerTokenizer::ServerTokenizer(TokenizerServer server, ServerDialect dialect)
       description_(fmt::format("server /tokenize ({} dialect)", server_dialect_name(dialect))) {}
 
 json ServerTokenizer::post(std::string_view path, const json& body) const {
+  requests_sent_.fetch_add(1, std::memory_order_relaxed);
   const Answer answer = exchange(server_, path, body);
   if (answer.http_status != 200 || answer.body.is_discarded()) {
     throw TokenizerError(fmt::format(

@@ -210,9 +210,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--sharegpt-context-len", run.dataset.sharegpt_context_len,
-                 "sharegpt: drop conversations whose prompt + output exceed this many words, "
-                 "instead of vLLM's 1024-word prompt and 2048-word total limits (SGLang's "
-                 "--sharegpt-context-len, in words)")
+                 "sharegpt: drop conversations whose prompt + output exceed this many words "
+                 "(tokens with --tokenizer), instead of vLLM's 1024 prompt and 2048 total "
+                 "limits (SGLang's --sharegpt-context-len)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--prefix-groups", run.dataset.prefix_groups,
                  "shared-prefix: groups, each with its own long system prompt")

@@ -37,10 +37,17 @@ void push_repeated(LatencyDistribution& values, double value, std::int64_t times
   values.add(value, static_cast<std::uint64_t>(times));
 }
 
+// A completion count that counted tokens (the server's usage, or the run's tokenizer on the
+// streamed text) rather than estimated them from the chunks.
+bool counted_tokens(const RequestRecord& record) {
+  return record.completion_token_source == TokenSource::usage ||
+         record.completion_token_source == TokenSource::tokenizer;
+}
+
 // Whether some text chunk of a successful request carried other than exactly one token.
 bool chunks_differ(const RequestRecord& record) {
   const auto chunks = static_cast<std::int64_t>(record.text_chunk_ns.size());
-  if (record.completion_token_source == TokenSource::usage && record.completion_tokens != chunks) {
+  if (counted_tokens(record) && record.completion_tokens != chunks) {
     return true;
   }
   return std::any_of(record.text_chunk_tokens.begin(), record.text_chunk_tokens.end(),
@@ -58,7 +65,7 @@ bool add_chunk_gaps(const RequestRecord& record, LatencyDistribution& icl_ms,
   if (chunks < 2) return false;
 
   const bool exact = record.text_chunk_tokens.size() == chunks;
-  const bool estimate = !exact && record.completion_token_source == TokenSource::usage &&
+  const bool estimate = !exact && counted_tokens(record) &&
                         record.completion_tokens > static_cast<std::int64_t>(chunks);
   const double tokens_per_chunk =
       estimate ? static_cast<double>(record.completion_tokens) / static_cast<double>(chunks) : 1;
@@ -175,6 +182,9 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
     ++completion_tokens_known_;
   }
   if (record.completion_token_source == TokenSource::usage) ++summary.output_tokens_from_usage;
+  if (record.completion_token_source == TokenSource::tokenizer) {
+    ++summary.output_tokens_from_tokenizer;
+  }
   if (record.completion_token_source == TokenSource::chunks) ++summary.output_tokens_from_chunks;
   if (record.prompt_tokens >= 0) {
     summary.total_input_tokens += record.prompt_tokens;
@@ -183,6 +193,10 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
     if (record.prompt_token_source == TokenSource::usage) ++summary.input_tokens_from_usage;
   } else {
     ++summary.input_tokens_unknown;
+  }
+  if (record.client_prompt_tokens >= 0) {
+    client_prompt_tokens_sum_ += static_cast<double>(record.client_prompt_tokens);
+    ++client_prompt_tokens_known_;
   }
   summary.input_split.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
@@ -224,6 +238,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   to.total_output_tokens += from.total_output_tokens;
   to.input_tokens_from_usage += from.input_tokens_from_usage;
   to.output_tokens_from_usage += from.output_tokens_from_usage;
+  to.output_tokens_from_tokenizer += from.output_tokens_from_tokenizer;
   to.output_tokens_from_chunks += from.output_tokens_from_chunks;
   to.input_tokens_unknown += from.input_tokens_unknown;
   to.input_split.merge(from.input_split);
@@ -261,6 +276,8 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   prompt_tokens_sum_ += other.prompt_tokens_sum_;
   completion_tokens_known_ += other.completion_tokens_known_;
   prompt_tokens_known_ += other.prompt_tokens_known_;
+  client_prompt_tokens_sum_ += other.client_prompt_tokens_sum_;
+  client_prompt_tokens_known_ += other.client_prompt_tokens_known_;
   timeline_.merge(other.timeline_);
 }
 
@@ -307,6 +324,10 @@ RunSummary RunAccumulator::summarize() {
   summary.mean_requested_output_len = mean_of(requested_output_sum_, summary.completed);
   summary.mean_completion_tokens = mean_of(completion_tokens_sum_, completion_tokens_known_);
   summary.mean_prompt_tokens = mean_of(prompt_tokens_sum_, prompt_tokens_known_);
+  if (client_prompt_tokens_known_ > 0) {
+    summary.mean_client_prompt_tokens =
+        mean_of(client_prompt_tokens_sum_, client_prompt_tokens_known_);
+  }
 
   summary.timeline_bucket_s =
       static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;

@@ -1,6 +1,7 @@
 #include "bench/protocol/stream_reader.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <limits>
 #include <utility>
 
@@ -54,8 +55,10 @@ void append_capped(std::string& buffer, std::string_view bytes, std::size_t cap)
 
 }  // namespace
 
-StreamReader::StreamReader(StreamLimits limits)
-    : limits_(limits), parser_(sse::Limits{limits.max_line_bytes, limits.max_event_bytes}) {}
+StreamReader::StreamReader(StreamLimits limits, const tokenizer::Tokenizer* output_counter)
+    : limits_(limits),
+      output_counter_(output_counter),
+      parser_(sse::Limits{limits.max_line_bytes, limits.max_event_bytes}) {}
 
 void StreamReader::begin(metrics::RequestRecord* record) {
   record_ = record;
@@ -63,6 +66,7 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   current_arrival_ns_ = 0;
   body_bytes_ = 0;
   error_body_.clear();
+  generated_text_.clear();
   data_events_ = 0;
   last_cumulative_completion_tokens_ = 0;
   cached_tokens_.reset();
@@ -169,6 +173,9 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
   if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
   record.text_chunk_ns.push_back(current_arrival_ns_);
   record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
+  if (output_counter_ != nullptr && record.completion_token_source != TokenSource::usage) {
+    append_capped(generated_text_, chunk.text, limits_.max_response_bytes);
+  }
   // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
   // the difference. Kept only while every text chunk has it, so the counts stay exact.
   if (per_chunk_usage_ && chunk.completion_tokens &&
@@ -190,6 +197,7 @@ void StreamReader::record_chunk_fields(const Chunk& chunk) {
     last_cumulative_completion_tokens_ = *chunk.completion_tokens;
     record.completion_tokens = *chunk.completion_tokens;
     record.completion_token_source = TokenSource::usage;
+    generated_text_.clear();  // usage wins: the text will not be counted
   }
   if (chunk.prompt_tokens) {
     record.prompt_tokens = *chunk.prompt_tokens;
@@ -243,9 +251,28 @@ void StreamReader::finish(const TransportEnd& end) {
 
   if (!per_chunk_usage_) record.text_chunk_tokens.clear();
   settle_cached_prompt_tokens();
-  // Without usage the completion length is estimated by text chunks, and labelled as such; it
-  // is never taken from the requested length.
-  if (record.ok() && record.completion_token_source == TokenSource::none) {
+  settle_completion_tokens();
+}
+
+// Without usage the completion length is the output counter's count of the streamed text, or
+// else the number of text chunks (an estimate); each labelled with its source. It is never
+// taken from the requested length.
+void StreamReader::settle_completion_tokens() {
+  metrics::RequestRecord& record = *record_;
+  if (!record.ok() || record.completion_token_source != TokenSource::none) return;
+  if (output_counter_ != nullptr) {
+    // This runs inside the transport's callbacks, which nothing may throw through: a text the
+    // tokenizer refuses falls back to the estimate.
+    try {
+      record.completion_tokens =
+          static_cast<std::int64_t>(output_counter_->count(generated_text_));
+      record.completion_token_source = TokenSource::tokenizer;
+    } catch (const std::exception&) {
+      record.completion_token_source = TokenSource::none;
+    }
+    generated_text_.clear();
+  }
+  if (record.completion_token_source == TokenSource::none) {
     record.completion_tokens = static_cast<std::int64_t>(record.text_chunk_ns.size());
     record.completion_token_source = TokenSource::chunks;
   }

@@ -142,8 +142,9 @@ nlohmann::json metric_definitions() {
        "omission); vLLM and h2load time from the actual send only."},
       {"token_counts",
        "completion_tokens and prompt_tokens from the server's usage (requested with "
-       "stream_options.include_usage); without usage, completion_tokens = number of text "
-       "chunks (an estimate, token_count_source \"chunks_estimate\") and prompt_tokens unknown: "
+       "stream_options.include_usage); without usage, completion_tokens = the --tokenizer "
+       "file's count of the streamed text (token_count_source \"tokenizer\"), else the number "
+       "of text chunks (an estimate, \"chunks_estimate\"), and prompt_tokens unknown: "
        "the input figures are then null, never 0. Never the requested length (SGLang falls back "
        "to it)."},
       {"percentiles",

@@ -312,9 +312,14 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
     const bool input_known = results::input_tokens_known(run) &&
                              (view::token_source_label(run, "input") == "server usage" ||
                               view::count(run, "total_input_tokens") > 0);
+    // Files from before input_len_unit counted words.
+    const std::string unit = view::text(run, "input_len_unit");
+    const auto client = number(run, "mean_client_prompt_tokens");
     item("Mean input length",
          fmt::format(
-             "requested {} words, {}", view::length(number(run, "mean_requested_input_len")),
+             "requested {} {}, {}{}", view::length(number(run, "mean_requested_input_len")),
+             unit.empty() ? "words" : unit,
+             client ? "tokenizer counted " + view::length(client) + " tokens, " : std::string(),
              input_known
                  ? "server counted " + view::length(number(run, "mean_prompt_tokens")) + " tokens"
                  : std::string("server count unknown")));

@@ -53,12 +53,25 @@ std::string_view source_label(std::int64_t from_usage, std::int64_t other,
   return from_usage == 0 ? other_label : "mixed";
 }
 
+// The output's source: as source_label, with the tokenizer's count (no usage, --tokenizer) a
+// third source; "mixed" when more than one occurs.
+std::string_view output_source_label(const RunSummary& s) {
+  const std::int64_t sources = (s.output_tokens_from_usage > 0 ? 1 : 0) +
+                               (s.output_tokens_from_tokenizer > 0 ? 1 : 0) +
+                               (s.output_tokens_from_chunks > 0 ? 1 : 0);
+  if (sources > 1) return "mixed";
+  if (s.output_tokens_from_tokenizer > 0) {
+    return metrics::token_source_name(metrics::TokenSource::tokenizer);
+  }
+  return source_label(s.output_tokens_from_usage, s.output_tokens_from_chunks, "chunks_estimate");
+}
+
 json token_count_source(const RunSummary& s) {
   return {
-      {"output", source_label(s.output_tokens_from_usage, s.output_tokens_from_chunks,
-                              "chunks_estimate")},
+      {"output", output_source_label(s)},
       {"input", source_label(s.input_tokens_from_usage, s.input_tokens_unknown, "unknown")},
       {"output_from_usage", s.output_tokens_from_usage},
+      {"output_from_tokenizer", s.output_tokens_from_tokenizer},
       {"output_from_chunks", s.output_tokens_from_chunks},
       {"input_from_usage", s.input_tokens_from_usage},
       {"input_unknown", s.input_tokens_unknown},
@@ -259,6 +272,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
   out["mean_requested_input_len"] = finite_or_zero(s.mean_requested_input_len);
   out["mean_prompt_tokens"] = if_known(input_known, s.mean_prompt_tokens);
+  out["mean_client_prompt_tokens"] = if_known(s.mean_client_prompt_tokens.has_value(),
+                                              s.mean_client_prompt_tokens.value_or(0));
   out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
 

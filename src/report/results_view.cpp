@@ -2,6 +2,8 @@
 #include "results_view.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -122,17 +124,26 @@ std::string token_source_label(const json& run, std::string_view kind) {
   const std::string source = text(*sources, kind);
   const bool output = kind == "output";
   if (source == "usage") return "server usage";
+  if (source == "tokenizer") return "counted by the tokenizer (no usage)";
   if (source == "chunks_estimate") return "ESTIMATE from chunk count (no usage)";
   if (source == "unknown") return "UNKNOWN: server sent no prompt_tokens";
   if (source == "none") return "no completed requests";
+  if (source == "mixed" && output) {
+    std::vector<std::string> parts;
+    if (const std::int64_t n = count(*sources, "output_from_usage"); n > 0) {
+      parts.push_back(fmt::format("{} requests from usage", n));
+    }
+    if (const std::int64_t n = count(*sources, "output_from_tokenizer"); n > 0) {
+      parts.push_back(fmt::format("{} counted by the tokenizer", n));
+    }
+    if (const std::int64_t n = count(*sources, "output_from_chunks"); n > 0) {
+      parts.push_back(fmt::format("{} ESTIMATED from chunks", n));
+    }
+    return fmt::format("mixed: {}", fmt::join(parts, ", "));
+  }
   if (source == "mixed") {
-    const std::int64_t from_usage =
-        count(*sources, output ? "output_from_usage" : "input_from_usage");
-    const std::int64_t other = count(*sources, output ? "output_from_chunks" : "input_unknown");
-    return output ? fmt::format("mixed: {} requests from usage, {} ESTIMATED from chunks",
-                                from_usage, other)
-                  : fmt::format("mixed: {} requests from usage, {} unknown (input is n/a)",
-                                from_usage, other);
+    return fmt::format("mixed: {} requests from usage, {} unknown (input is n/a)",
+                       count(*sources, "input_from_usage"), count(*sources, "input_unknown"));
   }
   return source.empty() ? "not recorded" : source;
 }
@@ -141,7 +152,9 @@ bool output_is_estimate(const json& run) {
   const json* sources = object_at(run, "token_count_source");
   if (sources == nullptr) return false;
   const std::string source = text(*sources, "output");
-  return source == "chunks_estimate" || source == "mixed";
+  // A mix of usage and the tokenizer's counts is counted throughout; one with chunks is not.
+  return source == "chunks_estimate" ||
+         (source == "mixed" && count(*sources, "output_from_chunks") > 0);
 }
 
 }  // namespace bench::report::view

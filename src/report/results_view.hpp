@@ -66,7 +66,8 @@ std::string percent(std::int64_t part, std::int64_t whole);
 /// "ESTIMATE from chunk count"; `kind` is "output" or "input".
 std::string token_source_label(const json& run, std::string_view kind);
 
-/// True when the output token counts are not all from usage (chunks_estimate or mixed).
+/// True when some output token counts are estimates from the chunk count (chunks_estimate, or
+/// mixed with some from chunks).
 bool output_is_estimate(const json& run);
 
 }  // namespace bench::report::view

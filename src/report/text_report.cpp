@@ -202,14 +202,19 @@ void write_steady_state(Writer& w, const RunSummary& s) {
 }
 
 std::string output_source(const RunSummary& s) {
-  if (s.output_tokens_from_chunks == 0) {
-    return s.output_tokens_from_usage > 0 ? "from server usage" : "no completed requests";
+  const std::int64_t usage = s.output_tokens_from_usage;
+  const std::int64_t tokenizer = s.output_tokens_from_tokenizer;
+  const std::int64_t chunks = s.output_tokens_from_chunks;
+  if (tokenizer == 0 && chunks == 0) {
+    return usage > 0 ? "from server usage" : "no completed requests";
   }
-  if (s.output_tokens_from_usage == 0) {
-    return "ESTIMATE from chunk count: server sent no usage";
-  }
-  return fmt::format("mixed: {} requests from server usage, {} ESTIMATED from chunk count",
-                     s.output_tokens_from_usage, s.output_tokens_from_chunks);
+  if (usage == 0 && chunks == 0) return "counted by the tokenizer: server sent no usage";
+  if (usage == 0 && tokenizer == 0) return "ESTIMATE from chunk count: server sent no usage";
+  std::vector<std::string> parts;
+  if (usage > 0) parts.push_back(fmt::format("{} requests from server usage", usage));
+  if (tokenizer > 0) parts.push_back(fmt::format("{} counted by the tokenizer", tokenizer));
+  if (chunks > 0) parts.push_back(fmt::format("{} ESTIMATED from chunk count", chunks));
+  return fmt::format("mixed: {}", fmt::join(parts, ", "));
 }
 
 std::string input_source(const RunSummary& s) {
@@ -249,13 +254,20 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                                   ? fmt::format("server counted {} tokens",
                                                 length(s.mean_prompt_tokens))
                                   : std::string("server count unknown");
+  // The tokenizer's count of the content sent, beside the server's (which adds the template).
+  const std::string client_counted =
+      s.mean_client_prompt_tokens
+          ? fmt::format("tokenizer counted {} tokens, ", length(*s.mean_client_prompt_tokens))
+          : std::string();
   w.field("Mean input length",
-          fmt::format("requested {} {}, {}", length(s.mean_requested_input_len),
-                      c.input_len_unit, counted));
+          fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len),
+                      c.input_len_unit, client_counted, counted));
   w.field("Mean output length",
           fmt::format("requested {} tokens (max_tokens), received {} tokens{}",
                       length(s.mean_requested_output_len), length(s.mean_completion_tokens),
-                      s.output_tokens_from_chunks > 0 ? " (ESTIMATE)" : ""));
+                      s.output_tokens_from_chunks > 0       ? " (ESTIMATE)"
+                      : s.output_tokens_from_tokenizer > 0 ? " (counted by the tokenizer)"
+                                                           : ""));
   if (s.chunks_differ_from_tokens) {
     std::string how = "exact from per-chunk usage";
     if (s.itl_estimated) {

@@ -36,7 +36,8 @@ std::vector<std::string> make_run_metric_names() {
       "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",
       "median_e2e_latency_from_intended_ms", "p99_e2e_latency_from_intended_ms",
       "total_text_chunks", "requests_with_per_chunk_usage", "mean_requested_input_len",
-      "mean_prompt_tokens", "mean_requested_output_len", "mean_completion_tokens",
+      "mean_prompt_tokens", "mean_client_prompt_tokens", "mean_requested_output_len",
+      "mean_completion_tokens",
       // "inf" for a closed loop; null without --goodput SLOs.
       "request_rate", "goodput", "good_requests",
   });

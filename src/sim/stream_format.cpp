@@ -10,10 +10,13 @@ namespace bench::sim {
 namespace {
 
 // Plain words, so generated text needs no JSON escaping and a chunk of k tokens holds k words.
+// Each, after its space, is one token in the vocabularies of Llama-3, Qwen3,
+// DeepSeek-V3 and Gemma-3 (checked against Hugging Face's tokenizers), so a client counting the
+// streamed text with one of those tokenizer.json files arrives at the simulator's own count.
 constexpr std::string_view kWords[] = {
     "the",   "model", "token", "of",    "stream", "and",   "batch", "to",    "cache", "a",
     "GPU",   "in",    "is",    "decode", "for",   "layer", "with",  "each",  "time",  "on",
-    "input", "that",  "as",    "prefill", "by",   "step",  "it",    "from",  "rate",  "at",
+    "input", "that",  "as",    "prompt", "by",   "step",  "it",    "from",  "rate",  "at",
     "queue", "an",    "or",    "output", "be",    "this",  "are",   "memory", "we",   "kernel",
     "not",   "load",  "which", "server", "can",   "first", "all",   "more",  "one",   "bandwidth",
     "has",   "but",   "was",   "request", "its",  "so",    "into",  "than",  "other", "weights",

@@ -186,14 +186,27 @@ IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
 
 }  // namespace
 
-JsonlFile::JsonlFile(DatasetOptions options)
-    : options_(std::move(options)), file_(index_jsonl(options_, lines_)) {}
+JsonlFile::JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer)
+    : options_(std::move(options)), tokenizer_(tokenizer), file_(index_jsonl(options_, lines_)) {}
 
 Prompt JsonlFile::item(std::size_t item) const {
   const std::string line = file_.read(item);
   const std::size_t line_number = file_.span(item).line;
-  return parse_jsonl_request(request_text(line, line_number), options_.path, line_number,
-                             options_.output_len);
+  Prompt prompt = parse_jsonl_request(request_text(line, line_number), options_.path,
+                                      line_number, options_.output_len);
+  if (tokenizer_ != nullptr) prompt.input_len = prompt.client_tokens = content_tokens(prompt);
+  return prompt;
+}
+
+// The content's tokens, as random prompts count theirs: each message's content on its own (the
+// template's tokens around them are the server's to add), or the prompt.
+std::int64_t JsonlFile::content_tokens(const Prompt& prompt) const {
+  if (prompt.messages.is_null()) return static_cast<std::int64_t>(tokenizer_->count(prompt.text));
+  std::int64_t tokens = 0;
+  for (const json& message : prompt.messages) {
+    tokens += static_cast<std::int64_t>(tokenizer_->count(content_text(message.at("content"))));
+  }
+  return tokens;
 }
 
 }  // namespace bench::workload

@@ -144,25 +144,29 @@ std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t disti
          " of them repeats (sampled with replacement, as vLLM does)";
 }
 
-std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options) {
-  ShareGptFile file(options);
+std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options,
+                                              const tokenizer::Tokenizer* tokenizer) {
+  ShareGptFile file(options, tokenizer);
   const ShareGptStats& stats = file.stats();
+  const std::string_view unit = length_unit(tokenizer);
   std::ostringstream line;
   line << "sharegpt " << options.path << ": " << stats.entries << " conversations, "
        << stats.usable << " usable (dropped: " << stats.malformed << " malformed, "
        << stats.too_few_turns << " under 2 turns, " << stats.no_reply
        << " without a human turn and reply, " << stats.too_short << " under "
-       << kShareGptMinLen << " words, " << stats.too_long << " over "
-       << sharegpt_length_limits(options) << ")";
+       << kShareGptMinLen << " " << unit << ", " << stats.too_long << " over "
+       << sharegpt_length_limits(options, unit) << ")";
   if (options.sharegpt_output_len) line << ", max_tokens " << *options.sharegpt_output_len;
   line << repeat_note(options.count, stats.usable);
   return std::make_unique<FileSource<ShareGptFile>>(std::move(file), options, line.str());
 }
 
-std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options) {
-  JsonlFile file(options);
+std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options,
+                                           const tokenizer::Tokenizer* tokenizer) {
+  JsonlFile file(options, tokenizer);
   std::string line = "jsonl " + options.path + ": " + std::to_string(file.size()) +
                      " requests on " + std::to_string(file.lines()) + " lines" +
+                     (tokenizer != nullptr ? ", lengths in tokens" : "") +
                      repeat_note(options.count, file.size());
   return std::make_unique<FileSource<JsonlFile>>(std::move(file), options, std::move(line));
 }
@@ -183,9 +187,9 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
   }
   switch (options.kind) {
     case DatasetKind::sharegpt:
-      return sharegpt_source(options);
+      return sharegpt_source(options, tokens.tokenizer);
     case DatasetKind::jsonl:
-      return jsonl_source(options);
+      return jsonl_source(options, tokens.tokenizer);
     case DatasetKind::shared_prefix:
       return std::make_unique<SharedPrefixSource>(options);
     case DatasetKind::random:

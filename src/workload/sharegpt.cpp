@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -23,8 +24,8 @@ using nlohmann::json;
 bool is_human(const std::string& from) { return from == "human" || from == "user"; }
 
 // Reads a list of conversations as a stream of SAX events and keeps, per entry, only the first
-// human turn's text and the word count of the turn answering it: the standard file's DOM would
-// take gigabytes. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
+// human turn's text and the length of the turn answering it: the standard file's DOM would
+// take gigabytes. Lengths are words, or tokens of the run's tokenizer when it has one. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
 // conversation, 4 = inside a turn. Anything else is skipped whole.
 //
 // Two uses: indexing the file (`file` given: each usable entry's byte range is kept, read off
@@ -32,8 +33,9 @@ bool is_human(const std::string& from) { return from == "human" || from == "user
 // entry back (no `file`: its prompt is kept).
 class ShareGptReader final : public nlohmann::json_sax<json> {
  public:
-  ShareGptReader(const DatasetOptions& options, std::istream* file)
-      : options_(options), file_(file) {}
+  ShareGptReader(const DatasetOptions& options, const tokenizer::Tokenizer* tokenizer,
+                 std::istream* file)
+      : options_(options), tokenizer_(tokenizer), file_(file) {}
 
   std::vector<ItemSpan>& spans() { return spans_; }
   std::optional<Prompt>& prompt() { return prompt_; }
@@ -75,6 +77,11 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
   enum class Slot { other, conversation, from, value };
 
   bool skipping() const { return skip_until_ >= 0; }
+
+  std::int64_t length_of(const std::string& text) const {
+    return tokenizer_ != nullptr ? static_cast<std::int64_t>(tokenizer_->count(text))
+                                 : util::count_words(text);
+  }
 
   // Skips the container that is opening now, with everything inside it.
   bool skip_container() {
@@ -174,9 +181,9 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       entry_.malformed = true;
     } else if (!entry_.prompt && is_human(*turn_.from)) {
       entry_.prompt = std::move(*turn_.value);
-    } else if (entry_.prompt && !entry_.reply_words && !is_human(*turn_.from) &&
+    } else if (entry_.prompt && !entry_.reply_len && !is_human(*turn_.from) &&
                *turn_.from != "system") {
-      entry_.reply_words = util::count_words(*turn_.value);
+      entry_.reply_len = length_of(*turn_.value);
     }
   }
 
@@ -189,22 +196,23 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       ++stats_.malformed;
     } else if (!entry_.has_conversation || entry_.turns < 2) {
       ++stats_.too_few_turns;
-    } else if (!entry_.prompt || !entry_.reply_words) {
+    } else if (!entry_.prompt || !entry_.reply_len) {
       ++stats_.no_reply;
     } else {
-      keep_if_in_bounds(std::move(*entry_.prompt), *entry_.reply_words);
+      keep_if_in_bounds(std::move(*entry_.prompt), *entry_.reply_len);
     }
   }
 
-  // vLLM's is_valid_sequence, in words; with --sharegpt-context-len, SGLang's context check
-  // (sample_sharegpt_requests in python/sglang/bench_serving.py) in place of its upper limits.
-  void keep_if_in_bounds(std::string text, std::int64_t reply_words) {
-    const std::int64_t prompt_words = util::count_words(text);
-    const std::int64_t output_len = options_.sharegpt_output_len.value_or(reply_words);
-    if (prompt_words < kShareGptMinLen ||
-        (!options_.sharegpt_output_len && reply_words < kShareGptMinLen)) {
+  // vLLM's is_valid_sequence, in words or tokens; with --sharegpt-context-len, SGLang's
+  // context check (sample_sharegpt_requests in python/sglang/bench_serving.py) in place of its
+  // upper limits.
+  void keep_if_in_bounds(std::string text, std::int64_t reply_len) {
+    const std::int64_t prompt_len = length_of(text);
+    const std::int64_t output_len = options_.sharegpt_output_len.value_or(reply_len);
+    if (prompt_len < kShareGptMinLen ||
+        (!options_.sharegpt_output_len && reply_len < kShareGptMinLen)) {
       ++stats_.too_short;
-    } else if (too_long(prompt_words, output_len)) {
+    } else if (too_long(prompt_len, output_len)) {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
@@ -215,18 +223,18 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       }
       Prompt prompt;
       prompt.text = std::move(text);
-      prompt.input_len = prompt_words;
+      prompt.input_len = prompt_len;
+      if (tokenizer_ != nullptr) prompt.client_tokens = prompt_len;
       prompt.output_len = output_len;
       prompt_ = std::move(prompt);
     }
   }
 
-  bool too_long(std::int64_t prompt_words, std::int64_t output_len) const {
+  bool too_long(std::int64_t prompt_len, std::int64_t output_len) const {
     if (options_.sharegpt_context_len) {
-      return prompt_words + output_len > *options_.sharegpt_context_len;
+      return prompt_len + output_len > *options_.sharegpt_context_len;
     }
-    return prompt_words > kShareGptMaxPromptLen ||
-           prompt_words + output_len > kShareGptMaxTotalLen;
+    return prompt_len > kShareGptMaxPromptLen || prompt_len + output_len > kShareGptMaxTotalLen;
   }
 
   struct Turn {
@@ -239,11 +247,12 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     bool malformed = false;
     std::size_t turns = 0;
     std::optional<std::string> prompt;         // the first human turn
-    std::optional<std::int64_t> reply_words;   // the first later turn not from the human
+    std::optional<std::int64_t> reply_len;     // the first later turn not from the human
     std::uint64_t begin = 0;                   // byte offset of its '{' when indexing
   };
 
   const DatasetOptions& options_;
+  const tokenizer::Tokenizer* tokenizer_;  // null: lengths are words
   std::istream* file_;
   std::vector<ItemSpan> spans_;
   std::optional<Prompt> prompt_;
@@ -257,23 +266,25 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
   Turn turn_;
 };
 
-std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions& options) {
+std::string why_nothing_usable(const ShareGptStats& stats, const DatasetOptions& options,
+                               std::string_view unit) {
   return "no usable conversation among " + std::to_string(stats.entries) + " entries (" +
          std::to_string(stats.malformed) + " malformed, " + std::to_string(stats.too_few_turns) +
          " with fewer than 2 turns, " + std::to_string(stats.no_reply) +
          " without a human turn and a reply, " + std::to_string(stats.too_short) + " under " +
-         std::to_string(kShareGptMinLen) + " words, " + std::to_string(stats.too_long) +
-         " over " + sharegpt_length_limits(options) + ")";
+         std::to_string(kShareGptMinLen) + " " + std::string(unit) + ", " +
+         std::to_string(stats.too_long) + " over " + sharegpt_length_limits(options, unit) + ")";
 }
 
 // Reads the whole file once; fills `stats` and returns the usable conversations' ranges.
-IndexedFile index_sharegpt(const DatasetOptions& options, ShareGptStats& stats) {
+IndexedFile index_sharegpt(const DatasetOptions& options, const tokenizer::Tokenizer* tokenizer,
+                           ShareGptStats& stats) {
   if (options.sharegpt_output_len && *options.sharegpt_output_len < 1) {
     throw std::invalid_argument("--sharegpt-output-len must be at least 1, got " +
                                 std::to_string(*options.sharegpt_output_len));
   }
   std::ifstream file = detail::open_dataset_file(options.path, "ShareGPT");
-  ShareGptReader reader(options, &file);
+  ShareGptReader reader(options, tokenizer, &file);
   const bool parsed = json::sax_parse(file, &reader);
   if (!reader.json_error().empty()) {
     throw DatasetError(options.path, 0, "not valid JSON: " + reader.json_error());
@@ -285,7 +296,8 @@ IndexedFile index_sharegpt(const DatasetOptions& options, ShareGptStats& stats) 
   }
   if (!parsed) throw DatasetError(options.path, 0, "could not be read as JSON");
   if (reader.spans().empty()) {
-    throw DatasetError(options.path, 0, why_nothing_usable(reader.stats(), options));
+    throw DatasetError(options.path, 0,
+                       why_nothing_usable(reader.stats(), options, length_unit(tokenizer)));
   }
   stats = reader.stats();
   return IndexedFile(options.path, std::move(reader.spans()));
@@ -293,21 +305,28 @@ IndexedFile index_sharegpt(const DatasetOptions& options, ShareGptStats& stats) 
 
 }  // namespace
 
-std::string sharegpt_length_limits(const DatasetOptions& options) {
-  if (options.sharegpt_context_len) {
-    return "a context of " + std::to_string(*options.sharegpt_context_len) + " words";
-  }
-  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
-         std::to_string(kShareGptMaxTotalLen) + " total words";
+std::string_view length_unit(const tokenizer::Tokenizer* tokenizer) {
+  return tokenizer != nullptr ? "tokens" : "words";
 }
 
-ShareGptFile::ShareGptFile(DatasetOptions options)
-    : options_(std::move(options)), file_(index_sharegpt(options_, stats_)) {}
+std::string sharegpt_length_limits(const DatasetOptions& options, std::string_view unit) {
+  if (options.sharegpt_context_len) {
+    return "a context of " + std::to_string(*options.sharegpt_context_len) + " " +
+           std::string(unit);
+  }
+  return std::to_string(kShareGptMaxPromptLen) + " prompt or " +
+         std::to_string(kShareGptMaxTotalLen) + " total " + std::string(unit);
+}
+
+ShareGptFile::ShareGptFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer)
+    : options_(std::move(options)),
+      tokenizer_(tokenizer),
+      file_(index_sharegpt(options_, tokenizer_, stats_)) {}
 
 Prompt ShareGptFile::item(std::size_t item) const {
   // The entry alone, as a list of one, through the same reader and the same rules.
   const std::string entry = "[" + file_.read(item) + "]";
-  ShareGptReader reader(options_, nullptr);
+  ShareGptReader reader(options_, tokenizer_, nullptr);
   json::sax_parse(entry, &reader);
   if (!reader.prompt()) {
     throw DatasetError(file_.path(), 0,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,117 @@ TEST_F(NativeTokenizer, ChatPromptsArriveAsTheContentAskedPlusTheTemplate) {
   const auto template_tokens = results["chat_template_tokens"].get<std::int64_t>();
   EXPECT_GT(template_tokens, 0);
   EXPECT_EQ(served_with(served, 1000 + template_tokens), 6u);
+  EXPECT_EQ(results["input_len_mismatch"], false);
+}
+
+// Six chat requests of 20 output tokens, three tokens to a chunk, against a simulator that
+// counts with the tokenizer of `package` and sends usage or not; bench counts with the same
+// file. Returns bench's records and the truth log; bench's JSON results in `results`.
+struct CountedOutput {
+  std::vector<json> records;
+  std::vector<json> served;
+  json results;
+};
+
+CountedOutput counted_output(const std::string& package, bool send_usage) {
+  const std::string path = tokenizer_file(package);
+  TempDir dir;
+  CountedOutput out;
+  {
+    bench::sim::SimOptions sim;
+    sim.ttft_ms = 1;
+    sim.tpot_ms = 0;
+    sim.tokens_per_chunk = 3;
+    sim.send_usage = send_usage;
+    sim.tokenizer = bench::tokenizer::load_hf_tokenizer(path);
+    sim.trace_path = dir.file("trace.jsonl");
+    bench::sim::SimServer server(sim);
+    const auto result = run_process(
+        BENCH_BINARY, {"--base-url", server.base_url(), "--tokenizer", path, "--input-len", "16",
+                       "--output-len", "20", "--num-prompts", "6", "--concurrency", "2",
+                       "--per-chunk-usage", "off", "--save-requests", dir.file("records.jsonl"),
+                       "--quiet", "--output-format", "json"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    out.results = json::parse(result.out, nullptr, false);
+  }
+  out.records = read_jsonl(dir.file("records.jsonl"));
+  out.served = read_jsonl(dir.file("trace.jsonl"));
+  return out;
+}
+
+// The simulator's own count of each response, by its id.
+std::map<std::string, std::int64_t> served_completion_tokens(const std::vector<json>& served) {
+  std::map<std::string, std::int64_t> tokens;
+  for (const json& line : served) tokens[line["id"]] = line["completion_tokens"];
+  return tokens;
+}
+
+TEST_F(NativeTokenizer, OutputWithoutUsageIsCountedByTheTokenizerAsTheServerCountedIt) {
+  for (const std::string package : {"llama3", "qwen3"}) {
+    const CountedOutput out = counted_output(package, false);
+    const auto truth = served_completion_tokens(out.served);
+    ASSERT_EQ(out.records.size(), 6u) << package;
+    std::int64_t total = 0;
+    for (const json& record : out.records) {
+      EXPECT_EQ(record["completion_token_source"], "tokenizer") << package;
+      ASSERT_TRUE(truth.count(record["response_id"])) << record;
+      EXPECT_EQ(record["completion_tokens"], truth.at(record["response_id"])) << package;
+      // Three tokens to a chunk: the chunk estimate would have said 7.
+      EXPECT_EQ(record["completion_tokens"], 20) << package;
+      total += record["completion_tokens"].get<std::int64_t>();
+    }
+    EXPECT_EQ(out.results["token_count_source"]["output"], "tokenizer") << out.results;
+    EXPECT_EQ(out.results["token_count_source"]["output_from_tokenizer"], 6);
+    EXPECT_EQ(out.results["total_output_tokens"], total);
+  }
+}
+
+TEST_F(NativeTokenizer, UsageStillWinsOverTheTokenizersCount) {
+  const CountedOutput out = counted_output("llama3", true);
+  ASSERT_EQ(out.records.size(), 6u);
+  for (const json& record : out.records) {
+    EXPECT_EQ(record["completion_token_source"], "usage");
+  }
+  EXPECT_EQ(out.results["token_count_source"]["output"], "usage");
+  EXPECT_EQ(out.results["token_count_source"]["output_from_tokenizer"], 0);
+}
+
+// --dataset sharegpt with --tokenizer: each prompt's length is its tokens, as the server
+// counts them, and --sharegpt-output-len is every request's max_tokens.
+TEST_F(NativeTokenizer, ShareGptLengthsAreTheTokensTheServerCounts) {
+  const std::string path = tokenizer_file("llama3");
+  TempDir dir;
+  json results;
+  {
+    bench::sim::SimOptions sim;
+    sim.ttft_ms = 1;
+    sim.tpot_ms = 0;
+    sim.tokenizer = bench::tokenizer::load_hf_tokenizer(path);
+    sim.trace_path = dir.file("trace.jsonl");
+    bench::sim::SimServer server(sim);
+    const auto result = run_process(
+        BENCH_BINARY,
+        {"--base-url", server.base_url(), "--tokenizer", path, "--endpoint", "completions",
+         "--dataset", "sharegpt", "--dataset-path",
+         std::string(BENCH_TEST_DATA_DIR) + "/datasets/sharegpt_sample.json",
+         "--sharegpt-output-len", "5", "--num-prompts", "8", "--concurrency", "2",
+         "--save-requests", dir.file("records.jsonl"), "--quiet", "--output-format", "json"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    results = json::parse(result.out, nullptr, false);
+  }
+  std::map<std::string, std::int64_t> served;
+  for (const json& line : read_jsonl(dir.file("trace.jsonl"))) {
+    served[line["id"]] = line["prompt_tokens"];
+  }
+  const std::vector<json> records = read_jsonl(dir.file("records.jsonl"));
+  ASSERT_EQ(records.size(), 8u);
+  for (const json& record : records) {
+    ASSERT_TRUE(served.count(record["response_id"])) << record;
+    EXPECT_EQ(record["requested_input_len"], served.at(record["response_id"])) << record;
+    EXPECT_EQ(record["client_prompt_tokens"], served.at(record["response_id"])) << record;
+    EXPECT_EQ(record["requested_output_len"], 5);
+  }
+  EXPECT_EQ(results["input_len_unit"], "tokens");
   EXPECT_EQ(results["input_len_mismatch"], false);
 }
 

@@ -166,6 +166,38 @@ TEST(TokenLengths, results_show_the_unit_the_template_and_no_mismatch_when_lengt
   EXPECT_EQ(results["output_len_mismatch"], false);
 }
 
+// The server's tokenizer made the prompts while the run went on: the results say how many
+// requests that sent to the server under test, and the content tokens it counted.
+TEST(TokenLengths, results_count_the_tokenize_requests_made_during_the_run) {
+  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                                  {"--tokenizer", "server", "--input-len", "100",
+                                   "--output-format", "json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const json results = json::parse(run.result.out);
+  ASSERT_TRUE(results["server_tokenize_requests"].is_number()) << results;
+  EXPECT_GE(results["server_tokenize_requests"].get<std::int64_t>(), 6);  // one a prompt at least
+  EXPECT_EQ(results["mean_client_prompt_tokens"], 100.0);
+
+  const Outcome words = run_against(bench::sim::SimOptions{},
+                                    {"--input-len", "10", "--output-format", "json"});
+  ASSERT_EQ(words.result.exit_code, 0) << words.result.err;
+  const json word_results = json::parse(words.result.out);
+  EXPECT_TRUE(word_results["server_tokenize_requests"].is_null());
+  EXPECT_TRUE(word_results["mean_client_prompt_tokens"].is_null());
+}
+
+// The server's tokenizer is not asked to count outputs (a request per response, to the server
+// under test): without usage its runs keep the labelled chunk estimate.
+TEST(TokenLengths, the_server_tokenizer_leaves_output_without_usage_to_the_estimate) {
+  bench::sim::SimOptions options = llama2_server(bench::sim::TokenizeDialect::vllm);
+  options.send_usage = false;
+  const Outcome run = run_against(options, {"--tokenizer", "server", "--endpoint", "completions",
+                                            "--input-len", "10", "--output-format", "json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  for (const json& line : run.saved) EXPECT_EQ(line["completion_token_source"], "chunks_estimate");
+  EXPECT_EQ(json::parse(run.result.out)["token_count_source"]["output"], "chunks_estimate");
+}
+
 // Without a tokenizer the template goes uncounted: the server's count is 30% over the words
 // asked, and the run says so.
 TEST(TokenLengths, an_uncounted_template_is_flagged_as_an_input_mismatch) {

@@ -278,6 +278,18 @@ TEST(SummarizeRun, EstimatesTheSplitWhenUsageReportsMoreTokensThanChunks) {
   EXPECT_EQ(s.requests_with_per_chunk_usage, 0);
 }
 
+TEST(SummarizeRun, SplitsChunkGapsByTheTokenizersCountAsByUsage) {
+  // No usage, 6 tokens counted by --tokenizer over 3 chunks: k = 2, as with usage above.
+  RequestRecord record = completed(0, {10, 20, 40}, 40, -1, 6);
+  record.prompt_token_source = TokenSource::none;
+  record.completion_token_source = TokenSource::tokenizer;
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
+  EXPECT_EQ(s.itl_ms.count, 4);
+  EXPECT_DOUBLE_EQ(s.itl_ms.mean, 7.5);
+  EXPECT_TRUE(s.itl_estimated);
+  EXPECT_TRUE(s.chunks_differ_from_tokens);
+}
+
 TEST(SummarizeRun, EstimatedSplitRoundsTheValueCountButDividesByTheExactRatio) {
   // 5 tokens over 2 chunks: k = 2.5, so the one gap of 25 gives llround(2.5) = 3 values of 10.
   const RunSummary s =
@@ -320,20 +332,37 @@ TEST(SummarizeRun, CountsWhereEachTokenCountCameFrom) {
   RequestRecord estimated = completed(0, {10, 20, 30}, 30, -1, 3);
   estimated.prompt_token_source = TokenSource::none;
   estimated.completion_token_source = TokenSource::chunks;
+  RequestRecord tokenized = completed(0, {10, 20}, 30, -1, 7);
+  tokenized.prompt_token_source = TokenSource::none;
+  tokenized.completion_token_source = TokenSource::tokenizer;
   std::vector<RequestRecord> records = {
       completed(0, {10, 20}, 30, 100, 40),
       completed(0, {10, 20}, 30, 300, 60),
       estimated,
+      tokenized,
   };
   const RunSummary s = summarize_run(records);
   EXPECT_EQ(s.output_tokens_from_usage, 2);
+  EXPECT_EQ(s.output_tokens_from_tokenizer, 1);
   EXPECT_EQ(s.output_tokens_from_chunks, 1);
   EXPECT_EQ(s.input_tokens_from_usage, 2);
-  EXPECT_EQ(s.input_tokens_unknown, 1);
-  EXPECT_EQ(s.total_output_tokens, 103);
-  EXPECT_EQ(s.total_input_tokens, 400);  // the unknown prompt adds 0, never a guess
+  EXPECT_EQ(s.input_tokens_unknown, 2);
+  EXPECT_EQ(s.total_output_tokens, 110);
+  EXPECT_EQ(s.total_input_tokens, 400);  // the unknown prompts add 0, never a guess
   EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 200);  // over the two known counts only
-  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 103.0 / 3);
+  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 110.0 / 4);
+}
+
+TEST(SummarizeRun, AveragesTheTokenizersPromptCountOverTheRequestsItCounted) {
+  RequestRecord counted = completed(0, {10}, 20, 110, 1);
+  counted.client_prompt_tokens = 100;
+  RequestRecord other = counted;
+  other.client_prompt_tokens = 103;
+  RequestRecord uncounted = completed(0, {10}, 20, 110, 1);  // client_prompt_tokens -1
+  EXPECT_DOUBLE_EQ(summarize_run(std::vector<RequestRecord>{counted, other, uncounted})
+                       .mean_client_prompt_tokens.value_or(-1),
+                   101.5);
+  EXPECT_FALSE(summarize_run(std::vector<RequestRecord>{uncounted}).mean_client_prompt_tokens);
 }
 
 TEST(SummarizeRun, NeverUsesTheRequestedLengthAsATokenCount) {

@@ -7,12 +7,14 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/sse/parser.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
 
 namespace {
 
@@ -245,6 +247,82 @@ TEST(StreamReader, CountsTextChunksAsTokensWhenThereIsNoUsage) {
   EXPECT_EQ(record.prompt_token_source, TokenSource::none);
   EXPECT_EQ(record.text_bytes, 3);
   EXPECT_TRUE(record.text_chunk_tokens.empty());
+}
+
+// A tokenizer for the reader's counting: one token per byte, and what it was asked to count.
+class ByteCounter final : public bench::tokenizer::Tokenizer {
+ public:
+  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
+    counted.emplace_back(text);
+    return std::vector<bench::tokenizer::TokenId>(text.size(), 0);
+  }
+  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
+  const std::vector<std::string>& special_tokens() const override { return none_; }
+  const std::string& description() const override { return none_.front(); }
+  mutable std::vector<std::string> counted;
+
+ private:
+  std::vector<std::string> none_{"bytes"};
+};
+
+RequestRecord run_counted(const std::vector<std::string_view>& pieces, const ByteCounter& counter,
+                          TransportEnd end = {ErrorClass::none, "", kEndNs}) {
+  RequestRecord record;
+  StreamReader reader({}, &counter);
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  for (std::string_view piece : pieces) {
+    if (!reader.on_body(piece, kStampStep)) break;
+  }
+  reader.finish(end);
+  return record;
+}
+
+TEST(StreamReader, CountsTheStreamedTextWithTheTokenizerWhenThereIsNoUsage) {
+  const std::string_view body = kTwoChunks;
+  for (std::size_t split = 0; split <= body.size(); ++split) {
+    ByteCounter counter;
+    const RequestRecord record = run_counted({body.substr(0, split), body.substr(split)}, counter);
+    EXPECT_TRUE(record.ok()) << split;
+    EXPECT_EQ(record.completion_tokens, 3) << split;  // "a" + "bc", not the 2 chunks
+    EXPECT_EQ(record.completion_token_source, TokenSource::tokenizer) << split;
+    EXPECT_EQ(counter.counted, std::vector<std::string>{"abc"}) << split;  // once, at the end
+  }
+}
+
+TEST(StreamReader, UsageWinsOverTheTokenizer) {
+  ByteCounter counter;
+  const RequestRecord record = run_counted(
+      {"data: {\"choices\":[{\"text\":\"abcdef\",\"finish_reason\":\"stop\"}]}\n\n"
+       "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":2}}\n\n"
+       "data: [DONE]\n\n"},
+      counter);
+  EXPECT_EQ(record.completion_tokens, 2);
+  EXPECT_EQ(record.completion_token_source, TokenSource::usage);
+  EXPECT_TRUE(counter.counted.empty());
+}
+
+TEST(StreamReader, DoesNotCountAFailedResponse) {
+  ByteCounter counter;
+  const RequestRecord record =
+      run_counted({"data: {\"choices\":[{\"text\":\"abc\"}]}\n\n"}, counter);
+  EXPECT_EQ(record.error, ErrorClass::truncated);
+  EXPECT_EQ(record.completion_token_source, TokenSource::none);
+  EXPECT_TRUE(counter.counted.empty());
+}
+
+TEST(StreamReader, CountsEachResponsesOwnTextOnly) {
+  ByteCounter counter;
+  StreamReader reader({}, &counter);
+  RequestRecord first, second;
+  for (RequestRecord* record : {&first, &second}) {
+    reader.begin(record);
+    reader.on_headers(200, "text/event-stream");
+    reader.on_body(kTwoChunks, kStampStep);
+    reader.finish({ErrorClass::none, "", kEndNs});
+  }
+  EXPECT_EQ(second.completion_tokens, 3);
+  EXPECT_EQ(counter.counted, (std::vector<std::string>{"abc", "abc"}));
 }
 
 TEST(StreamReader, StampsEachChunkWithItsRead) {

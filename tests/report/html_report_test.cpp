@@ -320,6 +320,34 @@ TEST(HtmlReport, MarksEstimatedAndUnknownTokenCounts) {
   EXPECT_NE(warnings[1]->text().find("UNKNOWN"), std::string::npos);
 }
 
+TEST(HtmlReport, LabelsOutputCountedByTheTokenizerWithoutAnEstimateBadge) {
+  json results = saved_results("single_run.json");
+  json& sources = results["token_count_source"];
+  for (const char* output : {"tokenizer", "mixed"}) {
+    // "mixed" here is usage and the tokenizer: every count counted, none estimated.
+    sources["output"] = output;
+    sources["output_from_tokenizer"] = 3;
+    const Page page = render(results);
+    const auto rows = body_rows(*with_class(*page.root, "table", "headline")[0]);
+    EXPECT_EQ(cells(*rows[0])[1].find("ESTIMATE"), std::string::npos) << output;
+    EXPECT_NE(cells(*rows[0]).back().find("counted by the tokenizer"), std::string::npos)
+        << cells(*rows[0]).back();
+  }
+}
+
+TEST(HtmlReport, MeanInputLengthSaysItsUnitAndTheTokenizersCount) {
+  json results = saved_results("single_run.json");
+  results.erase("input_len_unit");  // a file from before the key: words
+  EXPECT_NE(render(results).html.find("<dd>requested 512 words, server counted"),
+            std::string::npos);
+  results["input_len_unit"] = "tokens";
+  results["mean_client_prompt_tokens"] = 512.0;
+  const std::string html = render(results).html;
+  EXPECT_NE(html.find("<dd>requested 512 tokens, tokenizer counted 512 tokens, server counted"),
+            std::string::npos)
+      << html.substr(html.find("Mean input length"), 200);
+}
+
 TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
   const json results = saved_results("single_run.json");
   const Page page = render(results);

@@ -186,6 +186,27 @@ TEST(ToJson, NamesTheTokenCountSources) {
   EXPECT_EQ(mixed_source["input"], "mixed");
 }
 
+TEST(ToJson, NamesTheTokenizerAsTheOutputSourceWhenItCountedEveryRequest) {
+  RunSummary counted = estimated_summary();
+  counted.output_tokens_from_tokenizer = counted.output_tokens_from_chunks;
+  counted.output_tokens_from_chunks = 0;
+  const json source = bench::report::to_json(counted, context())["token_count_source"];
+  EXPECT_EQ(source["output"], "tokenizer");
+  EXPECT_EQ(source["output_from_tokenizer"], 200);
+  EXPECT_EQ(source["output_from_chunks"], 0);
+
+  RunSummary mixed = clean_summary();
+  mixed.output_tokens_from_tokenizer = 1;
+  EXPECT_EQ(bench::report::to_json(mixed, context())["token_count_source"]["output"], "mixed");
+}
+
+TEST(ToJson, MeanClientPromptTokensIsNullUnlessATokenizerCounted) {
+  RunSummary counted = clean_summary();
+  EXPECT_TRUE(bench::report::to_json(counted, context())["mean_client_prompt_tokens"].is_null());
+  counted.mean_client_prompt_tokens = 1000;
+  EXPECT_EQ(bench::report::to_json(counted, context())["mean_client_prompt_tokens"], 1000.0);
+}
+
 TEST(ToJson, ErrorsHoldOnlyNonZeroClasses) {
   EXPECT_EQ(bench::report::to_json(clean_summary(), context())["errors"], json::object());
 

@@ -136,6 +136,42 @@ TEST(RenderText, StatesTheSourceOfEveryTokenCount) {
       << output_line;
 }
 
+TEST(RenderText, LabelsOutputCountedByTheTokenizerAndNotAsAnEstimate) {
+  RunSummary counted = estimated_summary();
+  counted.output_tokens_from_tokenizer = counted.output_tokens_from_chunks;
+  counted.output_tokens_from_chunks = 0;
+  const std::string text = bench::report::render_text(counted, context());
+  EXPECT_NE(line_containing(text, "Total output tokens:")
+                .find("counted by the tokenizer: server sent no usage"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(line_containing(text, "Mean output length:").find("(counted by the tokenizer)"),
+            std::string::npos);
+  EXPECT_EQ(line_containing(text, "Output token throughput:").find("ESTIMATE"), std::string::npos);
+
+  RunSummary mixed = clean_summary();
+  mixed.output_tokens_from_usage = 150;
+  mixed.output_tokens_from_tokenizer = 40;
+  mixed.output_tokens_from_chunks = 10;
+  const std::string output_line =
+      line_containing(bench::report::render_text(mixed, context()), "Total output tokens:");
+  EXPECT_NE(output_line.find("mixed: 150 requests from server usage, 40 counted by the "
+                             "tokenizer, 10 ESTIMATED from chunk count"),
+            std::string::npos)
+      << output_line;
+}
+
+TEST(RenderText, MeanInputLengthShowsTheTokenizersCountBesideTheServers) {
+  RunSummary s = clean_summary();
+  EXPECT_EQ(line_containing(bench::report::render_text(s, context()), "Mean input length:")
+                .find("tokenizer counted"),
+            std::string::npos);
+  s.mean_client_prompt_tokens = 250;
+  const std::string line =
+      line_containing(bench::report::render_text(s, context()), "Mean input length:");
+  EXPECT_NE(line.find("tokenizer counted 250 tokens, server counted"), std::string::npos) << line;
+}
+
 TEST(RenderText, ShowsUnknownInputAndTotalAsNotAvailableNeverZero) {
   RunSummary s = estimated_summary();  // no request carried prompt_tokens
   s.input_throughput = 0;              // what the sums give without them

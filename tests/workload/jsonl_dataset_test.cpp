@@ -1,13 +1,16 @@
 #include "bench/workload/jsonl_dataset.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "temp_file.hpp"
 
@@ -38,9 +41,28 @@ struct JsonlDataset {
   std::size_t lines = 0;
 };
 
+// One token per letter (every byte but a space and a newline): never the word count.
+class LetterTokenizer final : public bench::tokenizer::Tokenizer {
+ public:
+  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
+    return std::vector<bench::tokenizer::TokenId>(
+        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
+                                               [](char c) { return c != ' ' && c != '\n'; })),
+        0);
+  }
+  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
+  const std::vector<std::string>& special_tokens() const override { return none_; }
+  const std::string& description() const override { return description_; }
+
+ private:
+  std::vector<std::string> none_;
+  std::string description_ = "letters";
+};
+
 // Indexes the file, then reads every request line back from its byte range.
-JsonlDataset load_jsonl(const DatasetOptions& options) {
-  const JsonlFile file(options);
+JsonlDataset load_jsonl(const DatasetOptions& options,
+                        const bench::tokenizer::Tokenizer* tokenizer = nullptr) {
+  const JsonlFile file(options, tokenizer);
   JsonlDataset dataset{{}, file.size(), file.lines()};
   for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));
   return dataset;
@@ -114,6 +136,25 @@ TEST(Jsonl, MessagesAreKeptWholeAndTheirTextJoinedForCompletions) {
             "Describe this chart in one sentence:\n\n"
             "sales rose 12% in March and fell 3% in April.");
   EXPECT_EQ(p[5].input_len, 16);
+}
+
+TEST(Jsonl, WithATokenizerEachRequestsLengthIsItsContentsTokens) {
+  const TempFile file("tokens.jsonl",
+                      "{\"prompt\": \"abcd efg\"}\n"
+                      "{\"messages\": [{\"role\": \"system\", \"content\": \"ab\"}, "
+                      "{\"role\": \"user\", \"content\": [{\"type\": \"text\", "
+                      "\"text\": \"cde\"}]}]}\n");
+  const LetterTokenizer tokenizer;
+  const JsonlDataset dataset = load_jsonl(in_file_order(file.path()), &tokenizer);
+  ASSERT_EQ(dataset.prompts.size(), 2u);
+  EXPECT_EQ(dataset.prompts[0].input_len, 7);  // 2 words
+  EXPECT_EQ(dataset.prompts[0].client_tokens, 7);
+  EXPECT_EQ(dataset.prompts[1].input_len, 5);  // each message's content, no joining text
+  EXPECT_EQ(dataset.prompts[1].client_tokens, 5);
+
+  const JsonlDataset in_words = load_jsonl(in_file_order(file.path()));
+  EXPECT_EQ(in_words.prompts[0].input_len, 2);
+  EXPECT_EQ(in_words.prompts[0].client_tokens, -1);
 }
 
 TEST(Jsonl, CrlfLineEndsAreNotPartOfTheText) {

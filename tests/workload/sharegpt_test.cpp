@@ -5,11 +5,13 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "temp_file.hpp"
 
@@ -38,9 +40,29 @@ struct ShareGptDataset {
   ShareGptStats stats;
 };
 
+// One token per letter (every byte but a space): a word of n letters is n tokens, so a count
+// in words and one in tokens never agree.
+class LetterTokenizer final : public bench::tokenizer::Tokenizer {
+ public:
+  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
+    return std::vector<bench::tokenizer::TokenId>(
+        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
+                                               [](char c) { return c != ' '; })),
+        0);
+  }
+  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
+  const std::vector<std::string>& special_tokens() const override { return none_; }
+  const std::string& description() const override { return description_; }
+
+ private:
+  std::vector<std::string> none_;
+  std::string description_ = "letters";
+};
+
 // Indexes the file, then reads every usable conversation back from its byte range.
-ShareGptDataset load_sharegpt(const DatasetOptions& options) {
-  const ShareGptFile file(options);
+ShareGptDataset load_sharegpt(const DatasetOptions& options,
+                              const bench::tokenizer::Tokenizer* tokenizer = nullptr) {
+  const ShareGptFile file(options, tokenizer);
   ShareGptDataset dataset{{}, file.stats()};
   for (std::size_t i = 0; i < file.size(); ++i) dataset.prompts.push_back(file.item(i));
   return dataset;
@@ -180,6 +202,61 @@ TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
   options.sharegpt_context_len = 3999;
   EXPECT_NE(error_of(options).find("2 over a context of 3999 words"), std::string::npos)
       << error_of(options);
+}
+
+// With a tokenizer the same thresholds hold, in its tokens: prompt >= 4, reply >= 4,
+// prompt <= 1024, prompt + output <= 2048 (SGLang and vLLM count them with the model's).
+TEST(ShareGpt, WithATokenizerTheThresholdsAndLengthsAreTokens) {
+  json entries = json::array();
+  entries.push_back(conversation("abcd", "wxyz"));                // kept: 4 + 4 tokens, 1 word each
+  entries.push_back(conversation("abc", words(10)));              // prompt too short: 3 tokens
+  entries.push_back(conversation(words(10, "r"), "xyz"));         // reply too short: 3 tokens
+  entries.push_back(conversation(words(300, "abcd"), words(10)));  // prompt too long: 1200 tokens
+  entries.push_back(conversation(words(100, "ab"), words(500)));   // total too long: 200 + 2000
+  entries.push_back(conversation(words(256, "abcd"), words(256)));  // kept: 1024 + 1024
+  const TempFile file("token_thresholds.json", entries.dump());
+  const LetterTokenizer tokenizer;
+  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()), &tokenizer);
+  EXPECT_EQ(dataset.stats.too_short, 2u);
+  EXPECT_EQ(dataset.stats.too_long, 2u);
+  ASSERT_EQ(dataset.prompts.size(), 2u);
+  EXPECT_EQ(dataset.prompts[0].input_len, 4);
+  EXPECT_EQ(dataset.prompts[0].client_tokens, 4);
+  EXPECT_EQ(dataset.prompts[0].output_len, 4);
+  EXPECT_EQ(dataset.prompts[1].input_len, 1024);
+  EXPECT_EQ(dataset.prompts[1].output_len, 1024);
+
+  // Without one, the same file is read in words: 1-word prompts are too short.
+  const ShareGptDataset in_words = load_sharegpt(in_file_order(file.path()));
+  EXPECT_EQ(in_words.stats.too_short, 3u);
+  EXPECT_EQ(in_words.prompts.front().client_tokens, -1);
+}
+
+TEST(ShareGpt, WithATokenizerSharegptOutputLenStillFixesEveryOutput) {
+  json entries = json::array();
+  entries.push_back(conversation("abcd", "xyz"));  // a 3-token reply, unchecked when fixed
+  const TempFile file("token_output_len.json", entries.dump());
+  DatasetOptions options = in_file_order(file.path());
+  options.sharegpt_output_len = 7;
+  const LetterTokenizer tokenizer;
+  const ShareGptDataset dataset = load_sharegpt(options, &tokenizer);
+  ASSERT_EQ(dataset.prompts.size(), 1u);
+  EXPECT_EQ(dataset.prompts[0].output_len, 7);
+}
+
+TEST(ShareGpt, NamesTokensAsTheUnitWhenNothingIsUsable) {
+  json entries = json::array();
+  entries.push_back(conversation("abc", "wxyz"));
+  const TempFile file("token_unusable.json", entries.dump());
+  const LetterTokenizer tokenizer;
+  std::string message;
+  try {
+    load_sharegpt(in_file_order(file.path()), &tokenizer);
+  } catch (const DatasetError& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("1 under 4 tokens"), std::string::npos) << message;
+  EXPECT_NE(message.find("1024 prompt or 2048 total tokens"), std::string::npos) << message;
 }
 
 TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {

@@ -24,6 +24,7 @@
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/schedule/open_loop.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/workload/prompt.hpp"
 
@@ -43,6 +44,9 @@ struct DriverPlan {
   const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
   protocol::RequestOptions request;                  // body shape (max_tokens comes per prompt)
   protocol::StreamLimits limits;
+  // Counts the output of a response without usage (a --tokenizer file; outlives the driver);
+  // null: the chunk estimate.
+  const tokenizer::Tokenizer* output_counter = nullptr;
   const workload::PromptSource* prompts = nullptr;  // outlives the driver
   std::uint64_t prompt_stream = 0;         // the point's stream of it
   std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh

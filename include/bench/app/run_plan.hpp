@@ -76,6 +76,10 @@ struct PreparedRun {
 /// loop, for which schedule::build_open_loop_schedule gives nothing).
 schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rate_per_s);
 
+/// Whether the run's prompt lengths are tokens (random-ids; random, sharegpt and jsonl with
+/// --tokenizer) rather than words (shared-prefix always; every dataset without a tokenizer).
+bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepared);
+
 /// What run_point() takes for `point`. Pointers refer into `plan`, `prepared` and `schedule`
 /// (null: a closed loop), which must outlive the run of the point. `log` and `live` are left
 /// null for the caller.

@@ -14,7 +14,9 @@
 //             text-generation-inference router/src/server.rs (tokenize).
 // Every call is one blocking HTTP exchange: it is for the work done before a run and on the
 // prompt feed's producer thread, never on the event loop.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +60,10 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
 
   ServerDialect dialect() const { return dialect_; }
 
+  /// Requests sent to the server's tokenizer endpoints so far (/tokenize, /apply-template),
+  /// from every thread: made during a run, they load the server under test.
+  std::uint64_t requests_sent() const { return requests_sent_.load(std::memory_order_relaxed); }
+
  private:
   ServerTokenizer(TokenizerServer server, ServerDialect dialect);
   nlohmann::json post(std::string_view path, const nlohmann::json& body) const;
@@ -67,6 +73,7 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   ServerDialect dialect_;
   std::vector<std::string> special_tokens_;  // servers do not list theirs: empty
   std::string description_;
+  mutable std::atomic<std::uint64_t> requests_sent_{0};
 };
 
 /// The ids of a /tokenize answer in any dialect: {"tokens": [id, ...]},

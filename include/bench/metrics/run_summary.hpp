@@ -40,11 +40,13 @@ struct RunSummary {
   double duration_s = 0;
 
   // Sums over successful requests. Sources: how many successful requests took their count
-  // from usage vs from the chunk count (an estimate).
+  // from usage, from the run's tokenizer on the streamed text (no usage), or from the chunk
+  // count (an estimate).
   std::int64_t total_input_tokens = 0;
   std::int64_t total_output_tokens = 0;
   std::int64_t input_tokens_from_usage = 0;   // requests whose prompt_tokens came from usage
   std::int64_t output_tokens_from_usage = 0;  // requests whose completion_tokens came from usage
+  std::int64_t output_tokens_from_tokenizer = 0;  // completion_tokens counted by --tokenizer
   std::int64_t output_tokens_from_chunks = 0; // requests whose completion_tokens are estimates
   std::int64_t input_tokens_unknown = 0;      // successful requests with no prompt_tokens at all
   // total_input_tokens (and every input figure) is a count only when no request's was unknown;
@@ -92,6 +94,9 @@ struct RunSummary {
   // Input length asked for vs what the server counted (mean over successful requests).
   double mean_requested_input_len = 0;
   double mean_prompt_tokens = 0;  // 0 when no prompt_tokens were reported
+  // The prompts' content tokens as the run's tokenizer counted what was sent (--tokenizer,
+  // random-ids), over the successful requests it counted; nullopt when it counted none.
+  std::optional<double> mean_client_prompt_tokens;
   double mean_requested_output_len = 0;
   double mean_completion_tokens = 0;
 
@@ -164,6 +169,8 @@ class RunAccumulator {
   double requested_input_sum_ = 0, requested_output_sum_ = 0;
   double completion_tokens_sum_ = 0, prompt_tokens_sum_ = 0;
   std::int64_t completion_tokens_known_ = 0, prompt_tokens_known_ = 0;
+  double client_prompt_tokens_sum_ = 0;
+  std::int64_t client_prompt_tokens_known_ = 0;
   Timeline timeline_;
 };
 

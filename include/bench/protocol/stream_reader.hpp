@@ -14,6 +14,7 @@
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/sse/parser.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
 
 namespace bench::protocol {
 
@@ -32,7 +33,12 @@ struct TransportEnd {
 
 class StreamReader final : private sse::Sink {
  public:
-  explicit StreamReader(StreamLimits limits = {});
+  /// `output_counter`, when given (a --tokenizer file; it outlives the reader), counts the
+  /// output of a response that carried no usage: the reader keeps the streamed text until usage
+  /// appears and encodes it once, at the end. Null: such a response's count is the chunk
+  /// estimate.
+  explicit StreamReader(StreamLimits limits = {},
+                        const tokenizer::Tokenizer* output_counter = nullptr);
 
   /// Starts a new response for `record` (which must outlive the response). Clears all state.
   void begin(metrics::RequestRecord* record);
@@ -56,14 +62,19 @@ class StreamReader final : private sse::Sink {
   void on_comment(std::string_view text) override;
   void fail(metrics::ErrorClass error, std::string message);
   void settle_cached_prompt_tokens();
+  void settle_completion_tokens();
 
   StreamLimits limits_;
+  const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
   sse::Parser parser_;
   Chunk chunk_;                          // the event being interpreted, reused
   metrics::RequestRecord* record_ = nullptr;
   std::int64_t current_arrival_ns_ = 0;  // stamp of the read being parsed
   std::int64_t body_bytes_ = 0;
   std::string error_body_;               // non-200 body, kept up to a small cap
+  // The generated text so far, kept only while it may be counted: an output counter is given
+  // and no usage has come yet. Bounded by the response cap.
+  std::string generated_text_;
   std::int64_t data_events_ = 0;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().

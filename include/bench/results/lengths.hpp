@@ -20,6 +20,10 @@ inline constexpr std::string_view chat_template_tokens = "chat_template_tokens";
 inline constexpr std::string_view expected_prompt_tokens = "expected_prompt_tokens";
 inline constexpr std::string_view input_len_mismatch = "input_len_mismatch";    // bool | null
 inline constexpr std::string_view output_len_mismatch = "output_len_mismatch";  // bool | null
+// --tokenizer server: the requests bench sent to the server's /tokenize (or /apply-template)
+// while the point's prompts were made, i.e. during its run, to the server under test; null
+// with a tokenizer file or none.
+inline constexpr std::string_view server_tokenize_requests = "server_tokenize_requests";
 }  // namespace key
 
 /// Differences up to this fraction of the expected length are not mismatches.

@@ -29,8 +29,8 @@ struct DatasetOptions {
   std::int64_t output_len = 128;      // --output-len: max_tokens (jsonl: lines without one)
   double range_ratio = 0.0;           // --range-ratio (random, shared-prefix)
   std::optional<std::int64_t> sharegpt_output_len;  // --sharegpt-output-len
-  // --sharegpt-context-len, words: drop conversations whose prompt + output exceed it, in place
-  // of vLLM's limits (1024 prompt, 2048 total words); nullopt = vLLM's limits.
+  // --sharegpt-context-len, words (tokens with --tokenizer): drop conversations whose prompt +
+  // output exceed it, in place of vLLM's limits (1024 prompt, 2048 total); nullopt = vLLM's.
   std::optional<std::int64_t> sharegpt_context_len;
   std::int64_t prefix_groups = 64;        // --prefix-groups (shared-prefix)
   std::int64_t prefix_len = 2048;         // --prefix-len, words (shared-prefix)

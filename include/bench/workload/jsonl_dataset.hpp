@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
@@ -37,8 +38,10 @@ class JsonlFile {
  public:
   /// Throws DatasetError naming the file when it cannot be read or holds no request, and
   /// naming file and line for a bad line; std::invalid_argument for output_len < 1. Reads
-  /// path and output_len (for lines without "max_tokens") of the options.
-  explicit JsonlFile(DatasetOptions options);
+  /// path and output_len (for lines without "max_tokens") of the options. With `tokenizer`
+  /// (which outlives the file) each request's input_len and client_tokens are its content's
+  /// tokens; without one, input_len is words.
+  explicit JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer = nullptr);
 
   std::size_t size() const { return file_.size(); }  // request lines
   std::size_t lines() const { return lines_; }        // lines in the file, blank ones included
@@ -47,7 +50,10 @@ class JsonlFile {
   Prompt item(std::size_t item) const;
 
  private:
+  std::int64_t content_tokens(const Prompt& prompt) const;
+
   DatasetOptions options_;
+  const tokenizer::Tokenizer* tokenizer_;
   std::size_t lines_ = 0;
   IndexedFile file_;
 };

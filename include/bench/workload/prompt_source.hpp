@@ -51,8 +51,8 @@ class PromptSource {
 /// of one stream (warm-up included), used for the summary's note on repeats and, for a file
 /// dataset, to give each stream its own items while the file lasts. Throws as load_dataset:
 /// std::invalid_argument naming the flag, DatasetError naming the file. With a tokenizer in
-/// `tokens`, random and random-ids lengths are tokens (token_prompts.hpp); other datasets keep
-/// words.
+/// `tokens`, random and random-ids lengths are tokens (token_prompts.hpp), and so are sharegpt's
+/// and jsonl's (counted on their text, ShareGPT's filters included); shared-prefix keeps words.
 std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
                                                  const TokenLengths& tokens = {});
 

@@ -4,12 +4,13 @@
 //   {"conversations": [{"from": "human", "value": "..."}, {"from": "gpt", "value": "..."}, ...]}
 // ("conversation" is read too, as SGLang does). Each conversation gives one request: its first
 // human turn is the prompt, and the turn that answers it sets the output target (its length
-// in words), unless --sharegpt-output-len fixes one for all.
+// in words, or tokens with --tokenizer), unless --sharegpt-output-len fixes one for all.
 //
-// Filtering, in words (bench's proxy for tokens) with vLLM's thresholds (is_valid_sequence,
-// from the sample_sharegpt_requests of benchmark_serving.py; SGLang used the same ones):
-//   dropped: fewer than 2 turns; prompt < 4 words; reply < 4 words (not checked when the
-//   output length is fixed); prompt > 1024 words; prompt + output > 2048 words.
+// Filtering, in words (bench's proxy for tokens) or, with a tokenizer, in tokens as vLLM and
+// SGLang count them, with vLLM's thresholds (is_valid_sequence, from the
+// sample_sharegpt_requests of benchmark_serving.py; SGLang used the same ones):
+//   dropped: fewer than 2 turns; prompt < 4; reply < 4 (not checked when the output length is
+//   fixed); prompt > 1024; prompt + output > 2048.
 // SGLang today drops only prompts or outputs under 2 tokens, and too-long items only when
 // --sharegpt-context-len is given. vLLM and SGLang take turns 0 and 1 whoever speaks them;
 // bench takes the first turn "from" "human" (or "user") and the first later turn from
@@ -18,15 +19,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
 
-// vLLM's thresholds, in words.
+// vLLM's thresholds, in words (tokens with a tokenizer).
 inline constexpr std::int64_t kShareGptMinLen = 4;          // shorter prompts (and replies) dropped
 inline constexpr std::int64_t kShareGptMaxPromptLen = 1024;  // longer prompts dropped
 inline constexpr std::int64_t kShareGptMaxTotalLen = 2048;   // prompt + output; longer dropped
@@ -39,7 +42,7 @@ struct ShareGptStats {
   std::size_t malformed = 0;      // not {"conversations": [{"from": str, "value": str}...]}
   std::size_t too_few_turns = 0;  // fewer than 2 turns
   std::size_t no_reply = 0;       // no human turn with a later turn answering it
-  std::size_t too_short = 0;      // prompt (or reply) under kShareGptMinLen words
+  std::size_t too_short = 0;      // prompt (or reply) under kShareGptMinLen words (tokens)
   std::size_t too_long = 0;       // prompt over kShareGptMaxPromptLen, or total over
                                   // kShareGptMaxTotalLen
 };
@@ -56,7 +59,9 @@ class ShareGptFile {
   /// conversation (with the counts of what was dropped and why); and std::invalid_argument
   /// naming --sharegpt-output-len when it is below 1. Reads path, sharegpt_output_len and
   /// sharegpt_context_len of the options (count, seed and shuffle are the prompt source's).
-  explicit ShareGptFile(DatasetOptions options);
+  /// With `tokenizer` (which outlives the file) lengths and limits are its tokens, and each
+  /// prompt's client_tokens its count; without one, words.
+  explicit ShareGptFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer = nullptr);
 
   /// Usable conversations (stats().usable).
   std::size_t size() const { return file_.size(); }
@@ -69,11 +74,15 @@ class ShareGptFile {
 
  private:
   DatasetOptions options_;
+  const tokenizer::Tokenizer* tokenizer_;
   ShareGptStats stats_;
   IndexedFile file_;
 };
 
-/// The length limits an item is dropped beyond, as the notes on the file say them.
-std::string sharegpt_length_limits(const DatasetOptions& options);
+/// "tokens" with a tokenizer, else "words": the unit of a file dataset's lengths.
+std::string_view length_unit(const tokenizer::Tokenizer* tokenizer);
+
+/// The length limits an item is dropped beyond, as the notes on the file say them, in `unit`.
+std::string sharegpt_length_limits(const DatasetOptions& options, std::string_view unit = "words");
 
 }  // namespace bench::workload
