@@ -110,6 +110,8 @@ results::LengthCheck check_lengths(const cli::RunOptions& options, const Prepare
   figures.requested_output = summary.mean_requested_output_len;
   if (all_usage && summary.output_tokens_from_usage == summary.completed) {
     figures.server_completion_tokens = summary.mean_completion_tokens;
+  } else if (all_usage && summary.output_tokens_from_tokenizer == summary.completed) {
+    figures.tokenizer_completion_tokens = summary.mean_completion_tokens;
   }
   figures.ignore_eos = options.ignore_eos;
   return results::check_lengths(figures);

@@ -43,15 +43,19 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   check.keys[std::string(key::input_len_mismatch)] = input;
 
   json output = nullptr;
-  if (figures.server_completion_tokens && figures.requested_output > 0) {
-    const double served = *figures.server_completion_tokens;
+  const std::optional<double> counted = figures.server_completion_tokens
+                                            ? figures.server_completion_tokens
+                                            : figures.tokenizer_completion_tokens;
+  if (counted && figures.requested_output > 0) {
+    const double served = *counted;
     const bool over = served > figures.requested_output * (1 + kLengthTolerance);
     const bool short_of = figures.ignore_eos &&
                           served < figures.requested_output * (1 - kLengthTolerance);
     output = over || short_of;
     if (over || short_of) {
       check.warnings.push_back(fmt::format(
-          "output_len_mismatch: the server generated {:.1f} tokens a request, {:.1f} requested{}",
+          "output_len_mismatch: {} {:.1f} tokens a request, {:.1f} requested{}",
+          figures.server_completion_tokens ? "the server generated" : "the tokenizer counted",
           served, figures.requested_output,
           short_of ? " with --ignore-eos (the server may not honour ignore_eos)" : ""));
     }

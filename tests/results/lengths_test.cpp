@@ -49,6 +49,19 @@ TEST(Lengths, ignore_eos_runs_that_end_short_are_flagged_and_others_are_not) {
   EXPECT_EQ(check_lengths(figures).keys["output_len_mismatch"], true);
 }
 
+TEST(Lengths, without_usage_the_tokenizers_output_count_is_held_against_max_tokens) {
+  LengthFigures figures = chat_in_tokens();
+  figures.server_completion_tokens.reset();
+  figures.tokenizer_completion_tokens = 80;  // an --ignore-eos run that ended short
+  const auto check = check_lengths(figures);
+  EXPECT_EQ(check.keys["output_len_mismatch"], true);
+  ASSERT_EQ(check.warnings.size(), 1u);
+  EXPECT_NE(check.warnings[0].find("the tokenizer counted 80.0 tokens"), std::string::npos)
+      << check.warnings[0];
+  figures.tokenizer_completion_tokens = 100;
+  EXPECT_EQ(check_lengths(figures).keys["output_len_mismatch"], false);
+}
+
 TEST(Lengths, unknown_server_counts_leave_the_flags_unknown) {
   LengthFigures figures = chat_in_tokens();
   figures.server_prompt_tokens.reset();

@@ -37,6 +37,9 @@ struct LengthFigures {
   std::optional<double> server_prompt_tokens;      // mean usage.prompt_tokens; nullopt: unknown
   double requested_output = 0;               // mean max_tokens sent
   std::optional<double> server_completion_tokens;  // mean usage.completion_tokens
+  // With no usage: the mean of --tokenizer's counts of the streamed text, when every completed
+  // request was counted so (a chunk estimate is no count to hold a length against).
+  std::optional<double> tokenizer_completion_tokens;
   bool ignore_eos = false;                   // every request should reach max_tokens
 };
 
