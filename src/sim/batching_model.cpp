@@ -127,7 +127,13 @@ bool BatchingModel::compose(std::int64_t start_ns) {
       continue;
     }
     Sequence& sequence = found->second;
-    if (sequence.arrival_ns > start_ns) break;  // arrived during the step that just ended
+    // It arrived after this step's start (the loop ran late): it joins the next step, and if
+    // this one turns out empty the engine must still wake for it, as admit() could not while a
+    // step was in flight.
+    if (sequence.arrival_ns > start_ns) {
+      wake_ns_ = std::min(wake_ns_, sequence.arrival_ns);
+      break;
+    }
     if (kv_used_ + sequence.footprint() > params_.kv_cache_tokens) break;
     waiting_.pop_front();
     sequence.running = true;

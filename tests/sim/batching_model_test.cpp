@@ -247,6 +247,23 @@ TEST(BatchingModel, ARequestArrivingDuringAStepJoinsTheNextOne) {
   EXPECT_EQ(sink.steps[2].front().start_ns, 2000 * kUs);
 }
 
+// The server's loop ran late: the step ended at 2000 us, the engine went idle, and a request
+// that arrived at 2500 us, after that end but before the loop caught up, must still be served.
+TEST(BatchingModel, ARequestArrivingAfterTheLastStepEndedButBeforeTheLoopCaughtUpIsServed) {
+  BatchingModel model(simple(), 1.0);
+  RecordingSink sink;
+  model.admit(1, 100, 1, 0);
+  sink.now = 0;
+  model.advance(0, sink);             // step [0, 2000 us): request 1's only token
+  model.admit(2, 100, 1, 2500 * kUs);  // told while the model still thinks it is in that step
+  sink.now = 3000 * kUs;
+  model.advance(sink.now, sink);  // the step ends; the engine would be idle but for request 2
+  EXPECT_EQ(sink.times_of(1).size(), 1u);
+  run_until(model, sink, kNever - 1);
+  ASSERT_EQ(sink.times_of(2).size(), 1u);
+  EXPECT_EQ(sink.steps[2].front().start_ns, 3000 * kUs);  // as soon as the loop looked
+}
+
 TEST(BatchingModel, ALateAdvanceDeliversEveryStepDueWithoutDrift) {
   BatchingModel model(simple(), 1.0);
   RecordingSink sink;
