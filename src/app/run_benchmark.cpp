@@ -486,7 +486,7 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   if (options.server_metrics) {
     scraper.emplace(MetricsServer{
         server_metrics_url(options.server_metrics_url, prepared->target.base_url), &plan.headers,
-        plan.engine, &prepared->redactor});
+        plan.engine, &prepared->redactor}, options.server_metrics_interval_s);
   }
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server

@@ -1,12 +1,16 @@
 #include "bench/app/server_metrics_scrape.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "bench/app/server_metrics_poller.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/server_metrics/exposition.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::app {
 
@@ -14,14 +18,60 @@ std::string server_metrics_url(const std::string& given, const std::string& base
   return given.empty() ? base_url + "/metrics" : given;
 }
 
+std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
+                                                        const std::atomic<bool>* stop,
+                                                        std::string& failure) {
+  const server_metrics::Limits limits;
+  engine::EngineOptions options = server.engine;
+  options.request_timeout_ms = options.request_timeout_ms > 0
+                                   ? std::min(options.request_timeout_ms, kScrapeTimeoutMs)
+                                   : kScrapeTimeoutMs;
+  options.grace_ms = 0;  // a stop cancels the scrape at once
+  // One byte beyond the parser's cap, so that a body over it is refused as too big rather than
+  // read cut short.
+  const engine::FetchResult answer =
+      engine::fetch(server.url, *server.headers, "", options, limits.max_bytes + 1, stop);
+  const std::string url = util::url_without_password(server.url);
+  if (answer.http_status == 0) {
+    failure = fmt::format("GET {} failed: {}", url, server.redactor->redact(answer.end.message));
+    return std::nullopt;
+  }
+  if (answer.http_status != 200) {
+    failure = fmt::format("GET {} answered HTTP {}", url, answer.http_status);
+    return std::nullopt;
+  }
+  const server_metrics::ParseResult parsed = server_metrics::parse_exposition(answer.body, limits);
+  if (!parsed.ok()) {
+    failure = fmt::format("GET {}: not a Prometheus text exposition ({})", url,
+                          parsed.error->describe());
+    return std::nullopt;
+  }
+  return server_metrics::read_snapshot(parsed.exposition);
+}
+
+ServerMetricsScraper::ServerMetricsScraper(MetricsServer server, double poll_interval_s)
+    : server_(std::move(server)), poll_interval_s_(poll_interval_s) {}
+
+ServerMetricsScraper::~ServerMetricsScraper() = default;
+
 void ServerMetricsScraper::before_point() {
   before_failure_.clear();
-  before_ = scrape(before_failure_);
+  before_ = scrape_snapshot(server_, nullptr, before_failure_);
+  if (poll_interval_s_ > 0) {
+    poller_ = std::make_unique<MetricsPoller>(
+        server_, static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9)));
+  }
 }
 
 report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
                                                               std::ostream& err, bool quiet) {
+  std::optional<report::GaugePolls> polls;
+  if (poller_) {
+    polls = poller_->stop();
+    poller_.reset();
+  }
   report::ServerMetricsWindow window = window_of_point(warmup_requests);
+  window.polls = std::move(polls);
   if (!window.failure.empty() && !failure_said_ && !quiet) {
     err << "bench: server metrics: " << window.failure << "\n";
     failure_said_ = true;
@@ -38,7 +88,7 @@ report::ServerMetricsWindow ServerMetricsScraper::window_of_point(std::int64_t w
     return window;
   }
   std::string failure;
-  const auto after = scrape(failure);
+  const auto after = scrape_snapshot(server_, nullptr, failure);
   if (!after) {
     window.failure = failure;
     return window;
@@ -49,30 +99,6 @@ report::ServerMetricsWindow ServerMetricsScraper::window_of_point(std::int64_t w
                                   "llamacpp:, tgi_, trtllm_) in the exposition");
   }
   return window;
-}
-
-std::optional<server_metrics::Snapshot> ServerMetricsScraper::scrape(std::string& failure) const {
-  const server_metrics::Limits limits;
-  // One byte beyond the parser's cap, so that a body over it is refused as too big rather than
-  // read cut short.
-  const engine::FetchResult answer =
-      engine::fetch(server_.url, *server_.headers, "", server_.engine, limits.max_bytes + 1);
-  const std::string url = util::url_without_password(server_.url);
-  if (answer.http_status == 0) {
-    failure = fmt::format("GET {} failed: {}", url, server_.redactor->redact(answer.end.message));
-    return std::nullopt;
-  }
-  if (answer.http_status != 200) {
-    failure = fmt::format("GET {} answered HTTP {}", url, answer.http_status);
-    return std::nullopt;
-  }
-  const server_metrics::ParseResult parsed = server_metrics::parse_exposition(answer.body, limits);
-  if (!parsed.ok()) {
-    failure = fmt::format("GET {}: not a Prometheus text exposition ({})", url,
-                          parsed.error->describe());
-    return std::nullopt;
-  }
-  return server_metrics::read_snapshot(parsed.exposition);
 }
 
 }  // namespace bench::app

@@ -326,6 +326,12 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
                  "and after each run or point, and hold its token counters against bench's")
       ->expected(0, 1);
+  app.add_option("--server-metrics-interval", run.server_metrics_interval_s,
+                 "With --server-metrics: read the server's gauges (running and waiting requests, "
+                 "KV-cache usage) this often while a point runs, seconds, on a thread of their "
+                 "own; 0 = only before and after it")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
       ->check(CLI::ExistingFile);

@@ -1,5 +1,8 @@
 #include "server_section.hpp"
 
+#include "server_gauges.hpp"
+#include "server_latency.hpp"
+
 #include <cmath>
 #include <optional>
 #include <string>
@@ -90,6 +93,8 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
                                  count_text(delta.prefix_cache_query_tokens))});
   }
   lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
+  if (window.polls) append_gauge_lines(*window.polls, lines);
+  append_latency_lines(latency_ranges(delta, summary), lines);
   if (auto warning =
           mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
     lines.push_back({"", *warning});
@@ -127,6 +132,8 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["generation_tokens_difference"] =
       number_or_null(difference(delta.generation_tokens, bench_output));
   out["warmup_requests_in_window"] = window.warmup_requests;
+  out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
+  out["latency_ranges"] = latency_ranges_json(latency_ranges(delta, summary));
   out["notes"] = delta.notes;
   return out;
 }

@@ -55,6 +55,42 @@ TEST(ServerMetrics, TheSimulatorsCountersAgreeWithBenchsTokenCounts) {
   EXPECT_EQ(run.err.find("server metrics"), std::string::npos) << run.err;
 }
 
+TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
+  // One sequence at a time in a 1000-token KV budget: the others queue, and the polls see it.
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      {"--sim-profile", "tiny", "--sim-max-running-requests", "1", "--sim-kv-cache-tokens", "1000",
+       "--sim-step-us", "2000", "--num-prompts", "6", "--concurrency", "3", "--input-len", "8",
+       "--output-len", "20", "--ignore-eos", "--output-format", "json", "--server-metrics",
+       "--server-metrics-interval", "0.02"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json gauges = json::parse(run.out).at("server_metrics").at("gauges");
+  ASSERT_TRUE(gauges.is_object()) << gauges.dump();
+  EXPECT_EQ(gauges.at("interval_s"), 0.02);
+  EXPECT_GE(gauges.at("polls").get<int>(), 3) << gauges.dump();
+  EXPECT_EQ(gauges.at("polls_failed"), 0);
+  EXPECT_EQ(gauges.at("requests_running").at("max"), 1) << gauges.dump();
+  EXPECT_GE(gauges.at("requests_waiting").at("max").get<double>(), 1) << gauges.dump();
+  EXPECT_GT(gauges.at("kv_cache_usage").at("max").get<double>(), 0) << gauges.dump();
+  EXPECT_EQ(gauges.at("series").at("t_s").size(), gauges.at("polls").get<std::size_t>());
+}
+
+TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
+  // A fixed 30 ms TTFT: well inside vLLM's 0.02-0.04 s bucket on both sides of the wire.
+  const ProcessResult run = run_process(
+      BENCH_BINARY, run_args({"--sim-ttft-ms", "30", "--sim-tpot-ms", "1", "--server-metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json ranges = json::parse(run.out).at("server_metrics").at("latency_ranges");
+  for (const char* metric : {"ttft", "e2e"}) {
+    for (const char* percentile : {"p50", "p99"}) {
+      const json& range = ranges.at(metric).at(percentile);
+      EXPECT_EQ(range.at("bench_inside"), true) << metric << " " << percentile << range.dump();
+    }
+  }
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.02) << ranges.dump();
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.04) << ranges.dump();
+}
+
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
   const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
                                          "--output-len", "4", "--server-metrics"};

@@ -1,11 +1,14 @@
 #pragma once
 // --server-metrics: the server's Prometheus exposition read before each point (and its warm-up)
 // and after its last request, on the main thread while no request is in flight, so a scrape
-// never delays the load. A scrape that fails (no answer, an HTTP error, a body that is no
-// exposition or beyond the parser's cap) leaves the window's figures unknown with one line
+// never delays the load; in between, with --server-metrics-interval, a MetricsPoller reads the
+// gauges on a thread of its own. A scrape that fails (no answer, an HTTP error, a body that is
+// no exposition or beyond the parser's cap) leaves the window's figures unknown with one line
 // saying why; it never fails the run.
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,9 +31,23 @@ struct MetricsServer {
 /// `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
 std::string server_metrics_url(const std::string& given, const std::string& base_url);
 
+/// A scrape with no whole answer within this long fails, so a server that never answers
+/// /metrics cannot hold bench up.
+inline constexpr std::int64_t kScrapeTimeoutMs = 10'000;
+
+/// One scrape of `server`, read through its family's name map; nullopt with `failure` set
+/// (one line, no password) when it fails. `stop`, when it becomes true, cancels it.
+std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
+                                                        const std::atomic<bool>* stop,
+                                                        std::string& failure);
+
+class MetricsPoller;
+
 class ServerMetricsScraper {
  public:
-  explicit ServerMetricsScraper(MetricsServer server) : server_(std::move(server)) {}
+  /// `poll_interval_s` > 0: poll the gauges that often while a point runs; 0: only its edges.
+  ServerMetricsScraper(MetricsServer server, double poll_interval_s);
+  ~ServerMetricsScraper();
 
   /// Before a point: the first scrape of its window.
   void before_point();
@@ -41,9 +58,10 @@ class ServerMetricsScraper {
 
  private:
   report::ServerMetricsWindow window_of_point(std::int64_t warmup_requests);
-  std::optional<server_metrics::Snapshot> scrape(std::string& failure) const;
 
   MetricsServer server_;
+  double poll_interval_s_ = 0;
+  std::unique_ptr<MetricsPoller> poller_;  // while a point runs
   std::optional<server_metrics::Snapshot> before_;
   std::string before_failure_;
   bool failure_said_ = false;
