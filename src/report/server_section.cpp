@@ -79,8 +79,11 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
   }
   const server_metrics::Delta& delta = *window.delta;
   const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
-  lines.push_back({"Scraped", fmt::format("{} ({}), before the point and after its last request",
-                                          window.url, server_metrics::to_string(delta.family))});
+  lines.push_back({"Scraped", fmt::format("{} ({}), {} and after its last request", window.url,
+                                          server_metrics::to_string(delta.family),
+                                          window.warmup_drained
+                                              ? "once the warm-up had drained"
+                                              : "before the point")});
   lines.push_back({"Prompt tokens (server)",
                    held_against(delta.prompt_tokens, bench_input_tokens(summary), "input")});
   lines.push_back({"Generation tokens (server)",
@@ -132,6 +135,7 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["generation_tokens_difference"] =
       number_or_null(difference(delta.generation_tokens, bench_output));
   out["warmup_requests_in_window"] = window.warmup_requests;
+  out["warmup_drained"] = window.warmup_drained;
   out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
   out["latency_ranges"] = latency_ranges_json(latency_ranges(delta, summary));
   out["notes"] = delta.notes;

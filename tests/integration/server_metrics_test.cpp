@@ -55,6 +55,22 @@ TEST(ServerMetrics, TheSimulatorsCountersAgreeWithBenchsTokenCounts) {
   EXPECT_EQ(run.err.find("server metrics"), std::string::npos) << run.err;
 }
 
+TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
+  const ProcessResult run =
+      run_process(BENCH_BINARY, run_args({"--warmup-requests", "3", "--server-metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const json& server = results.at("server_metrics");
+  EXPECT_EQ(results.at("completed"), kPrompts);
+  // The warm-up's 3 x 6 tokens are outside the window: the counts agree exactly.
+  EXPECT_EQ(server.at("generation_tokens"), kPrompts * 6) << server.dump();
+  EXPECT_EQ(server.at("generation_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("requests_succeeded"), kPrompts);
+  EXPECT_EQ(server.at("warmup_requests_in_window"), 0);
+  EXPECT_EQ(server.at("warmup_drained"), true);
+}
+
 TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
   // One sequence at a time in a 1000-token KV budget: the others queue, and the polls see it.
   const ProcessResult run = run_process(

@@ -44,6 +44,7 @@ struct ServerMetricsWindow {
   std::optional<server_metrics::Delta> delta;  // nullopt when a scrape failed
   std::string failure;                         // why, one line; empty when both scrapes worked
   std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
+  bool warmup_drained = false;                 // the window opened once the warm-up had ended
   std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
 };
 
