@@ -508,9 +508,14 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   }
   std::optional<ServerMetricsScraper> scraper;
   if (options.server_metrics) {
-    scraper.emplace(MetricsServer{
-        server_metrics_url(options.server_metrics_url, prepared->target.base_url), &plan.headers,
-        plan.engine, &prepared->redactor}, options.server_metrics_interval_s);
+    std::vector<MetricsServer> servers;
+    for (const std::string& url : options.server_metrics_urls) {
+      servers.push_back({server_metrics_url(url, prepared->target.base_url), &plan.headers,
+                         plan.engine, &prepared->redactor});
+    }
+    if (servers.empty()) servers.push_back({server_metrics_url("", prepared->target.base_url),
+                                            &plan.headers, plan.engine, &prepared->redactor});
+    scraper.emplace(std::move(servers), options.server_metrics_interval_s);
   }
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server

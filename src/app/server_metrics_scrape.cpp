@@ -49,51 +49,77 @@ std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& ser
   return server_metrics::read_snapshot(parsed.exposition);
 }
 
-ServerMetricsScraper::ServerMetricsScraper(MetricsServer server, double poll_interval_s)
-    : server_(std::move(server)), poll_interval_s_(poll_interval_s) {}
+ServerMetricsScraper::ServerMetricsScraper(std::vector<MetricsServer> servers,
+                                           double poll_interval_s)
+    : poll_interval_s_(poll_interval_s) {
+  for (MetricsServer& server : servers) {
+    watched_.push_back(std::make_unique<Watched>());
+    watched_.back()->server = std::move(server);
+  }
+}
 
 ServerMetricsScraper::~ServerMetricsScraper() = default;
 
 void ServerMetricsScraper::before_point() {
-  before_failure_.clear();
-  before_ = scrape_snapshot(server_, nullptr, before_failure_);
-  if (poll_interval_s_ > 0) {
-    poller_ = std::make_unique<MetricsPoller>(
-        server_, static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9)));
+  for (auto& watched : watched_) {
+    watched->before_failure.clear();
+    watched->before = scrape_snapshot(watched->server, nullptr, watched->before_failure);
+  }
+  if (poll_interval_s_ <= 0) return;
+  const auto interval_ns = static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9));
+  for (auto& watched : watched_) {
+    watched->poller = std::make_unique<MetricsPoller>(watched->server, interval_ns);
   }
 }
 
 report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
                                                               std::ostream& err, bool quiet) {
-  std::optional<report::GaugePolls> polls;
-  if (poller_) {
-    polls = poller_->stop();
-    poller_.reset();
+  // Every poller stops before any closing scrape, so that none of them is read under load.
+  std::vector<std::optional<report::GaugePolls>> polls;
+  for (auto& watched : watched_) {
+    polls.emplace_back();
+    if (watched->poller) polls.back() = watched->poller->stop();
+    watched->poller.reset();
   }
-  report::ServerMetricsWindow window = window_of_point(warmup_requests);
-  window.polls = std::move(polls);
-  if (!window.failure.empty() && !failure_said_ && !quiet) {
-    err << "bench: server metrics: " << window.failure << "\n";
-    failure_said_ = true;
+  std::vector<report::ServerMetricsWindow> windows;
+  for (std::size_t i = 0; i < watched_.size(); ++i) {
+    windows.push_back(window_of(*watched_[i], warmup_requests, err, quiet));
+    windows.back().polls = std::move(polls[i]);
   }
-  return window;
+  if (windows.size() == 1) return std::move(windows.front());
+  report::ServerMetricsWindow total;
+  total.warmup_requests = warmup_requests;
+  std::vector<server_metrics::Delta> deltas;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    total.url += (i == 0 ? "" : ", ") + windows[i].url;
+    if (windows[i].delta) {
+      deltas.push_back(*windows[i].delta);
+    } else if (total.failure.empty()) {
+      total.failure = fmt::format("server {}: {}", i + 1, windows[i].failure);
+    }
+  }
+  if (total.failure.empty()) total.delta = server_metrics::sum_of(deltas);
+  total.servers = std::move(windows);
+  return total;
 }
 
-report::ServerMetricsWindow ServerMetricsScraper::window_of_point(std::int64_t warmup_requests) {
+report::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
+                                                            std::int64_t warmup_requests,
+                                                            std::ostream& err, bool quiet) {
   report::ServerMetricsWindow window;
-  window.url = util::url_without_password(server_.url);
+  window.url = util::url_without_password(watched.server.url);
   window.warmup_requests = warmup_requests;
-  if (!before_) {
-    window.failure = before_failure_;
+  std::optional<server_metrics::Snapshot> after;
+  if (watched.before) after = scrape_snapshot(watched.server, nullptr, window.failure);
+  if (!watched.before) window.failure = watched.before_failure;
+  if (!window.failure.empty()) {
+    if (!watched.failure_said && !quiet) {
+      err << "bench: server metrics: " << window.failure << "\n";
+      watched.failure_said = true;
+    }
     return window;
   }
-  std::string failure;
-  const auto after = scrape_snapshot(server_, nullptr, failure);
-  if (!after) {
-    window.failure = failure;
-    return window;
-  }
-  window.delta = server_metrics::delta_between(*before_, *after);
+  window.delta = server_metrics::delta_between(*watched.before, *after);
   if (after->family == server_metrics::ServerFamily::unknown) {
     window.delta->notes.push_back("no names of a known server family (vllm:, sglang:, "
                                   "llamacpp:, tgi_, trtllm_) in the exposition");

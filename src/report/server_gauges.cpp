@@ -51,23 +51,27 @@ json series_json(const server_metrics::GaugeSeries& series) {
 
 }  // namespace
 
-void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines) {
+void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
+                        std::string_view who) {
   const GaugePoint& totals = polls.series.totals();
   const std::string polled =
       fmt::format("{} poll{}, every {:g} s", totals.readings, totals.readings == 1 ? "" : "s",
                   polls.interval_s);
-  lines.push_back({"Running requests (server)",
+  lines.push_back({fmt::format("Running requests ({})", who),
                    fmt::format("{} ({})", stat_text(totals.requests_running, false), polled)});
-  lines.push_back({"Waiting requests (server)", stat_text(totals.requests_waiting, false)});
-  lines.push_back({"KV-cache usage (server)", stat_text(totals.kv_cache_usage_ratio, true)});
+  lines.push_back(
+      {fmt::format("Waiting requests ({})", who), stat_text(totals.requests_waiting, false)});
+  lines.push_back(
+      {fmt::format("KV-cache usage ({})", who), stat_text(totals.kv_cache_usage_ratio, true)});
   if (polls.failed > 0) {
-    lines.push_back({"", fmt::format("Note: {} of {} polls failed; the first: {}", polls.failed,
-                                     polls.polls, polls.first_failure)});
+    lines.push_back({"", fmt::format("Note: {} of {} polls of the {} failed; the first: {}",
+                                     polls.failed, polls.polls, who, polls.first_failure)});
   }
   if (polls.skipped > 0) {
-    lines.push_back({"", fmt::format("Note: {} poll(s) skipped: a scrape took up to {:.2f} s, "
-                                     "longer than the {:g} s interval",
-                                     polls.skipped, polls.slowest_scrape_s, polls.interval_s)});
+    lines.push_back({"", fmt::format("Note: {} poll(s) of the {} skipped: a scrape took up to "
+                                     "{:.2f} s, longer than the {:g} s interval",
+                                     polls.skipped, who, polls.slowest_scrape_s,
+                                     polls.interval_s)});
   }
 }
 

@@ -107,6 +107,30 @@ TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.04) << ranges.dump();
 }
 
+TEST(ServerMetrics, SeveralServersAreEachScrapedAndAddedUp) {
+  // Behind a "router": the load goes to the first server, the second stays idle.
+  TempDir loaded_dir, idle_dir;  // each server writes its port into its own directory
+  ServeSimProcess loaded(BENCH_BINARY, {}, loaded_dir);
+  ServeSimProcess idle(BENCH_BINARY, {}, idle_dir);
+  ASSERT_FALSE(loaded.base_url().empty());
+  ASSERT_FALSE(idle.base_url().empty());
+  const ProcessResult run = run_process(
+      BENCH_BINARY, run_args({"--base-url", loaded.base_url(), "--server-metrics",
+                              loaded.base_url() + "/metrics", "--server-metrics",
+                              idle.base_url() + "/metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const json& server = results.at("server_metrics");
+  EXPECT_TRUE(server.at("error").is_null()) << server.dump();
+  EXPECT_EQ(server.at("url"), loaded.base_url() + "/metrics, " + idle.base_url() + "/metrics");
+  EXPECT_EQ(server.at("generation_tokens"), results.at("total_output_tokens"));
+  EXPECT_EQ(server.at("generation_tokens_difference"), 0);
+  ASSERT_EQ(server.at("servers").size(), 2u) << server.dump();
+  EXPECT_EQ(server.at("servers").at(0).at("generation_tokens"), kPrompts * 6);
+  EXPECT_EQ(server.at("servers").at(1).at("generation_tokens"), 0);
+  EXPECT_EQ(server.at("servers").at(1).at("url"), idle.base_url() + "/metrics");
+}
+
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
   const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
                                          "--output-len", "4", "--server-metrics"};

@@ -154,12 +154,12 @@ TEST(ServerGauges, SkippedAndFailedPollsAreSaid) {
   polls.first_failure = "GET http://127.0.0.1:8000/metrics answered HTTP 503";
   const RunContext context = with_delta(Delta{}, polls);
   const std::string text = bench::report::render_text(RunSummary{}, context);
-  EXPECT_NE(text.find("Note: 1 of 4 polls failed; the first: GET http://127.0.0.1:8000/metrics "
+  EXPECT_NE(text.find("Note: 1 of 4 polls of the server failed; the first: GET http://127.0.0.1:8000/metrics "
                       "answered HTTP 503"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("Note: 2 poll(s) skipped: a scrape took up to 2.50 s, longer than the 1 s "
-                      "interval"),
+  EXPECT_NE(text.find("Note: 2 poll(s) of the server skipped: a scrape took up to 2.50 s, longer "
+                      "than the 1 s interval"),
             std::string::npos)
       << text;
   EXPECT_EQ(bench::report::to_json(RunSummary{}, context)

@@ -28,7 +28,7 @@ struct MetricsServer {
   const util::Redactor* redactor = nullptr;
 };
 
-/// `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
+/// A `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
 std::string server_metrics_url(const std::string& given, const std::string& base_url);
 
 /// A scrape with no whole answer within this long fails, so a server that never answers
@@ -43,28 +43,35 @@ std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& ser
 
 class MetricsPoller;
 
+/// Every --server-metrics URL of the run: several servers behind a router are each scraped
+/// (and polled), and their windows added up for the cross-checks.
 class ServerMetricsScraper {
  public:
   /// `poll_interval_s` > 0: poll the gauges that often while a point runs; 0: only its edges.
-  ServerMetricsScraper(MetricsServer server, double poll_interval_s);
+  ServerMetricsScraper(std::vector<MetricsServer> servers, double poll_interval_s);
   ~ServerMetricsScraper();
 
   /// Before a point: the first scrape of its window.
   void before_point();
   /// After a point's last request: the window's delta, or why it is unknown (said on `err` the
-  /// first time a scrape fails, unless `quiet`).
+  /// first time a scrape fails, unless `quiet`). With several servers: their sum, each one's
+  /// own window under `servers`.
   report::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
                                           bool quiet);
 
  private:
-  report::ServerMetricsWindow window_of_point(std::int64_t warmup_requests);
+  struct Watched {
+    MetricsServer server;
+    std::unique_ptr<MetricsPoller> poller;  // while a point runs
+    std::optional<server_metrics::Snapshot> before;
+    std::string before_failure;
+    bool failure_said = false;
+  };
+  report::ServerMetricsWindow window_of(Watched& watched, std::int64_t warmup_requests,
+                                        std::ostream& err, bool quiet);
 
-  MetricsServer server_;
+  std::vector<std::unique_ptr<Watched>> watched_;  // stable addresses: pollers refer to them
   double poll_interval_s_ = 0;
-  std::unique_ptr<MetricsPoller> poller_;  // while a point runs
-  std::optional<server_metrics::Snapshot> before_;
-  std::string before_failure_;
-  bool failure_said_ = false;
 };
 
 }  // namespace bench::app

@@ -46,6 +46,9 @@ struct ServerMetricsWindow {
   std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
   bool warmup_drained = false;                 // the window opened once the warm-up had ended
   std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
+  // Several servers behind a router: each one's own window (the figures above are their sum);
+  // empty with one server.
+  std::vector<ServerMetricsWindow> servers;
 };
 
 /// What the run was, for the report's header and the JSON "config" object.
