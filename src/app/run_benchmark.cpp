@@ -509,12 +509,11 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   std::optional<ServerMetricsScraper> scraper;
   if (options.server_metrics) {
     std::vector<MetricsServer> servers;
-    for (const std::string& url : options.server_metrics_urls) {
-      servers.push_back({server_metrics_url(url, prepared->target.base_url), &plan.headers,
-                         plan.engine, &prepared->redactor});
+    for (const std::string& url :
+         server_metrics_urls(options.server_metrics_urls, prepared->target.base_url)) {
+      servers.push_back({url, &plan.headers, plan.engine,
+                         util::redactor_for_request(plan.headers, url)});
     }
-    if (servers.empty()) servers.push_back({server_metrics_url("", prepared->target.base_url),
-                                            &plan.headers, plan.engine, &prepared->redactor});
     scraper.emplace(std::move(servers), options.server_metrics_interval_s);
   }
   const json workload = workload_definition(options);

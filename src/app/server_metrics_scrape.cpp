@@ -14,8 +14,12 @@
 
 namespace bench::app {
 
-std::string server_metrics_url(const std::string& given, const std::string& base_url) {
-  return given.empty() ? base_url + "/metrics" : given;
+std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
+                                             const std::string& base_url) {
+  std::vector<std::string> urls;
+  for (const std::string& url : given) urls.push_back(url.empty() ? base_url + "/metrics" : url);
+  if (urls.empty()) urls.push_back(base_url + "/metrics");
+  return urls;
 }
 
 std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
@@ -33,7 +37,7 @@ std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& ser
       engine::fetch(server.url, *server.headers, "", options, limits.max_bytes + 1, stop);
   const std::string url = util::url_without_password(server.url);
   if (answer.http_status == 0) {
-    failure = fmt::format("GET {} failed: {}", url, server.redactor->redact(answer.end.message));
+    failure = fmt::format("GET {} failed: {}", url, server.redactor.redact(answer.end.message));
     return std::nullopt;
   }
   if (answer.http_status != 200) {

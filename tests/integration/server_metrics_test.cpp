@@ -131,6 +131,37 @@ TEST(ServerMetrics, SeveralServersAreEachScrapedAndAddedUp) {
   EXPECT_EQ(server.at("servers").at(1).at("url"), idle.base_url() + "/metrics");
 }
 
+TEST(ServerMetrics, APasswordInTheUrlAppearsInNoOutput) {
+  TempDir dir;
+  ServeSimProcess serve_sim(BENCH_BINARY, {}, dir);
+  const std::string& base_url = serve_sim.base_url();
+  ASSERT_EQ(base_url.rfind("http://", 0), 0u) << base_url;
+  const std::string password = "pw-SECRET-5512";
+  // One server that answers, one that does not: both the figures and the failure are written.
+  const std::string answering =
+      "http://bench:" + password + "@" + base_url.substr(7) + "/metrics";
+  const std::string refusing = "http://bench:" + password + "@127.0.0.1:1/metrics";
+  const std::string output_file = dir.path() + "/results.json";
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      run_args({"--base-url", base_url, "--server-metrics", answering, "--server-metrics",
+                refusing, "--output-file", output_file}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string written = bench::testing::read_file(output_file);
+  for (const std::string* output : {&run.out, &run.err, &written}) {
+    EXPECT_EQ(output->find("SECRET"), std::string::npos) << *output;
+  }
+  const json results = json::parse(run.out);
+  const json& config = results.at("config").at("server_metrics");
+  ASSERT_EQ(config.size(), 2u) << config.dump();
+  EXPECT_EQ(config.at(0), "http://bench:[REDACTED]@" + base_url.substr(7) + "/metrics");
+  const json& servers = results.at("server_metrics").at("servers");
+  EXPECT_EQ(servers.at(0).at("generation_tokens"), kPrompts * 6) << servers.dump();
+  EXPECT_NE(servers.at(1).at("error").get<std::string>().find("http://bench:[REDACTED]@"),
+            std::string::npos)
+      << servers.dump();
+}
+
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
   const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
                                          "--output-len", "4", "--server-metrics"};

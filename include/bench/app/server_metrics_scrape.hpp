@@ -25,11 +25,13 @@ struct MetricsServer {
   std::string url;
   const std::vector<std::string>* headers = nullptr;
   engine::EngineOptions engine;
-  const util::Redactor* redactor = nullptr;
+  util::Redactor redactor;  // hides the headers' credentials and the URL's password
 };
 
-/// A `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
-std::string server_metrics_url(const std::string& given, const std::string& base_url);
+/// The URLs of `--server-metrics [URL]`, one per flag: each one given, or <base_url>/metrics for
+/// the flag without a value (and when none was given).
+std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
+                                             const std::string& base_url);
 
 /// A scrape with no whole answer within this long fails, so a server that never answers
 /// /metrics cannot hold bench up.
