@@ -333,9 +333,10 @@ void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& 
 
 // A stream's tokens count once it ends, whatever ended it, as vLLM counts the tokens it
 // processed; a success only when its whole answer went out.
-void SimServer::Impl::count_ended(const TraceRecord& record) {
+void SimServer::Impl::count_ended(const Stream& stream) {
+  const TraceRecord& record = stream.trace;
   counts.prompt_tokens += record.prompt_tokens;
-  counts.generation_tokens += record.completion_tokens;
+  counts.generation_tokens += record.completion_tokens + stream.miscounted_tokens;
   if (record.outcome == "ok") ++counts.requests_succeeded;
 }
 
@@ -499,7 +500,7 @@ void SimServer::Impl::close_connection(int fd) {
                                                          : stream->second.sent_tokens;
       record.end_ns = now_ns();
       record.outcome = "client_closed";
-      count_ended(record);
+      count_ended(stream->second);
       observe_latency(record);
       trace.write(record);
       streams.erase(stream);

@@ -162,6 +162,25 @@ TEST(ServerMetrics, APasswordInTheUrlAppearsInNoOutput) {
       << servers.dump();
 }
 
+TEST(ServerMetrics, AServerThatMiscountsItsTokensDrawsTheWarning) {
+  // Every request is counted one generation token too many by /metrics: 8 more of 48, +16.7%.
+  const std::vector<std::string> args = {"--num-prompts", std::to_string(kPrompts),
+                                         "--concurrency", "4", "--output-len", "6",
+                                         "--ignore-eos", "--server-metrics",
+                                         "--sim-metrics-miscount-fraction", "1"};
+  const ProcessResult run = run_process(BENCH_BINARY, args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("WARNING: the server's generation tokens differ from bench's output "
+                         "tokens by +16.7%"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("56 (bench: 48 output tokens; the server counted 8 more, +16.7%)"),
+            std::string::npos)
+      << run.out;
+  // Only the generation counter is wrong: the prompt tokens still agree.
+  EXPECT_EQ(run.out.find("the server's prompt tokens differ"), std::string::npos) << run.out;
+}
+
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
   const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
                                          "--output-len", "4", "--server-metrics"};
