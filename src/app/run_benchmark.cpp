@@ -88,7 +88,12 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
   planned.driver.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(options.quiet)) {
-    progress.emplace(err, live, progress_plan(options, plan, point, schedule));
+    ProgressPlan shown = progress_plan(options, plan, point, schedule);
+    // After a warm-up drained on its own (run_warmup_alone), only the measured requests remain.
+    if (shown.total_requests > 0) {
+      shown.total_requests -= static_cast<std::int64_t>(planned.first_request);
+    }
+    progress.emplace(err, live, shown);
   }
   return run_point(planned, stop);
 }
