@@ -120,6 +120,7 @@ RequestDriver::~RequestDriver() = default;
 
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
   if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
+  if (feed_->next_request() >= plan_.end_request) return std::nullopt;
   if (open_loop()) {
     const std::uint64_t next = feed_->next_request();
     const std::optional<std::int64_t> offset = arrivals_->offset_ns(next);

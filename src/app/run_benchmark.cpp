@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,7 +88,12 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
   planned.driver.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(options.quiet)) {
-    progress.emplace(err, live, progress_plan(options, plan, point, schedule));
+    ProgressPlan shown = progress_plan(options, plan, point, schedule);
+    // After a warm-up drained on its own (run_warmup_alone), only the measured requests remain.
+    if (shown.total_requests > 0) {
+      shown.total_requests -= static_cast<std::int64_t>(planned.first_request);
+    }
+    progress.emplace(err, live, shown);
   }
   return run_point(planned, stop);
 }
@@ -167,6 +173,24 @@ std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepare
   return server->requests_sent();
 }
 
+// --server-metrics with a closed loop's --warmup-requests: the warm-up runs as a phase of its
+// own and drains before the measured requests start, so the server's counters can be read
+// between the two with nothing in flight. An open loop's schedule and a warm-up by time run on
+// into the measured phase; their window includes the warm-up.
+bool drains_warmup(const cli::RunOptions& options, const schedule::OpenLoopSchedule* schedule) {
+  return options.warmup_requests > 0 && schedule == nullptr && options.warmup_duration_s == 0;
+}
+
+// Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
+// phase then starts from request `warmup`, on connections opened before it as usual.
+void run_warmup_alone(PointPlan& planned, const std::atomic<bool>& stop) {
+  PointPlan warmup = planned;
+  warmup.driver.end_request = planned.driver.warmup_requests;
+  warmup.measured_requests = std::numeric_limits<std::size_t>::max();
+  run_point(warmup, stop);
+  planned.first_request = planned.driver.warmup_requests;
+}
+
 PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
                           ServerMetricsScraper* scraper, const std::atomic<bool>& stop,
@@ -179,11 +203,16 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   planned.log = log;
   planned.driver.redactor = &prepared.redactor;
   if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
+  // The server's window opens at a quiet point: after the warm-up has drained, when it can.
+  const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
+  if (drain_warmup) run_warmup_alone(planned, stop);
   if (scraper != nullptr) scraper->before_point();
   PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
   std::optional<report::ServerMetricsWindow> server_window;
   if (scraper != nullptr) {
-    server_window = scraper->after_point(options.warmup_requests, err, options.quiet);
+    server_window =
+        scraper->after_point(drain_warmup ? 0 : options.warmup_requests, err, options.quiet);
+    server_window->warmup_drained = drain_warmup;
   }
   PointReport report = report_point(options, plan, prepared, point, std::move(result),
                                     std::move(server_window), err);
@@ -484,9 +513,13 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   }
   std::optional<ServerMetricsScraper> scraper;
   if (options.server_metrics) {
-    scraper.emplace(MetricsServer{
-        server_metrics_url(options.server_metrics_url, prepared->target.base_url), &plan.headers,
-        plan.engine, &prepared->redactor});
+    std::vector<MetricsServer> servers;
+    for (const std::string& url :
+         server_metrics_urls(options.server_metrics_urls, prepared->target.base_url)) {
+      servers.push_back({url, &plan.headers, plan.engine,
+                         util::redactor_for_request(plan.headers, url)});
+    }
+    scraper.emplace(std::move(servers), options.server_metrics_interval_s);
   }
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/server_metrics_scrape.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
 
@@ -215,6 +216,17 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.config["base_url"] = prepared.target.shown_base_url;
   context.config["model"] = prepared.request.model;
   context.config["output_len"] = plan.output_len;
+  // --server-metrics: the URLs scraped, never with their passwords.
+  json scraped = nullptr;
+  if (options.server_metrics) {
+    scraped = json::array();
+    for (const std::string& url :
+         server_metrics_urls(options.server_metrics_urls, prepared.target.base_url)) {
+      scraped.push_back(util::url_without_password(url));
+    }
+  }
+  context.config["server_metrics"] = scraped;
+  context.config["server_metrics_interval_s"] = options.server_metrics_interval_s;
   return context;
 }
 

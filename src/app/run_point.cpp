@@ -53,7 +53,7 @@ class Worker final : public RecordSink {
                                         index));
     engine_ = std::make_unique<engine::Engine>(engine);
     DriverPlan driver = plan.driver;
-    driver.first = index;
+    driver.first = plan.first_request + index;
     driver.stride = threads;
     driver.measured_requests = share(plan.measured_requests, threads, index);
     // Bodies ready for a whole opening burst of this thread's slots, and some to spare; the

@@ -1,65 +1,43 @@
 #include "bench/app/server_metrics_scrape.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "bench/app/server_metrics_poller.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/server_metrics/exposition.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::app {
 
-std::string server_metrics_url(const std::string& given, const std::string& base_url) {
-  return given.empty() ? base_url + "/metrics" : given;
+std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
+                                             const std::string& base_url) {
+  std::vector<std::string> urls;
+  for (const std::string& url : given) urls.push_back(url.empty() ? base_url + "/metrics" : url);
+  if (urls.empty()) urls.push_back(base_url + "/metrics");
+  return urls;
 }
 
-void ServerMetricsScraper::before_point() {
-  before_failure_.clear();
-  before_ = scrape(before_failure_);
-}
-
-report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
-                                                              std::ostream& err, bool quiet) {
-  report::ServerMetricsWindow window = window_of_point(warmup_requests);
-  if (!window.failure.empty() && !failure_said_ && !quiet) {
-    err << "bench: server metrics: " << window.failure << "\n";
-    failure_said_ = true;
-  }
-  return window;
-}
-
-report::ServerMetricsWindow ServerMetricsScraper::window_of_point(std::int64_t warmup_requests) {
-  report::ServerMetricsWindow window;
-  window.url = util::url_without_password(server_.url);
-  window.warmup_requests = warmup_requests;
-  if (!before_) {
-    window.failure = before_failure_;
-    return window;
-  }
-  std::string failure;
-  const auto after = scrape(failure);
-  if (!after) {
-    window.failure = failure;
-    return window;
-  }
-  window.delta = server_metrics::delta_between(*before_, *after);
-  if (after->family == server_metrics::ServerFamily::unknown) {
-    window.delta->notes.push_back("no names of a known server family (vllm:, sglang:, "
-                                  "llamacpp:, tgi_, trtllm_) in the exposition");
-  }
-  return window;
-}
-
-std::optional<server_metrics::Snapshot> ServerMetricsScraper::scrape(std::string& failure) const {
+std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
+                                                        const std::atomic<bool>* stop,
+                                                        std::string& failure) {
   const server_metrics::Limits limits;
+  engine::EngineOptions options = server.engine;
+  options.request_timeout_ms = options.request_timeout_ms > 0
+                                   ? std::min(options.request_timeout_ms, kScrapeTimeoutMs)
+                                   : kScrapeTimeoutMs;
+  options.grace_ms = 0;  // a stop cancels the scrape at once
   // One byte beyond the parser's cap, so that a body over it is refused as too big rather than
   // read cut short.
   const engine::FetchResult answer =
-      engine::fetch(server_.url, *server_.headers, "", server_.engine, limits.max_bytes + 1);
-  const std::string url = util::url_without_password(server_.url);
+      engine::fetch(server.url, *server.headers, "", options, limits.max_bytes + 1, stop);
+  const std::string url = util::url_without_password(server.url);
   if (answer.http_status == 0) {
-    failure = fmt::format("GET {} failed: {}", url, server_.redactor->redact(answer.end.message));
+    failure = fmt::format("GET {} failed: {}", url, server.redactor.redact(answer.end.message));
     return std::nullopt;
   }
   if (answer.http_status != 200) {
@@ -73,6 +51,84 @@ std::optional<server_metrics::Snapshot> ServerMetricsScraper::scrape(std::string
     return std::nullopt;
   }
   return server_metrics::read_snapshot(parsed.exposition);
+}
+
+ServerMetricsScraper::ServerMetricsScraper(std::vector<MetricsServer> servers,
+                                           double poll_interval_s)
+    : poll_interval_s_(poll_interval_s) {
+  for (MetricsServer& server : servers) {
+    watched_.push_back(std::make_unique<Watched>());
+    watched_.back()->server = std::move(server);
+  }
+}
+
+ServerMetricsScraper::~ServerMetricsScraper() = default;
+
+void ServerMetricsScraper::before_point() {
+  for (auto& watched : watched_) {
+    watched->before_failure.clear();
+    watched->before = scrape_snapshot(watched->server, nullptr, watched->before_failure);
+  }
+  if (poll_interval_s_ <= 0) return;
+  const auto interval_ns = static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9));
+  for (auto& watched : watched_) {
+    watched->poller = std::make_unique<MetricsPoller>(watched->server, interval_ns);
+  }
+}
+
+report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
+                                                              std::ostream& err, bool quiet) {
+  // Every poller stops before any closing scrape, so that none of them is read under load.
+  std::vector<std::optional<report::GaugePolls>> polls;
+  for (auto& watched : watched_) {
+    polls.emplace_back();
+    if (watched->poller) polls.back() = watched->poller->stop();
+    watched->poller.reset();
+  }
+  std::vector<report::ServerMetricsWindow> windows;
+  for (std::size_t i = 0; i < watched_.size(); ++i) {
+    windows.push_back(window_of(*watched_[i], warmup_requests, err, quiet));
+    windows.back().polls = std::move(polls[i]);
+  }
+  if (windows.size() == 1) return std::move(windows.front());
+  report::ServerMetricsWindow total;
+  total.warmup_requests = warmup_requests;
+  std::vector<server_metrics::Delta> deltas;
+  for (std::size_t i = 0; i < windows.size(); ++i) {
+    total.url += (i == 0 ? "" : ", ") + windows[i].url;
+    if (windows[i].delta) {
+      deltas.push_back(*windows[i].delta);
+    } else if (total.failure.empty()) {
+      total.failure = fmt::format("server {}: {}", i + 1, windows[i].failure);
+    }
+  }
+  if (total.failure.empty()) total.delta = server_metrics::sum_of(deltas);
+  total.servers = std::move(windows);
+  return total;
+}
+
+report::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
+                                                            std::int64_t warmup_requests,
+                                                            std::ostream& err, bool quiet) {
+  report::ServerMetricsWindow window;
+  window.url = util::url_without_password(watched.server.url);
+  window.warmup_requests = warmup_requests;
+  std::optional<server_metrics::Snapshot> after;
+  if (watched.before) after = scrape_snapshot(watched.server, nullptr, window.failure);
+  if (!watched.before) window.failure = watched.before_failure;
+  if (!window.failure.empty()) {
+    if (!watched.failure_said && !quiet) {
+      err << "bench: server metrics: " << window.failure << "\n";
+      watched.failure_said = true;
+    }
+    return window;
+  }
+  window.delta = server_metrics::delta_between(*watched.before, *after);
+  if (after->family == server_metrics::ServerFamily::unknown) {
+    window.delta->notes.push_back("no names of a known server family (vllm:, sglang:, "
+                                  "llamacpp:, tgi_, trtllm_) in the exposition");
+  }
+  return window;
 }
 
 }  // namespace bench::app

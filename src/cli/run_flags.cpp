@@ -322,10 +322,18 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--flush-cache", run.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
-  app.add_option("--server-metrics", run.server_metrics_url,
+  app.add_option("--server-metrics", run.server_metrics_urls,
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
-                 "and after each run or point, and hold its token counters against bench's")
-      ->expected(0, 1);
+                 "and after each run or point, and hold its token counters against bench's; "
+                 "repeat it for several servers behind a router (their counts are added up)")
+      ->expected(0, 1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--server-metrics-interval", run.server_metrics_interval_s,
+                 "With --server-metrics: read the server's gauges (running and waiting requests, "
+                 "KV-cache usage) this often while a point runs, seconds, on a thread of their "
+                 "own; 0 = only before and after it")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
       ->check(CLI::ExistingFile);

@@ -208,6 +208,8 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   fraction("crlf-fraction", sim.crlf_fraction, "SSE lines end with CRLF");
   fraction("comment-fraction", sim.comment_fraction,
            "an SSE comment (': keep-alive') before every event");
+  fraction("metrics-miscount-fraction", sim.metrics_miscount_fraction,
+           "GET /metrics counts one generation token more than the response carried");
   app.add_option(prefix + "seed", sim.seed,
                  "Seed of the simulator's choices (faults, early EOS), drawn per request in "
                  "arrival order")

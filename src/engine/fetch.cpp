@@ -48,14 +48,14 @@ class SingleRequest final : public RequestSource {
 
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options,
-                  std::size_t max_body_bytes) {
+                  std::size_t max_body_bytes, const std::atomic<bool>* stop) {
   FetchResult result;
   CollectingHandler handler(result, max_body_bytes);
   EngineOptions single = options;
   single.concurrency = 1;
   Engine engine(single);
   SingleRequest source(TransferRequest{url, body, &headers, &handler});
-  engine.run(source);
+  engine.run(source, stop);
   return result;
 }
 

@@ -1,5 +1,8 @@
 #include "server_section.hpp"
 
+#include "server_gauges.hpp"
+#include "server_latency.hpp"
+
 #include <cmath>
 #include <optional>
 #include <string>
@@ -65,10 +68,27 @@ std::optional<std::string> mismatch_warning(const std::optional<double>& server,
                      server_kind, bench_kind, *diff / *bench * 100);
 }
 
-}  // namespace
+// Several servers: one line each of its own counts, and its polled gauges.
+void append_each_server(const std::vector<ServerMetricsWindow>& servers,
+                        std::vector<ServerLine>& lines) {
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    const ServerMetricsWindow& server = servers[i];
+    const std::string who = fmt::format("server {}", i + 1);
+    if (!server.delta) {
+      lines.push_back({fmt::format("Server {}", i + 1), "unavailable: " + server.failure});
+      continue;
+    }
+    lines.push_back({fmt::format("Server {}", i + 1),
+                     fmt::format("{} ({}): {} prompt, {} generation tokens", server.url,
+                                 server_metrics::to_string(server.delta->family),
+                                 count_text(server.delta->prompt_tokens),
+                                 count_text(server.delta->generation_tokens))});
+    if (server.polls) append_gauge_lines(*server.polls, lines, who);
+  }
+}
 
-std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
-                                             const metrics::RunSummary& summary) {
+std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
+                                     const metrics::RunSummary& summary) {
   std::vector<ServerLine> lines;
   if (!window.delta) {
     lines.push_back({"Server metrics", "unavailable: " + window.failure});
@@ -76,8 +96,11 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
   }
   const server_metrics::Delta& delta = *window.delta;
   const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
-  lines.push_back({"Scraped", fmt::format("{} ({}), before the point and after its last request",
-                                          window.url, server_metrics::to_string(delta.family))});
+  lines.push_back({"Scraped", fmt::format("{} ({}), {} and after its last request", window.url,
+                                          server_metrics::to_string(delta.family),
+                                          window.warmup_drained
+                                              ? "once the warm-up had drained"
+                                              : "before the point")});
   lines.push_back({"Prompt tokens (server)",
                    held_against(delta.prompt_tokens, bench_input_tokens(summary), "input")});
   lines.push_back({"Generation tokens (server)",
@@ -90,6 +113,8 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
                                  count_text(delta.prefix_cache_query_tokens))});
   }
   lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
+  if (window.polls) append_gauge_lines(*window.polls, lines);
+  append_latency_lines(latency_ranges(delta, summary), lines);
   if (auto warning =
           mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
     lines.push_back({"", *warning});
@@ -107,7 +132,8 @@ std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
   return lines;
 }
 
-json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary) {
+// What one server's window says of itself, without bench's figures beside it.
+json own_figures_json(const ServerMetricsWindow& window) {
   json out = json::object();
   out["url"] = window.url;
   out["error"] = window.delta ? json(nullptr) : json(window.failure);
@@ -119,6 +145,23 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["prefix_cache_hit_tokens"] = number_or_null(delta.prefix_cache_hit_tokens);
   out["prefix_cache_query_tokens"] = number_or_null(delta.prefix_cache_query_tokens);
   out["preemptions"] = number_or_null(delta.preemptions);
+  out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
+  out["notes"] = delta.notes;
+  return out;
+}
+
+}  // namespace
+
+std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
+                                             const metrics::RunSummary& summary) {
+  std::vector<ServerLine> lines = window_lines(window, summary);
+  append_each_server(window.servers, lines);
+  return lines;
+}
+
+json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary) {
+  json out = own_figures_json(window);
+  const server_metrics::Delta delta = window.delta.value_or(server_metrics::Delta{});
   const std::optional<double> bench_input = bench_input_tokens(summary);
   const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
   out["bench_input_tokens"] = number_or_null(bench_input);
@@ -127,7 +170,14 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["generation_tokens_difference"] =
       number_or_null(difference(delta.generation_tokens, bench_output));
   out["warmup_requests_in_window"] = window.warmup_requests;
-  out["notes"] = delta.notes;
+  out["warmup_drained"] = window.warmup_drained;
+  out["latency_ranges"] = latency_ranges_json(latency_ranges(delta, summary));
+  if (!window.servers.empty()) {
+    out["servers"] = json::array();
+    for (const ServerMetricsWindow& server : window.servers) {
+      out["servers"].push_back(own_figures_json(server));
+    }
+  }
   return out;
 }
 

@@ -59,7 +59,66 @@ std::optional<Histogram> histogram_growth(const std::optional<Histogram>& before
   return growth;
 }
 
+std::optional<double> sum_counter(const std::vector<Delta>& deltas,
+                                  std::optional<double> Delta::*field) {
+  double total = 0;
+  for (const Delta& delta : deltas) {
+    if (!(delta.*field)) return std::nullopt;
+    total += *(delta.*field);
+  }
+  return total;
+}
+
+std::optional<Histogram> sum_histogram(const std::vector<Delta>& deltas,
+                                       std::optional<Histogram> Delta::*field,
+                                       std::string_view what, std::vector<std::string>& notes) {
+  std::optional<Histogram> total;
+  for (const Delta& delta : deltas) {
+    const std::optional<Histogram>& part = delta.*field;
+    if (!part) return std::nullopt;
+    if (!total) {
+      total = part;
+      continue;
+    }
+    if (part->buckets.size() != total->buckets.size()) {
+      notes.push_back(std::string(what) + ": the servers' buckets differ, so they are not added");
+      return std::nullopt;
+    }
+    for (std::size_t i = 0; i < part->buckets.size(); ++i) {
+      if (part->buckets[i].upper_bound != total->buckets[i].upper_bound) {
+        notes.push_back(std::string(what) + ": the servers' buckets differ, so they are not added");
+        return std::nullopt;
+      }
+      total->buckets[i].count += part->buckets[i].count;
+    }
+    total->count += part->count;
+    total->sum += part->sum;
+  }
+  return total;
+}
+
 }  // namespace
+
+Delta sum_of(const std::vector<Delta>& deltas) {
+  Delta total;
+  if (deltas.empty()) return total;
+  total.family = deltas.front().family;
+  for (std::size_t i = 0; i < deltas.size(); ++i) {
+    if (deltas[i].family != total.family) total.family = ServerFamily::unknown;
+    for (const std::string& note : deltas[i].notes) {
+      total.notes.push_back("server " + std::to_string(i + 1) + ": " + note);
+    }
+  }
+  total.prompt_tokens = sum_counter(deltas, &Delta::prompt_tokens);
+  total.generation_tokens = sum_counter(deltas, &Delta::generation_tokens);
+  total.prefix_cache_hit_tokens = sum_counter(deltas, &Delta::prefix_cache_hit_tokens);
+  total.prefix_cache_query_tokens = sum_counter(deltas, &Delta::prefix_cache_query_tokens);
+  total.preemptions = sum_counter(deltas, &Delta::preemptions);
+  total.requests_succeeded = sum_counter(deltas, &Delta::requests_succeeded);
+  total.ttft_seconds = sum_histogram(deltas, &Delta::ttft_seconds, "TTFT", total.notes);
+  total.e2e_seconds = sum_histogram(deltas, &Delta::e2e_seconds, "E2E", total.notes);
+  return total;
+}
 
 Delta delta_between(const Snapshot& before, const Snapshot& after) {
   Delta delta;

@@ -66,6 +66,11 @@ std::size_t BatchingModel::waiting() const {
 
 std::size_t BatchingModel::running() const { return sequences_.size() - waiting(); }
 
+std::optional<double> BatchingModel::kv_usage_ratio() const {
+  if (params_.kv_cache_tokens <= 0) return std::nullopt;
+  return static_cast<double>(kv_used_) / static_cast<double>(params_.kv_cache_tokens);
+}
+
 std::int64_t BatchingModel::step_ns(std::int64_t decoding, std::int64_t context_tokens,
                                     std::int64_t prefill_tokens) const {
   const double us = params_.step_us + params_.comm_us_per_step +

@@ -41,6 +41,7 @@ FaultPlan draw_fault_plan(const SimOptions& options, std::uint64_t request_seed)
   }
   plan.crlf = meets(options.crlf_fraction);
   plan.comments = meets(options.comment_fraction);
+  plan.metrics_miscount = meets(options.metrics_miscount_fraction);
   return plan;
 }
 
@@ -64,6 +65,7 @@ std::string FaultPlan::names_json() const {
   if (tokens_per_chunk > 1) add("multi_token");
   if (crlf) add("crlf");
   if (comments) add("comments");
+  if (metrics_miscount) add("metrics_miscount");
   out += ']';
   return out;
 }

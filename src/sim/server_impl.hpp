@@ -65,6 +65,7 @@ struct SimServer::Impl final : private TokenSink {
     std::int64_t stall_ns = 0;
     std::int64_t batch_size = 0;     // sequences in the model's latest step that held it
     std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off
+    std::int64_t miscounted_tokens = 0;  // GET /metrics counts this many tokens too many (fault)
     TraceRecord trace;
   };
 
@@ -95,7 +96,8 @@ struct SimServer::Impl final : private TokenSink {
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
   void answer_metrics(Connection& connection, const HttpRequest& request);
-  void count_ended(const TraceRecord& record);
+  void count_ended(const Stream& stream);
+  void observe_latency(const TraceRecord& record);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,

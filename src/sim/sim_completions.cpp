@@ -46,6 +46,7 @@ SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
   stream.trace.prompt_tokens = stream.request.prompt_tokens;
   stream.trace.prompt_hash = stream.request.prompt_hash;
   stream.trace.faults_json = plan.names_json();
+  stream.miscounted_tokens = plan.metrics_miscount ? 1 : 0;
   return stream;
 }
 
@@ -236,7 +237,7 @@ void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
   stream.trace.completion_tokens =
       stream.renderer ? stream.renderer->sent_tokens() : stream.sent_tokens;
   stream.trace.outcome = outcome;
-  count_ended(stream.trace);
+  count_ended(stream);
   connection.finished_trace = std::make_unique<TraceRecord>(std::move(stream.trace));
   if (stream.renderer ? stream.renderer->closes_connection() : !stream.keep_alive) {
     connection.close_after_write = true;

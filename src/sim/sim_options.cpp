@@ -35,6 +35,7 @@ std::vector<std::pair<const char*, double>> fault_fractions(const SimOptions& o)
       {"truncate", o.truncate_fraction},      {"stream error", o.stream_error_fraction},
       {"no usage", o.no_usage_fraction},      {"multi-token chunks", o.multi_token_fraction},
       {"crlf", o.crlf_fraction},              {"comments", o.comment_fraction},
+      {"metrics miscount", o.metrics_miscount_fraction},
   };
 }
 

@@ -319,7 +319,11 @@ void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& 
     send_error(connection, 405, "use GET for /metrics", request.keep_alive);
   } else {
     SimCounts now = counts;
-    now.requests_running = static_cast<std::int64_t>(streams.size());
+    // Streams the model has queued are vLLM's waiting requests; the rest are in its batches.
+    now.requests_waiting = static_cast<std::int64_t>(model->waiting());
+    now.requests_running =
+        std::max<std::int64_t>(0, static_cast<std::int64_t>(streams.size()) - now.requests_waiting);
+    now.kv_cache_usage = model->kv_usage_ratio();
     // prometheus_client's content type for the 0.0.4 text format.
     send_simple(connection, 200, "text/plain; version=0.0.4; charset=utf-8",
                 vllm_exposition(now, options.model), request.keep_alive);
@@ -329,10 +333,23 @@ void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& 
 
 // A stream's tokens count once it ends, whatever ended it, as vLLM counts the tokens it
 // processed; a success only when its whole answer went out.
-void SimServer::Impl::count_ended(const TraceRecord& record) {
+void SimServer::Impl::count_ended(const Stream& stream) {
+  const TraceRecord& record = stream.trace;
   counts.prompt_tokens += record.prompt_tokens;
-  counts.generation_tokens += record.completion_tokens;
+  counts.generation_tokens += record.completion_tokens + stream.miscounted_tokens;
   if (record.outcome == "ok") ++counts.requests_succeeded;
+}
+
+// Once its last byte went to the socket, a completion's times are final: its TTFT (to its first
+// text chunk, if one went out) and, when it succeeded, its E2E, as vLLM observes them.
+void SimServer::Impl::observe_latency(const TraceRecord& record) {
+  if (!record.chunk_ns.empty() && record.chunk_ns.front() > 0) {
+    counts.ttft_seconds.observe(static_cast<double>(record.chunk_ns.front() - record.arrival_ns) /
+                                1e9);
+  }
+  if (record.outcome == "ok") {
+    counts.e2e_seconds.observe(static_cast<double>(record.end_ns - record.arrival_ns) / 1e9);
+  }
 }
 
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
@@ -434,6 +451,7 @@ void SimServer::Impl::flush(Connection& connection) {
   set_write_interest(connection, false);
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
+    observe_latency(*connection.finished_trace);
     trace.write(*connection.finished_trace);
     connection.finished_trace.reset();
     if (!connection.in.empty()) reparse.emplace_back(fd, connection.serial);
@@ -470,6 +488,7 @@ void SimServer::Impl::close_connection(int fd) {
   Connection& connection = *found->second;
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
+    observe_latency(*connection.finished_trace);
     trace.write(*connection.finished_trace);
   }
   if (connection.stream != 0) {
@@ -481,7 +500,8 @@ void SimServer::Impl::close_connection(int fd) {
                                                          : stream->second.sent_tokens;
       record.end_ns = now_ns();
       record.outcome = "client_closed";
-      count_ended(record);
+      count_ended(stream->second);
+      observe_latency(record);
       trace.write(record);
       streams.erase(stream);
       served.fetch_add(1);

@@ -192,12 +192,24 @@ TEST(ParseCli, ServerMetricsTakesAnOptionalUrl) {
   const ParseResult default_url = parse({"--server-metrics", "--concurrency", "2"});
   ASSERT_FALSE(default_url.exit_code) << default_url.message;
   EXPECT_TRUE(default_url.run.server_metrics);
-  EXPECT_EQ(default_url.run.server_metrics_url, "");
+  EXPECT_TRUE(default_url.run.server_metrics_urls.empty() ||
+              default_url.run.server_metrics_urls == std::vector<std::string>{""});
   EXPECT_EQ(default_url.run.concurrency, (std::vector<std::int64_t>{2}));
   const ParseResult given = parse({"--server-metrics", "http://10.0.0.2:8000/prometheus/metrics"});
   ASSERT_FALSE(given.exit_code) << given.message;
   EXPECT_TRUE(given.run.server_metrics);
-  EXPECT_EQ(given.run.server_metrics_url, "http://10.0.0.2:8000/prometheus/metrics");
+  EXPECT_EQ(given.run.server_metrics_urls,
+            std::vector<std::string>{"http://10.0.0.2:8000/prometheus/metrics"});
+}
+
+TEST(ParseCli, ServerMetricsRepeatsForSeveralServers) {
+  const ParseResult several = parse({"--server-metrics", "http://a:8000/metrics", "--server-metrics",
+                                     "http://b:8000/metrics", "--concurrency", "2"});
+  ASSERT_FALSE(several.exit_code) << several.message;
+  EXPECT_TRUE(several.run.server_metrics);
+  EXPECT_EQ(several.run.server_metrics_urls,
+            (std::vector<std::string>{"http://a:8000/metrics", "http://b:8000/metrics"}));
+  EXPECT_EQ(several.run.concurrency, (std::vector<std::int64_t>{2}));
 }
 
 }  // namespace

@@ -55,6 +55,132 @@ TEST(ServerMetrics, TheSimulatorsCountersAgreeWithBenchsTokenCounts) {
   EXPECT_EQ(run.err.find("server metrics"), std::string::npos) << run.err;
 }
 
+TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
+  const ProcessResult run =
+      run_process(BENCH_BINARY, run_args({"--warmup-requests", "3", "--server-metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const json& server = results.at("server_metrics");
+  EXPECT_EQ(results.at("completed"), kPrompts);
+  // The warm-up's 3 x 6 tokens are outside the window: the counts agree exactly.
+  EXPECT_EQ(server.at("generation_tokens"), kPrompts * 6) << server.dump();
+  EXPECT_EQ(server.at("generation_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("requests_succeeded"), kPrompts);
+  EXPECT_EQ(server.at("warmup_requests_in_window"), 0);
+  EXPECT_EQ(server.at("warmup_drained"), true);
+}
+
+TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
+  // One sequence at a time in a 1000-token KV budget: the others queue, and the polls see it.
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      {"--sim-profile", "tiny", "--sim-max-running-requests", "1", "--sim-kv-cache-tokens", "1000",
+       "--sim-step-us", "2000", "--num-prompts", "6", "--concurrency", "3", "--input-len", "8",
+       "--output-len", "20", "--ignore-eos", "--output-format", "json", "--server-metrics",
+       "--server-metrics-interval", "0.02"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json gauges = json::parse(run.out).at("server_metrics").at("gauges");
+  ASSERT_TRUE(gauges.is_object()) << gauges.dump();
+  EXPECT_EQ(gauges.at("interval_s"), 0.02);
+  EXPECT_GE(gauges.at("polls").get<int>(), 3) << gauges.dump();
+  EXPECT_EQ(gauges.at("polls_failed"), 0);
+  EXPECT_EQ(gauges.at("requests_running").at("max"), 1) << gauges.dump();
+  EXPECT_GE(gauges.at("requests_waiting").at("max").get<double>(), 1) << gauges.dump();
+  EXPECT_GT(gauges.at("kv_cache_usage").at("max").get<double>(), 0) << gauges.dump();
+  EXPECT_EQ(gauges.at("series").at("t_s").size(), gauges.at("polls").get<std::size_t>());
+}
+
+TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
+  // A fixed 30 ms TTFT: well inside vLLM's 0.02-0.04 s bucket on both sides of the wire.
+  const ProcessResult run = run_process(
+      BENCH_BINARY, run_args({"--sim-ttft-ms", "30", "--sim-tpot-ms", "1", "--server-metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json ranges = json::parse(run.out).at("server_metrics").at("latency_ranges");
+  for (const char* metric : {"ttft", "e2e"}) {
+    for (const char* percentile : {"p50", "p99"}) {
+      const json& range = ranges.at(metric).at(percentile);
+      EXPECT_EQ(range.at("bench_inside"), true) << metric << " " << percentile << range.dump();
+    }
+  }
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.02) << ranges.dump();
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.04) << ranges.dump();
+}
+
+TEST(ServerMetrics, SeveralServersAreEachScrapedAndAddedUp) {
+  // Behind a "router": the load goes to the first server, the second stays idle.
+  TempDir loaded_dir, idle_dir;  // each server writes its port into its own directory
+  ServeSimProcess loaded(BENCH_BINARY, {}, loaded_dir);
+  ServeSimProcess idle(BENCH_BINARY, {}, idle_dir);
+  ASSERT_FALSE(loaded.base_url().empty());
+  ASSERT_FALSE(idle.base_url().empty());
+  const ProcessResult run = run_process(
+      BENCH_BINARY, run_args({"--base-url", loaded.base_url(), "--server-metrics",
+                              loaded.base_url() + "/metrics", "--server-metrics",
+                              idle.base_url() + "/metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const json& server = results.at("server_metrics");
+  EXPECT_TRUE(server.at("error").is_null()) << server.dump();
+  EXPECT_EQ(server.at("url"), loaded.base_url() + "/metrics, " + idle.base_url() + "/metrics");
+  EXPECT_EQ(server.at("generation_tokens"), results.at("total_output_tokens"));
+  EXPECT_EQ(server.at("generation_tokens_difference"), 0);
+  ASSERT_EQ(server.at("servers").size(), 2u) << server.dump();
+  EXPECT_EQ(server.at("servers").at(0).at("generation_tokens"), kPrompts * 6);
+  EXPECT_EQ(server.at("servers").at(1).at("generation_tokens"), 0);
+  EXPECT_EQ(server.at("servers").at(1).at("url"), idle.base_url() + "/metrics");
+}
+
+TEST(ServerMetrics, APasswordInTheUrlAppearsInNoOutput) {
+  TempDir dir;
+  ServeSimProcess serve_sim(BENCH_BINARY, {}, dir);
+  const std::string& base_url = serve_sim.base_url();
+  ASSERT_EQ(base_url.rfind("http://", 0), 0u) << base_url;
+  const std::string password = "pw-SECRET-5512";
+  // One server that answers, one that does not: both the figures and the failure are written.
+  const std::string answering =
+      "http://bench:" + password + "@" + base_url.substr(7) + "/metrics";
+  const std::string refusing = "http://bench:" + password + "@127.0.0.1:1/metrics";
+  const std::string output_file = dir.path() + "/results.json";
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      run_args({"--base-url", base_url, "--server-metrics", answering, "--server-metrics",
+                refusing, "--output-file", output_file}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string written = bench::testing::read_file(output_file);
+  for (const std::string* output : {&run.out, &run.err, &written}) {
+    EXPECT_EQ(output->find("SECRET"), std::string::npos) << *output;
+  }
+  const json results = json::parse(run.out);
+  const json& config = results.at("config").at("server_metrics");
+  ASSERT_EQ(config.size(), 2u) << config.dump();
+  EXPECT_EQ(config.at(0), "http://bench:[REDACTED]@" + base_url.substr(7) + "/metrics");
+  const json& servers = results.at("server_metrics").at("servers");
+  EXPECT_EQ(servers.at(0).at("generation_tokens"), kPrompts * 6) << servers.dump();
+  EXPECT_NE(servers.at(1).at("error").get<std::string>().find("http://bench:[REDACTED]@"),
+            std::string::npos)
+      << servers.dump();
+}
+
+TEST(ServerMetrics, AServerThatMiscountsItsTokensDrawsTheWarning) {
+  // Every request is counted one generation token too many by /metrics: 8 more of 48, +16.7%.
+  const std::vector<std::string> args = {"--num-prompts", std::to_string(kPrompts),
+                                         "--concurrency", "4", "--output-len", "6",
+                                         "--ignore-eos", "--server-metrics",
+                                         "--sim-metrics-miscount-fraction", "1"};
+  const ProcessResult run = run_process(BENCH_BINARY, args);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("WARNING: the server's generation tokens differ from bench's output "
+                         "tokens by +16.7%"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("56 (bench: 48 output tokens; the server counted 8 more, +16.7%)"),
+            std::string::npos)
+      << run.out;
+  // Only the generation counter is wrong: the prompt tokens still agree.
+  EXPECT_EQ(run.out.find("the server's prompt tokens differ"), std::string::npos) << run.out;
+}
+
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
   const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
                                          "--output-len", "4", "--server-metrics"};

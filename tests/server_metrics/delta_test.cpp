@@ -4,6 +4,7 @@
 #include "bench/server_metrics/snapshot.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -116,6 +117,61 @@ TEST(PercentileRange, SkipsEmptyLeadingBucketsAndRefusesAnEmptyHistogram) {
   histogram.buckets = {{0.1, 0}, {INFINITY, 0}};
   EXPECT_FALSE(percentile_range(histogram, 50).has_value());
   EXPECT_FALSE(percentile_range(Histogram{}, 50).has_value());
+}
+
+}  // namespace
+
+namespace {
+
+using bench::server_metrics::Delta;
+using bench::server_metrics::sum_of;
+
+Delta server_window(double prompt, double generation, double fast, double all) {
+  Delta delta;
+  delta.family = ServerFamily::vllm;
+  delta.prompt_tokens = prompt;
+  delta.generation_tokens = generation;
+  Histogram ttft;
+  ttft.buckets = {{0.1, fast}, {std::numeric_limits<double>::infinity(), all}};
+  ttft.count = all;
+  ttft.sum = all * 0.05;
+  delta.ttft_seconds = ttft;
+  return delta;
+}
+
+TEST(SumOf, AddsTheCountersAndHistogramsOfSeveralServers) {
+  const Delta total = sum_of({server_window(100, 10, 1, 2), server_window(300, 30, 3, 5)});
+  EXPECT_EQ(total.family, ServerFamily::vllm);
+  EXPECT_EQ(total.prompt_tokens, 400);
+  EXPECT_EQ(total.generation_tokens, 40);
+  ASSERT_TRUE(total.ttft_seconds.has_value());
+  EXPECT_EQ(total.ttft_seconds->buckets[0].count, 4);
+  EXPECT_EQ(total.ttft_seconds->buckets[1].count, 7);
+  EXPECT_EQ(total.ttft_seconds->count, 7);
+  EXPECT_FALSE(total.preemptions.has_value());  // neither exposes it
+  EXPECT_TRUE(total.notes.empty());
+}
+
+TEST(SumOf, OneUnknownCounterMakesTheSumUnknown) {
+  Delta restarted = server_window(300, 30, 3, 5);
+  restarted.generation_tokens.reset();
+  restarted.notes.push_back("generation tokens: the counter went down");
+  const Delta total = sum_of({server_window(100, 10, 1, 2), restarted});
+  EXPECT_EQ(total.prompt_tokens, 400);
+  EXPECT_FALSE(total.generation_tokens.has_value());
+  ASSERT_EQ(total.notes.size(), 1u);
+  EXPECT_EQ(total.notes[0], "server 2: generation tokens: the counter went down");
+}
+
+TEST(SumOf, DifferentBucketsOrFamiliesAreNotMixed) {
+  Delta other = server_window(300, 30, 3, 5);
+  other.family = ServerFamily::sglang;
+  other.ttft_seconds->buckets[0].upper_bound = 0.2;
+  const Delta total = sum_of({server_window(100, 10, 1, 2), other});
+  EXPECT_EQ(total.family, ServerFamily::unknown);
+  EXPECT_FALSE(total.ttft_seconds.has_value());
+  ASSERT_EQ(total.notes.size(), 1u);
+  EXPECT_NE(total.notes[0].find("buckets differ"), std::string::npos);
 }
 
 }  // namespace

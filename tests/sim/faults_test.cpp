@@ -48,6 +48,8 @@ std::vector<Kind> kinds() {
        [](const FaultPlan& p) { return p.crlf; }},
       {"comments", [](SimOptions& o) -> double& { return o.comment_fraction; },
        [](const FaultPlan& p) { return p.comments; }},
+      {"metrics_miscount", [](SimOptions& o) -> double& { return o.metrics_miscount_fraction; },
+       [](const FaultPlan& p) { return p.metrics_miscount; }},
   };
 }
 

@@ -15,6 +15,7 @@
 namespace {
 
 using bench::server_metrics::parse_exposition;
+using bench::server_metrics::percentile_range;
 using bench::server_metrics::read_snapshot;
 using bench::server_metrics::ServerFamily;
 using bench::server_metrics::Snapshot;
@@ -87,6 +88,76 @@ TEST(SimServerMetrics, CountsTheTokensItsResponsesCarried) {
   EXPECT_EQ(snapshot.generation_tokens, 8);
   EXPECT_EQ(snapshot.requests_succeeded, 2);
   EXPECT_EQ(snapshot.requests_running, 0);
+}
+
+TEST(SimServerMetrics, ItsTtftAndE2eHistogramsHoldItsOwnTimes) {
+  SimOptions options;
+  options.ttft_ms = 30;  // well inside vLLM's 0.02-0.04 s TTFT bucket
+  options.tpot_ms = 1;
+  SimServer server(options);
+  RawConnection connection(server.port());
+  const std::string body = R"({"model":"m","prompt":"one two","max_tokens":3,"stream":true})";
+  for (int i = 0; i < 3; ++i) {
+    connection.send(post("/v1/completions", body));
+    ASSERT_EQ(connection.read_response().status, 200);
+  }
+  const Snapshot snapshot = scrape(connection);
+  ASSERT_TRUE(snapshot.ttft_seconds.has_value());
+  ASSERT_TRUE(snapshot.e2e_seconds.has_value());
+  EXPECT_EQ(snapshot.ttft_seconds->count, 3);
+  EXPECT_EQ(snapshot.e2e_seconds->count, 3);
+  const auto ttft = percentile_range(*snapshot.ttft_seconds, 99);
+  ASSERT_TRUE(ttft.has_value());
+  EXPECT_EQ(ttft->lower, 0.02);
+  EXPECT_EQ(ttft->upper, 0.04);
+  EXPECT_GT(snapshot.ttft_seconds->sum, 3 * 0.03 - 1e-9);
+  const auto e2e = percentile_range(*snapshot.e2e_seconds, 50);
+  ASSERT_TRUE(e2e.has_value());
+  EXPECT_EQ(e2e->upper, 0.3);
+}
+
+TEST(SimServerMetrics, WaitingRequestsAndKvUsageComeFromTheEngine) {
+  SimOptions options;
+  options.profile = "tiny";
+  options.engine.max_running_requests = 1;  // the second request must wait
+  options.engine.kv_cache_tokens = 1000;
+  options.engine.step_us = 20'000;  // 20 tokens take 0.4 s: time enough to look
+  SimServer server(options);
+  RawConnection first(server.port());
+  RawConnection second(server.port());
+  const std::string body = R"({"model":"m","prompt":"one two","max_tokens":20,"stream":true})";
+  first.send(post("/v1/completions", body));
+  second.send(post("/v1/completions", body));
+  RawConnection metrics(server.port());
+  Snapshot snapshot;
+  // Both requests reach the server within a few ms, and its next step takes the first into
+  // the engine; look until it has.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    snapshot = scrape(metrics);
+    if (snapshot.requests_running.value_or(0) > 0 && snapshot.requests_waiting.value_or(0) > 0) {
+      break;
+    }
+  }
+  EXPECT_EQ(snapshot.requests_running, 1);
+  EXPECT_EQ(snapshot.requests_waiting, 1);
+  ASSERT_TRUE(snapshot.kv_cache_usage_ratio.has_value());
+  // One request holds its prompt and its 20 output tokens of the 1000-token budget.
+  EXPECT_GT(*snapshot.kv_cache_usage_ratio, 0.02);
+  EXPECT_LT(*snapshot.kv_cache_usage_ratio, 0.1);
+  EXPECT_EQ(first.read_response().status, 200);
+  EXPECT_EQ(second.read_response().status, 200);
+  const Snapshot after = scrape(metrics);
+  EXPECT_EQ(after.requests_running, 0);
+  EXPECT_EQ(after.requests_waiting, 0);
+  EXPECT_EQ(after.kv_cache_usage_ratio, 0.0);
+}
+
+TEST(SimServerMetrics, AModelWithoutAKvBudgetExposesNoKvUsage) {
+  SimServer server(fast_sim());
+  RawConnection connection(server.port());
+  const Snapshot snapshot = scrape(connection);
+  EXPECT_EQ(snapshot.requests_waiting, 0);
+  EXPECT_FALSE(snapshot.kv_cache_usage_ratio.has_value());
 }
 
 TEST(SimServerMetrics, EscapesTheModelNameLabel) {

@@ -61,6 +61,9 @@ struct DriverPlan {
   std::size_t first = 0;   // this driver's first request index
   std::size_t stride = 1;  // and the step to its next one
   std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
+  // Requests from this index on are not sent: a point run in phases (its warm-up drained
+  // before its measured requests, for --server-metrics) sends [first, end_request) in each.
+  std::size_t end_request = std::numeric_limits<std::size_t>::max();
   std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up too
   // Closed loop: stop after this many measured requests of this driver have been sent.
   std::size_t measured_requests = std::numeric_limits<std::size_t>::max();

@@ -20,6 +20,7 @@ struct PointPlan {
   DriverPlan driver;             // epoch, first, stride and measured share are set per thread
   engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
+  std::size_t first_request = 0;  // the index the point starts from (a later phase of it)
   std::size_t client_threads = 1;
   // Connections opened (by GETs of preconnect_url) before the point's epoch; 0 = none.
   std::int64_t preconnect = 0;

@@ -1,11 +1,14 @@
 #pragma once
 // --server-metrics: the server's Prometheus exposition read before each point (and its warm-up)
 // and after its last request, on the main thread while no request is in flight, so a scrape
-// never delays the load. A scrape that fails (no answer, an HTTP error, a body that is no
-// exposition or beyond the parser's cap) leaves the window's figures unknown with one line
+// never delays the load; in between, with --server-metrics-interval, a MetricsPoller reads the
+// gauges on a thread of its own. A scrape that fails (no answer, an HTTP error, a body that is
+// no exposition or beyond the parser's cap) leaves the window's figures unknown with one line
 // saying why; it never fails the run.
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,31 +25,55 @@ struct MetricsServer {
   std::string url;
   const std::vector<std::string>* headers = nullptr;
   engine::EngineOptions engine;
-  const util::Redactor* redactor = nullptr;
+  util::Redactor redactor;  // hides the headers' credentials and the URL's password
 };
 
-/// `--server-metrics [URL]`'s URL: the one given, else <base_url>/metrics.
-std::string server_metrics_url(const std::string& given, const std::string& base_url);
+/// The URLs of `--server-metrics [URL]`, one per flag: each one given, or <base_url>/metrics for
+/// the flag without a value (and when none was given).
+std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
+                                             const std::string& base_url);
 
+/// A scrape with no whole answer within this long fails, so a server that never answers
+/// /metrics cannot hold bench up.
+inline constexpr std::int64_t kScrapeTimeoutMs = 10'000;
+
+/// One scrape of `server`, read through its family's name map; nullopt with `failure` set
+/// (one line, no password) when it fails. `stop`, when it becomes true, cancels it.
+std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
+                                                        const std::atomic<bool>* stop,
+                                                        std::string& failure);
+
+class MetricsPoller;
+
+/// Every --server-metrics URL of the run: several servers behind a router are each scraped
+/// (and polled), and their windows added up for the cross-checks.
 class ServerMetricsScraper {
  public:
-  explicit ServerMetricsScraper(MetricsServer server) : server_(std::move(server)) {}
+  /// `poll_interval_s` > 0: poll the gauges that often while a point runs; 0: only its edges.
+  ServerMetricsScraper(std::vector<MetricsServer> servers, double poll_interval_s);
+  ~ServerMetricsScraper();
 
   /// Before a point: the first scrape of its window.
   void before_point();
   /// After a point's last request: the window's delta, or why it is unknown (said on `err` the
-  /// first time a scrape fails, unless `quiet`).
+  /// first time a scrape fails, unless `quiet`). With several servers: their sum, each one's
+  /// own window under `servers`.
   report::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
                                           bool quiet);
 
  private:
-  report::ServerMetricsWindow window_of_point(std::int64_t warmup_requests);
-  std::optional<server_metrics::Snapshot> scrape(std::string& failure) const;
+  struct Watched {
+    MetricsServer server;
+    std::unique_ptr<MetricsPoller> poller;  // while a point runs
+    std::optional<server_metrics::Snapshot> before;
+    std::string before_failure;
+    bool failure_said = false;
+  };
+  report::ServerMetricsWindow window_of(Watched& watched, std::int64_t warmup_requests,
+                                        std::ostream& err, bool quiet);
 
-  MetricsServer server_;
-  std::optional<server_metrics::Snapshot> before_;
-  std::string before_failure_;
-  bool failure_said_ = false;
+  std::vector<std::unique_ptr<Watched>> watched_;  // stable addresses: pollers refer to them
+  double poll_interval_s_ = 0;
 };
 
 }  // namespace bench::app

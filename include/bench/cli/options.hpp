@@ -101,7 +101,10 @@ struct RunOptions {
   std::string save_requests;   // JSONL, one record per request
   bool flush_cache = false;    // empty the server's prefix cache before each point
   bool server_metrics = false;  // scrape the server's Prometheus metrics before and after each point
-  std::string server_metrics_url;  // what to scrape; empty = <base-url>/metrics
+  // What to scrape, one URL per server (several behind a router); an empty entry (the flag
+  // without a value) = <base-url>/metrics.
+  std::vector<std::string> server_metrics_urls;
+  double server_metrics_interval_s = 1.0;  // poll the server's gauges this often, s; 0 = edges only
   bool insecure = false;       // skip TLS verification
   std::string cacert;          // CA bundle path
   double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish

@@ -1,6 +1,7 @@
 #pragma once
 // One whole HTTP exchange (GET or POST) through the same engine the benchmark uses, for the
 // few requests bench makes outside the measured run: model discovery and the readiness probe.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,9 +17,11 @@ struct FetchResult {
   TransferEnd end;               // transport outcome
 };
 
-/// Sends one request and collects the response. POST when `body` is non-empty.
+/// Sends one request and collects the response. POST when `body` is non-empty. When `stop`
+/// becomes true the exchange is cancelled (after options.grace_ms), as Engine::run does.
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options,
-                  std::size_t max_body_bytes = 4 << 20);
+                  std::size_t max_body_bytes = 4 << 20,
+                  const std::atomic<bool>* stop = nullptr);
 
 }  // namespace bench::engine

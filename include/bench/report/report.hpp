@@ -12,6 +12,7 @@
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/format.hpp"
+#include "bench/server_metrics/gauge_series.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 
 namespace bench::report {
@@ -25,6 +26,17 @@ struct ClientCheck {
   std::vector<std::string> warnings;  // why, one line each
 };
 
+/// --server-metrics-interval: the server's gauges polled while a point ran.
+struct GaugePolls {
+  double interval_s = 0;
+  server_metrics::GaugeSeries series;  // readings' times count from the window's first scrape
+  std::size_t polls = 0;               // scrapes that ended (answered or failed)
+  std::size_t failed = 0;              // of them, those that gave no reading
+  std::size_t skipped = 0;             // ticks missed because a scrape outlasted the interval
+  std::string first_failure;           // why the first failed poll failed; empty when none did
+  double slowest_scrape_s = 0;
+};
+
 /// --server-metrics: what the server's own counters say of the point, scraped before it (and
 /// its warm-up) and after its last request.
 struct ServerMetricsWindow {
@@ -32,6 +44,11 @@ struct ServerMetricsWindow {
   std::optional<server_metrics::Delta> delta;  // nullopt when a scrape failed
   std::string failure;                         // why, one line; empty when both scrapes worked
   std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
+  bool warmup_drained = false;                 // the window opened once the warm-up had ended
+  std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
+  // Several servers behind a router: each one's own window (the figures above are their sum);
+  // empty with one server.
+  std::vector<ServerMetricsWindow> servers;
 };
 
 /// What the run was, for the report's header and the JSON "config" object.

@@ -76,6 +76,11 @@ struct Delta {
 
 Delta delta_between(const Snapshot& before, const Snapshot& after);
 
+/// The windows of several servers behind one router added up: counters summed (unknown when
+/// one server's is), histograms merged bucket by bucket (unknown when their buckets differ),
+/// the family kept when all agree; every server's notes kept, prefixed by its position.
+Delta sum_of(const std::vector<Delta>& deltas);
+
 /// The bucket a percentile (0..100) of `histogram` falls in, as [lower, upper] bounds in the
 /// histogram's unit: a bucketed histogram gives a range, not a value. nullopt when it is empty.
 struct BucketRange {

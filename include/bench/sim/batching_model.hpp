@@ -48,9 +48,10 @@ class BatchingModel final : public GenerationModel {
   std::int64_t step_ns(std::int64_t decoding, std::int64_t context_tokens,
                        std::int64_t prefill_tokens) const;
 
-  std::size_t waiting() const;                     // admitted by the server, not yet running
+  std::size_t waiting() const override;            // admitted by the server, not yet running
   std::size_t running() const;                     // holding KV (held streams included)
   std::int64_t kv_used_tokens() const { return kv_used_; }
+  std::optional<double> kv_usage_ratio() const override;  // kv_used / the KV budget
 
  private:
   struct Sequence {

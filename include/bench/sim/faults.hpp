@@ -32,6 +32,7 @@ struct FaultPlan {
   std::int32_t tokens_per_chunk = 1;  // > 1: tokens are held back and sent in groups
   bool crlf = false;           // SSE lines end with CRLF
   bool comments = false;       // ": keep-alive" before every event
+  bool metrics_miscount = false;  // GET /metrics counts one generation token too many
 
   /// The injected kinds as a JSON array of names (["stall","crlf"]), for the truth log.
   std::string names_json() const;

@@ -7,6 +7,7 @@
 // compete for one simulated engine.
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -65,6 +66,11 @@ class GenerationModel {
   /// The most tokens (prompt + output) one request may hold; the server refuses larger ones
   /// with HTTP 400, as vLLM does past max_model_len. kNever = no limit.
   virtual std::int64_t token_capacity() const { return kNever; }
+  /// Requests admitted but not yet running (queued for the engine), for /metrics. A model
+  /// without a queue has none.
+  virtual std::size_t waiting() const { return 0; }
+  /// The share (0..1) of the KV budget held now, for /metrics; nullopt without a budget.
+  virtual std::optional<double> kv_usage_ratio() const { return std::nullopt; }
 };
 
 /// Every request on its own clock: the first `tokens_per_step` tokens `ttft_ns` after arrival,

@@ -3,16 +3,49 @@
 // loggers.py, as prometheus_client writes them: counters as name_total, a model_name label), so
 // that bench's --server-metrics can be held against the simulator's truth end to end.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bench::sim {
 
+/// A Prometheus histogram as the server keeps it: observations per bucket, their sum and count.
+class SimHistogram {
+ public:
+  /// `upper_bounds` ascending; a last +Inf bucket is implied.
+  explicit SimHistogram(std::vector<double> upper_bounds);
+  void observe(double value);
+
+  const std::vector<double>& upper_bounds() const { return upper_bounds_; }
+  /// Observations <= upper_bounds()[i] (cumulative, as the exposition writes them).
+  std::int64_t cumulative(std::size_t i) const;
+  std::int64_t count() const { return count_; }
+  double sum() const { return sum_; }
+
+ private:
+  std::vector<double> upper_bounds_;
+  std::vector<std::int64_t> in_bucket_;  // one per bound, plus the +Inf bucket
+  std::int64_t count_ = 0;
+  double sum_ = 0;
+};
+
+/// vLLM's buckets (vllm/v1/metrics/loggers.py) for vllm:time_to_first_token_seconds and for
+/// vllm:e2e_request_latency_seconds, in seconds.
+std::vector<double> vllm_ttft_buckets_s();
+std::vector<double> vllm_e2e_buckets_s();
+
 struct SimCounts {
-  std::int64_t requests_running = 0;    // streams open now
+  std::int64_t requests_running = 0;    // streams the model is generating for now
+  std::int64_t requests_waiting = 0;    // streams queued for the model
+  std::optional<double> kv_cache_usage;  // 0..1 of the KV budget; nullopt: the model has none
   std::int64_t prompt_tokens = 0;       // of every stream ended (finished or abandoned)
   std::int64_t generation_tokens = 0;   // tokens sent by every stream ended
   std::int64_t requests_succeeded = 0;  // streams that ended with their whole answer sent
+  // Of every stream ended with a token sent: arrival -> first text chunk handed to the socket,
+  // and arrival -> the response's last byte handed to it (the truth log's times).
+  SimHistogram ttft_seconds{vllm_ttft_buckets_s()};
+  SimHistogram e2e_seconds{vllm_e2e_buckets_s()};
 };
 
 /// The Prometheus text exposition (format 0.0.4) of `counts` for `model`.

@@ -84,6 +84,9 @@ struct SimOptions {
   std::int32_t multi_token_count = 3;  // tokens per chunk in those responses (>= 2)
   double crlf_fraction = 0.0;      // SSE lines end with CRLF
   double comment_fraction = 0.0;   // an SSE comment (": keep-alive") before every event
+  // GET /metrics counts one generation token more than the response carried (a miscounting
+  // server, for --server-metrics's cross-check); the response itself is untouched.
+  double metrics_miscount_fraction = 0.0;
 
   // llama.cpp's dialect (server-quirks.md), for every stream when set.
   bool usage_on_last_chunk = false;  // usage rides on the finish_reason chunk, always sent

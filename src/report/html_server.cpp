@@ -1,0 +1,126 @@
+// The run's "Server" table, from the results' server_metrics (--server-metrics): the server's
+// own counts over the window beside bench's, its polled gauges, the bucket ranges of its TTFT
+// and E2E beside bench's percentiles, and the cross-checks' findings. Reads the JSON written by
+// server_section.cpp, so a results file renders the same as the run that wrote it.
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "html_parts.hpp"
+#include "results_view.hpp"
+
+namespace bench::report::html {
+namespace {
+
+using view::number;
+
+// Unknown is said as unknown, never 0.
+std::string count_cell(const json& object, std::string_view key) {
+  const auto value = number(object, key);
+  return value ? view::fixed(value, 0) : "n/a";
+}
+
+std::string row(std::string_view figure, const std::string& server, const std::string& bench) {
+  return fmt::format("<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
+                     "<td class=\"num\">{}</td></tr>",
+                     figure, server, bench);
+}
+
+std::string gauge_cell(const json* gauges, std::string_view key, bool as_percent) {
+  const json* stat = gauges == nullptr ? nullptr : view::object_at(*gauges, key);
+  const auto mean = stat == nullptr ? std::nullopt : number(*stat, "mean");
+  if (!mean) return "n/a";
+  const auto max = number(*stat, "max");
+  if (as_percent) {
+    return fmt::format("mean {}%, max {}%", view::fixed(*mean * 100, 1),
+                       view::fixed(max ? std::optional<double>(*max * 100) : std::nullopt, 1));
+  }
+  return fmt::format("mean {}, max {}", view::fixed(mean, 1), view::fixed(max, 0));
+}
+
+std::string range_cell(const json& range) {
+  const auto lower = number(range, "server_lower_s");
+  if (!lower) return "n/a";
+  const auto upper = number(range, "server_upper_s");  // "inf" reads as infinity
+  if (!upper || std::isinf(*upper)) return fmt::format("above {:g} s", *lower);
+  return fmt::format("{:g}-{:g} s", *lower, *upper);
+}
+
+std::string latency_rows(const json& server, std::string& findings) {
+  const json* ranges = view::object_at(server, "latency_ranges");
+  if (ranges == nullptr) return "";
+  std::string out;
+  for (const auto& [metric, label] : {std::pair{"ttft", "TTFT"}, std::pair{"e2e", "E2E"}}) {
+    const json* percentiles = view::object_at(*ranges, metric);
+    if (percentiles == nullptr) continue;
+    for (const char* p : {"p50", "p99"}) {
+      const json* range = view::object_at(*percentiles, p);
+      if (range == nullptr) continue;
+      const auto bench = number(*range, "bench_s");
+      const std::string bench_text = bench ? fmt::format("{:.3g} s", *bench) : "n/a";
+      out += row(fmt::format("{} {}", p, label), range_cell(*range), bench_text);
+      if (range->value("bench_inside", json()) == json(false)) {
+        findings += fmt::format(
+            "<p class=\"alert warn\">bench's {} {} ({}) is outside the server's range ({}).</p>",
+            p, label, bench_text, range_cell(*range));
+      }
+    }
+  }
+  return out;
+}
+
+// Beyond 1% apart, the server's and bench's token counts are a finding (server_section.cpp).
+std::string mismatch_alert(const json& server, std::string_view difference_key,
+                           std::string_view bench_key, std::string_view kind) {
+  const auto difference = number(server, difference_key);
+  const auto bench = number(server, bench_key);
+  if (!difference || !bench || !(*bench > 0) || std::abs(*difference) <= 0.01 * *bench) return "";
+  return fmt::format("<p class=\"alert bad\">The server's {} tokens differ from bench's by "
+                     "{:+.1f}%: one of the two miscounts, or other clients share the server.</p>",
+                     kind, *difference / *bench * 100);
+}
+
+}  // namespace
+
+std::string server_section(const json& run, std::string_view id_prefix) {
+  const json* server = view::object_at(run, "server_metrics");
+  if (server == nullptr) return "";
+  std::string out = fmt::format(
+      "<section class=\"card\" id=\"{}server\"><h2>Server <span class=\"unit-h\">(its own "
+      "metrics, {})</span></h2>",
+      esc(id_prefix), esc(view::text(*server, "url")));
+  if (const std::string error = view::text(*server, "error"); !error.empty()) {
+    return out + "<p class=\"alert warn\">Server metrics unavailable: " + esc(error) +
+           "</p></section>";
+  }
+  const json* gauges = view::object_at(*server, "gauges");
+  std::string findings;
+  out += "<table class=\"server\"><thead><tr><th scope=\"col\">figure</th>"
+         "<th scope=\"col\">server</th><th scope=\"col\">bench</th></tr></thead><tbody>";
+  out += row("Prompt tokens", count_cell(*server, "prompt_tokens"),
+             count_cell(*server, "bench_input_tokens"));
+  out += row("Generation tokens", count_cell(*server, "generation_tokens"),
+             count_cell(*server, "bench_output_tokens"));
+  out += row("Requests succeeded", count_cell(*server, "requests_succeeded"),
+             count_cell(run, "completed"));
+  out += row("Preemptions", count_cell(*server, "preemptions"), "");
+  out += row("Running requests", gauge_cell(gauges, "requests_running", false), "");
+  out += row("Waiting requests", gauge_cell(gauges, "requests_waiting", false), "");
+  out += row("KV-cache usage", gauge_cell(gauges, "kv_cache_usage", true), "");
+  out += latency_rows(*server, findings);
+  out += "</tbody></table>";
+  out += mismatch_alert(*server, "generation_tokens_difference", "bench_output_tokens",
+                        "generation");
+  out += mismatch_alert(*server, "prompt_tokens_difference", "bench_input_tokens", "prompt");
+  out += findings;
+  if (const json* notes = view::array_at(*server, "notes")) {
+    for (const json& note : *notes) {
+      if (note.is_string()) out += "<p class=\"alert info\">" + esc(note.get<std::string>()) + "</p>";
+    }
+  }
+  return out + "</section>";
+}
+
+}  // namespace bench::report::html

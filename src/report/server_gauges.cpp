@@ -1,0 +1,93 @@
+#include "server_gauges.hpp"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "bench/util/clock.hpp"
+
+namespace bench::report {
+namespace {
+
+using nlohmann::json;
+using server_metrics::GaugePoint;
+using server_metrics::GaugeStat;
+
+json number_or_null(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
+}
+
+// Counts of requests read as "3.2"; a usage ratio as a percentage.
+std::string stat_text(const GaugeStat& stat, bool as_percent) {
+  if (!stat.mean()) return "n/a";
+  if (as_percent) return fmt::format("mean {:.1f}%, max {:.1f}%", *stat.mean() * 100,
+                                     *stat.maximum() * 100);
+  return fmt::format("mean {:.1f}, max {:.0f}", *stat.mean(), *stat.maximum());
+}
+
+json stat_json(const GaugeStat& stat) {
+  return {{"mean", number_or_null(stat.mean())}, {"max", number_or_null(stat.maximum())}};
+}
+
+// The series as columns, one value per point: the mean of the readings it merges.
+json series_json(const server_metrics::GaugeSeries& series) {
+  json t_s = json::array(), running = json::array(), waiting = json::array(),
+       kv = json::array();
+  for (const GaugePoint& point : series.points()) {
+    t_s.push_back(ns_to_s(point.start_ns));
+    running.push_back(number_or_null(point.requests_running.mean()));
+    waiting.push_back(number_or_null(point.requests_waiting.mean()));
+    kv.push_back(number_or_null(point.kv_cache_usage_ratio.mean()));
+  }
+  return {{"readings_per_point", series.readings_per_point()},
+          {"max_points", series.max_points()},
+          {"t_s", t_s},
+          {"requests_running", running},
+          {"requests_waiting", waiting},
+          {"kv_cache_usage", kv}};
+}
+
+}  // namespace
+
+void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
+                        std::string_view who) {
+  const GaugePoint& totals = polls.series.totals();
+  const std::string polled =
+      fmt::format("{} poll{}, every {:g} s", totals.readings, totals.readings == 1 ? "" : "s",
+                  polls.interval_s);
+  lines.push_back({fmt::format("Running requests ({})", who),
+                   fmt::format("{} ({})", stat_text(totals.requests_running, false), polled)});
+  lines.push_back(
+      {fmt::format("Waiting requests ({})", who), stat_text(totals.requests_waiting, false)});
+  lines.push_back(
+      {fmt::format("KV-cache usage ({})", who), stat_text(totals.kv_cache_usage_ratio, true)});
+  if (polls.failed > 0) {
+    lines.push_back({"", fmt::format("Note: {} of {} polls of the {} failed; the first: {}",
+                                     polls.failed, polls.polls, who, polls.first_failure)});
+  }
+  if (polls.skipped > 0) {
+    lines.push_back({"", fmt::format("Note: {} poll(s) of the {} skipped: a scrape took up to "
+                                     "{:.2f} s, longer than the {:g} s interval",
+                                     polls.skipped, who, polls.slowest_scrape_s,
+                                     polls.interval_s)});
+  }
+}
+
+json gauges_json(const GaugePolls& polls) {
+  const GaugePoint& totals = polls.series.totals();
+  return {{"interval_s", polls.interval_s},
+          {"polls", polls.polls},
+          {"polls_failed", polls.failed},
+          {"polls_skipped", polls.skipped},
+          {"first_poll_failure", polls.first_failure.empty() ? json(nullptr)
+                                                             : json(polls.first_failure)},
+          {"slowest_scrape_s", polls.slowest_scrape_s},
+          {"requests_running", stat_json(totals.requests_running)},
+          {"requests_waiting", stat_json(totals.requests_waiting)},
+          {"kv_cache_usage", stat_json(totals.kv_cache_usage_ratio)},
+          {"series", series_json(polls.series)}};
+}
+
+}  // namespace bench::report

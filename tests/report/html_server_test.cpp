@@ -1,0 +1,104 @@
+// The HTML report's "Server" table, from a results file's server_metrics: the server's counts
+// beside bench's, its gauges and latency ranges, the cross-checks as alerts, unknown as n/a,
+// a failed scrape as one line, and no section when the run did not scrape.
+#include "bench/report/html_report.hpp"
+
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "results_fixtures.hpp"
+#include "xml_check.hpp"
+
+namespace bench::report {
+namespace {
+
+using bench::test::parse_xml;
+using bench::test::XmlNode;
+using bench::testing::saved_results;
+using nlohmann::json;
+
+json with_server_metrics(json server) {
+  json results = saved_results("single_run.json");
+  results["server_metrics"] = std::move(server);
+  return results;
+}
+
+json agreeing_server() {
+  return {{"url", "http://127.0.0.1:8000/metrics"},
+          {"error", nullptr},
+          {"family", "vllm"},
+          {"prompt_tokens", 4096},
+          {"generation_tokens", 200},
+          {"requests_succeeded", 8},
+          {"preemptions", nullptr},
+          {"bench_input_tokens", 4096},
+          {"bench_output_tokens", 200},
+          {"prompt_tokens_difference", 0},
+          {"generation_tokens_difference", 0},
+          {"gauges",
+           {{"requests_running", {{"mean", 3.5}, {"max", 4}}},
+            {"requests_waiting", {{"mean", 0.25}, {"max", 1}}},
+            {"kv_cache_usage", {{"mean", 0.125}, {"max", 0.5}}}}},
+          {"latency_ranges",
+           {{"ttft",
+             {{"p50", {{"server_lower_s", 0.02}, {"server_upper_s", 0.04},
+                       {"bench_s", 0.031}, {"bench_inside", true}}},
+              {"p99", {{"server_lower_s", 0.04}, {"server_upper_s", 0.06},
+                       {"bench_s", 0.07}, {"bench_inside", false}}}}}}},
+          {"notes", json::array()}};
+}
+
+// The text of the row whose header cell reads `figure`, cells joined by "|".
+std::string row_text(const XmlNode& root, std::string_view figure) {
+  for (const XmlNode* row : root.find_all("tr")) {
+    const auto headers = row->find_all("th");
+    if (headers.empty() || headers.front()->text() != figure) continue;
+    std::string cells;
+    for (const XmlNode* cell : row->find_all("td")) cells += cell->text() + "|";
+    return cells;
+  }
+  return "(no row " + std::string(figure) + ")";
+}
+
+TEST(HtmlServer, TabulatesTheServersFiguresBesideBenchs) {
+  const std::string html = render_html_report(with_server_metrics(agreeing_server()));
+  const std::unique_ptr<XmlNode> root = parse_xml(html);
+  EXPECT_NE(html.find("<h2>Server"), std::string::npos);
+  EXPECT_EQ(row_text(*root, "Generation tokens"), "200|200|");
+  EXPECT_EQ(row_text(*root, "Preemptions"), "n/a||");
+  EXPECT_EQ(row_text(*root, "Running requests"), "mean 3.5, max 4||");
+  EXPECT_EQ(row_text(*root, "KV-cache usage"), "mean 12.5%, max 50.0%||");
+  EXPECT_EQ(row_text(*root, "p50 TTFT"), "0.02-0.04 s|0.031 s|");
+  EXPECT_NE(html.find("bench's p99 TTFT (0.07 s) is outside the server's range (0.04-0.06 s)"),
+            std::string::npos);
+  EXPECT_EQ(html.find("tokens differ from bench's"), std::string::npos);
+}
+
+TEST(HtmlServer, ATokenMismatchIsAnAlert) {
+  json server = agreeing_server();
+  server["generation_tokens"] = 230;
+  server["generation_tokens_difference"] = 30;
+  const std::string html = render_html_report(with_server_metrics(server));
+  EXPECT_NE(html.find("The server's generation tokens differ from bench's by +15.0%"),
+            std::string::npos);
+}
+
+TEST(HtmlServer, AFailedScrapeIsOneLine) {
+  const json server = {{"url", "http://127.0.0.1:1/metrics"},
+                       {"error", "GET http://127.0.0.1:1/metrics failed: <refused>"}};
+  const std::string html = render_html_report(with_server_metrics(server));
+  parse_xml(html);  // the message is escaped: still well-formed
+  EXPECT_NE(html.find("Server metrics unavailable: GET http://127.0.0.1:1/metrics failed: "
+                      "&lt;refused&gt;"),
+            std::string::npos);
+}
+
+TEST(HtmlServer, NoServerMetricsNoSection) {
+  const std::string html = render_html_report(saved_results("single_run.json"));
+  EXPECT_EQ(html.find("<h2>Server"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bench::report

@@ -1,0 +1,176 @@
+// The server's own TTFT and E2E beside bench's in the Server section: the bucket range the
+// server's p50 and p99 fall in, bench's value beside it, and a finding when bench's is outside.
+// Also the polled gauges' mean and max.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/report/report.hpp"
+
+namespace {
+
+using bench::metrics::RunSummary;
+using bench::report::GaugePolls;
+using bench::report::RunContext;
+using bench::report::ServerMetricsWindow;
+using bench::server_metrics::Delta;
+using bench::server_metrics::GaugeReading;
+using bench::server_metrics::Histogram;
+using bench::server_metrics::ServerFamily;
+
+// 100 requests: 60 within 0.1 s, 98 within 0.25 s, all within 0.5 s.
+Histogram ttft_histogram() {
+  Histogram histogram;
+  histogram.buckets = {{0.1, 60}, {0.25, 98}, {0.5, 100},
+                       {std::numeric_limits<double>::infinity(), 100}};
+  histogram.count = 100;
+  return histogram;
+}
+
+RunSummary with_ttft(double p50_ms, double p99_ms) {
+  RunSummary summary;
+  summary.ttft_ms.count = 100;
+  summary.ttft_ms.median = p50_ms;
+  summary.ttft_ms.p99 = p99_ms;
+  return summary;
+}
+
+RunContext with_delta(Delta delta, std::optional<GaugePolls> polls = std::nullopt) {
+  RunContext context;
+  ServerMetricsWindow window;
+  window.url = "http://127.0.0.1:8000/metrics";
+  delta.family = ServerFamily::vllm;
+  window.delta = std::move(delta);
+  window.polls = std::move(polls);
+  context.server_metrics = window;
+  return context;
+}
+
+Delta ttft_delta() {
+  Delta delta;
+  delta.ttft_seconds = ttft_histogram();
+  return delta;
+}
+
+TEST(ServerLatency, BenchsPercentilesBesideTheServersBucketRange) {
+  const RunSummary summary = with_ttft(80, 400);
+  const std::string text = bench::report::render_text(summary, with_delta(ttft_delta()));
+  EXPECT_NE(text.find("p50 TTFT (server):                0-0.1 s, bench 0.08 s"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("p99 TTFT (server):                0.25-0.5 s, bench 0.4 s"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
+  EXPECT_EQ(text.find("E2E (server)"), std::string::npos) << text;  // not exposed: no line
+  const nlohmann::json ranges =
+      bench::report::to_json(summary, with_delta(ttft_delta())).at("server_metrics").at(
+          "latency_ranges");
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.25);
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.5);
+  EXPECT_DOUBLE_EQ(ranges.at("ttft").at("p99").at("bench_s").get<double>(), 0.4);
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("bench_inside"), true);
+  EXPECT_FALSE(ranges.contains("e2e"));
+}
+
+TEST(ServerLatency, BenchOutsideTheServersRangeIsAFinding) {
+  const RunSummary summary = with_ttft(150, 700);
+  const RunContext context = with_delta(ttft_delta());
+  const std::string text = bench::report::render_text(summary, context);
+  EXPECT_NE(text.find("Finding: bench's p50 TTFT (0.15 s) is above the server's range (0-0.1 s)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Finding: bench's p99 TTFT (0.7 s) is above the server's range "
+                      "(0.25-0.5 s)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json ranges =
+      bench::report::to_json(summary, context).at("server_metrics").at("latency_ranges");
+  EXPECT_EQ(ranges.at("ttft").at("p50").at("bench_inside"), false);
+}
+
+TEST(ServerLatency, ABucketBeyondTheLastBoundIsOpenEnded) {
+  Delta delta;
+  Histogram slow;
+  slow.buckets = {{0.1, 0}, {std::numeric_limits<double>::infinity(), 10}};
+  slow.count = 10;
+  delta.ttft_seconds = slow;
+  const RunSummary summary = with_ttft(3000, 4000);
+  const std::string text = bench::report::render_text(summary, with_delta(delta));
+  EXPECT_NE(text.find("p99 TTFT (server):                above 0.1 s, bench 4 s"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
+  const nlohmann::json ranges =
+      bench::report::to_json(summary, with_delta(delta)).at("server_metrics").at("latency_ranges");
+  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), "inf");
+}
+
+TEST(ServerLatency, NoBenchRequestsLeaveBenchsFigureUnknown) {
+  const RunSummary summary;  // no successful request: no TTFT of bench's
+  const std::string text = bench::report::render_text(summary, with_delta(ttft_delta()));
+  EXPECT_NE(text.find("p50 TTFT (server):                0-0.1 s, bench n/a"), std::string::npos)
+      << text;
+  const nlohmann::json p50 = bench::report::to_json(summary, with_delta(ttft_delta()))
+                                 .at("server_metrics").at("latency_ranges").at("ttft").at("p50");
+  EXPECT_TRUE(p50.at("bench_s").is_null());
+  EXPECT_TRUE(p50.at("bench_inside").is_null());
+}
+
+TEST(ServerGauges, MeanAndMaxOfThePolledGauges) {
+  GaugePolls polls;
+  polls.interval_s = 0.5;
+  polls.polls = 3;
+  polls.series.add(GaugeReading{0, 2, 0, 0.25});
+  polls.series.add(GaugeReading{1, 4, 2, 0.5});
+  polls.series.add(GaugeReading{2, 6, 1, std::nullopt});
+  const RunContext context = with_delta(Delta{}, polls);
+  const std::string text = bench::report::render_text(RunSummary{}, context);
+  EXPECT_NE(text.find("Running requests (server):        mean 4.0, max 6 (3 polls, every 0.5 s)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Waiting requests (server):        mean 1.0, max 2"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("KV-cache usage (server):          mean 37.5%, max 50.0%"),
+            std::string::npos)
+      << text;
+  const nlohmann::json gauges =
+      bench::report::to_json(RunSummary{}, context).at("server_metrics").at("gauges");
+  EXPECT_EQ(gauges.at("requests_running").at("max"), 6);
+  EXPECT_EQ(gauges.at("kv_cache_usage").at("mean"), 0.375);
+  EXPECT_EQ(gauges.at("series").at("requests_waiting"), nlohmann::json::array({0, 2, 1}));
+  EXPECT_TRUE(gauges.at("series").at("kv_cache_usage").at(2).is_null());
+}
+
+TEST(ServerGauges, SkippedAndFailedPollsAreSaid) {
+  GaugePolls polls;
+  polls.interval_s = 1;
+  polls.polls = 4;
+  polls.failed = 1;
+  polls.skipped = 2;
+  polls.slowest_scrape_s = 2.5;
+  polls.first_failure = "GET http://127.0.0.1:8000/metrics answered HTTP 503";
+  const RunContext context = with_delta(Delta{}, polls);
+  const std::string text = bench::report::render_text(RunSummary{}, context);
+  EXPECT_NE(text.find("Note: 1 of 4 polls of the server failed; the first: GET http://127.0.0.1:8000/metrics "
+                      "answered HTTP 503"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Note: 2 poll(s) of the server skipped: a scrape took up to 2.50 s, longer "
+                      "than the 1 s interval"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(bench::report::to_json(RunSummary{}, context)
+                .at("server_metrics").at("gauges").at("polls_skipped"),
+            2);
+}
+
+TEST(ServerGauges, NotPolledIsNull) {
+  const nlohmann::json json =
+      bench::report::to_json(RunSummary{}, with_delta(Delta{})).at("server_metrics");
+  EXPECT_TRUE(json.at("gauges").is_null());
+}
+
+}  // namespace
