@@ -208,6 +208,13 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   fraction("crlf-fraction", sim.crlf_fraction, "SSE lines end with CRLF");
   fraction("comment-fraction", sim.comment_fraction,
            "an SSE comment (': keep-alive') before every event");
+  app.add_option(prefix + "jitter-ms", sim.jitter_ms,
+                 "Noise of a known size: each request waits a time drawn uniformly from "
+                 "[0, 2 x this] ms (simulated, so divided by --time-scale) before the model sees "
+                 "it, drawn from --seed per request")
+      ->check(number_range(0.0, 3'600'000.0))
+      ->capture_default_str()
+      ->group(faults);
   app.add_option(prefix + "seed", sim.seed,
                  "Seed of the simulator's choices (faults, early EOS), drawn per request in "
                  "arrival order")

@@ -224,6 +224,7 @@ constexpr Setting kSettings[] = {
     {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},
     {"simulator time scale", [](const json& run) { return simulator(run, "time_scale"); }},
     {"simulator faults", [](const json& run) { return simulator(run, "faults"); }},
+    {"simulator jitter", [](const json& run) { return simulator(run, "jitter_ms"); }},
     {"output token count source", [](const json& run) {
        const auto found = run.find("token_count_source");
        return found != run.end() && found->is_object() ? top(*found, "output") : json();

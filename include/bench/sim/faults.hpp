@@ -32,6 +32,8 @@ struct FaultPlan {
   std::int32_t tokens_per_chunk = 1;  // > 1: tokens are held back and sent in groups
   bool crlf = false;           // SSE lines end with CRLF
   bool comments = false;       // ": keep-alive" before every event
+  // --jitter-ms: how long the request waits before the model sees it (real ns, time-scaled).
+  std::int64_t jitter_ns = 0;
 
   /// The injected kinds as a JSON array of names (["stall","crlf"]), for the truth log.
   std::string names_json() const;
