@@ -32,6 +32,7 @@
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/repeats.hpp"
 #include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
@@ -61,6 +62,9 @@ struct PointReport {
   metrics::RunSummary summary;
   report::RunContext context;
   std::string stopped_early;  // PointResult::stopped_early
+  // --repeat N > 1: each measurement of the point; `results` then combines them
+  // (results/repeats.hpp) and `summary` and `context` are the first repeat's.
+  std::vector<PointReport> repeats;
 };
 
 // What the progress line counts towards.
@@ -178,7 +182,9 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   PointPlan planned = point_plan(options, plan, prepared, point, offsets);
   planned.log = log;
   planned.driver.redactor = &prepared.redactor;
-  if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
+  if (log != nullptr && (!plan.sweep_variable.empty() || plan.repeats > 1)) {
+    log->set_point(point_label(plan, point));
+  }
   if (scraper != nullptr) scraper->before_point();
   PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
   std::optional<report::ServerMetricsWindow> server_window;
@@ -305,8 +311,10 @@ std::string describe_load(const cli::RunOptions& options) {
                            ? fmt::format(" after {} of warm-up",
                                          cli::format_duration(options.warmup_duration_s))
                            : fmt::format(" ({} warm-up)", options.warmup_requests);
-  return fmt::format("concurrency {}, {}, {}{}", fmt::join(options.concurrency, ","), load, bound,
-                     warmup);
+  const std::string repeats =
+      options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
+  return fmt::format("concurrency {}, {}, {}{}{}", fmt::join(options.concurrency, ","), load,
+                     bound, warmup, repeats);
 }
 
 // Plan and prepare, mapping what stops a run before it starts to its exit code.
@@ -338,6 +346,41 @@ void stamp_workload(json& results, const cli::RunOptions& options, const json& d
       {workload_fingerprint(definition, points), workload::kPromptGeneratorVersion, options.seed});
   results[results::key::prefix_cache_flush] =
       flush != nullptr ? json(flush_method_name(flush->method())) : json(nullptr);
+}
+
+// What each measurement of a point uses beside the plan; each may be null.
+struct PointTools {
+  RecordLog* log;
+  ServerMetricsScraper* scraper;
+  CacheFlush* flush;
+};
+
+// The point measured plan.repeats times, one measure_point() after another (the path of every
+// measurement), each repeat with its own prompts (repeat_of); with one, the point's report.
+PointReport measure_repeated(const cli::RunOptions& options, const RunPlan& plan,
+                             const PreparedRun& prepared, const LoadPoint& point,
+                             const PointTools& tools, const json& workload,
+                             const std::atomic<bool>& stop, std::ostream& err) {
+  std::vector<PointReport> repeats;
+  for (std::size_t r = 0; r < plan.repeats; ++r) {
+    if (r > 0 && stop.load()) break;
+    if (tools.flush != nullptr) tools.flush->before_point(err);
+    const LoadPoint repeat = repeat_of(point, r, plan.points.size());
+    repeats.push_back(
+        measure_point(options, plan, prepared, repeat, tools.log, tools.scraper, stop, err));
+    stamp_workload(repeats.back().results, options, workload, {point}, tools.flush);
+    if (!repeats.back().stopped_early.empty()) break;  // no later repeat could succeed either
+  }
+  if (plan.repeats == 1) return std::move(repeats.front());
+  PointReport out;
+  std::vector<json> objects;
+  for (const PointReport& repeat : repeats) objects.push_back(repeat.results);
+  out.results = results::combine_repeats(objects);
+  out.summary = repeats.front().summary;
+  out.context = repeats.front().context;
+  out.stopped_early = repeats.back().stopped_early;
+  out.repeats = std::move(repeats);
+  return out;
 }
 
 // The run's results: one point's object, or the sweep's, gated.
@@ -374,6 +417,23 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
   return run;
 }
 
+// --repeat: each point's figures across its repeats (a sweep's table above shows their means).
+void print_repeats(const RunPlan& plan, const RunResults& run, std::ostream& out) {
+  if (plan.repeats < 2) return;
+  if (!plan.sweep_variable.empty()) {
+    out << "\nThe table's figures are means of each point's repeats; their spread:\n";
+  }
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const LoadPoint& point = plan.points[i];
+    std::string title;
+    if (plan.sweep_variable == "concurrency") title = fmt::format("concurrency {}", point.concurrency);
+    if (plan.sweep_variable == "request_rate") {
+      title = "rate " + results::value_label(point.rate_per_s) + " req/s";
+    }
+    out << report::render_repeats(run.points[i].results, title);
+  }
+}
+
 void print_results(const cli::RunOptions& options, const RunPlan& plan, const RunResults& run,
            std::ostream& out) {
   switch (options.output_format) {
@@ -390,7 +450,11 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
       if (!plan.sweep_variable.empty()) {
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78);
+        print_repeats(plan, run, out);
         if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
+      } else if (!run.points.empty() && !run.points.front().repeats.empty()) {
+        print_repeats(plan, run, out);
+        if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
       } else if (!run.points.empty()) {
         out << report::render_text(run.points.front().summary, run.points.front().context);
       }
@@ -442,8 +506,14 @@ int exit_code(const cli::RunOptions& options, const RunResults& run, bool files_
   if (run.gates.failed()) return cli::kExitGateFailed;
   std::int64_t failed = 0, sent = 0;
   for (const PointReport& point : run.points) {
-    failed += point.summary.failed;
-    sent += point.summary.sent;
+    if (point.repeats.empty()) {
+      failed += point.summary.failed;
+      sent += point.summary.sent;
+    }
+    for (const PointReport& repeat : point.repeats) {
+      failed += repeat.summary.failed;
+      sent += repeat.summary.sent;
+    }
   }
   // With --max-error-rate the user said how many failures are acceptable: within it they do not
   // fail the run (the gate above caught the case beyond it).
@@ -490,13 +560,11 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   }
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server
+  const PointTools tools{log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr};
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
-    if (flush) flush->before_point(err);
     try {
-      points.push_back(measure_point(options, plan, *prepared, point, log.get(),
-                                   scraper ? &*scraper : nullptr, stop, err));
-      stamp_workload(points.back().results, options, workload, {point}, flush ? &*flush : nullptr);
+      points.push_back(measure_repeated(options, plan, *prepared, point, tools, workload, stop, err));
     } catch (const std::invalid_argument& error) {
       err << "bench: error: " << error.what() << "\n";
       return cli::kExitUsage;

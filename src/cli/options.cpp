@@ -185,6 +185,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"stall_timeout_s", run.stall_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
+      {"repeat", run.repeat},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

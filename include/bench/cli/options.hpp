@@ -94,6 +94,9 @@ struct RunOptions {
   // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
   std::vector<gate::Gate> gates;
   bool max_error_rate_given = false;  // then failed requests within it do not fail the run
+  // --repeat: how many times each run or sweep point is measured (fresh prompts each time); > 1
+  // reports the mean and 95% confidence interval of each figure (results/repeats.hpp).
+  std::int64_t repeat = 1;
   std::string html_path;             // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
