@@ -411,7 +411,7 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
   }
   // CI gates, on the very figures reported; the results record what they were held to.
   if (!options.gates.empty() && !run.results.is_null()) {
-    run.gates = gate::evaluate(options.gates, run.results);
+    run.gates = gate::evaluate(options.gates, run.results, options.gate_on);
     run.results["gates"] = gate::to_json(run.gates);
   }
   return run;

@@ -186,6 +186,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
       {"repeat", run.repeat},
+      {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

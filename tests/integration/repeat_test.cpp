@@ -72,10 +72,11 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
   EXPECT_EQ(prompts.size(), 24u);
 }
 
-TEST(Repeat, RefusesAZeroOrNonNumericCountInOneLine) {
+TEST(Repeat, RefusesAZeroOrNonNumericCountAndAnUnknownGateReadingInOneLine) {
   bench::sim::SimServer server(bench::sim::SimOptions{});
   for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--repeat", "0"}, {"--repeat", "abc"}, {"--repeat", "-2"}}) {
+       {std::vector<std::string>{"--repeat", "0"}, {"--repeat", "abc"}, {"--repeat", "-2"},
+        {"--gate-on", "best"}}) {
     std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
     args.insert(args.end(), bad.begin(), bad.end());
     const ProcessResult run = run_process(BENCH_BINARY, args);

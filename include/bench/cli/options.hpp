@@ -97,6 +97,7 @@ struct RunOptions {
   // --repeat: how many times each run or sweep point is measured (fresh prompts each time); > 1
   // reports the mean and 95% confidence interval of each figure (results/repeats.hpp).
   std::int64_t repeat = 1;
+  gate::GateOn gate_on = gate::GateOn::mean;  // --gate-on: a repeated point's mean, or worst
   std::string html_path;             // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
