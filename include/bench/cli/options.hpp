@@ -113,7 +113,23 @@ struct RunOptions {
   sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
 };
 
-enum class Command { run, serve_sim, compare, report };
+enum class Command { run, serve_sim, compare, report, search };
+
+/// `bench search`: the variable searched.
+enum class SearchOver { concurrency, rate };
+std::string_view search_over_name(SearchOver over);  // "concurrency", "rate"
+
+/// `bench search [run flags] --slo ...`: the largest load meeting every SLO (app/load_search.hpp).
+struct SearchOptions {
+  std::vector<gate::Gate> slos;  // --slo METRIC<=VALUE | METRIC>=VALUE, at least one
+  SearchOver over = SearchOver::concurrency;  // --over concurrency|rate
+  double start = 1;              // --start: the first probe (concurrency, or requests/s)
+  double cap = 0;                // --max: no probe above it; 0 = 1024 (concurrency), 1000 (rate)
+  double resolution_fraction = 0.05;  // --resolution 5%: bisect until the gap is this share
+  double resolution_step = 0;    // --resolution N: or until it is N (load units); 0 = by share
+  double max_time_s = 0;         // --max-time: no probe starts after it; 0 = no limit
+  bool warmup_given = false;     // --warmup-*: else each probe warms up with one wave
+};
 
 /// `bench compare BASE.json NEW.json`.
 struct CompareOptions {
@@ -135,6 +151,7 @@ struct ParseResult {
   sim::SimOptions serve_sim;
   CompareOptions compare;
   ReportOptions report;
+  SearchOptions search;  // with Command::search; the probes' flags are in `run`
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;
