@@ -74,16 +74,22 @@ TEST(Search, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResolution) {
   }
 }
 
-TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlos) {
+TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
   bench::sim::SimServer server(fixed_sim());
+  bench::testing::TempDir dir;
   const ProcessResult run = run_process(
-      BENCH_BINARY, search_args(server, {"--max", "8", "--num-prompts", "8", "--slo",
-                                         "p99_ttft_ms<=5000", "--slo", "error_rate<=0"}));
+      BENCH_BINARY,
+      search_args(server, {"--max", "8", "--num-prompts", "8", "--slo", "p99_ttft_ms<=5000",
+                           "--slo", "error_rate<=0", "--output-file", dir.file("search.json")}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("bench search: answer: concurrency 8 meets every SLO; it is the --max "
                          "cap: no probe failed, the limit lies above it"),
             std::string::npos)
       << run.out;
+  const ProcessResult report = run_process(
+      BENCH_BINARY, {"report", dir.file("search.json"), "-o", dir.file("search.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(bench::testing::read_file(dir.file("search.html")).find("<svg"), std::string::npos);
 }
 
 TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
