@@ -1,5 +1,7 @@
 #include "bench/cli/search_flags.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include <fmt/format.h>
@@ -84,6 +86,10 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search,
   parse_resolution(raw.resolution, search);
   if (!raw.max_time.empty()) search.max_time_s = parse_duration_s("--max-time", raw.max_time);
   if (search.cap == 0) search.cap = search.over == SearchOver::rate ? 1000 : 1024;
+  if (search.over == SearchOver::concurrency) {  // requests in flight: whole numbers
+    search.start = std::max(1.0, std::floor(search.start));
+    search.cap = std::max(1.0, std::floor(search.cap));
+  }
   if (search.start > search.cap) {
     throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
   }
