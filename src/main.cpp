@@ -73,9 +73,14 @@ int main(int argc, char** argv) {
       case bench::cli::Command::report:
         return bench::app::run_report(parsed.report, std::cerr);
       case bench::cli::Command::run:
+      case bench::cli::Command::search:
         break;
     }
     const bench::engine::CurlGlobal curl;
+    if (parsed.command == bench::cli::Command::search) {
+      return bench::app::run_search(parsed.run, parsed.search, g_stop_requested, std::cout,
+                                    std::cerr);
+    }
     return bench::app::run_benchmark(parsed.run, g_stop_requested, std::cout, std::cerr);
   } catch (const std::exception& error) {
     std::cerr << "bench: error: " << error.what() << "\n";

@@ -1,6 +1,7 @@
 #include "bench/app/run_benchmark.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "bench/app/cache_flush.hpp"
+#include "bench/app/load_search.hpp"
+#include "bench/app/search_report.hpp"
 #include "bench/app/live_counters.hpp"
 #include "bench/app/progress.hpp"
 #include "bench/app/record_log.hpp"
@@ -33,6 +36,7 @@
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/repeats.hpp"
 #include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/atomic_file.hpp"
@@ -62,6 +66,9 @@ struct PointReport {
   metrics::RunSummary summary;
   report::RunContext context;
   std::string stopped_early;  // PointResult::stopped_early
+  // --repeat N > 1: each measurement of the point; `results` then combines them
+  // (results/repeats.hpp) and `summary` and `context` are the first repeat's.
+  std::vector<PointReport> repeats;
 };
 
 // What the progress line counts towards.
@@ -202,7 +209,9 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   PointPlan planned = point_plan(options, plan, prepared, point, offsets);
   planned.log = log;
   planned.driver.redactor = &prepared.redactor;
-  if (log != nullptr && !plan.sweep_variable.empty()) log->set_point(point_label(plan, point));
+  if (log != nullptr && (!plan.sweep_variable.empty() || plan.repeats > 1)) {
+    log->set_point(point_label(plan, point));
+  }
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
   const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
   if (drain_warmup) run_warmup_alone(planned, stop);
@@ -334,8 +343,10 @@ std::string describe_load(const cli::RunOptions& options) {
                            ? fmt::format(" after {} of warm-up",
                                          cli::format_duration(options.warmup_duration_s))
                            : fmt::format(" ({} warm-up)", options.warmup_requests);
-  return fmt::format("concurrency {}, {}, {}{}", fmt::join(options.concurrency, ","), load, bound,
-                     warmup);
+  const std::string repeats =
+      options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
+  return fmt::format("concurrency {}, {}, {}{}{}", fmt::join(options.concurrency, ","), load,
+                     bound, warmup, repeats);
 }
 
 // Plan and prepare, mapping what stops a run before it starts to its exit code.
@@ -369,6 +380,82 @@ void stamp_workload(json& results, const cli::RunOptions& options, const json& d
       flush != nullptr ? json(flush_method_name(flush->method())) : json(nullptr);
 }
 
+// What each measurement of a point uses beside the plan; each may be null.
+struct PointTools {
+  RecordLog* log;
+  ServerMetricsScraper* scraper;
+  CacheFlush* flush;
+};
+
+// What every measurement of a run uses beside the plan, each only when asked for: the request
+// log (--save-requests), the cache flush (--flush-cache), the metrics scraper (--server-metrics).
+struct RunServices {
+  std::unique_ptr<RecordLog> log;
+  std::optional<CacheFlush> flush;
+  std::optional<ServerMetricsScraper> scraper;
+  PointTools tools() {
+    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr};
+  }
+};
+
+// False when the request log cannot be created (said on `err`).
+bool open_services(const cli::RunOptions& options, const RunPlan& plan,
+                   PreparedRun& prepared, RunServices& services, std::ostream& err) {
+  try {
+    if (!options.save_requests.empty()) {
+      services.log = std::make_unique<RecordLog>(options.save_requests);
+    }
+  } catch (const std::exception& error) {
+    err << "bench: error: " << error.what() << "\n";
+    return false;
+  }
+  if (options.flush_cache) {
+    services.flush.emplace(
+        FlushServer{prepared.target.base_url, &plan.headers, plan.engine, &prepared.redactor},
+        prepared.request, err, options.quiet);
+  }
+  if (options.server_metrics) {
+    std::vector<MetricsServer> servers;
+    for (const std::string& url :
+         server_metrics_urls(options.server_metrics_urls, prepared.target.base_url)) {
+      servers.push_back({url, &plan.headers, plan.engine,
+                         util::redactor_for_request(plan.headers, url)});
+    }
+    services.scraper.emplace(std::move(servers), options.server_metrics_interval_s);
+  }
+  return true;
+}
+
+// The point measured plan.repeats times, one measure_point() after another (the path of every
+// measurement), each repeat with its own prompts: repeat r takes the point's stream plus r x
+// `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
+PointReport measure_repeated(const cli::RunOptions& options, const RunPlan& plan,
+                             const PreparedRun& prepared, const LoadPoint& point,
+                             const PointTools& tools, std::size_t stream_stride,
+                             const json& workload, const std::atomic<bool>& stop,
+                             std::ostream& err) {
+  std::vector<PointReport> repeats;
+  for (std::size_t r = 0; r < plan.repeats; ++r) {
+    if (r > 0 && stop.load()) break;
+    if (tools.flush != nullptr) tools.flush->before_point(err);
+    const LoadPoint repeat = repeat_of(point, r, stream_stride);
+    repeats.push_back(
+        measure_point(options, plan, prepared, repeat, tools.log, tools.scraper, stop, err));
+    stamp_workload(repeats.back().results, options, workload, {point}, tools.flush);
+    if (!repeats.back().stopped_early.empty()) break;  // no later repeat could succeed either
+  }
+  if (plan.repeats == 1) return std::move(repeats.front());
+  PointReport out;
+  std::vector<json> objects;
+  for (const PointReport& repeat : repeats) objects.push_back(repeat.results);
+  out.results = results::combine_repeats(objects);
+  out.summary = repeats.front().summary;
+  out.context = repeats.front().context;
+  out.stopped_early = repeats.back().stopped_early;
+  out.repeats = std::move(repeats);
+  return out;
+}
+
 // The run's results: one point's object, or the sweep's, gated.
 struct RunResults {
   std::vector<PointReport> points;
@@ -397,10 +484,27 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
   }
   // CI gates, on the very figures reported; the results record what they were held to.
   if (!options.gates.empty() && !run.results.is_null()) {
-    run.gates = gate::evaluate(options.gates, run.results);
+    run.gates = gate::evaluate(options.gates, run.results, options.gate_on);
     run.results["gates"] = gate::to_json(run.gates);
   }
   return run;
+}
+
+// --repeat: each point's figures across its repeats (a sweep's table above shows their means).
+void print_repeats(const RunPlan& plan, const RunResults& run, std::ostream& out) {
+  if (plan.repeats < 2) return;
+  if (!plan.sweep_variable.empty()) {
+    out << "\nThe table's figures are means of each point's repeats; their spread:\n";
+  }
+  for (std::size_t i = 0; i < run.points.size(); ++i) {
+    const LoadPoint& point = plan.points[i];
+    std::string title;
+    if (plan.sweep_variable == "concurrency") title = fmt::format("concurrency {}", point.concurrency);
+    if (plan.sweep_variable == "request_rate") {
+      title = "rate " + results::value_label(point.rate_per_s) + " req/s";
+    }
+    out << report::render_repeats(run.points[i].results, title);
+  }
 }
 
 void print_results(const cli::RunOptions& options, const RunPlan& plan, const RunResults& run,
@@ -419,7 +523,11 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
       if (!plan.sweep_variable.empty()) {
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78);
+        print_repeats(plan, run, out);
         if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
+      } else if (!run.points.empty() && !run.points.front().repeats.empty()) {
+        print_repeats(plan, run, out);
+        if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
       } else if (!run.points.empty()) {
         out << report::render_text(run.points.front().summary, run.points.front().context);
       }
@@ -471,8 +579,14 @@ int exit_code(const cli::RunOptions& options, const RunResults& run, bool files_
   if (run.gates.failed()) return cli::kExitGateFailed;
   std::int64_t failed = 0, sent = 0;
   for (const PointReport& point : run.points) {
-    failed += point.summary.failed;
-    sent += point.summary.sent;
+    if (point.repeats.empty()) {
+      failed += point.summary.failed;
+      sent += point.summary.sent;
+    }
+    for (const PointReport& repeat : point.repeats) {
+      failed += repeat.summary.failed;
+      sent += repeat.summary.sent;
+    }
   }
   // With --max-error-rate the user said how many failures are acceptable: within it they do not
   // fail the run (the gate above caught the case beyond it).
@@ -498,38 +612,17 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
                        describe_load(options),
                        protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
   }
-  std::unique_ptr<RecordLog> log;
-  try {
-    if (!options.save_requests.empty()) log = std::make_unique<RecordLog>(options.save_requests);
-  } catch (const std::exception& error) {
-    err << "bench: error: " << error.what() << "\n";
-    return cli::kExitRunFailed;
-  }
-  std::optional<CacheFlush> flush;
-  if (options.flush_cache) {
-    flush.emplace(FlushServer{prepared->target.base_url, &plan.headers, plan.engine,
-                              &prepared->redactor},
-                  prepared->request, err, options.quiet);
-  }
-  std::optional<ServerMetricsScraper> scraper;
-  if (options.server_metrics) {
-    std::vector<MetricsServer> servers;
-    for (const std::string& url :
-         server_metrics_urls(options.server_metrics_urls, prepared->target.base_url)) {
-      servers.push_back({url, &plan.headers, plan.engine,
-                         util::redactor_for_request(plan.headers, url)});
-    }
-    scraper.emplace(std::move(servers), options.server_metrics_interval_s);
-  }
+  RunServices services;
+  if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;
+  std::unique_ptr<RecordLog>& log = services.log;
+  std::optional<CacheFlush>& flush = services.flush;
   const json workload = workload_definition(options);
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
-    if (flush) flush->before_point(err);
     try {
-      points.push_back(measure_point(options, plan, *prepared, point, log.get(),
-                                   scraper ? &*scraper : nullptr, stop, err));
-      stamp_workload(points.back().results, options, workload, {point}, flush ? &*flush : nullptr);
+      points.push_back(measure_repeated(options, plan, *prepared, point, services.tools(),
+                                        plan.points.size(), workload, stop, err));
     } catch (const std::invalid_argument& error) {
       err << "bench: error: " << error.what() << "\n";
       return cli::kExitUsage;
@@ -543,6 +636,132 @@ int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
   print_results(options, plan, run, out);
   const bool written = write_files(options, run, log.get(), err);
   return exit_code(options, run, written, err);
+}
+
+namespace {
+
+// Probes a search may take, and so the prompt streams between one probe's repeats.
+constexpr std::size_t kMaxProbes = 256;
+
+// The options of the probe at `load`: the searched variable set, and unless --warmup-* was
+// given, one wave of warm-up (the load's concurrency in requests), so a closed loop's opening
+// burst, all requests arriving at once, is not what the SLOs judge.
+cli::RunOptions probe_options(const cli::RunOptions& options, const cli::SearchOptions& search,
+                              double load) {
+  cli::RunOptions probe = options;
+  if (search.over == cli::SearchOver::rate) {
+    probe.request_rates = {load};
+    if (!options.concurrency_given) probe.concurrency = {cli::kOpenLoopDefaultCap};
+  } else {
+    probe.concurrency = {static_cast<std::int64_t>(load)};
+  }
+  if (!search.warmup_given && search.over == cli::SearchOver::concurrency) {
+    probe.warmup_requests = probe.concurrency.front();
+  }
+  return probe;
+}
+
+SearchSetup search_setup(const cli::SearchOptions& search) {
+  SearchSetup setup;
+  const bool by_rate = search.over == cli::SearchOver::rate;
+  setup.variable = by_rate ? "request_rate" : "concurrency";
+  setup.slos = search.slos;
+  setup.plan = {search.start, search.cap, !by_rate, search.resolution_fraction,
+                search.resolution_step};
+  setup.max_time_s = search.max_time_s;
+  setup.warmup = search.warmup_given ? "as given (--warmup-*)"
+                 : by_rate          ? "none"
+                                    : "one wave: the probe's concurrency in requests";
+  return setup;
+}
+
+void print_search(const cli::RunOptions& options, const json& results,
+                  const std::vector<json>& probes, const std::string& message, std::ostream& out) {
+  switch (options.output_format) {
+    case cli::OutputFormat::json:
+      out << results_for_scripts(options, results).dump(2) << "\n";
+      break;
+    case cli::OutputFormat::csv:
+      out << report::to_csv(probes);
+      break;
+    case cli::OutputFormat::text:
+      out << report::render_sweep_table(results) << "\n" << message << "\n";
+      break;
+  }
+  out.flush();
+}
+
+}  // namespace
+
+int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
+               const std::atomic<bool>& stop, std::ostream& out, std::ostream& err) {
+  const SearchSetup setup = search_setup(search);
+  RunPlan plan = plan_run(probe_options(options, search, search.start));
+  int failed_early = cli::kExitOk;
+  std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
+  if (!prepared) return failed_early;
+  RunServices services;
+  if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;
+  const auto started = std::chrono::steady_clock::now();
+  LoadSearch searcher(setup.plan);
+  std::vector<json> probes;
+  while (const std::optional<double> load = searcher.next()) {
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
+    if (stop.load()) searcher.stop(SearchEnd::interrupted);
+    if (search.max_time_s > 0 && elapsed.count() >= search.max_time_s) {
+      searcher.stop(SearchEnd::time_budget);
+    }
+    if (probes.size() == kMaxProbes) searcher.stop(SearchEnd::time_budget);
+    if (!searcher.next()) break;
+    const cli::RunOptions probe = probe_options(options, search, *load);
+    plan = plan_run(probe);
+    plan.sweep_variable = setup.variable;  // labels say the probe's load
+    LoadPoint point = plan.points.front();
+    point.prompt_stream = probes.size();
+    try {
+      PointReport report = measure_repeated(probe, plan, *prepared, point, services.tools(),
+                                            kMaxProbes, workload_definition(probe), stop, err);
+      if (!report.stopped_early.empty()) {
+        err << "bench: error: " << report.stopped_early << "\n";
+        return cli::kExitRunFailed;
+      }
+      probes.push_back(std::move(report.results));
+    } catch (const std::invalid_argument& error) {
+      err << "bench: error: " << error.what() << "\n";
+      return cli::kExitUsage;
+    }
+    const json& results = probes.back();
+    ProbeOutcome outcome{*load, false, failed_slo(search.slos, results, options.gate_on),
+                         results.value("output_throughput", 0.0),
+                         results.value("median_e2e_latency_ms", 0.0)};
+    outcome.met = outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
+    searcher.record(outcome);
+    if (!options.quiet) {
+      err << fmt::format("bench search: probe {}: {} {:g}: {}\n", probes.size(), setup.variable,
+                         *load, outcome.met ? "meets every SLO" : "fails " + outcome.failed_slo);
+    }
+  }
+  const std::string message = search_message(setup, searcher);
+  const json results = search_to_json(setup, searcher, probes);
+  print_search(options, results, probes, message, out);
+  // The HTML report draws the probes as the sweep they are (in load order); the JSON keeps the
+  // search's own kind.
+  cli::RunOptions html_apart = options;
+  html_apart.html_path.clear();
+  RunResults files;
+  files.results = results;
+  bool written = write_files(html_apart, files, services.log.get(), err);
+  if (!options.html_path.empty()) {
+    RunResults as_sweep;
+    as_sweep.results = results;
+    as_sweep.results[results::key::kind] = results::kind_name(results::Kind::sweep);
+    cli::RunOptions html_only;
+    html_only.html_path = options.html_path;
+    written = write_files(html_only, as_sweep, nullptr, err) && written;
+  }
+  if (searcher.end() == SearchEnd::interrupted) return cli::kExitInterrupted;
+  if (!written) return cli::kExitRunFailed;
+  return searcher.answer() ? cli::kExitOk : cli::kExitGateFailed;
 }
 
 }  // namespace bench::app

@@ -100,6 +100,7 @@ RunPlan plan_run(const cli::RunOptions& options) {
       plan.points.push_back({concurrency, rate, plan.points.size()});
     }
   }
+  plan.repeats = static_cast<std::size_t>(std::max<std::int64_t>(1, options.repeat));
   if (options.request_rates.size() > 1) {
     plan.sweep_variable = "request_rate";
   } else if (options.concurrency.size() > 1) {
@@ -230,20 +231,36 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   return context;
 }
 
+LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t points) {
+  LoadPoint out = point;
+  out.repeat = repeat;
+  out.prompt_stream = point.prompt_stream + repeat * points;
+  return out;
+}
+
 json point_label(const RunPlan& plan, const LoadPoint& point) {
+  json label = json::object();
   if (plan.sweep_variable == "request_rate") {
-    return {{"request_rate", results::rate_to_json(point.rate_per_s)}};
+    label["request_rate"] = results::rate_to_json(point.rate_per_s);
+  } else if (plan.sweep_variable == "concurrency") {
+    label["concurrency"] = point.concurrency;
   }
-  if (plan.sweep_variable == "concurrency") return {{"concurrency", point.concurrency}};
-  return json::object();
+  if (plan.repeats > 1) label["repeat"] = point.repeat + 1;
+  return label;
 }
 
 std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
+  std::string label;
   if (plan.sweep_variable == "request_rate") {
-    return "rate=" + results::value_label(point.rate_per_s);
+    label = "rate=" + results::value_label(point.rate_per_s);
+  } else if (plan.sweep_variable == "concurrency") {
+    label = fmt::format("c={}", point.concurrency);
   }
-  if (plan.sweep_variable == "concurrency") return fmt::format("c={}", point.concurrency);
-  return "";
+  if (plan.repeats > 1) {
+    label += fmt::format("{}repeat {}/{}", label.empty() ? "" : " ", point.repeat + 1,
+                         plan.repeats);
+  }
+  return label;
 }
 
 }  // namespace bench::app

@@ -11,6 +11,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/cli/run_flags.hpp"
+#include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
 
@@ -23,10 +24,11 @@ struct Subcommands {
   CLI::App* serve_sim = nullptr;
   CLI::App* compare = nullptr;
   CLI::App* report = nullptr;
+  CLI::App* search = nullptr;
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
-    for (const CLI::App* subcommand : {serve_sim, compare, report}) {
+    for (const CLI::App* subcommand : {serve_sim, compare, report, search}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -35,6 +37,7 @@ struct Subcommands {
     if (serve_sim->parsed()) return Command::serve_sim;
     if (compare->parsed()) return Command::compare;
     if (report->parsed()) return Command::report;
+    if (search->parsed()) return Command::search;
     return Command::run;
   }
 };
@@ -104,12 +107,24 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   RawCompareFlags raw_compare;
   subcommands.compare = setup_compare_flags(app, result.compare, raw_compare);
   subcommands.report = setup_report_flags(app, result.report);
+  // bench search: the run's flags for its probes, and its own.
+  RawRunFlags raw_probe;
+  RawSearchFlags raw_search;
+  subcommands.search = app.add_subcommand(
+      "search", "Find the largest concurrency (or request rate) whose run meets every --slo: "
+                "doubling from --start, then bisecting to --resolution");
+  setup_run_flags(*subcommands.search, result.run, raw_probe);
+  setup_search_flags(*subcommands.search, result.search, raw_search);
 
   try {
     app.parse(argc, argv);
     result.command = subcommands.command();
     if (result.command == Command::compare) finish_compare_flags(result.compare, raw_compare);
     if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
+    if (result.command == Command::search) {
+      finish_run_flags(*subcommands.search, result.run, raw_probe);
+      finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
+    }
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
     const CLI::App* chosen = subcommands.chosen();
@@ -185,6 +200,8 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"stall_timeout_s", run.stall_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
+      {"repeat", run.repeat},
+      {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

@@ -304,6 +304,16 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--max-error-rate", raw.max_error_rate,
                  "CI gate: exit 4 when failed / sent > F (0.01 or 1%); failures within it do "
                  "not fail the run");
+  app.add_option("--repeat", run.repeat,
+                 "Measure each run or sweep point N times, each with fresh prompts, and report "
+                 "the mean and 95% confidence interval (Student's t) of every throughput and "
+                 "of median and p99 latencies")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000}))
+      ->capture_default_str();
+  add_choice(app, "--gate-on", run.gate_on, {gate::GateOn::mean, gate::GateOn::worst},
+             gate::gate_on_name,
+             "With --repeat, what --fail-under/--fail-over/--max-error-rate judge: mean (of "
+             "the repeats) or worst (every repeat must pass)");
   app.add_option("--html", run.html_path, "Also write a self-contained HTML report here");
   app.add_option("--output-format", raw.output_format,
                  "What stdout holds: text (human report), json (only the results object) or csv "

@@ -210,6 +210,13 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
            "an SSE comment (': keep-alive') before every event");
   fraction("metrics-miscount-fraction", sim.metrics_miscount_fraction,
            "GET /metrics counts one generation token more than the response carried");
+  app.add_option(prefix + "jitter-ms", sim.jitter_ms,
+                 "Noise of a known size: each request waits a time drawn uniformly from "
+                 "[0, 2 x this] ms (simulated, so divided by --time-scale) before the model sees "
+                 "it, drawn from --seed per request")
+      ->check(number_range(0.0, 3'600'000.0))
+      ->capture_default_str()
+      ->group(faults);
   app.add_option(prefix + "seed", sim.seed,
                  "Seed of the simulator's choices (faults, early EOS), drawn per request in "
                  "arrival order")

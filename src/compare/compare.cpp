@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "bench/compare/workload_check.hpp"
+#include "bench/metrics/confidence.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/repeats.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 
@@ -138,11 +140,13 @@ std::optional<double> metric_value(const json& run, const MetricSpec& spec) {
   return *failed / *sent * 100;
 }
 
-Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
-                   std::optional<double> threshold) {
+// Today's rule, by size alone: better or worse by the figure's direction, a regression beyond
+// the threshold.
+Row judge_size(const MetricSpec& spec, const json& base, const json& next,
+               std::optional<double> threshold) {
   Row row{std::string(spec.key), std::string(spec.label), std::string(spec.unit),
           spec.direction, metric_value(base, spec), metric_value(next, spec),
-          std::nullopt, Verdict::same};
+          std::nullopt, Verdict::same, std::nullopt, std::nullopt};
   if (!row.base_value || !row.new_value) {
     row.verdict = Verdict::not_comparable;
     return row;
@@ -170,9 +174,48 @@ Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
   return row;
 }
 
+// The figure in each repeat of a repeated point; nullopt for a single run, or when a repeat
+// does not know it.
+std::optional<std::vector<double>> repeat_values(const json& point, const MetricSpec& spec) {
+  if (results::repeat_count(point) < 2) return std::nullopt;
+  std::vector<double> values;
+  for (const json& run : point[results::key::repeat_runs]) {
+    const std::optional<double> value = run.is_object() ? metric_value(run, spec) : std::nullopt;
+    if (!value) return std::nullopt;
+    values.push_back(*value);
+  }
+  return values;
+}
+
+// Welch's t-test of the two sides' repeats: the row's p and detectable change; a change the
+// test cannot tell from noise is no verdict of better or worse.
+void test_noise(Row& row, const MetricSpec& spec, const json& base, const json& next) {
+  const auto before = repeat_values(base, spec);
+  const auto after = repeat_values(next, spec);
+  if (!before || !after) return;
+  const auto test = metrics::welch_test(*before, *after, kSignificance);
+  if (!test) return;
+  row.p_value = test->p_value;
+  if (row.base_value && *row.base_value != 0) {
+    row.detectable_pct = test->min_significant_difference / std::abs(*row.base_value) * 100;
+  }
+  const bool moved = row.verdict == Verdict::better || row.verdict == Verdict::worse ||
+                     row.verdict == Verdict::regression;
+  if (moved && test->p_value >= kSignificance) row.verdict = Verdict::below_detectable;
+}
+
+Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
+                   std::optional<double> threshold) {
+  Row row = judge_size(spec, base, next, threshold);
+  test_noise(row, spec, base, next);
+  return row;
+}
+
 PointComparison compare_runs(std::string label, const json& base, const json& next,
                              std::optional<double> threshold) {
   PointComparison point{std::move(label), {}};
+  point.base_repeats = results::repeat_count(base);
+  point.new_repeats = results::repeat_count(next);
   for (const MetricSpec& spec : kMetrics) {
     if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
       continue;
@@ -224,6 +267,7 @@ constexpr Setting kSettings[] = {
     {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},
     {"simulator time scale", [](const json& run) { return simulator(run, "time_scale"); }},
     {"simulator faults", [](const json& run) { return simulator(run, "faults"); }},
+    {"simulator jitter", [](const json& run) { return simulator(run, "jitter_ms"); }},
     {"output token count source", [](const json& run) {
        const auto found = run.find("token_count_source");
        return found != run.end() && found->is_object() ? top(*found, "output") : json();
@@ -358,6 +402,7 @@ std::string_view verdict_name(Verdict verdict) {
     case Verdict::worse: return "worse";
     case Verdict::regression: return "regression";
     case Verdict::not_comparable: return "not_comparable";
+    case Verdict::below_detectable: return "below_detectable";
   }
   return "same";
 }

@@ -12,7 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t kColumns = 6;  // metric, unit, base, new, change, verdict
+// metric, unit, base, new, change, detectable, p, verdict; detectable and p only when some
+// point has repeats on both sides.
+constexpr std::size_t kColumns = 8;
 using Cells = std::array<std::string, kColumns>;
 
 std::string value_cell(const std::optional<double>& value) {
@@ -35,13 +37,47 @@ std::string verdict_cell(const Row& row) {
     case Verdict::not_comparable:
       if (!row.base_value && !row.new_value) return "missing in both";
       return row.base_value ? "missing in new" : "missing in base";
+    case Verdict::below_detectable: return "below detectable change";
   }
   return "";
 }
 
-Cells cells_of(const Row& row) {
-  return {row.label, row.unit, value_cell(row.base_value), value_cell(row.new_value),
-          change_cell(row), verdict_cell(row)};
+std::string detectable_cell(const Row& row) {
+  return row.detectable_pct ? fmt::format("±{:.2f}%", *row.detectable_pct) : "n/a";
+}
+
+std::string p_cell(const Row& row) {
+  if (!row.p_value) return "n/a";
+  return *row.p_value < 0.001 ? "<0.001" : fmt::format("{:.3f}", *row.p_value);
+}
+
+Cells cells_of(const Row& row, bool noise_columns) {
+  return {row.label,
+          row.unit,
+          value_cell(row.base_value),
+          value_cell(row.new_value),
+          change_cell(row),
+          noise_columns ? detectable_cell(row) : "",
+          noise_columns ? p_cell(row) : "",
+          verdict_cell(row)};
+}
+
+// What the point's verdicts rest on, in one line: Welch's t-test on the repeats, or size alone.
+std::string noise_line(const PointComparison& point) {
+  if (point.noise_aware()) {
+    return fmt::format(
+        "noise: {} repeats in base, {} in new; a change counts only when Welch's t-test says "
+        "it is real (two-sided p < {:g}); detectable = the smallest change it could call real\n",
+        point.base_repeats, point.new_repeats, kSignificance);
+  }
+  const std::string sides =
+      point.base_repeats < 2 && point.new_repeats < 2
+          ? "single runs"
+          : fmt::format("{} single run", point.base_repeats < 2 ? "base is a" : "new is a");
+  return fmt::format(
+      "noise: no estimate ({}), so changes are judged by size alone and the detectable change "
+      "is unknown; measure both sides with --repeat N (N >= 2) for a noise-aware comparison\n",
+      sides);
 }
 
 // "5%" for a threshold of 0.05 ("{:g}" so 0.05 x 100 does not print as 5.000000000000001).
@@ -59,21 +95,29 @@ std::string join(const std::vector<std::string>& items) {
 }  // namespace
 
 std::string render_text(const Comparison& comparison) {
-  const Cells header = {"metric", "unit", "base", "new", "change", ""};
+  const bool noise_columns = std::any_of(comparison.points.begin(), comparison.points.end(),
+                                         [](const PointComparison& p) { return p.noise_aware(); });
+  const Cells header = {"metric", "unit",
+                        "base",   "new",
+                        "change", noise_columns ? "detectable" : "",
+                        noise_columns ? "p" : "", ""};
   std::array<std::size_t, kColumns> widths{};
   auto widen = [&widths](const Cells& cells) {
     for (std::size_t i = 0; i < kColumns; ++i) widths[i] = std::max(widths[i], cells[i].size());
   };
   widen(header);
   for (const PointComparison& point : comparison.points) {
-    for (const Row& row : point.rows) widen(cells_of(row));
+    for (const Row& row : point.rows) widen(cells_of(row, noise_columns));
   }
   // Names and units read left to right; figures right-aligned so their decimals line up.
   auto line = [&widths](const Cells& cells) {
     std::string text = fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0],
                                    cells[1], widths[1], cells[2], widths[2], cells[3],
                                    widths[3], cells[4], widths[4]);
-    if (!cells[5].empty()) text += "  " + cells[5];
+    for (std::size_t i = 5; i < 7; ++i) {
+      if (widths[i] > 0) text += fmt::format("  {:>{}}", cells[i], widths[i]);
+    }
+    if (!cells[7].empty()) text += "  " + cells[7];
     while (!text.empty() && text.back() == ' ') text.pop_back();
     return text + "\n";
   };
@@ -85,7 +129,8 @@ std::string render_text(const Comparison& comparison) {
     out += "\n";
     if (!point.label.empty()) out += point.label + "\n";
     out += line(header);
-    for (const Row& row : point.rows) out += line(cells_of(row));
+    for (const Row& row : point.rows) out += line(cells_of(row, noise_columns));
+    out += noise_line(point);
   }
   if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
   if (!comparison.only_in_base.empty()) {
@@ -137,10 +182,15 @@ json to_json(const Comparison& comparison) {
                       {"base", optional_number(row.base_value)},
                       {"new", optional_number(row.new_value)},
                       {"change_pct", optional_number(row.change_pct)},
-                      {"verdict", verdict_name(row.verdict)}});
+                      {"verdict", verdict_name(row.verdict)},
+                      {"p_value", optional_number(row.p_value)},
+                      {"detectable_change_pct", optional_number(row.detectable_pct)}});
     }
     points.push_back({{"point", point.label.empty() ? json() : json(point.label)},
-                      {"rows", std::move(rows)}});
+                      {"rows", std::move(rows)},
+                      {"base_repeats", point.base_repeats},
+                      {"new_repeats", point.new_repeats},
+                      {"noise_test", point.noise_aware() ? json("welch") : json()}});
   }
   return {{"schema_version", 1},
           {"kind", "comparison"},

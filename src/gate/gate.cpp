@@ -1,5 +1,6 @@
 #include "bench/gate/gate.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/repeats.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/util/text.hpp"
@@ -191,7 +192,33 @@ std::variant<Gate, GateError> parse_gate(GateKind kind, std::string_view spec,
   return parse_metric_gate(kind, spec, known);
 }
 
-GateOutcome evaluate(std::span<const Gate> gates, const json& results) {
+std::string_view gate_on_name(GateOn on) { return on == GateOn::worst ? "worst" : "mean"; }
+
+namespace {
+
+// The runs a gate holds for in `run` labelled `label`: the run itself, its mean when it was
+// repeated, or with GateOn::worst each of its repeats.
+void add_gated_runs(std::vector<std::pair<std::string, const json*>>& runs, std::string label,
+                    const json& run, GateOn on) {
+  const std::size_t repeats = bench::results::repeat_count(run);
+  if (repeats < 2) {
+    runs.emplace_back(std::move(label), &run);
+    return;
+  }
+  const std::string prefix = label.empty() ? "" : label + ", ";
+  if (on == GateOn::mean) {
+    runs.emplace_back(fmt::format("{}mean of {} repeats", prefix, repeats), &run);
+    return;
+  }
+  const json& each = run[bench::results::key::repeat_runs];
+  for (std::size_t i = 0; i < each.size(); ++i) {
+    runs.emplace_back(fmt::format("{}repeat {} of {}", prefix, i + 1, repeats), &each[i]);
+  }
+}
+
+}  // namespace
+
+GateOutcome evaluate(std::span<const Gate> gates, const json& results, GateOn on) {
   GateOutcome outcome;
   outcome.gates.assign(gates.begin(), gates.end());
   if (gates.empty()) return outcome;
@@ -210,14 +237,14 @@ GateOutcome evaluate(std::span<const Gate> gates, const json& results) {
       const json& points = *found;
       for (std::size_t i = 0; i < points.size(); ++i) {
         if (points[i].is_object()) {
-          runs.emplace_back(point_label(results, i, points[i]), &points[i]);
+          add_gated_runs(runs, point_label(results, i, points[i]), points[i], on);
         } else {
           runs.emplace_back(fmt::format("point {}", i + 1), nullptr);
         }
       }
     }
   } else {
-    runs.emplace_back("", &results);
+    add_gated_runs(runs, "", results, on);
   }
   outcome.points = runs.size();
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
 
@@ -41,13 +42,23 @@ std::optional<Compat> parse_compat(std::string_view name) {
   return std::nullopt;
 }
 
+// A point, and each repeat of it (--repeat): every run object of the file gets the view.
+void apply_to_point(json& point, Compat compat) {
+  apply(point, compat);
+  const auto repeats = point.find(key::repeat_runs);
+  if (repeats == point.end() || !repeats->is_array()) return;
+  for (json& repeat : *repeats) apply(repeat, compat);
+}
+
 json compat_view(const json& results, Compat compat) {
   json view = results;
-  if (is_sweep(view) && view[key::points].is_array()) {
-    for (json& point : view[key::points]) apply(point, compat);
+  // A sweep's points, and a search's probes (kept as points).
+  const bool search = view.value(key::kind, json()) == kind_name(Kind::search);
+  if ((is_sweep(view) || search) && view[key::points].is_array()) {
+    for (json& point : view[key::points]) apply_to_point(point, compat);
     view["json_compat"] = compat == Compat::vllm ? "vllm" : "sglang";
   } else {
-    apply(view, compat);
+    apply_to_point(view, compat);
   }
   return view;
 }

@@ -42,6 +42,9 @@ FaultPlan draw_fault_plan(const SimOptions& options, std::uint64_t request_seed)
   plan.crlf = meets(options.crlf_fraction);
   plan.comments = meets(options.comment_fraction);
   plan.metrics_miscount = meets(options.metrics_miscount_fraction);
+  // Drawn after every fault kind, so a jitter changes none of their choices.
+  const double jitter_ms = random.uniform() * 2 * std::max(0.0, options.jitter_ms);
+  plan.jitter_ns = std::llround(jitter_ms * 1e6 / options.time_scale);
   return plan;
 }
 

@@ -104,6 +104,8 @@ struct SimServer::Impl final : private TokenSink {
                          std::int64_t tokens);
   void finish_stream(Connection& connection, StreamId id, std::string_view outcome);
   void end_stalls(std::int64_t now);
+  void admit_to_model(StreamId id, std::int64_t at_ns);
+  void end_jitters(std::int64_t now);
   void send_simple(Connection& connection, int status, std::string_view content_type,
                    std::string_view body, bool keep_alive);
   void send_error(Connection& connection, int status, std::string_view message, bool keep_alive);
@@ -138,6 +140,8 @@ struct SimServer::Impl final : private TokenSink {
   std::int64_t next_idle_sweep_ns = kNever;  // keepalive_timeout_s > 0: when to look next
   std::unordered_map<StreamId, Stream> streams;
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> stalls;  // may be stale
+  // --jitter-ms: streams waiting to be admitted into the model, by when; may be stale.
+  std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> jitters;
   std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write
   std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
   std::int64_t wake_ns = 0;  // steady ns at which epoll_wait last returned

@@ -128,9 +128,30 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   stream.cached_prompt_tokens = cached_tokens;
   if (stream.request.stream) begin_streaming(connection, stream, id, plan);
   connection.stream = id;
-  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, connection.read_ns);
-  if (cached_tokens > 0) model->skip_prefill(id, cached_tokens);
+  stream.trace.jitter_ns = plan.jitter_ns;
   streams.emplace(id, std::move(stream));
+  if (plan.jitter_ns > 0) {
+    jitters.emplace(connection.read_ns + plan.jitter_ns, id);
+  } else {
+    admit_to_model(id, connection.read_ns);
+  }
+}
+
+// The model sees the request at `at_ns`: its arrival, or its arrival plus its jitter.
+void SimServer::Impl::admit_to_model(StreamId id, std::int64_t at_ns) {
+  const Stream& stream = streams.at(id);
+  model->admit(id, stream.request.prompt_tokens, stream.target_tokens, at_ns);
+  if (stream.cached_prompt_tokens > 0) model->skip_prefill(id, stream.cached_prompt_tokens);
+}
+
+// A jitter's time is up: the request reaches the model, as of when it was due (so a late loop
+// adds nothing to the drawn wait). A stream that ended meanwhile (client closed) is skipped.
+void SimServer::Impl::end_jitters(std::int64_t now) {
+  while (!jitters.empty() && jitters.top().first <= now) {
+    const auto [due, id] = jitters.top();
+    jitters.pop();
+    if (streams.count(id) != 0) admit_to_model(id, due);
+  }
 }
 
 void SimServer::Impl::refuse_completion(Connection& connection, Stream& stream, int status,

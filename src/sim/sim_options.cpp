@@ -78,6 +78,10 @@ std::string describe(const SimOptions& options) {
   }
   if (options.tokenizer) text += ", tokens counted by " + options.tokenizer->description();
   if (options.eos_probability > 0) text += fmt::format(", eos probability {}", options.eos_probability);
+  if (options.jitter_ms > 0) {
+    text += fmt::format(", jitter: each request waits 0-{:g} ms (mean {:g} ms) before the model",
+                        2 * options.jitter_ms, options.jitter_ms);
+  }
   describe_faults(text, options);
   if (options.usage_on_last_chunk || options.no_role_chunk || options.close_after_stream) {
     text += ", llama.cpp quirks:";
@@ -97,11 +101,14 @@ nlohmann::json settings_json(const SimOptions& options) {
     if (fraction > 0) faults[name] = fraction;
   }
   if (!options.send_usage) faults["no usage"] = 1.0;
-  return {{"profile", options.profile},
-          {"time_scale", options.time_scale},
-          {"faults", faults},
-          {"seed", options.seed},
-          {"description", describe(options)}};
+  nlohmann::json settings = {{"profile", options.profile},
+                             {"time_scale", options.time_scale},
+                             {"faults", faults},
+                             {"seed", options.seed},
+                             {"description", describe(options)}};
+  // Only when set, so results without a jitter keep the keys they always had.
+  if (options.jitter_ms > 0) settings["jitter_ms"] = options.jitter_ms;
+  return settings;
 }
 
 }  // namespace bench::sim

@@ -130,6 +130,7 @@ void SimServer::Impl::loop() {
     }
     const std::int64_t now = now_ns();
     end_stalls(now);
+    end_jitters(now);
     model->advance(now, *this);
     flush_dirty();
     // Requests pipelined behind a finished stream start only now, outside the model's advance.
@@ -168,6 +169,7 @@ void SimServer::Impl::close_idle_connections(std::int64_t now) {
 void SimServer::Impl::arm_timer() {
   std::int64_t next = model->next_event_ns();
   if (!stalls.empty()) next = std::min(next, stalls.top().first);
+  if (!jitters.empty()) next = std::min(next, jitters.top().first);
   next = std::min(next, next_idle_sweep_ns);
   itimerspec spec{};
   if (next != kNever) {

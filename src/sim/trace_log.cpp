@@ -38,8 +38,9 @@ void TraceLog::write(const TraceRecord& r) {
   auto out = std::back_inserter(line_);
   // Ids and outcomes are the server's own ASCII names: no JSON escaping is needed.
   fmt::format_to(out,
-                 R"({{"id":"{}","endpoint":"{}","stream":{},"arrival_ns":{},"first_chunk_ns":{},)",
-                 r.id, r.chat ? "chat" : "completions", r.stream, r.arrival_ns,
+                 R"({{"id":"{}","endpoint":"{}","stream":{},"arrival_ns":{},"jitter_ns":{},)"
+                 R"("first_chunk_ns":{},)",
+                 r.id, r.chat ? "chat" : "completions", r.stream, r.arrival_ns, r.jitter_ns,
                  r.chunk_ns.empty() ? -1 : r.chunk_ns.front());
   line_ += R"("chunk_ns":)";
   append_array(line_, r.chunk_ns);

@@ -42,6 +42,21 @@ TEST(CompatView, AppliesToEveryPointOfASweep) {
   for (const json& point : view["points"]) EXPECT_EQ(point["mean_itl_ms"], 20.0);
 }
 
+TEST(CompatView, AppliesToEveryProbeOfASearchAndEveryRepeatOfAPoint) {
+  const json repeated = {{"kind", "run"},
+                         {"mean_itl_ms", 10.0},
+                         {"mean_icl_ms", 20.0},
+                         {"repeat_runs", json::array({run(), run()})}};
+  const json view = compat_view(repeated, Compat::sglang);
+  EXPECT_EQ(view["mean_itl_ms"], 20.0);
+  for (const json& repeat : view["repeat_runs"]) EXPECT_EQ(repeat["mean_itl_ms"], 20.0);
+  const json search = {{"kind", "search"}, {"points", json::array({run(), repeated})}};
+  const json probes = compat_view(search, Compat::vllm);
+  EXPECT_EQ(probes["points"][0]["mean_itl_ms"], 20.0);
+  EXPECT_EQ(probes["points"][1]["repeat_runs"][1]["mean_e2el_ms"], 300.0);
+  EXPECT_EQ(probes["json_compat"], "vllm");
+}
+
 TEST(CompatView, ParsesOnlyThePeersNames) {
   EXPECT_EQ(bench::results::parse_compat("vllm"), Compat::vllm);
   EXPECT_EQ(bench::results::parse_compat("sglang"), Compat::sglang);

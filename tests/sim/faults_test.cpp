@@ -2,6 +2,8 @@
 // kinds' fractions, and one response's worth of precedence when several are drawn.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -128,6 +130,39 @@ TEST(Faults, StallLengthAndChunkSizeComeFromTheirFlags) {
   EXPECT_EQ(plan.tokens_per_chunk, 5);
   options.send_usage = false;  // --no-usage is no_usage for everyone
   EXPECT_TRUE(draw_fault_plan(options, 3).no_usage);
+}
+
+TEST(Faults, JitterIsUniformUpToTwiceItsMeanAndScaledWithSimulatedTime) {
+  SimOptions options;
+  EXPECT_EQ(draw_fault_plan(options, 5).jitter_ns, 0);
+  options.jitter_ms = 20;
+  SplitMix64 seeds(1);
+  double sum_ms = 0;
+  std::int64_t longest_ns = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::int64_t jitter_ns = draw_fault_plan(options, seeds.next()).jitter_ns;
+    ASSERT_GE(jitter_ns, 0);
+    ASSERT_LE(jitter_ns, 40'000'000);
+    sum_ms += static_cast<double>(jitter_ns) / 1e6;
+    longest_ns = std::max(longest_ns, jitter_ns);
+  }
+  EXPECT_NEAR(sum_ms / 4000, 20.0, 0.6);  // std of the mean: 20 / sqrt(3 x 4000) = 0.18 ms
+  EXPECT_GT(longest_ns, 39'000'000);
+  SimOptions faster = options;
+  faster.time_scale = 4;
+  EXPECT_EQ(draw_fault_plan(faster, 77).jitter_ns,
+            std::llround(static_cast<double>(draw_fault_plan(options, 77).jitter_ns) / 4));
+}
+
+TEST(Faults, AJitterChangesNoFaultsChoices) {
+  SimOptions quiet;
+  quiet.stall_fraction = quiet.crlf_fraction = quiet.comment_fraction = 0.5;
+  SimOptions jittered = quiet;
+  jittered.jitter_ms = 30;
+  for (std::uint64_t seed = 0; seed < 500; ++seed) {
+    EXPECT_EQ(draw_fault_plan(quiet, seed).names_json(),
+              draw_fault_plan(jittered, seed).names_json());
+  }
 }
 
 TEST(Faults, SplitMixUniformDrawsStayInTheUnitInterval) {

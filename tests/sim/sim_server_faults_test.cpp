@@ -106,6 +106,36 @@ TEST(SimServerFaults, AStallSendsNothingForItsLengthThenTheRest) {
   EXPECT_EQ(trace[0]["outcome"], "ok");
 }
 
+TEST(SimServerFaults, AJitteredRequestReachesTheModelItsDrawnWaitAfterArrival) {
+  const std::string path = ::testing::TempDir() + "/sim-jitter-trace.jsonl";
+  {
+    SimOptions options = fast();  // ttft 5 ms
+    options.jitter_ms = 40;
+    options.trace_path = path;
+    SimServer server(options);
+    RawConnection connection(server.port());
+    for (int i = 0; i < 4; ++i) {
+      connection.send(post("/v1/completions", stream_body(2)));
+      EXPECT_EQ(connection.read_response().status, 200);
+    }
+  }
+  const std::vector<json> trace = read_trace(path);
+  ASSERT_EQ(trace.size(), 4u);
+  std::int64_t total_jitter_ns = 0;
+  for (const json& record : trace) {
+    const auto jitter_ns = record["jitter_ns"].get<std::int64_t>();
+    EXPECT_GE(jitter_ns, 0);
+    EXPECT_LE(jitter_ns, 80'000'000);
+    const std::int64_t ttft_ns =
+        record["first_chunk_ns"].get<std::int64_t>() - record["arrival_ns"].get<std::int64_t>();
+    EXPECT_GE(ttft_ns, jitter_ns + 5'000'000);
+    EXPECT_LT(ttft_ns, jitter_ns + 5'000'000 + 50'000'000);  // a loaded loop's lateness
+    total_jitter_ns += jitter_ns;
+  }
+  EXPECT_GT(total_jitter_ns, 0);
+  EXPECT_EQ(trace[0]["faults"], json::parse("[]"));
+}
+
 TEST(SimServerFaults, LlamaCppDialectSaysKeepAliveThenClosesAfterTheStream) {
   SimOptions options = fast();
   options.close_after_stream = true;

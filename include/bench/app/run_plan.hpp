@@ -36,9 +36,15 @@ namespace bench::app {
 struct LoadPoint {
   std::int64_t concurrency = 0;                // requests in flight at most
   double rate_per_s = cli::kUnlimitedRate;     // offered load; infinity = closed loop
-  // The point's stream of the prompt source: its own prompts, none sent by another point.
+  // The point's stream of the prompt source: its own prompts, none sent by another point (or
+  // repeat: repeat r of point p takes stream p + r x points, so repeat 0 is a single run's).
   std::uint64_t prompt_stream = 0;
+  std::size_t repeat = 0;  // --repeat: which measurement of the load level, 0-based
 };
+
+/// The load point of repeat `repeat` (0-based) of `point`, one of `points` in its run: its own
+/// prompt stream, after every stream of the repeats before it.
+LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t points);
 
 struct RunPlan {
   // count: requests of one point (warm-up included) when known, for a file dataset's share.
@@ -56,6 +62,7 @@ struct RunPlan {
   std::vector<LoadPoint> points;      // measured one after another, in this order
   // "concurrency" or "request_rate" when the points are a sweep over it; empty: one run.
   std::string sweep_variable;
+  std::size_t repeats = 1;  // --repeat: measurements of each point
 };
 
 RunPlan plan_run(const cli::RunOptions& options);
@@ -93,7 +100,8 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
                                  const PreparedRun& prepared, const LoadPoint& point);
 
 /// A point's label in a sweep: {"concurrency": 8} or {"request_rate": 16 | "inf"}; the
-/// progress line's "c=8" / "rate=16"; both empty for a single run.
+/// progress line's "c=8" / "rate=16"; both empty for a single run. With --repeat N > 1 both
+/// also say the repeat: {"concurrency": 8, "repeat": 2}, "c=8 repeat 2/3" (1-based).
 nlohmann::json point_label(const RunPlan& plan, const LoadPoint& point);
 std::string point_label_text(const RunPlan& plan, const LoadPoint& point);
 

@@ -94,6 +94,10 @@ struct RunOptions {
   // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
   std::vector<gate::Gate> gates;
   bool max_error_rate_given = false;  // then failed requests within it do not fail the run
+  // --repeat: how many times each run or sweep point is measured (fresh prompts each time); > 1
+  // reports the mean and 95% confidence interval of each figure (results/repeats.hpp).
+  std::int64_t repeat = 1;
+  gate::GateOn gate_on = gate::GateOn::mean;  // --gate-on: a repeated point's mean, or worst
   std::string html_path;             // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
   std::string output_file;     // also write the JSON results here (atomically)
@@ -112,7 +116,23 @@ struct RunOptions {
   sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
 };
 
-enum class Command { run, serve_sim, compare, report };
+enum class Command { run, serve_sim, compare, report, search };
+
+/// `bench search`: the variable searched.
+enum class SearchOver { concurrency, rate };
+std::string_view search_over_name(SearchOver over);  // "concurrency", "rate"
+
+/// `bench search [run flags] --slo ...`: the largest load meeting every SLO (app/load_search.hpp).
+struct SearchOptions {
+  std::vector<gate::Gate> slos;  // --slo METRIC<=VALUE | METRIC>=VALUE, at least one
+  SearchOver over = SearchOver::concurrency;  // --over concurrency|rate
+  double start = 1;              // --start: the first probe (concurrency, or requests/s)
+  double cap = 0;                // --max: no probe above it; 0 = 1024 (concurrency), 1000 (rate)
+  double resolution_fraction = 0.05;  // --resolution 5%: bisect until the gap is this share
+  double resolution_step = 0;    // --resolution N: or until it is N (load units); 0 = by share
+  double max_time_s = 0;         // --max-time: no probe starts after it; 0 = no limit
+  bool warmup_given = false;     // --warmup-*: else each probe warms up with one wave
+};
 
 /// `bench compare BASE.json NEW.json`.
 struct CompareOptions {
@@ -134,6 +154,7 @@ struct ParseResult {
   sim::SimOptions serve_sim;
   CompareOptions compare;
   ReportOptions report;
+  SearchOptions search;  // with Command::search; the probes' flags are in `run`
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

@@ -3,6 +3,13 @@
 // metric of two results files side by side, with the change in %, judged by the metric's
 // direction (throughput down, latency up, errors up = worse). Two single runs, or two sweeps
 // whose points are matched by the swept variable's value.
+//
+// Noise: when both sides were measured several times (--repeat N, N >= 2), each figure's
+// repeats are held against each other with Welch's t-test (two-sided, unequal variances): a
+// change is called better, worse or a regression only when p < 0.05, else it is below the
+// detectable change, whatever its size. Each row then gives the smallest change the test could
+// have called real (t(0.975, df) x the standard error of the difference, in % of base). Single
+// runs carry no noise estimate: changes are judged by their size alone, and the report says so.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -32,7 +39,11 @@ enum class Verdict {
   worse,           // moved in its bad direction, within the threshold (or no threshold set)
   regression,      // worse by more than the threshold
   not_comparable,  // missing (or not a number) on one side or both
+  below_detectable,  // repeats on both sides, and Welch's t-test finds no real change (p >= 0.05)
 };
+
+/// The significance level of the noise test: a change is real when p < this.
+inline constexpr double kSignificance = 0.05;
 
 struct Row {
   std::string metric;  // the results key ("output_throughput"), or "error_rate" (failed / sent)
@@ -45,11 +56,20 @@ struct Row {
   // (an infinite change: a regression at any threshold when it is in the bad direction).
   std::optional<double> change_pct;
   Verdict verdict = Verdict::same;
+  // Repeats on both sides: Welch's two-sided p, and the smallest change (% of |base|) it could
+  // have called real at kSignificance. nullopt: no noise estimate (a single run on a side, or
+  // a figure unknown in some repeat).
+  std::optional<double> p_value;
+  std::optional<double> detectable_pct;
 };
 
 struct PointComparison {
   std::string label;  // "concurrency=64", "request_rate=inf"; empty for two single runs
   std::vector<Row> rows;
+  std::size_t base_repeats = 1;  // measurements behind each side's figures (--repeat)
+  std::size_t new_repeats = 1;
+  /// Whether a noise estimate exists: both sides repeated at least twice.
+  bool noise_aware() const { return base_repeats >= 2 && new_repeats >= 2; }
 };
 
 struct Comparison {
@@ -98,7 +118,9 @@ std::string render_text(const Comparison& comparison);
 /// The comparison for scripts: {"schema_version": 1, "kind": "comparison", "base", "new",
 /// "threshold", "sweep_variable", "points": [{"point", "rows": [{"metric", "label", "unit",
 /// "direction", "base", "new", "change_pct", "verdict"}]}], "only_in_base", "only_in_new",
-/// "warnings", "regressions", "failed"}; a value that is not known is null.
+/// "warnings", "regressions", "failed"}; a value that is not known is null. Each point also
+/// has "base_repeats", "new_repeats" and "noise_test" ("welch", or null without repeats on
+/// both sides), each row "p_value" and "detectable_change_pct" (null without them).
 nlohmann::json to_json(const Comparison& comparison);
 
 std::string_view verdict_name(Verdict verdict);      // "same", "better", "worse", ...

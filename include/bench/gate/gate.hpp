@@ -27,6 +27,11 @@ inline constexpr int kExitGateFailed = 4;
 
 enum class GateKind { fail_under, fail_over, max_error_rate };
 
+/// --gate-on: what a gate judges on a point measured several times (--repeat N): the mean of
+/// its repeats (the point's combined keys), or every repeat, so the worst one decides.
+enum class GateOn { mean, worst };
+std::string_view gate_on_name(GateOn on);  // "mean", "worst"
+
 /// The flag that makes a gate of this kind: "--fail-under", "--fail-over", "--max-error-rate".
 std::string_view flag_of(GateKind kind);
 
@@ -63,8 +68,10 @@ struct GateOutcome {
 };
 
 /// Checks every gate on `results`: a single-run object, or a sweep ("kind": "sweep" or a
-/// "points" array), every point of which must pass.
-GateOutcome evaluate(std::span<const Gate> gates, const nlohmann::json& results);
+/// "points" array), every point of which must pass. A repeated point (results/repeats.hpp) is
+/// judged on its mean, or with GateOn::worst on each of its repeats.
+GateOutcome evaluate(std::span<const Gate> gates, const nlohmann::json& results,
+                     GateOn on = GateOn::mean);
 
 /// The violations, one line each, each ending in a newline (for stderr); "" when none.
 std::string render_violations(const GateOutcome& outcome);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -103,6 +104,12 @@ std::string to_csv(const std::vector<nlohmann::json>& runs);
 
 /// The sweep table of the text report: one row per point.
 std::string render_sweep_table(const nlohmann::json& sweep);
+
+/// The text report of a point measured several times (--repeat N; results/repeats.hpp): each
+/// throughput and median/p99 latency as "mean ± half-width (95% CI, Student's t, N repeats)",
+/// the half-width in % of the mean, and each repeat's value. `title` leads the first line
+/// ("concurrency 8"; empty for a single run).
+std::string render_repeats(const nlohmann::json& point, std::string_view title = "");
 
 /// One JSONL line (no trailing newline) for --save-requests: the request's start offset, TTFT,
 /// every chunk arrival offset (ms from its start), token counts and their source, status, error.

@@ -34,6 +34,10 @@ inline constexpr std::string_view sweep = "sweep";            // {"variable", "v
 inline constexpr std::string_view variable = "variable";
 inline constexpr std::string_view values = "values";
 inline constexpr std::string_view points = "points";          // a sweep's run objects
+// --repeat N: a repeated point's summary ({count, confidence, interval, figures}) and its
+// repeats' own run objects (results/repeats.hpp).
+inline constexpr std::string_view repeats = "repeats";
+inline constexpr std::string_view repeat_runs = "repeat_runs";
 inline constexpr std::string_view request_rate = "request_rate";
 inline constexpr std::string_view max_concurrency = "max_concurrency";
 inline constexpr std::string_view output_throughput = "output_throughput";

@@ -33,6 +33,8 @@ struct FaultPlan {
   bool crlf = false;           // SSE lines end with CRLF
   bool comments = false;       // ": keep-alive" before every event
   bool metrics_miscount = false;  // GET /metrics counts one generation token too many
+  // --jitter-ms: how long the request waits before the model sees it (real ns, time-scaled).
+  std::int64_t jitter_ns = 0;
 
   /// The injected kinds as a JSON array of names (["stall","crlf"]), for the truth log.
   std::string names_json() const;

@@ -60,6 +60,10 @@ struct SimOptions {
   // Simulated time runs this many times faster than real time: every modelled duration (fixed
   // ttft/tpot, every engine step) is divided by it. Fault timings (stall, Retry-After) are real.
   double time_scale = 1.0;
+  // Noise of a known size: every completion request waits a time drawn uniformly from
+  // [0, 2 x jitter_ms] ms (mean jitter_ms, standard deviation jitter_ms / sqrt(3); simulated
+  // time, so divided by time_scale) before the model sees it, drawn from its own seed. 0 = none.
+  double jitter_ms = 0.0;
 
   bool send_usage = true;         // false: never send usage (no usage chunk, no per-chunk usage)
   std::int64_t default_max_tokens = 128;  // output length when the request gives no max_tokens

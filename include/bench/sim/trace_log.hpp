@@ -19,6 +19,7 @@ struct TraceRecord {
   bool chat = false;
   bool stream = false;
   std::int64_t arrival_ns = 0;        // the loop woke with the whole request in the kernel
+  std::int64_t jitter_ns = 0;         // --jitter-ms: the wait before the model saw it
   std::vector<std::int64_t> chunk_ns;      // each text chunk handed to the socket
   std::vector<std::int64_t> chunk_tokens;  // tokens in each text chunk
   std::int64_t end_ns = 0;            // the last byte of the response handed to the socket

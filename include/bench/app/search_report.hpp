@@ -1,0 +1,39 @@
+#pragma once
+// What `bench search` reports: its results object ("kind": "search": the question, the answer
+// and how the search ended, the last passing and first failing probes, every probe as a point),
+// the answer said in words, and the probes as a sweep in load order (for the table and HTML).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/app/load_search.hpp"
+#include "bench/gate/gate.hpp"
+
+namespace bench::app {
+
+struct SearchSetup {
+  std::string variable;          // "concurrency" or "request_rate": the sweep variable's names
+  std::vector<gate::Gate> slos;  // as parsed from --slo
+  LoadSearchPlan plan;
+  double max_time_s = 0;         // --max-time; 0 = none
+  std::string warmup;            // how each probe warmed up, for the reader
+};
+
+/// {"schema_version", "bench_version", "kind": "search", "search": {variable, slos, slo_window:
+/// "whole", start, cap, resolution, max_time_s, end, answer (null when none), message,
+/// last_passing, first_failing, probes: [{load, met, failed_slo}]}, "sweep": {variable,
+/// values}, "points": [probe results in load order]}. `probes` are the probes' results objects
+/// in the order they were measured (LoadSearch::probes()).
+nlohmann::json search_to_json(const SearchSetup& setup, const LoadSearch& search,
+                              const std::vector<nlohmann::json>& probes);
+
+/// The answer in words, one line or two: the load, what failed beyond it, how the search ended.
+std::string search_message(const SearchSetup& setup, const LoadSearch& search);
+
+/// The first SLO a probe's results fail, as "p99_ttft_ms<=500 (gate failed: p99_ttft_ms = 612
+/// > 500 ...)"; empty when all hold.
+std::string failed_slo(const std::vector<gate::Gate>& slos, const nlohmann::json& results,
+                       gate::GateOn on);
+
+}  // namespace bench::app

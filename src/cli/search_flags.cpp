@@ -1,0 +1,113 @@
+#include "bench/cli/search_flags.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "bench/cli/number_checks.hpp"
+#include "bench/cli/values.hpp"
+#include "bench/gate/slo.hpp"
+#include "bench/util/text.hpp"
+
+namespace bench::cli {
+
+namespace {
+
+// --resolution: "5%" (a share of the last passing load) or "N" (a step in the load's unit).
+void parse_resolution(const std::string& text, SearchOptions& search) {
+  const bool percent = text.ends_with('%');
+  const std::optional<double> value = util::parse_finite_double(
+      percent ? std::string_view(text).substr(0, text.size() - 1) : std::string_view(text));
+  if (!value || *value <= 0 || (percent && *value >= 100)) {
+    throw UsageError(fmt::format(
+        "--resolution: '{}' is neither a share like 5% nor a step > 0 like 4", text));
+  }
+  if (percent) {
+    search.resolution_fraction = *value / 100;
+  } else {
+    search.resolution_step = *value;
+  }
+}
+
+}  // namespace
+
+std::string_view search_over_name(SearchOver over) {
+  return over == SearchOver::rate ? "rate" : "concurrency";
+}
+
+void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags& raw) {
+  const std::string group = "Search";
+  command.add_option("--slo", raw.slos,
+                     "An SLO every probe must meet: METRIC<=VALUE or METRIC>=VALUE on a results "
+                     "key (p99_ttft_ms<=500, p99_tpot_ms<=50), or error_rate<=0.01; repeatable")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(group);
+  command.add_option("--over", raw.over, "What to search: concurrency or rate (requests/s)")
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--start", search.start, "The first probe's load")
+      ->check(positive_number())
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--max", search.cap,
+                     "No probe above this load (default: 1024 concurrency, 1000 requests/s)")
+      ->check(positive_number())
+      ->group(group);
+  command.add_option("--resolution", raw.resolution,
+                     "Bisect until the last passing and first failing loads are within this: a "
+                     "share (5%) or a step (4)")
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--max-time", raw.max_time,
+                     "Start no probe after this long (90s, 10m); the answer is the best so far")
+      ->group(group);
+}
+
+void finish_search_flags(const CLI::App& command, SearchOptions& search,
+                         const RawSearchFlags& raw, RunOptions& run) {
+  if (raw.over == "concurrency") {
+    search.over = SearchOver::concurrency;
+  } else if (raw.over == "rate") {
+    search.over = SearchOver::rate;
+  } else {
+    throw UsageError(fmt::format("--over: '{}' is not concurrency or rate", raw.over));
+  }
+  if (raw.slos.empty()) {
+    throw UsageError("bench search needs at least one --slo (e.g. --slo p99_ttft_ms<=500)");
+  }
+  for (const std::string& spec : raw.slos) {
+    auto parsed = gate::parse_slo(spec);
+    if (const auto* error = std::get_if<gate::GateError>(&parsed)) throw UsageError(error->message);
+    search.slos.push_back(std::get<gate::Gate>(parsed));
+  }
+  parse_resolution(raw.resolution, search);
+  if (!raw.max_time.empty()) search.max_time_s = parse_duration_s("--max-time", raw.max_time);
+  if (search.cap == 0) search.cap = search.over == SearchOver::rate ? 1000 : 1024;
+  if (search.over == SearchOver::concurrency) {  // requests in flight: whole numbers
+    search.start = std::max(1.0, std::floor(search.start));
+    search.cap = std::max(1.0, std::floor(search.cap));
+  }
+  if (search.start > search.cap) {
+    throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
+  }
+  const bool by_rate = search.over == SearchOver::rate;
+  const char* searched = by_rate ? "--request-rate" : "--concurrency";
+  if (command.count(searched) > 0 || (!by_rate && command.count("--max-concurrency") > 0)) {
+    throw UsageError(fmt::format("{}: bench search --over {} sets it for each probe", searched,
+                                 raw.over));
+  }
+  if (by_rate && run.ramp_up_strategy != schedule::RampStrategy::none) {
+    throw UsageError("--ramp-up-strategy: bench search --over rate probes steady rates");
+  }
+  if (!run.gates.empty()) {
+    throw UsageError(fmt::format("{}: bench search judges its probes by --slo",
+                                 gate::flag_of(run.gates.front().kind)));
+  }
+  search.warmup_given =
+      command.count("--warmup-requests") + command.count("--warmup-duration") > 0;
+}
+
+}  // namespace bench::cli

@@ -1,0 +1,116 @@
+#include "bench/results/repeats.hpp"
+
+#include <string>
+
+#include "bench/metrics/confidence.hpp"
+#include "bench/results/format.hpp"
+
+namespace bench::results {
+
+namespace {
+
+using nlohmann::json;
+
+// `values` (one per repeat) as one: equal ones as they are; else numbers' mean, bools' any,
+// objects key by key, the rest the first repeat's.
+json combine_values(const std::vector<const json*>& values) {
+  const json& first = *values.front();
+  bool equal = true;
+  for (const json* value : values) equal = equal && *value == first;
+  if (equal) return first;
+  bool numbers = true, bools = true, objects = true;
+  for (const json* value : values) {
+    numbers = numbers && value->is_number();
+    bools = bools && value->is_boolean();
+    objects = objects && value->is_object();
+  }
+  if (numbers) {
+    double sum = 0;
+    for (const json* value : values) sum += value->get<double>();
+    return sum / static_cast<double>(values.size());
+  }
+  if (bools) {
+    for (const json* value : values) {
+      if (value->get<bool>()) return true;
+    }
+    return false;
+  }
+  if (!objects) return first;
+  json out = json::object();
+  for (const auto& [name, value] : first.items()) {
+    std::vector<const json*> members;
+    for (const json* object : values) {
+      const auto found = object->find(name);
+      if (found == object->end()) break;
+      members.push_back(&*found);
+    }
+    out[name] = members.size() == values.size() ? combine_values(members) : value;
+  }
+  return out;
+}
+
+json figure_summary(const std::vector<double>& values) {
+  const metrics::MeanInterval interval = metrics::mean_interval(values, kRepeatConfidence);
+  const auto or_null = [](const std::optional<double>& value) {
+    return value ? json(*value) : json();
+  };
+  json out = {{"mean", interval.mean},
+              {"std", or_null(interval.std_dev)},
+              {"half_width", or_null(interval.half_width)},
+              {"low", json()},
+              {"high", json()},
+              {"values", values}};
+  if (interval.half_width) {
+    out["low"] = interval.mean - *interval.half_width;
+    out["high"] = interval.mean + *interval.half_width;
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& repeated_figures() {
+  static const std::vector<std::string_view> figures = {
+      "output_throughput",  "input_throughput",      "total_throughput",
+      "request_throughput", "median_ttft_ms",        "p99_ttft_ms",
+      "median_tpot_ms",     "p99_tpot_ms",           "median_itl_ms",
+      "p99_itl_ms",         "median_e2e_latency_ms", "p99_e2e_latency_ms"};
+  return figures;
+}
+
+std::optional<std::vector<double>> repeat_values(const json& point, std::string_view key) {
+  const auto runs = point.find(key::repeat_runs);
+  if (runs == point.end() || !runs->is_array() || runs->empty()) return std::nullopt;
+  std::vector<double> values;
+  for (const json& run : *runs) {
+    const auto found = run.is_object() ? run.find(key) : run.end();
+    if (found == run.end() || !found->is_number()) return std::nullopt;
+    values.push_back(found->get<double>());
+  }
+  return values;
+}
+
+std::size_t repeat_count(const json& point) {
+  const auto runs = point.find(key::repeat_runs);
+  return runs != point.end() && runs->is_array() && !runs->empty() ? runs->size() : 1;
+}
+
+json combine_repeats(const std::vector<json>& runs) {
+  std::vector<const json*> objects;
+  for (const json& run : runs) objects.push_back(&run);
+  json out = combine_values(objects);
+  json repeated = runs;
+  out[key::repeat_runs] = repeated;
+  json figures = json::object();
+  for (const std::string_view figure : repeated_figures()) {
+    const auto values = repeat_values(out, figure);
+    figures[std::string(figure)] = values ? figure_summary(*values) : json();
+  }
+  out[key::repeats] = {{"count", runs.size()},
+                       {"confidence", kRepeatConfidence},
+                       {"interval", "student_t"},
+                       {"figures", std::move(figures)}};
+  return out;
+}
+
+}  // namespace bench::results

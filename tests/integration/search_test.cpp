@@ -1,0 +1,130 @@
+// bench search through the real binary: the bracket it ends with (the last passing load meets
+// every SLO, the first failing one breaks one, within the resolution), a search met everywhere
+// ending at the cap, one never met ending at the start (exit 4), and bad input refused in one
+// line, exit 2, before anything is sent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+using nlohmann::json;
+
+constexpr int kExitUsage = 2;
+constexpr int kExitGateFailed = 4;
+
+std::vector<std::string> search_args(const bench::sim::SimServer& server,
+                                     std::vector<std::string> more) {
+  std::vector<std::string> args = {"search",      "--base-url",        server.base_url(),
+                                   "--quiet",     "--output-len",      "8",
+                                   "--input-len", "16",                "--per-chunk-usage",
+                                   "off"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+bench::sim::SimOptions fixed_sim() {
+  bench::sim::SimOptions options;
+  options.ttft_ms = 5;
+  options.tpot_ms = 1;
+  return options;
+}
+
+TEST(Search, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResolution) {
+  bench::sim::SimOptions options;
+  options.profile = "tiny";  // time per token grows with the batch: 1 ms + 10 us per sequence
+  options.time_scale = 2;
+  bench::sim::SimServer server(options);
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      search_args(server, {"--start", "8", "--max", "128", "--num-prompts", "160",
+                           "--output-len", "32", "--ignore-eos", "--slo",
+                           "median_tpot_ms<=0.75", "--resolution", "10%", "--output-format",
+                           "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["kind"], "search");
+  const json& search = results["search"];
+  EXPECT_EQ(search["slos"], json::array({"median_tpot_ms<=0.75"}));
+  ASSERT_TRUE(search["answer"].is_number()) << search.dump(2);
+  ASSERT_TRUE(search["first_failing"].is_object()) << search.dump(2);
+  const double passing = search["answer"].get<double>();
+  const double failing = search["first_failing"]["load"].get<double>();
+  EXPECT_GT(failing, passing);
+  EXPECT_LE(failing - passing, std::max(1.0, 0.10 * passing)) << search.dump(2);
+  EXPECT_EQ(search["end"], "resolved");
+  // Every probe is a point of the results, in load order, judged by the SLO as reported.
+  ASSERT_EQ(results["points"].size(), search["probes"].size());
+  double previous = 0;
+  for (const json& point : results["points"]) {
+    const double load = point["max_concurrency"].get<double>();
+    EXPECT_GT(load, previous);
+    previous = load;
+    const bool met = point["median_tpot_ms"].get<double>() <= 0.75;
+    EXPECT_EQ(met, load <= passing) << load;
+  }
+}
+
+TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
+  bench::sim::SimServer server(fixed_sim());
+  bench::testing::TempDir dir;
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      search_args(server, {"--max", "8", "--num-prompts", "8", "--slo", "p99_ttft_ms<=5000",
+                           "--slo", "error_rate<=0", "--output-file", dir.file("search.json")}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("bench search: answer: concurrency 8 meets every SLO; it is the --max "
+                         "cap: no probe failed, the limit lies above it"),
+            std::string::npos)
+      << run.out;
+  const ProcessResult report = run_process(
+      BENCH_BINARY, {"report", dir.file("search.json"), "-o", dir.file("search.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(bench::testing::read_file(dir.file("search.html")).find("<svg"), std::string::npos);
+}
+
+TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
+  bench::sim::SimServer server(fixed_sim());
+  const ProcessResult run = run_process(
+      BENCH_BINARY, search_args(server, {"--start", "2", "--num-prompts", "4", "--slo",
+                                         "p99_ttft_ms<=0.001"}));
+  EXPECT_EQ(run.exit_code, kExitGateFailed) << run.err;
+  EXPECT_NE(run.out.find("bench search: no answer: the first probe, concurrency 2, already "
+                         "fails p99_ttft_ms<=0.001 (p99_ttft_ms = "),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(Search, RefusesBadInputInOneLineBeforeSendingAnything) {
+  bench::sim::SimServer server(fixed_sim());
+  const struct {
+    std::vector<std::string> flags;
+    std::string says;
+  } cases[] = {
+      {{"--slo", "p99_ttft<=500"}, "did you mean p99_ttft_ms?"},
+      {{"--slo", "p99_ttft_ms<=abc"}, "VALUE 'abc' is not a number"},
+      {{"--slo", "p99_ttft_ms<=500", "--over", "tokens"}, "--over: 'tokens' is not"},
+      {{"--slo", "p99_ttft_ms<=500", "--concurrency", "8"}, "--concurrency: bench search"},
+      {{"--slo", "p99_ttft_ms<=500", "--resolution", "0"}, "--resolution: '0'"},
+      {{}, "needs at least one --slo"},
+  };
+  for (const auto& bad : cases) {
+    const ProcessResult run = run_process(BENCH_BINARY, search_args(server, bad.flags));
+    EXPECT_EQ(run.exit_code, kExitUsage) << bad.says << ": " << run.err;
+    EXPECT_NE(run.err.find(bad.says), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.rfind("bench: error: ", 0), 0u) << run.err;
+    EXPECT_EQ(run.err.find("bench: error", 1), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
+}  // namespace
