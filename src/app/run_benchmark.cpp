@@ -655,7 +655,8 @@ cli::RunOptions probe_options(const cli::RunOptions& options, const cli::SearchO
   } else {
     probe.concurrency = {static_cast<std::int64_t>(load)};
   }
-  if (!search.warmup_given && search.over == cli::SearchOver::concurrency) {
+  if (!search.warmup_given && search.over == cli::SearchOver::concurrency &&
+      search.slo_window == cli::SloWindow::steady) {
     probe.warmup_requests = probe.concurrency.front();
   }
   return probe;
@@ -665,12 +666,14 @@ SearchSetup search_setup(const cli::SearchOptions& search) {
   SearchSetup setup;
   const bool by_rate = search.over == cli::SearchOver::rate;
   setup.variable = by_rate ? "request_rate" : "concurrency";
-  setup.slos = search.slos;
+  setup.slos = probe_slos(search);
+  setup.slo_window = search.slo_window;
   setup.plan = {search.start, search.cap, !by_rate, search.resolution_fraction,
                 search.resolution_step};
   setup.max_time_s = search.max_time_s;
+  const bool whole = search.slo_window == cli::SloWindow::whole;
   setup.warmup = search.warmup_given ? "as given (--warmup-*)"
-                 : by_rate          ? "none"
+                 : by_rate || whole ? "none"
                                     : "one wave: the probe's concurrency in requests";
   return setup;
 }
@@ -731,7 +734,9 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
       return cli::kExitUsage;
     }
     const json& results = probes.back();
-    ProbeOutcome outcome{*load, false, failed_slo(search.slos, results, options.gate_on),
+    ProbeOutcome outcome{*load, false,
+                         failed_slo(setup.slos, slo_view(results, search.slo_window),
+                                    options.gate_on),
                          results.value("output_throughput", 0.0),
                          results.value("median_e2e_latency_ms", 0.0)};
     outcome.met = outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));

@@ -59,6 +59,46 @@ std::string ending(const SearchSetup& setup, const LoadSearch& search) {
 
 }  // namespace
 
+std::vector<gate::Gate> probe_slos(const cli::SearchOptions& search) {
+  std::vector<gate::Gate> slos = search.slos;
+  if (search.min_goodput_share) {
+    gate::Gate share{gate::GateKind::fail_under, kGoodRequestShare, *search.min_goodput_share, ""};
+    share.spec = gate::slo_text(share);
+    slos.push_back(share);
+  }
+  return slos;
+}
+
+namespace {
+
+void view_one(json& results, cli::SloWindow window) {
+  const json* good = results.contains("good_requests") ? &results["good_requests"] : nullptr;
+  const double sent = results.value("sent", 0.0);
+  results[kGoodRequestShare] =
+      good != nullptr && good->is_number() && sent > 0 ? json(good->get<double>() / sent) : json();
+  const auto steady = results.find("steady_state");
+  if (window != cli::SloWindow::steady || steady == results.end() || !steady->is_object()) return;
+  for (const char* key :
+       {"output_throughput", "input_throughput", "total_throughput", "request_throughput"}) {
+    const auto found = steady->find(key);
+    if (found != steady->end()) results[key] = *found;
+  }
+}
+
+}  // namespace
+
+json slo_view(const json& results, cli::SloWindow window) {
+  json view = results;
+  view_one(view, window);
+  const auto runs = view.find(results::key::repeat_runs);
+  if (runs != view.end() && runs->is_array()) {
+    for (json& run : *runs) {
+      if (run.is_object()) view_one(run, window);
+    }
+  }
+  return view;
+}
+
 std::string failed_slo(const std::vector<gate::Gate>& slos, const json& results,
                        gate::GateOn on) {
   for (const gate::Gate& slo : slos) {
@@ -105,7 +145,7 @@ json search_to_json(const SearchSetup& setup, const LoadSearch& search,
   json described = {
       {"variable", setup.variable},
       {"slos", slos},
-      {"slo_window", "whole"},
+      {"slo_window", cli::slo_window_name(setup.slo_window)},
       {"warmup", setup.warmup},
       {"start", setup.plan.start},
       {"cap", setup.plan.cap},

@@ -31,7 +31,28 @@ void parse_resolution(const std::string& text, SearchOptions& search) {
   }
 }
 
+// --min-goodput: "95%" or "0.95", a share of sent requests; it needs --goodput's SLOs.
+double parse_min_goodput(const std::string& text, const RunOptions& run) {
+  const bool percent = text.ends_with('%');
+  std::optional<double> value = util::parse_finite_double(
+      percent ? std::string_view(text).substr(0, text.size() - 1) : std::string_view(text));
+  if (value && percent) *value /= 100;
+  if (!value || *value <= 0 || *value > 1) {
+    throw UsageError(fmt::format(
+        "--min-goodput: '{}' is not a share of requests like 95% or 0.95", text));
+  }
+  if (!run.goodput.any()) {
+    throw UsageError(
+        "--min-goodput: needs --goodput (which SLOs make a request good, e.g. ttft:500 tpot:50)");
+  }
+  return *value;
+}
+
 }  // namespace
+
+std::string_view slo_window_name(SloWindow window) {
+  return window == SloWindow::whole ? "whole" : "steady";
+}
 
 std::string_view search_over_name(SearchOver over) {
   return over == SearchOver::rate ? "rate" : "concurrency";
@@ -61,6 +82,16 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
                      "share (5%) or a step (4)")
       ->capture_default_str()
       ->group(group);
+  command.add_option("--slo-window", raw.slo_window,
+                     "What the SLOs judge: steady (a concurrency probe warms up one wave first, "
+                     "throughputs from the steady-state window) or whole (the whole measured "
+                     "phase, its opening burst included)")
+      ->capture_default_str()
+      ->group(group);
+  command.add_option("--min-goodput", raw.min_goodput,
+                     "A probe also needs this share of its requests good by --goodput's SLOs "
+                     "(95%)")
+      ->group(group);
   command.add_option("--max-time", raw.max_time,
                      "Start no probe after this long (90s, 10m); the answer is the best so far")
       ->group(group);
@@ -75,8 +106,15 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search,
   } else {
     throw UsageError(fmt::format("--over: '{}' is not concurrency or rate", raw.over));
   }
-  if (raw.slos.empty()) {
-    throw UsageError("bench search needs at least one --slo (e.g. --slo p99_ttft_ms<=500)");
+  if (raw.slo_window == "steady" || raw.slo_window == "whole") {
+    search.slo_window = raw.slo_window == "whole" ? SloWindow::whole : SloWindow::steady;
+  } else {
+    throw UsageError(fmt::format("--slo-window: '{}' is not steady or whole", raw.slo_window));
+  }
+  if (!raw.min_goodput.empty()) search.min_goodput_share = parse_min_goodput(raw.min_goodput, run);
+  if (raw.slos.empty() && !search.min_goodput_share) {
+    throw UsageError(
+        "bench search needs at least one --slo (e.g. --slo p99_ttft_ms<=500) or --min-goodput");
   }
   for (const std::string& spec : raw.slos) {
     auto parsed = gate::parse_slo(spec);

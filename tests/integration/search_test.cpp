@@ -104,6 +104,31 @@ TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
       << run.out;
 }
 
+// The default window warms each concurrency probe up with one wave (its opening burst judged by
+// no SLO); --slo-window whole sends none. --min-goodput alone is a search's SLO.
+TEST(Search, SteadyWindowWarmsEachProbeUpWithOneWaveAndMinGoodputIsAnSlo) {
+  bench::sim::SimServer server(fixed_sim());
+  for (const std::string window : {"steady", "whole"}) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY,
+        search_args(server, {"--max", "4", "--num-prompts", "8", "--goodput", "ttft:5000",
+                             "--min-goodput", "95%", "--slo-window", window,
+                             "--output-format", "json"}));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json results = json::parse(run.out);
+    const json& search = results["search"];
+    EXPECT_EQ(search["slos"], json::array({"good_request_share>=0.95"}));
+    EXPECT_EQ(search["slo_window"], window);
+    EXPECT_EQ(search["end"], "cap_met") << search.dump(2);
+    ASSERT_EQ(results["points"].size(), 3u);  // 1, 2, 4
+    for (const json& point : results["points"]) {
+      const int warmup = window == "steady" ? point["max_concurrency"].get<int>() : 0;
+      EXPECT_EQ(point["warmup_requests"], warmup) << window;
+      EXPECT_EQ(point["good_requests"], 8) << window;
+    }
+  }
+}
+
 TEST(Search, RefusesBadInputInOneLineBeforeSendingAnything) {
   bench::sim::SimServer server(fixed_sim());
   const struct {
@@ -116,6 +141,9 @@ TEST(Search, RefusesBadInputInOneLineBeforeSendingAnything) {
       {{"--slo", "p99_ttft_ms<=500", "--concurrency", "8"}, "--concurrency: bench search"},
       {{"--slo", "p99_ttft_ms<=500", "--resolution", "0"}, "--resolution: '0'"},
       {{}, "needs at least one --slo"},
+      {{"--slo", "p99_ttft_ms<=500", "--slo-window", "tail"}, "--slo-window: 'tail' is not"},
+      {{"--min-goodput", "95%"}, "--min-goodput: needs --goodput"},
+      {{"--goodput", "ttft:500", "--min-goodput", "150%"}, "--min-goodput: '150%' is not"},
   };
   for (const auto& bad : cases) {
     const ProcessResult run = run_process(BENCH_BINARY, search_args(server, bad.flags));

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/app/load_search.hpp"
+#include "bench/cli/options.hpp"
 #include "bench/gate/gate.hpp"
 
 namespace bench::app {
@@ -18,7 +19,21 @@ struct SearchSetup {
   LoadSearchPlan plan;
   double max_time_s = 0;         // --max-time; 0 = none
   std::string warmup;            // how each probe warmed up, for the reader
+  cli::SloWindow slo_window = cli::SloWindow::steady;
 };
+
+/// The key --min-goodput's SLO reads: good_requests / sent of a probe (slo_view adds it).
+inline constexpr const char* kGoodRequestShare = "good_request_share";
+
+/// The SLOs a probe is held to: --slo's in order, then --min-goodput's as
+/// "good_request_share>=P".
+std::vector<gate::Gate> probe_slos(const cli::SearchOptions& search);
+
+/// The figures a probe's SLOs read, in the probe and in each of its repeats: with
+/// SloWindow::steady the four throughputs are its steady-state window's (where it has one: a
+/// run too short for one keeps its whole-run figures); good_request_share is added (null
+/// without --goodput, or when nothing was sent).
+nlohmann::json slo_view(const nlohmann::json& results, cli::SloWindow window);
 
 /// {"schema_version", "bench_version", "kind": "search", "search": {variable, slos, slo_window:
 /// "whole", start, cap, resolution, max_time_s, end, answer (null when none), message,

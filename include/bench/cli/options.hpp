@@ -122,6 +122,12 @@ enum class Command { run, serve_sim, compare, report, search };
 enum class SearchOver { concurrency, rate };
 std::string_view search_over_name(SearchOver over);  // "concurrency", "rate"
 
+/// --slo-window: what a probe's SLOs judge. steady: one wave of warm-up before a concurrency
+/// probe (unless --warmup-* was given) and the throughputs of its steady-state window; whole:
+/// no warm-up added, every figure of the whole measured phase.
+enum class SloWindow { steady, whole };
+std::string_view slo_window_name(SloWindow window);  // "steady", "whole"
+
 /// `bench search [run flags] --slo ...`: the largest load meeting every SLO (app/load_search.hpp).
 struct SearchOptions {
   std::vector<gate::Gate> slos;  // --slo METRIC<=VALUE | METRIC>=VALUE, at least one
@@ -132,6 +138,10 @@ struct SearchOptions {
   double resolution_step = 0;    // --resolution N: or until it is N (load units); 0 = by share
   double max_time_s = 0;         // --max-time: no probe starts after it; 0 = no limit
   bool warmup_given = false;     // --warmup-*: else each probe warms up with one wave
+  SloWindow slo_window = SloWindow::steady;  // --slo-window
+  // --min-goodput P%: a probe also needs this share of its sent requests good (--goodput's
+  // SLOs); nullopt = not asked.
+  std::optional<double> min_goodput_share;
 };
 
 /// `bench compare BASE.json NEW.json`.

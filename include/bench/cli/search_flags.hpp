@@ -16,6 +16,8 @@ struct RawSearchFlags {
   std::string over = "concurrency";
   std::string resolution = "5%";
   std::string max_time;
+  std::string slo_window = "steady";
+  std::string min_goodput;
 };
 
 void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags& raw);
