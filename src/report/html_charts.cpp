@@ -3,15 +3,18 @@
 // is the total; requests in flight with failures), and the sweep's curves: output and total
 // tok/s against the sweep variable, and latency against output tok/s (the latency-throughput
 // curve vLLM and SGLang users plot by hand).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "bench/report/svg_chart.hpp"
 #include "html_parts.hpp"
+#include "html_slo_lines.hpp"
 #include "results_view.hpp"
 
 namespace bench::report::html {
@@ -263,6 +266,16 @@ std::string sweep_throughput_figure(const json& sweep) {
   chart.y.label = "tokens per second";
   chart.y.include_zero = true;
   chart.series = {output, total};
+  // A search's throughput SLOs; with the steady window they were judged on the steady-state
+  // window's throughput, which these whole-run points are not.
+  const json* search = view::object_at(sweep, "search");
+  const bool steady = search != nullptr && view::text(*search, "slo_window") == "steady";
+  for (const SloLine& slo : search_slo_lines(sweep)) {
+    if ((slo.metric == "output_throughput" || slo.metric == "total_throughput") && lo <= hi) {
+      chart.series.push_back(
+          slo_series(slo, lo, hi, steady ? " (judged on the steady-state window)" : ""));
+    }
+  }
   if (!unplotted.empty()) {
     chart.note = "Not on the x axis (no rate limit): " + unplotted.front() +
                  (unplotted.size() > 1 ? "; ..." : "");
@@ -274,26 +287,63 @@ std::string sweep_throughput_figure(const json& sweep) {
   return figure(chart);
 }
 
+namespace {
+
+// One latency statistic ("median", "p99", ...) of `figure` ("ttft", "tpot") at every point,
+// against its output throughput.
+svg::Series latency_series(const json& sweep, const json& points, std::string_view figure,
+                           std::string_view stat, bool by_rate) {
+  const std::string upper = figure == "ttft" ? "TTFT" : "TPOT";
+  const std::string shown = stat == "median" ? "p50" : std::string(stat);
+  const bool tail = stat != "median";
+  svg::Series series{.name = upper + " " + shown,
+                     .color = tail ? kTailColor : (figure == "ttft" ? kOutputColor : kTpotColor),
+                     .dashed = tail,
+                     .markers = true};
+  const std::string key = fmt::format("{}_{}_ms", stat, figure);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json& point = points[i];
+    series.x.push_back(number(point, "output_throughput").value_or(kMissing));
+    series.y.push_back(number(point, key).value_or(kMissing));
+    if (!tail) series.point_labels.push_back(point_label(by_rate, view::sweep_value(sweep, point, i)));
+  }
+  return series;
+}
+
+// The chart's statistics: `shown` and any other a search's SLO names, then each such SLO as a
+// line across the points' throughput.
+std::vector<svg::Series> latency_chart_series(const json& sweep, const json& points,
+                                              std::string_view figure,
+                                              std::vector<std::string> stats, bool by_rate) {
+  const std::string suffix = fmt::format("_{}_ms", figure);
+  const std::vector<SloLine> slos = search_slo_lines(sweep);
+  for (const SloLine& slo : slos) {
+    if (!slo.metric.ends_with(suffix)) continue;
+    const std::string stat = slo.metric.substr(0, slo.metric.size() - suffix.size());
+    if (std::find(stats.begin(), stats.end(), stat) == stats.end()) stats.push_back(stat);
+  }
+  std::vector<svg::Series> series;
+  for (const std::string& stat : stats) {
+    series.push_back(latency_series(sweep, points, figure, stat, by_rate));
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (double x : series.front().x) {
+    if (!std::isfinite(x)) continue;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  for (const SloLine& slo : slos) {
+    if (slo.metric.ends_with(suffix) && lo <= hi) series.push_back(slo_series(slo, lo, hi));
+  }
+  return series;
+}
+
+}  // namespace
+
 std::string sweep_latency_figures(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
   const bool by_rate = view::sweep_variable(sweep) == "request_rate";
-  svg::Series ttft_p50{.name = "TTFT p50", .color = kOutputColor, .markers = true};
-  svg::Series ttft_p99{.name = "TTFT p99", .color = kTailColor, .dashed = true, .markers = true};
-  svg::Series tpot_p50{.name = "TPOT p50", .color = kTpotColor, .markers = true};
-  for (std::size_t i = 0; i < points->size(); ++i) {
-    const json& point = (*points)[i];
-    const double x = number(point, "output_throughput").value_or(kMissing);
-    const std::string label = point_label(by_rate, view::sweep_value(sweep, point, i));
-    ttft_p50.x.push_back(x);
-    ttft_p50.y.push_back(number(point, "median_ttft_ms").value_or(kMissing));
-    ttft_p50.point_labels.push_back(label);
-    ttft_p99.x.push_back(x);
-    ttft_p99.y.push_back(number(point, "p99_ttft_ms").value_or(kMissing));
-    tpot_p50.x.push_back(x);
-    tpot_p50.y.push_back(number(point, "median_tpot_ms").value_or(kMissing));
-    tpot_p50.point_labels.push_back(label);
-  }
   auto chart_of = [&](std::string id, std::string title, std::string y_label,
                       std::vector<svg::Series> series) {
     svg::Chart chart;
@@ -312,8 +362,10 @@ std::string sweep_latency_figures(const json& sweep) {
     chart.height_px = kHalfHeightPx;
     return figure(chart);
   };
-  return chart_of("sweep-ttft", "TTFT vs output throughput", "TTFT (ms)", {ttft_p50, ttft_p99}) +
-         chart_of("sweep-tpot", "TPOT vs output throughput", "TPOT (ms)", {tpot_p50});
+  return chart_of("sweep-ttft", "TTFT vs output throughput", "TTFT (ms)",
+                  latency_chart_series(sweep, *points, "ttft", {"median", "p99"}, by_rate)) +
+         chart_of("sweep-tpot", "TPOT vs output throughput", "TPOT (ms)",
+                  latency_chart_series(sweep, *points, "tpot", {"median"}, by_rate));
 }
 
 }  // namespace bench::report::html

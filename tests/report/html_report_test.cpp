@@ -638,5 +638,39 @@ TEST(HtmlSweepReport, KeepsAnUnlimitedRatePointOffTheAxisButInTheTable) {
   EXPECT_TRUE(noted);
 }
 
+// A search's SLOs are lines on the sweep charts that plot their figure: a p99 TPOT SLO adds the
+// p99 TPOT curve it judged; error_rate is on no chart.
+TEST(HtmlSweepReport, DrawsASearchsSlosAsLinesOnTheChartsOfTheirFigures) {
+  json sweep = saved_results("sweep_concurrency.json");
+  sweep["search"] = {{"slo_window", "steady"},
+                     {"slos", {"p99_ttft_ms<=500", "p99_tpot_ms<=50", "output_throughput>=800",
+                               "error_rate<=0.01"}}};
+  const Page page = render(sweep);
+  std::map<std::string, const XmlNode*> charts;
+  for (const XmlNode* svg : page.root->find_all("svg")) {
+    charts[svg->children.front()->text()] = svg;
+  }
+  const XmlNode* ttft = charts["TTFT vs output throughput"];
+  const XmlNode* tpot = charts["TPOT vs output throughput"];
+  const XmlNode* throughput = charts["Output and total token throughput vs concurrency"];
+  ASSERT_TRUE(ttft != nullptr && tpot != nullptr && throughput != nullptr);
+  EXPECT_TRUE(has(svg_texts(*ttft), "SLO p99_ttft_ms<=500"));
+  EXPECT_FALSE(has(svg_texts(*ttft), "SLO p99_tpot_ms<=50"));
+  EXPECT_TRUE(has(svg_texts(*tpot), "SLO p99_tpot_ms<=50"));
+  EXPECT_TRUE(has(svg_texts(*tpot), "TPOT p99"));
+  EXPECT_TRUE(has(svg_texts(*throughput),
+                  "SLO output_throughput>=800 (judged on the steady-state window)"));
+  for (const auto& [title, svg] : charts) {
+    for (const std::string& text : svg_texts(*svg)) {
+      EXPECT_EQ(text.find("error_rate"), std::string::npos) << title;
+    }
+  }
+  // A plain sweep has no SLO lines.
+  const Page plain = render(saved_results("sweep_concurrency.json"));
+  for (const XmlNode* svg : plain.root->find_all("svg")) {
+    for (const std::string& text : svg_texts(*svg)) EXPECT_FALSE(text.starts_with("SLO ")) << text;
+  }
+}
+
 }  // namespace
 }  // namespace bench::report
