@@ -78,7 +78,10 @@ std::variant<Shape, CompareError> shape_of(const json& results, std::string_view
   if (const auto* error = std::get_if<results::FormatError>(&kind)) {
     return CompareError{error->message};
   }
-  return std::get<results::Kind>(kind) == results::Kind::sweep ? Shape::sweep : Shape::run;
+  // A search's probes are a sweep's points in load order, matched by load like a sweep's.
+  const results::Kind found = std::get<results::Kind>(kind);
+  return found == results::Kind::sweep || found == results::Kind::search ? Shape::sweep
+                                                                         : Shape::run;
 }
 
 std::string value_text(const json& value) {

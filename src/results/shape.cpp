@@ -30,9 +30,9 @@ std::variant<std::optional<Kind>, FormatError> stated_kind(const json& results,
   if (found == results.end()) return std::optional<Kind>();
   const std::optional<Kind> kind =
       found->is_string() ? parse_kind(found->get<std::string>()) : std::nullopt;
-  if (kind != Kind::run && kind != Kind::sweep) {
-    return FormatError{
-        fmt::format("{}: \"kind\": {} is neither a run nor a sweep", name, found->dump())};
+  if (kind != Kind::run && kind != Kind::sweep && kind != Kind::search) {
+    return FormatError{fmt::format("{}: \"kind\": {} is neither a run, a sweep nor a search",
+                                   name, found->dump())};
   }
   return kind;
 }
@@ -57,11 +57,12 @@ std::variant<Kind, FormatError> classify(const json& results, std::string_view n
   if (auto* error = std::get_if<FormatError>(&stated)) return *error;
   const std::optional<Kind> kind = std::get<std::optional<Kind>>(stated);
   const bool has_points = has_points_array(results);
-  if (kind == Kind::sweep || (!kind && has_points)) {
+  if (kind == Kind::sweep || kind == Kind::search || (!kind && has_points)) {
+    const Kind found = kind.value_or(Kind::sweep);
     if (!has_points || results[key::points].empty()) {
-      return FormatError{fmt::format("{}: a sweep without points", name)};
+      return FormatError{fmt::format("{}: a {} without points", name, kind_name(found))};
     }
-    return Kind::sweep;
+    return found;  // a search's probes are the points of a sweep in load order
   }
   if (!kind && !results.contains(key::output_throughput)) {
     return FormatError{fmt::format(

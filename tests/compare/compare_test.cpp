@@ -328,7 +328,7 @@ TEST(Compare, RefusesWhatIsNotAResultsObject) {
             "new.json: not a bench results object (neither output_throughput nor points)");
   json comparison_output = {{"kind", "comparison"}, {"points", json::array()}};
   EXPECT_EQ(refusal(run, comparison_output),
-            "new.json: \"kind\": \"comparison\" is neither a run nor a sweep");
+            "new.json: \"kind\": \"comparison\" is neither a run, a sweep nor a search");
   json newer = run;
   newer["schema_version"] = 2;
   EXPECT_EQ(refusal(newer, run),

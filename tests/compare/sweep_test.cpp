@@ -71,6 +71,19 @@ TEST(CompareSweeps, MatchesPointsByValueAndListsTheRest) {
   EXPECT_DOUBLE_EQ(*at_four.new_value, next["points"][1]["output_throughput"].get<double>());
 }
 
+// A search's probes are a sweep in load order: two searches compare probe by probe.
+TEST(CompareSweeps, TwoSearchesCompareTheirProbesMatchedByLoad) {
+  json base = compare_fixture("sweep_c1_2_4.json");
+  json next = compare_fixture("sweep_c2_4_8_slow.json");
+  base["kind"] = "search";
+  next["kind"] = "search";
+  const Comparison comparison = compared(base, next, 0.05);
+  EXPECT_EQ(labels(comparison), (std::vector<std::string>{"concurrency=2", "concurrency=4"}));
+  for (const auto& point : comparison.points) {
+    EXPECT_EQ(output_row(point).verdict, Verdict::regression) << point.label;
+  }
+}
+
 TEST(CompareSweeps, RegressionsAreJudgedPerPoint) {
   const json base = compare_fixture("sweep_c1_2_4.json");
   const json slow = compare_fixture("sweep_c2_4_8_slow.json");  // twice the time per token

@@ -35,6 +35,9 @@ TEST(Classify, ReadsRunsAndSweepsWithOrWithoutKind) {
   EXPECT_EQ(std::get<Kind>(classify(json{{"output_throughput", 1}}, "x")), Kind::run);
   const json sweep = {{"points", json::array({json{{"output_throughput", 1}}})}};
   EXPECT_EQ(std::get<Kind>(classify(sweep, "x")), Kind::sweep);
+  json search = sweep;
+  search["kind"] = "search";
+  EXPECT_EQ(std::get<Kind>(classify(search, "x")), Kind::search);
 }
 
 TEST(Classify, RefusesAnyOtherJsonWithOneLineNamingTheFile) {
@@ -43,13 +46,13 @@ TEST(Classify, RefusesAnyOtherJsonWithOneLineNamingTheFile) {
   EXPECT_EQ(refusal(json::array()), "x.json: not a bench results object (a JSON object)");
   EXPECT_EQ(refusal(json{{"kind", "sweep"}}), "x.json: a sweep without points");
   EXPECT_EQ(refusal(json{{"kind", "comparison"}}),
-            "x.json: \"kind\": \"comparison\" is neither a run nor a sweep");
+            "x.json: \"kind\": \"comparison\" is neither a run, a sweep nor a search");
+  EXPECT_EQ(refusal(json{{"kind", "search"}}), "x.json: a search without points");
   EXPECT_EQ(refusal(json{{"kind", "run"}, {"schema_version", 2}}),
             "x.json: schema_version 2 is newer than this bench reads (1)");
 }
 
-TEST(Classify, RefusesTheReservedKindsUntilBenchReadsThem) {
-  EXPECT_NE(refusal(json{{"kind", "search"}}), "");
+TEST(Classify, RefusesTheReservedKindUntilBenchReadsIt) {
   EXPECT_NE(refusal(json{{"kind", "merged"}}), "");
 }
 

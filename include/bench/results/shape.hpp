@@ -24,8 +24,8 @@ bool is_sweep(const nlohmann::json& results);
 
 /// The kind of a results file named `name` (for messages), checked: an object, a
 /// schema_version this bench reads, a kind it knows, a sweep with points, a run with
-/// output_throughput or a "kind". Reserved kinds (search, merged) are refused until bench
-/// reads them.
+/// output_throughput or a "kind". A search is a sweep of its probes (with points, like a
+/// sweep). The reserved kind merged is refused until bench reads it.
 std::variant<Kind, FormatError> classify(const nlohmann::json& results, std::string_view name);
 
 }  // namespace bench::results
