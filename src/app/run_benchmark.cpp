@@ -747,7 +747,11 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
     }
   }
   const std::string message = search_message(setup, searcher);
-  const json results = search_to_json(setup, searcher, probes);
+  json results = search_to_json(setup, searcher, probes);
+  // The requests' definition, without the loads (the search chose those): two searches of one
+  // workload share a fingerprint whatever loads they probed.
+  stamp_workload(results, options, workload_definition(options), {},
+                 services.flush ? &*services.flush : nullptr);
   print_search(options, results, probes, message, out);
   // The HTML report draws the probes as the sweep they are (in load order); the JSON keeps the
   // search's own kind.

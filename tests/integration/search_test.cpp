@@ -120,6 +120,7 @@ TEST(Search, SteadyWindowWarmsEachProbeUpWithOneWaveAndMinGoodputIsAnSlo) {
     EXPECT_EQ(search["slos"], json::array({"good_request_share>=0.95"}));
     EXPECT_EQ(search["slo_window"], window);
     EXPECT_EQ(search["end"], "cap_met") << search.dump(2);
+    EXPECT_EQ(results["workload"]["fingerprint"].get<std::string>().size(), 16u);
     ASSERT_EQ(results["points"].size(), 3u);  // 1, 2, 4
     for (const json& point : results["points"]) {
       const int warmup = window == "steady" ? point["max_concurrency"].get<int>() : 0;
