@@ -78,10 +78,14 @@ void view_one(json& results, cli::SloWindow window) {
       good != nullptr && good->is_number() && sent > 0 ? json(good->get<double>() / sent) : json();
   const auto steady = results.find("steady_state");
   if (window != cli::SloWindow::steady || steady == results.end() || !steady->is_object()) return;
-  for (const char* key :
-       {"output_throughput", "input_throughput", "total_throughput", "request_throughput"}) {
-    const auto found = steady->find(key);
-    if (found != steady->end()) results[key] = *found;
+  // Its figures under the run's own names: the throughputs, and the latencies when known (a
+  // run past its raw-value budget keeps its whole-run latencies).
+  for (const auto& [key, value] : steady->items()) {
+    const auto whole = results.find(key);
+    const bool throughput = key.ends_with("_throughput");
+    if (whole != results.end() && (value.is_number() || (throughput && value.is_null()))) {
+      *whole = value;
+    }
   }
 }
 

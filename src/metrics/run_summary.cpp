@@ -117,7 +117,8 @@ RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBud
       budget_(budget ? std::move(budget) : std::make_shared<SampleBudget>(options.sample_budget)),
       first_start_ns_(std::numeric_limits<std::int64_t>::max()),
       last_end_ns_(std::numeric_limits<std::int64_t>::min()),
-      timeline_(options.origin_ns) {
+      timeline_(options.origin_ns),
+      steady_log_(budget_) {
   // Only the shared budget limits them: no distribution has a budget of its own.
   constexpr std::size_t kNoOwnLimit = std::numeric_limits<std::size_t>::max();
   for (LatencyDistribution* values : distributions()) {
@@ -220,6 +221,9 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
       tpot_ms_.add(*tpot_ms);
     }
   }
+  steady_log_.add(record.start_ns, record.end_ns,
+                  record.first_token_ns >= 0 ? std::optional<double>(ttft_ms) : std::nullopt,
+                  tpot_ms, ns_to_ms(e2e_ns));
   if (options_.slo.any() && meets(options_.slo, ttft_ms, tpot_ms, ns_to_ms(e2e_ns))) {
     ++counts_.good_requests;
   }
@@ -279,6 +283,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   client_prompt_tokens_sum_ += other.client_prompt_tokens_sum_;
   client_prompt_tokens_known_ += other.client_prompt_tokens_known_;
   timeline_.merge(other.timeline_);
+  steady_log_.merge(std::move(other.steady_log_));
 }
 
 RunSummary RunAccumulator::summarize() {
@@ -333,6 +338,15 @@ RunSummary RunAccumulator::summarize() {
       static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);
+  if (summary.steady_state.found) {
+    summary.steady_latencies =
+        steady_log_.within(summary.steady_state.from_ns, summary.steady_state.to_ns);
+    // A window shorter than most requests holds only those that fit in it, the short ones:
+    // no steady state worth the name (a closed loop of 1.25 waves), so no latencies from it.
+    if (summary.steady_latencies && summary.steady_latencies->requests * 2 < summary.completed) {
+      summary.steady_latencies.reset();
+    }
+  }
   return summary;
 }
 

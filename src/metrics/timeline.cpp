@@ -170,6 +170,8 @@ SteadyState Timeline::steady_state(std::int64_t target_in_flight) const {
   steady.start_s =
       static_cast<double>(best_start - first_step()) * static_cast<double>(step_ns_) / 1e9;
   steady.end_s = steady.start_s + seconds;
+  steady.from_ns = origin_ns_ + static_cast<std::int64_t>(best_start) * step_ns_;
+  steady.to_ns = steady.from_ns + static_cast<std::int64_t>(best_length) * step_ns_;
   steady.output_throughput = static_cast<double>(output) / seconds;
   steady.input_throughput = static_cast<double>(input) / seconds;
   steady.total_throughput = steady.output_throughput + steady.input_throughput;

@@ -3,8 +3,12 @@
 // figures unchanged; everything bench adds (sources, errors, definitions) is nested beside them.
 #include <cmath>
 #include <iterator>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
+
+#include <fmt/format.h>
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
@@ -114,15 +118,37 @@ json timeline_object(const RunSummary& s) {
   return {{"bucket_s", s.timeline_bucket_s}, {"buckets", buckets}};
 }
 
-json steady_state_object(const metrics::SteadyState& steady, bool input_known) {
+// The steady-state window's latencies under the run's own key names, so a reader (or bench
+// search's --slo-window steady) finds p99_ttft_ms in both; null when they are unknown.
+void add_steady_latencies(json& out, const std::optional<metrics::SteadyLatencies>& latencies) {
+  out["requests"] = latencies ? json(latencies->requests) : json();
+  const std::pair<const char*, const metrics::Distribution*> figures[] = {
+      {"ttft_ms", latencies ? &latencies->ttft_ms : nullptr},
+      {"tpot_ms", latencies ? &latencies->tpot_ms : nullptr},
+      {"e2e_latency_ms", latencies ? &latencies->e2e_ms : nullptr}};
+  for (const auto& [name, values] : figures) {
+    const auto stat = [values](double metrics::Distribution::*field) {
+      return values != nullptr ? json(finite_or_zero(values->*field)) : json();
+    };
+    out[fmt::format("mean_{}", name)] = stat(&metrics::Distribution::mean);
+    out[fmt::format("median_{}", name)] = stat(&metrics::Distribution::median);
+    out[fmt::format("p90_{}", name)] = stat(&metrics::Distribution::p90);
+    out[fmt::format("p99_{}", name)] = stat(&metrics::Distribution::p99);
+  }
+}
+
+json steady_state_object(const metrics::RunSummary& s, bool input_known) {
+  const metrics::SteadyState& steady = s.steady_state;
   if (!steady.found) return nullptr;
-  return {{"start_s", steady.start_s},
-          {"end_s", steady.end_s},
-          {"target_in_flight", steady.target_in_flight},
-          {"output_throughput", finite_or_zero(steady.output_throughput)},
-          {"input_throughput", if_known(input_known, steady.input_throughput)},
-          {"total_throughput", if_known(input_known, steady.total_throughput)},
-          {"request_throughput", finite_or_zero(steady.request_throughput)}};
+  json out = {{"start_s", steady.start_s},
+              {"end_s", steady.end_s},
+              {"target_in_flight", steady.target_in_flight},
+              {"output_throughput", finite_or_zero(steady.output_throughput)},
+              {"input_throughput", if_known(input_known, steady.input_throughput)},
+              {"total_throughput", if_known(input_known, steady.total_throughput)},
+              {"request_throughput", finite_or_zero(steady.request_throughput)}};
+  add_steady_latencies(out, s.steady_latencies);
+  return out;
 }
 
 json client_object(const RunSummary& s, const ClientCheck& check) {
@@ -291,7 +317,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
                           {"itl_ms", cdf_array(s.itl_cdf_ms)},
                           {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
                           {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
-  out["steady_state"] = steady_state_object(s.steady_state, input_known);
+  out["steady_state"] = steady_state_object(s, input_known);
   out[results::key::token_count_source] = token_count_source(s);
   out["errors"] = errors_object(s);
   out[results::key::config] = c.config;

@@ -19,6 +19,7 @@ json probe(double whole_output, double steady_output) {
   return {{"sent", 40},
           {"good_requests", 38},
           {"output_throughput", whole_output},
+          {"input_throughput", 100.0},
           {"request_throughput", 4.0},
           {"steady_state",
            {{"output_throughput", steady_output}, {"request_throughput", 5.0},
@@ -33,6 +34,19 @@ TEST(SearchSloView, TheSteadyWindowReadsTheSteadyStateThroughputs) {
   const json whole = slo_view(probe(600, 900), SloWindow::whole);
   EXPECT_EQ(whole["output_throughput"], 600.0);
   EXPECT_EQ(whole["request_throughput"], 4.0);
+}
+
+TEST(SearchSloView, TheSteadyWindowReadsItsLatenciesWhenKnown) {
+  json results = probe(600, 900);
+  results["p99_ttft_ms"] = 480.0;
+  results["p99_tpot_ms"] = 40.0;
+  results["steady_state"]["p99_ttft_ms"] = 520.0;
+  results["steady_state"]["p99_tpot_ms"] = nullptr;  // past the raw-value budget
+  const json view = slo_view(results, SloWindow::steady);
+  EXPECT_EQ(view["p99_ttft_ms"], 520.0);
+  EXPECT_EQ(view["p99_tpot_ms"], 40.0);
+  EXPECT_FALSE(view.contains("start_s"));
+  EXPECT_EQ(slo_view(results, SloWindow::whole)["p99_ttft_ms"], 480.0);
 }
 
 TEST(SearchSloView, ARunWithoutASteadyStateKeepsItsWholeRunFigures) {

@@ -48,8 +48,8 @@ TEST(Search, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResolution) {
       BENCH_BINARY,
       search_args(server, {"--start", "8", "--max", "128", "--num-prompts", "160",
                            "--output-len", "32", "--ignore-eos", "--slo",
-                           "median_tpot_ms<=0.75", "--resolution", "10%", "--output-format",
-                           "json"}));
+                           "median_tpot_ms<=0.75", "--resolution", "10%", "--slo-window",
+                           "whole", "--output-format", "json"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results["kind"], "search");

@@ -30,9 +30,10 @@ inline constexpr const char* kGoodRequestShare = "good_request_share";
 std::vector<gate::Gate> probe_slos(const cli::SearchOptions& search);
 
 /// The figures a probe's SLOs read, in the probe and in each of its repeats: with
-/// SloWindow::steady the four throughputs are its steady-state window's (where it has one: a
-/// run too short for one keeps its whole-run figures); good_request_share is added (null
-/// without --goodput, or when nothing was sent).
+/// SloWindow::steady the throughputs and latencies its steady_state object holds replace the
+/// whole run's (where it has one: a run too short for one keeps its whole-run figures, and a
+/// latency unknown there, past the raw-value budget, keeps the whole run's); good_request_share
+/// is added (null without --goodput, or when nothing was sent).
 nlohmann::json slo_view(const nlohmann::json& results, cli::SloWindow window);
 
 /// {"schema_version", "bench_version", "kind": "search", "search": {variable, slos, slo_window:

@@ -17,6 +17,7 @@
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/sample_budget.hpp"
+#include "bench/metrics/steady_latency.hpp"
 #include "bench/metrics/timeline.hpp"
 
 namespace bench::metrics {
@@ -115,6 +116,10 @@ struct RunSummary {
   std::vector<TimelineBucket> timeline;
   double timeline_bucket_s = 1.0;  // their width
   SteadyState steady_state;
+  // Latencies of the requests inside the steady-state window (steady_latency.hpp); nullopt
+  // when there is no window, it holds under half the completed requests (too short to be a
+  // steady state), or the raw-value budget ran out before the run ended.
+  std::optional<SteadyLatencies> steady_latencies;
 };
 
 /// Service-level objectives a request must meet to count towards goodput, in milliseconds.
@@ -172,6 +177,7 @@ class RunAccumulator {
   double client_prompt_tokens_sum_ = 0;
   std::int64_t client_prompt_tokens_known_ = 0;
   Timeline timeline_;
+  SteadyLatencyLog steady_log_;
 };
 
 /// All records at once: the same figures as adding each to a RunAccumulator.

@@ -42,6 +42,8 @@ struct SteadyState {
   double input_throughput = 0;    // input tok/s within the window
   double total_throughput = 0;    // input + output within the window
   double request_throughput = 0;  // completed requests/s within the window
+  // The window on the records' clock, [from_ns, to_ns): what steady_latency.hpp filters by.
+  std::int64_t from_ns = 0, to_ns = 0;
 };
 
 class Timeline {
