@@ -74,6 +74,41 @@ TEST(Search, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResolution) {
   }
 }
 
+// pcie-8gpu-moe with a KV budget for about 37 requests of 16 + 12 tokens: beyond it requests
+// queue for a whole request's time, so TTFT jumps (~14 -> ~80 ms at time scale 50); p90 jumps
+// once over a tenth of them queue (about 44; p90, not p99, so a stray slow request on a busy
+// host moves nothing). The search must find the knee a dense sweep of the same workload finds,
+// within its resolution.
+TEST(Search, TheAnswerMatchesADenseSweepOnTheMoeProfile) {
+  const std::vector<std::string> workload = {
+      "--sim-profile", "pcie-8gpu-moe", "--sim-time-scale", "50", "--sim-kv-cache-tokens", "1024",
+      "--num-prompts", "64", "--input-len", "16", "--output-len", "12", "--ignore-eos",
+      "--per-chunk-usage", "off", "--quiet", "--output-format", "json"};
+  const double slo_ms = 40;
+  std::vector<std::string> search_args = {"search", "--start", "16", "--max", "64", "--slo",
+                                          "p90_ttft_ms<=40", "--slo-window", "whole",
+                                          "--resolution", "2"};
+  search_args.insert(search_args.end(), workload.begin(), workload.end());
+  const ProcessResult search = run_process(BENCH_BINARY, search_args);
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  const json answer = json::parse(search.out)["search"]["answer"];
+  ASSERT_TRUE(answer.is_number()) << search.out;
+
+  std::vector<std::string> sweep_args = {"--concurrency", "30,32,34,36,38,40,42,44,46,48,50"};
+  sweep_args.insert(sweep_args.end(), workload.begin(), workload.end());
+  const ProcessResult sweep = run_process(BENCH_BINARY, sweep_args);
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  double dense = 0;  // the largest swept concurrency below which every point met the SLO
+  const json swept = json::parse(sweep.out);
+  for (const json& point : swept["points"]) {
+    if (point["p90_ttft_ms"].get<double>() > slo_ms) break;
+    dense = point["max_concurrency"].get<double>();
+  }
+  ASSERT_GT(dense, 30) << sweep.out;
+  ASSERT_LT(dense, 50) << sweep.out;
+  EXPECT_NEAR(answer.get<double>(), dense, 2) << search.out;
+}
+
 TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
   bench::sim::SimServer server(fixed_sim());
   bench::testing::TempDir dir;
