@@ -199,6 +199,18 @@ void write_steady_state(Writer& w, const RunSummary& s) {
   write_input_and_total(w, steady.input_throughput, steady.total_throughput,
                         input_unknown_note(s),
                         {"  input token throughput", "  total token throughput"}, {});
+  if (!s.steady_latencies) {
+    w.field("  latency", "n/a (fewer than half the requests fit in the window, or the raw-value "
+                         "budget ran out)");
+    return;
+  }
+  const metrics::SteadyLatencies& latency = *s.steady_latencies;
+  w.field("  latency p50 / p99 (ms)",
+          fmt::format("TTFT {:.2f} / {:.2f}  TPOT {:.2f} / {:.2f}  E2E {:.2f} / {:.2f}  ({} "
+                      "requests inside)",
+                      latency.ttft_ms.median, latency.ttft_ms.p99, latency.tpot_ms.median,
+                      latency.tpot_ms.p99, latency.e2e_ms.median, latency.e2e_ms.p99,
+                      latency.requests));
 }
 
 std::string output_source(const RunSummary& s) {

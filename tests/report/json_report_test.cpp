@@ -133,6 +133,27 @@ TEST(ToJson, UnknownInputFiguresAreNullNeverZeroInJsonAndCsv) {
   EXPECT_EQ(cells[13], "") << row;
 }
 
+TEST(ToJson, SteadyStateCarriesItsLatenciesUnderTheRunsKeyNamesOrNull) {
+  RunSummary s = failing_summary();
+  s.steady_state.found = true;
+  json r = bench::report::to_json(s, context());
+  EXPECT_TRUE(r["steady_state"]["p99_ttft_ms"].is_null());
+  EXPECT_TRUE(r["steady_state"]["requests"].is_null());
+  bench::metrics::SteadyLatencies latency;
+  latency.requests = 90;
+  latency.ttft_ms.p99 = 41.5;
+  latency.tpot_ms.median = 2.5;
+  latency.e2e_ms.p90 = 300;
+  s.steady_latencies = latency;
+  r = bench::report::to_json(s, context());
+  EXPECT_EQ(r["steady_state"]["requests"], 90);
+  EXPECT_EQ(r["steady_state"]["p99_ttft_ms"], 41.5);
+  EXPECT_EQ(r["steady_state"]["median_tpot_ms"], 2.5);
+  EXPECT_EQ(r["steady_state"]["p90_e2e_latency_ms"], 300.0);
+  EXPECT_TRUE(r.contains("p99_ttft_ms") && r.contains("median_tpot_ms") &&
+              r.contains("p90_e2e_latency_ms"));  // the same names as the whole run's
+}
+
 TEST(ToJson, RecordsTheSimulatorsSettingsOnlyForTheEmbeddedServer) {
   bench::report::RunContext real = context();
   EXPECT_TRUE(bench::report::to_json(clean_summary(), real)["simulator"].is_null());

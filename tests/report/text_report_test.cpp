@@ -191,6 +191,28 @@ TEST(RenderText, ShowsUnknownInputAndTotalAsNotAvailableNeverZero) {
   EXPECT_NE(line_containing(text, "Total input tokens:").find("n/a"), std::string::npos);
 }
 
+TEST(RenderText, SteadyStateShowsItsLatenciesOrWhyNot) {
+  RunSummary s = clean_summary();
+  s.steady_state.found = true;
+  s.steady_state.output_throughput = s.output_throughput;
+  std::string line = line_containing(bench::report::render_text(s, context()), "  latency");
+  EXPECT_NE(line.find("n/a (fewer than half"), std::string::npos) << line;
+  bench::metrics::SteadyLatencies latency;
+  latency.requests = 180;
+  latency.ttft_ms.median = 12.5;
+  latency.ttft_ms.p99 = 40.25;
+  latency.tpot_ms.median = 2;
+  latency.tpot_ms.p99 = 3;
+  latency.e2e_ms.median = 300;
+  latency.e2e_ms.p99 = 420;
+  s.steady_latencies = latency;
+  line = line_containing(bench::report::render_text(s, context()), "  latency");
+  EXPECT_NE(line.find("TTFT 12.50 / 40.25  TPOT 2.00 / 3.00  E2E 300.00 / 420.00  (180 "
+                      "requests inside)"),
+            std::string::npos)
+      << line;
+}
+
 TEST(RenderText, NotesWhenChunksCarryMoreThanOneToken) {
   const std::string clean = bench::report::render_text(clean_summary(), context());
   EXPECT_EQ(clean.find("chunks != tokens"), std::string::npos);
