@@ -54,6 +54,18 @@ std::string why_nothing_left(const TraceStats& stats, const TraceOptions& option
   return why;
 }
 
+// When each row is due: its trace time after `origin_ns`, compressed by `speed`.
+std::shared_ptr<const std::vector<std::int64_t>> replay_offsets(
+    const std::vector<std::int64_t>& times_ns, std::int64_t origin_ns, double speed) {
+  auto offsets = std::make_shared<std::vector<std::int64_t>>();
+  offsets->reserve(times_ns.size());
+  for (const std::int64_t time_ns : times_ns) {
+    offsets->push_back(static_cast<std::int64_t>(
+        std::llround(static_cast<double>(time_ns - origin_ns) / speed)));
+  }
+  return offsets;
+}
+
 // The reader of the format's rows.
 void read_rows(TraceFormat format, std::istream& in, const std::string& path,
                const detail::TraceRowSink& sink) {
@@ -119,15 +131,9 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
   stats_.used = rows_.size();
   stats_.first_s = static_cast<double>(times_ns.front()) / kTraceNsPerS;
   stats_.last_s = static_cast<double>(times_ns.back()) / kTraceNsPerS;
-  const std::int64_t origin_ns =
-      options.window ? window_ns(options.window->start_s) : times_ns.front();
-  auto offsets = std::make_shared<std::vector<std::int64_t>>();
-  offsets->reserve(times_ns.size());
-  for (const std::int64_t time_ns : times_ns) {
-    offsets->push_back(static_cast<std::int64_t>(
-        std::llround(static_cast<double>(time_ns - origin_ns) / options.speed)));
-  }
-  offsets_ = std::move(offsets);
+  offsets_ = replay_offsets(times_ns,
+                            options.window ? window_ns(options.window->start_s) : times_ns.front(),
+                            options.speed);
   rows_.shrink_to_fit();
   if (options.format == TraceFormat::mooncake) lines_.emplace(path, std::move(spans));
 }
