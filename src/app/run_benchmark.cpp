@@ -203,8 +203,10 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                           ServerMetricsScraper* scraper, const std::atomic<bool>& stop,
                           std::ostream& err) {
   const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
+  schedule::OpenLoopPlan arrivals = open_loop_plan(options, point.rate_per_s);
+  arrivals.given_offsets_ns = prepared.prompts->arrival_offsets_ns();  // a trace's own
   const std::optional<schedule::OpenLoopSchedule> schedule =
-      schedule::build_open_loop_schedule(open_loop_plan(options, point.rate_per_s));
+      schedule::build_open_loop_schedule(arrivals);
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
   PointPlan planned = point_plan(options, plan, prepared, point, offsets);
   planned.log = log;
@@ -323,7 +325,11 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
 
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
-  if (options.ramp_up_strategy != schedule::RampStrategy::none) {
+  if (options.dataset.kind == workload::DatasetKind::trace) {
+    load = fmt::format("arrivals of the {} trace at {:g}x speed",
+                       workload::trace_format_name(options.dataset.trace.format),
+                       options.dataset.trace.speed);
+  } else if (options.ramp_up_strategy != schedule::RampStrategy::none) {
     load = fmt::format("rate ramping {} from {:g} to {:g} req/s",
                        schedule::ramp_strategy_name(options.ramp_up_strategy),
                        options.ramp_up_start_rps, options.ramp_up_end_rps);
@@ -600,12 +606,19 @@ int exit_code(const cli::RunOptions& options, const RunResults& run, bool files_
 
 }  // namespace
 
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
+int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
                   std::ostream& out, std::ostream& err) {
-  const RunPlan plan = plan_run(options);
+  const RunPlan plan = plan_run(given);
   int failed_early = cli::kExitOk;
-  std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
+  std::optional<PreparedRun> prepared = plan_and_prepare(given, plan, failed_early, err);
   if (!prepared) return failed_early;
+  cli::RunOptions options = given;
+  try {
+    settle_trace_requests(options, *prepared->prompts);  // a trace's rows are its requests
+  } catch (const std::invalid_argument& error) {
+    err << "bench: error: " << error.what() << "\n";
+    return cli::kExitUsage;
+  }
   if (!options.quiet) {
     err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
                        prepared->request.model, util::url_without_password(prepared->url),

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -24,7 +25,10 @@ workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
   // A point's requests, warm-up first, when a count bounds it; a time bound leaves it open.
   const bool timed = options.duration_s > 0 || options.warmup_duration_s > 0;
-  if (!timed) {
+  // A trace replays all its rows unless --num-prompts limits them.
+  const bool all_rows =
+      options.dataset.kind == workload::DatasetKind::trace && !options.num_prompts_given;
+  if (!timed && !all_rows) {
     dataset.count = static_cast<std::size_t>(options.warmup_requests + options.num_prompts);
   }
   dataset.input_len = options.input_len;
@@ -127,6 +131,19 @@ schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rat
   return out;
 }
 
+void settle_trace_requests(cli::RunOptions& options, const workload::PromptSource& prompts) {
+  const auto offsets = prompts.arrival_offsets_ns();
+  if (offsets == nullptr) return;
+  const auto rows = static_cast<std::int64_t>(offsets->size());
+  if (rows <= options.warmup_requests) {
+    throw std::invalid_argument(fmt::format(
+        "--warmup-requests {}: the trace replays {} rows, which leaves none to measure",
+        options.warmup_requests, rows));
+  }
+  const std::int64_t left = rows - options.warmup_requests;
+  options.num_prompts = options.num_prompts_given ? std::min(options.num_prompts, left) : left;
+}
+
 namespace {
 
 // How many connections a point opens before its epoch: --preconnect, or what the point will
@@ -211,12 +228,19 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.input_len = options.input_len;
   if (lengths_in_tokens(options, prepared)) context.input_len_unit = "tokens";
   context.output_len = plan.output_len;
-  context.prompts_share_prefixes = options.dataset.kind == workload::DatasetKind::shared_prefix;
+  // Shared-prefix groups, and a Mooncake trace's hash-id blocks, share prefixes on purpose.
+  context.prompts_share_prefixes =
+      prepared.prompts != nullptr ? prepared.prompts->shares_prefixes()
+                                  : options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
   context.config["model"] = prepared.request.model;
   context.config["output_len"] = plan.output_len;
+  // A replayed trace: the rows its arrivals came from (warm-up included).
+  const auto offsets =
+      prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
+  if (offsets != nullptr) context.config["trace_rows"] = offsets->size();
   // --server-metrics: the URLs scraped, never with their passwords.
   json scraped = nullptr;
   if (options.server_metrics) {

@@ -142,6 +142,29 @@ void validate_run(RunOptions& run) {
   if (!run.save_requests.empty()) check_writable("--save-requests", run.save_requests);
 }
 
+// --dataset trace's own flags (workload/trace.hpp).
+void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& raw) {
+  add_choice(app, "--trace-format", trace.format,
+             {workload::TraceFormat::mooncake, workload::TraceFormat::azure,
+              workload::TraceFormat::burstgpt},
+             workload::trace_format_name,
+             "trace: the file's layout: mooncake (JSON lines: timestamp ms, input_length, "
+             "output_length, hash_ids), azure (CSV: TIMESTAMP, ContextTokens, GeneratedTokens), "
+             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...)");
+  app.add_option("--trace-speed", trace.speed,
+                 "trace: time compression: arrivals come at the trace's offsets divided by this "
+                 "(2 = twice as fast)")
+      ->check(positive_number())
+      ->capture_default_str();
+  app.add_option("--trace-window", raw.trace_window,
+                 "trace: replay only the rows at trace seconds [START, END) from its first row, "
+                 "e.g. 60-120; offsets then count from START");
+  app.add_option("--trace-model", trace.model, "trace (burstgpt): only the rows of this Model");
+  app.add_option("--trace-log-type", trace.log_type,
+                 "trace (burstgpt): only the rows of this Log Type ('Conversation log', "
+                 "'API log')");
+}
+
 }  // namespace
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
@@ -194,14 +217,15 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   add_choice(app, "--dataset", run.dataset.kind,
              {workload::DatasetKind::random, workload::DatasetKind::sharegpt,
               workload::DatasetKind::jsonl, workload::DatasetKind::shared_prefix,
-              workload::DatasetKind::random_ids},
+              workload::DatasetKind::random_ids, workload::DatasetKind::trace},
              workload::dataset_kind_name,
              "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
              "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
              "system prompt, for prefix caching), random-ids (token ids as the prompt; "
-             "completions)");
-  app.add_option("--dataset-path", run.dataset.path, "The sharegpt or jsonl file")
+             "completions), trace (replay a request trace: --trace-format)");
+  app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
       ->check(CLI::ExistingFile);
+  add_trace_flags(app, run.dataset.trace, raw);
   app.add_option("--range-ratio", run.dataset.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
       ->check(number_range(0.0, 1.0))
@@ -389,11 +413,60 @@ void check_token_flags(const RunOptions& run) {
   }
 }
 
+// A trace brings its own arrivals and lengths: the flags that would set them are refused (before
+// any other check of theirs, so the message says why), and the trace's flags need a trace.
+void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
+  const bool trace = run.dataset.kind == workload::DatasetKind::trace;
+  for (const char* flag :
+       {"--trace-format", "--trace-speed", "--trace-window", "--trace-model", "--trace-log-type"}) {
+    if (!trace && app.count(flag) > 0) {
+      throw UsageError(fmt::format("{}: only with --dataset trace", flag));
+    }
+  }
+  if (!trace) return;
+  for (const char* flag : {"--request-rate", "--burstiness", "--constant-rate",
+                           "--ramp-up-strategy", "--ramp-up-start-rps", "--ramp-up-end-rps",
+                           "--duration", "--duration-hard", "--warmup-duration",
+                           "--reuse-prompts", "--input-len", "--output-len", "--range-ratio"}) {
+    if (app.count(flag) > 0) {
+      throw UsageError(fmt::format("{}: not with --dataset trace, which replays the trace's own "
+                                   "arrivals and lengths (see --trace-speed, --trace-window, "
+                                   "--num-prompts)",
+                                   flag));
+    }
+  }
+}
+
+// --dataset trace: its format and window, and --concurrency as a cap only (none by default, as
+// with --request-rate).
+void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+  if (run.dataset.kind != workload::DatasetKind::trace) return;
+  if (app.count("--trace-format") == 0) {
+    throw UsageError("--dataset trace: needs --trace-format mooncake|azure|burstgpt");
+  }
+  if (run.dataset.trace.format != workload::TraceFormat::burstgpt &&
+      app.count("--trace-model") + app.count("--trace-log-type") > 0) {
+    throw UsageError(fmt::format("--trace-model, --trace-log-type: filter BurstGPT's columns; "
+                                 "--trace-format {} has none",
+                                 workload::trace_format_name(run.dataset.trace.format)));
+  }
+  if (!raw.trace_window.empty()) {
+    run.dataset.trace.window = workload::parse_trace_window(raw.trace_window);
+    if (!run.dataset.trace.window) {
+      throw UsageError(fmt::format("--trace-window: '{}' is not START-END in seconds with "
+                                   "0 <= START < END (e.g. 60-120)",
+                                   raw.trace_window));
+    }
+  }
+  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
+}
+
 // A file dataset needs its file, and only a file dataset reads one.
 void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   const workload::DatasetKind dataset = run.dataset.kind;
-  const bool file_dataset =
-      dataset == workload::DatasetKind::sharegpt || dataset == workload::DatasetKind::jsonl;
+  const bool file_dataset = dataset == workload::DatasetKind::sharegpt ||
+                            dataset == workload::DatasetKind::jsonl ||
+                            dataset == workload::DatasetKind::trace;
   if (file_dataset && run.dataset.path.empty()) {
     throw UsageError(fmt::format("--dataset {}: needs --dataset-path FILE",
                                  workload::dataset_kind_name(dataset)));
@@ -482,12 +555,14 @@ void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
 }  // namespace
 
 void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+  refuse_trace_conflicts(app, run);
   finish_load_flags(app, run, raw);
   run.seed_given = app.count("--seed") > 0;
   run.server_metrics = app.count("--server-metrics") > 0;
   // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
   if (!run.seed_given) run.seed = std::random_device{}();
   finish_dataset_flags(app, run);
+  finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
   finish_gate_flags(run, raw);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json

@@ -131,6 +131,10 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search,
   if (search.start > search.cap) {
     throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
   }
+  if (run.dataset.kind == workload::DatasetKind::trace) {
+    throw UsageError("--dataset trace: bench search probes loads it sets itself; a trace "
+                     "brings its own arrivals (replay it with bench --dataset trace)");
+  }
   const bool by_rate = search.over == SearchOver::rate;
   const char* searched = by_rate ? "--request-rate" : "--concurrency";
   if (command.count(searched) > 0 || (!by_rate && command.count("--max-concurrency") > 0)) {

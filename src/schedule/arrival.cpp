@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/schedule/portable_random.hpp"
@@ -156,6 +157,7 @@ double ArrivalStream::position_ns(double position) const {
     case Clock::ramp_by_time:
       return ramp_time_at(options_.ramp, ramp_s_, position) * kNsPerS;
     case Clock::zeros:
+    case Clock::given:  // next() reads its offsets without positions
       break;
   }
   return 0.0;
@@ -196,6 +198,7 @@ std::optional<std::int64_t> ArrivalStream::next() {
     ++given_;
     return 0;
   }
+  if (clock_ == Clock::given) return (*given_ns_)[given_first_ + given_++] - given_base_ns_;
   const double ns = position_ns(advance());
   // Offsets within the last one's range, checked when the stream was made: no throw here.
   return static_cast<std::int64_t>(std::llround(ns));
@@ -232,6 +235,21 @@ ArrivalStream ArrivalStream::until(const ArrivalOptions& options, std::int64_t d
   ArrivalStream stream(options, has_ramp(options) ? Clock::ramp_by_time : Clock::unit_rate);
   stream.ramp_s_ = static_cast<double>(deadline_ns) / kNsPerS;
   stream.count_until(deadline_ns, max_count);
+  return stream;
+}
+
+ArrivalStream ArrivalStream::of_offsets(std::shared_ptr<const std::vector<std::int64_t>> offsets_ns,
+                                        std::size_t first, std::size_t count,
+                                        std::int64_t base_ns) {
+  if (offsets_ns == nullptr || first + count > offsets_ns->size()) {
+    throw std::logic_error("ArrivalStream::of_offsets: the offsets do not hold the range");
+  }
+  ArrivalStream stream(ArrivalOptions{}, Clock::given);
+  stream.size_ = count;
+  if (count > 0) stream.last_ns_ = (*offsets_ns)[first + count - 1] - base_ns;
+  stream.given_ns_ = std::move(offsets_ns);
+  stream.given_first_ = first;
+  stream.given_base_ns_ = base_ns;
   return stream;
 }
 

@@ -1,7 +1,9 @@
 #include "bench/schedule/open_loop.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace bench::schedule {
 
@@ -49,7 +51,25 @@ std::optional<std::int64_t> OpenLoopSchedule::Reader::offset_ns(std::size_t inde
   return last_;
 }
 
+namespace {
+
+// The given offsets as the warm-up, then the measured phase: each request at its own offset,
+// the measured phase's clock starting at its first.
+OpenLoopSchedule given_schedule(const OpenLoopPlan& plan) {
+  const std::vector<std::int64_t>& offsets = *plan.given_offsets_ns;
+  const std::size_t warmup = std::min(plan.warmup_requests, offsets.size());
+  const std::size_t measured = std::min(plan.measured_requests, offsets.size() - warmup);
+  const std::int64_t shift_ns = warmup < offsets.size() ? offsets[warmup] : 0;
+  return OpenLoopSchedule(ArrivalStream::of_offsets(plan.given_offsets_ns, 0, warmup, 0),
+                          ArrivalStream::of_offsets(plan.given_offsets_ns, warmup, measured,
+                                                    shift_ns),
+                          shift_ns);
+}
+
+}  // namespace
+
 std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& plan) {
+  if (plan.given_offsets_ns != nullptr) return given_schedule(plan);
   if (sends_all_at_once(plan.measured)) return std::nullopt;
   const ArrivalOptions warmup_options = warmup_arrivals(plan.measured);
   ArrivalStream warmup = ArrivalStream::of_count(warmup_options, 0);

@@ -11,6 +11,7 @@ std::optional<DatasetKind> parse_dataset_kind(std::string_view name) {
   if (name == "jsonl") return DatasetKind::jsonl;
   if (name == "shared-prefix") return DatasetKind::shared_prefix;
   if (name == "random-ids") return DatasetKind::random_ids;
+  if (name == "trace") return DatasetKind::trace;
   return std::nullopt;
 }
 
@@ -26,6 +27,8 @@ std::string_view dataset_kind_name(DatasetKind kind) {
       return "shared-prefix";
     case DatasetKind::random_ids:
       return "random-ids";
+    case DatasetKind::trace:
+      return "trace";
   }
   return "random";
 }

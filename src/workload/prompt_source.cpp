@@ -15,6 +15,8 @@
 #include "bench/workload/sampling.hpp"
 #include "bench/workload/shared_prefix.hpp"
 #include "bench/workload/sharegpt.hpp"
+#include "bench/workload/trace.hpp"
+#include "bench/workload/trace_prompts.hpp"
 #include "random_text.hpp"
 
 namespace bench::workload {
@@ -137,6 +139,48 @@ class FileSource final : public PromptSource {
   std::string summary_;
 };
 
+// A replayed trace (trace.hpp): request r of every stream is row r, sent at the row's offset;
+// each stream's text is its own (trace_prompts.hpp).
+class TraceSource final : public PromptSource {
+ public:
+  TraceSource(const DatasetOptions& options, const TokenLengths& tokens)
+      : file_(options.path, options.trace, options.count), seed_(options.seed),
+        tokens_(tokens), mooncake_(options.trace.format == TraceFormat::mooncake) {
+    const TraceStats& stats = file_.stats();
+    std::ostringstream line;
+    line << "trace " << trace_format_name(options.trace.format) << " " << options.path << ": "
+         << stats.rows << " rows read, " << stats.used << " replayed";
+    if (stats.used < stats.rows) {
+      line << " (left out: " << stats.other_model << " other model, " << stats.other_log_type
+           << " other log type, " << stats.empty << " with 0 input or output tokens, "
+           << stats.outside_window << " before the window)";
+    }
+    line << ", trace seconds " << stats.first_s << "-" << stats.last_s;
+    if (options.trace.speed != 1.0) line << " at " << options.trace.speed << "x speed";
+    line << ", lengths in " << (tokens.tokenizer != nullptr ? "tokens" : "words");
+    if (mooncake_) line << ", hash blocks of " << kTraceBlockTokens;
+    summary_ = line.str();
+  }
+  Prompt prompt(std::uint64_t index) const override {
+    const std::uint64_t row = request_of(index) % file_.size();
+    return trace_prompt(file_.row(row), file_.hash_ids(row), seed_, stream_of(index), row,
+                        tokens_);
+  }
+  std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
+  bool shares_prefixes() const override { return mooncake_; }
+  const std::string& summary() const override { return summary_; }
+  std::shared_ptr<const std::vector<std::int64_t>> arrival_offsets_ns() const override {
+    return file_.offsets_ns();
+  }
+
+ private:
+  TraceFile file_;
+  std::uint64_t seed_;
+  TokenLengths tokens_;
+  bool mooncake_;
+  std::string summary_;
+};
+
 std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t distinct) {
   if (!per_stream || *per_stream <= distinct) return "";
   return "; " + std::to_string(*per_stream) + " requests a point, " +
@@ -175,15 +219,15 @@ std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options,
 
 std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
                                                  const TokenLengths& tokens) {
-  const bool reads_file =
-      options.kind == DatasetKind::sharegpt || options.kind == DatasetKind::jsonl;
+  const bool reads_file = options.kind == DatasetKind::sharegpt ||
+                          options.kind == DatasetKind::jsonl || options.kind == DatasetKind::trace;
   const std::string name(dataset_kind_name(options.kind));
   if (reads_file && options.path.empty()) {
     throw std::invalid_argument("--dataset " + name + " needs --dataset-path FILE");
   }
   if (!reads_file && !options.path.empty()) {
-    throw std::invalid_argument("--dataset-path is read only by --dataset sharegpt or jsonl, "
-                                "not by --dataset " + name);
+    throw std::invalid_argument("--dataset-path is read only by --dataset sharegpt, jsonl or "
+                                "trace, not by --dataset " + name);
   }
   switch (options.kind) {
     case DatasetKind::sharegpt:
@@ -192,6 +236,8 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
       return jsonl_source(options, tokens.tokenizer);
     case DatasetKind::shared_prefix:
       return std::make_unique<SharedPrefixSource>(options);
+    case DatasetKind::trace:
+      return std::make_unique<TraceSource>(options, tokens);
     case DatasetKind::random:
     case DatasetKind::random_ids:
       break;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -180,6 +181,36 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
   EXPECT_EQ(context.config["model"], "m");
   EXPECT_EQ(context.config["dataset"], "random");
   EXPECT_EQ(context.config["endpoint"], "completions");
+}
+
+// A trace replays all its rows unless --num-prompts limits them: the measured requests are the
+// rows after the warm-up's, known once the trace is read.
+TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
+  const std::vector<std::string> trace = {
+      "--dataset", "trace", "--trace-format", "mooncake", "--dataset-path",
+      std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl", "--warmup-requests",
+      "3"};
+  bench::cli::RunOptions all = parse(trace);
+  RunPlan plan = plan_run(all);
+  EXPECT_FALSE(plan.dataset.count.has_value());  // every row (20)
+  auto source = bench::workload::open_prompt_source(plan.dataset);
+  bench::app::settle_trace_requests(all, *source);
+  EXPECT_EQ(all.num_prompts, 17);
+
+  std::vector<std::string> limited_args = trace;
+  limited_args.insert(limited_args.end(), {"--num-prompts", "5"});
+  bench::cli::RunOptions limited = parse(limited_args);
+  plan = plan_run(limited);
+  EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(8));
+  source = bench::workload::open_prompt_source(plan.dataset);
+  bench::app::settle_trace_requests(limited, *source);
+  EXPECT_EQ(limited.num_prompts, 5);
+
+  std::vector<std::string> no_rows_left = trace;
+  no_rows_left.back() = "20";
+  bench::cli::RunOptions warm = parse(no_rows_left);
+  source = bench::workload::open_prompt_source(plan_run(warm).dataset);
+  EXPECT_THROW(bench::app::settle_trace_requests(warm, *source), std::invalid_argument);
 }
 
 }  // namespace

@@ -83,4 +83,26 @@ TEST(WorkloadFingerprint, ADatasetFileCountsByItsContentsNotItsName) {
   EXPECT_NE(of(first), of(edited));
 }
 
+// A replayed trace is another workload for another file, format, speed, window, filter or count
+// of rows (--num-prompts, or all the rows it replays: run_plan.hpp's settle_trace_requests).
+TEST(WorkloadFingerprint, EachTraceSettingMakesAnotherWorkload) {
+  const std::string dir = std::string(BENCH_TEST_DATA_DIR) + "/traces/";
+  const std::vector<std::string> base = {"--dataset", "trace", "--trace-format", "burstgpt",
+                                         "--dataset-path", dir + "burstgpt_sample.csv"};
+  const std::string plain = fingerprint(base, {{65536, bench::cli::kUnlimitedRate}});
+  const auto other = [&](const std::vector<std::string>& more) {
+    return fingerprint(with(base, more), {{65536, bench::cli::kUnlimitedRate}});
+  };
+  EXPECT_EQ(other({}), plain);
+  EXPECT_NE(other({"--trace-speed", "2"}), plain);
+  EXPECT_NE(other({"--trace-window", "0-10"}), plain);
+  EXPECT_NE(other({"--trace-model", "GPT-4"}), plain);
+  EXPECT_NE(other({"--trace-log-type", "API log"}), plain);
+  EXPECT_NE(other({"--num-prompts", "5"}), plain);
+  EXPECT_NE(fingerprint({"--dataset", "trace", "--trace-format", "azure", "--dataset-path",
+                         dir + "azure_sample.csv"},
+                        {{65536, bench::cli::kUnlimitedRate}}),
+            plain);
+}
+
 }  // namespace

@@ -3,6 +3,7 @@
 #include "bench/schedule/open_loop.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -120,6 +121,32 @@ TEST(OpenLoopSchedule, AReaderRefusesToGoBack) {
   OpenLoopSchedule::Reader reader = schedule->reader();
   ASSERT_TRUE(reader.offset_ns(5).has_value());
   EXPECT_THROW(reader.offset_ns(2), std::logic_error);
+}
+
+// A replayed trace: its offsets as given, the warm-up its first rows, the measured phase the
+// rows after them at their own offsets, a rate or a duration in the plan not read.
+TEST(OpenLoopSchedule, GivenOffsetsAreReplayedAsGivenWarmUpFirst) {
+  OpenLoopPlan plan = at_rate(bench::schedule::kUnlimitedRate);
+  plan.given_offsets_ns = std::make_shared<const std::vector<std::int64_t>>(
+      std::vector<std::int64_t>{250, 250, 900, 4000, 4000, 7000});
+  plan.warmup_requests = 2;
+  plan.measured_requests = 3;  // one row left unsent
+  plan.measured_duration_s = 1;
+  const auto schedule = build_open_loop_schedule(plan);
+  ASSERT_TRUE(schedule.has_value());
+  EXPECT_EQ(schedule->warmup_requests(), 2u);
+  EXPECT_EQ(schedule->measured_start_ns(), 900);
+  EXPECT_EQ(offsets(*schedule), (std::vector<std::int64_t>{250, 250, 900, 4000, 4000}));
+}
+
+TEST(OpenLoopSchedule, GivenOffsetsBeyondTheRowsAreNotInvented) {
+  OpenLoopPlan plan = at_rate(10);
+  plan.given_offsets_ns =
+      std::make_shared<const std::vector<std::int64_t>>(std::vector<std::int64_t>{0, 5});
+  plan.measured_requests = 100;
+  const auto schedule = build_open_loop_schedule(plan);
+  ASSERT_TRUE(schedule.has_value());
+  EXPECT_EQ(offsets(*schedule), (std::vector<std::int64_t>{0, 5}));
 }
 
 }  // namespace

@@ -83,6 +83,11 @@ struct PreparedRun {
 /// loop, for which schedule::build_open_loop_schedule gives nothing).
 schedule::OpenLoopPlan open_loop_plan(const cli::RunOptions& options, double rate_per_s);
 
+/// --dataset trace: the measured requests are the rows replayed after the warm-up's (at most
+/// --num-prompts), set in `options.num_prompts` once the trace is read. Nothing for another
+/// dataset. Throws std::invalid_argument when the warm-up leaves no row to measure.
+void settle_trace_requests(cli::RunOptions& options, const workload::PromptSource& prompts);
+
 /// Whether the run's prompt lengths are tokens (random-ids; random, sharegpt and jsonl with
 /// --tokenizer) rather than words (shared-prefix always; every dataset without a tokenizer).
 bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepared);

@@ -20,6 +20,7 @@ struct RawRunFlags {
   std::vector<std::string> fail_under;
   std::vector<std::string> fail_over;
   std::string max_error_rate;
+  std::string trace_window;  // --trace-window START-END
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

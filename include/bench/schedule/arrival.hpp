@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -87,6 +88,10 @@ class ArrivalStream {
   /// Every arrival before `deadline_ns`, at most `max_count` (arrival_offsets_until_ns).
   static ArrivalStream until(const ArrivalOptions& options, std::int64_t deadline_ns,
                              std::size_t max_count);
+  /// Offsets given in advance (a replayed trace): (*offsets_ns)[first + i] - base_ns for i in
+  /// [0, count). `offsets_ns` must be non-decreasing and hold them all; it is shared, not copied.
+  static ArrivalStream of_offsets(std::shared_ptr<const std::vector<std::int64_t>> offsets_ns,
+                                  std::size_t first, std::size_t count, std::int64_t base_ns);
 
   std::size_t size() const { return size_; }          // how many offsets it yields in all
   std::int64_t last_ns() const { return last_ns_; }   // the last of them (0 when size() == 0)
@@ -98,6 +103,7 @@ class ArrivalStream {
     unit_rate,      // offset = u * scale / R, u a unit-rate renewal clock
     ramp_by_count,  // vLLM's ramp: the gap before request i drawn at rate(i / (N - 1))
     ramp_by_time,   // offset = Lambda^-1(u) over the deadline
+    given,          // offsets read from given_ns_
   };
   ArrivalStream(const ArrivalOptions& options, Clock clock);
   double advance();                         // the next request's position on the clock
@@ -115,6 +121,10 @@ class ArrivalStream {
   double scale_ = 1.0;          // vLLM's normalisation (1: none)
   double ramp_s_ = 0.0;         // ramp_by_time: the deadline in seconds
   std::int64_t last_ns_ = 0;
+  // Clock::given: the offsets, the first one's index, and what is taken off each.
+  std::shared_ptr<const std::vector<std::int64_t>> given_ns_;
+  std::size_t given_first_ = 0;
+  std::int64_t given_base_ns_ = 0;
 };
 
 /// The offsets of `count` requests: non-decreasing, the first 0. All zeros when

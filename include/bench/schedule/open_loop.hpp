@@ -7,7 +7,9 @@
 // client thread) sees the same offsets for the same seed.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "bench/schedule/arrival.hpp"
 
@@ -20,6 +22,9 @@ struct OpenLoopPlan {
   std::size_t warmup_requests = 0;        // --warmup-requests
   double measured_duration_s = 0;         // --duration; 0 = bounded by measured_requests
   std::size_t measured_requests = 0;      // --num-prompts
+  // A replayed trace's arrivals (workload/trace.hpp), warm-up requests first: replaces the
+  // drawn process (`measured` is not read, nor the durations). Null: draw them.
+  std::shared_ptr<const std::vector<std::int64_t>> given_offsets_ns;
 };
 
 class OpenLoopSchedule {
@@ -56,7 +61,9 @@ class OpenLoopSchedule {
   std::int64_t shift_ns_;
 };
 
-/// nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited rate).
+/// With given offsets: the first warmup_requests of them are the warm-up, the next
+/// measured_requests (at most what is left) the measured phase, each at its given offset.
+/// Otherwise nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited rate).
 /// Warm-up holds the ramp's first rate (its last when it starts from 0), without ramping; the
 /// first measured request comes at the end of a timed warm-up, or one mean gap after the last
 /// warm-up request. Throws std::invalid_argument as arrival_offsets_ns does.

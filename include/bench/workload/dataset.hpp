@@ -1,5 +1,5 @@
 #pragma once
-// --dataset random|sharegpt|jsonl|shared-prefix|random-ids: the flags that define a run's prompts. The
+// --dataset random|sharegpt|jsonl|shared-prefix|random-ids|trace: the flags that define a run's prompts. The
 // prompts themselves come from open_prompt_source (prompt_source.hpp), on demand. Each
 // dataset's own header has its rules and the peer code they follow.
 #include <cstddef>
@@ -10,17 +10,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/workload/trace.hpp"
+
 namespace bench::workload {
 
-enum class DatasetKind { random, sharegpt, jsonl, shared_prefix, random_ids };
+enum class DatasetKind { random, sharegpt, jsonl, shared_prefix, random_ids, trace };
 
-/// "random", "sharegpt", "jsonl", "shared-prefix", "random-ids"; nullopt for anything else.
+/// "random", "sharegpt", "jsonl", "shared-prefix", "random-ids", "trace"; nullopt otherwise.
 std::optional<DatasetKind> parse_dataset_kind(std::string_view name);
 std::string_view dataset_kind_name(DatasetKind kind);
 
 struct DatasetOptions {
   DatasetKind kind = DatasetKind::random;
-  std::string path;                   // --dataset-path: the sharegpt or jsonl file
+  std::string path;                   // --dataset-path: the sharegpt, jsonl or trace file
   // Requests of one point (warm-up + measured) when a count bounds it; nullopt for a timed
   // run. A file dataset gives each point its own items while the file lasts, and beyond it
   // draws with replacement, as vLLM does (prompt_source.hpp).
@@ -37,6 +39,7 @@ struct DatasetOptions {
   std::int64_t questions_per_group = 16;  // --questions-per-group (shared-prefix)
   bool shuffle = true;                // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
   std::uint64_t seed = 0;             // --seed
+  TraceOptions trace;                 // --trace-*: the trace dataset's (trace.hpp)
 };
 
 /// The dataset's own settings, as the results' "config" records them (beside the struct, so a
@@ -55,6 +58,7 @@ inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
   // Written only when given, so the workload fingerprint of a run without it stays the one
   // results files from before the flag carry.
   if (options.sharegpt_context_len) out["sharegpt_context_len"] = *options.sharegpt_context_len;
+  if (options.kind == DatasetKind::trace) out.update(trace_options_json(options.trace));
 }
 
 }  // namespace bench::workload

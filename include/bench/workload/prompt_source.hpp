@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt.hpp"
@@ -45,6 +46,13 @@ class PromptSource {
 
   /// One line for stderr: what was loaded or will be generated, and what was dropped.
   virtual const std::string& summary() const = 0;
+
+  /// The dataset's own arrivals (a replayed trace, trace.hpp): request r of every stream is due
+  /// (*offsets)[r] ns after the start, and a stream has exactly that many requests. Null when
+  /// the run's schedule (--request-rate) decides arrivals.
+  virtual std::shared_ptr<const std::vector<std::int64_t>> arrival_offsets_ns() const {
+    return nullptr;
+  }
 };
 
 /// Opens the dataset the options name. `options.count`, when given, is the number of requests
@@ -52,7 +60,8 @@ class PromptSource {
 /// dataset, to give each stream its own items while the file lasts. Throws as load_dataset:
 /// std::invalid_argument naming the flag, DatasetError naming the file. With a tokenizer in
 /// `tokens`, random and random-ids lengths are tokens (token_prompts.hpp), and so are sharegpt's
-/// and jsonl's (counted on their text, ShareGPT's filters included); shared-prefix keeps words.
+/// and jsonl's (counted on their text, ShareGPT's filters included) and a trace's
+/// (trace_prompts.hpp); shared-prefix keeps words. A trace keeps at most `options.count` rows.
 std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
                                                  const TokenLengths& tokens = {});
 
