@@ -57,7 +57,8 @@ void require(bool condition, const char* what, std::string_view detail = {}) {
 }
 
 bool same_chunk(const Chunk& a, const Chunk& b) {
-  return a.kind == b.kind && a.text == b.text && a.finish_reason == b.finish_reason &&
+  return a.kind == b.kind && a.text == b.text && a.reasoning_size == b.reasoning_size &&
+         a.reasoning_tokens == b.reasoning_tokens && a.finish_reason == b.finish_reason &&
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
          a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
          a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
@@ -124,11 +125,17 @@ void check_consistent(const RequestRecord& r) {
           "per-chunk token counts do not match the text chunks");
   require(r.text_bytes >= static_cast<std::int64_t>(r.text_chunk_ns.size()),
           "fewer text bytes than text chunks");
+  require(r.first_answer_ns == -1 || r.first_answer_ns >= r.first_token_ns,
+          "an answer before the first token");
+  require(r.reasoning_chunks <= static_cast<std::int64_t>(r.text_chunk_ns.size()),
+          "more reasoning chunks than text chunks");
   if (r.ok()) {
     require(r.http_status == 200, "a success without HTTP 200");
     require(!r.finish_reason.empty() || r.saw_done, "a success without finish_reason or [DONE]");
     require(r.completion_token_source != TokenSource::none && r.completion_tokens >= 0,
             "a success without a completion token count");
+    require(r.reasoning_tokens >= 0 && r.answer_tokens() >= 0,
+            "reasoning tokens outside the completion's");
   }
   // The prompt's split is all or nothing, and never more cached than the prompt.
   if (r.cached_prompt_tokens >= 0 && r.prompt_tokens >= 0) {
@@ -162,7 +169,10 @@ bool same_record(const RequestRecord& a, const RequestRecord& b) {
          a.completion_token_source == b.completion_token_source &&
          a.finish_reason == b.finish_reason && a.response_id == b.response_id &&
          a.saw_done == b.saw_done && a.text_bytes == b.text_bytes &&
-         a.http_status == b.http_status && a.end_ns == b.end_ns;
+         a.http_status == b.http_status && a.end_ns == b.end_ns &&
+         a.first_answer_ns == b.first_answer_ns && a.reasoning_chunks == b.reasoning_chunks &&
+         a.reasoning_tokens == b.reasoning_tokens &&
+         a.reasoning_token_source == b.reasoning_token_source;
 }
 
 void check_input(const std::uint8_t* data, std::size_t size) {

@@ -171,6 +171,29 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
                "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
       ->group(dialect);
+  app.add_option(prefix + "reasoning-tokens", sim.reasoning_tokens,
+                 "A reasoning model: chat streams send this many tokens as reasoning deltas "
+                 "before the answer (within max_tokens), with usage.completion_tokens_details"
+                 ".reasoning_tokens; 0: off")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000}))
+      ->capture_default_str()
+      ->group(dialect);
+  app.add_option(prefix + "reasoning-fraction", sim.reasoning_fraction,
+                 "Fraction of chat streams that reason (drawn per request from --seed); the "
+                 "others answer at once and report 0 reasoning tokens")
+      ->check(number_range(0.0, 1.0))
+      ->capture_default_str()
+      ->group(dialect);
+  app.add_option_function<std::string>(
+         prefix + "reasoning-field",
+         [&sim](const std::string& word) {
+           sim.reasoning_field = word == "reasoning" ? sim::ReasoningField::reasoning
+                                                     : sim::ReasoningField::reasoning_content;
+         },
+         "The delta field reasoning streams in: reasoning_content (SGLang, DeepSeek, vLLM "
+         "before 0.10) or reasoning (newer vLLM) (default: reasoning_content)")
+      ->check(CLI::IsMember({"reasoning_content", "reasoning"}))
+      ->group(dialect);
   app.add_option(prefix + "keepalive-timeout", sim.keepalive_timeout_s,
                  "Close a connection idle this many seconds, as servers do (vLLM: 5); 0: never")
       ->check(number_range(0.0, 3600.0))

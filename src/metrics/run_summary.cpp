@@ -126,9 +126,9 @@ RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBud
   }
 }
 
-std::array<LatencyDistribution*, 10> RunAccumulator::distributions() {
+std::array<LatencyDistribution*, 11> RunAccumulator::distributions() {
   return {&ttft_ms_, &itl_ms_, &icl_ms_, &tpot_ms_, &e2e_ms_, &schedule_lag_ms_, &client_lag_ms_,
-          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_};
+          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_, &ttfa_ms_};
 }
 
 void RunAccumulator::add(const RequestRecord& record) {
@@ -200,6 +200,7 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
     ++client_prompt_tokens_known_;
   }
   summary.input_split.add(record);
+  summary.reasoning.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
   requested_output_sum_ += static_cast<double>(record.requested_output_len);
 }
@@ -216,6 +217,9 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
     ttft_ms = ns_to_ms(ttft_ns);
     ttft_ms_.add(ttft_ms);
     ttft_from_intended_ms_.add(ns_to_ms(record.first_token_ns - record.intended_start_ns));
+    if (record.first_answer_ns >= 0) {
+      ttfa_ms_.add(ns_to_ms(record.first_answer_ns - record.start_ns));
+    }
     if (record.completion_tokens >= 2) {
       tpot_ms = ns_to_ms(e2e_ns - ttft_ns) / static_cast<double>(record.completion_tokens - 1);
       tpot_ms_.add(*tpot_ms);
@@ -246,6 +250,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   to.output_tokens_from_chunks += from.output_tokens_from_chunks;
   to.input_tokens_unknown += from.input_tokens_unknown;
   to.input_split.merge(from.input_split);
+  to.reasoning.merge(from.reasoning);
   to.total_text_chunks += from.total_text_chunks;
   to.chunks_differ_from_tokens = to.chunks_differ_from_tokens || from.chunks_differ_from_tokens;
   to.itl_estimated = to.itl_estimated || from.itl_estimated;
@@ -271,6 +276,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   ttft_from_intended_ms_.merge(other.ttft_from_intended_ms_);
   e2e_from_intended_ms_.merge(other.e2e_from_intended_ms_);
   connect_ms_.merge(other.connect_ms_);
+  ttfa_ms_.merge(other.ttfa_ms_);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
   busy_ns_ += other.busy_ns_;
@@ -302,6 +308,10 @@ RunSummary RunAccumulator::summarize() {
   summary.cached_input_throughput =
       per_second(static_cast<double>(summary.input_split.cached_tokens), duration_s);
   summary.achieved_concurrency = per_second(static_cast<double>(busy_ns_) / 1e9, duration_s);
+  summary.reasoning_output_throughput =
+      per_second(static_cast<double>(summary.reasoning.reasoning_tokens), duration_s);
+  summary.answer_output_throughput =
+      per_second(static_cast<double>(summary.reasoning.answer_tokens), duration_s);
   summary.goodput_measured = options_.slo.any();
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
 
@@ -315,6 +325,7 @@ RunSummary RunAccumulator::summarize() {
   summary.ttft_from_intended_ms = ttft_from_intended_ms_.summarize();
   summary.e2e_from_intended_ms = e2e_from_intended_ms_.summarize();
   summary.connect_ms = connect_ms_.summarize();
+  summary.ttfa_ms = ttfa_ms_.summarize();
   summary.latency_sample_budget = budget_->limit();
   summary.latency_samples_exact = true;
   for (const LatencyDistribution* values : distributions()) {

@@ -145,6 +145,8 @@ struct Found {
   bool has_usage = false;  // usage is an object
   std::optional<std::int64_t> prompt_tokens, completion_tokens;
   std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
+  // usage.completion_tokens_details.reasoning_tokens
+  std::optional<std::int64_t> reasoning_tokens;
   std::optional<std::int64_t> timings_prompt_n, timings_cache_n;  // llama.cpp's timings
   bool has_error = false;  // a non-null "error"
   RawString error_message;
@@ -172,7 +174,8 @@ class Scanner {
     kReasoningContent = 1u << 7, kReasoning = 1u << 8, kContent = 1u << 9,
     kPromptTokens = 1u << 10, kCompletionTokens = 1u << 11, kMessage = 1u << 12,
     kTimings = 1u << 13, kPromptTokensDetails = 1u << 14, kCachedTokens = 1u << 15,
-    kPromptN = 1u << 16, kCacheN = 1u << 17,
+    kPromptN = 1u << 16, kCacheN = 1u << 17, kCompletionTokensDetails = 1u << 18,
+    kReasoningTokens = 1u << 19,
   };
 
   bool at(char c) const { return p_ != end_ && *p_ == c; }
@@ -323,7 +326,21 @@ class Scanner {
         if (!first_time(name, kPromptTokensDetails, seen)) return false;
         return at('{') ? prompt_tokens_details_object(found) : value(2);
       }
+      if (is(k, "completion_tokens_details")) {
+        if (!first_time(name, kCompletionTokensDetails, seen)) return false;
+        return at('{') ? completion_tokens_details_object(found) : value(2);
+      }
       return !name.escaped && value(2);
+    });
+  }
+
+  bool completion_tokens_details_object(Found& found) {
+    unsigned seen = 0;
+    return object(3, [&](const RawString& name) {
+      if (is(name.raw, "reasoning_tokens")) {
+        return first_time(name, kReasoningTokens, seen) && count(found.reasoning_tokens, 3);
+      }
+      return !name.escaped && value(3);
     });
   }
 
@@ -528,11 +545,13 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   if (!Scanner(data).scan(found)) return false;
 
   chunk.text.clear();
+  chunk.reasoning_size = 0;
   chunk.finish_reason.clear();
   chunk.id.clear();
   chunk.error_message.clear();
   chunk.prompt_tokens.reset();
   chunk.completion_tokens.reset();
+  chunk.reasoning_tokens.reset();
   chunk.cached_tokens.reset();
   chunk.timings_prompt_n.reset();
   chunk.timings_cache_n.reset();
@@ -548,19 +567,22 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   chunk.kind = Chunk::Kind::data;
   if (found.id) assign_decoded(chunk.id, *found.id);
   if (found.has_choice) {
-    if (found.text) append_decoded(chunk.text, *found.text);
-    // reasoning_content when it has text, else reasoning: the same order as the DOM path. An
-    // escaped string is never empty once decoded, so emptiness can be read from the raw bytes.
+    // reasoning_content when it has text, else reasoning, first: the same order as the DOM
+    // path. An escaped string is never empty once decoded, so emptiness can be read from the
+    // raw bytes.
     const std::optional<RawString>& reasoning =
         found.reasoning_content && !found.reasoning_content->raw.empty() ? found.reasoning_content
                                                                          : found.reasoning;
     if (reasoning) append_decoded(chunk.text, *reasoning);
+    chunk.reasoning_size = chunk.text.size();
+    if (found.text) append_decoded(chunk.text, *found.text);
     if (found.content) append_decoded(chunk.text, *found.content);
     if (found.finish_reason) assign_decoded(chunk.finish_reason, *found.finish_reason);
   }
   if (found.has_usage) {
     chunk.prompt_tokens = found.prompt_tokens;
     chunk.completion_tokens = found.completion_tokens;
+    chunk.reasoning_tokens = found.reasoning_tokens;
     chunk.cached_tokens = found.cached_tokens;
   }
   chunk.timings_prompt_n = found.timings_prompt_n;

@@ -215,8 +215,8 @@ Chunk interpret_chunk(std::string_view data) {
 namespace {
 
 // choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" with optional
-// reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) before
-// content.
+// reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) and
+// content. The reasoning goes first in chunk.text and is measured by reasoning_size.
 void read_first_choice(const json& parsed, Chunk& chunk) {
   const auto choices = parsed.find("choices");
   if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
@@ -224,11 +224,18 @@ void read_first_choice(const json& parsed, Chunk& chunk) {
     return;
   }
   const json& choice = choices->front();
-  if (const std::string* text = string_field(choice, "text")) chunk.text = *text;
-  if (const auto delta = choice.find("delta"); delta != choice.end() && delta->is_object()) {
+  const json* delta = nullptr;
+  if (const auto found = choice.find("delta"); found != choice.end() && found->is_object()) {
+    delta = &*found;
+  }
+  if (delta != nullptr) {
     const std::string* reasoning = string_field(*delta, "reasoning_content");
     if (!reasoning || reasoning->empty()) reasoning = string_field(*delta, "reasoning");
-    if (reasoning) chunk.text += *reasoning;
+    if (reasoning) chunk.text = *reasoning;
+    chunk.reasoning_size = chunk.text.size();
+  }
+  if (const std::string* text = string_field(choice, "text")) chunk.text += *text;
+  if (delta != nullptr) {
     if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
   }
   if (const std::string* finish = string_field(choice, "finish_reason")) {
@@ -243,6 +250,10 @@ void read_usage(const json& parsed, Chunk& chunk) {
   if (const auto usage = parsed.find("usage"); usage != parsed.end() && usage->is_object()) {
     chunk.prompt_tokens = count_field(*usage, "prompt_tokens");
     chunk.completion_tokens = count_field(*usage, "completion_tokens");
+    if (const auto details = usage->find("completion_tokens_details");
+        details != usage->end() && details->is_object()) {
+      chunk.reasoning_tokens = count_field(*details, "reasoning_tokens");
+    }
     // vLLM sends "prompt_tokens_details": null unless --enable-prompt-tokens-details.
     if (const auto details = usage->find("prompt_tokens_details");
         details != usage->end() && details->is_object()) {

@@ -67,6 +67,8 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   body_bytes_ = 0;
   error_body_.clear();
   generated_text_.clear();
+  reasoning_text_.clear();
+  usage_reasoning_tokens_.reset();
   data_events_ = 0;
   last_cumulative_completion_tokens_ = 0;
   cached_tokens_.reset();
@@ -171,10 +173,17 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
   metrics::RequestRecord& record = *record_;
   // First token rule: the first chunk with generated text; role-only or empty deltas are not.
   if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
+  if (record.first_answer_ns < 0 && chunk.has_answer()) {
+    record.first_answer_ns = current_arrival_ns_;
+  }
   record.text_chunk_ns.push_back(current_arrival_ns_);
   record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
+  if (chunk.has_reasoning()) ++record.reasoning_chunks;
   if (output_counter_ != nullptr && record.completion_token_source != TokenSource::usage) {
     append_capped(generated_text_, chunk.text, limits_.max_response_bytes);
+  }
+  if (output_counter_ != nullptr && chunk.has_reasoning() && !usage_reasoning_tokens_) {
+    append_capped(reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
   }
   // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
   // the difference. Kept only while every text chunk has it, so the counts stay exact.
@@ -198,6 +207,10 @@ void StreamReader::record_chunk_fields(const Chunk& chunk) {
     record.completion_tokens = *chunk.completion_tokens;
     record.completion_token_source = TokenSource::usage;
     generated_text_.clear();  // usage wins: the text will not be counted
+  }
+  if (chunk.reasoning_tokens) {
+    usage_reasoning_tokens_ = chunk.reasoning_tokens;
+    reasoning_text_.clear();
   }
   if (chunk.prompt_tokens) {
     record.prompt_tokens = *chunk.prompt_tokens;
@@ -252,6 +265,7 @@ void StreamReader::finish(const TransportEnd& end) {
   if (!per_chunk_usage_) record.text_chunk_tokens.clear();
   settle_cached_prompt_tokens();
   settle_completion_tokens();
+  settle_reasoning_tokens();
 }
 
 // Without usage the completion length is the output counter's count of the streamed text, or
@@ -276,6 +290,36 @@ void StreamReader::settle_completion_tokens() {
     record.completion_tokens = static_cast<std::int64_t>(record.text_chunk_ns.size());
     record.completion_token_source = TokenSource::chunks;
   }
+}
+
+// The completion's reasoning part, by the completion's own rule: usage's reasoning_tokens, else
+// the output counter on the reasoning text, else the number of chunks that carried reasoning (an
+// estimate). A count above completion_tokens is not believed: usage's is then set aside, and a
+// local count is capped (a local tokenizer or the chunk rule against the server's total).
+void StreamReader::settle_reasoning_tokens() {
+  metrics::RequestRecord& record = *record_;
+  const std::int64_t completion = record.completion_tokens;
+  const auto fits = [completion](std::int64_t tokens) { return tokens <= completion; };
+  if (!record.ok() || completion < 0) return;
+  if (usage_reasoning_tokens_ && fits(*usage_reasoning_tokens_)) {
+    record.reasoning_tokens = *usage_reasoning_tokens_;
+    record.reasoning_token_source = TokenSource::usage;
+    return;
+  }
+  if (record.reasoning_chunks == 0) return;  // no reasoning shown, none said: 0, source none
+  record.reasoning_token_source = TokenSource::chunks;
+  record.reasoning_tokens = record.reasoning_chunks;
+  if (output_counter_ != nullptr && !reasoning_text_.empty()) {
+    // Inside the transport's callbacks: a text the tokenizer refuses keeps the chunk estimate.
+    try {
+      record.reasoning_tokens = static_cast<std::int64_t>(output_counter_->count(reasoning_text_));
+      record.reasoning_token_source = TokenSource::tokenizer;
+    } catch (const std::exception&) {
+      // the chunk estimate stands
+    }
+  }
+  reasoning_text_.clear();
+  record.reasoning_tokens = std::min(record.reasoning_tokens, completion);
 }
 
 // The prompt's split into cached and computed tokens, from the most direct statement the stream

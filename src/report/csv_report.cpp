@@ -36,6 +36,10 @@ constexpr std::string_view kColumns[] = {
     "output_token_source",   "interrupted",         results::key::reused_prompts,
     "ramp_up_strategy",
     "ramp_up_start_rps",     "ramp_up_end_rps",
+    // Reasoning models (empty cells when no request reasoned).
+    results::key::reasoning_output_throughput, results::key::answer_output_throughput,
+    "mean_ttfa_ms", "median_ttfa_ms", "p99_ttfa_ms", results::key::mean_reasoning_tokens,
+    "reasoning_token_source",
 };
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
@@ -53,9 +57,12 @@ std::string csv_field(std::string_view text) {
 std::string cell(const json& run, std::string_view column) {
   const json* value = nullptr;
   json source;
-  if (column == "output_token_source") {
+  if (column == "output_token_source" || column == "reasoning_token_source") {
     const auto found = run.find("token_count_source");
-    if (found != run.end() && found->is_object()) source = found->value("output", "");
+    const std::string kind = column == "output_token_source"
+                                 ? "output"
+                                 : std::string(results::key::reasoning_token_source);
+    if (found != run.end() && found->is_object()) source = found->value(kind, json());
     value = &source;
   } else {
     const auto found = run.find(std::string(column));

@@ -147,6 +147,27 @@ nlohmann::json metric_definitions() {
        "of text chunks (an estimate, \"chunks_estimate\"), and prompt_tokens unknown: "
        "the input figures are then null, never 0. Never the requested length (SGLang falls back "
        "to it)."},
+      {"ttfa",
+       "time to first answer token, ms: request start -> first chunk carrying answer text "
+       "(delta.content, or a completion's text), reasoning deltas (reasoning_content, "
+       "reasoning) not counted; over completed requests with an answer. Equals ttft for a "
+       "request that did not reason. AIPerf calls it time to first output token (TTFO); "
+       "SGLang/vLLM report none. Null unless some request reasoned."},
+      {"reasoning_output_throughput",
+       "sum(reasoning tokens of completed requests) / duration, output tok/s (reasoning): the "
+       "part of output_throughput the model spent reasoning; answer_output_throughput is the "
+       "rest, output tok/s (answer), and the two add up to output_throughput, which stays all "
+       "generated tokens. Null unless some request reasoned."},
+      {"reasoning_tokens",
+       "per request, the completion tokens spent reasoning: usage.completion_tokens_details"
+       ".reasoning_tokens when the server gives it (OpenAI, vLLM, SGLang), else the --tokenizer "
+       "file's count of the reasoning text, else the number of chunks carrying reasoning (an "
+       "estimate); capped at completion_tokens. token_count_source.reasoning says which "
+       "(\"usage\", \"tokenizer\", \"chunks_estimate\", \"mixed\"). Answer tokens = "
+       "completion_tokens - reasoning tokens. total_reasoning_tokens/total_answer_tokens sum "
+       "them, mean_reasoning_tokens/mean_answer_tokens average them over completed requests; "
+       "requests_with_reasoning counts the requests that streamed reasoning or whose usage "
+       "counted some. All null (the count 0) when no request reasoned: unknown, never 0."},
       {"percentiles",
        "median/p90/p95/p99: linear interpolation between closest ranks (numpy's default), as "
        "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "

@@ -30,6 +30,7 @@ struct LatencyRow {
 };
 constexpr LatencyRow kLatencyRows[] = {
     {"ttft", "TTFT", "time to first token"},
+    {"ttfa", "TTFA", "time to first answer token (reasoning excluded; AIPerf TTFO)"},
     {"itl", "ITL", "inter-token latency, per token"},
     {"icl", "ICL", "inter-chunk latency (SGLang/vLLM \"ITL\")"},
     {"tpot", "TPOT", "per request (E2E - TTFT) / (tokens - 1); GenAI-Perf \"ITL\""},
@@ -188,6 +189,20 @@ std::string input_and_total_rows(const json& run, const json* steady) {
   return out;
 }
 
+// Reasoning models: the output figure's two parts, under it; none when no request reasoned
+// (the keys are null then).
+std::string reasoning_rows(const json& run, bool with_steady) {
+  const auto reasoning = number(run, results::key::reasoning_output_throughput);
+  if (!reasoning) return {};
+  return throughput_row({"", "&nbsp;&nbsp;reasoning", fixed(reasoning, 1), "",
+                         "output tok/s (reasoning)", source_cell(run, "reasoning")},
+                        with_steady) +
+         throughput_row({"", "&nbsp;&nbsp;answer",
+                         fixed(number(run, results::key::answer_output_throughput), 1), "",
+                         "output tok/s (answer)", "output - reasoning"},
+                        with_steady);
+}
+
 std::string throughput_section(const json& run, std::string_view id_prefix) {
   const json* steady = view::object_at(run, "steady_state");
   const bool with_steady = steady != nullptr;
@@ -206,6 +221,7 @@ std::string throughput_section(const json& run, std::string_view id_prefix) {
            (estimate ? "<span class=\"badge\">ESTIMATE</span>" : ""),
        steady_value("output_throughput", 1), "output tok/s", source_cell(run, "output")},
       with_steady);
+  out += reasoning_rows(run, with_steady);
   out += input_and_total_rows(run, steady);
   out +=
       throughput_row({"", "Request throughput", fixed(number(run, "request_throughput"), 2),
@@ -248,6 +264,8 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
   }
   out += "</tr></thead><tbody>";
   for (const LatencyRow& row : kLatencyRows) {
+    // TTFA only when some request reasoned (its keys are null otherwise).
+    if (row.key == results::key::ttfa && !number(run, "mean_ttfa_ms")) continue;
     // Every statistic 0 means no values (definitions: "0 when there are no values"), e.g. TPOT
     // when every output was one token: "-" then, not a 0.00 that reads like a measurement.
     bool any = false;
@@ -307,6 +325,16 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
                                        ? view::grouped(view::count(run, "total_input_tokens"))
                                        : std::string("n/a"),
                                    source_cell(run, "input")));
+  if (const auto reasoning = number(run, results::key::total_reasoning_tokens)) {
+    item("Reasoning + answer tokens",
+         fmt::format("{} + {} <span class=\"src\">({}; {} requests reasoned, mean {} "
+                     "reasoning tokens)</span>",
+                     view::grouped(static_cast<std::int64_t>(*reasoning)),
+                     view::grouped(view::count(run, results::key::total_answer_tokens)),
+                     source_cell(run, "reasoning"),
+                     view::grouped(view::count(run, results::key::requests_with_reasoning)),
+                     view::length(number(run, results::key::mean_reasoning_tokens))));
+  }
   item("Prompt cache", prompt_cache_text(run));
   if (number(run, "mean_requested_input_len")) {
     const bool input_known = results::input_tokens_known(run) &&

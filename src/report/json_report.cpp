@@ -71,8 +71,13 @@ std::string_view output_source_label(const RunSummary& s) {
 }
 
 json token_count_source(const RunSummary& s) {
+  const std::optional<std::string_view> reasoning = metrics::reasoning_source_label(s.reasoning);
   return {
       {"output", output_source_label(s)},
+      {results::key::reasoning_token_source, reasoning ? json(*reasoning) : json(nullptr)},
+      {"reasoning_from_usage", s.reasoning.from_usage},
+      {"reasoning_from_tokenizer", s.reasoning.from_tokenizer},
+      {"reasoning_from_chunks", s.reasoning.from_chunks},
       {"input", source_label(s.input_tokens_from_usage, s.input_tokens_unknown, "unknown")},
       {"output_from_usage", s.output_tokens_from_usage},
       {"output_from_tokenizer", s.output_tokens_from_tokenizer},
@@ -186,6 +191,27 @@ void put_input_split(json& out, const RunSummary& s, bool input_known) {
   out[results::key::cached_input_share] = results::known_or_null(cached_input_share(split));
   out[results::key::input_split_disclosure] = metrics::cache_disclosure_name(split.disclosure());
   out[results::key::input_split_disclosing_requests] = split.disclosing_requests;
+}
+
+// The output split into reasoning and answer, and TTFA (results::key): null, never 0, unless some
+// request reasoned, since a server may reason without saying so.
+void put_reasoning(json& out, const RunSummary& s) {
+  const metrics::ReasoningSplit& split = s.reasoning;
+  const bool known = split.any();
+  out[results::key::requests_with_reasoning] = split.reasoning_requests;
+  out[results::key::total_reasoning_tokens] = known ? json(split.reasoning_tokens) : json(nullptr);
+  out[results::key::total_answer_tokens] = known ? json(split.answer_tokens) : json(nullptr);
+  out[results::key::reasoning_output_throughput] = if_known(known, s.reasoning_output_throughput);
+  out[results::key::answer_output_throughput] = if_known(known, s.answer_output_throughput);
+  out[results::key::mean_reasoning_tokens] = results::known_or_null(split.mean_reasoning_tokens());
+  out[results::key::mean_answer_tokens] = results::known_or_null(split.mean_answer_tokens());
+  const Distribution& d = s.ttfa_ms;
+  const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
+  static_assert(std::size(values) == results::kDistributionStats.size());
+  for (std::size_t i = 0; i < std::size(values); ++i) {
+    out[results::distribution_key(results::kDistributionStats[i], results::key::ttfa)] =
+        if_known(known && d.count > 0, values[i]);
+  }
 }
 
 // The run's warnings, one line each; the client's own stay under "client".
@@ -302,6 +328,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
                                               s.mean_client_prompt_tokens.value_or(0));
   out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
+  put_reasoning(out, s);
 
   put_load(out, c);
   out["goodput"] = s.goodput_measured ? json(finite_or_zero(s.goodput)) : json(nullptr);
@@ -349,6 +376,8 @@ std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::js
       {"start_ms", ns_to_ms(r.start_ns)},
       {"ttft_ms", r.first_token_ns < 0 ? line_json(nullptr)
                                        : line_json(ns_to_ms(r.first_token_ns - r.start_ns))},
+      {"ttfa_ms", r.first_answer_ns < 0 ? line_json(nullptr)
+                                        : line_json(ns_to_ms(r.first_answer_ns - r.start_ns))},
       {"e2e_ms", ns_to_ms(r.end_ns - r.start_ns)},
       {"new_connection", r.new_connection},
       {"connect_ms", r.connect_ns < 0 ? line_json(nullptr) : line_json(ns_to_ms(r.connect_ns))},
@@ -358,6 +387,10 @@ std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::js
       {"completion_tokens", known(r.completion_tokens)},
       {"prompt_token_source", metrics::token_source_name(r.prompt_token_source)},
       {"completion_token_source", metrics::token_source_name(r.completion_token_source)},
+      {"reasoning_chunks", r.reasoning_chunks},
+      {"reasoning_tokens", r.ok() ? line_json(r.reasoning_tokens) : line_json(nullptr)},
+      {"answer_tokens", r.ok() ? known(r.answer_tokens()) : line_json(nullptr)},
+      {"reasoning_token_source", metrics::token_source_name(r.reasoning_token_source)},
       {"cached_prompt_tokens", known(r.cached_prompt_tokens)},
       {"computed_prompt_tokens", known(r.computed_prompt_tokens())},
       {"cached_prompt_token_source",

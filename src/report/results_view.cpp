@@ -122,7 +122,8 @@ std::string token_source_label(const json& run, std::string_view kind) {
   const json* sources = object_at(run, "token_count_source");
   if (sources == nullptr) return "not recorded";
   const std::string source = text(*sources, kind);
-  const bool output = kind == "output";
+  // Output and reasoning counts come from usage, the tokenizer or chunks; input from usage only.
+  const bool output = kind == "output" || kind == "reasoning";
   if (source == "usage") return "server usage";
   if (source == "tokenizer") return "counted by the tokenizer (no usage)";
   if (source == "chunks_estimate") return "ESTIMATE from chunk count (no usage)";
@@ -130,13 +131,14 @@ std::string token_source_label(const json& run, std::string_view kind) {
   if (source == "none") return "no completed requests";
   if (source == "mixed" && output) {
     std::vector<std::string> parts;
-    if (const std::int64_t n = count(*sources, "output_from_usage"); n > 0) {
+    const std::string from = fmt::format("{}_from_", kind);
+    if (const std::int64_t n = count(*sources, from + "usage"); n > 0) {
       parts.push_back(fmt::format("{} requests from usage", n));
     }
-    if (const std::int64_t n = count(*sources, "output_from_tokenizer"); n > 0) {
+    if (const std::int64_t n = count(*sources, from + "tokenizer"); n > 0) {
       parts.push_back(fmt::format("{} counted by the tokenizer", n));
     }
-    if (const std::int64_t n = count(*sources, "output_from_chunks"); n > 0) {
+    if (const std::int64_t n = count(*sources, from + "chunks"); n > 0) {
       parts.push_back(fmt::format("{} ESTIMATED from chunks", n));
     }
     return fmt::format("mixed: {}", fmt::join(parts, ", "));

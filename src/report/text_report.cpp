@@ -148,6 +148,18 @@ void write_input_and_total(Writer& w, double input_per_s, double total_per_s,
   }
 }
 
+// Reasoning models: the two parts of the output figure, under it, only when some request
+// reasoned (docs/metrics.md, Reasoning models).
+void write_reasoning_throughput(Writer& w, const RunSummary& s) {
+  if (!s.reasoning.any()) return;
+  const bool estimate = s.reasoning.from_chunks > 0;
+  w.field("  reasoning", fmt::format("{:>{}} output tok/s (reasoning){}",
+                                     fixed2(s.reasoning_output_throughput), kNumberWidth,
+                                     estimate ? "  [ESTIMATE: see token counts]" : ""));
+  w.field("  answer", fmt::format("{:>{}} output tok/s (answer)",
+                                  fixed2(s.answer_output_throughput), kNumberWidth));
+}
+
 // Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
 // Throughput).
 void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
@@ -157,6 +169,7 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Output token throughput",
           fmt::format("{:>{}} tok/s (output){}", fixed2(s.output_throughput), kNumberWidth,
                       output_note));
+  write_reasoning_throughput(w, s);
   write_input_and_total(w, s.input_throughput, s.total_throughput, input_unknown_note(s),
                         {"Input token throughput", "Total token throughput"},
                         input_split_lines(s));
@@ -253,9 +266,39 @@ std::string input_split_counts(const RunSummary& s) {
   return "n/a (not disclosed by the server)";
 }
 
+std::string reasoning_source(const metrics::ReasoningSplit& split) {
+  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) +
+                               (split.from_tokenizer > 0 ? 1 : 0) + (split.from_chunks > 0 ? 1 : 0);
+  if (sources > 1) {
+    return fmt::format("mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
+                       "from reasoning chunks",
+                       split.from_usage, split.from_tokenizer, split.from_chunks);
+  }
+  if (split.from_tokenizer > 0) return "counted by the tokenizer: usage did not say";
+  if (split.from_chunks > 0) return "ESTIMATE from reasoning chunks: usage did not say";
+  return "from server usage";
+}
+
+// Reasoning models: how the output split, and how that was known; nothing when no request
+// reasoned.
+void write_reasoning_counts(Writer& w, const RunSummary& s) {
+  const metrics::ReasoningSplit& split = s.reasoning;
+  if (!split.any()) return;
+  w.field("  reasoning + answer",
+          fmt::format("{} + {} ({})", split.reasoning_tokens, split.answer_tokens,
+                      reasoning_source(split)));
+  w.field("  requests that reasoned", fmt::format("{} of {}", split.reasoning_requests,
+                                                  split.requests));
+  w.field("Mean reasoning tokens",
+          fmt::format("{} per request, then {} answer tokens",
+                      length(split.mean_reasoning_tokens().value_or(0)),
+                      length(split.mean_answer_tokens().value_or(0))));
+}
+
 void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("Token counts", '-');
   w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
+  write_reasoning_counts(w, s);
   w.field("Total input tokens",
           fmt::format("{} ({})",
                       s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",
@@ -314,12 +357,16 @@ void write_latency(Writer& w, const RunSummary& s) {
   }
   w.text(head);
   write_latency_row(w, "TTFT", s.ttft_ms);
+  if (s.reasoning.any()) write_latency_row(w, "TTFA", s.ttfa_ms);
   write_latency_row(w, "ITL", s.itl_ms);
   write_latency_row(w, "ICL", s.icl_ms);
   write_latency_row(w, "TPOT", s.tpot_ms);
   write_latency_row(w, "E2E", s.e2e_ms);
   w.text("ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
          "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  if (s.reasoning.any()) {
+    w.text("TTFT: first token of any kind, reasoning included. TTFA: first answer token.");
+  }
   if (s.connections_opened > 0) {
     w.field("Connections opened", fmt::format("{} (connect mean {} ms, p99 {} ms; included in "
                                               "their TTFT and E2E)",

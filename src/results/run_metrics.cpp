@@ -41,6 +41,16 @@ std::vector<std::string> make_run_metric_names() {
       // "inf" for a closed loop; null without --goodput SLOs.
       "request_rate", "goodput", "good_requests",
   });
+  // Reasoning models: null when no request reasoned.
+  names.insert(names.end(), {
+      std::string(key::requests_with_reasoning), std::string(key::total_reasoning_tokens),
+      std::string(key::total_answer_tokens), std::string(key::reasoning_output_throughput),
+      std::string(key::answer_output_throughput), std::string(key::mean_reasoning_tokens),
+      std::string(key::mean_answer_tokens),
+  });
+  for (std::string_view stat : kDistributionStats) {
+    names.push_back(distribution_key(stat, key::ttfa));
+  }
   return names;
 }
 

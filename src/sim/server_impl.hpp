@@ -55,6 +55,7 @@ struct SimServer::Impl final : private TokenSink {
     CompletionRequest request;
     ResponseShape shape;
     std::int64_t target_tokens = 0;  // tokens it will generate
+    std::int64_t reasoning_tokens = -1;  // of them, streamed as reasoning; -1 = not reasoning
     bool stopped_by_length = true;   // finish_reason "length" (max_tokens) rather than "stop"
     bool keep_alive = true;
     std::unique_ptr<StreamRenderer> renderer;  // streamed responses

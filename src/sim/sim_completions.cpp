@@ -3,6 +3,7 @@
 // generation model, and every token the model hands back goes through its StreamRenderer into
 // the connection's output buffer, with the truth log's record kept alongside.
 #include <algorithm>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,19 @@ std::int64_t draw_output_tokens(std::int64_t max_tokens, bool ignore_eos, double
   return std::min(until_eos(eos_rng) + 1, max_tokens);
 }
 
+// How many of a response's tokens are reasoning (--reasoning-tokens): -1 when the simulator is
+// no reasoning model or the response is no chat stream; 0 for a chat stream that the
+// --reasoning-fraction draw leaves without reasoning.
+std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat_stream,
+                                   std::int64_t target_tokens, std::uint64_t request_seed) {
+  if (options.reasoning_tokens <= 0 || !chat_stream) return -1;
+  // Its own stream of draws, so turning reasoning on changes no fault or EOS draw.
+  std::mt19937_64 reasoning_rng(request_seed ^ 0x9E3779B97F4A7C15ULL);
+  const bool reasons =
+      std::uniform_real_distribution<double>(0.0, 1.0)(reasoning_rng) < options.reasoning_fraction;
+  return reasons ? std::min(options.reasoning_tokens, target_tokens) : 0;
+}
+
 }  // namespace
 
 SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
@@ -39,6 +53,7 @@ SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
   stream.shape.model_json =
       stream.request.model.empty() ? model_json : json_string(stream.request.model);
   stream.shape.created = unix_seconds();
+  stream.shape.reasoning_field = options.reasoning_field;
   stream.trace.id = stream.shape.id;
   stream.trace.chat = chat;
   stream.trace.stream = stream.request.stream;
@@ -85,6 +100,7 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   setup.prompt_tokens = stream.request.prompt_tokens;
   setup.cached_prompt_tokens = stream.cached_prompt_tokens;
   setup.target_tokens = stream.target_tokens;
+  setup.reasoning_tokens = stream.reasoning_tokens;
   setup.stopped_by_length = stream.stopped_by_length;
   setup.include_usage = stream.request.include_usage;
   setup.continuous_usage = stream.request.continuous_usage;
@@ -116,6 +132,9 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
                                             options.eos_probability, request_seed);
   stream.stopped_by_length = stream.target_tokens == max_tokens;
+  stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
+                                                  stream.target_tokens, request_seed);
+  stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
   if (refused(connection, stream, plan, max_tokens)) return;
 
   // The prefix cache decides what the engine need not prefill, before the model sees it.
@@ -187,6 +206,9 @@ bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
   if (step.text_chunk) {
     stream.trace.chunk_tokens.push_back(step.chunk_tokens);
     stream.trace.chunk_ns.push_back(0);  // stamped when written
+    if (step.answer_chunk && stream.trace.first_answer_chunk < 0) {
+      stream.trace.first_answer_chunk = static_cast<std::int64_t>(stream.trace.chunk_ns.size()) - 1;
+    }
     if (stream.batch_size > 0) stream.trace.chunk_batch.push_back(stream.batch_size);
     ++connection->unstamped_chunks;
     mark_dirty(*connection);

@@ -82,6 +82,13 @@ std::string describe(const SimOptions& options) {
     text += fmt::format(", jitter: each request waits 0-{:g} ms (mean {:g} ms) before the model",
                         2 * options.jitter_ms, options.jitter_ms);
   }
+  if (options.reasoning_tokens > 0) {
+    text += fmt::format(", reasoning: {} tokens in {} deltas first", options.reasoning_tokens,
+                        reasoning_field_name(options.reasoning_field));
+    if (options.reasoning_fraction < 1.0) {
+      text += fmt::format(" on {:g}% of chat streams", options.reasoning_fraction * 100);
+    }
+  }
   describe_faults(text, options);
   if (options.usage_on_last_chunk || options.no_role_chunk || options.close_after_stream) {
     text += ", llama.cpp quirks:";
@@ -108,6 +115,11 @@ nlohmann::json settings_json(const SimOptions& options) {
                              {"description", describe(options)}};
   // Only when set, so results without a jitter keep the keys they always had.
   if (options.jitter_ms > 0) settings["jitter_ms"] = options.jitter_ms;
+  if (options.reasoning_tokens > 0) {
+    settings["reasoning"] = {{"tokens", options.reasoning_tokens},
+                             {"fraction", options.reasoning_fraction},
+                             {"field", reasoning_field_name(options.reasoning_field)}};
+  }
   return settings;
 }
 

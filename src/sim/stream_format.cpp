@@ -42,6 +42,11 @@ void append_usage_json(std::string& out, const Usage& usage) {
     fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
                    usage.cached_tokens);
   }
+  if (usage.reasoning_tokens >= 0) {
+    fmt::format_to(std::back_inserter(out),
+                   R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
+                   usage.reasoning_tokens);
+  }
   out += '}';
 }
 
@@ -72,6 +77,10 @@ void append_chunk_tail(std::string& out, const Usage* usage) {
 }
 
 }  // namespace
+
+std::string_view reasoning_field_name(ReasoningField field) {
+  return field == ReasoningField::reasoning ? "reasoning" : "reasoning_content";
+}
 
 std::string json_string(std::string_view text) {
   return nlohmann::json(std::string(text)).dump(-1, ' ', false,
@@ -112,6 +121,29 @@ void append_text_event(std::string& out, const ResponseShape& shape, std::string
     append_finish(out, finish_reason);
     out += R"(,"stop_reason":null}])";
   }
+  append_chunk_tail(out, usage);
+  end_event(out, shape);
+}
+
+void append_reasoning_event(std::string& out, const ResponseShape& shape,
+                            std::string_view reasoning, std::string_view answer,
+                            std::string_view finish_reason, const Usage* usage) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  // SGLang's shape: both fields present, the one without text null.
+  out += R"("choices":[{"index":0,"delta":{"content":)";
+  if (answer.empty()) {
+    out += "null";
+  } else {
+    out += '"';
+    out += answer;
+    out += '"';
+  }
+  fmt::format_to(std::back_inserter(out), R"(,"{}":")", reasoning_field_name(shape.reasoning_field));
+  out += reasoning;
+  out += R"("},"logprobs":null,"finish_reason":)";
+  append_finish(out, finish_reason);
+  out += "}]";
   append_chunk_tail(out, usage);
   end_event(out, shape);
 }

@@ -11,6 +11,8 @@ StreamRenderer::StreamRenderer(StreamSetup setup)
       fault_pending_(setup_.plan.cut != StreamCut::none || setup_.plan.malformed_json ||
                      setup_.plan.stall) {
   setup_.target_tokens = std::max<std::int64_t>(1, setup_.target_tokens);
+  if (!setup_.shape.chat) setup_.reasoning_tokens = -1;
+  setup_.reasoning_tokens = std::min(setup_.reasoning_tokens, setup_.target_tokens);
   setup_.shape.crlf = setup_.plan.crlf;
 }
 
@@ -24,8 +26,35 @@ void StreamRenderer::comment(std::string& events) const {
 const Usage* StreamRenderer::chunk_usage(bool last, Usage& storage) const {
   if (setup_.plan.no_usage) return nullptr;
   if (!setup_.continuous_usage && !(last && setup_.usage_on_last_chunk)) return nullptr;
-  storage = Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens};
+  storage = usage_so_far();
   return &storage;
+}
+
+Usage StreamRenderer::usage_so_far() const {
+  Usage usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens};
+  if (setup_.reasoning_tokens >= 0) {
+    usage.reasoning_tokens = std::min(sent_, setup_.reasoning_tokens);
+  }
+  return usage;
+}
+
+// Tokens [first, first + tokens) as one chunk: reasoning while the response is still thinking, the
+// answer after, both in the chunk that crosses from one to the other.
+void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
+                                        std::string_view finish_reason, const Usage* usage,
+                                        Step& step) {
+  const std::int64_t reasoning =
+      std::clamp<std::int64_t>(setup_.reasoning_tokens - first, 0, tokens);
+  reasoning_text_.clear();
+  text_.clear();
+  append_token_text(reasoning_text_, setup_.text_seed, first, reasoning);
+  append_token_text(text_, setup_.text_seed, first + reasoning, tokens - reasoning);
+  step.answer_chunk = reasoning < tokens;
+  if (reasoning > 0) {
+    append_reasoning_event(events_, setup_.shape, reasoning_text_, text_, finish_reason, usage);
+  } else {
+    append_text_event(events_, setup_.shape, text_, finish_reason, usage);
+  }
 }
 
 void StreamRenderer::begin(std::string& out) {
@@ -34,7 +63,7 @@ void StreamRenderer::begin(std::string& out) {
   comment(events_);
   if (setup_.shape.chat && !setup_.no_role_chunk) {
     // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
-    const Usage usage{setup_.prompt_tokens, 0, setup_.cached_prompt_tokens};
+    const Usage usage = usage_so_far();
     const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
     append_role_event(events_, setup_.shape, usage_here ? &usage : nullptr);
   }
@@ -58,8 +87,7 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
     comment(events_);
     append_malformed_event(events_, setup_.shape);
   }
-  text_.clear();
-  append_token_text(text_, setup_.text_seed, sent_, pending);
+  const std::int64_t first = sent_;
   sent_ += pending;
   step.text_chunk = true;
   step.chunk_tokens = pending;
@@ -67,7 +95,7 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   const std::string_view finish_reason = !last ? "" : setup_.stopped_by_length ? "length" : "stop";
   Usage usage;
   comment(events_);
-  append_text_event(events_, setup_.shape, text_, finish_reason, chunk_usage(last, usage));
+  append_chunk_event(first, pending, finish_reason, chunk_usage(last, usage), step);
 
   if (at_fault) fault_pending_ = false;
   if (cut != StreamCut::none) {
@@ -115,8 +143,7 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
 void StreamRenderer::finish_stream(std::string& out, Step& step) {
   if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
     comment(events_);
-    append_usage_event(events_, setup_.shape,
-                       Usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens});
+    append_usage_event(events_, setup_.shape, usage_so_far());
   }
   comment(events_);
   append_done_event(events_, setup_.shape);

@@ -56,6 +56,10 @@ void TraceLog::write(const TraceRecord& r) {
                  r.faults_json, r.prefill_start_ns < 0 ? -1 : r.prefill_start_ns - r.arrival_ns,
                  r.prefill_start_ns, r.prefill_end_ns);
   append_array(line_, r.chunk_batch);
+  const bool answered =
+      r.first_answer_chunk >= 0 && static_cast<std::size_t>(r.first_answer_chunk) < r.chunk_ns.size();
+  fmt::format_to(out, R"(,"reasoning_tokens":{},"first_answer_ns":{})", r.reasoning_tokens,
+                 answered ? r.chunk_ns[static_cast<std::size_t>(r.first_answer_chunk)] : -1);
   line_ += "}\n";
   std::fwrite(line_.data(), 1, line_.size(), file_.get());
 }

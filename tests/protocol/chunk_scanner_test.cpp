@@ -29,14 +29,17 @@ std::string describe(const Chunk& chunk) {
     return value ? std::to_string(*value) : std::string("none");
   };
   return "kind=" + std::to_string(static_cast<int>(chunk.kind)) + " text='" + chunk.text +
-         "' finish='" + chunk.finish_reason + "' id='" + chunk.id + "' prompt=" +
-         count(chunk.prompt_tokens) + " completion=" + count(chunk.completion_tokens) +
-         " cached=" + count(chunk.cached_tokens) + " prompt_n=" + count(chunk.timings_prompt_n) +
+         "' reasoning_size=" + std::to_string(chunk.reasoning_size) +
+         " reasoning_tokens=" + count(chunk.reasoning_tokens) + " finish='" +
+         chunk.finish_reason + "' id='" + chunk.id + "' prompt=" + count(chunk.prompt_tokens) +
+         " completion=" + count(chunk.completion_tokens) + " cached=" +
+         count(chunk.cached_tokens) + " prompt_n=" + count(chunk.timings_prompt_n) +
          " cache_n=" + count(chunk.timings_cache_n) + " error='" + chunk.error_message + "'";
 }
 
 bool same(const Chunk& a, const Chunk& b) {
-  return a.kind == b.kind && a.text == b.text && a.finish_reason == b.finish_reason &&
+  return a.kind == b.kind && a.text == b.text && a.reasoning_size == b.reasoning_size &&
+         a.reasoning_tokens == b.reasoning_tokens && a.finish_reason == b.finish_reason &&
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
          a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
          a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
@@ -216,6 +219,33 @@ TEST(ChunkScanner, CombinesTextReasoningAndContentInTheDomPathsOrder) {
        }) {
     expect_scanned(data);
   }
+}
+
+TEST(ChunkScanner, SplitsReasoningFromTheAnswerAsTheDomPathDoes) {
+  for (std::string_view data : {
+           R"({"choices":[{"delta":{"reasoning_content":"Let"}}]})",
+           R"({"choices":[{"delta":{"reasoning":"Hm","content":""}}]})",
+           R"({"choices":[{"delta":{"reasoning_content":"\u0041\n","content":"B"}}]})",
+           R"({"choices":[{"text":"t","delta":{"reasoning":"r","content":"c"}}]})",
+           R"({"choices":[{"delta":{"content":"only answer","reasoning_content":null}}]})",
+           R"({"usage":{"completion_tokens":5,)"
+           R"("completion_tokens_details":{"reasoning_tokens":3}}})",
+           R"({"usage":{"completion_tokens_details":{"reasoning_tokens":null}}})",
+           R"({"usage":{"completion_tokens_details":[1]}})",
+       }) {
+    expect_scanned(data);
+  }
+  Chunk chunk;
+  ASSERT_TRUE(scan_chunk(R"({"choices":[{"delta":{"reasoning":"So. ","content":"Yes"}}]})", chunk));
+  EXPECT_EQ(chunk.reasoning(), "So. ");
+  EXPECT_EQ(chunk.answer(), "Yes");
+  // Reused for a chunk without reasoning: the split is cleared with the text.
+  ASSERT_TRUE(scan_chunk(R"({"choices":[{"delta":{"content":"x"}}]})", chunk));
+  EXPECT_EQ(chunk.reasoning_size, 0u);
+  // A repeated or oddly spelled reasoning count is left to the DOM path.
+  expect_left_to_dom(R"({"usage":{"completion_tokens_details":{"reasoning_tokens":1,)"
+                     R"("reasoning_tokens":2}}})");
+  expect_left_to_dom(R"({"usage":{"completion_tokens_details":{"reasoning_tokens":-1}}})");
 }
 
 TEST(ChunkScanner, ReadsTokenCountsOnlyWhenTheyArePlainIntegers) {
@@ -436,6 +466,7 @@ const std::vector<std::string>& chunk_keys() {
   static const std::vector<std::string> keys = {
       "id", "choices", "usage", "error", "text", "delta", "finish_reason", "content",
       "reasoning_content", "reasoning", "prompt_tokens", "completion_tokens", "message",
+      "completion_tokens_details", "reasoning_tokens",
       "index", "model", "logprobs"};
   return keys;
 }

@@ -206,6 +206,36 @@ TEST(InterpretChunk, ReasoningComesBeforeContent) {
       "a");
 }
 
+TEST(InterpretChunk, SplitsReasoningFromTheAnswer) {
+  const Chunk both =
+      interpret_chunk(R"({"choices":[{"delta":{"content":"Yes","reasoning_content":"So. "}}]})");
+  EXPECT_EQ(both.reasoning(), "So. ");
+  EXPECT_EQ(both.answer(), "Yes");
+  EXPECT_TRUE(both.has_reasoning());
+  EXPECT_TRUE(both.has_answer());
+  const Chunk newer_vllm = interpret_chunk(R"({"choices":[{"delta":{"reasoning":"Hm"}}]})");
+  EXPECT_EQ(newer_vllm.reasoning(), "Hm");
+  EXPECT_FALSE(newer_vllm.has_answer());
+  const Chunk plain = interpret_chunk(R"({"choices":[{"delta":{"content":"a"}}]})");
+  EXPECT_FALSE(plain.has_reasoning());
+  EXPECT_EQ(plain.answer(), "a");
+  // A completion's text is answer, even beside a (stray) reasoning delta.
+  const Chunk completion =
+      interpret_chunk(R"({"choices":[{"text":"t","delta":{"reasoning":"r"}}]})");
+  EXPECT_EQ(completion.reasoning(), "r");
+  EXPECT_EQ(completion.answer(), "t");
+}
+
+TEST(InterpretChunk, ReadsReasoningTokensFromCompletionTokensDetails) {
+  const Chunk chunk = interpret_chunk(
+      R"({"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":50,)"
+      R"("completion_tokens_details":{"reasoning_tokens":42,"audio_tokens":0}}})");
+  EXPECT_EQ(chunk.completion_tokens, 50);
+  EXPECT_EQ(chunk.reasoning_tokens, 42);
+  EXPECT_FALSE(interpret_chunk(R"({"usage":{"completion_tokens_details":null}})").reasoning_tokens);
+  EXPECT_FALSE(interpret_chunk(R"({"usage":{"completion_tokens":3}})").reasoning_tokens);
+}
+
 TEST(InterpretChunk, ReadsFinishReasonOnlyWhenString) {
   EXPECT_EQ(interpret_chunk(R"({"choices":[{"delta":{},"finish_reason":"length"}]})").finish_reason,
             "length");
@@ -306,10 +336,15 @@ class CollectText final : public bench::sse::Sink {
       text += chunk.text;
       ++text_chunks;
     }
+    reasoning += chunk.reasoning();
+    answer += chunk.answer();
+    if (chunk.has_reasoning()) ++reasoning_chunks;
     return true;
   }
   std::string text;
+  std::string reasoning, answer;
   int text_chunks = 0;
+  int reasoning_chunks = 0;
 };
 
 TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
@@ -326,6 +361,10 @@ TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
     parser.feed(read_file(entry.path()), sink);
     EXPECT_EQ(sink.text, expected["text"].get<std::string>());
     EXPECT_EQ(sink.text_chunks, expected["text_chunks"].get<int>());
+    // A stream without reasoning is all answer.
+    EXPECT_EQ(sink.reasoning, expected.value("reasoning_text", ""));
+    EXPECT_EQ(sink.answer, expected.value("content_text", expected["text"].get<std::string>()));
+    EXPECT_EQ(sink.reasoning_chunks, expected.value("reasoning_text_chunks", 0));
     ++checked;
   }
   EXPECT_GE(checked, 10);

@@ -168,6 +168,21 @@ void check_against_expected(const RequestRecord& record, const json& expected,
   } else {
     EXPECT_TRUE(record.text_chunk_tokens.empty());
   }
+
+  // Reasoning: none of these streams has usage's reasoning_tokens, so a success counts the
+  // reasoning chunks (an estimate) and the answer is the rest of completion_tokens.
+  const auto reasoning_chunks = expected.value("reasoning_text_chunks", std::int64_t{0});
+  EXPECT_EQ(record.reasoning_chunks, reasoning_chunks);
+  EXPECT_EQ(record.reasoned(), reasoning_chunks > 0);
+  if (reasoning_chunks == 0) {
+    EXPECT_EQ(record.first_answer_ns, record.first_token_ns);
+    EXPECT_EQ(record.reasoning_tokens, 0);
+    EXPECT_EQ(record.reasoning_token_source, TokenSource::none);
+  } else if (outcome.empty()) {
+    EXPECT_EQ(record.reasoning_tokens, reasoning_chunks);
+    EXPECT_EQ(record.reasoning_token_source, TokenSource::chunks);
+    EXPECT_EQ(record.answer_tokens(), record.completion_tokens - reasoning_chunks);
+  }
 }
 
 class StreamReaderTranscript : public testing::TestWithParam<std::string> {
@@ -229,6 +244,72 @@ TEST(StreamReaderReference, TranscriptsArePresent) {
   EXPECT_GE(transcript_names().size(), 12u) << "reference transcripts missing";
 }
 
+// The reasoning reference stream, one read per byte: TTFT ends at the first reasoning delta,
+// TTFA at the first content delta, and completion_tokens (5) split into 2 reasoning (one per
+// reasoning chunk, labelled an estimate) and 3 answer tokens.
+TEST(StreamReaderReasoning, ReferenceStreamGivesTtftBeforeTtfaAndTheTokenSplit) {
+  const Transcript transcript = load("sglang-style-chat-reasoning");
+  const std::vector<std::size_t> offsets = dispatch_offsets(transcript.body);
+  const auto first_text = transcript.expected["first_text_chunk_index"].get<std::size_t>();
+  const auto first_answer = transcript.expected["first_answer_chunk_index"].get<std::size_t>();
+  ASSERT_LT(first_answer, offsets.size());
+  const std::string_view body = transcript.body;
+  std::vector<std::string_view> pieces;
+  for (std::size_t i = 0; i < body.size(); ++i) pieces.push_back(body.substr(i, 1));
+
+  const RequestRecord record = run(pieces);
+  ASSERT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.first_token_ns, static_cast<std::int64_t>(offsets[first_text] + 1) * kStampStep);
+  EXPECT_EQ(record.first_answer_ns,
+            static_cast<std::int64_t>(offsets[first_answer] + 1) * kStampStep);
+  EXPECT_LT(record.first_token_ns, record.first_answer_ns);
+  EXPECT_EQ(record.completion_tokens, 5);
+  EXPECT_EQ(record.reasoning_tokens, 2);
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::chunks);
+  EXPECT_EQ(record.answer_tokens(), 3);
+}
+
+constexpr std::string_view kReasoningWithUsage =
+    "data: {\"choices\":[{\"delta\":{\"reasoning\":\"ab\"}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"reasoning\":\"cd\",\"content\":\"e\"},"
+    "\"finish_reason\":\"stop\"}]}\n\n"
+    "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":9,"
+    "\"completion_tokens_details\":{\"reasoning_tokens\":7}}}\n\n"
+    "data: [DONE]\n\n";
+
+TEST(StreamReaderReasoning, TakesReasoningTokensFromUsage) {
+  const RequestRecord record = run({kReasoningWithUsage});
+  EXPECT_EQ(record.reasoning_chunks, 2);
+  EXPECT_EQ(record.reasoning_tokens, 7);
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::usage);
+  EXPECT_EQ(record.answer_tokens(), 2);
+  // The second chunk carries both: it ends TTFA.
+  EXPECT_EQ(record.first_answer_ns, record.text_chunk_ns.at(1));
+}
+
+TEST(StreamReaderReasoning, DoesNotBelieveMoreReasoningThanCompletionTokens) {
+  const RequestRecord record = run(
+      {"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"a\"}}]}\n\n"
+       "data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
+       "\"usage\":{\"completion_tokens\":2,\"completion_tokens_details\":"
+       "{\"reasoning_tokens\":5}}}\n\n"});
+  EXPECT_EQ(record.reasoning_tokens, 1);  // the chunk count, not usage's 5 of 2
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::chunks);
+  EXPECT_EQ(record.answer_tokens(), 1);
+}
+
+TEST(StreamReaderReasoning, UsageCanSayReasoningTheStreamDidNotShow) {
+  // OpenAI's reasoning models stream no reasoning text but count its tokens.
+  const RequestRecord record = run(
+      {"data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
+       "\"usage\":{\"completion_tokens\":30,\"completion_tokens_details\":"
+       "{\"reasoning_tokens\":29}}}\n\n"});
+  EXPECT_TRUE(record.reasoned());
+  EXPECT_EQ(record.reasoning_chunks, 0);
+  EXPECT_EQ(record.reasoning_tokens, 29);
+  EXPECT_EQ(record.first_answer_ns, record.first_token_ns);
+}
+
 // --- classification ---------------------------------------------------------------------------
 
 constexpr std::string_view kTwoChunks =
@@ -288,6 +369,21 @@ TEST(StreamReader, CountsTheStreamedTextWithTheTokenizerWhenThereIsNoUsage) {
     EXPECT_EQ(record.completion_token_source, TokenSource::tokenizer) << split;
     EXPECT_EQ(counter.counted, std::vector<std::string>{"abc"}) << split;  // once, at the end
   }
+}
+
+TEST(StreamReaderReasoning, CountsTheReasoningTextWithTheTokenizerWhenUsageDoesNotSay) {
+  ByteCounter counter;
+  const RequestRecord record = run_counted(
+      {"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"abc\"}}]}\n\n"
+       "data: {\"choices\":[{\"delta\":{\"content\":\"de\"},\"finish_reason\":\"stop\"}]}"
+       "\n\n"
+       "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":4}}\n\n"},
+      counter);
+  EXPECT_EQ(record.completion_tokens, 4);
+  EXPECT_EQ(record.completion_token_source, TokenSource::usage);
+  EXPECT_EQ(record.reasoning_tokens, 3);  // "abc", by the tokenizer
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::tokenizer);
+  EXPECT_EQ(record.answer_tokens(), 1);
 }
 
 TEST(StreamReader, UsageWinsOverTheTokenizer) {

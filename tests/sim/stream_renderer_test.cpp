@@ -3,6 +3,7 @@
 // faults are exactly the ones the client is built to classify.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -293,6 +294,78 @@ TEST(StreamRenderer, LlamaCppDialectPutsUsageOnTheLastChunkSkipsTheRoleAndCloses
   const RequestRecord record = read_every_way(r.body);
   EXPECT_TRUE(record.ok()) << record.error_message;
   EXPECT_EQ(record.completion_token_source, TokenSource::usage);
+}
+
+}  // namespace
+
+namespace {
+
+// --- reasoning mode ----------------------------------------------------------------------------
+
+TEST(StreamRendererReasoning, SendsReasoningDeltasFirstThenTheAnswerWithTheCountInUsage) {
+  StreamSetup s = setup(true, 7);
+  s.reasoning_tokens = 4;
+  const Rendered r = render(s);
+  const RequestRecord record = read_every_way(r.body);
+  ASSERT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.completion_tokens, 7);
+  EXPECT_EQ(record.reasoning_chunks, 4);
+  EXPECT_EQ(record.reasoning_tokens, 4);
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::usage);
+  EXPECT_EQ(record.answer_tokens(), 3);
+  EXPECT_EQ(record.first_answer_ns, record.text_chunk_ns.at(4));
+  // SGLang's shape: reasoning_content with a null content, then content alone.
+  const auto events = data_events(r.body);
+  EXPECT_TRUE(events.at(1)["choices"][0]["delta"]["content"].is_null());
+  EXPECT_TRUE(events.at(1)["choices"][0]["delta"]["reasoning_content"].is_string());
+  EXPECT_FALSE(events.at(5)["choices"][0]["delta"].contains("reasoning_content"));
+  EXPECT_EQ(events[events.size() - 2]["usage"]["completion_tokens_details"]["reasoning_tokens"], 4);
+  for (std::size_t i = 0; i < r.steps.size(); ++i) {
+    if (r.steps[i].text_chunk) {
+      EXPECT_EQ(r.steps[i].answer_chunk, i >= 4) << i;
+    }
+  }
+}
+
+TEST(StreamRendererReasoning, AChunkCrossingIntoTheAnswerCarriesBoth) {
+  StreamSetup s = setup(true, 6);
+  s.reasoning_tokens = 2;
+  s.shape.reasoning_field = bench::sim::ReasoningField::reasoning;  // newer vLLM
+  s.plan.tokens_per_chunk = 3;
+  const Rendered r = render(s);
+  const RequestRecord record = read_every_way(r.body);
+  ASSERT_EQ(record.text_chunk_ns.size(), 2u);
+  EXPECT_EQ(record.reasoning_chunks, 1);
+  EXPECT_EQ(record.first_answer_ns, record.text_chunk_ns.front());
+  EXPECT_EQ(record.reasoning_tokens, 2);
+  // Each token is one word after a space: 2 reasoning words, then 1 answer word.
+  const auto events = data_events(r.body);
+  const auto words = [](const nlohmann::json& text) {
+    const std::string value = text.get<std::string>();
+    return std::count(value.begin(), value.end(), ' ');
+  };
+  EXPECT_EQ(words(events.at(1)["choices"][0]["delta"]["reasoning"]), 2);
+  EXPECT_EQ(words(events.at(1)["choices"][0]["delta"]["content"]), 1);
+}
+
+TEST(StreamRendererReasoning, ReasoningLongerThanTheOutputLeavesNoAnswer) {
+  StreamSetup s = setup(true, 3);
+  s.reasoning_tokens = 10;
+  const Rendered r = render(s);
+  const RequestRecord record = read_every_way(r.body);
+  EXPECT_EQ(record.reasoning_tokens, 3);
+  EXPECT_EQ(record.answer_tokens(), 0);
+  EXPECT_EQ(record.first_answer_ns, -1);
+}
+
+TEST(StreamRendererReasoning, CompletionsAndPlainStreamsSayNothingOfReasoning) {
+  StreamSetup completions = setup(false, 4);
+  completions.reasoning_tokens = 2;  // reasoning is a chat delta: completions stay plain
+  const Rendered r = render(completions);
+  EXPECT_EQ(r.body.find("reasoning"), std::string::npos);
+  const RequestRecord record = read_every_way(render(setup(true, 4)).body);
+  EXPECT_FALSE(record.reasoned());
+  EXPECT_EQ(record.reasoning_token_source, TokenSource::none);
 }
 
 }  // namespace

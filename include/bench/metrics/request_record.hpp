@@ -41,6 +41,9 @@ struct RequestRecord {
   std::int64_t slot_wait_ns = 0;
   std::int64_t start_ns = 0;           // when bench handed the request to the transport
   std::int64_t first_token_ns = -1;    // first chunk carrying generated text; -1 if none
+  // First chunk carrying answer text (content, or a completion's text; not reasoning): the end
+  // of TTFA, time to first answer token. -1 if none. Equal to first_token_ns without reasoning.
+  std::int64_t first_answer_ns = -1;
   std::int64_t end_ns = 0;             // end of stream (or failure)
 
   // Arrival time of every text-carrying chunk, in order (first_token_ns is the first entry).
@@ -53,6 +56,13 @@ struct RequestRecord {
   std::int64_t completion_tokens = -1;  // -1 when unknown
   TokenSource prompt_token_source = TokenSource::none;
   TokenSource completion_token_source = TokenSource::none;
+  // Reasoning (delta.reasoning_content or delta.reasoning): the text chunks that carried some,
+  // and the tokens of completion_tokens spent on it, from usage.completion_tokens_details
+  // .reasoning_tokens, else counted as completion_tokens is (tokenizer, else reasoning chunks).
+  // A stream that showed no reasoning and whose usage said nothing of it has 0, source none.
+  std::int64_t reasoning_chunks = 0;
+  std::int64_t reasoning_tokens = 0;
+  TokenSource reasoning_token_source = TokenSource::none;
   // Prompt tokens the server's prefix cache served rather than computed; -1 when unknown (never
   // 0 for "not said"). The computed (prefilled) part is prompt_tokens - cached_prompt_tokens.
   std::int64_t cached_prompt_tokens = -1;
@@ -87,6 +97,13 @@ struct RequestRecord {
                                                            : -1;
   }
   bool cancelled() const { return error == ErrorClass::cancelled; }
+  /// The model reasoned: it streamed reasoning text, or its usage counted reasoning tokens.
+  bool reasoned() const { return reasoning_chunks > 0 || reasoning_tokens > 0; }
+  /// Completion tokens that were not reasoning: completion_tokens - reasoning_tokens, or -1
+  /// when completion_tokens is unknown.
+  std::int64_t answer_tokens() const {
+    return completion_tokens >= 0 ? completion_tokens - reasoning_tokens : -1;
+  }
 };
 
 }  // namespace bench::metrics

@@ -15,6 +15,7 @@
 #include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
+#include "bench/metrics/reasoning_split.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/sample_budget.hpp"
 #include "bench/metrics/steady_latency.hpp"
@@ -67,8 +68,15 @@ struct RunSummary {
   double cached_input_throughput = 0;
   double achieved_concurrency = 0;  // sum(E2E of measured requests) / duration (Little's law)
 
+  // total_output_tokens split into reasoning and answer (reasoning_split.hpp); reported only
+  // when reasoning.any(). Their throughputs are parts of output_throughput, output tok/s.
+  ReasoningSplit reasoning;
+  double reasoning_output_throughput = 0;  // reasoning.reasoning_tokens / duration
+  double answer_output_throughput = 0;     // reasoning.answer_tokens / duration
+
   // Latency distributions in milliseconds, over successful requests.
   Distribution ttft_ms;   // request start -> first text-carrying chunk
+  Distribution ttfa_ms;   // request start -> first chunk carrying answer text (not reasoning)
   Distribution itl_ms;    // gaps between tokens (chunk gaps split over the chunk's tokens)
   Distribution icl_ms;    // gaps between successive text-carrying chunks
   Distribution tpot_ms;   // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
@@ -157,7 +165,7 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
-  std::array<LatencyDistribution*, 10> distributions();  // every one below
+  std::array<LatencyDistribution*, 11> distributions();  // every one below
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;
@@ -168,6 +176,7 @@ class RunAccumulator {
   LatencyDistribution schedule_lag_ms_, client_lag_ms_, ttft_from_intended_ms_,
       e2e_from_intended_ms_;
   LatencyDistribution connect_ms_;
+  LatencyDistribution ttfa_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests

@@ -55,12 +55,18 @@ struct Chunk {
     malformed,  // not JSON, or JSON that is not an object
   };
   Kind kind = Kind::data;
-  std::string text;             // generated text: choices[0].text, or delta.reasoning_content
-                                // (or delta.reasoning) followed by delta.content; empty = none
+  // Generated text: delta.reasoning_content (or delta.reasoning) first, then choices[0].text
+  // and delta.content; empty = none. Its first reasoning_size bytes are the reasoning, the rest
+  // the answer, so the hot path keeps one string and the split costs nothing.
+  std::string text;
+  std::size_t reasoning_size = 0;
   std::string finish_reason;    // choices[0].finish_reason when non-null
   std::string id;               // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
   std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens when usage present
+  // usage.completion_tokens_details.reasoning_tokens (OpenAI, vLLM, SGLang): of the completion
+  // tokens, those the model spent reasoning.
+  std::optional<std::int64_t> reasoning_tokens;
   // How much of the prompt the server's prefix cache served, in the shapes servers say it:
   std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
                                               // (vLLM, SGLang, OpenAI)
@@ -69,6 +75,10 @@ struct Chunk {
   std::string error_message;    // for error / malformed: a short human-readable reason
 
   bool has_text() const { return !text.empty(); }
+  bool has_reasoning() const { return reasoning_size > 0; }
+  bool has_answer() const { return text.size() > reasoning_size; }
+  std::string_view reasoning() const { return std::string_view(text).substr(0, reasoning_size); }
+  std::string_view answer() const { return std::string_view(text).substr(reasoning_size); }
 };
 
 /// Interprets one `data` field value. Never throws.

@@ -6,6 +6,7 @@
 // First token rule (docs/metrics.md, TTFT): the first chunk carrying generated text (content or
 // reasoning). A role-only or empty chunk does not count, as in SGLang's bench_serving and unlike
 // vLLM's chat client (vllm/benchmarks/lib/endpoint_request_func.py).
+// First answer rule (TTFA): the first chunk carrying answer text (content), reasoning aside.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -63,6 +64,7 @@ class StreamReader final : private sse::Sink {
   void fail(metrics::ErrorClass error, std::string message);
   void settle_cached_prompt_tokens();
   void settle_completion_tokens();
+  void settle_reasoning_tokens();
 
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
@@ -75,6 +77,9 @@ class StreamReader final : private sse::Sink {
   // The generated text so far, kept only while it may be counted: an output counter is given
   // and no usage has come yet. Bounded by the response cap.
   std::string generated_text_;
+  // The reasoning text so far, kept the same way until usage gives reasoning_tokens.
+  std::string reasoning_text_;
+  std::optional<std::int64_t> usage_reasoning_tokens_;  // the latest the stream said
   std::int64_t data_events_ = 0;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().

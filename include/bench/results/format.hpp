@@ -63,6 +63,19 @@ inline constexpr std::string_view latency_samples = "latency_samples";
 inline constexpr std::string_view sample_budget = "budget";
 inline constexpr std::string_view samples_exact = "exact";
 inline constexpr std::string_view max_relative_error = "max_relative_error";
+// Reasoning models: the output split into reasoning and answer tokens, their output tok/s, and
+// TTFA ({stat}_ttfa_ms), time to first answer token. Null, never 0, when no request reasoned;
+// requests_with_reasoning is a count (0 then). token_count_source.reasoning says how the
+// reasoning tokens were known ("usage", "tokenizer", "chunks_estimate", "mixed"; null).
+inline constexpr std::string_view requests_with_reasoning = "requests_with_reasoning";
+inline constexpr std::string_view total_reasoning_tokens = "total_reasoning_tokens";
+inline constexpr std::string_view total_answer_tokens = "total_answer_tokens";
+inline constexpr std::string_view reasoning_output_throughput = "reasoning_output_throughput";
+inline constexpr std::string_view answer_output_throughput = "answer_output_throughput";
+inline constexpr std::string_view mean_reasoning_tokens = "mean_reasoning_tokens";
+inline constexpr std::string_view mean_answer_tokens = "mean_answer_tokens";
+inline constexpr std::string_view ttfa = "ttfa";  // the distribution's name in its keys
+inline constexpr std::string_view reasoning_token_source = "reasoning";  // in token_count_source
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

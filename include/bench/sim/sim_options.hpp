@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/prompt_counter.hpp"
+#include "bench/sim/stream_format.hpp"
 #include "bench/sim/tokenize_routes.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
 
@@ -71,6 +72,14 @@ struct SimOptions {
   // output is exactly max_tokens long, as llama.cpp does with random weights).
   double eos_probability = 0.0;
   std::uint64_t seed = 42;         // drives every random choice (faults, early EOS)
+
+  // A reasoning model: chat streams spend their first reasoning_tokens tokens (at most all of
+  // them) on reasoning deltas in reasoning_field, then answer, and usage says how many in
+  // completion_tokens_details.reasoning_tokens. reasoning_fraction of chat streams (drawn per
+  // request from `seed`) reason; the others report 0. 0 tokens = off: no reasoning, no details.
+  std::int64_t reasoning_tokens = 0;
+  double reasoning_fraction = 1.0;
+  ReasoningField reasoning_field = ReasoningField::reasoning_content;
 
   // Faults: each is the fraction of completion requests (0..1) that meet it, drawn per request
   // in arrival order from `seed`. Mid-stream faults strike after half of the output tokens.

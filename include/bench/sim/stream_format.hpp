@@ -9,6 +9,12 @@
 
 namespace bench::sim {
 
+/// The delta field a reasoning model's thinking streams in: reasoning_content (SGLang, DeepSeek's
+/// API, older vLLM) or reasoning (newer vLLM).
+enum class ReasoningField { reasoning_content, reasoning };
+
+std::string_view reasoning_field_name(ReasoningField field);
+
 /// What stays the same across one response's chunks.
 struct ResponseShape {
   bool chat = false;
@@ -16,6 +22,7 @@ struct ResponseShape {
   std::string model_json;  // the model name as a JSON string literal, quotes included
   std::int64_t created = 0;  // Unix seconds, as OpenAI's "created"
   bool crlf = false;       // end SSE lines with CRLF rather than LF (a server quirk on demand)
+  ReasoningField reasoning_field = ReasoningField::reasoning_content;
 };
 
 struct Usage {
@@ -24,6 +31,9 @@ struct Usage {
   // Prompt tokens served by the prefix cache, sent as vLLM does (prompt_tokens_details
   // .cached_tokens, vllm/entrypoints/openai/protocol.py); -1 = not disclosed, no details sent.
   std::int64_t cached_tokens = -1;
+  // Of completion_tokens, those spent reasoning, sent as completion_tokens_details
+  // .reasoning_tokens (OpenAI, vLLM, SGLang); -1 = not a reasoning response, no details sent.
+  std::int64_t reasoning_tokens = -1;
 };
 
 /// A JSON string literal (quotes included) for `text`.
@@ -38,6 +48,12 @@ void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first,
 void append_role_event(std::string& out, const ResponseShape& shape, const Usage* usage);
 void append_text_event(std::string& out, const ResponseShape& shape, std::string_view text,
                        std::string_view finish_reason, const Usage* usage);
+/// A chat chunk of a reasoning model: `reasoning` in the shape's reasoning field and, when not
+/// empty, `answer` as content beside it (the chunk where thinking ends and the answer starts, as
+/// vLLM's reasoning parsers send it).
+void append_reasoning_event(std::string& out, const ResponseShape& shape,
+                            std::string_view reasoning, std::string_view answer,
+                            std::string_view finish_reason, const Usage* usage);
 void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage);
 void append_done_event(std::string& out, const ResponseShape& shape);
 /// An SSE comment line (": text"), as servers send for keep-alive.

@@ -23,6 +23,9 @@ struct StreamSetup {
   std::int64_t prompt_tokens = 0;
   std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off, not said
   std::int64_t target_tokens = 1;   // tokens this response will generate (>= 1)
+  // Of them, the first this many are reasoning, streamed in the shape's reasoning field before
+  // the answer (chat only); -1 = not a reasoning response (usage says nothing of reasoning).
+  std::int64_t reasoning_tokens = -1;
   bool stopped_by_length = true;    // finish_reason "length" rather than "stop"
   bool include_usage = false;       // stream_options.include_usage
   bool continuous_usage = false;    // stream_options.continuous_usage_stats (vLLM)
@@ -44,6 +47,7 @@ class StreamRenderer {
   struct Step {
     bool text_chunk = false;        // a text chunk was appended
     std::int64_t chunk_tokens = 0;  // its tokens
+    bool answer_chunk = false;      // it carries answer text (not only reasoning)
     Next next = Next::more;
     std::string_view outcome;       // when finished or reset: "ok", "truncated", "stream_error",
                                     // "reset" (the truth log's outcome)
@@ -65,6 +69,9 @@ class StreamRenderer {
   void cut_stream(StreamCut cut, std::string& out, Step& step);
   void finish_stream(std::string& out, Step& step);
   const Usage* chunk_usage(bool last, Usage& storage) const;
+  Usage usage_so_far() const;
+  void append_chunk_event(std::int64_t first, std::int64_t tokens, std::string_view finish_reason,
+                          const Usage* usage, Step& step);
 
   StreamSetup setup_;
   std::int64_t fault_at_;       // the fault point's token
@@ -72,7 +79,8 @@ class StreamRenderer {
   std::int64_t generated_ = 0;  // tokens the model produced
   std::int64_t sent_ = 0;       // tokens in text chunks so far
   std::string events_;          // scratch: this step's SSE events
-  std::string text_;            // scratch: this chunk's text
+  std::string text_;            // scratch: this chunk's text (its answer, with reasoning)
+  std::string reasoning_text_;  // scratch: this chunk's reasoning
 };
 
 }  // namespace bench::sim

@@ -34,6 +34,10 @@ struct TraceRecord {
   std::int64_t prefill_end_ns = -1;    // the step that finished its prompt ended
   std::vector<std::int64_t> chunk_batch;  // per text chunk: sequences in the step of its last token
   std::string faults_json = "[]";     // the injected fault kinds (FaultPlan::names_json)
+  // Reasoning mode (--reasoning-tokens): the tokens of completion_tokens streamed as reasoning,
+  // and which text chunk first carried answer text (-1: none), written as its time.
+  std::int64_t reasoning_tokens = 0;
+  std::int64_t first_answer_chunk = -1;
 };
 
 class TraceLog {

@@ -1,0 +1,57 @@
+#include "bench/metrics/reasoning_split.hpp"
+
+namespace bench::metrics {
+
+namespace {
+
+std::optional<double> mean_over(std::int64_t sum, std::int64_t count, bool known) {
+  if (!known || count <= 0) return std::nullopt;
+  return static_cast<double>(sum) / static_cast<double>(count);
+}
+
+}  // namespace
+
+void ReasoningSplit::add(const RequestRecord& record) {
+  if (!record.ok() || record.completion_tokens < 0) return;
+  ++requests;
+  reasoning_tokens += record.reasoning_tokens;
+  answer_tokens += record.answer_tokens();
+  if (!record.reasoned()) return;
+  ++reasoning_requests;
+  switch (record.reasoning_token_source) {
+    case TokenSource::usage: ++from_usage; break;
+    case TokenSource::tokenizer: ++from_tokenizer; break;
+    case TokenSource::chunks: ++from_chunks; break;
+    case TokenSource::none: break;
+  }
+}
+
+void ReasoningSplit::merge(const ReasoningSplit& other) {
+  requests += other.requests;
+  reasoning_requests += other.reasoning_requests;
+  reasoning_tokens += other.reasoning_tokens;
+  answer_tokens += other.answer_tokens;
+  from_usage += other.from_usage;
+  from_tokenizer += other.from_tokenizer;
+  from_chunks += other.from_chunks;
+}
+
+std::optional<double> ReasoningSplit::mean_reasoning_tokens() const {
+  return mean_over(reasoning_tokens, requests, any());
+}
+
+std::optional<double> ReasoningSplit::mean_answer_tokens() const {
+  return mean_over(answer_tokens, requests, any());
+}
+
+std::optional<std::string_view> reasoning_source_label(const ReasoningSplit& split) {
+  if (!split.any()) return std::nullopt;
+  const int sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
+                      (split.from_chunks > 0 ? 1 : 0);
+  if (sources > 1) return "mixed";
+  if (split.from_tokenizer > 0) return token_source_name(TokenSource::tokenizer);
+  if (split.from_chunks > 0) return token_source_name(TokenSource::chunks);
+  return token_source_name(TokenSource::usage);
+}
+
+}  // namespace bench::metrics
