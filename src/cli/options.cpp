@@ -124,6 +124,8 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     if (result.command == Command::search) {
       finish_run_flags(*subcommands.search, result.run, raw_probe);
       finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
+      // A search chooses each probe from the last one's outcome: shards could not agree.
+      if (result.run.shard_count > 1) throw UsageError("bench search: shards are not supported");
     }
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
@@ -202,6 +204,9 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"flush_cache", run.flush_cache},
       {"repeat", run.repeat},
       {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
+      {"shard_index", run.shard_index},
+      {"shard_count", run.shard_count},
+      {"start_at", run.start_at.empty() ? nlohmann::json() : nlohmann::json(run.start_at)},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

@@ -114,6 +114,14 @@ struct RunOptions {
   double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish
   bool quiet = false;          // no progress or notes on stderr
   sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
+  // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
+  // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
+  std::int64_t shard_index = 0;
+  std::int64_t shard_count = 1;
+  std::string shard_source;    // "--shard", "JOB_COMPLETION_INDEX", "SLURM_PROCID"; or empty
+  // --start-at: the first request waits for this wall-clock time, ns since the Unix epoch.
+  std::optional<std::int64_t> start_at_unix_ns;
+  std::string start_at;        // --start-at as given, for the results
 };
 
 enum class Command { run, serve_sim, compare, report, search };
