@@ -124,7 +124,7 @@ struct RunOptions {
   std::string start_at;        // --start-at as given, for the results
 };
 
-enum class Command { run, serve_sim, compare, report, search };
+enum class Command { run, serve_sim, compare, report, search, merge };
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };
@@ -156,6 +156,13 @@ struct ReportOptions {
   std::string output_path;
 };
 
+/// `bench merge SHARD.json... [-o MERGED.json]` (merge/merge.hpp).
+struct MergeOptions {
+  std::vector<std::string> shard_paths;  // the shards' results files, any order
+  std::string output_path;               // the merged results JSON; empty = none written
+  OutputFormat format = OutputFormat::text;  // what stdout holds
+};
+
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
@@ -163,6 +170,7 @@ struct ParseResult {
   CompareOptions compare;
   ReportOptions report;
   SearchOptions search;  // with Command::search; the probes' flags are in `run`
+  MergeOptions merge;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;
