@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
       case bench::cli::Command::report:
         return bench::app::run_report(parsed.report, std::cerr);
+      case bench::cli::Command::merge:
+        return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
       case bench::cli::Command::run:
       case bench::cli::Command::search:
         break;

@@ -4,9 +4,12 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
+#include "bench/merge/merge.hpp"
+#include "bench/report/report.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
+#include "bench/results/shard_state.hpp"
 #include "bench/util/atomic_file.hpp"
 
 namespace bench::app {
@@ -73,6 +76,72 @@ int run_report(const cli::ReportOptions& options, std::ostream& err) {
     err << "bench report: error: " << error.what() << "\n";
     return cli::kExitRunFailed;
   }
+  return cli::kExitOk;
+}
+
+namespace {
+
+void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
+                  std::ostream& out) {
+  switch (options.format) {
+    case cli::OutputFormat::json:
+      out << merged.results.dump(2) << "\n";
+      return;
+    case cli::OutputFormat::csv: {
+      const bool sweep = bench::results::is_sweep(merged.results);
+      out << report::to_csv(sweep ? merged.results[bench::results::key::points]
+                                        .get<std::vector<nlohmann::json>>()
+                                  : std::vector<nlohmann::json>{merged.results});
+      return;
+    }
+    case cli::OutputFormat::text:
+      break;
+  }
+  const nlohmann::json& stamp = merged.results[bench::results::key::merged];
+  std::string hosts;
+  for (const nlohmann::json& host : stamp[bench::results::key::hosts]) {
+    hosts += (hosts.empty() ? "" : ", ") + host.get<std::string>();
+  }
+  out << "Merged from " << stamp[bench::results::key::shards].dump() << " shards (on " << hosts
+      << "); their clocks started " << stamp[bench::results::key::start_spread_ms].dump()
+      << " ms apart\n";
+  if (bench::results::is_sweep(merged.results)) {
+    out << report::render_sweep_table(merged.results);
+  } else {
+    out << report::render_text(merged.runs.front().summary, merged.runs.front().context);
+  }
+}
+
+}  // namespace
+
+int run_merge(const cli::MergeOptions& options, std::ostream& out, std::ostream& err) {
+  std::vector<merge::ShardFile> shards;
+  for (const std::string& path : options.shard_paths) {
+    auto loaded = compare::load_results(path);
+    if (const auto* error = std::get_if<compare::CompareError>(&loaded)) {
+      err << "bench merge: error: " << error->message << "\n";
+      return cli::kExitUsage;
+    }
+    shards.push_back({path, std::move(std::get<nlohmann::json>(loaded))});
+  }
+  auto merged = merge::merge_shards(shards);
+  if (const auto* error = std::get_if<merge::MergeError>(&merged)) {
+    err << "bench merge: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  const merge::Merged& result = std::get<merge::Merged>(merged);
+  for (const std::string& warning : result.warnings) {
+    err << "bench merge: warning: " << warning << "\n";
+  }
+  try {
+    if (!options.output_path.empty()) {
+      write_file_atomically(options.output_path, result.results.dump(2) + "\n");
+    }
+  } catch (const std::exception& error) {
+    err << "bench merge: error: " << error.what() << "\n";
+    return cli::kExitRunFailed;
+  }
+  print_merged(options, result, out);
   return cli::kExitOk;
 }
 

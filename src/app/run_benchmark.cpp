@@ -21,6 +21,7 @@
 #include "bench/app/run_point.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/app/self_check.hpp"
+#include "bench/app/shard_results.hpp"
 #include "bench/app/server_tokenizer.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
@@ -146,6 +147,7 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
   out.results = report::to_json(out.summary, out.context);
+  stamp_shard(out.results, options, result);
   const bool asked = protocol::asks_per_chunk_usage(prepared.request);
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
@@ -196,6 +198,7 @@ void run_warmup_alone(PointPlan& planned, const std::atomic<bool>& stop) {
   warmup.measured_requests = std::numeric_limits<std::size_t>::max();
   run_point(warmup, stop);
   planned.first_request = planned.driver.warmup_requests;
+  planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
 
 PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
@@ -624,6 +627,7 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
                        prepared->request.model, util::url_without_password(prepared->url),
                        describe_load(options),
                        protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
+    err << describe_shard(options);
   }
   RunServices services;
   if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;

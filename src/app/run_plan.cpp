@@ -204,11 +204,28 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                               : static_cast<std::size_t>(options.num_prompts);
   out.client_threads = options.client_threads;
   out.preconnect = preconnect_count(options, point, schedule);
+  if (options.shard_count > 1) {
+    // Shard I sends requests k with k mod N == I of the one schedule every shard builds, with
+    // its share of the concurrency: together, the load of a single process.
+    out.shard_index = static_cast<std::size_t>(options.shard_index);
+    out.shard_count = static_cast<std::size_t>(options.shard_count);
+    out.engine.concurrency = shard_share(point.concurrency, out.shard_count, out.shard_index);
+    out.preconnect = shard_share(out.preconnect, out.shard_count, out.shard_index);
+  }
+  // --start-at holds the run's first request: the first point's (stream 0), warm-up included.
+  if (point.prompt_stream == 0) out.start_at_unix_ns = options.start_at_unix_ns;
   out.preconnect_url = models_url(prepared.target.base_url);
-  out.summary.target_in_flight = schedule != nullptr ? 0 : point.concurrency;
+  // A shard's steady state is judged against its own share; the merge adds the shares up.
+  out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
   out.summary.slo = options.goodput;
   out.summary.sample_budget = options.latency_sample_budget;
   return out;
+}
+
+std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t shard) {
+  const auto parts = static_cast<std::int64_t>(std::max<std::size_t>(1, shards));
+  const auto index = static_cast<std::int64_t>(shard);
+  return total / parts + (index < total % parts ? 1 : 0);
 }
 
 report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
@@ -220,6 +237,10 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.endpoint = std::string(protocol::endpoint_name(options.endpoint));
   context.model = prepared.request.model;
   context.concurrency = point.concurrency;
+  if (options.shard_count > 1) {  // the shard's own share: the merge adds them up
+    context.concurrency = shard_share(point.concurrency, static_cast<std::size_t>(options.shard_count),
+                                      static_cast<std::size_t>(options.shard_index));
+  }
   context.request_rate = point.rate_per_s;
   context.ramp_up_strategy = std::string(schedule::ramp_strategy_name(options.ramp_up_strategy));
   context.ramp_up_start_rps = options.ramp_up_start_rps;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <exception>
 #include <memory>
@@ -31,6 +32,36 @@ std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
   return total / parts + (index < total % parts ? 1 : 0);
 }
 
+// How many of the indices first, first + stride, ... fall in [low, high).
+std::size_t indices_within(std::size_t low, std::size_t high, std::size_t first,
+                           std::size_t stride) {
+  const std::size_t from = std::max(low, first);
+  if (from >= high) return 0;
+  const std::size_t next = first + (from - first + stride - 1) / stride * stride;
+  return next >= high ? 0 : (high - 1 - next) / stride + 1;
+}
+
+// Which requests thread `index` of `threads` sends: the shard's indices (those k with
+// k mod shard_count == shard_index, from the point's first request on) dealt out in turn.
+struct RequestShare {
+  std::size_t first;
+  std::size_t stride;
+};
+RequestShare thread_share(const PointPlan& plan, std::size_t index, std::size_t threads) {
+  const std::size_t shards = std::max<std::size_t>(1, plan.shard_count);
+  const std::size_t offset = (plan.shard_index + shards - plan.first_request % shards) % shards;
+  return {plan.first_request + offset + index * shards, shards * threads};
+}
+
+// A closed loop's measured requests of one driver: its indices among the measured ones
+// [warm-up, warm-up + measured), so the drivers of all threads (and shards) send each once.
+std::size_t measured_of(const PointPlan& plan, const RequestShare& share) {
+  const std::size_t total = plan.measured_requests;
+  if (total == std::numeric_limits<std::size_t>::max()) return total;
+  const std::size_t warmup = plan.driver.warmup_requests;
+  return indices_within(warmup, warmup + total, share.first, share.stride);
+}
+
 constexpr std::size_t kMaxLookahead = 4096;
 
 // Threads open their connections one after another; the burst's time is their sum.
@@ -53,9 +84,10 @@ class Worker final : public RecordSink {
                                         index));
     engine_ = std::make_unique<engine::Engine>(engine);
     DriverPlan driver = plan.driver;
-    driver.first = plan.first_request + index;
-    driver.stride = threads;
-    driver.measured_requests = share(plan.measured_requests, threads, index);
+    const RequestShare requests = thread_share(plan, index, threads);
+    driver.first = requests.first;
+    driver.stride = requests.stride;
+    driver.measured_requests = measured_of(plan, requests);
     // Bodies ready for a whole opening burst of this thread's slots, and some to spare; the
     // cap bounds memory at very high concurrency (the loop builds any it runs short of).
     driver.lookahead = std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64,
@@ -65,6 +97,7 @@ class Worker final : public RecordSink {
   }
 
   void on_record(const metrics::RequestRecord& record) override {
+    first_send_ns_ = std::min(first_send_ns_, record.start_ns);
     accumulator_.add(record);
     if (log_ != nullptr) log_->write(record);
   }
@@ -94,6 +127,8 @@ class Worker final : public RecordSink {
   std::uint64_t bodies_built_on_loop() const { return driver_->bodies_built_on_loop(); }
   std::int64_t cpu_ns() const { return cpu_ns_; }
   std::exception_ptr failure() const { return failure_; }
+  // The earliest send of the requests that ended (warm-up too), after the epoch; or none.
+  std::int64_t first_send_ns() const { return first_send_ns_; }
 
  private:
   metrics::RunAccumulator accumulator_;
@@ -103,6 +138,7 @@ class Worker final : public RecordSink {
   engine::EngineStats stats_;
   std::int64_t cpu_ns_ = 0;
   std::exception_ptr failure_;
+  std::int64_t first_send_ns_ = std::numeric_limits<std::int64_t>::max();
 };
 
 // Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
@@ -112,6 +148,18 @@ std::size_t planned_requests(const PointPlan& plan) {
     return plan.measured_requests;
   }
   return plan.driver.warmup_requests + plan.measured_requests;
+}
+
+// Waits until the wall clock reads `unix_ns`, looking at `stop` at least every 50 ms; false
+// when a stop signal ended the wait.
+bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
+  constexpr std::int64_t kPollNs = 50 * kNsPerMs;
+  for (;;) {
+    if (stop.load()) return false;
+    const std::int64_t left_ns = unix_ns - wall_clock_ns();
+    if (left_ns <= 0) return true;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(left_ns, kPollNs)));
+  }
 }
 
 // What the workers' event loops cost, added up over the threads that ran for `wall_ns`.
@@ -153,9 +201,18 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   }
   engine::PreconnectStats preconnect;
   for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));
+  PointResult result;
+  if (plan.start_at_unix_ns && !wait_for_wall_clock(*plan.start_at_unix_ns, stop)) {
+    result.interrupted = true;
+    result.summary = workers[0]->accumulator().summarize();
+    return result;
+  }
   // The run starts now, with every engine built and its connections open: neither is the
   // schedule's lag.
   const std::int64_t epoch_ns = now_ns();
+  result.clock.epoch_steady_ns = epoch_ns;
+  result.clock.epoch_unix_ns = wall_clock_ns();
+  result.clock.start_at_unix_ns = plan.start_at_unix_ns;
   for (auto& worker : workers) worker->set_epoch(epoch_ns);
   if (threads == 1) {
     workers[0]->run(stop);
@@ -166,7 +223,6 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   }
   const std::int64_t wall_ns = now_ns() - epoch_ns;
 
-  PointResult result;
   result.stopped_early = early_stop.reason();
   for (auto& worker : workers) {
     if (worker->failure()) std::rethrow_exception(worker->failure());
@@ -177,9 +233,16 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   result.client.preconnect_opened = preconnect.opened;
   result.client.preconnect_failed = preconnect.failed;
   result.client.preconnect_s = static_cast<double>(preconnect.took_ns) / 1e9;
+  for (const auto& worker : workers) {
+    if (worker->first_send_ns() == std::numeric_limits<std::int64_t>::max()) continue;
+    result.clock.first_send_ns =
+        std::min(result.clock.first_send_ns.value_or(worker->first_send_ns()),
+                 worker->first_send_ns());
+  }
   for (std::size_t i = 1; i < workers.size(); ++i) {
     workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));
   }
+  if (plan.shard_count > 1) result.state = workers[0]->accumulator().state();
   result.summary = workers[0]->accumulator().summarize();
   return result;
 }

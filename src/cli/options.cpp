@@ -25,10 +25,11 @@ struct Subcommands {
   CLI::App* compare = nullptr;
   CLI::App* report = nullptr;
   CLI::App* search = nullptr;
+  CLI::App* merge = nullptr;
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
-    for (const CLI::App* subcommand : {serve_sim, compare, report, search}) {
+    for (const CLI::App* subcommand : {serve_sim, compare, report, search, merge}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -38,6 +39,7 @@ struct Subcommands {
     if (compare->parsed()) return Command::compare;
     if (report->parsed()) return Command::report;
     if (search->parsed()) return Command::search;
+    if (merge->parsed()) return Command::merge;
     return Command::run;
   }
 };
@@ -86,6 +88,20 @@ CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {
   return command;
 }
 
+CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& format) {
+  CLI::App* command = app.add_subcommand(
+      "merge", "Merge the results files of the shards of one benchmark (--shard I/N) into one "
+               "result, as if one process had sent every request");
+  command->add_option("shards", merge.shard_paths, "The shards' results JSON files")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", merge.output_path, "Write the merged results JSON here");
+  command->add_option("--output-format", format, "What stdout holds: text, json or csv")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
+      ->capture_default_str();
+  return command;
+}
+
 }  // namespace
 
 ParseResult parse_cli(int argc, const char* const* argv) {
@@ -115,15 +131,24 @@ ParseResult parse_cli(int argc, const char* const* argv) {
                 "doubling from --start, then bisecting to --resolution");
   setup_run_flags(*subcommands.search, result.run, raw_probe);
   setup_search_flags(*subcommands.search, result.search, raw_search);
+  std::string merge_format = "text";
+  subcommands.merge = setup_merge_flags(app, result.merge, merge_format);
 
   try {
     app.parse(argc, argv);
     result.command = subcommands.command();
     if (result.command == Command::compare) finish_compare_flags(result.compare, raw_compare);
+    if (result.command == Command::merge) {
+      result.merge.format = merge_format == "json"  ? OutputFormat::json
+                            : merge_format == "csv" ? OutputFormat::csv
+                                                    : OutputFormat::text;
+    }
     if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
     if (result.command == Command::search) {
       finish_run_flags(*subcommands.search, result.run, raw_probe);
       finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
+      // A search chooses each probe from the last one's outcome: shards could not agree.
+      if (result.run.shard_count > 1) throw UsageError("bench search: shards are not supported");
     }
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
@@ -202,6 +227,9 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"flush_cache", run.flush_cache},
       {"repeat", run.repeat},
       {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
+      {"shard_index", run.shard_index},
+      {"shard_count", run.shard_count},
+      {"start_at", run.start_at.empty() ? nlohmann::json() : nlohmann::json(run.start_at)},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()

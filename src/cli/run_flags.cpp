@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <initializer_list>
@@ -13,8 +14,10 @@
 #include <fmt/format.h>
 
 #include "bench/cli/number_checks.hpp"
+#include "bench/cli/shard_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::cli {
 
@@ -44,6 +47,11 @@ CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
           help)
       ->check(CLI::IsMember(words))
       ->default_str(default_word);
+}
+
+std::optional<std::string> environment_variable(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  return value != nullptr ? std::optional<std::string>(value) : std::nullopt;
 }
 
 bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
@@ -396,6 +404,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
   add_sim_flags(app, run.sim, "--sim-");
+  setup_shard_flags(app, raw);
 }
 
 namespace {
@@ -570,6 +579,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
                                                    : OutputFormat::text;
   validate_run(run);
   refuse_sim_flags_with_base_url(app, run);
+  finish_shard_flags(run, raw, environment_variable, wall_clock_ns());
 }
 
 }  // namespace bench::cli

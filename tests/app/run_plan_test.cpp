@@ -214,3 +214,39 @@ TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(RunPlanShards, ConcurrencySplitsAsEvenlyAsPossibleWithTheRemainderToTheFirstShards) {
+  EXPECT_EQ(bench::app::shard_share(10, 4, 0), 3);
+  EXPECT_EQ(bench::app::shard_share(10, 4, 1), 3);
+  EXPECT_EQ(bench::app::shard_share(10, 4, 2), 2);
+  EXPECT_EQ(bench::app::shard_share(10, 4, 3), 2);
+  std::int64_t total = 0;
+  for (std::size_t shard = 0; shard < 7; ++shard) total += bench::app::shard_share(100, 7, shard);
+  EXPECT_EQ(total, 100);
+  EXPECT_EQ(bench::app::shard_share(64, 1, 0), 64);
+}
+
+TEST(RunPlanShards, AShardTakesItsShareOfTheLoadAndOnlyTheFirstPointWaitsForStartAt) {
+  const bench::cli::RunOptions options =
+      parse({"--base-url", "http://127.0.0.1:1", "--concurrency", "10,20", "--seed", "1",
+             "--shard", "3/4", "--num-prompts", "12", "--preconnect", "6"});
+  const RunPlan plan = plan_run(options);
+  PreparedRun prepared;
+  const bench::app::PointPlan first =
+      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+  EXPECT_EQ(first.shard_index, 3u);
+  EXPECT_EQ(first.shard_count, 4u);
+  EXPECT_EQ(first.engine.concurrency, 2);  // 10 = 3 + 3 + 2 + 2
+  EXPECT_EQ(first.preconnect, 1);          // 6 = 2 + 2 + 1 + 1
+  EXPECT_EQ(first.summary.target_in_flight, 2);
+  EXPECT_EQ(first.measured_requests, 12u);  // the run's: each driver counts its own indices
+  EXPECT_EQ(bench::app::point_context(options, plan, prepared, plan.points[0]).concurrency, 2);
+  const bench::app::PointPlan second =
+      bench::app::point_plan(options, plan, prepared, plan.points[1], nullptr);
+  EXPECT_EQ(second.engine.concurrency, 5);
+  EXPECT_FALSE(second.start_at_unix_ns.has_value());
+}
+
+}  // namespace

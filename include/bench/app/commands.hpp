@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands that work on saved results files, beside the run itself (run_benchmark.hpp):
-// `bench compare BASE.json NEW.json` and `bench report RESULTS.json -o REPORT.html`.
+// `bench compare BASE.json NEW.json`, `bench report RESULTS.json -o REPORT.html` and
+// `bench merge SHARD.json... -o MERGED.json`.
 #include <ostream>
 
 #include "bench/cli/options.hpp"
@@ -14,5 +15,10 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
 /// Writes the HTML report of a results file (atomically). Returns 0, 2 for an unusable results
 /// file, 3 when the report cannot be written.
 int run_report(const cli::ReportOptions& options, std::ostream& err);
+
+/// Merges shards' results files (merge/merge.hpp): the report on `out` (text, JSON or CSV), the
+/// merged JSON written (atomically) to -o, warnings on `err`. Returns 0; 2 when the files cannot
+/// be merged (one line naming the file, nothing written); 3 when the output cannot be written.
+int run_merge(const cli::MergeOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace bench::app

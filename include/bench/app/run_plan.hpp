@@ -99,6 +99,10 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule);
 
+/// Shard `shard`'s part of `total` (a concurrency, the connections to open) split over
+/// `shards`: total / shards each, and one more for each of the first total % shards shards.
+std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t shard);
+
 /// The report's context of a point, before it runs (started_at, interrupted and the client
 /// check are the run's to fill).
 report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,

@@ -5,12 +5,14 @@
 // Worker pattern). Also measures what the client itself cost, for the self-check.
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "bench/app/live_counters.hpp"
 #include "bench/app/record_log.hpp"
 #include "bench/app/request_driver.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/metrics/accumulator_state.hpp"
 #include "bench/metrics/client_load.hpp"
 #include "bench/metrics/run_summary.hpp"
 
@@ -28,6 +30,22 @@ struct PointPlan {
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
   RecordLog* log = nullptr;         // --save-requests, or null
   LiveCounters* live = nullptr;     // for progress, or null
+  // Shards: this process sends only the requests k with k mod shard_count == shard_index
+  // (engine.concurrency is then already the shard's share), and returns its accumulator's
+  // state for `bench merge`.
+  std::size_t shard_index = 0;
+  std::size_t shard_count = 1;
+  // --start-at: the point's clock starts when the wall clock reads this (ns since the Unix
+  // epoch), after its connections are open; a stop signal ends the wait.
+  std::optional<std::int64_t> start_at_unix_ns;
+};
+
+/// When a point's clock started, on both clocks, and its first send.
+struct PointClock {
+  std::int64_t epoch_steady_ns = 0;  // the steady clock at the epoch
+  std::int64_t epoch_unix_ns = 0;    // the wall clock then (ns since the Unix epoch)
+  std::optional<std::int64_t> first_send_ns;  // the first request's send, after the epoch
+  std::optional<std::int64_t> start_at_unix_ns;  // --start-at, when the point waited for it
 };
 
 struct PointResult {
@@ -37,6 +55,8 @@ struct PointResult {
   // EarlyStop: its first requests were all refused); empty when it did not.
   std::string stopped_early;
   metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
+  PointClock clock;
+  std::optional<metrics::AccumulatorState> state;  // shards only: what `bench merge` needs
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

@@ -114,9 +114,17 @@ struct RunOptions {
   double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish
   bool quiet = false;          // no progress or notes on stderr
   sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
+  // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
+  // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
+  std::int64_t shard_index = 0;
+  std::int64_t shard_count = 1;
+  std::string shard_source;    // "--shard", "JOB_COMPLETION_INDEX", "SLURM_PROCID"; or empty
+  // --start-at: the first request waits for this wall-clock time, ns since the Unix epoch.
+  std::optional<std::int64_t> start_at_unix_ns;
+  std::string start_at;        // --start-at as given, for the results
 };
 
-enum class Command { run, serve_sim, compare, report, search };
+enum class Command { run, serve_sim, compare, report, search, merge };
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };
@@ -158,6 +166,13 @@ struct ReportOptions {
   std::string output_path;
 };
 
+/// `bench merge SHARD.json... [-o MERGED.json]` (merge/merge.hpp).
+struct MergeOptions {
+  std::vector<std::string> shard_paths;  // the shards' results files, any order
+  std::string output_path;               // the merged results JSON; empty = none written
+  OutputFormat format = OutputFormat::text;  // what stdout holds
+};
+
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
@@ -165,6 +180,7 @@ struct ParseResult {
   CompareOptions compare;
   ReportOptions report;
   SearchOptions search;  // with Command::search; the probes' flags are in `run`
+  MergeOptions merge;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

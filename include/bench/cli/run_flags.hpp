@@ -21,6 +21,9 @@ struct RawRunFlags {
   std::vector<std::string> fail_over;
   std::string max_error_rate;
   std::string trace_window;  // --trace-window START-END
+  std::string shard;          // --shard I/N (cli/shard_flags.hpp)
+  std::int64_t shards = 0;    // --shards N; 0 = not given
+  std::string start_at;       // --start-at TIME
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

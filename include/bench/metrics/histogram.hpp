@@ -26,10 +26,13 @@
 // rejected() counts them. One histogram belongs to one thread; merge after join.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 namespace bench::metrics {
+
+struct HistogramState;  // accumulator_state.hpp
 
 class Histogram {
  public:
@@ -59,6 +62,12 @@ class Histogram {
 
   /// Bytes this histogram occupies, its bucket storage included.
   std::size_t memory_bytes() const;
+
+  /// Its contents as plain data, to be saved and merged elsewhere (a shard's results).
+  HistogramState state() const;
+  /// The histogram `state` describes; nullopt when a bucket is out of range or the bucket
+  /// counts do not add up to its count.
+  static std::optional<Histogram> from_state(const HistogramState& state);
 
  private:
   // Counts of the values of one sign, by magnitude: octave o (the biased IEEE-754 exponent)

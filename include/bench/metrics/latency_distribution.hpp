@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -28,6 +29,8 @@
 #include "bench/metrics/sample_budget.hpp"
 
 namespace bench::metrics {
+
+struct DistributionState;  // accumulator_state.hpp
 
 /// (percentile, value) pairs, in the order the percentiles were asked for: points of a CDF.
 using CdfPoints = std::vector<std::pair<double, double>>;
@@ -63,6 +66,12 @@ class LatencyDistribution {
 
   /// Bytes held: the kept values' storage, or the histogram's.
   std::size_t memory_bytes() const;
+
+  /// Its values (or histogram) as plain data, to be saved and merged elsewhere.
+  DistributionState state() const;
+  /// The distribution `state` describes, with no budget of its own (it holds what it was
+  /// given); nullopt when its histogram is invalid (Histogram::from_state).
+  static std::optional<LatencyDistribution> from_state(const DistributionState& state);
 
  private:
   // Whether `values` more can be kept: within exact_budget_ and, with a shared budget, taken

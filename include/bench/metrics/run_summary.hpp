@@ -148,6 +148,8 @@ struct SummaryOptions {
   std::uint64_t sample_budget = SampleBudget::kDefaultValues;  // raw latency values, all together
 };
 
+struct AccumulatorState;  // accumulator_state.hpp
+
 /// Folds request records into the run's figures, one record at a time, in any order.
 class RunAccumulator {
  public:
@@ -160,6 +162,14 @@ class RunAccumulator {
   void merge(RunAccumulator&& other);
   /// The figures so far. Sorts the collected samples; adding more afterwards is allowed.
   RunSummary summarize();
+
+  /// Everything it holds as plain data, to be saved and merged elsewhere (a shard's results).
+  AccumulatorState state() const;
+  /// The accumulator `state` describes, its times moved `shift_ns` later (onto the clock of
+  /// the shards it is merged with). Its distributions hold what they were given, with no
+  /// budget; one it is merged into applies its own. nullopt when a part is invalid.
+  static std::optional<RunAccumulator> from_state(const AccumulatorState& state,
+                                                  std::int64_t shift_ns);
 
  private:
   void add_sent(const RequestRecord& record);

@@ -4,11 +4,14 @@
 // (ramp-up and drain made visible) and the steady-state window, where the load was what was
 // asked for, with its own throughput figures beside the whole-run ones.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "bench/metrics/request_record.hpp"
 
 namespace bench::metrics {
+
+struct TimelineState;  // accumulator_state.hpp
 
 struct TimelineBucket {
   double t_s = 0;             // bucket start, seconds from the first measured request's start
@@ -83,6 +86,12 @@ class Timeline {
   SteadyState steady_state(std::int64_t target_in_flight) const;
 
   std::int64_t step_ns() const { return step_ns_; }
+
+  /// Its steps as plain data, to be saved and merged elsewhere (a shard's results).
+  TimelineState state() const;
+  /// The timeline `state` describes, its origin moved `shift_ns` later (onto another clock);
+  /// nullopt for a step that is not positive or more steps than a timeline keeps.
+  static std::optional<Timeline> from_state(const TimelineState& state, std::int64_t shift_ns);
 
  private:
   struct Step {

@@ -1,0 +1,71 @@
+#pragma once
+// What a RunAccumulator holds, as plain data: enough to save a shard's figures and merge them
+// with other shards' later, exactly as the accumulators of client threads merge after join
+// (counts and sums exact, raw latency values while under budget, histograms beyond it). The
+// results module writes and reads it (results/shard_state.hpp); this module knows no format.
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "bench/metrics/run_summary.hpp"
+
+namespace bench::metrics {
+
+/// A Histogram's contents: its exact statistics and its non-empty buckets.
+struct HistogramState {
+  struct Bucket {
+    bool negative = false;
+    int octave = 0;               // biased IEEE-754 exponent, 1..2046
+    std::uint32_t sub_bucket = 0;  // 0..Histogram::kSubBuckets - 1
+    std::uint64_t count = 0;
+  };
+  std::uint64_t count = 0, rejected = 0, zeros = 0;
+  double min = 0, max = 0, mean = 0, m2 = 0;  // m2: sum of squared deviations (Welford)
+  std::vector<Bucket> buckets;
+};
+
+/// A LatencyDistribution's contents: its raw values while exact, else its histogram.
+struct DistributionState {
+  bool exact = true;
+  std::vector<double> samples;  // while exact
+  std::uint64_t rejected = 0;   // non-finite values left out while exact
+  HistogramState histogram;     // once not exact
+};
+
+/// A Timeline's steps: step i covers [origin_ns + i x step_ns, origin_ns + (i + 1) x step_ns).
+struct TimelineState {
+  struct Step {
+    std::int64_t started = 0, finished = 0, completed = 0, errors = 0;
+    std::int64_t output_tokens = 0, input_tokens = 0;
+  };
+  std::int64_t origin_ns = 0;
+  std::int64_t step_ns = 0;
+  std::vector<Step> steps;
+};
+
+/// RunAccumulator's distributions, in the order of AccumulatorState::distributions.
+inline constexpr std::array<std::string_view, 10> kAccumulatorDistributions = {
+    "ttft_ms",         "itl_ms",        "icl_ms",
+    "tpot_ms",         "e2e_ms",        "schedule_lag_ms",
+    "client_lag_ms",   "ttft_from_intended_ms", "e2e_from_intended_ms",
+    "connect_ms"};
+
+struct AccumulatorState {
+  SummaryOptions options;
+  // The counters and sums of RunSummary (sent ... good_requests, errors, input_split); its
+  // distributions, throughputs and timeline are left empty: summarize() derives them.
+  RunSummary counts;
+  std::array<DistributionState, kAccumulatorDistributions.size()> distributions;
+  // Times on the records' clock (ns from the point's epoch); first > last when nothing was sent.
+  std::int64_t first_start_ns = 0, last_end_ns = 0;
+  std::int64_t busy_ns = 0;  // sum of E2E of measured, non-cancelled requests
+  double requested_input_sum = 0, requested_output_sum = 0;
+  double completion_tokens_sum = 0, prompt_tokens_sum = 0;
+  std::int64_t completion_tokens_known = 0, prompt_tokens_known = 0;
+  double client_prompt_tokens_sum = 0;
+  std::int64_t client_prompt_tokens_known = 0;
+  TimelineState timeline;
+};
+
+}  // namespace bench::metrics

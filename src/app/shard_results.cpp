@@ -1,0 +1,54 @@
+#include "bench/app/shard_results.hpp"
+
+#include <unistd.h>
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "bench/results/shard_state.hpp"
+
+namespace bench::app {
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) != 0 || name[0] == '\0') return "unknown";
+  return name.data();
+}
+
+std::string describe_shard(const cli::RunOptions& options) {
+  std::string lines;
+  if (options.shard_count > 1) {
+    lines += fmt::format("bench: shard {}/{} (from {}, 0-based): requests k with k mod {} == {}, "
+                         "its share of the concurrency\n",
+                         options.shard_index, options.shard_count, options.shard_source,
+                         options.shard_count, options.shard_index);
+  }
+  if (options.start_at_unix_ns) {
+    lines += fmt::format("bench: the first request waits for --start-at {} (Ctrl-C stops the "
+                         "wait)\n",
+                         options.start_at);
+  }
+  return lines;
+}
+
+void stamp_shard(nlohmann::json& results, const cli::RunOptions& options,
+                 const PointResult& result) {
+  if (options.shard_count < 2 || !result.state) return;
+  results::ShardStamp stamp;
+  stamp.index = options.shard_index;
+  stamp.count = options.shard_count;
+  stamp.host = host_name();
+  // Only the point that waited for --start-at has a lag against it.
+  if (result.clock.start_at_unix_ns) {
+    stamp.start_at = options.start_at;
+    stamp.start_at_unix_ns = result.clock.start_at_unix_ns;
+  }
+  stamp.epoch_unix_ns = result.clock.epoch_unix_ns;
+  stamp.epoch_steady_ns = result.clock.epoch_steady_ns;
+  stamp.first_send_ns = result.clock.first_send_ns;
+  results[results::key::shard] = results::shard_to_json(stamp);
+  results[results::key::shard_state] = results::accumulator_to_json(*result.state);
+}
+
+}  // namespace bench::app

@@ -1,0 +1,255 @@
+#include "bench/merge/merge.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "bench/metrics/accumulator_state.hpp"
+#include "bench/results/format.hpp"
+#include "bench/results/lengths.hpp"
+#include "bench/results/shard_state.hpp"
+#include "shard_checks.hpp"
+
+namespace bench::merge {
+
+namespace {
+
+using nlohmann::json;
+
+struct ShardPart {
+  results::ShardStamp stamp;
+  metrics::AccumulatorState state;
+};
+
+std::variant<std::vector<ShardPart>, MergeError> read_parts(
+    const std::vector<ShardFile>& shards, const std::vector<const json*>& runs) {
+  std::vector<ShardPart> parts;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto stamp = results::shard_from_json(*runs[i], shards[i].name);
+    if (auto* error = std::get_if<results::FormatError>(&stamp)) return MergeError{error->message};
+    auto state = results::accumulator_from_json(*runs[i], shards[i].name);
+    if (auto* error = std::get_if<results::FormatError>(&state)) return MergeError{error->message};
+    parts.push_back({std::move(std::get<results::ShardStamp>(stamp)),
+                     std::move(std::get<metrics::AccumulatorState>(state))});
+  }
+  return parts;
+}
+
+// Every shard's accumulator on the clock of the earliest epoch, merged as threads' are. The
+// whole's budget is the shards' together, so it stays exact when each of them was.
+std::variant<metrics::RunSummary, MergeError> merge_accumulators(
+    const std::vector<ShardFile>& shards, const std::vector<ShardPart>& parts) {
+  metrics::SummaryOptions options = parts.front().state.options;
+  options.target_in_flight = 0;
+  options.sample_budget = 0;
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  for (const ShardPart& part : parts) {
+    options.target_in_flight += part.state.options.target_in_flight;
+    options.sample_budget += part.state.options.sample_budget;
+    earliest = std::min(earliest, part.stamp.epoch_unix_ns);
+  }
+  metrics::RunAccumulator whole(options);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::optional<metrics::RunAccumulator> part = metrics::RunAccumulator::from_state(
+        parts[i].state, parts[i].stamp.epoch_unix_ns - earliest);
+    if (!part) {
+      return MergeError{fmt::format("{}: \"shard_state\" holds an invalid histogram or timeline",
+                                    shards[i].name)};
+    }
+    whole.merge(std::move(*part));
+  }
+  return whole.summarize();
+}
+
+double number_in(const json& object, std::string_view key) {
+  return results::number_at(object, key).value_or(0);
+}
+
+// The client's figures over all shards: their threads and CPU added up, the busiest and the
+// largest of the rest, their warnings each said with its shard.
+report::ClientCheck merged_client(const std::vector<const json*>& runs,
+                                  const std::vector<ShardPart>& parts) {
+  report::ClientCheck check;
+  check.load.threads = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const json client = runs[i]->value("client", json::object());
+    metrics::ClientLoad& load = check.load;
+    load.threads += static_cast<std::size_t>(number_in(client, "threads"));
+    load.cpu_s += number_in(client, "cpu_s");
+    load.wall_s = std::max(load.wall_s, number_in(client, "wall_s"));
+    load.busiest_thread_utilization =
+        std::max(load.busiest_thread_utilization, number_in(client, "busiest_thread_utilization"));
+    load.peak_rss_bytes = std::max(
+        load.peak_rss_bytes, static_cast<std::int64_t>(number_in(client, "peak_rss_mb") * (1 << 20)));
+    const json preconnect = client.value("preconnect", json::object());
+    load.preconnect_requested += static_cast<std::int64_t>(number_in(preconnect, "requested"));
+    load.preconnect_opened += static_cast<std::int64_t>(number_in(preconnect, "opened"));
+    load.preconnect_failed += static_cast<std::int64_t>(number_in(preconnect, "failed"));
+    load.preconnect_s += number_in(preconnect, "took_ms") / 1000;
+    check.saturated = check.saturated || runs[i]->value("client_saturated", false);
+    for (const json& warning : client.value("warnings", json::array())) {
+      check.warnings.push_back(
+          fmt::format("shard {}: {}", parts[i].stamp.index, warning.get<std::string>()));
+    }
+  }
+  return check;
+}
+
+std::string text_in(const json& object, std::string_view key) {
+  const auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>() : "";
+}
+
+// The context the reports are written with, read back from the first shard's run object; the
+// load is the whole's (the shards' concurrency added up), the start the earliest.
+report::RunContext merged_context(const std::vector<const json*>& runs,
+                                  const std::vector<ShardPart>& parts) {
+  const json& first = *runs.front();
+  report::RunContext c;
+  c.base_url = text_in(first, "base_url");
+  c.embedded_server = first.value("embedded_server", false);
+  c.simulator = first.value("simulator", json());
+  c.endpoint = text_in(first, "endpoint");
+  c.model = text_in(first, "model");
+  c.concurrency = 0;
+  c.started_at = text_in(first, "started_at");
+  for (const json* run : runs) {
+    c.concurrency += static_cast<std::int64_t>(number_in(*run, results::key::max_concurrency));
+    c.interrupted = c.interrupted || run->value("interrupted", false);
+    const std::string started = text_in(*run, "started_at");
+    if (!started.empty() && started < c.started_at) c.started_at = started;  // ISO 8601 UTC
+  }
+  c.request_rate = results::number_at(first, results::key::request_rate)
+                       .value_or(std::numeric_limits<double>::infinity());
+  if (!first.value("ramp_up_strategy", json()).is_null()) {
+    c.ramp_up_strategy = text_in(first, "ramp_up_strategy");
+    c.ramp_up_start_rps = number_in(first, "ramp_up_start_rps");
+    c.ramp_up_end_rps = number_in(first, "ramp_up_end_rps");
+  }
+  c.config = first.value(results::key::config, json::object());
+  c.config["shard_index"] = nullptr;
+  c.num_prompts = static_cast<std::int64_t>(number_in(c.config, "num_prompts"));
+  c.input_len = static_cast<std::int64_t>(number_in(c.config, "input_len"));
+  c.output_len = static_cast<std::int64_t>(number_in(c.config, "output_len"));
+  if (const std::string unit = text_in(first, "input_len_unit"); !unit.empty()) {
+    c.input_len_unit = unit;
+  }
+  c.prompts_share_prefixes = text_in(c.config, "dataset") == "shared-prefix";
+  c.prompts_reused = first.value(results::key::reused_prompts, false);
+  c.client = merged_client(runs, parts);
+  return c;
+}
+
+// The shards' start: how far apart their clocks started, and their latest first send.
+json merged_stamp(const std::vector<ShardPart>& parts, std::vector<std::string>& warnings) {
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
+  std::optional<double> max_lag_ms;
+  std::set<std::string> hosts;
+  for (const ShardPart& part : parts) {
+    earliest = std::min(earliest, part.stamp.epoch_unix_ns);
+    latest = std::max(latest, part.stamp.epoch_unix_ns);
+    hosts.insert(part.stamp.host);
+    const json lag = results::shard_to_json(part.stamp)[results::key::first_send_lag_ms];
+    if (lag.is_number()) max_lag_ms = std::max(max_lag_ms.value_or(lag.get<double>()), lag.get<double>());
+  }
+  const double spread_ms = std::round(static_cast<double>(latest - earliest) / 1e3) / 1e3;
+  if (spread_ms > kStartSpreadLimitMs) {
+    warnings.push_back(fmt::format(
+        "the shards started {:.1f} ms apart (more than {:g} ms): the merged window is wider than "
+        "each shard's, so throughput reads low; start them together with --start-at",
+        spread_ms, kStartSpreadLimitMs));
+  }
+  return {{results::key::shards, parts.size()},
+          {results::key::hosts, hosts},
+          {results::key::start_spread_ms, spread_ms},
+          {results::key::start_spread_limit_ms, kStartSpreadLimitMs},
+          {results::key::max_first_send_lag_ms, results::known_or_null(max_lag_ms)}};
+}
+
+// The keys a point's report adds beside to_json's that are the shards' together: per-chunk
+// usage seen by any, the server's /tokenize requests of all (null when one does not know).
+void add_up_shard_keys(json& merged, const std::vector<const json*>& runs) {
+  bool per_chunk_usage = false;
+  std::optional<double> tokenize_requests = 0;
+  for (const json* run : runs) {
+    per_chunk_usage = per_chunk_usage || run->value("per_chunk_usage", false);
+    const std::optional<double> own = results::number_at(*run, results::key::server_tokenize_requests);
+    tokenize_requests = own && tokenize_requests ? std::optional(*tokenize_requests + *own)
+                                                 : std::nullopt;
+  }
+  merged["per_chunk_usage"] = per_chunk_usage;
+  merged[results::key::server_tokenize_requests] =
+      tokenize_requests ? json(static_cast<std::int64_t>(*tokenize_requests)) : json(nullptr);
+}
+
+struct PointMerge {
+  json results;
+  MergedRun run;
+};
+
+std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& shards,
+                                                 const std::vector<const json*>& runs,
+                                                 std::vector<std::string>& warnings) {
+  if (auto error = check_shard_set(shards, runs)) return *error;
+  if (auto error = check_same_benchmark(shards, runs)) return *error;
+  auto read = read_parts(shards, runs);
+  if (auto* error = std::get_if<MergeError>(&read)) return *error;
+  const auto& parts = std::get<std::vector<ShardPart>>(read);
+  auto summary = merge_accumulators(shards, parts);
+  if (auto* error = std::get_if<MergeError>(&summary)) return *error;
+  PointMerge out;
+  out.run.summary = std::move(std::get<metrics::RunSummary>(summary));
+  out.run.context = merged_context(runs, parts);
+  out.results = *runs.front();
+  for (std::string_view key : {results::key::shard, results::key::shard_state}) {
+    out.results.erase(std::string(key));
+  }
+  // Each shard scraped the same server over its own window: not a figure of the whole.
+  out.results.erase("server_metrics");
+  out.results.update(report::to_json(out.run.summary, out.run.context));
+  add_up_shard_keys(out.results, runs);
+  std::vector<std::string> point_warnings;
+  out.results[results::key::merged] = merged_stamp(parts, point_warnings);
+  for (const std::string& warning : point_warnings) {
+    out.results[results::key::warnings].push_back(warning);
+    warnings.push_back(warning);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::variant<Merged, MergeError> merge_shards(const std::vector<ShardFile>& shards) {
+  if (shards.empty()) return MergeError{"no shard files given"};
+  auto by_point = runs_by_point(shards);
+  if (auto* error = std::get_if<MergeError>(&by_point)) return *error;
+  const auto& points = std::get<std::vector<std::vector<const json*>>>(by_point);
+  Merged merged;
+  std::vector<json> objects;
+  for (const std::vector<const json*>& runs : points) {
+    auto point = merge_point(shards, runs, merged.warnings);
+    if (auto* error = std::get_if<MergeError>(&point)) return *error;
+    objects.push_back(std::move(std::get<PointMerge>(point).results));
+    merged.runs.push_back(std::move(std::get<PointMerge>(point).run));
+  }
+  if (!results::is_sweep(shards.front().results)) {
+    merged.results = std::move(objects.front());
+    return merged;
+  }
+  merged.results = shards.front().results;
+  merged.results[results::key::points] = objects;
+  merged.results[results::key::merged] = objects.front()[results::key::merged];
+  bool interrupted = false;
+  for (const ShardFile& shard : shards) {
+    interrupted = interrupted || shard.results.value("interrupted", false);
+  }
+  merged.results["interrupted"] = interrupted;
+  return merged;
+}
+
+}  // namespace bench::merge

@@ -1,0 +1,170 @@
+// The accumulators' contents as plain data and back (accumulator_state.hpp): what a shard saves
+// so that merging shards is the same operation as merging client threads after join.
+#include "bench/metrics/accumulator_state.hpp"
+
+#include <iterator>
+#include <limits>
+#include <utility>
+
+#include "bench/metrics/histogram.hpp"
+#include "bench/metrics/latency_distribution.hpp"
+#include "bench/metrics/timeline.hpp"
+
+namespace bench::metrics {
+
+namespace {
+
+constexpr int kLargestOctave = 2046;  // biased exponent of the largest finite doubles
+
+void append_buckets(std::vector<HistogramState::Bucket>& out, bool negative, int first_octave,
+                    const std::vector<std::uint64_t>& counts) {
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] == 0) continue;
+    out.push_back({negative, first_octave + static_cast<int>(i / Histogram::kSubBuckets),
+                   static_cast<std::uint32_t>(i % Histogram::kSubBuckets), counts[i]});
+  }
+}
+
+}  // namespace
+
+HistogramState Histogram::state() const {
+  HistogramState out;
+  out.count = count_;
+  out.rejected = rejected_;
+  out.zeros = zeros_;
+  out.min = min_;
+  out.max = max_;
+  out.mean = mean_;
+  out.m2 = m2_;
+  append_buckets(out.buckets, true, negative_.first_octave, negative_.counts);
+  append_buckets(out.buckets, false, positive_.first_octave, positive_.counts);
+  return out;
+}
+
+std::optional<Histogram> Histogram::from_state(const HistogramState& state) {
+  Histogram out;
+  std::uint64_t bucketed = state.zeros;
+  for (const HistogramState::Bucket& bucket : state.buckets) {
+    if (bucket.octave < 1 || bucket.octave > kLargestOctave || bucket.sub_bucket >= kSubBuckets) {
+      return std::nullopt;
+    }
+    (bucket.negative ? out.negative_ : out.positive_)
+        .add(bucket.octave, bucket.sub_bucket, bucket.count);
+    bucketed += bucket.count;
+  }
+  if (bucketed != state.count) return std::nullopt;
+  out.count_ = state.count;
+  out.rejected_ = state.rejected;
+  out.zeros_ = state.zeros;
+  out.min_ = state.min;
+  out.max_ = state.max;
+  out.mean_ = state.mean;
+  out.m2_ = state.m2;
+  return out;
+}
+
+DistributionState LatencyDistribution::state() const {
+  DistributionState out;
+  out.exact = exact_;
+  out.rejected = rejected_;
+  if (exact_) {
+    out.samples = samples_;
+  } else {
+    out.histogram = histogram_.state();
+  }
+  return out;
+}
+
+std::optional<LatencyDistribution> LatencyDistribution::from_state(const DistributionState& state) {
+  LatencyDistribution out(std::numeric_limits<std::size_t>::max());
+  out.rejected_ = state.rejected;
+  if (state.exact) {
+    out.samples_ = state.samples;
+    out.sorted_ = false;
+    return out;
+  }
+  std::optional<Histogram> histogram = Histogram::from_state(state.histogram);
+  if (!histogram) return std::nullopt;
+  out.exact_ = false;
+  out.histogram_ = std::move(*histogram);
+  return out;
+}
+
+TimelineState Timeline::state() const {
+  TimelineState out;
+  out.origin_ns = origin_ns_;
+  out.step_ns = step_ns_;
+  for (const Step& step : steps_) {
+    out.steps.push_back({step.started, step.finished, step.completed, step.errors,
+                         step.output_tokens, step.input_tokens});
+  }
+  return out;
+}
+
+std::optional<Timeline> Timeline::from_state(const TimelineState& state, std::int64_t shift_ns) {
+  if (state.step_ns <= 0) return std::nullopt;
+  Timeline out(state.origin_ns + shift_ns, state.step_ns);
+  for (const TimelineState::Step& step : state.steps) {
+    out.steps_.push_back({step.started, step.finished, step.completed, step.errors,
+                          step.output_tokens, step.input_tokens});
+  }
+  return out;
+}
+
+AccumulatorState RunAccumulator::state() const {
+  AccumulatorState out;
+  out.options = options_;
+  out.counts = counts_;
+  const LatencyDistribution* held[] = {&ttft_ms_,         &itl_ms_,
+                                       &icl_ms_,          &tpot_ms_,
+                                       &e2e_ms_,          &schedule_lag_ms_,
+                                       &client_lag_ms_,   &ttft_from_intended_ms_,
+                                       &e2e_from_intended_ms_, &connect_ms_};
+  static_assert(std::size(held) == kAccumulatorDistributions.size());
+  for (std::size_t i = 0; i < out.distributions.size(); ++i) out.distributions[i] = held[i]->state();
+  out.first_start_ns = first_start_ns_;
+  out.last_end_ns = last_end_ns_;
+  out.busy_ns = busy_ns_;
+  out.requested_input_sum = requested_input_sum_;
+  out.requested_output_sum = requested_output_sum_;
+  out.completion_tokens_sum = completion_tokens_sum_;
+  out.prompt_tokens_sum = prompt_tokens_sum_;
+  out.completion_tokens_known = completion_tokens_known_;
+  out.prompt_tokens_known = prompt_tokens_known_;
+  out.client_prompt_tokens_sum = client_prompt_tokens_sum_;
+  out.client_prompt_tokens_known = client_prompt_tokens_known_;
+  out.timeline = timeline_.state();
+  return out;
+}
+
+std::optional<RunAccumulator> RunAccumulator::from_state(const AccumulatorState& state,
+                                                         std::int64_t shift_ns) {
+  RunAccumulator out(state.options);
+  out.counts_ = state.counts;
+  const std::array<LatencyDistribution*, 10> held = out.distributions();
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    std::optional<LatencyDistribution> restored =
+        LatencyDistribution::from_state(state.distributions[i]);
+    if (!restored) return std::nullopt;
+    *held[i] = std::move(*restored);
+  }
+  std::optional<Timeline> timeline = Timeline::from_state(state.timeline, shift_ns);
+  if (!timeline) return std::nullopt;
+  out.timeline_ = std::move(*timeline);
+  // Nothing sent: the bounds are the sentinels of an empty accumulator, not times to move.
+  const bool sent = state.counts.sent > 0;
+  out.first_start_ns_ = sent ? state.first_start_ns + shift_ns : out.first_start_ns_;
+  out.last_end_ns_ = sent ? state.last_end_ns + shift_ns : out.last_end_ns_;
+  out.busy_ns_ = state.busy_ns;
+  out.requested_input_sum_ = state.requested_input_sum;
+  out.requested_output_sum_ = state.requested_output_sum;
+  out.completion_tokens_sum_ = state.completion_tokens_sum;
+  out.prompt_tokens_sum_ = state.prompt_tokens_sum;
+  out.completion_tokens_known_ = state.completion_tokens_known;
+  out.prompt_tokens_known_ = state.prompt_tokens_known;
+  out.client_prompt_tokens_sum_ = state.client_prompt_tokens_sum;
+  out.client_prompt_tokens_known_ = state.client_prompt_tokens_known;
+  return out;
+}
+
+}  // namespace bench::metrics

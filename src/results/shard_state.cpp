@@ -1,0 +1,294 @@
+#include "bench/results/shard_state.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "bench/metrics/error_class.hpp"
+
+namespace bench::results {
+
+namespace {
+
+using nlohmann::json;
+
+json optional_ns(const std::optional<std::int64_t>& ns) {
+  return ns ? json(*ns) : json(nullptr);
+}
+
+// Milliseconds between two nanosecond times, rounded to the microsecond.
+json lag_ms(std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns) {
+  if (!from_ns || !to_ns) return nullptr;
+  return std::round(static_cast<double>(*to_ns - *from_ns) / 1e3) / 1e3;
+}
+
+json optional_number(const std::optional<double>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+std::optional<double> number_or_none(const json& value) {
+  if (value.is_null()) return std::nullopt;
+  return value.get<double>();
+}
+
+json options_json(const metrics::SummaryOptions& options) {
+  return {{"origin_ns", options.origin_ns},
+          {"target_in_flight", options.target_in_flight},
+          {"timeline_bucket_ns", options.timeline_bucket_ns},
+          {"sample_budget", options.sample_budget},
+          {"slo",
+           {{"ttft_ms", optional_number(options.slo.ttft_ms)},
+            {"tpot_ms", optional_number(options.slo.tpot_ms)},
+            {"e2e_ms", optional_number(options.slo.e2e_ms)}}}};
+}
+
+metrics::SummaryOptions options_from(const json& in) {
+  metrics::SummaryOptions options;
+  options.origin_ns = in.at("origin_ns").get<std::int64_t>();
+  options.target_in_flight = in.at("target_in_flight").get<std::int64_t>();
+  options.timeline_bucket_ns = in.at("timeline_bucket_ns").get<std::int64_t>();
+  options.sample_budget = in.at("sample_budget").get<std::uint64_t>();
+  const json& slo = in.at("slo");
+  options.slo.ttft_ms = number_or_none(slo.at("ttft_ms"));
+  options.slo.tpot_ms = number_or_none(slo.at("tpot_ms"));
+  options.slo.e2e_ms = number_or_none(slo.at("e2e_ms"));
+  return options;
+}
+
+// The RunSummary fields a RunAccumulator counts, by name: the one list both ways use.
+template <typename Summary, typename Visit>
+void visit_counters(Summary& s, Visit&& visit) {
+  visit("sent", s.sent);
+  visit("completed", s.completed);
+  visit("failed", s.failed);
+  visit("cancelled", s.cancelled);
+  visit("warmup_requests", s.warmup_requests);
+  visit("connections_opened", s.connections_opened);
+  visit("total_input_tokens", s.total_input_tokens);
+  visit("total_output_tokens", s.total_output_tokens);
+  visit("input_tokens_from_usage", s.input_tokens_from_usage);
+  visit("output_tokens_from_usage", s.output_tokens_from_usage);
+  visit("output_tokens_from_tokenizer", s.output_tokens_from_tokenizer);
+  visit("output_tokens_from_chunks", s.output_tokens_from_chunks);
+  visit("input_tokens_unknown", s.input_tokens_unknown);
+  visit("total_text_chunks", s.total_text_chunks);
+  visit("requests_with_per_chunk_usage", s.requests_with_per_chunk_usage);
+  visit("good_requests", s.good_requests);
+  visit("split_requests", s.input_split.requests);
+  visit("split_disclosing_requests", s.input_split.disclosing_requests);
+  visit("split_computed_tokens", s.input_split.computed_tokens);
+  visit("split_cached_tokens", s.input_split.cached_tokens);
+  visit("split_unknown_tokens", s.input_split.unknown_split_tokens);
+}
+
+json counts_json(const metrics::RunSummary& s) {
+  json out = json::object();
+  visit_counters(s, [&out](std::string_view name, std::int64_t value) { out[name] = value; });
+  out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
+  out["itl_estimated"] = s.itl_estimated;
+  json errors = json::object();
+  for (const auto& [error, summary] : s.errors) {
+    errors[std::string(metrics::error_class_name(error))] = {{"count", summary.count},
+                                                             {"samples", summary.samples}};
+  }
+  out["errors"] = errors;
+  return out;
+}
+
+metrics::RunSummary counts_from(const json& in) {
+  metrics::RunSummary s;
+  visit_counters(s, [&in](std::string_view name, std::int64_t& value) {
+    value = in.at(name).get<std::int64_t>();
+  });
+  s.chunks_differ_from_tokens = in.at("chunks_differ_from_tokens").get<bool>();
+  s.itl_estimated = in.at("itl_estimated").get<bool>();
+  for (const auto& [name, summary] : in.at("errors").items()) {
+    const std::optional<metrics::ErrorClass> error = metrics::error_class_from_name(name);
+    if (!error) throw std::invalid_argument("unknown error class '" + name + "'");
+    s.errors[*error] = {summary.at("count").get<std::int64_t>(),
+                        summary.at("samples").get<std::vector<std::string>>()};
+  }
+  return s;
+}
+
+// Buckets as [octave, sub_bucket, count], the octave negated for negative values (octaves of
+// finite non-zero values are >= 1, so the sign is never ambiguous).
+json histogram_json(const metrics::HistogramState& h) {
+  json buckets = json::array();
+  for (const metrics::HistogramState::Bucket& b : h.buckets) {
+    buckets.push_back({b.negative ? -b.octave : b.octave, b.sub_bucket, b.count});
+  }
+  return {{"count", h.count}, {"rejected", h.rejected}, {"zeros", h.zeros}, {"min", h.min},
+          {"max", h.max},     {"mean", h.mean},         {"m2", h.m2},       {"buckets", buckets}};
+}
+
+metrics::HistogramState histogram_from(const json& in) {
+  metrics::HistogramState h;
+  h.count = in.at("count").get<std::uint64_t>();
+  h.rejected = in.at("rejected").get<std::uint64_t>();
+  h.zeros = in.at("zeros").get<std::uint64_t>();
+  h.min = in.at("min").get<double>();
+  h.max = in.at("max").get<double>();
+  h.mean = in.at("mean").get<double>();
+  h.m2 = in.at("m2").get<double>();
+  for (const json& bucket : in.at("buckets")) {
+    const int octave = bucket.at(0).get<int>();
+    h.buckets.push_back({octave < 0, std::abs(octave), bucket.at(1).get<std::uint32_t>(),
+                         bucket.at(2).get<std::uint64_t>()});
+  }
+  return h;
+}
+
+json distribution_json(const metrics::DistributionState& d) {
+  json out = {{"exact", d.exact}, {"rejected", d.rejected}};
+  if (d.exact) {
+    out["samples"] = d.samples;
+  } else {
+    out["histogram"] = histogram_json(d.histogram);
+  }
+  return out;
+}
+
+metrics::DistributionState distribution_from(const json& in) {
+  metrics::DistributionState d;
+  d.exact = in.at("exact").get<bool>();
+  d.rejected = in.at("rejected").get<std::uint64_t>();
+  if (d.exact) {
+    d.samples = in.at("samples").get<std::vector<double>>();
+  } else {
+    d.histogram = histogram_from(in.at("histogram"));
+  }
+  return d;
+}
+
+// Steps as [started, finished, completed, errors, output_tokens, input_tokens].
+json timeline_json(const metrics::TimelineState& t) {
+  json steps = json::array();
+  for (const metrics::TimelineState::Step& s : t.steps) {
+    steps.push_back(
+        {s.started, s.finished, s.completed, s.errors, s.output_tokens, s.input_tokens});
+  }
+  return {{"origin_ns", t.origin_ns}, {"step_ns", t.step_ns}, {"steps", steps}};
+}
+
+metrics::TimelineState timeline_from(const json& in) {
+  metrics::TimelineState t;
+  t.origin_ns = in.at("origin_ns").get<std::int64_t>();
+  t.step_ns = in.at("step_ns").get<std::int64_t>();
+  for (const json& s : in.at("steps")) {
+    const auto v = s.get<std::vector<std::int64_t>>();
+    if (v.size() != 6) throw std::invalid_argument("a timeline step needs 6 counts");
+    t.steps.push_back({v[0], v[1], v[2], v[3], v[4], v[5]});
+  }
+  return t;
+}
+
+// The sums beside the counters, by name: the one list both ways use.
+template <typename State, typename Visit>
+void visit_sums(State& s, Visit&& visit) {
+  visit("first_start_ns", s.first_start_ns);
+  visit("last_end_ns", s.last_end_ns);
+  visit("busy_ns", s.busy_ns);
+  visit("requested_input_sum", s.requested_input_sum);
+  visit("requested_output_sum", s.requested_output_sum);
+  visit("completion_tokens_sum", s.completion_tokens_sum);
+  visit("prompt_tokens_sum", s.prompt_tokens_sum);
+  visit("completion_tokens_known", s.completion_tokens_known);
+  visit("prompt_tokens_known", s.prompt_tokens_known);
+  visit("client_prompt_tokens_sum", s.client_prompt_tokens_sum);
+  visit("client_prompt_tokens_known", s.client_prompt_tokens_known);
+}
+
+metrics::AccumulatorState state_from(const json& in) {
+  if (in.at("version") != kShardStateVersion) {
+    throw std::invalid_argument(
+        fmt::format("version {} (this bench reads {})", in.at("version").dump(),
+                    kShardStateVersion));
+  }
+  metrics::AccumulatorState state;
+  state.options = options_from(in.at("options"));
+  state.counts = counts_from(in.at("counts"));
+  const json& sums = in.at("sums");
+  visit_sums(state, [&sums](std::string_view name, auto& value) {
+    value = sums.at(name).get<std::remove_reference_t<decltype(value)>>();
+  });
+  const json& distributions = in.at("distributions");
+  for (std::size_t i = 0; i < state.distributions.size(); ++i) {
+    state.distributions[i] =
+        distribution_from(distributions.at(metrics::kAccumulatorDistributions[i]));
+  }
+  state.timeline = timeline_from(in.at("timeline"));
+  return state;
+}
+
+}  // namespace
+
+json shard_to_json(const ShardStamp& s) {
+  return {{key::shard_index, s.index},
+          {key::shard_count, s.count},
+          {key::host, s.host},
+          {key::start_at, s.start_at.empty() ? json(nullptr) : json(s.start_at)},
+          {key::start_at_unix_ns, optional_ns(s.start_at_unix_ns)},
+          {key::epoch_unix_ns, s.epoch_unix_ns},
+          {key::epoch_steady_ns, s.epoch_steady_ns},
+          {key::start_lag_ms, lag_ms(s.start_at_unix_ns, s.epoch_unix_ns)},
+          {key::first_send_ms, lag_ms(0, s.first_send_ns)},
+          {key::first_send_lag_ms,
+           s.first_send_ns ? lag_ms(s.start_at_unix_ns, s.epoch_unix_ns + *s.first_send_ns)
+                           : json(nullptr)}};
+}
+
+std::variant<ShardStamp, FormatError> shard_from_json(const json& run, std::string_view name) {
+  try {
+    const json& in = run.at(key::shard);
+    ShardStamp s;
+    s.index = in.at(key::shard_index).get<std::int64_t>();
+    s.count = in.at(key::shard_count).get<std::int64_t>();
+    s.host = in.at(key::host).get<std::string>();
+    if (!in.at(key::start_at).is_null()) s.start_at = in.at(key::start_at).get<std::string>();
+    if (!in.at(key::start_at_unix_ns).is_null()) {
+      s.start_at_unix_ns = in.at(key::start_at_unix_ns).get<std::int64_t>();
+    }
+    s.epoch_unix_ns = in.at(key::epoch_unix_ns).get<std::int64_t>();
+    s.epoch_steady_ns = in.at(key::epoch_steady_ns).get<std::int64_t>();
+    if (!in.at(key::first_send_ms).is_null()) {
+      s.first_send_ns = std::llround(in.at(key::first_send_ms).get<double>() * 1e6);
+    }
+    if (s.count < 1 || s.index < 0 || s.index >= s.count) {
+      throw std::invalid_argument(fmt::format("shard {}/{} is no shard", s.index, s.count));
+    }
+    return s;
+  } catch (const std::exception& error) {
+    return FormatError{fmt::format("{}: not a shard's results (\"shard\": {})", name,
+                                   error.what())};
+  }
+}
+
+json accumulator_to_json(const metrics::AccumulatorState& state) {
+  json sums = json::object();
+  visit_sums(state, [&sums](std::string_view name, const auto& value) { sums[name] = value; });
+  json distributions = json::object();
+  for (std::size_t i = 0; i < state.distributions.size(); ++i) {
+    distributions[metrics::kAccumulatorDistributions[i]] =
+        distribution_json(state.distributions[i]);
+  }
+  return {{"version", kShardStateVersion},
+          {"options", options_json(state.options)},
+          {"counts", counts_json(state.counts)},
+          {"sums", sums},
+          {"distributions", distributions},
+          {"timeline", timeline_json(state.timeline)}};
+}
+
+std::variant<metrics::AccumulatorState, FormatError> accumulator_from_json(const json& run,
+                                                                           std::string_view name) {
+  try {
+    return state_from(run.at(key::shard_state));
+  } catch (const std::exception& error) {
+    return FormatError{fmt::format("{}: unreadable \"shard_state\" ({})", name, error.what())};
+  }
+}
+
+}  // namespace bench::results

@@ -1,0 +1,79 @@
+// merge_shards over hand-built shard objects: clocks that started apart are placed on the
+// earliest one (the duration is the union window) and a spread beyond the limit is warned of;
+// the whole's concurrency is the shards' shares added up.
+#include "bench/merge/merge.hpp"
+
+#include <variant>
+
+#include <gtest/gtest.h>
+
+#include "bench/results/shard_state.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t kMs = 1'000'000;
+constexpr std::int64_t kEpoch = 1796380200LL * 1'000'000'000;
+
+// Shard `index` of `count`: one request of 10 ms from its epoch, which is `late_ms` after kEpoch.
+bench::merge::ShardFile shard(std::int64_t index, std::int64_t count, std::int64_t late_ms) {
+  bench::metrics::SummaryOptions options;
+  options.target_in_flight = 1;
+  bench::metrics::RunAccumulator accumulator(options);
+  bench::metrics::RequestRecord r;
+  r.text_chunk_ns = {4 * kMs, 6 * kMs};
+  r.first_token_ns = 4 * kMs;
+  r.end_ns = 10 * kMs;
+  r.prompt_tokens = 7;
+  r.completion_tokens = 2;
+  accumulator.add(r);
+  bench::results::ShardStamp stamp;
+  stamp.index = index;
+  stamp.count = count;
+  stamp.host = "node" + std::to_string(index);
+  stamp.epoch_unix_ns = kEpoch + late_ms * kMs;
+  stamp.first_send_ns = 0;
+  json run = {{"schema_version", 1},
+              {"kind", "run"},
+              {"output_throughput", 0},
+              {"max_concurrency", 1},
+              {"request_rate", "inf"},
+              {"config", {{"concurrency", {count}}, {"shard_index", index}}},
+              {"workload", {{"fingerprint", "abc"}, {"seed", 1}}},
+              {"shard", bench::results::shard_to_json(stamp)},
+              {"shard_state", bench::results::accumulator_to_json(accumulator.state())}};
+  return {"shard-" + std::to_string(index) + ".json", run};
+}
+
+TEST(MergeShards, PlacesLateClocksOnTheEarliestAndWarnsOfAWideStartSpread) {
+  const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 2, 100)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const auto& m = std::get<bench::merge::Merged>(merged);
+  EXPECT_EQ(m.results["completed"], 2);
+  EXPECT_EQ(m.results["total_output_tokens"], 4);
+  EXPECT_NEAR(m.results["duration"].get<double>(), 0.110, 1e-9);  // 0 .. 100 + 10 ms
+  EXPECT_EQ(m.results["max_concurrency"], 2);
+  EXPECT_EQ(m.results["merged"]["shards"], 2);
+  EXPECT_EQ(m.results["merged"]["start_spread_ms"], 100.0);
+  EXPECT_EQ(m.results["merged"]["hosts"], json({"node0", "node1"}));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("started 100.0 ms apart"), std::string::npos) << m.warnings[0];
+  EXPECT_FALSE(m.results.contains("shard_state"));
+}
+
+TEST(MergeShards, ShardsStartedTogetherMergeWithoutAWarning) {
+  const auto merged = bench::merge::merge_shards({shard(1, 2, 3), shard(0, 2, 0)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  EXPECT_TRUE(std::get<bench::merge::Merged>(merged).warnings.empty());
+  EXPECT_NEAR(std::get<bench::merge::Merged>(merged).results["duration"].get<double>(), 0.013, 1e-9);
+}
+
+TEST(MergeShards, RefusesShardsOfDifferentCounts) {
+  const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 3, 0)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));
+  EXPECT_NE(std::get<bench::merge::MergeError>(merged).message.find("shard-1.json: shard 1/3"),
+            std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,81 @@
+// A shard's "shard" and "shard_state" objects written and read back unchanged, and what is
+// refused when they are missing, edited or of another version, with the file named.
+#include "bench/results/shard_state.hpp"
+
+#include <variant>
+
+#include <gtest/gtest.h>
+
+#include "bench/metrics/run_summary.hpp"
+
+namespace {
+
+using bench::metrics::AccumulatorState;
+using bench::results::FormatError;
+using nlohmann::json;
+
+AccumulatorState sample_state(std::uint64_t budget) {
+  bench::metrics::SummaryOptions options;
+  options.sample_budget = budget;
+  options.slo.ttft_ms = 100;
+  bench::metrics::RunAccumulator accumulator(options);
+  for (int k = 0; k < 20; ++k) {
+    bench::metrics::RequestRecord r;
+    r.start_ns = r.intended_start_ns = k * 1'000'000;
+    r.text_chunk_ns = {r.start_ns + 5'000'000, r.start_ns + 6'500'000};
+    r.first_token_ns = r.text_chunk_ns.front();
+    r.end_ns = r.start_ns + 7'000'000;
+    r.prompt_tokens = 10;
+    r.completion_tokens = 2;
+    if (k == 3) r.error = bench::metrics::ErrorClass::stall;
+    accumulator.add(r);
+  }
+  return accumulator.state();
+}
+
+TEST(ShardState, RoundTripsExactValuesAndHistograms) {
+  for (std::uint64_t budget : {std::uint64_t{1'000'000}, std::uint64_t{4}}) {
+    const json written = bench::results::accumulator_to_json(sample_state(budget));
+    const auto read = bench::results::accumulator_from_json({{"shard_state", written}}, "a.json");
+    ASSERT_TRUE(std::holds_alternative<AccumulatorState>(read));
+    EXPECT_EQ(bench::results::accumulator_to_json(std::get<AccumulatorState>(read)), written);
+    EXPECT_EQ(written["distributions"]["ttft_ms"]["exact"], budget > 4);
+  }
+}
+
+TEST(ShardState, RefusesAMissingPartOrAnotherVersionNamingTheFile) {
+  json written = bench::results::accumulator_to_json(sample_state(1000));
+  written["counts"].erase("sent");
+  auto read = bench::results::accumulator_from_json({{"shard_state", written}}, "b.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
+  EXPECT_EQ(std::get<FormatError>(read).message.rfind("b.json: unreadable \"shard_state\"", 0), 0u);
+  written = bench::results::accumulator_to_json(sample_state(1000));
+  written["version"] = 2;
+  read = bench::results::accumulator_from_json({{"shard_state", written}}, "c.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
+  EXPECT_NE(std::get<FormatError>(read).message.find("version 2"), std::string::npos);
+}
+
+TEST(ShardState, TheShardStampSaysItsLagsAgainstTheStartTime) {
+  bench::results::ShardStamp stamp;
+  stamp.index = 2;
+  stamp.count = 4;
+  stamp.host = "node7";
+  stamp.start_at = "1796380200";
+  stamp.start_at_unix_ns = 1796380200'000'000'000;
+  stamp.epoch_unix_ns = 1796380200'000'250'000;  // 0.25 ms late
+  stamp.first_send_ns = 1'000'000;
+  const json written = bench::results::shard_to_json(stamp);
+  EXPECT_EQ(written["start_lag_ms"], 0.25);
+  EXPECT_EQ(written["first_send_lag_ms"], 1.25);
+  const auto read = bench::results::shard_from_json({{"shard", written}}, "s.json");
+  ASSERT_TRUE(std::holds_alternative<bench::results::ShardStamp>(read));
+  EXPECT_EQ(bench::results::shard_to_json(std::get<bench::results::ShardStamp>(read)), written);
+  json bad = written;
+  bad["index"] = 4;
+  const auto refused = bench::results::shard_from_json({{"shard", bad}}, "s.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(refused));
+  EXPECT_NE(std::get<FormatError>(refused).message.find("s.json"), std::string::npos);
+}
+
+}  // namespace
