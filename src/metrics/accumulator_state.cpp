@@ -119,7 +119,8 @@ AccumulatorState RunAccumulator::state() const {
                                        &icl_ms_,          &tpot_ms_,
                                        &e2e_ms_,          &schedule_lag_ms_,
                                        &client_lag_ms_,   &ttft_from_intended_ms_,
-                                       &e2e_from_intended_ms_, &connect_ms_};
+                                       &e2e_from_intended_ms_, &connect_ms_,
+                                       &ttfa_ms_};
   static_assert(std::size(held) == kAccumulatorDistributions.size());
   for (std::size_t i = 0; i < out.distributions.size(); ++i) out.distributions[i] = held[i]->state();
   out.first_start_ns = first_start_ns_;
@@ -141,7 +142,8 @@ std::optional<RunAccumulator> RunAccumulator::from_state(const AccumulatorState&
                                                          std::int64_t shift_ns) {
   RunAccumulator out(state.options);
   out.counts_ = state.counts;
-  const std::array<LatencyDistribution*, 10> held = out.distributions();
+  const std::array<LatencyDistribution*, kAccumulatorDistributions.size()> held =
+      out.distributions();
   for (std::size_t i = 0; i < held.size(); ++i) {
     std::optional<LatencyDistribution> restored =
         LatencyDistribution::from_state(state.distributions[i]);

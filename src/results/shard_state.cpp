@@ -81,6 +81,13 @@ void visit_counters(Summary& s, Visit&& visit) {
   visit("split_computed_tokens", s.input_split.computed_tokens);
   visit("split_cached_tokens", s.input_split.cached_tokens);
   visit("split_unknown_tokens", s.input_split.unknown_split_tokens);
+  visit("reasoning_counted_requests", s.reasoning.requests);
+  visit("reasoning_requests", s.reasoning.reasoning_requests);
+  visit("reasoning_tokens", s.reasoning.reasoning_tokens);
+  visit("answer_tokens", s.reasoning.answer_tokens);
+  visit("reasoning_from_usage", s.reasoning.from_usage);
+  visit("reasoning_from_tokenizer", s.reasoning.from_tokenizer);
+  visit("reasoning_from_chunks", s.reasoning.from_chunks);
 }
 
 json counts_json(const metrics::RunSummary& s) {
