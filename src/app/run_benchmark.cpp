@@ -89,9 +89,8 @@ ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
 // Runs the point, with the progress line while it runs.
 PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& plan,
                               const LoadPoint& point, PointPlan& planned,
-                              const schedule::OpenLoopSchedule* schedule,
+                              const schedule::OpenLoopSchedule* schedule, LiveCounters& live,
                               const std::atomic<bool>& stop, std::ostream& err) {
-  LiveCounters live;
   planned.driver.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(options.quiet)) {
@@ -215,8 +214,9 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
   const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
   if (drain_warmup) run_warmup_alone(planned, stop);
-  if (scraper != nullptr) scraper->before_point();
-  PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
+  LiveCounters live;  // read by the progress line and by the server's gauge polls
+  if (scraper != nullptr) scraper->before_point(&live);
+  PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);
   std::optional<report::ServerMetricsWindow> server_window;
   if (scraper != nullptr) {
     server_window =

@@ -82,6 +82,23 @@ std::string mismatch_alert(const json& server, std::string_view difference_key,
                      kind, *difference / *bench * 100);
 }
 
+// Speculative decoding's acceptance, where the server exposes it (server_section.cpp).
+std::string spec_decode_row(const json& server) {
+  const json* spec = view::object_at(server, "spec_decode");
+  if (spec == nullptr) return "";
+  const auto rate = number(*spec, "acceptance_rate");
+  std::string text = rate ? fmt::format("{}% accepted", view::fixed(*rate * 100, 1)) : "n/a";
+  const auto drafted = number(*spec, "draft_tokens");
+  if (drafted) {
+    text += fmt::format(" ({} of {} drafted tokens)", count_cell(*spec, "accepted_tokens"),
+                        view::fixed(drafted, 0));
+  }
+  if (const auto length = number(*spec, "accept_length")) {
+    text += fmt::format(", {} tokens a step", view::fixed(*length, 2));
+  }
+  return row("Speculative decoding", text, "");
+}
+
 }  // namespace
 
 std::string server_section(const json& run, std::string_view id_prefix) {
@@ -106,6 +123,7 @@ std::string server_section(const json& run, std::string_view id_prefix) {
   out += row("Requests succeeded", count_cell(*server, "requests_succeeded"),
              count_cell(run, "completed"));
   out += row("Preemptions", count_cell(*server, "preemptions"), "");
+  out += spec_decode_row(*server);
   out += row("Running requests", gauge_cell(gauges, "requests_running", false), "");
   out += row("Waiting requests", gauge_cell(gauges, "requests_waiting", false), "");
   out += row("KV-cache usage", gauge_cell(gauges, "kv_cache_usage", true), "");
@@ -115,6 +133,14 @@ std::string server_section(const json& run, std::string_view id_prefix) {
                         "generation");
   out += mismatch_alert(*server, "prompt_tokens_difference", "bench_input_tokens", "prompt");
   out += findings;
+  if (const json* more = view::array_at(*server, "findings")) {
+    for (const json& finding : *more) {
+      if (!finding.is_string()) continue;
+      const std::string text = finding.get<std::string>();
+      const bool warning = text.rfind("WARNING", 0) == 0;
+      out += fmt::format("<p class=\"alert {}\">{}</p>", warning ? "bad" : "info", esc(text));
+    }
+  }
   if (const json* notes = view::array_at(*server, "notes")) {
     for (const json& note : *notes) {
       if (note.is_string()) out += "<p class=\"alert info\">" + esc(note.get<std::string>()) + "</p>";

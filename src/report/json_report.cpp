@@ -282,7 +282,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
-  if (c.server_metrics) out["server_metrics"] = server_metrics_json(*c.server_metrics, s);
+  if (c.server_metrics) {
+    out["server_metrics"] = server_metrics_json(*c.server_metrics, s,
+                                                c.prompts_share_prefixes || c.prompts_reused);
+  }
   out[results::key::warnings] = run_warnings(s, c);
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);

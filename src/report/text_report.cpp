@@ -373,9 +373,10 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
 }
 
-void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window) {
+void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
+                  bool sharing_intended) {
   w.rule("Server", '-');
-  for (const ServerLine& line : server_section_lines(window, s)) {
+  for (const ServerLine& line : server_section_lines(window, s, sharing_intended)) {
     if (line.label.empty()) {
       w.text(line.value);
     } else {
@@ -395,7 +396,10 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_latency(w, summary);
   write_errors(w, summary);
   write_client(w, summary, context.client);
-  if (context.server_metrics) write_server(w, summary, *context.server_metrics);
+  if (context.server_metrics) {
+    write_server(w, summary, *context.server_metrics,
+                 context.prompts_share_prefixes || context.prompts_reused);
+  }
   if (context.interrupted) {
     w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
   }

@@ -89,6 +89,10 @@ TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
   EXPECT_GE(gauges.at("requests_waiting").at("max").get<double>(), 1) << gauges.dump();
   EXPECT_GT(gauges.at("kv_cache_usage").at("max").get<double>(), 0) << gauges.dump();
   EXPECT_EQ(gauges.at("series").at("t_s").size(), gauges.at("polls").get<std::size_t>());
+  // bench's own requests waited: the server queued them, and nobody else was there.
+  EXPECT_GE(gauges.at("queue").at("bench_requests_waiting").get<int>(), 1) << gauges.dump();
+  EXPECT_EQ(gauges.at("queue").at("beyond_bench"), 0) << gauges.dump();
+  EXPECT_EQ(gauges.at("queue").at("while_bench_idle"), 0) << gauges.dump();
 }
 
 TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {

@@ -85,6 +85,16 @@ TEST(HtmlServer, ATokenMismatchIsAnAlert) {
             std::string::npos);
 }
 
+TEST(HtmlServer, SpeculativeAcceptanceIsARowWhenExposed) {
+  json server = agreeing_server();
+  EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Speculative decoding"),
+            std::string::npos);
+  server["spec_decode"] = {{"draft_tokens", 800}, {"accepted_tokens", 600},
+                           {"acceptance_rate", 0.75}, {"accept_length", nullptr}};
+  const std::unique_ptr<XmlNode> root = parse_xml(render_html_report(with_server_metrics(server)));
+  EXPECT_EQ(row_text(*root, "Speculative decoding"), "75.0% accepted (600 of 800 drafted tokens)||");
+}
+
 TEST(HtmlServer, AFailedScrapeIsOneLine) {
   const json server = {{"url", "http://127.0.0.1:1/metrics"},
                        {"error", "GET http://127.0.0.1:1/metrics failed: <refused>"}};
