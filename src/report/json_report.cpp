@@ -234,6 +234,11 @@ void put_latencies(json& out, const RunSummary& s) {
   out["p99_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.p99);
   out["median_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.median);
   out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
+  // Time to response headers: unknown (null) when no response reported it, never 0.
+  const bool headers_seen = s.ttfb_ms.count > 0;
+  out["mean_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.mean)) : json(nullptr);
+  out["median_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.median)) : json(nullptr);
+  out["p99_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.p99)) : json(nullptr);
 }
 
 }  // namespace

@@ -331,6 +331,11 @@ void write_latency(Writer& w, const RunSummary& s) {
   w.field("E2E from intended start (ms)",
           fmt::format("p50 {}  p99 {}", fixed2(s.e2e_from_intended_ms.median),
                       fixed2(s.e2e_from_intended_ms.p99)));
+  w.field("Time to headers (ms)",
+          s.ttfb_ms.count > 0
+              ? fmt::format("mean {}  p50 {}  p99 {} (admission; TTFT adds prefill)",
+                            fixed2(s.ttfb_ms.mean), fixed2(s.ttfb_ms.median), fixed2(s.ttfb_ms.p99))
+              : std::string("n/a"));
 }
 
 void write_errors(Writer& w, const RunSummary& s) {

@@ -78,6 +78,7 @@ struct RunSummary {
   Distribution connect_ms;        // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
+  Distribution ttfb_ms;  // request start -> response headers (time to first byte), successful
   // The raw values the distributions above could keep together (sample_budget.hpp), and
   // whether all of them fit: if not, the percentiles of those that did not are from a
   // histogram, within Histogram::kMaxRelativeError of the exact ones.
@@ -152,7 +153,7 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
-  std::array<LatencyDistribution*, 10> distributions();  // every one below
+  std::array<LatencyDistribution*, 11> distributions();  // every one below
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;
@@ -163,6 +164,7 @@ class RunAccumulator {
   LatencyDistribution schedule_lag_ms_, client_lag_ms_, ttft_from_intended_ms_,
       e2e_from_intended_ms_;
   LatencyDistribution connect_ms_;
+  LatencyDistribution ttfb_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests
