@@ -38,7 +38,7 @@ std::optional<std::int64_t> positive_at(const json& object, std::string_view key
 
 // A field already known (from an earlier, more specific answer) is kept.
 template <typename T>
-void fill(std::optional<T>& field, std::optional<T> value) {
+void keep_first(std::optional<T>& field, std::optional<T> value) {
   if (!field && value) field = std::move(value);
 }
 
@@ -56,9 +56,9 @@ bool read_models(std::string_view body, const std::string& model, ServerIdentity
   if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return false;
   for (const json& card : parsed["data"]) {
     if (!card.is_object() || card.value("id", "") != model) continue;
-    fill(identity.model, string_at(card, "id"));
-    fill(identity.max_model_len, positive_at(card, "max_model_len"));
-    if (const auto owner = string_at(card, "owned_by")) fill(identity.family, family_of_owner(*owner));
+    keep_first(identity.model, string_at(card, "id"));
+    keep_first(identity.max_model_len, positive_at(card, "max_model_len"));
+    if (const auto owner = string_at(card, "owned_by")) keep_first(identity.family, family_of_owner(*owner));
   }
   return true;
 }
@@ -67,29 +67,29 @@ bool read_vllm_version(std::string_view body, ServerIdentity& identity) {
   const json parsed = object_of(body);
   const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
   if (!version) return false;
-  fill(identity.family, std::optional<std::string>("vllm"));
-  fill(identity.version, version);
+  keep_first(identity.family, std::optional<std::string>("vllm"));
+  keep_first(identity.version, version);
   return true;
 }
 
 bool read_sglang_server_info(std::string_view body, ServerIdentity& identity) {
   const json parsed = object_of(body);
   if (!parsed.is_object() || !parsed.contains("model_path")) return false;
-  fill(identity.family, std::optional<std::string>("sglang"));
-  fill(identity.version, string_at(parsed, "version"));
-  fill(identity.model, string_at(parsed, "model_path"));
-  fill(identity.max_model_len, positive_at(parsed, "context_length"));
+  keep_first(identity.family, std::optional<std::string>("sglang"));
+  keep_first(identity.version, string_at(parsed, "version"));
+  keep_first(identity.model, string_at(parsed, "model_path"));
+  keep_first(identity.max_model_len, positive_at(parsed, "context_length"));
   return true;
 }
 
 bool read_llamacpp_props(std::string_view body, ServerIdentity& identity) {
   const json parsed = object_of(body);
   if (!parsed.is_object() || !parsed.contains("default_generation_settings")) return false;
-  fill(identity.family, std::optional<std::string>("llama.cpp"));
-  fill(identity.version, string_at(parsed, "build_info"));
-  fill(identity.model, string_at(parsed, "model_path"));
+  keep_first(identity.family, std::optional<std::string>("llama.cpp"));
+  keep_first(identity.version, string_at(parsed, "build_info"));
+  keep_first(identity.model, string_at(parsed, "model_path"));
   const json& settings = parsed["default_generation_settings"];
-  if (settings.is_object()) fill(identity.max_model_len, positive_at(settings, "n_ctx"));
+  if (settings.is_object()) keep_first(identity.max_model_len, positive_at(settings, "n_ctx"));
   return true;
 }
 
