@@ -45,6 +45,7 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     if (EarlyStop* early_stop = driver_.plan_.early_stop) early_stop->observe(record_);
     record_.new_connection = end.new_connections > 0;
     record_.connect_ns = end.connect_ns;
+    record_.response_headers_ns = end.response_start_ns;
     if (LiveCounters* live = driver_.plan_.live) {
       live->finished.fetch_add(1, std::memory_order_relaxed);
       if (record_.ok()) {

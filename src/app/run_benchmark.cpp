@@ -19,6 +19,7 @@
 #include "bench/app/record_log.hpp"
 #include "bench/app/run_plan.hpp"
 #include "bench/app/run_point.hpp"
+#include "bench/app/server_identity.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/app/self_check.hpp"
 #include "bench/app/shard_results.hpp"
@@ -90,9 +91,8 @@ ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
 // Runs the point, with the progress line while it runs.
 PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& plan,
                               const LoadPoint& point, PointPlan& planned,
-                              const schedule::OpenLoopSchedule* schedule,
+                              const schedule::OpenLoopSchedule* schedule, LiveCounters& live,
                               const std::atomic<bool>& stop, std::ostream& err) {
-  LiveCounters live;
   planned.driver.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(options.quiet)) {
@@ -220,8 +220,9 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
   const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
   if (drain_warmup) run_warmup_alone(planned, stop);
-  if (scraper != nullptr) scraper->before_point();
-  PointResult result = run_with_progress(options, plan, point, planned, offsets, stop, err);
+  LiveCounters live;  // read by the progress line and by the server's gauge polls
+  if (scraper != nullptr) scraper->before_point(&live);
+  PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);
   std::optional<report::ServerMetricsWindow> server_window;
   if (scraper != nullptr) {
     server_window =
@@ -232,6 +233,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
                                     std::move(server_window), err);
   // Made while the point ran, these requests loaded the server under test (docs/usage.md).
   const std::optional<std::uint64_t> tokenize_after = server_tokenize_requests(prepared);
+  report.results[kServerKey] = identity_json(prepared.server);
   report.results[results::key::server_tokenize_requests] =
       tokenize_before && tokenize_after ? nlohmann::json(*tokenize_after - *tokenize_before)
                                         : nlohmann::json();
@@ -286,6 +288,20 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
 // stops the run before anything is sent, the embedded server included), the server, its
 // model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
 // tokenizer (the server's, or a file's) and the template's measure.
+// What the server says of itself, and its max_model_len against the run's longest request:
+// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning.
+void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
+                          const engine::EngineOptions& engine, PreparedRun& prepared,
+                          std::ostream& err) {
+  prepared.server = probe_server_identity({prepared.target.base_url, &plan.headers, engine},
+                                          prepared.request.model);
+  const std::optional<ContextVerdict> verdict =
+      check_context_fit(context_fit_of(options, plan, prepared));
+  if (!verdict) return;
+  if (verdict->refuse) throw std::invalid_argument(verdict->line);
+  if (!options.quiet) err << "bench: warning: " << verdict->line << "\n";
+}
+
 PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
   PreparedRun prepared;
   const bool tokens = !options.tokenizer.empty();
@@ -318,6 +334,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
     open_tokenizer(options, plan, engine, prepared, err);
     open_prompts(options, plan, prepared, err);
   }
+  check_server_context(options, plan, engine, prepared, err);
   prepared.request.continuous_usage_stats =
       options.per_chunk_usage == cli::PerChunkUsage::on ||
       (options.per_chunk_usage == cli::PerChunkUsage::auto_detect &&

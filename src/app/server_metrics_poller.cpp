@@ -8,8 +8,9 @@
 
 namespace bench::app {
 
-MetricsPoller::MetricsPoller(const MetricsServer& server, std::int64_t interval_ns)
-    : server_(server), interval_ns_(std::max<std::int64_t>(1, interval_ns)), origin_ns_(now_ns()) {
+MetricsPoller::MetricsPoller(const MetricsServer& server, std::int64_t interval_ns,
+                             const LiveCounters* live)
+    : server_(server), live_(live), interval_ns_(std::max<std::int64_t>(1, interval_ns)), origin_ns_(now_ns()) {
   outcome_.interval_s = ns_to_s(interval_ns_);
   thread_ = std::thread([this] { loop(); });
 }
@@ -52,10 +53,20 @@ void MetricsPoller::loop() {
   }
 }
 
+std::int64_t MetricsPoller::bench_in_flight() const {
+  if (live_ == nullptr) return 0;
+  return live_->started.load(std::memory_order_relaxed) -
+         live_->finished.load(std::memory_order_relaxed);
+}
+
 void MetricsPoller::poll_once() {
   const std::int64_t start_ns = now_ns();
+  const std::int64_t in_flight_before = bench_in_flight();
   std::string failure;
   const auto snapshot = scrape_snapshot(server_, &cancel_, failure);
+  // The server's gauges were read somewhere in between: a request sent or ended meanwhile is
+  // counted as in flight, so that only a server holding more than bench ever had is a finding.
+  const std::int64_t in_flight = std::max(in_flight_before, bench_in_flight());
   if (cancel_.load()) return;  // cut short by stop(): neither a reading nor a failure
   const std::int64_t took_ns = now_ns() - start_ns;
   ++outcome_.polls;
@@ -64,6 +75,10 @@ void MetricsPoller::poll_once() {
     ++outcome_.failed;
     if (outcome_.first_failure.empty()) outcome_.first_failure = failure;
     return;
+  }
+  if (live_ != nullptr) {
+    outcome_.queue.add(server_metrics::classify_queue(snapshot->requests_running,
+                                                      snapshot->requests_waiting, in_flight));
   }
   outcome_.series.add(server_metrics::GaugeReading{start_ns - origin_ns_,
                                                    snapshot->requests_running,

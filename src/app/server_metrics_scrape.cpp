@@ -64,7 +64,7 @@ ServerMetricsScraper::ServerMetricsScraper(std::vector<MetricsServer> servers,
 
 ServerMetricsScraper::~ServerMetricsScraper() = default;
 
-void ServerMetricsScraper::before_point() {
+void ServerMetricsScraper::before_point(const LiveCounters* live) {
   for (auto& watched : watched_) {
     watched->before_failure.clear();
     watched->before = scrape_snapshot(watched->server, nullptr, watched->before_failure);
@@ -72,7 +72,7 @@ void ServerMetricsScraper::before_point() {
   if (poll_interval_s_ <= 0) return;
   const auto interval_ns = static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9));
   for (auto& watched : watched_) {
-    watched->poller = std::make_unique<MetricsPoller>(watched->server, interval_ns);
+    watched->poller = std::make_unique<MetricsPoller>(watched->server, interval_ns, live);
   }
 }
 

@@ -233,6 +233,20 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
            "an SSE comment (': keep-alive') before every event");
   fraction("metrics-miscount-fraction", sim.metrics_miscount_fraction,
            "GET /metrics counts one generation token more than the response carried");
+  app.add_option_function<std::string>(
+         prefix + "metrics-family",
+         [&sim](const std::string& word) {
+           sim.metrics_family = *sim::parse_metrics_family(word);
+         },
+         "Whose names GET /metrics writes: vllm, sglang or llamacpp (default: vllm)")
+      ->check(CLI::IsMember({"vllm", "sglang", "llamacpp"}))
+      ->group(timing);
+  app.add_option(prefix + "max-model-len", sim.max_model_len,
+                 "Tokens one request may hold (prompt + output), said as max_model_len in "
+                 "GET /v1/models")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+      ->capture_default_str()
+      ->group(timing);
   app.add_option(prefix + "jitter-ms", sim.jitter_ms,
                  "Noise of a known size: each request waits a time drawn uniformly from "
                  "[0, 2 x this] ms (simulated, so divided by --time-scale) before the model sees "

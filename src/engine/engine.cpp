@@ -482,6 +482,9 @@ void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   if (end.new_connections > 0) {
     end.connect_ns = std::max(connect_time_us, app_connect_us) * 1000;
   }
+  curl_off_t start_transfer_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &start_transfer_us);
+  if (status > 0 && start_transfer_us > 0) end.response_start_ns = start_transfer_us * 1000;
   const bool connected = connect_time_us > 0 || status > 0;
   end.error = classify_curl_result(result, connected, transfer.body_bytes > 0);
   if (result != CURLE_OK) {

@@ -120,7 +120,7 @@ AccumulatorState RunAccumulator::state() const {
                                        &e2e_ms_,          &schedule_lag_ms_,
                                        &client_lag_ms_,   &ttft_from_intended_ms_,
                                        &e2e_from_intended_ms_, &connect_ms_,
-                                       &ttfa_ms_};
+                                       &ttfa_ms_,         &ttfb_ms_};
   static_assert(std::size(held) == kAccumulatorDistributions.size());
   for (std::size_t i = 0; i < out.distributions.size(); ++i) out.distributions[i] = held[i]->state();
   out.first_start_ns = first_start_ns_;

@@ -126,9 +126,10 @@ RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBud
   }
 }
 
-std::array<LatencyDistribution*, 11> RunAccumulator::distributions() {
+std::array<LatencyDistribution*, 12> RunAccumulator::distributions() {
   return {&ttft_ms_, &itl_ms_, &icl_ms_, &tpot_ms_, &e2e_ms_, &schedule_lag_ms_, &client_lag_ms_,
-          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_, &ttfa_ms_};
+          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_, &ttfa_ms_,
+          &ttfb_ms_};
 }
 
 void RunAccumulator::add(const RequestRecord& record) {
@@ -210,6 +211,7 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
   const std::int64_t e2e_ns = record.end_ns - record.start_ns;
   e2e_ms_.add(ns_to_ms(e2e_ns));
   e2e_from_intended_ms_.add(ns_to_ms(record.end_ns - record.intended_start_ns));
+  if (record.response_headers_ns >= 0) ttfb_ms_.add(ns_to_ms(record.response_headers_ns));
   std::optional<double> tpot_ms;
   double ttft_ms = ns_to_ms(e2e_ns);  // no text at all: the whole wait was for nothing
   if (record.first_token_ns >= 0) {
@@ -277,6 +279,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   e2e_from_intended_ms_.merge(other.e2e_from_intended_ms_);
   connect_ms_.merge(other.connect_ms_);
   ttfa_ms_.merge(other.ttfa_ms_);
+  ttfb_ms_.merge(other.ttfb_ms_);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
   busy_ns_ += other.busy_ns_;
@@ -326,6 +329,7 @@ RunSummary RunAccumulator::summarize() {
   summary.e2e_from_intended_ms = e2e_from_intended_ms_.summarize();
   summary.connect_ms = connect_ms_.summarize();
   summary.ttfa_ms = ttfa_ms_.summarize();
+  summary.ttfb_ms = ttfb_ms_.summarize();
   summary.latency_sample_budget = budget_->limit();
   summary.latency_samples_exact = true;
   for (const LatencyDistribution* values : distributions()) {

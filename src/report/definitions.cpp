@@ -108,6 +108,11 @@ nlohmann::json metric_definitions() {
        "connections_opened: measured requests that opened a new connection rather than reuse a "
        "kept-alive one; connect_ms: start -> connected (TCP, plus TLS for https) for those. "
        "The connect time is part of their TTFT and E2E, as a user would wait for it too."},
+      {"ttfb",
+       "time to response headers, ms: request start -> the response's first byte (its status "
+       "line and headers, curl's CURLINFO_STARTTRANSFER_TIME_T), over successful requests: when "
+       "the server admitted the request. TTFT - ttfb is the wait for the first token (queueing "
+       "inside the engine, then prefill), for servers that send headers on admission."},
       {"client_lag",
        "the part of schedule_lag that was bench's own delay: actual start - intended start - the "
        "wait for a free concurrency slot (open loop with a cap), ms. Above 1 ms at p99 the client "

@@ -2,12 +2,16 @@
 // own counts over the window beside bench's, its polled gauges, the bucket ranges of its TTFT
 // and E2E beside bench's percentiles, and the cross-checks' findings. Reads the JSON written by
 // server_section.cpp, so a results file renders the same as the run that wrote it.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "bench/report/svg_chart.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 
@@ -82,6 +86,86 @@ std::string mismatch_alert(const json& server, std::string_view difference_key,
                      kind, *difference / *bench * 100);
 }
 
+// Speculative decoding's acceptance, where the server exposes it (server_section.cpp).
+std::string spec_decode_row(const json& server) {
+  const json* spec = view::object_at(server, "spec_decode");
+  if (spec == nullptr) return "";
+  const auto rate = number(*spec, "acceptance_rate");
+  std::string text = rate ? fmt::format("{}% accepted", view::fixed(*rate * 100, 1)) : "n/a";
+  const auto drafted = number(*spec, "draft_tokens");
+  if (drafted) {
+    text += fmt::format(" ({} of {} drafted tokens)", count_cell(*spec, "accepted_tokens"),
+                        view::fixed(drafted, 0));
+  }
+  if (const auto length = number(*spec, "accept_length")) {
+    text += fmt::format(", {} tokens a step", view::fixed(*length, 2));
+  }
+  return row("Speculative decoding", text, "");
+}
+
+// One column of the gauges' series; an unknown reading (null) is a gap in the line.
+std::vector<double> series_column(const json& series, std::string_view key, double scale) {
+  std::vector<double> values;
+  const json* column = view::array_at(series, key);
+  if (column == nullptr) return values;
+  for (const json& value : *column) {
+    values.push_back(value.is_number() ? value.get<double>() * scale
+                                       : std::numeric_limits<double>::quiet_NaN());
+  }
+  return values;
+}
+
+svg::Chart gauge_chart(std::string id, std::string title, std::string description,
+                       std::string y_label) {
+  svg::Chart chart;
+  chart.id = std::move(id);
+  chart.title = std::move(title);
+  chart.description = std::move(description);
+  chart.x.label = "time since the window opened (s)";
+  chart.y.label = std::move(y_label);
+  chart.y.include_zero = true;
+  chart.width_px = 540;
+  chart.height_px = 300;
+  return chart;
+}
+
+// The polled gauges over the window (server_gauges.cpp's "series"): running and waiting
+// requests on one chart, KV-cache usage on another; nothing when there are fewer than two polls.
+std::string gauge_figures(const json* gauges, std::string_view id_prefix) {
+  const json* series = gauges == nullptr ? nullptr : view::object_at(*gauges, "series");
+  if (series == nullptr) return "";
+  const std::vector<double> t_s = series_column(*series, "t_s", 1);
+  if (t_s.size() < 2) return "";
+  const std::string note =
+      number(*series, "readings_per_point").value_or(1) > 1
+          ? fmt::format("each point the mean of {:g} polls",
+                        *number(*series, "readings_per_point"))
+          : std::string();
+  svg::Chart requests = gauge_chart(
+      std::string(id_prefix) + "server-requests", "Server: running and waiting requests",
+      "Requests the server had running and waiting at each poll of its metrics.", "requests");
+  requests.series.push_back({.name = "running", .x = t_s,
+                             .y = series_column(*series, "requests_running", 1),
+                             .color = "#1f5fbf"});
+  requests.series.push_back({.name = "waiting", .x = t_s,
+                             .y = series_column(*series, "requests_waiting", 1),
+                             .color = "#c2410c"});
+  requests.note = note;
+  std::string out = "<figure>" + svg::render_chart(requests) + "</figure>";
+  std::vector<double> kv = series_column(*series, "kv_cache_usage", 100);
+  if (std::any_of(kv.begin(), kv.end(), [](double v) { return std::isfinite(v); })) {
+    svg::Chart usage = gauge_chart(std::string(id_prefix) + "server-kv", "Server: KV-cache usage",
+                                   "The share of the server's KV cache in use at each poll.",
+                                   "KV-cache usage (%)");
+    usage.y.max = 100;
+    usage.series.push_back({.name = "KV-cache usage", .x = t_s, .y = std::move(kv),
+                            .color = "#2a8c8c"});
+    usage.note = note;
+    out += "<figure>" + svg::render_chart(usage) + "</figure>";
+  }
+  return "<div class=\"charts\">" + out + "</div>";
+}
+
 }  // namespace
 
 std::string server_section(const json& run, std::string_view id_prefix) {
@@ -106,6 +190,7 @@ std::string server_section(const json& run, std::string_view id_prefix) {
   out += row("Requests succeeded", count_cell(*server, "requests_succeeded"),
              count_cell(run, "completed"));
   out += row("Preemptions", count_cell(*server, "preemptions"), "");
+  out += spec_decode_row(*server);
   out += row("Running requests", gauge_cell(gauges, "requests_running", false), "");
   out += row("Waiting requests", gauge_cell(gauges, "requests_waiting", false), "");
   out += row("KV-cache usage", gauge_cell(gauges, "kv_cache_usage", true), "");
@@ -115,6 +200,15 @@ std::string server_section(const json& run, std::string_view id_prefix) {
                         "generation");
   out += mismatch_alert(*server, "prompt_tokens_difference", "bench_input_tokens", "prompt");
   out += findings;
+  out += gauge_figures(gauges, id_prefix);
+  if (const json* more = view::array_at(*server, "findings")) {
+    for (const json& finding : *more) {
+      if (!finding.is_string()) continue;
+      const std::string text = finding.get<std::string>();
+      const bool warning = text.rfind("WARNING", 0) == 0;
+      out += fmt::format("<p class=\"alert {}\">{}</p>", warning ? "bad" : "info", esc(text));
+    }
+  }
   if (const json* notes = view::array_at(*server, "notes")) {
     for (const json& note : *notes) {
       if (note.is_string()) out += "<p class=\"alert info\">" + esc(note.get<std::string>()) + "</p>";

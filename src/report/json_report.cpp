@@ -286,6 +286,11 @@ void put_latencies(json& out, const RunSummary& s) {
   out["p99_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.p99);
   out["median_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.median);
   out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
+  // Time to response headers: unknown (null) when no response reported it, never 0.
+  const bool headers_seen = s.ttfb_ms.count > 0;
+  out["mean_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.mean)) : json(nullptr);
+  out["median_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.median)) : json(nullptr);
+  out["p99_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.p99)) : json(nullptr);
 }
 
 }  // namespace
@@ -335,7 +340,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
-  if (c.server_metrics) out["server_metrics"] = server_metrics_json(*c.server_metrics, s);
+  if (c.server_metrics) {
+    out["server_metrics"] = server_metrics_json(*c.server_metrics, s,
+                                                c.prompts_share_prefixes || c.prompts_reused);
+  }
   out[results::key::warnings] = run_warnings(s, c);
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/util/clock.hpp"
+#include "server_findings.hpp"
 
 namespace bench::report {
 namespace {
@@ -73,6 +74,9 @@ void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
                                      polls.skipped, who, polls.slowest_scrape_s,
                                      polls.interval_s)});
   }
+  for (std::string& finding : queue_findings(polls.queue, who)) {
+    lines.push_back({"", std::move(finding)});
+  }
 }
 
 json gauges_json(const GaugePolls& polls) {
@@ -87,6 +91,7 @@ json gauges_json(const GaugePolls& polls) {
           {"requests_running", stat_json(totals.requests_running)},
           {"requests_waiting", stat_json(totals.requests_waiting)},
           {"kv_cache_usage", stat_json(totals.kv_cache_usage_ratio)},
+          {"queue", polls.queue.polls > 0 ? queue_json(polls.queue) : json(nullptr)},
           {"series", series_json(polls.series)}};
 }
 

@@ -1,5 +1,6 @@
 #include "server_section.hpp"
 
+#include "server_findings.hpp"
 #include "server_gauges.hpp"
 #include "server_latency.hpp"
 
@@ -68,6 +69,37 @@ std::optional<std::string> mismatch_warning(const std::optional<double>& server,
                      server_kind, bench_kind, *diff / *bench * 100);
 }
 
+// "75.0% of drafted tokens accepted (600 of 800)"; SGLang's gauges instead of counters.
+std::optional<std::string> spec_decode_text(const server_metrics::Delta& delta) {
+  const auto rate = server_metrics::spec_acceptance_rate(delta);
+  if (delta.spec_draft_tokens && delta.spec_accepted_tokens) {
+    if (!rate) return "no tokens drafted in the window";
+    return fmt::format("{:.1f}% of drafted tokens accepted ({} of {})", *rate * 100,
+                       count_text(delta.spec_accepted_tokens), count_text(delta.spec_draft_tokens));
+  }
+  if (!delta.spec_accept_length && !rate) return std::nullopt;
+  std::string text = "at the window's end:";
+  if (delta.spec_accept_length) {
+    text += fmt::format(" {:.2f} tokens accepted a step", *delta.spec_accept_length);
+  }
+  if (rate) text += fmt::format("{} acceptance {:.1f}%", delta.spec_accept_length ? "," : "",
+                                *rate * 100);
+  return text;
+}
+
+// null when the server says nothing of speculative decoding.
+json spec_decode_json(const server_metrics::Delta& delta) {
+  const auto rate = server_metrics::spec_acceptance_rate(delta);
+  if (!delta.spec_draft_tokens && !delta.spec_accepted_tokens && !delta.spec_accept_length &&
+      !rate) {
+    return nullptr;
+  }
+  return {{"draft_tokens", number_or_null(delta.spec_draft_tokens)},
+          {"accepted_tokens", number_or_null(delta.spec_accepted_tokens)},
+          {"acceptance_rate", number_or_null(rate)},
+          {"accept_length", number_or_null(delta.spec_accept_length)}};
+}
+
 // Several servers: one line each of its own counts, and its polled gauges.
 void append_each_server(const std::vector<ServerMetricsWindow>& servers,
                         std::vector<ServerLine>& lines) {
@@ -88,7 +120,7 @@ void append_each_server(const std::vector<ServerMetricsWindow>& servers,
 }
 
 std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
-                                     const metrics::RunSummary& summary) {
+                                     const metrics::RunSummary& summary, bool sharing_intended) {
   std::vector<ServerLine> lines;
   if (!window.delta) {
     lines.push_back({"Server metrics", "unavailable: " + window.failure});
@@ -108,11 +140,16 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
   lines.push_back({"Requests succeeded (server)", count_text(delta.requests_succeeded)});
   if (delta.prefix_cache_query_tokens) {
     lines.push_back({"Prefix-cache hits (server)",
-                     fmt::format("{} of {} prompt tokens looked up",
+                     fmt::format("{} of {} prompt tokens looked up (bench: {} cached input "
+                                 "tokens)",
                                  count_text(delta.prefix_cache_hit_tokens),
-                                 count_text(delta.prefix_cache_query_tokens))});
+                                 count_text(delta.prefix_cache_query_tokens),
+                                 count_text(bench_cached_tokens(summary)))});
   }
   lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
+  if (auto spec = spec_decode_text(delta)) {
+    lines.push_back({"Speculative decoding (server)", *spec});
+  }
   if (window.polls) append_gauge_lines(*window.polls, lines);
   append_latency_lines(latency_ranges(delta, summary), lines);
   if (auto warning =
@@ -122,6 +159,9 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
   if (auto warning = mismatch_warning(delta.prompt_tokens, bench_input_tokens(summary), "prompt",
                                       "input")) {
     lines.push_back({"", *warning});
+  }
+  for (std::string& finding : prefix_cache_findings(delta, summary, sharing_intended)) {
+    lines.push_back({"", std::move(finding)});
   }
   if (window.warmup_requests > 0) {
     lines.push_back({"", fmt::format("Note: the server's counts include the {} warm-up "
@@ -145,6 +185,7 @@ json own_figures_json(const ServerMetricsWindow& window) {
   out["prefix_cache_hit_tokens"] = number_or_null(delta.prefix_cache_hit_tokens);
   out["prefix_cache_query_tokens"] = number_or_null(delta.prefix_cache_query_tokens);
   out["preemptions"] = number_or_null(delta.preemptions);
+  out["spec_decode"] = spec_decode_json(delta);
   out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
   out["notes"] = delta.notes;
   return out;
@@ -153,13 +194,44 @@ json own_figures_json(const ServerMetricsWindow& window) {
 }  // namespace
 
 std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
-                                             const metrics::RunSummary& summary) {
-  std::vector<ServerLine> lines = window_lines(window, summary);
+                                             const metrics::RunSummary& summary,
+                                             bool sharing_intended) {
+  std::vector<ServerLine> lines = window_lines(window, summary, sharing_intended);
   append_each_server(window.servers, lines);
   return lines;
 }
 
-json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary) {
+namespace {
+
+// The cross-checks' findings beyond the token counts (server_findings.hpp), for the HTML report.
+json findings_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary,
+                   bool sharing_intended) {
+  json findings = json::array();
+  if (window.delta) {
+    for (const std::string& finding : prefix_cache_findings(*window.delta, summary,
+                                                           sharing_intended)) {
+      findings.push_back(finding);
+    }
+  }
+  if (window.polls) {
+    for (const std::string& finding : queue_findings(window.polls->queue, "server")) {
+      findings.push_back(finding);
+    }
+  }
+  for (std::size_t i = 0; i < window.servers.size(); ++i) {
+    if (!window.servers[i].polls) continue;
+    for (const std::string& finding :
+         queue_findings(window.servers[i].polls->queue, fmt::format("server {}", i + 1))) {
+      findings.push_back(finding);
+    }
+  }
+  return findings;
+}
+
+}  // namespace
+
+json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSummary& summary,
+                         bool sharing_intended) {
   json out = own_figures_json(window);
   const server_metrics::Delta delta = window.delta.value_or(server_metrics::Delta{});
   const std::optional<double> bench_input = bench_input_tokens(summary);
@@ -169,6 +241,11 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["prompt_tokens_difference"] = number_or_null(difference(delta.prompt_tokens, bench_input));
   out["generation_tokens_difference"] =
       number_or_null(difference(delta.generation_tokens, bench_output));
+  const std::optional<double> bench_cached = bench_cached_tokens(summary);
+  out["bench_cached_input_tokens"] = number_or_null(bench_cached);
+  out["prefix_cache_hit_difference"] =
+      number_or_null(difference(delta.prefix_cache_hit_tokens, bench_cached));
+  out["findings"] = findings_json(window, summary, sharing_intended);
   out["warmup_requests_in_window"] = window.warmup_requests;
   out["warmup_drained"] = window.warmup_drained;
   out["latency_ranges"] = latency_ranges_json(latency_ranges(delta, summary));

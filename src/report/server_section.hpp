@@ -18,10 +18,13 @@ struct ServerLine {
   std::string value;
 };
 
+/// `sharing_intended`: the workload shares prefixes on purpose (server_findings.hpp).
 std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
-                                             const metrics::RunSummary& summary);
+                                             const metrics::RunSummary& summary,
+                                             bool sharing_intended = false);
 
 nlohmann::json server_metrics_json(const ServerMetricsWindow& window,
-                                   const metrics::RunSummary& summary);
+                                   const metrics::RunSummary& summary,
+                                   bool sharing_intended = false);
 
 }  // namespace bench::report

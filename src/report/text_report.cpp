@@ -390,6 +390,11 @@ void write_latency(Writer& w, const RunSummary& s) {
   w.field("E2E from intended start (ms)",
           fmt::format("p50 {}  p99 {}", fixed2(s.e2e_from_intended_ms.median),
                       fixed2(s.e2e_from_intended_ms.p99)));
+  w.field("Time to headers (ms)",
+          s.ttfb_ms.count > 0
+              ? fmt::format("mean {}  p50 {}  p99 {} (admission; TTFT adds prefill)",
+                            fixed2(s.ttfb_ms.mean), fixed2(s.ttfb_ms.median), fixed2(s.ttfb_ms.p99))
+              : std::string("n/a"));
 }
 
 void write_errors(Writer& w, const RunSummary& s) {
@@ -432,9 +437,10 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
 }
 
-void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window) {
+void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
+                  bool sharing_intended) {
   w.rule("Server", '-');
-  for (const ServerLine& line : server_section_lines(window, s)) {
+  for (const ServerLine& line : server_section_lines(window, s, sharing_intended)) {
     if (line.label.empty()) {
       w.text(line.value);
     } else {
@@ -454,7 +460,10 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_latency(w, summary);
   write_errors(w, summary);
   write_client(w, summary, context.client);
-  if (context.server_metrics) write_server(w, summary, *context.server_metrics);
+  if (context.server_metrics) {
+    write_server(w, summary, *context.server_metrics,
+                 context.prompts_share_prefixes || context.prompts_reused);
+  }
   if (context.interrupted) {
     w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
   }

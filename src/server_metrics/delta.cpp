@@ -97,6 +97,20 @@ std::optional<Histogram> sum_histogram(const std::vector<Delta>& deltas,
   return total;
 }
 
+// A gauge of several servers: the mean of those that expose it.
+std::optional<double> mean_gauge(const std::vector<Delta>& deltas,
+                                 std::optional<double> Delta::*field) {
+  double total = 0;
+  std::size_t known = 0;
+  for (const Delta& delta : deltas) {
+    if (!(delta.*field)) continue;
+    total += *(delta.*field);
+    ++known;
+  }
+  if (known == 0) return std::nullopt;
+  return total / static_cast<double>(known);
+}
+
 }  // namespace
 
 Delta sum_of(const std::vector<Delta>& deltas) {
@@ -117,6 +131,10 @@ Delta sum_of(const std::vector<Delta>& deltas) {
   total.requests_succeeded = sum_counter(deltas, &Delta::requests_succeeded);
   total.ttft_seconds = sum_histogram(deltas, &Delta::ttft_seconds, "TTFT", total.notes);
   total.e2e_seconds = sum_histogram(deltas, &Delta::e2e_seconds, "E2E", total.notes);
+  total.spec_draft_tokens = sum_counter(deltas, &Delta::spec_draft_tokens);
+  total.spec_accepted_tokens = sum_counter(deltas, &Delta::spec_accepted_tokens);
+  total.spec_accept_length = mean_gauge(deltas, &Delta::spec_accept_length);
+  total.spec_accept_rate = mean_gauge(deltas, &Delta::spec_accept_rate);
   return total;
 }
 
@@ -144,6 +162,12 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
                                             "requests succeeded", notes);
   delta.ttft_seconds = histogram_growth(before.ttft_seconds, after.ttft_seconds, "TTFT", notes);
   delta.e2e_seconds = histogram_growth(before.e2e_seconds, after.e2e_seconds, "E2E", notes);
+  delta.spec_draft_tokens = counter_growth(before.spec_draft_tokens, after.spec_draft_tokens,
+                                           "speculative draft tokens", notes);
+  delta.spec_accepted_tokens = counter_growth(
+      before.spec_accepted_tokens, after.spec_accepted_tokens, "speculative accepted tokens", notes);
+  delta.spec_accept_length = after.spec_accept_length;
+  delta.spec_accept_rate = after.spec_accept_rate;
   return delta;
 }
 
@@ -162,6 +186,17 @@ std::optional<BucketRange> percentile_range(const Histogram& histogram, double p
     lower = bucket.upper_bound;
   }
   return BucketRange{lower, histogram.buckets.back().upper_bound};
+}
+
+std::optional<double> spec_acceptance_rate(const Delta& delta) {
+  if (delta.spec_draft_tokens && delta.spec_accepted_tokens) {
+    if (!(*delta.spec_draft_tokens > 0)) return std::nullopt;
+    return *delta.spec_accepted_tokens / *delta.spec_draft_tokens;
+  }
+  if (delta.spec_accept_rate && std::isfinite(*delta.spec_accept_rate)) {
+    return *delta.spec_accept_rate;
+  }
+  return std::nullopt;
 }
 
 }  // namespace bench::server_metrics

@@ -14,7 +14,9 @@ const std::array<NameMap, 5>& name_maps() {
        {"vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits"},
        {"vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries"},
        {"vllm:num_preemptions"}, {"vllm:request_success"},
-       {"vllm:time_to_first_token_seconds"}, {"vllm:e2e_request_latency_seconds"}},
+       {"vllm:time_to_first_token_seconds"}, {"vllm:e2e_request_latency_seconds"},
+       // vllm/v1/spec_decode/metrics.py (SpecDecodingProm), registered with --speculative-config.
+       {"vllm:spec_decode_num_draft_tokens"}, {"vllm:spec_decode_num_accepted_tokens"}, {}, {}},
       // SGLang with --enable-metrics: python/sglang/srt/metrics/collector.py. token_usage is the
       // KV pool's used fraction; the prefix cache is given only as a hit rate.
       {ServerFamily::sglang, "sglang:",
@@ -22,28 +24,34 @@ const std::array<NameMap, 5>& name_maps() {
        {"sglang:token_usage"}, {"sglang:cache_hit_rate"},
        {"sglang:prompt_tokens"}, {"sglang:generation_tokens"},
        {}, {}, {}, {},
-       {"sglang:time_to_first_token_seconds"}, {"sglang:e2e_request_latency_seconds"}},
+       {"sglang:time_to_first_token_seconds"}, {"sglang:e2e_request_latency_seconds"},
+       // Speculative decoding only as gauges of its recent steps.
+       {}, {}, {"sglang:spec_accept_length"}, {"sglang:spec_accept_rate"}},
       // llama.cpp with --metrics: tools/server/server.cpp (handle_metrics). No histograms;
       // "deferred" requests wait for a free slot.
       {ServerFamily::llamacpp, "llamacpp:",
        {"llamacpp:requests_processing"}, {"llamacpp:requests_deferred"},
        {"llamacpp:kv_cache_usage_ratio"}, {},
        {"llamacpp:prompt_tokens_total"}, {"llamacpp:tokens_predicted_total"},
-       {}, {}, {}, {}, {}, {}},
+       {}, {}, {}, {}, {}, {},
+       // tools/server/README.md: with a draft model (--model-draft).
+       {"llamacpp:tokens_drafted_total"}, {"llamacpp:tokens_drafted_accepted_total"}, {}, {}},
       // Text Generation Inference: docs/source/reference/metrics.md. Token totals are the sums of
       // its per-request length histograms.
       {ServerFamily::tgi, "tgi_",
        {"tgi_batch_current_size"}, {"tgi_queue_size"}, {}, {},
        {"tgi_request_input_length"}, {"tgi_request_generated_tokens"},
        {}, {}, {}, {"tgi_request_success"},
-       {}, {"tgi_request_duration"}},
+       {}, {"tgi_request_duration"},
+       {}, {}, {}, {}},
       // TensorRT-LLM's trtllm-serve, at /prometheus/metrics (its /metrics answers JSON).
       {ServerFamily::trtllm, "trtllm_",
        {"trtllm_num_requests_running"}, {"trtllm_num_requests_waiting"},
        {"trtllm_kv_cache_utilization"}, {"trtllm_kv_cache_hit_rate"},
        {"trtllm_prompt_tokens"}, {"trtllm_generation_tokens"},
        {}, {}, {}, {"trtllm_request_success"},
-       {"trtllm_time_to_first_token_seconds"}, {"trtllm_e2e_request_latency_seconds"}},
+       {"trtllm_time_to_first_token_seconds"}, {"trtllm_e2e_request_latency_seconds"},
+       {}, {}, {}, {}},
   }};
   return kMaps;
 }

@@ -28,6 +28,10 @@ struct NameMap {
   Names requests_succeeded;
   Names ttft_seconds;
   Names e2e_seconds;
+  Names spec_draft_tokens;     // counters
+  Names spec_accepted_tokens;
+  Names spec_accept_length;    // gauges
+  Names spec_accept_rate;
 };
 
 /// Every known family's map, in detection order.

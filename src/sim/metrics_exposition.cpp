@@ -86,6 +86,22 @@ std::vector<double> vllm_e2e_buckets_s() {
           30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
 }
 
+std::optional<MetricsFamily> parse_metrics_family(std::string_view word) {
+  if (word == "vllm") return MetricsFamily::vllm;
+  if (word == "sglang") return MetricsFamily::sglang;
+  if (word == "llamacpp") return MetricsFamily::llamacpp;
+  return std::nullopt;
+}
+
+std::string_view metrics_family_name(MetricsFamily family) {
+  switch (family) {
+    case MetricsFamily::vllm: return "vllm";
+    case MetricsFamily::sglang: return "sglang";
+    case MetricsFamily::llamacpp: return "llamacpp";
+  }
+  return "vllm";
+}
+
 std::string vllm_exposition(const SimCounts& counts, std::string_view model) {
   const std::string model_label = "model_name=\"" + escape_label_value(model) + "\"";
   const std::string labels = "{" + model_label + "}";
@@ -112,6 +128,59 @@ std::string vllm_exposition(const SimCounts& counts, std::string_view model) {
   add_histogram(out, "vllm:e2e_request_latency_seconds",
                 "Histogram of e2e request latency in seconds.", model_label, counts.e2e_seconds);
   return out;
+}
+
+std::string sglang_exposition(const SimCounts& counts, std::string_view model) {
+  const std::string model_label = "model_name=\"" + escape_label_value(model) + "\"";
+  const std::string labels = "{" + model_label + "}";
+  std::string out;
+  add_metric(out, "sglang:num_running_reqs", "gauge", "The number of running requests.", labels,
+             static_cast<double>(counts.requests_running));
+  add_metric(out, "sglang:num_queue_reqs", "gauge",
+             "The number of requests in the waiting queue.", labels,
+             static_cast<double>(counts.requests_waiting));
+  if (counts.kv_cache_usage) {
+    add_metric(out, "sglang:token_usage", "gauge", "The token usage.", labels,
+               *counts.kv_cache_usage);
+  }
+  add_metric(out, "sglang:prompt_tokens_total", "counter", "Number of prefill tokens processed.",
+             labels, static_cast<double>(counts.prompt_tokens));
+  add_metric(out, "sglang:generation_tokens_total", "counter",
+             "Number of generation tokens processed.", labels,
+             static_cast<double>(counts.generation_tokens));
+  add_histogram(out, "sglang:time_to_first_token_seconds",
+                "Histogram of time to first token in seconds.", model_label, counts.ttft_seconds);
+  add_histogram(out, "sglang:e2e_request_latency_seconds",
+                "Histogram of End-to-end request latency in seconds", model_label,
+                counts.e2e_seconds);
+  return out;
+}
+
+std::string llamacpp_exposition(const SimCounts& counts) {
+  std::string out;
+  add_metric(out, "llamacpp:prompt_tokens_total", "counter", "Number of prompt tokens processed.",
+             "", static_cast<double>(counts.prompt_tokens));
+  add_metric(out, "llamacpp:tokens_predicted_total", "counter",
+             "Number of generation tokens processed.", "",
+             static_cast<double>(counts.generation_tokens));
+  if (counts.kv_cache_usage) {
+    add_metric(out, "llamacpp:kv_cache_usage_ratio", "gauge",
+               "KV-cache usage. 1 means 100 percent usage.", "", *counts.kv_cache_usage);
+  }
+  add_metric(out, "llamacpp:requests_processing", "gauge", "Number of requests processing.", "",
+             static_cast<double>(counts.requests_running));
+  add_metric(out, "llamacpp:requests_deferred", "gauge", "Number of requests deferred.", "",
+             static_cast<double>(counts.requests_waiting));
+  return out;
+}
+
+std::string exposition(const SimCounts& counts, std::string_view model, MetricsFamily family) {
+  switch (family) {
+    case MetricsFamily::sglang: return sglang_exposition(counts, model);
+    case MetricsFamily::llamacpp: return llamacpp_exposition(counts);
+    case MetricsFamily::vllm: break;
+  }
+  return vllm_exposition(counts, model);
 }
 
 }  // namespace bench::sim

@@ -286,7 +286,8 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     } else if (path == "/health") {
       send_simple(connection, 200, "application/json", "{}", request.keep_alive);
     } else {
-      send_simple(connection, 200, "application/json", models_body(options.model, unix_seconds()),
+      send_simple(connection, 200, "application/json",
+                  models_body(options.model, unix_seconds(), options.max_model_len),
                   request.keep_alive);
     }
     served.fetch_add(1);
@@ -294,6 +295,17 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
   }
   if (path == "/metrics") {
     answer_metrics(connection, request);
+    return;
+  }
+  if (path == "/version") {
+    // vLLM's GET /version (vllm/entrypoints/openai/api_server.py, show_version).
+    if (request.method != "GET") {
+      send_error(connection, 405, "use GET for /version", request.keep_alive);
+    } else {
+      send_simple(connection, 200, "application/json", R"({"version":"bench-sim"})",
+                  request.keep_alive);
+    }
+    served.fetch_add(1);
     return;
   }
   if (path == "/flush_cache" || path == "/reset_prefix_cache") {
@@ -328,7 +340,7 @@ void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& 
     now.kv_cache_usage = model->kv_usage_ratio();
     // prometheus_client's content type for the 0.0.4 text format.
     send_simple(connection, 200, "text/plain; version=0.0.4; charset=utf-8",
-                vllm_exposition(now, options.model), request.keep_alive);
+                exposition(now, options.model, options.metrics_family), request.keep_alive);
   }
   served.fetch_add(1);
 }
@@ -355,11 +367,9 @@ void SimServer::Impl::observe_latency(const TraceRecord& record) {
 }
 
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
-  // vLLM's max_model_len; the simulator's context is its KV budget.
-  constexpr std::int64_t kMaxModelLen = 1'000'000;
   const std::optional<RouteAnswer> answer =
       answer_tokenize_route(request.method, request.target, request.body,
-                            options.tokenize_dialect, counter, kMaxModelLen);
+                            options.tokenize_dialect, counter, options.max_model_len);
   if (!answer) return false;
   send_simple(connection, answer->status, "application/json", answer->body, request.keep_alive);
   served.fetch_add(1);

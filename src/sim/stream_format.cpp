@@ -251,11 +251,12 @@ std::string full_response_body(const ResponseShape& shape, std::string_view text
   return out;
 }
 
-std::string models_body(std::string_view model, std::int64_t created) {
+std::string models_body(std::string_view model, std::int64_t created,
+                        std::int64_t max_model_len) {
   return fmt::format(
       R"({{"object":"list","data":[{{"id":{},"object":"model","created":{},"owned_by":"bench",)"
-      R"("max_model_len":1048576}}]}})",
-      json_string(model), created);
+      R"("max_model_len":{}}}]}})",
+      json_string(model), created, max_model_len);
 }
 
 std::string error_body(std::string_view message, std::string_view type, int code) {

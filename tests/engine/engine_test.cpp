@@ -51,6 +51,8 @@ class RecordingHandler final : public TransferHandler {
   void on_end(const TransferEnd& end) override {
     ++end_calls;
     error = end.error;
+    response_start_ns = end.response_start_ns;
+    end_ns = end.end_ns;
     --tally_.in_flight;
     ++tally_.ended;
     tally_.errors.push_back(end.error);
@@ -64,6 +66,8 @@ class RecordingHandler final : public TransferHandler {
   std::int64_t last_arrival_ns = 0;
   bool stamps_monotonic = true;
   long abort_after_bytes = -1;
+  std::int64_t response_start_ns = -2;  // as on_end said
+  std::int64_t end_ns = 0;
 
  private:
   Tally& tally_;
@@ -159,6 +163,19 @@ TEST(Engine, StampsBodyBytesWithTheTimeOfTheirRead) {
   const RecordingHandler& handler = *source.handlers[0];
   EXPECT_GT(handler.last_arrival_ns, before);
   EXPECT_LT(handler.last_arrival_ns, after);
+}
+
+TEST(Engine, SaysWhenTheResponsesHeadersCameBeforeItsBody) {
+  // The simulator sends its headers on admission and the first token 20 ms later.
+  bench::sim::SimServer server(fast_sim());
+  Tally tally;
+  StreamingSource source(server.base_url() + "/v1/completions", 1, tally);
+  Engine engine(with(1));
+  const std::int64_t before = bench::now_ns();
+  engine.run(source);
+  const RecordingHandler& handler = *source.handlers[0];
+  EXPECT_GT(handler.response_start_ns, 0);
+  EXPECT_LT(handler.response_start_ns, handler.end_ns - before);
 }
 
 TEST(Engine, ClassifiesARefusedConnection) {

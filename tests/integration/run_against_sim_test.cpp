@@ -100,6 +100,17 @@ TEST(RunAgainstSim, WithoutPreconnectEachSlotOpensItsConnectionInsideTheRun) {
   EXPECT_GT(results["mean_connect_ms"].get<double>(), 0.0);
 }
 
+TEST(RunAgainstSim, TimeToHeadersIsAdmissionAndTtftAddsTheWaitForTheFirstToken) {
+  // The simulator answers its headers on admission, its first token 80 ms later.
+  bench::sim::SimServer server(sim_options(80, 1));
+  const json results = run_json(server, {"--concurrency", "2", "--num-prompts", "4",
+                                         "--input-len", "8", "--output-len", "2"});
+  ASSERT_TRUE(results["median_ttfb_ms"].is_number()) << results.dump();
+  EXPECT_GT(results["median_ttfb_ms"].get<double>(), 0.0);
+  EXPECT_LT(results["p99_ttfb_ms"].get<double>(), results["median_ttft_ms"].get<double>() - 40);
+  EXPECT_TRUE(results["mean_ttfb_ms"].is_number());
+}
+
 INSTANTIATE_TEST_SUITE_P(Concurrency, RunAtConcurrency,
                          ::testing::Values(ConcurrencyCase{1, 8}, ConcurrencyCase{64, 256},
                                            ConcurrencyCase{512, 1024}),

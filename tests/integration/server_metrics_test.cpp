@@ -89,6 +89,54 @@ TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
   EXPECT_GE(gauges.at("requests_waiting").at("max").get<double>(), 1) << gauges.dump();
   EXPECT_GT(gauges.at("kv_cache_usage").at("max").get<double>(), 0) << gauges.dump();
   EXPECT_EQ(gauges.at("series").at("t_s").size(), gauges.at("polls").get<std::size_t>());
+  // bench's own requests waited: the server queued them, and nobody else was there.
+  EXPECT_GE(gauges.at("queue").at("bench_requests_waiting").get<int>(), 1) << gauges.dump();
+  EXPECT_EQ(gauges.at("queue").at("beyond_bench"), 0) << gauges.dump();
+  EXPECT_EQ(gauges.at("queue").at("while_bench_idle"), 0) << gauges.dump();
+}
+
+TEST(ServerMetrics, TheSimulatorInOtherFamiliesNamesIsReadThroughTheirMaps) {
+  for (const char* family : {"sglang", "llamacpp"}) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY, run_args({"--sim-metrics-family", family, "--server-metrics"}));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json results = json::parse(run.out);
+    const json& server = results.at("server_metrics");
+    EXPECT_EQ(server.at("family"), family == std::string("sglang") ? "sglang" : "llama.cpp");
+    EXPECT_EQ(server.at("generation_tokens"), results.at("total_output_tokens")) << family;
+    EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << family;
+  }
+}
+
+TEST(ServerMetrics, TheResultsSayWhatTheServerSaysOfItself) {
+  const ProcessResult run =
+      run_process(BENCH_BINARY, run_args({"--sim-max-model-len", "4096"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json server = json::parse(run.out).at("server");
+  EXPECT_EQ(server, json({{"family", "vllm"}, {"version", "bench-sim"}, {"model", "bench-sim"},
+                          {"max_model_len", 4096}}))
+      << server.dump();
+}
+
+TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
+  const ProcessResult run = run_process(
+      BENCH_BINARY, {"--dataset", "random-ids", "--endpoint", "completions", "--input-len", "200",
+                     "--output-len", "100", "--num-prompts", "2", "--sim-max-model-len", "256",
+                     "--quiet"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(run.err,
+            "bench: error: prompts of up to 200 tokens plus max_tokens 100 make 300 tokens, "
+            "beyond the model's max_model_len 256: every such request would be refused; lower "
+            "--input-len or --output-len\n");
+  // In words, the lengths are an estimate: a warning, and the run goes on.
+  const ProcessResult words = run_process(
+      BENCH_BINARY, {"--input-len", "200", "--output-len", "100", "--num-prompts", "2",
+                     "--sim-max-model-len", "256", "--output-format", "json"});
+  EXPECT_EQ(words.exit_code, 0) << words.err;
+  EXPECT_NE(words.err.find("bench: warning: prompts of up to 200 words plus max_tokens 100 may "
+                           "exceed the model's max_model_len 256 tokens"),
+            std::string::npos)
+      << words.err;
 }
 
 TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {

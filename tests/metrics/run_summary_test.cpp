@@ -210,6 +210,22 @@ TEST(SummarizeRun, ComputesTtftTpotAndE2ePerRequest) {
   EXPECT_DOUBLE_EQ(s.tpot_ms.max, 50);  // (250 - 50) / 4
 }
 
+TEST(SummarizeRun, TimeToHeadersCountsTheRequestsThatSaidIt) {
+  std::vector<RequestRecord> records = {completed(0, {50}, 60, 10, 1),
+                                        completed(100, {180}, 190, 10, 1),
+                                        completed(200, {230}, 240, 10, 1)};
+  records[0].response_headers_ns = 2 * kNsPerMs;   // admitted at once, 48 ms to the token
+  records[1].response_headers_ns = 70 * kNsPerMs;  // queued before its headers
+  // records[2] never said (no response headers seen): not counted, not 0.
+  RequestRecord refused = failed(300, 310, ErrorClass::http_5xx, "HTTP 503");
+  refused.response_headers_ns = 5 * kNsPerMs;  // a failure's headers are not an admission
+  records.push_back(refused);
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.ttfb_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.ttfb_ms.mean, 36);
+  EXPECT_DOUBLE_EQ(s.ttfb_ms.max, 70);
+}
+
 TEST(SummarizeRun, RequestWithoutTextHasE2eButNoTtft) {
   std::vector<RequestRecord> records = {completed(0, {}, 40, 10, 0)};
   const RunSummary s = summarize_run(records);

@@ -85,6 +85,36 @@ TEST(HtmlServer, ATokenMismatchIsAnAlert) {
             std::string::npos);
 }
 
+TEST(HtmlServer, SpeculativeAcceptanceIsARowWhenExposed) {
+  json server = agreeing_server();
+  EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Speculative decoding"),
+            std::string::npos);
+  server["spec_decode"] = {{"draft_tokens", 800}, {"accepted_tokens", 600},
+                           {"acceptance_rate", 0.75}, {"accept_length", nullptr}};
+  const std::unique_ptr<XmlNode> root = parse_xml(render_html_report(with_server_metrics(server)));
+  EXPECT_EQ(row_text(*root, "Speculative decoding"), "75.0% accepted (600 of 800 drafted tokens)||");
+}
+
+TEST(HtmlServer, ChartsTheGaugesOverTheWindow) {
+  json server = agreeing_server();
+  EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Server: running and waiting"),
+            std::string::npos);  // no series, no chart
+  server["gauges"]["series"] = {{"readings_per_point", 1},
+                                {"max_points", 2048},
+                                {"t_s", {0.0, 1.0, 2.0}},
+                                {"requests_running", {1, 4, 2}},
+                                {"requests_waiting", {0, 3, nullptr}},
+                                {"kv_cache_usage", {0.1, 0.5, 0.25}}};
+  const std::string html = render_html_report(with_server_metrics(server));
+  const std::unique_ptr<XmlNode> root = parse_xml(html);
+  EXPECT_NE(html.find("Server: running and waiting requests"), std::string::npos);
+  EXPECT_NE(html.find("Server: KV-cache usage"), std::string::npos);
+  EXPECT_NE(html.find("KV-cache usage (%)"), std::string::npos);
+  server["gauges"]["series"]["kv_cache_usage"] = {nullptr, nullptr, nullptr};
+  EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Server: KV-cache usage"),
+            std::string::npos);  // a server without the gauge gets no empty chart
+}
+
 TEST(HtmlServer, AFailedScrapeIsOneLine) {
   const json server = {{"url", "http://127.0.0.1:1/metrics"},
                        {"error", "GET http://127.0.0.1:1/metrics failed: <refused>"}};

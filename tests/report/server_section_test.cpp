@@ -101,6 +101,43 @@ TEST(ServerSection, UnknownInputTokensLeaveTheDifferenceUnknown) {
   EXPECT_EQ(json.at("generation_tokens_difference"), 0);
 }
 
+TEST(ServerSection, SpeculativeAcceptanceIsSaidOverTheWindow) {
+  Delta delta = vllm_delta(1000, 200);
+  delta.spec_draft_tokens = 800;
+  delta.spec_accepted_tokens = 600;
+  const auto context = with_window(delta);
+  const std::string text = bench::report::render_text(counted(1000, 200), context);
+  EXPECT_NE(text.find("Speculative decoding (server):    75.0% of drafted tokens accepted (600 of "
+                      "800)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json json = bench::report::to_json(counted(1000, 200), context);
+  const nlohmann::json& spec = json.at("server_metrics").at("spec_decode");
+  EXPECT_EQ(spec.at("draft_tokens"), 800);
+  EXPECT_EQ(spec.at("accepted_tokens"), 600);
+  EXPECT_DOUBLE_EQ(spec.at("acceptance_rate").get<double>(), 0.75);
+  EXPECT_TRUE(spec.at("accept_length").is_null());
+}
+
+TEST(ServerSection, SglangAcceptanceComesFromItsGauges) {
+  Delta delta = vllm_delta(1000, 200);
+  delta.family = ServerFamily::sglang;
+  delta.spec_accept_length = 2.9;
+  delta.spec_accept_rate = 0.55;
+  const std::string text = bench::report::render_text(counted(1000, 200), with_window(delta));
+  EXPECT_NE(text.find("at the window's end: 2.90 tokens accepted a step, acceptance 55.0%"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ServerSection, NoSpeculativeDecodingNoLineAndNullKey) {
+  const auto context = with_window(vllm_delta(1000, 200));
+  const std::string text = bench::report::render_text(counted(1000, 200), context);
+  EXPECT_EQ(text.find("Speculative decoding"), std::string::npos) << text;
+  const nlohmann::json json = bench::report::to_json(counted(1000, 200), context);
+  EXPECT_TRUE(json.at("server_metrics").at("spec_decode").is_null());
+}
+
 TEST(ServerSection, NoWindowNoSectionAndNoKey) {
   const RunContext context;
   EXPECT_EQ(bench::report::render_text(counted(1, 1), context).find(" Server "), std::string::npos);

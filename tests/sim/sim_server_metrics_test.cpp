@@ -173,6 +173,51 @@ TEST(SimServerMetrics, EscapesTheModelNameLabel) {
   EXPECT_EQ(*family->samples.at(0).label("model_name"), "org/odd\"name\\v1");
 }
 
+// --metrics-family: the same counts in SGLang's and llama.cpp's names, read back through their
+// name maps after one request.
+Snapshot after_one_request(bench::sim::MetricsFamily family) {
+  SimOptions options = fast_sim();
+  options.metrics_family = family;
+  SimServer server(options);
+  RawConnection connection(server.port());
+  connection.send(post("/v1/completions",
+                       R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true})"));
+  EXPECT_EQ(connection.read_response().status, 200);
+  return scrape(connection);
+}
+
+TEST(SimServerMetrics, WritesSglangsNamesByFlag) {
+  const Snapshot snapshot = after_one_request(bench::sim::MetricsFamily::sglang);
+  EXPECT_EQ(snapshot.family, ServerFamily::sglang);
+  EXPECT_EQ(snapshot.generation_tokens, 4);
+  EXPECT_GT(snapshot.prompt_tokens.value_or(0), 0);
+  EXPECT_EQ(snapshot.requests_running, 0);
+  ASSERT_TRUE(snapshot.ttft_seconds.has_value());
+  EXPECT_EQ(snapshot.ttft_seconds->count, 1);
+}
+
+TEST(SimServerMetrics, WritesLlamaCppsNamesByFlag) {
+  const Snapshot snapshot = after_one_request(bench::sim::MetricsFamily::llamacpp);
+  EXPECT_EQ(snapshot.family, ServerFamily::llamacpp);
+  EXPECT_EQ(snapshot.generation_tokens, 4);
+  EXPECT_EQ(snapshot.requests_waiting, 0);
+  EXPECT_FALSE(snapshot.ttft_seconds.has_value());  // llama.cpp has no histograms
+}
+
+TEST(SimServerMetrics, SaysItsVersionAndMaxModelLenAsVllmDoes) {
+  SimOptions options = fast_sim();
+  options.max_model_len = 4096;
+  SimServer server(options);
+  RawConnection connection(server.port());
+  connection.send("GET /version HTTP/1.1\r\nHost: x\r\n\r\n");
+  const RawResponse version = connection.read_response();
+  EXPECT_EQ(version.status, 200);
+  EXPECT_EQ(json::parse(version.body).at("version"), "bench-sim");
+  connection.send("GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n");
+  const json models = json::parse(connection.read_response().body);
+  EXPECT_EQ(models.at("data").at(0).at("max_model_len"), 4096);
+}
+
 TEST(SimServerMetrics, RefusesAPost) {
   SimServer server(fast_sim());
   RawConnection connection(server.port());

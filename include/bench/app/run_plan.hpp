@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/app/run_point.hpp"
+#include "bench/app/server_identity.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
 #include "bench/cli/options.hpp"
@@ -77,6 +78,7 @@ struct PreparedRun {
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
   std::optional<TemplateOverhead> template_overhead;
   util::Redactor redactor;  // hides the credentials in every server text bench keeps
+  ServerIdentity server;    // what the server says of itself (server_identity.hpp)
 };
 
 /// The open-loop schedule's plan of a point at `rate_per_s` (infinity and no ramp: a closed

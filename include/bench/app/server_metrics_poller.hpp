@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "bench/app/live_counters.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/report/report.hpp"
 
@@ -20,8 +21,10 @@ namespace bench::app {
 class MetricsPoller {
  public:
   /// Starts polling `server` every `interval_ns` (> 0), the first poll one interval from now.
-  /// `server` must outlive the poller.
-  MetricsPoller(const MetricsServer& server, std::int64_t interval_ns);
+  /// `server` must outlive the poller, and `live` (bench's own counts, to hold the server's
+  /// queue against; may be null) too.
+  MetricsPoller(const MetricsServer& server, std::int64_t interval_ns,
+                const LiveCounters* live = nullptr);
   ~MetricsPoller();
   MetricsPoller(const MetricsPoller&) = delete;
   MetricsPoller& operator=(const MetricsPoller&) = delete;
@@ -34,7 +37,10 @@ class MetricsPoller {
   void poll_once();
   bool wait_until(std::int64_t due_ns);  // false when stopped
 
+  std::int64_t bench_in_flight() const;
+
   const MetricsServer& server_;
+  const LiveCounters* live_;
   std::int64_t interval_ns_;
   std::int64_t origin_ns_;
   report::GaugePolls outcome_;  // the poller thread's until stop() has joined it

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/app/live_counters.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/report/report.hpp"
 #include "bench/server_metrics/snapshot.hpp"
@@ -53,8 +54,9 @@ class ServerMetricsScraper {
   ServerMetricsScraper(std::vector<MetricsServer> servers, double poll_interval_s);
   ~ServerMetricsScraper();
 
-  /// Before a point: the first scrape of its window.
-  void before_point();
+  /// Before a point: the first scrape of its window. `live` (bench's own counts while the point
+  /// runs; may be null) must outlive after_point().
+  void before_point(const LiveCounters* live = nullptr);
   /// After a point's last request: the window's delta, or why it is unknown (said on `err` the
   /// first time a scrape fails, unless `quiet`). With several servers: their sum, each one's
   /// own window under `servers`.

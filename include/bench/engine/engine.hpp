@@ -35,6 +35,9 @@ struct TransferEnd {
   long new_connections = 0;      // connections this transfer had to open (0 = reused one)
   std::int64_t connect_ns = -1;  // start -> connected (TCP, and TLS when https), when it opened
                                  // a connection; -1 when it reused one
+  // start -> the response's first byte (its status line and headers): curl's
+  // CURLINFO_STARTTRANSFER_TIME_T; -1 when no response came.
+  std::int64_t response_start_ns = -1;
 };
 
 /// Receives one transfer's response, on the engine thread. Must not throw.

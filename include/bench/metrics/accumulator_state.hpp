@@ -45,11 +45,11 @@ struct TimelineState {
 };
 
 /// RunAccumulator's distributions, in the order of AccumulatorState::distributions.
-inline constexpr std::array<std::string_view, 11> kAccumulatorDistributions = {
+inline constexpr std::array<std::string_view, 12> kAccumulatorDistributions = {
     "ttft_ms",         "itl_ms",        "icl_ms",
     "tpot_ms",         "e2e_ms",        "schedule_lag_ms",
     "client_lag_ms",   "ttft_from_intended_ms", "e2e_from_intended_ms",
-    "connect_ms",      "ttfa_ms"};
+    "connect_ms",      "ttfa_ms",       "ttfb_ms"};
 
 struct AccumulatorState {
   SummaryOptions options;

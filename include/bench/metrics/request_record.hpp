@@ -84,6 +84,10 @@ struct RequestRecord {
   // server that closes every connection (llama.cpp) or accepts slowly is seen for what it is.
   bool new_connection = false;   // this request opened a connection rather than reusing one
   std::int64_t connect_ns = -1;  // time to connect, when it opened one; -1 otherwise
+  // Time to response headers: start -> the response's first byte (status line and headers),
+  // when one came; -1 otherwise. Beside TTFT it tells admission (the server answering at all)
+  // from prefill (its first token).
+  std::int64_t response_headers_ns = -1;
 
   ErrorClass error = ErrorClass::none;
   long http_status = 0;       // 0 when no response arrived

@@ -87,6 +87,7 @@ struct RunSummary {
   Distribution connect_ms;        // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
+  Distribution ttfb_ms;  // request start -> response headers (time to first byte), successful
   // The raw values the distributions above could keep together (sample_budget.hpp), and
   // whether all of them fit: if not, the percentiles of those that did not are from a
   // histogram, within Histogram::kMaxRelativeError of the exact ones.
@@ -175,7 +176,7 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
-  std::array<LatencyDistribution*, 11> distributions();  // every one below
+  std::array<LatencyDistribution*, 12> distributions();  // every one below
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;
@@ -187,6 +188,7 @@ class RunAccumulator {
       e2e_from_intended_ms_;
   LatencyDistribution connect_ms_;
   LatencyDistribution ttfa_ms_;
+  LatencyDistribution ttfb_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests

@@ -14,6 +14,7 @@
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/format.hpp"
 #include "bench/server_metrics/gauge_series.hpp"
+#include "bench/server_metrics/queue_check.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 
 namespace bench::report {
@@ -36,6 +37,7 @@ struct GaugePolls {
   std::size_t skipped = 0;             // ticks missed because a scrape outlasted the interval
   std::string first_failure;           // why the first failed poll failed; empty when none did
   double slowest_scrape_s = 0;
+  server_metrics::QueueCounts queue;  // answered polls by the queueing they saw (queue_check.hpp)
 };
 
 /// --server-metrics: what the server's own counters say of the point, scraped before it (and

@@ -53,6 +53,11 @@ struct Snapshot {
   // The server's own latency distributions, in seconds.
   std::optional<Histogram> ttft_seconds;
   std::optional<Histogram> e2e_seconds;
+  // Speculative decoding, where the server runs it and says so.
+  std::optional<double> spec_draft_tokens;     // counter: tokens the drafter proposed
+  std::optional<double> spec_accepted_tokens;  // counter: of them, those the target model kept
+  std::optional<double> spec_accept_length;    // gauge (SGLang): tokens accepted per verify step
+  std::optional<double> spec_accept_rate;      // gauge (SGLang): accepted / drafted, 0..1
 };
 
 /// Reads the figures of `exposition` through the name map of its detected family.
@@ -69,6 +74,11 @@ struct Delta {
   std::optional<double> requests_succeeded;
   std::optional<Histogram> ttft_seconds;  // per-bucket growth: the window's own distribution
   std::optional<Histogram> e2e_seconds;
+  std::optional<double> spec_draft_tokens;
+  std::optional<double> spec_accepted_tokens;
+  // Gauges have no growth: the values of the window's closing scrape.
+  std::optional<double> spec_accept_length;
+  std::optional<double> spec_accept_rate;
   /// Why a figure both scrapes should have is unknown (a counter that went down, buckets that
   /// changed), one line each.
   std::vector<std::string> notes;
@@ -88,5 +98,10 @@ struct BucketRange {
   double upper = 0;  // +Inf when the percentile is beyond the last finite bound
 };
 std::optional<BucketRange> percentile_range(const Histogram& histogram, double percentile);
+
+/// Speculative decoding's acceptance over a window: accepted / drafted tokens from the
+/// counters (vLLM, llama.cpp), else the server's own rate gauge (SGLang); nullopt when the
+/// server says neither, or drafted nothing.
+std::optional<double> spec_acceptance_rate(const Delta& delta);
 
 }  // namespace bench::server_metrics

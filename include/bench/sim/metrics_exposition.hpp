@@ -1,7 +1,9 @@
 #pragma once
 // The simulator's GET /metrics: its own counts in vLLM's names and shape (vllm/v1/metrics/
 // loggers.py, as prometheus_client writes them: counters as name_total, a model_name label), so
-// that bench's --server-metrics can be held against the simulator's truth end to end.
+// that bench's --server-metrics can be held against the simulator's truth end to end; or, by
+// --metrics-family, in SGLang's (python/sglang/srt/metrics/collector.py) or llama.cpp's
+// (tools/server/server.cpp, handle_metrics) names, to test the family detection end to end.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,6 +11,11 @@
 #include <vector>
 
 namespace bench::sim {
+
+/// Whose names GET /metrics writes.
+enum class MetricsFamily { vllm, sglang, llamacpp };
+std::optional<MetricsFamily> parse_metrics_family(std::string_view word);  // "vllm", ...
+std::string_view metrics_family_name(MetricsFamily family);
 
 /// A Prometheus histogram as the server keeps it: observations per bucket, their sum and count.
 class SimHistogram {
@@ -50,5 +57,11 @@ struct SimCounts {
 
 /// The Prometheus text exposition (format 0.0.4) of `counts` for `model`.
 std::string vllm_exposition(const SimCounts& counts, std::string_view model);
+/// SGLang's names: the same figures and histograms (in vLLM's buckets), a model_name label.
+std::string sglang_exposition(const SimCounts& counts, std::string_view model);
+/// llama.cpp's names: its gauges and token counters, no label and no histogram, as it has none.
+std::string llamacpp_exposition(const SimCounts& counts);
+/// The exposition in `family`'s names.
+std::string exposition(const SimCounts& counts, std::string_view model, MetricsFamily family);
 
 }  // namespace bench::sim

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/sim/metrics_exposition.hpp"
 #include "bench/sim/prompt_counter.hpp"
 #include "bench/sim/stream_format.hpp"
 #include "bench/sim/tokenize_routes.hpp"
@@ -46,6 +47,10 @@ struct SimOptions {
   std::string host = "127.0.0.1";  // listen address; loopback by default
   std::uint16_t port = 0;          // 0 = pick a free port (read it back from SimServer::port())
   std::string model = "bench-sim";  // the single id served by GET /v1/models
+  // Tokens one request may hold (prompt + output), said as max_model_len in GET /v1/models
+  // (vLLM's shape) and by /tokenize; a statement only: requests beyond it are still served.
+  std::int64_t max_model_len = 1'048'576;
+  MetricsFamily metrics_family = MetricsFamily::vllm;  // whose names GET /metrics writes
 
   // How tokens are timed: "fixed" (every request on its own clock, the three fields below),
   // "firehose" (no delays), or a continuous-batching engine: "tiny", "h100-dense-8b",

@@ -80,7 +80,8 @@ std::string full_response_body(const ResponseShape& shape, std::string_view text
                                std::string_view finish_reason, const Usage& usage);
 
 /// GET /v1/models.
-std::string models_body(std::string_view model, std::int64_t created);
+std::string models_body(std::string_view model, std::int64_t created,
+                        std::int64_t max_model_len = 1'048'576);
 
 /// {"error": {"message", "type", "code"}}, as vLLM and llama.cpp shape it.
 std::string error_body(std::string_view message, std::string_view type, int code);

@@ -1,0 +1,84 @@
+#pragma once
+// What the server says of itself, read once before the run and recorded in the results'
+// "server" object: its family and version (vLLM's GET /version, SGLang's GET /server_info or
+// /get_server_info, llama.cpp's GET /props), the model, and the longest sequence it accepts
+// (max_model_len: prompt plus output tokens of one request), where it says so. Each probe that
+// fails is skipped: an unknown field is null, never a guess. A run whose longest prompt plus
+// max_tokens exceeds max_model_len is refused before it starts, when lengths are in tokens.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/cli/options.hpp"
+#include "bench/engine/engine.hpp"
+
+namespace bench::app {
+
+struct RunPlan;
+struct PreparedRun;
+
+/// The results key of the object identity_json() writes.
+inline constexpr std::string_view kServerKey = "server";
+
+struct ServerIdentity {
+  std::optional<std::string> family;          // "vllm", "sglang", "llama.cpp"
+  std::optional<std::string> version;         // as the server spells it
+  std::optional<std::string> model;           // the model it serves (its id or path)
+  std::optional<std::int64_t> max_model_len;  // tokens: prompt + output of one request
+};
+
+// Readers of each answer's body; each fills what it finds and returns whether the body was
+// the answer it reads (a JSON object of that shape).
+
+/// GET /v1/models: `model`'s max_model_len (vLLM's ModelCard, SGLang's too), and the family
+/// from owned_by ("vllm", "sglang", "llamacpp").
+bool read_models(std::string_view body, const std::string& model, ServerIdentity& identity);
+/// vLLM's GET /version: {"version": "0.10.1"}.
+bool read_vllm_version(std::string_view body, ServerIdentity& identity);
+/// SGLang's GET /server_info (or /get_server_info): its server_args (model_path,
+/// context_length) and "version".
+bool read_sglang_server_info(std::string_view body, ServerIdentity& identity);
+/// llama.cpp's GET /props: build_info, model_path, and default_generation_settings.n_ctx (the
+/// context of one slot, which is what one request may hold).
+bool read_llamacpp_props(std::string_view body, ServerIdentity& identity);
+
+struct IdentityServer {
+  std::string base_url;
+  const std::vector<std::string>* headers = nullptr;
+  engine::EngineOptions engine;
+};
+
+/// Asks the server: /v1/models, then /props, /server_info, /get_server_info and /version until
+/// one names its family. `model` is the model the run asks for.
+ServerIdentity probe_server_identity(const IdentityServer& server, const std::string& model);
+
+/// {"family", "version", "model", "max_model_len"}, null where unknown.
+nlohmann::json identity_json(const ServerIdentity& identity);
+
+/// The longest request of the run, against the server's max_model_len.
+struct ContextFit {
+  std::int64_t longest_prompt = 0;  // the longest prompt the workload draws (words or tokens)
+  std::int64_t longest_output = 0;  // the largest max_tokens it sends
+  bool in_tokens = false;           // false: longest_prompt counts words, an estimate
+  std::optional<std::int64_t> max_model_len;
+};
+
+/// The refusal (lengths in tokens) or the warning (in words) when the longest prompt plus
+/// max_tokens exceeds max_model_len; nullopt when it fits or the limit is unknown.
+struct ContextVerdict {
+  bool refuse = false;  // true: exit 2 before anything is sent
+  std::string line;     // one line naming the numbers
+};
+std::optional<ContextVerdict> check_context_fit(const ContextFit& fit);
+
+/// The run's longest request: for the random datasets, the top of --range-ratio's range of
+/// input and output lengths (and the chat template's tokens when --input-len leaves them out);
+/// longest_prompt 0 for the others, whose longest prompt is not known before it is drawn.
+ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
+                          const PreparedRun& prepared);
+
+}  // namespace bench::app

@@ -1,0 +1,165 @@
+#include "bench/app/server_identity.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "bench/app/run_plan.hpp"
+#include "bench/app/server_metrics_scrape.hpp"
+#include "bench/app/target.hpp"
+#include "bench/engine/fetch.hpp"
+#include "bench/workload/random_prompts.hpp"
+
+namespace bench::app {
+namespace {
+
+using nlohmann::json;
+
+json object_of(std::string_view body) {
+  json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  return parsed.is_object() ? parsed : json();
+}
+
+std::optional<std::string> string_at(const json& object, std::string_view key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_string()) return std::nullopt;
+  std::string value = found->get<std::string>();
+  if (value.empty()) return std::nullopt;
+  return value;
+}
+
+std::optional<std::int64_t> positive_at(const json& object, std::string_view key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number_integer()) return std::nullopt;
+  const auto value = found->get<std::int64_t>();
+  if (value <= 0) return std::nullopt;
+  return value;
+}
+
+// A field already known (from an earlier, more specific answer) is kept.
+template <typename T>
+void keep_first(std::optional<T>& field, std::optional<T> value) {
+  if (!field && value) field = std::move(value);
+}
+
+std::optional<std::string> family_of_owner(const std::string& owner) {
+  if (owner == "vllm") return "vllm";
+  if (owner == "sglang") return "sglang";
+  if (owner == "llamacpp") return "llama.cpp";
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool read_models(std::string_view body, const std::string& model, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  if (!parsed.is_object() || !parsed.contains("data") || !parsed["data"].is_array()) return false;
+  for (const json& card : parsed["data"]) {
+    if (!card.is_object() || card.value("id", "") != model) continue;
+    keep_first(identity.model, string_at(card, "id"));
+    keep_first(identity.max_model_len, positive_at(card, "max_model_len"));
+    if (const auto owner = string_at(card, "owned_by")) keep_first(identity.family, family_of_owner(*owner));
+  }
+  return true;
+}
+
+bool read_vllm_version(std::string_view body, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
+  if (!version) return false;
+  keep_first(identity.family, std::optional<std::string>("vllm"));
+  keep_first(identity.version, version);
+  return true;
+}
+
+bool read_sglang_server_info(std::string_view body, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  if (!parsed.is_object() || !parsed.contains("model_path")) return false;
+  keep_first(identity.family, std::optional<std::string>("sglang"));
+  keep_first(identity.version, string_at(parsed, "version"));
+  keep_first(identity.model, string_at(parsed, "model_path"));
+  keep_first(identity.max_model_len, positive_at(parsed, "context_length"));
+  return true;
+}
+
+bool read_llamacpp_props(std::string_view body, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  if (!parsed.is_object() || !parsed.contains("default_generation_settings")) return false;
+  keep_first(identity.family, std::optional<std::string>("llama.cpp"));
+  keep_first(identity.version, string_at(parsed, "build_info"));
+  keep_first(identity.model, string_at(parsed, "model_path"));
+  const json& settings = parsed["default_generation_settings"];
+  if (settings.is_object()) keep_first(identity.max_model_len, positive_at(settings, "n_ctx"));
+  return true;
+}
+
+ServerIdentity probe_server_identity(const IdentityServer& server, const std::string& model) {
+  engine::EngineOptions options = server.engine;
+  // As for a scrape: a server that never answers cannot hold the run up.
+  options.request_timeout_ms = options.request_timeout_ms > 0
+                                   ? std::min(options.request_timeout_ms, kScrapeTimeoutMs)
+                                   : kScrapeTimeoutMs;
+  const auto get = [&](std::string_view path) {
+    const engine::FetchResult answer =
+        engine::fetch(server.base_url + std::string(path), *server.headers, "", options);
+    return answer.http_status == 200 ? answer.body : std::string();
+  };
+  ServerIdentity identity;
+  read_models(get("/v1/models"), model, identity);
+  // llama.cpp: tools/server/server.cpp (handle_props); SGLang: python/sglang/srt/entrypoints/
+  // http_server.py (get_server_info, /server_info since 0.4.x); vLLM: vllm/entrypoints/openai/
+  // api_server.py (show_version).
+  if (read_llamacpp_props(get("/props"), identity)) return identity;
+  if (read_sglang_server_info(get("/server_info"), identity)) return identity;
+  if (read_sglang_server_info(get("/get_server_info"), identity)) return identity;
+  read_vllm_version(get("/version"), identity);
+  return identity;
+}
+
+json identity_json(const ServerIdentity& identity) {
+  const auto or_null = [](const auto& value) { return value ? json(*value) : json(nullptr); };
+  return {{"family", or_null(identity.family)},
+          {"version", or_null(identity.version)},
+          {"model", or_null(identity.model)},
+          {"max_model_len", or_null(identity.max_model_len)}};
+}
+
+std::optional<ContextVerdict> check_context_fit(const ContextFit& fit) {
+  if (!fit.max_model_len) return std::nullopt;
+  const std::int64_t longest = fit.longest_prompt + fit.longest_output;
+  if (longest <= *fit.max_model_len) return std::nullopt;
+  if (fit.in_tokens) {
+    return ContextVerdict{
+        true, fmt::format("prompts of up to {} tokens plus max_tokens {} make {} tokens, beyond "
+                          "the model's max_model_len {}: every such request would be refused; "
+                          "lower --input-len or --output-len",
+                          fit.longest_prompt, fit.longest_output, longest, *fit.max_model_len)};
+  }
+  return ContextVerdict{
+      false, fmt::format("prompts of up to {} words plus max_tokens {} may exceed the model's "
+                         "max_model_len {} tokens (a word is a token or more): requests may be "
+                         "refused",
+                         fit.longest_prompt, fit.longest_output, *fit.max_model_len)};
+}
+
+ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
+                          const PreparedRun& prepared) {
+  ContextFit fit;
+  fit.max_model_len = prepared.server.max_model_len;
+  fit.in_tokens = lengths_in_tokens(options, prepared);
+  const workload::DatasetKind kind = plan.dataset.kind;
+  if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::random_ids) {
+    return fit;
+  }
+  fit.longest_prompt = workload::length_range(plan.dataset.input_len, plan.dataset.range_ratio).high;
+  if (prepared.template_overhead && !options.input_len_includes_template) {
+    fit.longest_prompt += prepared.template_overhead->tokens;
+  }
+  fit.longest_output = plan.output_len_from_extra_body
+                           ? plan.output_len
+                           : workload::length_range(plan.dataset.output_len,
+                                                    plan.dataset.range_ratio).high;
+  return fit;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,35 @@
+#pragma once
+// --server-metrics's cross-checks beyond the token counts, said as findings: the server's
+// prefix-cache hits held against the cached tokens bench's responses disclosed, and the queueing
+// the gauge polls saw held against bench's own requests in flight (queue_check.hpp).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/metrics/run_summary.hpp"
+#include "bench/server_metrics/queue_check.hpp"
+#include "bench/server_metrics/snapshot.hpp"
+
+namespace bench::report {
+
+/// bench's cached input tokens, known only when every counted request disclosed its split.
+std::optional<double> bench_cached_tokens(const metrics::RunSummary& summary);
+
+/// The prefix-cache findings, one line each ("WARNING: ..." or "Note: ..."); none when the
+/// server has no prefix-cache counters. `sharing_intended`: the workload shares prefixes on
+/// purpose (a shared-prefix dataset, --reuse-prompts), so a high hit share draws no warning.
+std::vector<std::string> prefix_cache_findings(const server_metrics::Delta& delta,
+                                               const metrics::RunSummary& summary,
+                                               bool sharing_intended);
+
+/// The queueing findings of one server's polls; `who` names it ("server", "server 2").
+std::vector<std::string> queue_findings(const server_metrics::QueueCounts& queue,
+                                        std::string_view who);
+
+/// {"polls", "bench_requests_waiting", "beyond_bench", "while_bench_idle"}: polls by what they saw.
+nlohmann::json queue_json(const server_metrics::QueueCounts& queue);
+
+}  // namespace bench::report

@@ -1,0 +1,95 @@
+// What a server says of itself, read from each family's answer (vLLM's /version and /v1/models,
+// SGLang's /server_info, llama.cpp's /props), and the run's longest request held against its
+// max_model_len: refused in tokens, a warning in words, nothing when it fits or is unknown.
+#include "bench/app/server_identity.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::app::check_context_fit;
+using bench::app::ContextFit;
+using bench::app::identity_json;
+using bench::app::read_llamacpp_props;
+using bench::app::read_models;
+using bench::app::read_sglang_server_info;
+using bench::app::read_vllm_version;
+using bench::app::ServerIdentity;
+
+TEST(ServerIdentity, ReadsVllmsModelCardAndVersion) {
+  ServerIdentity identity;
+  EXPECT_TRUE(read_models(
+      R"({"object":"list","data":[{"id":"other","max_model_len":1},)"
+      R"({"id":"meta-llama/Llama-3.1-8B","object":"model","owned_by":"vllm","max_model_len":8192}]})",
+      "meta-llama/Llama-3.1-8B", identity));
+  EXPECT_TRUE(read_vllm_version(R"({"version":"0.10.1"})", identity));
+  EXPECT_EQ(identity.family, "vllm");
+  EXPECT_EQ(identity.version, "0.10.1");
+  EXPECT_EQ(identity.model, "meta-llama/Llama-3.1-8B");
+  EXPECT_EQ(identity.max_model_len, 8192);  // the asked model's, not the first listed
+}
+
+TEST(ServerIdentity, ReadsSglangsServerInfo) {
+  ServerIdentity identity;
+  EXPECT_TRUE(read_sglang_server_info(
+      R"({"model_path":"Qwen/Qwen2.5-7B","context_length":32768,"tp_size":1,"version":"0.4.6"})",
+      identity));
+  EXPECT_EQ(identity.family, "sglang");
+  EXPECT_EQ(identity.version, "0.4.6");
+  EXPECT_EQ(identity.model, "Qwen/Qwen2.5-7B");
+  EXPECT_EQ(identity.max_model_len, 32768);
+}
+
+TEST(ServerIdentity, ReadsLlamaCppsPropsWithItsSlotContext) {
+  ServerIdentity identity;
+  // llama.cpp's /v1/models gives n_ctx_train, the training context: not the serving limit.
+  read_models(R"({"object":"list","data":[{"id":"tiny-llama","owned_by":"llamacpp",)"
+              R"("meta":{"n_ctx_train":8192}}]})",
+              "tiny-llama", identity);
+  EXPECT_FALSE(identity.max_model_len.has_value());
+  EXPECT_TRUE(read_llamacpp_props(
+      R"({"default_generation_settings":{"n_ctx":2048,"n_predict":-1},"total_slots":4,)"
+      R"("model_path":"/models/tiny.gguf","build_info":"b4748-51f311e0"})",
+      identity));
+  EXPECT_EQ(identity.family, "llama.cpp");
+  EXPECT_EQ(identity.version, "b4748-51f311e0");
+  EXPECT_EQ(identity.model, "tiny-llama");  // the id it serves under comes first
+  EXPECT_EQ(identity.max_model_len, 2048);
+}
+
+TEST(ServerIdentity, OtherAnswersAreNotMistakenForOnes) {
+  ServerIdentity identity;
+  EXPECT_FALSE(read_vllm_version("<html>not found</html>", identity));
+  EXPECT_FALSE(read_sglang_server_info(R"({"version":"1"})", identity));
+  EXPECT_FALSE(read_llamacpp_props(R"({"detail":"Not Found"})", identity));
+  EXPECT_FALSE(read_models("", "m", identity));
+  const nlohmann::json json = identity_json(identity);
+  EXPECT_TRUE(json.at("family").is_null());
+  EXPECT_TRUE(json.at("version").is_null());
+  EXPECT_TRUE(json.at("model").is_null());
+  EXPECT_TRUE(json.at("max_model_len").is_null());
+}
+
+TEST(ServerIdentity, ALongestRequestBeyondTheContextIsRefusedInTokens) {
+  const auto verdict = check_context_fit({4000, 200, true, 4096});
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_TRUE(verdict->refuse);
+  EXPECT_EQ(verdict->line,
+            "prompts of up to 4000 tokens plus max_tokens 200 make 4200 tokens, beyond the "
+            "model's max_model_len 4096: every such request would be refused; lower --input-len "
+            "or --output-len");
+}
+
+TEST(ServerIdentity, InWordsItIsAWarning) {
+  const auto verdict = check_context_fit({4000, 200, false, 4096});
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_FALSE(verdict->refuse);
+  EXPECT_NE(verdict->line.find("4000 words plus max_tokens 200 may exceed"), std::string::npos);
+}
+
+TEST(ServerIdentity, FittingOrUnknownIsNoVerdict) {
+  EXPECT_FALSE(check_context_fit({3896, 200, true, 4096}).has_value());  // exactly full
+  EXPECT_FALSE(check_context_fit({100000, 200, true, std::nullopt}).has_value());
+}
+
+}  // namespace
