@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Shards on a real Slurm cluster (issue "More than one machine"): a one-node cluster on this
-# host (local_slurm.sh), `bench serve-sim` as the server, 4 shards of one seeded closed-loop
-# workload as one `srun -n 4` job step, `bench merge` of their files, and a one-process run of
-# the same workload. The merged counts and token sums must equal the one process's exactly,
+# Shards on a real Slurm cluster: a one-node cluster on this host (local_slurm.sh), `bench
+# serve-sim` as the server, the recipe deploy/slurm/bench-shards.sbatch submitted with 4 tasks
+# (4 shards of one seeded closed-loop workload, started together, merged by the job), and a
+# one-process run of the same workload. The merged counts and token sums must equal the one process's exactly,
 # and its median TTFT be near it (timing noise only). Exit 77 (skipped, with the reason) where
 # Slurm cannot run: not root, or the packages are missing. Every daemon and server it starts
 # is stopped by its PID.
@@ -41,11 +41,12 @@ slurm_start "$dir/slurm" || { echo "FAIL: the local Slurm cluster did not start"
 
 workload=(--base-url "$url" --seed 11 --num-prompts 64 --concurrency 8 --input-len 32
           --output-len 16 --ignore-eos --quiet --output-format json)
-# One job step of 4 tasks: each task is a shard (SLURM_PROCID of SLURM_NTASKS).
-srun --overcommit -n 4 --time=2 bash -c \
-  '"$0" "${@}" --output-file "'"$dir"'/shard-$SLURM_PROCID.json" >/dev/null' \
-  "$bench" "${workload[@]}"
-"$bench" merge "$dir"/shard-{0,1,2,3}.json -o "$dir/merged.json" >/dev/null
+# The recipe as a user submits it (4 tasks on this 2-CPU node: --overcommit), waited for.
+BENCH=$bench BENCH_START_DELAY_S=3 sbatch --wait --ntasks=4 --overcommit --time=3 \
+  --output="$dir/job.out" "$here/../../deploy/slurm/bench-shards.sbatch" "$dir/out" \
+  "${workload[@]}" >/dev/null || { echo "FAIL: the job failed: $(tail -n 5 "$dir/job.out")"; exit 1; }
+ls "$dir"/out/shard-{0,1,2,3}.json >/dev/null
+cp "$dir/out/merged.json" "$dir/merged.json"
 "$bench" "${workload[@]}" --output-file "$dir/single.json" >/dev/null
 
 status=0
@@ -64,5 +65,5 @@ if ! jq -en "$ttft > 0.5 and $ttft < 2" >/dev/null; then
   status=1
 fi
 shards=$(jq '.shards.count // .merged.shards // empty' "$dir/merged.json")
-echo "merged $shards shards from one srun job step: counts equal the one-process run's; median TTFT ratio $ttft"
+echo "merged $shards shards of one sbatch job: counts equal the one-process run's; median TTFT ratio $ttft"
 exit $status
