@@ -131,7 +131,9 @@ void add_steady_latencies(json& out, const std::optional<metrics::SteadyLatencie
       {"ttft_ms", latencies ? &latencies->ttft_ms : nullptr},
       {"tpot_ms", latencies ? &latencies->tpot_ms : nullptr},
       {"e2e_latency_ms", latencies ? &latencies->e2e_ms : nullptr}};
-  for (const auto& [name, values] : figures) {
+  for (const auto& figure : figures) {
+    const char* name = figure.first;
+    const metrics::Distribution* values = figure.second;  // no binding: clang 14 cannot capture one
     const auto stat = [values](double metrics::Distribution::*field) {
       return values != nullptr ? json(finite_or_zero(values->*field)) : json();
     };
