@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -728,12 +729,85 @@ void print_search(const cli::RunOptions& options, const json& results,
   out.flush();
 }
 
+// Ends the search before its next probe when asked to: Ctrl-C, --max-time spent, or the
+// probe cap reached (each said as how the search ended).
+void check_budget(LoadSearch& searcher, const cli::SearchOptions& search,
+                  std::chrono::steady_clock::time_point started, std::size_t probes,
+                  const std::atomic<bool>& stop) {
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
+  if (stop.load()) searcher.stop(SearchEnd::interrupted);
+  if (search.max_time_s > 0 && elapsed.count() >= search.max_time_s) {
+    searcher.stop(SearchEnd::time_budget);
+  }
+  if (probes == kMaxProbes) searcher.stop(SearchEnd::time_budget);
+}
+
+// The probe at `load`, measured through the path of every run; its results, or the exit code
+// that ends the search (said on `err`).
+std::variant<json, int> measure_probe(const cli::RunOptions& options,
+                                      const cli::SearchOptions& search, const SearchSetup& setup,
+                                      const PreparedRun& prepared, RunServices& services,
+                                      double load, std::size_t index,
+                                      const std::atomic<bool>& stop, std::ostream& err) {
+  const cli::RunOptions probe = probe_options(options, search, load);
+  RunPlan plan = plan_run(probe);
+  plan.sweep_variable = setup.variable;  // labels say the probe's load
+  LoadPoint point = plan.points.front();
+  point.prompt_stream = index;
+  try {
+    PointReport report = measure_repeated(probe, plan, prepared, point, services.tools(),
+                                          kMaxProbes, workload_definition(probe), stop, err);
+    if (!report.stopped_early.empty()) {
+      err << "bench: error: " << report.stopped_early << "\n";
+      return cli::kExitRunFailed;
+    }
+    return std::move(report.results);
+  } catch (const std::invalid_argument& error) {
+    err << "bench: error: " << error.what() << "\n";
+    return cli::kExitUsage;
+  }
+}
+
+// A probe judged by the SLOs on the figures its window gives them (slo_view); an interrupted
+// probe meets none.
+ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& setup,
+                         const cli::RunOptions& options, const std::atomic<bool>& stop) {
+  ProbeOutcome outcome{load, false,
+                       failed_slo(setup.slos, slo_view(results, setup.slo_window),
+                                  options.gate_on),
+                       results.value("output_throughput", 0.0),
+                       results.value("median_e2e_latency_ms", 0.0)};
+  outcome.met =
+      outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
+  return outcome;
+}
+
+// --output-file and --save-requests hold the search as it is; --html draws its probes as the
+// sweep they are (in load order).
+bool write_search_files(const cli::RunOptions& options, const json& results, RecordLog* log,
+                        std::ostream& err) {
+  cli::RunOptions html_apart = options;
+  html_apart.html_path.clear();
+  RunResults files;
+  files.results = results;
+  bool written = write_files(html_apart, files, log, err);
+  if (!options.html_path.empty()) {
+    RunResults as_sweep;
+    as_sweep.results = results;
+    as_sweep.results[results::key::kind] = results::kind_name(results::Kind::sweep);
+    cli::RunOptions html_only;
+    html_only.html_path = options.html_path;
+    written = write_files(html_only, as_sweep, nullptr, err) && written;
+  }
+  return written;
+}
+
 }  // namespace
 
 int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
                const std::atomic<bool>& stop, std::ostream& out, std::ostream& err) {
   const SearchSetup setup = search_setup(search);
-  RunPlan plan = plan_run(probe_options(options, search, search.start));
+  const RunPlan plan = plan_run(probe_options(options, search, search.start));
   int failed_early = cli::kExitOk;
   std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
   if (!prepared) return failed_early;
@@ -743,37 +817,13 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   LoadSearch searcher(setup.plan);
   std::vector<json> probes;
   while (const std::optional<double> load = searcher.next()) {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
-    if (stop.load()) searcher.stop(SearchEnd::interrupted);
-    if (search.max_time_s > 0 && elapsed.count() >= search.max_time_s) {
-      searcher.stop(SearchEnd::time_budget);
-    }
-    if (probes.size() == kMaxProbes) searcher.stop(SearchEnd::time_budget);
+    check_budget(searcher, search, started, probes.size(), stop);
     if (!searcher.next()) break;
-    const cli::RunOptions probe = probe_options(options, search, *load);
-    plan = plan_run(probe);
-    plan.sweep_variable = setup.variable;  // labels say the probe's load
-    LoadPoint point = plan.points.front();
-    point.prompt_stream = probes.size();
-    try {
-      PointReport report = measure_repeated(probe, plan, *prepared, point, services.tools(),
-                                            kMaxProbes, workload_definition(probe), stop, err);
-      if (!report.stopped_early.empty()) {
-        err << "bench: error: " << report.stopped_early << "\n";
-        return cli::kExitRunFailed;
-      }
-      probes.push_back(std::move(report.results));
-    } catch (const std::invalid_argument& error) {
-      err << "bench: error: " << error.what() << "\n";
-      return cli::kExitUsage;
-    }
-    const json& results = probes.back();
-    ProbeOutcome outcome{*load, false,
-                         failed_slo(setup.slos, slo_view(results, search.slo_window),
-                                    options.gate_on),
-                         results.value("output_throughput", 0.0),
-                         results.value("median_e2e_latency_ms", 0.0)};
-    outcome.met = outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
+    std::variant<json, int> measured = measure_probe(options, search, setup, *prepared, services,
+                                                     *load, probes.size(), stop, err);
+    if (const int* exit_code = std::get_if<int>(&measured)) return *exit_code;
+    probes.push_back(std::move(std::get<json>(measured)));
+    const ProbeOutcome outcome = judge_probe(*load, probes.back(), setup, options, stop);
     searcher.record(outcome);
     if (!options.quiet) {
       err << fmt::format("bench search: probe {}: {} {:g}: {}\n", probes.size(), setup.variable,
@@ -787,21 +837,7 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   stamp_workload(results, options, workload_definition(options), {},
                  services.flush ? &*services.flush : nullptr);
   print_search(options, results, probes, message, out);
-  // The HTML report draws the probes as the sweep they are (in load order); the JSON keeps the
-  // search's own kind.
-  cli::RunOptions html_apart = options;
-  html_apart.html_path.clear();
-  RunResults files;
-  files.results = results;
-  bool written = write_files(html_apart, files, services.log.get(), err);
-  if (!options.html_path.empty()) {
-    RunResults as_sweep;
-    as_sweep.results = results;
-    as_sweep.results[results::key::kind] = results::kind_name(results::Kind::sweep);
-    cli::RunOptions html_only;
-    html_only.html_path = options.html_path;
-    written = write_files(html_only, as_sweep, nullptr, err) && written;
-  }
+  const bool written = write_search_files(options, results, services.log.get(), err);
   if (searcher.end() == SearchEnd::interrupted) return cli::kExitInterrupted;
   if (!written) return cli::kExitRunFailed;
   return searcher.answer() ? cli::kExitOk : cli::kExitGateFailed;
