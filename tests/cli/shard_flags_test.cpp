@@ -94,8 +94,8 @@ TEST(StartAt, ReadsRfc3339WithFractionAndOffsetAndUnixSeconds) {
 }
 
 TEST(StartAt, RefusesATimePassedTooFarAheadOrUnreadable) {
-  const std::int64_t now = k2026Dec04 + 37800 * kNs;
-  auto refused = [now](const std::string& text) -> std::string {
+  constexpr std::int64_t now = k2026Dec04 + 37800 * kNs;
+  auto refused = [](const std::string& text) -> std::string {
     try {
       parse_start_at(text, now);
     } catch (const UsageError& error) {
