@@ -214,7 +214,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
   PointPlan planned = point_plan(options, plan, prepared, point, offsets);
   planned.log = log;
-  planned.driver.redactor = &prepared.redactor;
+  planned.driver.redactor = prepared.redactor.get();
   if (log != nullptr && (!plan.sweep_variable.empty() || plan.repeats > 1)) {
     log->set_point(point_label(plan, point));
   }
@@ -263,7 +263,7 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
                     const engine::EngineOptions& engine, PreparedRun& prepared,
                     std::ostream& err) {
   const TokenServer server{prepared.target.base_url, prepared.url, &plan.headers, engine,
-                           prepared.request, &prepared.redactor};
+                           prepared.request, prepared.redactor.get()};
   if (options.tokenizer == "server") prepared.tokenizer = open_server_tokenizer(server);
   if (!options.quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
   if (prepared.request.endpoint != protocol::Endpoint::chat) return;
@@ -285,10 +285,6 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
   }
 }
 
-// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
-// stops the run before anything is sent, the embedded server included), the server, its
-// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
-// tokenizer (the server's, or a file's) and the template's measure.
 // What the server says of itself, and its max_model_len against the run's longest request:
 // beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning.
 void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
@@ -303,6 +299,10 @@ void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
   if (!options.quiet) err << "bench: warning: " << verdict->line << "\n";
 }
 
+// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
+// stops the run before anything is sent, the embedded server included), the server, its
+// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
+// tokenizer (the server's, or a file's) and the template's measure.
 PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
   PreparedRun prepared;
   const bool tokens = !options.tokenizer.empty();
@@ -319,7 +319,8 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
         "measure a server.\n",
         prepared.target.base_url, sim::describe(options.sim));
   }
-  prepared.redactor = util::redactor_for_request(plan.headers, prepared.target.base_url);
+  prepared.redactor = std::make_shared<const util::Redactor>(
+      util::redactor_for_request(plan.headers, prepared.target.base_url));
   raise_open_file_limit(*std::max_element(options.concurrency.begin(), options.concurrency.end()) +
                         64);
   engine::EngineOptions engine = plan.engine;
@@ -329,7 +330,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
       prepared.target.base_url + std::string(protocol::endpoint_path(prepared.request.endpoint));
   if (prepared.request.model.empty()) {
     prepared.request.model =
-        discover_model(prepared.target.base_url, plan.headers, engine, prepared.redactor);
+        discover_model(prepared.target.base_url, plan.headers, engine, *prepared.redactor);
   }
   if (tokens) {
     open_tokenizer(options, plan, engine, prepared, err);
@@ -340,7 +341,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
       options.per_chunk_usage == cli::PerChunkUsage::on ||
       (options.per_chunk_usage == cli::PerChunkUsage::auto_detect &&
        probe_per_chunk_usage(prepared.url, plan.headers, prepared.request, engine,
-                             prepared.redactor));
+                             *prepared.redactor));
   return prepared;
 }
 
@@ -438,7 +439,7 @@ bool open_services(const cli::RunOptions& options, const RunPlan& plan,
   }
   if (options.flush_cache) {
     services.flush.emplace(
-        FlushServer{prepared.target.base_url, &plan.headers, plan.engine, &prepared.redactor},
+        FlushServer{prepared.target.base_url, &plan.headers, plan.engine, prepared.redactor.get()},
         prepared.request, err, options.quiet);
   }
   if (options.server_metrics) {

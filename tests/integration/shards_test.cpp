@@ -153,6 +153,20 @@ Measured sharded(const std::vector<std::string>& workload) {
   return out;
 }
 
+// Under a sanitizer a latency times the sanitizer (why the suite's timing tests are left out
+// of that pass): there, only what is exact is compared.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 // Exact: what was sent and counted. Within timing noise (generous: four clients share the
 // machine with the server): latency and throughput.
 void expect_same_run(const json& one, const json& merged) {
@@ -164,6 +178,7 @@ void expect_same_run(const json& one, const json& merged) {
   EXPECT_EQ(merged["workload"], one["workload"]);
   // (Not ITL: four clients on a loaded machine read several 1 ms chunks at once.)
   for (const char* key : {"median_ttft_ms", "median_e2e_latency_ms"}) {
+    if (kSanitized) break;
     const double expected = one[key].get<double>();
     EXPECT_GE(merged[key].get<double>(), expected / 3 - 20) << key;
     EXPECT_LE(merged[key].get<double>(), expected * 3 + 20) << key;

@@ -77,7 +77,9 @@ struct PreparedRun {
   // --tokenizer: what counts lengths (null: words), and on chat the template's measured tokens.
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
   std::optional<TemplateOverhead> template_overhead;
-  util::Redactor redactor;  // hides the credentials in every server text bench keeps
+  // Hides the credentials in every server text bench keeps. On the heap: the server's tokenizer
+  // and the request drivers keep its address, and a PreparedRun is moved after they take it.
+  std::shared_ptr<const util::Redactor> redactor = std::make_shared<const util::Redactor>();
   ServerIdentity server;    // what the server says of itself (server_identity.hpp)
 };
 
