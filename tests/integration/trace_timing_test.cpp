@@ -1,8 +1,9 @@
 // A replayed trace's arrivals as the server saw them: the simulator's truth log stamps each
 // request's arrival (the kernel's receive time), and those times, taken from the first, match
 // the trace's offsets divided by --trace-speed. The target is a millisecond at p99; as a timed
-// test this holds a generous bound (kBoundMs): 2.2-2.6 ms were seen with the host at load 10
-// on 2 cores, and a schedule off by its speed, its window or a row is off by tens of ms. The
+// test this holds a generous bound (kBoundMs): 2-8 ms were seen with the host at load 6-10 on
+// 2 cores, while a schedule off by its speed or window drifts by hundreds of ms over the rows
+// (gaps of 10-40 ms at 4x; the rows replayed are counted by trace_replay_test). The
 // replay as a whole may start a little late (the first connection); what is held is every
 // arrival against the others, so the errors are taken about their median. The first row is
 // left out of it: the first request of every open loop leaves 1-2 ms after its time (the
@@ -72,7 +73,7 @@ double p99_error_ms(const std::vector<double>& arrivals, const std::vector<doubl
 }
 
 // Generous for a loaded host; the 1 ms target is a quiet host's (see the top of the file).
-constexpr double kBoundMs = 5.0;
+constexpr double kBoundMs = 10.0;
 
 TEST(TraceTiming, MooncakeArrivalsFollowTheTrace) {
   std::vector<double> offsets;
