@@ -11,6 +11,11 @@ slurm_skip_reason() {
   for tool in munged slurmctld slurmd srun sinfo; do
     command -v "$tool" >/dev/null || { echo "$tool is not installed (scripts/setup --test)"; return; }
   done
+  # slurmd 22.05 initialises its cgroup plugin whatever the configuration says, and stops
+  # without a cgroup file system (a chroot that bind-mounts /sys alone has none).
+  if ! grep -q ' /sys/fs/cgroup ' /proc/mounts; then
+    echo "no cgroup file system at /sys/fs/cgroup, without which slurmd 22.05 does not start"
+  fi
 }
 
 # slurm_start DIR: a cluster of one node (this host, 127.0.0.1) whose state lives in DIR.
