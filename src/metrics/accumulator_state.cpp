@@ -115,14 +115,10 @@ AccumulatorState RunAccumulator::state() const {
   AccumulatorState out;
   out.options = options_;
   out.counts = counts_;
-  const LatencyDistribution* held[] = {&ttft_ms_,         &itl_ms_,
-                                       &icl_ms_,          &tpot_ms_,
-                                       &e2e_ms_,          &schedule_lag_ms_,
-                                       &client_lag_ms_,   &ttft_from_intended_ms_,
-                                       &e2e_from_intended_ms_, &connect_ms_,
-                                       &ttfa_ms_,         &ttfb_ms_};
-  static_assert(std::size(held) == kAccumulatorDistributions.size());
-  for (std::size_t i = 0; i < out.distributions.size(); ++i) out.distributions[i] = held[i]->state();
+  // distributions() is the one order, the names' and from_state's too.
+  const std::array<const LatencyDistribution*, kAccumulatorDistributions.size()> held =
+      distributions();
+  for (std::size_t i = 0; i < held.size(); ++i) out.distributions[i] = held[i]->state();
   out.first_start_ns = first_start_ns_;
   out.last_end_ns = last_end_ns_;
   out.busy_ns = busy_ns_;

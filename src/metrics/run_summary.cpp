@@ -132,6 +132,15 @@ std::array<LatencyDistribution*, 12> RunAccumulator::distributions() {
           &ttfb_ms_};
 }
 
+// The one list above, read only (the shard state writes them in its order).
+std::array<const LatencyDistribution*, 12> RunAccumulator::distributions() const {
+  const std::array<LatencyDistribution*, 12> all =
+      const_cast<RunAccumulator*>(this)->distributions();
+  std::array<const LatencyDistribution*, 12> out{};
+  std::copy(all.begin(), all.end(), out.begin());
+  return out;
+}
+
 void RunAccumulator::add(const RequestRecord& record) {
   RunSummary& summary = counts_;
   if (record.warmup) {

@@ -177,6 +177,7 @@ class RunAccumulator {
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
   std::array<LatencyDistribution*, 12> distributions();  // every one below
+  std::array<const LatencyDistribution*, 12> distributions() const;  // the same, in order
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;
