@@ -12,25 +12,17 @@
 
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
+#include "search_args.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
+using bench::testing::search_args;
 using nlohmann::json;
 
 constexpr int kExitUsage = 2;
 constexpr int kExitGateFailed = 4;
-
-std::vector<std::string> search_args(const bench::sim::SimServer& server,
-                                     std::vector<std::string> more) {
-  std::vector<std::string> args = {"search",      "--base-url",        server.base_url(),
-                                   "--quiet",     "--output-len",      "8",
-                                   "--input-len", "16",                "--per-chunk-usage",
-                                   "off"};
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 bench::sim::SimOptions fixed_sim() {
   bench::sim::SimOptions options;

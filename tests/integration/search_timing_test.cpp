@@ -12,22 +12,14 @@
 
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
+#include "search_args.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
+using bench::testing::search_args;
 using nlohmann::json;
-
-std::vector<std::string> search_args(const bench::sim::SimServer& server,
-                                     std::vector<std::string> more) {
-  std::vector<std::string> args = {"search",      "--base-url",        server.base_url(),
-                                   "--quiet",     "--output-len",      "8",
-                                   "--input-len", "16",                "--per-chunk-usage",
-                                   "off"};
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
 
 TEST(SearchTiming, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResolution) {
   bench::sim::SimOptions options;
@@ -75,11 +67,11 @@ TEST(SearchTiming, TheAnswerMatchesADenseSweepOnTheMoeProfile) {
       "--num-prompts", "64", "--input-len", "16", "--output-len", "12", "--ignore-eos",
       "--per-chunk-usage", "off", "--quiet", "--output-format", "json"};
   const double slo_ms = 40;
-  std::vector<std::string> search_args = {"search", "--start", "16", "--max", "64", "--slo",
-                                          "p90_ttft_ms<=40", "--slo-window", "whole",
-                                          "--resolution", "2"};
-  search_args.insert(search_args.end(), workload.begin(), workload.end());
-  const ProcessResult search = run_process(BENCH_BINARY, search_args);
+  std::vector<std::string> command = {"search", "--start", "16", "--max", "64", "--slo",
+                                      "p90_ttft_ms<=40", "--slo-window", "whole",
+                                      "--resolution", "2"};
+  command.insert(command.end(), workload.begin(), workload.end());
+  const ProcessResult search = run_process(BENCH_BINARY, command);
   ASSERT_EQ(search.exit_code, 0) << search.err;
   const json answer = json::parse(search.out)["search"]["answer"];
   ASSERT_TRUE(answer.is_number()) << search.out;
