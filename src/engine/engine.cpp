@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -17,6 +16,7 @@
 #include "bench/util/clock.hpp"
 #include "bench/util/unique_fd.hpp"
 #include "deadline_queue.hpp"
+#include "free_slots.hpp"
 #include "preconnect_burst.hpp"
 #include "easy_options.hpp"
 
@@ -112,7 +112,7 @@ struct Engine::Impl {
   std::vector<std::unique_ptr<Transfer>> transfers;  // every slot ever made
   std::vector<Transfer*> idle;                       // slots not in flight
   std::map<const std::vector<std::string>*, HeaderList> header_lists;
-  std::deque<std::int64_t> free_slot_since_ns;  // when each free concurrency slot became free
+  FreeSlots free_slots;                         // since when each free concurrency slot is free
   DeadlineQueue deadlines;                      // first-token and stall limits of transfers
   std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's
   std::int64_t in_flight = 0;
@@ -217,7 +217,7 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
   stats = EngineStats{};
   deadlines.clear();
   concurrency = slots;
-  free_slot_since_ns.assign(static_cast<size_t>(slots), now_ns());
+  free_slots.reset(slots, now_ns());
   RunState run;
   run.source = &source;
   run.stop = stop;
@@ -278,8 +278,7 @@ void Engine::Impl::start_due_requests(RunState& run) {
 
 void Engine::Impl::start_next(RequestSource& source) {
   Transfer& transfer = acquire_transfer();
-  const std::int64_t slot_free_ns = free_slot_since_ns.front();
-  free_slot_since_ns.pop_front();
+  const std::int64_t slot_free_ns = free_slots.take();
   transfer.request = source.take_next(slot_free_ns, now_ns());
   start_transfer(transfer);
 }
@@ -511,7 +510,7 @@ void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
   transfer.in_flight = false;
   --in_flight;
   ++stats.finished;
-  free_slot_since_ns.push_back(end.end_ns);
+  free_slots.give_back(end.end_ns);
   TransferHandler* handler = transfer.request.handler;
   transfer.request = TransferRequest{};  // release the body now
   idle.push_back(&transfer);

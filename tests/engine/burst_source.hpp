@@ -39,16 +39,21 @@ class TimedHandler final : public bench::engine::TransferHandler {
 
 class BurstSource final : public bench::engine::RequestSource {
  public:
-  // All `count` requests due at once, or one every `spacing_ns` from the first call.
-  BurstSource(std::string url, int count, std::int64_t spacing_ns = 0)
-      : url_(std::move(url)), spacing_ns_(spacing_ns) {
+  // All `count` requests due at once, or one every `spacing_ns` from `epoch_ns` (0: from the
+  // first call).
+  BurstSource(std::string url, int count, std::int64_t spacing_ns = 0, std::int64_t epoch_ns = 0)
+      : url_(std::move(url)), spacing_ns_(spacing_ns), epoch_ns_(epoch_ns) {
     for (int i = 0; i < count; ++i) handlers.push_back(std::make_unique<TimedHandler>());
   }
   std::optional<std::int64_t> next_due_ns() override {
     if (next_ >= handlers.size()) return std::nullopt;
     if (spacing_ns_ == 0) return 0;
     if (epoch_ns_ == 0) epoch_ns_ = bench::now_ns();
-    return epoch_ns_ + static_cast<std::int64_t>(next_) * spacing_ns_;
+    return due_ns(next_);
+  }
+  // When request `index` was due.
+  std::int64_t due_ns(std::size_t index) const {
+    return epoch_ns_ + static_cast<std::int64_t>(index) * spacing_ns_;
   }
   TransferRequest take_next(std::int64_t, std::int64_t send_ns) override {
     handlers[next_]->send_ns = send_ns;
@@ -63,12 +68,12 @@ class BurstSource final : public bench::engine::RequestSource {
       R"({"model":"m","prompt":"hi","max_tokens":40,"stream":true})";
   std::vector<std::string> headers_ = {"Content-Type: application/json"};
   std::int64_t spacing_ns_;
-  std::int64_t epoch_ns_ = 0;
+  std::int64_t epoch_ns_;
   std::size_t next_ = 0;
 };
 
 // How late each handler's end came after `limit_ms` from its send, in ms, sorted.
-std::vector<double> lateness_ms(const BurstSource& source, std::int64_t limit_ms) {
+inline std::vector<double> lateness_ms(const BurstSource& source, std::int64_t limit_ms) {
   std::vector<double> late;
   for (const auto& handler : source.handlers) {
     late.push_back(static_cast<double>(handler->end_ns - handler->send_ns -
