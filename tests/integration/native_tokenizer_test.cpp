@@ -137,8 +137,7 @@ std::map<std::string, std::int64_t> served_completion_tokens(const std::vector<j
 }
 
 TEST_F(NativeTokenizer, OutputWithoutUsageIsCountedByTheTokenizerAsTheServerCountedIt) {
-  // A byte-level BPE (llama-3) and a SentencePiece-style one with byte fallback (llama-2).
-  for (const std::string package : {"llama3", "llama2"}) {
+  for (const std::string package : {"llama3", "qwen3"}) {
     const CountedOutput out = counted_output(package, false);
     const auto truth = served_completion_tokens(out.served);
     ASSERT_EQ(out.records.size(), 6u) << package;
