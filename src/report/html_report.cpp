@@ -116,18 +116,27 @@ std::string target_label(const json& run) {
          (view::flag(run, "embedded_server") ? " (embedded simulated server)" : "");
 }
 
-// The requests asked for, from the configuration: "512 words in, at most 128 tokens out".
+// The requests asked for, from the configuration: "512 words in, 128 tokens out (max_tokens)",
+// in the unit the lengths were counted in; a file's prompts (ShareGPT, JSONL, a trace) bring
+// their own lengths, which --input-len does not set.
 std::string workload_label(const json& run) {
   const json* config = view::object_at(run, "config");
   if (config == nullptr) return "";
+  const std::string dataset = view::text(*config, "dataset");
+  if (dataset == "sharegpt" || dataset == "jsonl" || dataset == "trace") {
+    std::string label = dataset + " prompts, lengths from the file";
+    if (view::flag(*config, "ignore_eos")) label += ", ignore_eos";
+    return label;
+  }
   const auto input = number(*config, "input_len");
   const auto output = number(*config, "output_len");
   if (!input && !output) return "";
-  std::string label = fmt::format("{} words in, {} tokens out (max_tokens)", view::fixed(input, 0),
-                                  view::fixed(output, 0));
+  // Files from before input_len_unit counted words.
+  const std::string unit = view::text(run, "input_len_unit");
+  std::string label = fmt::format("{} {} in, {} tokens out (max_tokens)", view::fixed(input, 0),
+                                  unit.empty() ? "words" : unit, view::fixed(output, 0));
   if (view::flag(*config, "ignore_eos")) label += ", ignore_eos";
-  const std::string dataset = view::text(*config, "dataset");
-  if (!dataset.empty()) label += ", " + dataset + " prompts";
+  if (!dataset.empty() && dataset != "random") label += ", " + dataset + " prompts";
   return label;
 }
 

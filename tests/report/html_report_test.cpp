@@ -348,6 +348,23 @@ TEST(HtmlReport, MeanInputLengthSaysItsUnitAndTheTokenizersCount) {
       << html.substr(html.find("Mean input length"), 200);
 }
 
+// The header's workload line says the unit the lengths were counted in, and that a file's
+// prompts bring their own lengths (its config still holds the --input-len default).
+TEST(HtmlReport, WorkloadLineSaysTheLengthsUnitOrThatTheFileGaveThem) {
+  json results = saved_results("single_run.json");
+  results["config"]["input_len"] = 512;
+  results["config"]["output_len"] = 128;
+  results["config"]["dataset"] = "random";
+  results["input_len_unit"] = "words";
+  EXPECT_NE(render(results).html.find("<dd>512 words in, 128 tokens out"), std::string::npos);
+  results["input_len_unit"] = "tokens";
+  EXPECT_NE(render(results).html.find("<dd>512 tokens in, 128 tokens out"), std::string::npos);
+  results["config"]["dataset"] = "trace";
+  const std::string html = render(results).html;
+  EXPECT_NE(html.find("<dd>trace prompts, lengths from the file"), std::string::npos);
+  EXPECT_EQ(html.find("512 tokens in"), std::string::npos);
+}
+
 TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
   const json results = saved_results("single_run.json");
   const Page page = render(results);
