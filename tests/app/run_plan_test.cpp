@@ -172,6 +172,7 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   prepared.target.base_url = "http://127.0.0.1:9";
+  prepared.target.base_urls = {prepared.target.base_url};
   prepared.request.model = "m";
   const bench::report::RunContext context =
       bench::app::point_context(options, plan, prepared, plan.points[0]);
