@@ -260,6 +260,14 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.prompts_reused = options.reuse_prompts;
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
+  // Several servers: each one's root as shown, and how the requests were spread over them.
+  json base_urls = json::array();
+  for (const std::string& url : prepared.target.base_urls) {
+    base_urls.push_back(util::url_without_password(url));
+  }
+  context.config["base_urls"] = std::move(base_urls);
+  context.config["server_weights"] =
+      options.server_weights.empty() ? json(nullptr) : json(options.server_weights);
   context.config["model"] = prepared.request.model;
   context.config["output_len"] = plan.output_len;
   // A replayed trace: the rows its arrivals came from (warm-up included).

@@ -2,7 +2,8 @@
 // loopback, requests spread 3:1 by --server-weights. Each server's own truth log holds exactly
 // the requests "per_server" attributes to it, the split follows the weights exactly, the
 // servers' counts and token sums add up to the run's; and a second server that refuses every
-// connection has its failures classified and attributed to it alone.
+// connection has its failures classified and attributed to it alone; shards of such a run
+// merge into the per-server figures of one process.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -100,6 +101,35 @@ TEST(SeveralServers, ADeadServersFailuresAreClassifiedAndAttributedToIt) {
   EXPECT_EQ(servers[1]["errors"], (json{{"connect_refused", 10}}));
   EXPECT_TRUE(servers[1]["median_ttft_ms"].is_null());  // unknown, never 0
   EXPECT_EQ(results["failed"], 10);
+}
+
+TEST(SeveralServers, ShardsMergeIntoEachServersFiguresOfOneProcess) {
+  TempDir dir;
+  std::vector<ProcessResult> shards;
+  ProcessResult merge;
+  {
+    bench::sim::SimServer first(quick_sim(""));
+    bench::sim::SimServer second(quick_sim(""));
+    for (const char* shard : {"0/2", "1/2"}) {
+      std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
+      const std::string file = dir.file(std::string("shard-") + shard[0] + ".json");
+      flags.insert(flags.end(), {"--shard", shard, "--output-file", file});
+      shards.push_back(run_process(BENCH_BINARY, flags));
+    }
+  }
+  for (const ProcessResult& shard : shards) ASSERT_EQ(shard.exit_code, 0) << shard.err;
+  merge = run_process(BENCH_BINARY, {"merge", dir.file("shard-0.json"), dir.file("shard-1.json"),
+                                     "--output-format", "json"});
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const json merged = json::parse(merge.out);
+  const json& servers = merged["per_server"];
+  ASSERT_EQ(servers.size(), 2u);
+  EXPECT_EQ(servers[0]["sent"], 30);  // the spread is by global request index
+  EXPECT_EQ(servers[1]["sent"], 10);
+  EXPECT_EQ(sum_of(servers, "completed"), merged["completed"].get<std::int64_t>());
+  EXPECT_EQ(sum_of(servers, "total_output_tokens"),
+            merged["total_output_tokens"].get<std::int64_t>());
+  EXPECT_FALSE(servers[0].contains("shard_state"));  // a shard's, not the merged result's
 }
 
 }  // namespace
