@@ -686,6 +686,17 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
                        describe_load(options),
                        protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
     err << describe_shard(options);
+    if (prepared->spread != nullptr) {
+      std::vector<std::string> shown;
+      for (const std::string& url : prepared->target.base_urls) {
+        shown.push_back(util::url_without_password(url));
+      }
+      err << fmt::format("bench: {} servers ({} by request index): {}\n", shown.size(),
+                         options.server_weights.empty()
+                             ? std::string("round robin")
+                             : fmt::format("weights {}", fmt::join(options.server_weights, ",")),
+                         fmt::join(shown, ", "));
+    }
   }
   RunServices services;
   if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 // A figure as the table shows it: one decimal, or "n/a" when unknown (null).
-std::string figure(const json& server, std::string_view key) {
+std::string server_figure(const json& server, std::string_view key) {
   const std::optional<double> value = results::number_at(server, key);
   return value ? fmt::format("{:.1f}", *value) : std::string("n/a");
 }
@@ -45,10 +45,10 @@ std::string render_per_server(const json& run) {
         server.value(std::string(results::key::server_url), std::string()),
         server.value(std::string(results::key::server_weight), 1), server.value("sent", 0),
         server.value("completed", 0), server.value("failed", 0),
-        figure(server, "output_throughput"), figure(server, "input_throughput"),
-        figure(server, "median_ttft_ms"),
-        figure(server, "p99_ttft_ms"), figure(server, "median_tpot_ms"),
-        figure(server, "p99_e2e_latency_ms"));
+        server_figure(server, "output_throughput"), server_figure(server, "input_throughput"),
+        server_figure(server, "median_ttft_ms"),
+        server_figure(server, "p99_ttft_ms"), server_figure(server, "median_tpot_ms"),
+        server_figure(server, "p99_e2e_latency_ms"));
     const std::string errors = error_counts(server.value("errors", json::object()));
     if (!errors.empty()) out += fmt::format("  errors: {}\n", errors);
   }
