@@ -218,7 +218,9 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   for (const std::string& base_url : prepared.target.base_urls) {
     out.preconnect_urls.push_back(models_url(base_url));
   }
-  if (out.preconnect_urls.empty()) out.preconnect_urls.push_back(models_url(prepared.target.base_url));
+  if (out.preconnect_urls.empty()) {
+    out.preconnect_urls.push_back(models_url(prepared.target.base_url));
+  }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
   out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
   out.summary.slo = options.goodput;

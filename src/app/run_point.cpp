@@ -123,7 +123,9 @@ class Worker final : public RecordSink {
       const std::int64_t part = spread_ != nullptr && plan.preconnect_urls.size() > 1
                                     ? spread_->share_of(count, k)
                                     : count;
-      if (part > 0) add(opened, engine_->preconnect(plan.preconnect_urls[k], plan.driver.headers, part));
+      if (part > 0) {
+        add(opened, engine_->preconnect(plan.preconnect_urls[k], plan.driver.headers, part));
+      }
     }
     return opened;
   }

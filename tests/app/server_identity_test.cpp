@@ -104,10 +104,12 @@ TEST(ServerIdentity, SeveralServersAreHeldToTheSmallestContextAndDifferencesAreS
   EXPECT_EQ(common.max_model_len, 4096);
   EXPECT_EQ(common.family, "vllm");
   ASSERT_EQ(differences.size(), 1u);
-  EXPECT_EQ(differences[0], "http://c:1 is sglang ? serving m, unlike http://a:1 (vllm 0.10.1 serving m)");
+  EXPECT_EQ(differences[0],
+            "http://c:1 is sglang ? serving m, unlike http://a:1 (vllm 0.10.1 serving m)");
 
   differences.clear();
-  const ServerIdentity unknown = common_identity({third, ServerIdentity{}}, {"x", "y"}, differences);
+  const ServerIdentity unknown =
+      common_identity({third, ServerIdentity{}}, {"x", "y"}, differences);
   EXPECT_FALSE(unknown.max_model_len.has_value());
   EXPECT_TRUE(differences.empty());  // an unknown field differs from nothing
 }
