@@ -108,7 +108,8 @@ void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
   if (bench::results::is_sweep(merged.results)) {
     out << report::render_sweep_table(merged.results);
   } else {
-    out << report::render_text(merged.runs.front().summary, merged.runs.front().context);
+    out << report::render_text(merged.runs.front().summary, merged.runs.front().context)
+        << report::render_per_server(merged.results);
   }
 }
 

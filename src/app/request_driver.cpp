@@ -170,7 +170,9 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   }
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
 
-  return engine::TransferRequest{plan_.url, std::move(prepared.body), plan_.headers, slot};
+  const std::size_t server = plan_.spread != nullptr ? plan_.spread->server_of(index) : 0;
+  return engine::TransferRequest{plan_.urls[server], std::move(prepared.body), plan_.headers,
+                                 slot};
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

@@ -39,6 +39,7 @@
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/per_server.hpp"
 #include "bench/results/repeats.hpp"
 #include "bench/results/workload.hpp"
 #include "bench/schedule/open_loop.hpp"
@@ -132,6 +133,22 @@ results::LengthCheck check_lengths(const cli::RunOptions& options, const Prepare
   return results::check_lengths(figures);
 }
 
+// Several servers: the point's figures per server (results/per_server.hpp), over its window.
+void put_per_server(json& results, const PreparedRun& prepared, double duration_s,
+                    PointResult& result) {
+  if (result.per_server.empty() || prepared.spread == nullptr) return;
+  std::vector<results::ServerFigures> servers;
+  for (std::size_t k = 0; k < result.per_server.size(); ++k) {
+    results::ServerFigures server;
+    server.url = util::url_without_credentials(prepared.target.base_urls[k]);
+    server.weight = prepared.spread->weight(k);
+    server.summary = std::move(result.per_server[k]);
+    if (k < result.per_server_state.size()) server.state = std::move(result.per_server_state[k]);
+    servers.push_back(std::move(server));
+  }
+  results[results::key::per_server] = results::per_server_to_json(servers, duration_s);
+}
+
 // The point's results object, and the notes on it for stderr: per-chunk usage as received
 // (a server may ignore continuous_usage_stats), the client's own warnings.
 PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
@@ -149,6 +166,7 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.client = check_client(out.summary, result.client);
   out.results = report::to_json(out.summary, out.context);
   stamp_shard(out.results, options, result);
+  put_per_server(out.results, prepared, out.summary.duration_s, result);
   const bool asked = protocol::asks_per_chunk_usage(prepared.request);
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
@@ -290,8 +308,19 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
 void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
                           const engine::EngineOptions& engine, PreparedRun& prepared,
                           std::ostream& err) {
-  prepared.server = probe_server_identity({prepared.target.base_url, &plan.headers, engine},
-                                          prepared.request.model);
+  // Several servers: each is asked, and the run held to the smallest context of them all.
+  std::vector<ServerIdentity> servers;
+  std::vector<std::string> shown_urls;
+  for (const std::string& base_url : prepared.target.base_urls) {
+    servers.push_back(
+        probe_server_identity({base_url, &plan.headers, engine}, prepared.request.model));
+    shown_urls.push_back(util::url_without_password(base_url));
+  }
+  std::vector<std::string> differences;
+  prepared.server = common_identity(servers, shown_urls, differences);
+  for (const std::string& difference : differences) {
+    if (!options.quiet) err << "bench: warning: the servers differ: " << difference << "\n";
+  }
   const std::optional<ContextVerdict> verdict =
       check_context_fit(context_fit_of(options, plan, prepared));
   if (!verdict) return;
@@ -311,7 +340,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
   }
   if (!tokens) open_prompts(options, plan, prepared, err);
 
-  prepared.target = open_target(options.base_url, options.sim);
+  prepared.target = open_target(options.base_urls, options.sim);
   if (prepared.target.embedded && !options.quiet) {
     err << fmt::format(
         "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
@@ -320,7 +349,7 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
         prepared.target.base_url, sim::describe(options.sim));
   }
   prepared.redactor = std::make_shared<const util::Redactor>(
-      util::redactor_for_request(plan.headers, prepared.target.base_url));
+      util::redactor_for_servers(plan.headers, prepared.target.base_urls));
   raise_open_file_limit(*std::max_element(options.concurrency.begin(), options.concurrency.end()) +
                         64);
   engine::EngineOptions engine = plan.engine;
@@ -328,6 +357,15 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
   prepared.request = plan.request;
   prepared.url =
       prepared.target.base_url + std::string(protocol::endpoint_path(prepared.request.endpoint));
+  for (const std::string& base_url : prepared.target.base_urls) {
+    prepared.urls.push_back(base_url +
+                            std::string(protocol::endpoint_path(prepared.request.endpoint)));
+  }
+  if (prepared.urls.size() > 1) {
+    prepared.spread = std::make_shared<const ServerSpread>(
+        options.server_weights.empty() ? std::vector<std::int64_t>(prepared.urls.size(), 1)
+                                       : options.server_weights);
+  }
   if (prepared.request.model.empty()) {
     prepared.request.model =
         discover_model(prepared.target.base_url, plan.headers, engine, *prepared.redactor);
@@ -445,7 +483,7 @@ bool open_services(const cli::RunOptions& options, const RunPlan& plan,
   if (options.server_metrics) {
     std::vector<MetricsServer> servers;
     for (const std::string& url :
-         server_metrics_urls(options.server_metrics_urls, prepared.target.base_url)) {
+         server_metrics_urls(options.server_metrics_urls, prepared.target.base_urls)) {
       servers.push_back({url, &plan.headers, plan.engine,
                          util::redactor_for_request(plan.headers, url)});
     }
@@ -557,7 +595,8 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
         print_repeats(plan, run, out);
         if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
       } else if (!run.points.empty()) {
-        out << report::render_text(run.points.front().summary, run.points.front().context);
+        out << report::render_text(run.points.front().summary, run.points.front().context)
+            << report::render_per_server(run.points.front().results);
       }
       break;
   }
@@ -647,6 +686,17 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
                        describe_load(options),
                        protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
     err << describe_shard(options);
+    if (prepared->spread != nullptr) {
+      std::vector<std::string> shown;
+      for (const std::string& url : prepared->target.base_urls) {
+        shown.push_back(util::url_without_password(url));
+      }
+      err << fmt::format("bench: {} servers ({} by request index): {}\n", shown.size(),
+                         options.server_weights.empty()
+                             ? std::string("round robin")
+                             : fmt::format("weights {}", fmt::join(options.server_weights, ",")),
+                         fmt::join(shown, ", "));
+    }
   }
   RunServices services;
   if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;

@@ -172,7 +172,8 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const schedule::OpenLoopSchedule* schedule) {
   PointPlan out;
   DriverPlan& driver = out.driver;
-  driver.url = prepared.url;
+  driver.urls = prepared.urls.empty() ? std::vector<std::string>{prepared.url} : prepared.urls;
+  driver.spread = prepared.spread.get();
   driver.headers = &plan.headers;
   driver.request = prepared.request;
   driver.limits = plan.limits;
@@ -214,7 +215,12 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   }
   // --start-at holds the run's first request: the first point's (stream 0), warm-up included.
   if (point.prompt_stream == 0) out.start_at_unix_ns = options.start_at_unix_ns;
-  out.preconnect_url = models_url(prepared.target.base_url);
+  for (const std::string& base_url : prepared.target.base_urls) {
+    out.preconnect_urls.push_back(models_url(base_url));
+  }
+  if (out.preconnect_urls.empty()) {
+    out.preconnect_urls.push_back(models_url(prepared.target.base_url));
+  }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
   out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
   out.summary.slo = options.goodput;
@@ -256,6 +262,14 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.prompts_reused = options.reuse_prompts;
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
+  // Several servers: each one's root as shown, and how the requests were spread over them.
+  json base_urls = json::array();
+  for (const std::string& url : prepared.target.base_urls) {
+    base_urls.push_back(util::url_without_password(url));
+  }
+  context.config["base_urls"] = std::move(base_urls);
+  context.config["server_weights"] =
+      options.server_weights.empty() ? json(nullptr) : json(options.server_weights);
   context.config["model"] = prepared.request.model;
   context.config["output_len"] = plan.output_len;
   // A replayed trace: the rows its arrivals came from (warm-up included).
@@ -267,7 +281,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   if (options.server_metrics) {
     scraped = json::array();
     for (const std::string& url :
-         server_metrics_urls(options.server_metrics_urls, prepared.target.base_url)) {
+         server_metrics_urls(options.server_metrics_urls, prepared.target.base_urls)) {
       scraped.push_back(util::url_without_password(url));
     }
   }

@@ -76,8 +76,15 @@ void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
 class Worker final : public RecordSink {
  public:
   Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
-         std::shared_ptr<metrics::SampleBudget> samples)
-      : accumulator_(plan.summary, std::move(samples)), log_(plan.log) {
+         std::shared_ptr<metrics::SampleBudget> samples,
+         const std::shared_ptr<metrics::SampleBudget>& server_samples)
+      : accumulator_(plan.summary, std::move(samples)), log_(plan.log),
+        spread_(plan.driver.spread) {
+    if (plan.driver.urls.size() > 1 && spread_ != nullptr) {
+      for (std::size_t k = 0; k < plan.driver.urls.size(); ++k) {
+        per_server_.emplace_back(plan.summary, server_samples);
+      }
+    }
     engine::EngineOptions engine = plan.engine;
     engine.concurrency =
         static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.engine.concurrency), threads,
@@ -99,17 +106,28 @@ class Worker final : public RecordSink {
   void on_record(const metrics::RequestRecord& record) override {
     first_send_ns_ = std::min(first_send_ns_, record.start_ns);
     accumulator_.add(record);
+    if (!per_server_.empty()) per_server_[spread_->server_of(record.index)].add(record);
     if (log_ != nullptr) log_->write(record);
   }
 
   void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
 
-  // Opens this thread's share of the point's connections, before its epoch.
+  // Opens this thread's share of the point's connections, before its epoch; with several
+  // servers, shared out over them by the spread's weights.
   engine::PreconnectStats preconnect(const PointPlan& plan, std::size_t index,
                                      std::size_t threads) {
     const auto count = static_cast<std::int64_t>(
         share(static_cast<std::size_t>(plan.preconnect), threads, index));
-    return engine_->preconnect(plan.preconnect_url, plan.driver.headers, count);
+    engine::PreconnectStats opened;
+    for (std::size_t k = 0; k < plan.preconnect_urls.size(); ++k) {
+      const std::int64_t part = spread_ != nullptr && plan.preconnect_urls.size() > 1
+                                    ? spread_->share_of(count, k)
+                                    : count;
+      if (part > 0) {
+        add(opened, engine_->preconnect(plan.preconnect_urls[k], plan.driver.headers, part));
+      }
+    }
+    return opened;
   }
 
   void run(const std::atomic<bool>& stop) {
@@ -123,6 +141,7 @@ class Worker final : public RecordSink {
   }
 
   metrics::RunAccumulator& accumulator() { return accumulator_; }
+  std::vector<metrics::RunAccumulator>& per_server() { return per_server_; }
   const engine::EngineStats& stats() const { return stats_; }
   std::uint64_t bodies_built_on_loop() const { return driver_->bodies_built_on_loop(); }
   std::int64_t cpu_ns() const { return cpu_ns_; }
@@ -133,6 +152,8 @@ class Worker final : public RecordSink {
  private:
   metrics::RunAccumulator accumulator_;
   RecordLog* log_;
+  const ServerSpread* spread_;
+  std::vector<metrics::RunAccumulator> per_server_;  // several servers: one each, else none
   std::unique_ptr<engine::Engine> engine_;
   std::unique_ptr<RequestDriver> driver_;
   engine::EngineStats stats_;
@@ -186,6 +207,19 @@ metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& work
   return load;
 }
 
+// Several servers: each one's figures over the threads, merged as the run's are.
+void per_server_figures(std::vector<std::unique_ptr<Worker>>& workers, bool shard,
+                        PointResult& result) {
+  std::vector<metrics::RunAccumulator>& servers = workers[0]->per_server();
+  for (std::size_t k = 0; k < servers.size(); ++k) {
+    for (std::size_t i = 1; i < workers.size(); ++i) {
+      servers[k].merge(std::move(workers[i]->per_server()[k]));
+    }
+    if (shard) result.per_server_state.push_back(servers[k].state());
+    result.per_server.push_back(servers[k].summarize());
+  }
+}
+
 }  // namespace
 
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
@@ -195,9 +229,12 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
   // One budget of raw latency values for the whole point, across its threads.
   const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
+  // The per-server figures keep raw values of their own, so they never take the run's.
+  const auto server_samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(plan, i, threads, early_stop, samples));
+    workers.push_back(
+        std::make_unique<Worker>(plan, i, threads, early_stop, samples, server_samples));
   }
   engine::PreconnectStats preconnect;
   for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));
@@ -244,6 +281,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   }
   if (plan.shard_count > 1) result.state = workers[0]->accumulator().state();
   result.summary = workers[0]->accumulator().summarize();
+  per_server_figures(workers, plan.shard_count > 1, result);
   return result;
 }
 

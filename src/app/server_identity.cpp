@@ -93,6 +93,32 @@ bool read_llamacpp_props(std::string_view body, ServerIdentity& identity) {
   return true;
 }
 
+ServerIdentity common_identity(const std::vector<ServerIdentity>& servers,
+                               const std::vector<std::string>& shown_urls,
+                               std::vector<std::string>& differences) {
+  if (servers.empty()) return {};
+  ServerIdentity common = servers.front();
+  const auto differs = [](const std::optional<std::string>& a,
+                          const std::optional<std::string>& b) { return a && b && *a != *b; };
+  for (std::size_t k = 1; k < servers.size(); ++k) {
+    const ServerIdentity& server = servers[k];
+    if (server.max_model_len) {
+      common.max_model_len = std::min(common.max_model_len.value_or(*server.max_model_len),
+                                      *server.max_model_len);
+    }
+    const ServerIdentity& first = servers.front();
+    if (differs(first.family, server.family) || differs(first.version, server.version) ||
+        differs(first.model, server.model)) {
+      differences.push_back(fmt::format(
+          "{} is {} {} serving {}, unlike {} ({} {} serving {})", shown_urls[k],
+          server.family.value_or("?"), server.version.value_or("?"), server.model.value_or("?"),
+          shown_urls.front(), first.family.value_or("?"), first.version.value_or("?"),
+          first.model.value_or("?")));
+    }
+  }
+  return common;
+}
+
 ServerIdentity probe_server_identity(const IdentityServer& server, const std::string& model) {
   engine::EngineOptions options = server.engine;
   // As for a scrape: a server that never answers cannot hold the run up.

@@ -15,10 +15,22 @@
 namespace bench::app {
 
 std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
-                                             const std::string& base_url) {
+                                             const std::vector<std::string>& base_urls) {
   std::vector<std::string> urls;
-  for (const std::string& url : given) urls.push_back(url.empty() ? base_url + "/metrics" : url);
-  if (urls.empty()) urls.push_back(base_url + "/metrics");
+  const auto add_every_server = [&] {
+    for (const std::string& base_url : base_urls) {
+      const std::string url = base_url + "/metrics";
+      if (std::find(urls.begin(), urls.end(), url) == urls.end()) urls.push_back(url);
+    }
+  };
+  for (const std::string& url : given) {
+    if (url.empty()) {
+      add_every_server();
+    } else {
+      urls.push_back(url);
+    }
+  }
+  if (urls.empty()) add_every_server();
   return urls;
 }
 

@@ -22,11 +22,12 @@ bool is_unreachable(metrics::ErrorClass error) {
 
 }  // namespace
 
-Target open_target(const std::string& base_url, const sim::SimOptions& sim) {
+Target open_target(const std::vector<std::string>& base_urls, const sim::SimOptions& sim) {
   Target target;
-  target.base_url = base_url;
-  target.shown_base_url = util::url_without_password(base_url);
-  if (!base_url.empty()) return target;
+  target.base_urls = base_urls;
+  target.base_url = base_urls.empty() ? "" : base_urls.front();
+  target.shown_base_url = util::url_without_password(target.base_url);
+  if (!base_urls.empty()) return target;
   sim::SimOptions options = sim;
   if (!options.tokenizer_path.empty()) options.tokenizer = open_tokenizer_file(sim.tokenizer_path);
   try {
@@ -36,6 +37,7 @@ Target open_target(const std::string& base_url, const sim::SimOptions& sim) {
   }
   target.base_url = target.embedded->base_url();
   target.shown_base_url = target.base_url;
+  target.base_urls = {target.base_url};
   return target;
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/number_checks.hpp"
+#include "bench/cli/server_flags.hpp"
 #include "bench/cli/shard_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
@@ -114,17 +115,6 @@ void validate_run(RunOptions& run) {
     throw UsageError(fmt::format("--max-line-bytes: {} is larger than --max-response-bytes ({})",
                                  run.max_line_bytes, run.max_response_bytes));
   }
-  if (!run.base_url.empty()) {
-    if (run.base_url.rfind("http://", 0) != 0 && run.base_url.rfind("https://", 0) != 0) {
-      throw UsageError(fmt::format(
-          "--base-url: '{}' is not an http:// or https:// URL", run.base_url));
-    }
-    while (!run.base_url.empty() && run.base_url.back() == '/') run.base_url.pop_back();
-    // Users often paste the OpenAI client's base (…/v1); bench adds /v1/... itself.
-    if (run.base_url.size() > 3 && run.base_url.ends_with("/v1")) {
-      run.base_url.resize(run.base_url.size() - 3);
-    }
-  }
   if (!run.extra_body.empty()) {
     const nlohmann::json parsed = nlohmann::json::parse(run.extra_body, nullptr, false);
     if (parsed.is_discarded() || !parsed.is_object()) {
@@ -176,10 +166,18 @@ void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& 
 }  // namespace
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
-  app.add_option("--base-url", run.base_url,
+  app.add_option("--base-url", run.base_urls,
                  "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
-                 "Absent: bench starts its embedded simulated server on a free loopback port")
-      ->envname("OPENAI_BASE_URL");
+                 "Repeat it for data-parallel replicas with no router: requests are spread "
+                 "round robin (or by --server-weights) and every figure is also reported per "
+                 "server. Absent: bench starts its embedded simulated server on a free "
+                 "loopback port")
+      ->envname("OPENAI_BASE_URL")
+      ->allow_extra_args(false);
+  app.add_option("--server-weights", raw.server_weights,
+                 "With several --base-url: one whole number 1..1000 per server, in their order, "
+                 "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
+                 "shard agrees)");
   add_choice(app, "--endpoint", run.endpoint,
              {protocol::Endpoint::chat, protocol::Endpoint::completions}, protocol::endpoint_name,
              "API to call: chat (/v1/chat/completions) or completions (/v1/completions)");
@@ -577,6 +575,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;
+  finish_server_flags(run, raw.server_weights);
   validate_run(run);
   refuse_sim_flags_with_base_url(app, run);
   finish_shard_flags(run, raw, environment_variable, wall_clock_ns());

@@ -12,6 +12,7 @@
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
 #include "bench/results/shard_state.hpp"
+#include "per_server_merge.hpp"
 #include "shard_checks.hpp"
 
 namespace bench::merge {
@@ -213,6 +214,14 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   out.results.erase("server_metrics");
   out.results.update(report::to_json(out.run.summary, out.run.context));
   add_up_shard_keys(out.results, runs);
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  for (const ShardPart& part : parts) earliest = std::min(earliest, part.stamp.epoch_unix_ns);
+  std::vector<std::int64_t> shifts_ns;
+  for (const ShardPart& part : parts) shifts_ns.push_back(part.stamp.epoch_unix_ns - earliest);
+  if (auto error =
+          merge_per_server(shards, runs, shifts_ns, out.run.summary.duration_s, out.results)) {
+    return *error;
+  }
   std::vector<std::string> point_warnings;
   out.results[results::key::merged] = merged_stamp(parts, point_warnings);
   for (const std::string& warning : point_warnings) {

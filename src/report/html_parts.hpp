@@ -28,6 +28,9 @@ std::string run_sections(const json& run, std::string_view id_prefix);
 /// The run's "Server" section (--server-metrics): empty when the results carry none.
 std::string server_section(const json& run, std::string_view id_prefix);
 
+/// The run's "Per server" table (--base-url repeated): empty when the results carry none.
+std::string per_server_section(const json& run, std::string_view id_prefix);
+
 /// The label of a run's load: "32 max in flight (closed loop)", "16 req/s offered, ...".
 std::string load_label(const json& run);
 

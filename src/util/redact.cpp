@@ -178,6 +178,24 @@ bool is_credential_header(std::string_view name) {
   return false;
 }
 
+namespace {
+
+// The password of `url`'s userinfo, in each form a server may echo.
+void add_url_secrets(Redactor& redactor, std::string_view url) {
+  const auto [start, length] = userinfo_span(url);
+  if (start == std::string_view::npos) return;
+  const std::string_view userinfo = url.substr(start, length);
+  if (const std::size_t colon = userinfo.find(':'); colon != std::string_view::npos) {
+    const std::string_view password = userinfo.substr(colon + 1);
+    redactor.add_secret(password);
+    redactor.add_secret(percent_decoded(password));
+    // curl sends URL credentials as Basic authentication of the decoded "user:password".
+    redactor.add_secret(base64(percent_decoded(userinfo)));
+  }
+}
+
+}  // namespace
+
 Redactor redactor_for_request(const std::vector<std::string>& headers, std::string_view url) {
   Redactor redactor;
   for (const std::string& header : headers) {
@@ -191,18 +209,22 @@ Redactor redactor_for_request(const std::vector<std::string>& headers, std::stri
                             std::all_of(value.begin(), value.begin() + space, is_ascii_letter);
     redactor.add_secret(has_scheme ? value.substr(space + 1) : value);
   }
-  const auto [start, length] = userinfo_span(url);
-  if (start != std::string_view::npos) {
-    const std::string_view userinfo = url.substr(start, length);
-    if (const std::size_t colon = userinfo.find(':'); colon != std::string_view::npos) {
-      const std::string_view password = userinfo.substr(colon + 1);
-      redactor.add_secret(password);
-      redactor.add_secret(percent_decoded(password));
-      // curl sends URL credentials as Basic authentication of the decoded "user:password".
-      redactor.add_secret(base64(percent_decoded(userinfo)));
-    }
-  }
+  add_url_secrets(redactor, url);
   return redactor;
+}
+
+Redactor redactor_for_servers(const std::vector<std::string>& headers,
+                              const std::vector<std::string>& urls) {
+  Redactor redactor = redactor_for_request(headers, urls.empty() ? "" : urls.front());
+  for (std::size_t i = 1; i < urls.size(); ++i) add_url_secrets(redactor, urls[i]);
+  return redactor;
+}
+
+std::string url_without_credentials(std::string_view url) {
+  std::string shown(url.substr(0, url.find_first_of("?#")));
+  const auto [start, length] = userinfo_span(shown);
+  if (start != std::string_view::npos) shown.erase(start, length + 1);  // and its '@'
+  return shown;
 }
 
 std::string url_without_password(std::string_view url) {

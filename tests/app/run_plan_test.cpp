@@ -153,6 +153,31 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   EXPECT_EQ(open.summary.target_in_flight, 0);
 }
 
+TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
+  const bench::cli::RunOptions options =
+      parse({"--base-url", "http://a:1", "--base-url", "http://b:2", "--server-weights", "3,1",
+             "--server-metrics"});
+  const RunPlan plan = plan_run(options);
+  PreparedRun prepared;
+  prepared.target.base_url = "http://a:1";
+  prepared.target.base_urls = options.base_urls;
+  prepared.url = "http://a:1/v1/chat/completions";
+  prepared.urls = {prepared.url, "http://b:2/v1/chat/completions"};
+  prepared.spread = std::make_shared<const bench::app::ServerSpread>(options.server_weights);
+  const bench::app::PointPlan point =
+      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+  EXPECT_EQ(point.driver.urls, prepared.urls);
+  EXPECT_EQ(point.driver.spread, prepared.spread.get());
+  EXPECT_EQ(point.preconnect_urls,
+            (std::vector<std::string>{"http://a:1/v1/models", "http://b:2/v1/models"}));
+  const bench::report::RunContext context =
+      bench::app::point_context(options, plan, prepared, plan.points[0]);
+  EXPECT_EQ(context.config["server_metrics"],
+            nlohmann::json({"http://a:1/metrics", "http://b:2/metrics"}));
+  EXPECT_EQ(context.config["base_urls"], nlohmann::json({"http://a:1", "http://b:2"}));
+  EXPECT_EQ(context.config["server_weights"], nlohmann::json({3, 1}));
+}
+
 TEST(RunPlan, TheOpenLoopPlanCarriesTheRampAndBothPhasesBounds) {
   const bench::cli::RunOptions options =
       parse({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps",
@@ -172,6 +197,7 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   prepared.target.base_url = "http://127.0.0.1:9";
+  prepared.target.base_urls = {prepared.target.base_url};
   prepared.request.model = "m";
   const bench::report::RunContext context =
       bench::app::point_context(options, plan, prepared, plan.points[0]);

@@ -15,6 +15,7 @@ using bench::app::read_models;
 using bench::app::read_sglang_server_info;
 using bench::app::read_vllm_version;
 using bench::app::ServerIdentity;
+using bench::app::common_identity;
 
 TEST(ServerIdentity, ReadsVllmsModelCardAndVersion) {
   ServerIdentity identity;
@@ -90,6 +91,27 @@ TEST(ServerIdentity, InWordsItIsAWarning) {
 TEST(ServerIdentity, FittingOrUnknownIsNoVerdict) {
   EXPECT_FALSE(check_context_fit({3896, 200, true, 4096}).has_value());  // exactly full
   EXPECT_FALSE(check_context_fit({100000, 200, true, std::nullopt}).has_value());
+}
+
+TEST(ServerIdentity, SeveralServersAreHeldToTheSmallestContextAndDifferencesAreSaid) {
+  ServerIdentity first{"vllm", "0.10.1", "m", 8192};
+  ServerIdentity second{"vllm", "0.10.1", "m", 4096};
+  ServerIdentity third{"sglang", std::nullopt, "m", std::nullopt};
+  std::vector<std::string> differences;
+  const ServerIdentity common =
+      common_identity({first, second, third}, {"http://a:1", "http://b:1", "http://c:1"},
+                      differences);
+  EXPECT_EQ(common.max_model_len, 4096);
+  EXPECT_EQ(common.family, "vllm");
+  ASSERT_EQ(differences.size(), 1u);
+  EXPECT_EQ(differences[0],
+            "http://c:1 is sglang ? serving m, unlike http://a:1 (vllm 0.10.1 serving m)");
+
+  differences.clear();
+  const ServerIdentity unknown =
+      common_identity({third, ServerIdentity{}}, {"x", "y"}, differences);
+  EXPECT_FALSE(unknown.max_model_len.has_value());
+  EXPECT_TRUE(differences.empty());  // an unknown field differs from nothing
 }
 
 }  // namespace

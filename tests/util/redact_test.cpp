@@ -12,6 +12,7 @@ namespace {
 using bench::util::is_credential_header;
 using bench::util::Redactor;
 using bench::util::redactor_for_request;
+using bench::util::url_without_credentials;
 using bench::util::url_without_password;
 
 constexpr const char* kKey = "sk-test-SECRET-0123456789abcdef";
@@ -105,6 +106,21 @@ TEST(UrlWithoutPassword, HidesOnlyThePassword) {
   EXPECT_EQ(url_without_password("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
   // An '@' after the authority is not userinfo.
   EXPECT_EQ(url_without_password("http://host/path?mail=a:b@c"), "http://host/path?mail=a:b@c");
+}
+
+TEST(UrlWithoutCredentials, DropsTheWholeUserinfoAndAnyQuery) {
+  EXPECT_EQ(url_without_credentials("http://user:pass@host:8000/v1"), "http://host:8000/v1");
+  EXPECT_EQ(url_without_credentials("https://user@host"), "https://host");
+  EXPECT_EQ(url_without_credentials("http://host:1/x?token=secret#f"), "http://host:1/x");
+  EXPECT_EQ(url_without_credentials("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
+}
+
+TEST(RedactorForServers, HidesThePasswordOfEveryServer) {
+  const auto redactor = bench::util::redactor_for_servers(
+      {"Authorization: Bearer sk-0123456789"},
+      {"http://a:first-secret-1@h1:1", "http://b:second-secret-2@h2:1"});
+  EXPECT_EQ(redactor.redact("k sk-0123456789 first-secret-1 second-secret-2"),
+            "k [REDACTED] [REDACTED] [REDACTED]");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "bench/app/early_stop.hpp"
 #include "bench/app/live_counters.hpp"
 #include "bench/app/prompt_feed.hpp"
+#include "bench/app/server_spread.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
@@ -40,7 +41,10 @@ class RecordSink {
 inline constexpr std::int64_t kNoLimitNs = std::numeric_limits<std::int64_t>::max();
 
 struct DriverPlan {
-  std::string url;                                   // full endpoint URL
+  // The endpoint's full URL on each server (--base-url repeated; one: every request's), and
+  // which of them each request goes to, by its index (null: the first). Outlives the driver.
+  std::vector<std::string> urls;
+  const ServerSpread* spread = nullptr;
   const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
   protocol::RequestOptions request;                  // body shape (max_tokens comes per prompt)
   protocol::StreamLimits limits;

@@ -18,6 +18,7 @@
 
 #include "bench/app/run_point.hpp"
 #include "bench/app/server_identity.hpp"
+#include "bench/app/server_spread.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
 #include "bench/cli/options.hpp"
@@ -71,7 +72,12 @@ RunPlan plan_run(const cli::RunOptions& options);
 /// What contacting the server settled, and the prompt source every point draws from.
 struct PreparedRun {
   Target target;                         // the server (and the embedded one, if started)
-  std::string url;                       // the endpoint's full URL
+  std::string url;                       // the endpoint's full URL (on the first server)
+  // Several servers (--base-url repeated): the endpoint's full URL on each, in their order, and
+  // which one each request goes to; urls holds url alone and spread is null with one server.
+  // On the heap: drivers keep its address.
+  std::vector<std::string> urls;
+  std::shared_ptr<const ServerSpread> spread;
   protocol::RequestOptions request;      // the plan's, with the model and per-chunk usage
   std::unique_ptr<workload::PromptSource> prompts;  // every request's prompt, made on demand
   // --tokenizer: what counts lengths (null: words), and on chat the template's measured tokens.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench/app/live_counters.hpp"
 #include "bench/app/record_log.hpp"
@@ -24,9 +25,11 @@ struct PointPlan {
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
   std::size_t first_request = 0;  // the index the point starts from (a later phase of it)
   std::size_t client_threads = 1;
-  // Connections opened (by GETs of preconnect_url) before the point's epoch; 0 = none.
+  // Connections opened (by GETs of preconnect_urls) before the point's epoch; 0 = none. With
+  // several servers (one URL each, in driver.urls' order) they are shared out by the spread's
+  // weights.
   std::int64_t preconnect = 0;
-  std::string preconnect_url;
+  std::vector<std::string> preconnect_urls;
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
   RecordLog* log = nullptr;         // --save-requests, or null
   LiveCounters* live = nullptr;     // for progress, or null
@@ -57,6 +60,10 @@ struct PointResult {
   metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
   PointClock clock;
   std::optional<metrics::AccumulatorState> state;  // shards only: what `bench merge` needs
+  // Several servers (driver.urls): the figures of the requests each was sent, in driver.urls'
+  // order, and for shards their accumulators' states; empty with one server.
+  std::vector<metrics::RunSummary> per_server;
+  std::vector<metrics::AccumulatorState> per_server_state;
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

@@ -56,6 +56,14 @@ struct IdentityServer {
 /// one names its family. `model` is the model the run asks for.
 ServerIdentity probe_server_identity(const IdentityServer& server, const std::string& model);
 
+/// Several servers (--base-url repeated): what the run is held to. A request may go to any of
+/// them, so max_model_len is the smallest any server said; family, version and model are the
+/// first's. `differences` gets one line for each later server whose known family, version or
+/// model differs from the first's known one, naming it by `shown_urls` (same order).
+ServerIdentity common_identity(const std::vector<ServerIdentity>& servers,
+                               const std::vector<std::string>& shown_urls,
+                               std::vector<std::string>& differences);
+
 /// {"family", "version", "model", "max_model_len"}, null where unknown.
 nlohmann::json identity_json(const ServerIdentity& identity);
 

@@ -29,10 +29,11 @@ struct MetricsServer {
   util::Redactor redactor;  // hides the headers' credentials and the URL's password
 };
 
-/// The URLs of `--server-metrics [URL]`, one per flag: each one given, or <base_url>/metrics for
-/// the flag without a value (and when none was given).
+/// The URLs of `--server-metrics [URL]`, one per flag: each one given; for the flag without a
+/// value (and when none was given), <base_url>/metrics of every server of the run (several
+/// with --base-url repeated: their counts are added up).
 std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
-                                             const std::string& base_url);
+                                             const std::vector<std::string>& base_urls);
 
 /// A scrape with no whole answer within this long fails, so a server that never answers
 /// /metrics cannot hold bench up.

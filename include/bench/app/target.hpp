@@ -26,14 +26,18 @@ struct Target {
   std::unique_ptr<sim::SimServer> embedded;  // set when bench serves its own simulator
   std::string base_url;                      // "http://host:port", no trailing slash
   std::string shown_base_url;  // base_url as shown and stored: any userinfo password hidden
+  // Every server's root when a run loads several (--base-url repeated), base_url the first;
+  // just base_url otherwise.
+  std::vector<std::string> base_urls;
 };
 
 /// The server's model list, GET <base_url>/v1/models: model discovery, the cache flush's
 /// server check and the connections opened before a run all ask it.
 inline std::string models_url(const std::string& base_url) { return base_url + "/v1/models"; }
 
-/// Starts the embedded simulator when `base_url` is empty. Throws RunError when it cannot.
-Target open_target(const std::string& base_url, const sim::SimOptions& sim);
+/// The servers `base_urls` (the first is base_url); starts the embedded simulator when there
+/// are none. Throws RunError when it cannot.
+Target open_target(const std::vector<std::string>& base_urls, const sim::SimOptions& sim);
 
 /// GET /v1/models and the first id, as vLLM's and SGLang's benchmarks do by default.
 /// Throws RunError naming the URL (unreachable, HTTP error, no model listed); a 401 or 403 says

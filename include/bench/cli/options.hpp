@@ -34,6 +34,11 @@ inline constexpr std::int64_t kOpenLoopDefaultCap = 65536;
 /// The benchmark run (`bench [flags]`).
 struct RunOptions {
   std::string base_url;        // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
+  // --base-url repeated (cli/server_flags.hpp): every server's root, base_url (the first) too;
+  // empty = embedded sim. Requests are spread over them by their index (app/server_spread.hpp).
+  std::vector<std::string> base_urls;
+  // --server-weights: one whole number per server of base_urls, in order; empty = round robin.
+  std::vector<std::int64_t> server_weights;
   protocol::Endpoint endpoint = protocol::Endpoint::chat;  // --endpoint chat|completions
   std::string model;           // empty = first id from GET /v1/models
   std::string api_key;         // sent as "Authorization: Bearer ..."; never printed

@@ -24,6 +24,7 @@ struct RawRunFlags {
   std::string shard;          // --shard I/N (cli/shard_flags.hpp)
   std::int64_t shards = 0;    // --shards N; 0 = not given
   std::string start_at;       // --start-at TIME
+  std::string server_weights;  // --server-weights W,... (cli/server_flags.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

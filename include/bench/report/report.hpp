@@ -88,6 +88,10 @@ struct RunContext {
 /// The human report (for stdout). Multi-line, ends with a newline.
 std::string render_text(const metrics::RunSummary& summary, const RunContext& context);
 
+/// Several servers (--base-url repeated): the text report's per-server table, from the run
+/// object's "per_server" (results/per_server.hpp); empty when it has none.
+std::string render_per_server(const nlohmann::json& run);
+
 /// The results object. Flat keys read by scripts written for SGLang's bench_serving and vLLM's
 /// benchmark (duration, completed, failed, total_input_tokens, total_output_tokens,
 /// request_throughput, input_throughput, output_throughput, total_throughput, concurrency,

@@ -59,6 +59,15 @@ bool is_credential_header(std::string_view name);
 /// The Redactor for requests sent with `headers` ("Name: value" lines) to `url`.
 Redactor redactor_for_request(const std::vector<std::string>& headers, std::string_view url);
 
+/// The Redactor for requests sent with `headers` to any of `urls` (several servers): every
+/// URL's password is a secret.
+Redactor redactor_for_servers(const std::vector<std::string>& headers,
+                              const std::vector<std::string>& urls);
+
+/// `url` with no userinfo at all and no query or fragment ("http://host:8000/x"): a server's
+/// name in a per-server figure, where neither a user name nor a query token belongs.
+std::string url_without_credentials(std::string_view url);
+
 /// `url` with the password of its userinfo replaced by the marker
 /// ("http://user:[REDACTED]@host/..."); `url` itself when it has none.
 std::string url_without_password(std::string_view url);
