@@ -144,6 +144,9 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.stopped_early = result.stopped_early;
   out.context = point_context(options, plan, prepared, point);
   out.context.server_metrics = std::move(server_window);
+  if (out.context.server_metrics) {
+    out.context.server_metrics->records_epoch_steady_ns = result.clock.epoch_steady_ns;
+  }
   out.context.started_at = wall_clock_iso8601();
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);

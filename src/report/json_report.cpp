@@ -15,6 +15,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "server_gauges.hpp"
 #include "server_section.hpp"
 
 namespace bench::report {
@@ -350,6 +351,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);
   out["timeline"] = timeline_object(s);
+  if (c.server_metrics) put_timeline_gauges(out["timeline"]["buckets"], s, *c.server_metrics);
   out["distributions"] = {{"ttft_ms", cdf_array(s.ttft_cdf_ms)},
                           {"itl_ms", cdf_array(s.itl_cdf_ms)},
                           {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
