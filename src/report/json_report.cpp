@@ -291,9 +291,12 @@ void put_latencies(json& out, const RunSummary& s) {
   out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
   // Time to response headers: unknown (null) when no response reported it, never 0.
   const bool headers_seen = s.ttfb_ms.count > 0;
-  out["mean_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.mean)) : json(nullptr);
-  out["median_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.median)) : json(nullptr);
-  out["p99_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.p99)) : json(nullptr);
+  put_distribution(out, results::key::ttfb, s.ttfb_ms);
+  if (!headers_seen) {
+    for (std::string_view stat : results::kDistributionStats) {
+      out[results::distribution_key(stat, results::key::ttfb)] = nullptr;
+    }
+  }
 }
 
 }  // namespace
