@@ -289,7 +289,8 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
 }
 
 // What the server says of itself, and its max_model_len against the run's longest request:
-// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning.
+// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning
+// (random) or a note that the check was not made (a dataset read in words).
 void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
                           const engine::EngineOptions& engine, PreparedRun& prepared,
                           std::ostream& err) {
@@ -299,7 +300,9 @@ void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
       check_context_fit(context_fit_of(options, plan, prepared));
   if (!verdict) return;
   if (verdict->refuse) throw std::invalid_argument(verdict->line);
-  if (!options.quiet) err << "bench: warning: " << verdict->line << "\n";
+  if (!options.quiet) {
+    err << (verdict->unchecked ? "bench: " : "bench: warning: ") << verdict->line << "\n";
+  }
 }
 
 // Everything settled before any clock starts: the prompts (a dataset file that cannot be used
