@@ -186,22 +186,33 @@ std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepare
   return server->requests_sent();
 }
 
-// --server-metrics with a closed loop's --warmup-requests: the warm-up runs as a phase of its
-// own and drains before the measured requests start, so the server's counters can be read
-// between the two with nothing in flight. An open loop's schedule and a warm-up by time run on
-// into the measured phase; their window includes the warm-up.
+// --server-metrics with a warm-up of known requests: a closed loop's --warmup-requests, or an
+// open loop's warm-up arrivals (by count or by --warmup-duration): the warm-up runs as a phase of
+// its own and drains before the measured requests start, so the server's counters can be read
+// between the two with nothing in flight. A closed loop warmed up by time runs on into the
+// measured phase (which request ends its warm-up is known only when it is sent); its window
+// includes the warm-up.
 bool drains_warmup(const cli::RunOptions& options, const schedule::OpenLoopSchedule* schedule) {
-  return options.warmup_requests > 0 && schedule == nullptr && options.warmup_duration_s == 0;
+  if (schedule != nullptr) {
+    return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
+  }
+  return options.warmup_requests > 0 && options.warmup_duration_s == 0;
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
-// phase then starts from request `warmup`, on connections opened before it as usual.
-void run_warmup_alone(PointPlan& planned, const std::atomic<bool>& stop) {
-  PointPlan warmup = planned;
-  warmup.driver.end_request = planned.driver.warmup_requests;
-  warmup.measured_requests = std::numeric_limits<std::size_t>::max();
-  run_point(warmup, stop);
-  planned.first_request = planned.driver.warmup_requests;
+// phase then starts from request `warmup`, on connections opened before it as usual. An open
+// loop's measured phase keeps its schedule, moved earlier so that its first request is due at
+// once (its epoch leads by that request's offset).
+void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* schedule,
+                      const std::atomic<bool>& stop) {
+  const std::size_t warmup =
+      schedule != nullptr ? schedule->warmup_requests() : planned.driver.warmup_requests;
+  PointPlan phase = planned;
+  phase.driver.end_request = warmup;
+  phase.measured_requests = std::numeric_limits<std::size_t>::max();
+  run_point(phase, stop);
+  planned.first_request = warmup;
+  if (schedule != nullptr) planned.epoch_lead_ns = schedule->measured_start_ns().value_or(0);
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
 
@@ -223,7 +234,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   }
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
   const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
-  if (drain_warmup) run_warmup_alone(planned, stop);
+  if (drain_warmup) run_warmup_alone(planned, offsets, stop);
   LiveCounters live;  // read by the progress line and by the server's gauge polls
   if (scraper != nullptr) scraper->before_point(&live);
   PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);

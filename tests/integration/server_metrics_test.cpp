@@ -72,6 +72,24 @@ TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
   EXPECT_EQ(server.at("warmup_drained"), true);
 }
 
+// An open loop's warm-up drains too: its arrivals run as a phase of their own, and the measured
+// phase follows on its own schedule, moved to start at once.
+TEST(ServerMetrics, AnOpenLoopsWarmupDrainsBeforeTheWindowOpens) {
+  for (const char* warmup : {"--warmup-requests=3", "--warmup-duration=0.1"}) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY, run_args({warmup, "--request-rate", "40", "--constant-rate",
+                                "--sim-ttft-ms", "5", "--sim-tpot-ms", "1", "--server-metrics"}));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json results = json::parse(run.out);
+    const json& server = results.at("server_metrics");
+    EXPECT_EQ(results.at("completed"), kPrompts) << warmup;
+    EXPECT_EQ(server.at("generation_tokens_difference"), 0) << warmup << server.dump();
+    EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << warmup << server.dump();
+    EXPECT_EQ(server.at("requests_succeeded"), kPrompts) << warmup;
+    EXPECT_EQ(server.at("warmup_drained"), true) << warmup;
+  }
+}
+
 TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
   // One sequence at a time in a 1000-token KV budget: the others queue, and the polls see it.
   const ProcessResult run = run_process(
