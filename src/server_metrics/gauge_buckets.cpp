@@ -48,12 +48,14 @@ std::int64_t reading_time(const GaugePoint& point, std::size_t index) {
          static_cast<std::int64_t>(fraction * static_cast<double>(point.end_ns - point.start_ns));
 }
 
-std::optional<double> sum_of(const std::optional<double>& a, const std::optional<double>& b) {
+std::optional<double> sum_if_known(const std::optional<double>& a,
+                                   const std::optional<double>& b) {
   if (!a || !b) return std::nullopt;
   return *a + *b;
 }
 
-std::optional<double> max_of(const std::optional<double>& a, const std::optional<double>& b) {
+std::optional<double> max_if_known(const std::optional<double>& a,
+                                   const std::optional<double>& b) {
   if (!a || !b) return std::nullopt;
   return std::max(*a, *b);
 }
@@ -85,10 +87,12 @@ std::vector<BucketGauges> combine_servers(const std::vector<std::vector<BucketGa
   std::vector<BucketGauges> out = servers.front();
   for (std::size_t s = 1; s < servers.size(); ++s) {
     for (std::size_t b = 0; b < out.size() && b < servers[s].size(); ++b) {
-      out[b].requests_running = sum_of(out[b].requests_running, servers[s][b].requests_running);
-      out[b].requests_waiting = sum_of(out[b].requests_waiting, servers[s][b].requests_waiting);
+      out[b].requests_running =
+          sum_if_known(out[b].requests_running, servers[s][b].requests_running);
+      out[b].requests_waiting =
+          sum_if_known(out[b].requests_waiting, servers[s][b].requests_waiting);
       out[b].kv_cache_usage_ratio =
-          max_of(out[b].kv_cache_usage_ratio, servers[s][b].kv_cache_usage_ratio);
+          max_if_known(out[b].kv_cache_usage_ratio, servers[s][b].kv_cache_usage_ratio);
     }
   }
   return out;
