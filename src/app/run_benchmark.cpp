@@ -161,6 +161,9 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.stopped_early = result.stopped_early;
   out.context = point_context(options, plan, prepared, point);
   out.context.server_metrics = std::move(server_window);
+  if (out.context.server_metrics) {
+    out.context.server_metrics->records_epoch_steady_ns = result.clock.epoch_steady_ns;
+  }
   out.context.started_at = wall_clock_iso8601();
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
@@ -201,22 +204,33 @@ std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepare
   return server->requests_sent();
 }
 
-// --server-metrics with a closed loop's --warmup-requests: the warm-up runs as a phase of its
-// own and drains before the measured requests start, so the server's counters can be read
-// between the two with nothing in flight. An open loop's schedule and a warm-up by time run on
-// into the measured phase; their window includes the warm-up.
+// --server-metrics with a warm-up of known requests: a closed loop's --warmup-requests, or an
+// open loop's warm-up arrivals (by count or by --warmup-duration): the warm-up runs as a phase of
+// its own and drains before the measured requests start, so the server's counters can be read
+// between the two with nothing in flight. A closed loop warmed up by time runs on into the
+// measured phase (which request ends its warm-up is known only when it is sent); its window
+// includes the warm-up.
 bool drains_warmup(const cli::RunOptions& options, const schedule::OpenLoopSchedule* schedule) {
-  return options.warmup_requests > 0 && schedule == nullptr && options.warmup_duration_s == 0;
+  if (schedule != nullptr) {
+    return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
+  }
+  return options.warmup_requests > 0 && options.warmup_duration_s == 0;
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
-// phase then starts from request `warmup`, on connections opened before it as usual.
-void run_warmup_alone(PointPlan& planned, const std::atomic<bool>& stop) {
-  PointPlan warmup = planned;
-  warmup.driver.end_request = planned.driver.warmup_requests;
-  warmup.measured_requests = std::numeric_limits<std::size_t>::max();
-  run_point(warmup, stop);
-  planned.first_request = planned.driver.warmup_requests;
+// phase then starts from request `warmup`, on connections opened before it as usual. An open
+// loop's measured phase keeps its schedule, moved earlier so that its first request is due at
+// once (its epoch leads by that request's offset).
+void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* schedule,
+                      const std::atomic<bool>& stop) {
+  const std::size_t warmup =
+      schedule != nullptr ? schedule->warmup_requests() : planned.driver.warmup_requests;
+  PointPlan phase = planned;
+  phase.driver.end_request = warmup;
+  phase.measured_requests = std::numeric_limits<std::size_t>::max();
+  run_point(phase, stop);
+  planned.first_request = warmup;
+  if (schedule != nullptr) planned.epoch_lead_ns = schedule->measured_start_ns().value_or(0);
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
 
@@ -238,7 +252,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   }
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
   const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
-  if (drain_warmup) run_warmup_alone(planned, stop);
+  if (drain_warmup) run_warmup_alone(planned, offsets, stop);
   LiveCounters live;  // read by the progress line and by the server's gauge polls
   if (scraper != nullptr) scraper->before_point(&live);
   PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);
@@ -304,7 +318,8 @@ void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
 }
 
 // What the server says of itself, and its max_model_len against the run's longest request:
-// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning.
+// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning
+// (random) or a note that the check was not made (a dataset read in words).
 void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
                           const engine::EngineOptions& engine, PreparedRun& prepared,
                           std::ostream& err) {
@@ -325,7 +340,9 @@ void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
       check_context_fit(context_fit_of(options, plan, prepared));
   if (!verdict) return;
   if (verdict->refuse) throw std::invalid_argument(verdict->line);
-  if (!options.quiet) err << "bench: warning: " << verdict->line << "\n";
+  if (!options.quiet) {
+    err << (verdict->unchecked ? "bench: " : "bench: warning: ") << verdict->line << "\n";
+  }
 }
 
 // Everything settled before any clock starts: the prompts (a dataset file that cannot be used

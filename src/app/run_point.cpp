@@ -245,10 +245,11 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     return result;
   }
   // The run starts now, with every engine built and its connections open: neither is the
-  // schedule's lag.
-  const std::int64_t epoch_ns = now_ns();
+  // schedule's lag. A later phase of a schedule starts at its first request's offset.
+  const std::int64_t started_ns = now_ns();
+  const std::int64_t epoch_ns = started_ns - plan.epoch_lead_ns;
   result.clock.epoch_steady_ns = epoch_ns;
-  result.clock.epoch_unix_ns = wall_clock_ns();
+  result.clock.epoch_unix_ns = wall_clock_ns() - plan.epoch_lead_ns;
   result.clock.start_at_unix_ns = plan.start_at_unix_ns;
   for (auto& worker : workers) worker->set_epoch(epoch_ns);
   if (threads == 1) {
@@ -258,7 +259,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     for (auto& worker : workers) running.emplace_back([&worker, &stop] { worker->run(stop); });
     for (std::thread& thread : running) thread.join();
   }
-  const std::int64_t wall_ns = now_ns() - epoch_ns;
+  const std::int64_t wall_ns = now_ns() - started_ns;
 
   result.stopped_early = early_stop.reason();
   for (auto& worker : workers) {

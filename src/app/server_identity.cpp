@@ -150,23 +150,93 @@ json identity_json(const ServerIdentity& identity) {
           {"max_model_len", or_null(identity.max_model_len)}};
 }
 
+namespace {
+
+// A dataset's longest request, read from it: refused in tokens; in words not checked at all,
+// since a word is one token or several and a guess would refuse good runs or pass bad ones.
+std::optional<ContextVerdict> check_dataset_fit(const ContextFit& fit, std::int64_t max_model_len) {
+  const std::int64_t longest = fit.longest_prompt + fit.longest_output;
+  if (!fit.in_tokens) {
+    return ContextVerdict{
+        false, true,
+        fmt::format("context check not made: the {} dataset's lengths are words, not tokens "
+                    "(its longest request: {} words plus max_tokens {}; the model's "
+                    "max_model_len: {} tokens){}",
+                    fit.dataset, fit.longest_prompt, fit.longest_output, max_model_len,
+                    fit.dataset == "shared-prefix" ? "" : "; --tokenizer counts tokens")};
+  }
+  if (longest <= max_model_len) return std::nullopt;
+  return ContextVerdict{
+      true, false,
+      fmt::format("the {} dataset's longest request, a prompt of {} tokens plus max_tokens {}, "
+                  "makes {} tokens, beyond the model's max_model_len {}: every such request "
+                  "would be refused; {}",
+                  fit.dataset, fit.longest_prompt, fit.longest_output, longest, max_model_len,
+                  fit.remedy)};
+}
+
+}  // namespace
+
 std::optional<ContextVerdict> check_context_fit(const ContextFit& fit) {
   if (!fit.max_model_len) return std::nullopt;
+  if (!fit.dataset.empty()) return check_dataset_fit(fit, *fit.max_model_len);
   const std::int64_t longest = fit.longest_prompt + fit.longest_output;
   if (longest <= *fit.max_model_len) return std::nullopt;
   if (fit.in_tokens) {
     return ContextVerdict{
-        true, fmt::format("prompts of up to {} tokens plus max_tokens {} make {} tokens, beyond "
-                          "the model's max_model_len {}: every such request would be refused; "
-                          "lower --input-len or --output-len",
-                          fit.longest_prompt, fit.longest_output, longest, *fit.max_model_len)};
+        true, false,
+        fmt::format("prompts of up to {} tokens plus max_tokens {} make {} tokens, beyond the "
+                    "model's max_model_len {}: every such request would be refused; lower "
+                    "--input-len or --output-len",
+                    fit.longest_prompt, fit.longest_output, longest, *fit.max_model_len)};
   }
   return ContextVerdict{
-      false, fmt::format("prompts of up to {} words plus max_tokens {} may exceed the model's "
-                         "max_model_len {} tokens (a word is a token or more): requests may be "
-                         "refused",
-                         fit.longest_prompt, fit.longest_output, *fit.max_model_len)};
+      false, false,
+      fmt::format("prompts of up to {} words plus max_tokens {} may exceed the model's "
+                  "max_model_len {} tokens (a word is a token or more): requests may be refused",
+                  fit.longest_prompt, fit.longest_output, *fit.max_model_len)};
 }
+
+namespace {
+
+// What makes a dataset's too long requests fit, said with the refusal.
+std::string context_remedy(workload::DatasetKind kind, std::int64_t max_model_len) {
+  switch (kind) {
+    case workload::DatasetKind::sharegpt:
+      return fmt::format("--sharegpt-context-len {} drops such conversations (SGLang's filter)",
+                         max_model_len);
+    case workload::DatasetKind::jsonl:
+      return "shorten those lines' prompts or max_tokens (--output-len for lines without one)";
+    case workload::DatasetKind::trace:
+      return "the trace's rows ask for more than this model holds";
+    default:
+      return "lower the dataset's lengths";
+  }
+}
+
+// A dataset's longest request, as its prompt source read it, with the chat template's tokens
+// on top (its prompts count their content only); unchanged when the source does not know it.
+ContextFit dataset_fit(ContextFit fit, workload::DatasetKind kind, const RunPlan& plan,
+                       const PreparedRun& prepared) {
+  const std::optional<workload::LongestRequest> longest =
+      prepared.prompts ? prepared.prompts->longest_request() : std::nullopt;
+  if (!longest) return fit;
+  fit.dataset = workload::dataset_kind_name(kind);
+  fit.remedy = context_remedy(kind, fit.max_model_len.value_or(0));
+  fit.in_tokens = longest->in_tokens;
+  fit.longest_prompt = longest->prompt_len;
+  fit.longest_output = longest->output_len;
+  if (plan.output_len_from_extra_body) {  // one max_tokens for every request
+    fit.longest_prompt = longest->longest_prompt;
+    fit.longest_output = plan.output_len;
+  }
+  if (fit.in_tokens && prepared.template_overhead) {
+    fit.longest_prompt += prepared.template_overhead->tokens;
+  }
+  return fit;
+}
+
+}  // namespace
 
 ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared) {
@@ -175,7 +245,7 @@ ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
   fit.in_tokens = lengths_in_tokens(options, prepared);
   const workload::DatasetKind kind = plan.dataset.kind;
   if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::random_ids) {
-    return fit;
+    return dataset_fit(fit, kind, plan, prepared);
   }
   fit.longest_prompt = workload::length_range(plan.dataset.input_len, plan.dataset.range_ratio).high;
   if (prepared.template_overhead && !options.input_len_includes_template) {

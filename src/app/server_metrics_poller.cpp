@@ -12,6 +12,7 @@ MetricsPoller::MetricsPoller(const MetricsServer& server, std::int64_t interval_
                              const LiveCounters* live)
     : server_(server), live_(live), interval_ns_(std::max<std::int64_t>(1, interval_ns)), origin_ns_(now_ns()) {
   outcome_.interval_s = ns_to_s(interval_ns_);
+  outcome_.origin_steady_ns = origin_ns_;
   thread_ = std::thread([this] { loop(); });
 }
 

@@ -361,6 +361,7 @@ RunSummary RunAccumulator::summarize() {
   summary.timeline_bucket_s =
       static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
+  summary.timeline_start_ns = timeline_.start_ns();
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);
   if (summary.steady_state.found) {
     summary.steady_latencies =

@@ -30,6 +30,7 @@ struct LatencyRow {
 };
 constexpr LatencyRow kLatencyRows[] = {
     {"ttft", "TTFT", "time to first token"},
+    {"ttfb", "TTFB", "time to response headers: admission; TTFT - TTFB is queueing and prefill"},
     {"ttfa", "TTFA", "time to first answer token (reasoning excluded; AIPerf TTFO)"},
     {"itl", "ITL", "inter-token latency, per token"},
     {"icl", "ICL", "inter-chunk latency (SGLang/vLLM \"ITL\")"},
@@ -266,6 +267,8 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
   for (const LatencyRow& row : kLatencyRows) {
     // TTFA only when some request reasoned (its keys are null otherwise).
     if (row.key == results::key::ttfa && !number(run, "mean_ttfa_ms")) continue;
+    // TTFB only where measured (null when no response reported it; absent in older files).
+    if (row.key == results::key::ttfb && !number(run, "mean_ttfb_ms")) continue;
     // Every statistic 0 means no values (definitions: "0 when there are no values"), e.g. TPOT
     // when every output was one token: "-" then, not a 0.00 that reads like a measurement.
     bool any = false;

@@ -15,6 +15,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "server_gauges.hpp"
 #include "server_section.hpp"
 
 namespace bench::report {
@@ -290,9 +291,12 @@ void put_latencies(json& out, const RunSummary& s) {
   out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
   // Time to response headers: unknown (null) when no response reported it, never 0.
   const bool headers_seen = s.ttfb_ms.count > 0;
-  out["mean_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.mean)) : json(nullptr);
-  out["median_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.median)) : json(nullptr);
-  out["p99_ttfb_ms"] = headers_seen ? json(finite_or_zero(s.ttfb_ms.p99)) : json(nullptr);
+  put_distribution(out, results::key::ttfb, s.ttfb_ms);
+  if (!headers_seen) {
+    for (std::string_view stat : results::kDistributionStats) {
+      out[results::distribution_key(stat, results::key::ttfb)] = nullptr;
+    }
+  }
 }
 
 }  // namespace
@@ -350,6 +354,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["client_saturated"] = c.client.saturated;
   out["client"] = client_object(s, c.client);
   out["timeline"] = timeline_object(s);
+  if (c.server_metrics) put_timeline_gauges(out["timeline"]["buckets"], s, *c.server_metrics);
   out["distributions"] = {{"ttft_ms", cdf_array(s.ttft_cdf_ms)},
                           {"itl_ms", cdf_array(s.itl_cdf_ms)},
                           {"tpot_ms", cdf_array(s.tpot_cdf_ms)},

@@ -13,6 +13,11 @@ namespace {
 // prefix-cache hits and bench's cached tokens disagree.
 constexpr double kCacheMismatchShare = 0.01;
 
+// A hit-rate gauge (SGLang's cache_hit_rate: python/sglang/srt/metrics/collector.py) describes
+// the server's latest prefill batches, read once at the window's end, not the window's tokens:
+// only a gap of more than 10 points between it and bench's cached share is a finding.
+constexpr double kHitRateTolerance = 0.10;
+
 std::string polls_text(std::size_t count, std::size_t polls) {
   return fmt::format("in {} of {} poll{}", count, polls, polls == 1 ? "" : "s");
 }
@@ -24,10 +29,29 @@ std::optional<double> bench_cached_tokens(const metrics::RunSummary& summary) {
   return static_cast<double>(summary.input_split.cached_tokens);
 }
 
+std::optional<double> bench_cached_share(const metrics::RunSummary& summary) {
+  if (!bench_cached_tokens(summary)) return std::nullopt;
+  return cached_input_share(summary.input_split);
+}
+
+std::optional<std::string> hit_rate_finding(const server_metrics::Delta& delta,
+                                            const metrics::RunSummary& summary) {
+  const std::optional<double> share = bench_cached_share(summary);
+  if (!delta.prefix_cache_hit_ratio || !share) return std::nullopt;
+  if (!(std::abs(*delta.prefix_cache_hit_ratio - *share) > kHitRateTolerance)) return std::nullopt;
+  return fmt::format(
+      "WARNING: the server's prefix-cache hit rate (a gauge of its latest prefill batches, read "
+      "after the last request) was {:.1f}%, bench's responses said {:.1f}% of input tokens were "
+      "cached: more than {:.0f} points apart; others share the server, the last batches were "
+      "unlike the run, or its usage does not say what its cache served",
+      *delta.prefix_cache_hit_ratio * 100, *share * 100, kHitRateTolerance * 100);
+}
+
 std::vector<std::string> prefix_cache_findings(const server_metrics::Delta& delta,
                                                const metrics::RunSummary& summary,
                                                bool sharing_intended) {
   std::vector<std::string> findings;
+  if (auto finding = hit_rate_finding(delta, summary)) findings.push_back(std::move(*finding));
   if (!delta.prefix_cache_hit_tokens) return findings;
   const double hits = *delta.prefix_cache_hit_tokens;
   if (const auto cached = bench_cached_tokens(summary)) {

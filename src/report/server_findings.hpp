@@ -18,8 +18,17 @@ namespace bench::report {
 /// bench's cached input tokens, known only when every counted request disclosed its split.
 std::optional<double> bench_cached_tokens(const metrics::RunSummary& summary);
 
-/// The prefix-cache findings, one line each ("WARNING: ..." or "Note: ..."); none when the
-/// server has no prefix-cache counters. `sharing_intended`: the workload shares prefixes on
+/// bench's cached share of its input tokens (0..1), known only as bench_cached_tokens is.
+std::optional<double> bench_cached_share(const metrics::RunSummary& summary);
+
+/// A server that gives its prefix cache only as a hit-rate gauge (SGLang): a warning when it
+/// and bench's cached share are more than 10 points apart; nullopt otherwise, or when either
+/// is unknown.
+std::optional<std::string> hit_rate_finding(const server_metrics::Delta& delta,
+                                            const metrics::RunSummary& summary);
+
+/// The prefix-cache findings, one line each ("WARNING: ..." or "Note: ..."): the hit rate's
+/// (hit_rate_finding), then the counters'; none when the server has neither. `sharing_intended`: the workload shares prefixes on
 /// purpose (a shared-prefix dataset, --reuse-prompts), so a high hit share draws no warning.
 std::vector<std::string> prefix_cache_findings(const server_metrics::Delta& delta,
                                                const metrics::RunSummary& summary,

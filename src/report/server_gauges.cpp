@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
+#include "bench/server_metrics/gauge_buckets.hpp"
 #include "bench/util/clock.hpp"
 #include "server_findings.hpp"
 
@@ -50,7 +52,45 @@ json series_json(const server_metrics::GaugeSeries& series) {
           {"kv_cache_usage", kv}};
 }
 
+// The timeline's buckets on the clock of `polls`' series.
+std::vector<server_metrics::BucketSpan> bucket_spans(const metrics::RunSummary& summary,
+                                                     const ServerMetricsWindow& window,
+                                                     const GaugePolls& polls) {
+  const std::int64_t start_ns =
+      window.records_epoch_steady_ns + summary.timeline_start_ns - polls.origin_steady_ns;
+  std::vector<server_metrics::BucketSpan> spans;
+  for (const metrics::TimelineBucket& bucket : summary.timeline) {
+    spans.push_back({start_ns + std::llround(bucket.t_s * 1e9),
+                     start_ns + std::llround((bucket.t_s + bucket.width_s) * 1e9)});
+  }
+  return spans;
+}
+
 }  // namespace
+
+void put_timeline_gauges(json& buckets, const metrics::RunSummary& summary,
+                         const ServerMetricsWindow& window) {
+  // One server: its polls; several: each one's, combined.
+  std::vector<const GaugePolls*> polled;
+  if (window.polls) polled.push_back(&*window.polls);
+  for (const ServerMetricsWindow& server : window.servers) {
+    if (server.polls) polled.push_back(&*server.polls);
+  }
+  if (polled.empty() || !buckets.is_array() || buckets.size() != summary.timeline.size()) return;
+  std::vector<std::vector<server_metrics::BucketGauges>> per_server;
+  for (const GaugePolls* polls : polled) {
+    const std::vector<server_metrics::BucketSpan> spans = bucket_spans(summary, window, *polls);
+    per_server.push_back(server_metrics::bucket_gauges(polls->series, spans));
+  }
+  const std::vector<server_metrics::BucketGauges> gauges =
+      server_metrics::combine_servers(per_server);
+  for (std::size_t i = 0; i < gauges.size(); ++i) {
+    buckets[i][results::key::server_requests_running] = number_or_null(gauges[i].requests_running);
+    buckets[i][results::key::server_requests_waiting] = number_or_null(gauges[i].requests_waiting);
+    buckets[i][results::key::server_kv_cache_usage] =
+        number_or_null(gauges[i].kv_cache_usage_ratio);
+  }
+}
 
 void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
                         std::string_view who) {

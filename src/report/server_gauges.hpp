@@ -19,4 +19,11 @@ void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
 
 nlohmann::json gauges_json(const GaugePolls& polls);
 
+/// The polled gauges onto the timeline's buckets (the "buckets" array of timeline_object, one
+/// per summary.timeline): each bucket's server_requests_running, server_requests_waiting and
+/// server_kv_cache_usage, the mean of the readings taken in it or null. Nothing when the
+/// window was not polled.
+void put_timeline_gauges(nlohmann::json& buckets, const metrics::RunSummary& summary,
+                         const ServerMetricsWindow& window);
+
 }  // namespace bench::report

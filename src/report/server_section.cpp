@@ -146,6 +146,14 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
                                  count_text(delta.prefix_cache_query_tokens),
                                  count_text(bench_cached_tokens(summary)))});
   }
+  if (delta.prefix_cache_hit_ratio) {
+    const std::optional<double> share = bench_cached_share(summary);
+    lines.push_back({"Prefix-cache hit rate (server)",
+                     fmt::format("{:.1f}% (a gauge of its latest prefill batches, after the last "
+                                 "request; bench: {} of input tokens cached)",
+                                 *delta.prefix_cache_hit_ratio * 100,
+                                 share ? fmt::format("{:.1f}%", *share * 100) : "n/a")});
+  }
   lines.push_back({"Preemptions (server)", count_text(delta.preemptions)});
   if (auto spec = spec_decode_text(delta)) {
     lines.push_back({"Speculative decoding (server)", *spec});
@@ -184,6 +192,7 @@ json own_figures_json(const ServerMetricsWindow& window) {
   out["requests_succeeded"] = number_or_null(delta.requests_succeeded);
   out["prefix_cache_hit_tokens"] = number_or_null(delta.prefix_cache_hit_tokens);
   out["prefix_cache_query_tokens"] = number_or_null(delta.prefix_cache_query_tokens);
+  out["prefix_cache_hit_rate"] = number_or_null(delta.prefix_cache_hit_ratio);
   out["preemptions"] = number_or_null(delta.preemptions);
   out["spec_decode"] = spec_decode_json(delta);
   out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
@@ -245,6 +254,10 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
   out["bench_cached_input_tokens"] = number_or_null(bench_cached);
   out["prefix_cache_hit_difference"] =
       number_or_null(difference(delta.prefix_cache_hit_tokens, bench_cached));
+  const std::optional<double> bench_share = bench_cached_share(summary);
+  out["bench_cached_input_share"] = number_or_null(bench_share);
+  out["prefix_cache_hit_rate_difference"] =
+      number_or_null(difference(delta.prefix_cache_hit_ratio, bench_share));
   out["findings"] = findings_json(window, summary, sharing_intended);
   out["warmup_requests_in_window"] = window.warmup_requests;
   out["warmup_drained"] = window.warmup_drained;

@@ -35,7 +35,6 @@ std::vector<std::string> make_run_metric_names() {
       "mean_client_lag_ms", "p99_client_lag_ms", "max_client_lag_ms",
       "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",
       "median_e2e_latency_from_intended_ms", "p99_e2e_latency_from_intended_ms",
-      "mean_ttfb_ms", "median_ttfb_ms", "p99_ttfb_ms",
       "total_text_chunks", "requests_with_per_chunk_usage", "mean_requested_input_len",
       "mean_prompt_tokens", "mean_client_prompt_tokens", "mean_requested_output_len",
       "mean_completion_tokens",
@@ -51,6 +50,10 @@ std::vector<std::string> make_run_metric_names() {
   });
   for (std::string_view stat : kDistributionStats) {
     names.push_back(distribution_key(stat, key::ttfa));
+  }
+  // Time to response headers: null when no response reported it.
+  for (std::string_view stat : kDistributionStats) {
+    names.push_back(distribution_key(stat, key::ttfb));
   }
   return names;
 }

@@ -135,6 +135,7 @@ Delta sum_of(const std::vector<Delta>& deltas) {
   total.spec_accepted_tokens = sum_counter(deltas, &Delta::spec_accepted_tokens);
   total.spec_accept_length = mean_gauge(deltas, &Delta::spec_accept_length);
   total.spec_accept_rate = mean_gauge(deltas, &Delta::spec_accept_rate);
+  total.prefix_cache_hit_ratio = mean_gauge(deltas, &Delta::prefix_cache_hit_ratio);
   return total;
 }
 
@@ -168,6 +169,7 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
       before.spec_accepted_tokens, after.spec_accepted_tokens, "speculative accepted tokens", notes);
   delta.spec_accept_length = after.spec_accept_length;
   delta.spec_accept_rate = after.spec_accept_rate;
+  delta.prefix_cache_hit_ratio = after.prefix_cache_hit_ratio;
   return delta;
 }
 

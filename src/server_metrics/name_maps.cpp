@@ -44,14 +44,20 @@ const std::array<NameMap, 5>& name_maps() {
        {}, {}, {}, {"tgi_request_success"},
        {}, {"tgi_request_duration"},
        {}, {}, {}, {}},
-      // TensorRT-LLM's trtllm-serve, at /prometheus/metrics (its /metrics answers JSON).
+      // TensorRT-LLM's trtllm-serve, at /prometheus/metrics (its /metrics answers JSON):
+      // tensorrt_llm/metrics/collector.py (MetricsCollector). Speculative decoding: the
+      // iteration-level counters spec_decode_num_{draft,accepted}_tokens, else the per-request
+      // spec_decode_{drafted,accepted}_tokens (one series per token position, summed), and the
+      // acceptance_length gauge; no acceptance-rate gauge (accepted / drafted is the rate).
       {ServerFamily::trtllm, "trtllm_",
        {"trtllm_num_requests_running"}, {"trtllm_num_requests_waiting"},
        {"trtllm_kv_cache_utilization"}, {"trtllm_kv_cache_hit_rate"},
        {"trtllm_prompt_tokens"}, {"trtllm_generation_tokens"},
        {}, {}, {}, {"trtllm_request_success"},
        {"trtllm_time_to_first_token_seconds"}, {"trtllm_e2e_request_latency_seconds"},
-       {}, {}, {}, {}},
+       {"trtllm_spec_decode_num_draft_tokens", "trtllm_spec_decode_drafted_tokens"},
+       {"trtllm_spec_decode_num_accepted_tokens", "trtllm_spec_decode_accepted_tokens"},
+       {"trtllm_spec_decode_acceptance_length"}, {}},
   }};
   return kMaps;
 }

@@ -152,8 +152,22 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path,
 
 namespace {
 
-// Checks every line once; counts them into `lines` and returns the request lines' ranges.
-IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
+// The content's tokens, as random prompts count theirs: each message's content on its own (the
+// template's tokens around them are the server's to add), or the prompt.
+std::int64_t tokens_of_content(const Prompt& prompt, const tokenizer::Tokenizer& tokenizer) {
+  if (prompt.messages.is_null()) return static_cast<std::int64_t>(tokenizer.count(prompt.text));
+  std::int64_t tokens = 0;
+  for (const json& message : prompt.messages) {
+    tokens += static_cast<std::int64_t>(tokenizer.count(content_text(message.at("content"))));
+  }
+  return tokens;
+}
+
+// Checks every line once; counts them into `lines`, the longest request into `longest` (its
+// prompt in tokens of `tokenizer` when given, else words), and returns the request lines'
+// ranges.
+IndexedFile index_jsonl(const DatasetOptions& options, const tokenizer::Tokenizer* tokenizer,
+                        std::size_t& lines, LongestRequest& longest) {
   if (options.output_len < 1) {
     throw std::invalid_argument("--output-len must be at least 1, got " +
                                 std::to_string(options.output_len));
@@ -169,7 +183,9 @@ IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
                                 // without one, which no later line needs)
     const std::string_view view = request_text(line, lines);
     if (is_blank(view)) continue;
-    parse_jsonl_request(view, options.path, lines, options.output_len);  // throws if bad
+    const Prompt request = parse_jsonl_request(view, options.path, lines, options.output_len);
+    longest.add(tokenizer != nullptr ? tokens_of_content(request, *tokenizer) : request.input_len,
+                request.output_len);
     requests.push_back(ItemSpan{line_offset, static_cast<std::uint32_t>(line.size()),
                                 static_cast<std::uint32_t>(lines)});
   }
@@ -187,26 +203,21 @@ IndexedFile index_jsonl(const DatasetOptions& options, std::size_t& lines) {
 }  // namespace
 
 JsonlFile::JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer)
-    : options_(std::move(options)), tokenizer_(tokenizer), file_(index_jsonl(options_, lines_)) {}
+    : options_(std::move(options)),
+      tokenizer_(tokenizer),
+      file_(index_jsonl(options_, tokenizer_, lines_, longest_)) {
+  longest_.in_tokens = tokenizer_ != nullptr;
+}
 
 Prompt JsonlFile::item(std::size_t item) const {
   const std::string line = file_.read(item);
   const std::size_t line_number = file_.span(item).line;
   Prompt prompt = parse_jsonl_request(request_text(line, line_number), options_.path,
                                       line_number, options_.output_len);
-  if (tokenizer_ != nullptr) prompt.input_len = prompt.client_tokens = content_tokens(prompt);
-  return prompt;
-}
-
-// The content's tokens, as random prompts count theirs: each message's content on its own (the
-// template's tokens around them are the server's to add), or the prompt.
-std::int64_t JsonlFile::content_tokens(const Prompt& prompt) const {
-  if (prompt.messages.is_null()) return static_cast<std::int64_t>(tokenizer_->count(prompt.text));
-  std::int64_t tokens = 0;
-  for (const json& message : prompt.messages) {
-    tokens += static_cast<std::int64_t>(tokenizer_->count(content_text(message.at("content"))));
+  if (tokenizer_ != nullptr) {
+    prompt.input_len = prompt.client_tokens = tokens_of_content(prompt, *tokenizer_);
   }
-  return tokens;
+  return prompt;
 }
 
 }  // namespace bench::workload

@@ -89,6 +89,9 @@ class SharedPrefixSource final : public PromptSource {
          << " words, " << length_note("question", options.input_len, options.range_ratio)
          << " words, " << length_note("max_tokens", options.output_len, options.range_ratio);
     summary_ = line.str();
+    // In words whatever the tokenizer: the prefix and the question are words (shared_prefix.hpp).
+    longest_.add(options.prefix_len + length_range(options.input_len, options.range_ratio).high,
+                 length_range(options.output_len, options.range_ratio).high);
   }
   Prompt prompt(std::uint64_t index) const override {
     return prompts_.prompt(stream_of(index), request_of(index));
@@ -96,10 +99,12 @@ class SharedPrefixSource final : public PromptSource {
   std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
   bool shares_prefixes() const override { return true; }
   const std::string& summary() const override { return summary_; }
+  std::optional<LongestRequest> longest_request() const override { return longest_; }
 
  private:
   SharedPrefixPrompts prompts_;
   std::string summary_;
+  LongestRequest longest_;
 };
 
 // sharegpt and jsonl: the file's usable items, indexed (indexed_file.hpp), each read when its
@@ -124,6 +129,9 @@ class FileSource final : public PromptSource {
   std::optional<std::uint64_t> distinct_prompts() const override { return order_.size(); }
   bool shares_prefixes() const override { return false; }
   const std::string& summary() const override { return summary_; }
+  std::optional<LongestRequest> longest_request() const override {
+    return file_.longest_request();
+  }
 
  private:
   std::vector<std::uint32_t> in_order() const {
@@ -160,6 +168,10 @@ class TraceSource final : public PromptSource {
     line << ", lengths in " << (tokens.tokenizer != nullptr ? "tokens" : "words");
     if (mooncake_) line << ", hash blocks of " << kTraceBlockTokens;
     summary_ = line.str();
+    for (std::size_t row = 0; row < file_.size(); ++row) {
+      longest_.add(file_.row(row).input_len, file_.row(row).output_len);
+    }
+    longest_.in_tokens = tokens.tokenizer != nullptr;
   }
   Prompt prompt(std::uint64_t index) const override {
     const std::uint64_t row = request_of(index) % file_.size();
@@ -172,6 +184,7 @@ class TraceSource final : public PromptSource {
   std::shared_ptr<const std::vector<std::int64_t>> arrival_offsets_ns() const override {
     return file_.offsets_ns();
   }
+  std::optional<LongestRequest> longest_request() const override { return longest_; }
 
  private:
   TraceFile file_;
@@ -179,6 +192,7 @@ class TraceSource final : public PromptSource {
   TokenLengths tokens_;
   bool mooncake_;
   std::string summary_;
+  LongestRequest longest_;
 };
 
 std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t distinct) {

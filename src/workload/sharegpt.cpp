@@ -216,6 +216,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       ++stats_.too_long;
     } else {
       ++stats_.usable;
+      stats_.longest.add(prompt_len, output_len);
       if (file_ != nullptr) {
         const std::uint64_t end = position();  // just past the entry's '}'
         spans_.push_back(ItemSpan{entry_.begin, static_cast<std::uint32_t>(end - entry_.begin), 0});
@@ -300,6 +301,7 @@ IndexedFile index_sharegpt(const DatasetOptions& options, const tokenizer::Token
                        why_nothing_usable(reader.stats(), options, length_unit(tokenizer)));
   }
   stats = reader.stats();
+  stats.longest.in_tokens = tokenizer != nullptr;
   return IndexedFile(options.path, std::move(reader.spans()));
 }
 

@@ -3,6 +3,7 @@
 // max_model_len: refused in tokens, a warning in words, nothing when it fits or is unknown.
 #include "bench/app/server_identity.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 namespace {
@@ -71,8 +72,18 @@ TEST(ServerIdentity, OtherAnswersAreNotMistakenForOnes) {
   EXPECT_TRUE(json.at("max_model_len").is_null());
 }
 
+ContextFit fit_of(std::int64_t prompt, std::int64_t output, bool in_tokens,
+                  std::optional<std::int64_t> max_model_len) {
+  ContextFit fit;
+  fit.longest_prompt = prompt;
+  fit.longest_output = output;
+  fit.in_tokens = in_tokens;
+  fit.max_model_len = max_model_len;
+  return fit;
+}
+
 TEST(ServerIdentity, ALongestRequestBeyondTheContextIsRefusedInTokens) {
-  const auto verdict = check_context_fit({4000, 200, true, 4096});
+  const auto verdict = check_context_fit(fit_of(4000, 200, true, 4096));
   ASSERT_TRUE(verdict.has_value());
   EXPECT_TRUE(verdict->refuse);
   EXPECT_EQ(verdict->line,
@@ -82,15 +93,51 @@ TEST(ServerIdentity, ALongestRequestBeyondTheContextIsRefusedInTokens) {
 }
 
 TEST(ServerIdentity, InWordsItIsAWarning) {
-  const auto verdict = check_context_fit({4000, 200, false, 4096});
+  const auto verdict = check_context_fit(fit_of(4000, 200, false, 4096));
   ASSERT_TRUE(verdict.has_value());
   EXPECT_FALSE(verdict->refuse);
   EXPECT_NE(verdict->line.find("4000 words plus max_tokens 200 may exceed"), std::string::npos);
 }
 
+TEST(ServerIdentity, ADatasetsLongestRequestBeyondTheContextIsRefusedInTokens) {
+  ContextFit fit = fit_of(3000, 1200, true, 4096);
+  fit.dataset = "jsonl";
+  fit.remedy = "shorten those lines";
+  const auto verdict = check_context_fit(fit);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_TRUE(verdict->refuse);
+  EXPECT_EQ(verdict->line,
+            "the jsonl dataset's longest request, a prompt of 3000 tokens plus max_tokens 1200, "
+            "makes 4200 tokens, beyond the model's max_model_len 4096: every such request would "
+            "be refused; shorten those lines");
+  fit.longest_output = 1096;  // exactly full
+  EXPECT_FALSE(check_context_fit(fit).has_value());
+}
+
+// A word is one token or several: a dataset read in words is not held against the context at
+// all, fitting or not, and the line says so rather than guess.
+TEST(ServerIdentity, ADatasetInWordsSaysTheCheckWasNotMade) {
+  for (const std::int64_t prompt : {10, 5000}) {
+    ContextFit fit = fit_of(prompt, 100, false, 4096);
+    fit.dataset = "sharegpt";
+    const auto verdict = check_context_fit(fit);
+    ASSERT_TRUE(verdict.has_value());
+    EXPECT_FALSE(verdict->refuse);
+    EXPECT_TRUE(verdict->unchecked);
+    EXPECT_EQ(verdict->line,
+              fmt::format("context check not made: the sharegpt dataset's lengths are words, not "
+                          "tokens (its longest request: {} words plus max_tokens 100; the "
+                          "model's max_model_len: 4096 tokens); --tokenizer counts tokens",
+                          prompt));
+  }
+  ContextFit unknown = fit_of(5000, 100, false, std::nullopt);
+  unknown.dataset = "sharegpt";
+  EXPECT_FALSE(check_context_fit(unknown).has_value());
+}
+
 TEST(ServerIdentity, FittingOrUnknownIsNoVerdict) {
-  EXPECT_FALSE(check_context_fit({3896, 200, true, 4096}).has_value());  // exactly full
-  EXPECT_FALSE(check_context_fit({100000, 200, true, std::nullopt}).has_value());
+  EXPECT_FALSE(check_context_fit(fit_of(3896, 200, true, 4096)).has_value());  // exactly full
+  EXPECT_FALSE(check_context_fit(fit_of(100000, 200, true, std::nullopt)).has_value());
 }
 
 TEST(ServerIdentity, SeveralServersAreHeldToTheSmallestContextAndDifferencesAreSaid) {

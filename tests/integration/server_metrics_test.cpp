@@ -11,6 +11,7 @@
 
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
+#include "temp_file.hpp"
 
 namespace {
 
@@ -69,6 +70,24 @@ TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
   EXPECT_EQ(server.at("requests_succeeded"), kPrompts);
   EXPECT_EQ(server.at("warmup_requests_in_window"), 0);
   EXPECT_EQ(server.at("warmup_drained"), true);
+}
+
+// An open loop's warm-up drains too: its arrivals run as a phase of their own, and the measured
+// phase follows on its own schedule, moved to start at once.
+TEST(ServerMetrics, AnOpenLoopsWarmupDrainsBeforeTheWindowOpens) {
+  for (const char* warmup : {"--warmup-requests=3", "--warmup-duration=0.1"}) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY, run_args({warmup, "--request-rate", "40", "--constant-rate",
+                                "--sim-ttft-ms", "5", "--sim-tpot-ms", "1", "--server-metrics"}));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json results = json::parse(run.out);
+    const json& server = results.at("server_metrics");
+    EXPECT_EQ(results.at("completed"), kPrompts) << warmup;
+    EXPECT_EQ(server.at("generation_tokens_difference"), 0) << warmup << server.dump();
+    EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << warmup << server.dump();
+    EXPECT_EQ(server.at("requests_succeeded"), kPrompts) << warmup;
+    EXPECT_EQ(server.at("warmup_drained"), true) << warmup;
+  }
 }
 
 TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
@@ -137,6 +156,37 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
                            "exceed the model's max_model_len 256 tokens"),
             std::string::npos)
       << words.err;
+}
+
+// A dataset's own lengths: its longest request (a line's prompt plus its own max_tokens) is
+// refused before the run when counted in tokens; in words the check is not made, and said so.
+TEST(ServerMetrics, ADatasetsLongestRequestBeyondMaxModelLenIsRefusedInTokensOnly) {
+  const bench::testing::TempFile file(
+      "long.jsonl",
+      "{\"prompt\": \"hi there\", \"max_tokens\": 2}\n"  // the one request sent, in order
+      "{\"prompt\": \"one two three four five six seven eight nine ten\", "
+      "\"max_tokens\": 250}\n");
+  const std::vector<std::string> args = {"--dataset", "jsonl", "--dataset-path", file.path(),
+                                         "--num-prompts", "1", "--sim-max-model-len", "256",
+                                         "--sim-ttft-ms", "1", "--sim-tpot-ms", "1"};
+  std::vector<std::string> tokens = args;
+  tokens.insert(tokens.end(), {"--tokenizer", "server", "--endpoint", "completions", "--quiet"});
+  const ProcessResult refused = run_process(BENCH_BINARY, tokens);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_EQ(refused.err,
+            "bench: error: the jsonl dataset's longest request, a prompt of 10 tokens plus "
+            "max_tokens 250, makes 260 tokens, beyond the model's max_model_len 256: every such "
+            "request would be refused; shorten those lines' prompts or max_tokens (--output-len "
+            "for lines without one)\n");
+  std::vector<std::string> words = args;
+  words.insert(words.end(), {"--output-format", "json", "--no-shuffle"});
+  const ProcessResult unchecked = run_process(BENCH_BINARY, words);
+  EXPECT_EQ(unchecked.exit_code, 0) << unchecked.err;
+  EXPECT_NE(unchecked.err.find("bench: context check not made: the jsonl dataset's lengths are "
+                               "words, not tokens (its longest request: 10 words plus max_tokens "
+                               "250; the model's max_model_len: 256 tokens)"),
+            std::string::npos)
+      << unchecked.err;
 }
 
 TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {

@@ -388,6 +388,33 @@ TEST(HtmlReport, TabulatesEveryLatencyMetricAndStatistic) {
   }
 }
 
+// Time to response headers, where measured, stands under TTFT with every statistic; a file
+// without it (older, or no response reported it: null) has no such row.
+TEST(HtmlReport, TabulatesTimeToHeadersUnderTtftWhereMeasured) {
+  json results = saved_results("single_run.json");
+  const char* stats[] = {"mean", "median", "p90", "p95", "p99", "max"};
+  double value = 1.25;
+  for (const char* stat : stats) {
+    results[std::string(stat) + "_ttfb_ms"] = value;
+    value += 1;
+  }
+  const Page page = render(results);
+  const auto tables = with_class(*page.root, "table", "latency");
+  ASSERT_EQ(tables.size(), 1u);
+  const auto rows = body_rows(*tables[0]);
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_TRUE(cells(*rows[0])[0].starts_with("TTFT")) << cells(*rows[0])[0];
+  const auto row = cells(*rows[1]);
+  EXPECT_TRUE(row[0].starts_with("TTFB")) << row[0];
+  for (std::size_t c = 0; c < 6; ++c) {
+    EXPECT_NEAR(number_in(row[c + 1]), 1.25 + static_cast<double>(c), 0.0051) << stats[c];
+  }
+
+  for (const char* stat : stats) results[std::string(stat) + "_ttfb_ms"] = nullptr;
+  const Page unmeasured = render(results);
+  EXPECT_EQ(body_rows(*with_class(*unmeasured.root, "table", "latency")[0]).size(), 5u);
+}
+
 TEST(HtmlReport, DrawsTtftAndItlCdfsWithLabelledAxes) {
   const Page page = render(saved_results("single_run.json"));
   const XmlNode* ttft = nullptr;

@@ -228,6 +228,22 @@ TEST(ToJson, MeanClientPromptTokensIsNullUnlessATokenizerCounted) {
   EXPECT_EQ(bench::report::to_json(counted, context())["mean_client_prompt_tokens"], 1000.0);
 }
 
+TEST(ToJson, TimeToHeadersHasEveryStatisticOrNullWhenNoResponseReportedIt) {
+  RunSummary measured = clean_summary();
+  measured.ttfb_ms = distribution(3);
+  const json with = bench::report::to_json(measured, context());
+  EXPECT_DOUBLE_EQ(with["mean_ttfb_ms"].get<double>(), 3.1);
+  EXPECT_DOUBLE_EQ(with["std_ttfb_ms"].get<double>(), 3.3);
+  EXPECT_DOUBLE_EQ(with["p90_ttfb_ms"].get<double>(), 3.4);
+  EXPECT_DOUBLE_EQ(with["p95_ttfb_ms"].get<double>(), 3.5);
+  EXPECT_DOUBLE_EQ(with["max_ttfb_ms"].get<double>(), 3.7);
+  const json without = bench::report::to_json(clean_summary(), context());
+  for (const char* key : {"mean_ttfb_ms", "median_ttfb_ms", "p90_ttfb_ms", "p99_ttfb_ms",
+                          "max_ttfb_ms"}) {
+    EXPECT_TRUE(without[key].is_null()) << key;
+  }
+}
+
 TEST(ToJson, ErrorsHoldOnlyNonZeroClasses) {
   EXPECT_EQ(bench::report::to_json(clean_summary(), context())["errors"], json::object());
 

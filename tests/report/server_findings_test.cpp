@@ -106,6 +106,56 @@ GaugePolls polls_seeing(std::initializer_list<QueueSight> sights) {
   return polls;
 }
 
+// SGLang gives its prefix cache only as cache_hit_rate, a gauge: held against bench's cached
+// share as a rate (percent), never as a count of tokens, with a stated 10-point tolerance.
+RunContext with_hit_rate(double rate) {
+  Delta delta;
+  delta.family = ServerFamily::sglang;
+  delta.prompt_tokens = 1000;
+  delta.generation_tokens = 100;
+  delta.prefix_cache_hit_ratio = rate;
+  ServerMetricsWindow window;
+  window.url = "http://127.0.0.1:30000/metrics";
+  window.delta = delta;
+  RunContext context;
+  context.server_metrics = window;
+  return context;
+}
+
+TEST(ServerFindings, AHitRateGaugeFarFromBenchsCachedShareIsAWarning) {
+  const RunSummary summary = with_input(100);  // 10.0% cached
+  const std::string text = bench::report::render_text(summary, with_hit_rate(0.45));
+  EXPECT_NE(text.find("Prefix-cache hit rate (server):   45.0% (a gauge of its latest prefill "
+                      "batches, after the last request; bench: 10.0% of input tokens cached)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("WARNING: the server's prefix-cache hit rate (a gauge of its latest "
+                      "prefill batches, read after the last request) was 45.0%, bench's "
+                      "responses said 10.0% of input tokens were cached: more than 10 points "
+                      "apart"),
+            std::string::npos)
+      << text;
+  const nlohmann::json server =
+      bench::report::to_json(summary, with_hit_rate(0.45))["server_metrics"];
+  EXPECT_DOUBLE_EQ(server["prefix_cache_hit_rate"].get<double>(), 0.45);
+  EXPECT_DOUBLE_EQ(server["bench_cached_input_share"].get<double>(), 0.10);
+  EXPECT_DOUBLE_EQ(server["prefix_cache_hit_rate_difference"].get<double>(), 0.35);
+  EXPECT_EQ(server["findings"].size(), 1u) << server.dump();
+}
+
+TEST(ServerFindings, AHitRateWithinTheToleranceOrWithoutBenchsSplitIsNoFinding) {
+  const std::string near = bench::report::render_text(with_input(100), with_hit_rate(0.18));
+  EXPECT_NE(near.find("18.0% (a gauge"), std::string::npos) << near;
+  EXPECT_EQ(near.find("WARNING"), std::string::npos) << near;
+  const RunSummary undisclosed = with_input(std::nullopt);
+  const std::string unknown = bench::report::render_text(undisclosed, with_hit_rate(0.9));
+  EXPECT_NE(unknown.find("bench: n/a of input tokens cached"), std::string::npos) << unknown;
+  EXPECT_EQ(unknown.find("WARNING"), std::string::npos) << unknown;
+  const nlohmann::json server =
+      bench::report::to_json(undisclosed, with_hit_rate(0.9))["server_metrics"];
+  EXPECT_TRUE(server["prefix_cache_hit_rate_difference"].is_null());
+}
+
 TEST(ServerFindings, QueueingBeyondBenchsRequestsIsAWarning) {
   const RunContext context =
       with_hits(0, 1000, polls_seeing({QueueSight::beyond_bench, QueueSight::beyond_bench,

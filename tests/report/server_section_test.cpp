@@ -138,6 +138,49 @@ TEST(ServerSection, NoSpeculativeDecodingNoLineAndNullKey) {
   EXPECT_TRUE(json.at("server_metrics").at("spec_decode").is_null());
 }
 
+// The poller started 3 s after the point's epoch and the timeline 4 s after it, so a reading
+// 1.5 s into the series is 0.5 s into the timeline: two readings land in bucket 0 (their mean),
+// one in bucket 1, none in bucket 2 (null, not 0).
+TEST(ServerSection, TheTimelineBucketsCarryTheServersGaugesPolledInThem) {
+  RunSummary summary = counted(10, 10);
+  for (int i = 0; i < 3; ++i) {
+    bench::metrics::TimelineBucket bucket;
+    bucket.t_s = i;
+    bucket.width_s = 1;
+    summary.timeline.push_back(bucket);
+  }
+  summary.timeline_start_ns = 4'000'000'000;  // on the records' clock
+  RunContext context = with_window(vllm_delta(10, 10));
+  context.server_metrics->records_epoch_steady_ns = 100'000'000'000;
+  bench::report::GaugePolls polls;
+  polls.origin_steady_ns = 103'000'000'000;
+  polls.series.add({1'500'000'000, 4, 1, 0.25});  // timeline 0.5 s
+  polls.series.add({1'700'000'000, 6, 3, 0.75});  // timeline 0.7 s
+  polls.series.add({2'500'000'000, 2, 0, 0.5});   // timeline 1.5 s
+  context.server_metrics->polls = std::move(polls);
+  const nlohmann::json buckets = bench::report::to_json(summary, context)["timeline"]["buckets"];
+  ASSERT_EQ(buckets.size(), 3u);
+  EXPECT_DOUBLE_EQ(buckets[0]["server_requests_running"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(buckets[0]["server_requests_waiting"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(buckets[0]["server_kv_cache_usage"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(buckets[1]["server_requests_running"].get<double>(), 2.0);
+  EXPECT_TRUE(buckets[2]["server_requests_running"].is_null()) << buckets.dump();
+  EXPECT_TRUE(buckets[2]["server_kv_cache_usage"].is_null());
+  // The series stays where reports read it.
+  EXPECT_EQ(bench::report::to_json(summary, context)["server_metrics"]["gauges"]["series"]["t_s"]
+                .size(),
+            3u);
+}
+
+TEST(ServerSection, WithoutPollsTheTimelineBucketsHaveNoServerKeys) {
+  RunSummary summary = counted(10, 10);
+  summary.timeline.push_back({});
+  const nlohmann::json buckets =
+      bench::report::to_json(summary, with_window(vllm_delta(10, 10)))["timeline"]["buckets"];
+  ASSERT_EQ(buckets.size(), 1u);
+  EXPECT_FALSE(buckets[0].contains("server_requests_running"));
+}
+
 TEST(ServerSection, NoWindowNoSectionAndNoKey) {
   const RunContext context;
   EXPECT_EQ(bench::report::render_text(counted(1, 1), context).find(" Server "), std::string::npos);

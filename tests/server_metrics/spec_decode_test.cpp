@@ -59,6 +59,37 @@ TEST(SpecDecode, SglangGaugesAreTheClosingScrapes) {
   EXPECT_DOUBLE_EQ(*spec_acceptance_rate(delta), 0.55);
 }
 
+// TensorRT-LLM (tensorrt_llm/metrics/collector.py): the iteration-level counters, and the
+// per-request ones (a series per token position) where those are all it writes.
+TEST(SpecDecode, TrtllmCountersAndAcceptanceLengthAreRead) {
+  const auto iteration = [](int drafted, int accepted) {
+    return "trtllm_num_requests_running{model_name=\"m\",engine_type=\"trtllm\"} 0\n"
+           "trtllm_spec_decode_num_draft_tokens_total{model_name=\"m\"} " +
+           std::to_string(drafted) + "\n" +
+           "trtllm_spec_decode_num_accepted_tokens_total{model_name=\"m\"} " +
+           std::to_string(accepted) + "\n" +
+           "trtllm_spec_decode_acceptance_length{model_name=\"m\"} 2.5\n";
+  };
+  const Delta delta = delta_between(scrape(iteration(10, 5)), scrape(iteration(410, 305)));
+  EXPECT_EQ(delta.family, bench::server_metrics::ServerFamily::trtllm);
+  EXPECT_EQ(delta.spec_draft_tokens, 400);
+  EXPECT_DOUBLE_EQ(*spec_acceptance_rate(delta), 0.75);
+  EXPECT_EQ(delta.spec_accept_length, 2.5);
+
+  const auto per_request = [](int drafted, int accepted) {
+    return "trtllm_request_success_total{finished_reason=\"stop\"} 1\n"
+           "trtllm_spec_decode_drafted_tokens_total{token_position=\"0\"} " +
+           std::to_string(drafted) + "\n" +
+           "trtllm_spec_decode_drafted_tokens_total{token_position=\"1\"} " +
+           std::to_string(drafted) + "\n" +
+           "trtllm_spec_decode_accepted_tokens_total{token_position=\"0\"} " +
+           std::to_string(accepted) + "\n";
+  };
+  const Delta positions = delta_between(scrape(per_request(0, 0)), scrape(per_request(50, 40)));
+  EXPECT_EQ(positions.spec_draft_tokens, 100);
+  EXPECT_DOUBLE_EQ(*spec_acceptance_rate(positions), 0.4);
+}
+
 TEST(SpecDecode, AbsentWithoutSpeculativeDecodingOrDrafts) {
   const Delta none = delta_between(scrape("vllm:num_requests_running 0\n"),
                                    scrape("vllm:num_requests_running 1\n"));

@@ -1,5 +1,6 @@
 #include "bench/workload/prompt_source.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/random_prompts.hpp"
 #include "temp_file.hpp"
 
@@ -205,6 +207,89 @@ TEST(PromptSource, AFilesOrderDependsOnlyOnTheSeed) {
   EXPECT_NE(a, c);
   EXPECT_EQ(std::set<std::string>(a.begin(), a.end()), std::set<std::string>(c.begin(), c.end()));
   EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size(), 20u);
+}
+
+// One token per letter (every byte but a space or newline): never the word count.
+class LetterCounter final : public bench::tokenizer::Tokenizer {
+ public:
+  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
+    return std::vector<bench::tokenizer::TokenId>(
+        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
+                                               [](char c) { return c != ' ' && c != '\n'; })),
+        0);
+  }
+  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
+  const std::vector<std::string>& special_tokens() const override { return none_; }
+  const std::string& description() const override { return description_; }
+
+ private:
+  std::vector<std::string> none_;
+  std::string description_ = "letters";
+};
+
+// What the run holds against the server's max_model_len before sending anything: the request
+// with the most prompt plus its own max_tokens (not the longest prompt with the largest
+// max_tokens of another line), in tokens with a tokenizer, in words without.
+TEST(PromptSource, AJsonlFileKnowsItsLongestRequestInTokensOrWords) {
+  const bench::testing::TempFile file(
+      "longest.jsonl",
+      "{\"prompt\": \"abcdefghij klmnopqrst\", \"max_tokens\": 5}\n"  // 20 letters + 5
+      "{\"prompt\": \"ab cd ef\", \"max_tokens\": 30}\n"               // 6 letters + 30
+      "{\"prompt\": \"abc\"}\n");                                      // 3 + --output-len 8
+  DatasetOptions options;
+  options.kind = DatasetKind::jsonl;
+  options.path = file.path();
+  options.output_len = 8;
+  const LetterCounter letters;
+  const auto in_tokens = open_prompt_source(options, {&letters})->longest_request();
+  ASSERT_TRUE(in_tokens.has_value());
+  EXPECT_TRUE(in_tokens->in_tokens);
+  EXPECT_EQ(in_tokens->prompt_len, 6);
+  EXPECT_EQ(in_tokens->output_len, 30);
+  EXPECT_EQ(in_tokens->longest_prompt, 20);
+  const auto in_words = open_prompt_source(options)->longest_request();
+  ASSERT_TRUE(in_words.has_value());
+  EXPECT_FALSE(in_words->in_tokens);
+  EXPECT_EQ(in_words->prompt_len, 3);
+  EXPECT_EQ(in_words->output_len, 30);
+  EXPECT_EQ(in_words->longest_prompt, 3);
+}
+
+TEST(PromptSource, AShareGptFileKnowsItsLongestUsableConversation) {
+  const bench::testing::TempFile file(
+      "longest.json",
+      R"([{"conversations": [{"from": "human", "value": "abcd efgh"},
+                             {"from": "gpt", "value": "abcd abcd"}]},
+          {"conversations": [{"from": "human", "value": "abcdefghijklmnop"},
+                             {"from": "gpt", "value": "abcd"}]}])");
+  DatasetOptions options;
+  options.kind = DatasetKind::sharegpt;
+  options.path = file.path();
+  const LetterCounter letters;
+  const auto longest = open_prompt_source(options, {&letters})->longest_request();
+  ASSERT_TRUE(longest.has_value());
+  EXPECT_TRUE(longest->in_tokens);
+  EXPECT_EQ(longest->prompt_len, 16);  // 16 + 4 beats 8 + 8
+  EXPECT_EQ(longest->output_len, 4);
+}
+
+TEST(PromptSource, ATraceKnowsItsLongestRowAndSharedPrefixOnlyItsWords) {
+  DatasetOptions trace;
+  trace.kind = DatasetKind::trace;
+  trace.path = std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl";
+  const auto rows = open_prompt_source(trace)->longest_request();
+  ASSERT_TRUE(rows.has_value());
+  EXPECT_FALSE(rows->in_tokens);  // no tokenizer: the trace's token counts are sent as words
+  EXPECT_EQ(rows->prompt_len, 2426);  // the sample's longest row: 2426 + 6
+  EXPECT_EQ(rows->output_len, 6);
+
+  const auto shared = open_prompt_source(shared_prefix_options())->longest_request();
+  ASSERT_TRUE(shared.has_value());
+  EXPECT_FALSE(shared->in_tokens);
+  EXPECT_EQ(shared->prompt_len, 26);  // the 20-word prefix and a 6-word question
+  EXPECT_EQ(shared->output_len, 3);
+
+  EXPECT_FALSE(open_prompt_source(random_options())->longest_request().has_value());
 }
 
 TEST(PromptSource, BadOptionsAreRefusedNamingTheFlag) {

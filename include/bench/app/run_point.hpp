@@ -24,6 +24,10 @@ struct PointPlan {
   engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
   std::size_t first_request = 0;  // the index the point starts from (a later phase of it)
+  // The epoch is set this long before the point starts, ns: an open-loop schedule's later phase
+  // (first_request's offset), so that its first request is due at once rather than after an
+  // idle stretch as long as the phases before it.
+  std::int64_t epoch_lead_ns = 0;
   std::size_t client_threads = 1;
   // Connections opened (by GETs of preconnect_urls) before the point's epoch; 0 = none. With
   // several servers (one URL each, in driver.urls' order) they are shared out by the spread's

@@ -73,19 +73,28 @@ struct ContextFit {
   std::int64_t longest_output = 0;  // the largest max_tokens it sends
   bool in_tokens = false;           // false: longest_prompt counts words, an estimate
   std::optional<std::int64_t> max_model_len;
+  // A dataset whose longest request (longest_prompt plus its own longest_output) was read from
+  // it: its name ("sharegpt"), and how to make such a request fit (a flag, or what to change).
+  // Empty for the random datasets, whose flags give both lengths.
+  std::string dataset;
+  std::string remedy;
 };
 
-/// The refusal (lengths in tokens) or the warning (in words) when the longest prompt plus
-/// max_tokens exceeds max_model_len; nullopt when it fits or the limit is unknown.
+/// The refusal (lengths in tokens) or the warning (random's lengths in words) when the longest
+/// prompt plus max_tokens exceeds max_model_len; for a dataset read in words, a note that the
+/// check could not be made (a word is no fixed number of tokens); nullopt when it fits or the
+/// limit is unknown.
 struct ContextVerdict {
-  bool refuse = false;  // true: exit 2 before anything is sent
-  std::string line;     // one line naming the numbers
+  bool refuse = false;     // true: exit 2 before anything is sent
+  bool unchecked = false;  // true: not a warning, a note that the check was not made
+  std::string line;        // one line naming the numbers
 };
 std::optional<ContextVerdict> check_context_fit(const ContextFit& fit);
 
 /// The run's longest request: for the random datasets, the top of --range-ratio's range of
 /// input and output lengths (and the chat template's tokens when --input-len leaves them out);
-/// longest_prompt 0 for the others, whose longest prompt is not known before it is drawn.
+/// for the others, the prompt source's longest request (longest_request.hpp) with the chat
+/// template's tokens on top; longest_prompt 0 where it is not known before it is drawn.
 ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
                           const PreparedRun& prepared);
 

@@ -124,6 +124,7 @@ struct RunSummary {
   // Buckets of the measured phase: per second, wider for a run past kMaxBuckets seconds.
   std::vector<TimelineBucket> timeline;
   double timeline_bucket_s = 1.0;  // their width
+  std::int64_t timeline_start_ns = 0;  // the first bucket's start on the records' clock
   SteadyState steady_state;
   // Latencies of the requests inside the steady-state window (steady_latency.hpp); nullopt
   // when there is no window, it holds under half the completed requests (too short to be a

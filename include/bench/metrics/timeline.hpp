@@ -87,6 +87,12 @@ class Timeline {
 
   std::int64_t step_ns() const { return step_ns_; }
 
+  /// Where buckets() starts (its first bucket's t_s = 0) on the records' clock: the start of
+  /// the step holding the first measured request's start.
+  std::int64_t start_ns() const {
+    return origin_ns_ + static_cast<std::int64_t>(first_step()) * step_ns_;
+  }
+
   /// Its steps as plain data, to be saved and merged elsewhere (a shard's results).
   TimelineState state() const;
   /// The timeline `state` describes, its origin moved `shift_ns` later (onto another clock);

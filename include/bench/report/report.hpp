@@ -31,7 +31,8 @@ struct ClientCheck {
 /// --server-metrics-interval: the server's gauges polled while a point ran.
 struct GaugePolls {
   double interval_s = 0;
-  server_metrics::GaugeSeries series;  // readings' times count from the window's first scrape
+  server_metrics::GaugeSeries series;  // readings' times count from origin_steady_ns
+  std::int64_t origin_steady_ns = 0;   // the series' time 0 on the steady clock (util/clock.hpp)
   std::size_t polls = 0;               // scrapes that ended (answered or failed)
   std::size_t failed = 0;              // of them, those that gave no reading
   std::size_t skipped = 0;             // ticks missed because a scrape outlasted the interval
@@ -48,6 +49,9 @@ struct ServerMetricsWindow {
   std::string failure;                         // why, one line; empty when both scrapes worked
   std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
   bool warmup_drained = false;                 // the window opened once the warm-up had ended
+  // The point's epoch on the steady clock, where the records' times (and so the timeline's)
+  // count from: what lays the polled gauges onto the timeline's buckets.
+  std::int64_t records_epoch_steady_ns = 0;
   std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
   // Several servers behind a router: each one's own window (the figures above are their sum);
   // empty with one server.

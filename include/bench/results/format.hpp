@@ -76,6 +76,13 @@ inline constexpr std::string_view mean_reasoning_tokens = "mean_reasoning_tokens
 inline constexpr std::string_view mean_answer_tokens = "mean_answer_tokens";
 inline constexpr std::string_view ttfa = "ttfa";  // the distribution's name in its keys
 inline constexpr std::string_view reasoning_token_source = "reasoning";  // in token_count_source
+// Time to response headers ({stat}_ttfb_ms), beside TTFT: null when no response reported it.
+inline constexpr std::string_view ttfb = "ttfb";
+// --server-metrics with polls: on each timeline bucket, the mean of the server's gauge readings
+// taken in it (null where none was); the sum over several servers, the fullest one's KV usage.
+inline constexpr std::string_view server_requests_running = "server_requests_running";
+inline constexpr std::string_view server_requests_waiting = "server_requests_waiting";
+inline constexpr std::string_view server_kv_cache_usage = "server_kv_cache_usage";  // 0..1
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

@@ -79,6 +79,9 @@ struct Delta {
   // Gauges have no growth: the values of the window's closing scrape.
   std::optional<double> spec_accept_length;
   std::optional<double> spec_accept_rate;
+  // The prefix-cache hit rate where the server gives only a rate (SGLang's cache_hit_rate, of
+  // its latest prefill batch; TRT-LLM's kv_cache_hit_rate), 0..1: a rate, never a count.
+  std::optional<double> prefix_cache_hit_ratio;
   /// Why a figure both scrapes should have is unknown (a counter that went down, buckets that
   /// changed), one line each.
   std::vector<std::string> notes;

@@ -20,6 +20,7 @@
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
+#include "bench/workload/longest_request.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
@@ -49,12 +50,16 @@ class JsonlFile {
   /// The request of request line `item` (< size(), in file order). Safe from several threads.
   Prompt item(std::size_t item) const;
 
+  /// Its longest request, in tokens with a tokenizer (content only, as item() counts it), else
+  /// words.
+  const LongestRequest& longest_request() const { return longest_; }
+
  private:
-  std::int64_t content_tokens(const Prompt& prompt) const;
 
   DatasetOptions options_;
   const tokenizer::Tokenizer* tokenizer_;
   std::size_t lines_ = 0;
+  LongestRequest longest_;
   IndexedFile file_;
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/longest_request.hpp"
 #include "bench/workload/prompt.hpp"
 #include "bench/workload/token_prompts.hpp"
 
@@ -53,6 +54,12 @@ class PromptSource {
   virtual std::shared_ptr<const std::vector<std::int64_t>> arrival_offsets_ns() const {
     return nullptr;
   }
+
+  /// The longest request the source can send (longest_request.hpp), known when it was opened:
+  /// a file's (sharegpt, jsonl, trace) over its usable items, shared-prefix's from its flags
+  /// (in words). nullopt where it is not known before requests are drawn (random datasets:
+  /// their flags say it).
+  virtual std::optional<LongestRequest> longest_request() const { return std::nullopt; }
 };
 
 /// Opens the dataset the options name. `options.count`, when given, is the number of requests

@@ -25,6 +25,7 @@
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/indexed_file.hpp"
+#include "bench/workload/longest_request.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
@@ -45,6 +46,7 @@ struct ShareGptStats {
   std::size_t too_short = 0;      // prompt (or reply) under kShareGptMinLen words (tokens)
   std::size_t too_long = 0;       // prompt over kShareGptMaxPromptLen, or total over
                                   // kShareGptMaxTotalLen
+  LongestRequest longest;         // over the usable conversations, in their lengths' unit
 };
 
 /// A ShareGPT file, indexed: the byte ranges of its usable conversations, each read back and
@@ -66,6 +68,8 @@ class ShareGptFile {
   /// Usable conversations (stats().usable).
   std::size_t size() const { return file_.size(); }
   const ShareGptStats& stats() const { return stats_; }
+  /// Its longest usable request (stats().longest), in tokens with a tokenizer, else words.
+  const LongestRequest& longest_request() const { return stats_.longest; }
   const DatasetOptions& options() const { return options_; }
 
   /// The request of usable conversation `item` (< size(), in file order). Safe from several
