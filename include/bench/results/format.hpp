@@ -76,6 +76,23 @@ inline constexpr std::string_view mean_reasoning_tokens = "mean_reasoning_tokens
 inline constexpr std::string_view mean_answer_tokens = "mean_answer_tokens";
 inline constexpr std::string_view ttfa = "ttfa";  // the distribution's name in its keys
 inline constexpr std::string_view reasoning_token_source = "reasoning";  // in token_count_source
+// --multi-turn: the section {"by_turn": [{"turn" (1-based), "requests", "completed",
+// "{mean,median,p99}_ttft_ms" (null without a completed turn), "mean_input_tokens" (null when
+// unknown)}], "sessions_started", "sessions_completed", "sessions_failed", "sessions_unfinished",
+// "turns_completed", "{mean,median,p99}_session_duration_ms" (completed sessions; null without
+// one)}, and its options under "config".
+inline constexpr std::string_view multi_turn = "multi_turn";
+inline constexpr std::string_view by_turn = "by_turn";
+inline constexpr std::string_view turn = "turn";
+inline constexpr std::string_view turn_requests = "requests";
+inline constexpr std::string_view turn_completed = "completed";
+inline constexpr std::string_view mean_input_tokens = "mean_input_tokens";
+inline constexpr std::string_view sessions_started = "sessions_started";
+inline constexpr std::string_view sessions_completed = "sessions_completed";
+inline constexpr std::string_view sessions_failed = "sessions_failed";
+inline constexpr std::string_view sessions_unfinished = "sessions_unfinished";
+inline constexpr std::string_view turns_completed = "turns_completed";
+inline constexpr std::string_view session_duration = "session_duration";  // distribution name
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

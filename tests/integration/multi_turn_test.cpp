@@ -1,0 +1,110 @@
+// Multi-turn conversations (--multi-turn) against the embedded server, seen from its truth log:
+// every turn after the first carries the reply the server streamed for the turn before,
+// verbatim (the log hashes the last assistant message each request carried and the answer text
+// each response streamed), the growing history is served from the server's prefix cache, and
+// bad multi-turn flags are one line and the usage exit code.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "jsonl.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::ProcessResult;
+using bench::testing::read_jsonl;
+using bench::testing::run_process;
+using bench::testing::TempDir;
+using nlohmann::json;
+
+constexpr int kExitUsage = 2;
+
+// The server's truth-log line of each request bench sent, by (session, turn), joined on the
+// response id bench recorded.
+std::map<std::pair<int, int>, json> turns_served(const std::string& requests_path,
+                                                 const std::string& trace_path) {
+  std::map<std::string, json> by_id;
+  for (json& line : read_jsonl(trace_path)) {
+    std::string id = line["id"].get<std::string>();
+    by_id[id] = std::move(line);
+  }
+  std::map<std::pair<int, int>, json> turns;
+  for (const json& request : read_jsonl(requests_path)) {
+    EXPECT_EQ(request["status"], "ok") << request;
+    turns[{request["session"].get<int>(), request["turn"].get<int>()}] =
+        by_id.at(request["response_id"].get<std::string>());
+  }
+  return turns;
+}
+
+TEST(MultiTurn, EachTurnSendsBackThePreviousReplyVerbatimAndItsHistoryHitsThePrefixCache) {
+  const TempDir dir;
+  const std::string requests_path = dir.file("requests.jsonl");
+  const std::string trace_path = dir.file("trace.jsonl");
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      {"--multi-turn", "--turns", "3", "--think-time", "uniform:0-0.02", "--num-prompts", "4",
+       "--concurrency", "2", "--input-len", "40", "--output-len", "8", "--ignore-eos",
+       "--sim-profile", "tiny", "--sim-prefix-cache", "on", "--sim-time-scale", "10",
+       "--sim-trace", trace_path, "--save-requests", requests_path, "--output-format", "json",
+       "--quiet"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::map<std::pair<int, int>, json> turns = turns_served(requests_path, trace_path);
+  ASSERT_EQ(turns.size(), 12u);  // 4 sessions x 3 turns
+  for (const auto& [key, served] : turns) {
+    const auto [session, turn] = key;
+    if (turn == 0) {
+      EXPECT_TRUE(served["last_assistant_hash"].is_null()) << served;
+      continue;
+    }
+    const json& before = turns.at({session, turn - 1});
+    EXPECT_EQ(served["last_assistant_hash"], before["reply_hash"]) << "session " << session;
+    // The turn before's prompt is this prompt's prefix: its whole 16-token blocks are cached.
+    EXPECT_GE(served["cached_prompt_tokens"].get<std::int64_t>(),
+              before["prompt_tokens"].get<std::int64_t>() / 16 * 16)
+        << served;
+    EXPECT_GT(served["prompt_tokens"], before["prompt_tokens"].get<std::int64_t>() + 8);
+  }
+  const json results = json::parse(run.out);
+  const json& multi_turn = results["multi_turn"];
+  EXPECT_EQ(multi_turn["sessions_completed"], 4);
+  EXPECT_EQ(multi_turn["turns_completed"], 12);
+  ASSERT_EQ(multi_turn["by_turn"].size(), 3u);
+  EXPECT_EQ(multi_turn["by_turn"][2]["requests"], 4);
+  EXPECT_GT(multi_turn["by_turn"][2]["mean_input_tokens"].get<double>(),
+            multi_turn["by_turn"][0]["mean_input_tokens"].get<double>() + 2 * 40);
+}
+
+TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string must_mention;
+  };
+  const std::vector<Case> cases = {
+      {{"--turns", "2", "--think-time", "exp:-1"}, "--think-time: 'exp:-1'"},
+      {{"--turns", "2", "--think-time", "uniform:2-1"}, "--think-time: 'uniform:2-1'"},
+      {{"--turns", "2", "--dataset", "shared-prefix"}, "--multi-turn: not with --dataset shared-prefix"},
+      {{"--turns", "2", "--request-rate", "4"}, "--request-rate: not with --multi-turn"},
+      {{}, "--turns"},  // random prompts need a number of turns
+  };
+  bench::sim::SimServer server({});
+  for (const Case& bad : cases) {
+    std::vector<std::string> args = {"--base-url", server.base_url(), "--multi-turn"};
+    args.insert(args.end(), bad.args.begin(), bad.args.end());
+    const ProcessResult result = run_process(BENCH_BINARY, args);
+    EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;  // one line
+    EXPECT_NE(result.err.find(bad.must_mention), std::string::npos) << result.err;
+  }
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
+}  // namespace
