@@ -21,16 +21,10 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     return record_;
   }
   // --multi-turn: this request is a turn of the session in `slot` of the scheduler; its
-  // answer text is kept for the session's next turn, and `header` is its session header line.
-  void begin_turn(std::size_t slot, std::string header) {
+  // answer text is kept for the session's next turn.
+  void begin_turn(std::size_t slot) {
     session_slot_ = slot;
     reader_.keep_answer_text(true);
-    if (header.empty()) return;
-    if (driver_.plan_.headers != nullptr) headers_ = *driver_.plan_.headers;
-    headers_.push_back(std::move(header));
-  }
-  const std::vector<std::string>* turn_headers() const {
-    return headers_.empty() ? driver_.plan_.headers : &headers_;
   }
   bool first_token_seen() const override { return record_.first_token_ns >= 0; }
   void on_headers(long http_status, std::string_view content_type) override {
@@ -92,7 +86,6 @@ class RequestDriver::Slot final : public engine::TransferHandler {
   protocol::StreamReader reader_;
   metrics::RequestRecord record_;
   std::optional<std::size_t> session_slot_;  // --multi-turn: the scheduler's slot of its session
-  std::vector<std::string> headers_;  // --session-header: the run's headers and the session's
 };
 
 namespace {
@@ -211,11 +204,7 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
           : protocol::build_request_body(request, turn.history->transcript());
   Slot& slot = acquire_slot();
   metrics::RequestRecord& record = slot.begin();
-  slot.begin_turn(turn.slot, plan_.session_header.empty()
-                                 ? std::string()
-                                 : plan_.session_header + ": " +
-                                       session_id(plan_.sessions->seed, plan_.prompt_stream,
-                                                  turn.session));
+  slot.begin_turn(turn.slot);
   record.index = plan_.first + sent_ * plan_.stride;
   record.session = static_cast<std::int64_t>(turn.session);
   record.turn = turn.turn;
@@ -230,7 +219,22 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   ++measured_sent_;
   if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
-  return engine::TransferRequest{plan_.url, std::move(body), slot.turn_headers(), &slot};
+  return engine::TransferRequest{plan_.url, std::move(body), headers_of(turn.session), &slot};
+}
+
+// The engine keeps one header list per headers address for the run, so each session has its
+// own lines, made at its first turn and kept (never freed, so no later session's lines can
+// take their address) until the driver goes.
+const std::vector<std::string>* RequestDriver::headers_of(std::uint64_t session) {
+  if (plan_.session_header.empty()) return plan_.headers;
+  std::unique_ptr<std::vector<std::string>>& lines = session_headers_[session];
+  if (!lines) {
+    lines = std::make_unique<std::vector<std::string>>();
+    if (plan_.headers != nullptr) *lines = *plan_.headers;
+    lines->push_back(plan_.session_header + ": " +
+                     session_id(plan_.sessions->seed, plan_.prompt_stream, session));
+  }
+  return lines.get();
 }
 
 engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std::int64_t send_ns) {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/sim_server.hpp"
+#include "hostile_server.hpp"
 #include "jsonl.hpp"
 #include "run_process.hpp"
 
@@ -26,6 +29,34 @@ using bench::testing::TempDir;
 using nlohmann::json;
 
 constexpr int kExitUsage = 2;
+
+// A server that answers every request with the same short reply and keeps the requests it got.
+class RecordingServer {
+ public:
+  // The reply as the stream's JSON escapes it, and as text.
+  static constexpr std::string_view kReplyJson = R"(a reply, with \"quotes\")";
+  static constexpr std::string_view kReply = "a reply, with \"quotes\"";
+  RecordingServer()
+      : server_([this](bench::testing::Exchange& exchange) {
+          if (exchange.request().starts_with("POST ")) {  // not bench's GETs about the server
+            const std::lock_guard lock(mutex_);
+            requests_.push_back(exchange.request());
+          }
+          exchange.send(bench::testing::http_head(200, "text/event-stream"));
+          exchange.send(std::string(R"(data: {"choices":[{"delta":{"content":")") +
+                        std::string(kReplyJson) + "\"}}]}\n\ndata: [DONE]\n\n");
+        }) {}
+  std::string base_url() const { return server_.base_url(); }
+  std::vector<std::string> requests() {
+    const std::lock_guard lock(mutex_);
+    return requests_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> requests_;
+  bench::testing::HostileServer server_;  // last: its threads stop before the rest goes
+};
 
 // The server's truth-log line of each request bench sent, by (session, turn), joined on the
 // response id bench recorded.
@@ -105,6 +136,35 @@ TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
     EXPECT_NE(result.err.find(bad.must_mention), std::string::npos) << result.err;
   }
   EXPECT_EQ(server.requests_served(), 0u);
+}
+
+TEST(MultiTurn, EveryTurnOfASessionCarriesItsSessionHeaderAndTheReplyInItsTranscript) {
+  RecordingServer server;
+  const ProcessResult run = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "m", "--endpoint", "completions",
+                     "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns",
+                     "2", "--num-prompts", "2", "--concurrency", "1", "--input-len", "4",
+                     "--session-header", "X-Session-Id", "--quiet"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> requests = server.requests();
+  ASSERT_EQ(requests.size(), 4u);  // one session at a time: s0 t0, s0 t1, s1 t0, s1 t1
+  std::vector<std::string> ids;
+  const std::regex header("X-Session-Id: ([^\r]+)\r\n");
+  for (const std::string& request : requests) {
+    std::smatch found;
+    ASSERT_TRUE(std::regex_search(request, found, header)) << request;
+    ids.push_back(found[1]);
+  }
+  EXPECT_EQ(ids[0], ids[1]);
+  EXPECT_EQ(ids[2], ids[3]);
+  EXPECT_NE(ids[0], ids[2]);
+  // The second turn's prompt: the first prompt, the reply as streamed, a blank line, the next.
+  const json first = json::parse(requests[0].substr(requests[0].find("\r\n\r\n") + 4));
+  const json second = json::parse(requests[1].substr(requests[1].find("\r\n\r\n") + 4));
+  const std::string opening =
+      first["prompt"].get<std::string>() + std::string(RecordingServer::kReply) + "\n\n";
+  EXPECT_EQ(second["prompt"].get<std::string>().rfind(opening, 0), 0u) << second["prompt"];
+  EXPECT_GT(second["prompt"].get<std::string>().size(), opening.size());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bench/app/early_stop.hpp"
@@ -114,6 +115,7 @@ class RequestDriver final : public engine::RequestSource {
   Slot& acquire_slot();
   std::optional<std::int64_t> next_turn_due_ns();
   engine::TransferRequest take_turn(std::int64_t slot_free_ns, std::int64_t send_ns);
+  const std::vector<std::string>* headers_of(std::uint64_t session);
   bool open_loop() const { return arrivals_.has_value(); }
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
@@ -122,6 +124,8 @@ class RequestDriver final : public engine::RequestSource {
   RecordSink& sink_;
   std::unique_ptr<PromptFeed> feed_;  // owns which request comes next; null with sessions
   std::unique_ptr<SessionScheduler> sessions_;  // --multi-turn: owns which turn comes next
+  // --session-header: each session's header lines, by session (see headers_of).
+  std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;
   std::optional<schedule::OpenLoopSchedule::Reader> arrivals_;  // open loop: the offsets
   std::size_t sent_ = 0;
   std::size_t measured_sent_ = 0;
