@@ -84,7 +84,8 @@ ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
     shown.duration_s = options.duration_s + options.warmup_duration_s;
   } else if (schedule != nullptr) {
     shown.total_requests = static_cast<std::int64_t>(schedule->size());
-  } else if (options.warmup_duration_s == 0) {
+  } else if (options.warmup_duration_s == 0 && !options.multi_turn.enabled) {
+    // (--multi-turn: --num-prompts counts sessions, whose turns are not known ahead)
     shown.total_requests = options.warmup_requests + options.num_prompts;
   }
   return shown;

@@ -34,6 +34,7 @@ workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   dataset.input_len = options.input_len;
   dataset.output_len = options.output_len;
   dataset.seed = options.seed;
+  dataset.follow_ups = options.multi_turn.enabled;
   return dataset;
 }
 
@@ -167,6 +168,35 @@ bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepar
   return prepared.tokenizer != nullptr && kind != workload::DatasetKind::shared_prefix;
 }
 
+namespace {
+
+// --multi-turn: --num-prompts sessions (unbounded with --duration), --sessions of them open at
+// once (the point's concurrency by default), each turn's text from the point's prompt stream.
+void set_sessions(const cli::RunOptions& options, const LoadPoint& point, DriverPlan& driver) {
+  const workload::MultiTurnOptions& multi_turn = options.multi_turn;
+  SessionPlan sessions;
+  if (options.duration_s <= 0) sessions.end = static_cast<std::uint64_t>(options.num_prompts);
+  std::int64_t open = multi_turn.sessions.value_or(point.concurrency);
+  if (options.shard_count > 1) {
+    open = shard_share(open, static_cast<std::size_t>(options.shard_count),
+                       static_cast<std::size_t>(options.shard_index));
+  }
+  sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(1, open));
+  sessions.think_time = multi_turn.think_time;
+  sessions.seed = options.seed;
+  const workload::PromptSource* source = driver.prompts;
+  const std::uint64_t stream = point.prompt_stream;
+  const std::optional<std::int64_t> turns = multi_turn.turns;
+  const bool conversations = options.dataset.kind == workload::DatasetKind::sharegpt;
+  sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {
+    return workload::session_turns(*source, stream, session, turns, conversations);
+  };
+  driver.sessions = std::move(sessions);
+  driver.session_header = multi_turn.session_header;
+}
+
+}  // namespace
+
 PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule) {
@@ -196,6 +226,7 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   }
   driver.measured_duration_ns = seconds_to_ns(options.duration_s);
   driver.cancel_at_duration_end = options.duration_hard;
+  if (options.multi_turn.enabled) set_sessions(options, point, driver);
   out.engine = plan.engine;
   out.engine.concurrency = point.concurrency;
   // A closed loop counts its measured requests; an open loop's schedule and a time bound
@@ -287,6 +318,10 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   }
   context.config["server_metrics"] = scraped;
   context.config["server_metrics_interval_s"] = options.server_metrics_interval_s;
+  if (options.multi_turn.enabled) {
+    context.config[results::key::multi_turn] =
+        workload::multi_turn_options_json(options.multi_turn);
+  }
   return context;
 }
 

@@ -100,15 +100,36 @@ class Worker final : public RecordSink {
     driver.lookahead = std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64,
                                              kMaxLookahead);
     driver.early_stop = &early_stop;
+    if (driver.sessions) {
+      // Sessions are dealt whole, like requests: thread i of shard I opens the sessions k
+      // with k mod (shards x threads) == its share's first, so no session spans two of them.
+      driver.sessions->first = requests.first;
+      driver.sessions->stride = requests.stride;
+      driver.sessions->open_at_once = std::max<std::size_t>(
+          1, share(driver.sessions->open_at_once, threads, index));
+    }
     driver_ = std::make_unique<RequestDriver>(driver, *this);
   }
 
   void on_record(const metrics::RequestRecord& record) override {
     first_send_ns_ = std::min(first_send_ns_, record.start_ns);
     accumulator_.add(record);
-    if (!per_server_.empty()) per_server_[spread_->server_of(record.index)].add(record);
+    if (!per_server_.empty()) {
+      per_server_[spread_->server_of_request(record.index, record.session)].add(record);
+    }
+    multi_turn_.add_turn(record);
     if (log_ != nullptr) log_->write(record);
   }
+
+  void on_session(const SessionEnd& session) override { multi_turn_.add_session(outcome(session)); }
+
+  // The sessions the run's end cut short, counted once the loop is done.
+  void count_open_sessions() {
+    for (const SessionEnd& session : driver_->open_sessions()) {
+      multi_turn_.add_session(outcome(session));
+    }
+  }
+  metrics::MultiTurnAccumulator& multi_turn() { return multi_turn_; }
 
   void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
 
@@ -150,7 +171,13 @@ class Worker final : public RecordSink {
   std::int64_t first_send_ns() const { return first_send_ns_; }
 
  private:
+  static metrics::SessionOutcome outcome(const SessionEnd& session) {
+    return metrics::SessionOutcome{session.completed(), session.failed, session.turns_completed,
+                                   session.end_ns - session.start_ns};
+  }
+
   metrics::RunAccumulator accumulator_;
+  metrics::MultiTurnAccumulator multi_turn_;  // --multi-turn only; empty otherwise
   RecordLog* log_;
   const ServerSpread* spread_;
   std::vector<metrics::RunAccumulator> per_server_;  // several servers: one each, else none
@@ -283,6 +310,13 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   if (plan.shard_count > 1) result.state = workers[0]->accumulator().state();
   result.summary = workers[0]->accumulator().summarize();
   per_server_figures(workers, plan.shard_count > 1, result);
+  if (plan.driver.sessions) {
+    for (auto& worker : workers) worker->count_open_sessions();
+    for (std::size_t i = 1; i < workers.size(); ++i) {
+      workers[0]->multi_turn().merge(std::move(workers[i]->multi_turn()));
+    }
+    result.summary.multi_turn = workers[0]->multi_turn().summarize();
+  }
   return result;
 }
 

@@ -59,9 +59,7 @@ json load_shape(const cli::RunOptions& options) {
           {"reuse_prompts", options.reuse_prompts}};
 }
 
-}  // namespace
-
-json workload_definition(const cli::RunOptions& options) {
+json single_turn_definition(const cli::RunOptions& options) {
   return {{"generator_version", workload::kPromptGeneratorVersion},
           {"dataset", dataset_definition(options)},
           {"endpoint", std::string(protocol::endpoint_name(options.endpoint))},
@@ -71,6 +69,17 @@ json workload_definition(const cli::RunOptions& options) {
                                                     : json::parse(options.extra_body)},
           {"load", load_shape(options)},
           {"tokenizer", nullptr}};  // bench counts words; a tokenizer, when added, goes here
+}
+
+}  // namespace
+
+json workload_definition(const cli::RunOptions& options) {
+  json definition = single_turn_definition(options);
+  // Sessions are another workload; absent without them, so earlier fingerprints stand.
+  if (options.multi_turn.enabled) {
+    definition["multi_turn"] = workload::multi_turn_options_json(options.multi_turn);
+  }
+  return definition;
 }
 
 std::string workload_fingerprint(const json& definition, const std::vector<LoadPoint>& points) {

@@ -146,6 +146,10 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
     if (result.command == Command::search) {
       finish_run_flags(*subcommands.search, result.run, raw_probe);
+      if (result.run.multi_turn.enabled) {
+        throw UsageError("--multi-turn: not with bench search (its probes count requests, not "
+                         "sessions)");
+      }
       finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
       // A search chooses each probe from the last one's outcome: shards could not agree.
       if (result.run.shard_count > 1) throw UsageError("bench search: shards are not supported");

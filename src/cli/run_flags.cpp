@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/server_flags.hpp"
 #include "bench/cli/shard_flags.hpp"
@@ -232,6 +233,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
       ->check(CLI::ExistingFile);
   add_trace_flags(app, run.dataset.trace, raw);
+  add_multi_turn_flags(app, run.multi_turn, raw.think_time);
   app.add_option("--range-ratio", run.dataset.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
       ->check(number_range(0.0, 1.0))
@@ -571,6 +573,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_dataset_flags(app, run);
   finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
+  finish_multi_turn_flags(app, run, raw.think_time);
   finish_gate_flags(run, raw);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
                       : raw.output_format == "csv" ? OutputFormat::csv

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "multi_turn_section.hpp"
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
@@ -340,6 +341,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
   out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
   put_reasoning(out, s);
+  if (s.multi_turn) out[results::key::multi_turn] = multi_turn_json(*s.multi_turn);
 
   put_load(out, c);
   out["goodput"] = s.goodput_measured ? json(finite_or_zero(s.goodput)) : json(nullptr);
@@ -384,6 +386,8 @@ std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::js
 
   line_json line = {
       {"index", r.index},
+      {"session", r.session < 0 ? line_json(nullptr) : line_json(r.session)},
+      {"turn", r.turn < 0 ? line_json(nullptr) : line_json(r.turn)},
       {"response_id", text_or_null(r.response_id)},
       {"warmup", r.warmup},
       {"intended_start_ms", ns_to_ms(r.intended_start_ns)},

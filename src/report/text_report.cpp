@@ -15,6 +15,7 @@
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
+#include "multi_turn_section.hpp"
 #include "server_section.hpp"
 
 namespace bench::report {
@@ -458,6 +459,10 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_steady_state(w, summary);
   write_token_counts(w, summary, context);
   write_latency(w, summary);
+  if (summary.multi_turn) {
+    w.rule("Multi-turn (by turn)", '-');
+    for (const std::string& line : multi_turn_lines(*summary.multi_turn)) w.text(line);
+  }
   write_errors(w, summary);
   write_client(w, summary, context.client);
   if (context.server_metrics) {

@@ -72,6 +72,14 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     if (!length) return refuse("message 'content' must be a string or an array of parts");
     request.prompt_tokens = *length;
     request.prompt_hash = prompt_hash(messages->dump());
+    for (const json& message : *messages) {
+      const auto role = message.find("role");
+      const auto content = message.find("content");
+      if (role != message.end() && *role == "assistant" && content != message.end() &&
+          content->is_string()) {
+        request.last_assistant_hash = prompt_hash(content->get_ref<const std::string&>());
+      }
+    }
   } else {
     const auto prompt = parsed.find("prompt");
     if (prompt == parsed.end()) return refuse("'prompt' is required");

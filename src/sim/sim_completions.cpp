@@ -60,6 +60,7 @@ SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
   stream.trace.arrival_ns = connection.read_ns;
   stream.trace.prompt_tokens = stream.request.prompt_tokens;
   stream.trace.prompt_hash = stream.request.prompt_hash;
+  stream.trace.last_assistant_hash = stream.request.last_assistant_hash;
   stream.trace.faults_json = plan.names_json();
   stream.miscounted_tokens = plan.metrics_miscount ? 1 : 0;
   return stream;
@@ -279,6 +280,7 @@ void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
   Stream& stream = found->second;
   stream.trace.completion_tokens =
       stream.renderer ? stream.renderer->sent_tokens() : stream.sent_tokens;
+  if (stream.renderer) stream.trace.reply_hash = stream.renderer->answer_hash();
   stream.trace.outcome = outcome;
   count_ended(stream);
   connection.finished_trace = std::make_unique<TraceRecord>(std::move(stream.trace));

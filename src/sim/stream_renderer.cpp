@@ -50,6 +50,7 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
   append_token_text(reasoning_text_, setup_.text_seed, first, reasoning);
   append_token_text(text_, setup_.text_seed, first + reasoning, tokens - reasoning);
   step.answer_chunk = reasoning < tokens;
+  answer_hash_.add(text_);
   if (reasoning > 0) {
     append_reasoning_event(events_, setup_.shape, reasoning_text_, text_, finish_reason, usage);
   } else {

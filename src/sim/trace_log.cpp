@@ -60,6 +60,12 @@ void TraceLog::write(const TraceRecord& r) {
       r.first_answer_chunk >= 0 && static_cast<std::size_t>(r.first_answer_chunk) < r.chunk_ns.size();
   fmt::format_to(out, R"(,"reasoning_tokens":{},"first_answer_ns":{})", r.reasoning_tokens,
                  answered ? r.chunk_ns[static_cast<std::size_t>(r.first_answer_chunk)] : -1);
+  if (r.last_assistant_hash) {
+    fmt::format_to(out, R"(,"last_assistant_hash":"{:016x}")", *r.last_assistant_hash);
+  } else {
+    line_ += R"(,"last_assistant_hash":null)";
+  }
+  fmt::format_to(out, R"(,"reply_hash":"{:016x}")", r.reply_hash);
   line_ += "}\n";
   std::fwrite(line_.data(), 1, line_.size(), file_.get());
 }

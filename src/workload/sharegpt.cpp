@@ -184,6 +184,24 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     } else if (entry_.prompt && !entry_.reply_len && !is_human(*turn_.from) &&
                *turn_.from != "system") {
       entry_.reply_len = length_of(*turn_.value);
+    } else if (entry_.prompt && entry_.reply_len && keeps_follow_ups()) {
+      add_follow_up();
+    }
+  }
+
+  // Multi-turn, when reading an entry back: a later human turn opens a follow-up, and the
+  // first turn after it from anyone else sets that follow-up's output target.
+  bool keeps_follow_ups() const { return options_.follow_ups && file_ == nullptr; }
+  void add_follow_up() {
+    if (is_human(*turn_.from)) {
+      Prompt::FollowUp follow_up;
+      follow_up.input_len = length_of(*turn_.value);
+      follow_up.text = std::move(*turn_.value);
+      follow_up.output_len = -1;  // until a reply says
+      entry_.follow_ups.push_back(std::move(follow_up));
+    } else if (!entry_.follow_ups.empty() && entry_.follow_ups.back().output_len < 0 &&
+               *turn_.from != "system") {
+      entry_.follow_ups.back().output_len = length_of(*turn_.value);
     }
   }
 
@@ -227,6 +245,12 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       prompt.input_len = prompt_len;
       if (tokenizer_ != nullptr) prompt.client_tokens = prompt_len;
       prompt.output_len = output_len;
+      for (Prompt::FollowUp& follow_up : entry_.follow_ups) {
+        if (options_.sharegpt_output_len || follow_up.output_len < 1) {
+          follow_up.output_len = output_len;
+        }
+      }
+      prompt.follow_ups = std::move(entry_.follow_ups);
       prompt_ = std::move(prompt);
     }
   }
@@ -250,6 +274,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
     std::optional<std::string> prompt;         // the first human turn
     std::optional<std::int64_t> reply_len;     // the first later turn not from the human
     std::uint64_t begin = 0;                   // byte offset of its '{' when indexing
+    std::vector<Prompt::FollowUp> follow_ups;  // multi-turn: the later human turns
   };
 
   const DatasetOptions& options_;

@@ -65,6 +65,14 @@ TEST(WorkloadFingerprint, WhatIsSentOrWhenChangesIt) {
   EXPECT_NE(fingerprint(kBase, {{16, 4.0}}), base);  // another concurrency
 }
 
+TEST(WorkloadFingerprint, SessionsAndTheirSettingsMakeAnotherWorkload) {
+  const std::vector<std::string> closed = {"--input-len", "64", "--num-prompts", "10"};
+  const std::vector<std::string> sessions = with(closed, {"--multi-turn", "--turns", "3"});
+  EXPECT_NE(fingerprint(sessions), fingerprint(closed));
+  EXPECT_NE(fingerprint(with(sessions, {"--turns", "4"})), fingerprint(sessions));
+  EXPECT_NE(fingerprint(with(sessions, {"--think-time", "exp:1"})), fingerprint(sessions));
+}
+
 TEST(WorkloadFingerprint, WhatDoesNotShapeTheWorkloadLeavesItAlone) {
   const std::string base = fingerprint(kBase);
   EXPECT_EQ(fingerprint(with(kBase, {"--model", "other", "--request-timeout", "30"})), base);

@@ -14,12 +14,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "bench/app/early_stop.hpp"
 #include "bench/app/live_counters.hpp"
 #include "bench/app/prompt_feed.hpp"
 #include "bench/app/server_spread.hpp"
+#include "bench/app/session_scheduler.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
@@ -36,13 +38,16 @@ class RecordSink {
  public:
   virtual ~RecordSink() = default;
   virtual void on_record(const metrics::RequestRecord& record) = 0;
+  /// --multi-turn: a session ended (after the record of its last turn).
+  virtual void on_session(const SessionEnd& /*session*/) {}
 };
 
 inline constexpr std::int64_t kNoLimitNs = std::numeric_limits<std::int64_t>::max();
 
 struct DriverPlan {
   // The endpoint's full URL on each server (--base-url repeated; one: every request's), and
-  // which of them each request goes to, by its index (null: the first). Outlives the driver.
+  // which of them each request goes to (ServerSpread::server_of_request; null: the first).
+  // Outlives the driver.
   std::vector<std::string> urls;
   const ServerSpread* spread = nullptr;
   const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
@@ -82,6 +87,12 @@ struct DriverPlan {
   // Watches the first requests to end; once it says stop, no request starts any more. Shared
   // by the point's drivers; null: never stop early.
   EarlyStop* early_stop = nullptr;
+  // --multi-turn: sessions of turns in place of one request per prompt (session_scheduler.hpp;
+  // first, stride and open_at_once are set per thread). Each turn's intended start is when it
+  // became due. nullopt: one request per prompt.
+  std::optional<SessionPlan> sessions;
+  // --session-header NAME: sent on every turn with the session's id; empty: none.
+  std::string session_header;
 };
 
 class RequestDriver final : public engine::RequestSource {
@@ -99,18 +110,27 @@ class RequestDriver final : public engine::RequestSource {
   std::size_t sent() const { return sent_; }
   std::size_t measured_sent() const { return measured_sent_; }
   /// Bodies the event loop built itself because the feed's producer was behind.
-  std::uint64_t bodies_built_on_loop() const { return feed_->built_by_caller(); }
+  std::uint64_t bodies_built_on_loop() const { return feed_ ? feed_->built_by_caller() : 0; }
+  /// --multi-turn: the sessions still open, cut short by the run's end; empty otherwise.
+  std::vector<SessionEnd> open_sessions() const;
 
  private:
   class Slot;
   void release(Slot* slot);
+  Slot& acquire_slot();
+  std::optional<std::int64_t> next_turn_due_ns();
+  engine::TransferRequest take_turn(std::int64_t slot_free_ns, std::int64_t send_ns);
+  const std::vector<std::string>* headers_of(std::uint64_t session);
   bool open_loop() const { return arrivals_.has_value(); }
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
 
   DriverPlan plan_;
   RecordSink& sink_;
-  std::unique_ptr<PromptFeed> feed_;  // owns which request comes next
+  std::unique_ptr<PromptFeed> feed_;  // owns which request comes next; null with sessions
+  std::unique_ptr<SessionScheduler> sessions_;  // --multi-turn: owns which turn comes next
+  // --session-header: each session's header lines, by session (see headers_of).
+  std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;
   std::optional<schedule::OpenLoopSchedule::Reader> arrivals_;  // open loop: the offsets
   std::size_t sent_ = 0;
   std::size_t measured_sent_ = 0;

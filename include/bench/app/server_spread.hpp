@@ -21,6 +21,12 @@ class ServerSpread {
   std::size_t server_of(std::uint64_t request) const {
     return cycle_[static_cast<std::size_t>(request % cycle_.size())];
   }
+  /// The server of a request as the driver sends it: a multi-turn turn (`session` >= 0) goes
+  /// to its session's server, so a session stays on one server and its growing history can hit
+  /// that server's prefix cache; any other request by its index.
+  std::size_t server_of_request(std::uint64_t request, std::int64_t session) const {
+    return server_of(session >= 0 ? static_cast<std::uint64_t>(session) : request);
+  }
   std::size_t servers() const { return weights_.size(); }
   std::int64_t weight(std::size_t server) const { return weights_[server]; }
 

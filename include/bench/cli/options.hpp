@@ -17,6 +17,7 @@
 #include "bench/schedule/arrival.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/multi_turn.hpp"
 
 namespace bench::cli {
 
@@ -127,6 +128,8 @@ struct RunOptions {
   // --start-at: the first request waits for this wall-clock time, ns since the Unix epoch.
   std::optional<std::int64_t> start_at_unix_ns;
   std::string start_at;        // --start-at as given, for the results
+  // --multi-turn and its flags (workload/multi_turn.hpp): --num-prompts then counts sessions.
+  workload::MultiTurnOptions multi_turn;
 };
 
 enum class Command { run, serve_sim, compare, report, search, merge };

@@ -25,6 +25,7 @@ struct RawRunFlags {
   std::int64_t shards = 0;    // --shards N; 0 = not given
   std::string start_at;       // --start-at TIME
   std::string server_weights;  // --server-weights W,... (cli/server_flags.hpp)
+  std::string think_time;     // --think-time SPEC (cli/multi_turn_flags.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

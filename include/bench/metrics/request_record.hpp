@@ -32,6 +32,9 @@ std::string_view cached_token_source_name(CachedTokenSource source);
 struct RequestRecord {
   std::uint64_t index = 0;  // position in the workload (0-based, warm-up requests included)
   bool warmup = false;      // warm-up requests are recorded but excluded from every metric
+  // --multi-turn: the request's session and its turn in it (0-based); -1 otherwise.
+  std::int64_t session = -1;
+  std::int64_t turn = -1;
 
   // All times are steady-clock nanoseconds relative to the run's epoch (see RunTimes).
   std::int64_t intended_start_ns = 0;  // when the schedule wanted the request sent

@@ -15,6 +15,7 @@
 #include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
+#include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/reasoning_split.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/sample_budget.hpp"
@@ -71,6 +72,8 @@ struct RunSummary {
   // total_output_tokens split into reasoning and answer (reasoning_split.hpp); reported only
   // when reasoning.any(). Their throughputs are parts of output_throughput, output tok/s.
   ReasoningSplit reasoning;
+  // --multi-turn: figures by turn index and by session (multi_turn.hpp); nullopt otherwise.
+  std::optional<MultiTurnSummary> multi_turn;
   double reasoning_output_throughput = 0;  // reasoning.reasoning_tokens / duration
   double answer_output_throughput = 0;     // reasoning.answer_tokens / duration
 

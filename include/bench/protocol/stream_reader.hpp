@@ -56,6 +56,12 @@ class StreamReader final : private sse::Sink {
   /// error, malformed data, truncated stream) and the token counts and their source.
   void finish(const TransportEnd& end);
 
+  /// Multi-turn: keep the answer text (content, not reasoning) of every response, as streamed,
+  /// for the next turn's history. Off by default: nothing else needs the text.
+  void keep_answer_text(bool keep) { keep_answer_text_ = keep; }
+  /// The answer text of the current response so far (empty unless kept).
+  const std::string& answer_text() const { return answer_text_; }
+
  private:
   bool on_event(const sse::Event& event) override;
   void record_text_chunk(const Chunk& chunk);
@@ -80,6 +86,8 @@ class StreamReader final : private sse::Sink {
   // The reasoning text so far, kept the same way until usage gives reasoning_tokens.
   std::string reasoning_text_;
   std::optional<std::int64_t> usage_reasoning_tokens_;  // the latest the stream said
+  bool keep_answer_text_ = false;
+  std::string answer_text_;  // keep_answer_text_: the answer streamed so far, bounded by the cap
   std::int64_t data_events_ = 0;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().

@@ -83,6 +83,23 @@ inline constexpr std::string_view ttfb = "ttfb";
 inline constexpr std::string_view server_requests_running = "server_requests_running";
 inline constexpr std::string_view server_requests_waiting = "server_requests_waiting";
 inline constexpr std::string_view server_kv_cache_usage = "server_kv_cache_usage";  // 0..1
+// --multi-turn: the section {"by_turn": [{"turn" (1-based), "requests", "completed",
+// "{mean,median,p99}_ttft_ms" (null without a completed turn), "mean_input_tokens" (null when
+// unknown)}], "sessions_started", "sessions_completed", "sessions_failed", "sessions_unfinished",
+// "turns_completed", "{mean,median,p99}_session_duration_ms" (completed sessions; null without
+// one)}, and its options under "config".
+inline constexpr std::string_view multi_turn = "multi_turn";
+inline constexpr std::string_view by_turn = "by_turn";
+inline constexpr std::string_view turn = "turn";
+inline constexpr std::string_view turn_requests = "requests";
+inline constexpr std::string_view turn_completed = "completed";
+inline constexpr std::string_view mean_input_tokens = "mean_input_tokens";
+inline constexpr std::string_view sessions_started = "sessions_started";
+inline constexpr std::string_view sessions_completed = "sessions_completed";
+inline constexpr std::string_view sessions_failed = "sessions_failed";
+inline constexpr std::string_view sessions_unfinished = "sessions_unfinished";
+inline constexpr std::string_view turns_completed = "turns_completed";
+inline constexpr std::string_view session_duration = "session_duration";  // distribution name
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

@@ -27,6 +27,9 @@ struct CompletionRequest {
   // FNV-1a 64 of the prompt as sent: the "prompt" string (other forms: their JSON), or the
   // "messages" array's JSON. For the truth log, so tests can see which prompts arrived.
   std::uint64_t prompt_hash = 0;
+  // Chat: FNV-1a 64 of the last "assistant" message's content string, so a multi-turn test
+  // can see that a turn carried the reply of the turn before verbatim; nullopt without one.
+  std::optional<std::uint64_t> last_assistant_hash;
 };
 
 struct ParsedCompletionRequest {

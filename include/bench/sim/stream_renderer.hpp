@@ -14,6 +14,7 @@
 
 #include "bench/sim/faults.hpp"
 #include "bench/sim/stream_format.hpp"
+#include "bench/util/fnv1a.hpp"
 
 namespace bench::sim {
 
@@ -63,6 +64,8 @@ class StreamRenderer {
   /// The connection closes after this response (Connection: close, or the llama.cpp quirk).
   bool closes_connection() const { return !setup_.keep_alive || setup_.close_after_stream; }
   std::int64_t sent_tokens() const { return sent_; }
+  /// FNV-1a 64 of the answer text (not reasoning) sent so far, for the truth log.
+  std::uint64_t answer_hash() const { return answer_hash_.value(); }
 
  private:
   void comment(std::string& events) const;
@@ -81,6 +84,7 @@ class StreamRenderer {
   std::string events_;          // scratch: this step's SSE events
   std::string text_;            // scratch: this chunk's text (its answer, with reasoning)
   std::string reasoning_text_;  // scratch: this chunk's reasoning
+  util::Fnv1a64 answer_hash_;   // of every chunk's answer text so far
 };
 
 }  // namespace bench::sim

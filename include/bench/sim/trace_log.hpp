@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct TraceRecord {
   std::int64_t end_ns = 0;            // the last byte of the response handed to the socket
   std::int64_t prompt_tokens = 0;
   std::uint64_t prompt_hash = 0;      // CompletionRequest::prompt_hash, written as 16 hex digits
+  // CompletionRequest::last_assistant_hash (null without one), and the FNV-1a 64 of the answer
+  // text this response streamed (0 before any): a turn's reply as the next turn must carry it.
+  std::optional<std::uint64_t> last_assistant_hash;
+  std::uint64_t reply_hash = 0;
   std::int64_t cached_prompt_tokens = 0;  // of them, served by the prefix cache (0 when it is off)
   std::int64_t completion_tokens = 0;  // tokens sent
   int http_status = 200;

@@ -40,6 +40,8 @@ struct DatasetOptions {
   bool shuffle = true;                // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
   std::uint64_t seed = 0;             // --seed
   TraceOptions trace;                 // --trace-*: the trace dataset's (trace.hpp)
+  // --multi-turn: sharegpt prompts carry their conversation's later human turns (follow_ups).
+  bool follow_ups = false;
 };
 
 /// The dataset's own settings, as the results' "config" records them (beside the struct, so a

@@ -38,6 +38,15 @@ struct Prompt {
   // The prompt's content tokens as the run's tokenizer counted what is sent (random with
   // --tokenizer, random-ids); -1 when no tokenizer counted it (input_len is then words).
   std::int64_t client_tokens = -1;
+  // sharegpt with --multi-turn: the conversation's later human turns, in order, each with the
+  // length of the turn answering it as its output target (the first turn's when none answers).
+  // Empty otherwise.
+  struct FollowUp {
+    std::string text;
+    std::int64_t input_len = 0;   // words (tokens with a tokenizer)
+    std::int64_t output_len = 0;  // max_tokens to ask
+  };
+  std::vector<FollowUp> follow_ups;
 };
 
 /// What /v1/completions gets as "prompt": system_text, a blank line, then text (SGLang's

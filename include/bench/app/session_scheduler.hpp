@@ -1,0 +1,112 @@
+#pragma once
+// When each turn of a multi-turn run is due (--multi-turn): a fixed number of sessions is open
+// at once; a session's first turn is due when it opens, each later turn at the previous turn's
+// end plus a think time, and a session that ends (its last turn done, or a turn failed) makes
+// room for the next session at once. A session that thinks, or waits on its reply, holds no
+// concurrency slot: the engine's concurrency counts requests in flight, and it paces the turns
+// that are due. Times are ns after the point's epoch. One scheduler per request driver (client
+// thread); it knows nothing of HTTP.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/workload/multi_turn.hpp"
+
+namespace bench::app {
+
+struct SessionPlan {
+  // The sessions this scheduler opens, in order: first, first + stride, ... below `end`.
+  std::uint64_t first = 0;
+  std::uint64_t stride = 1;
+  std::uint64_t end = std::numeric_limits<std::uint64_t>::max();
+  std::size_t open_at_once = 1;  // sessions open at once (>= 1)
+  workload::ThinkTime think_time;
+  std::uint64_t seed = 0;  // of the think times
+  // A session's user turns, by its index (workload::session_turns); at least one.
+  std::function<std::vector<workload::UserTurn>(std::uint64_t session)> turns_of;
+};
+
+/// A turn to send now.
+struct TurnToSend {
+  std::size_t slot = 0;        // the open session's slot: give it back to on_turn_end
+  std::uint64_t session = 0;   // the session's index
+  std::int64_t turn = 0;       // 0-based
+  std::int64_t due_ns = 0;     // when it became due: its intended start
+  const workload::UserTurn* user = nullptr;          // valid until on_turn_end
+  const workload::Conversation* history = nullptr;   // ends with this turn's user text
+};
+
+/// How a session ended.
+struct SessionEnd {
+  std::uint64_t session = 0;
+  std::int64_t turns_planned = 0;
+  std::int64_t turns_completed = 0;  // turns that ended successfully
+  bool failed = false;     // a failed turn ended the session
+  bool cut_short = false;  // bench cancelled a turn (a stop), or the run ended first
+  std::int64_t start_ns = 0;         // its first turn's send
+  std::int64_t end_ns = 0;           // its last turn's end
+  bool completed() const { return !failed && !cut_short && turns_completed == turns_planned; }
+};
+
+/// How a turn ended, for its session.
+enum class TurnOutcome { ok, failed, cancelled };
+
+class SessionScheduler {
+ public:
+  /// next_due_ns() while every open session waits on a reply: more turns will come, but none is
+  /// due until a reply ends (so a source that says "nothing left" is never mistaken for this).
+  static constexpr std::int64_t kAwaitingReply = std::numeric_limits<std::int64_t>::max();
+
+  explicit SessionScheduler(SessionPlan plan);
+
+  /// When the next turn is due (the earliest of the open sessions'), kAwaitingReply, or nullopt
+  /// once every session of the plan has ended.
+  std::optional<std::int64_t> next_due_ns();
+
+  /// Takes the turn next_due_ns() named (it must be a time, not kAwaitingReply), sent at
+  /// `send_ns`.
+  TurnToSend take(std::int64_t send_ns);
+
+  /// The turn of `slot` ended at `end_ns`: with its reply when ok; failed or cancelled, it ends
+  /// the session. Returns the session's end when this turn ended it (a new session then opens
+  /// in its slot, its first turn due at `end_ns`).
+  std::optional<SessionEnd> on_turn_end(std::size_t slot, TurnOutcome outcome, std::string reply,
+                                        std::int64_t end_ns);
+
+  /// The sessions still open (cut short by the run's end), as they stand.
+  std::vector<SessionEnd> open_sessions() const;
+
+  std::size_t sessions_opened() const { return opened_; }
+
+ private:
+  struct Session {
+    std::uint64_t index = 0;
+    std::vector<workload::UserTurn> turns;
+    workload::Conversation history;
+    std::int64_t next_turn = 0;   // the turn to send next (or in flight)
+    std::int64_t turns_completed = 0;
+    std::int64_t start_ns = -1;   // the first turn's send; -1 before it
+    std::int64_t last_end_ns = 0;
+    bool in_flight = false;
+  };
+
+  void open_all(std::int64_t at_ns);
+  void open_next(std::size_t slot, std::int64_t at_ns);
+  SessionEnd end_of(const Session& session, TurnOutcome last) const;
+
+  SessionPlan plan_;
+  std::vector<std::optional<Session>> slots_;
+  std::set<std::pair<std::int64_t, std::size_t>> ready_;  // (due ns, slot) of sessions thinking
+  std::uint64_t next_session_;
+  std::size_t opened_ = 0;
+  std::size_t in_flight_ = 0;
+  bool started_ = false;
+};
+
+}  // namespace bench::app

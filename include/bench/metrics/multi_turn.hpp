@@ -1,0 +1,63 @@
+#pragma once
+// Multi-turn figures (--multi-turn): TTFT and input tokens by turn index, so a prefix cache
+// shows as TTFT that stops growing with the context, and what became of the sessions. Turn
+// figures are over the measured requests; a turn's TTFT and input tokens count its successful
+// requests only (as the run's), its request count all that were sent. Standard library only.
+#include <cstdint>
+#include <vector>
+
+#include "bench/metrics/percentile.hpp"
+#include "bench/metrics/request_record.hpp"
+
+namespace bench::metrics {
+
+/// The figures of one turn index over every session.
+struct TurnFigures {
+  std::int64_t turn = 0;       // 1-based, as shown
+  std::int64_t requests = 0;   // sent (measured): completed + failed + cancelled
+  std::int64_t completed = 0;  // ended without error
+  Distribution ttft_ms;        // of the completed ones that streamed text
+  // Mean prompt_tokens of the completed ones whose count is known; -1 when none is.
+  double mean_input_tokens = -1;
+};
+
+struct MultiTurnSummary {
+  std::vector<TurnFigures> by_turn;   // turn 1, 2, ... up to the longest session's
+  std::int64_t sessions_started = 0;  // sessions whose first turn was sent
+  std::int64_t sessions_completed = 0;  // every turn succeeded
+  std::int64_t sessions_failed = 0;     // a failed turn ended them
+  std::int64_t sessions_unfinished = 0;  // the run's end (or a stop) cut them short
+  std::int64_t turns_completed = 0;      // successful turns of all sessions
+  Distribution session_duration_ms;      // completed sessions: first send -> last turn's end
+};
+
+/// How one session ended, for the session figures.
+struct SessionOutcome {
+  bool completed = false;   // every turn succeeded
+  bool failed = false;      // a turn failed and ended it
+  std::int64_t turns_completed = 0;
+  std::int64_t duration_ns = 0;  // first send -> last turn's end
+};
+
+class MultiTurnAccumulator {
+ public:
+  /// A measured request with a turn (record.turn >= 0); others are ignored.
+  void add_turn(const RequestRecord& record);
+  void add_session(const SessionOutcome& session);
+  void merge(MultiTurnAccumulator&& other);
+  MultiTurnSummary summarize() const;
+
+ private:
+  struct Turn {
+    std::int64_t requests = 0;
+    std::int64_t completed = 0;
+    std::vector<double> ttft_ms;
+    double input_tokens = 0;
+    std::int64_t input_counted = 0;
+  };
+  std::vector<Turn> turns_;
+  std::int64_t started_ = 0, completed_ = 0, failed_ = 0, unfinished_ = 0, turns_completed_ = 0;
+  std::vector<double> session_ms_;
+};
+
+}  // namespace bench::metrics

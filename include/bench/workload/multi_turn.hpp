@@ -1,0 +1,99 @@
+#pragma once
+// Multi-turn conversations (--multi-turn): what a session sends turn after turn. A session is a
+// list of user turns; turn k sends the whole history so far, each earlier user turn followed by
+// the reply the model actually streamed back for it (not the dataset's reply), then user turn k.
+// Between a reply's end and the next turn's send the user "thinks" for a seeded draw of the
+// --think-time distribution. Everything here is a pure function of its arguments, so a seeded
+// workload sends the same turns whatever the timing; the app's session scheduler
+// (app/session_scheduler.hpp) decides when.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/workload/prompt_source.hpp"
+
+namespace bench::workload {
+
+/// --think-time: seconds between a reply's end and the session's next turn.
+struct ThinkTime {
+  enum class Kind {
+    fixed,        // "S": always S seconds
+    exponential,  // "exp:MEAN": exponential with this mean, seconds
+    uniform,      // "uniform:A-B": uniform in [A, B] seconds
+  };
+  Kind kind = Kind::fixed;
+  double a_s = 0;  // fixed: the value; exponential: the mean; uniform: the low end
+  double b_s = 0;  // uniform: the high end
+};
+
+/// Parses a --think-time value: "0.5", "exp:2", "uniform:1-3" (seconds, finite, >= 0, A <= B,
+/// a mean > 0). The error says what is wrong with `spec` (the caller names the flag).
+std::variant<ThinkTime, std::string> parse_think_time(std::string_view spec);
+
+/// The spelling parse_think_time reads back: "0.5", "exp:2", "uniform:1-3".
+std::string think_time_text(const ThinkTime& think);
+
+/// The think time before turn `turn` (>= 1) of session `session`, ns: a draw seeded by (seed,
+/// session, turn) alone, so it does not depend on which session ended first.
+std::int64_t think_time_ns(const ThinkTime& think, std::uint64_t seed, std::uint64_t session,
+                           std::uint64_t turn);
+
+struct MultiTurnOptions {
+  bool enabled = false;  // --multi-turn
+  // --turns K: turns per session; with sharegpt a cap on each conversation's human turns.
+  // nullopt: sharegpt's own count (other datasets need it).
+  std::optional<std::int64_t> turns;
+  ThinkTime think_time;  // --think-time; default 0 s
+  // --sessions N: sessions open at once (thinking or waiting on a reply); nullopt: the
+  // concurrency of the point.
+  std::optional<std::int64_t> sessions;
+  std::string session_header;  // --session-header NAME: a per-session id on every turn; empty: none
+};
+
+/// The results' "config" record of the options (only written for a multi-turn run).
+nlohmann::json multi_turn_options_json(const MultiTurnOptions& options);
+
+/// One user turn of a session.
+struct UserTurn {
+  std::string text;
+  std::int64_t input_len = 0;   // words of `text` (tokens with a tokenizer)
+  std::int64_t output_len = 0;  // max_tokens to ask
+};
+
+/// The user turns of session `session` (0-based) of prompt stream `stream`. With
+/// `conversations` (a sharegpt source opened with follow_ups, whose prompts carry their
+/// conversation's later human turns) the conversation's own, capped at `turns`; otherwise
+/// `turns` prompts of the source, turn k of the session being request session x turns + k of
+/// the stream, so sessions never share a prompt.
+std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t stream,
+                                    std::uint64_t session, std::optional<std::int64_t> turns,
+                                    bool conversations);
+
+/// A session's history: user turns and the replies received for them.
+class Conversation {
+ public:
+  void add_user(std::string text);
+  void add_reply(std::string text);  // the model's reply to the last user turn
+
+  /// /v1/chat/completions: [{"role":"user",...},{"role":"assistant",...},...,{"role":"user"}].
+  nlohmann::json chat_messages() const;
+  /// /v1/completions: each user turn followed by its reply as the model continued it, then a
+  /// blank line before the next user turn: "u0" + "r0" + "\n\n" + "u1" + ... So the prompt of
+  /// turn k starts with the prompt of turn k-1 followed by its reply, a prefix a cache can hold.
+  std::string transcript() const;
+
+  std::size_t user_turns() const { return users_.size(); }
+  /// Words of every turn and reply (bench's length unit without a tokenizer).
+  std::int64_t words() const;
+
+ private:
+  std::vector<std::string> users_;
+  std::vector<std::string> replies_;  // replies_[k] answers users_[k]
+};
+
+}  // namespace bench::workload

@@ -1,0 +1,109 @@
+#include "bench/cli/multi_turn_flags.hpp"
+
+#include <cmath>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "bench/cli/number_checks.hpp"
+#include "bench/cli/values.hpp"
+
+namespace bench::cli {
+namespace {
+
+constexpr const char* kGroup = "Multi-turn conversations";
+
+// The flags that only mean something with --multi-turn.
+constexpr const char* kMultiTurnOnly[] = {"--turns", "--think-time", "--sessions",
+                                          "--session-header"};
+
+// What a multi-turn run does not combine with: its turns come when their sessions are due, not
+// on a schedule; every turn is measured; and the history is new text each turn.
+constexpr const char* kRefused[] = {"--request-rate",      "--burstiness",
+                                    "--constant-rate",     "--ramp-up-strategy",
+                                    "--ramp-up-start-rps", "--ramp-up-end-rps",
+                                    "--warmup-requests",   "--warmup-duration",
+                                    "--reuse-prompts",     "--input-len-includes-template"};
+
+// An HTTP field name (RFC 9110's token): what a header line may start with.
+bool is_header_name(const std::string& name) {
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alnum && std::string_view("!#$%&'*+-.^_`|~").find(c) == std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
+  for (const char* flag : kRefused) {
+    if (app.count(flag) > 0) {
+      throw UsageError(fmt::format("{}: not with --multi-turn (sessions send a turn when its user "
+                                   "has thought; every turn is fresh and measured)",
+                                   flag));
+    }
+  }
+  const workload::DatasetKind kind = run.dataset.kind;
+  if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::sharegpt) {
+    throw UsageError(fmt::format("--multi-turn: not with --dataset {} (turns come from random "
+                                 "prompts or ShareGPT conversations)",
+                                 workload::dataset_kind_name(kind)));
+  }
+  if (kind == workload::DatasetKind::random && !run.multi_turn.turns) {
+    throw UsageError("--multi-turn: --dataset random needs --turns K (sharegpt takes each "
+                     "conversation's own human turns)");
+  }
+}
+
+}  // namespace
+
+void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
+                          std::string& think_time) {
+  app.add_flag("--multi-turn", multi_turn.enabled,
+               "Sessions of several turns, each sending the whole history with the model's "
+               "actual replies; --num-prompts counts sessions")
+      ->group(kGroup);
+  app.add_option("--turns", multi_turn.turns,
+                 "Turns per session (random); with sharegpt a cap on each conversation's human "
+                 "turns")
+      ->check(positive_number())
+      ->group(kGroup);
+  app.add_option("--think-time", think_time,
+                 "Seconds between a reply's end and the session's next turn: S, exp:MEAN or "
+                 "uniform:A-B (seeded by --seed; default 0)")
+      ->group(kGroup);
+  app.add_option("--sessions", multi_turn.sessions,
+                 "Sessions open at once, thinking or waiting on a reply (default: the "
+                 "concurrency, which counts requests in flight)")
+      ->check(positive_number())
+      ->group(kGroup);
+  app.add_option("--session-header", multi_turn.session_header,
+                 "Send each session's id in this header on every turn (session affinity for "
+                 "routers)")
+      ->group(kGroup);
+}
+
+void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const std::string& think_time) {
+  if (!run.multi_turn.enabled) {
+    for (const char* flag : kMultiTurnOnly) {
+      if (app.count(flag) > 0) throw UsageError(fmt::format("{}: only with --multi-turn", flag));
+    }
+    return;
+  }
+  if (!think_time.empty()) {
+    auto parsed = workload::parse_think_time(think_time);
+    if (const auto* error = std::get_if<std::string>(&parsed)) {
+      throw UsageError("--think-time: " + *error);
+    }
+    run.multi_turn.think_time = std::get<workload::ThinkTime>(parsed);
+  }
+  if (app.count("--session-header") > 0 && !is_header_name(run.multi_turn.session_header)) {
+    throw UsageError(fmt::format("--session-header: '{}' is not an HTTP header name",
+                                 run.multi_turn.session_header));
+  }
+  refuse_conflicts(app, run);
+}
+
+}  // namespace bench::cli

@@ -1,0 +1,82 @@
+#include "bench/metrics/multi_turn.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace bench::metrics {
+
+void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
+  if (record.turn < 0 || record.warmup) return;
+  const auto index = static_cast<std::size_t>(record.turn);
+  if (turns_.size() <= index) turns_.resize(index + 1);
+  Turn& turn = turns_[index];
+  ++turn.requests;
+  if (!record.ok()) return;
+  ++turn.completed;
+  if (record.first_token_ns >= 0) {
+    turn.ttft_ms.push_back(static_cast<double>(record.first_token_ns - record.start_ns) / 1e6);
+  }
+  if (record.prompt_tokens >= 0) {
+    turn.input_tokens += static_cast<double>(record.prompt_tokens);
+    ++turn.input_counted;
+  }
+}
+
+void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
+  ++started_;
+  turns_completed_ += session.turns_completed;
+  if (session.completed) {
+    ++completed_;
+    session_ms_.push_back(static_cast<double>(session.duration_ns) / 1e6);
+  } else if (session.failed) {
+    ++failed_;
+  } else {
+    ++unfinished_;
+  }
+}
+
+void MultiTurnAccumulator::merge(MultiTurnAccumulator&& other) {
+  if (turns_.size() < other.turns_.size()) turns_.resize(other.turns_.size());
+  for (std::size_t i = 0; i < other.turns_.size(); ++i) {
+    Turn& mine = turns_[i];
+    Turn& theirs = other.turns_[i];
+    mine.requests += theirs.requests;
+    mine.completed += theirs.completed;
+    mine.ttft_ms.insert(mine.ttft_ms.end(), theirs.ttft_ms.begin(), theirs.ttft_ms.end());
+    mine.input_tokens += theirs.input_tokens;
+    mine.input_counted += theirs.input_counted;
+  }
+  started_ += other.started_;
+  completed_ += other.completed_;
+  failed_ += other.failed_;
+  unfinished_ += other.unfinished_;
+  turns_completed_ += other.turns_completed_;
+  session_ms_.insert(session_ms_.end(), other.session_ms_.begin(), other.session_ms_.end());
+}
+
+MultiTurnSummary MultiTurnAccumulator::summarize() const {
+  MultiTurnSummary out;
+  for (std::size_t i = 0; i < turns_.size(); ++i) {
+    const Turn& turn = turns_[i];
+    TurnFigures figures;
+    figures.turn = static_cast<std::int64_t>(i) + 1;
+    figures.requests = turn.requests;
+    figures.completed = turn.completed;
+    std::vector<double> ttft = turn.ttft_ms;
+    figures.ttft_ms = metrics::summarize(ttft);
+    if (turn.input_counted > 0) {
+      figures.mean_input_tokens = turn.input_tokens / static_cast<double>(turn.input_counted);
+    }
+    out.by_turn.push_back(std::move(figures));
+  }
+  out.sessions_started = started_;
+  out.sessions_completed = completed_;
+  out.sessions_failed = failed_;
+  out.sessions_unfinished = unfinished_;
+  out.turns_completed = turns_completed_;
+  std::vector<double> durations = session_ms_;
+  out.session_duration_ms = metrics::summarize(durations);
+  return out;
+}
+
+}  // namespace bench::metrics

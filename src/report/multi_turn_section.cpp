@@ -1,0 +1,78 @@
+#include "multi_turn_section.hpp"
+
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
+
+namespace bench::report {
+namespace {
+
+using nlohmann::json;
+namespace key = results::key;
+
+// mean, median and p99 of a distribution under {stat}_{name}_ms; null (never 0) when empty.
+void put_three(json& out, std::string_view name, const metrics::Distribution& d) {
+  const auto value = [&d](double figure) { return d.count > 0 ? json(figure) : json(nullptr); };
+  out[results::distribution_key("mean", name)] = value(d.mean);
+  out[results::distribution_key("median", name)] = value(d.median);
+  out[results::distribution_key("p99", name)] = value(d.p99);
+}
+
+std::string ms_or_dash(const metrics::Distribution& d, double figure) {
+  return d.count > 0 ? fmt::format("{:.2f}", figure) : std::string("-");
+}
+
+}  // namespace
+
+json multi_turn_json(const metrics::MultiTurnSummary& summary) {
+  json by_turn = json::array();
+  for (const metrics::TurnFigures& turn : summary.by_turn) {
+    json row = {{key::turn, turn.turn},
+                {key::turn_requests, turn.requests},
+                {key::turn_completed, turn.completed}};
+    put_three(row, "ttft", turn.ttft_ms);
+    row[key::mean_input_tokens] =
+        turn.mean_input_tokens >= 0 ? json(turn.mean_input_tokens) : json(nullptr);
+    by_turn.push_back(std::move(row));
+  }
+  json out = {{key::by_turn, std::move(by_turn)},
+              {key::sessions_started, summary.sessions_started},
+              {key::sessions_completed, summary.sessions_completed},
+              {key::sessions_failed, summary.sessions_failed},
+              {key::sessions_unfinished, summary.sessions_unfinished},
+              {key::turns_completed, summary.turns_completed}};
+  put_three(out, key::session_duration, summary.session_duration_ms);
+  return out;
+}
+
+std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summary) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", "turn", "requests",
+                              "completed", "TTFT mean", "TTFT p50", "TTFT p99", "input tokens"));
+  for (const metrics::TurnFigures& turn : summary.by_turn) {
+    const std::string input = turn.mean_input_tokens >= 0
+                                  ? fmt::format("{:.1f}", turn.mean_input_tokens)
+                                  : std::string("n/a");
+    lines.push_back(fmt::format("{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", turn.turn,
+                                turn.requests, turn.completed,
+                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.mean),
+                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.median),
+                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.p99), input));
+  }
+  lines.push_back("TTFT in ms; input tokens: mean prompt_tokens of the turn's completed requests.");
+  lines.push_back(fmt::format(
+      "Sessions: {} started, {} completed, {} ended by a failed turn, {} cut short by the "
+      "run's end; {} turns completed",
+      summary.sessions_started, summary.sessions_completed, summary.sessions_failed,
+      summary.sessions_unfinished, summary.turns_completed));
+  const metrics::Distribution& d = summary.session_duration_ms;
+  lines.push_back(fmt::format("Session duration (ms, completed): mean {}  p50 {}  p99 {}",
+                              ms_or_dash(d, d.mean), ms_or_dash(d, d.median),
+                              ms_or_dash(d, d.p99)));
+  return lines;
+}
+
+}  // namespace bench::report

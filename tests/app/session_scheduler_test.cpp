@@ -1,0 +1,125 @@
+#include "bench/app/session_scheduler.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::app::SessionEnd;
+using bench::app::SessionPlan;
+using bench::app::SessionScheduler;
+using bench::app::TurnOutcome;
+using bench::app::TurnToSend;
+using bench::workload::UserTurn;
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// Sessions of `turns` turns, their text naming session and turn; a fixed think time.
+SessionPlan plan_of(std::uint64_t sessions, std::size_t open, std::int64_t turns,
+                    double think_s = 0.5) {
+  SessionPlan plan;
+  plan.end = sessions;
+  plan.open_at_once = open;
+  plan.think_time.a_s = think_s;
+  plan.turns_of = [turns](std::uint64_t session) {
+    std::vector<UserTurn> out;
+    for (std::int64_t k = 0; k < turns; ++k) {
+      out.push_back(UserTurn{"s" + std::to_string(session) + "t" + std::to_string(k), 1, 4});
+    }
+    return out;
+  };
+  return plan;
+}
+
+TEST(SessionScheduler, OpensItsSessionsAtOnceAndWaitsOnRepliesWithoutSayingItIsDone) {
+  SessionScheduler scheduler(plan_of(3, 2, 2));
+  EXPECT_EQ(scheduler.next_due_ns(), 0);
+  const TurnToSend a = scheduler.take(1 * kMs);
+  EXPECT_EQ(scheduler.next_due_ns(), 0);
+  const TurnToSend b = scheduler.take(1 * kMs);
+  EXPECT_EQ(a.session, 0u);
+  EXPECT_EQ(b.session, 1u);
+  EXPECT_EQ(a.turn, 0);
+  // Both in flight, more turns to come: not "nothing left", or the engine's loop would end.
+  EXPECT_EQ(scheduler.next_due_ns(), SessionScheduler::kAwaitingReply);
+  EXPECT_FALSE(scheduler.on_turn_end(a.slot, TurnOutcome::ok, "reply a0", 10 * kMs));
+  EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 500 * kMs);  // the reply's end + think time
+}
+
+TEST(SessionScheduler, EachTurnCarriesTheHistoryWithTheRepliesReceivedVerbatim) {
+  SessionScheduler scheduler(plan_of(1, 1, 3, 0));
+  TurnToSend turn = scheduler.take(0);
+  EXPECT_EQ(turn.history->transcript(), "s0t0");
+  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, " first reply", 5 * kMs);
+  ASSERT_EQ(scheduler.next_due_ns(), 5 * kMs);  // no think time
+  turn = scheduler.take(5 * kMs);
+  EXPECT_EQ(turn.turn, 1);
+  EXPECT_EQ(turn.user->text, "s0t1");
+  const nlohmann::json messages = turn.history->chat_messages();
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_EQ(messages[1]["role"], "assistant");
+  EXPECT_EQ(messages[1]["content"], " first reply");
+  EXPECT_EQ(messages[2]["content"], "s0t1");
+}
+
+TEST(SessionScheduler, AFailedTurnEndsItsSessionAndTheNextSessionOpensAtItsEnd) {
+  SessionScheduler scheduler(plan_of(2, 1, 3));
+  const TurnToSend first = scheduler.take(2 * kMs);
+  const std::optional<SessionEnd> ended =
+      scheduler.on_turn_end(first.slot, TurnOutcome::failed, "", 7 * kMs);
+  ASSERT_TRUE(ended);
+  EXPECT_TRUE(ended->failed);
+  EXPECT_FALSE(ended->completed());
+  EXPECT_EQ(ended->turns_completed, 0);
+  EXPECT_EQ(ended->turns_planned, 3);
+  EXPECT_EQ(scheduler.next_due_ns(), 7 * kMs);  // session 1, at once: it held no think time
+  EXPECT_EQ(scheduler.take(7 * kMs).session, 1u);
+}
+
+TEST(SessionScheduler, ACompletedSessionReportsItsDurationAndAllEndedSaysNoneLeft) {
+  SessionScheduler scheduler(plan_of(1, 4, 2, 0.1));
+  TurnToSend turn = scheduler.take(3 * kMs);
+  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, "r", 10 * kMs));
+  turn = scheduler.take(110 * kMs);
+  const std::optional<SessionEnd> ended =
+      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, "r", 150 * kMs);
+  ASSERT_TRUE(ended);
+  EXPECT_TRUE(ended->completed());
+  EXPECT_EQ(ended->end_ns - ended->start_ns, 147 * kMs);
+  EXPECT_EQ(scheduler.next_due_ns(), std::nullopt);
+  EXPECT_EQ(scheduler.sessions_opened(), 1u);
+}
+
+TEST(SessionScheduler, ACancelledTurnCutsItsSessionShortAndOpenSessionsAreReportedSo) {
+  SessionScheduler scheduler(plan_of(4, 2, 2));
+  const TurnToSend a = scheduler.take(0);
+  const TurnToSend b = scheduler.take(0);
+  const std::optional<SessionEnd> cut = scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, "", kMs);
+  ASSERT_TRUE(cut);
+  EXPECT_TRUE(cut->cut_short);
+  EXPECT_FALSE(cut->failed);
+  scheduler.on_turn_end(b.slot, TurnOutcome::ok, "r", kMs);  // thinking when the run ends
+  const std::vector<SessionEnd> open = scheduler.open_sessions();
+  ASSERT_EQ(open.size(), 1u);  // session 2 opened in a's slot but sent nothing: not counted
+  EXPECT_EQ(open[0].session, 1u);
+  EXPECT_TRUE(open[0].cut_short);
+  EXPECT_EQ(open[0].turns_completed, 1);
+}
+
+TEST(SessionScheduler, SessionsAreDealtByFirstAndStrideSoShardsNeverShareOne) {
+  SessionPlan plan = plan_of(10, 8, 1);
+  plan.first = 1;
+  plan.stride = 3;
+  SessionScheduler scheduler(plan);
+  std::vector<std::uint64_t> sessions;
+  while (scheduler.next_due_ns() && *scheduler.next_due_ns() != SessionScheduler::kAwaitingReply) {
+    sessions.push_back(scheduler.take(0).session);
+  }
+  EXPECT_EQ(sessions, (std::vector<std::uint64_t>{1, 4, 7}));
+}
+
+}  // namespace
