@@ -78,7 +78,7 @@ class Worker final : public RecordSink {
   Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
          std::shared_ptr<metrics::SampleBudget> samples,
          const std::shared_ptr<metrics::SampleBudget>& server_samples)
-      : accumulator_(plan.summary, std::move(samples)), log_(plan.log),
+      : accumulator_(plan.summary, samples), multi_turn_(std::move(samples)), log_(plan.log),
         spread_(plan.driver.spread) {
     if (plan.driver.urls.size() > 1 && spread_ != nullptr) {
       for (std::size_t k = 0; k < plan.driver.urls.size(); ++k) {

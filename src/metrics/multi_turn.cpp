@@ -5,16 +5,22 @@
 
 namespace bench::metrics {
 
+MultiTurnAccumulator::Turn& MultiTurnAccumulator::turn_at(std::size_t index) {
+  while (turns_.size() <= index) {
+    turns_.push_back(Turn{0, 0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget,
+                                                    budget_), 0, 0});
+  }
+  return turns_[index];
+}
+
 void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
   if (record.turn < 0 || record.warmup) return;
-  const auto index = static_cast<std::size_t>(record.turn);
-  if (turns_.size() <= index) turns_.resize(index + 1);
-  Turn& turn = turns_[index];
+  Turn& turn = turn_at(static_cast<std::size_t>(record.turn));
   ++turn.requests;
   if (!record.ok()) return;
   ++turn.completed;
   if (record.first_token_ns >= 0) {
-    turn.ttft_ms.push_back(static_cast<double>(record.first_token_ns - record.start_ns) / 1e6);
+    turn.ttft_ms.add(static_cast<double>(record.first_token_ns - record.start_ns) / 1e6);
   }
   if (record.prompt_tokens >= 0) {
     turn.input_tokens += static_cast<double>(record.prompt_tokens);
@@ -27,7 +33,7 @@ void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
   turns_completed_ += session.turns_completed;
   if (session.completed) {
     ++completed_;
-    session_ms_.push_back(static_cast<double>(session.duration_ns) / 1e6);
+    session_ms_.add(static_cast<double>(session.duration_ns) / 1e6);
   } else if (session.failed) {
     ++failed_;
   } else {
@@ -36,13 +42,12 @@ void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
 }
 
 void MultiTurnAccumulator::merge(MultiTurnAccumulator&& other) {
-  if (turns_.size() < other.turns_.size()) turns_.resize(other.turns_.size());
   for (std::size_t i = 0; i < other.turns_.size(); ++i) {
-    Turn& mine = turns_[i];
+    Turn& mine = turn_at(i);
     Turn& theirs = other.turns_[i];
     mine.requests += theirs.requests;
     mine.completed += theirs.completed;
-    mine.ttft_ms.insert(mine.ttft_ms.end(), theirs.ttft_ms.begin(), theirs.ttft_ms.end());
+    mine.ttft_ms.merge(theirs.ttft_ms);
     mine.input_tokens += theirs.input_tokens;
     mine.input_counted += theirs.input_counted;
   }
@@ -51,19 +56,18 @@ void MultiTurnAccumulator::merge(MultiTurnAccumulator&& other) {
   failed_ += other.failed_;
   unfinished_ += other.unfinished_;
   turns_completed_ += other.turns_completed_;
-  session_ms_.insert(session_ms_.end(), other.session_ms_.begin(), other.session_ms_.end());
+  session_ms_.merge(other.session_ms_);
 }
 
-MultiTurnSummary MultiTurnAccumulator::summarize() const {
+MultiTurnSummary MultiTurnAccumulator::summarize() {
   MultiTurnSummary out;
   for (std::size_t i = 0; i < turns_.size(); ++i) {
-    const Turn& turn = turns_[i];
+    Turn& turn = turns_[i];
     TurnFigures figures;
     figures.turn = static_cast<std::int64_t>(i) + 1;
     figures.requests = turn.requests;
     figures.completed = turn.completed;
-    std::vector<double> ttft = turn.ttft_ms;
-    figures.ttft_ms = metrics::summarize(ttft);
+    figures.ttft_ms = turn.ttft_ms.summarize();
     if (turn.input_counted > 0) {
       figures.mean_input_tokens = turn.input_tokens / static_cast<double>(turn.input_counted);
     }
@@ -74,8 +78,7 @@ MultiTurnSummary MultiTurnAccumulator::summarize() const {
   out.sessions_failed = failed_;
   out.sessions_unfinished = unfinished_;
   out.turns_completed = turns_completed_;
-  std::vector<double> durations = session_ms_;
-  out.session_duration_ms = metrics::summarize(durations);
+  out.session_duration_ms = session_ms_.summarize();
   return out;
 }
 

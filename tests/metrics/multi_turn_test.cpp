@@ -1,6 +1,7 @@
 #include "bench/metrics/multi_turn.hpp"
 
 #include <cstdint>
+#include <memory>
 
 #include <gtest/gtest.h>
 
@@ -58,6 +59,20 @@ TEST(MultiTurnAccumulator, CountsSessionsByHowTheyEndedAndTimesTheCompletedOnes)
   EXPECT_EQ(summary.turns_completed, 9);
   EXPECT_DOUBLE_EQ(summary.session_duration_ms.mean, 3);
   EXPECT_EQ(summary.session_duration_ms.count, 2);
+}
+
+TEST(MultiTurnAccumulator, BeyondTheRunsSampleBudgetItKeepsHistogramsNotEveryValue) {
+  // 100 raw values for the whole run; 20,000 turns of TTFT 1..20,000 ms go past it.
+  const auto budget = std::make_shared<bench::metrics::SampleBudget>(100);
+  MultiTurnAccumulator turns(budget);
+  for (int i = 1; i <= 20'000; ++i) turns.add_turn(turn_record(0, i, 10));
+  EXPECT_LE(budget->used(), 100u);
+  const auto summary = turns.summarize();
+  const bench::metrics::Distribution& ttft = summary.by_turn.at(0).ttft_ms;
+  EXPECT_EQ(ttft.count, 20'000);
+  EXPECT_NEAR(ttft.mean, 10'000.5, 1e-6);  // exact beyond the budget too
+  EXPECT_NEAR(ttft.median, 10'000.5, 10'000.5 * 0.0005);  // within the histogram's bound
+  EXPECT_DOUBLE_EQ(ttft.max, 20'000);
 }
 
 }  // namespace

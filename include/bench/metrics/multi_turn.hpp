@@ -2,12 +2,17 @@
 // Multi-turn figures (--multi-turn): TTFT and input tokens by turn index, so a prefix cache
 // shows as TTFT that stops growing with the context, and what became of the sessions. Turn
 // figures are over the measured requests; a turn's TTFT and input tokens count its successful
-// requests only (as the run's), its request count all that were sent. Standard library only.
+// requests only (as the run's), its request count all that were sent. Its distributions keep
+// raw values within the run's one SampleBudget and move to histograms beyond it, so a long
+// multi-turn run stays in bounded memory like any other. Standard library only.
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
+#include "bench/metrics/sample_budget.hpp"
 
 namespace bench::metrics {
 
@@ -41,23 +46,31 @@ struct SessionOutcome {
 
 class MultiTurnAccumulator {
  public:
+  /// `budget`: the run's budget of raw values (null: each distribution's default alone).
+  explicit MultiTurnAccumulator(std::shared_ptr<SampleBudget> budget = nullptr)
+      : budget_(std::move(budget)), session_ms_(LatencyDistribution::kDefaultExactBudget, budget_) {}
+
   /// A measured request with a turn (record.turn >= 0); others are ignored.
   void add_turn(const RequestRecord& record);
   void add_session(const SessionOutcome& session);
   void merge(MultiTurnAccumulator&& other);
-  MultiTurnSummary summarize() const;
+  /// Sorts the kept values in place (adding more afterwards is allowed).
+  MultiTurnSummary summarize();
 
  private:
   struct Turn {
     std::int64_t requests = 0;
     std::int64_t completed = 0;
-    std::vector<double> ttft_ms;
+    LatencyDistribution ttft_ms;
     double input_tokens = 0;
     std::int64_t input_counted = 0;
   };
+  Turn& turn_at(std::size_t index);
+
+  std::shared_ptr<SampleBudget> budget_;
   std::vector<Turn> turns_;
   std::int64_t started_ = 0, completed_ = 0, failed_ = 0, unfinished_ = 0, turns_completed_ = 0;
-  std::vector<double> session_ms_;
+  LatencyDistribution session_ms_;
 };
 
 }  // namespace bench::metrics
