@@ -45,6 +45,12 @@ void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
                                    flag));
     }
   }
+  // A turn's history holds the model's replies, whose length in tokens bench does not set:
+  // lengths in tokens would label a words count as tokens.
+  if (app.count("--tokenizer") > 0) {
+    throw UsageError("--tokenizer: not with --multi-turn yet (a turn's history holds the "
+                     "model's replies; its length is counted in words)");
+  }
   const workload::DatasetKind kind = run.dataset.kind;
   if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::sharegpt) {
     throw UsageError(fmt::format("--multi-turn: not with --dataset {} (turns come from random "
