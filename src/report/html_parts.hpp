@@ -31,6 +31,9 @@ std::string server_section(const json& run, std::string_view id_prefix);
 /// The run's "Per server" table (--base-url repeated): empty when the results carry none.
 std::string per_server_section(const json& run, std::string_view id_prefix);
 
+/// The run's "Multi-turn" table (--multi-turn): empty when the results carry none.
+std::string multi_turn_section(const json& run, std::string_view id_prefix);
+
 /// The label of a run's load: "32 max in flight (closed loop)", "16 req/s offered, ...".
 std::string load_label(const json& run);
 

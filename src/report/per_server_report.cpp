@@ -34,7 +34,7 @@ std::string render_per_server(const json& run) {
   const auto servers = run.find(results::key::per_server);
   if (servers == run.end() || !servers->is_array() || servers->empty()) return "";
   std::string out = fmt::format(
-      "\nPer server (spread by request index; tok/s over the run's duration, so they add up; "
+      "\nPer server (spread by request index, or session; tok/s over the run's duration, so they add up; "
       "latencies in ms)\n"
       "{:<28} {:>3} {:>6} {:>6} {:>6} {:>12} {:>11} {:>8} {:>8} {:>8} {:>8}\n",
       "Server", "Wt", "Sent", "OK", "Failed", "Output tok/s", "Input tok/s", "TTFT p50",
