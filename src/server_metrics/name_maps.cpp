@@ -35,8 +35,8 @@ const std::array<NameMap, 5>& name_maps() {
        // (TokenizerMetricsCollector.observe_inter_token_latency). time_per_output_token_seconds
        // is in older releases only (tokenizer_manager.py): at each streamed output after the
        // first, the running mean since the first token, so long requests weigh more than in a
-       // per-request TPOT. Queue time (SchedulerMetricsCollector): waiting before the scheduler
-       // took the request.
+       // per-request TPOT. Queue time: SchedulerMetricsCollector.observe_queue_time, a request's
+       // wait in the scheduler's queue (where that wait starts, we have not confirmed).
        {"sglang:inter_token_latency_seconds"}, {"sglang:time_per_output_token_seconds"},
        {"sglang:queue_time_seconds"},
        // Speculative decoding only as gauges of its recent steps.
