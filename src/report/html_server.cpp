@@ -1,12 +1,14 @@
 // The run's "Server" table, from the results' server_metrics (--server-metrics): the server's
-// own counts over the window beside bench's, its polled gauges, the bucket ranges of its TTFT
-// and E2E beside bench's percentiles, and the cross-checks' findings. Reads the JSON written by
-// server_section.cpp, so a results file renders the same as the run that wrote it.
+// own counts over the window beside bench's, its polled gauges, the bucket ranges of its TTFT,
+// E2E, ITL and TPOT beside bench's percentiles (and of its queue time alone), and the
+// cross-checks' findings. Reads the JSON written by server_section.cpp, so a results file
+// renders the same as the run that wrote it.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -52,18 +54,26 @@ std::string range_cell(const json& range) {
   return fmt::format("{:g}-{:g} s", *lower, *upper);
 }
 
+// One row per percentile of each latency the server exposes (server_latency.cpp); a latency
+// bench has no counterpart of (queue time: no bench_s key) leaves bench's cell empty, and the
+// server's exact mean queue time follows its percentiles.
 std::string latency_rows(const json& server, std::string& findings) {
   const json* ranges = view::object_at(server, "latency_ranges");
   if (ranges == nullptr) return "";
+  constexpr std::pair<const char*, const char*> kMetrics[] = {
+      {"ttft", "TTFT"}, {"e2e", "E2E"}, {"itl", "ITL"}, {"tpot", "TPOT"},
+      {"queue_time", "queue time"}};
   std::string out;
-  for (const auto& [metric, label] : {std::pair{"ttft", "TTFT"}, std::pair{"e2e", "E2E"}}) {
+  for (const auto& [metric, label] : kMetrics) {
     const json* percentiles = view::object_at(*ranges, metric);
     if (percentiles == nullptr) continue;
     for (const char* p : {"p50", "p99"}) {
       const json* range = view::object_at(*percentiles, p);
       if (range == nullptr) continue;
+      const bool has_bench = range->contains("bench_s");
       const auto bench = number(*range, "bench_s");
-      const std::string bench_text = bench ? fmt::format("{:.3g} s", *bench) : "n/a";
+      const std::string bench_text =
+          !has_bench ? "" : bench ? fmt::format("{:.3g} s", *bench) : "n/a";
       out += row(fmt::format("{} {}", p, label), range_cell(*range), bench_text);
       if (range->value("bench_inside", json()) == json(false)) {
         findings += fmt::format(
@@ -71,6 +81,9 @@ std::string latency_rows(const json& server, std::string& findings) {
             p, label, bench_text, range_cell(*range));
       }
     }
+  }
+  if (const auto mean_queue = number(server, "mean_queue_time_s")) {
+    out += row("Mean queue time", fmt::format("{:.3g} s", *mean_queue), "");
   }
   return out;
 }

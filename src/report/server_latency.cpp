@@ -1,5 +1,6 @@
 #include "server_latency.hpp"
 
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,19 +12,42 @@ namespace {
 
 using nlohmann::json;
 
-std::optional<double> bench_value_s(const metrics::Distribution& ms, double percentile) {
+// Reasons a bench figure may lie outside the server's range. Time from the request's send (TTFT,
+// E2E) includes what the server does not see; time between tokens (ITL, TPOT) is stretched by a
+// stream that slows on its way, or compressed where chunks held up on the way arrive bunched.
+constexpr std::string_view kOutsideTheServer =
+    "time spent outside the server's own measurement (network, proxies, the client's queue)";
+constexpr std::string_view kDifferentRequests =
+    "the two measure different requests (others share the server) or measure differently";
+constexpr std::string_view kSlowedOnTheWay =
+    "the stream slowed on its way from the server (network, proxies, a client that reads late)";
+constexpr std::string_view kBunchedOnTheWay =
+    "the two measure different requests (others share the server) or measure differently "
+    "(chunks held up on the way arrive bunched; TGI's time per token includes the prefill)";
+
+using metrics::RunSummary;
+using server_metrics::Delta;
+
+// bench's ITL is per token (a chunk's gap split over its tokens), as the servers' ITL histograms
+// are (vLLM's per engine step: one token a step without speculative decoding); bench's ICL, per
+// chunk, has no server counterpart. bench's TPOT is per request, as the servers' TPOT is.
+constexpr std::array<LatencyMetric, 5> kLatencyMetrics = {{
+    {"ttft", "TTFT", &Delta::ttft_seconds, &RunSummary::ttft_ms, kOutsideTheServer,
+     kDifferentRequests},
+    {"e2e", "E2E", &Delta::e2e_seconds, &RunSummary::e2e_ms, kOutsideTheServer,
+     kDifferentRequests},
+    {"itl", "ITL", &Delta::itl_seconds, &RunSummary::itl_ms, kSlowedOnTheWay, kBunchedOnTheWay},
+    {"tpot", "TPOT", &Delta::tpot_seconds, &RunSummary::tpot_ms, kSlowedOnTheWay,
+     kBunchedOnTheWay},
+    {"queue_time", "queue time", &Delta::queue_time_seconds, nullptr, {}, {}},
+}};
+
+std::optional<double> bench_value_s(const LatencyMetric& metric, const RunSummary& summary,
+                                    double percentile) {
+  if (metric.bench_ms == nullptr) return std::nullopt;
+  const metrics::Distribution& ms = summary.*metric.bench_ms;
   if (ms.count == 0) return std::nullopt;
   return (percentile == 50 ? ms.median : ms.p99) / 1e3;
-}
-
-void add_ranges(std::vector<LatencyRange>& out, const std::string& metric,
-                const std::optional<server_metrics::Histogram>& server,
-                const metrics::Distribution& bench_ms) {
-  if (!server) return;
-  for (const double percentile : {50.0, 99.0}) {
-    out.push_back({metric, percentile, server_metrics::percentile_range(*server, percentile),
-                   bench_value_s(bench_ms, percentile)});
-  }
 }
 
 std::string seconds_text(double seconds) { return fmt::format("{:.3g} s", seconds); }
@@ -34,7 +58,14 @@ std::string range_text(const server_metrics::BucketRange& range) {
 }
 
 std::string label_of(const LatencyRange& range) {
-  return fmt::format("p{:g} {}", range.percentile, range.metric);
+  return fmt::format("p{:g} {}", range.percentile, range.metric->label);
+}
+
+std::string range_line(const LatencyRange& range) {
+  const std::string server = range.server_s ? range_text(*range.server_s) : "n/a";
+  if (range.metric->bench_ms == nullptr) return server;
+  return fmt::format("{}, bench {}", server,
+                     range.bench_s ? seconds_text(*range.bench_s) : "n/a");
 }
 
 }  // namespace
@@ -44,33 +75,42 @@ std::optional<bool> LatencyRange::bench_inside() const {
   return *bench_s >= server_s->lower && *bench_s <= server_s->upper;
 }
 
-std::vector<LatencyRange> latency_ranges(const server_metrics::Delta& delta,
-                                         const metrics::RunSummary& summary) {
+std::vector<LatencyRange> latency_ranges(const Delta& delta, const RunSummary& summary) {
   std::vector<LatencyRange> ranges;
-  add_ranges(ranges, "TTFT", delta.ttft_seconds, summary.ttft_ms);
-  add_ranges(ranges, "E2E", delta.e2e_seconds, summary.e2e_ms);
+  for (const LatencyMetric& metric : kLatencyMetrics) {
+    const std::optional<server_metrics::Histogram>& server = delta.*metric.server;
+    if (!server) continue;
+    for (const double percentile : {50.0, 99.0}) {
+      ranges.push_back({&metric, percentile, server_metrics::percentile_range(*server, percentile),
+                        bench_value_s(metric, summary, percentile)});
+    }
+  }
   return ranges;
 }
 
+std::optional<double> mean_queue_time_s(const Delta& delta) {
+  if (!delta.queue_time_seconds || !(delta.queue_time_seconds->count > 0)) return std::nullopt;
+  return delta.queue_time_seconds->sum / delta.queue_time_seconds->count;
+}
+
 void append_latency_lines(const std::vector<LatencyRange>& ranges,
-                          std::vector<ServerLine>& lines) {
+                          std::optional<double> mean_queue_s, std::vector<ServerLine>& lines) {
   for (const LatencyRange& range : ranges) {
-    lines.push_back({label_of(range) + " (server)",
-                     fmt::format("{}, bench {}",
-                                 range.server_s ? range_text(*range.server_s) : "n/a",
-                                 range.bench_s ? seconds_text(*range.bench_s) : "n/a")});
+    lines.push_back({label_of(range) + " (server)", range_line(range)});
+  }
+  if (mean_queue_s) {
+    lines.push_back({"Mean queue time (server)",
+                     fmt::format("{} (exact, from its histogram's sum and count)",
+                                 seconds_text(*mean_queue_s))});
   }
   for (const LatencyRange& range : ranges) {
     if (range.bench_inside().value_or(true)) continue;
     const bool above = *range.bench_s > range.server_s->upper;
     lines.push_back(
-        {"", fmt::format("Finding: bench's {} ({}) is {} the server's range ({}): {}", label_of(range),
-                         seconds_text(*range.bench_s), above ? "above" : "below",
-                         range_text(*range.server_s),
-                         above ? "time spent outside the server's own measurement (network, "
-                                 "proxies, the client's queue)"
-                               : "the two measure different requests (others share the server) "
-                                 "or measure differently")});
+        {"", fmt::format("Finding: bench's {} ({}) is {} the server's range ({}): {}",
+                         label_of(range), seconds_text(*range.bench_s),
+                         above ? "above" : "below", range_text(*range.server_s),
+                         above ? range.metric->above_because : range.metric->below_because)});
   }
 }
 
@@ -81,10 +121,12 @@ json latency_ranges_json(const std::vector<LatencyRange>& ranges) {
         {"server_lower_s", range.server_s ? json(range.server_s->lower) : json(nullptr)},
         {"server_upper_s",
          range.server_s ? results::rate_to_json(range.server_s->upper) : json(nullptr)},
-        {"bench_s", results::known_or_null(range.bench_s)},
-        {"bench_inside", range.bench_inside() ? json(*range.bench_inside()) : json(nullptr)}};
-    const std::string metric = range.metric == "TTFT" ? "ttft" : "e2e";
-    out[metric][fmt::format("p{:g}", range.percentile)] = entry;
+    };
+    if (range.metric->bench_ms != nullptr) {
+      entry["bench_s"] = results::known_or_null(range.bench_s);
+      entry["bench_inside"] = range.bench_inside() ? json(*range.bench_inside()) : json(nullptr);
+    }
+    out[std::string(range.metric->key)][fmt::format("p{:g}", range.percentile)] = entry;
   }
   return out;
 }

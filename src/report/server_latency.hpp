@@ -1,10 +1,12 @@
 #pragma once
-// The server's own TTFT and E2E (its histograms' growth over the window) beside bench's: a
-// bucketed histogram gives the range a percentile falls in, not a value, so bench's p50 and p99
-// are shown with the bucket [lower, upper] the server's same percentile falls in, and a figure
-// of bench's outside that range is said as a finding.
+// The server's own latencies (its histograms' growth over the window) beside bench's: a bucketed
+// histogram gives the range a percentile falls in, not a value, so bench's p50 and p99 are shown
+// with the bucket [lower, upper] the server's same percentile falls in, and a figure of bench's
+// outside that range is said as a finding. TTFT, E2E, ITL and TPOT have a figure of bench's to
+// hold against; the queue time has none and is shown as the server's alone.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,27 +17,46 @@
 
 namespace bench::report {
 
+/// One latency the server may expose as a histogram, and bench's figure for it.
+struct LatencyMetric {
+  std::string_view key;    // in JSON's latency_ranges: "ttft", "e2e", "itl", "tpot", "queue_time"
+  std::string_view label;  // in the text and HTML reports: "TTFT", ..., "queue time"
+  std::optional<server_metrics::Histogram> server_metrics::Delta::*server;
+  metrics::Distribution metrics::RunSummary::*bench_ms;  // nullptr: bench has no counterpart
+  // Why bench's figure may lie above, or below, the server's range: the finding's second half.
+  std::string_view above_because;
+  std::string_view below_because;
+};
+
 /// One percentile of one latency: the server's bucket and bench's value, in seconds.
 struct LatencyRange {
-  std::string metric;   // "TTFT" or "E2E"
+  const LatencyMetric* metric = nullptr;
   double percentile = 0;  // 50 or 99
   std::optional<server_metrics::BucketRange> server_s;  // nullopt: no observation in the window
-  std::optional<double> bench_s;                        // nullopt: no successful request
+  std::optional<double> bench_s;  // nullopt: no successful request, or no counterpart
 
   /// Whether bench's value falls in the server's bucket (bounds included); nullopt when either
   /// is unknown.
   std::optional<bool> bench_inside() const;
 };
 
-/// p50 and p99 of TTFT and E2E, for the histograms the server exposes.
+/// p50 and p99 of each latency the server exposes, in the order of the report.
 std::vector<LatencyRange> latency_ranges(const server_metrics::Delta& delta,
                                          const metrics::RunSummary& summary);
 
-/// "p99 TTFT: server 0.1-0.25 s, bench 0.182 s" lines, then one finding per figure outside.
-void append_latency_lines(const std::vector<LatencyRange>& ranges, std::vector<ServerLine>& lines);
+/// The server's mean queue time over the window, in seconds: its histogram's _sum growth over
+/// its _count growth, an exact mean (no bucket in it); nullopt when it queued no request or does
+/// not expose the histogram.
+std::optional<double> mean_queue_time_s(const server_metrics::Delta& delta);
 
-/// {"ttft": {"p50": {...}, "p99": {...}}, "e2e": {...}}; a metric the server does not expose is
-/// absent.
+/// "p99 TTFT (server): 0.1-0.25 s, bench 0.182 s" lines ("p99 queue time (server): 0-0.3 s"
+/// without a figure of bench's), the mean queue time, then one finding per figure outside.
+void append_latency_lines(const std::vector<LatencyRange>& ranges,
+                          std::optional<double> mean_queue_s, std::vector<ServerLine>& lines);
+
+/// {"ttft": {"p50": {...}, "p99": {...}}, "e2e": {...}, ...}; a metric the server does not
+/// expose is absent, and one bench has no counterpart of (queue_time) has no bench_s and
+/// bench_inside keys.
 nlohmann::json latency_ranges_json(const std::vector<LatencyRange>& ranges);
 
 }  // namespace bench::report

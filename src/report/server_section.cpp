@@ -159,7 +159,7 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
     lines.push_back({"Speculative decoding (server)", *spec});
   }
   if (window.polls) append_gauge_lines(*window.polls, lines);
-  append_latency_lines(latency_ranges(delta, summary), lines);
+  append_latency_lines(latency_ranges(delta, summary), mean_queue_time_s(delta), lines);
   if (auto warning =
           mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
     lines.push_back({"", *warning});
@@ -194,6 +194,7 @@ json own_figures_json(const ServerMetricsWindow& window) {
   out["prefix_cache_query_tokens"] = number_or_null(delta.prefix_cache_query_tokens);
   out["prefix_cache_hit_rate"] = number_or_null(delta.prefix_cache_hit_ratio);
   out["preemptions"] = number_or_null(delta.preemptions);
+  out["mean_queue_time_s"] = number_or_null(mean_queue_time_s(delta));
   out["spec_decode"] = spec_decode_json(delta);
   out["gauges"] = window.polls ? gauges_json(*window.polls) : json(nullptr);
   out["notes"] = delta.notes;

@@ -1,11 +1,27 @@
 #include "bench/server_metrics/snapshot.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
 namespace bench::server_metrics {
 namespace {
+
+// The latency histograms a Snapshot and a Delta carry, and the name a note gives each.
+struct HistogramField {
+  std::optional<Histogram> Snapshot::*in_snapshot;
+  std::optional<Histogram> Delta::*in_delta;
+  std::string_view what;
+};
+
+constexpr std::array<HistogramField, 5> kHistograms = {{
+    {&Snapshot::ttft_seconds, &Delta::ttft_seconds, "TTFT"},
+    {&Snapshot::e2e_seconds, &Delta::e2e_seconds, "E2E"},
+    {&Snapshot::itl_seconds, &Delta::itl_seconds, "ITL"},
+    {&Snapshot::tpot_seconds, &Delta::tpot_seconds, "TPOT"},
+    {&Snapshot::queue_time_seconds, &Delta::queue_time_seconds, "queue time"},
+}};
 
 // A counter only grows while its server runs; one that went down was reset by a restart, and
 // the window's growth is then unknown rather than negative or guessed.
@@ -129,8 +145,9 @@ Delta sum_of(const std::vector<Delta>& deltas) {
   total.prefix_cache_query_tokens = sum_counter(deltas, &Delta::prefix_cache_query_tokens);
   total.preemptions = sum_counter(deltas, &Delta::preemptions);
   total.requests_succeeded = sum_counter(deltas, &Delta::requests_succeeded);
-  total.ttft_seconds = sum_histogram(deltas, &Delta::ttft_seconds, "TTFT", total.notes);
-  total.e2e_seconds = sum_histogram(deltas, &Delta::e2e_seconds, "E2E", total.notes);
+  for (const HistogramField& field : kHistograms) {
+    total.*field.in_delta = sum_histogram(deltas, field.in_delta, field.what, total.notes);
+  }
   total.spec_draft_tokens = sum_counter(deltas, &Delta::spec_draft_tokens);
   total.spec_accepted_tokens = sum_counter(deltas, &Delta::spec_accepted_tokens);
   total.spec_accept_length = mean_gauge(deltas, &Delta::spec_accept_length);
@@ -161,8 +178,10 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
   delta.preemptions = counter_growth(before.preemptions, after.preemptions, "preemptions", notes);
   delta.requests_succeeded = counter_growth(before.requests_succeeded, after.requests_succeeded,
                                             "requests succeeded", notes);
-  delta.ttft_seconds = histogram_growth(before.ttft_seconds, after.ttft_seconds, "TTFT", notes);
-  delta.e2e_seconds = histogram_growth(before.e2e_seconds, after.e2e_seconds, "E2E", notes);
+  for (const HistogramField& field : kHistograms) {
+    delta.*field.in_delta = histogram_growth(before.*field.in_snapshot,
+                                             after.*field.in_snapshot, field.what, notes);
+  }
   delta.spec_draft_tokens = counter_growth(before.spec_draft_tokens, after.spec_draft_tokens,
                                            "speculative draft tokens", notes);
   delta.spec_accepted_tokens = counter_growth(

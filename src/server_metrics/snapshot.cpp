@@ -152,6 +152,9 @@ Snapshot read_snapshot(const Exposition& exposition) {
   snapshot.requests_succeeded = read_counter(index, map->requests_succeeded);
   snapshot.ttft_seconds = read_histogram(index, map->ttft_seconds);
   snapshot.e2e_seconds = read_histogram(index, map->e2e_seconds);
+  snapshot.itl_seconds = read_histogram(index, map->itl_seconds);
+  snapshot.tpot_seconds = read_histogram(index, map->tpot_seconds);
+  snapshot.queue_time_seconds = read_histogram(index, map->queue_time_seconds);
   snapshot.spec_draft_tokens = read_counter(index, map->spec_draft_tokens);
   snapshot.spec_accepted_tokens = read_counter(index, map->spec_accepted_tokens);
   snapshot.spec_accept_length = read_gauge(index, map->spec_accept_length, Combine::max);

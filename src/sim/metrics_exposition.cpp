@@ -86,6 +86,11 @@ std::vector<double> vllm_e2e_buckets_s() {
           30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0};
 }
 
+std::vector<double> vllm_itl_buckets_s() {
+  return {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+          0.75, 1.0,   2.5,  5.0,   7.5, 10.0, 20.0, 40.0, 80.0};
+}
+
 std::optional<MetricsFamily> parse_metrics_family(std::string_view word) {
   if (word == "vllm") return MetricsFamily::vllm;
   if (word == "sglang") return MetricsFamily::sglang;
@@ -127,6 +132,14 @@ std::string vllm_exposition(const SimCounts& counts, std::string_view model) {
                 "Histogram of time to first token in seconds.", model_label, counts.ttft_seconds);
   add_histogram(out, "vllm:e2e_request_latency_seconds",
                 "Histogram of e2e request latency in seconds.", model_label, counts.e2e_seconds);
+  add_histogram(out, "vllm:inter_token_latency_seconds",
+                "Histogram of inter-token latency in seconds.", model_label, counts.itl_seconds);
+  add_histogram(out, "vllm:request_time_per_output_token_seconds",
+                "Histogram of time_per_output_token_seconds per request.", model_label,
+                counts.tpot_seconds);
+  add_histogram(out, "vllm:request_queue_time_seconds",
+                "Histogram of time spent in WAITING phase for request.", model_label,
+                counts.queue_time_seconds);
   return out;
 }
 
@@ -153,6 +166,13 @@ std::string sglang_exposition(const SimCounts& counts, std::string_view model) {
   add_histogram(out, "sglang:e2e_request_latency_seconds",
                 "Histogram of End-to-end request latency in seconds", model_label,
                 counts.e2e_seconds);
+  add_histogram(out, "sglang:inter_token_latency_seconds",
+                "Histogram of inter-token latency in seconds.", model_label, counts.itl_seconds);
+  add_histogram(out, "sglang:time_per_output_token_seconds",
+                "Histogram of time per output token in seconds.", model_label,
+                counts.tpot_seconds);
+  add_histogram(out, "sglang:queue_time_seconds", "Histogram of queueing time in seconds.",
+                model_label, counts.queue_time_seconds);
   return out;
 }
 

@@ -98,7 +98,6 @@ struct SimServer::Impl final : private TokenSink {
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
   void answer_metrics(Connection& connection, const HttpRequest& request);
   void count_ended(const Stream& stream);
-  void observe_latency(const TraceRecord& record);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
   bool on_whole_response(Stream& stream, Connection& connection, StreamId id,

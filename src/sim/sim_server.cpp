@@ -354,18 +354,6 @@ void SimServer::Impl::count_ended(const Stream& stream) {
   if (record.outcome == "ok") ++counts.requests_succeeded;
 }
 
-// Once its last byte went to the socket, a completion's times are final: its TTFT (to its first
-// text chunk, if one went out) and, when it succeeded, its E2E, as vLLM observes them.
-void SimServer::Impl::observe_latency(const TraceRecord& record) {
-  if (!record.chunk_ns.empty() && record.chunk_ns.front() > 0) {
-    counts.ttft_seconds.observe(static_cast<double>(record.chunk_ns.front() - record.arrival_ns) /
-                                1e9);
-  }
-  if (record.outcome == "ok") {
-    counts.e2e_seconds.observe(static_cast<double>(record.end_ns - record.arrival_ns) / 1e9);
-  }
-}
-
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
   const std::optional<RouteAnswer> answer =
       answer_tokenize_route(request.method, request.target, request.body,
@@ -463,7 +451,7 @@ void SimServer::Impl::flush(Connection& connection) {
   set_write_interest(connection, false);
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
-    observe_latency(*connection.finished_trace);
+    observe_latency(counts, *connection.finished_trace);
     trace.write(*connection.finished_trace);
     connection.finished_trace.reset();
     if (!connection.in.empty()) reparse.emplace_back(fd, connection.serial);
@@ -500,7 +488,7 @@ void SimServer::Impl::close_connection(int fd) {
   Connection& connection = *found->second;
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
-    observe_latency(*connection.finished_trace);
+    observe_latency(counts, *connection.finished_trace);
     trace.write(*connection.finished_trace);
   }
   if (connection.stream != 0) {
@@ -513,7 +501,7 @@ void SimServer::Impl::close_connection(int fd) {
       record.end_ns = now_ns();
       record.outcome = "client_closed";
       count_ended(stream->second);
-      observe_latency(record);
+      observe_latency(counts, record);
       trace.write(record);
       streams.erase(stream);
       served.fetch_add(1);

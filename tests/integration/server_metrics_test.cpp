@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -205,6 +206,38 @@ TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.04) << ranges.dump();
 }
 
+TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
+  // A fixed 17 ms a token: inside vLLM's 0.01-0.025 s ITL and TPOT bucket on both sides of the
+  // wire, in vLLM's names and in SGLang's. bench's ITL (per token) is held against the server's
+  // ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one chunk
+  // sent late makes one long gap and one short, and at p99 the server's bucketed rank and
+  // bench's interpolated percentile can fall on either side of a bucket's bound.
+  for (const char* family : {"vllm", "sglang"}) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY, {"--num-prompts", std::to_string(kPrompts), "--concurrency", "4",
+                       "--input-len", "32", "--output-len", "8", "--ignore-eos",
+                       "--output-format", "json", "--sim-ttft-ms", "30", "--sim-tpot-ms", "17",
+                       "--sim-metrics-family", family, "--server-metrics"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json server = json::parse(run.out).at("server_metrics");
+    const json& ranges = server.at("latency_ranges");
+    for (const auto& [metric, percentile] : {std::pair{"itl", "p50"}, std::pair{"tpot", "p50"},
+                                             std::pair{"tpot", "p99"}}) {
+      const json& range = ranges.at(metric).at(percentile);
+      EXPECT_EQ(range.at("server_lower_s"), 0.01) << family << " " << metric << range.dump();
+      EXPECT_EQ(range.at("server_upper_s"), 0.025) << family << " " << metric << range.dump();
+      EXPECT_EQ(range.at("bench_inside"), true) << family << " " << metric << range.dump();
+    }
+    EXPECT_TRUE(ranges.at("itl").contains("p99")) << ranges.dump();
+    // The fixed profile queues nothing: every request is in vLLM's first queue-time bucket.
+    const json& queue = ranges.at("queue_time").at("p99");
+    EXPECT_EQ(queue.at("server_lower_s"), 0) << queue.dump();
+    EXPECT_EQ(queue.at("server_upper_s"), 0.3) << queue.dump();
+    EXPECT_FALSE(queue.contains("bench_s")) << queue.dump();
+    EXPECT_EQ(server.at("mean_queue_time_s"), 0) << server.dump();
+  }
+}
+
 TEST(ServerMetrics, SeveralServersAreEachScrapedAndAddedUp) {
   // Behind a "router": the load goes to the first server, the second stays idle.
   TempDir loaded_dir, idle_dir;  // each server writes its port into its own directory
@@ -289,6 +322,10 @@ TEST(ServerMetrics, TheTextReportHasAServerSection) {
                          "tokens)"),
             std::string::npos)
       << run.out;
+  for (const char* line : {"p50 ITL (server):", "p99 TPOT (server):", "p50 queue time (server):",
+                           "p99 queue time (server):", "Mean queue time (server):"}) {
+    EXPECT_NE(run.out.find(line), std::string::npos) << line << "\n" << run.out;
+  }
 }
 
 TEST(ServerMetrics, NoServerAtTheUrlIsSaidOnceAndTheRunGoesOn) {

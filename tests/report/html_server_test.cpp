@@ -95,6 +95,32 @@ TEST(HtmlServer, SpeculativeAcceptanceIsARowWhenExposed) {
   EXPECT_EQ(row_text(*root, "Speculative decoding"), "75.0% accepted (600 of 800 drafted tokens)||");
 }
 
+TEST(HtmlServer, ItlTpotAndQueueTimeRowsBesideTheTtfts) {
+  json server = agreeing_server();
+  server["latency_ranges"]["itl"] = {
+      {"p50", {{"server_lower_s", 0.01}, {"server_upper_s", 0.025}, {"bench_s", 0.0151},
+               {"bench_inside", true}}},
+      {"p99", {{"server_lower_s", 0.025}, {"server_upper_s", 0.05}, {"bench_s", 0.08},
+               {"bench_inside", false}}}};
+  server["latency_ranges"]["tpot"] = {
+      {"p50", {{"server_lower_s", 0.01}, {"server_upper_s", 0.025}, {"bench_s", nullptr},
+               {"bench_inside", nullptr}}}};
+  server["latency_ranges"]["queue_time"] = {
+      {"p50", {{"server_lower_s", 0}, {"server_upper_s", 0.3}}},
+      {"p99", {{"server_lower_s", 2.5}, {"server_upper_s", "inf"}}}};
+  server["mean_queue_time_s"] = 0.0421;
+  const std::string html = render_html_report(with_server_metrics(server));
+  const std::unique_ptr<XmlNode> root = parse_xml(html);
+  EXPECT_EQ(row_text(*root, "p50 ITL"), "0.01-0.025 s|0.0151 s|");
+  EXPECT_EQ(row_text(*root, "p50 TPOT"), "0.01-0.025 s|n/a|");
+  EXPECT_EQ(row_text(*root, "p50 queue time"), "0-0.3 s||");  // no figure of bench's to hold
+  EXPECT_EQ(row_text(*root, "p99 queue time"), "above 2.5 s||");
+  EXPECT_EQ(row_text(*root, "Mean queue time"), "0.0421 s||");
+  EXPECT_NE(html.find("bench's p99 ITL (0.08 s) is outside the server's range (0.025-0.05 s)"),
+            std::string::npos);
+  EXPECT_EQ(html.find("bench's p50 TPOT"), std::string::npos);
+}
+
 TEST(HtmlServer, ChartsTheGaugesOverTheWindow) {
   json server = agreeing_server();
   EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Server: running and waiting"),

@@ -1,6 +1,6 @@
-// The server's own TTFT and E2E beside bench's in the Server section: the bucket range the
-// server's p50 and p99 fall in, bench's value beside it, and a finding when bench's is outside.
-// Also the polled gauges' mean and max.
+// The server's own TTFT, E2E, ITL and TPOT beside bench's in the Server section: the bucket range
+// the server's p50 and p99 fall in, bench's value beside it, and a finding when bench's is
+// outside; its queue time alone, with its exact mean. Also the polled gauges' mean and max.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -117,6 +117,89 @@ TEST(ServerLatency, NoBenchRequestsLeaveBenchsFigureUnknown) {
                                  .at("server_metrics").at("latency_ranges").at("ttft").at("p50");
   EXPECT_TRUE(p50.at("bench_s").is_null());
   EXPECT_TRUE(p50.at("bench_inside").is_null());
+}
+
+// 1000 token gaps: 900 within 0.01 s, all within 0.025 s; 10 requests' TPOT: 6 within 0.01 s,
+// all within 0.025 s; 10 requests' queue time: 9 within 0.3 s, one within 0.5 s, 0.5 s in all.
+Delta decode_delta() {
+  const double inf = std::numeric_limits<double>::infinity();
+  Delta delta;
+  delta.itl_seconds = Histogram{{{0.01, 900}, {0.025, 1000}, {inf, 1000}}, 1000, 8};
+  delta.tpot_seconds = Histogram{{{0.01, 6}, {0.025, 10}, {inf, 10}}, 10, 0.1};
+  delta.queue_time_seconds = Histogram{{{0.3, 9}, {0.5, 10}, {inf, 10}}, 10, 0.5};
+  return delta;
+}
+
+RunSummary with_decode(double itl_p50_ms, double itl_p99_ms, double tpot_p50_ms,
+                       double tpot_p99_ms) {
+  RunSummary summary;
+  summary.itl_ms.count = 1000;
+  summary.itl_ms.median = itl_p50_ms;
+  summary.itl_ms.p99 = itl_p99_ms;
+  summary.tpot_ms.count = 10;
+  summary.tpot_ms.median = tpot_p50_ms;
+  summary.tpot_ms.p99 = tpot_p99_ms;
+  return summary;
+}
+
+TEST(ServerLatency, ItlAndTpotBesideBenchsPerTokenAndPerRequestFigures) {
+  const RunSummary summary = with_decode(8, 20, 9.5, 21);
+  const RunContext context = with_delta(decode_delta());
+  const std::string text = bench::report::render_text(summary, context);
+  EXPECT_NE(text.find("p50 ITL (server):                 0-0.01 s, bench 0.008 s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("p99 ITL (server):                 0.01-0.025 s, bench 0.02 s"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("p50 TPOT (server):                0-0.01 s, bench 0.0095 s"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
+  const nlohmann::json ranges =
+      bench::report::to_json(summary, context).at("server_metrics").at("latency_ranges");
+  EXPECT_EQ(ranges.at("itl").at("p99").at("server_lower_s"), 0.01);
+  EXPECT_EQ(ranges.at("itl").at("p99").at("server_upper_s"), 0.025);
+  EXPECT_DOUBLE_EQ(ranges.at("itl").at("p99").at("bench_s").get<double>(), 0.02);
+  EXPECT_EQ(ranges.at("tpot").at("p50").at("bench_inside"), true);
+}
+
+TEST(ServerLatency, ATokenGapSlowerThanTheServersIsAFinding) {
+  const RunSummary summary = with_decode(30, 40, 9, 12);
+  const std::string text = bench::report::render_text(summary, with_delta(decode_delta()));
+  EXPECT_NE(text.find("Finding: bench's p50 ITL (0.03 s) is above the server's range (0-0.01 s): "
+                      "the stream slowed on its way from the server"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Finding: bench's p50 TPOT"), std::string::npos) << text;
+}
+
+TEST(ServerLatency, TheQueueTimeIsTheServersAloneWithItsExactMean) {
+  const RunSummary summary = with_decode(8, 20, 9, 21);
+  const RunContext context = with_delta(decode_delta());
+  const std::string text = bench::report::render_text(summary, context);
+  EXPECT_NE(text.find("p50 queue time (server):          0-0.3 s\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("p99 queue time (server):          0.3-0.5 s\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Mean queue time (server):         0.05 s (exact, from its histogram's "
+                      "sum and count)"),
+            std::string::npos)
+      << text;
+  const nlohmann::json server = bench::report::to_json(summary, context).at("server_metrics");
+  const nlohmann::json& p99 = server.at("latency_ranges").at("queue_time").at("p99");
+  EXPECT_EQ(p99.at("server_lower_s"), 0.3);
+  EXPECT_EQ(p99.at("server_upper_s"), 0.5);
+  EXPECT_FALSE(p99.contains("bench_s"));  // bench has no queue time of its own
+  EXPECT_FALSE(p99.contains("bench_inside"));
+  EXPECT_DOUBLE_EQ(server.at("mean_queue_time_s").get<double>(), 0.05);
+}
+
+TEST(ServerLatency, NoQueueTimeHistogramLeavesItsMeanNull) {
+  const nlohmann::json server =
+      bench::report::to_json(RunSummary{}, with_delta(ttft_delta())).at("server_metrics");
+  EXPECT_TRUE(server.at("mean_queue_time_s").is_null());
+  EXPECT_FALSE(server.at("latency_ranges").contains("queue_time"));
+  EXPECT_FALSE(server.at("latency_ranges").contains("itl"));
 }
 
 TEST(ServerGauges, MeanAndMaxOfThePolledGauges) {

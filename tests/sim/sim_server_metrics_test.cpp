@@ -116,6 +116,32 @@ TEST(SimServerMetrics, ItsTtftAndE2eHistogramsHoldItsOwnTimes) {
   EXPECT_EQ(e2e->upper, 0.3);
 }
 
+TEST(SimServerMetrics, ItsItlTpotAndQueueTimeHistogramsHoldItsOwnTimes) {
+  SimOptions options;
+  options.ttft_ms = 5;
+  options.tpot_ms = 15;  // well inside vLLM's 0.01-0.025 s ITL and TPOT bucket
+  SimServer server(options);
+  RawConnection connection(server.port());
+  const std::string body = R"({"model":"m","prompt":"one two","max_tokens":4,"stream":true})";
+  for (int i = 0; i < 2; ++i) {
+    connection.send(post("/v1/completions", body));
+    ASSERT_EQ(connection.read_response().status, 200);
+  }
+  const Snapshot snapshot = scrape(connection);
+  ASSERT_TRUE(snapshot.itl_seconds.has_value());
+  EXPECT_EQ(snapshot.itl_seconds->count, 2 * 3);  // a token a chunk: three gaps a request
+  const auto itl = percentile_range(*snapshot.itl_seconds, 50);
+  ASSERT_TRUE(itl.has_value());
+  EXPECT_EQ(itl->lower, 0.01);
+  EXPECT_EQ(itl->upper, 0.025);
+  ASSERT_TRUE(snapshot.tpot_seconds.has_value());
+  EXPECT_EQ(snapshot.tpot_seconds->count, 2);
+  EXPECT_EQ(percentile_range(*snapshot.tpot_seconds, 99)->upper, 0.025);
+  ASSERT_TRUE(snapshot.queue_time_seconds.has_value());
+  EXPECT_EQ(snapshot.queue_time_seconds->count, 2);
+  EXPECT_EQ(snapshot.queue_time_seconds->sum, 0);  // the fixed profile queues nothing
+}
+
 TEST(SimServerMetrics, WaitingRequestsAndKvUsageComeFromTheEngine) {
   SimOptions options;
   options.profile = "tiny";
@@ -150,6 +176,10 @@ TEST(SimServerMetrics, WaitingRequestsAndKvUsageComeFromTheEngine) {
   EXPECT_EQ(after.requests_running, 0);
   EXPECT_EQ(after.requests_waiting, 0);
   EXPECT_EQ(after.kv_cache_usage_ratio, 0.0);
+  // The second waited for the first's 20 steps of 20 ms at least: its queue time says so.
+  ASSERT_TRUE(after.queue_time_seconds.has_value());
+  EXPECT_EQ(after.queue_time_seconds->count, 2);
+  EXPECT_GE(percentile_range(*after.queue_time_seconds, 99)->lower, 0.3);
 }
 
 TEST(SimServerMetrics, AModelWithoutAKvBudgetExposesNoKvUsage) {
@@ -194,6 +224,12 @@ TEST(SimServerMetrics, WritesSglangsNamesByFlag) {
   EXPECT_EQ(snapshot.requests_running, 0);
   ASSERT_TRUE(snapshot.ttft_seconds.has_value());
   EXPECT_EQ(snapshot.ttft_seconds->count, 1);
+  ASSERT_TRUE(snapshot.itl_seconds.has_value());
+  EXPECT_EQ(snapshot.itl_seconds->count, 3);
+  ASSERT_TRUE(snapshot.tpot_seconds.has_value());
+  EXPECT_EQ(snapshot.tpot_seconds->count, 1);
+  ASSERT_TRUE(snapshot.queue_time_seconds.has_value());
+  EXPECT_EQ(snapshot.queue_time_seconds->count, 1);
 }
 
 TEST(SimServerMetrics, WritesLlamaCppsNamesByFlag) {

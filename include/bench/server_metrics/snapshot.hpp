@@ -3,7 +3,7 @@
 // changed between two scrapes (the measured window's edges).
 //
 // The family is detected from the names present: vLLM (`vllm:`), SGLang (`sglang:`), llama.cpp
-// (`llamacpp:`), TGI (`tgi_`), TensorRT-LLM (`trtllm_`). The names per family are in snapshot.cpp,
+// (`llamacpp:`), TGI (`tgi_`), TensorRT-LLM (`trtllm_`). The names per family are in name_maps.cpp,
 // each with the upstream source it comes from. A figure the server does not expose stays unknown
 // (nullopt), never 0. Series of one metric (per engine, per model, per finish reason) are summed;
 // a usage or hit ratio takes its largest series (the fullest engine is the one that queues).
@@ -50,9 +50,12 @@ struct Snapshot {
   std::optional<double> prefix_cache_query_tokens;  // prompt tokens looked up in it
   std::optional<double> preemptions;
   std::optional<double> requests_succeeded;
-  // The server's own latency distributions, in seconds.
+  // The server's own latency distributions, in seconds (what each observes: name_maps.cpp).
   std::optional<Histogram> ttft_seconds;
   std::optional<Histogram> e2e_seconds;
+  std::optional<Histogram> itl_seconds;         // per token (vLLM: per engine step)
+  std::optional<Histogram> tpot_seconds;        // per request
+  std::optional<Histogram> queue_time_seconds;  // per request: its wait to be scheduled
   // Speculative decoding, where the server runs it and says so.
   std::optional<double> spec_draft_tokens;     // counter: tokens the drafter proposed
   std::optional<double> spec_accepted_tokens;  // counter: of them, those the target model kept
@@ -74,6 +77,9 @@ struct Delta {
   std::optional<double> requests_succeeded;
   std::optional<Histogram> ttft_seconds;  // per-bucket growth: the window's own distribution
   std::optional<Histogram> e2e_seconds;
+  std::optional<Histogram> itl_seconds;
+  std::optional<Histogram> tpot_seconds;
+  std::optional<Histogram> queue_time_seconds;
   std::optional<double> spec_draft_tokens;
   std::optional<double> spec_accepted_tokens;
   // Gauges have no growth: the values of the window's closing scrape.

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/sim/trace_log.hpp"
+
 namespace bench::sim {
 
 /// Whose names GET /metrics writes.
@@ -37,10 +39,13 @@ class SimHistogram {
   double sum_ = 0;
 };
 
-/// vLLM's buckets (vllm/v1/metrics/loggers.py) for vllm:time_to_first_token_seconds and for
-/// vllm:e2e_request_latency_seconds, in seconds.
+/// vLLM's buckets (vllm/v1/metrics/loggers.py) for vllm:time_to_first_token_seconds, for
+/// vllm:e2e_request_latency_seconds (and its other per-request times, the queue time among them),
+/// and for vllm:inter_token_latency_seconds (and vllm:request_time_per_output_token_seconds), in
+/// seconds.
 std::vector<double> vllm_ttft_buckets_s();
 std::vector<double> vllm_e2e_buckets_s();
+std::vector<double> vllm_itl_buckets_s();
 
 struct SimCounts {
   std::int64_t requests_running = 0;    // streams the model is generating for now
@@ -53,11 +58,24 @@ struct SimCounts {
   // and arrival -> the response's last byte handed to it (the truth log's times).
   SimHistogram ttft_seconds{vllm_ttft_buckets_s()};
   SimHistogram e2e_seconds{vllm_e2e_buckets_s()};
+  // Every gap between text chunks, split over the later chunk's tokens (one value per token, as
+  // bench's ITL); of every stream ended with its whole answer sent, its TPOT (first to last text
+  // chunk, over its tokens after the first) and its queue time (arrival to its prompt's first
+  // computation).
+  SimHistogram itl_seconds{vllm_itl_buckets_s()};
+  SimHistogram tpot_seconds{vllm_itl_buckets_s()};
+  SimHistogram queue_time_seconds{vllm_e2e_buckets_s()};
 };
+
+/// Adds the times of one ended request (its truth-log record, once its last byte went to the
+/// socket) to the histograms of `counts`: its TTFT and token gaps whatever ended it, its E2E, TPOT
+/// and queue time when its whole answer was sent (latency_observations.cpp).
+void observe_latency(SimCounts& counts, const TraceRecord& record);
 
 /// The Prometheus text exposition (format 0.0.4) of `counts` for `model`.
 std::string vllm_exposition(const SimCounts& counts, std::string_view model);
-/// SGLang's names: the same figures and histograms (in vLLM's buckets), a model_name label.
+/// SGLang's names: the same figures and histograms (in vLLM's buckets), a model_name label; its
+/// TPOT under the name of its older releases (time_per_output_token_seconds).
 std::string sglang_exposition(const SimCounts& counts, std::string_view model);
 /// llama.cpp's names: its gauges and token counters, no label and no histogram, as it has none.
 std::string llamacpp_exposition(const SimCounts& counts);
