@@ -207,8 +207,10 @@ TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
 }
 
 TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
-  // A fixed 17 ms a token: inside vLLM's 0.01-0.025 s ITL and TPOT bucket on both sides of the
-  // wire, in vLLM's names and in SGLang's. bench's ITL (per token) is held against the server's
+  // A fixed 36 ms a token: inside vLLM's 0.025-0.05 s ITL and TPOT bucket on both sides of the
+  // wire, in vLLM's names and in SGLang's. The bucket leaves 11 ms below and 14 ms above, so a
+  // busy machine's stall (which lengthens a gap, or shortens TPOT by delaying the first chunk)
+  // does not carry bench's p50 across a bound. bench's ITL (per token) is held against the server's
   // ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one chunk
   // sent late makes one long gap and one short, and at p99 the server's bucketed rank and
   // bench's interpolated percentile can fall on either side of a bucket's bound.
@@ -216,7 +218,7 @@ TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
     const ProcessResult run = run_process(
         BENCH_BINARY, {"--num-prompts", std::to_string(kPrompts), "--concurrency", "4",
                        "--input-len", "32", "--output-len", "8", "--ignore-eos",
-                       "--output-format", "json", "--sim-ttft-ms", "30", "--sim-tpot-ms", "17",
+                       "--output-format", "json", "--sim-ttft-ms", "30", "--sim-tpot-ms", "36",
                        "--sim-metrics-family", family, "--server-metrics"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json server = json::parse(run.out).at("server_metrics");
@@ -224,8 +226,8 @@ TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
     for (const auto& [metric, percentile] : {std::pair{"itl", "p50"}, std::pair{"tpot", "p50"},
                                              std::pair{"tpot", "p99"}}) {
       const json& range = ranges.at(metric).at(percentile);
-      EXPECT_EQ(range.at("server_lower_s"), 0.01) << family << " " << metric << range.dump();
-      EXPECT_EQ(range.at("server_upper_s"), 0.025) << family << " " << metric << range.dump();
+      EXPECT_EQ(range.at("server_lower_s"), 0.025) << family << " " << metric << range.dump();
+      EXPECT_EQ(range.at("server_upper_s"), 0.05) << family << " " << metric << range.dump();
       EXPECT_EQ(range.at("bench_inside"), true) << family << " " << metric << range.dump();
     }
     EXPECT_TRUE(ranges.at("itl").contains("p99")) << ranges.dump();
