@@ -50,7 +50,7 @@ void stamp_shard(nlohmann::json& results, const cli::RunOptions& options,
   stamp.first_send_ns = result.clock.first_send_ns;
   results[results::key::shard] = results::shard_to_json(stamp);
   results[results::key::shard_state] = results::accumulator_to_json(*result.state);
-  // Beside the multi-turn figures it adds up to, as a per_server entry's is beside its own.
+  // In the multi_turn object, beside the figures it adds up to (as per_server entries hold theirs).
   const auto multi_turn = results.find(results::key::multi_turn);
   if (result.multi_turn_state && multi_turn != results.end()) {
     (*multi_turn)[results::key::shard_state] =

@@ -82,7 +82,8 @@ MultiTurnAccumulator filled(double offset, std::shared_ptr<bench::metrics::Sampl
   MultiTurnAccumulator out(std::move(budget));
   for (int i = 0; i < 50; ++i) {
     out.add_turn(turn_record(i % 3, offset + i, 100 + 40 * (i % 3)));
-    if (i % 3 == 2) out.add_session({true, false, 3, static_cast<std::int64_t>((offset + i) * 1e6)});
+    if (i % 3 != 2) continue;
+    out.add_session({true, false, 3, static_cast<std::int64_t>((offset + i) * 1e6)});
   }
   RequestRecord failed = turn_record(1, 0, -1);
   failed.error = bench::metrics::ErrorClass::http_5xx;
@@ -121,7 +122,8 @@ void expect_same(const bench::metrics::MultiTurnSummary& a,
 TEST(MultiTurnAccumulator, ItsStateRestoresTheSameFiguresExactOrAsHistograms) {
   // A budget of 1,000 keeps every value; one of 10 sends the distributions to histograms.
   for (std::uint64_t values : {std::uint64_t{1'000}, std::uint64_t{10}}) {
-    MultiTurnAccumulator original = filled(0, std::make_shared<bench::metrics::SampleBudget>(values));
+    MultiTurnAccumulator original =
+        filled(0, std::make_shared<bench::metrics::SampleBudget>(values));
     const bench::metrics::MultiTurnState state = original.state();
     EXPECT_EQ(state.turns.at(0).ttft_ms.exact, values > 10);
     std::optional<MultiTurnAccumulator> restored = MultiTurnAccumulator::from_state(state);

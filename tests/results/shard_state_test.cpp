@@ -1,5 +1,6 @@
-// A shard's "shard" and "shard_state" objects (the run's and its "multi_turn"'s) written and read back unchanged, and what is
-// refused when they are missing, edited or of another version, with the file named.
+// A shard's "shard" and "shard_state" objects (the run's and its "multi_turn"'s) written and
+// read back unchanged, and what is refused when they are missing, edited or of another
+// version, with the file named.
 #include "bench/results/shard_state.hpp"
 
 #include <memory>
