@@ -284,6 +284,28 @@ TEST(Shards, MultiTurnShardsHoldWholeSessionsAndMergeToTheSingleProcessFigures) 
   EXPECT_EQ(shards_of_session.rbegin()->first, 5);
 }
 
+TEST(Shards, MultiTurnSweepMergesEachPointsSessions) {
+  const std::vector<std::string> workload = {"--multi-turn", "--turns", "2", "--num-prompts",
+                                             "4", "--concurrency", "2,4", "--input-len", "16",
+                                             "--output-len", "4", "--seed", "3",
+                                             "--per-chunk-usage", "off"};
+  TempDir dir;
+  {
+    bench::sim::SimServer server(fast_sim(""));
+    run_shards(server.base_url(), workload, dir, 2);
+  }
+  const ProcessResult merge = run_process(
+      BENCH_BINARY, with({"merge", "-o", dir.file("merged.json")}, shard_files(dir, 2)));
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const json merged = read_json(dir.file("merged.json"));
+  ASSERT_EQ(merged["points"].size(), 2u);
+  for (const json& point : merged["points"]) {
+    EXPECT_EQ(point["multi_turn"]["sessions_completed"], 4);
+    EXPECT_EQ(point["multi_turn"]["turns_completed"], 8);
+    EXPECT_EQ(point["multi_turn"]["by_turn"][1]["requests"], 4);
+  }
+}
+
 class ShardMergeRefusal : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
