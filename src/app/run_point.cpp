@@ -315,6 +315,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     for (std::size_t i = 1; i < workers.size(); ++i) {
       workers[0]->multi_turn().merge(std::move(workers[i]->multi_turn()));
     }
+    if (plan.shard_count > 1) result.multi_turn_state = workers[0]->multi_turn().state();
     result.summary.multi_turn = workers[0]->multi_turn().summarize();
   }
   return result;

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
 #include "bench/results/shard_state.hpp"
 
 namespace bench::app {
@@ -49,6 +50,12 @@ void stamp_shard(nlohmann::json& results, const cli::RunOptions& options,
   stamp.first_send_ns = result.clock.first_send_ns;
   results[results::key::shard] = results::shard_to_json(stamp);
   results[results::key::shard_state] = results::accumulator_to_json(*result.state);
+  // In the multi_turn object, beside the figures it adds up to (as per_server entries hold theirs).
+  const auto multi_turn = results.find(results::key::multi_turn);
+  if (result.multi_turn_state && multi_turn != results.end()) {
+    (*multi_turn)[results::key::shard_state] =
+        results::multi_turn_state_to_json(*result.multi_turn_state);
+  }
 }
 
 }  // namespace bench::app

@@ -12,6 +12,7 @@
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
 #include "bench/results/shard_state.hpp"
+#include "multi_turn_merge.hpp"
 #include "per_server_merge.hpp"
 #include "shard_checks.hpp"
 
@@ -40,17 +41,23 @@ std::variant<std::vector<ShardPart>, MergeError> read_parts(
   return parts;
 }
 
+// The raw values the shards could keep, together: the whole's budget.
+std::uint64_t shards_sample_budget(const std::vector<ShardPart>& parts) {
+  std::uint64_t budget = 0;
+  for (const ShardPart& part : parts) budget += part.state.options.sample_budget;
+  return budget;
+}
+
 // Every shard's accumulator on the clock of the earliest epoch, merged as threads' are. The
 // whole's budget is the shards' together, so it stays exact when each of them was.
 std::variant<metrics::RunSummary, MergeError> merge_accumulators(
     const std::vector<ShardFile>& shards, const std::vector<ShardPart>& parts) {
   metrics::SummaryOptions options = parts.front().state.options;
   options.target_in_flight = 0;
-  options.sample_budget = 0;
+  options.sample_budget = shards_sample_budget(parts);
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
   for (const ShardPart& part : parts) {
     options.target_in_flight += part.state.options.target_in_flight;
-    options.sample_budget += part.state.options.sample_budget;
     earliest = std::min(earliest, part.stamp.epoch_unix_ns);
   }
   metrics::RunAccumulator whole(options);
@@ -205,9 +212,15 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   if (auto* error = std::get_if<MergeError>(&summary)) return *error;
   PointMerge out;
   out.run.summary = std::move(std::get<metrics::RunSummary>(summary));
+  if (auto error = merge_multi_turn(shards, runs, shards_sample_budget(parts),
+                                    out.run.summary.multi_turn)) {
+    return *error;
+  }
   out.run.context = merged_context(runs, parts);
   out.results = *runs.front();
-  for (std::string_view key : {results::key::shard, results::key::shard_state}) {
+  // The first shard's own figures; to_json writes the whole's multi_turn back.
+  for (std::string_view key :
+       {results::key::shard, results::key::shard_state, results::key::multi_turn}) {
     out.results.erase(std::string(key));
   }
   // Each shard scraped the same server over its own window: not a figure of the whole.

@@ -208,12 +208,16 @@ void visit_sums(State& s, Visit&& visit) {
   visit("client_prompt_tokens_known", s.client_prompt_tokens_known);
 }
 
-metrics::AccumulatorState state_from(const json& in) {
+void check_state_version(const json& in) {
   if (in.at("version") != kShardStateVersion) {
     throw std::invalid_argument(
         fmt::format("version {} (this bench reads {})", in.at("version").dump(),
                     kShardStateVersion));
   }
+}
+
+metrics::AccumulatorState state_from(const json& in) {
+  check_state_version(in);
   metrics::AccumulatorState state;
   state.options = options_from(in.at("options"));
   state.counts = counts_from(in.at("counts"));
@@ -227,6 +231,42 @@ metrics::AccumulatorState state_from(const json& in) {
         distribution_from(distributions.at(metrics::kAccumulatorDistributions[i]));
   }
   state.timeline = timeline_from(in.at("timeline"));
+  return state;
+}
+
+// The session counts of a multi-turn state, by name: the one list both ways use.
+template <typename State, typename Visit>
+void visit_sessions(State& s, Visit&& visit) {
+  visit("started", s.sessions_started);
+  visit("completed", s.sessions_completed);
+  visit("failed", s.sessions_failed);
+  visit("unfinished", s.sessions_unfinished);
+  visit("turns_completed", s.turns_completed);
+}
+
+json turn_json(const metrics::MultiTurnState::Turn& turn) {
+  return {{"requests", turn.requests},
+          {"completed", turn.completed},
+          {"input_tokens_sum", turn.input_tokens_sum},
+          {"input_tokens_known", turn.input_tokens_known},
+          {"ttft_ms", distribution_json(turn.ttft_ms)}};
+}
+
+metrics::MultiTurnState::Turn turn_from(const json& in) {
+  return {in.at("requests").get<std::int64_t>(), in.at("completed").get<std::int64_t>(),
+          in.at("input_tokens_sum").get<double>(), in.at("input_tokens_known").get<std::int64_t>(),
+          distribution_from(in.at("ttft_ms"))};
+}
+
+metrics::MultiTurnState multi_turn_from(const json& in) {
+  check_state_version(in);
+  metrics::MultiTurnState state;
+  for (const json& turn : in.at("turns")) state.turns.push_back(turn_from(turn));
+  const json& sessions = in.at("sessions");
+  visit_sessions(state, [&sessions](std::string_view name, std::int64_t& value) {
+    value = sessions.at(name).get<std::int64_t>();
+  });
+  state.session_duration_ms = distribution_from(in.at("session_duration_ms"));
   return state;
 }
 
@@ -295,6 +335,29 @@ std::variant<metrics::AccumulatorState, FormatError> accumulator_from_json(const
     return state_from(run.at(key::shard_state));
   } catch (const std::exception& error) {
     return FormatError{fmt::format("{}: unreadable \"shard_state\" ({})", name, error.what())};
+  }
+}
+
+json multi_turn_state_to_json(const metrics::MultiTurnState& state) {
+  json turns = json::array();
+  for (const metrics::MultiTurnState::Turn& turn : state.turns) turns.push_back(turn_json(turn));
+  json sessions = json::object();
+  visit_sessions(state, [&sessions](std::string_view name, std::int64_t value) {
+    sessions[name] = value;
+  });
+  return {{"version", kShardStateVersion},
+          {"turns", turns},
+          {"sessions", sessions},
+          {"session_duration_ms", distribution_json(state.session_duration_ms)}};
+}
+
+std::variant<metrics::MultiTurnState, FormatError> multi_turn_state_from_json(
+    const json& multi_turn, std::string_view name) {
+  try {
+    return multi_turn_from(multi_turn.at(key::shard_state));
+  } catch (const std::exception& error) {
+    return FormatError{
+        fmt::format("{}: unreadable \"multi_turn\" \"shard_state\" ({})", name, error.what())};
   }
 }
 

@@ -1,8 +1,9 @@
 // Shards through the real binary: 4 processes (--shard I/4, one --start-at) against one
 // simulated server, merged by `bench merge`, hold exactly the requests, prompts, counts and
 // token sums of one process running the same seeded workload (closed loop, Poisson open loop,
-// a sweep), with percentiles within timing noise; and the one-line refusals of bad shards,
-// bad start times and files that cannot be merged (exit 2, no output written).
+// a sweep), with percentiles within timing noise; multi-turn shards each hold whole sessions and
+// merge to the one process's figures by turn; and the one-line refusals of bad shards, bad
+// start times and files that cannot be merged (exit 2, no output written).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -234,6 +235,77 @@ TEST(Shards, SweepMergesPointByPoint) {
   EXPECT_EQ(merged.intended_ms.size(), one.intended_ms.size());
 }
 
+TEST(Shards, MultiTurnShardsHoldWholeSessionsAndMergeToTheSingleProcessFigures) {
+  const std::vector<std::string> workload = {"--multi-turn", "--turns", "3", "--num-prompts",
+                                             "6", "--concurrency", "2", "--input-len", "16",
+                                             "--output-len", "4", "--seed", "7",
+                                             "--per-chunk-usage", "off"};
+  const json one = single_process(workload).results["multi_turn"];
+  TempDir dir;
+  {
+    bench::sim::SimServer server(fast_sim(""));
+    run_shards(server.base_url(), workload, dir, 2);
+  }
+  for (const std::string& file : shard_files(dir, 2)) {
+    EXPECT_TRUE(read_json(file)["multi_turn"].contains("shard_state")) << file;
+  }
+  const ProcessResult merge = run_process(
+      BENCH_BINARY, with({"merge", "-o", dir.file("merged.json")}, shard_files(dir, 2)));
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  EXPECT_NE(merge.out.find("Multi-turn (by turn)"), std::string::npos) << merge.out;
+  const json merged = read_json(dir.file("merged.json"))["multi_turn"];
+  EXPECT_EQ(merged["sessions_started"], 6);
+  EXPECT_EQ(merged["sessions_completed"], 6);
+  EXPECT_EQ(merged["turns_completed"], 18);
+  EXPECT_FALSE(merged.contains("shard_state"));
+  ASSERT_EQ(merged["by_turn"].size(), 3u);
+  ASSERT_EQ(one["by_turn"].size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(merged["by_turn"][k]["requests"], one["by_turn"][k]["requests"]) << "turn " << k;
+    EXPECT_EQ(merged["by_turn"][k]["requests"], 6) << "turn " << k;
+  }
+  // Every turn of a session from one shard: sessions are dealt whole, none twice or left out.
+  std::map<std::int64_t, std::set<int>> shards_of_session;
+  std::map<std::int64_t, int> turns_of_session;
+  for (int i = 0; i < 2; ++i) {
+    for (const json& r : read_lines(dir.file(fmt::format("requests-{}.jsonl", i)))) {
+      const auto session = r["session"].get<std::int64_t>();
+      shards_of_session[session].insert(i);
+      ++turns_of_session[session];
+      EXPECT_EQ(session % 2, i) << "session " << session << " dealt to shard " << i;
+    }
+  }
+  ASSERT_EQ(shards_of_session.size(), 6u);
+  for (const auto& [session, shards] : shards_of_session) {
+    EXPECT_EQ(shards.size(), 1u) << "session " << session << " spans shards";
+    EXPECT_EQ(turns_of_session[session], 3) << "session " << session;
+  }
+  EXPECT_EQ(shards_of_session.begin()->first, 0);
+  EXPECT_EQ(shards_of_session.rbegin()->first, 5);
+}
+
+TEST(Shards, MultiTurnSweepMergesEachPointsSessions) {
+  const std::vector<std::string> workload = {"--multi-turn", "--turns", "2", "--num-prompts",
+                                             "4", "--concurrency", "2,4", "--input-len", "16",
+                                             "--output-len", "4", "--seed", "3",
+                                             "--per-chunk-usage", "off"};
+  TempDir dir;
+  {
+    bench::sim::SimServer server(fast_sim(""));
+    run_shards(server.base_url(), workload, dir, 2);
+  }
+  const ProcessResult merge = run_process(
+      BENCH_BINARY, with({"merge", "-o", dir.file("merged.json")}, shard_files(dir, 2)));
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const json merged = read_json(dir.file("merged.json"));
+  ASSERT_EQ(merged["points"].size(), 2u);
+  for (const json& point : merged["points"]) {
+    EXPECT_EQ(point["multi_turn"]["sessions_completed"], 4);
+    EXPECT_EQ(point["multi_turn"]["turns_completed"], 8);
+    EXPECT_EQ(point["multi_turn"]["by_turn"][1]["requests"], 4);
+  }
+}
+
 class ShardMergeRefusal : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -301,6 +373,29 @@ TEST_F(ShardMergeRefusal, AFileThatIsNoShard) {
   const std::string plain = edited_shard("plain.json", [](json& s) { s.erase("shard"); });
   const std::string err = refusal({dir_->file("shard-0.json"), plain});
   EXPECT_NE(err.find("plain.json: not a shard's results"), std::string::npos) << err;
+}
+
+// A multi-turn shard and a plain one of otherwise the same flags: the workload fingerprint
+// holds the multi-turn options, so that is what refuses them; a file whose "multi_turn" was
+// taken out (same workload, same configuration) is refused by the merge of multi-turn figures.
+TEST_F(ShardMergeRefusal, AMultiTurnShardWithOneThatIsNot) {
+  TempDir multi_turn;
+  {
+    bench::sim::SimServer server(fast_sim(""));
+    run_shards(server.base_url(),
+               {"--num-prompts", "4", "--concurrency", "2", "--output-len", "2", "--seed", "5",
+                "--multi-turn", "--turns", "2"},
+               multi_turn, 2, false);
+  }
+  std::string err = refusal({dir_->file("shard-0.json"), multi_turn.file("shard-1.json")});
+  EXPECT_NE(err.find("shard-1.json: another workload"), std::string::npos) << err;
+  json plain = read_json(multi_turn.file("shard-1.json"));
+  plain.erase("multi_turn");
+  std::ofstream(multi_turn.file("plain.json")) << plain.dump();
+  err = refusal({multi_turn.file("shard-0.json"), multi_turn.file("plain.json")});
+  EXPECT_NE(err.find("plain.json: not a multi-turn run (\"multi_turn\"), but "),
+            std::string::npos)
+      << err;
 }
 
 TEST(Shards, RefusesABadShardOrStartTimeInOneLine) {

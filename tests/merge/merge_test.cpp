@@ -1,12 +1,14 @@
 // merge_shards over hand-built shard objects: clocks that started apart are placed on the
 // earliest one (the duration is the union window) and a spread beyond the limit is warned of;
-// the whole's concurrency is the shards' shares added up.
+// the whole's concurrency is the shards' shares added up; multi-turn figures are the shards'
+// added up, and a multi-turn shard is not merged with one that is not.
 #include "bench/merge/merge.hpp"
 
 #include <variant>
 
 #include <gtest/gtest.h>
 
+#include "bench/metrics/multi_turn.hpp"
 #include "bench/results/shard_state.hpp"
 
 namespace {
@@ -73,6 +75,62 @@ TEST(MergeShards, RefusesShardsOfDifferentCounts) {
   const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 3, 0)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));
   EXPECT_NE(std::get<bench::merge::MergeError>(merged).message.find("shard-1.json: shard 1/3"),
+            std::string::npos);
+}
+
+// `file` with a "multi_turn" object holding the state of `sessions` sessions of 2 turns, each
+// turn's TTFT `ttft_ms`.
+bench::merge::ShardFile with_sessions(bench::merge::ShardFile file, int sessions, double ttft_ms) {
+  bench::metrics::MultiTurnAccumulator accumulator;
+  for (int k = 0; k < sessions; ++k) {
+    for (std::int64_t turn = 0; turn < 2; ++turn) {
+      bench::metrics::RequestRecord r;
+      r.turn = turn;
+      r.first_token_ns = static_cast<std::int64_t>(ttft_ms * kMs);
+      r.prompt_tokens = 10 + 20 * turn;
+      accumulator.add_turn(r);
+    }
+    accumulator.add_session({true, false, 2, 30 * kMs});
+  }
+  file.results["multi_turn"] = {
+      {"sessions_started", sessions},  // the shard's own figures, not the whole's
+      {"shard_state", bench::results::multi_turn_state_to_json(accumulator.state())}};
+  return file;
+}
+
+TEST(MergeShards, AddsUpTheShardsMultiTurnFiguresByTurnAndBySession) {
+  const auto merged = bench::merge::merge_shards(
+      {with_sessions(shard(0, 2, 0), 3, 10), with_sessions(shard(1, 2, 0), 2, 20)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const auto& m = std::get<bench::merge::Merged>(merged);
+  const json& multi_turn = m.results["multi_turn"];
+  EXPECT_EQ(multi_turn["sessions_started"], 5);
+  EXPECT_EQ(multi_turn["sessions_completed"], 5);
+  EXPECT_EQ(multi_turn["turns_completed"], 10);
+  ASSERT_EQ(multi_turn["by_turn"].size(), 2u);
+  EXPECT_EQ(multi_turn["by_turn"][1]["requests"], 5);
+  EXPECT_DOUBLE_EQ(multi_turn["by_turn"][1]["mean_ttft_ms"].get<double>(), 14);  // (3x10+2x20)/5
+  EXPECT_DOUBLE_EQ(multi_turn["by_turn"][1]["mean_input_tokens"].get<double>(), 30);
+  EXPECT_EQ(multi_turn["median_session_duration_ms"], 30.0);
+  EXPECT_FALSE(multi_turn.contains("shard_state"));
+  ASSERT_TRUE(m.runs.front().summary.multi_turn.has_value());  // for the text report too
+}
+
+TEST(MergeShards, RefusesAMultiTurnShardWithOneThatIsNotNamingTheFile) {
+  auto merged = bench::merge::merge_shards({shard(0, 2, 0), with_sessions(shard(1, 2, 0), 1, 5)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));
+  EXPECT_EQ(std::get<bench::merge::MergeError>(merged).message,
+            "shard-1.json: a multi-turn run (\"multi_turn\"), but shard-0.json is not");
+  merged = bench::merge::merge_shards({with_sessions(shard(0, 2, 0), 1, 5), shard(1, 2, 0)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));
+  EXPECT_EQ(std::get<bench::merge::MergeError>(merged).message,
+            "shard-1.json: not a multi-turn run (\"multi_turn\"), but shard-0.json is one");
+  bench::merge::ShardFile no_state = with_sessions(shard(1, 2, 0), 1, 5);
+  no_state.results["multi_turn"].erase("shard_state");
+  merged = bench::merge::merge_shards({with_sessions(shard(0, 2, 0), 1, 5), no_state});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));
+  EXPECT_NE(std::get<bench::merge::MergeError>(merged).message.find(
+                "shard-1.json: unreadable \"multi_turn\" \"shard_state\""),
             std::string::npos);
 }
 

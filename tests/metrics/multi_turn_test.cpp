@@ -1,7 +1,9 @@
 #include "bench/metrics/multi_turn.hpp"
+#include "bench/metrics/multi_turn_state.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -73,6 +75,90 @@ TEST(MultiTurnAccumulator, BeyondTheRunsSampleBudgetItKeepsHistogramsNotEveryVal
   EXPECT_NEAR(ttft.mean, 10'000.5, 1e-6);  // exact beyond the budget too
   EXPECT_NEAR(ttft.median, 10'000.5, 10'000.5 * 0.0005);  // within the histogram's bound
   EXPECT_DOUBLE_EQ(ttft.max, 20'000);
+}
+
+// Two shards' worth of turns and sessions: `offset` makes their values differ.
+MultiTurnAccumulator filled(double offset, std::shared_ptr<bench::metrics::SampleBudget> budget) {
+  MultiTurnAccumulator out(std::move(budget));
+  for (int i = 0; i < 50; ++i) {
+    out.add_turn(turn_record(i % 3, offset + i, 100 + 40 * (i % 3)));
+    if (i % 3 != 2) continue;
+    out.add_session({true, false, 3, static_cast<std::int64_t>((offset + i) * 1e6)});
+  }
+  RequestRecord failed = turn_record(1, 0, -1);
+  failed.error = bench::metrics::ErrorClass::http_5xx;
+  out.add_turn(failed);
+  out.add_session({false, true, 1, 1'000'000});
+  out.add_session({false, false, 2, 1'000'000});
+  return out;
+}
+
+void expect_same(const bench::metrics::Distribution& a, const bench::metrics::Distribution& b) {
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_DOUBLE_EQ(a.mean, b.mean);
+  EXPECT_DOUBLE_EQ(a.median, b.median);
+  EXPECT_DOUBLE_EQ(a.p99, b.p99);
+  EXPECT_DOUBLE_EQ(a.max, b.max);
+}
+
+void expect_same(const bench::metrics::MultiTurnSummary& a,
+                 const bench::metrics::MultiTurnSummary& b) {
+  ASSERT_EQ(a.by_turn.size(), b.by_turn.size());
+  for (std::size_t i = 0; i < a.by_turn.size(); ++i) {
+    EXPECT_EQ(a.by_turn[i].turn, b.by_turn[i].turn);
+    EXPECT_EQ(a.by_turn[i].requests, b.by_turn[i].requests);
+    EXPECT_EQ(a.by_turn[i].completed, b.by_turn[i].completed);
+    EXPECT_DOUBLE_EQ(a.by_turn[i].mean_input_tokens, b.by_turn[i].mean_input_tokens);
+    expect_same(a.by_turn[i].ttft_ms, b.by_turn[i].ttft_ms);
+  }
+  EXPECT_EQ(a.sessions_started, b.sessions_started);
+  EXPECT_EQ(a.sessions_completed, b.sessions_completed);
+  EXPECT_EQ(a.sessions_failed, b.sessions_failed);
+  EXPECT_EQ(a.sessions_unfinished, b.sessions_unfinished);
+  EXPECT_EQ(a.turns_completed, b.turns_completed);
+  expect_same(a.session_duration_ms, b.session_duration_ms);
+}
+
+TEST(MultiTurnAccumulator, ItsStateRestoresTheSameFiguresExactOrAsHistograms) {
+  // A budget of 1,000 keeps every value; one of 10 sends the distributions to histograms.
+  for (std::uint64_t values : {std::uint64_t{1'000}, std::uint64_t{10}}) {
+    MultiTurnAccumulator original =
+        filled(0, std::make_shared<bench::metrics::SampleBudget>(values));
+    const bench::metrics::MultiTurnState state = original.state();
+    EXPECT_EQ(state.turns.at(0).ttft_ms.exact, values > 10);
+    std::optional<MultiTurnAccumulator> restored = MultiTurnAccumulator::from_state(state);
+    ASSERT_TRUE(restored.has_value());
+    expect_same(restored->summarize(), original.summarize());
+  }
+}
+
+TEST(MultiTurnAccumulator, ShardsRestoredFromTheirStatesMergeAsTheirThreadsWould) {
+  MultiTurnAccumulator short_shard;  // saw turn 1 only: still lines up by turn
+  short_shard.add_turn(turn_record(0, 3, 90));
+  MultiTurnAccumulator whole;
+  for (double offset : {0.0, 7.5}) {
+    std::optional<MultiTurnAccumulator> part =
+        MultiTurnAccumulator::from_state(filled(offset, nullptr).state());
+    ASSERT_TRUE(part.has_value());
+    whole.merge(std::move(*part));
+  }
+  whole.merge(std::move(*MultiTurnAccumulator::from_state(short_shard.state())));
+  MultiTurnAccumulator direct = filled(0, nullptr);
+  direct.merge(filled(7.5, nullptr));
+  direct.merge(std::move(short_shard));
+  const auto summary = whole.summarize();
+  expect_same(summary, direct.summarize());
+  EXPECT_EQ(summary.sessions_started, 2 * (16 + 2));
+  EXPECT_EQ(summary.by_turn.at(0).requests, 2 * 17 + 1);
+  EXPECT_EQ(summary.by_turn.at(1).requests, 2 * 18);
+}
+
+TEST(MultiTurnAccumulator, AStateWithAnInvalidHistogramIsRefused) {
+  MultiTurnAccumulator accumulator = filled(0, std::make_shared<bench::metrics::SampleBudget>(10));
+  bench::metrics::MultiTurnState state = accumulator.state();
+  ASSERT_FALSE(state.turns.at(2).ttft_ms.exact);
+  state.turns.at(2).ttft_ms.histogram.count += 1;  // no longer the buckets' sum
+  EXPECT_FALSE(MultiTurnAccumulator::from_state(state).has_value());
 }
 
 }  // namespace

@@ -1,11 +1,14 @@
-// A shard's "shard" and "shard_state" objects written and read back unchanged, and what is
-// refused when they are missing, edited or of another version, with the file named.
+// A shard's "shard" and "shard_state" objects (the run's and its "multi_turn"'s) written and
+// read back unchanged, and what is refused when they are missing, edited or of another
+// version, with the file named.
 #include "bench/results/shard_state.hpp"
 
+#include <memory>
 #include <variant>
 
 #include <gtest/gtest.h>
 
+#include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/run_summary.hpp"
 
 namespace {
@@ -76,6 +79,64 @@ TEST(ShardState, TheShardStampSaysItsLagsAgainstTheStartTime) {
   const auto refused = bench::results::shard_from_json({{"shard", bad}}, "s.json");
   ASSERT_TRUE(std::holds_alternative<FormatError>(refused));
   EXPECT_NE(std::get<FormatError>(refused).message.find("s.json"), std::string::npos);
+}
+
+bench::metrics::MultiTurnState multi_turn_state(std::uint64_t budget) {
+  bench::metrics::MultiTurnAccumulator accumulator(
+      std::make_shared<bench::metrics::SampleBudget>(budget));
+  for (int k = 0; k < 30; ++k) {
+    bench::metrics::RequestRecord r;
+    r.turn = k % 3;
+    r.start_ns = k * 1'000'000;
+    r.first_token_ns = r.start_ns + (4 + k) * 1'000'000;
+    r.end_ns = r.first_token_ns + 1'000'000;
+    r.prompt_tokens = k == 4 ? -1 : 50 * (r.turn + 1);  // one count unknown
+    if (k == 7) r.error = bench::metrics::ErrorClass::http_5xx;
+    accumulator.add_turn(r);
+    if (r.turn == 2) accumulator.add_session({true, false, 3, (20 + k) * 1'000'000});
+  }
+  accumulator.add_session({false, true, 1, 0});
+  accumulator.add_session({false, false, 2, 0});
+  return accumulator.state();
+}
+
+TEST(ShardState, MultiTurnStateRoundTripsExactValuesAndHistograms) {
+  for (std::uint64_t budget : {std::uint64_t{1'000}, std::uint64_t{4}}) {
+    const bench::metrics::MultiTurnState state = multi_turn_state(budget);
+    const json written = bench::results::multi_turn_state_to_json(state);
+    const auto read =
+        bench::results::multi_turn_state_from_json({{"shard_state", written}}, "a.json");
+    ASSERT_TRUE(std::holds_alternative<bench::metrics::MultiTurnState>(read));
+    const auto& back = std::get<bench::metrics::MultiTurnState>(read);
+    EXPECT_EQ(bench::results::multi_turn_state_to_json(back), written);
+    ASSERT_EQ(back.turns.size(), 3u);
+    EXPECT_EQ(back.turns[1].requests, 10);
+    EXPECT_EQ(back.turns[1].completed, 9);
+    EXPECT_EQ(back.turns[1].input_tokens_known, 8);  // k = 4 had no count, k = 7 failed
+    EXPECT_DOUBLE_EQ(back.turns[1].input_tokens_sum, 8 * 100);
+    EXPECT_EQ(back.sessions_started, 12);
+    EXPECT_EQ(back.sessions_failed, 1);
+    EXPECT_EQ(back.turns_completed, 33);
+    EXPECT_EQ(written["turns"][0]["ttft_ms"]["exact"], budget > 4);
+    EXPECT_EQ(written["session_duration_ms"]["exact"], budget > 4);
+  }
+}
+
+TEST(ShardState, RefusesAMultiTurnStateMissingAPartOrOfAnotherVersionNamingTheFile) {
+  json written = bench::results::multi_turn_state_to_json(multi_turn_state(1000));
+  written["turns"][1].erase("ttft_ms");
+  auto read = bench::results::multi_turn_state_from_json({{"shard_state", written}}, "b.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
+  EXPECT_EQ(std::get<FormatError>(read).message.rfind(
+                "b.json: unreadable \"multi_turn\" \"shard_state\"", 0),
+            0u);
+  written = bench::results::multi_turn_state_to_json(multi_turn_state(1000));
+  written["version"] = 2;
+  read = bench::results::multi_turn_state_from_json({{"shard_state", written}}, "c.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
+  EXPECT_NE(std::get<FormatError>(read).message.find("version 2"), std::string::npos);
+  read = bench::results::multi_turn_state_from_json(json::object(), "d.json");  // no state
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
 }
 
 }  // namespace

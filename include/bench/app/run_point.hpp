@@ -15,6 +15,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/accumulator_state.hpp"
 #include "bench/metrics/client_load.hpp"
+#include "bench/metrics/multi_turn_state.hpp"
 #include "bench/metrics/run_summary.hpp"
 
 namespace bench::app {
@@ -68,6 +69,8 @@ struct PointResult {
   // order, and for shards their accumulators' states; empty with one server.
   std::vector<metrics::RunSummary> per_server;
   std::vector<metrics::AccumulatorState> per_server_state;
+  // --multi-turn shards only: the multi-turn accumulator's state, for `bench merge`.
+  std::optional<metrics::MultiTurnState> multi_turn_state;
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

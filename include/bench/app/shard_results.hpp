@@ -17,8 +17,9 @@ std::string host_name();
 /// The lines saying which shard this is and when it starts ("" when neither applies), for stderr.
 std::string describe_shard(const cli::RunOptions& options);
 
-/// Adds "shard" and "shard_state" to a point's results object; nothing unless the run is a
-/// shard (options.shard_count > 1) and the point kept its state.
+/// Adds "shard" and "shard_state" to a point's results object, and its multi-turn state to its
+/// "multi_turn" object; nothing unless the run is a shard (options.shard_count > 1) and the
+/// point kept its state.
 void stamp_shard(nlohmann::json& results, const cli::RunOptions& options,
                  const PointResult& result);
 

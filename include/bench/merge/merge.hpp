@@ -5,7 +5,8 @@
 // moved onto one clock (the wall clock at each shard's epoch, against the earliest), and merged
 // as client threads merge after join: counts and token sums exact, the duration the union
 // window, latency percentiles exact while every shard kept its raw values and otherwise from
-// the merged histograms (within Histogram::kMaxRelativeError). Sweeps merge point by point.
+// the merged histograms (within Histogram::kMaxRelativeError). Sweeps merge point by point;
+// --multi-turn figures merge from each shard's multi-turn state alike (sessions are dealt whole).
 #include <string>
 #include <variant>
 #include <vector>

@@ -7,6 +7,7 @@
 // multi-turn run stays in bounded memory like any other. Standard library only.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/metrics/latency_distribution.hpp"
@@ -15,6 +16,8 @@
 #include "bench/metrics/sample_budget.hpp"
 
 namespace bench::metrics {
+
+struct MultiTurnState;  // multi_turn_state.hpp
 
 /// The figures of one turn index over every session.
 struct TurnFigures {
@@ -56,6 +59,12 @@ class MultiTurnAccumulator {
   void merge(MultiTurnAccumulator&& other);
   /// Sorts the kept values in place (adding more afterwards is allowed).
   MultiTurnSummary summarize();
+
+  /// Its counts, sums and distributions as plain data, for a shard's results.
+  MultiTurnState state() const;
+  /// The accumulator `state` describes, its distributions with no budget of their own (as
+  /// LatencyDistribution::from_state); nullopt when a histogram in it is invalid.
+  static std::optional<MultiTurnAccumulator> from_state(const MultiTurnState& state);
 
  private:
   struct Turn {

@@ -87,7 +87,7 @@ inline constexpr std::string_view server_kv_cache_usage = "server_kv_cache_usage
 // "{mean,median,p99}_ttft_ms" (null without a completed turn), "mean_input_tokens" (null when
 // unknown)}], "sessions_started", "sessions_completed", "sessions_failed", "sessions_unfinished",
 // "turns_completed", "{mean,median,p99}_session_duration_ms" (completed sessions; null without
-// one)}, and its options under "config".
+// one), and a shard's "shard_state" (results/shard_state.hpp)}, and its options under "config".
 inline constexpr std::string_view multi_turn = "multi_turn";
 inline constexpr std::string_view by_turn = "by_turn";
 inline constexpr std::string_view turn = "turn";

@@ -11,6 +11,11 @@
 //             the accumulator's contents (metrics/accumulator_state.hpp): counts and token
 //             sums, error classes, every latency distribution as its raw values while they fit
 //             the budget or as its histogram's buckets beyond it, and the timeline's steps.
+// With --multi-turn, the run object's "multi_turn" (results/format.hpp) holds one more:
+//   "shard_state": {"version": 1, "turns": [per turn index from turn 1: {"requests",
+//             "completed", "input_tokens_sum", "input_tokens_known", "ttft_ms": a distribution
+//             as above}], "sessions": {"started", "completed", "failed", "unfinished",
+//             "turns_completed"}, "session_duration_ms": a distribution}
 // A merged object replaces both with
 //   "merged": {"shards", "hosts", "start_spread_ms", "start_spread_limit_ms",
 //              "max_first_send_lag_ms"}.
@@ -23,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/accumulator_state.hpp"
+#include "bench/metrics/multi_turn_state.hpp"
 #include "bench/results/shape.hpp"
 
 namespace bench::results {
@@ -77,5 +83,13 @@ nlohmann::json accumulator_to_json(const metrics::AccumulatorState& state);
 /// missing, of another version, or malformed (a truncated or edited file).
 std::variant<metrics::AccumulatorState, FormatError> accumulator_from_json(
     const nlohmann::json& run, std::string_view name);
+
+/// The "shard_state" of a "multi_turn" object.
+nlohmann::json multi_turn_state_to_json(const metrics::MultiTurnState& state);
+
+/// The "shard_state" of a "multi_turn" object read back; a FormatError naming `name` when it
+/// is missing, of another version, or malformed.
+std::variant<metrics::MultiTurnState, FormatError> multi_turn_state_from_json(
+    const nlohmann::json& multi_turn, std::string_view name);
 
 }  // namespace bench::results

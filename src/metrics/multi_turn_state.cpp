@@ -1,0 +1,46 @@
+// A MultiTurnAccumulator as plain data and back (multi_turn_state.hpp): what a shard saves so
+// that merging shards' multi-turn figures is the same operation as merging client threads'.
+#include "bench/metrics/multi_turn_state.hpp"
+
+#include <utility>
+
+#include "bench/metrics/multi_turn.hpp"
+
+namespace bench::metrics {
+
+MultiTurnState MultiTurnAccumulator::state() const {
+  MultiTurnState out;
+  for (const Turn& turn : turns_) {
+    out.turns.push_back({turn.requests, turn.completed, turn.input_tokens, turn.input_counted,
+                         turn.ttft_ms.state()});
+  }
+  out.sessions_started = started_;
+  out.sessions_completed = completed_;
+  out.sessions_failed = failed_;
+  out.sessions_unfinished = unfinished_;
+  out.turns_completed = turns_completed_;
+  out.session_duration_ms = session_ms_.state();
+  return out;
+}
+
+std::optional<MultiTurnAccumulator> MultiTurnAccumulator::from_state(const MultiTurnState& state) {
+  std::optional<LatencyDistribution> session_ms =
+      LatencyDistribution::from_state(state.session_duration_ms);
+  if (!session_ms) return std::nullopt;
+  MultiTurnAccumulator out;
+  out.session_ms_ = std::move(*session_ms);
+  for (const MultiTurnState::Turn& saved : state.turns) {
+    std::optional<LatencyDistribution> ttft_ms = LatencyDistribution::from_state(saved.ttft_ms);
+    if (!ttft_ms) return std::nullopt;
+    out.turns_.push_back(Turn{saved.requests, saved.completed, std::move(*ttft_ms),
+                              saved.input_tokens_sum, saved.input_tokens_known});
+  }
+  out.started_ = state.sessions_started;
+  out.completed_ = state.sessions_completed;
+  out.failed_ = state.sessions_failed;
+  out.unfinished_ = state.sessions_unfinished;
+  out.turns_completed_ = state.turns_completed;
+  return out;
+}
+
+}  // namespace bench::metrics
