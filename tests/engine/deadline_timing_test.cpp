@@ -1,5 +1,7 @@
-// The engine's first-token deadlines at a thousand streams: each fires within a millisecond of
-// its time (timing: judged against the wall clock, so run alone).
+// The engine's first-token deadlines at a thousand streams: each fires soon after its time,
+// never before it (timing: judged against the wall clock). The bound is generous, 5 ms at p99,
+// so a test run beside others holds; the 1 ms target is perf/run's "deadlines" row, on a quiet
+// machine.
 #include <gtest/gtest.h>
 
 #include "bench/engine/curl_handles.hpp"
@@ -19,8 +21,8 @@ using bench_test::lateness_ms;
 const bench::engine::CurlGlobal kCurl;
 
 // 1,024 streams in flight, sent a quarter of a millisecond apart (the first token would come
-// after 3 s): each request's first-token limit fires within a millisecond of its time.
-TEST(EngineDeadlinesTiming, FirstTokenDeadlinesFireWithinAMillisecondAtAThousandStreams) {
+// after 3 s): each request's first-token limit fires at its time, within milliseconds.
+TEST(EngineDeadlinesTiming, FirstTokenDeadlinesFireOnTimeAtAThousandStreams) {
   bench::raise_open_file_limit(4096);
   bench::sim::SimOptions sim;
   sim.ttft_ms = 3000;
@@ -34,7 +36,7 @@ TEST(EngineDeadlinesTiming, FirstTokenDeadlinesFireWithinAMillisecondAtAThousand
   const std::vector<double> late = lateness_ms(source, 400);
   const double p99 = late[late.size() * 99 / 100];
   EXPECT_GE(late.front(), 0.0);
-  EXPECT_LT(p99, 1.0) << "best " << late.front() << " ms, p99 " << p99 << " ms, worst "
+  EXPECT_LT(p99, 5.0) << "best " << late.front() << " ms, p99 " << p99 << " ms, worst "
                       << late.back() << " ms";
 }
 
