@@ -162,8 +162,10 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
   }
   // Closed loop: every request is due at once; the engine's concurrency limit paces them.
   if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
+  const std::int64_t since_epoch = now_ns() - plan_.epoch_ns;
+  if (since_epoch >= plan_.send_until_ns) return std::nullopt;
   const std::int64_t end = measured_end_ns();
-  if (end != kNoLimitNs && now_ns() - plan_.epoch_ns >= end) return std::nullopt;
+  if (end != kNoLimitNs && since_epoch >= end) return std::nullopt;
   return plan_.epoch_ns;
 }
 

@@ -205,32 +205,40 @@ std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepare
   return server->requests_sent();
 }
 
-// --server-metrics with a warm-up of known requests: a closed loop's --warmup-requests, or an
-// open loop's warm-up arrivals (by count or by --warmup-duration): the warm-up runs as a phase of
-// its own and drains before the measured requests start, so the server's counters can be read
-// between the two with nothing in flight. A closed loop warmed up by time runs on into the
-// measured phase (which request ends its warm-up is known only when it is sent); its window
-// includes the warm-up.
+// --server-metrics with a warm-up: a closed loop's (--warmup-requests or --warmup-duration), or
+// an open loop's warm-up arrivals (by count or by time): the warm-up runs as a phase of its own
+// and drains before the measured requests start, so the server's counters can be read between
+// the two with nothing in flight. (Multi-turn runs refuse a warm-up.)
 bool drains_warmup(const cli::RunOptions& options, const schedule::OpenLoopSchedule* schedule) {
   if (schedule != nullptr) {
     return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
   }
-  return options.warmup_requests > 0 && options.warmup_duration_s == 0;
+  return options.warmup_requests > 0 || options.warmup_duration_s > 0;
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
-// phase then starts from request `warmup`, on connections opened before it as usual. An open
-// loop's measured phase keeps its schedule, moved earlier so that its first request is due at
-// once (its epoch leads by that request's offset).
+// phase then starts from request `warmup`, on connections opened before it as usual. A closed
+// loop warmed up by time sends until its warm-up's end, then drains, and the measured phase
+// starts after the last request it sent. An open loop's measured phase keeps its schedule,
+// moved earlier so that its first request is due at once (its epoch leads by that request's
+// offset).
 void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* schedule,
                       const std::atomic<bool>& stop) {
+  const bool closed_by_time = schedule == nullptr && planned.driver.warmup_until_ns > 0;
   const std::size_t warmup =
       schedule != nullptr ? schedule->warmup_requests() : planned.driver.warmup_requests;
   PointPlan phase = planned;
-  phase.driver.end_request = warmup;
+  if (closed_by_time) {
+    phase.driver.send_until_ns = planned.driver.warmup_until_ns;
+  } else {
+    phase.driver.end_request = warmup;
+  }
   phase.measured_requests = std::numeric_limits<std::size_t>::max();
-  run_point(phase, stop);
-  planned.first_request = warmup;
+  const PointResult warmed = run_point(phase, stop);
+  planned.first_request = closed_by_time ? warmed.next_request : warmup;
+  // Every request of the measured phase is measured: its epoch is new, so "sent before the
+  // warm-up's end" would mark its first requests as warm-up again.
+  if (closed_by_time) planned.driver.warmup_until_ns = 0;
   if (schedule != nullptr) planned.epoch_lead_ns = schedule->measured_start_ns().value_or(0);
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }

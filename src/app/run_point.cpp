@@ -54,12 +54,14 @@ RequestShare thread_share(const PointPlan& plan, std::size_t index, std::size_t 
 }
 
 // A closed loop's measured requests of one driver: its indices among the measured ones
-// [warm-up, warm-up + measured), so the drivers of all threads (and shards) send each once.
+// [start, start + measured), so the drivers of all threads (and shards) send each once. They
+// start after the warm-up's requests, or where a drained warm-up by time stopped
+// (first_request).
 std::size_t measured_of(const PointPlan& plan, const RequestShare& share) {
   const std::size_t total = plan.measured_requests;
   if (total == std::numeric_limits<std::size_t>::max()) return total;
-  const std::size_t warmup = plan.driver.warmup_requests;
-  return indices_within(warmup, warmup + total, share.first, share.stride);
+  const std::size_t start = std::max(plan.driver.warmup_requests, plan.first_request);
+  return indices_within(start, start + total, share.first, share.stride);
 }
 
 constexpr std::size_t kMaxLookahead = 4096;
@@ -113,6 +115,7 @@ class Worker final : public RecordSink {
 
   void on_record(const metrics::RequestRecord& record) override {
     first_send_ns_ = std::min(first_send_ns_, record.start_ns);
+    next_request_ = std::max(next_request_, record.index + 1);
     accumulator_.add(record);
     if (!per_server_.empty()) {
       per_server_[spread_->server_of_request(record.index, record.session)].add(record);
@@ -169,6 +172,7 @@ class Worker final : public RecordSink {
   std::exception_ptr failure() const { return failure_; }
   // The earliest send of the requests that ended (warm-up too), after the epoch; or none.
   std::int64_t first_send_ns() const { return first_send_ns_; }
+  std::uint64_t next_request() const { return next_request_; }
 
  private:
   static metrics::SessionOutcome outcome(const SessionEnd& session) {
@@ -187,6 +191,7 @@ class Worker final : public RecordSink {
   std::int64_t cpu_ns_ = 0;
   std::exception_ptr failure_;
   std::int64_t first_send_ns_ = std::numeric_limits<std::int64_t>::max();
+  std::uint64_t next_request_ = 0;
 };
 
 // Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
@@ -299,6 +304,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   result.client.preconnect_failed = preconnect.failed;
   result.client.preconnect_s = static_cast<double>(preconnect.took_ns) / 1e9;
   for (const auto& worker : workers) {
+    result.next_request = std::max(result.next_request, worker->next_request());
     if (worker->first_send_ns() == std::numeric_limits<std::int64_t>::max()) continue;
     result.clock.first_send_ns =
         std::min(result.clock.first_send_ns.value_or(worker->first_send_ns()),

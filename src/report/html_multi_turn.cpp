@@ -23,7 +23,8 @@ std::string ms_cell(const json& row, std::string_view stat, std::string_view nam
 std::string turn_row(const json& turn) {
   return fmt::format("<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
                      "<td class=\"num\">{}</td>",
-                     view::count(turn, key::turn), view::grouped(view::count(turn, key::turn_requests)),
+                     view::count(turn, key::turn),
+                     view::grouped(view::count(turn, key::turn_requests)),
                      view::grouped(view::count(turn, key::turn_completed))) +
          ms_cell(turn, "mean", "ttft") + ms_cell(turn, "median", "ttft") +
          ms_cell(turn, "p99", "ttft") +
@@ -33,7 +34,8 @@ std::string turn_row(const json& turn) {
 
 std::string sessions_line(const json& multi_turn) {
   const auto duration = [&multi_turn](std::string_view stat) {
-    return view::fixed(view::number(multi_turn, results::distribution_key(stat, key::session_duration)), 2);
+    const std::string name = results::distribution_key(stat, key::session_duration);
+    return view::fixed(view::number(multi_turn, name), 2);
   };
   return fmt::format(
       "<p>Sessions: {} started, {} completed, {} ended by a failed turn, {} cut short by the "

@@ -122,7 +122,8 @@ TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
   const std::vector<Case> cases = {
       {{"--turns", "2", "--think-time", "exp:-1"}, "--think-time: 'exp:-1'"},
       {{"--turns", "2", "--think-time", "uniform:2-1"}, "--think-time: 'uniform:2-1'"},
-      {{"--turns", "2", "--dataset", "shared-prefix"}, "--multi-turn: not with --dataset shared-prefix"},
+      {{"--turns", "2", "--dataset", "shared-prefix"},
+       "--multi-turn: not with --dataset shared-prefix"},
       {{"--turns", "2", "--request-rate", "4"}, "--request-rate: not with --multi-turn"},
       {{"--turns", "2", "--tokenizer", "server"}, "--tokenizer: not with --multi-turn"},
       {{}, "--turns"},  // random prompts need a number of turns

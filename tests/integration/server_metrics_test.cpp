@@ -73,6 +73,24 @@ TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
   EXPECT_EQ(server.at("warmup_drained"), true);
 }
 
+// A closed loop warmed up by time drains too: it sends until the warm-up's end, lets those
+// requests end, and only then do the measured requests start and the window open.
+TEST(ServerMetrics, AClosedLoopsWarmupByTimeDrainsBeforeTheWindowOpens) {
+  const ProcessResult run = run_process(
+      BENCH_BINARY, run_args({"--warmup-duration", "0.2", "--sim-ttft-ms", "5", "--sim-tpot-ms",
+                              "1", "--server-metrics"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const json& server = results.at("server_metrics");
+  EXPECT_EQ(results.at("completed"), kPrompts);
+  EXPECT_EQ(results.at("warmup_requests"), 0);  // the warm-up's figures stay in its own phase
+  EXPECT_EQ(server.at("generation_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("prompt_tokens_difference"), 0) << server.dump();
+  EXPECT_EQ(server.at("requests_succeeded"), kPrompts) << server.dump();
+  EXPECT_EQ(server.at("warmup_requests_in_window"), 0);
+  EXPECT_EQ(server.at("warmup_drained"), true);
+}
+
 // An open loop's warm-up drains too: its arrivals run as a phase of their own, and the measured
 // phase follows on its own schedule, moved to start at once.
 TEST(ServerMetrics, AnOpenLoopsWarmupDrainsBeforeTheWindowOpens) {
@@ -210,8 +228,8 @@ TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
   // A fixed 36 ms a token: inside vLLM's 0.025-0.05 s ITL and TPOT bucket on both sides of the
   // wire, in vLLM's names and in SGLang's. The bucket leaves 11 ms below and 14 ms above, so a
   // busy machine's stall (which lengthens a gap, or shortens TPOT by delaying the first chunk)
-  // does not carry bench's p50 across a bound. bench's ITL (per token) is held against the server's
-  // ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one chunk
+  // does not carry bench's p50 across a bound. bench's ITL (per token) is held against the
+  // server's ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one chunk
   // sent late makes one long gap and one short, and at p99 the server's bucketed rank and
   // bench's interpolated percentile can fall on either side of a bucket's bound.
   for (const char* family : {"vllm", "sglang"}) {

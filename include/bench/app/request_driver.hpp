@@ -74,6 +74,9 @@ struct DriverPlan {
   // before its measured requests, for --server-metrics) sends [first, end_request) in each.
   std::size_t end_request = std::numeric_limits<std::size_t>::max();
   std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up too
+  // Closed loop: no request starts at or after this (epoch-relative) time; a warm-up by time
+  // run as a phase of its own stops sending at its end and drains.
+  std::int64_t send_until_ns = std::numeric_limits<std::int64_t>::max();
   // Closed loop: stop after this many measured requests of this driver have been sent.
   std::size_t measured_requests = std::numeric_limits<std::size_t>::max();
   // --duration: the measured phase lasts this long from its first request (0 = no limit): no

@@ -71,6 +71,9 @@ struct PointResult {
   std::vector<metrics::AccumulatorState> per_server_state;
   // --multi-turn shards only: the multi-turn accumulator's state, for `bench merge`.
   std::optional<metrics::MultiTurnState> multi_turn_state;
+  // One past the highest request index any client thread sent (0 when none was): where a later
+  // phase of the point starts.
+  std::uint64_t next_request = 0;
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests

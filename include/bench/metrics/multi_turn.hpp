@@ -51,7 +51,8 @@ class MultiTurnAccumulator {
  public:
   /// `budget`: the run's budget of raw values (null: each distribution's default alone).
   explicit MultiTurnAccumulator(std::shared_ptr<SampleBudget> budget = nullptr)
-      : budget_(std::move(budget)), session_ms_(LatencyDistribution::kDefaultExactBudget, budget_) {}
+      : budget_(std::move(budget)),
+        session_ms_(LatencyDistribution::kDefaultExactBudget, budget_) {}
 
   /// A measured request with a turn (record.turn >= 0); others are ignored.
   void add_turn(const RequestRecord& record);
