@@ -12,6 +12,7 @@
 
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
+#include "letter_tokenizer.hpp"
 #include "temp_file.hpp"
 
 namespace {
@@ -39,24 +40,6 @@ struct JsonlDataset {
   std::vector<Prompt> prompts;
   std::size_t requests = 0;
   std::size_t lines = 0;
-};
-
-// One token per letter (every byte but a space and a newline): never the word count.
-class LetterTokenizer final : public bench::tokenizer::Tokenizer {
- public:
-  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
-    return std::vector<bench::tokenizer::TokenId>(
-        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                                               [](char c) { return c != ' ' && c != '\n'; })),
-        0);
-  }
-  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
-  const std::vector<std::string>& special_tokens() const override { return none_; }
-  const std::string& description() const override { return description_; }
-
- private:
-  std::vector<std::string> none_;
-  std::string description_ = "letters";
 };
 
 // Indexes the file, then reads every request line back from its byte range.
@@ -144,7 +127,7 @@ TEST(Jsonl, WithATokenizerEachRequestsLengthIsItsContentsTokens) {
                       "{\"messages\": [{\"role\": \"system\", \"content\": \"ab\"}, "
                       "{\"role\": \"user\", \"content\": [{\"type\": \"text\", "
                       "\"text\": \"cde\"}]}]}\n");
-  const LetterTokenizer tokenizer;
+  const workload_test::LetterTokenizer tokenizer;
   const JsonlDataset dataset = load_jsonl(in_file_order(file.path()), &tokenizer);
   ASSERT_EQ(dataset.prompts.size(), 2u);
   EXPECT_EQ(dataset.prompts[0].input_len, 7);  // 2 words

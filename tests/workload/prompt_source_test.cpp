@@ -14,6 +14,7 @@
 
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/random_prompts.hpp"
+#include "letter_tokenizer.hpp"
 #include "temp_file.hpp"
 
 namespace {
@@ -209,24 +210,6 @@ TEST(PromptSource, AFilesOrderDependsOnlyOnTheSeed) {
   EXPECT_EQ(std::set<std::string>(a.begin(), a.end()).size(), 20u);
 }
 
-// One token per letter (every byte but a space or newline): never the word count.
-class LetterCounter final : public bench::tokenizer::Tokenizer {
- public:
-  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
-    return std::vector<bench::tokenizer::TokenId>(
-        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                                               [](char c) { return c != ' ' && c != '\n'; })),
-        0);
-  }
-  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
-  const std::vector<std::string>& special_tokens() const override { return none_; }
-  const std::string& description() const override { return description_; }
-
- private:
-  std::vector<std::string> none_;
-  std::string description_ = "letters";
-};
-
 // What the run holds against the server's max_model_len before sending anything: the request
 // with the most prompt plus its own max_tokens (not the longest prompt with the largest
 // max_tokens of another line), in tokens with a tokenizer, in words without.
@@ -240,7 +223,7 @@ TEST(PromptSource, AJsonlFileKnowsItsLongestRequestInTokensOrWords) {
   options.kind = DatasetKind::jsonl;
   options.path = file.path();
   options.output_len = 8;
-  const LetterCounter letters;
+  const workload_test::LetterTokenizer letters;
   const auto in_tokens = open_prompt_source(options, {&letters})->longest_request();
   ASSERT_TRUE(in_tokens.has_value());
   EXPECT_TRUE(in_tokens->in_tokens);
@@ -265,7 +248,7 @@ TEST(PromptSource, AShareGptFileKnowsItsLongestUsableConversation) {
   DatasetOptions options;
   options.kind = DatasetKind::sharegpt;
   options.path = file.path();
-  const LetterCounter letters;
+  const workload_test::LetterTokenizer letters;
   const auto longest = open_prompt_source(options, {&letters})->longest_request();
   ASSERT_TRUE(longest.has_value());
   EXPECT_TRUE(longest->in_tokens);
