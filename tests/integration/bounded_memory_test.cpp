@@ -1,12 +1,16 @@
 // Memory independent of the run's length (issue 13): a run of ten times the requests peaks
 // within 10% of the shorter run's resident memory, and grows by under 16 bytes a request, for
 // generated prompts and for a ShareGPT file, and by under 8 for an open loop, whose arrival
-// schedule is drawn as it is read (a schedule kept whole costs 8 bytes a request). Both runs pass the latency-sample budget (set
-// small here), so what is measured is everything else a request could leave behind: prompts,
-// records, timeline, histograms. Peak RSS is the child's ru_maxrss, as the hostile-server
-// tests read it.
+// schedule is drawn as it is read (a schedule kept whole costs 8 bytes a request). Both runs
+// pass the latency-sample budget (set small here), so what is measured is everything else a
+// request could leave behind: prompts, records, timeline, histograms. Peak RSS is the child's
+// ru_maxrss, as the hostile-server tests read it. Two runs of the same length differ by up to
+// ~700 KiB (how far the prompt workers read ahead, which allocator arenas they touch), as much
+// as 8 bytes x 90,000 requests; the open loop's tighter bound so takes the least of two runs of
+// each length, the least the process needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -49,13 +53,23 @@ long peak_rss_kib(const ServeSimProcess& server, long requests,
   return run.peak_rss_kib;
 }
 
+// The least peak RSS (KiB) of `runs` runs of `requests` requests.
+long least_peak_rss_kib(const ServeSimProcess& server, long requests,
+                        const std::vector<std::string>& dataset, int runs) {
+  long least = peak_rss_kib(server, requests, dataset);
+  for (int run = 1; run < runs; ++run) {
+    least = std::min(least, peak_rss_kib(server, requests, dataset));
+  }
+  return least;
+}
+
 void expect_flat(const std::vector<std::string>& dataset,
-                 double max_bytes_per_request = kMaxBytesPerRequest) {
+                 double max_bytes_per_request = kMaxBytesPerRequest, int runs = 1) {
   TempDir dir;
   ServeSimProcess server(BENCH_BINARY, {"--profile", "firehose"}, dir);
   ASSERT_FALSE(server.base_url().empty());
-  const long short_kib = peak_rss_kib(server, kShortRun, dataset);
-  const long long_kib = peak_rss_kib(server, kLongRun, dataset);
+  const long short_kib = least_peak_rss_kib(server, kShortRun, dataset, runs);
+  const long long_kib = least_peak_rss_kib(server, kLongRun, dataset, runs);
   ASSERT_GT(short_kib, 0);
   EXPECT_LE(long_kib, short_kib * 11 / 10) << short_kib << " KiB, then " << long_kib << " KiB";
   const double bytes_per_request =
@@ -71,7 +85,7 @@ TEST(BoundedMemory, TenTimesTheRandomPromptsPeakAtTheSameMemory) {
 
 TEST(BoundedMemory, TenTimesTheArrivalsOfAnOpenLoopPeakAtTheSameMemory) {
   // Faster than the server serves them: the schedule is read ahead of the sends it paces.
-  expect_flat({"--input-len", "256", "--request-rate", "1000000"}, 8);
+  expect_flat({"--input-len", "256", "--request-rate", "1000000"}, 8, 2);
 }
 
 TEST(BoundedMemory, TenTimesTheShareGptRequestsPeakAtTheSameMemory) {
