@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +36,11 @@ constexpr std::int64_t kSlowTurnNs = kNsPerMs;
 // would leave the first chunks of the earliest ones unread (and stamped late) for the whole
 // burst; a batch this size costs well under a millisecond.
 constexpr int kMaxStartsPerTurn = 32;
+// Most transfers a deadline ended that one turn tears down (~25 us each: closing the connection,
+// then the handler's record) before the loop reads the sockets and judges the deadlines due
+// since: a thousand limits that fire within a few milliseconds are each judged at its time,
+// not after the teardown of every one before it.
+constexpr int kMaxTeardownsPerTurn = 4;
 // What a preconnect GET may take beyond connecting before the burst gives up on it.
 constexpr std::int64_t kPreconnectAnswerMs = 5'000;
 
@@ -53,6 +60,9 @@ struct Engine::Impl {
     std::int64_t body_bytes = 0;
     std::int64_t sent_ns = 0;       // when it was handed to curl
     std::int64_t last_byte_ns = 0;  // stamp of the latest body bytes
+    // How a deadline ended it, set when the deadline fired; the transfer is torn down (and its
+    // handler told) in a later step, with this end and its time. Bytes after it are dropped.
+    std::optional<TransferEnd> judged;
     Impl* engine = nullptr;
   };
 
@@ -84,6 +94,7 @@ struct Engine::Impl {
   std::int64_t wake_time(const RunState& run) const;
   void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
   void fire_deadlines(std::int64_t now);
+  void tear_down_judged();
   void push_deadline(const Deadline& deadline);
   bool is_live(const Deadline& deadline) const;
 
@@ -96,6 +107,9 @@ struct Engine::Impl {
   void end_transfer(Transfer& transfer, const TransferEnd& end);
   void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
                  std::int64_t end_ns);
+  void judge(Transfer& transfer, metrics::ErrorClass error, std::string message,
+             std::int64_t end_ns);
+  void end_judged(Transfer& transfer);
   void drain_finished();
   void cancel_in_flight(const std::string& why);
   void socket_action(curl_socket_t fd, int flags);
@@ -114,6 +128,8 @@ struct Engine::Impl {
   std::map<const std::vector<std::string>*, HeaderList> header_lists;
   FreeSlots free_slots;                         // since when each free concurrency slot is free
   DeadlineQueue deadlines;                      // first-token and stall limits of transfers
+  // Transfers a deadline judged, oldest first, with the serial they were judged under.
+  std::deque<std::pair<Transfer*, std::uint64_t>> judged;
   std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's
   std::int64_t in_flight = 0;
   std::uint64_t next_serial = 1;
@@ -201,6 +217,8 @@ size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp
   }
   transfer->body_bytes += static_cast<std::int64_t>(bytes);
   transfer->last_byte_ns = engine.read_stamp_ns;
+  // A deadline already decided how it ends: bytes after that are not the request's.
+  if (transfer->judged) return bytes;
   const bool keep_going = transfer->request.handler->on_body(std::string_view(data, bytes),
                                                              engine.read_stamp_ns);
   if (!keep_going) {
@@ -216,6 +234,7 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
                               std::int64_t slots) {
   stats = EngineStats{};
   deadlines.clear();
+  judged.clear();
   concurrency = slots;
   free_slots.reset(slots, now_ns());
   RunState run;
@@ -236,6 +255,7 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     }
     wait_and_dispatch(run, wake_time(run));
     fire_deadlines(now_ns());
+    tear_down_judged();
   }
   return stats;
 }
@@ -287,7 +307,7 @@ void Engine::Impl::start_next(RequestSource& source) {
 // the end of a stop's grace period, the hard stop, and the longest sleep a stop flag may wait.
 std::int64_t Engine::Impl::wake_time(const RunState& run) const {
   const std::int64_t now = now_ns();
-  if (run.starts_deferred) return now;
+  if (run.starts_deferred || !judged.empty()) return now;
   std::int64_t wake_ns = std::min({curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(),
                                    run.source->cancel_at_ns()});
   if (run.next_due && in_flight < concurrency) wake_ns = std::min(wake_ns, *run.next_due);
@@ -362,7 +382,7 @@ void Engine::Impl::push_deadline(const Deadline& deadline) {
 // Whether the transfer a deadline was set for is still the one in its slot, and in flight.
 bool Engine::Impl::is_live(const Deadline& deadline) const {
   const Transfer& transfer = *transfers[deadline.slot];
-  return transfer.in_flight && transfer.serial == deadline.transfer_serial;
+  return transfer.in_flight && !transfer.judged && transfer.serial == deadline.transfer_serial;
 }
 
 void Engine::Impl::fire_deadlines(std::int64_t now) {
@@ -372,8 +392,8 @@ void Engine::Impl::fire_deadlines(std::int64_t now) {
     Transfer& transfer = *transfers[deadline.slot];
     if (deadline.kind == DeadlineKind::first_token) {
       if (transfer.request.handler->first_token_seen()) continue;
-      end_early(transfer, metrics::ErrorClass::ttft_timeout,
-                "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms", now);
+      judge(transfer, metrics::ErrorClass::ttft_timeout,
+            "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms", now);
       continue;
     }
     const std::int64_t silence_end_ns =
@@ -382,8 +402,21 @@ void Engine::Impl::fire_deadlines(std::int64_t now) {
       push_deadline({silence_end_ns, transfer.serial, transfer.slot, DeadlineKind::stall});
       continue;
     }
-    end_early(transfer, metrics::ErrorClass::stall,
-              "no byte for " + std::to_string(options.stall_timeout_ms) + " ms mid-stream", now);
+    judge(transfer, metrics::ErrorClass::stall,
+          "no byte for " + std::to_string(options.stall_timeout_ms) + " ms mid-stream", now);
+  }
+}
+
+// Ends, a few a turn, the transfers deadlines judged: their records carry the time each was
+// judged; the teardown (closing the connection, the handler's record) is the engine's work.
+void Engine::Impl::tear_down_judged() {
+  for (int ended = 0; ended < kMaxTeardownsPerTurn && !judged.empty();) {
+    const auto [transfer, serial] = judged.front();
+    judged.pop_front();
+    // curl may have finished it meanwhile (finish_transfer then ended it as judged).
+    if (transfer->serial != serial || !transfer->judged) continue;
+    end_judged(*transfer);
+    ++ended;
   }
 }
 
@@ -466,6 +499,10 @@ void Engine::Impl::deliver_headers(Transfer& transfer) {
 
 // A transfer curl finished: how it ended and what its connection cost, from curl's own record.
 void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
+  if (transfer.judged) {  // a deadline decided first
+    end_judged(transfer);
+    return;
+  }
   CURL* easy = transfer.easy.get();
   TransferEnd end;
   end.end_ns = now_ns();
@@ -503,6 +540,23 @@ void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std:
   end_transfer(transfer, end);
 }
 
+// A deadline's verdict, at its time: how the transfer ends is decided now, at `end_ns`; it is
+// torn down by tear_down_judged (or by curl finishing it first).
+void Engine::Impl::judge(Transfer& transfer, metrics::ErrorClass error, std::string message,
+                         std::int64_t end_ns) {
+  TransferEnd& end = transfer.judged.emplace();
+  end.error = error;
+  end.message = std::move(message);
+  end.end_ns = end_ns;
+  judged.emplace_back(&transfer, transfer.serial);
+}
+
+void Engine::Impl::end_judged(Transfer& transfer) {
+  const TransferEnd end = std::move(*transfer.judged);
+  transfer.judged.reset();
+  end_transfer(transfer, end);
+}
+
 // The one way every transfer ends, whatever ended it: its slot is freed, its body released and
 // its handler told, last.
 void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
@@ -532,6 +586,10 @@ void Engine::Impl::drain_finished() {
 void Engine::Impl::cancel_in_flight(const std::string& why) {
   for (const auto& transfer : transfers) {
     if (!transfer->in_flight) continue;
+    if (transfer->judged) {  // its deadline fired before the cancellation
+      end_judged(*transfer);
+      continue;
+    }
     ++stats.cancelled;
     end_early(*transfer, metrics::ErrorClass::cancelled, why, now_ns());
   }
