@@ -9,11 +9,11 @@ void RecordLog::set_point(nlohmann::json point) {
   point_ = std::move(point);
 }
 
-void RecordLog::write(const metrics::RequestRecord& record) noexcept {
+void RecordLog::write(const metrics::RequestRecord& record, std::size_t server) noexcept {
   const std::lock_guard lock(mutex_);
   if (!error_.empty()) return;
   try {
-    line_ = report::request_to_jsonl(record, point_);
+    line_ = report::request_to_jsonl(record, point_, server);
     line_ += '\n';
     file_.write(line_);
   } catch (const std::exception& error) {

@@ -117,11 +117,11 @@ class Worker final : public RecordSink {
     first_send_ns_ = std::min(first_send_ns_, record.start_ns);
     next_request_ = std::max(next_request_, record.index + 1);
     accumulator_.add(record);
-    if (!per_server_.empty()) {
-      per_server_[spread_->server_of_request(record.index, record.session)].add(record);
-    }
+    const std::size_t server =
+        spread_ != nullptr ? spread_->server_of_request(record.index, record.session) : 0;
+    if (!per_server_.empty()) per_server_[server].add(record);
     multi_turn_.add_turn(record);
-    if (log_ != nullptr) log_->write(record);
+    if (log_ != nullptr) log_->write(record, server);
   }
 
   void on_session(const SessionEnd& session) override { multi_turn_.add_session(outcome(session)); }

@@ -370,7 +370,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
 }
 
 // Written with ordered_json so each line reads in the order a request happens.
-std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::json& point) {
+std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::json& point,
+                             std::size_t server) {
   using line_json = nlohmann::ordered_json;
   line_json chunk_arrival_ms = line_json::array();
   for (std::int64_t t : r.text_chunk_ns) chunk_arrival_ms.push_back(ns_to_ms(t - r.start_ns));
@@ -388,6 +389,7 @@ std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::js
       {"index", r.index},
       {"session", r.session < 0 ? line_json(nullptr) : line_json(r.session)},
       {"turn", r.turn < 0 ? line_json(nullptr) : line_json(r.turn)},
+      {"server", server},
       {"response_id", text_or_null(r.response_id)},
       {"warmup", r.warmup},
       {"intended_start_ms", ns_to_ms(r.intended_start_ns)},

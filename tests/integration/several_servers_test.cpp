@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,43 @@ TEST(SeveralServers, RequestsFollowTheWeightsExactlyAndEachServersFiguresAddUpTo
                   servers[1]["output_throughput"].get<double>(),
               results["output_throughput"].get<double>(), 1e-6);
   EXPECT_GT(servers[1]["median_ttft_ms"].get<double>(), 0);
+}
+
+// The ids in a truth log: the responses that server sent.
+std::set<std::string> response_ids_in(const std::string& path) {
+  std::ifstream in(path);
+  std::set<std::string> ids;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) ids.insert(json::parse(line)["id"].get<std::string>());
+  }
+  return ids;
+}
+
+// The request log says which server each request went to: the one whose truth log holds it.
+TEST(SeveralServers, TheRequestLogNamesTheServerThatAnsweredEachRequest) {
+  TempDir dir;
+  ProcessResult run;
+  {
+    bench::sim::SimServer first(quick_sim(dir.file("first.jsonl")));
+    bench::sim::SimServer second(quick_sim(dir.file("second.jsonl")));
+    std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
+    flags.insert(flags.end(), {"--save-requests", dir.file("requests.jsonl")});
+    run = run_process(BENCH_BINARY, flags);
+  }
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::set<std::string> answered[] = {response_ids_in(dir.file("first.jsonl")),
+                                            response_ids_in(dir.file("second.jsonl"))};
+  std::ifstream log(dir.file("requests.jsonl"));
+  std::size_t requests[2] = {0, 0};
+  for (std::string line; std::getline(log, line);) {
+    const json request = json::parse(line);
+    const auto server = request["server"].get<std::size_t>();
+    ASSERT_LT(server, 2u) << line;
+    EXPECT_EQ(answered[server].count(request["response_id"].get<std::string>()), 1u) << line;
+    ++requests[server];
+  }
+  EXPECT_EQ(requests[0], 30u);
+  EXPECT_EQ(requests[1], 10u);
 }
 
 TEST(SeveralServers, ADeadServersFailuresAreClassifiedAndAttributedToIt) {

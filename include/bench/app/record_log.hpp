@@ -21,7 +21,8 @@ class RecordLog {
   void set_point(nlohmann::json point);
   /// Never throws (it runs on the engine thread): a write error is kept for commit() to report,
   /// and nothing more is written.
-  void write(const metrics::RequestRecord& record) noexcept;
+  /// `server`: which --base-url the request went to (0-based).
+  void write(const metrics::RequestRecord& record, std::size_t server) noexcept;
   /// Puts the whole file in place. Throws std::runtime_error naming the path when any write
   /// failed or the rename does; no partial file is left then.
   void commit();

@@ -123,9 +123,10 @@ std::string render_repeats(const nlohmann::json& point, std::string_view title =
 
 /// One JSONL line (no trailing newline) for --save-requests: the request's start offset, TTFT,
 /// every chunk arrival offset (ms from its start), token counts and their source, status, error.
-/// `point`, when not null, leads the line: which sweep point the request belongs to.
+/// `point`, when not null, leads the line: which sweep point the request belongs to. `server`:
+/// which --base-url the request went to (0-based, in the flags' order, as in `per_server`).
 std::string request_to_jsonl(const metrics::RequestRecord& record,
-                             const nlohmann::json& point = nullptr);
+                             const nlohmann::json& point = nullptr, std::size_t server = 0);
 
 /// Above this share of input tokens served from the server's prefix cache, a workload not meant
 /// to share prefixes gets a warning: its input tok/s and TTFT measure the cache, not prefill.
