@@ -1,0 +1,184 @@
+// Everything settled before a run's clock starts: the prompts, the tokenizer and the chat
+// template's overhead, the servers and their context length, the model, per-chunk usage.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench/app/server_identity.hpp"
+#include "bench/app/server_spread.hpp"
+#include "bench/app/server_tokenizer.hpp"
+#include "bench/app/target.hpp"
+#include "bench/app/token_setup.hpp"
+#include "bench/cli/exit_codes.hpp"
+#include "bench/app/tokenizer_files.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/sim/sim_server.hpp"
+#include "bench/util/open_file_limit.hpp"
+#include "bench/util/redact.hpp"
+#include "bench/workload/dataset_error.hpp"
+#include "bench/workload/prompt_source.hpp"
+#include "run_stages.hpp"
+
+namespace bench::app {
+
+using nlohmann::json;
+
+namespace {
+
+// The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
+void open_prompts(const cli::RunOptions& options, const RunPlan& plan, PreparedRun& prepared,
+                  std::ostream& err) {
+  workload::TokenLengths lengths;
+  lengths.tokenizer = prepared.tokenizer.get();
+  if (options.input_len_includes_template && prepared.template_overhead) {
+    lengths.template_tokens = prepared.template_overhead->tokens;
+  }
+  prepared.prompts = workload::open_prompt_source(plan.dataset, lengths);
+  if (!options.quiet) {
+    err << "bench: " << prepared.prompts->summary()
+        << (options.reuse_prompts ? "; --reuse-prompts: every point resends the first one's"
+                                  : "")
+        << "\n";
+  }
+}
+
+// --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
+void open_tokenizer(const cli::RunOptions& options, const RunPlan& plan,
+                    const engine::EngineOptions& engine, PreparedRun& prepared,
+                    std::ostream& err) {
+  const TokenServer server{prepared.target.base_url, prepared.url, &plan.headers, engine,
+                           prepared.request, prepared.redactor.get()};
+  if (options.tokenizer == "server") prepared.tokenizer = open_server_tokenizer(server);
+  if (!options.quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
+  if (prepared.request.endpoint != protocol::Endpoint::chat) return;
+  prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
+  if (!prepared.template_overhead && options.input_len_includes_template) {
+    throw RunError("--input-len-includes-template: the chat template's tokens could not be "
+                   "measured (no chat tokenizer on the server, no usage in a probe's answer)");
+  }
+  if (options.quiet) return;
+  if (prepared.template_overhead) {
+    err << fmt::format("bench: chat template: {} tokens a prompt (measured by {}); {}\n",
+                       prepared.template_overhead->tokens, prepared.template_overhead->method,
+                       options.input_len_includes_template
+                           ? "--input-len includes them"
+                           : "--input-len counts content only");
+  } else {
+    err << "bench: chat template: overhead unknown (no chat tokenizer on the server, no usage "
+           "in a probe's answer)\n";
+  }
+}
+
+// What the server says of itself, and its max_model_len against the run's longest request:
+// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning
+// (random) or a note that the check was not made (a dataset read in words).
+void check_server_context(const cli::RunOptions& options, const RunPlan& plan,
+                          const engine::EngineOptions& engine, PreparedRun& prepared,
+                          std::ostream& err) {
+  // Several servers: each is asked, and the run held to the smallest context of them all.
+  std::vector<ServerIdentity> servers;
+  std::vector<std::string> shown_urls;
+  for (const std::string& base_url : prepared.target.base_urls) {
+    servers.push_back(
+        probe_server_identity({base_url, &plan.headers, engine}, prepared.request.model));
+    shown_urls.push_back(util::url_without_password(base_url));
+  }
+  std::vector<std::string> differences;
+  prepared.server = common_identity(servers, shown_urls, differences);
+  for (const std::string& difference : differences) {
+    if (!options.quiet) err << "bench: warning: the servers differ: " << difference << "\n";
+  }
+  const std::optional<ContextVerdict> verdict =
+      check_context_fit(context_fit_of(options, plan, prepared));
+  if (!verdict) return;
+  if (verdict->refuse) throw std::invalid_argument(verdict->line);
+  if (!options.quiet) {
+    err << (verdict->unchecked ? "bench: " : "bench: warning: ") << verdict->line << "\n";
+  }
+}
+
+// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
+// stops the run before anything is sent, the embedded server included), the server, its
+// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
+// tokenizer (the server's, or a file's) and the template's measure.
+PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::ostream& err) {
+  PreparedRun prepared;
+  const bool tokens = !options.tokenizer.empty();
+  if (tokens && options.tokenizer != "server") {
+    prepared.tokenizer = open_tokenizer_file(options.tokenizer);
+  }
+  if (!tokens) open_prompts(options, plan, prepared, err);
+
+  prepared.target = open_target(options.base_urls, options.sim);
+  if (prepared.target.embedded && !options.quiet) {
+    err << fmt::format(
+        "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
+        "bench: its figures describe the simulator, not a real model; pass --base-url to "
+        "measure a server.\n",
+        prepared.target.base_url, sim::describe(options.sim));
+  }
+  prepared.redactor = std::make_shared<const util::Redactor>(
+      util::redactor_for_servers(plan.headers, prepared.target.base_urls));
+  raise_open_file_limit(*std::max_element(options.concurrency.begin(), options.concurrency.end()) +
+                        64);
+  engine::EngineOptions engine = plan.engine;
+  engine.concurrency = 1;
+  prepared.request = plan.request;
+  prepared.url =
+      prepared.target.base_url + std::string(protocol::endpoint_path(prepared.request.endpoint));
+  for (const std::string& base_url : prepared.target.base_urls) {
+    prepared.urls.push_back(base_url +
+                            std::string(protocol::endpoint_path(prepared.request.endpoint)));
+  }
+  if (prepared.urls.size() > 1) {
+    prepared.spread = std::make_shared<const ServerSpread>(
+        options.server_weights.empty() ? std::vector<std::int64_t>(prepared.urls.size(), 1)
+                                       : options.server_weights);
+  }
+  if (prepared.request.model.empty()) {
+    prepared.request.model =
+        discover_model(prepared.target.base_url, plan.headers, engine, *prepared.redactor);
+  }
+  if (tokens) {
+    open_tokenizer(options, plan, engine, prepared, err);
+    open_prompts(options, plan, prepared, err);
+  }
+  check_server_context(options, plan, engine, prepared, err);
+  prepared.request.continuous_usage_stats =
+      options.per_chunk_usage == cli::PerChunkUsage::on ||
+      (options.per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+       probe_per_chunk_usage(prepared.url, plan.headers, prepared.request, engine,
+                             *prepared.redactor));
+  return prepared;
+}
+
+}  // namespace
+
+// Plan and prepare, mapping what stops a run before it starts to its exit code.
+std::optional<PreparedRun> plan_and_prepare(const cli::RunOptions& options, const RunPlan& plan,
+                                            int& failure_code, std::ostream& err) {
+  try {
+    return prepare(options, plan, err);
+  } catch (const RunError& error) {
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitRunFailed;
+  } catch (const tokenizer::TokenizerError& error) {  // a tokenizer file that cannot be used
+    err << "bench: error: --tokenizer " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  } catch (const workload::DatasetError& error) {  // a dataset file that cannot be used
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  } catch (const std::invalid_argument& error) {  // a value the CLI let through
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace bench::app
