@@ -6,14 +6,15 @@ namespace bench::app {
 
 void RecordLog::set_point(nlohmann::json point) {
   const std::lock_guard lock(mutex_);
-  point_ = std::move(point);
+  point_ = point.is_null() ? std::string() : point.dump();
 }
 
 void RecordLog::write(const metrics::RequestRecord& record, std::size_t server) noexcept {
   const std::lock_guard lock(mutex_);
   if (!error_.empty()) return;
   try {
-    line_ = report::request_to_jsonl(record, point_, server);
+    line_.clear();
+    report::append_request_jsonl(line_, record, point_, server);
     line_ += '\n';
     file_.write(line_);
   } catch (const std::exception& error) {

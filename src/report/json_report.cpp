@@ -227,9 +227,6 @@ json run_warnings(const RunSummary& s, const RunContext& c) {
   return warnings;
 }
 
-// Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
-double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
-
 // Counts and the four throughputs, output first among the token kinds.
 void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext& c,
                                bool input_known) {
@@ -367,69 +364,6 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::config] = c.config;
   out[results::key::definitions] = metric_definitions();
   return out;
-}
-
-// Written with ordered_json so each line reads in the order a request happens.
-std::string request_to_jsonl(const metrics::RequestRecord& r, const nlohmann::json& point,
-                             std::size_t server) {
-  using line_json = nlohmann::ordered_json;
-  line_json chunk_arrival_ms = line_json::array();
-  for (std::int64_t t : r.text_chunk_ns) chunk_arrival_ms.push_back(ns_to_ms(t - r.start_ns));
-  line_json chunk_tokens = nullptr;
-  if (!r.text_chunk_tokens.empty()) chunk_tokens = r.text_chunk_tokens;
-
-  auto known = [](std::int64_t count) -> line_json {
-    return count < 0 ? line_json(nullptr) : line_json(count);
-  };
-  auto text_or_null = [](const std::string& text) -> line_json {
-    return text.empty() ? line_json(nullptr) : line_json(valid_utf8(text));
-  };
-
-  line_json line = {
-      {"index", r.index},
-      {"session", r.session < 0 ? line_json(nullptr) : line_json(r.session)},
-      {"turn", r.turn < 0 ? line_json(nullptr) : line_json(r.turn)},
-      {"server", server},
-      {"response_id", text_or_null(r.response_id)},
-      {"warmup", r.warmup},
-      {"intended_start_ms", ns_to_ms(r.intended_start_ns)},
-      {"slot_wait_ms", ns_to_ms(r.slot_wait_ns)},
-      {"start_ms", ns_to_ms(r.start_ns)},
-      {"ttft_ms", r.first_token_ns < 0 ? line_json(nullptr)
-                                       : line_json(ns_to_ms(r.first_token_ns - r.start_ns))},
-      {"ttfa_ms", r.first_answer_ns < 0 ? line_json(nullptr)
-                                        : line_json(ns_to_ms(r.first_answer_ns - r.start_ns))},
-      {"e2e_ms", ns_to_ms(r.end_ns - r.start_ns)},
-      {"new_connection", r.new_connection},
-      {"connect_ms", r.connect_ns < 0 ? line_json(nullptr) : line_json(ns_to_ms(r.connect_ns))},
-      {"chunk_arrival_ms", chunk_arrival_ms},
-      {"chunk_tokens", chunk_tokens},
-      {"prompt_tokens", known(r.prompt_tokens)},
-      {"completion_tokens", known(r.completion_tokens)},
-      {"prompt_token_source", metrics::token_source_name(r.prompt_token_source)},
-      {"completion_token_source", metrics::token_source_name(r.completion_token_source)},
-      {"reasoning_chunks", r.reasoning_chunks},
-      {"reasoning_tokens", r.ok() ? line_json(r.reasoning_tokens) : line_json(nullptr)},
-      {"answer_tokens", r.ok() ? known(r.answer_tokens()) : line_json(nullptr)},
-      {"reasoning_token_source", metrics::token_source_name(r.reasoning_token_source)},
-      {"cached_prompt_tokens", known(r.cached_prompt_tokens)},
-      {"computed_prompt_tokens", known(r.computed_prompt_tokens())},
-      {"cached_prompt_token_source",
-       metrics::cached_token_source_name(r.cached_prompt_token_source)},
-      {"requested_input_len", r.requested_input_len},
-      {"client_prompt_tokens", known(r.client_prompt_tokens)},
-      {"requested_output_len", r.requested_output_len},
-      {"finish_reason", text_or_null(r.finish_reason)},
-      {"saw_done", r.saw_done},
-      {"text_bytes", r.text_bytes},
-      {"http_status", r.http_status == 0 ? line_json(nullptr) : line_json(r.http_status)},
-      {"status", r.ok() ? std::string_view("ok") : metrics::error_class_name(r.error)},
-      {"error", text_or_null(r.error_message)},
-  };
-  if (point.is_null()) return line.dump();
-  line_json with_point = {{"point", line_json::parse(point.dump())}};
-  with_point.update(line);
-  return with_point.dump();
 }
 
 }  // namespace bench::report

@@ -18,10 +18,6 @@ using nlohmann::json;
 using server_metrics::GaugePoint;
 using server_metrics::GaugeStat;
 
-json number_or_null(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
-}
-
 // Counts of requests read as "3.2"; a usage ratio as a percentage.
 std::string stat_text(const GaugeStat& stat, bool as_percent) {
   if (!stat.mean()) return "n/a";

@@ -19,10 +19,6 @@ using nlohmann::json;
 // one of the two miscounts, or other clients share the server.
 constexpr double kTokenMismatchShare = 0.01;
 
-json number_or_null(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
-}
-
 std::string count_text(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? fmt::format("{:.0f}", *value) : "n/a";
 }
@@ -270,6 +266,10 @@ json server_metrics_json(const ServerMetricsWindow& window, const metrics::RunSu
     }
   }
   return out;
+}
+
+json number_or_null(const std::optional<double>& value) {
+  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
 }
 
 }  // namespace bench::report

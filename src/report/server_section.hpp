@@ -27,4 +27,7 @@ nlohmann::json server_metrics_json(const ServerMetricsWindow& window,
                                    const metrics::RunSummary& summary,
                                    bool sharing_intended = false);
 
+/// A figure the server may not have given: the number, or null when absent or not finite.
+nlohmann::json number_or_null(const std::optional<double>& value);
+
 }  // namespace bench::report

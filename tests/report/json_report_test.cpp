@@ -418,3 +418,42 @@ TEST(RequestToJsonl, WritesThePromptsCachedAndComputedSplitOrNullWhenUnknown) {
 }
 
 }  // namespace
+
+// The line is written by hand (no JSON document per request), yet reads exactly as
+// nlohmann::json writes the same document: same keys in the same order, numbers formatted
+// alike in every form a time can take (whole, fractional, below 1, large, a microsecond,
+// negative, zero), strings escaped alike, invalid UTF-8 replaced.
+TEST(RequestToJsonl, ReadsExactlyAsTheJsonLibraryWritesTheSameDocument) {
+  RequestRecord r = completed_record();
+  r.intended_start_ns = -1'500'000;          // -1.5
+  r.slot_wait_ns = 0;                        // 0.0
+  r.start_ns = 7;                            // 0.0 after rounding to the microsecond
+  r.first_token_ns = 123'456'789'012'345;    // 123456789.012...
+  r.first_answer_ns = 1'000;                 // 0.001
+  r.end_ns = 9'000'000'000'000'000'000;      // 13 integer digits: the most int64 ns give
+  r.connect_ns = 100;                        // 0.0
+  r.text_chunk_ns = {12'000, 3'000'000'000, 50'000, 1'234'567'891'234};
+  r.session = 4;
+  r.turn = 2;
+  r.response_id = "cmpl-\"quoted\"\\\t\x01";
+  r.finish_reason = std::string("len\xff\xfegth");
+  r.error_message = "caf\xc3\xa9 \xe2\x9c\x93";
+  const json point = {{"concurrency", 8}};
+  for (const json& with_point : {json(nullptr), point}) {
+    const std::string line = bench::report::request_to_jsonl(r, with_point, 3);
+    const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(line);
+    EXPECT_EQ(parsed.dump(), line);
+    EXPECT_EQ(parsed["server"], 3);
+    EXPECT_EQ(parsed["session"], 4);
+    EXPECT_EQ(parsed["response_id"], "cmpl-\"quoted\"\\\t\x01");
+    EXPECT_EQ(parsed["finish_reason"], "len\xef\xbf\xbd\xef\xbf\xbdgth");  // U+FFFD twice
+    EXPECT_EQ(parsed["error"], "caf\xc3\xa9 \xe2\x9c\x93");
+    EXPECT_DOUBLE_EQ(parsed["intended_start_ms"].get<double>(), -1.5);
+    EXPECT_DOUBLE_EQ(parsed["ttfa_ms"].get<double>(), 0.001);
+    EXPECT_DOUBLE_EQ(parsed["e2e_ms"].get<double>(), 9'000'000'000'000.0);
+    EXPECT_EQ(parsed.begin().key(), with_point.is_null() ? "index" : "point");
+    if (!with_point.is_null()) {
+      EXPECT_EQ(parsed["point"], point);
+    }
+  }
+}

@@ -30,7 +30,7 @@ class RecordLog {
  private:
   std::mutex mutex_;
   AtomicFileWriter file_;
-  nlohmann::json point_;
+  std::string point_;  // the sweep point, written as JSON once; empty: not a sweep
   std::string line_;
   std::string error_;  // the first write error
 };

@@ -127,6 +127,10 @@ std::string render_repeats(const nlohmann::json& point, std::string_view title =
 /// which --base-url the request went to (0-based, in the flags' order, as in `per_server`).
 std::string request_to_jsonl(const metrics::RequestRecord& record,
                              const nlohmann::json& point = nullptr, std::size_t server = 0);
+/// The same line appended to `out`, with `point` already written as JSON (empty: none): what the
+/// request log calls as each request ends, on the event loop, so it allocates next to nothing.
+void append_request_jsonl(std::string& out, const metrics::RequestRecord& record,
+                          std::string_view point, std::size_t server);
 
 /// Above this share of input tokens served from the server's prefix cache, a workload not meant
 /// to share prefixes gets a warning: its input tok/s and TTFT measure the cache, not prefill.

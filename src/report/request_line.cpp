@@ -1,0 +1,231 @@
+// The per-request log's line (--save-requests), written straight into a string. It is written on
+// the event loop as each request ends, and a wave of a thousand requests ends at once: built as
+// a JSON document it took about 350 allocations a line (one per chunk time, key and value),
+// milliseconds of the loop's time per wave in which no socket was read. The text is what
+// nlohmann::json writes for the same document: the same keys in the same order, numbers
+// formatted as it formats them, strings escaped by it.
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/metrics/error_class.hpp"
+#include "bench/report/report.hpp"
+
+namespace bench::report {
+
+namespace {
+
+// Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
+double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
+
+void append_int(std::string& out, std::int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(digits, end);
+}
+
+// As nlohmann::json writes a double: the shortest digits that read back the same, in fixed
+// notation while the decimal point falls within 15 digits left or 4 zeros right of them, with
+// ".0" on a whole number. The log's times are whole microseconds in milliseconds (0.001 up to
+// 13 integer digits), always fixed; anything else is left to the library.
+void append_double(std::string& out, double value) {
+  char text[32];
+  const char* end =
+      std::to_chars(text, text + sizeof text, value, std::chars_format::scientific).ptr;
+  std::string_view scientific(text, static_cast<std::size_t>(end - text));  // [-]d[.ddd]e±XX
+  const bool negative = scientific.front() == '-';
+  if (negative) scientific.remove_prefix(1);
+  const std::size_t e = scientific.find('e');
+  std::string_view exponent_text = scientific.substr(e + 1);
+  if (exponent_text.front() == '+') exponent_text.remove_prefix(1);
+  int exponent = 0;
+  std::from_chars(exponent_text.data(), exponent_text.data() + exponent_text.size(), exponent);
+  const int point = exponent + 1;  // the value is 0.<digits> x 10^point
+  if (value == 0 || point > 15 || point <= -4) {
+    out += nlohmann::json(value).dump();
+    return;
+  }
+  std::string digits(1, scientific[0]);
+  if (e > 1) digits.append(scientific.substr(2, e - 2));
+  const int length = static_cast<int>(digits.size());
+  if (negative) out += '-';
+  if (point >= length) {  // digits[000].0
+    out += digits;
+    out.append(static_cast<std::size_t>(point - length), '0');
+    out += ".0";
+  } else if (point > 0) {  // dig.its
+    out.append(digits, 0, static_cast<std::size_t>(point));
+    out += '.';
+    out.append(digits, static_cast<std::size_t>(point));
+  } else {  // 0.[000]digits
+    out += "0.";
+    out.append(static_cast<std::size_t>(-point), '0');
+    out += digits;
+  }
+}
+
+// Server-supplied text may hold invalid UTF-8: those bytes become U+FFFD.
+void append_text_or_null(std::string& out, const std::string& text) {
+  if (text.empty()) {
+    out += "null";
+    return;
+  }
+  out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void append_name(std::string& out, std::string_view name) {  // bench's own identifiers
+  out += '"';
+  out += name;
+  out += '"';
+}
+
+// `"key":`, after a comma unless it opens the object.
+void key(std::string& out, std::string_view name) {
+  if (out.back() != '{') out += ',';
+  append_name(out, name);
+  out += ':';
+}
+
+void append_known(std::string& out, std::int64_t count) {  // -1: unknown
+  if (count < 0) {
+    out += "null";
+  } else {
+    append_int(out, count);
+  }
+}
+
+void append_ms_since(std::string& out, std::int64_t ns, std::int64_t from_ns) {  // -1: none
+  if (ns < 0) {
+    out += "null";
+  } else {
+    append_double(out, ns_to_ms(ns - from_ns));
+  }
+}
+
+void append_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
+
+void append_timing(std::string& out, const metrics::RequestRecord& r) {
+  key(out, "intended_start_ms");
+  append_double(out, ns_to_ms(r.intended_start_ns));
+  key(out, "slot_wait_ms");
+  append_double(out, ns_to_ms(r.slot_wait_ns));
+  key(out, "start_ms");
+  append_double(out, ns_to_ms(r.start_ns));
+  key(out, "ttft_ms");
+  append_ms_since(out, r.first_token_ns, r.start_ns);
+  key(out, "ttfa_ms");
+  append_ms_since(out, r.first_answer_ns, r.start_ns);
+  key(out, "e2e_ms");
+  append_double(out, ns_to_ms(r.end_ns - r.start_ns));
+  key(out, "new_connection");
+  append_bool(out, r.new_connection);
+  key(out, "connect_ms");
+  append_ms_since(out, r.connect_ns, 0);
+  key(out, "chunk_arrival_ms");
+  out += '[';
+  for (std::size_t i = 0; i < r.text_chunk_ns.size(); ++i) {
+    if (i > 0) out += ',';
+    append_double(out, ns_to_ms(r.text_chunk_ns[i] - r.start_ns));
+  }
+  out += ']';
+  key(out, "chunk_tokens");
+  if (r.text_chunk_tokens.empty()) {
+    out += "null";
+  } else {
+    out += '[';
+    for (std::size_t i = 0; i < r.text_chunk_tokens.size(); ++i) {
+      if (i > 0) out += ',';
+      append_int(out, r.text_chunk_tokens[i]);
+    }
+    out += ']';
+  }
+}
+
+void append_tokens(std::string& out, const metrics::RequestRecord& r) {
+  key(out, "prompt_tokens");
+  append_known(out, r.prompt_tokens);
+  key(out, "completion_tokens");
+  append_known(out, r.completion_tokens);
+  key(out, "prompt_token_source");
+  append_name(out, metrics::token_source_name(r.prompt_token_source));
+  key(out, "completion_token_source");
+  append_name(out, metrics::token_source_name(r.completion_token_source));
+  key(out, "reasoning_chunks");
+  append_int(out, r.reasoning_chunks);
+  key(out, "reasoning_tokens");
+  if (r.ok()) {
+    append_int(out, r.reasoning_tokens);
+  } else {
+    out += "null";
+  }
+  key(out, "answer_tokens");
+  if (r.ok()) {
+    append_known(out, r.answer_tokens());
+  } else {
+    out += "null";
+  }
+  key(out, "reasoning_token_source");
+  append_name(out, metrics::token_source_name(r.reasoning_token_source));
+  key(out, "cached_prompt_tokens");
+  append_known(out, r.cached_prompt_tokens);
+  key(out, "computed_prompt_tokens");
+  append_known(out, r.computed_prompt_tokens());
+  key(out, "cached_prompt_token_source");
+  append_name(out, metrics::cached_token_source_name(r.cached_prompt_token_source));
+  key(out, "requested_input_len");
+  append_int(out, r.requested_input_len);
+  key(out, "client_prompt_tokens");
+  append_known(out, r.client_prompt_tokens);
+  key(out, "requested_output_len");
+  append_int(out, r.requested_output_len);
+}
+
+}  // namespace
+
+void append_request_jsonl(std::string& out, const metrics::RequestRecord& r,
+                          std::string_view point, std::size_t server) {
+  out += '{';
+  if (!point.empty()) {
+    key(out, "point");
+    out += point;
+  }
+  key(out, "index");
+  append_int(out, static_cast<std::int64_t>(r.index));
+  key(out, "session");
+  append_known(out, r.session);
+  key(out, "turn");
+  append_known(out, r.turn);
+  key(out, "server");
+  append_int(out, static_cast<std::int64_t>(server));
+  key(out, "response_id");
+  append_text_or_null(out, r.response_id);
+  key(out, "warmup");
+  append_bool(out, r.warmup);
+  append_timing(out, r);
+  append_tokens(out, r);
+  key(out, "finish_reason");
+  append_text_or_null(out, r.finish_reason);
+  key(out, "saw_done");
+  append_bool(out, r.saw_done);
+  key(out, "text_bytes");
+  append_int(out, r.text_bytes);
+  key(out, "http_status");
+  append_known(out, r.http_status == 0 ? -1 : r.http_status);
+  key(out, "status");
+  append_name(out, r.ok() ? std::string_view("ok") : metrics::error_class_name(r.error));
+  key(out, "error");
+  append_text_or_null(out, r.error_message);
+  out += '}';
+}
+
+std::string request_to_jsonl(const metrics::RequestRecord& record, const nlohmann::json& point,
+                             std::size_t server) {
+  std::string line;
+  append_request_jsonl(line, record, point.is_null() ? std::string() : point.dump(), server);
+  return line;
+}
+
+}  // namespace bench::report
