@@ -175,11 +175,30 @@ std::optional<ContextVerdict> check_dataset_fit(const ContextFit& fit, std::int6
                   fit.remedy)};
 }
 
+// A session's last turn sends its whole history: every earlier prompt and reply, then its own
+// prompt, and asks max_tokens more. A warning, never a refusal: replies may end before
+// max_tokens, and the earlier turns fit whatever the later ones do.
+std::optional<ContextVerdict> check_session_fit(const ContextFit& fit, std::int64_t max_model_len) {
+  const std::int64_t longest =
+      fit.turns * fit.longest_prompt + fit.turns * fit.longest_output;
+  if (longest <= max_model_len) return std::nullopt;
+  return ContextVerdict{
+      false, false,
+      fmt::format("a session's last turn sends {} prompts of up to {} {} and the {} replies "
+                  "before it, up to {} tokens each, and asks max_tokens {}: up to {} in all, "
+                  "beyond the model's max_model_len {} tokens; later turns may be refused "
+                  "(fewer --turns, or a shorter --input-len or --output-len)",
+                  fit.turns, fit.longest_prompt, fit.in_tokens ? "tokens" : "words",
+                  fit.turns - 1, fit.longest_output, fit.longest_output, longest,
+                  max_model_len)};
+}
+
 }  // namespace
 
 std::optional<ContextVerdict> check_context_fit(const ContextFit& fit) {
   if (!fit.max_model_len) return std::nullopt;
   if (!fit.dataset.empty()) return check_dataset_fit(fit, *fit.max_model_len);
+  if (fit.turns > 1) return check_session_fit(fit, *fit.max_model_len);
   const std::int64_t longest = fit.longest_prompt + fit.longest_output;
   if (longest <= *fit.max_model_len) return std::nullopt;
   if (fit.in_tokens) {
@@ -255,6 +274,7 @@ ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
                            ? plan.output_len
                            : workload::length_range(plan.dataset.output_len,
                                                     plan.dataset.range_ratio).high;
+  if (options.multi_turn.enabled && options.multi_turn.turns) fit.turns = *options.multi_turn.turns;
   return fit;
 }
 

@@ -114,6 +114,25 @@ TEST(ServerIdentity, ADatasetsLongestRequestBeyondTheContextIsRefusedInTokens) {
   EXPECT_FALSE(check_context_fit(fit).has_value());
 }
 
+// A session's last turn carries its whole history: 4 turns of 1,000-word prompts with replies
+// of up to 100 tokens fit one request at a time (1,100) but not the last turn (4,400): a
+// warning naming both, since replies may end early.
+TEST(ServerIdentity, ASessionsLastTurnBeyondTheContextIsAWarning) {
+  ContextFit fit = fit_of(1000, 100, false, 4096);
+  fit.turns = 4;
+  const auto verdict = check_context_fit(fit);
+  ASSERT_TRUE(verdict.has_value());
+  EXPECT_FALSE(verdict->refuse);
+  EXPECT_FALSE(verdict->unchecked);
+  EXPECT_EQ(verdict->line,
+            "a session's last turn sends 4 prompts of up to 1000 words and the 3 replies before "
+            "it, up to 100 tokens each, and asks max_tokens 100: up to 4400 in all, beyond the "
+            "model's max_model_len 4096 tokens; later turns may be refused (fewer --turns, or a "
+            "shorter --input-len or --output-len)");
+  fit.turns = 3;  // 3,300: fits
+  EXPECT_FALSE(check_context_fit(fit).has_value());
+}
+
 // A word is one token or several: a dataset read in words is not held against the context at
 // all, fitting or not, and the line says so rather than guess.
 TEST(ServerIdentity, ADatasetInWordsSaysTheCheckWasNotMade) {

@@ -211,3 +211,24 @@ TEST(MultiTurn, WithSeveralServersEachSessionStaysOnOneServerAndItsFiguresAreTha
 }
 
 }  // namespace
+
+namespace {
+
+// The context check holds a session's last turn, its whole history, against max_model_len:
+// 3 turns of 50-word prompts and 10-token replies fit one request at a time (60) but the last
+// turn may make 180, beyond the embedded server's 170: a warning before anything is sent.
+TEST(MultiTurn, ASessionWhoseLastTurnMayOutgrowTheContextIsWarnedOf) {
+  const ProcessResult run = run_process(
+      BENCH_BINARY, {"--multi-turn", "--turns", "3", "--num-prompts", "1", "--input-len", "50",
+                     "--output-len", "10", "--ignore-eos", "--sim-max-model-len", "170",
+                     "--sim-ttft-ms", "1", "--sim-tpot-ms", "1", "--output-format", "json"});
+  EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.err;  // 1: a turn was refused
+  EXPECT_NE(run.err.find("bench: warning: a session's last turn sends 3 prompts of up to 50 "
+                         "words and the 2 replies before it, up to 10 tokens each, and asks "
+                         "max_tokens 10: up to 180 in all, beyond the model's max_model_len "
+                         "170 tokens"),
+            std::string::npos)
+      << run.err;
+}
+
+}  // namespace

@@ -71,6 +71,9 @@ nlohmann::json identity_json(const ServerIdentity& identity);
 struct ContextFit {
   std::int64_t longest_prompt = 0;  // the longest prompt the workload draws (words or tokens)
   std::int64_t longest_output = 0;  // the largest max_tokens it sends
+  // --multi-turn with random prompts: turns a session holds. Its last turn sends `turns`
+  // prompts and the `turns - 1` replies before it, each up to longest_output tokens.
+  std::int64_t turns = 1;
   bool in_tokens = false;           // false: longest_prompt counts words, an estimate
   std::optional<std::int64_t> max_model_len;
   // A dataset whose longest request (longest_prompt plus its own longest_output) was read from
@@ -82,8 +85,9 @@ struct ContextFit {
 
 /// The refusal (lengths in tokens) or the warning (random's lengths in words) when the longest
 /// prompt plus max_tokens exceeds max_model_len; for a dataset read in words, a note that the
-/// check could not be made (a word is no fixed number of tokens); nullopt when it fits or the
-/// limit is unknown.
+/// check could not be made (a word is no fixed number of tokens); for sessions of several
+/// turns, a warning when a session's last turn (its whole history) may exceed it; nullopt when
+/// it fits or the limit is unknown.
 struct ContextVerdict {
   bool refuse = false;     // true: exit 2 before anything is sent
   bool unchecked = false;  // true: not a warning, a note that the check was not made
