@@ -7,26 +7,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <deque>
-#include <map>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
-#include "bench/engine/curl_error.hpp"
-#include "bench/engine/curl_handles.hpp"
-#include "bench/util/clock.hpp"
-#include "bench/util/unique_fd.hpp"
-#include "deadline_queue.hpp"
-#include "free_slots.hpp"
+#include "engine_impl.hpp"
 #include "preconnect_burst.hpp"
-#include "easy_options.hpp"
 
 namespace bench::engine {
 
 namespace {
 
-constexpr std::int64_t kNoDeadline = INT64_MAX;
 // The loop wakes at least this often so a stop request is seen promptly.
 constexpr std::int64_t kMaxWaitNs = 100 * kNsPerMs;
 constexpr int kMaxEventsPerWait = 256;
@@ -45,98 +35,6 @@ constexpr int kMaxTeardownsPerTurn = 4;
 constexpr std::int64_t kPreconnectAnswerMs = 5'000;
 
 }  // namespace
-
-struct Engine::Impl {
-  // One reusable transfer slot: an easy handle (options persist across requests, so
-  // connections and settings are reused) plus the request it currently carries.
-  struct Transfer {
-    EasyHandle easy;
-    TransferRequest request;
-    std::uint32_t slot = 0;         // index in `transfers`
-    std::uint64_t serial = 0;       // which start this is; stale deadlines carry an older one
-    bool in_flight = false;
-    bool headers_seen = false;
-    bool aborted_by_handler = false;
-    std::int64_t body_bytes = 0;
-    std::int64_t sent_ns = 0;       // when it was handed to curl
-    std::int64_t last_byte_ns = 0;  // stamp of the latest body bytes
-    // How a deadline ended it, set when the deadline fired; the transfer is torn down (and its
-    // handler told) in a later step, with this end and its time. Bytes after it are dropped.
-    std::optional<TransferEnd> judged;
-    Impl* engine = nullptr;
-  };
-
-  // What one call of run() decides as it goes.
-  struct RunState {
-    RequestSource* source = nullptr;
-    const std::atomic<bool>* stop = nullptr;
-    bool stopping = false;
-    std::int64_t grace_deadline_ns = kNoDeadline;
-    std::int64_t turn_start_ns = 0;  // when the current turn of the loop began; 0 = none yet
-    bool opening_fill = true;        // the first pass of starts: no connection of the run yet
-    bool starts_deferred = false;    // due requests left for the next turn, after the reads
-    std::optional<std::int64_t> next_due;  // the next request's due time, while a slot is free
-  };
-
-  explicit Impl(EngineOptions opts);
-
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop, std::int64_t slots);
-
-  // libcurl callbacks (C ABI, must not throw).
-  static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
-  static int on_timer(CURLM* multi, long timeout_ms, void* userp);
-  static size_t on_write(char* data, size_t size, size_t count, void* userp);
-
-  // The loop's steps, in the order a turn takes them.
-  void observe_stop(RunState& run);
-  void start_due_requests(RunState& run);
-  void start_next(RequestSource& source);
-  std::int64_t wake_time(const RunState& run) const;
-  void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
-  void fire_deadlines(std::int64_t now);
-  void tear_down_judged();
-  void push_deadline(const Deadline& deadline);
-  bool is_live(const Deadline& deadline) const;
-
-  void keep_connections(std::int64_t count);
-  Transfer& acquire_transfer();
-  void start_transfer(Transfer& transfer);
-  void arm_timer(std::int64_t wake_ns);
-  void deliver_headers(Transfer& transfer);
-  void finish_transfer(Transfer& transfer, CURLcode result);
-  void end_transfer(Transfer& transfer, const TransferEnd& end);
-  void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
-                 std::int64_t end_ns);
-  void judge(Transfer& transfer, metrics::ErrorClass error, std::string message,
-             std::int64_t end_ns);
-  void end_judged(Transfer& transfer);
-  void drain_finished();
-  void cancel_in_flight(const std::string& why);
-  void socket_action(curl_socket_t fd, int flags);
-  curl_slist* header_list_for(const std::vector<std::string>* lines);
-
-  EngineOptions options;
-  MultiHandle multi;
-  UniqueFd epoll_fd;
-  // Wakes the loop at the next deadline with nanosecond precision: epoll_wait counts whole
-  // milliseconds, which would send scheduled requests up to 1 ms late (AIPerf measured the same
-  // quantisation in event-loop timers).
-  UniqueFd timer_fd;
-  std::int64_t timer_armed_ns = -1;  // what timer_fd is armed for; -1 = disarmed
-  std::vector<std::unique_ptr<Transfer>> transfers;  // every slot ever made
-  std::vector<Transfer*> idle;                       // slots not in flight
-  std::map<const std::vector<std::string>*, HeaderList> header_lists;
-  FreeSlots free_slots;                         // since when each free concurrency slot is free
-  DeadlineQueue deadlines;                      // first-token and stall limits of transfers
-  // Transfers a deadline judged, oldest first, with the serial they were judged under.
-  std::deque<std::pair<Transfer*, std::uint64_t>> judged;
-  std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's
-  std::int64_t in_flight = 0;
-  std::uint64_t next_serial = 1;
-  std::int64_t curl_deadline_ns = kNoDeadline;  // from CURLMOPT_TIMERFUNCTION
-  std::int64_t read_stamp_ns = 0;  // taken before each socket_action: one stamp per read
-  EngineStats stats;
-};
 
 Engine::Impl::Impl(EngineOptions opts)
     : options(std::move(opts)), multi(curl_multi_init()), epoll_fd(epoll_create1(EPOLL_CLOEXEC)) {
@@ -202,30 +100,6 @@ int Engine::Impl::on_timer(CURLM*, long timeout_ms, void* userp) {
   auto* self = static_cast<Impl*>(userp);
   self->curl_deadline_ns = timeout_ms < 0 ? kNoDeadline : now_ns() + timeout_ms * kNsPerMs;
   return 0;
-}
-
-// CURLOPT_WRITEFUNCTION: body bytes after chunked decoding, stamped with the read's time.
-size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp) {
-  auto* transfer = static_cast<Transfer*>(userp);
-  Impl& engine = *transfer->engine;
-  const size_t bytes = size * count;
-  if (!transfer->headers_seen) engine.deliver_headers(*transfer);
-  if (transfer->body_bytes == 0 && bytes > 0 && engine.options.stall_timeout_ms > 0) {
-    // The stall limit counts from the first body byte; later bytes only move it (lazily).
-    engine.push_deadline({engine.read_stamp_ns + engine.options.stall_timeout_ms * kNsPerMs,
-                           transfer->serial, transfer->slot, DeadlineKind::stall});
-  }
-  transfer->body_bytes += static_cast<std::int64_t>(bytes);
-  transfer->last_byte_ns = engine.read_stamp_ns;
-  // A deadline already decided how it ends: bytes after that are not the request's.
-  if (transfer->judged) return bytes;
-  const bool keep_going = transfer->request.handler->on_body(std::string_view(data, bytes),
-                                                             engine.read_stamp_ns);
-  if (!keep_going) {
-    transfer->aborted_by_handler = true;
-    return CURL_WRITEFUNC_ERROR;
-  }
-  return bytes;
 }
 
 // --- The loop ---------------------------------------------------------------------------
@@ -417,181 +291,6 @@ void Engine::Impl::tear_down_judged() {
     if (transfer->serial != serial || !transfer->judged) continue;
     end_judged(*transfer);
     ++ended;
-  }
-}
-
-// --- Transfers ---------------------------------------------------------------------------
-
-Engine::Impl::Transfer& Engine::Impl::acquire_transfer() {
-  if (!idle.empty()) {
-    Transfer* transfer = idle.back();
-    idle.pop_back();
-    return *transfer;
-  }
-  auto transfer = std::make_unique<Transfer>();
-  transfer->easy.reset(curl_easy_init());
-  if (!transfer->easy) throw std::runtime_error("curl_easy_init failed");
-  transfer->engine = this;
-  transfer->slot = static_cast<std::uint32_t>(transfers.size());
-  CURL* easy = transfer->easy.get();
-  curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Impl::on_write);
-  curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
-  set_persistent_options(easy, options);
-  transfers.push_back(std::move(transfer));
-  return *transfers.back();
-}
-
-curl_slist* Engine::Impl::header_list_for(const std::vector<std::string>* lines) {
-  auto found = header_lists.find(lines);
-  if (found != header_lists.end()) return found->second.get();
-  std::vector<std::string> all = lines != nullptr ? *lines : std::vector<std::string>{};
-  // libcurl adds "Expect: 100-continue" to large POSTs and then waits for the server's go-ahead
-  // up to CURLOPT_EXPECT_100_TIMEOUT_MS (default 1000 ms, curl's
-  // docs/libcurl/opts/CURLOPT_EXPECT_100_TIMEOUT_MS.md); an empty Expect header turns that off.
-  all.emplace_back("Expect:");
-  HeaderList list = make_header_list(all);
-  curl_slist* raw = list.get();
-  header_lists.emplace(lines, std::move(list));
-  return raw;
-}
-
-void Engine::Impl::start_transfer(Transfer& transfer) {
-  CURL* easy = transfer.easy.get();
-  const TransferRequest& request = transfer.request;
-  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
-  if (request.body.empty()) {
-    curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
-  } else {
-    // POSTFIELDS is not copied: the body lives in the Transfer until the transfer ends.
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(request.body.size()));
-  }
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
-  transfer.serial = next_serial++;
-  transfer.in_flight = true;
-  transfer.headers_seen = false;
-  transfer.aborted_by_handler = false;
-  transfer.body_bytes = 0;
-  transfer.sent_ns = now_ns();
-  transfer.last_byte_ns = transfer.sent_ns;
-  if (options.ttft_timeout_ms > 0) {
-    push_deadline({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
-                    transfer.slot, DeadlineKind::first_token});
-  }
-  const CURLMcode code = curl_multi_add_handle(multi.get(), easy);
-  if (code != CURLM_OK) {
-    throw std::runtime_error(std::string("curl_multi_add_handle: ") + curl_multi_strerror(code));
-  }
-  ++in_flight;
-  ++stats.started;
-}
-
-void Engine::Impl::deliver_headers(Transfer& transfer) {
-  transfer.headers_seen = true;
-  long status = 0;
-  curl_easy_getinfo(transfer.easy.get(), CURLINFO_RESPONSE_CODE, &status);
-  const char* content_type = nullptr;
-  curl_easy_getinfo(transfer.easy.get(), CURLINFO_CONTENT_TYPE, &content_type);
-  transfer.request.handler->on_headers(status, content_type != nullptr ? content_type : "");
-}
-
-// A transfer curl finished: how it ended and what its connection cost, from curl's own record.
-void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
-  if (transfer.judged) {  // a deadline decided first
-    end_judged(transfer);
-    return;
-  }
-  CURL* easy = transfer.easy.get();
-  TransferEnd end;
-  end.end_ns = now_ns();
-  long status = 0;
-  curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-  if (!transfer.headers_seen && status > 0) deliver_headers(transfer);
-  curl_off_t connect_time_us = 0;
-  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_time_us);
-  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &end.new_connections);
-  stats.connections_opened += end.new_connections;
-  curl_off_t app_connect_us = 0;  // TLS handshake done; 0 for plain http
-  curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &app_connect_us);
-  if (end.new_connections > 0) {
-    end.connect_ns = std::max(connect_time_us, app_connect_us) * 1000;
-  }
-  curl_off_t start_transfer_us = 0;
-  curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &start_transfer_us);
-  if (status > 0 && start_transfer_us > 0) end.response_start_ns = start_transfer_us * 1000;
-  const bool connected = connect_time_us > 0 || status > 0;
-  end.error = classify_curl_result(result, connected, transfer.body_bytes > 0);
-  if (result != CURLE_OK) {
-    end.message = transfer.aborted_by_handler ? "aborted by bench" : curl_easy_strerror(result);
-  }
-  end_transfer(transfer, end);
-}
-
-// Ends a transfer before curl does (a deadline, cancellation): leaving the multi handle closes
-// its connection, and its handler hears the reason.
-void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
-                             std::int64_t end_ns) {
-  TransferEnd end;
-  end.error = error;
-  end.message = std::move(message);
-  end.end_ns = end_ns;
-  end_transfer(transfer, end);
-}
-
-// A deadline's verdict, at its time: how the transfer ends is decided now, at `end_ns`; it is
-// torn down by tear_down_judged (or by curl finishing it first).
-void Engine::Impl::judge(Transfer& transfer, metrics::ErrorClass error, std::string message,
-                         std::int64_t end_ns) {
-  TransferEnd& end = transfer.judged.emplace();
-  end.error = error;
-  end.message = std::move(message);
-  end.end_ns = end_ns;
-  judged.emplace_back(&transfer, transfer.serial);
-}
-
-void Engine::Impl::end_judged(Transfer& transfer) {
-  const TransferEnd end = std::move(*transfer.judged);
-  transfer.judged.reset();
-  end_transfer(transfer, end);
-}
-
-// The one way every transfer ends, whatever ended it: its slot is freed, its body released and
-// its handler told, last.
-void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
-  curl_multi_remove_handle(multi.get(), transfer.easy.get());
-  transfer.in_flight = false;
-  --in_flight;
-  ++stats.finished;
-  free_slots.give_back(end.end_ns);
-  TransferHandler* handler = transfer.request.handler;
-  transfer.request = TransferRequest{};  // release the body now
-  idle.push_back(&transfer);
-  handler->on_end(end);
-}
-
-void Engine::Impl::drain_finished() {
-  int pending = 0;
-  while (CURLMsg* message = curl_multi_info_read(multi.get(), &pending)) {
-    if (message->msg != CURLMSG_DONE) continue;
-    Transfer* transfer = nullptr;
-    curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, &transfer);
-    // Copy the result before finish_transfer: removing the handle invalidates `message`.
-    const CURLcode result = message->data.result;
-    finish_transfer(*transfer, result);
-  }
-}
-
-void Engine::Impl::cancel_in_flight(const std::string& why) {
-  for (const auto& transfer : transfers) {
-    if (!transfer->in_flight) continue;
-    if (transfer->judged) {  // its deadline fired before the cancellation
-      end_judged(*transfer);
-      continue;
-    }
-    ++stats.cancelled;
-    end_early(*transfer, metrics::ErrorClass::cancelled, why, now_ns());
   }
 }
 
