@@ -179,8 +179,7 @@ std::optional<ContextVerdict> check_dataset_fit(const ContextFit& fit, std::int6
 // prompt, and asks max_tokens more. A warning, never a refusal: replies may end before
 // max_tokens, and the earlier turns fit whatever the later ones do.
 std::optional<ContextVerdict> check_session_fit(const ContextFit& fit, std::int64_t max_model_len) {
-  const std::int64_t longest =
-      fit.turns * fit.longest_prompt + fit.turns * fit.longest_output;
+  const std::int64_t longest = fit.turns * (fit.longest_prompt + fit.longest_output);
   if (longest <= max_model_len) return std::nullopt;
   return ContextVerdict{
       false, false,

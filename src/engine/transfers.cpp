@@ -10,11 +10,27 @@
 
 namespace bench::engine {
 
+namespace {
+
+// How a transfer bench itself ended (a deadline, a cancellation) ends: `error`, said by
+// `message`, at `end_ns`.
+TransferEnd ended_by_bench(metrics::ErrorClass error, std::string message, std::int64_t end_ns) {
+  TransferEnd end;
+  end.error = error;
+  end.message = std::move(message);
+  end.end_ns = end_ns;
+  return end;
+}
+
+}  // namespace
+
 // CURLOPT_WRITEFUNCTION: body bytes after chunked decoding, stamped with the read's time.
 size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp) {
   auto* transfer = static_cast<Transfer*>(userp);
   Impl& engine = *transfer->engine;
   const size_t bytes = size * count;
+  // A deadline already decided how it ends: nothing after that is the request's.
+  if (transfer->judged) return bytes;
   if (!transfer->headers_seen) engine.deliver_headers(*transfer);
   if (transfer->body_bytes == 0 && bytes > 0 && engine.options.stall_timeout_ms > 0) {
     // The stall limit counts from the first body byte; later bytes only move it (lazily).
@@ -23,8 +39,6 @@ size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp
   }
   transfer->body_bytes += static_cast<std::int64_t>(bytes);
   transfer->last_byte_ns = engine.read_stamp_ns;
-  // A deadline already decided how it ends: bytes after that are not the request's.
-  if (transfer->judged) return bytes;
   const bool keep_going = transfer->request.handler->on_body(std::string_view(data, bytes),
                                                              engine.read_stamp_ns);
   if (!keep_going) {
@@ -141,25 +155,18 @@ void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   end_transfer(transfer, end);
 }
 
-// Ends a transfer before curl does (a deadline, cancellation): leaving the multi handle closes
-// its connection, and its handler hears the reason.
+// Ends a transfer before curl does, at once (a cancellation; a deadline is judged first):
+// leaving the multi handle closes its connection, and its handler hears the reason.
 void Engine::Impl::end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
                              std::int64_t end_ns) {
-  TransferEnd end;
-  end.error = error;
-  end.message = std::move(message);
-  end.end_ns = end_ns;
-  end_transfer(transfer, end);
+  end_transfer(transfer, ended_by_bench(error, std::move(message), end_ns));
 }
 
 // A deadline's verdict, at its time: how the transfer ends is decided now, at `end_ns`; it is
 // torn down by tear_down_judged (or by curl finishing it first).
 void Engine::Impl::judge(Transfer& transfer, metrics::ErrorClass error, std::string message,
                          std::int64_t end_ns) {
-  TransferEnd& end = transfer.judged.emplace();
-  end.error = error;
-  end.message = std::move(message);
-  end.end_ns = end_ns;
+  transfer.judged = ended_by_bench(error, std::move(message), end_ns);
   judged.emplace_back(&transfer, transfer.serial);
 }
 

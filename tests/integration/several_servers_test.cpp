@@ -15,12 +15,14 @@
 
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
+#include "jsonl.hpp"
 #include "run_process.hpp"
 
 namespace {
 
 using bench::testing::ClosedPort;
 using bench::testing::ProcessResult;
+using bench::testing::read_jsonl;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
@@ -48,6 +50,16 @@ std::vector<std::string> run_flags(const std::string& first, const std::string& 
           "--output-format", "json"};
 }
 
+// bench against two simulated servers whose truth logs are dir's first.jsonl and second.jsonl,
+// with run_flags and `more`; the servers are gone (their logs complete) when it returns.
+ProcessResult run_on_two_servers(const TempDir& dir, const std::vector<std::string>& more = {}) {
+  bench::sim::SimServer first(quick_sim(dir.file("first.jsonl")));
+  bench::sim::SimServer second(quick_sim(dir.file("second.jsonl")));
+  std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
+  flags.insert(flags.end(), more.begin(), more.end());
+  return run_process(BENCH_BINARY, flags);
+}
+
 std::int64_t sum_of(const json& servers, const std::string& key) {
   std::int64_t sum = 0;
   for (const json& server : servers) sum += server[key].get<std::int64_t>();
@@ -56,12 +68,7 @@ std::int64_t sum_of(const json& servers, const std::string& key) {
 
 TEST(SeveralServers, RequestsFollowTheWeightsExactlyAndEachServersFiguresAddUpToTheRuns) {
   TempDir dir;
-  ProcessResult run;
-  {
-    bench::sim::SimServer first(quick_sim(dir.file("first.jsonl")));
-    bench::sim::SimServer second(quick_sim(dir.file("second.jsonl")));
-    run = run_process(BENCH_BINARY, run_flags(first.base_url(), second.base_url()));
-  }
+  const ProcessResult run = run_on_two_servers(dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   const json& servers = results["per_server"];
@@ -84,35 +91,23 @@ TEST(SeveralServers, RequestsFollowTheWeightsExactlyAndEachServersFiguresAddUpTo
 
 // The ids in a truth log: the responses that server sent.
 std::set<std::string> response_ids_in(const std::string& path) {
-  std::ifstream in(path);
   std::set<std::string> ids;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) ids.insert(json::parse(line)["id"].get<std::string>());
-  }
+  for (const json& record : read_jsonl(path)) ids.insert(record.at("id").get<std::string>());
   return ids;
 }
 
 // The request log says which server each request went to: the one whose truth log holds it.
 TEST(SeveralServers, TheRequestLogNamesTheServerThatAnsweredEachRequest) {
   TempDir dir;
-  ProcessResult run;
-  {
-    bench::sim::SimServer first(quick_sim(dir.file("first.jsonl")));
-    bench::sim::SimServer second(quick_sim(dir.file("second.jsonl")));
-    std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
-    flags.insert(flags.end(), {"--save-requests", dir.file("requests.jsonl")});
-    run = run_process(BENCH_BINARY, flags);
-  }
+  const ProcessResult run = run_on_two_servers(dir, {"--save-requests", dir.file("requests.jsonl")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::set<std::string> answered[] = {response_ids_in(dir.file("first.jsonl")),
                                             response_ids_in(dir.file("second.jsonl"))};
-  std::ifstream log(dir.file("requests.jsonl"));
   std::size_t requests[2] = {0, 0};
-  for (std::string line; std::getline(log, line);) {
-    const json request = json::parse(line);
-    const auto server = request["server"].get<std::size_t>();
-    ASSERT_LT(server, 2u) << line;
-    EXPECT_EQ(answered[server].count(request["response_id"].get<std::string>()), 1u) << line;
+  for (const json& request : read_jsonl(dir.file("requests.jsonl"))) {
+    const auto server = request.at("server").get<std::size_t>();
+    ASSERT_LT(server, 2u) << request;
+    EXPECT_EQ(answered[server].count(request.at("response_id").get<std::string>()), 1u) << request;
     ++requests[server];
   }
   EXPECT_EQ(requests[0], 30u);
