@@ -19,16 +19,12 @@ using bench::app::LoadPoint;
 using bench::app::plan_run;
 using bench::app::PreparedRun;
 using bench::app::RunPlan;
-
-bench::cli::RunOptions parse(std::vector<std::string> args) {
-  return bench::testing::parse_run_options(std::move(args));
-}
+using bench::testing::parse_run_options;
 
 TEST(RunPlan, DatasetFlagsReachTheDatasetWithTheRunsCountLengthsAndSeed) {
-  const RunPlan plan = plan_run(parse({"--dataset", "shared-prefix", "--prefix-groups", "2",
-                                       "--questions-per-group", "3", "--input-len", "10",
-                                       "--output-len", "5", "--seed", "7", "--warmup-requests",
-                                       "2"}));
+  const RunPlan plan = plan_run(parse_run_options(
+      {"--dataset", "shared-prefix", "--prefix-groups", "2", "--questions-per-group", "3",
+       "--input-len", "10", "--output-len", "5", "--seed", "7", "--warmup-requests", "2"}));
   EXPECT_EQ(plan.dataset.kind, bench::workload::DatasetKind::shared_prefix);
   EXPECT_EQ(plan.dataset.prefix_groups, 2);
   EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(2 + 2 * 3));  // warm-up + groups x q
@@ -38,24 +34,25 @@ TEST(RunPlan, DatasetFlagsReachTheDatasetWithTheRunsCountLengthsAndSeed) {
 }
 
 TEST(RunPlan, ATimeBoundRunHasNoCountAndSendsFreshPrompts) {
-  const RunPlan plan = plan_run(parse({"--duration", "5s", "--num-prompts", "30",
-                                       "--warmup-requests", "4"}));
+  const RunPlan plan = plan_run(
+      parse_run_options({"--duration", "5s", "--num-prompts", "30", "--warmup-requests", "4"}));
   EXPECT_EQ(plan.dataset.count, std::nullopt);
   EXPECT_EQ(plan.reuse_prompts_modulo, 0u);
 }
 
 TEST(RunPlan, ReusedPromptsAreAPointsPromptsOrATimedRunsNumPrompts) {
-  EXPECT_EQ(plan_run(parse({"--num-prompts", "30", "--warmup-requests", "4",
-                            "--reuse-prompts"}))
+  EXPECT_EQ(plan_run(parse_run_options(
+                         {"--num-prompts", "30", "--warmup-requests", "4", "--reuse-prompts"}))
                 .reuse_prompts_modulo,
             34u);
-  EXPECT_EQ(plan_run(parse({"--duration", "5s", "--num-prompts", "30", "--reuse-prompts"}))
-                .reuse_prompts_modulo,
-            30u);
+  EXPECT_EQ(
+      plan_run(parse_run_options({"--duration", "5s", "--num-prompts", "30", "--reuse-prompts"}))
+          .reuse_prompts_modulo,
+      30u);
 }
 
 TEST(RunPlan, EveryPointOfASweepHasAPromptStreamOfItsOwn) {
-  const RunPlan plan = plan_run(parse({"--concurrency", "1,4,16"}));
+  const RunPlan plan = plan_run(parse_run_options({"--concurrency", "1,4,16"}));
   ASSERT_EQ(plan.points.size(), 3u);
   EXPECT_EQ(plan.points[0].prompt_stream, 0u);
   EXPECT_EQ(plan.points[1].prompt_stream, 1u);
@@ -63,27 +60,27 @@ TEST(RunPlan, EveryPointOfASweepHasAPromptStreamOfItsOwn) {
 }
 
 TEST(RunPlan, WithoutSeedEachRunDrawsItsOwnAndWithSeedItIsKept) {
-  const auto first = parse({"--num-prompts", "4"});
-  const auto second = parse({"--num-prompts", "4"});
+  const auto first = parse_run_options({"--num-prompts", "4"});
+  const auto second = parse_run_options({"--num-prompts", "4"});
   EXPECT_FALSE(first.seed_given);
   // Two draws of 32 random bits: equal once in four billion runs.
   EXPECT_NE(first.seed, second.seed);
-  EXPECT_EQ(parse({"--seed", "42"}).seed, 42u);
-  EXPECT_TRUE(parse({"--seed", "42"}).seed_given);
+  EXPECT_EQ(parse_run_options({"--seed", "42"}).seed, 42u);
+  EXPECT_TRUE(parse_run_options({"--seed", "42"}).seed_given);
 }
 
 TEST(RunPlan, TheOutputLengthIsWhatExtraBodySendsInsteadOfMaxTokens) {
-  EXPECT_EQ(plan_run(parse({"--output-len", "16"})).output_len, 16);
-  EXPECT_FALSE(plan_run(parse({"--output-len", "16"})).output_len_from_extra_body);
-  const RunPlan plan = plan_run(parse({"--output-len", "16", "--extra-body",
-                                       R"({"max_tokens":3,"max_completion_tokens":9})"}));
+  EXPECT_EQ(plan_run(parse_run_options({"--output-len", "16"})).output_len, 16);
+  EXPECT_FALSE(plan_run(parse_run_options({"--output-len", "16"})).output_len_from_extra_body);
+  const RunPlan plan = plan_run(parse_run_options(
+      {"--output-len", "16", "--extra-body", R"({"max_tokens":3,"max_completion_tokens":9})"}));
   EXPECT_EQ(plan.output_len, 9);  // max_completion_tokens is the one servers honour
   EXPECT_TRUE(plan.output_len_from_extra_body);
 }
 
 TEST(RunPlan, RequestAndHeadersCarryTheEndpointKeyAndExtraHeaders) {
-  const RunPlan plan = plan_run(parse({"--endpoint", "completions", "--api-key", "k1",
-                                       "--header", "X-A: 1", "--ignore-eos"}));
+  const RunPlan plan = plan_run(parse_run_options(
+      {"--endpoint", "completions", "--api-key", "k1", "--header", "X-A: 1", "--ignore-eos"}));
   EXPECT_EQ(plan.request.endpoint, bench::protocol::Endpoint::completions);
   EXPECT_TRUE(plan.request.ignore_eos);
   const std::vector<std::string> want = {"Content-Type: application/json",
@@ -93,9 +90,9 @@ TEST(RunPlan, RequestAndHeadersCarryTheEndpointKeyAndExtraHeaders) {
 }
 
 TEST(RunPlan, EngineTimeoutsAreInMilliseconds) {
-  const RunPlan plan = plan_run(parse({"--request-timeout", "2.5", "--connect-timeout", "1",
-                                       "--ttft-timeout", "0.25", "--stall-timeout", "3",
-                                       "--grace", "0"}));
+  const RunPlan plan = plan_run(
+      parse_run_options({"--request-timeout", "2.5", "--connect-timeout", "1", "--ttft-timeout",
+                         "0.25", "--stall-timeout", "3", "--grace", "0"}));
   EXPECT_EQ(plan.engine.request_timeout_ms, 2500);
   EXPECT_EQ(plan.engine.connect_timeout_ms, 1000);
   EXPECT_EQ(plan.engine.ttft_timeout_ms, 250);
@@ -104,19 +101,19 @@ TEST(RunPlan, EngineTimeoutsAreInMilliseconds) {
 }
 
 TEST(RunPlan, OneValueOfEachIsASingleRunAndAListIsASweepOverIt) {
-  const RunPlan single = plan_run(parse({"--concurrency", "8"}));
+  const RunPlan single = plan_run(parse_run_options({"--concurrency", "8"}));
   ASSERT_EQ(single.points.size(), 1u);
   EXPECT_TRUE(single.sweep_variable.empty());
   EXPECT_EQ(bench::app::point_label_text(single, single.points[0]), "");
 
-  const RunPlan by_concurrency = plan_run(parse({"--concurrency", "1,8"}));
+  const RunPlan by_concurrency = plan_run(parse_run_options({"--concurrency", "1,8"}));
   ASSERT_EQ(by_concurrency.points.size(), 2u);
   EXPECT_EQ(by_concurrency.sweep_variable, "concurrency");
   EXPECT_EQ(bench::app::point_label_text(by_concurrency, by_concurrency.points[1]), "c=8");
   EXPECT_EQ(bench::app::point_label(by_concurrency, by_concurrency.points[1]),
             nlohmann::json({{"concurrency", 8}}));
 
-  const RunPlan by_rate = plan_run(parse({"--request-rate", "2,inf"}));
+  const RunPlan by_rate = plan_run(parse_run_options({"--request-rate", "2,inf"}));
   ASSERT_EQ(by_rate.points.size(), 2u);
   EXPECT_EQ(by_rate.sweep_variable, "request_rate");
   EXPECT_EQ(bench::app::point_label_text(by_rate, by_rate.points[0]), "rate=2");
@@ -126,7 +123,7 @@ TEST(RunPlan, OneValueOfEachIsASingleRunAndAListIsASweepOverIt) {
 
 TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSchedule) {
   const bench::cli::RunOptions options =
-      parse({"--concurrency", "4", "--num-prompts", "12", "--warmup-requests", "3"});
+      parse_run_options({"--concurrency", "4", "--num-prompts", "12", "--warmup-requests", "3"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   prepared.url = "http://127.0.0.1:1/v1/chat/completions";
@@ -155,8 +152,8 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
 
 TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   const bench::cli::RunOptions options =
-      parse({"--base-url", "http://a:1", "--base-url", "http://b:2", "--server-weights", "3,1",
-             "--server-metrics"});
+      parse_run_options({"--base-url", "http://a:1", "--base-url", "http://b:2", "--server-weights",
+                         "3,1", "--server-metrics"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   prepared.target.base_url = "http://a:1";
@@ -179,9 +176,9 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
 }
 
 TEST(RunPlan, TheOpenLoopPlanCarriesTheRampAndBothPhasesBounds) {
-  const bench::cli::RunOptions options =
-      parse({"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps",
-             "9", "--num-prompts", "20", "--warmup-requests", "2", "--seed", "5"});
+  const bench::cli::RunOptions options = parse_run_options(
+      {"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "9",
+       "--num-prompts", "20", "--warmup-requests", "2", "--seed", "5"});
   const bench::schedule::OpenLoopPlan open =
       bench::app::open_loop_plan(options, options.request_rates[0]);
   EXPECT_EQ(open.measured.ramp.strategy, bench::schedule::RampStrategy::linear);
@@ -193,7 +190,7 @@ TEST(RunPlan, TheOpenLoopPlanCarriesTheRampAndBothPhasesBounds) {
 
 TEST(RunPlan, TheReportContextSaysWhatWasSent) {
   const bench::cli::RunOptions options =
-      parse({"--endpoint", "completions", "--extra-body", R"({"max_tokens":7})"});
+      parse_run_options({"--endpoint", "completions", "--extra-body", R"({"max_tokens":7})"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   prepared.target.base_url = "http://127.0.0.1:9";
@@ -216,7 +213,7 @@ TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
       "--dataset", "trace", "--trace-format", "mooncake", "--dataset-path",
       std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl", "--warmup-requests",
       "3"};
-  bench::cli::RunOptions all = parse(trace);
+  bench::cli::RunOptions all = parse_run_options(trace);
   RunPlan plan = plan_run(all);
   EXPECT_FALSE(plan.dataset.count.has_value());  // every row (20)
   auto source = bench::workload::open_prompt_source(plan.dataset);
@@ -225,7 +222,7 @@ TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
 
   std::vector<std::string> limited_args = trace;
   limited_args.insert(limited_args.end(), {"--num-prompts", "5"});
-  bench::cli::RunOptions limited = parse(limited_args);
+  bench::cli::RunOptions limited = parse_run_options(limited_args);
   plan = plan_run(limited);
   EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(8));
   source = bench::workload::open_prompt_source(plan.dataset);
@@ -234,7 +231,7 @@ TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
 
   std::vector<std::string> no_rows_left = trace;
   no_rows_left.back() = "20";
-  bench::cli::RunOptions warm = parse(no_rows_left);
+  bench::cli::RunOptions warm = parse_run_options(no_rows_left);
   source = bench::workload::open_prompt_source(plan_run(warm).dataset);
   EXPECT_THROW(bench::app::settle_trace_requests(warm, *source), std::invalid_argument);
 }
@@ -256,8 +253,8 @@ TEST(RunPlanShards, ConcurrencySplitsAsEvenlyAsPossibleWithTheRemainderToTheFirs
 
 TEST(RunPlanShards, AShardTakesItsShareOfTheLoadAndOnlyTheFirstPointWaitsForStartAt) {
   const bench::cli::RunOptions options =
-      parse({"--base-url", "http://127.0.0.1:1", "--concurrency", "10,20", "--seed", "1",
-             "--shard", "3/4", "--num-prompts", "12", "--preconnect", "6"});
+      parse_run_options({"--base-url", "http://127.0.0.1:1", "--concurrency", "10,20", "--seed",
+                         "1", "--shard", "3/4", "--num-prompts", "12", "--preconnect", "6"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   const bench::app::PointPlan first =

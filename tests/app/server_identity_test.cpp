@@ -65,11 +65,11 @@ TEST(ServerIdentity, OtherAnswersAreNotMistakenForOnes) {
   EXPECT_FALSE(read_sglang_server_info(R"({"version":"1"})", identity));
   EXPECT_FALSE(read_llamacpp_props(R"({"detail":"Not Found"})", identity));
   EXPECT_FALSE(read_models("", "m", identity));
-  const nlohmann::json json = identity_json(identity);
-  EXPECT_TRUE(json.at("family").is_null());
-  EXPECT_TRUE(json.at("version").is_null());
-  EXPECT_TRUE(json.at("model").is_null());
-  EXPECT_TRUE(json.at("max_model_len").is_null());
+  const nlohmann::json written = identity_json(identity);
+  EXPECT_TRUE(written.at("family").is_null());
+  EXPECT_TRUE(written.at("version").is_null());
+  EXPECT_TRUE(written.at("model").is_null());
+  EXPECT_TRUE(written.at("max_model_len").is_null());
 }
 
 ContextFit fit_of(std::int64_t prompt, std::int64_t output, bool in_tokens,

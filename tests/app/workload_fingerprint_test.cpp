@@ -15,17 +15,15 @@
 namespace {
 
 using bench::app::LoadPoint;
+using bench::testing::parse_run_options;
 using bench::testing::TempFile;
-
-bench::cli::RunOptions parse(std::vector<std::string> args) {
-  return bench::testing::parse_run_options(std::move(args));
-}
 
 const std::vector<LoadPoint> kOnePoint = {{8, 4.0}};
 
 std::string fingerprint(const std::vector<std::string>& args,
                         const std::vector<LoadPoint>& points = kOnePoint) {
-  return bench::app::workload_fingerprint(bench::app::workload_definition(parse(args)), points);
+  return bench::app::workload_fingerprint(bench::app::workload_definition(parse_run_options(args)),
+                                          points);
 }
 
 const std::vector<std::string> kBase = {"--input-len", "512", "--output-len", "64",

@@ -1,5 +1,7 @@
 // parse_cli in-process: flags land in RunOptions, bad values come back as usage errors that
 // name the flag, and nothing exits the test process.
+#include "bench/cli/options.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -7,24 +9,18 @@
 #include <vector>
 
 #include "bench/cli/exit_codes.hpp"
-#include "bench/cli/options.hpp"
+#include "parse_run_options.hpp"
 
 namespace {
 
 using bench::cli::Command;
 using bench::cli::ParseResult;
-
-ParseResult parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "bench");
-  std::vector<const char*> argv;
-  for (const std::string& arg : args) argv.push_back(arg.c_str());
-  return bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
-}
+using bench::testing::parse_args;
 
 TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   unsetenv("OPENAI_BASE_URL");
   unsetenv("OPENAI_API_KEY");
-  const ParseResult result = parse({});
+  const ParseResult result = parse_args({});
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.command, Command::run);
   EXPECT_EQ(result.run.base_url, "");
@@ -38,13 +34,43 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
 }
 
 TEST(ParseCli, ReadsEveryRunFlag) {
-  const ParseResult result = parse(
-      {"--base-url", "http://127.0.0.1:8000/v1/", "--endpoint", "completions", "--model", "m",
-       "--api-key", "k", "--max-concurrency", "256", "--num-prompts", "10", "--input-len", "5",
-       "--output-len", "7", "--ignore-eos", "--temperature", "0.5", "--extra-body",
-       R"({"top_p":0.9})", "--header", "X-A: 1", "--header", "X-B: 2", "--seed", "7",
-       "--warmup-requests", "3", "--request-timeout", "30", "--output-format", "json",
-       "--output-file", "r.json", "--save-requests", "r.jsonl"});
+  const ParseResult result = parse_args({"--base-url",
+                                         "http://127.0.0.1:8000/v1/",
+                                         "--endpoint",
+                                         "completions",
+                                         "--model",
+                                         "m",
+                                         "--api-key",
+                                         "k",
+                                         "--max-concurrency",
+                                         "256",
+                                         "--num-prompts",
+                                         "10",
+                                         "--input-len",
+                                         "5",
+                                         "--output-len",
+                                         "7",
+                                         "--ignore-eos",
+                                         "--temperature",
+                                         "0.5",
+                                         "--extra-body",
+                                         R"({"top_p":0.9})",
+                                         "--header",
+                                         "X-A: 1",
+                                         "--header",
+                                         "X-B: 2",
+                                         "--seed",
+                                         "7",
+                                         "--warmup-requests",
+                                         "3",
+                                         "--request-timeout",
+                                         "30",
+                                         "--output-format",
+                                         "json",
+                                         "--output-file",
+                                         "r.json",
+                                         "--save-requests",
+                                         "r.jsonl"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::cli::RunOptions& run = result.run;
   EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add
@@ -70,7 +96,7 @@ TEST(ParseCli, ReadsEveryRunFlag) {
 TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
   setenv("OPENAI_BASE_URL", "http://10.0.0.1:9000", 1);
   setenv("OPENAI_API_KEY", "from-env", 1);
-  const ParseResult result = parse({});
+  const ParseResult result = parse_args({});
   unsetenv("OPENAI_BASE_URL");
   unsetenv("OPENAI_API_KEY");
   ASSERT_FALSE(result.exit_code) << result.message;
@@ -87,7 +113,7 @@ TEST(ParseCli, BadValuesAreUsageErrorsNamingTheFlag) {
       {{"--per-chunk-usage", "maybe"}, "--per-chunk-usage"},
   };
   for (const auto& [args, mention] : cases) {
-    const ParseResult result = parse(args);
+    const ParseResult result = parse_args(args);
     ASSERT_TRUE(result.exit_code.has_value()) << mention;
     EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage) << mention;
     EXPECT_NE(result.message.find(mention), std::string::npos) << result.message;
@@ -96,8 +122,8 @@ TEST(ParseCli, BadValuesAreUsageErrorsNamingTheFlag) {
 
 TEST(ParseCli, ServeSimIsASubcommandWithItsOwnFlags) {
   const ParseResult result =
-      parse({"serve-sim", "--port", "8123", "--ttft-ms", "30", "--tpot-ms", "4",
-             "--tokens-per-chunk", "3", "--no-usage", "--model", "x"});
+      parse_args({"serve-sim", "--port", "8123", "--ttft-ms", "30", "--tpot-ms", "4",
+                  "--tokens-per-chunk", "3", "--no-usage", "--model", "x"});
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.command, Command::serve_sim);
   EXPECT_EQ(result.serve_sim.port, 8123);
@@ -109,17 +135,17 @@ TEST(ParseCli, ServeSimIsASubcommandWithItsOwnFlags) {
 }
 
 TEST(ParseCli, ServeSimListensOnPort8000ByDefaultWhileTheEmbeddedTargetTakesAnyFreePort) {
-  const ParseResult serve = parse({"serve-sim"});
+  const ParseResult serve = parse_args({"serve-sim"});
   ASSERT_FALSE(serve.exit_code) << serve.message;
   EXPECT_EQ(serve.serve_sim.port, 8000);
-  const ParseResult run = parse({});
+  const ParseResult run = parse_args({});
   ASSERT_FALSE(run.exit_code) << run.message;
   EXPECT_EQ(run.run.sim.port, 0);
 }
 
 TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
   const ParseResult result =
-      parse({"--api-key", "sk-secret", "--header", "X-Token: also-secret"});
+      parse_args({"--api-key", "sk-secret", "--header", "X-Token: also-secret"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const std::string config = bench::cli::options_to_json(result.run).dump();
   EXPECT_EQ(config.find("sk-secret"), std::string::npos);
@@ -133,12 +159,12 @@ TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
 namespace {
 
 TEST(ParseCli, ReadsSweepsAndLoadShapes) {
-  const ParseResult sweep = parse({"--concurrency", "1,8,64"});
+  const ParseResult sweep = parse_args({"--concurrency", "1,8,64"});
   ASSERT_FALSE(sweep.exit_code) << sweep.message;
   EXPECT_EQ(sweep.run.concurrency, (std::vector<std::int64_t>{1, 8, 64}));
   EXPECT_TRUE(sweep.run.concurrency_given);
 
-  const ParseResult rates = parse({"--request-rate", "4,inf", "--burstiness", "0.5"});
+  const ParseResult rates = parse_args({"--request-rate", "4,inf", "--burstiness", "0.5"});
   ASSERT_FALSE(rates.exit_code) << rates.message;
   ASSERT_EQ(rates.run.request_rates.size(), 2u);
   EXPECT_EQ(rates.run.request_rates[0], 4);
@@ -146,9 +172,9 @@ TEST(ParseCli, ReadsSweepsAndLoadShapes) {
   // An open loop without --concurrency is not capped in practice, as in vLLM and SGLang.
   EXPECT_EQ(rates.run.concurrency, (std::vector<std::int64_t>{bench::cli::kOpenLoopDefaultCap}));
 
-  const ParseResult timed = parse({"--duration", "2m", "--duration-hard", "--warmup-duration",
-                                   "10s", "--goodput", "ttft:300", "tpot:50", "--output-format",
-                                   "csv", "--client-threads", "2"});
+  const ParseResult timed =
+      parse_args({"--duration", "2m", "--duration-hard", "--warmup-duration", "10s", "--goodput",
+                  "ttft:300", "tpot:50", "--output-format", "csv", "--client-threads", "2"});
   ASSERT_FALSE(timed.exit_code) << timed.message;
   EXPECT_EQ(timed.run.duration_s, 120);
   EXPECT_TRUE(timed.run.duration_hard);
@@ -174,7 +200,7 @@ TEST(ParseCli, RefusesCombinationsThatMeanNothing) {
       {{"--duration", "soon"}, "--duration: 'soon'"},
   };
   for (const auto& [args, mention] : cases) {
-    const ParseResult result = parse(args);
+    const ParseResult result = parse_args(args);
     ASSERT_TRUE(result.exit_code.has_value()) << mention;
     EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage) << mention;
     EXPECT_NE(result.message.find(mention), std::string::npos) << result.message;
@@ -186,16 +212,17 @@ TEST(ParseCli, RefusesCombinationsThatMeanNothing) {
 namespace {
 
 TEST(ParseCli, ServerMetricsTakesAnOptionalUrl) {
-  const ParseResult off = parse({});
+  const ParseResult off = parse_args({});
   ASSERT_FALSE(off.exit_code) << off.message;
   EXPECT_FALSE(off.run.server_metrics);
-  const ParseResult default_url = parse({"--server-metrics", "--concurrency", "2"});
+  const ParseResult default_url = parse_args({"--server-metrics", "--concurrency", "2"});
   ASSERT_FALSE(default_url.exit_code) << default_url.message;
   EXPECT_TRUE(default_url.run.server_metrics);
   EXPECT_TRUE(default_url.run.server_metrics_urls.empty() ||
               default_url.run.server_metrics_urls == std::vector<std::string>{""});
   EXPECT_EQ(default_url.run.concurrency, (std::vector<std::int64_t>{2}));
-  const ParseResult given = parse({"--server-metrics", "http://10.0.0.2:8000/prometheus/metrics"});
+  const ParseResult given =
+      parse_args({"--server-metrics", "http://10.0.0.2:8000/prometheus/metrics"});
   ASSERT_FALSE(given.exit_code) << given.message;
   EXPECT_TRUE(given.run.server_metrics);
   EXPECT_EQ(given.run.server_metrics_urls,
@@ -203,8 +230,9 @@ TEST(ParseCli, ServerMetricsTakesAnOptionalUrl) {
 }
 
 TEST(ParseCli, ServerMetricsRepeatsForSeveralServers) {
-  const ParseResult several = parse({"--server-metrics", "http://a:8000/metrics", "--server-metrics",
-                                     "http://b:8000/metrics", "--concurrency", "2"});
+  const ParseResult several =
+      parse_args({"--server-metrics", "http://a:8000/metrics", "--server-metrics",
+                  "http://b:8000/metrics", "--concurrency", "2"});
   ASSERT_FALSE(several.exit_code) << several.message;
   EXPECT_TRUE(several.run.server_metrics);
   EXPECT_EQ(several.run.server_metrics_urls,

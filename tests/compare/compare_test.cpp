@@ -1,54 +1,31 @@
 // compare on two single runs (real results of tests/data/compare): which rows, which way each
 // metric is worse, the change in %, the threshold, a zero base, missing figures, and the
 // configuration warnings that never fail a comparison.
+#include "bench/compare/compare.hpp"
+
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "bench/compare/compare.hpp"
+#include "compare_helpers.hpp"
 #include "results_fixtures.hpp"
 
 namespace {
 
-using bench::compare::Comparison;
 using bench::compare::CompareError;
 using bench::compare::CompareOptions;
+using bench::compare::Comparison;
 using bench::compare::Direction;
 using bench::compare::Row;
 using bench::compare::Verdict;
 using bench::testing::compare_fixture;
+using bench::testing::compared;
+using bench::testing::refusal;
+using bench::testing::row;
 using nlohmann::json;
-
-Comparison compared(const json& base, const json& next, std::optional<double> threshold = {}) {
-  CompareOptions options;
-  options.threshold = threshold;
-  auto result = bench::compare::compare(base, next, options);
-  if (const auto* error = std::get_if<CompareError>(&result)) {
-    ADD_FAILURE() << error->message;
-    return {};
-  }
-  return std::get<Comparison>(result);
-}
-
-std::string refusal(const json& base, const json& next) {
-  auto result = bench::compare::compare(base, next, {"base.json", "new.json", std::nullopt});
-  if (std::holds_alternative<Comparison>(result)) {
-    ADD_FAILURE() << "compared";
-    return "";
-  }
-  return std::get<CompareError>(result).message;
-}
-
-const Row& row(const Comparison& comparison, const std::string& metric) {
-  for (const Row& candidate : comparison.points.at(0).rows) {
-    if (candidate.metric == metric) return candidate;
-  }
-  throw std::runtime_error("no row " + metric);
-}
 
 bool has_row(const Comparison& comparison, const std::string& metric) {
   for (const Row& candidate : comparison.points.at(0).rows) {

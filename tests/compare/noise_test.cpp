@@ -5,25 +5,27 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/compare/compare.hpp"
 #include "bench/results/repeats.hpp"
+#include "compare_helpers.hpp"
 #include "results_fixtures.hpp"
 
 namespace {
 
-using bench::compare::Comparison;
 using bench::compare::CompareError;
 using bench::compare::CompareOptions;
+using bench::compare::Comparison;
 using bench::compare::Row;
 using bench::compare::Verdict;
 using bench::testing::compare_fixture;
+using bench::testing::compared;
+using bench::testing::row;
 using nlohmann::json;
 
 constexpr const char* kScaled[] = {"output_throughput", "input_throughput", "total_throughput",
@@ -48,22 +50,6 @@ json repeated(std::uint64_t seed, int count, double slower) {
     runs.push_back(std::move(repeat));
   }
   return count == 1 ? runs.front() : bench::results::combine_repeats(runs);
-}
-
-Comparison compared(const json& base, const json& next, std::optional<double> threshold) {
-  auto result = bench::compare::compare(base, next, CompareOptions{"base", "new", threshold});
-  if (const auto* error = std::get_if<CompareError>(&result)) {
-    ADD_FAILURE() << error->message;
-    return {};
-  }
-  return std::get<Comparison>(result);
-}
-
-const Row& row(const Comparison& comparison, const std::string& metric) {
-  for (const Row& row : comparison.points.at(0).rows) {
-    if (row.metric == metric) return row;
-  }
-  throw std::out_of_range(metric);
 }
 
 TEST(NoiseAwareCompare, TwoRepeatedRunsOfTheSameServerShowNoChange) {

@@ -22,8 +22,8 @@ using bench::testing::compare_fixture;
 using nlohmann::json;
 constexpr std::size_t npos = std::string::npos;
 
-Comparison compared(const std::string& base, const std::string& next,
-                    std::optional<double> threshold = {}) {
+Comparison compared_fixtures(const std::string& base, const std::string& next,
+                             std::optional<double> threshold = {}) {
   CompareOptions options{base, next, threshold};
   auto result = bench::compare::compare(compare_fixture(base), compare_fixture(next), options);
   if (const auto* error = std::get_if<CompareError>(&result)) {
@@ -53,7 +53,7 @@ std::string line_starting(const std::string& text, const std::string& prefix) {
 }
 
 TEST(RenderText, NamesBothFilesAndExplainsTheChange) {
-  const std::string text = render(compared("run_c4.json", "run_c4_slow.json"));
+  const std::string text = render(compared_fixtures("run_c4.json", "run_c4_slow.json"));
   const std::vector<std::string> lines = lines_of(text);
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[0], "bench compare: base run_c4.json, new run_c4_slow.json");
@@ -62,7 +62,7 @@ TEST(RenderText, NamesBothFilesAndExplainsTheChange) {
 }
 
 TEST(RenderText, AlignsTheFiguresOfEveryRowUnderTheHeader) {
-  const std::string text = render(compared("run_c4.json", "run_c4_slow.json"));
+  const std::string text = render(compared_fixtures("run_c4.json", "run_c4_slow.json"));
   const std::string header = line_starting(text, "metric");
   ASSERT_FALSE(header.empty()) << text;
   const std::size_t base_end = header.find(" base") + 5;
@@ -86,7 +86,7 @@ TEST(RenderText, AlignsTheFiguresOfEveryRowUnderTheHeader) {
 }
 
 TEST(RenderText, LabelsEveryTokenThroughputByKind) {
-  const std::string text = render(compared("run_c4.json", "run_c4_slow.json"));
+  const std::string text = render(compared_fixtures("run_c4.json", "run_c4_slow.json"));
   EXPECT_NE(line_starting(text, "Output token throughput").find("output tok/s"), npos);
   EXPECT_NE(line_starting(text, "Input token throughput").find("input tok/s"), npos);
   EXPECT_NE(line_starting(text, "Total token throughput").find("total tok/s"), npos);
@@ -100,12 +100,12 @@ TEST(RenderText, LabelsEveryTokenThroughputByKind) {
 }
 
 TEST(RenderText, MarksWorseRowsAndRegressionsBeyondTheThreshold) {
-  const std::string marked = render(compared("run_c4.json", "run_c4_slow.json"));
+  const std::string marked = render(compared_fixtures("run_c4.json", "run_c4_slow.json"));
   EXPECT_TRUE(line_starting(marked, "Output token throughput").ends_with("  worse")) << marked;
   EXPECT_EQ(marked.find("REGRESSION"), std::string::npos);
   EXPECT_EQ(marked.find("--fail-on-regression"), std::string::npos);  // no threshold, no verdict
 
-  const Comparison comparison = compared("run_c4.json", "run_c4_slow.json", 0.05);
+  const Comparison comparison = compared_fixtures("run_c4.json", "run_c4_slow.json", 0.05);
   const std::string text = bench::compare::render_text(comparison);
   EXPECT_TRUE(line_starting(text, "Output token throughput").ends_with("  REGRESSION")) << text;
   const std::vector<std::string> lines = lines_of(text);
@@ -118,13 +118,13 @@ TEST(RenderText, MarksWorseRowsAndRegressionsBeyondTheThreshold) {
 }
 
 TEST(RenderText, ImprovementsAreMarkedBetter) {
-  const std::string text = render(compared("run_c4_slow.json", "run_c4.json"));
+  const std::string text = render(compared_fixtures("run_c4_slow.json", "run_c4.json"));
   EXPECT_TRUE(line_starting(text, "Output token throughput").ends_with("  better")) << text;
   EXPECT_TRUE(line_starting(text, "TPOT median").ends_with("  better")) << text;
 }
 
 TEST(RenderText, IdenticalFilesPassTheThreshold) {
-  const std::string text = render(compared("run_c4.json", "run_c4.json", 0.05));
+  const std::string text = render(compared_fixtures("run_c4.json", "run_c4.json", 0.05));
   EXPECT_EQ(lines_of(text).back(), "No regression beyond 5% (--fail-on-regression).");
   const std::string output = line_starting(text, "Output token throughput");
   EXPECT_TRUE(output.ends_with("0.00%")) << output;
@@ -132,7 +132,7 @@ TEST(RenderText, IdenticalFilesPassTheThreshold) {
 
 TEST(RenderText, ShowsErrorsAppearingFromZeroWithoutAPercentage) {
   const std::string text =
-      bench::compare::render_text(compared("run_c4.json", "run_c4_failures.json"));
+      bench::compare::render_text(compared_fixtures("run_c4.json", "run_c4_failures.json"));
   const std::string errors = line_starting(text, "Error rate");
   EXPECT_NE(errors.find("% of sent"), std::string::npos) << errors;
   EXPECT_NE(errors.find("  0.00  "), std::string::npos) << errors;
@@ -150,7 +150,8 @@ TEST(RenderText, ShowsMissingFiguresAsSuch) {
 }
 
 TEST(RenderText, TitlesEachSweepPointAndListsUnmatchedOnes) {
-  const Comparison comparison = compared("sweep_c1_2_4.json", "sweep_c2_4_8_slow.json", 0.05);
+  const Comparison comparison =
+      compared_fixtures("sweep_c1_2_4.json", "sweep_c2_4_8_slow.json", 0.05);
   const std::string text = bench::compare::render_text(comparison);
   const std::size_t two = text.find("\nconcurrency=2\n");
   const std::size_t four = text.find("\nconcurrency=4\n");
@@ -175,14 +176,14 @@ TEST(RenderText, TitlesEachSweepPointAndListsUnmatchedOnes) {
 }
 
 TEST(RenderText, LeavesWarningsToTheCaller) {
-  const Comparison comparison = compared("run_c4.json", "run_c4_out16.json");
+  const Comparison comparison = compared_fixtures("run_c4.json", "run_c4_out16.json");
   ASSERT_FALSE(comparison.warnings.empty());
   EXPECT_EQ(bench::compare::render_text(comparison).find(comparison.warnings[0]),
             std::string::npos);
 }
 
 TEST(ToJson, CarriesEveryRowWithNullForWhatIsUnknown) {
-  const Comparison comparison = compared("run_c4.json", "run_c4_failures.json", 0.05);
+  const Comparison comparison = compared_fixtures("run_c4.json", "run_c4_failures.json", 0.05);
   const json out = bench::compare::to_json(comparison);
   EXPECT_EQ(out["schema_version"], 1);
   EXPECT_EQ(out["kind"], "comparison");
@@ -208,7 +209,8 @@ TEST(ToJson, CarriesEveryRowWithNullForWhatIsUnknown) {
 }
 
 TEST(ToJson, NamesSweepPointsAndTheUnmatched) {
-  const json out = bench::compare::to_json(compared("sweep_c1_2_4.json", "sweep_c2_4_8_slow.json"));
+  const json out =
+      bench::compare::to_json(compared_fixtures("sweep_c1_2_4.json", "sweep_c2_4_8_slow.json"));
   EXPECT_EQ(out["sweep_variable"], "concurrency");
   EXPECT_EQ(out["points"][0]["point"], "concurrency=2");
   EXPECT_EQ(out["only_in_base"], json::array({"concurrency=1"}));
@@ -218,7 +220,7 @@ TEST(ToJson, NamesSweepPointsAndTheUnmatched) {
 }
 
 TEST(ToJson, ACompareOutputIsNotComparedAgain) {
-  const json out = bench::compare::to_json(compared("run_c4.json", "run_c4.json"));
+  const json out = bench::compare::to_json(compared_fixtures("run_c4.json", "run_c4.json"));
   EXPECT_TRUE(std::holds_alternative<CompareError>(bench::compare::compare(out, out)));
 }
 

@@ -2,44 +2,26 @@
 // variable's value, points found on one side only, and the shapes that cannot be compared.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/compare/compare.hpp"
+#include "compare_helpers.hpp"
 #include "results_fixtures.hpp"
 
 namespace {
 
-using bench::compare::Comparison;
 using bench::compare::CompareError;
 using bench::compare::CompareOptions;
+using bench::compare::Comparison;
 using bench::compare::Row;
 using bench::compare::Verdict;
 using bench::testing::compare_fixture;
+using bench::testing::compared;
+using bench::testing::refusal;
 using nlohmann::json;
-
-Comparison compared(const json& base, const json& next, std::optional<double> threshold = {}) {
-  CompareOptions options;
-  options.threshold = threshold;
-  auto result = bench::compare::compare(base, next, options);
-  if (const auto* error = std::get_if<CompareError>(&result)) {
-    ADD_FAILURE() << error->message;
-    return {};
-  }
-  return std::get<Comparison>(result);
-}
-
-std::string refusal(const json& base, const json& next) {
-  auto result = bench::compare::compare(base, next, {"base.json", "new.json", std::nullopt});
-  if (std::holds_alternative<Comparison>(result)) {
-    ADD_FAILURE() << "compared";
-    return "";
-  }
-  return std::get<CompareError>(result).message;
-}
 
 std::vector<std::string> labels(const Comparison& comparison) {
   std::vector<std::string> out;

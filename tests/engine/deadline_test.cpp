@@ -7,6 +7,7 @@
 #include "bench/sim/sim_server.hpp"
 #include "bench/util/clock.hpp"
 #include "burst_source.hpp"
+#include "curl_once.hpp"
 
 namespace {
 
@@ -14,7 +15,6 @@ using bench::engine::Engine;
 using bench::engine::EngineOptions;
 using bench::metrics::ErrorClass;
 
-const bench::engine::CurlGlobal kCurl;
 using bench_test::BurstSource;
 using bench_test::lateness_ms;
 

@@ -9,6 +9,7 @@
 #include "bench/sim/sim_server.hpp"
 #include "bench/util/open_file_limit.hpp"
 #include "burst_source.hpp"
+#include "curl_once.hpp"
 
 namespace {
 
@@ -17,8 +18,6 @@ using bench::engine::EngineOptions;
 using bench::metrics::ErrorClass;
 using bench_test::BurstSource;
 using bench_test::lateness_ms;
-
-const bench::engine::CurlGlobal kCurl;
 
 // 1,024 requests to a server whose first token would come after 3 s, each with a 400 ms
 // first-token limit (after the last send: all are in flight when they fire), sent

@@ -1,5 +1,7 @@
 // The transport alone, against the embedded server over loopback: closed-loop concurrency,
 // connection reuse, one end per transfer, read stamps, failures and cancellation.
+#include "bench/engine/engine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,11 +12,11 @@
 #include <vector>
 
 #include "bench/engine/curl_handles.hpp"
-#include "bench/engine/engine.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
+#include "curl_once.hpp"
 
 namespace {
 
@@ -24,8 +26,6 @@ using bench::engine::TransferEnd;
 using bench::engine::TransferHandler;
 using bench::engine::TransferRequest;
 using bench::metrics::ErrorClass;
-
-const bench::engine::CurlGlobal kCurl;
 
 // Counts what the engine tells one transfer, and the concurrency it sees across transfers.
 struct Tally {

@@ -8,6 +8,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "burst_source.hpp"
+#include "curl_once.hpp"
 
 namespace {
 
@@ -15,8 +16,6 @@ using bench::engine::Engine;
 using bench::engine::EngineOptions;
 using bench::metrics::ErrorClass;
 using bench_test::BurstSource;
-
-const bench::engine::CurlGlobal kCurl;
 
 }  // namespace
 

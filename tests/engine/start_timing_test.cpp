@@ -7,14 +7,13 @@
 #include "bench/sim/sim_server.hpp"
 #include "bench/util/clock.hpp"
 #include "burst_source.hpp"
+#include "curl_once.hpp"
 
 namespace {
 
 using bench::engine::Engine;
 using bench::engine::EngineOptions;
 using bench_test::BurstSource;
-
-const bench::engine::CurlGlobal kCurl;
 
 // An open loop runs with a concurrency cap far above what it will use (bench passes tens of
 // thousands of slots). Setting the slots up must not delay the schedule's first arrival, due

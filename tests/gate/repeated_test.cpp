@@ -19,7 +19,7 @@ using bench::gate::GateKind;
 using bench::gate::GateOn;
 using nlohmann::json;
 
-Gate parsed(GateKind kind, const std::string& spec) {
+Gate gate_of(GateKind kind, const std::string& spec) {
   return std::get<Gate>(bench::gate::parse_gate(kind, spec));
 }
 
@@ -33,10 +33,10 @@ json run(double output, double p99_ttft_ms) {
 json repeated() { return bench::results::combine_repeats({run(90, 480), run(100, 320), run(110, 400)}); }
 
 TEST(RepeatedGates, JudgeTheMeanOfTheRepeatsByDefault) {
-  const std::vector<Gate> gates = {parsed(GateKind::fail_under, "output_throughput=95"),
-                                   parsed(GateKind::fail_over, "p99_ttft_ms=450")};
+  const std::vector<Gate> gates = {gate_of(GateKind::fail_under, "output_throughput=95"),
+                                   gate_of(GateKind::fail_over, "p99_ttft_ms=450")};
   EXPECT_FALSE(evaluate(gates, repeated()).failed());
-  const std::vector<Gate> strict = {parsed(GateKind::fail_under, "output_throughput=101")};
+  const std::vector<Gate> strict = {gate_of(GateKind::fail_under, "output_throughput=101")};
   const auto outcome = evaluate(strict, repeated());
   ASSERT_EQ(outcome.violations.size(), 1u);
   EXPECT_EQ(outcome.violations[0].message,
@@ -44,8 +44,8 @@ TEST(RepeatedGates, JudgeTheMeanOfTheRepeatsByDefault) {
 }
 
 TEST(RepeatedGates, JudgeEveryRepeatWithGateOnWorst) {
-  const std::vector<Gate> gates = {parsed(GateKind::fail_under, "output_throughput=95"),
-                                   parsed(GateKind::fail_over, "p99_ttft_ms=450")};
+  const std::vector<Gate> gates = {gate_of(GateKind::fail_under, "output_throughput=95"),
+                                   gate_of(GateKind::fail_over, "p99_ttft_ms=450")};
   const auto outcome = evaluate(gates, repeated(), GateOn::worst);
   ASSERT_EQ(outcome.violations.size(), 2u);
   EXPECT_EQ(outcome.violations[0].point, "repeat 1 of 3");
@@ -59,7 +59,7 @@ TEST(RepeatedGates, HoldForEachRepeatedPointOfASweep) {
   const json sweep = {{"kind", "sweep"},
                       {"sweep", {{"variable", "concurrency"}, {"values", {1, 8}}}},
                       {"points", {repeated(), run(50, 100)}}};
-  const std::vector<Gate> gates = {parsed(GateKind::fail_under, "output_throughput=95")};
+  const std::vector<Gate> gates = {gate_of(GateKind::fail_under, "output_throughput=95")};
   const auto outcome = evaluate(gates, sweep);
   ASSERT_EQ(outcome.violations.size(), 1u);
   EXPECT_EQ(outcome.violations[0].point, "concurrency=8");

@@ -6,19 +6,20 @@
 #include <atomic>
 #include <fstream>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
+#include "text_helpers.hpp"
 
 namespace {
 
+using bench::testing::count_of;
 using bench::testing::Exchange;
 using bench::testing::HostileServer;
 using bench::testing::ProcessResult;
@@ -26,14 +27,6 @@ using bench::testing::run_process;
 using bench::testing::ServeSimProcess;
 using bench::testing::TempDir;
 using nlohmann::json;
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-  std::size_t count = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++count;
-  }
-  return count;
-}
 
 // cached_prompt_tokens of each measured request a run saved with --save-requests.
 std::vector<json> cached_tokens(const std::string& requests_path) {

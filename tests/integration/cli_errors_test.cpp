@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
 
@@ -13,8 +14,8 @@ namespace {
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
 
-constexpr int kExitUsage = 2;
-constexpr int kExitRunFailed = 3;
+using bench::cli::kExitRunFailed;
+using bench::cli::kExitUsage;
 
 struct BadFlagCase {
   std::vector<std::string> args;

@@ -9,12 +9,12 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "hostile_server.hpp"
 #include "run_process.hpp"
 
@@ -36,8 +36,8 @@ constexpr std::string_view kApiKey = "sk-test-SECRET-4f9a2c7e1b";
 constexpr std::string_view kHeaderKey = "hdr-SECRET-77aa99bb";
 constexpr std::string_view kUrlUser = "bench-user";
 constexpr std::string_view kUrlPassword = "url-pass-SECRET-31";
-constexpr int kExitRequestsFailed = 1;  // README "Exit codes"
-constexpr int kExitRunFailed = 3;
+using bench::cli::kExitRequestsFailed;
+using bench::cli::kExitRunFailed;
 constexpr int kManyRequests = 1000;
 // The first 8 refused requests stop the run; at concurrency 4, at most 3 more are in flight
 // then. Far below 1000 either way.
@@ -81,14 +81,14 @@ struct RefusingServer {
 };
 
 // What one run of bench showed and stored.
-struct Outcome {
+struct KeyedRun {
   ProcessResult process;
   std::string results_file;   // --output-file
   std::string requests_file;  // --save-requests
   std::string html_file;      // --html
 };
 
-Outcome run_bench(const std::string& base_url, std::vector<std::string> extra) {
+KeyedRun run_with_key(const std::string& base_url, std::vector<std::string> extra) {
   TempDir dir;
   std::vector<std::string> args = {
       "--base-url", base_url, "--api-key", std::string(kApiKey), "--input-len", "16",
@@ -97,7 +97,7 @@ Outcome run_bench(const std::string& base_url, std::vector<std::string> extra) {
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
-  Outcome outcome;
+  KeyedRun outcome;
   outcome.process = run_process(BENCH_BINARY, args, limits);
   outcome.results_file = read_file(dir.file("results.json"));
   outcome.requests_file = read_file(dir.file("requests.jsonl"));
@@ -106,7 +106,7 @@ Outcome run_bench(const std::string& base_url, std::vector<std::string> extra) {
 }
 
 // No byte of any output holds `secret`.
-void expect_nowhere(const Outcome& outcome, std::string_view secret) {
+void expect_nowhere(const KeyedRun& outcome, std::string_view secret) {
   const std::pair<const char*, const std::string*> outputs[] = {
       {"stdout", &outcome.process.out},       {"stderr", &outcome.process.err},
       {"--output-file", &outcome.results_file}, {"--save-requests", &outcome.requests_file},
@@ -125,7 +125,7 @@ std::vector<std::string> refused_run_flags() {
 
 TEST(Credentials, RefusedModelListSaysCheckTheKeyNotPassModel) {
   RefusingServer refusing;
-  const Outcome outcome = run_bench(refusing.server.base_url(), {"--quiet"});
+  const KeyedRun outcome = run_with_key(refusing.server.base_url(), {"--quiet"});
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   const std::string expected = "bench: error: GET " + refusing.server.base_url() +
                                "/v1/models answered HTTP 401 (unauthorized): Invalid API key: "
@@ -138,7 +138,7 @@ TEST(Credentials, RefusedModelListSaysCheckTheKeyNotPassModel) {
 
 TEST(Credentials, ModelListNotFoundStillSaysPassModel) {
   RefusingServer missing(404, "no such route", "X-None");
-  const Outcome outcome = run_bench(missing.server.base_url(), {"--quiet"});
+  const KeyedRun outcome = run_with_key(missing.server.base_url(), {"--quiet"});
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_NE(outcome.process.err.find("answered HTTP 404: no such route; pass --model"),
             std::string::npos)
@@ -147,7 +147,7 @@ TEST(Credentials, ModelListNotFoundStillSaysPassModel) {
 
 TEST(Credentials, RefusedRunStopsEarlyAndShowsNoKeyInTextAndFiles) {
   RefusingServer refusing;
-  const Outcome outcome = run_bench(refusing.server.base_url(), refused_run_flags());
+  const KeyedRun outcome = run_with_key(refusing.server.base_url(), refused_run_flags());
   EXPECT_FALSE(outcome.process.timed_out);
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_LT(refusing.posts->load(), kAFewRequests);
@@ -177,7 +177,7 @@ TEST(Credentials, RefusedRunShowsNoKeyInJsonOutput) {
   RefusingServer refusing;
   std::vector<std::string> flags = refused_run_flags();
   flags.insert(flags.end(), {"--output-format", "json"});
-  const Outcome outcome = run_bench(refusing.server.base_url(), flags);
+  const KeyedRun outcome = run_with_key(refusing.server.base_url(), flags);
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_LT(refusing.posts->load(), kAFewRequests);
   const json results = json::parse(outcome.process.out, nullptr, false);
@@ -191,7 +191,7 @@ TEST(Credentials, RefusedOpenLoopRunStopsEarly) {
   RefusingServer refusing;
   std::vector<std::string> flags = refused_run_flags();
   flags.insert(flags.end(), {"--request-rate", "200", "--quiet"});
-  const Outcome outcome = run_bench(refusing.server.base_url(), flags);
+  const KeyedRun outcome = run_with_key(refusing.server.base_url(), flags);
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_LT(refusing.posts->load(), kAFewRequests);
   EXPECT_NE(outcome.process.err.find("stopped after the first 8 requests"), std::string::npos)
@@ -200,7 +200,7 @@ TEST(Credentials, RefusedOpenLoopRunStopsEarly) {
 
 TEST(Credentials, UnknownModelStopsEarlySayingCheckModel) {
   RefusingServer missing(404, "The model `m` does not exist.", "X-None");
-  const Outcome outcome = run_bench(missing.server.base_url(), refused_run_flags());
+  const KeyedRun outcome = run_with_key(missing.server.base_url(), refused_run_flags());
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_LT(missing.posts->load(), kAFewRequests);
   EXPECT_NE(outcome.process.err.find("with HTTP 404 (model not found): The model `m` does not "
@@ -211,9 +211,9 @@ TEST(Credentials, UnknownModelStopsEarlySayingCheckModel) {
 
 TEST(Credentials, RefusedProbeSaysCheckTheKeyBeforeTheRun) {
   RefusingServer refusing;
-  const Outcome outcome = run_bench(
-      refusing.server.base_url(),
-      {"--model", "m", "--num-prompts", std::to_string(kManyRequests), "--quiet"});
+  const KeyedRun outcome =
+      run_with_key(refusing.server.base_url(),
+                   {"--model", "m", "--num-prompts", std::to_string(kManyRequests), "--quiet"});
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_EQ(refusing.posts->load(), 1);  // the per-chunk usage probe
   EXPECT_NE(outcome.process.err.find("bench: error: POST " + refusing.server.base_url() +
@@ -233,7 +233,7 @@ TEST(Credentials, StreamErrorEchoingACredentialHeaderShowsItNowhere) {
     exchange.send(bench::testing::http_head(200, "text/event-stream") + sse_event(chunk.dump()) +
                   sse_event(error.dump()));
   });
-  const Outcome outcome = run_bench(
+  const KeyedRun outcome = run_with_key(
       echoing.base_url(),
       {"--model", "m", "--per-chunk-usage", "off", "--num-prompts", "4", "--concurrency", "2",
        "--header", "X-Api-Key: " + std::string(kHeaderKey), "--output-format", "json"});
@@ -257,7 +257,7 @@ TEST(Credentials, UrlPasswordIsNeitherShownNorEchoed) {
   std::vector<std::string> args = {"--base-url", url, "--output-file", dir.file("results.json"),
                                    "--input-len", "16", "--output-len", "8"};
   for (const std::string& flag : refused_run_flags()) args.push_back(flag);
-  Outcome outcome;
+  KeyedRun outcome;
   outcome.process = run_process(BENCH_BINARY, args, limits);
   outcome.results_file = read_file(dir.file("results.json"));
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;

@@ -10,15 +10,16 @@
 
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
+#include "quick_sim.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -31,16 +32,17 @@ using bench::testing::FullAcceptQueue;
 using bench::testing::HostileServer;
 using bench::testing::ProcessOptions;
 using bench::testing::ProcessResult;
+using bench::testing::quick_sim;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kRequests = 4;
-constexpr int kExitRequestsFailed = 1;  // README "Exit codes": some requests failed
-constexpr int kExitOk = 0;
+constexpr int kClassRequests = 4;
+using bench::cli::kExitOk;
+using bench::cli::kExitRequestsFailed;
 
 // What one run of bench left behind.
-struct Outcome {
+struct ClassifiedRun {
   ProcessResult process;
   json results;                    // stdout, --output-format json
   json results_file;               // --output-file
@@ -50,18 +52,35 @@ struct Outcome {
 
 // Runs bench on `base_url` with a known model and no per-chunk-usage probe (so every request
 // sent is a measured one), JSON on stdout, and both results files in a fresh directory.
-Outcome run_bench(const std::string& base_url, std::vector<std::string> extra,
-                  std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000)) {
+ClassifiedRun run_classified(
+    const std::string& base_url, std::vector<std::string> extra,
+    std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000)) {
   TempDir dir;
-  std::vector<std::string> args = {
-      "--base-url", base_url, "--model", "hostile", "--per-chunk-usage", "off",
-      "--concurrency", std::to_string(kRequests), "--num-prompts", std::to_string(kRequests),
-      "--input-len", "16", "--output-len", "8", "--output-format", "json", "--quiet",
-      "--output-file", dir.file("results.json"), "--save-requests", dir.file("requests.jsonl")};
+  std::vector<std::string> args = {"--base-url",
+                                   base_url,
+                                   "--model",
+                                   "hostile",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--concurrency",
+                                   std::to_string(kClassRequests),
+                                   "--num-prompts",
+                                   std::to_string(kClassRequests),
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet",
+                                   "--output-file",
+                                   dir.file("results.json"),
+                                   "--save-requests",
+                                   dir.file("requests.jsonl")};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = timeout;
-  Outcome outcome;
+  ClassifiedRun outcome;
   outcome.process = run_process(BENCH_BINARY, args, limits);
   outcome.results = json::parse(outcome.process.out, nullptr, false);
   outcome.results_file =
@@ -76,7 +95,7 @@ Outcome run_bench(const std::string& base_url, std::vector<std::string> extra,
 }
 
 // The checks every class shares. Returns the class's first sample message ("" when none).
-std::string expect_every_request_in(const Outcome& outcome, const std::string& error_class,
+std::string expect_every_request_in(const ClassifiedRun& outcome, const std::string& error_class,
                                     int exit_code = kExitRequestsFailed) {
   const ProcessResult& process = outcome.process;
   EXPECT_FALSE(process.timed_out) << "bench hung";
@@ -89,14 +108,14 @@ std::string expect_every_request_in(const Outcome& outcome, const std::string& e
   }
   EXPECT_EQ(outcome.results_file, results) << "--output-file differs from stdout or is missing";
 
-  EXPECT_EQ(results["sent"], kRequests);
+  EXPECT_EQ(results["sent"], kClassRequests);
   EXPECT_EQ(results["completed"].get<int>() + results["failed"].get<int>() +
                 results["cancelled"].get<int>(),
             results["sent"].get<int>());
   const bool cancelled = error_class == "cancelled";
   EXPECT_EQ(results["completed"], 0);
-  EXPECT_EQ(results["failed"], cancelled ? 0 : kRequests);
-  EXPECT_EQ(results["cancelled"], cancelled ? kRequests : 0);
+  EXPECT_EQ(results["failed"], cancelled ? 0 : kClassRequests);
+  EXPECT_EQ(results["cancelled"], cancelled ? kClassRequests : 0);
 
   const json& errors = results["errors"];
   EXPECT_EQ(errors.size(), 1u) << "one class expected, bench's: " << errors.dump();
@@ -104,10 +123,10 @@ std::string expect_every_request_in(const Outcome& outcome, const std::string& e
     ADD_FAILURE() << "no " << error_class << " in bench's classes: " << errors.dump();
     return "";
   }
-  EXPECT_EQ(errors[error_class]["count"], kRequests) << errors.dump();
+  EXPECT_EQ(errors[error_class]["count"], kClassRequests) << errors.dump();
 
   EXPECT_TRUE(outcome.every_line_parsed) << "--save-requests holds a line that is not JSON";
-  EXPECT_EQ(outcome.request_lines.size(), static_cast<std::size_t>(kRequests));
+  EXPECT_EQ(outcome.request_lines.size(), static_cast<std::size_t>(kClassRequests));
   for (const json& line : outcome.request_lines) {
     if (!line.is_object()) continue;
     EXPECT_EQ(line["status"], error_class) << line.dump();
@@ -116,13 +135,6 @@ std::string expect_every_request_in(const Outcome& outcome, const std::string& e
   }
   const json& samples = errors[error_class]["samples"];
   return samples.is_array() && !samples.empty() ? samples[0].get<std::string>() : "";
-}
-
-SimOptions quick_sim() {
-  SimOptions options;
-  options.ttft_ms = 5;
-  options.tpot_ms = 1;
-  return options;
 }
 
 // A server whose every answer is the same bytes, sent once the request has been read.
@@ -137,7 +149,7 @@ HostileServer answering(std::string response) {
 TEST(ErrorClasses, ConnectRefusedWhenNothingListens) {
   const ClosedPort port;
   const std::string sample =
-      expect_every_request_in(run_bench(port.base_url(), {}), "connect_refused");
+      expect_every_request_in(run_classified(port.base_url(), {}), "connect_refused");
   EXPECT_NE(sample.find("connect"), std::string::npos) << sample;
 }
 
@@ -161,7 +173,8 @@ TEST(ErrorClasses, DnsWhenTheHostNameCannotBeResolved) {
   // resolve is classed dns. It does not prove how a resolver that hangs is classed (the
   // connect timeout bounds that case, --connect-timeout below keeps the test bounded anyway).
   const std::string host = std::string(64, 'a') + ".invalid";
-  const Outcome outcome = run_bench("http://" + host + ":8000", {"--connect-timeout", "5"});
+  const ClassifiedRun outcome =
+      run_classified("http://" + host + ":8000", {"--connect-timeout", "5"});
   const std::string sample = expect_every_request_in(outcome, "dns");
   EXPECT_NE(sample.find("resolve"), std::string::npos) << sample;
 }
@@ -177,13 +190,13 @@ TEST(ErrorClasses, TlsWhenHttpsMeetsAPlainHttpServer) {
       },
       /*read_request=*/false);
   const std::string url = "https://127.0.0.1:" + std::to_string(plain.port());
-  expect_every_request_in(run_bench(url, {"--connect-timeout", "5"}), "tls");
+  expect_every_request_in(run_classified(url, {"--connect-timeout", "5"}), "tls");
 }
 
 TEST(ErrorClasses, ConnectTimeoutWhenTheServersAcceptQueueIsFull) {
   const FullAcceptQueue queue;
   const auto start = std::chrono::steady_clock::now();
-  const Outcome outcome = run_bench(queue.base_url(), {"--connect-timeout", "0.5"});
+  const ClassifiedRun outcome = run_classified(queue.base_url(), {"--connect-timeout", "0.5"});
   const double elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   expect_every_request_in(outcome, "connect_timeout");
@@ -199,7 +212,8 @@ TEST(ErrorClasses, Http4xxShowsTheServersMessageInJsonAndInTheTextReport) {
       400, "application/json",
       R"({"object":"error","message":"This model's maximum context length is 2048 tokens. )"
       R"(However, you requested 4096 tokens.","type":"BadRequestError","param":null,"code":400})"));
-  const std::string sample = expect_every_request_in(run_bench(server.base_url(), {}), "http_4xx");
+  const std::string sample =
+      expect_every_request_in(run_classified(server.base_url(), {}), "http_4xx");
   EXPECT_NE(sample.find("HTTP 400"), std::string::npos) << sample;
   EXPECT_NE(sample.find("maximum context length is 2048 tokens"), std::string::npos) << sample;
 
@@ -216,7 +230,8 @@ TEST(ErrorClasses, Http5xxFromTheSimulatorWithItsMessage) {
   SimOptions options = quick_sim();
   options.fail_500_fraction = 1;
   const SimServer server(options);
-  const std::string sample = expect_every_request_in(run_bench(server.base_url(), {}), "http_5xx");
+  const std::string sample =
+      expect_every_request_in(run_classified(server.base_url(), {}), "http_5xx");
   EXPECT_NE(sample.find("HTTP 500"), std::string::npos) << sample;
 }
 
@@ -225,7 +240,7 @@ TEST(ErrorClasses, RateLimitedOn429FromTheSimulator) {
   options.fail_429_fraction = 1;
   const SimServer server(options);
   const std::string sample =
-      expect_every_request_in(run_bench(server.base_url(), {}), "rate_limited");
+      expect_every_request_in(run_classified(server.base_url(), {}), "rate_limited");
   EXPECT_NE(sample.find("HTTP 429"), std::string::npos) << sample;
 }
 
@@ -235,7 +250,7 @@ TEST(ErrorClasses, TtftTimeoutWhenNoTextComesInTime) {
   SimOptions options = quick_sim();
   options.ttft_ms = 10'000;
   const SimServer server(options);
-  expect_every_request_in(run_bench(server.base_url(), {"--ttft-timeout", "0.3"}),
+  expect_every_request_in(run_classified(server.base_url(), {"--ttft-timeout", "0.3"}),
                           "ttft_timeout");
 }
 
@@ -244,7 +259,7 @@ TEST(ErrorClasses, StallWhenTheStreamGoesSilentMidway) {
   options.stall_fraction = 1;
   options.stall_s = 5;
   const SimServer server(options);
-  expect_every_request_in(run_bench(server.base_url(), {"--stall-timeout", "0.3"}), "stall");
+  expect_every_request_in(run_classified(server.base_url(), {"--stall-timeout", "0.3"}), "stall");
 }
 
 TEST(ErrorClasses, RequestTimeoutWhenTheWholeStreamTakesTooLong) {
@@ -252,10 +267,9 @@ TEST(ErrorClasses, RequestTimeoutWhenTheWholeStreamTakesTooLong) {
   SimOptions options = quick_sim();
   options.tpot_ms = 50;
   const SimServer server(options);
-  expect_every_request_in(
-      run_bench(server.base_url(), {"--output-len", "200", "--ignore-eos", "--request-timeout",
-                                    "0.5"}),
-      "request_timeout");
+  expect_every_request_in(run_classified(server.base_url(), {"--output-len", "200", "--ignore-eos",
+                                                             "--request-timeout", "0.5"}),
+                          "request_timeout");
 }
 
 // --- the stream ------------------------------------------------------------------------------
@@ -268,7 +282,7 @@ TEST(ErrorClasses, MalformedSseWhenALineExceedsTheCap) {
     exchange.send_repeated("x", 2 << 20);
   });
   const std::string sample =
-      expect_every_request_in(run_bench(server.base_url(), {}), "malformed_sse");
+      expect_every_request_in(run_classified(server.base_url(), {}), "malformed_sse");
   EXPECT_NE(sample.find("longer than 1048576 bytes"), std::string::npos) << sample;
 }
 
@@ -277,7 +291,7 @@ TEST(ErrorClasses, MalformedSseWhenA200IsNotAnEventStream) {
   HostileServer server = answering(bench::testing::http_response(
       200, "text/html", "<html><body><h1>Welcome to nginx!</h1></body></html>"));
   const std::string sample =
-      expect_every_request_in(run_bench(server.base_url(), {}), "malformed_sse");
+      expect_every_request_in(run_classified(server.base_url(), {}), "malformed_sse");
   EXPECT_NE(sample.find("text/html"), std::string::npos) << sample;
 }
 
@@ -285,21 +299,21 @@ TEST(ErrorClasses, MalformedJsonFromTheSimulator) {
   SimOptions options = quick_sim();
   options.malformed_json_fraction = 1;
   const SimServer server(options);
-  expect_every_request_in(run_bench(server.base_url(), {}), "malformed_json");
+  expect_every_request_in(run_classified(server.base_url(), {}), "malformed_json");
 }
 
 TEST(ErrorClasses, StreamErrorFromTheSimulator) {
   SimOptions options = quick_sim();
   options.stream_error_fraction = 1;
   const SimServer server(options);
-  expect_every_request_in(run_bench(server.base_url(), {}), "stream_error");
+  expect_every_request_in(run_classified(server.base_url(), {}), "stream_error");
 }
 
 TEST(ErrorClasses, TruncatedFromTheSimulator) {
   SimOptions options = quick_sim();
   options.truncate_fraction = 1;
   const SimServer server(options);
-  expect_every_request_in(run_bench(server.base_url(), {}), "truncated");
+  expect_every_request_in(run_classified(server.base_url(), {}), "truncated");
 }
 
 TEST(ErrorClasses, TruncatedWhenAClosedDelimitedStreamEndsWithoutFinishOrDone) {
@@ -308,19 +322,19 @@ TEST(ErrorClasses, TruncatedWhenAClosedDelimitedStreamEndsWithoutFinishOrDone) {
   HostileServer server = answering(bench::testing::http_head(200, "text/event-stream") +
                                    bench::testing::sse_event(bench::testing::chat_chunk("Hi")) +
                                    bench::testing::sse_event(bench::testing::chat_chunk(" there")));
-  expect_every_request_in(run_bench(server.base_url(), {}), "truncated");
+  expect_every_request_in(run_classified(server.base_url(), {}), "truncated");
 }
 
 // --- the transport ---------------------------------------------------------------------------
 
 TEST(ErrorClasses, TransportWhenTheServerResetsBeforeAnyByte) {
   HostileServer server([](Exchange& exchange) { exchange.reset(); });
-  expect_every_request_in(run_bench(server.base_url(), {}), "transport");
+  expect_every_request_in(run_classified(server.base_url(), {}), "transport");
 }
 
 TEST(ErrorClasses, TransportWhenTheServerClosesBeforeAnyByte) {
   HostileServer server([](Exchange&) {});
-  expect_every_request_in(run_bench(server.base_url(), {}), "transport");
+  expect_every_request_in(run_classified(server.base_url(), {}), "transport");
 }
 
 // --- bench itself ----------------------------------------------------------------------------
@@ -331,9 +345,9 @@ TEST(ErrorClasses, CancelledByDurationHardIsNotAFailure) {
   SimOptions options = quick_sim();
   options.tpot_ms = 50;
   const SimServer server(options);
-  const Outcome outcome =
-      run_bench(server.base_url(),
-                {"--output-len", "200", "--ignore-eos", "--duration", "1", "--duration-hard"});
+  const ClassifiedRun outcome =
+      run_classified(server.base_url(),
+                     {"--output-len", "200", "--ignore-eos", "--duration", "1", "--duration-hard"});
   expect_every_request_in(outcome, "cancelled", kExitOk);
   if (outcome.results.is_object()) {
     EXPECT_EQ(outcome.results["interrupted"], false);

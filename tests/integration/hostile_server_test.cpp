@@ -39,24 +39,38 @@ constexpr long kMaxPeakRssKib = 200 * 1024;
 constexpr std::int64_t kSocketSlackBytes = 40 * kMiB;
 constexpr std::int64_t kDefaultLineCap = kMiB;           // --max-line-bytes
 constexpr std::int64_t kDefaultResponseCap = 64 * kMiB;  // --max-response-bytes
-constexpr int kRequests = 4;
+constexpr int kHostileRequests = 4;
 
-struct BenchRun {
+struct HostileRun {
   ProcessResult process;
   json results;
 };
 
 // Four requests at once against `server`, JSON on stdout.
-BenchRun run_bench(const HostileServer& server, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--model", "hostile", "--per-chunk-usage", "off",
-      "--concurrency", std::to_string(kRequests), "--num-prompts", std::to_string(kRequests),
-      "--input-len", "16", "--output-len", "8", "--request-timeout", "20", "--output-format",
-      "json", "--quiet"};
+HostileRun run_hostile(const HostileServer& server, std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"--base-url",
+                                   server.base_url(),
+                                   "--model",
+                                   "hostile",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--concurrency",
+                                   std::to_string(kHostileRequests),
+                                   "--num-prompts",
+                                   std::to_string(kHostileRequests),
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8",
+                                   "--request-timeout",
+                                   "20",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
-  BenchRun run;
+  HostileRun run;
   run.process = run_process(BENCH_BINARY, args, limits);
   run.results = json::parse(run.process.out, nullptr, false);
   return run;
@@ -64,7 +78,7 @@ BenchRun run_bench(const HostileServer& server, std::vector<std::string> extra =
 
 // Every request failed in `error_class`, within the memory bound, and bench hung up once it had
 // read `cap_bytes`. Returns the class's first sample message.
-std::string expect_bounded_failure(const BenchRun& run, const HostileServer& server,
+std::string expect_bounded_failure(const HostileRun& run, const HostileServer& server,
                                    const std::string& error_class, std::int64_t cap_bytes) {
   // In the XML report (--gtest_output=xml), for docs/performance.md-style measurements.
   ::testing::Test::RecordProperty("bench_peak_rss_kib", std::to_string(run.process.peak_rss_kib));
@@ -79,7 +93,7 @@ std::string expect_bounded_failure(const BenchRun& run, const HostileServer& ser
                   << run.process.err;
     return "";
   }
-  EXPECT_EQ(run.results["failed"], kRequests);
+  EXPECT_EQ(run.results["failed"], kHostileRequests);
   EXPECT_EQ(run.results["completed"].get<int>() + run.results["failed"].get<int>() +
                 run.results["cancelled"].get<int>(),
             run.results["sent"].get<int>());
@@ -89,7 +103,7 @@ std::string expect_bounded_failure(const BenchRun& run, const HostileServer& ser
     ADD_FAILURE() << "no " << error_class << " in bench's classes: " << errors.dump();
     return "";
   }
-  EXPECT_EQ(errors[error_class]["count"], kRequests) << errors.dump();
+  EXPECT_EQ(errors[error_class]["count"], kHostileRequests) << errors.dump();
   const json& samples = errors[error_class]["samples"];
   return samples.empty() ? "" : samples[0].get<std::string>();
 }
@@ -107,7 +121,7 @@ HostileServer streaming(std::string prefix, std::string piece,
 
 TEST(HostileServer, HundredMebibyteLineFailsAsMalformedSseInBoundedMemory) {
   const HostileServer server = streaming("data: ", "x");
-  const BenchRun run = run_bench(server);
+  const HostileRun run = run_hostile(server);
   const std::string sample =
       expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
   EXPECT_NE(sample.find("SSE line longer than 1048576 bytes"), std::string::npos) << sample;
@@ -117,7 +131,7 @@ TEST(HostileServer, EndlessEventOfShortDataLinesFailsAsMalformedSseInBoundedMemo
   // Every line is short, but the event they build never ends (no blank line): the event cap,
   // not the line cap, is what stops it.
   const HostileServer server = streaming("", "data: x\n");
-  const BenchRun run = run_bench(server);
+  const HostileRun run = run_hostile(server);
   const std::string sample =
       expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
   EXPECT_NE(sample.find("SSE event larger than 1048576 bytes"), std::string::npos) << sample;
@@ -128,7 +142,7 @@ TEST(HostileServer, EndlessValidChunksFailAtTheDefaultResponseCapInBoundedMemory
   // them. Each chunk costs bench a timestamp, not its text. 200 MiB on offer, so a cap plus
   // full socket buffers is still well short of all of it.
   const HostileServer server = streaming("", sse_event(chat_chunk(" tok")), 2 * kHostileBytes);
-  const BenchRun run = run_bench(server);
+  const HostileRun run = run_hostile(server);
   const std::string sample =
       expect_bounded_failure(run, server, "malformed_sse", kDefaultResponseCap);
   EXPECT_NE(sample.find("response exceeded 67108864 bytes"), std::string::npos) << sample;
@@ -136,7 +150,7 @@ TEST(HostileServer, EndlessValidChunksFailAtTheDefaultResponseCapInBoundedMemory
 
 TEST(HostileServer, ResponseCapIsTheOneGivenByMaxResponseBytes) {
   const HostileServer server = streaming("", sse_event(chat_chunk(" tok")));
-  const BenchRun run = run_bench(server, {"--max-response-bytes", std::to_string(4 * kMiB)});
+  const HostileRun run = run_hostile(server, {"--max-response-bytes", std::to_string(4 * kMiB)});
   const std::string sample = expect_bounded_failure(run, server, "malformed_sse", 4 * kMiB);
   EXPECT_NE(sample.find("response exceeded 4194304 bytes"), std::string::npos) << sample;
 }
@@ -148,7 +162,7 @@ TEST(HostileServer, EndlessHeaderLinesFailAsTransportInBoundedMemory) {
     if (!exchange.send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n")) return;
     exchange.send_repeated("X-Filler: " + std::string(1000, 'a') + "\r\n", kHostileBytes);
   });
-  expect_bounded_failure(run_bench(server), server, "transport", 300 << 10);
+  expect_bounded_failure(run_hostile(server), server, "transport", 300 << 10);
 }
 
 TEST(HostileServer, OneEndlessHeaderLineFailsAsTransportInBoundedMemory) {
@@ -157,7 +171,7 @@ TEST(HostileServer, OneEndlessHeaderLineFailsAsTransportInBoundedMemory) {
     if (!exchange.send("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nX-Big: ")) return;
     exchange.send_repeated("a", kHostileBytes);
   });
-  expect_bounded_failure(run_bench(server), server, "transport", 100 << 10);
+  expect_bounded_failure(run_hostile(server), server, "transport", 100 << 10);
 }
 
 TEST(HostileServer, HugeErrorBodyIsClassifiedByItsStatusInBoundedMemory) {
@@ -170,7 +184,7 @@ TEST(HostileServer, HugeErrorBodyIsClassifiedByItsStatusInBoundedMemory) {
     }
     exchange.send_repeated("x", kHostileBytes);
   });
-  const BenchRun run = run_bench(server, {"--max-response-bytes", std::to_string(8 * kMiB)});
+  const HostileRun run = run_hostile(server, {"--max-response-bytes", std::to_string(8 * kMiB)});
   const std::string sample = expect_bounded_failure(run, server, "http_5xx", 8 * kMiB);
   EXPECT_EQ(sample.rfind("HTTP 503", 0), 0u) << sample;
 }
@@ -186,13 +200,13 @@ TEST(HostileServer, HugeErrorBodyWithinTheCapIsReadAndClassifiedByItsStatus) {
     }
     exchange.send_repeated("request too large ", kBodyBytes);
   });
-  const BenchRun run = run_bench(server);
+  const HostileRun run = run_hostile(server);
   EXPECT_FALSE(run.process.timed_out);
   EXPECT_EQ(run.process.exit_code, 1) << run.process.err;
   EXPECT_LT(run.process.peak_rss_kib, kMaxPeakRssKib);
   ASSERT_TRUE(run.results.is_object()) << run.process.out.substr(0, 300) << run.process.err;
   ASSERT_TRUE(run.results["errors"].contains("http_4xx")) << run.results["errors"].dump();
-  EXPECT_EQ(run.results["errors"]["http_4xx"]["count"], kRequests);
+  EXPECT_EQ(run.results["errors"]["http_4xx"]["count"], kHostileRequests);
   const std::string sample = run.results["errors"]["http_4xx"]["samples"][0];
   EXPECT_EQ(sample.rfind("HTTP 413", 0), 0u) << sample;
   EXPECT_NE(sample.find("request too large"), std::string::npos) << sample;

@@ -4,29 +4,23 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/sim/sim_server.hpp"
 #include "jsonl.hpp"
+#include "quick_sim.hpp"
 #include "run_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
+using bench::testing::quick_sim;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
-
-bench::sim::SimOptions quick_sim(double ttft_ms = 5, double tpot_ms = 1) {
-  bench::sim::SimOptions options;
-  options.ttft_ms = ttft_ms;
-  options.tpot_ms = tpot_ms;
-  return options;
-}
 
 ProcessResult bench_against(const bench::sim::SimServer& server, std::vector<std::string> args) {
   std::vector<std::string> full = {"--base-url", server.base_url(), "--quiet"};

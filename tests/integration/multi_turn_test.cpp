@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
@@ -28,7 +28,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kExitUsage = 2;
+using bench::cli::kExitUsage;
 
 // A server that answers every request with the same short reply and keeps the requests it got.
 class RecordingServer {

@@ -22,13 +22,13 @@ using nlohmann::json;
 
 constexpr const char* kWarning = "of input tokens were served from the server's prefix cache";
 
-struct BenchRun {
+struct CacheRun {
   ProcessResult process;
   json results;
 };
 
-BenchRun run_against(const std::string& base_url, const std::string& results_path) {
-  BenchRun run;
+CacheRun run_against(const std::string& base_url, const std::string& results_path) {
+  CacheRun run;
   run.process = run_process(
       BENCH_BINARY, {"--base-url", base_url, "--concurrency", "4", "--num-prompts", "8",
                      "--input-len", "256", "--output-len", "4", "--ignore-eos", "--seed", "1",
@@ -42,7 +42,7 @@ TEST(PromptCacheReport, ARerunServedFromTheCacheIsWarnedAndTheFirstRunSaysZeroCa
   TempDir dir;
   ServeSimProcess serve_sim(BENCH_BINARY, {"--profile", "tiny", "--prefix-cache", "on"}, dir);
   const std::string& base_url = serve_sim.base_url();
-  BenchRun first, second;
+  CacheRun first, second;
   if (!base_url.empty()) {
     first = run_against(base_url, dir.file("first.json"));
     second = run_against(base_url, dir.file("second.json"));

@@ -21,7 +21,7 @@ using bench::testing::ServeSimProcess;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kRequests = 40;
+constexpr int kStreamRequests = 40;
 
 // The prompt hashes a fresh simulator logged for one run of bench, sorted (two client threads
 // interleave their requests, so only the multiset of prompts can be compared).
@@ -30,11 +30,24 @@ std::vector<std::string> prompts_sent(const std::vector<std::string>& extra) {
   const std::string trace = dir.file("trace.jsonl");
   ServeSimProcess server(BENCH_BINARY, {"--profile", "firehose", "--trace", trace}, dir);
   EXPECT_FALSE(server.base_url().empty());
-  std::vector<std::string> args = {"--base-url", server.base_url(), "--endpoint", "completions",
-                                   "--num-prompts", std::to_string(kRequests), "--concurrency",
-                                   "4", "--input-len", "24", "--output-len", "2",
-                                   "--warmup-requests", "0", "--per-chunk-usage", "off",
-                                   "--output-format", "json",
+  std::vector<std::string> args = {"--base-url",
+                                   server.base_url(),
+                                   "--endpoint",
+                                   "completions",
+                                   "--num-prompts",
+                                   std::to_string(kStreamRequests),
+                                   "--concurrency",
+                                   "4",
+                                   "--input-len",
+                                   "24",
+                                   "--output-len",
+                                   "2",
+                                   "--warmup-requests",
+                                   "0",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--output-format",
+                                   "json",
                                    "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult run = run_process(BENCH_BINARY, args);
@@ -53,7 +66,7 @@ std::vector<std::string> prompts_sent(const std::vector<std::string>& extra) {
 TEST(PromptStream, TheSameSeedSendsTheSamePromptsWithOneOrTwoClientThreads) {
   const std::vector<std::string> one = prompts_sent({"--seed", "11", "--client-threads", "1"});
   const std::vector<std::string> two = prompts_sent({"--seed", "11", "--client-threads", "2"});
-  ASSERT_EQ(one.size(), static_cast<std::size_t>(kRequests));
+  ASSERT_EQ(one.size(), static_cast<std::size_t>(kStreamRequests));
   EXPECT_EQ(std::set<std::string>(one.begin(), one.end()).size(), one.size());  // all fresh
   EXPECT_EQ(one, two);
   // And the hash tells prompts apart: another seed sends other prompts.

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
 
@@ -21,7 +21,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kExitUsage = 2;
+using bench::cli::kExitUsage;
 
 TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval) {
   TempDir dir;

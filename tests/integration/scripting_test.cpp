@@ -4,33 +4,28 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "quick_sim.hpp"
 #include "run_process.hpp"
 
 namespace {
 
 using bench::testing::ProcessResult;
+using bench::testing::quick_sim;
 using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kExitRequestsFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitGateFailed = 4;
-constexpr int kExitInterrupted = 130;
-
-bench::sim::SimOptions quick_sim(double ttft_ms = 5, double tpot_ms = 1) {
-  bench::sim::SimOptions options;
-  options.ttft_ms = ttft_ms;
-  options.tpot_ms = tpot_ms;
-  return options;
-}
+using bench::cli::kExitGateFailed;
+using bench::cli::kExitInterrupted;
+using bench::cli::kExitRequestsFailed;
+using bench::cli::kExitUsage;
 
 std::vector<std::string> small_run(const bench::sim::SimServer& server,
                                    std::vector<std::string> more) {

@@ -5,11 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
 #include "search_args.hpp"
@@ -21,8 +21,8 @@ using bench::testing::run_process;
 using bench::testing::search_args;
 using nlohmann::json;
 
-constexpr int kExitUsage = 2;
-constexpr int kExitGateFailed = 4;
+using bench::cli::kExitGateFailed;
+using bench::cli::kExitUsage;
 
 bench::sim::SimOptions fixed_sim() {
   bench::sim::SimOptions options;

@@ -4,18 +4,19 @@
 // run's figures and exit code are untouched.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
 #include "temp_file.hpp"
+#include "text_helpers.hpp"
 
 namespace {
 
+using bench::testing::count_of;
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
 using bench::testing::ServeSimProcess;
@@ -30,14 +31,6 @@ std::vector<std::string> run_args(std::vector<std::string> extra) {
                                    "--output-format", "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
-}
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-  std::size_t count = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++count;
-  }
-  return count;
 }
 
 TEST(ServerMetrics, TheSimulatorsCountersAgreeWithBenchsTokenCounts) {

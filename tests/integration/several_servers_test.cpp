@@ -27,7 +27,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-bench::sim::SimOptions quick_sim(const std::string& trace) {
+bench::sim::SimOptions traced_sim(const std::string& trace) {
   bench::sim::SimOptions sim;
   sim.ttft_ms = 2;
   sim.tpot_ms = 1;
@@ -53,8 +53,8 @@ std::vector<std::string> run_flags(const std::string& first, const std::string& 
 // bench against two simulated servers whose truth logs are dir's first.jsonl and second.jsonl,
 // with run_flags and `more`; the servers are gone (their logs complete) when it returns.
 ProcessResult run_on_two_servers(const TempDir& dir, const std::vector<std::string>& more = {}) {
-  bench::sim::SimServer first(quick_sim(dir.file("first.jsonl")));
-  bench::sim::SimServer second(quick_sim(dir.file("second.jsonl")));
+  bench::sim::SimServer first(traced_sim(dir.file("first.jsonl")));
+  bench::sim::SimServer second(traced_sim(dir.file("second.jsonl")));
   std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
   flags.insert(flags.end(), more.begin(), more.end());
   return run_process(BENCH_BINARY, flags);
@@ -119,7 +119,7 @@ TEST(SeveralServers, ADeadServersFailuresAreClassifiedAndAttributedToIt) {
   const ClosedPort dead;
   ProcessResult run;
   {
-    bench::sim::SimServer alive(quick_sim(dir.file("alive.jsonl")));
+    bench::sim::SimServer alive(traced_sim(dir.file("alive.jsonl")));
     run = run_process(BENCH_BINARY, run_flags(alive.base_url(), dead.base_url()));
   }
   EXPECT_EQ(run.exit_code, 1) << run.err;  // some requests failed
@@ -141,8 +141,8 @@ TEST(SeveralServers, ShardsMergeIntoEachServersFiguresOfOneProcess) {
   std::vector<ProcessResult> shards;
   ProcessResult merge;
   {
-    bench::sim::SimServer first(quick_sim(""));
-    bench::sim::SimServer second(quick_sim(""));
+    bench::sim::SimServer first(traced_sim(""));
+    bench::sim::SimServer second(traced_sim(""));
     for (const char* shard : {"0/2", "1/2"}) {
       std::vector<std::string> flags = run_flags(first.base_url(), second.base_url());
       const std::string file = dir.file(std::string("shard-") + shard[0] + ".json");

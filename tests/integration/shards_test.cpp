@@ -4,19 +4,19 @@
 // a sweep), with percentiles within timing noise; multi-turn shards each hold whole sessions and
 // merge to the one process's figures by turn; and the one-line refusals of bad shards, bad
 // start times and files that cannot be merged (exit 2, no output written).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
+#include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
 
@@ -27,7 +27,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kExitUsage = 2;
+using bench::cli::kExitUsage;
 constexpr int kShards = 4;
 // Time enough for four processes to start and connect on a loaded CI machine; a --start-at
 // already passed is refused (exit 2).

@@ -23,7 +23,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr int kRequests = 16;
+constexpr int kFaultRequests = 16;
 
 struct FaultCase {
   std::string name;
@@ -53,10 +53,13 @@ TEST_P(EveryRequestMeetsTheFault, AndBenchClassifiesItRight) {
   ProcessResult run;
   {
     bench::sim::SimServer server(options);
-    std::vector<std::string> args = {
-        "--base-url", server.base_url(), "--concurrency", "4", "--num-prompts",
-        std::to_string(kRequests), "--output-len", "8", "--input-len", "16", "--ignore-eos",
-        "--output-format", "json", "--quiet"};
+    std::vector<std::string> args = {"--base-url",    server.base_url(),
+                                     "--concurrency", "4",
+                                     "--num-prompts", std::to_string(kFaultRequests),
+                                     "--output-len",  "8",
+                                     "--input-len",   "16",
+                                     "--ignore-eos",  "--output-format",
+                                     "json",          "--quiet"};
     args.insert(args.end(), fault.bench_args.begin(), fault.bench_args.end());
     bench::testing::ProcessOptions limits;
     limits.timeout = std::chrono::milliseconds(60'000);
@@ -65,21 +68,22 @@ TEST_P(EveryRequestMeetsTheFault, AndBenchClassifiesItRight) {
   ASSERT_FALSE(run.timed_out) << "bench hung";
   const json results = json::parse(run.out, nullptr, false);
   ASSERT_FALSE(results.is_discarded()) << run.out << run.err;
-  EXPECT_EQ(results["sent"], kRequests);
+  EXPECT_EQ(results["sent"], kFaultRequests);
   EXPECT_EQ(results["completed"].get<int>() + results["failed"].get<int>() +
                 results["cancelled"].get<int>(),
-            kRequests);
+            kFaultRequests);
   if (fault.expected == "ok") {
     EXPECT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(results["completed"], kRequests) << results["errors"].dump();
-    EXPECT_EQ(results["total_output_tokens"], kRequests * 8);
+    EXPECT_EQ(results["completed"], kFaultRequests) << results["errors"].dump();
+    EXPECT_EQ(results["total_output_tokens"], kFaultRequests * 8);
   } else {
     EXPECT_EQ(run.exit_code, 1) << run.err;
-    EXPECT_EQ(results["failed"], kRequests);
+    EXPECT_EQ(results["failed"], kFaultRequests);
     const json& errors = results["errors"];
     ASSERT_TRUE(errors.is_object() && errors.contains(fault.expected))
         << "bench's classes: " << errors.dump();
-    EXPECT_EQ(errors[fault.expected]["count"], kRequests) << "bench's classes: " << errors.dump();
+    EXPECT_EQ(errors[fault.expected]["count"], kFaultRequests)
+        << "bench's classes: " << errors.dump();
   }
   fault.also(results);
 
@@ -88,7 +92,7 @@ TEST_P(EveryRequestMeetsTheFault, AndBenchClassifiesItRight) {
   for (const json& record : bench::testing::read_jsonl(options.trace_path)) {
     for (const json& name : record["faults"]) injected += name == fault.fault;
   }
-  EXPECT_GE(injected, kRequests);  // the measured requests, and any probe bench sent first
+  EXPECT_GE(injected, kFaultRequests);  // the measured requests, and any probe bench sent first
 }
 
 const std::vector<FaultCase> kCases = {
@@ -98,34 +102,58 @@ const std::vector<FaultCase> kCases = {
     // An RST mid-stream is a transport failure (error_class.hpp: "connection reset"), not a
     // stream the server chose to end early.
     {"reset", [](SimOptions& o) { o.reset_fraction = 1; }, "transport", "reset"},
-    {"stall", [](SimOptions& o) { o.stall_fraction = 1; }, "stall", "stall",
+    {"stall",
+     [](SimOptions& o) { o.stall_fraction = 1; },
+     "stall",
+     "stall",
      {"--stall-timeout", "0.5"}},
     {"malformed_json", [](SimOptions& o) { o.malformed_json_fraction = 1; }, "malformed_json",
      "malformed_json"},
     {"truncate", [](SimOptions& o) { o.truncate_fraction = 1; }, "truncated", "truncate"},
     {"stream_error", [](SimOptions& o) { o.stream_error_fraction = 1; }, "stream_error",
      "stream_error"},
-    {"no_usage", [](SimOptions& o) { o.no_usage_fraction = 1; }, "ok", "no_usage", {},
+    {"no_usage",
+     [](SimOptions& o) { o.no_usage_fraction = 1; },
+     "ok",
+     "no_usage",
+     {},
      [](const json& r) { EXPECT_EQ(r["token_count_source"]["output"], "chunks_estimate"); }},
-    {"multi_token", [](SimOptions& o) { o.multi_token_fraction = 1; }, "ok", "multi_token", {},
+    {"multi_token",
+     [](SimOptions& o) { o.multi_token_fraction = 1; },
+     "ok",
+     "multi_token",
+     {},
      [](const json& r) {
        EXPECT_TRUE(r["chunks_differ_from_tokens"].get<bool>());
        EXPECT_EQ(r["token_count_source"]["output"], "usage");
-       EXPECT_EQ(r["total_text_chunks"], kRequests * 3);  // 8 tokens in chunks of 3, 3 and 2
+       EXPECT_EQ(r["total_text_chunks"], kFaultRequests * 3);  // 8 tokens in chunks of 3, 3 and 2
      }},
     {"crlf", [](SimOptions& o) { o.crlf_fraction = 1; }, "ok", "crlf"},
-    {"comments", [](SimOptions& o) { o.comment_fraction = 1; }, "ok", "comments", {},
-     [](const json& r) { EXPECT_EQ(r["total_text_chunks"], kRequests * 8); }},
-    {"usage_on_last_chunk", [](SimOptions& o) { o.usage_on_last_chunk = true; }, "ok", "", {},
+    {"comments",
+     [](SimOptions& o) { o.comment_fraction = 1; },
+     "ok",
+     "comments",
+     {},
+     [](const json& r) { EXPECT_EQ(r["total_text_chunks"], kFaultRequests * 8); }},
+    {"usage_on_last_chunk",
+     [](SimOptions& o) { o.usage_on_last_chunk = true; },
+     "ok",
+     "",
+     {},
      [](const json& r) { EXPECT_EQ(r["token_count_source"]["output"], "usage"); }},
     {"no_role_chunk", [](SimOptions& o) { o.no_role_chunk = true; }, "ok", ""},
-    {"close_after_stream", [](SimOptions& o) { o.close_after_stream = true; }, "ok", "", {},
+    {"close_after_stream",
+     [](SimOptions& o) { o.close_after_stream = true; },
+     "ok",
+     "",
+     {},
      [](const json& r) {
        // The server closes each connection after its stream: every request but those riding
        // a connection opened before the run (--preconnect) opens one of its own.
        EXPECT_GT(r["client"]["preconnect"]["opened"].get<int>(), 0);
-       EXPECT_EQ(r["connections_opened"].get<int>() + r["client"]["preconnect"]["opened"].get<int>(),
-                 kRequests);
+       EXPECT_EQ(
+           r["connections_opened"].get<int>() + r["client"]["preconnect"]["opened"].get<int>(),
+           kFaultRequests);
      }},
     {"llama_cpp_all_at_once",
      [](SimOptions& o) {

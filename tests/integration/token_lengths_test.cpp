@@ -23,15 +23,15 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-struct Outcome {
+struct LengthsRun {
   ProcessResult result;
   std::vector<json> served;  // the truth log: one line per completion request served
   std::vector<json> saved;   // bench's --save-requests
 };
 
-Outcome run_against(bench::sim::SimOptions options, std::vector<std::string> args) {
+LengthsRun run_against(bench::sim::SimOptions options, std::vector<std::string> args) {
   TempDir dir;
-  Outcome run;
+  LengthsRun run;
   {
     options.ttft_ms = 1;
     options.tpot_ms = 0;
@@ -61,7 +61,8 @@ bench::sim::SimOptions llama2_server(bench::sim::TokenizeDialect dialect) {
 
 // The probe of per-chunk usage is off; a dialect without a chat tokenizer (TGI) measures the
 // template with one probe request of a few tokens, so the run's six are those of N tokens.
-void expect_every_prompt(const Outcome& run, std::int64_t served_tokens, std::int64_t client_tokens) {
+void expect_every_prompt(const LengthsRun& run, std::int64_t served_tokens,
+                         std::int64_t client_tokens) {
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   ASSERT_LE(run.served.size(), 7u) << run.result.err;
   EXPECT_EQ(std::count_if(run.served.begin(), run.served.end(),
@@ -78,8 +79,8 @@ void expect_every_prompt(const Outcome& run, std::int64_t served_tokens, std::in
 class TokenizerDialect : public ::testing::TestWithParam<bench::sim::TokenizeDialect> {};
 
 TEST_P(TokenizerDialect, chat_input_len_arrives_as_content_plus_the_reported_template) {
-  const Outcome run = run_against(llama2_server(GetParam()),
-                              {"--tokenizer", "server", "--input-len", "1000"});
+  const LengthsRun run =
+      run_against(llama2_server(GetParam()), {"--tokenizer", "server", "--input-len", "1000"});
   // llama-2 on one user message: BOS, [INST], [/INST] (prompt_counter.hpp).
   EXPECT_NE(run.result.err.find("chat template: 3 tokens a prompt"), std::string::npos)
       << run.result.err;
@@ -87,14 +88,16 @@ TEST_P(TokenizerDialect, chat_input_len_arrives_as_content_plus_the_reported_tem
 }
 
 TEST_P(TokenizerDialect, completions_input_len_arrives_exactly) {
-  const Outcome run = run_against(llama2_server(GetParam()), {"--tokenizer", "server", "--endpoint",
-                                                          "completions", "--input-len", "1000"});
+  const LengthsRun run =
+      run_against(llama2_server(GetParam()),
+                  {"--tokenizer", "server", "--endpoint", "completions", "--input-len", "1000"});
   expect_every_prompt(run, 1000, 1000);
 }
 
 TEST_P(TokenizerDialect, the_detected_dialect_is_said_once_on_stderr) {
-  const Outcome run = run_against(llama2_server(GetParam()), {"--tokenizer", "server", "--endpoint",
-                                                          "completions", "--input-len", "10"});
+  const LengthsRun run =
+      run_against(llama2_server(GetParam()),
+                  {"--tokenizer", "server", "--endpoint", "completions", "--input-len", "10"});
   const std::string expected =
       GetParam() == bench::sim::TokenizeDialect::vllm       ? "(vLLM dialect)"
       : GetParam() == bench::sim::TokenizeDialect::llamacpp ? "(llama.cpp dialect)"
@@ -113,21 +116,22 @@ INSTANTIATE_TEST_SUITE_P(Dialects, TokenizerDialect,
                          });
 
 TEST(TokenLengths, input_len_includes_template_makes_the_server_count_exactly_n) {
-  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
-                              {"--tokenizer", "server", "--input-len", "1000",
-                               "--input-len-includes-template"});
+  const LengthsRun run = run_against(
+      llama2_server(bench::sim::TokenizeDialect::vllm),
+      {"--tokenizer", "server", "--input-len", "1000", "--input-len-includes-template"});
   expect_every_prompt(run, 1000, 997);
 }
 
 TEST(TokenLengths, random_ids_arrive_as_exactly_n_ids) {
-  const Outcome run = run_against(bench::sim::SimOptions{}, {"--dataset", "random-ids", "--endpoint",
-                                                         "completions", "--input-len", "1000"});
+  const LengthsRun run =
+      run_against(bench::sim::SimOptions{},
+                  {"--dataset", "random-ids", "--endpoint", "completions", "--input-len", "1000"});
   expect_every_prompt(run, 1000, 1000);
 }
 
 TEST(TokenLengths, a_server_without_tokenize_stops_the_run_in_one_line_before_any_request) {
-  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::none),
-                              {"--tokenizer", "server", "--quiet"});
+  const LengthsRun run = run_against(llama2_server(bench::sim::TokenizeDialect::none),
+                                     {"--tokenizer", "server", "--quiet"});
   EXPECT_EQ(run.result.exit_code, 3);
   EXPECT_TRUE(run.served.empty());
   EXPECT_EQ(std::count(run.result.err.begin(), run.result.err.end(), '\n'), 1) << run.result.err;
@@ -135,28 +139,29 @@ TEST(TokenLengths, a_server_without_tokenize_stops_the_run_in_one_line_before_an
 }
 
 TEST(TokenLengths, random_ids_on_chat_is_refused_before_anything_is_sent) {
-  const Outcome run = run_against(bench::sim::SimOptions{}, {"--dataset", "random-ids"});
+  const LengthsRun run = run_against(bench::sim::SimOptions{}, {"--dataset", "random-ids"});
   EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
   EXPECT_TRUE(run.served.empty());
   EXPECT_NE(run.result.err.find("--endpoint completions"), std::string::npos) << run.result.err;
 }
 
 TEST(TokenLengths, template_flag_without_a_tokenizer_is_refused_before_anything_is_sent) {
-  const Outcome run = run_against(bench::sim::SimOptions{}, {"--input-len-includes-template"});
+  const LengthsRun run = run_against(bench::sim::SimOptions{}, {"--input-len-includes-template"});
   EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
   EXPECT_TRUE(run.served.empty());
 }
 
 TEST(TokenLengths, a_tokenizer_file_that_cannot_be_read_is_refused_before_anything_is_sent) {
-  const Outcome run = run_against(bench::sim::SimOptions{}, {"--tokenizer", "/nonexistent.json"});
+  const LengthsRun run =
+      run_against(bench::sim::SimOptions{}, {"--tokenizer", "/nonexistent.json"});
   EXPECT_EQ(run.result.exit_code, 2) << run.result.err;
   EXPECT_TRUE(run.served.empty());
 }
 
 TEST(TokenLengths, results_show_the_unit_the_template_and_no_mismatch_when_lengths_hold) {
-  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
-                                  {"--tokenizer", "server", "--input-len", "100", "--ignore-eos",
-                                   "--output-format", "json"});
+  const LengthsRun run = run_against(
+      llama2_server(bench::sim::TokenizeDialect::vllm),
+      {"--tokenizer", "server", "--input-len", "100", "--ignore-eos", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   const json results = json::parse(run.result.out);
   EXPECT_EQ(results["input_len_unit"], "tokens");
@@ -169,17 +174,17 @@ TEST(TokenLengths, results_show_the_unit_the_template_and_no_mismatch_when_lengt
 // The server's tokenizer made the prompts while the run went on: the results say how many
 // requests that sent to the server under test, and the content tokens it counted.
 TEST(TokenLengths, results_count_the_tokenize_requests_made_during_the_run) {
-  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
-                                  {"--tokenizer", "server", "--input-len", "100",
-                                   "--output-format", "json"});
+  const LengthsRun run =
+      run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                  {"--tokenizer", "server", "--input-len", "100", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   const json results = json::parse(run.result.out);
   ASSERT_TRUE(results["server_tokenize_requests"].is_number()) << results;
   EXPECT_GE(results["server_tokenize_requests"].get<std::int64_t>(), 6);  // one a prompt at least
   EXPECT_EQ(results["mean_client_prompt_tokens"], 100.0);
 
-  const Outcome words = run_against(bench::sim::SimOptions{},
-                                    {"--input-len", "10", "--output-format", "json"});
+  const LengthsRun words =
+      run_against(bench::sim::SimOptions{}, {"--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(words.result.exit_code, 0) << words.result.err;
   const json word_results = json::parse(words.result.out);
   EXPECT_TRUE(word_results["server_tokenize_requests"].is_null());
@@ -191,8 +196,8 @@ TEST(TokenLengths, results_count_the_tokenize_requests_made_during_the_run) {
 TEST(TokenLengths, the_server_tokenizer_leaves_output_without_usage_to_the_estimate) {
   bench::sim::SimOptions options = llama2_server(bench::sim::TokenizeDialect::vllm);
   options.send_usage = false;
-  const Outcome run = run_against(options, {"--tokenizer", "server", "--endpoint", "completions",
-                                            "--input-len", "10", "--output-format", "json"});
+  const LengthsRun run = run_against(options, {"--tokenizer", "server", "--endpoint", "completions",
+                                               "--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   for (const json& line : run.saved) EXPECT_EQ(line["completion_token_source"], "chunks_estimate");
   EXPECT_EQ(json::parse(run.result.out)["token_count_source"]["output"], "chunks_estimate");
@@ -201,8 +206,8 @@ TEST(TokenLengths, the_server_tokenizer_leaves_output_without_usage_to_the_estim
 // Without a tokenizer the template goes uncounted: the server's count is 30% over the words
 // asked, and the run says so.
 TEST(TokenLengths, an_uncounted_template_is_flagged_as_an_input_mismatch) {
-  const Outcome run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
-                                  {"--input-len", "10", "--output-format", "json"});
+  const LengthsRun run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                                     {"--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   const json results = json::parse(run.result.out);
   EXPECT_EQ(results["input_len_unit"], "words");
@@ -214,9 +219,9 @@ TEST(TokenLengths, an_uncounted_template_is_flagged_as_an_input_mismatch) {
 // "Requested" is what was sent: --extra-body's max_tokens replaces --output-len in the body,
 // and so in every record and in the results.
 TEST(TokenLengths, extra_body_max_tokens_is_the_requested_output_length) {
-  const Outcome run = run_against(bench::sim::SimOptions{},
-                                  {"--extra-body", R"({"max_tokens":5})", "--output-len", "20",
-                                   "--input-len", "10", "--output-format", "json"});
+  const LengthsRun run =
+      run_against(bench::sim::SimOptions{}, {"--extra-body", R"({"max_tokens":5})", "--output-len",
+                                             "20", "--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   ASSERT_EQ(run.saved.size(), 6u);
   for (const json& line : run.saved) EXPECT_EQ(line["requested_output_len"], 5) << line;

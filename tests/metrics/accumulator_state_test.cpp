@@ -4,15 +4,16 @@
 // started later has its times moved onto the earliest's.
 #include "bench/metrics/accumulator_state.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "bench/metrics/histogram.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -25,7 +26,7 @@ using bench::metrics::RunSummary;
 using bench::metrics::SummaryOptions;
 using bench::metrics::TokenSource;
 
-constexpr std::int64_t kNsPerMs = 1'000'000;
+using bench::kNsPerMs;
 
 // Request k: starts at 3k ms, first chunk 10 + k % 7 ms later, one chunk per ms after it.
 RequestRecord request(std::int64_t k) {

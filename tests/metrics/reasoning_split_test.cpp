@@ -3,11 +3,12 @@
 // its parts, and a run where nothing reasoned has no reasoning figures at all.
 #include "bench/metrics/reasoning_split.hpp"
 
-#include <cstdint>
-
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "bench/metrics/run_summary.hpp"
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -17,7 +18,7 @@ using bench::metrics::RunSummary;
 using bench::metrics::summarize_run;
 using bench::metrics::TokenSource;
 
-constexpr std::int64_t kNsPerMs = 1'000'000;
+using bench::kNsPerMs;
 
 // A successful request from start_ms to end_ms: first text at first_ms, first answer text at
 // answer_ms (-1: none), `completion` tokens of which `reasoning` were reasoning.

@@ -2,11 +2,13 @@
 // definitions in docs/metrics.md. Times are chosen in whole milliseconds.
 #include "bench/metrics/run_summary.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -17,7 +19,7 @@ using bench::metrics::RunSummary;
 using bench::metrics::summarize_run;
 using bench::metrics::TokenSource;
 
-constexpr std::int64_t kNsPerMs = 1'000'000;
+using bench::kNsPerMs;
 
 // A successful request that started at start_ms, received its text chunks at chunk_ms and
 // ended at end_ms, with usage-reported token counts.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/metrics/run_summary.hpp"
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -19,13 +20,13 @@ using bench::metrics::RunSummary;
 using bench::metrics::SampleBudget;
 using bench::metrics::SummaryOptions;
 
-constexpr std::int64_t kMs = 1'000'000;
+using bench::kNsPerMs;
 
 RequestRecord request(std::int64_t start_ms, std::int64_t end_ms, std::int64_t ttft_ms) {
   RequestRecord r;
-  r.start_ns = r.intended_start_ns = start_ms * kMs;
-  r.end_ns = end_ms * kMs;
-  r.first_token_ns = r.start_ns + ttft_ms * kMs;
+  r.start_ns = r.intended_start_ns = start_ms * kNsPerMs;
+  r.end_ns = end_ms * kNsPerMs;
+  r.first_token_ns = r.start_ns + ttft_ms * kNsPerMs;
   r.text_chunk_ns = {r.first_token_ns, r.end_ns};
   r.completion_tokens = 2;
   r.prompt_tokens = 10;
@@ -37,7 +38,7 @@ RequestRecord request(std::int64_t start_ms, std::int64_t end_ms, std::int64_t t
 // 1 s back to back each, then the drain. TTFT says which part a request was in: 500 ms in the
 // ramp-up (started before the 4th slot), 5 ms in the drain (ended after the first slot's last
 // request), 50 ms in between.
-std::vector<RequestRecord> closed_loop() {
+std::vector<RequestRecord> closed_loop_by_phase() {
   std::vector<RequestRecord> records;
   for (int slot = 0; slot < 4; ++slot) {
     for (int round = 0; round < 10; ++round) {
@@ -64,7 +65,7 @@ RunSummary summarized(const std::vector<RequestRecord>& records, std::uint64_t b
 }
 
 TEST(SteadyLatency, LeavesOutTheRampUpAndTheDrain) {
-  const RunSummary summary = summarized(closed_loop(), SampleBudget::kDefaultValues);
+  const RunSummary summary = summarized(closed_loop_by_phase(), SampleBudget::kDefaultValues);
   ASSERT_TRUE(summary.steady_state.found);
   ASSERT_TRUE(summary.steady_latencies.has_value());
   EXPECT_EQ(summary.steady_latencies->requests, 40 - 3 - 3);
@@ -94,14 +95,14 @@ TEST(SteadyLatency, UnknownWhenTheWindowHoldsUnderHalfTheRequests) {
 }
 
 TEST(SteadyLatency, UnknownOnceTheRawValueBudgetRunsOut) {
-  const RunSummary summary = summarized(closed_loop(), 100);
+  const RunSummary summary = summarized(closed_loop_by_phase(), 100);
   EXPECT_TRUE(summary.steady_state.found);
   EXPECT_FALSE(summary.steady_latencies.has_value());
 }
 
 TEST(SteadyLatency, ClientThreadsMergeToTheSameFigures) {
-  const RunSummary one = summarized(closed_loop(), SampleBudget::kDefaultValues);
-  const RunSummary three = summarized(closed_loop(), SampleBudget::kDefaultValues, 3);
+  const RunSummary one = summarized(closed_loop_by_phase(), SampleBudget::kDefaultValues);
+  const RunSummary three = summarized(closed_loop_by_phase(), SampleBudget::kDefaultValues, 3);
   ASSERT_TRUE(three.steady_latencies.has_value());
   EXPECT_EQ(three.steady_latencies->requests, one.steady_latencies->requests);
   EXPECT_DOUBLE_EQ(three.steady_latencies->ttft_ms.p99, one.steady_latencies->ttft_ms.p99);
@@ -111,7 +112,7 @@ TEST(SteadyLatency, ALogGivesItsBudgetBackWhenItEnds) {
   auto budget = std::make_shared<SampleBudget>(100'000);
   {
     bench::metrics::SteadyLatencyLog log(budget);
-    log.add(0, kMs, 1.0, std::nullopt, 1.0);
+    log.add(0, kNsPerMs, 1.0, std::nullopt, 1.0);
     EXPECT_GT(budget->used(), 0u);
   }
   EXPECT_EQ(budget->used(), 0u);

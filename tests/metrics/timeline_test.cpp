@@ -7,22 +7,25 @@
 #include <cstdint>
 #include <vector>
 
+#include "bench/util/clock.hpp"
+
 namespace {
 
 using bench::metrics::RequestRecord;
 using bench::metrics::Timeline;
 using bench::metrics::TimelineBucket;
 
-constexpr std::int64_t kMs = 1'000'000;
+using bench::kNsPerMs;
 
 // A completed request from start_ms to end_ms with `tokens` one-token chunks spread evenly.
 RequestRecord request(std::int64_t start_ms, std::int64_t end_ms, int tokens,
                       std::int64_t prompt_tokens = 10) {
   RequestRecord r;
-  r.start_ns = r.intended_start_ns = start_ms * kMs;
-  r.end_ns = end_ms * kMs;
+  r.start_ns = r.intended_start_ns = start_ms * kNsPerMs;
+  r.end_ns = end_ms * kNsPerMs;
   for (int i = 0; i < tokens; ++i) {
-    r.text_chunk_ns.push_back(start_ms * kMs + (end_ms - start_ms) * kMs * (i + 1) / (tokens + 1));
+    r.text_chunk_ns.push_back(start_ms * kNsPerMs +
+                              (end_ms - start_ms) * kNsPerMs * (i + 1) / (tokens + 1));
   }
   r.first_token_ns = r.text_chunk_ns.empty() ? -1 : r.text_chunk_ns.front();
   r.completion_tokens = tokens;
@@ -32,13 +35,13 @@ RequestRecord request(std::int64_t start_ms, std::int64_t end_ms, int tokens,
 }
 
 TEST(Timeline, BucketsAddUpToTheRunsTotals) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   timeline.add(request(0, 2500, 20));
   timeline.add(request(500, 1500, 10));
   RequestRecord failed = request(100, 2100, 0);
   failed.error = bench::metrics::ErrorClass::http_5xx;
   timeline.add(failed);
-  const auto buckets = timeline.buckets(1000 * kMs);
+  const auto buckets = timeline.buckets(1000 * kNsPerMs);
   ASSERT_EQ(buckets.size(), 3u);
   std::int64_t started = 0, finished = 0, output = 0, input = 0, errors = 0;
   for (const auto& b : buckets) {
@@ -61,13 +64,13 @@ TEST(Timeline, BucketsAddUpToTheRunsTotals) {
 }
 
 TEST(Timeline, SplitsAChunksTokensExactlyWhenPerChunkUsageIsKnown) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   RequestRecord r = request(0, 3000, 2);
-  r.text_chunk_ns = {100 * kMs, 2100 * kMs};
+  r.text_chunk_ns = {100 * kNsPerMs, 2100 * kNsPerMs};
   r.text_chunk_tokens = {1, 7};
   r.completion_tokens = 8;
   timeline.add(r);
-  const auto buckets = timeline.buckets(1000 * kMs);
+  const auto buckets = timeline.buckets(1000 * kNsPerMs);
   EXPECT_EQ(buckets[0].output_tokens, 1);
   EXPECT_EQ(buckets[2].output_tokens, 7);
 }
@@ -87,7 +90,7 @@ std::vector<RequestRecord> closed_loop() {
 }
 
 TEST(Timeline, SteadyStateIsWhereTheTargetConcurrencyWasHeld) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   const auto records = closed_loop();
   for (const auto& r : records) timeline.add(r);
   const auto steady = timeline.steady_state(4);
@@ -119,7 +122,7 @@ std::vector<RequestRecord> lockstep(int slots, int rounds, std::int64_t request_
 }
 
 TEST(Timeline, SteadyStateOfALockstepRunCountsTheWaveThatEndsIt) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   // Four waves of 16 requests, 245 ms each: the last wave ends at 0.98 s, inside a 10 ms step
   // whose end has nothing in flight.
   for (const auto& r : lockstep(16, 4, 245, 16)) timeline.add(r);
@@ -132,10 +135,10 @@ TEST(Timeline, SteadyStateOfALockstepRunCountsTheWaveThatEndsIt) {
 }
 
 TEST(Timeline, APartialLastBucketIsAsWideAsTheRunLeftItSoItsRateIsTheRunsRate) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   // 4 streams of 100 tokens per 500 ms, for 2.5 s: 800 output tok/s throughout.
   for (const auto& r : lockstep(4, 5, 500, 100)) timeline.add(r);
-  const auto buckets = timeline.buckets(1000 * kMs);
+  const auto buckets = timeline.buckets(1000 * kNsPerMs);
   ASSERT_EQ(buckets.size(), 3u);
   EXPECT_DOUBLE_EQ(buckets[0].width_s, 1.0);
   EXPECT_NEAR(buckets[2].width_s, 0.5, 0.011);  // the last event's 10 ms step included
@@ -146,11 +149,11 @@ TEST(Timeline, APartialLastBucketIsAsWideAsTheRunLeftItSoItsRateIsTheRunsRate) {
 }
 
 TEST(Timeline, MeanInFlightOfEveryBucketInTheSteadyStateWindowIsSteady) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   for (const auto& r : lockstep(4, 5, 500, 100)) timeline.add(r);
   const auto steady = timeline.steady_state(4);
   ASSERT_TRUE(steady.found);
-  const auto buckets = timeline.buckets(1000 * kMs);
+  const auto buckets = timeline.buckets(1000 * kNsPerMs);
   ASSERT_EQ(buckets.size(), 3u);
   EXPECT_EQ(buckets.back().in_flight, 0);  // at the end of the run: everything has ended
   for (const auto& b : buckets) {
@@ -161,7 +164,7 @@ TEST(Timeline, MeanInFlightOfEveryBucketInTheSteadyStateWindowIsSteady) {
 }
 
 TEST(Timeline, SteadyStateOfAnOpenLoopRunIsMeasuredAgainstThePeak) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   for (const auto& r : closed_loop()) timeline.add(r);
   const auto steady = timeline.steady_state(0);
   EXPECT_TRUE(steady.found);
@@ -169,21 +172,21 @@ TEST(Timeline, SteadyStateOfAnOpenLoopRunIsMeasuredAgainstThePeak) {
 }
 
 TEST(Timeline, NoSteadyStateWhenTheTargetWasNeverReached) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   timeline.add(request(0, 1000, 10));
   EXPECT_FALSE(timeline.steady_state(64).found);
 }
 
 TEST(Timeline, MergingTimelinesEqualsAddingEverythingToOne) {
-  Timeline one(0, 10 * kMs), left(0, 10 * kMs), right(0, 10 * kMs);
+  Timeline one(0, 10 * kNsPerMs), left(0, 10 * kNsPerMs), right(0, 10 * kNsPerMs);
   const auto records = closed_loop();
   for (std::size_t i = 0; i < records.size(); ++i) {
     one.add(records[i]);
     (i % 2 == 0 ? left : right).add(records[i]);
   }
   left.merge(right);
-  const auto a = one.buckets(1000 * kMs);
-  const auto b = left.buckets(1000 * kMs);
+  const auto a = one.buckets(1000 * kNsPerMs);
+  const auto b = left.buckets(1000 * kNsPerMs);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].started, b[i].started);
@@ -193,13 +196,13 @@ TEST(Timeline, MergingTimelinesEqualsAddingEverythingToOne) {
 }
 
 TEST(Timeline, AVeryLongRunCoarsensItsStepsAndKeepsItsTotals) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   const std::int64_t day_ms = 24LL * 3600 * 1000;
   timeline.add(request(0, 1000, 10));
   timeline.add(request(day_ms, day_ms + 1000, 10));
-  EXPECT_GT(timeline.step_ns(), 10 * kMs);
+  EXPECT_GT(timeline.step_ns(), 10 * kNsPerMs);
   std::int64_t output = 0, started = 0;
-  for (const auto& b : timeline.buckets(3600LL * 1000 * kMs)) {
+  for (const auto& b : timeline.buckets(3600LL * 1000 * kNsPerMs)) {
     output += b.output_tokens;
     started += b.started;
   }
@@ -209,13 +212,13 @@ TEST(Timeline, AVeryLongRunCoarsensItsStepsAndKeepsItsTotals) {
 
 // A --duration 24h run: at most 65,536 steps kept, and per-second buckets widened to fit 3,600.
 TEST(Timeline, ADayLongRunHasABoundedTimelineWithWiderBucketsThatKeepItsTotals) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   const std::int64_t day_s = 24LL * 3600;
   for (std::int64_t s = 0; s < day_s; s += 60) timeline.add(request(s * 1000, s * 1000 + 500, 2));
-  EXPECT_GE(timeline.step_ns() * 65'536, day_s * 1000 * kMs);  // the steps cover the day
-  EXPECT_LE(timeline.step_ns() * 32'768, day_s * 1000 * kMs);  // and were not coarsened more
-  const std::int64_t width_ns = timeline.bucket_width_ns(1000 * kMs);
-  const std::vector<TimelineBucket> buckets = timeline.buckets(1000 * kMs);
+  EXPECT_GE(timeline.step_ns() * 65'536, day_s * 1000 * kNsPerMs);  // the steps cover the day
+  EXPECT_LE(timeline.step_ns() * 32'768, day_s * 1000 * kNsPerMs);  // and were not coarsened more
+  const std::int64_t width_ns = timeline.bucket_width_ns(1000 * kNsPerMs);
+  const std::vector<TimelineBucket> buckets = timeline.buckets(1000 * kNsPerMs);
   EXPECT_LE(buckets.size(), Timeline::kMaxBuckets);
   EXPECT_GT(buckets.size(), Timeline::kMaxBuckets / 2);
   EXPECT_DOUBLE_EQ(buckets[1].t_s, static_cast<double>(width_ns) / 1e9);
@@ -233,9 +236,9 @@ TEST(Timeline, ADayLongRunHasABoundedTimelineWithWiderBucketsThatKeepItsTotals) 
 namespace {
 
 TEST(Timeline, StartsAtTheFirstMeasuredRequestWhateverCameBefore) {
-  Timeline timeline(0, 10 * kMs);
+  Timeline timeline(0, 10 * kNsPerMs);
   timeline.add(request(5000, 6500, 10));  // warm-up filled the first 5 s: not measured
-  const auto buckets = timeline.buckets(1000 * kMs);
+  const auto buckets = timeline.buckets(1000 * kNsPerMs);
   ASSERT_EQ(buckets.size(), 2u);
   EXPECT_EQ(buckets[0].t_s, 0.0);
   EXPECT_EQ(buckets[0].started, 1);

@@ -15,6 +15,7 @@
 
 #include "bench/protocol/openai.hpp"
 #include "bench/sse/parser.hpp"
+#include "run_process.hpp"
 
 namespace {
 
@@ -71,10 +72,7 @@ void expect_left_to_dom(std::string_view data) {
   EXPECT_FALSE(expect_same_as_dom(data)) << "the scanner read: " << data;
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using bench::testing::read_file;
 
 class CollectData final : public bench::sse::Sink {
  public:

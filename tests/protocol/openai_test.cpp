@@ -1,17 +1,18 @@
 // Request bodies for both endpoints, and what each kind of streamed data payload means.
+#include "bench/protocol/openai.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "bench/protocol/openai.hpp"
 #include "bench/sse/parser.hpp"
+#include "run_process.hpp"
 
 namespace {
 
@@ -323,10 +324,7 @@ TEST(FirstModelId, ReadsTheFirstModel) {
 
 // --- reference transcripts --------------------------------------------------------------------
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using bench::testing::read_file;
 
 class CollectText final : public bench::sse::Sink {
  public:

@@ -1,20 +1,21 @@
 // StreamReader over the reference transcripts (fed whole, byte by byte and split at every
 // offset, with a new arrival stamp per read), and how it classifies the ways a request can end.
+#include "bench/protocol/stream_reader.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "bench/protocol/stream_reader.hpp"
 #include "bench/sse/parser.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
+#include "run_process.hpp"
 
 namespace {
 
@@ -53,10 +54,7 @@ RequestRecord run_whole(std::string_view body, long status = 200,
   return run({body}, status, content_type, limits);
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using bench::testing::read_file;
 
 // --- reference transcripts --------------------------------------------------------------------
 

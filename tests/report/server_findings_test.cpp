@@ -59,10 +59,10 @@ TEST(ServerFindings, HitsAgreeingWithBenchsCachedSplitAreNoFinding) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("prefix cache hit"), std::string::npos) << text;
-  const nlohmann::json json = bench::report::to_json(summary, context).at("server_metrics");
-  EXPECT_EQ(json.at("bench_cached_input_tokens"), 320);
-  EXPECT_EQ(json.at("prefix_cache_hit_difference"), 0);
-  EXPECT_TRUE(json.at("findings").empty());
+  const nlohmann::json section = bench::report::to_json(summary, context).at("server_metrics");
+  EXPECT_EQ(section.at("bench_cached_input_tokens"), 320);
+  EXPECT_EQ(section.at("prefix_cache_hit_difference"), 0);
+  EXPECT_TRUE(section.at("findings").empty());
 }
 
 TEST(ServerFindings, HitsBeyondBenchsCachedSplitAreAWarning) {
@@ -73,9 +73,9 @@ TEST(ServerFindings, HitsBeyondBenchsCachedSplitAreAWarning) {
                       "responses said 0 were cached"),
             std::string::npos)
       << text;
-  const nlohmann::json json = bench::report::to_json(summary, context).at("server_metrics");
-  EXPECT_EQ(json.at("prefix_cache_hit_difference"), 480);
-  ASSERT_EQ(json.at("findings").size(), 1u);
+  const nlohmann::json section = bench::report::to_json(summary, context).at("server_metrics");
+  EXPECT_EQ(section.at("prefix_cache_hit_difference"), 480);
+  ASSERT_EQ(section.at("findings").size(), 1u);
 }
 
 TEST(ServerFindings, UndisclosedSplitTakesTheServersShareAsTheWitness) {
@@ -94,9 +94,9 @@ TEST(ServerFindings, UndisclosedSplitTakesTheServersShareAsTheWitness) {
   shared.prompts_share_prefixes = true;  // sharing is its purpose: a note, not a warning
   text = bench::report::render_text(summary, shared);
   EXPECT_EQ(text.find("WARNING: the server's prefix cache"), std::string::npos) << text;
-  const nlohmann::json json = bench::report::to_json(summary, shared).at("server_metrics");
-  EXPECT_TRUE(json.at("bench_cached_input_tokens").is_null());
-  EXPECT_TRUE(json.at("prefix_cache_hit_difference").is_null());
+  const nlohmann::json section = bench::report::to_json(summary, shared).at("server_metrics");
+  EXPECT_TRUE(section.at("bench_cached_input_tokens").is_null());
+  EXPECT_TRUE(section.at("prefix_cache_hit_difference").is_null());
 }
 
 GaugePolls polls_seeing(std::initializer_list<QueueSight> sights) {
@@ -171,10 +171,11 @@ TEST(ServerFindings, QueueingBeyondBenchsRequestsIsAWarning) {
                       "in flight: others share the server"),
             std::string::npos)
       << text;
-  const nlohmann::json json = bench::report::to_json(with_input(0), context).at("server_metrics");
-  EXPECT_EQ(json.at("gauges").at("queue").at("beyond_bench"), 2);
-  EXPECT_EQ(json.at("gauges").at("queue").at("while_bench_idle"), 1);
-  EXPECT_EQ(json.at("findings").size(), 2u);
+  const nlohmann::json section =
+      bench::report::to_json(with_input(0), context).at("server_metrics");
+  EXPECT_EQ(section.at("gauges").at("queue").at("beyond_bench"), 2);
+  EXPECT_EQ(section.at("gauges").at("queue").at("while_bench_idle"), 1);
+  EXPECT_EQ(section.at("findings").size(), 2u);
 }
 
 TEST(ServerFindings, TheServerQueueingBenchsOwnLoadIsANote) {

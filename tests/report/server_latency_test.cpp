@@ -251,9 +251,9 @@ TEST(ServerGauges, SkippedAndFailedPollsAreSaid) {
 }
 
 TEST(ServerGauges, NotPolledIsNull) {
-  const nlohmann::json json =
+  const nlohmann::json section =
       bench::report::to_json(RunSummary{}, with_delta(Delta{})).at("server_metrics");
-  EXPECT_TRUE(json.at("gauges").is_null());
+  EXPECT_TRUE(section.at("gauges").is_null());
 }
 
 }  // namespace

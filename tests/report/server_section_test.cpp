@@ -68,13 +68,13 @@ TEST(ServerSection, AMismatchBeyondOnePercentIsAWarning) {
       << text;
   // 0.5% on the input side: within the tolerance, said as a difference but not a warning.
   EXPECT_EQ(text.find("the server's prompt tokens differ"), std::string::npos) << text;
-  const nlohmann::json json = bench::report::to_json(summary, context).at("server_metrics");
-  EXPECT_EQ(json.at("generation_tokens"), 230);
-  EXPECT_EQ(json.at("bench_output_tokens"), 200);
-  EXPECT_EQ(json.at("generation_tokens_difference"), 30);
-  EXPECT_EQ(json.at("prompt_tokens_difference"), 5);
-  EXPECT_TRUE(json.at("error").is_null());
-  EXPECT_TRUE(json.at("preemptions").is_null());
+  const nlohmann::json written = bench::report::to_json(summary, context).at("server_metrics");
+  EXPECT_EQ(written.at("generation_tokens"), 230);
+  EXPECT_EQ(written.at("bench_output_tokens"), 200);
+  EXPECT_EQ(written.at("generation_tokens_difference"), 30);
+  EXPECT_EQ(written.at("prompt_tokens_difference"), 5);
+  EXPECT_TRUE(written.at("error").is_null());
+  EXPECT_TRUE(written.at("preemptions").is_null());
 }
 
 TEST(ServerSection, AFailedScrapeIsOneLineAndNullFigures) {
@@ -85,20 +85,21 @@ TEST(ServerSection, AFailedScrapeIsOneLineAndNullFigures) {
                       "http://127.0.0.1:8000/metrics answered HTTP 404"),
             std::string::npos)
       << text;
-  const nlohmann::json json = bench::report::to_json(counted(10, 5), context).at("server_metrics");
-  EXPECT_EQ(json.at("error"), "GET http://127.0.0.1:8000/metrics answered HTTP 404");
-  EXPECT_TRUE(json.at("family").is_null());
-  EXPECT_TRUE(json.at("generation_tokens").is_null());
+  const nlohmann::json written =
+      bench::report::to_json(counted(10, 5), context).at("server_metrics");
+  EXPECT_EQ(written.at("error"), "GET http://127.0.0.1:8000/metrics answered HTTP 404");
+  EXPECT_TRUE(written.at("family").is_null());
+  EXPECT_TRUE(written.at("generation_tokens").is_null());
 }
 
 TEST(ServerSection, UnknownInputTokensLeaveTheDifferenceUnknown) {
   RunSummary summary = counted(0, 5);
   summary.input_tokens_unknown = 3;
-  const nlohmann::json json =
+  const nlohmann::json written =
       bench::report::to_json(summary, with_window(vllm_delta(900, 5))).at("server_metrics");
-  EXPECT_TRUE(json.at("bench_input_tokens").is_null());
-  EXPECT_TRUE(json.at("prompt_tokens_difference").is_null());
-  EXPECT_EQ(json.at("generation_tokens_difference"), 0);
+  EXPECT_TRUE(written.at("bench_input_tokens").is_null());
+  EXPECT_TRUE(written.at("prompt_tokens_difference").is_null());
+  EXPECT_EQ(written.at("generation_tokens_difference"), 0);
 }
 
 TEST(ServerSection, SpeculativeAcceptanceIsSaidOverTheWindow) {
@@ -111,8 +112,8 @@ TEST(ServerSection, SpeculativeAcceptanceIsSaidOverTheWindow) {
                       "800)"),
             std::string::npos)
       << text;
-  const nlohmann::json json = bench::report::to_json(counted(1000, 200), context);
-  const nlohmann::json& spec = json.at("server_metrics").at("spec_decode");
+  const nlohmann::json written = bench::report::to_json(counted(1000, 200), context);
+  const nlohmann::json& spec = written.at("server_metrics").at("spec_decode");
   EXPECT_EQ(spec.at("draft_tokens"), 800);
   EXPECT_EQ(spec.at("accepted_tokens"), 600);
   EXPECT_DOUBLE_EQ(spec.at("acceptance_rate").get<double>(), 0.75);
@@ -134,8 +135,8 @@ TEST(ServerSection, NoSpeculativeDecodingNoLineAndNullKey) {
   const auto context = with_window(vllm_delta(1000, 200));
   const std::string text = bench::report::render_text(counted(1000, 200), context);
   EXPECT_EQ(text.find("Speculative decoding"), std::string::npos) << text;
-  const nlohmann::json json = bench::report::to_json(counted(1000, 200), context);
-  EXPECT_TRUE(json.at("server_metrics").at("spec_decode").is_null());
+  const nlohmann::json written = bench::report::to_json(counted(1000, 200), context);
+  EXPECT_TRUE(written.at("server_metrics").at("spec_decode").is_null());
 }
 
 // The poller started 3 s after the point's epoch and the timeline 4 s after it, so a reading

@@ -1,5 +1,7 @@
 #include "bench/schedule/arrival.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -7,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -19,7 +21,7 @@ using bench::schedule::kUnlimitedRate;
 using bench::schedule::RampStrategy;
 using bench::schedule::sends_all_at_once;
 
-constexpr std::int64_t kSecondNs = 1'000'000'000;
+using bench::kNsPerSec;
 
 ArrivalOptions poisson(double rate_per_s, double burstiness = 1.0, std::uint64_t seed = 42,
                        bool normalize = true) {
@@ -72,8 +74,8 @@ TEST(Arrival, SameSeedGivesIdenticalOffsetsAcrossCalls) {
   for (double burstiness : {0.3, 1.0, 4.0}) {
     const ArrivalOptions options = poisson(25.0, burstiness, 1234);
     EXPECT_EQ(arrival_offsets_ns(options, 5000), arrival_offsets_ns(options, 5000));
-    EXPECT_EQ(arrival_offsets_until_ns(options, 30 * kSecondNs, 100000),
-              arrival_offsets_until_ns(options, 30 * kSecondNs, 100000));
+    EXPECT_EQ(arrival_offsets_until_ns(options, 30 * kNsPerSec, 100000),
+              arrival_offsets_until_ns(options, 30 * kNsPerSec, 100000));
   }
 }
 
@@ -154,7 +156,7 @@ TEST(Arrival, ConstantRateGivesExactGaps) {
   for (std::size_t i = 0; i < three.size(); ++i) {
     ASSERT_NEAR(static_cast<double>(three[i]), static_cast<double>(i) * 1e9 / 3.0, 0.5001);
   }
-  EXPECT_EQ(three.back(), 1000 * kSecondNs);
+  EXPECT_EQ(three.back(), 1000 * kNsPerSec);
 }
 
 // vLLM: "when burstiness tends to infinity, the delay time becomes constant".
@@ -167,24 +169,23 @@ TEST(Arrival, InfiniteRateSendsEveryRequestAtZero) {
   const ArrivalOptions options;  // rate inf is the default, as in vLLM and SGLang
   EXPECT_TRUE(sends_all_at_once(options));
   EXPECT_EQ(arrival_offsets_ns(options, 300), std::vector<std::int64_t>(300, 0));
-  EXPECT_EQ(arrival_offsets_until_ns(options, 3 * kSecondNs, 40),
-            std::vector<std::int64_t>(40, 0));
+  EXPECT_EQ(arrival_offsets_until_ns(options, 3 * kNsPerSec, 40), std::vector<std::int64_t>(40, 0));
   EXPECT_FALSE(sends_all_at_once(poisson(1.0)));
 }
 
 TEST(Arrival, ZeroRequestsOrZeroDeadlineGiveAnEmptySchedule) {
   EXPECT_TRUE(arrival_offsets_ns(poisson(5.0), 0).empty());
   EXPECT_TRUE(arrival_offsets_until_ns(poisson(5.0), 0, 100).empty());
-  EXPECT_TRUE(arrival_offsets_until_ns(poisson(5.0), kSecondNs, 0).empty());
+  EXPECT_TRUE(arrival_offsets_until_ns(poisson(5.0), kNsPerSec, 0).empty());
 }
 
 TEST(Arrival, DeadlineOfThreeSecondsAtConstantRateGivesRateTimesThree) {
   for (double rate : {1.0, 2.5, 10.0, 33.3, 100.0, 1000.0}) {
     const std::vector<std::int64_t> offsets =
-        arrival_offsets_until_ns(constant(rate), 3 * kSecondNs, 1'000'000);
+        arrival_offsets_until_ns(constant(rate), 3 * kNsPerSec, 1'000'000);
     EXPECT_NEAR(static_cast<double>(offsets.size()), rate * 3.0, 1.0) << "rate " << rate;
     ASSERT_FALSE(offsets.empty());
-    EXPECT_LT(offsets.back(), 3 * kSecondNs);
+    EXPECT_LT(offsets.back(), 3 * kNsPerSec);
   }
 }
 
@@ -195,10 +196,10 @@ TEST(Arrival, DeadlineOfThreeSecondsAtPoissonRateGivesRateTimesThree) {
     for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
       for (double rate : {1.0, 10.0, 33.3, 200.0}) {
         const std::vector<std::int64_t> offsets =
-            arrival_offsets_until_ns(poisson(rate, burstiness, seed), 3 * kSecondNs, 1'000'000);
+            arrival_offsets_until_ns(poisson(rate, burstiness, seed), 3 * kNsPerSec, 1'000'000);
         EXPECT_NEAR(static_cast<double>(offsets.size()), rate * 3.0, 1.0)
             << "rate " << rate << " B " << burstiness << " seed " << seed;
-        EXPECT_LT(offsets.back(), 3 * kSecondNs);
+        EXPECT_LT(offsets.back(), 3 * kNsPerSec);
       }
     }
   }
@@ -213,33 +214,33 @@ TEST(Arrival, RawPoissonCountBeforeDeadlineAveragesRateTimesDurationPlusOne) {
   for (int seed = 0; seed < seeds; ++seed) {
     total += static_cast<double>(
         arrival_offsets_until_ns(poisson(rate, 1.0, static_cast<std::uint64_t>(seed), false),
-                                 3 * kSecondNs, 1'000'000)
+                                 3 * kNsPerSec, 1'000'000)
             .size());
   }
   EXPECT_NEAR(total / seeds, rate * 3.0 + 1.0, 0.5);
 }
 
 TEST(Arrival, DeadlineIsExclusive) {
-  EXPECT_EQ(arrival_offsets_until_ns(constant(1.0), 3 * kSecondNs, 100),
-            (std::vector<std::int64_t>{0, kSecondNs, 2 * kSecondNs}));
-  EXPECT_EQ(arrival_offsets_until_ns(constant(1.0), 3 * kSecondNs + 1, 100).size(), 4u);
+  EXPECT_EQ(arrival_offsets_until_ns(constant(1.0), 3 * kNsPerSec, 100),
+            (std::vector<std::int64_t>{0, kNsPerSec, 2 * kNsPerSec}));
+  EXPECT_EQ(arrival_offsets_until_ns(constant(1.0), 3 * kNsPerSec + 1, 100).size(), 4u);
 }
 
 TEST(Arrival, DeadlineScheduleStopsAtMaxCount) {
-  EXPECT_EQ(arrival_offsets_until_ns(constant(100.0), 60 * kSecondNs, 25).size(), 25u);
-  EXPECT_EQ(arrival_offsets_until_ns(poisson(100.0), 60 * kSecondNs, 25).size(), 25u);
-  EXPECT_EQ(arrival_offsets_until_ns(poisson(100.0, 1.0, 42, false), 60 * kSecondNs, 25).size(),
+  EXPECT_EQ(arrival_offsets_until_ns(constant(100.0), 60 * kNsPerSec, 25).size(), 25u);
+  EXPECT_EQ(arrival_offsets_until_ns(poisson(100.0), 60 * kNsPerSec, 25).size(), 25u);
+  EXPECT_EQ(arrival_offsets_until_ns(poisson(100.0, 1.0, 42, false), 60 * kNsPerSec, 25).size(),
             25u);
 }
 
 // Without normalisation a deadline cuts the very schedule a count would give.
 TEST(Arrival, RawDeadlineScheduleIsAPrefixOfTheCountSchedule) {
   const ArrivalOptions options = poisson(50.0, 0.7, 8, false);
-  const std::vector<std::int64_t> until = arrival_offsets_until_ns(options, 5 * kSecondNs, 100000);
+  const std::vector<std::int64_t> until = arrival_offsets_until_ns(options, 5 * kNsPerSec, 100000);
   const std::vector<std::int64_t> counted = arrival_offsets_ns(options, until.size() + 1);
   ASSERT_GT(until.size(), 100u);
   EXPECT_EQ(std::vector<std::int64_t>(counted.begin(), counted.end() - 1), until);
-  EXPECT_GE(counted.back(), 5 * kSecondNs);
+  EXPECT_GE(counted.back(), 5 * kNsPerSec);
 }
 
 TEST(Arrival, RejectsARateThatIsNotPositiveNamingTheFlag) {
@@ -296,8 +297,8 @@ TEST(Arrival, RampRejectsBadValuesNamingTheFlag) {
 // The stream behind both: one offset at a time, with what the whole needs known up front.
 TEST(ArrivalStream, KnowsItsSizeAndLastOffsetBeforeItsFirstDraw) {
   const ArrivalOptions raw = poisson(50, 0.7, 9, /*normalize=*/false);
-  const std::vector<std::int64_t> whole = arrival_offsets_until_ns(raw, 3 * kSecondNs, SIZE_MAX);
-  const auto stream = bench::schedule::ArrivalStream::until(raw, 3 * kSecondNs, SIZE_MAX);
+  const std::vector<std::int64_t> whole = arrival_offsets_until_ns(raw, 3 * kNsPerSec, SIZE_MAX);
+  const auto stream = bench::schedule::ArrivalStream::until(raw, 3 * kNsPerSec, SIZE_MAX);
   ASSERT_FALSE(whole.empty());
   EXPECT_EQ(stream.size(), whole.size());
   EXPECT_EQ(stream.last_ns(), whole.back());

@@ -1,14 +1,15 @@
 // Ramp-up, as vLLM defines it for a request count (vllm/benchmarks/serve.py,
 // _get_current_request_rate) and over time for a deadline. The expected rates are written out
 // here from the formulas, not taken from the library.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "bench/schedule/arrival.hpp"
+#include "bench/util/clock.hpp"
 
 namespace {
 
@@ -22,7 +23,7 @@ using bench::schedule::ramp_rate_per_s;
 using bench::schedule::RampStrategy;
 using bench::schedule::RampUp;
 
-constexpr std::int64_t kSecondNs = 1'000'000'000;
+using bench::kNsPerSec;
 
 ArrivalOptions ramped(RampStrategy strategy, double start, double end,
                       ArrivalProcess process = ArrivalProcess::constant, std::uint64_t seed = 42) {
@@ -117,7 +118,7 @@ TEST(RampUp, PoissonRampOverACountFollowsTheRateInEveryStretch) {
 TEST(RampUp, LinearRampOverADeadlinePlacesRequestsWhereTheCumulativeRateIsWhole) {
   const double s = 1.0, e = 9.0, horizon_s = 10.0;
   const std::vector<std::int64_t> offsets =
-      arrival_offsets_until_ns(ramped(RampStrategy::linear, s, e), 10 * kSecondNs, 100000);
+      arrival_offsets_until_ns(ramped(RampStrategy::linear, s, e), 10 * kNsPerSec, 100000);
   // Lambda(T) = T (s + e) / 2 = 50: requests 0..49 start before T, request 50 is due at T.
   ASSERT_EQ(offsets.size(), 50u);
   expect_starts_at_zero_and_never_decreases(offsets);
@@ -135,7 +136,7 @@ TEST(RampUp, LinearRampOverADeadlinePlacesRequestsWhereTheCumulativeRateIsWhole)
 TEST(RampUp, ExponentialRampOverADeadlinePlacesRequestsWhereTheCumulativeRateIsWhole) {
   const double s = 2.0, e = 50.0, horizon_s = 8.0;
   const std::vector<std::int64_t> offsets =
-      arrival_offsets_until_ns(ramped(RampStrategy::exponential, s, e), 8 * kSecondNs, 100000);
+      arrival_offsets_until_ns(ramped(RampStrategy::exponential, s, e), 8 * kNsPerSec, 100000);
   expect_starts_at_zero_and_never_decreases(offsets);
   const double log_ratio = std::log(e / s);
   const auto lambda = [&](double t) {
@@ -157,11 +158,11 @@ TEST(RampUp, PoissonRampOverADeadlineFollowsTheRateInEveryQuarter) {
     const std::vector<std::int64_t> offsets = arrival_offsets_until_ns(
         ramped(RampStrategy::linear, 0.0, 200.0, ArrivalProcess::poisson_gamma,
                static_cast<std::uint64_t>(seed)),
-        10 * kSecondNs, 100000);
+        10 * kNsPerSec, 100000);
     expect_starts_at_zero_and_never_decreases(offsets);
     // The request at 0 is the process's fixed first arrival; the rate accounts for the rest.
     for (std::size_t i = 1; i < offsets.size(); ++i) {
-      observed[static_cast<std::size_t>(offsets[i] / (kSecondNs * 5 / 2))] += 1.0;
+      observed[static_cast<std::size_t>(offsets[i] / (kNsPerSec * 5 / 2))] += 1.0;
     }
   }
   for (std::size_t quarter = 0; quarter < 4; ++quarter) {
@@ -184,8 +185,8 @@ TEST(RampUp, SameSeedGivesTheSameRampedSchedule) {
   const ArrivalOptions options =
       ramped(RampStrategy::exponential, 1.0, 30.0, ArrivalProcess::poisson_gamma, 11);
   EXPECT_EQ(arrival_offsets_ns(options, 3000), arrival_offsets_ns(options, 3000));
-  EXPECT_EQ(arrival_offsets_until_ns(options, 20 * kSecondNs, 100000),
-            arrival_offsets_until_ns(options, 20 * kSecondNs, 100000));
+  EXPECT_EQ(arrival_offsets_until_ns(options, 20 * kNsPerSec, 100000),
+            arrival_offsets_until_ns(options, 20 * kNsPerSec, 100000));
 }
 
 TEST(RampUp, ParsesTheNamesVllmUses) {

@@ -1,13 +1,14 @@
 // The window's growth between two scrapes: counters subtracted, histogram buckets subtracted one
 // by one, and a reset or a change of shape said as a note (the figure unknown), never a
 // negative or guessed number. Also the bucket a percentile falls in.
-#include "bench/server_metrics/snapshot.hpp"
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
 
-#include <gtest/gtest.h>
+#include "bench/server_metrics/snapshot.hpp"
+#include "scrape_helpers.hpp"
 
 namespace {
 
@@ -18,12 +19,7 @@ using bench::server_metrics::percentile_range;
 using bench::server_metrics::read_snapshot;
 using bench::server_metrics::ServerFamily;
 using bench::server_metrics::Snapshot;
-
-Snapshot snapshot_of(std::string_view body) {
-  const auto result = parse_exposition(body);
-  EXPECT_TRUE(result.ok()) << result.error->describe();
-  return read_snapshot(result.exposition);
-}
+using bench::testing::snapshot_of;
 
 std::string vllm_scrape(int prompt, int generation, int fast, int all, double sum) {
   return "vllm:num_requests_running 1\n"

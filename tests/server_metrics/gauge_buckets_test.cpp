@@ -3,26 +3,24 @@
 // in the buckets they were taken in.
 #include "bench/server_metrics/gauge_buckets.hpp"
 
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <vector>
 
-#include <gtest/gtest.h>
+#include "scrape_helpers.hpp"
 
 namespace {
 
+using bench::server_metrics::bucket_gauges;
 using bench::server_metrics::BucketGauges;
 using bench::server_metrics::BucketSpan;
+using bench::server_metrics::combine_servers;
 using bench::server_metrics::GaugeReading;
 using bench::server_metrics::GaugeSeries;
-using bench::server_metrics::bucket_gauges;
-using bench::server_metrics::combine_servers;
+using bench::testing::reading;
 
 constexpr std::int64_t kSecond = 1'000'000'000;
-
-GaugeReading reading(std::int64_t at_ns, double running, std::optional<double> waiting,
-                     std::optional<double> kv) {
-  return GaugeReading{at_ns, running, waiting, kv};
-}
 
 // Buckets of one second from `first_s`, `count` of them.
 std::vector<BucketSpan> seconds(std::int64_t first_s, std::size_t count) {

@@ -3,22 +3,20 @@
 // when it fills instead of growing with the run.
 #include "bench/server_metrics/gauge_series.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <optional>
 
-#include <gtest/gtest.h>
+#include "scrape_helpers.hpp"
 
 namespace {
 
 using bench::server_metrics::GaugeReading;
 using bench::server_metrics::GaugeSeries;
 using bench::server_metrics::GaugeStat;
-
-GaugeReading reading(std::int64_t at_ns, double running, std::optional<double> waiting,
-                     std::optional<double> kv) {
-  return GaugeReading{at_ns, running, waiting, kv};
-}
+using bench::testing::reading;
 
 TEST(GaugeSeries, MeanAndMaxOverEveryReading) {
   GaugeSeries series;

@@ -1,11 +1,12 @@
 // The servers' ITL, TPOT and queue-time histograms, in each family's names (hand-written in the
 // shapes their source writes: vLLM's and SGLang's prometheus_client, TRT-LLM's collector, TGI's
 // metrics-exporter-prometheus), their growth over a window, and their sum over several servers.
-#include <string>
-
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "bench/server_metrics/snapshot.hpp"
+#include "scrape_helpers.hpp"
 
 namespace {
 
@@ -17,12 +18,7 @@ using bench::server_metrics::read_snapshot;
 using bench::server_metrics::ServerFamily;
 using bench::server_metrics::Snapshot;
 using bench::server_metrics::sum_of;
-
-Snapshot snapshot_of(const std::string& body) {
-  const auto result = parse_exposition(body);
-  EXPECT_TRUE(result.ok()) << result.error->describe();
-  return read_snapshot(result.exposition);
-}
+using bench::testing::snapshot_of;
 
 // One histogram of two finite buckets: `low` observations <= `first`, `high` more <= `second`.
 std::string histogram(const std::string& name, const std::string& labels, double first,

@@ -3,12 +3,14 @@
 // their docs give.
 #include "bench/server_metrics/snapshot.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 
-#include <gtest/gtest.h>
+#include "scrape_helpers.hpp"
 
 namespace {
 
@@ -17,12 +19,7 @@ using bench::server_metrics::parse_exposition;
 using bench::server_metrics::read_snapshot;
 using bench::server_metrics::ServerFamily;
 using bench::server_metrics::Snapshot;
-
-Snapshot snapshot_of(std::string_view body) {
-  const auto result = parse_exposition(body);
-  EXPECT_TRUE(result.ok()) << result.error->describe();
-  return read_snapshot(result.exposition);
-}
+using bench::testing::snapshot_of;
 
 Snapshot snapshot_of_file(const std::string& name) {
   std::ifstream in(std::string(BENCH_TEST_DATA_DIR) + "/server_metrics/" + name, std::ios::binary);

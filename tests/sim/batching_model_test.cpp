@@ -19,13 +19,13 @@ using bench::sim::StreamId;
 
 constexpr std::int64_t kUs = 1000;  // ns
 
-struct Emission {
+struct BatchEmission {
   StreamId id;
   std::int64_t at_ns;
   std::int64_t batch_size;
 };
 
-class RecordingSink final : public bench::sim::TokenSink {
+class BatchRecordingSink final : public bench::sim::TokenSink {
  public:
   bool on_tokens(StreamId id, std::int64_t tokens) override {
     EXPECT_EQ(tokens, 1);
@@ -38,12 +38,12 @@ class RecordingSink final : public bench::sim::TokenSink {
   }
   std::vector<std::int64_t> times_of(StreamId id) const {
     std::vector<std::int64_t> times;
-    for (const Emission& e : emitted) {
+    for (const BatchEmission& e : emitted) {
       if (e.id == id) times.push_back(e.at_ns);
     }
     return times;
   }
-  std::vector<Emission> emitted;
+  std::vector<BatchEmission> emitted;
   std::map<StreamId, std::vector<StepFacts>> steps;
   std::map<StreamId, std::int64_t> last_batch;
   std::int64_t now = 0;
@@ -51,7 +51,7 @@ class RecordingSink final : public bench::sim::TokenSink {
 };
 
 // Steps the model event by event, as the server's loop does when it wakes exactly on time.
-void run_until(BatchingModel& model, RecordingSink& sink, std::int64_t end_ns) {
+void run_until(BatchingModel& model, BatchRecordingSink& sink, std::int64_t end_ns) {
   while (model.next_event_ns() <= end_ns) {
     sink.now = model.next_event_ns();
     model.advance(sink.now, sink);
@@ -75,7 +75,7 @@ EngineParams simple() {
 
 TEST(BatchingModel, SendsTheFirstTokenAtTheEndOfThePrefillStepThenOnePerDecodeStep) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 100, 3, 0);
   EXPECT_EQ(model.next_event_ns(), 0);  // an idle engine starts at once
   run_until(model, sink, kNever - 1);
@@ -89,7 +89,7 @@ TEST(BatchingModel, SendsTheFirstTokenAtTheEndOfThePrefillStepThenOnePerDecodeSt
 TEST(BatchingModel, TimePerTokenGrowsWithTheNumberOfDecodingSequences) {
   const auto itl_with = [](int sequences) {
     BatchingModel model(simple(), 1.0);
-    RecordingSink sink;
+    BatchRecordingSink sink;
     for (StreamId id = 1; id <= static_cast<StreamId>(sequences); ++id) model.admit(id, 10, 5, 0);
     run_until(model, sink, kNever - 1);
     const std::vector<std::int64_t> times = sink.times_of(1);
@@ -104,7 +104,7 @@ TEST(BatchingModel, ChunksALongPromptOverStepsWithinTheTokenBudget) {
   EngineParams p = simple();
   p.max_batched_tokens = 100;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 250, 2, 0);
   run_until(model, sink, kNever - 1);
   const std::vector<StepFacts>& steps = sink.steps[1];
@@ -123,7 +123,7 @@ TEST(BatchingModel, ServesRunningDecodesFirstAndFillsTheStepWithANewcomersPrompt
   EngineParams p = simple();
   p.max_batched_tokens = 50;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 10, 100, 0);
   run_until(model, sink, 2500 * kUs);  // stream 1 is decoding by now
   model.admit(2, 120, 3, sink.now);
@@ -142,7 +142,7 @@ TEST(BatchingModel, QueuesRequestsBeyondMaxRunningAndStartsThemAsSlotsFree) {
   EngineParams p = simple();
   p.max_running_requests = 2;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   for (StreamId id = 1; id <= 6; ++id) model.admit(id, 10, 4, 0);
   sink.now = 0;
   model.advance(0, sink);
@@ -162,7 +162,7 @@ TEST(BatchingModel, WaitsForKvSpaceAndNeverLetsALaterRequestOvertake) {
   EngineParams p = simple();
   p.kv_cache_tokens = 300;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 150, 50, 0);  // 200 tokens of KV
   model.admit(2, 150, 50, 0);  // does not fit beside 1
   model.admit(3, 10, 10, 0);   // would fit, but waits behind 2 (FIFO)
@@ -180,7 +180,7 @@ TEST(BatchingModel, ARemovedRequestFreesItsSlotAndProducesNothingMore) {
   EngineParams p = simple();
   p.max_running_requests = 1;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 10, 1000, 0);
   model.admit(2, 10, 2, 0);
   run_until(model, sink, 5000 * kUs);
@@ -194,7 +194,7 @@ TEST(BatchingModel, ARemovedRequestFreesItsSlotAndProducesNothingMore) {
 
 TEST(BatchingModel, HoldsASequenceWhoseConnectionIsFullOutOfTheBatchUntilResumed) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 10, 10, 0);
   model.admit(2, 10, 10, 0);
   sink.accepting = false;
@@ -219,7 +219,7 @@ TEST(BatchingModel, TimeScaleDividesEveryStepDuration) {
   BatchingModel fast(simple(), 20.0);
   EXPECT_EQ(real.step_ns(8, 0, 100), (1000 + 800 + 1000) * kUs);
   EXPECT_EQ(fast.step_ns(8, 0, 100), (1000 + 800 + 1000) * kUs / 20);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   fast.admit(1, 100, 1, 0);
   run_until(fast, sink, kNever - 1);
   EXPECT_EQ(sink.times_of(1).front(), 2000 * kUs / 20);
@@ -236,7 +236,7 @@ TEST(BatchingModel, CostModelAddsCollectivesAndAttentionOverTheCachedTokens) {
 
 TEST(BatchingModel, ARequestArrivingDuringAStepJoinsTheNextOne) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 100, 5, 0);
   sink.now = 0;
   model.advance(0, sink);                  // step [0, 2000 us)
@@ -251,7 +251,7 @@ TEST(BatchingModel, ARequestArrivingDuringAStepJoinsTheNextOne) {
 // that arrived at 2500 us, after that end but before the loop caught up, must still be served.
 TEST(BatchingModel, ARequestArrivingAfterTheLastStepEndedButBeforeTheLoopCaughtUpIsServed) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 100, 1, 0);
   sink.now = 0;
   model.advance(0, sink);             // step [0, 2000 us): request 1's only token
@@ -266,7 +266,7 @@ TEST(BatchingModel, ARequestArrivingAfterTheLastStepEndedButBeforeTheLoopCaughtU
 
 TEST(BatchingModel, ALateAdvanceDeliversEveryStepDueWithoutDrift) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 100, 4, 0);
   sink.now = 0;
   model.advance(0, sink);
@@ -282,7 +282,7 @@ TEST(BatchingModel, EveryRequestGetsExactlyItsTokensAndTheKvBudgetBalances) {
   p.kv_cache_tokens = 2000;
   p.max_batched_tokens = 300;
   BatchingModel model(p, 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   std::map<StreamId, std::int64_t> wanted;
   std::int64_t at = 0;
   for (StreamId id = 1; id <= 60; ++id) {
@@ -295,11 +295,11 @@ TEST(BatchingModel, EveryRequestGetsExactlyItsTokensAndTheKvBudgetBalances) {
   }
   run_until(model, sink, kNever - 1);
   std::map<StreamId, std::int64_t> got;
-  for (const Emission& e : sink.emitted) ++got[e.id];
+  for (const BatchEmission& e : sink.emitted) ++got[e.id];
   EXPECT_EQ(got, wanted);
   EXPECT_EQ(model.kv_used_tokens(), 0);
   EXPECT_EQ(model.running() + model.waiting(), 0u);
-  for (const Emission& e : sink.emitted) EXPECT_LE(e.batch_size, 7);
+  for (const BatchEmission& e : sink.emitted) EXPECT_LE(e.batch_size, 7);
 }
 
 }  // namespace
@@ -308,7 +308,7 @@ namespace {
 
 TEST(BatchingModel, PrefixCachedPromptTokensSkipPrefillButTheLastIsAlwaysComputed) {
   BatchingModel model(simple(), 1.0);
-  RecordingSink sink;
+  BatchRecordingSink sink;
   model.admit(1, 100, 1, 0);
   model.skip_prefill(1, 96);  // six 16-token blocks cached: 4 tokens left to compute
   model.admit(2, 100, 1, 0);

@@ -7,13 +7,13 @@
 #include <chrono>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench/sim/sim_server.hpp"
+#include "quick_sim.hpp"
 #include "raw_http.hpp"
 
 namespace {
@@ -21,17 +21,11 @@ namespace {
 using bench::sim::SimOptions;
 using bench::sim::SimServer;
 using bench::testing::post;
+using bench::testing::quick_sim;
 using bench::testing::RawConnection;
 using bench::testing::RawResponse;
 using nlohmann::json;
 using Ending = RawConnection::Ending;
-
-SimOptions fast() {
-  SimOptions options;
-  options.ttft_ms = 5;
-  options.tpot_ms = 1;
-  return options;
-}
 
 std::string stream_body(int max_tokens, int words = 3) {
   std::string prompt;
@@ -50,7 +44,7 @@ std::vector<json> read_trace(const std::string& path) {
 
 TEST(SimServerFaults, RateLimitAndOverloadAnswerWithRetryAfterAndAJsonError) {
   for (const int status : {429, 503}) {
-    SimOptions options = fast();
+    SimOptions options = quick_sim();
     (status == 429 ? options.fail_429_fraction : options.fail_503_fraction) = 1.0;
     SimServer server(options);
     RawConnection connection(server.port());
@@ -67,7 +61,7 @@ TEST(SimServerFaults, RateLimitAndOverloadAnswerWithRetryAfterAndAJsonError) {
 }
 
 TEST(SimServerFaults, AResetCutsTheStreamMidWayWithAnRst) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.reset_fraction = 1.0;
   SimServer server(options);
   RawConnection connection(server.port());
@@ -83,7 +77,7 @@ TEST(SimServerFaults, AResetCutsTheStreamMidWayWithAnRst) {
 TEST(SimServerFaults, AStallSendsNothingForItsLengthThenTheRest) {
   const std::string path = ::testing::TempDir() + "/sim-stall-trace.jsonl";
   {
-    SimOptions options = fast();
+    SimOptions options = quick_sim();
     options.stall_fraction = 1.0;
     options.stall_s = 0.3;
     options.trace_path = path;
@@ -109,7 +103,7 @@ TEST(SimServerFaults, AStallSendsNothingForItsLengthThenTheRest) {
 TEST(SimServerFaults, AJitteredRequestReachesTheModelItsDrawnWaitAfterArrival) {
   const std::string path = ::testing::TempDir() + "/sim-jitter-trace.jsonl";
   {
-    SimOptions options = fast();  // ttft 5 ms
+    SimOptions options = quick_sim();  // ttft 5 ms
     options.jitter_ms = 40;
     options.trace_path = path;
     SimServer server(options);
@@ -137,7 +131,7 @@ TEST(SimServerFaults, AJitteredRequestReachesTheModelItsDrawnWaitAfterArrival) {
 }
 
 TEST(SimServerFaults, LlamaCppDialectSaysKeepAliveThenClosesAfterTheStream) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.close_after_stream = true;
   SimServer server(options);
   RawConnection connection(server.port());
@@ -203,7 +197,7 @@ TEST(SimServerFaults, ABatchingProfileLogsQueueWaitPrefillAndBatchSizes) {
 TEST(SimServerFaults, AFixedProfileLeavesTheSchedulerFieldsEmpty) {
   const std::string path = ::testing::TempDir() + "/sim-fixed-trace.jsonl";
   {
-    SimOptions options = fast();
+    SimOptions options = quick_sim();
     options.trace_path = path;
     SimServer server(options);
     RawConnection connection(server.port());
@@ -219,7 +213,7 @@ TEST(SimServerFaults, AFixedProfileLeavesTheSchedulerFieldsEmpty) {
 
 TEST(SimServerFaults, TheSameSeedMeetsTheSameFaultsInTheSameOrder) {
   const auto statuses = [](std::uint64_t seed) {
-    SimOptions options = fast();
+    SimOptions options = quick_sim();
     options.fail_500_fraction = 0.5;
     options.seed = seed;
     SimServer server(options);

@@ -2,14 +2,14 @@
 // vLLM name map: the two must agree, and the counts must be the ones the responses carried.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/server_metrics/exposition.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "quick_sim.hpp"
 #include "raw_http.hpp"
 
 namespace {
@@ -22,16 +22,10 @@ using bench::server_metrics::Snapshot;
 using bench::sim::SimOptions;
 using bench::sim::SimServer;
 using bench::testing::post;
+using bench::testing::quick_sim;
 using bench::testing::RawConnection;
 using bench::testing::RawResponse;
 using nlohmann::json;
-
-SimOptions fast_sim() {
-  SimOptions options;
-  options.ttft_ms = 5;
-  options.tpot_ms = 1;
-  return options;
-}
 
 Snapshot scrape(RawConnection& connection) {
   connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -58,7 +52,7 @@ std::int64_t prompt_tokens_of(const std::string& sse_body) {
 }
 
 TEST(SimServerMetrics, StartsAtZeroInVllmsNames) {
-  SimServer server(fast_sim());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   const Snapshot snapshot = scrape(connection);
   EXPECT_EQ(snapshot.family, ServerFamily::vllm);
@@ -69,7 +63,7 @@ TEST(SimServerMetrics, StartsAtZeroInVllmsNames) {
 }
 
 TEST(SimServerMetrics, CountsTheTokensItsResponsesCarried) {
-  SimServer server(fast_sim());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   const std::string body =
       R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true,)"
@@ -183,7 +177,7 @@ TEST(SimServerMetrics, WaitingRequestsAndKvUsageComeFromTheEngine) {
 }
 
 TEST(SimServerMetrics, AModelWithoutAKvBudgetExposesNoKvUsage) {
-  SimServer server(fast_sim());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   const Snapshot snapshot = scrape(connection);
   EXPECT_EQ(snapshot.requests_waiting, 0);
@@ -191,7 +185,7 @@ TEST(SimServerMetrics, AModelWithoutAKvBudgetExposesNoKvUsage) {
 }
 
 TEST(SimServerMetrics, EscapesTheModelNameLabel) {
-  SimOptions options = fast_sim();
+  SimOptions options = quick_sim();
   options.model = "org/odd\"name\\v1";
   SimServer server(options);
   RawConnection connection(server.port());
@@ -206,7 +200,7 @@ TEST(SimServerMetrics, EscapesTheModelNameLabel) {
 // --metrics-family: the same counts in SGLang's and llama.cpp's names, read back through their
 // name maps after one request.
 Snapshot after_one_request(bench::sim::MetricsFamily family) {
-  SimOptions options = fast_sim();
+  SimOptions options = quick_sim();
   options.metrics_family = family;
   SimServer server(options);
   RawConnection connection(server.port());
@@ -241,7 +235,7 @@ TEST(SimServerMetrics, WritesLlamaCppsNamesByFlag) {
 }
 
 TEST(SimServerMetrics, SaysItsVersionAndMaxModelLenAsVllmDoes) {
-  SimOptions options = fast_sim();
+  SimOptions options = quick_sim();
   options.max_model_len = 4096;
   SimServer server(options);
   RawConnection connection(server.port());
@@ -255,7 +249,7 @@ TEST(SimServerMetrics, SaysItsVersionAndMaxModelLenAsVllmDoes) {
 }
 
 TEST(SimServerMetrics, RefusesAPost) {
-  SimServer server(fast_sim());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/metrics", "{}"));
   EXPECT_EQ(connection.read_response().status, 405);

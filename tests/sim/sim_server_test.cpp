@@ -1,17 +1,18 @@
 // The embedded server over real loopback sockets, byte for byte: routes, OpenAI stream shape,
 // keep-alive and pipelining, errors as JSON bodies, clients that vanish, the truth log.
+#include "bench/sim/sim_server.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "bench/sim/sim_server.hpp"
+#include "quick_sim.hpp"
 #include "raw_http.hpp"
 
 namespace {
@@ -19,16 +20,10 @@ namespace {
 using bench::sim::SimOptions;
 using bench::sim::SimServer;
 using bench::testing::post;
+using bench::testing::quick_sim;
 using bench::testing::RawConnection;
 using bench::testing::RawResponse;
 using nlohmann::json;
-
-SimOptions fast() {
-  SimOptions options;
-  options.ttft_ms = 5;
-  options.tpot_ms = 1;
-  return options;
-}
 
 const std::string kStreamBody =
     R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true,)"
@@ -46,7 +41,7 @@ std::vector<std::string> data_lines(const std::string& body) {
 }
 
 TEST(SimServer, ListsItsModel) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.model = "org/m-8b";
   SimServer server(options);
   RawConnection connection(server.port());
@@ -57,7 +52,7 @@ TEST(SimServer, ListsItsModel) {
 }
 
 TEST(SimServer, StreamsACompletionInVllmsShape) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/v1/completions", kStreamBody));
   const RawResponse response = connection.read_response();
@@ -80,7 +75,7 @@ TEST(SimServer, StreamsACompletionInVllmsShape) {
 }
 
 TEST(SimServer, OpensAChatStreamWithARoleOnlyDelta) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/v1/chat/completions",
                        R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":2,)"
@@ -95,7 +90,7 @@ TEST(SimServer, OpensAChatStreamWithARoleOnlyDelta) {
 }
 
 TEST(SimServer, AnswersANonStreamedRequestWithOneJsonBody) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/v1/completions", R"({"prompt":"a b","max_tokens":3})"));
   const RawResponse response = connection.read_response();
@@ -108,7 +103,7 @@ TEST(SimServer, AnswersANonStreamedRequestWithOneJsonBody) {
 }
 
 TEST(SimServer, ServesManyRequestsOnOneKeepAliveConnectionIncludingPipelinedOnes) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/v1/completions", kStreamBody));
   ASSERT_EQ(connection.read_response().status, 200);
@@ -124,7 +119,7 @@ TEST(SimServer, ServesManyRequestsOnOneKeepAliveConnectionIncludingPipelinedOnes
 }
 
 TEST(SimServer, ClosesAfterAResponseWhenAskedTo) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(post("/v1/completions", kStreamBody, /*keep_alive=*/false));
   const RawResponse response = connection.read_response();
@@ -142,7 +137,7 @@ struct ErrorCase {
 class ErrorResponse : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ErrorResponse, IsAJsonErrorObjectWithTheStatus) {
-  SimServer server(fast());
+  SimServer server(quick_sim());
   RawConnection connection(server.port());
   connection.send(GetParam().request);
   const RawResponse response = connection.read_response();
@@ -168,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(
                       ErrorCase{"BROKEN\r\n\r\n", 400, "invalid_request_error"}));
 
 TEST(SimServer, AnswersTheConfiguredFractionWith500AndAReadableMessage) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.fail_500_fraction = 1.0;
   SimServer server(options);
   RawConnection connection(server.port());
@@ -183,7 +178,7 @@ TEST(SimServer, AnswersTheConfiguredFractionWith500AndAReadableMessage) {
 }
 
 TEST(SimServer, StopsEarlyAtEosUnlessIgnoreEosIsSent) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.tpot_ms = 0;
   options.eos_probability = 0.5;
   SimServer server(options);
@@ -203,7 +198,7 @@ TEST(SimServer, StopsEarlyAtEosUnlessIgnoreEosIsSent) {
 }
 
 TEST(SimServer, SurvivesClientsThatDisconnectMidStream) {
-  SimOptions options = fast();
+  SimOptions options = quick_sim();
   options.tpot_ms = 5;
   SimServer server(options);
   for (int i = 0; i < 20; ++i) {
@@ -219,7 +214,7 @@ TEST(SimServer, SurvivesClientsThatDisconnectMidStream) {
 TEST(SimServer, WritesATruthLogLinePerRequestWithChunkTimes) {
   const std::string path = ::testing::TempDir() + "/sim-trace.jsonl";
   {
-    SimOptions options = fast();
+    SimOptions options = quick_sim();
     options.trace_path = path;
     SimServer server(options);
     RawConnection connection(server.port());
@@ -254,8 +249,8 @@ TEST(SimServer, WritesATruthLogLinePerRequestWithChunkTimes) {
 }
 
 TEST(SimServer, RefusesToStartOnAPortInUse) {
-  SimServer first(fast());
-  SimOptions options = fast();
+  SimServer first(quick_sim());
+  SimOptions options = quick_sim();
   options.port = first.port();
   EXPECT_THROW(SimServer second(options), std::runtime_error);
 }

@@ -1,16 +1,16 @@
 #include "bench/workload/dataset.hpp"
 
-#include <memory>
+#include <gtest/gtest.h>
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/prompt_source.hpp"
+#include "data_dirs.hpp"
 
 namespace {
 
@@ -22,15 +22,15 @@ using bench::workload::open_prompt_source;
 using bench::workload::PromptSource;
 using bench::workload::parse_dataset_kind;
 
-const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
+using bench::testing::kDatasetsDir;
 
 DatasetOptions of_kind(DatasetKind kind, std::optional<std::size_t> count = std::nullopt) {
   DatasetOptions options;
   options.kind = kind;
   options.count = count;
   options.seed = 5;
-  if (kind == DatasetKind::sharegpt) options.path = kDir + "sharegpt_sample.json";
-  if (kind == DatasetKind::jsonl) options.path = kDir + "requests.jsonl";
+  if (kind == DatasetKind::sharegpt) options.path = kDatasetsDir + "sharegpt_sample.json";
+  if (kind == DatasetKind::jsonl) options.path = kDatasetsDir + "requests.jsonl";
   return options;
 }
 
@@ -70,7 +70,7 @@ TEST(Dataset, FileDatasetsNeedAPathAndGeneratedOnesTakeNone) {
   EXPECT_NE(invalid_argument_message(sharegpt).find("--dataset sharegpt needs --dataset-path"),
             std::string::npos);
   DatasetOptions random = of_kind(DatasetKind::random, 3);
-  random.path = kDir + "requests.jsonl";
+  random.path = kDatasetsDir + "requests.jsonl";
   EXPECT_NE(invalid_argument_message(random).find("--dataset-path is read only by"),
             std::string::npos);
 }
@@ -90,12 +90,12 @@ TEST(Dataset, JsonlGivesEveryRequestOnceBeforeAnyRepeats) {
   std::set<std::string> texts;
   for (std::uint64_t i = 0; i < 7; ++i) texts.insert(source->prompt(i).text);
   EXPECT_EQ(texts.size(), 7u);
-  EXPECT_EQ(source->summary(), "jsonl " + kDir + "requests.jsonl: 7 requests on 9 lines");
+  EXPECT_EQ(source->summary(), "jsonl " + kDatasetsDir + "requests.jsonl: 7 requests on 9 lines");
 }
 
 TEST(Dataset, FileErrorsComeThroughWithTheirFileAndLine) {
   DatasetOptions options = of_kind(DatasetKind::jsonl);
-  options.path = kDir + "bad_json.jsonl";
+  options.path = kDatasetsDir + "bad_json.jsonl";
   try {
     open_prompt_source(options);
     FAIL() << "no exception";

@@ -1,17 +1,18 @@
 #include "bench/workload/jsonl_dataset.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
+#include "data_dirs.hpp"
 #include "letter_tokenizer.hpp"
 #include "temp_file.hpp"
 
@@ -26,9 +27,9 @@ using bench::workload::Prompt;
 using bench::testing::TempFile;
 using nlohmann::json;
 
-const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
+using bench::testing::kDatasetsDir;
 
-DatasetOptions in_file_order(const std::string& path, std::int64_t output_len = 100) {
+DatasetOptions jsonl_in_file_order(const std::string& path, std::int64_t output_len = 100) {
   DatasetOptions options;
   options.kind = DatasetKind::jsonl;
   options.path = path;
@@ -73,19 +74,19 @@ void expect_line_error(const std::string& line, const std::string& part) {
 // The file holds error_line's mistake; the error names the file and that line.
 void expect_file_error(const std::string& name, std::size_t error_line, const std::string& part) {
   try {
-    load_jsonl(in_file_order(kDir + name));
+    load_jsonl(jsonl_in_file_order(kDatasetsDir + name));
     ADD_FAILURE() << name << " was accepted";
   } catch (const DatasetError& error) {
     const std::string message = error.what();
     EXPECT_EQ(error.line(), error_line) << message;
-    EXPECT_EQ(message.rfind(kDir + name + ":" + std::to_string(error_line) + ": ", 0), 0u)
+    EXPECT_EQ(message.rfind(kDatasetsDir + name + ":" + std::to_string(error_line) + ": ", 0), 0u)
         << message;
     EXPECT_NE(message.find(part), std::string::npos) << message;
   }
 }
 
 TEST(Jsonl, SampleFileGivesOneRequestPerNonBlankLine) {
-  const JsonlDataset dataset = load_jsonl(in_file_order(kDir + "requests.jsonl"));
+  const JsonlDataset dataset = load_jsonl(jsonl_in_file_order(kDatasetsDir + "requests.jsonl"));
   EXPECT_EQ(dataset.lines, 9u);
   EXPECT_EQ(dataset.requests, 7u);
   ASSERT_EQ(dataset.prompts.size(), 7u);
@@ -104,7 +105,8 @@ TEST(Jsonl, SampleFileGivesOneRequestPerNonBlankLine) {
 }
 
 TEST(Jsonl, MessagesAreKeptWholeAndTheirTextJoinedForCompletions) {
-  const std::vector<Prompt> p = load_jsonl(in_file_order(kDir + "requests.jsonl")).prompts;
+  const std::vector<Prompt> p =
+      load_jsonl(jsonl_in_file_order(kDatasetsDir + "requests.jsonl")).prompts;
   ASSERT_EQ(p.size(), 7u);
   EXPECT_EQ(p[2].messages,
             json::parse(R"([{"role": "system", "content": "You answer in one short paragraph."},
@@ -128,20 +130,21 @@ TEST(Jsonl, WithATokenizerEachRequestsLengthIsItsContentsTokens) {
                       "{\"role\": \"user\", \"content\": [{\"type\": \"text\", "
                       "\"text\": \"cde\"}]}]}\n");
   const workload_test::LetterTokenizer tokenizer;
-  const JsonlDataset dataset = load_jsonl(in_file_order(file.path()), &tokenizer);
+  const JsonlDataset dataset = load_jsonl(jsonl_in_file_order(file.path()), &tokenizer);
   ASSERT_EQ(dataset.prompts.size(), 2u);
   EXPECT_EQ(dataset.prompts[0].input_len, 7);  // 2 words
   EXPECT_EQ(dataset.prompts[0].client_tokens, 7);
   EXPECT_EQ(dataset.prompts[1].input_len, 5);  // each message's content, no joining text
   EXPECT_EQ(dataset.prompts[1].client_tokens, 5);
 
-  const JsonlDataset in_words = load_jsonl(in_file_order(file.path()));
+  const JsonlDataset in_words = load_jsonl(jsonl_in_file_order(file.path()));
   EXPECT_EQ(in_words.prompts[0].input_len, 2);
   EXPECT_EQ(in_words.prompts[0].client_tokens, -1);
 }
 
 TEST(Jsonl, CrlfLineEndsAreNotPartOfTheText) {
-  const std::vector<Prompt> p = load_jsonl(in_file_order(kDir + "requests_crlf.jsonl")).prompts;
+  const std::vector<Prompt> p =
+      load_jsonl(jsonl_in_file_order(kDatasetsDir + "requests_crlf.jsonl")).prompts;
   ASSERT_EQ(p.size(), 2u);
   EXPECT_EQ(p[0].text, "A line that ends with CRLF, as Windows editors write it.");
   EXPECT_EQ(p[1].output_len, 16);
@@ -149,14 +152,14 @@ TEST(Jsonl, CrlfLineEndsAreNotPartOfTheText) {
 
 TEST(Jsonl, ByteOrderMarkOnTheFirstLineIsSkipped) {
   const TempFile file("bom.jsonl", "\xEF\xBB\xBF{\"prompt\": \"written by a Windows editor\"}\n");
-  const std::vector<Prompt> p = load_jsonl(in_file_order(file.path())).prompts;
+  const std::vector<Prompt> p = load_jsonl(jsonl_in_file_order(file.path())).prompts;
   ASSERT_EQ(p.size(), 1u);
   EXPECT_EQ(p[0].text, "written by a Windows editor");
 }
 
 TEST(Jsonl, LastLineWithoutNewlineIsRead) {
   const TempFile file("no-newline.jsonl", "{\"prompt\": \"a b\"}\n{\"prompt\": \"c d e\"}");
-  EXPECT_EQ(load_jsonl(in_file_order(file.path())).prompts.size(), 2u);
+  EXPECT_EQ(load_jsonl(jsonl_in_file_order(file.path())).prompts.size(), 2u);
 }
 
 TEST(Jsonl, BadJsonNamesFileLineAndColumn) {
@@ -178,7 +181,7 @@ TEST(Jsonl, MessageWithoutRoleNamesFileLineAndMessage) {
 
 TEST(Jsonl, FileOfBlankLinesIsAnErrorNamingIt) {
   try {
-    load_jsonl(in_file_order(kDir + "blank.jsonl"));
+    load_jsonl(jsonl_in_file_order(kDatasetsDir + "blank.jsonl"));
     FAIL() << "no exception";
   } catch (const DatasetError& error) {
     EXPECT_EQ(error.line(), 0u);
@@ -190,7 +193,7 @@ TEST(Jsonl, FileOfBlankLinesIsAnErrorNamingIt) {
 
 TEST(Jsonl, MissingFileIsAnErrorNamingIt) {
   try {
-    load_jsonl(in_file_order(kDir + "absent.jsonl"));
+    load_jsonl(jsonl_in_file_order(kDatasetsDir + "absent.jsonl"));
     FAIL() << "no exception";
   } catch (const DatasetError& error) {
     EXPECT_NE(std::string(error.what()).find("absent.jsonl: cannot read the jsonl file"),
@@ -201,7 +204,7 @@ TEST(Jsonl, MissingFileIsAnErrorNamingIt) {
 
 TEST(Jsonl, RejectsAnOutputLenBelowOneNamingTheFlag) {
   try {
-    load_jsonl(in_file_order(kDir + "requests.jsonl", 0));
+    load_jsonl(jsonl_in_file_order(kDatasetsDir + "requests.jsonl", 0));
     FAIL() << "no exception";
   } catch (const std::invalid_argument& error) {
     EXPECT_NE(std::string(error.what()).find("--output-len"), std::string::npos);

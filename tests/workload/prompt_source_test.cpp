@@ -1,5 +1,7 @@
 #include "bench/workload/prompt_source.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -10,28 +12,21 @@
 #include <thread>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/random_prompts.hpp"
 #include "letter_tokenizer.hpp"
 #include "temp_file.hpp"
+#include "text_helpers.hpp"
 
 namespace {
 
+using bench::testing::words_of;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
 using bench::workload::open_prompt_source;
 using bench::workload::Prompt;
 using bench::workload::prompt_index;
 using bench::workload::PromptSource;
-
-std::vector<std::string> words_of(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
 
 // Leading words two texts have in common.
 std::size_t shared_leading_words(const std::string& a, const std::string& b) {

@@ -1,5 +1,7 @@
 #include "bench/workload/random_prompts.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -9,22 +11,16 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
+#include "text_helpers.hpp"
 
 namespace {
 
+using bench::testing::words_of;
 using bench::workload::length_range;
 using bench::workload::LengthRange;
 using bench::workload::make_random_prompts;
 using bench::workload::Prompt;
 using bench::workload::RandomPromptOptions;
-
-std::vector<std::string> words_of(const std::string& text) {
-  std::vector<std::string> words;
-  std::istringstream in(text);
-  for (std::string word; in >> word;) words.push_back(word);
-  return words;
-}
 
 // The message of the std::invalid_argument thrown for `options`, or "" if none was thrown.
 std::string invalid_argument_message(const RandomPromptOptions& options) {

@@ -1,18 +1,19 @@
 #include "bench/workload/sharegpt.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
+#include "data_dirs.hpp"
 #include "temp_file.hpp"
 
 namespace {
@@ -26,9 +27,9 @@ using bench::workload::ShareGptStats;
 using bench::testing::TempFile;
 using nlohmann::json;
 
-const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/datasets/";
+using bench::testing::kDatasetsDir;
 
-DatasetOptions in_file_order(const std::string& path) {
+DatasetOptions sharegpt_in_file_order(const std::string& path) {
   DatasetOptions options;
   options.kind = DatasetKind::sharegpt;
   options.path = path;
@@ -98,7 +99,8 @@ std::string error_of(const DatasetOptions& options) {
 
 // tests/data/datasets/README.md lists what each entry of the sample is for.
 TEST(ShareGpt, SampleEntriesAreEachCountedOnceByWhatHappenedToThem) {
-  const ShareGptDataset dataset = load_sharegpt(in_file_order(kDir + "sharegpt_sample.json"));
+  const ShareGptDataset dataset =
+      load_sharegpt(sharegpt_in_file_order(kDatasetsDir + "sharegpt_sample.json"));
   const ShareGptStats& stats = dataset.stats;
   EXPECT_EQ(stats.entries, 31u);
   EXPECT_EQ(stats.usable, 20u);
@@ -114,7 +116,7 @@ TEST(ShareGpt, SampleEntriesAreEachCountedOnceByWhatHappenedToThem) {
 
 TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
   const std::vector<Prompt> prompts =
-      load_sharegpt(in_file_order(kDir + "sharegpt_sample.json")).prompts;
+      load_sharegpt(sharegpt_in_file_order(kDatasetsDir + "sharegpt_sample.json")).prompts;
   ASSERT_EQ(prompts.size(), 20u);
   EXPECT_EQ(prompts[0].text,
             "What is the difference between a process and a thread in an operating system? "
@@ -142,7 +144,7 @@ TEST(ShareGpt, PromptIsTheFirstHumanTurnAndOutputIsTheReplysLengthInWords) {
 
 // vLLM's is_valid_sequence skips the reply-length check when the output length is fixed.
 TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
-  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = sharegpt_in_file_order(kDatasetsDir + "sharegpt_sample.json");
   options.sharegpt_output_len = 64;
   const ShareGptDataset dataset = load_sharegpt(options);
   EXPECT_EQ(dataset.stats.usable, 22u);
@@ -154,7 +156,7 @@ TEST(ShareGpt, SharegptOutputLenFixesEveryOutputAndSkipsTheReplyLengthCheck) {
 }
 
 TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
-  DatasetOptions options = in_file_order(kDir + "sharegpt_sample.json");
+  DatasetOptions options = sharegpt_in_file_order(kDatasetsDir + "sharegpt_sample.json");
   options.sharegpt_output_len = 0;
   EXPECT_NE(error_of(options).find("--sharegpt-output-len"), std::string::npos);
 }
@@ -171,7 +173,7 @@ TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
   entries.push_back(conversation(words(1000, "t2049"), words(1049)));  // total too long
   entries.push_back(conversation(words(1000, "t2048"), words(1048)));  // kept
   const TempFile file("thresholds.json", entries.dump());
-  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  const ShareGptDataset dataset = load_sharegpt(sharegpt_in_file_order(file.path()));
   EXPECT_EQ(dataset.stats.too_short, 2u);
   EXPECT_EQ(dataset.stats.too_long, 2u);
   std::vector<std::string> kept;
@@ -189,7 +191,7 @@ TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
   entries.push_back(conversation(words(3000, "t4001"), words(1001)));  // total too long
   entries.push_back(conversation(words(3, "p3"), words(10)));          // prompt still too short
   const TempFile file("context.json", entries.dump());
-  DatasetOptions options = in_file_order(file.path());
+  DatasetOptions options = sharegpt_in_file_order(file.path());
   options.sharegpt_context_len = 4000;
   const ShareGptDataset dataset = load_sharegpt(options);
   EXPECT_EQ(dataset.stats.usable, 1u);
@@ -216,7 +218,7 @@ TEST(ShareGpt, WithATokenizerTheThresholdsAndLengthsAreTokens) {
   entries.push_back(conversation(words(256, "abcd"), words(256)));  // kept: 1024 + 1024
   const TempFile file("token_thresholds.json", entries.dump());
   const LetterTokenizer tokenizer;
-  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()), &tokenizer);
+  const ShareGptDataset dataset = load_sharegpt(sharegpt_in_file_order(file.path()), &tokenizer);
   EXPECT_EQ(dataset.stats.too_short, 2u);
   EXPECT_EQ(dataset.stats.too_long, 2u);
   ASSERT_EQ(dataset.prompts.size(), 2u);
@@ -227,7 +229,7 @@ TEST(ShareGpt, WithATokenizerTheThresholdsAndLengthsAreTokens) {
   EXPECT_EQ(dataset.prompts[1].output_len, 1024);
 
   // Without one, the same file is read in words: 1-word prompts are too short.
-  const ShareGptDataset in_words = load_sharegpt(in_file_order(file.path()));
+  const ShareGptDataset in_words = load_sharegpt(sharegpt_in_file_order(file.path()));
   EXPECT_EQ(in_words.stats.too_short, 3u);
   EXPECT_EQ(in_words.prompts.front().client_tokens, -1);
 }
@@ -236,7 +238,7 @@ TEST(ShareGpt, WithATokenizerSharegptOutputLenStillFixesEveryOutput) {
   json entries = json::array();
   entries.push_back(conversation("abcd", "xyz"));  // a 3-token reply, unchecked when fixed
   const TempFile file("token_output_len.json", entries.dump());
-  DatasetOptions options = in_file_order(file.path());
+  DatasetOptions options = sharegpt_in_file_order(file.path());
   options.sharegpt_output_len = 7;
   const LetterTokenizer tokenizer;
   const ShareGptDataset dataset = load_sharegpt(options, &tokenizer);
@@ -251,7 +253,7 @@ TEST(ShareGpt, NamesTokensAsTheUnitWhenNothingIsUsable) {
   const LetterTokenizer tokenizer;
   std::string message;
   try {
-    load_sharegpt(in_file_order(file.path()), &tokenizer);
+    load_sharegpt(sharegpt_in_file_order(file.path()), &tokenizer);
   } catch (const DatasetError& error) {
     message = error.what();
   }
@@ -270,7 +272,7 @@ TEST(ShareGpt, SkipsUnknownKeysAndNestedValuesWhereverTheyAre) {
      "trailing": [[[]]]}
   ])");
   const TempFile file("nested.json", entries.dump(2));
-  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  const ShareGptDataset dataset = load_sharegpt(sharegpt_in_file_order(file.path()));
   ASSERT_EQ(dataset.stats.usable, 1u);
   EXPECT_EQ(dataset.prompts[0].text, "please count these five words");
   EXPECT_EQ(dataset.prompts[0].output_len, 6);
@@ -280,13 +282,13 @@ TEST(ShareGpt, ValueBeforeFromInATurnIsReadTheSame) {
   const TempFile file("order.json", R"([{"conversations": [
       {"value": "what is the time now", "from": "human"},
       {"value": "it is half past four", "from": "gpt"}]}])");
-  const ShareGptDataset dataset = load_sharegpt(in_file_order(file.path()));
+  const ShareGptDataset dataset = load_sharegpt(sharegpt_in_file_order(file.path()));
   ASSERT_EQ(dataset.prompts.size(), 1u);
   EXPECT_EQ(dataset.prompts[0].text, "what is the time now");
 }
 
 TEST(ShareGpt, AnItemReadBackTwiceOrOutOfOrderIsTheSame) {
-  const ShareGptFile file(in_file_order(kDir + "sharegpt_sample.json"));
+  const ShareGptFile file(sharegpt_in_file_order(kDatasetsDir + "sharegpt_sample.json"));
   ASSERT_EQ(file.size(), 20u);
   EXPECT_EQ(file.item(19).text, file.item(19).text);
   const std::string first = file.item(0).text;
@@ -295,23 +297,23 @@ TEST(ShareGpt, AnItemReadBackTwiceOrOutOfOrderIsTheSame) {
 }
 
 TEST(ShareGpt, MissingFileIsAnErrorNamingIt) {
-  const std::string message = error_of(in_file_order(kDir + "no_such_file.json"));
+  const std::string message = error_of(sharegpt_in_file_order(kDatasetsDir + "no_such_file.json"));
   EXPECT_NE(message.find("no_such_file.json"), std::string::npos) << message;
   EXPECT_NE(message.find("No such file"), std::string::npos) << message;
 }
 
 TEST(ShareGpt, DirectoryIsAnErrorNamingIt) {
-  const std::string message = error_of(in_file_order(kDir));
+  const std::string message = error_of(sharegpt_in_file_order(kDatasetsDir));
   EXPECT_NE(message.find("is a directory"), std::string::npos) << message;
 }
 
 TEST(ShareGpt, TruncatedFileIsAnErrorNamingFileLineAndColumn) {
   try {
-    load_sharegpt(in_file_order(kDir + "sharegpt_truncated.json"));
+    load_sharegpt(sharegpt_in_file_order(kDatasetsDir + "sharegpt_truncated.json"));
     FAIL() << "no exception";
   } catch (const DatasetError& error) {
     const std::string message = error.what();
-    EXPECT_EQ(error.path(), kDir + "sharegpt_truncated.json");
+    EXPECT_EQ(error.path(), kDatasetsDir + "sharegpt_truncated.json");
     EXPECT_NE(message.find("sharegpt_truncated.json: not valid JSON"), std::string::npos)
         << message;
     EXPECT_NE(message.find("line 6"), std::string::npos) << message;
@@ -321,12 +323,13 @@ TEST(ShareGpt, TruncatedFileIsAnErrorNamingFileLineAndColumn) {
 
 TEST(ShareGpt, EmptyFileIsAnErrorNamingIt) {
   const TempFile file("empty.json", "");
-  const std::string message = error_of(in_file_order(file.path()));
+  const std::string message = error_of(sharegpt_in_file_order(file.path()));
   EXPECT_NE(message.find(file.path() + ": not valid JSON"), std::string::npos) << message;
 }
 
 TEST(ShareGpt, AnObjectInsteadOfAListIsAnErrorSayingWhatWasFound) {
-  const std::string message = error_of(in_file_order(kDir + "sharegpt_not_a_list.json"));
+  const std::string message =
+      error_of(sharegpt_in_file_order(kDatasetsDir + "sharegpt_not_a_list.json"));
   EXPECT_NE(message.find("sharegpt_not_a_list.json"), std::string::npos) << message;
   EXPECT_NE(message.find("expected a JSON list of conversations, found an object"),
             std::string::npos)
@@ -334,7 +337,8 @@ TEST(ShareGpt, AnObjectInsteadOfAListIsAnErrorSayingWhatWasFound) {
 }
 
 TEST(ShareGpt, FileWithNothingUsableIsAnErrorCountingWhy) {
-  const std::string message = error_of(in_file_order(kDir + "sharegpt_nothing_usable.json"));
+  const std::string message =
+      error_of(sharegpt_in_file_order(kDatasetsDir + "sharegpt_nothing_usable.json"));
   EXPECT_NE(message.find("sharegpt_nothing_usable.json: no usable conversation among 4 entries"),
             std::string::npos)
       << message;

@@ -3,16 +3,17 @@
 // prompts share exactly the blocks their hash ids share.
 #include "bench/workload/trace.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/trace_prompts.hpp"
+#include "data_dirs.hpp"
 #include "temp_file.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ using bench::workload::TraceOptions;
 using bench::workload::TraceRow;
 using bench::workload::TraceWindow;
 
-const std::string kDir = std::string(BENCH_TEST_DATA_DIR) + "/traces/";
+using bench::testing::kTracesDir;
 
 TraceOptions format(TraceFormat trace_format) {
   TraceOptions options;
@@ -50,7 +51,7 @@ std::string error_of(const std::string& path, TraceFormat trace_format) {
 }
 
 TEST(TraceFile, MooncakeRowsKeepTheirLengthsOffsetsAndHashIds) {
-  const TraceFile file(kDir + "mooncake_sample.jsonl", format(TraceFormat::mooncake),
+  const TraceFile file(kTracesDir + "mooncake_sample.jsonl", format(TraceFormat::mooncake),
                        std::nullopt);
   ASSERT_EQ(file.size(), 20u);
   EXPECT_EQ(file.row(0).input_len, 1269);
@@ -66,7 +67,7 @@ TEST(TraceFile, MooncakeRowsKeepTheirLengthsOffsetsAndHashIds) {
 }
 
 TEST(TraceFile, AzureTimesAreOffsetsFromTheFirstRowToTheNanosecond) {
-  const TraceFile file(kDir + "azure_sample.csv", format(TraceFormat::azure), std::nullopt);
+  const TraceFile file(kTracesDir + "azure_sample.csv", format(TraceFormat::azure), std::nullopt);
   ASSERT_EQ(file.size(), 20u);
   // 18:15:46.6805904 then 18:15:46.7160909: 35.5005 ms apart.
   EXPECT_EQ((*file.offsets_ns())[0], 0);
@@ -88,14 +89,15 @@ TEST(TraceFile, AzureTimesCrossMidnightAndMonthEnds) {
 }
 
 TEST(TraceFile, BurstGptDropsFailedRowsAndFiltersByModelAndLogType) {
-  const TraceFile all(kDir + "burstgpt_sample.csv", format(TraceFormat::burstgpt), std::nullopt);
+  const TraceFile all(kTracesDir + "burstgpt_sample.csv", format(TraceFormat::burstgpt),
+                      std::nullopt);
   EXPECT_EQ(all.stats().rows, 22u);
   EXPECT_EQ(all.stats().empty, 2u);  // Response tokens 0: failed requests
   EXPECT_EQ(all.size(), 20u);
   TraceOptions options = format(TraceFormat::burstgpt);
   options.model = "GPT-4";
   options.log_type = "API log";
-  const TraceFile some(kDir + "burstgpt_sample.csv", options, std::nullopt);
+  const TraceFile some(kTracesDir + "burstgpt_sample.csv", options, std::nullopt);
   // GPT-4 API log rows at 6, 7, 10, 14, 15, 16 s: offsets from the first of them.
   EXPECT_EQ(offsets_ms(some), (std::vector<std::int64_t>{0, 1000, 4000, 8000, 9000, 10000}));
   EXPECT_EQ(some.stats().other_model + some.stats().other_log_type + some.stats().empty +
@@ -119,7 +121,7 @@ TEST(TraceFile, SpeedDividesOffsetsAndTheWindowCountsFromItsStart) {
   TraceOptions options = format(TraceFormat::burstgpt);
   options.speed = 4;
   options.window = TraceWindow{4, 10};  // trace seconds 9 to 15 (the file starts at 5)
-  const TraceFile file(kDir + "burstgpt_sample.csv", options, std::nullopt);
+  const TraceFile file(kTracesDir + "burstgpt_sample.csv", options, std::nullopt);
   // Rows at 10, 12, 14, 14 s (11 s is a failed one), 5 s from the file's start is the origin.
   EXPECT_EQ(offsets_ms(file), (std::vector<std::int64_t>{250, 750, 1250, 1250}));
   EXPECT_EQ(file.stats().outside_window, 5u);
@@ -129,7 +131,7 @@ TEST(TraceFile, AnEmptyWindowSaysWhy) {
   TraceOptions options = format(TraceFormat::mooncake);
   options.window = TraceWindow{100, 200};
   try {
-    TraceFile file(kDir + "mooncake_sample.jsonl", options, std::nullopt);
+    TraceFile file(kTracesDir + "mooncake_sample.jsonl", options, std::nullopt);
     FAIL() << "expected an error";
   } catch (const DatasetError& error) {
     EXPECT_NE(std::string(error.what()).find("no row to replay: 20 rows read"),
@@ -140,29 +142,33 @@ TEST(TraceFile, AnEmptyWindowSaysWhy) {
 }
 
 TEST(TraceFile, MaxRowsStopsReadingAtTheCount) {
-  const TraceFile file(kDir + "mooncake_sample.jsonl", format(TraceFormat::mooncake), 5);
+  const TraceFile file(kTracesDir + "mooncake_sample.jsonl", format(TraceFormat::mooncake), 5);
   EXPECT_EQ(file.size(), 5u);
   EXPECT_EQ(file.stats().rows, 5u);
 }
 
 TEST(TraceFile, BadFilesNameFileAndLine) {
-  EXPECT_EQ(error_of(kDir + "missing_column.csv", TraceFormat::azure),
-            kDir + "missing_column.csv:1: no column \"GeneratedTokens\" in the header (the azure "
-                   "format needs TIMESTAMP, ContextTokens, GeneratedTokens; found: TIMESTAMP, "
-                   "ContextTokens)");
-  EXPECT_EQ(error_of(kDir + "unsorted.jsonl", TraceFormat::mooncake),
-            kDir + "unsorted.jsonl:3: timestamp 0.040 s (from the first row) is before the "
-                   "previous row's 0.050 s (line 2): a trace's rows must be in time order");
-  EXPECT_EQ(error_of(kDir + "negative.csv", TraceFormat::burstgpt),
-            kDir + "negative.csv:3: \"Timestamp\" is negative (-1)");
-  EXPECT_EQ(error_of(kDir + "not_a_number.csv", TraceFormat::azure),
-            kDir + "not_a_number.csv:4: \"ContextTokens\" is \"abc\", not a whole number of "
-                   "tokens");
-  EXPECT_EQ(error_of(kDir + "empty.csv", TraceFormat::azure),
-            kDir + "empty.csv: empty: expected a CSV header (TIMESTAMP, ContextTokens, "
-                   "GeneratedTokens) and one request a row");
+  EXPECT_EQ(error_of(kTracesDir + "missing_column.csv", TraceFormat::azure),
+            kTracesDir +
+                "missing_column.csv:1: no column \"GeneratedTokens\" in the header (the azure "
+                "format needs TIMESTAMP, ContextTokens, GeneratedTokens; found: TIMESTAMP, "
+                "ContextTokens)");
+  EXPECT_EQ(error_of(kTracesDir + "unsorted.jsonl", TraceFormat::mooncake),
+            kTracesDir +
+                "unsorted.jsonl:3: timestamp 0.040 s (from the first row) is before the "
+                "previous row's 0.050 s (line 2): a trace's rows must be in time order");
+  EXPECT_EQ(error_of(kTracesDir + "negative.csv", TraceFormat::burstgpt),
+            kTracesDir + "negative.csv:3: \"Timestamp\" is negative (-1)");
+  EXPECT_EQ(error_of(kTracesDir + "not_a_number.csv", TraceFormat::azure),
+            kTracesDir +
+                "not_a_number.csv:4: \"ContextTokens\" is \"abc\", not a whole number of "
+                "tokens");
+  EXPECT_EQ(error_of(kTracesDir + "empty.csv", TraceFormat::azure),
+            kTracesDir +
+                "empty.csv: empty: expected a CSV header (TIMESTAMP, ContextTokens, "
+                "GeneratedTokens) and one request a row");
   // The wrong format for the file: its header lacks the columns.
-  EXPECT_NE(error_of(kDir + "azure_sample.csv", TraceFormat::burstgpt)
+  EXPECT_NE(error_of(kTracesDir + "azure_sample.csv", TraceFormat::burstgpt)
                 .find("azure_sample.csv:1: no column \"Timestamp\""),
             std::string::npos);
 }
@@ -198,7 +204,7 @@ TEST(TraceWindowFlag, ParsesStartDashEndInSeconds) {
 
 // --- prompts -------------------------------------------------------------------------------
 
-std::vector<std::string> words_of(const std::string& text) {
+std::vector<std::string> space_separated(const std::string& text) {
   std::vector<std::string> words;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -211,7 +217,7 @@ std::vector<std::string> words_of(const std::string& text) {
 }
 
 std::size_t common_words(const std::string& a, const std::string& b) {
-  const std::vector<std::string> x = words_of(a), y = words_of(b);
+  const std::vector<std::string> x = space_separated(a), y = space_separated(b);
   std::size_t n = 0;
   while (n < x.size() && n < y.size() && x[n] == y[n]) ++n;
   return n;
@@ -226,10 +232,10 @@ TEST(TracePrompt, EqualHashIdsAtEqualPositionsShareExactlyThoseBlocks) {
   const auto b = prompt(1100, {10, 11, 13}, 1);
   const auto c = prompt(600, {10, 14}, 2);
   const auto d = prompt(1300, {11, 10, 12}, 3);  // same ids, other positions
-  EXPECT_EQ(words_of(a.text).size(), 1300u);
+  EXPECT_EQ(space_separated(a.text).size(), 1300u);
   EXPECT_EQ(a.input_len, 1300);
   EXPECT_EQ(a.output_len, 4);
-  EXPECT_EQ(words_of(b.text).size(), 1100u);
+  EXPECT_EQ(space_separated(b.text).size(), 1100u);
   EXPECT_EQ(common_words(a.text, b.text), 1024u);
   EXPECT_EQ(common_words(a.text, c.text), 512u);
   EXPECT_EQ(common_words(a.text, d.text), 0u);
@@ -245,7 +251,7 @@ TEST(TracePrompt, EqualHashIdsAtEqualPositionsShareExactlyThoseBlocks) {
 TEST(TracePrompt, InputBeyondTheBlocksIsTheRequestsOwn) {
   const auto a = bench::workload::trace_prompt(TraceRow{700, 4}, {10}, 7, 0, 5, {});
   const auto b = bench::workload::trace_prompt(TraceRow{700, 4}, {10}, 7, 0, 6, {});
-  EXPECT_EQ(words_of(a.text).size(), 700u);
+  EXPECT_EQ(space_separated(a.text).size(), 700u);
   EXPECT_EQ(common_words(a.text, b.text), 512u);
   // Without hash ids (azure, burstgpt) no two requests share even a first word.
   const auto c = bench::workload::trace_prompt(TraceRow{50, 4}, {}, 7, 0, 5, {});
@@ -257,7 +263,7 @@ TEST(TracePrompt, InputBeyondTheBlocksIsTheRequestsOwn) {
 TEST(TraceSource, GivesTheTracesArrivalsAndRowsByRequest) {
   bench::workload::DatasetOptions options;
   options.kind = bench::workload::DatasetKind::trace;
-  options.path = kDir + "mooncake_sample.jsonl";
+  options.path = kTracesDir + "mooncake_sample.jsonl";
   options.trace.format = TraceFormat::mooncake;
   options.trace.speed = 2;
   options.count = 10;
