@@ -3,7 +3,9 @@
 // generation model, and every token the model hands back goes through its StreamRenderer into
 // the connection's output buffer, with the truth log's record kept alongside.
 #include <algorithm>
+#include <optional>
 #include <random>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -23,6 +25,26 @@ std::int64_t draw_output_tokens(std::int64_t max_tokens, bool ignore_eos, double
   std::mt19937_64 eos_rng(request_seed);
   std::geometric_distribution<std::int64_t> until_eos(eos_probability);
   return std::min(until_eos(eos_rng) + 1, max_tokens);
+}
+
+// vLLM's refusal of a request beyond max_model_len (its serving layer's input check, before the
+// engine sees the request), or nothing when the request fits. `max_tokens` is the request's own.
+std::optional<std::string> context_refusal(std::int64_t prompt_tokens,
+                                           std::optional<std::int64_t> max_tokens,
+                                           std::int64_t max_model_len) {
+  if (prompt_tokens >= max_model_len) {
+    return fmt::format("This model's maximum context length is {} tokens. However, your request "
+                       "has {} input tokens. Please reduce the length of the input messages.",
+                       max_model_len, prompt_tokens);
+  }
+  if (max_tokens && prompt_tokens + *max_tokens > max_model_len) {
+    return fmt::format("'max_tokens' or 'max_completion_tokens' is too large: {}. This model's "
+                       "maximum context length is {} tokens and your request has {} input "
+                       "tokens ({} > {} - {}).",
+                       *max_tokens, max_model_len, prompt_tokens, *max_tokens, max_model_len,
+                       prompt_tokens);
+  }
+  return std::nullopt;
 }
 
 // How many of a response's tokens are reasoning (--reasoning-tokens): -1 when the simulator is
@@ -78,6 +100,11 @@ bool SimServer::Impl::refused(Connection& connection, Stream& stream, const Faul
     refuse_completion(connection, stream, plan.http_status, message);
     return true;
   }
+  if (const auto refusal = context_refusal(stream.request.prompt_tokens, stream.request.max_tokens,
+                                           options.max_model_len)) {
+    refuse_completion(connection, stream, 400, *refusal);
+    return true;
+  }
   const std::int64_t capacity = model->token_capacity();
   if (capacity != kNever && stream.request.prompt_tokens + max_tokens > capacity) {
     // vLLM's wording for a request past max_model_len.
@@ -129,7 +156,11 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   const FaultPlan plan = draw_fault_plan(options, request_seed);
   const StreamId id = next_stream_id++;
   Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
-  const std::int64_t max_tokens = stream.request.max_tokens.value_or(options.default_max_tokens);
+  // Without max_tokens a request may generate up to the context's end, as vLLM allows; the
+  // simulator's default output length stops it sooner.
+  const std::int64_t max_tokens = stream.request.max_tokens.value_or(std::min(
+      options.default_max_tokens,
+      std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
   stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
                                             options.eos_probability, request_seed);
   stream.stopped_by_length = stream.target_tokens == max_tokens;

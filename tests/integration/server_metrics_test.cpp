@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/cli/exit_codes.hpp"
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
 #include "temp_file.hpp"
@@ -16,6 +17,7 @@
 
 namespace {
 
+using bench::cli::kExitRequestsFailed;
 using bench::testing::count_of;
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
@@ -159,15 +161,22 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
             "bench: error: prompts of up to 200 tokens plus max_tokens 100 make 300 tokens, "
             "beyond the model's max_model_len 256: every such request would be refused; lower "
             "--input-len or --output-len\n");
-  // In words, the lengths are an estimate: a warning, and the run goes on.
+  // In words, the lengths are an estimate: a warning, and the run goes on; here the server then
+  // refuses each request as vLLM does, and bench counts them as failed with its message.
   const ProcessResult words = run_process(
       BENCH_BINARY, {"--input-len", "200", "--output-len", "100", "--num-prompts", "2",
                      "--sim-max-model-len", "256", "--output-format", "json"});
-  EXPECT_EQ(words.exit_code, 0) << words.err;
+  EXPECT_EQ(words.exit_code, kExitRequestsFailed) << words.err;
   EXPECT_NE(words.err.find("bench: warning: prompts of up to 200 words plus max_tokens 100 may "
                            "exceed the model's max_model_len 256 tokens"),
             std::string::npos)
       << words.err;
+  const json refused = json::parse(words.out)["errors"]["http_4xx"];
+  EXPECT_EQ(refused["count"], 2) << words.out;
+  EXPECT_NE(refused["samples"][0].get<std::string>().find(
+                "'max_tokens' or 'max_completion_tokens' is too large: 100."),
+            std::string::npos)
+      << words.out;
 }
 
 // A dataset's own lengths: its longest request (a line's prompt plus its own max_tokens) is

@@ -157,6 +157,38 @@ TEST(SimServerFaults, RefusesARequestThatCanNeverFitTheKvBudgetWithVllmsMessage)
   EXPECT_EQ(connection.read_response().status, 200);
 }
 
+TEST(SimServerFaults, RefusesARequestBeyondMaxModelLenWithVllmsMessages) {
+  SimOptions options = quick_sim();
+  options.max_model_len = 50;
+  SimServer server(options);
+  RawConnection connection(server.port());
+  connection.send(post("/v1/completions", stream_body(40, /*words=*/20)));  // 60 tokens
+  RawResponse response = connection.read_response();
+  EXPECT_EQ(response.status, 400);
+  EXPECT_NE(response.body.find("'max_tokens' or 'max_completion_tokens' is too large: 40. This "
+                               "model's maximum context length is 50 tokens and your request "
+                               "has 20 input tokens (40 > 50 - 20)."),
+            std::string::npos)
+      << response.body;
+  connection.send(post("/v1/completions", stream_body(1, /*words=*/50)));
+  response = connection.read_response();
+  EXPECT_EQ(response.status, 400);
+  EXPECT_NE(response.body.find("maximum context length is 50 tokens. However, your request has "
+                               "50 input tokens."),
+            std::string::npos)
+      << response.body;
+  connection.send(post("/v1/completions", stream_body(30, /*words=*/20)));  // 50 tokens: fits
+  EXPECT_EQ(connection.read_response().status, 200);
+  // Without max_tokens the output stops at the context's end (45 + 5), not at the simulator's
+  // default length.
+  std::string prompt;
+  for (int i = 0; i < 45; ++i) prompt += " w";
+  connection.send(post("/v1/completions", R"({"prompt":")" + prompt + R"("})"));
+  response = connection.read_response();
+  ASSERT_EQ(response.status, 200) << response.body;
+  EXPECT_EQ(json::parse(response.body)["usage"]["completion_tokens"], 5) << response.body;
+}
+
 TEST(SimServerFaults, ABatchingProfileLogsQueueWaitPrefillAndBatchSizes) {
   const std::string path = ::testing::TempDir() + "/sim-batching-trace.jsonl";
   {
