@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -123,7 +122,7 @@ class FileSource final : public PromptSource {
   Prompt prompt(std::uint64_t index) const override {
     const std::uint64_t position = stream_of(index) * per_stream_ + request_of(index);
     if (position < order_.size()) return file_.item(order_[position]);
-    std::mt19937_64 draw = detail::engine_for(seed_, kOversampleStream, position);
+    detail::DrawEngine draw = detail::engine_for(seed_, kOversampleStream, position);
     return file_.item(order_[detail::draw_below(draw, order_.size())]);
   }
   std::optional<std::uint64_t> distinct_prompts() const override { return order_.size(); }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -49,7 +48,7 @@ Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
   const LengthRange inputs = length_range(options.input_len, options.range_ratio);
   const LengthRange outputs = length_range(options.output_len, options.range_ratio);
   if (inputs.low != inputs.high || outputs.low != outputs.high) {
-    std::mt19937_64 lengths = detail::engine_for(options.seed, detail::kLengthStream, index);
+    detail::DrawEngine lengths = detail::engine_for(options.seed, detail::kLengthStream, index);
     prompt.input_len = detail::draw_between(lengths, inputs.low, inputs.high);
     prompt.output_len = detail::draw_between(lengths, outputs.low, outputs.high);
   } else {
@@ -58,7 +57,7 @@ Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
   }
   // The first word is the prompt's own number, so no two prompts share a cacheable prefix;
   // the words after it are drawn for this index alone.
-  std::mt19937_64 words = detail::engine_for(options.seed, detail::kWordStream, index);
+  detail::DrawEngine words = detail::engine_for(options.seed, detail::kWordStream, index);
   prompt.text = std::to_string(index);
   detail::append_random_words(words, prompt.input_len - 1, prompt.text);
   return prompt;

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <string_view>
 
@@ -53,7 +52,7 @@ constexpr std::array<std::string_view, 280> kWords = {
 
 }  // namespace
 
-std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound) {
+std::uint64_t draw_below(DrawEngine& engine, std::uint64_t bound) {
   const std::uint64_t threshold = (0 - bound) % bound;
   for (;;) {
     const std::uint64_t raw = engine();
@@ -61,33 +60,27 @@ std::uint64_t draw_below(std::mt19937_64& engine, std::uint64_t bound) {
   }
 }
 
-std::int64_t draw_between(std::mt19937_64& engine, std::int64_t low, std::int64_t high) {
+std::int64_t draw_between(DrawEngine& engine, std::int64_t low, std::int64_t high) {
   const auto span = static_cast<std::uint64_t>(high - low) + 1;
   return low + static_cast<std::int64_t>(draw_below(engine, span));
 }
 
-void append_random_words(std::mt19937_64& engine, std::int64_t count, std::string& out) {
+void append_random_words(DrawEngine& engine, std::int64_t count, std::string& out) {
   for (std::int64_t word = 0; word < count; ++word) {
     out += ' ';
     out += kWords[draw_below(engine, kWords.size())];
   }
 }
 
-std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream) {
-  // std::seed_seq spreads both words over the whole state (also fixed by the standard).
-  std::seed_seq sequence{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                         static_cast<std::uint32_t>(stream),
-                         static_cast<std::uint32_t>(stream >> 32)};
-  return std::mt19937_64(sequence);
+// Each word of the key goes through SplitMix64's finaliser in turn, so engines of nearby seeds,
+// streams or indices start from unrelated states.
+DrawEngine engine_for(std::uint64_t seed, std::uint64_t stream) {
+  return DrawEngine(util::splitmix64_mix(util::splitmix64_mix(seed) ^ stream));
 }
 
-std::mt19937_64 engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  std::seed_seq sequence{static_cast<std::uint32_t>(seed),  static_cast<std::uint32_t>(seed >> 32),
-                         static_cast<std::uint32_t>(stream),
-                         static_cast<std::uint32_t>(stream >> 32),
-                         static_cast<std::uint32_t>(index),
-                         static_cast<std::uint32_t>(index >> 32)};
-  return std::mt19937_64(sequence);
+DrawEngine engine_for(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return DrawEngine(
+      util::splitmix64_mix(util::splitmix64_mix(util::splitmix64_mix(seed) ^ stream) ^ index));
 }
 
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {

@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
-#include <random>
 #include <vector>
 
 #include "random_text.hpp"
@@ -18,7 +17,7 @@ constexpr std::uint64_t kShuffleStream = 0x73687566666c65ULL;  // "shuffle"
 std::vector<std::uint32_t> shuffled_order(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint32_t> order(count);
   std::iota(order.begin(), order.end(), std::uint32_t{0});
-  std::mt19937_64 engine = detail::engine_for(seed, kShuffleStream);
+  detail::DrawEngine engine = detail::engine_for(seed, kShuffleStream);
   detail::shuffle_in_place(order, engine);
   return order;
 }

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -38,7 +37,7 @@ SharedPrefixPrompts::SharedPrefixPrompts(const SharedPrefixOptions& options)
   require_valid(RandomPromptOptions{0, options.question_len, options.output_len, options.seed,
                                     options.range_ratio});  // the range ratio
 
-  std::mt19937_64 words = detail::engine_for(options.seed, kPrefixStream);
+  detail::DrawEngine words = detail::engine_for(options.seed, kPrefixStream);
   prefixes_.reserve(static_cast<std::size_t>(options.groups));
   for (std::int64_t group = 0; group < options.groups; ++group) {
     std::string prefix = "group" + std::to_string(group);
@@ -50,7 +49,7 @@ SharedPrefixPrompts::SharedPrefixPrompts(const SharedPrefixOptions& options)
   for (std::size_t position = 0; position < group_order_.size(); ++position) {
     group_order_[position] = static_cast<std::uint32_t>(position / questions);
   }
-  std::mt19937_64 order = detail::engine_for(options.seed, kOrderStream);
+  detail::DrawEngine order = detail::engine_for(options.seed, kOrderStream);
   detail::shuffle_in_place(group_order_, order);
 }
 

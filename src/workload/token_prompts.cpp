@@ -1,7 +1,6 @@
 #include "bench/workload/token_prompts.hpp"
 
 #include <algorithm>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -33,7 +32,7 @@ class WordText {
   }
 
  private:
-  std::mt19937_64 engine_;
+  detail::DrawEngine engine_;
   std::string prefix_;             // index and every word drawn so far
   std::size_t index_bytes_;        // the index's digits
   std::vector<std::size_t> ends_;  // ends_[k]: prefix_'s length with k + 1 words
@@ -41,7 +40,7 @@ class WordText {
 
 // `text` grown by single words, each kept while the count stays at most `target`.
 std::int64_t fill_to(std::string& text, std::int64_t count, std::int64_t target,
-                     std::mt19937_64& filler, const tokenizer::Tokenizer& tokenizer,
+                     detail::DrawEngine& filler, const tokenizer::Tokenizer& tokenizer,
                      int attempts) {
   while (count < target && attempts-- > 0) {
     std::string candidate = text;
@@ -88,7 +87,7 @@ Prompt token_exact_prompt(const RandomPromptOptions& options, std::uint64_t inde
     std::int64_t count = below_words >= 0
                              ? below_count
                              : static_cast<std::int64_t>(lengths.tokenizer->count(prompt.text));
-    std::mt19937_64 filler = detail::engine_for(options.seed, kFillerStream, index);
+    detail::DrawEngine filler = detail::engine_for(options.seed, kFillerStream, index);
     prompt.client_tokens = fill_to(prompt.text, count, target, filler, *lengths.tokenizer,
                                    std::max(attempts, 8));
   } catch (const tokenizer::TokenizerError&) {
@@ -114,7 +113,7 @@ Prompt random_ids_prompt(const RandomPromptOptions& options, std::uint64_t index
     for (int digit = 0; digit < 3; ++digit, rest /= kSpan) {
       prompt.prompt_ids.push_back(kFirstRandomId + static_cast<TokenId>(rest % kSpan));
     }
-    std::mt19937_64 draws = detail::engine_for(options.seed, detail::kWordStream, index);
+    detail::DrawEngine draws = detail::engine_for(options.seed, detail::kWordStream, index);
     while (prompt.prompt_ids.size() < length) {
       prompt.prompt_ids.push_back(kFirstRandomId +
                                   static_cast<TokenId>(detail::draw_below(draws, kSpan)));

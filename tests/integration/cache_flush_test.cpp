@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/generator_version.hpp"
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
 #include "run_process.hpp"
@@ -72,7 +73,7 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
   // The same workload all three times, whether flushed or not.
   EXPECT_EQ(results["workload"]["fingerprint"],
             json::parse(runs[0].out)["workload"]["fingerprint"]);
-  EXPECT_EQ(results["workload"]["generator_version"], 2);
+  EXPECT_EQ(results["workload"]["generator_version"], bench::workload::kPromptGeneratorVersion);
   EXPECT_EQ(results["workload"]["seed"], 1);
 }
 
