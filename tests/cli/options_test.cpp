@@ -34,43 +34,13 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
 }
 
 TEST(ParseCli, ReadsEveryRunFlag) {
-  const ParseResult result = parse_args({"--base-url",
-                                         "http://127.0.0.1:8000/v1/",
-                                         "--endpoint",
-                                         "completions",
-                                         "--model",
-                                         "m",
-                                         "--api-key",
-                                         "k",
-                                         "--max-concurrency",
-                                         "256",
-                                         "--num-prompts",
-                                         "10",
-                                         "--input-len",
-                                         "5",
-                                         "--output-len",
-                                         "7",
-                                         "--ignore-eos",
-                                         "--temperature",
-                                         "0.5",
-                                         "--extra-body",
-                                         R"({"top_p":0.9})",
-                                         "--header",
-                                         "X-A: 1",
-                                         "--header",
-                                         "X-B: 2",
-                                         "--seed",
-                                         "7",
-                                         "--warmup-requests",
-                                         "3",
-                                         "--request-timeout",
-                                         "30",
-                                         "--output-format",
-                                         "json",
-                                         "--output-file",
-                                         "r.json",
-                                         "--save-requests",
-                                         "r.jsonl"});
+  const ParseResult result = parse_args(
+      {"--base-url", "http://127.0.0.1:8000/v1/", "--endpoint", "completions", "--model", "m",
+       "--api-key", "k", "--max-concurrency", "256", "--num-prompts", "10", "--input-len", "5",
+       "--output-len", "7", "--ignore-eos", "--temperature", "0.5", "--extra-body",
+       R"({"top_p":0.9})", "--header", "X-A: 1", "--header", "X-B: 2", "--seed", "7",
+       "--warmup-requests", "3", "--request-timeout", "30", "--output-format", "json",
+       "--output-file", "r.json", "--save-requests", "r.jsonl"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::cli::RunOptions& run = result.run;
   EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add

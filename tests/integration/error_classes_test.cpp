@@ -56,27 +56,12 @@ ClassifiedRun run_classified(
     const std::string& base_url, std::vector<std::string> extra,
     std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000)) {
   TempDir dir;
-  std::vector<std::string> args = {"--base-url",
-                                   base_url,
-                                   "--model",
-                                   "hostile",
-                                   "--per-chunk-usage",
-                                   "off",
-                                   "--concurrency",
-                                   std::to_string(kClassRequests),
-                                   "--num-prompts",
-                                   std::to_string(kClassRequests),
-                                   "--input-len",
-                                   "16",
-                                   "--output-len",
-                                   "8",
-                                   "--output-format",
-                                   "json",
-                                   "--quiet",
-                                   "--output-file",
-                                   dir.file("results.json"),
-                                   "--save-requests",
-                                   dir.file("requests.jsonl")};
+  std::vector<std::string> args = {
+      "--base-url", base_url, "--model", "hostile", "--per-chunk-usage", "off",
+      "--concurrency", std::to_string(kClassRequests),
+      "--num-prompts", std::to_string(kClassRequests),
+      "--input-len", "16", "--output-len", "8", "--output-format", "json", "--quiet",
+      "--output-file", dir.file("results.json"), "--save-requests", dir.file("requests.jsonl")};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = timeout;
