@@ -17,6 +17,7 @@
 #include "bench/util/clock.hpp"
 #include "bench/util/open_file_limit.hpp"
 #include "curl_once.hpp"
+#include "quick_sim.hpp"
 
 namespace {
 
@@ -26,6 +27,7 @@ using bench::engine::TransferEnd;
 using bench::engine::TransferHandler;
 using bench::engine::TransferRequest;
 using bench::metrics::ErrorClass;
+using bench::testing::quick_sim;
 
 // Counts what the engine tells one transfer, and the concurrency it sees across transfers.
 struct Tally {
@@ -115,15 +117,8 @@ EngineOptions with(std::int64_t concurrency, std::int64_t grace_ms = 0,
   return options;
 }
 
-bench::sim::SimOptions fast_sim() {
-  bench::sim::SimOptions options;
-  options.ttft_ms = 20;
-  options.tpot_ms = 2;
-  return options;
-}
-
 TEST(Engine, KeepsExactlyNRequestsInFlightAndEndsEachTransferOnce) {
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 64, tally);
   Engine engine(with(8));
@@ -143,7 +138,7 @@ TEST(Engine, KeepsExactlyNRequestsInFlightAndEndsEachTransferOnce) {
 }
 
 TEST(Engine, ReusesKeepAliveConnectionsInsteadOfOpeningOnePerRequest) {
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 60, tally);
   Engine engine(with(4));
@@ -153,7 +148,7 @@ TEST(Engine, ReusesKeepAliveConnectionsInsteadOfOpeningOnePerRequest) {
 }
 
 TEST(Engine, StampsBodyBytesWithTheTimeOfTheirRead) {
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 1, tally);
   Engine engine(with(1));
@@ -167,7 +162,7 @@ TEST(Engine, StampsBodyBytesWithTheTimeOfTheirRead) {
 
 TEST(Engine, SaysWhenTheResponsesHeadersCameBeforeItsBody) {
   // The simulator sends its headers on admission and the first token 20 ms later.
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 1, tally);
   Engine engine(with(1));
@@ -191,7 +186,7 @@ TEST(Engine, ClassifiesARefusedConnection) {
 }
 
 TEST(Engine, AbortsATransferWhenTheHandlerSaysSo) {
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 2, tally);
   source.handlers[0]->abort_after_bytes = 1;
@@ -203,7 +198,7 @@ TEST(Engine, AbortsATransferWhenTheHandlerSaysSo) {
 }
 
 TEST(Engine, StopCancelsInFlightTransfersAfterTheGracePeriod) {
-  bench::sim::SimOptions slow = fast_sim();
+  bench::sim::SimOptions slow = quick_sim(20, 2);
   slow.ttft_ms = 5000;  // nothing finishes before the stop
   bench::sim::SimServer server(slow);
   Tally tally;
@@ -226,7 +221,7 @@ TEST(Engine, StopCancelsInFlightTransfersAfterTheGracePeriod) {
 }
 
 TEST(Engine, RequestTimeoutEndsAStalledRequest) {
-  bench::sim::SimOptions slow = fast_sim();
+  bench::sim::SimOptions slow = quick_sim(20, 2);
   slow.ttft_ms = 5000;
   bench::sim::SimServer server(slow);
   Tally tally;
@@ -237,7 +232,7 @@ TEST(Engine, RequestTimeoutEndsAStalledRequest) {
 }
 
 TEST(Fetch, GetsTheModelList) {
-  bench::sim::SimServer server(fast_sim());
+  bench::sim::SimServer server(quick_sim(20, 2));
   const bench::engine::FetchResult result =
       bench::engine::fetch(server.base_url() + "/v1/models", {}, "", EngineOptions{});
   EXPECT_EQ(result.http_status, 200);
@@ -255,7 +250,7 @@ TEST(OpenFileLimit, IsRaisedToWhatTheConcurrencyNeeds) {
 namespace {
 
 TEST(Engine, AHardStopTimeCancelsEverythingInFlightAndStartsNothingNew) {
-  bench::sim::SimOptions slow = fast_sim();
+  bench::sim::SimOptions slow = quick_sim(20, 2);
   slow.ttft_ms = 5000;
   bench::sim::SimServer server(slow);
   Tally tally;

@@ -12,6 +12,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "run_process.hpp"
+#include "quick_sim.hpp"
 #include "search_args.hpp"
 
 namespace {
@@ -23,17 +24,11 @@ using nlohmann::json;
 
 using bench::cli::kExitGateFailed;
 using bench::cli::kExitUsage;
-
-bench::sim::SimOptions fixed_sim() {
-  bench::sim::SimOptions options;
-  options.ttft_ms = 5;
-  options.tpot_ms = 1;
-  return options;
-}
+using bench::testing::quick_sim;
 
 
 TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
-  bench::sim::SimServer server(fixed_sim());
+  bench::sim::SimServer server(quick_sim());
   bench::testing::TempDir dir;
   const ProcessResult run = run_process(
       BENCH_BINARY,
@@ -51,7 +46,7 @@ TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
 }
 
 TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
-  bench::sim::SimServer server(fixed_sim());
+  bench::sim::SimServer server(quick_sim());
   const ProcessResult run = run_process(
       BENCH_BINARY, search_args(server, {"--start", "2", "--num-prompts", "4", "--slo",
                                          "p99_ttft_ms<=0.001"}));
@@ -65,7 +60,7 @@ TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
 // The default window warms each concurrency probe up with one wave (its opening burst judged by
 // no SLO); --slo-window whole sends none. --min-goodput alone is a search's SLO.
 TEST(Search, SteadyWindowWarmsEachProbeUpWithOneWaveAndMinGoodputIsAnSlo) {
-  bench::sim::SimServer server(fixed_sim());
+  bench::sim::SimServer server(quick_sim());
   for (const std::string window : {"steady", "whole"}) {
     const ProcessResult run = run_process(
         BENCH_BINARY,
@@ -89,7 +84,7 @@ TEST(Search, SteadyWindowWarmsEachProbeUpWithOneWaveAndMinGoodputIsAnSlo) {
 }
 
 TEST(Search, RefusesBadInputInOneLineBeforeSendingAnything) {
-  bench::sim::SimServer server(fixed_sim());
+  bench::sim::SimServer server(quick_sim());
   const struct {
     std::vector<std::string> flags;
     std::string says;

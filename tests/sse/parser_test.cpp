@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/sse/parser.hpp"
+#include "run_process.hpp"
 
 namespace {
 
@@ -369,10 +370,7 @@ TEST(SseParser, DeliversLongLineArrivingInManySmallReads) {
 
 // --- reference transcripts --------------------------------------------------------------------
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+using bench::testing::read_file;
 
 std::vector<std::filesystem::path> reference_streams() {
   std::vector<std::filesystem::path> paths;
