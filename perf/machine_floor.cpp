@@ -1,0 +1,175 @@
+// What this machine allows any client, before bench's own code: the cost of the system calls a
+// paced chunk cannot avoid, and how often the core the client runs on is taken away. perf/run
+// prints it beside the fidelity rows, so a figure that misses its target says whether the
+// machine could have met it at all.
+//
+//   machine_floor [SECONDS]      (default 5: that long spinning, then that long in 1 ms sleeps)
+//
+// Lines, on stdout:
+//   syscall US      a null system call (getppid)
+//   poll US         poll() of one idle loopback TCP socket with a zero timeout: libcurl 7.88
+//                   makes one after every read
+//   recv US         recv() of 100 bytes already queued on a loopback TCP socket
+//   stalls COUNT MAX_MS SHARE_PERCENT
+//                   gaps over 1 ms while one thread spins reading the clock: how many, the
+//                   longest, and the share of instants that fall at least 1 ms before the end of
+//                   a gap (what a client that cost nothing would read over 1 ms late)
+//   timer P50_MS P99_MS MAX_MS
+//                   how late 1 ms absolute sleeps (clock_nanosleep) wake
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace {
+
+std::int64_t now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+// One socket, closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {
+    if (fd_ < 0) throw std::runtime_error("socket call failed");
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { ::close(fd_); }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// A connected loopback TCP pair: `reader` receives what `writer` sends.
+struct LoopbackPair {
+  Fd listener{::socket(AF_INET, SOCK_STREAM, 0)};
+  Fd reader{::socket(AF_INET, SOCK_STREAM, 0)};
+  Fd writer{accept_from(listener, reader)};  // members start in this order
+
+  static int accept_from(const Fd& listener, const Fd& reader) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    auto* raw = reinterpret_cast<sockaddr*>(&address);
+    if (::bind(listener.get(), raw, length) != 0 || ::listen(listener.get(), 1) != 0 ||
+        ::getsockname(listener.get(), raw, &length) != 0 ||
+        ::connect(reader.get(), raw, length) != 0) {
+      throw std::runtime_error("loopback connection failed");
+    }
+    const int accepted = ::accept(listener.get(), nullptr, nullptr);
+    const int on = 1;
+    ::setsockopt(accepted, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    return accepted;
+  }
+};
+
+template <typename Call>
+double us_per_call(int calls, Call call) {
+  const std::int64_t start = now_ns();
+  for (int i = 0; i < calls; ++i) call();
+  return static_cast<double>(now_ns() - start) / 1e3 / calls;
+}
+
+// recv() of 100 queued bytes, in rounds: queue a batch, let it land, time reading it back.
+double recv_us(const LoopbackPair& pair) {
+  constexpr int kRounds = 50;
+  constexpr int kPerRound = 2000;
+  std::array<char, 100> message{};
+  std::int64_t spent_ns = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kPerRound; ++i) {
+      if (::send(pair.writer.get(), message.data(), message.size(), 0) < 0) {
+        throw std::runtime_error("send failed");
+      }
+    }
+    ::usleep(1000);
+    const std::int64_t start = now_ns();
+    for (int i = 0; i < kPerRound; ++i) {
+      ::recv(pair.reader.get(), message.data(), message.size(), MSG_DONTWAIT);
+    }
+    spent_ns += now_ns() - start;
+  }
+  return static_cast<double>(spent_ns) / 1e3 / (kRounds * kPerRound);
+}
+
+void print_stalls(double seconds) {
+  constexpr std::int64_t kMs = 1'000'000;
+  const auto span = static_cast<std::int64_t>(seconds * 1e9);
+  const std::int64_t start = now_ns();
+  std::int64_t previous = start;
+  std::int64_t longest = 0;
+  std::int64_t late_ns = 0;  // instants that a gap delays by more than 1 ms
+  int count = 0;
+  for (std::int64_t t = start; t - start < span; t = now_ns()) {
+    const std::int64_t gap = t - previous;
+    previous = t;
+    if (gap <= kMs) continue;
+    ++count;
+    longest = std::max(longest, gap);
+    late_ns += gap - kMs;
+  }
+  fmt::print("stalls {} {:.3f} {:.3f}\n", count, static_cast<double>(longest) / 1e6,
+             100.0 * static_cast<double>(late_ns) / static_cast<double>(span));
+}
+
+void print_timer(double seconds) {
+  const auto sleeps = static_cast<std::size_t>(seconds * 1000);
+  std::vector<std::int64_t> late_ns;
+  late_ns.reserve(sleeps);
+  std::int64_t due = now_ns();
+  for (std::size_t i = 0; i < sleeps; ++i) {
+    due += 1'000'000;
+    const timespec at{static_cast<time_t>(due / 1'000'000'000), due % 1'000'000'000};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr);
+    late_ns.push_back(now_ns() - due);
+  }
+  std::sort(late_ns.begin(), late_ns.end());
+  const auto at = [&](double q) {
+    return static_cast<double>(late_ns[static_cast<std::size_t>(q * static_cast<double>(late_ns.size() - 1))]) / 1e6;
+  };
+  fmt::print("timer {:.3f} {:.3f} {:.3f}\n", at(0.5), at(0.99), at(1.0));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 5.0;
+  if (argc > 2 || !(seconds > 0)) {
+    std::fprintf(stderr, "usage: machine_floor [SECONDS]\n");
+    return 2;
+  }
+  try {
+    constexpr int kCalls = 200'000;
+    fmt::print("syscall {:.3f}\n", us_per_call(kCalls, [] { ::syscall(SYS_getppid); }));
+    const LoopbackPair pair;
+    pollfd idle{pair.reader.get(), POLLIN, 0};
+    fmt::print("poll {:.3f}\n", us_per_call(kCalls, [&] { ::poll(&idle, 1, 0); }));
+    fmt::print("recv {:.3f}\n", recv_us(pair));
+    print_stalls(seconds);
+    print_timer(seconds);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "machine_floor: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
