@@ -42,16 +42,21 @@ std::vector<json> read_trace(const std::string& path) {
   return records;
 }
 
-TEST(SimServerFaults, RateLimitAndOverloadAnswerWithRetryAfterAndAJsonError) {
-  for (const int status : {429, 503}) {
+// 429 and 503 say when to retry (Retry-After); a 500 does not. All keep the connection.
+TEST(SimServerFaults, FailedRequestsAnswerWithTheirStatusAndAReadableJsonError) {
+  for (const int status : {429, 503, 500}) {
+    SCOPED_TRACE(testing::Message() << "HTTP " << status);
     SimOptions options = quick_sim();
-    (status == 429 ? options.fail_429_fraction : options.fail_503_fraction) = 1.0;
+    (status == 429   ? options.fail_429_fraction
+     : status == 503 ? options.fail_503_fraction
+                     : options.fail_500_fraction) = 1.0;
     SimServer server(options);
     RawConnection connection(server.port());
     connection.send(post("/v1/completions", stream_body(4)));
     const RawResponse response = connection.read_response();
     EXPECT_EQ(response.status, status);
-    EXPECT_NE(response.head.find("Retry-After: 1\r\n"), std::string::npos) << response.head;
+    EXPECT_EQ(response.head.find("Retry-After: 1\r\n") != std::string::npos, status != 500)
+        << response.head;
     EXPECT_NE(json::parse(response.body)["error"]["message"].get<std::string>().find("simulated"),
               std::string::npos);
     // The connection stays usable, as after any error with a body.

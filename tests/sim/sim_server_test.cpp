@@ -162,21 +162,6 @@ INSTANTIATE_TEST_SUITE_P(
                                 411, "invalid_request_error"},
                       ErrorCase{"BROKEN\r\n\r\n", 400, "invalid_request_error"}));
 
-TEST(SimServer, AnswersTheConfiguredFractionWith500AndAReadableMessage) {
-  SimOptions options = quick_sim();
-  options.fail_500_fraction = 1.0;
-  SimServer server(options);
-  RawConnection connection(server.port());
-  connection.send(post("/v1/completions", kStreamBody));
-  const RawResponse response = connection.read_response();
-  EXPECT_EQ(response.status, 500);
-  EXPECT_NE(json::parse(response.body)["error"]["message"].get<std::string>().find("simulated"),
-            std::string::npos);
-  // The connection stays usable, as after any error with a body.
-  connection.send("GET /v1/models HTTP/1.1\r\n\r\n");
-  EXPECT_EQ(connection.read_response().status, 200);
-}
-
 TEST(SimServer, StopsEarlyAtEosUnlessIgnoreEosIsSent) {
   SimOptions options = quick_sim();
   options.tpot_ms = 0;
