@@ -228,6 +228,10 @@ metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& work
     load.bodies_built_on_loop += worker->bodies_built_on_loop();
     load.longest_loop_turn_ns =
         std::max(load.longest_loop_turn_ns, worker->stats().longest_turn_ns);
+    load.timer_wakes += worker->stats().timer_wakes;
+    load.late_timer_wakes += worker->stats().late_timer_wakes;
+    load.latest_timer_wake_ns =
+        std::max(load.latest_timer_wake_ns, worker->stats().latest_timer_wake_ns);
     if (wall_ns > 0) {
       load.busiest_thread_utilization =
           std::max(load.busiest_thread_utilization,

@@ -21,6 +21,8 @@ namespace {
 constexpr std::int64_t kMaxWaitNs = 100 * kNsPerMs;
 constexpr int kMaxEventsPerWait = 256;
 constexpr std::int64_t kSlowTurnNs = kNsPerMs;
+// A timer wake this late means the host did not run the loop when it was due.
+constexpr std::int64_t kLateWakeNs = kNsPerMs;
 // Most requests started in one turn of the loop before it reads the sockets that are ready.
 // When a closed loop's whole wave ends at once, starting all of its successors in one turn
 // would leave the first chunks of the earliest ones unread (and stamped late) for the whole
@@ -201,12 +203,18 @@ void Engine::Impl::wait_and_dispatch(RunState& run, std::int64_t wake_ns) {
     if (turn_ns > kSlowTurnNs) ++stats.slow_turns;
     stats.longest_turn_ns = std::max(stats.longest_turn_ns, turn_ns);
   }
+  const std::int64_t sleeps_until_ns = wait_ms != 0 ? timer_armed_ns : -1;
   epoll_event events[kMaxEventsPerWait];
   const int ready = epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, wait_ms);
   if (ready < 0 && errno != EINTR) {
     throw std::runtime_error(std::string("epoll_wait: ") + std::strerror(errno));
   }
   run.turn_start_ns = now_ns();
+  // Due by its timer, the loop ran this late: whatever woke it (the timer, a socket, or an
+  // EINTR after its process was stopped and continued), the host did not run it on time.
+  if (sleeps_until_ns >= 0 && run.turn_start_ns >= sleeps_until_ns) {
+    count_timer_wake(run.turn_start_ns - sleeps_until_ns);
+  }
   for (int i = 0; i < ready; ++i) {
     if (events[i].data.fd == timer_fd.get()) {
       std::uint64_t expirations = 0;
@@ -225,6 +233,13 @@ void Engine::Impl::wait_and_dispatch(RunState& run, std::int64_t wake_ns) {
     socket_action(CURL_SOCKET_TIMEOUT, 0);
   }
   drain_finished();
+}
+
+// A wake from a sleep the timer ended: how long after the timer's time the loop ran again.
+void Engine::Impl::count_timer_wake(std::int64_t late_ns) {
+  ++stats.timer_wakes;
+  if (late_ns > kLateWakeNs) ++stats.late_timer_wakes;
+  stats.latest_timer_wake_ns = std::max(stats.latest_timer_wake_ns, late_ns);
 }
 
 void Engine::Impl::arm_timer(std::int64_t wake_ns) {

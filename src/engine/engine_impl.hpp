@@ -82,6 +82,7 @@ struct Engine::Impl {
   Transfer& acquire_transfer();
   void start_transfer(Transfer& transfer);
   void arm_timer(std::int64_t wake_ns);
+  void count_timer_wake(std::int64_t late_ns);
   void deliver_headers(Transfer& transfer);
   void finish_transfer(Transfer& transfer, CURLcode result);
   void end_transfer(Transfer& transfer, const TransferEnd& end);

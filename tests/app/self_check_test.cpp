@@ -52,6 +52,28 @@ TEST(SelfCheck, ClientLagSaysTheClientWasSaturatedWhenItsLoopWasBusy) {
   EXPECT_EQ(warning.find("in waves"), std::string::npos) << warning;
 }
 
+// Sleeps the host ended over 1 ms late, past the 1% a p99 leaves out: the lag is the host's.
+TEST(SelfCheck, ClientLagSaysTheHostRanTheClientLateWhenItsSleepsEndedLate) {
+  ClientLoad load;
+  load.busiest_thread_utilization = 0.04;
+  load.timer_wakes = 2000;
+  load.late_timer_wakes = 20;  // exactly 1%: not more than a p99 leaves out
+  load.latest_timer_wake_ns = 8'700'000;
+  EXPECT_NE(lag_warning(check_client(lagging_by_ms(3.0), load)).find("in waves"),
+            std::string::npos);
+  load.late_timer_wakes = 31;
+  const std::string warning = lag_warning(check_client(lagging_by_ms(3.0), load));
+  EXPECT_NE(warning.find("because its host ran it late: 31 of 2000 sleeps of the event loop "
+                         "ended over 1 ms after their time (latest 8.7 ms)"),
+            std::string::npos)
+      << warning;
+  EXPECT_EQ(warning.find("in waves"), std::string::npos) << warning;
+  // A busy loop is the client's own limit first, whatever its host did.
+  load.busiest_thread_utilization = 0.95;
+  EXPECT_NE(lag_warning(check_client(lagging_by_ms(3.0), load)).find("client was saturated"),
+            std::string::npos);
+}
+
 TEST(SelfCheck, BodiesBuiltOnTheEventLoopPastOnePercentAreAWarning) {
   bench::metrics::RunSummary summary;
   summary.sent = 1000;

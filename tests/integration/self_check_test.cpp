@@ -1,11 +1,14 @@
 // The client checks its own instrument: starved of CPU it says so (in the report, on stderr and
-// as "client_saturated" in the JSON), and a light run on an idle machine passes clean. These
-// cases run alone (RUN_SERIAL): they measure the machine's timing.
-#include <gtest/gtest.h>
+// as "client_saturated" in the JSON), a light run on an idle machine passes clean, and a client
+// its host paused says the host made it late. These cases run alone (RUN_SERIAL): they measure
+// the machine's timing.
+#include <signal.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "run_process.hpp"
@@ -37,6 +40,30 @@ TEST(SelfCheck, StaysQuietOnALightRun) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err.find("warning"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("Self-check: the client kept up"), std::string::npos) << run.out;
+}
+
+// Paused 40 ms in every 200 (SIGSTOP, then SIGCONT), as a busy host or a hypervisor pauses a
+// client: the loop's sleeps end late, the requests due meanwhile go out late, and the warning
+// puts that on the host, not on waves of requests falling due together.
+TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
+  bench::testing::ProcessOptions options;
+  bool paused = false;
+  options.while_running = [&paused](int pid, std::chrono::milliseconds elapsed) {
+    const bool pause_now = elapsed.count() >= 400 && elapsed.count() % 200 < 40;
+    if (pause_now != paused) ::kill(pid, pause_now ? SIGSTOP : SIGCONT);
+    paused = pause_now;
+  };
+  const ProcessResult run = run_process(
+      BENCH_BINARY,
+      {"--request-rate", "50", "--constant-rate", "--num-prompts", "150", "--input-len", "16",
+       "--output-len", "4", "--sim-ttft-ms", "2", "--sim-tpot-ms", "1", "--output-format", "json"},
+      options);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_GT(results["p99_client_lag_ms"].get<double>(), 1.0);
+  const std::string warnings = results["client"]["warnings"].dump();
+  EXPECT_NE(warnings.find("because its host ran it late"), std::string::npos) << warnings;
+  EXPECT_EQ(warnings.find("in waves"), std::string::npos) << warnings;
 }
 
 }  // namespace

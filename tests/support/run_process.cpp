@@ -77,6 +77,10 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     const pid_t done = wait4(pid, &status, WNOHANG, &usage);
     if (done == pid) break;
     const auto elapsed = std::chrono::steady_clock::now() - start;
+    if (options.while_running) {
+      options.while_running(pid,
+                            std::chrono::duration_cast<std::chrono::milliseconds>(elapsed));
+    }
     if (!signalled && options.signal_when && options.signal_when()) {
       kill(pid, SIGINT);
       signalled = true;

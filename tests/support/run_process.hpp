@@ -26,6 +26,9 @@ struct ProcessOptions {
   // e.g. "my client run is done" or "the server has served 128 requests", so a test waits on
   // a condition instead of guessing a time.
   std::function<bool()> signal_when{};
+  // When set: called with the child's pid and the time since it started at every poll (5 ms)
+  // while it runs, e.g. to pause it with SIGSTOP and resume it with SIGCONT.
+  std::function<void(int pid, std::chrono::milliseconds elapsed)> while_running{};
   // When set: stderr goes to this file (kept), so the test can read it while the process runs.
   std::string err_path{};
 };

@@ -14,6 +14,9 @@ namespace bench::app {
 inline constexpr double kMaxLoopUtilization = 0.80;   // CPU / wall of one event loop
 inline constexpr double kMaxClientLagP99Ms = 1.0;     // requests sent late by the client itself
 inline constexpr double kMaxSlowTurnFraction = 0.01;  // loop turns longer than 1 ms
+// Sleeps of the event loop that its host ended over 1 ms late (the loop woke late for reasons
+// of the machine's: another process, a hypervisor that did not run the vCPU).
+inline constexpr double kMaxLateTimerWakeFraction = 0.01;
 // Request bodies the event loop built itself (the prompt producer was behind). The opening
 // burst may catch the producer just started, so a few are no sign of saturation.
 inline constexpr double kMaxBodiesBuiltOnLoopFraction = 0.01;

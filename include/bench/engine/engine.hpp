@@ -90,6 +90,11 @@ struct EngineStats {
   std::int64_t loop_turns = 0;
   std::int64_t slow_turns = 0;        // turns longer than 1 ms
   std::int64_t longest_turn_ns = 0;
+  // How late the host ran the loop when its timer woke it from a sleep (timer expiry to the
+  // loop running again): time the client could not send or read for reasons of its host's.
+  std::int64_t timer_wakes = 0;
+  std::int64_t late_timer_wakes = 0;  // of which over 1 ms after their time
+  std::int64_t latest_timer_wake_ns = 0;
 };
 
 /// What opening connections ahead of a run cost, apart from the run's figures.

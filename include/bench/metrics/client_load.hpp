@@ -14,6 +14,11 @@ struct ClientLoad {
   std::int64_t loop_turns = 0;       // event-loop turns, all threads
   std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;
+  // Sleeps the loops' timers ended, and how late the host ran the loop after them
+  // (EngineStats): over 1 ms late is the host's delay, not the client's work.
+  std::int64_t timer_wakes = 0;
+  std::int64_t late_timer_wakes = 0;
+  std::int64_t latest_timer_wake_ns = 0;
   // Request bodies the event loop had to build itself because the prompt producer was behind
   // (PromptFeed::built_by_caller): each may have delayed a send or a read.
   std::uint64_t bodies_built_on_loop = 0;
