@@ -98,6 +98,12 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.preconnect_opened += static_cast<std::int64_t>(number_in(preconnect, "opened"));
     load.preconnect_failed += static_cast<std::int64_t>(number_in(preconnect, "failed"));
     load.preconnect_s += number_in(preconnect, "took_ms") / 1000;
+    const json late_wakes = client.value("late_wakes", json::object());
+    load.timer_wakes += static_cast<std::int64_t>(number_in(late_wakes, "sleeps"));
+    load.late_timer_wakes += static_cast<std::int64_t>(number_in(late_wakes, "over_1ms"));
+    load.latest_timer_wake_ns =
+        std::max(load.latest_timer_wake_ns,
+                 static_cast<std::int64_t>(number_in(late_wakes, "latest_ms") * 1e6));
     check.saturated = check.saturated || runs[i]->value("client_saturated", false);
     for (const json& warning : client.value("warnings", json::array())) {
       check.warnings.push_back(

@@ -178,6 +178,10 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
             {"opened", client.preconnect_opened},
             {"failed", client.preconnect_failed},
             {"took_ms", finite_or_zero(client.preconnect_s * 1000)}}},
+          {"late_wakes",
+           {{"sleeps", client.timer_wakes},
+            {"over_1ms", client.late_timer_wakes},
+            {"latest_ms", static_cast<double>(client.latest_timer_wake_ns) / 1e6}}},
           {"warnings", warnings}};
 }
 

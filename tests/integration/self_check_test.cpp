@@ -61,6 +61,10 @@ TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_GT(results["p99_client_lag_ms"].get<double>(), 1.0);
+  const json& late_wakes = results["client"]["late_wakes"];
+  EXPECT_GT(late_wakes["over_1ms"].get<int>(), 0) << late_wakes;
+  EXPECT_LE(late_wakes["over_1ms"].get<int>(), late_wakes["sleeps"].get<int>()) << late_wakes;
+  EXPECT_GT(late_wakes["latest_ms"].get<double>(), 10.0) << late_wakes;  // a 40 ms pause
   const std::string warnings = results["client"]["warnings"].dump();
   EXPECT_NE(warnings.find("because its host ran it late"), std::string::npos) << warnings;
   EXPECT_EQ(warnings.find("in waves"), std::string::npos) << warnings;

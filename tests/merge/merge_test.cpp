@@ -1,7 +1,8 @@
 // merge_shards over hand-built shard objects: clocks that started apart are placed on the
 // earliest one (the duration is the union window) and a spread beyond the limit is warned of;
-// the whole's concurrency is the shards' shares added up; multi-turn figures are the shards'
-// added up, and a multi-turn shard is not merged with one that is not.
+// the whole's concurrency is the shards' shares added up; multi-turn figures and the client's
+// late wakes are the shards' added up, and a multi-turn shard is not merged with one that is
+// not.
 #include "bench/merge/merge.hpp"
 
 #include <variant>
@@ -46,6 +47,20 @@ bench::merge::ShardFile shard(std::int64_t index, std::int64_t count, std::int64
               {"shard", bench::results::shard_to_json(stamp)},
               {"shard_state", bench::results::accumulator_to_json(accumulator.state())}};
   return {"shard-" + std::to_string(index) + ".json", run};
+}
+
+// The host's delays are each shard's: their sleeps and late ones added up, the latest kept.
+TEST(MergeShards, AddsUpTheShardsLateWakes) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  first.results["client"]["late_wakes"] = {{"sleeps", 100}, {"over_1ms", 3}, {"latest_ms", 7.5}};
+  second.results["client"]["late_wakes"] = {{"sleeps", 50}, {"over_1ms", 1}, {"latest_ms", 2}};
+  const auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const json& late_wakes = std::get<bench::merge::Merged>(merged).results["client"]["late_wakes"];
+  EXPECT_EQ(late_wakes["sleeps"], 150);
+  EXPECT_EQ(late_wakes["over_1ms"], 4);
+  EXPECT_DOUBLE_EQ(late_wakes["latest_ms"].get<double>(), 7.5);
 }
 
 TEST(MergeShards, PlacesLateClocksOnTheEarliestAndWarnsOfAWideStartSpread) {
