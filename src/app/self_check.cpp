@@ -8,37 +8,59 @@ namespace bench::app {
 
 namespace {
 
-// Whether the host, not the client's work, delayed the loop often enough to move a p99: more
-// of its timer wakes came over 1 ms late than the 1% of requests a p99 leaves out.
-bool host_ran_loop_late(const metrics::ClientLoad& load) {
-  const auto wakes = static_cast<double>(load.timer_wakes);
-  return load.timer_wakes > 0 &&
-         static_cast<double>(load.late_timer_wakes) > kMaxLateTimerWakeFraction * wakes;
+// How much the host, not the client's work, delayed the loop. Decisive: more of its sleeps
+// ended over 1 ms late than the 1% of requests a p99 leaves out, and enough of them not to be
+// chance. Some: a few did, and a late sleep can hold back several requests that fell due in it,
+// so the host may share the blame with a wave.
+enum class HostDelay { none, some, decisive };
+
+HostDelay host_delay(const metrics::ClientLoad& load) {
+  if (load.late_timer_wakes == 0) return HostDelay::none;
+  const bool decisive =
+      load.late_timer_wakes >= kMinLateTimerWakesToBlameHost &&
+      static_cast<double>(load.late_timer_wakes) >
+          kMaxLateTimerWakeFraction * static_cast<double>(load.timer_wakes);
+  return decisive ? HostDelay::decisive : HostDelay::some;
+}
+
+std::string late_sleeps(const metrics::ClientLoad& load) {
+  return fmt::format("{} of {} sleeps of the event loop ended over 1 ms after their time "
+                     "(latest {:.1f} ms)",
+                     load.late_timer_wakes, load.timer_wakes,
+                     static_cast<double>(load.latest_timer_wake_ns) / 1e6);
 }
 
 // Why requests went out late: a loop busy most of the time could not keep up (saturation); a
 // loop mostly idle was late because its host did not run it when its timer said (a busy or
-// virtual machine), or else only while many requests fell due together (a wave: a closed
-// loop's equal-length requests ending at once, a burst of arrivals), which more client threads
-// spread but a faster host would not cure.
+// virtual machine), or while many requests fell due together (a wave: a closed loop's
+// equal-length requests ending at once, a burst of arrivals), which more client threads spread
+// but a faster host would not cure.
 std::string lag_cause(const metrics::ClientLoad& load) {
+  const double busiest_percent = load.busiest_thread_utilization * 100;
   if (load.busiest_thread_utilization > kMaxLoopUtilization) {
     return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
-                       load.busiest_thread_utilization * 100);
+                       busiest_percent);
   }
-  if (host_ran_loop_late(load)) {
-    return fmt::format(
-        "because its host ran it late: {} of {} sleeps of the event loop ended over 1 ms "
-        "after their time (latest {:.1f} ms) while the busiest loop used {:.0f}% of a core (a "
-        "busy or virtual machine; more client threads would not cure it)",
-        load.late_timer_wakes, load.timer_wakes,
-        static_cast<double>(load.latest_timer_wake_ns) / 1e6,
-        load.busiest_thread_utilization * 100);
+  const double longest_turn_ms = static_cast<double>(load.longest_loop_turn_ns) / 1e6;
+  switch (host_delay(load)) {
+    case HostDelay::decisive:
+      return fmt::format(
+          "because its host ran it late: {} while the busiest loop used {:.0f}% of a core (a "
+          "busy or virtual machine; more client threads would not cure it)",
+          late_sleeps(load), busiest_percent);
+    case HostDelay::some:
+      return fmt::format(
+          "in waves or because its host ran it late: many requests fell due at once, or the "
+          "host did not run the loop on time ({}), while the busiest event loop used {:.0f}% "
+          "of a core (longest loop turn {:.1f} ms)",
+          late_sleeps(load), busiest_percent, longest_turn_ms);
+    case HostDelay::none:
+      break;
   }
   return fmt::format(
       "in waves: many requests fell due at once while the busiest event loop used {:.0f}% of "
       "a core (longest loop turn {:.1f} ms)",
-      load.busiest_thread_utilization * 100, static_cast<double>(load.longest_loop_turn_ns) / 1e6);
+      busiest_percent, longest_turn_ms);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // busy for long stretches, stamps chunks late and sends requests late, and that would be
 // reported as server latency. The check turns what the client measured of itself into
 // warnings, so a saturated client never passes silently.
+#include <cstdint>
+
 #include "bench/app/run_point.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
@@ -17,6 +19,7 @@ inline constexpr double kMaxSlowTurnFraction = 0.01;  // loop turns longer than 
 // Sleeps of the event loop that its host ended over 1 ms late (the loop woke late for reasons
 // of the machine's: another process, a hypervisor that did not run the vCPU).
 inline constexpr double kMaxLateTimerWakeFraction = 0.01;
+inline constexpr std::int64_t kMinLateTimerWakesToBlameHost = 5;  // fewer may be chance
 // Request bodies the event loop built itself (the prompt producer was behind). The opening
 // burst may catch the producer just started, so a few are no sign of saturation.
 inline constexpr double kMaxBodiesBuiltOnLoopFraction = 0.01;
