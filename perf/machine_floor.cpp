@@ -42,36 +42,29 @@
 
 #include <fmt/format.h>
 
+#include "bench/metrics/percentile.hpp"
+#include "bench/util/clock.hpp"
+#include "bench/util/unique_fd.hpp"
+
 namespace {
 
-std::int64_t now_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+using bench::kNsPerMs;
+using bench::now_ns;
+using bench::UniqueFd;
+
+// A socket call's descriptor, or an error: every socket here is needed.
+UniqueFd checked(int fd) {
+  if (fd < 0) throw std::runtime_error("socket call failed");
+  return UniqueFd(fd);
 }
-
-// One socket, closed when it goes out of scope.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {
-    if (fd_ < 0) throw std::runtime_error("socket call failed");
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { ::close(fd_); }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 // A connected loopback TCP pair: `reader` receives what `writer` sends.
 struct LoopbackPair {
-  Fd listener{::socket(AF_INET, SOCK_STREAM, 0)};
-  Fd reader{::socket(AF_INET, SOCK_STREAM, 0)};
-  Fd writer{accept_from(listener, reader)};  // members start in this order
+  UniqueFd listener = checked(::socket(AF_INET, SOCK_STREAM, 0));
+  UniqueFd reader = checked(::socket(AF_INET, SOCK_STREAM, 0));
+  UniqueFd writer = accept_from(listener, reader);  // members start in this order
 
-  static int accept_from(const Fd& listener, const Fd& reader) {
+  static UniqueFd accept_from(const UniqueFd& listener, const UniqueFd& reader) {
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -82,9 +75,9 @@ struct LoopbackPair {
         ::connect(reader.get(), raw, length) != 0) {
       throw std::runtime_error("loopback connection failed");
     }
-    const int accepted = ::accept(listener.get(), nullptr, nullptr);
+    UniqueFd accepted = checked(::accept(listener.get(), nullptr, nullptr));
     const int on = 1;
-    ::setsockopt(accepted, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    ::setsockopt(accepted.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     return accepted;
   }
 };
@@ -119,7 +112,6 @@ double recv_us(const LoopbackPair& pair) {
 }
 
 void print_stalls(double seconds) {
-  constexpr std::int64_t kMs = 1'000'000;
   const auto span = static_cast<std::int64_t>(seconds * 1e9);
   const std::int64_t start = now_ns();
   std::int64_t previous = start;
@@ -129,12 +121,12 @@ void print_stalls(double seconds) {
   for (std::int64_t t = start; t - start < span; t = now_ns()) {
     const std::int64_t gap = t - previous;
     previous = t;
-    if (gap <= kMs) continue;
+    if (gap <= kNsPerMs) continue;
     ++count;
     longest = std::max(longest, gap);
-    late_ns += gap - kMs;
+    late_ns += gap - kNsPerMs;
   }
-  fmt::print("stalls {} {:.3f} {:.3f}\n", count, static_cast<double>(longest) / 1e6,
+  fmt::print("stalls {} {:.3f} {:.3f}\n", count, bench::ns_to_ms(longest),
              100.0 * static_cast<double>(late_ns) / static_cast<double>(span));
 }
 
@@ -143,24 +135,20 @@ void print_timer(double seconds) {
   std::mt19937_64 draws(7);
   std::exponential_distribution<double> gap_ns(1.0 / kMeanGapNs);
   const auto sleeps = static_cast<std::size_t>(seconds * 1e9 / kMeanGapNs);
-  std::vector<std::int64_t> late_ns;
-  late_ns.reserve(sleeps);
+  std::vector<double> late_ms;
+  late_ms.reserve(sleeps);
   std::int64_t due = now_ns();
   for (std::size_t i = 0; i < sleeps; ++i) {
     due += static_cast<std::int64_t>(gap_ns(draws));
-    const timespec at{static_cast<time_t>(due / 1'000'000'000), due % 1'000'000'000};
+    const timespec at{static_cast<time_t>(due / bench::kNsPerSec), due % bench::kNsPerSec};
     clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, nullptr);
-    late_ns.push_back(now_ns() - due);
+    late_ms.push_back(bench::ns_to_ms(now_ns() - due));
   }
-  std::sort(late_ns.begin(), late_ns.end());
-  const auto at = [&](double q) {
-    const auto last = static_cast<double>(late_ns.size() - 1);
-    return static_cast<double>(late_ns[static_cast<std::size_t>(q * last)]) / 1e6;
-  };
-  const auto over_1ms = std::count_if(late_ns.begin(), late_ns.end(),
-                                      [](std::int64_t late) { return late > 1'000'000; });
-  fmt::print("timer {:.3f} {:.3f} {:.3f} {:.2f}\n", at(0.5), at(0.99), at(1.0),
-             100.0 * static_cast<double>(over_1ms) / static_cast<double>(late_ns.size()));
+  const auto over_1ms =
+      std::count_if(late_ms.begin(), late_ms.end(), [](double late) { return late > 1.0; });
+  const bench::metrics::Distribution late = bench::metrics::summarize(late_ms);
+  fmt::print("timer {:.3f} {:.3f} {:.3f} {:.2f}\n", late.median, late.p99, late.max,
+             100.0 * static_cast<double>(over_1ms) / static_cast<double>(late.count));
 }
 
 void print_costs() {
