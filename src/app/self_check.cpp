@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::app {
 
 namespace {
@@ -27,7 +29,7 @@ std::string late_sleeps(const metrics::ClientLoad& load) {
   return fmt::format("{} of {} sleeps of the event loop ended over 1 ms after their time "
                      "(latest {:.1f} ms)",
                      load.late_timer_wakes, load.timer_wakes,
-                     static_cast<double>(load.latest_timer_wake_ns) / 1e6);
+                     ns_to_ms(load.latest_timer_wake_ns));
 }
 
 // Why requests went out late: a loop busy most of the time could not keep up (saturation); a
@@ -41,7 +43,7 @@ std::string lag_cause(const metrics::ClientLoad& load) {
     return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
                        busiest_percent);
   }
-  const double longest_turn_ms = static_cast<double>(load.longest_loop_turn_ns) / 1e6;
+  const double longest_turn_ms = ns_to_ms(load.longest_loop_turn_ns);
   switch (host_delay(load)) {
     case HostDelay::decisive:
       return fmt::format(
@@ -88,7 +90,7 @@ report::ClientCheck check_client(const metrics::RunSummary& summary,
       check.warnings.push_back(fmt::format(
           "{:.1f}% of event-loop turns took over 1 ms (longest {:.1f} ms): chunk arrival times "
           "may be late by that much",
-          slow_fraction * 100, static_cast<double>(load.longest_loop_turn_ns) / 1e6));
+          slow_fraction * 100, ns_to_ms(load.longest_loop_turn_ns)));
     }
   }
   const auto requests = static_cast<double>(summary.sent + summary.warmup_requests);

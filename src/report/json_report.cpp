@@ -16,6 +16,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "bench/util/clock.hpp"
 #include "server_gauges.hpp"
 #include "server_section.hpp"
 
@@ -181,7 +182,7 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
           {"late_wakes",
            {{"sleeps", client.timer_wakes},
             {"over_1ms", client.late_timer_wakes},
-            {"latest_ms", static_cast<double>(client.latest_timer_wake_ns) / 1e6}}},
+            {"latest_ms", ns_to_ms(client.latest_timer_wake_ns)}}},
           {"warnings", warnings}};
 }
 
