@@ -107,7 +107,8 @@ bool SimServer::Impl::refused(Connection& connection, Stream& stream, const Faul
   }
   const std::int64_t capacity = model->token_capacity();
   if (capacity != kNever && stream.request.prompt_tokens + max_tokens > capacity) {
-    // vLLM's wording for a request past max_model_len.
+    // A request the modelled KV cache could never hold (--kv-cache-tokens), refused in vLLM's
+    // older wording for a context overflow; the max_model_len check above uses today's.
     refuse_completion(
         connection, stream, 400,
         fmt::format("This model's maximum context length is {} tokens. However, you requested "
