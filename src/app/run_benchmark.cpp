@@ -102,6 +102,7 @@ namespace {
 
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
+  bool closed = false;
   if (options.dataset.kind == workload::DatasetKind::trace) {
     load = fmt::format("arrivals of the {} trace at {:g}x speed",
                        workload::trace_format_name(options.dataset.trace.format),
@@ -113,10 +114,10 @@ std::string describe_load(const cli::RunOptions& options) {
   } else {
     std::vector<std::string> rates;
     for (double rate : options.request_rates) rates.push_back(results::value_label(rate));
-    load = std::isfinite(options.request_rates.front()) || options.request_rates.size() > 1
-               ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
-                             options.constant_rate ? " (constant)" : "")
-               : "closed loop";
+    closed = !std::isfinite(options.request_rates.front()) && options.request_rates.size() == 1;
+    load = !closed ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
+                                 options.constant_rate ? " (constant)" : "")
+                   : "closed loop";
   }
   std::string bound = options.duration_s > 0
                           ? fmt::format("for {}{}", cli::format_duration(options.duration_s),
@@ -128,8 +129,11 @@ std::string describe_load(const cli::RunOptions& options) {
                            : fmt::format(" ({} warm-up)", options.warmup_requests);
   const std::string repeats =
       options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
-  return fmt::format("concurrency {}, {}, {}{}{}", fmt::join(options.concurrency, ","), load,
-                     bound, warmup, repeats);
+  // An open loop without --concurrency has no cap (its 65536 slots are no one's choice).
+  const std::string cap = !options.concurrency_given && !closed
+                              ? std::string("no concurrency cap")
+                              : fmt::format("concurrency {}", fmt::join(options.concurrency, ","));
+  return fmt::format("{}, {}, {}{}{}", cap, load, bound, warmup, repeats);
 }
 
 RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,

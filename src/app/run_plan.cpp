@@ -274,7 +274,16 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.endpoint = std::string(protocol::endpoint_name(options.endpoint));
   context.model = prepared.request.model;
   context.concurrency = point.concurrency;
-  if (options.shard_count > 1) {  // the shard's own share: the merge adds them up
+  // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
+  // are the engine's default, never a limit anyone chose, so the results say none (null, as
+  // vLLM writes it).
+  const bool open_loop = std::isfinite(point.rate_per_s) ||
+                         options.ramp_up_strategy != schedule::RampStrategy::none ||
+                         options.dataset.kind == workload::DatasetKind::trace;
+  if (open_loop && !options.concurrency_given &&
+      point.concurrency == cli::kOpenLoopDefaultCap) {
+    context.concurrency = std::nullopt;
+  } else if (options.shard_count > 1) {  // the shard's own share: the merge adds them up
     context.concurrency = shard_share(point.concurrency, static_cast<std::size_t>(options.shard_count),
                                       static_cast<std::size_t>(options.shard_index));
   }

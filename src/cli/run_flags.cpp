@@ -188,7 +188,8 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->envname("OPENAI_API_KEY");
   app.add_option("--concurrency,--max-concurrency", raw.concurrency,
                  "Requests in flight at most. A list (1,8,64,256) sweeps: one run per value, "
-                 "one table. With --request-rate it is a cap (default then: none in effect, 65536)")
+                 "one table. With --request-rate it is a cap (default then: none; the results "
+                 "write max_concurrency null)")
       ->capture_default_str();
   app.add_option("--request-rate", raw.request_rate,
                  "Requests per second, arriving at random (Poisson, see --burstiness), or inf for "

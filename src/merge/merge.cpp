@@ -132,7 +132,10 @@ report::RunContext merged_context(const std::vector<const json*>& runs,
   c.concurrency = 0;
   c.started_at = text_in(first, "started_at");
   for (const json* run : runs) {
-    c.concurrency += static_cast<std::int64_t>(number_in(*run, results::key::max_concurrency));
+    // The shards' caps add up; a shard without one (null: an open loop) leaves the whole none.
+    const std::optional<double> cap = results::number_at(*run, results::key::max_concurrency);
+    if (!cap) c.concurrency = std::nullopt;
+    if (cap && c.concurrency) *c.concurrency += static_cast<std::int64_t>(*cap);
     c.interrupted = c.interrupted || run->value("interrupted", false);
     const std::string started = text_in(*run, "started_at");
     if (!started.empty() && started < c.started_at) c.started_at = started;  // ISO 8601 UTC

@@ -124,6 +124,8 @@ AccumulatorState RunAccumulator::state() const {
   out.busy_ns = busy_ns_;
   out.requested_input_sum = requested_input_sum_;
   out.requested_output_sum = requested_output_sum_;
+  out.sent_input_sum = sent_input_sum_;
+  out.sent_output_sum = sent_output_sum_;
   out.completion_tokens_sum = completion_tokens_sum_;
   out.prompt_tokens_sum = prompt_tokens_sum_;
   out.completion_tokens_known = completion_tokens_known_;
@@ -156,6 +158,10 @@ std::optional<RunAccumulator> RunAccumulator::from_state(const AccumulatorState&
   out.busy_ns_ = state.busy_ns;
   out.requested_input_sum_ = state.requested_input_sum;
   out.requested_output_sum_ = state.requested_output_sum;
+  out.sent_input_sum_ = state.sent_input_sum;
+  out.sent_output_sum_ = state.sent_output_sum;
+  // A shard's state keeps no request's times: the merged steady-state latencies are unknown.
+  out.steady_times_kept_ = false;
   out.completion_tokens_sum_ = state.completion_tokens_sum;
   out.prompt_tokens_sum_ = state.prompt_tokens_sum;
   out.completion_tokens_known_ = state.completion_tokens_known;

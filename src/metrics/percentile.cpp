@@ -23,6 +23,11 @@ double percentile_sorted(std::span<const double> sorted, double p) {
   return gamma >= 0.5 ? b - diff * (1.0 - gamma) : a + diff * gamma;
 }
 
+std::optional<double> known_stat(const Distribution& d, double Distribution::*field) {
+  if (d.count <= 0) return std::nullopt;
+  return d.*field;
+}
+
 Distribution summarize(std::vector<double>& values) {
   Distribution d;
   if (values.empty()) return d;

@@ -14,8 +14,10 @@ namespace {
 
 double ns_to_ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-double mean_of(double sum, std::int64_t count) {
-  return count > 0 ? sum / static_cast<double>(count) : 0.0;
+// A mean that is unknown, not 0, over no values.
+std::optional<double> known_mean(double sum, std::int64_t count) {
+  if (count <= 0) return std::nullopt;
+  return sum / static_cast<double>(count);
 }
 
 double per_second(double amount, double duration_s) {
@@ -171,6 +173,8 @@ void RunAccumulator::add(const RequestRecord& record) {
 void RunAccumulator::add_sent(const RequestRecord& record) {
   RunSummary& summary = counts_;
   ++summary.sent;
+  sent_input_sum_ += static_cast<double>(record.requested_input_len);
+  sent_output_sum_ += static_cast<double>(record.requested_output_len);
   timeline_.add(record);
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
   last_end_ns_ = std::max(last_end_ns_, record.end_ns);
@@ -294,6 +298,9 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   busy_ns_ += other.busy_ns_;
   requested_input_sum_ += other.requested_input_sum_;
   requested_output_sum_ += other.requested_output_sum_;
+  sent_input_sum_ += other.sent_input_sum_;
+  sent_output_sum_ += other.sent_output_sum_;
+  steady_times_kept_ = steady_times_kept_ && other.steady_times_kept_;
   completion_tokens_sum_ += other.completion_tokens_sum_;
   prompt_tokens_sum_ += other.prompt_tokens_sum_;
   completion_tokens_known_ += other.completion_tokens_known_;
@@ -349,14 +356,19 @@ RunSummary RunAccumulator::summarize() {
   summary.tpot_cdf_ms = cdf_of(tpot_ms_);
   summary.e2e_cdf_ms = cdf_of(e2e_ms_);
 
-  summary.mean_requested_input_len = mean_of(requested_input_sum_, summary.completed);
-  summary.mean_requested_output_len = mean_of(requested_output_sum_, summary.completed);
-  summary.mean_completion_tokens = mean_of(completion_tokens_sum_, completion_tokens_known_);
-  summary.mean_prompt_tokens = mean_of(prompt_tokens_sum_, prompt_tokens_known_);
-  if (client_prompt_tokens_known_ > 0) {
-    summary.mean_client_prompt_tokens =
-        mean_of(client_prompt_tokens_sum_, client_prompt_tokens_known_);
-  }
+  // Requested lengths beside the server's counts are over the same (completed) requests; with
+  // none completed, what was asked is still known from what was sent.
+  const bool any_completed = summary.completed > 0;
+  summary.mean_requested_input_len =
+      any_completed ? known_mean(requested_input_sum_, summary.completed)
+                    : known_mean(sent_input_sum_, summary.sent);
+  summary.mean_requested_output_len =
+      any_completed ? known_mean(requested_output_sum_, summary.completed)
+                    : known_mean(sent_output_sum_, summary.sent);
+  summary.mean_completion_tokens = known_mean(completion_tokens_sum_, completion_tokens_known_);
+  summary.mean_prompt_tokens = known_mean(prompt_tokens_sum_, prompt_tokens_known_);
+  summary.mean_client_prompt_tokens =
+      known_mean(client_prompt_tokens_sum_, client_prompt_tokens_known_);
 
   summary.timeline_bucket_s =
       static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;
@@ -364,15 +376,37 @@ RunSummary RunAccumulator::summarize() {
   summary.timeline_start_ns = timeline_.start_ns();
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);
   if (summary.steady_state.found) {
-    summary.steady_latencies =
-        steady_log_.within(summary.steady_state.from_ns, summary.steady_state.to_ns);
-    // A window shorter than most requests holds only those that fit in it, the short ones:
-    // no steady state worth the name (a closed loop of 1.25 waves), so no latencies from it.
-    if (summary.steady_latencies && summary.steady_latencies->requests * 2 < summary.completed) {
-      summary.steady_latencies.reset();
-    }
+    summary.steady_latencies = steady_latencies(summary.steady_state, summary.completed,
+                                                summary.steady_latency_gap);
   }
   return summary;
+}
+
+// The latencies of the requests inside `window`, or nullopt with `gap` saying why not.
+std::optional<SteadyLatencies> RunAccumulator::steady_latencies(const SteadyState& window,
+                                                               std::int64_t completed,
+                                                               SteadyLatencyGap& gap) const {
+  if (!steady_times_kept_) {
+    gap = SteadyLatencyGap::merged;
+    return std::nullopt;
+  }
+  std::optional<SteadyLatencies> inside = steady_log_.within(window.from_ns, window.to_ns);
+  if (!inside) {
+    gap = SteadyLatencyGap::budget_ran_out;
+    return std::nullopt;
+  }
+  if (inside->requests == 0) {
+    gap = SteadyLatencyGap::none_inside;
+    return std::nullopt;
+  }
+  // A window shorter than most requests holds only those that fit in it, the short ones:
+  // no steady state worth the name (a closed loop of 1.25 waves), so no latencies from it.
+  if (inside->requests * 2 < completed) {
+    gap = SteadyLatencyGap::few_inside;
+    return std::nullopt;
+  }
+  gap = SteadyLatencyGap::none;
+  return inside;
 }
 
 RunSummary summarize_run(std::span<const RequestRecord> records, SummaryOptions options) {

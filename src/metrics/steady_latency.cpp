@@ -81,4 +81,16 @@ std::optional<SteadyLatencies> SteadyLatencyLog::within(std::int64_t from_ns,
   return out;
 }
 
+std::string_view steady_latency_gap_name(SteadyLatencyGap gap) {
+  switch (gap) {
+    case SteadyLatencyGap::none: return "none";
+    case SteadyLatencyGap::no_window: return "no_window";
+    case SteadyLatencyGap::none_inside: return "none_inside";
+    case SteadyLatencyGap::few_inside: return "few_inside";
+    case SteadyLatencyGap::budget_ran_out: return "budget_ran_out";
+    case SteadyLatencyGap::merged: return "merged";
+  }
+  return "none";
+}
+
 }  // namespace bench::metrics

@@ -488,10 +488,12 @@ std::string run_alerts(const json& run) {
 
 std::string load_label(const json& run) {
   const auto rate = number(run, "request_rate");
+  // null: nothing capped the requests in flight (an open loop without --concurrency).
+  const bool uncapped = run.contains("max_concurrency") && run["max_concurrency"].is_null();
   const std::string concurrency =
       number(run, "max_concurrency")
           ? view::grouped(view::count(run, "max_concurrency")) + " max in flight"
-          : std::string("not recorded");
+          : std::string(uncapped ? "no cap on requests in flight" : "not recorded");
   const std::string ramp = view::text(run, "ramp_up_strategy");
   if (!ramp.empty()) {
     return fmt::format("ramp-up, {} from {} to {} req/s, {}", ramp,

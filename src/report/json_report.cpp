@@ -43,12 +43,20 @@ std::string valid_utf8(std::string_view text) {
   return json::parse(dumped).get<std::string>();
 }
 
+// A statistic of `d`: null, never 0, when `d` holds no values (no request completed, or none
+// had two tokens for a TPOT).
+json stat(const Distribution& d, double Distribution::*field) {
+  return results::known_or_null(metrics::known_stat(d, field));
+}
+
 // {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
 void put_distribution(json& out, std::string_view name, const Distribution& d) {
-  const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
-  static_assert(std::size(values) == results::kDistributionStats.size());
-  for (std::size_t i = 0; i < std::size(values); ++i) {
-    out[results::distribution_key(results::kDistributionStats[i], name)] = finite_or_zero(values[i]);
+  using D = Distribution;
+  constexpr double D::*kFields[] = {&D::mean, &D::median, &D::std, &D::p90, &D::p95, &D::p99,
+                                    &D::max};
+  static_assert(std::size(kFields) == results::kDistributionStats.size());
+  for (std::size_t i = 0; i < std::size(kFields); ++i) {
+    out[results::distribution_key(results::kDistributionStats[i], name)] = stat(d, kFields[i]);
   }
 }
 
@@ -137,13 +145,13 @@ void add_steady_latencies(json& out, const std::optional<metrics::SteadyLatencie
   for (const auto& figure : figures) {
     const char* name = figure.first;
     const metrics::Distribution* values = figure.second;  // no binding: clang 14 cannot capture one
-    const auto stat = [values](double metrics::Distribution::*field) {
-      return values != nullptr ? json(finite_or_zero(values->*field)) : json();
+    const auto value = [values](double metrics::Distribution::*field) {
+      return values != nullptr ? stat(*values, field) : json();
     };
-    out[fmt::format("mean_{}", name)] = stat(&metrics::Distribution::mean);
-    out[fmt::format("median_{}", name)] = stat(&metrics::Distribution::median);
-    out[fmt::format("p90_{}", name)] = stat(&metrics::Distribution::p90);
-    out[fmt::format("p99_{}", name)] = stat(&metrics::Distribution::p99);
+    out[fmt::format("mean_{}", name)] = value(&metrics::Distribution::mean);
+    out[fmt::format("median_{}", name)] = value(&metrics::Distribution::median);
+    out[fmt::format("p90_{}", name)] = value(&metrics::Distribution::p90);
+    out[fmt::format("p99_{}", name)] = value(&metrics::Distribution::p99);
   }
 }
 
@@ -158,6 +166,10 @@ json steady_state_object(const metrics::RunSummary& s, bool input_known) {
               {"total_throughput", if_known(input_known, steady.total_throughput)},
               {"request_throughput", finite_or_zero(steady.request_throughput)}};
   add_steady_latencies(out, s.steady_latencies);
+  // Why the latencies are null, as data (metrics::SteadyLatencyGap); null when they are known.
+  out[results::key::steady_latency_unknown] =
+      s.steady_latencies ? json(nullptr)
+                         : json(metrics::steady_latency_gap_name(s.steady_latency_gap));
   return out;
 }
 
@@ -165,14 +177,16 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   json warnings = json::array();
   for (const std::string& warning : check.warnings) warnings.push_back(warning);
-  const double per_1k_tokens =
-      s.total_output_tokens > 0 ? client.cpu_s / static_cast<double>(s.total_output_tokens) * 1000
-                                : 0.0;
+  // Per output token: unknown (null) when no token was received.
+  const std::optional<double> per_1k_tokens =
+      s.total_output_tokens > 0
+          ? std::optional<double>(client.cpu_s / static_cast<double>(s.total_output_tokens) * 1e6)
+          : std::nullopt;
   return {{"threads", client.threads},
           {"cpu_s", finite_or_zero(client.cpu_s)},
           {"wall_s", finite_or_zero(client.wall_s)},
           {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},
-          {"cpu_ms_per_1k_output_tokens", finite_or_zero(per_1k_tokens * 1000)},
+          {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
           {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
           {"preconnect",
            {{"requested", client.preconnect_requested},
@@ -250,7 +264,8 @@ void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext&
   out["total_throughput"] = if_known(input_known, s.total_throughput);
   put_input_split(out, s, input_known);
   out["concurrency"] = finite_or_zero(s.achieved_concurrency);  // SGLang's key for the Little's-law value
-  out[results::key::max_concurrency] = c.concurrency;
+  // No cap (an open loop or trace without --concurrency) is null, as vLLM writes it.
+  out[results::key::max_concurrency] = c.concurrency ? json(*c.concurrency) : json(nullptr);
 }
 
 // The offered load: a rate ("inf" for a closed loop), or vLLM's ramp-up keys
@@ -277,29 +292,25 @@ void put_latencies(json& out, const RunSummary& s) {
       {results::key::max_relative_error,
        s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
   out["connections_opened"] = s.connections_opened;
-  // No connection opened in the run (all pre-opened): its connect times are unknown, not 0.
-  const bool connected = s.connect_ms.count > 0;
-  out["mean_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.mean)) : json(nullptr);
-  out["p99_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.p99)) : json(nullptr);
-  out["max_connect_ms"] = connected ? json(finite_or_zero(s.connect_ms.max)) : json(nullptr);
-  out["mean_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.mean);
-  out["p99_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.p99);
-  out["max_schedule_lag_ms"] = finite_or_zero(s.schedule_lag_ms.max);
-  out["mean_client_lag_ms"] = finite_or_zero(s.client_lag_ms.mean);
-  out["p99_client_lag_ms"] = finite_or_zero(s.client_lag_ms.p99);
-  out["max_client_lag_ms"] = finite_or_zero(s.client_lag_ms.max);
-  out["median_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.median);
-  out["p99_ttft_from_intended_ms"] = finite_or_zero(s.ttft_from_intended_ms.p99);
-  out["median_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.median);
-  out["p99_e2e_latency_from_intended_ms"] = finite_or_zero(s.e2e_from_intended_ms.p99);
-  // Time to response headers: unknown (null) when no response reported it, never 0.
-  const bool headers_seen = s.ttfb_ms.count > 0;
+  // Each statistic is null when its distribution has no values: connect times when no
+  // connection opened in the run (all pre-opened), lags when nothing was sent, the times from
+  // the intended start when no request completed.
+  using D = Distribution;
+  out["mean_connect_ms"] = stat(s.connect_ms, &D::mean);
+  out["p99_connect_ms"] = stat(s.connect_ms, &D::p99);
+  out["max_connect_ms"] = stat(s.connect_ms, &D::max);
+  out["mean_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::mean);
+  out["p99_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::p99);
+  out["max_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::max);
+  out["mean_client_lag_ms"] = stat(s.client_lag_ms, &D::mean);
+  out["p99_client_lag_ms"] = stat(s.client_lag_ms, &D::p99);
+  out["max_client_lag_ms"] = stat(s.client_lag_ms, &D::max);
+  out["median_ttft_from_intended_ms"] = stat(s.ttft_from_intended_ms, &D::median);
+  out["p99_ttft_from_intended_ms"] = stat(s.ttft_from_intended_ms, &D::p99);
+  out["median_e2e_latency_from_intended_ms"] = stat(s.e2e_from_intended_ms, &D::median);
+  out["p99_e2e_latency_from_intended_ms"] = stat(s.e2e_from_intended_ms, &D::p99);
+  // Time to response headers: null when no response reported it.
   put_distribution(out, results::key::ttfb, s.ttfb_ms);
-  if (!headers_seen) {
-    for (std::string_view stat : results::kDistributionStats) {
-      out[results::distribution_key(stat, results::key::ttfb)] = nullptr;
-    }
-  }
 }
 
 }  // namespace
@@ -336,12 +347,13 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
   out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
-  out["mean_requested_input_len"] = finite_or_zero(s.mean_requested_input_len);
-  out["mean_prompt_tokens"] = if_known(input_known, s.mean_prompt_tokens);
-  out["mean_client_prompt_tokens"] = if_known(s.mean_client_prompt_tokens.has_value(),
-                                              s.mean_client_prompt_tokens.value_or(0));
-  out["mean_requested_output_len"] = finite_or_zero(s.mean_requested_output_len);
-  out["mean_completion_tokens"] = finite_or_zero(s.mean_completion_tokens);
+  // Means of no values (nothing sent, no count reported) are null, never 0.
+  out["mean_requested_input_len"] = results::known_or_null(s.mean_requested_input_len);
+  out["mean_prompt_tokens"] =
+      input_known ? results::known_or_null(s.mean_prompt_tokens) : json(nullptr);
+  out["mean_client_prompt_tokens"] = results::known_or_null(s.mean_client_prompt_tokens);
+  out["mean_requested_output_len"] = results::known_or_null(s.mean_requested_output_len);
+  out["mean_completion_tokens"] = results::known_or_null(s.mean_completion_tokens);
   put_reasoning(out, s);
   if (s.multi_turn) out[results::key::multi_turn] = multi_turn_json(*s.multi_turn);
 

@@ -64,6 +64,16 @@ std::string length(double value) {
   return fmt::format("{:.1f}", rounded);
 }
 
+// A mean length that may be unknown (a mean of no values): "n/a", never 0.
+std::string length(std::optional<double> value) { return value ? length(*value) : "n/a"; }
+
+// A statistic of `d` to 2 decimals; "n/a" when `d` holds no values, never a 0.00 that reads
+// like a measurement.
+std::string stat2(const Distribution& d, double Distribution::*field) {
+  const std::optional<double> value = metrics::known_stat(d, field);
+  return value ? fixed2(*value) : "n/a";
+}
+
 // A server's error message on one line: control characters become spaces, long ones are cut.
 std::string one_line(std::string_view message) {
   std::string line;
@@ -80,7 +90,8 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Target", c.embedded_server ? c.base_url + " (embedded simulated server)" : c.base_url);
   w.field("Endpoint", c.endpoint);
   w.field("Model", c.model);
-  w.field("Max concurrency", fmt::format("{}", c.concurrency));
+  w.field("Max concurrency", c.concurrency ? fmt::format("{}", *c.concurrency)
+                                            : std::string("none (open loop: no cap)"));
   if (c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty()) {
     w.field("Request rate (offered)",
             fmt::format("ramp-up, {} from {:g} to {:g} req/s", c.ramp_up_strategy,
@@ -201,6 +212,24 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
   }
 }
 
+// Why the steady-state latencies are unknown: the one reason that applies.
+std::string_view steady_latency_gap_text(metrics::SteadyLatencyGap gap) {
+  switch (gap) {
+    case metrics::SteadyLatencyGap::none_inside:
+      return "no completed request started and ended inside the window";
+    case metrics::SteadyLatencyGap::few_inside:
+      return "fewer than half the completed requests fit in the window";
+    case metrics::SteadyLatencyGap::budget_ran_out:
+      return "the raw-value budget ran out before the run ended: --latency-sample-budget";
+    case metrics::SteadyLatencyGap::merged:
+      return "merged from shards, whose results keep no request's times";
+    case metrics::SteadyLatencyGap::no_window:
+    case metrics::SteadyLatencyGap::none:
+      break;
+  }
+  return "no steady-state window";
+}
+
 // Throughput where the load was what was asked for, beside the whole-run figures above, which
 // include the ramp-up and the drain.
 void write_steady_state(Writer& w, const RunSummary& s) {
@@ -214,16 +243,16 @@ void write_steady_state(Writer& w, const RunSummary& s) {
                         input_unknown_note(s),
                         {"  input token throughput", "  total token throughput"}, {});
   if (!s.steady_latencies) {
-    w.field("  latency", "n/a (fewer than half the requests fit in the window, or the raw-value "
-                         "budget ran out)");
+    w.field("  latency", fmt::format("n/a ({})", steady_latency_gap_text(s.steady_latency_gap)));
     return;
   }
   const metrics::SteadyLatencies& latency = *s.steady_latencies;
+  using D = Distribution;
   w.field("  latency p50 / p99 (ms)",
-          fmt::format("TTFT {:.2f} / {:.2f}  TPOT {:.2f} / {:.2f}  E2E {:.2f} / {:.2f}  ({} "
-                      "requests inside)",
-                      latency.ttft_ms.median, latency.ttft_ms.p99, latency.tpot_ms.median,
-                      latency.tpot_ms.p99, latency.e2e_ms.median, latency.e2e_ms.p99,
+          fmt::format("TTFT {} / {}  TPOT {} / {}  E2E {} / {}  ({} requests inside)",
+                      stat2(latency.ttft_ms, &D::median), stat2(latency.ttft_ms, &D::p99),
+                      stat2(latency.tpot_ms, &D::median), stat2(latency.tpot_ms, &D::p99),
+                      stat2(latency.e2e_ms, &D::median), stat2(latency.e2e_ms, &D::p99),
                       latency.requests));
 }
 
@@ -306,9 +335,9 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
   w.field("Prompt cache", prompt_cache_note(s, c));
-  const std::string counted = s.input_tokens_from_usage > 0
+  const std::string counted = s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
                                   ? fmt::format("server counted {} tokens",
-                                                length(s.mean_prompt_tokens))
+                                                length(*s.mean_prompt_tokens))
                                   : std::string("server count unknown");
   // The tokenizer's count of the content sent, beside the server's (which adds the template).
   const std::string client_counted =
@@ -319,8 +348,10 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
           fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len),
                       c.input_len_unit, client_counted, counted));
   w.field("Mean output length",
-          fmt::format("requested {} tokens (max_tokens), received {} tokens{}",
-                      length(s.mean_requested_output_len), length(s.mean_completion_tokens),
+          fmt::format("requested {} tokens (max_tokens), received {}{}",
+                      length(s.mean_requested_output_len),
+                      s.mean_completion_tokens ? length(s.mean_completion_tokens) + " tokens"
+                                               : std::string("n/a (no completed request)"),
                       s.output_tokens_from_chunks > 0       ? " (ESTIMATE)"
                       : s.output_tokens_from_tokenizer > 0 ? " (counted by the tokenizer)"
                                                            : ""));
@@ -371,26 +402,29 @@ void write_latency(Writer& w, const RunSummary& s) {
   if (s.connections_opened > 0) {
     w.field("Connections opened", fmt::format("{} (connect mean {} ms, p99 {} ms; included in "
                                               "their TTFT and E2E)",
-                                              s.connections_opened, fixed2(s.connect_ms.mean),
-                                              fixed2(s.connect_ms.p99)));
+                                              s.connections_opened,
+                                              stat2(s.connect_ms, &Distribution::mean),
+                                              stat2(s.connect_ms, &Distribution::p99)));
   } else {
     w.field("Connections opened", "0 (every request reused a warm connection)");
   }
+  using D = Distribution;
   const Distribution& lag = s.schedule_lag_ms;
-  w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", fixed2(lag.mean),
-                                           fixed2(lag.p99), fixed2(lag.max)));
+  w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", stat2(lag, &D::mean),
+                                           stat2(lag, &D::p99), stat2(lag, &D::max)));
   if (s.client_lag_ms.max < lag.max) {
     // An open loop waiting for a concurrency slot: only part of the lag was the client's.
+    const Distribution& client = s.client_lag_ms;
     w.field("  of which client lag (ms)",
-            fmt::format("mean {}  p99 {}  max {}", fixed2(s.client_lag_ms.mean),
-                        fixed2(s.client_lag_ms.p99), fixed2(s.client_lag_ms.max)));
+            fmt::format("mean {}  p99 {}  max {}", stat2(client, &D::mean),
+                        stat2(client, &D::p99), stat2(client, &D::max)));
   }
   w.field("TTFT from intended start (ms)",
-          fmt::format("p50 {}  p99 {}", fixed2(s.ttft_from_intended_ms.median),
-                      fixed2(s.ttft_from_intended_ms.p99)));
+          fmt::format("p50 {}  p99 {}", stat2(s.ttft_from_intended_ms, &D::median),
+                      stat2(s.ttft_from_intended_ms, &D::p99)));
   w.field("E2E from intended start (ms)",
-          fmt::format("p50 {}  p99 {}", fixed2(s.e2e_from_intended_ms.median),
-                      fixed2(s.e2e_from_intended_ms.p99)));
+          fmt::format("p50 {}  p99 {}", stat2(s.e2e_from_intended_ms, &D::median),
+                      stat2(s.e2e_from_intended_ms, &D::p99)));
   w.field("Time to headers (ms)",
           s.ttfb_ms.count > 0
               ? fmt::format("mean {}  p50 {}  p99 {} (admission; TTFT adds prefill)",

@@ -22,18 +22,21 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   check.keys[std::string(key::input_len_unit)] = unit;
   check.keys[std::string(key::chat_template_tokens)] =
       figures.template_tokens ? json(*figures.template_tokens) : json(nullptr);
-  double expected = figures.requested_input;
-  if (figures.template_tokens && !figures.template_included) expected += *figures.template_tokens;
-  check.keys[std::string(key::expected_prompt_tokens)] = expected;
+  // Nothing sent: nothing was expected either (null, never 0).
+  std::optional<double> expected = figures.requested_input;
+  if (expected && figures.template_tokens && !figures.template_included) {
+    *expected += *figures.template_tokens;
+  }
+  check.keys[std::string(key::expected_prompt_tokens)] = expected ? json(*expected) : json();
 
   json input = nullptr;
-  if (figures.server_prompt_tokens && expected > 0) {
-    input = beyond_tolerance(*figures.server_prompt_tokens, expected);
+  if (figures.server_prompt_tokens && expected && *expected > 0) {
+    input = beyond_tolerance(*figures.server_prompt_tokens, *expected);
     if (input.get<bool>()) {
       check.warnings.push_back(fmt::format(
           "input_len_mismatch: the server counted {:.1f} prompt tokens a request, {:.1f} "
           "expected ({:.1f} {} requested{}){}",
-          *figures.server_prompt_tokens, expected, figures.requested_input, unit,
+          *figures.server_prompt_tokens, *expected, *figures.requested_input, unit,
           figures.template_tokens && !figures.template_included
               ? fmt::format(" + {:g} of chat template", *figures.template_tokens)
               : "",
@@ -46,17 +49,18 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   const std::optional<double> counted = figures.server_completion_tokens
                                             ? figures.server_completion_tokens
                                             : figures.tokenizer_completion_tokens;
-  if (counted && figures.requested_output > 0) {
+  const double requested_output = figures.requested_output.value_or(0);
+  if (counted && requested_output > 0) {
     const double served = *counted;
-    const bool over = served > figures.requested_output * (1 + kLengthTolerance);
+    const bool over = served > requested_output * (1 + kLengthTolerance);
     const bool short_of = figures.ignore_eos &&
-                          served < figures.requested_output * (1 - kLengthTolerance);
+                          served < requested_output * (1 - kLengthTolerance);
     output = over || short_of;
     if (over || short_of) {
       check.warnings.push_back(fmt::format(
           "output_len_mismatch: {} {:.1f} tokens a request, {:.1f} requested{}",
           figures.server_completion_tokens ? "the server generated" : "the tokenizer counted",
-          served, figures.requested_output,
+          served, requested_output,
           short_of ? " with --ignore-eos (the server may not honour ignore_eos)" : ""));
     }
   }

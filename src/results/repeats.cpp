@@ -11,19 +11,22 @@ namespace {
 
 using nlohmann::json;
 
-// `values` (one per repeat) as one: equal ones as they are; else numbers' mean, bools' any,
-// objects key by key, the rest the first repeat's.
+// `values` (one per repeat) as one: equal ones as they are; else numbers' mean (null when some
+// repeat's figure is unknown: no mean of part of the repeats), bools' any, objects key by key,
+// the rest the first repeat's.
 json combine_values(const std::vector<const json*>& values) {
   const json& first = *values.front();
   bool equal = true;
   for (const json* value : values) equal = equal && *value == first;
   if (equal) return first;
-  bool numbers = true, bools = true, objects = true;
+  bool numbers = true, bools = true, objects = true, numbers_or_null = true;
   for (const json* value : values) {
     numbers = numbers && value->is_number();
+    numbers_or_null = numbers_or_null && (value->is_number() || value->is_null());
     bools = bools && value->is_boolean();
     objects = objects && value->is_object();
   }
+  if (!numbers && numbers_or_null) return nullptr;
   if (numbers) {
     double sum = 0;
     for (const json* value : values) sum += value->get<double>();

@@ -200,6 +200,8 @@ void visit_sums(State& s, Visit&& visit) {
   visit("busy_ns", s.busy_ns);
   visit("requested_input_sum", s.requested_input_sum);
   visit("requested_output_sum", s.requested_output_sum);
+  visit("sent_input_sum", s.sent_input_sum);
+  visit("sent_output_sum", s.sent_output_sum);
   visit("completion_tokens_sum", s.completion_tokens_sum);
   visit("prompt_tokens_sum", s.prompt_tokens_sum);
   visit("completion_tokens_known", s.completion_tokens_known);

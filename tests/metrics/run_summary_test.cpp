@@ -63,7 +63,10 @@ TEST(SummarizeRun, EmptyRunIsAllZeros) {
   EXPECT_EQ(s.request_throughput, 0);
   EXPECT_EQ(s.achieved_concurrency, 0);
   EXPECT_EQ(s.ttft_ms.count, 0);
-  EXPECT_EQ(s.mean_prompt_tokens, 0);
+  // Means of no values are unknown, not 0.
+  EXPECT_FALSE(s.mean_prompt_tokens.has_value());
+  EXPECT_FALSE(s.mean_requested_input_len.has_value());
+  EXPECT_FALSE(s.mean_completion_tokens.has_value());
   EXPECT_TRUE(s.errors.empty());
 }
 
@@ -367,8 +370,8 @@ TEST(SummarizeRun, CountsWhereEachTokenCountCameFrom) {
   EXPECT_EQ(s.input_tokens_unknown, 2);
   EXPECT_EQ(s.total_output_tokens, 110);
   EXPECT_EQ(s.total_input_tokens, 400);  // the unknown prompts add 0, never a guess
-  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 200);  // over the two known counts only
-  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 110.0 / 4);
+  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens.value_or(-1), 200);  // over the two known counts only
+  EXPECT_DOUBLE_EQ(s.mean_completion_tokens.value_or(-1), 110.0 / 4);
 }
 
 TEST(SummarizeRun, AveragesTheTokenizersPromptCountOverTheRequestsItCounted) {
@@ -391,9 +394,9 @@ TEST(SummarizeRun, NeverUsesTheRequestedLengthAsATokenCount) {
   const RunSummary s = summarize_run(std::vector<RequestRecord>{record});
   EXPECT_EQ(s.total_input_tokens, 0);
   EXPECT_EQ(s.input_tokens_unknown, 1);
-  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 0);
-  EXPECT_DOUBLE_EQ(s.mean_requested_input_len, 256);
-  EXPECT_DOUBLE_EQ(s.mean_requested_output_len, 128);
+  EXPECT_FALSE(s.mean_prompt_tokens.has_value());  // no count, no mean: not 0
+  EXPECT_DOUBLE_EQ(s.mean_requested_input_len.value_or(-1), 256);
+  EXPECT_DOUBLE_EQ(s.mean_requested_output_len.value_or(-1), 128);
 }
 
 TEST(SummarizeRun, AveragesRequestedLengthsOverCompletedRequests) {
@@ -406,10 +409,29 @@ TEST(SummarizeRun, AveragesRequestedLengthsOverCompletedRequests) {
   RequestRecord lost = failed(0, 20, ErrorClass::http_4xx, "bad request");
   lost.requested_input_len = 9999;
   const RunSummary s = summarize_run(std::vector<RequestRecord>{a, b, lost});
-  EXPECT_DOUBLE_EQ(s.mean_requested_input_len, 150);
-  EXPECT_DOUBLE_EQ(s.mean_requested_output_len, 96);
-  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens, 170);
-  EXPECT_DOUBLE_EQ(s.mean_completion_tokens, 42);
+  EXPECT_DOUBLE_EQ(s.mean_requested_input_len.value_or(-1), 150);
+  EXPECT_DOUBLE_EQ(s.mean_requested_output_len.value_or(-1), 96);
+  EXPECT_DOUBLE_EQ(s.mean_prompt_tokens.value_or(-1), 170);
+  EXPECT_DOUBLE_EQ(s.mean_completion_tokens.value_or(-1), 42);
+}
+
+// issue 28: nothing completed, yet what was asked is known from what was sent; what the
+// server counted is not (no count at all, never 0).
+TEST(SummarizeRun, RequestedLengthsOfARunWithNoCompletedRequestAreThoseSent) {
+  std::vector<RequestRecord> records;
+  for (int i = 0; i < 4; ++i) {
+    RequestRecord lost = failed(0, 20, ErrorClass::http_5xx, "HTTP 500");
+    lost.requested_input_len = 16;
+    lost.requested_output_len = 8;
+    records.push_back(lost);
+  }
+  const RunSummary s = summarize_run(records);
+  EXPECT_DOUBLE_EQ(s.mean_requested_input_len.value_or(-1), 16);
+  EXPECT_DOUBLE_EQ(s.mean_requested_output_len.value_or(-1), 8);
+  EXPECT_FALSE(s.mean_prompt_tokens.has_value());
+  EXPECT_FALSE(s.mean_completion_tokens.has_value());
+  EXPECT_EQ(s.ttft_ms.count, 0);
+  EXPECT_FALSE(bench::metrics::known_stat(s.ttft_ms, &bench::metrics::Distribution::p99));
 }
 
 TEST(SummarizeRun, ReportsScheduleLagAndLatencyFromTheIntendedStart) {

@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "bench/metrics/accumulator_state.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/util/clock.hpp"
 
@@ -18,6 +20,7 @@ using bench::metrics::RequestRecord;
 using bench::metrics::RunAccumulator;
 using bench::metrics::RunSummary;
 using bench::metrics::SampleBudget;
+using bench::metrics::SteadyLatencyGap;
 using bench::metrics::SummaryOptions;
 
 using bench::kNsPerMs;
@@ -68,6 +71,7 @@ TEST(SteadyLatency, LeavesOutTheRampUpAndTheDrain) {
   const RunSummary summary = summarized(closed_loop_by_phase(), SampleBudget::kDefaultValues);
   ASSERT_TRUE(summary.steady_state.found);
   ASSERT_TRUE(summary.steady_latencies.has_value());
+  EXPECT_EQ(summary.steady_latency_gap, SteadyLatencyGap::none);
   EXPECT_EQ(summary.steady_latencies->requests, 40 - 3 - 3);
   EXPECT_DOUBLE_EQ(summary.steady_latencies->ttft_ms.min, 50);
   EXPECT_DOUBLE_EQ(summary.steady_latencies->ttft_ms.max, 50);
@@ -92,12 +96,45 @@ TEST(SteadyLatency, UnknownWhenTheWindowHoldsUnderHalfTheRequests) {
   ASSERT_TRUE(summary.steady_state.found);
   EXPECT_NEAR(summary.steady_state.end_s, 0.31, 0.011);
   EXPECT_FALSE(summary.steady_latencies.has_value());
+  EXPECT_EQ(summary.steady_latency_gap, SteadyLatencyGap::few_inside);
 }
 
 TEST(SteadyLatency, UnknownOnceTheRawValueBudgetRunsOut) {
   const RunSummary summary = summarized(closed_loop_by_phase(), 100);
   EXPECT_TRUE(summary.steady_state.found);
   EXPECT_FALSE(summary.steady_latencies.has_value());
+  EXPECT_EQ(summary.steady_latency_gap, SteadyLatencyGap::budget_ran_out);
+}
+
+// A server that answers every request with an error still fills the window with requests in
+// flight, none of which completed: no latencies, for that reason (not a TTFT of 0.00).
+TEST(SteadyLatency, UnknownWhenNoRequestInsideCompleted) {
+  std::vector<RequestRecord> records = closed_loop_by_phase();
+  for (RequestRecord& record : records) {
+    record.error = bench::metrics::ErrorClass::http_5xx;
+    record.first_token_ns = -1;
+    record.text_chunk_ns.clear();
+  }
+  const RunSummary summary = summarized(records, SampleBudget::kDefaultValues);
+  ASSERT_TRUE(summary.steady_state.found);
+  EXPECT_FALSE(summary.steady_latencies.has_value());
+  EXPECT_EQ(summary.steady_latency_gap, SteadyLatencyGap::none_inside);
+}
+
+// Figures restored from a shard's state (bench merge) keep no request's times: the steady
+// latencies are unknown because of the merge, whatever the shards held.
+TEST(SteadyLatency, UnknownAfterAMergeOfShardStatesForThatReason) {
+  SummaryOptions options;
+  options.target_in_flight = 4;
+  RunAccumulator shard(options);
+  for (const RequestRecord& record : closed_loop_by_phase()) shard.add(record);
+  ASSERT_TRUE(shard.summarize().steady_latencies.has_value());
+  std::optional<RunAccumulator> merged = RunAccumulator::from_state(shard.state(), 0);
+  ASSERT_TRUE(merged.has_value());
+  const RunSummary summary = merged->summarize();
+  ASSERT_TRUE(summary.steady_state.found);
+  EXPECT_FALSE(summary.steady_latencies.has_value());
+  EXPECT_EQ(summary.steady_latency_gap, SteadyLatencyGap::merged);
 }
 
 TEST(SteadyLatency, ClientThreadsMergeToTheSameFigures) {

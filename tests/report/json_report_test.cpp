@@ -141,17 +141,64 @@ TEST(ToJson, SteadyStateCarriesItsLatenciesUnderTheRunsKeyNamesOrNull) {
   EXPECT_TRUE(r["steady_state"]["requests"].is_null());
   bench::metrics::SteadyLatencies latency;
   latency.requests = 90;
+  latency.ttft_ms.count = latency.tpot_ms.count = latency.e2e_ms.count = 90;
   latency.ttft_ms.p99 = 41.5;
   latency.tpot_ms.median = 2.5;
   latency.e2e_ms.p90 = 300;
   s.steady_latencies = latency;
   r = bench::report::to_json(s, context());
+  EXPECT_TRUE(r["steady_state"]["latency_unknown"].is_null());
   EXPECT_EQ(r["steady_state"]["requests"], 90);
   EXPECT_EQ(r["steady_state"]["p99_ttft_ms"], 41.5);
   EXPECT_EQ(r["steady_state"]["median_tpot_ms"], 2.5);
   EXPECT_EQ(r["steady_state"]["p90_e2e_latency_ms"], 300.0);
   EXPECT_TRUE(r.contains("p99_ttft_ms") && r.contains("median_tpot_ms") &&
               r.contains("p90_e2e_latency_ms"));  // the same names as the whole run's
+}
+
+// Why the steady-state latencies are null is data, the one reason that applies (issue 28).
+TEST(ToJson, SteadyStateSaysWhyItsLatenciesAreUnknown) {
+  RunSummary s = failing_summary();
+  s.steady_state.found = true;
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::merged;
+  EXPECT_EQ(bench::report::to_json(s, context())["steady_state"]["latency_unknown"], "merged");
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::none_inside;
+  EXPECT_EQ(bench::report::to_json(s, context())["steady_state"]["latency_unknown"],
+            "none_inside");
+}
+
+// issue 28: a run in which nothing completed writes null for every figure of no values,
+// never 0; what was asked is still known.
+TEST(ToJson, FiguresOfNoValuesAreNullNeverZero) {
+  RunSummary s;
+  s.sent = 8;
+  s.failed = 8;
+  s.mean_requested_input_len = 16;
+  s.mean_requested_output_len = 8;
+  s.schedule_lag_ms.count = 8;
+  const json r = bench::report::to_json(s, context());
+  for (const char* key : {"mean_ttft_ms", "p99_ttft_ms", "median_itl_ms", "p99_tpot_ms",
+                          "max_e2e_latency_ms", "median_ttft_from_intended_ms",
+                          "p99_ttft_from_intended_ms", "p99_e2e_latency_from_intended_ms",
+                          "mean_prompt_tokens", "mean_completion_tokens", "mean_connect_ms"}) {
+    EXPECT_TRUE(r[key].is_null()) << key << " = " << r[key];
+  }
+  EXPECT_EQ(r["mean_requested_input_len"], 16.0);
+  EXPECT_EQ(r["mean_requested_output_len"], 8.0);
+  EXPECT_TRUE(r["p99_schedule_lag_ms"].is_number());  // eight were sent, each with a lag
+  EXPECT_TRUE(r["client"]["cpu_ms_per_1k_output_tokens"].is_null());
+}
+
+// No cap on requests in flight (an open loop without --concurrency) is null, as vLLM writes.
+TEST(ToJson, NoConcurrencyCapIsNull) {
+  bench::report::RunContext open_loop = context();
+  open_loop.concurrency = std::nullopt;
+  open_loop.request_rate = 20;
+  const json r = bench::report::to_json(clean_summary(), open_loop);
+  ASSERT_TRUE(r.contains("max_concurrency"));
+  EXPECT_TRUE(r["max_concurrency"].is_null());
+  const std::string csv = bench::report::to_csv({r});
+  EXPECT_EQ(csv.substr(csv.find('\n') + 1, 1), ",");  // the first column, max_concurrency
 }
 
 TEST(ToJson, RecordsTheSimulatorsSettingsOnlyForTheEmbeddedServer) {
@@ -257,7 +304,7 @@ TEST(ToJson, ErrorsHoldOnlyNonZeroClasses) {
   EXPECT_EQ(errors["stall"]["samples"], json::array());
 }
 
-TEST(ToJson, WritesZeroInsteadOfNaN) {
+TEST(ToJson, WritesNoNaN) {
   RunSummary summary;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   summary.output_throughput = nan;
@@ -265,8 +312,8 @@ TEST(ToJson, WritesZeroInsteadOfNaN) {
   summary.mean_prompt_tokens = std::numeric_limits<double>::infinity();
   const json result = bench::report::to_json(summary, context());
   EXPECT_EQ(result["output_throughput"], 0.0);
-  EXPECT_EQ(result["p99_ttft_ms"], 0.0);
-  EXPECT_EQ(result["mean_prompt_tokens"], 0.0);
+  EXPECT_TRUE(result["p99_ttft_ms"].is_null());  // a distribution of no values: unknown
+  EXPECT_TRUE(result["mean_prompt_tokens"].is_null());
   EXPECT_EQ(result["token_count_source"]["output"], "none");
   EXPECT_TRUE(json::parse(result.dump()).is_object());
 }

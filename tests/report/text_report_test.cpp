@@ -195,10 +195,14 @@ TEST(RenderText, SteadyStateShowsItsLatenciesOrWhyNot) {
   RunSummary s = clean_summary();
   s.steady_state.found = true;
   s.steady_state.output_throughput = s.output_throughput;
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::few_inside;
   std::string line = line_containing(bench::report::render_text(s, context()), "  latency");
-  EXPECT_NE(line.find("n/a (fewer than half"), std::string::npos) << line;
+  EXPECT_NE(line.find("n/a (fewer than half the completed requests fit in the window)"),
+            std::string::npos)
+      << line;
   bench::metrics::SteadyLatencies latency;
   latency.requests = 180;
+  latency.ttft_ms.count = latency.tpot_ms.count = latency.e2e_ms.count = 180;
   latency.ttft_ms.median = 12.5;
   latency.ttft_ms.p99 = 40.25;
   latency.tpot_ms.median = 2;
@@ -211,6 +215,64 @@ TEST(RenderText, SteadyStateShowsItsLatenciesOrWhyNot) {
                       "requests inside)"),
             std::string::npos)
       << line;
+}
+
+// issue 28: the one reason that applies, never a list of guesses (a merge's, where each shard
+// had its latencies), and no 0.00 for a window with no completed request in it.
+TEST(RenderText, SaysTheOneReasonTheSteadyLatenciesAreUnknown) {
+  RunSummary s = clean_summary();
+  s.steady_state.found = true;
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::merged;
+  std::string line = line_containing(bench::report::render_text(s, context()), "  latency");
+  EXPECT_NE(line.find("n/a (merged from shards, whose results keep no request's times)"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("budget"), std::string::npos) << line;
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::none_inside;
+  line = line_containing(bench::report::render_text(s, context()), "  latency");
+  EXPECT_NE(line.find("n/a (no completed request started and ended inside the window)"),
+            std::string::npos)
+      << line;
+  s.steady_latency_gap = bench::metrics::SteadyLatencyGap::budget_ran_out;
+  line = line_containing(bench::report::render_text(s, context()), "  latency");
+  EXPECT_NE(line.find("n/a (the raw-value budget ran out"), std::string::npos) << line;
+}
+
+// issue 28: nothing completed. What was asked is known from what was sent; a figure of no
+// values is n/a, never 0.
+TEST(RenderText, ARunWithNoCompletedRequestPrintsNoZeroForAFigureOfNoValues) {
+  RunSummary s;
+  s.sent = 8;
+  s.failed = 8;
+  s.mean_requested_input_len = 16;
+  s.mean_requested_output_len = 8;
+  s.schedule_lag_ms = distribution(1);
+  const std::string text = bench::report::render_text(s, context());
+  EXPECT_NE(line_containing(text, "Mean input length:").find("requested 16 words"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(line_containing(text, "Mean output length:")
+                .find("requested 8 tokens (max_tokens), received n/a (no completed request)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(line_containing(text, "TTFT from intended start (ms):").find("p50 n/a  p99 n/a"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(line_containing(text, "E2E from intended start (ms):").find("p50 n/a  p99 n/a"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(line_containing(text, "Schedule lag (ms):").find("n/a"), std::string::npos);
+}
+
+TEST(RenderText, SaysNoCapForAnOpenLoopWithoutConcurrency) {
+  bench::report::RunContext open_loop = context();
+  open_loop.concurrency = std::nullopt;
+  open_loop.request_rate = 20;
+  const std::string text = bench::report::render_text(clean_summary(), open_loop);
+  EXPECT_NE(line_containing(text, "Max concurrency:").find("none (open loop: no cap)"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("65536"), std::string::npos);
 }
 
 TEST(RenderText, NotesWhenChunksCarryMoreThanOneToken) {

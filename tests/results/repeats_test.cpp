@@ -45,6 +45,17 @@ TEST(Repeats, KeepsEqualKeysAveragesNumbersAndSaysWhenAnyRepeatWasSaturated) {
   EXPECT_EQ(point["repeat_runs"][1], run(110, 10, true, "b"));
 }
 
+// issue 28: a figure with no values in one repeat (null) has no mean over the repeats: the
+// combined figure is unknown, never the first repeat's nor a mean of the others.
+TEST(Repeats, AFigureUnknownInSomeRepeatIsUnknownCombined) {
+  json unknown_first = run(100, 10, false, "a");
+  unknown_first["p99_ttft_ms"] = nullptr;
+  json known = run(110, 10, false, "b");
+  known["p99_ttft_ms"] = 40.0;
+  EXPECT_TRUE(combine_repeats({unknown_first, known})["p99_ttft_ms"].is_null());
+  EXPECT_TRUE(combine_repeats({known, unknown_first})["p99_ttft_ms"].is_null());
+}
+
 TEST(Repeats, SummarizesEachFigureWithItsStudentTInterval) {
   const json point = combine_repeats({run(100, 10, false, "a"), run(110, 10, false, "a"),
                                       run(120, 10, false, "a")});

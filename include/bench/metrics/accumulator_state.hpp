@@ -60,7 +60,8 @@ struct AccumulatorState {
   // Times on the records' clock (ns from the point's epoch); first > last when nothing was sent.
   std::int64_t first_start_ns = 0, last_end_ns = 0;
   std::int64_t busy_ns = 0;  // sum of E2E of measured, non-cancelled requests
-  double requested_input_sum = 0, requested_output_sum = 0;
+  double requested_input_sum = 0, requested_output_sum = 0;  // of completed requests
+  double sent_input_sum = 0, sent_output_sum = 0;  // requested, of every measured request
   double completion_tokens_sum = 0, prompt_tokens_sum = 0;
   std::int64_t completion_tokens_known = 0, prompt_tokens_known = 0;
   double client_prompt_tokens_sum = 0;

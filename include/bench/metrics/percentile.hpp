@@ -4,6 +4,7 @@
 // For sorted values v[0..n-1] and p in [0, 100]: h = (n - 1) * p / 100,
 // result = v[floor(h)] + (h - floor(h)) * (v[floor(h) + 1] - v[floor(h)]).
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct Distribution {
   std::int64_t count = 0;
   double mean = 0, std = 0, min = 0, median = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
 };
+
+/// The statistic `field` of `d` ({mean, median, ...}), or nullopt when `d` holds no values: a
+/// statistic of nothing is unknown, never 0 (the fields of an empty Distribution are 0 only
+/// because a double must hold something).
+std::optional<double> known_stat(const Distribution& d, double Distribution::*field);
 
 /// Sorts `values` in place and summarizes them.
 Distribution summarize(std::vector<double>& values);

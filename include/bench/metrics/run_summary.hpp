@@ -104,14 +104,17 @@ struct RunSummary {
   bool itl_estimated = false;          // some ITL values came from the per-request estimate
   std::int64_t requests_with_per_chunk_usage = 0;
 
-  // Input length asked for vs what the server counted (mean over successful requests).
-  double mean_requested_input_len = 0;
-  double mean_prompt_tokens = 0;  // 0 when no prompt_tokens were reported
+  // Input length asked for vs what the server counted (mean over successful requests). The
+  // requested lengths are known from what was sent: with no successful request they are the
+  // mean over every measured request sent, and nullopt only when none was sent. The server's
+  // counts are nullopt when it reported none: a mean of no values is unknown, never 0.
+  std::optional<double> mean_requested_input_len;
+  std::optional<double> mean_prompt_tokens;
   // The prompts' content tokens as the run's tokenizer counted what was sent (--tokenizer,
   // random-ids), over the successful requests it counted; nullopt when it counted none.
   std::optional<double> mean_client_prompt_tokens;
-  double mean_requested_output_len = 0;
-  double mean_completion_tokens = 0;
+  std::optional<double> mean_requested_output_len;
+  std::optional<double> mean_completion_tokens;
 
   std::map<ErrorClass, ErrorSummary> errors;  // failed and cancelled requests by class
 
@@ -130,9 +133,11 @@ struct RunSummary {
   std::int64_t timeline_start_ns = 0;  // the first bucket's start on the records' clock
   SteadyState steady_state;
   // Latencies of the requests inside the steady-state window (steady_latency.hpp); nullopt
-  // when there is no window, it holds under half the completed requests (too short to be a
-  // steady state), or the raw-value budget ran out before the run ended.
+  // when there is no window, no completed request or under half of them fit in it (too short
+  // to be a steady state), the raw-value budget ran out before the run ended, or the figures
+  // were merged from shards (which keep no request's times). Which one is steady_latency_gap.
   std::optional<SteadyLatencies> steady_latencies;
+  SteadyLatencyGap steady_latency_gap = SteadyLatencyGap::no_window;
 };
 
 /// Service-level objectives a request must meet to count towards goodput, in milliseconds.
@@ -180,6 +185,9 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
+  std::optional<SteadyLatencies> steady_latencies(const SteadyState& window,
+                                                  std::int64_t completed,
+                                                  SteadyLatencyGap& gap) const;
   std::array<LatencyDistribution*, 12> distributions();  // every one below
   std::array<const LatencyDistribution*, 12> distributions() const;  // the same, in order
 
@@ -197,7 +205,11 @@ class RunAccumulator {
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests
-  double requested_input_sum_ = 0, requested_output_sum_ = 0;
+  double requested_input_sum_ = 0, requested_output_sum_ = 0;  // of completed requests
+  double sent_input_sum_ = 0, sent_output_sum_ = 0;  // requested, of every measured request
+  // False once it holds figures restored from a shard's state, which keeps no request's times:
+  // its steady-state latencies cannot be known.
+  bool steady_times_kept_ = true;
   double completion_tokens_sum_ = 0, prompt_tokens_sum_ = 0;
   std::int64_t completion_tokens_known_ = 0, prompt_tokens_known_ = 0;
   double client_prompt_tokens_sum_ = 0;

@@ -8,12 +8,27 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/sample_budget.hpp"
 
 namespace bench::metrics {
+
+/// Why the steady-state latencies of a run are unknown, kept as data so a report says the one
+/// reason that applies rather than a list of guesses.
+enum class SteadyLatencyGap {
+  none,            // known
+  no_window,       // the run has no steady-state window
+  none_inside,     // no completed request started and ended inside the window
+  few_inside,      // under half the completed requests fit in the window: no steady state
+  budget_ran_out,  // the raw-value budget ran out before the run ended
+  merged,          // merged from shards (bench merge), whose results keep no request's times
+};
+
+/// "none", "no_window", "none_inside", "few_inside", "budget_ran_out", "merged".
+std::string_view steady_latency_gap_name(SteadyLatencyGap gap);
 
 struct SteadyLatencies {
   std::int64_t requests = 0;  // completed requests inside the window

@@ -64,7 +64,9 @@ struct RunContext {
   bool embedded_server = false;   // true when bench started its own simulated server
   std::string endpoint;           // "chat" or "completions"
   std::string model;
-  std::int64_t concurrency = 0;   // most requests in flight (closed loop: exactly this many)
+  // Most requests in flight (closed loop: exactly this many); nullopt when nothing capped them
+  // (an open loop or trace without --concurrency).
+  std::optional<std::int64_t> concurrency;
   double request_rate = 0;        // offered requests/s; infinity = closed loop
   // vLLM's --ramp-up-strategy ("none", "linear", "exponential") and its rates, requests/s:
   // with a ramp, the offered rate is not one number, so request_rate is written as null.

@@ -55,6 +55,9 @@ inline constexpr std::string_view input_split_disclosure = "input_split_disclosu
 inline constexpr std::string_view input_split_disclosing_requests =
     "input_split_disclosing_requests";
 inline constexpr std::string_view reused_prompts = "reused_prompts";  // --reuse-prompts
+// In "steady_state": why its latencies are null ("none_inside", "few_inside",
+// "budget_ran_out", "merged": metrics::SteadyLatencyGap); null when they are known.
+inline constexpr std::string_view steady_latency_unknown = "latency_unknown";
 inline constexpr std::string_view warnings = "warnings";  // the run's warnings, one line each
 // {"budget": raw values kept at most, all distributions together (--latency-sample-budget);
 //  "exact": every value was kept (else some percentiles are from histograms);

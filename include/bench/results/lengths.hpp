@@ -31,11 +31,12 @@ inline constexpr double kLengthTolerance = 0.02;
 
 struct LengthFigures {
   bool tokens = false;                       // lengths are tokens (--tokenizer), else words
-  double requested_input = 0;                // mean requested input length (as sent)
+  std::optional<double> requested_input;     // mean requested input length (as sent); nullopt:
+                                             // nothing was sent
   std::optional<double> template_tokens;     // chat template's tokens a prompt, when measured
   bool template_included = false;            // --input-len-includes-template
   std::optional<double> server_prompt_tokens;      // mean usage.prompt_tokens; nullopt: unknown
-  double requested_output = 0;               // mean max_tokens sent
+  std::optional<double> requested_output;    // mean max_tokens sent; nullopt: nothing sent
   std::optional<double> server_completion_tokens;  // mean usage.completion_tokens
   // With no usage: the mean of --tokenizer's counts of the streamed text, when every completed
   // request was counted so (a chunk estimate is no count to hold a length against).
