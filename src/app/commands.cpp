@@ -28,7 +28,8 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
   compare::CompareOptions compare_options;
   compare_options.base_name = options.base_path;
   compare_options.new_name = options.new_path;
-  compare_options.threshold = options.fail_on_regression;
+  compare_options.threshold = options.fail_on_regression.all;
+  compare_options.metric_thresholds = options.fail_on_regression.by_metric;
   auto compared = compare::compare(std::get<nlohmann::json>(base), std::get<nlohmann::json>(next),
                                    compare_options);
   if (const auto* error = std::get_if<compare::CompareError>(&compared)) {

@@ -46,7 +46,7 @@ struct Subcommands {
 
 // `bench compare`'s flags as given; finish_compare_flags turns them into CompareOptions.
 struct RawCompareFlags {
-  std::string regression;      // --fail-on-regression: "5%" or "0.05"
+  std::string regression;      // --fail-on-regression: "5%", "0.05", "p99_ttft_ms=10%,5%"
   std::string format = "text";  // --output-format
 };
 
@@ -61,7 +61,9 @@ CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompare
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--fail-on-regression", raw.regression,
-                      "Exit 4 when a figure is worse by more than this: 5% (or 0.05)");
+                      "Exit 4 when a figure is worse by more than this: 5% (or 0.05) for "
+                      "every figure, METRIC=PCT for one (output_throughput=2%,p99_ttft_ms=10%), "
+                      "or both (5%,p99_itl_ms=20%); METRIC is a results key compare shows");
   command->add_option("--output-format", raw.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -71,11 +73,11 @@ CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompare
 void finish_compare_flags(CompareOptions& compare, const RawCompareFlags& raw) {
   compare.json = raw.format == "json";
   if (raw.regression.empty()) return;
-  auto threshold = compare::parse_threshold("--fail-on-regression", raw.regression);
-  if (const auto* error = std::get_if<compare::CompareError>(&threshold)) {
+  auto thresholds = compare::parse_thresholds("--fail-on-regression", raw.regression);
+  if (const auto* error = std::get_if<compare::CompareError>(&thresholds)) {
     throw UsageError(error->message);
   }
-  compare.fail_on_regression = std::get<double>(threshold);
+  compare.fail_on_regression = std::get<compare::Thresholds>(thresholds);
 }
 
 CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {

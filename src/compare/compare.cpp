@@ -215,7 +215,7 @@ Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
 }
 
 PointComparison compare_runs(std::string label, const json& base, const json& next,
-                             std::optional<double> threshold) {
+                             const Comparison& comparison) {
   PointComparison point{std::move(label), {}};
   point.base_repeats = results::repeat_count(base);
   point.new_repeats = results::repeat_count(next);
@@ -223,7 +223,8 @@ PointComparison compare_runs(std::string label, const json& base, const json& ne
     if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
       continue;
     }
-    point.rows.push_back(compare_metric(spec, base, next, threshold));
+    point.rows.push_back(
+        compare_metric(spec, base, next, comparison.threshold_of(spec.key)));
   }
   return point;
 }
@@ -341,8 +342,8 @@ std::variant<Comparison, CompareError> compare_sweeps(Comparison comparison, con
       continue;
     }
     matched[found] = true;
-    comparison.points.push_back(compare_runs(point.label, *point.run, *new_points[found].run,
-                                             comparison.threshold));
+    comparison.points.push_back(
+        compare_runs(point.label, *point.run, *new_points[found].run, comparison));
     warn_on_differences(comparison, *point.run, *new_points[found].run);
   }
   for (std::size_t i = 0; i < new_points.size(); ++i) {
@@ -359,6 +360,20 @@ std::variant<Comparison, CompareError> compare_sweeps(Comparison comparison, con
 }
 
 }  // namespace
+
+std::optional<double> Comparison::threshold_of(std::string_view metric) const {
+  const auto own = metric_thresholds.find(std::string(metric));
+  return own != metric_thresholds.end() ? std::optional<double>(own->second) : threshold;
+}
+
+const std::vector<std::string>& compared_metrics() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const MetricSpec& spec : kMetrics) out.emplace_back(spec.key);
+    return out;
+  }();
+  return keys;
+}
 
 std::size_t Comparison::regressions() const {
   std::size_t count = 0;
@@ -379,6 +394,7 @@ std::variant<Comparison, CompareError> compare(const json& base, const json& nex
   comparison.base_name = options.base_name;
   comparison.new_name = options.new_name;
   comparison.threshold = options.threshold;
+  comparison.metric_thresholds = options.metric_thresholds;
 
   const Side sides[] = {{&base, options.base_name, std::get<Shape>(base_shape)},
                         {&next, options.new_name, std::get<Shape>(new_shape)}};
@@ -393,7 +409,7 @@ std::variant<Comparison, CompareError> compare(const json& base, const json& nex
   }
   if (sides[0].shape == Shape::sweep) return compare_sweeps(std::move(comparison), base, next);
 
-  comparison.points.push_back(compare_runs("", base, next, options.threshold));
+  comparison.points.push_back(compare_runs("", base, next, comparison));
   warn_on_differences(comparison, base, next);
   return comparison;
 }

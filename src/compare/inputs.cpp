@@ -1,13 +1,16 @@
-// What `bench compare` reads: the two results files and the --fail-on-regression threshold.
+// What `bench compare` reads: the two results files and the --fail-on-regression thresholds.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "bench/compare/compare.hpp"
+#include "bench/results/compat.hpp"
 #include "bench/util/text.hpp"
 
 namespace bench::compare {
@@ -17,8 +20,9 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return CompareError{fmt::format("{}: cannot read: {}", path, std::strerror(errno))};
+  nlohmann::json parsed;
   try {
-    return nlohmann::json::parse(text.str());
+    parsed = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& error) {
     // nlohmann's message leads with "[json.exception.parse_error.101] parse error at line L,
     // column C: ..."; the part after the bracket is the useful one.
@@ -27,6 +31,13 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
     if (bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
     return CompareError{fmt::format("{}: not JSON: {}", path, what)};
   }
+  // Read by bench's own definitions, however it was written (a --json-compat view's ITL is
+  // per chunk): compare, report and merge all read files through here.
+  auto native = results::native_view(parsed, path);
+  if (const auto* error = std::get_if<results::FormatError>(&native)) {
+    return CompareError{error->message};
+  }
+  return std::move(std::get<nlohmann::json>(native));
 }
 
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {
@@ -45,6 +56,58 @@ std::variant<double, CompareError> parse_threshold(std::string_view flag, std::s
         flag, text, *number * 100, trimmed, trimmed)};
   }
   return percent ? *number / 100 : *number;
+}
+
+namespace {
+
+// "output_throughput, input_throughput, ...": the names a per-figure threshold may use.
+std::string metric_list() {
+  std::string out;
+  for (const std::string& key : compared_metrics()) out += (out.empty() ? "" : ", ") + key;
+  return out;
+}
+
+// One entry of --fail-on-regression's `text` into `out`: "5%" (every figure) or "METRIC=5%".
+std::optional<CompareError> add_threshold(Thresholds& out, std::string_view flag,
+                                          std::string_view text, std::string_view entry) {
+  const std::size_t equals = entry.find('=');
+  const std::string_view value = equals == std::string_view::npos ? entry : entry.substr(equals + 1);
+  auto threshold = parse_threshold(flag, value);
+  if (const auto* error = std::get_if<CompareError>(&threshold)) return *error;
+  if (equals == std::string_view::npos) {
+    if (out.all) {
+      return CompareError{
+          fmt::format("{}: '{}' gives the threshold for every figure twice", flag, text)};
+    }
+    out.all = std::get<double>(threshold);
+    return std::nullopt;
+  }
+  const std::string_view metric = util::trim_spaces(entry.substr(0, equals));
+  // A peer's name for the figure (vLLM's total_token_throughput) is bench's figure.
+  const std::string key = results::aliased_key(metric).value_or(std::string(metric));
+  const std::vector<std::string>& known = compared_metrics();
+  if (std::find(known.begin(), known.end(), key) == known.end()) {
+    return CompareError{fmt::format("{}: '{}' is not a figure bench compare judges ({})", flag,
+                                    metric, metric_list())};
+  }
+  if (!out.by_metric.emplace(key, std::get<double>(threshold)).second) {
+    return CompareError{fmt::format("{}: '{}' is given twice", flag, key)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<Thresholds, CompareError> parse_thresholds(std::string_view flag,
+                                                        std::string_view text) {
+  Thresholds out;
+  std::string_view rest = text;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    if (auto error = add_threshold(out, flag, text, rest.substr(0, comma))) return *error;
+    if (comma == std::string_view::npos) return out;
+    rest.remove_prefix(comma + 1);
+  }
 }
 
 }  // namespace bench::compare

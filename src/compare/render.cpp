@@ -92,6 +92,18 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// The thresholds as the last line names them: "5%", "p99_ttft_ms 10%, output_throughput 2%",
+// or "5% (p99_itl_ms 20%)" when there are both.
+std::string thresholds_text(const Comparison& comparison) {
+  std::vector<std::string> own;
+  for (const auto& [metric, fraction] : comparison.metric_thresholds) {
+    own.push_back(fmt::format("{} {}", metric, percent_text(fraction)));
+  }
+  if (!comparison.threshold) return join(own);
+  const std::string all = percent_text(*comparison.threshold);
+  return own.empty() ? all : fmt::format("{} ({})", all, join(own));
+}
+
 }  // namespace
 
 std::string render_text(const Comparison& comparison) {
@@ -139,8 +151,8 @@ std::string render_text(const Comparison& comparison) {
   if (!comparison.only_in_new.empty()) {
     out += fmt::format("Only in new (not compared): {}\n", join(comparison.only_in_new));
   }
-  if (comparison.threshold) {
-    const std::string threshold = percent_text(*comparison.threshold);
+  if (comparison.threshold || !comparison.metric_thresholds.empty()) {
+    const std::string threshold = thresholds_text(comparison);
     // Two runs: which metrics regressed. A sweep: how many at each point (the tables say
     // which), so the line stays readable over many points.
     std::vector<std::string> regressed;
@@ -168,6 +180,8 @@ std::string render_text(const Comparison& comparison) {
 }
 
 json to_json(const Comparison& comparison) {
+  json thresholds = json::object();
+  for (const auto& [metric, fraction] : comparison.metric_thresholds) thresholds[metric] = fraction;
   auto optional_number = [](const std::optional<double>& value) {
     return value ? json(*value) : json();
   };
@@ -197,6 +211,7 @@ json to_json(const Comparison& comparison) {
           {"base", comparison.base_name},
           {"new", comparison.new_name},
           {"threshold", optional_number(comparison.threshold)},
+          {"thresholds", std::move(thresholds)},
           {"sweep_variable",
            comparison.sweep_variable.empty() ? json() : json(comparison.sweep_variable)},
           {"points", std::move(points)},

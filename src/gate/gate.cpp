@@ -35,7 +35,8 @@ std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view 
   if (!limit) {
     return GateError{fmt::format("{}: '{}': VALUE '{}' is not a number", flag, spec, value)};
   }
-  return Gate{kind, std::string(metric), *limit, std::string(spec)};
+  // A peer's name (vLLM's total_token_throughput) gates bench's figure of the same meaning.
+  return Gate{kind, metric_key(metric), *limit, std::string(spec)};
 }
 
 // "0.05" or "5%": the fraction of sent requests that may fail.
@@ -92,17 +93,22 @@ std::string point_label(const json& sweep, std::size_t index, const json& point)
   return fmt::format("{}={}", variable, value.dump());
 }
 
-// Why a figure may be null: what it needs that the run did not have.
-std::string_view null_hint(std::string_view metric) {
+// Why a figure is null (unknown): what it needs that the run did not have.
+std::string_view null_reason(const json& run, std::string_view metric) {
   namespace key = bench::results::key;
-  if (metric == "goodput") return ", which needs --goodput SLOs";
+  if (metric == "goodput" || metric == "good_requests") {
+    return "not measured in this run, which needs --goodput SLOs";
+  }
   if (metric == key::cached_input_share || metric == key::computed_input_throughput ||
       metric == key::cached_input_throughput || metric == key::total_computed_input_tokens ||
       metric == key::total_cached_input_tokens) {
-    return ", which needs a server that discloses cached prompt tokens "
+    return "it needs a server that discloses cached prompt tokens "
            "(usage.prompt_tokens_details.cached_tokens)";
   }
-  return "";
+  if (bench::results::number_at(run, "completed") == 0.0) {
+    return "no request completed, so it has no values";
+  }
+  return "it has no values in this run";
 }
 
 // Why a metric's gate could not be checked, or nullopt when the value is a number.
@@ -120,9 +126,8 @@ std::optional<std::string> unusable(const json& run, const Gate& gate) {
                        gate.metric, flag, gate.spec);
   }
   if (value.is_null()) {
-    const std::string_view hint = null_hint(gate.metric);
-    return fmt::format("{} is null: not measured in this run{} ({} {} cannot be checked)",
-                       gate.metric, hint, flag, gate.spec);
+    return fmt::format("{} is unknown: {} ({} {} cannot be checked)", gate.metric,
+                       null_reason(run, gate.metric), flag, gate.spec);
   }
   if (!value.is_number()) {
     return fmt::format("{} is {}, not a number ({} {} cannot be checked)", gate.metric,

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/compat.hpp"
+
 namespace bench::gate {
 namespace {
 
@@ -27,24 +29,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-// vLLM's result keys for figures bench also reports under SGLang's names
-// (vllm/benchmarks/serve.py: total_token_throughput, request_goodput, {stat}_e2el_ms).
-std::string vllm_alias(std::string_view metric) {
-  if (metric == "total_token_throughput") return "total_throughput";
-  if (metric == "request_goodput") return "goodput";
-  if (metric.ends_with("_e2el_ms")) {
-    return fmt::format("{}_e2e_latency_ms", metric.substr(0, metric.size() - 8));
-  }
-  return "";
-}
-
 // The known name a user most likely meant, or "" when none is close: at most 2 edits, or a
 // fifth of the name's length for long names, so an unrelated word gets no suggestion.
 std::string nearest(std::string_view metric, const std::vector<std::string>& known) {
-  const std::string alias = vllm_alias(metric);
-  if (!alias.empty() && std::find(known.begin(), known.end(), alias) != known.end()) {
-    return alias;
-  }
   // A missing unit suffix ("p99_ttft" for p99_ttft_ms) is three edits, too many for the rule
   // below, yet the likeliest slip of all.
   const std::string with_unit = fmt::format("{}_ms", metric);
@@ -64,9 +51,14 @@ std::string nearest(std::string_view metric, const std::vector<std::string>& kno
 
 }  // namespace
 
+std::string metric_key(std::string_view metric) {
+  return results::aliased_key(metric).value_or(std::string(metric));
+}
+
 std::optional<std::string> check_metric(std::string_view flag, std::string_view metric,
                                         const std::vector<std::string>& known) {
-  if (std::find(known.begin(), known.end(), metric) != known.end()) return std::nullopt;
+  const std::string key = metric_key(metric);
+  if (std::find(known.begin(), known.end(), key) != known.end()) return std::nullopt;
   const std::string suggestion = nearest(metric, known);
   if (!suggestion.empty()) {
     return fmt::format("{}: '{}' is not a metric of bench's results (did you mean {}?)", flag,
@@ -74,7 +66,7 @@ std::optional<std::string> check_metric(std::string_view flag, std::string_view 
   }
   return fmt::format(
       "{}: '{}' is not a metric of bench's results (numeric keys such as output_throughput, "
-      "p99_ttft_ms; README \"JSON results\" lists them)",
+      "p99_ttft_ms; docs/results-format.md, \"JSON results\", lists them)",
       flag, metric);
 }
 

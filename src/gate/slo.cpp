@@ -44,7 +44,7 @@ std::variant<Gate, GateError> parse_slo(std::string_view spec,
   }
   const GateKind kind = at_most != std::string_view::npos ? GateKind::fail_over
                                                           : GateKind::fail_under;
-  return Gate{kind, std::string(metric), *limit, std::string(spec)};
+  return Gate{kind, metric_key(metric), *limit, std::string(spec)};
 }
 
 std::string slo_text(const Gate& slo) {

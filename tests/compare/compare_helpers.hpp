@@ -26,7 +26,7 @@ inline compare::Comparison compared(const nlohmann::json& base, const nlohmann::
 }
 
 inline std::string refusal(const nlohmann::json& base, const nlohmann::json& next) {
-  auto result = compare::compare(base, next, {"base.json", "new.json", std::nullopt});
+  auto result = compare::compare(base, next, {"base.json", "new.json", std::nullopt, {}});
   if (std::holds_alternative<compare::Comparison>(result)) {
     ADD_FAILURE() << "compared";
     return "";

@@ -227,7 +227,7 @@ TEST(Compare, SameConfigurationRunAgainGivesNoWarning) {
 TEST(Compare, WarnsWhenTheWorkloadDiffers) {
   auto result = bench::compare::compare(compare_fixture("run_c4.json"),
                                         compare_fixture("run_c4_out16.json"),
-                                        {"a.json", "b.json", std::nullopt});
+                                        {"a.json", "b.json", std::nullopt, {}});
   ASSERT_TRUE(std::holds_alternative<Comparison>(result));
   EXPECT_EQ(std::get<Comparison>(result).warnings,
             std::vector<std::string>{"a.json and b.json differ in output_len (8 vs 16): the "

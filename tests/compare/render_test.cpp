@@ -24,7 +24,7 @@ constexpr std::size_t npos = std::string::npos;
 
 Comparison compared_fixtures(const std::string& base, const std::string& next,
                              std::optional<double> threshold = {}) {
-  CompareOptions options{base, next, threshold};
+  CompareOptions options{base, next, threshold, {}};
   auto result = bench::compare::compare(compare_fixture(base), compare_fixture(next), options);
   if (const auto* error = std::get_if<CompareError>(&result)) {
     ADD_FAILURE() << error->message;

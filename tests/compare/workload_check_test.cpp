@@ -18,7 +18,7 @@ using bench::testing::compare_fixture;
 using nlohmann::json;
 
 std::vector<std::string> warnings(const json& base, const json& next) {
-  auto result = bench::compare::compare(base, next, {"base.json", "new.json", 0.0});
+  auto result = bench::compare::compare(base, next, {"base.json", "new.json", 0.0, {}});
   EXPECT_TRUE(std::holds_alternative<Comparison>(result));
   return std::holds_alternative<Comparison>(result) ? std::get<Comparison>(result).warnings
                                                     : std::vector<std::string>{};

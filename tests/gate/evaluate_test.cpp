@@ -182,8 +182,8 @@ TEST(Evaluate, NullMetricFailsItsGateWithAHint) {
   const Gate goodput = under("goodput", 40);
   EXPECT_EQ(messages(evaluate({&goodput, 1}, run)),
             std::vector<std::string>{
-                "gate failed: goodput is null: not measured in this run, which needs --goodput "
-                "SLOs (--fail-under goodput=40 cannot be checked)"});
+                "gate failed: goodput is unknown: not measured in this run, which needs "
+                "--goodput SLOs (--fail-under goodput=40 cannot be checked)"});
 }
 
 TEST(Evaluate, NonNumericMetricFailsItsGate) {
@@ -331,10 +331,41 @@ TEST(Evaluate, AGateOnAnUndisclosedCachedShareFailsSayingWhatItNeeds) {
   const Gate gates[] = {over("cached_input_share", 0.1)};
   EXPECT_EQ(messages(evaluate(gates, run)),
             std::vector<std::string>{
-                "gate failed: cached_input_share is null: not measured in this run, which needs "
-                "a server that discloses cached prompt tokens "
+                "gate failed: cached_input_share is unknown: it needs a server that discloses "
+                "cached prompt tokens "
                 "(usage.prompt_tokens_details.cached_tokens) (--fail-over cached_input_share=0.1 "
                 "cannot be checked)"});
 }
 
 }  // namespace
+
+// issue 28: a run in which nothing completed has no latency values. Its figures are null, and
+// every gate on one fails saying the figure is unknown, whichever way the gate points.
+TEST(Evaluate, AGateOnAFigureWithNoValuesFailsSayingItIsUnknown) {
+  json run = compare_fixture("run_c4.json");
+  run["completed"] = 0;
+  run["p99_ttft_ms"] = nullptr;
+  run["median_e2e_latency_ms"] = nullptr;
+  const Gate gates[] = {over("p99_ttft_ms", 500), under("median_e2e_latency_ms", 1)};
+  const GateOutcome outcome = evaluate(gates, run);
+  EXPECT_TRUE(outcome.failed());
+  EXPECT_EQ(messages(outcome),
+            (std::vector<std::string>{
+                "gate failed: p99_ttft_ms is unknown: no request completed, so it has no "
+                "values (--fail-over p99_ttft_ms=500 cannot be checked)",
+                "gate failed: median_e2e_latency_ms is unknown: no request completed, so it has "
+                "no values (--fail-under median_e2e_latency_ms=1 cannot be checked)"}));
+  const json written = bench::gate::to_json(outcome);
+  EXPECT_EQ(written["passed"], false);
+  EXPECT_TRUE(written["violations"][0]["value"].is_null());
+}
+
+// A vLLM name gates bench's figure: total_token_throughput is total_throughput.
+TEST(Evaluate, AVllmKeyNameGatesBenchsFigure) {
+  const json run = compare_fixture("run_c4.json");
+  const double total = run["total_throughput"].get<double>();
+  const Gate passes = under("total_token_throughput", total - 1);
+  const Gate fails = under("total_token_throughput", total + 1);
+  EXPECT_FALSE(evaluate({&passes, 1}, run).failed());
+  EXPECT_TRUE(evaluate({&fails, 1}, run).failed());
+}

@@ -3,12 +3,15 @@
 // wrong, including a misspelt metric caught before anything is sent.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "bench/gate/gate.hpp"
 #include "bench/gate/metric_names.hpp"
+#include "bench/gate/slo.hpp"
 
 namespace {
 
@@ -93,15 +96,27 @@ TEST(ParseGate, SuggestsTheNameWithItsMissingUnitSuffix) {
             std::string::npos);
 }
 
-TEST(ParseGate, AnswersVllmKeyNamesWithBenchs) {
-  EXPECT_NE(refusal(GateKind::fail_under, "total_token_throughput=1").find(
-                "(did you mean total_throughput?)"),
-            std::string::npos);
-  EXPECT_NE(refusal(GateKind::fail_under, "request_goodput=1").find("(did you mean goodput?)"),
-            std::string::npos);
-  EXPECT_NE(refusal(GateKind::fail_over, "p99_e2el_ms=1").find(
-                "(did you mean p99_e2e_latency_ms?)"),
-            std::string::npos);
+// vLLM's result keys (what --json-compat vllm writes) gate bench's figures of the same meaning.
+TEST(ParseGate, AcceptsVllmKeyNamesAsBenchs) {
+  const std::pair<GateKind, std::string> cases[] = {
+      {GateKind::fail_under, "total_token_throughput=1"},
+      {GateKind::fail_under, "request_goodput=1"},
+      {GateKind::fail_over, "p99_e2el_ms=1"},
+      {GateKind::fail_over, "median_e2el_ms=1"}};
+  const std::string expected[] = {"total_throughput", "goodput", "p99_e2e_latency_ms",
+                                  "median_e2e_latency_ms"};
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    auto parsed = parse_gate(cases[i].first, cases[i].second);
+    ASSERT_TRUE(std::holds_alternative<Gate>(parsed)) << cases[i].second;
+    EXPECT_EQ(std::get<Gate>(parsed).metric, expected[i]);
+    EXPECT_EQ(std::get<Gate>(parsed).spec, cases[i].second);  // messages quote what was given
+  }
+}
+
+TEST(ParseGate, SloAcceptsVllmKeyNamesAsBenchs) {
+  auto parsed = bench::gate::parse_slo("p99_e2el_ms<=500");
+  ASSERT_TRUE(std::holds_alternative<Gate>(parsed));
+  EXPECT_EQ(std::get<Gate>(parsed).metric, "p99_e2e_latency_ms");
 }
 
 TEST(ParseGate, OffersNoSuggestionForAnUnrelatedName) {
@@ -109,7 +124,9 @@ TEST(ParseGate, OffersNoSuggestionForAnUnrelatedName) {
   EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
   EXPECT_EQ(message.rfind("--fail-under: 'banana' is not a metric of bench's results", 0), 0u)
       << message;
-  EXPECT_NE(message.find("JSON results"), std::string::npos) << message;
+  // The list is in docs/results-format.md, not the README.
+  EXPECT_NE(message.find("docs/results-format.md, \"JSON results\""), std::string::npos)
+      << message;
 }
 
 TEST(ParseGate, ChecksNamesAgainstTheListGiven) {

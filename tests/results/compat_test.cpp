@@ -1,6 +1,10 @@
 // --json-compat: the itl keys carry the peers' meaning (per-chunk gaps), under their names.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+#include <variant>
+
 #include <nlohmann/json.hpp>
 
 #include "bench/results/compat.hpp"
@@ -61,6 +65,51 @@ TEST(CompatView, ParsesOnlyThePeersNames) {
   EXPECT_EQ(bench::results::parse_compat("vllm"), Compat::vllm);
   EXPECT_EQ(bench::results::parse_compat("sglang"), Compat::sglang);
   EXPECT_FALSE(bench::results::parse_compat("genai-perf"));
+}
+
+// issue 28: a compat file read back by bench's definitions: per-token ITL in its place again, the
+// peers' extra names gone; the same object that was viewed.
+TEST(NativeView, TakesEitherViewOffAgain) {
+  for (const Compat compat : {Compat::sglang, Compat::vllm}) {
+    auto native = bench::results::native_view(compat_view(run(), compat), "n2.json");
+    ASSERT_TRUE(std::holds_alternative<json>(native));
+    EXPECT_EQ(std::get<json>(native), run());
+  }
+  const json sweep = {{"kind", "sweep"}, {"points", json::array({run(), run()})}};
+  auto native = bench::results::native_view(compat_view(sweep, Compat::vllm), "sweep.json");
+  ASSERT_TRUE(std::holds_alternative<json>(native));
+  EXPECT_EQ(std::get<json>(native), sweep);
+}
+
+TEST(NativeView, LeavesBenchsOwnKeysAlone) {
+  auto native = bench::results::native_view(run(), "n1.json");
+  ASSERT_TRUE(std::holds_alternative<json>(native));
+  EXPECT_EQ(std::get<json>(native), run());
+}
+
+TEST(NativeView, RefusesAViewItDoesNotKnowNamingWhy) {
+  json odd = run();
+  odd["json_compat"] = "aiperf";
+  auto native = bench::results::native_view(odd, "odd.json");
+  ASSERT_TRUE(std::holds_alternative<bench::results::FormatError>(native));
+  EXPECT_EQ(std::get<bench::results::FormatError>(native).message,
+            "odd.json: \"json_compat\": \"aiperf\" is no view this bench writes (vllm, sglang): "
+            "its keys cannot be read by bench's definitions");
+}
+
+// One table of the peers' names: what the vllm view writes is what gates and compare accept.
+TEST(KeyAliases, EveryNameTheVllmViewAddsIsAnAliasOfTheKeyItCopies) {
+  const json view = compat_view(run(), Compat::vllm);
+  for (const auto& [name, value] : view.items()) {
+    if (run().contains(name) || name == "json_compat" || name.ends_with("_itl_per_token_ms")) {
+      continue;
+    }
+    const std::optional<std::string> key = bench::results::aliased_key(name);
+    ASSERT_TRUE(key.has_value()) << name;
+    EXPECT_EQ(value, run()[*key]) << name;
+  }
+  EXPECT_EQ(bench::results::aliased_key("p99_e2el_ms"), "p99_e2e_latency_ms");
+  EXPECT_FALSE(bench::results::aliased_key("output_throughput").has_value());
 }
 
 }  // namespace

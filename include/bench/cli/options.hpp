@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/compare/compare.hpp"
 #include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
@@ -164,7 +165,7 @@ struct SearchOptions {
 struct CompareOptions {
   std::string base_path;
   std::string new_path;
-  std::optional<double> fail_on_regression;  // a fraction: 0.05 = 5%
+  compare::Thresholds fail_on_regression;  // --fail-on-regression: for all, and per figure
   bool json = false;                         // --output-format json
 };
 

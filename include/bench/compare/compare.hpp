@@ -11,6 +11,7 @@
 // have called real (t(0.975, df) x the standard error of the difference, in % of base). Single
 // runs carry no noise estimate: changes are judged by their size alone, and the report says so.
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -83,7 +84,10 @@ struct Comparison {
   // run, token counts from different sources), one line each: for stderr, never failing.
   std::vector<std::string> warnings;
   std::optional<double> threshold;  // --fail-on-regression as a fraction (0.05 = 5%)
+  std::map<std::string, double> metric_thresholds;  // a figure's own (Row::metric: fraction)
 
+  /// The threshold `metric` (a Row's key) is judged by: its own, else the one for all.
+  std::optional<double> threshold_of(std::string_view metric) const;
   std::size_t regressions() const;
   /// True when a threshold is set and some row is worse by more than it.
   bool failed() const { return regressions() > 0; }
@@ -93,6 +97,15 @@ struct CompareOptions {
   std::string base_name = "base";
   std::string new_name = "new";
   std::optional<double> threshold;  // fraction; nullopt = mark better/worse, never fail
+  // Per figure (results key, "error_rate"): its own threshold, before `threshold`.
+  std::map<std::string, double> metric_thresholds;
+};
+
+/// --fail-on-regression as given: "5%" for every figure, "output_throughput=2%,p99_ttft_ms=10%"
+/// per figure, or both ("5%,p99_itl_ms=20%": 20% for ITL p99, 5% for the rest).
+struct Thresholds {
+  std::optional<double> all;
+  std::map<std::string, double> by_metric;  // bench's key (a peer's name is read as bench's)
 };
 
 /// Compares two results objects (single runs, or sweeps of the same variable). Errors: either
@@ -101,7 +114,9 @@ std::variant<Comparison, CompareError> compare(const nlohmann::json& base,
                                                const nlohmann::json& next,
                                                const CompareOptions& options = {});
 
-/// Reads a results file. Errors name the path: cannot be opened, is not JSON.
+/// Reads a results file by bench's own definitions (results::native_view: a --json-compat
+/// view is read back as bench's keys). Errors name the path: cannot be opened, is not JSON, a
+/// view that cannot be read so.
 std::variant<nlohmann::json, CompareError> load_results(const std::string& path);
 
 /// --fail-on-regression's value as a fraction. "5%" is five percent (0.05); a bare number is
@@ -110,13 +125,25 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
 /// worsening.
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text);
 
+/// The figures compare judges, by key ("output_throughput", ..., "error_rate"): the names a
+/// per-figure threshold may use (or a peer's alias of one, results::aliased_key).
+const std::vector<std::string>& compared_metrics();
+
+/// --fail-on-regression's value: comma-separated entries, each a threshold (parse_threshold)
+/// for every figure or METRIC=THRESHOLD for one of compared_metrics(). Errors are one line
+/// naming the flag: an entry that is no threshold, a metric compare does not judge, a metric
+/// or the default given twice.
+std::variant<Thresholds, CompareError> parse_thresholds(std::string_view flag,
+                                                        std::string_view text);
+
 /// The comparison for people: a header naming the files, one aligned table per point (metric,
 /// unit, base, new, change, verdict), the points found on one side only, and a last line
 /// counting regressions when a threshold is set. Warnings are not included (stderr's).
 std::string render_text(const Comparison& comparison);
 
 /// The comparison for scripts: {"schema_version": 1, "kind": "comparison", "base", "new",
-/// "threshold", "sweep_variable", "points": [{"point", "rows": [{"metric", "label", "unit",
+/// "threshold" (the one for every figure), "thresholds" ({metric: a figure's own}),
+/// "sweep_variable", "points": [{"point", "rows": [{"metric", "label", "unit",
 /// "direction", "base", "new", "change_pct", "verdict"}]}], "only_in_base", "only_in_new",
 /// "warnings", "regressions", "failed"}; a value that is not known is null. Each point also
 /// has "base_repeats", "new_repeats" and "noise_test" ("welch", or null without repeats on

@@ -12,10 +12,15 @@
 
 namespace bench::gate {
 
-/// nullopt when `metric` is one of `known`; otherwise the one-line message, naming the flag,
-/// the name and the nearest known name: "--fail-over: 'p99_ttfft_ms' is not a metric of
-/// bench's results (did you mean p99_ttft_ms?)". vLLM's names for the same figures
-/// (total_token_throughput, request_goodput, *_e2el_ms) are answered with bench's.
+/// The results key `metric` names: bench's key for a peer's name of the same figure (vLLM's
+/// total_token_throughput, request_goodput, {stat}_e2el_ms: results::aliased_key), else
+/// `metric` itself.
+std::string metric_key(std::string_view metric);
+
+/// nullopt when `metric`, or the key it is an alias of (metric_key), is one of `known`;
+/// otherwise the one-line message, naming the flag, the name and the nearest known name:
+/// "--fail-over: 'p99_ttfft_ms' is not a metric of bench's results (did you mean
+/// p99_ttft_ms?)".
 std::optional<std::string> check_metric(std::string_view flag, std::string_view metric,
                                         const std::vector<std::string>& known);
 
