@@ -2,7 +2,9 @@
 // code, and nothing sent. Also: an unreachable server is a clear run failure.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cli/exit_codes.hpp"
@@ -90,6 +92,41 @@ TEST(Cli, AnUnwritableOutputPathLeavesNoFileBehind) {
                      dir.file("missing/r.html")});
   EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
   EXPECT_TRUE(bench::testing::read_file(dir.file("r.json")).empty());
+}
+
+// Every file bench writes is checked before anything is sent, by creating a file where the
+// writer will (as root, access(2) calls /proc writable, where no file can be created), and an
+// unwritable path is the usage exit everywhere: the run's files, report -o, merge -o and the
+// simulator's truth log, one line naming the flag and the path.
+TEST(Cli, EveryUnwritableOutputPathIsTheUsageExitBeforeAnythingIsSent) {
+  bench::sim::SimServer server({});
+  const bench::testing::TempDir dir;
+  const std::string results = dir.file("results.json");
+  { std::ofstream(results) << "{}\n"; }
+  const std::string missing = "/nonexistent-bench-dir/out";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--base-url", server.base_url(), "--html", "/proc/bench-r.html"},
+       "--html: cannot write '/proc/bench-r.html'"},
+      {{"--base-url", server.base_url(), "--output-file", "/proc/bench-r.json"},
+       "--output-file: cannot write '/proc/bench-r.json'"},
+      {{"--base-url", server.base_url(), "--save-requests", "/proc/bench-r.jsonl"},
+       "--save-requests: cannot write '/proc/bench-r.jsonl'"},
+      {{"--sim-trace", "/proc/bench-trace.jsonl", "--num-prompts", "1"},
+       "--sim-trace: cannot write '/proc/bench-trace.jsonl'"},
+      {{"report", results, "-o", "/proc/bench-r.html"},
+       "report -o: cannot write '/proc/bench-r.html'"},
+      {{"report", results, "-o", missing}, "report -o: '" + missing + "': no directory"},
+      {{"merge", results, "-o", missing}, "merge -o: '" + missing + "': no directory"},
+      {{"serve-sim", "--port", "0", "--trace", "/proc/bench-trace.jsonl"},
+       "--trace: cannot write '/proc/bench-trace.jsonl'"},
+  };
+  for (const auto& [args, must_mention] : cases) {
+    const ProcessResult result = run_process(BENCH_BINARY, args);
+    EXPECT_EQ(result.exit_code, kExitUsage) << args[0] << " " << args.back() << ": " << result.err;
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;  // one line
+    EXPECT_NE(result.err.find(must_mention), std::string::npos) << result.err;
+  }
+  EXPECT_EQ(server.requests_served(), 0u);
 }
 
 TEST(Cli, HelpListsTheFlagsAndExitsZero) {
