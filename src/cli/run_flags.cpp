@@ -265,7 +265,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--seed", run.seed,
                  "Seed of the prompts, their lengths, file order and arrivals; the same seed "
                  "sends the same requests (default: a new one each run, recorded in the "
-                 "results)");
+                 "results)")
+      // CLI11 reads "-1" into an unsigned seed as 2^64 - 1, silently: refused instead.
+      ->check(non_negative_number());
   app.add_flag("--reuse-prompts", run.reuse_prompts,
                "Send the same prompts at every point of a sweep and on every pass of a "
                "--duration run (cache-warm measurement; said in the report). Default: every "

@@ -258,6 +258,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                  "Seed of the simulator's choices (faults, early EOS), drawn per request in "
                  "arrival order")
       ->capture_default_str()
+      ->check(non_negative_number())  // "-1" would be read as 2^64 - 1 (as --seed)
       ->group(faults);
   add_token_flags(app, sim, prefix, dialect);
   app.add_option(prefix + "trace", sim.trace_path,

@@ -60,7 +60,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlagCase{{"--output-file", "/nonexistent-bench-dir/r.json"},
                                   "--output-file: '/nonexistent-bench-dir/r.json'"},
                       BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
-                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"}));
+                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"},
+                      // CLI11 read -1 into the unsigned seed as 18446744073709551615.
+                      BadFlagCase{{"--seed", "-1"}, "--seed: '-1' is not a number >= 0"}));
 
 // Each refusal is one line that a person can read: bounds as numbers, not 309 digits.
 TEST(Cli, RangeErrorsPrintReadableBounds) {
