@@ -9,6 +9,7 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "hostile_server.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -155,6 +156,23 @@ TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
   EXPECT_EQ(result.exit_code, kExitRunFailed);
   EXPECT_NE(result.err.find("http://127.0.0.1:1"), std::string::npos) << result.err;
   EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+// A port that answers bytes that are not HTTP was reached: curl's "Unsupported protocol" read
+// "cannot reach ...", which sends the user after a network problem that is not there.
+TEST(Cli, APortThatAnswersNonHttpWasReachedAndDidNotAnswerHttp) {
+  const bench::testing::HostileServer ssh([](bench::testing::Exchange& exchange) {
+    exchange.send("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\nProtocol mismatch.\n");
+  });
+  const std::string authority = ssh.base_url().substr(std::string("http://").size());
+  const ProcessResult result =
+      run_process(BENCH_BINARY, {"--base-url", ssh.base_url(), "--num-prompts", "2"});
+  EXPECT_EQ(result.exit_code, kExitRunFailed) << result.err;
+  EXPECT_NE(result.err.find("reached " + authority + " but it did not answer HTTP (GET " +
+                            ssh.base_url() + "/v1/models: "),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.err.find("cannot reach"), std::string::npos) << result.err;
 }
 
 TEST(Cli, UnreachableServerWithAKnownModelCountsEveryRequestAsConnectRefused) {
