@@ -147,6 +147,11 @@ TEST(Cli, ServeSimHelpDocumentsTheServerFlags) {
   for (const char* flag : {"--port", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk"}) {
     EXPECT_NE(result.out.find(flag), std::string::npos) << flag;
   }
+  // llama-2's template costs 3 tokens by the word rule, 8 as llama-2's tokenizer counts its
+  // markers (native_tokenizer_test measures it): the help said 3 alone.
+  EXPECT_NE(result.out.find("3 template tokens by the word rule"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("8 with llama-2's"), std::string::npos) << result.out;
 }
 
 TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
