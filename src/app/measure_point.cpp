@@ -77,6 +77,15 @@ results::LengthCheck check_lengths(const cli::RunOptions& options, const Prepare
     figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
   }
   figures.template_included = options.input_len_includes_template;
+  // A completions prompt is encoded by the server with its special tokens (vLLM's
+  // add_special_tokens=True, llama.cpp's add_bos_token): bench's prompts are content only, so
+  // the BOS is expected beside them. On chat, the template's measure already holds it.
+  if (figures.tokens && prepared.tokenizer != nullptr &&
+      prepared.request.endpoint == protocol::Endpoint::completions) {
+    if (const auto added = prepared.tokenizer->added_special_tokens()) {
+      figures.special_tokens = static_cast<double>(*added);
+    }
+  }
   const bool all_usage = summary.completed > 0;
   if (all_usage && summary.input_tokens_from_usage == summary.completed) {
     figures.server_prompt_tokens = summary.mean_prompt_tokens;

@@ -100,6 +100,28 @@ bool write_files(const cli::RunOptions& options, const RunResults& run, RecordLo
 
 namespace {
 
+// --multi-turn: --num-prompts counts sessions, each turn of one a request; a sharegpt
+// conversation's number of turns is known only when its session starts.
+std::string describe_sessions(const cli::RunOptions& options, const std::string& bound) {
+  const workload::MultiTurnOptions& multi_turn = options.multi_turn;
+  const bool random = options.dataset.kind == workload::DatasetKind::random;
+  std::string turns = fmt::format("of {} turns", multi_turn.turns.value_or(1));
+  if (!random) {
+    turns = multi_turn.turns
+                ? fmt::format("of their conversations' turns (at most {})", *multi_turn.turns)
+                : "of their conversations' turns";
+  }
+  const std::string open =
+      multi_turn.sessions ? fmt::format(", {} open at once", *multi_turn.sessions) : "";
+  if (options.duration_s > 0) {
+    return fmt::format("{}, sessions {} (a request a turn){}", bound, turns, open);
+  }
+  const std::string requests =
+      random ? fmt::format("{} requests", options.num_prompts * multi_turn.turns.value_or(1))
+             : "a request a turn";
+  return fmt::format("{} sessions {} ({}){}", options.num_prompts, turns, requests, open);
+}
+
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
   bool closed = false;
@@ -123,6 +145,7 @@ std::string describe_load(const cli::RunOptions& options) {
                           ? fmt::format("for {}{}", cli::format_duration(options.duration_s),
                                         options.duration_hard ? " (hard)" : "")
                           : fmt::format("{} requests", options.num_prompts);
+  if (options.multi_turn.enabled) bound = describe_sessions(options, bound);
   std::string warmup = options.warmup_duration_s > 0
                            ? fmt::format(" after {} of warm-up",
                                          cli::format_duration(options.warmup_duration_s))

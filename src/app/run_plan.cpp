@@ -295,11 +295,13 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.input_len = options.input_len;
   if (lengths_in_tokens(options, prepared)) context.input_len_unit = "tokens";
   context.output_len = plan.output_len;
-  // Shared-prefix groups, and a Mooncake trace's hash-id blocks, share prefixes on purpose.
+  // Shared-prefix groups, and a Mooncake trace's repeated hash-id blocks, share prefixes on
+  // purpose.
   context.prompts_share_prefixes =
       prepared.prompts != nullptr ? prepared.prompts->shares_prefixes()
                                   : options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;
+  context.prompts_from_trace = options.dataset.kind == workload::DatasetKind::trace;
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
   // Several servers: each one's root as shown, and how the requests were spread over them.

@@ -21,6 +21,7 @@ struct Answer {
   long http_status = 0;
   json body;  // discarded when not JSON
   std::string problem;  // transport failure or the server's error message; empty when 200
+  engine::TransferEnd end;
 };
 
 Answer exchange(const TokenizerServer& server, std::string_view path, const json& body) {
@@ -30,6 +31,7 @@ Answer exchange(const TokenizerServer& server, std::string_view path, const json
   const engine::FetchResult result = engine::fetch(url, *server.headers, body.dump(), single);
   Answer answer;
   answer.http_status = result.http_status;
+  answer.end = result.end;
   if (result.end.error != metrics::ErrorClass::none) {
     answer.problem = result.end.message;
   } else if (result.http_status != 200) {
@@ -53,7 +55,7 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
       server, "/tokenize", {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}});
   const std::string shown = util::url_without_password(server.base_url) + "/tokenize";
   if (vllm.http_status == 0) {
-    throw RunError(fmt::format("cannot reach {}: {}", shown, vllm.problem));
+    throw RunError(failed_exchange_text("POST", shown, vllm.end, vllm.problem));
   }
   if (const auto refusal = describe_refusal(vllm.http_status, vllm.problem)) {
     throw RunError(fmt::format("POST {} answered {}", shown, *refusal));

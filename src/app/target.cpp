@@ -20,7 +20,31 @@ bool is_unreachable(metrics::ErrorClass error) {
          error == ErrorClass::tls || error == ErrorClass::connect_timeout;
 }
 
+// "host:port" of a URL shown to the user (no userinfo, no path).
+std::string authority_of(const std::string& url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t start = scheme == std::string::npos ? 0 : scheme + 3;
+  std::string authority = url.substr(start, url.find('/', start) - start);
+  if (const std::size_t at = authority.rfind('@'); at != std::string::npos) {
+    authority.erase(0, at + 1);
+  }
+  return authority;
+}
+
 }  // namespace
+
+std::string failed_exchange_text(const std::string& what, const std::string& shown_url,
+                                 const engine::TransferEnd& end, const std::string& message) {
+  // A connection was made and no status line came back (curl: "Unsupported protocol" for
+  // bytes that are not HTTP/1.x, "Empty reply from server" for a close): the server was
+  // reached, it did not speak HTTP. A timeout may be a slow HTTP server: said as it was.
+  const bool reached = end.new_connections > 0 && end.response_start_ns < 0 &&
+                       !is_unreachable(end.error) &&
+                       end.error != metrics::ErrorClass::request_timeout;
+  if (!reached) return fmt::format("cannot reach {}: {}", shown_url, message);
+  return fmt::format("reached {} but it did not answer HTTP ({} {}: {})", authority_of(shown_url),
+                     what, shown_url, message);
+}
 
 Target open_target(const std::vector<std::string>& base_urls, const sim::SimOptions& sim) {
   Target target;
@@ -48,7 +72,7 @@ std::string discover_model(const std::string& base_url, const std::vector<std::s
   const engine::FetchResult models = engine::fetch(url, headers, "", engine);
   if (models.end.error != metrics::ErrorClass::none) {
     throw RunError(
-        fmt::format("cannot reach {}: {}", shown_url, redactor.redact(models.end.message)));
+        failed_exchange_text("GET", shown_url, models.end, redactor.redact(models.end.message)));
   }
   if (models.http_status != 200) {
     const std::string message = redactor.redact(protocol::error_message_from_body(models.body));

@@ -10,6 +10,7 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
+#include "bench/cli/output_paths.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
@@ -144,6 +145,15 @@ ParseResult parse_cli(int argc, const char* const* argv) {
       result.merge.format = merge_format == "json"  ? OutputFormat::json
                             : merge_format == "csv" ? OutputFormat::csv
                                                     : OutputFormat::text;
+      if (!result.merge.output_path.empty()) {
+        check_output_path("merge -o", result.merge.output_path);
+      }
+    }
+    if (result.command == Command::report) {
+      check_output_path("report -o", result.report.output_path);
+    }
+    if (result.command == Command::serve_sim && !result.serve_sim.trace_path.empty()) {
+      check_output_path("--trace", result.serve_sim.trace_path);
     }
     if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
     if (result.command == Command::search) {

@@ -1,11 +1,8 @@
 #include "bench/cli/run_flags.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cmath>
-#include <filesystem>
 #include <initializer_list>
 #include <random>
 #include <utility>
@@ -15,6 +12,7 @@
 
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
+#include "bench/cli/output_paths.hpp"
 #include "bench/cli/server_flags.hpp"
 #include "bench/cli/shard_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
@@ -76,26 +74,6 @@ void check_extra_body(const nlohmann::json& body) {
   }
 }
 
-// An output file that cannot be written is refused before anything is sent, not found after
-// the run; nothing is created to find out.
-void check_writable(std::string_view flag, const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (fs::is_directory(path, error)) {
-    throw UsageError(fmt::format("{}: '{}' is a directory", flag, path));
-  }
-  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".")
-                                                               : fs::path(path).parent_path();
-  if (!fs::is_directory(parent, error)) {
-    throw UsageError(fmt::format("{}: '{}': no directory '{}'", flag, path, parent.string()));
-  }
-  // The results are written to a temporary file beside the target, then renamed over it.
-  if (::access(parent.c_str(), W_OK) != 0) {
-    throw UsageError(
-        fmt::format("{}: '{}': directory '{}' is not writable", flag, path, parent.string()));
-  }
-}
-
 // The --sim-* flags shape the embedded server, which a run against --base-url does not start.
 void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) {
   if (run.base_url.empty()) return;
@@ -136,9 +114,10 @@ void validate_run(RunOptions& run) {
     throw UsageError("--api-key: the key may not contain CR or LF characters");
   }
   if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
-  if (!run.output_file.empty()) check_writable("--output-file", run.output_file);
-  if (!run.html_path.empty()) check_writable("--html", run.html_path);
-  if (!run.save_requests.empty()) check_writable("--save-requests", run.save_requests);
+  if (!run.output_file.empty()) check_output_path("--output-file", run.output_file);
+  if (!run.html_path.empty()) check_output_path("--html", run.html_path);
+  if (!run.save_requests.empty()) check_output_path("--save-requests", run.save_requests);
+  if (!run.sim.trace_path.empty()) check_output_path("--sim-trace", run.sim.trace_path);
 }
 
 // --dataset trace's own flags (workload/trace.hpp).
@@ -287,7 +266,9 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--seed", run.seed,
                  "Seed of the prompts, their lengths, file order and arrivals; the same seed "
                  "sends the same requests (default: a new one each run, recorded in the "
-                 "results)");
+                 "results)")
+      // CLI11 reads "-1" into an unsigned seed as 2^64 - 1, silently: refused instead.
+      ->check(non_negative_number());
   app.add_flag("--reuse-prompts", run.reuse_prompts,
                "Send the same prompts at every point of a sweep and on every pass of a "
                "--duration run (cache-warm measurement; said in the report). Default: every "

@@ -62,7 +62,8 @@ void add_token_flags(CLI::App& app, sim::SimOptions& sim, const std::string& pre
            sim.chat_template = *sim::parse_chat_template(word);
          },
          "Chat prompts: none (content only) or llama-2 (BOS, [INST] ... [/INST]: one user "
-         "message costs 3 template tokens) (default: none)")
+         "message costs 3 template tokens by the word rule; with a tokenizer, what it makes "
+         "of the markers, 8 with llama-2's) (default: none)")
       ->check(CLI::IsMember({"none", "llama-2"}))
       ->group(group);
   app.add_option(prefix + "tokenizer", sim.tokenizer_path,
@@ -258,6 +259,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                  "Seed of the simulator's choices (faults, early EOS), drawn per request in "
                  "arrival order")
       ->capture_default_str()
+      ->check(non_negative_number())  // "-1" would be read as 2^64 - 1 (as --seed)
       ->group(faults);
   add_token_flags(app, sim, prefix, dialect);
   app.add_option(prefix + "trace", sim.trace_path,

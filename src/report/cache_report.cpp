@@ -14,6 +14,10 @@ namespace {
 // Why the share may be high on purpose, or "" when the workload was meant to send fresh prompts.
 std::string intended_sharing(const RunContext& context) {
   if (context.prompts_reused) return "prompts reused on purpose (--reuse-prompts): cache-warm";
+  if (context.prompts_share_prefixes && context.prompts_from_trace) {
+    return "trace replay whose prompts share prefixes where its hash ids repeat: sharing is "
+           "the trace's";
+  }
   if (context.prompts_share_prefixes) return "shared-prefix workload: sharing is its purpose";
   return "";
 }

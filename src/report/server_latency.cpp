@@ -28,6 +28,16 @@ constexpr std::string_view kBunchedOnTheWay =
 using metrics::RunSummary;
 using server_metrics::Delta;
 
+// bench times a figure on the client, the server in its own process: the two differ by the
+// network and the stream's path even when they agree, and a request exactly at a bucket's bound
+// is the server's to round. bench's figure is outside the server's bucket only when beyond a
+// bound by more than 0.5 ms plus 2% of the bound (numpy.isclose's atol + rtol * |bound|): 10.03 ms
+// against a bucket bounded at 10 ms is inside, 10.71 ms is not.
+constexpr double kOutsideAbsoluteS = 0.0005;
+constexpr double kOutsideRelative = 0.02;
+
+double tolerance_s(double bound_s) { return kOutsideAbsoluteS + kOutsideRelative * bound_s; }
+
 // bench's ITL is per token (a chunk's gap split over its tokens), as the servers' ITL histograms
 // are (vLLM's per engine step: one token a step without speculative decoding); bench's ICL, per
 // chunk, has no server counterpart. bench's TPOT is per request, as the servers' TPOT is.
@@ -52,6 +62,16 @@ std::optional<double> bench_value_s(const LatencyMetric& metric, const RunSummar
 
 std::string seconds_text(double seconds) { return fmt::format("{:.3g} s", seconds); }
 
+// A finding is said in milliseconds, bench's figure to 0.01 ms: a figure beyond the tolerance
+// (at least 0.5 ms) always reads beyond the bound it is held against.
+std::string ms_text(double seconds) { return fmt::format("{:.2f} ms", seconds * 1e3); }
+
+std::string range_ms_text(const server_metrics::BucketRange& range) {
+  const auto ms = [](double seconds) { return fmt::format("{:.6g}", seconds * 1e3); };
+  if (std::isinf(range.upper)) return fmt::format("above {} ms", ms(range.lower));
+  return fmt::format("{}-{} ms", ms(range.lower), ms(range.upper));
+}
+
 std::string range_text(const server_metrics::BucketRange& range) {
   if (std::isinf(range.upper)) return fmt::format("above {:g} s", range.lower);
   return fmt::format("{:g}-{:g} s", range.lower, range.upper);
@@ -72,7 +92,16 @@ std::string range_line(const LatencyRange& range) {
 
 std::optional<bool> LatencyRange::bench_inside() const {
   if (!server_s || !bench_s) return std::nullopt;
-  return *bench_s >= server_s->lower && *bench_s <= server_s->upper;
+  return !bench_above() && !bench_below();
+}
+
+bool LatencyRange::bench_above() const {
+  return server_s && bench_s && !std::isinf(server_s->upper) &&
+         *bench_s > server_s->upper + tolerance_s(server_s->upper);
+}
+
+bool LatencyRange::bench_below() const {
+  return server_s && bench_s && *bench_s < server_s->lower - tolerance_s(server_s->lower);
 }
 
 std::vector<LatencyRange> latency_ranges(const Delta& delta, const RunSummary& summary) {
@@ -105,11 +134,12 @@ void append_latency_lines(const std::vector<LatencyRange>& ranges,
   }
   for (const LatencyRange& range : ranges) {
     if (range.bench_inside().value_or(true)) continue;
-    const bool above = *range.bench_s > range.server_s->upper;
+    const bool above = range.bench_above();
     lines.push_back(
-        {"", fmt::format("Finding: bench's {} ({}) is {} the server's range ({}): {}",
-                         label_of(range), seconds_text(*range.bench_s),
-                         above ? "above" : "below", range_text(*range.server_s),
+        {"", fmt::format("Finding: bench's {} ({}) is {} the server's range ({}) by more than "
+                         "its tolerance: {}",
+                         label_of(range), ms_text(*range.bench_s), above ? "above" : "below",
+                         range_ms_text(*range.server_s),
                          above ? range.metric->above_because : range.metric->below_because)});
   }
 }

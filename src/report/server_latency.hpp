@@ -35,9 +35,13 @@ struct LatencyRange {
   std::optional<server_metrics::BucketRange> server_s;  // nullopt: no observation in the window
   std::optional<double> bench_s;  // nullopt: no successful request, or no counterpart
 
-  /// Whether bench's value falls in the server's bucket (bounds included); nullopt when either
-  /// is unknown.
+  /// Whether bench's value falls in the server's bucket, within a tolerance of 0.5 ms plus 2%
+  /// of the bound either side (bench and the server time from different places); nullopt when
+  /// either is unknown.
   std::optional<bool> bench_inside() const;
+  /// bench's value beyond the bucket's upper bound by more than the tolerance; below, its lower.
+  bool bench_above() const;
+  bool bench_below() const;
 };
 
 /// p50 and p99 of each latency the server exposes, in the order of the report.

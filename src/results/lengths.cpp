@@ -22,11 +22,14 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   check.keys[std::string(key::input_len_unit)] = unit;
   check.keys[std::string(key::chat_template_tokens)] =
       figures.template_tokens ? json(*figures.template_tokens) : json(nullptr);
+  check.keys[std::string(key::prompt_special_tokens)] =
+      figures.special_tokens ? json(*figures.special_tokens) : json(nullptr);
   // Nothing sent: nothing was expected either (null, never 0).
   std::optional<double> expected = figures.requested_input;
   if (expected && figures.template_tokens && !figures.template_included) {
     *expected += *figures.template_tokens;
   }
+  if (expected && figures.special_tokens) *expected += *figures.special_tokens;
   check.keys[std::string(key::expected_prompt_tokens)] = expected ? json(*expected) : json();
 
   json input = nullptr;
@@ -35,10 +38,13 @@ LengthCheck check_lengths(const LengthFigures& figures) {
     if (input.get<bool>()) {
       check.warnings.push_back(fmt::format(
           "input_len_mismatch: the server counted {:.1f} prompt tokens a request, {:.1f} "
-          "expected ({:.1f} {} requested{}){}",
+          "expected ({:.1f} {} requested{}{}){}",
           *figures.server_prompt_tokens, *expected, *figures.requested_input, unit,
           figures.template_tokens && !figures.template_included
               ? fmt::format(" + {:g} of chat template", *figures.template_tokens)
+              : "",
+          figures.special_tokens && *figures.special_tokens > 0
+              ? fmt::format(" + {:g} special (BOS) the tokenizer adds", *figures.special_tokens)
               : "",
           figures.tokens ? "" : "; lengths are words: --tokenizer makes them tokens"));
     }

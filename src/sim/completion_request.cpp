@@ -10,14 +10,15 @@ namespace {
 
 using nlohmann::json;
 
-// A prompt: a string, an array of strings, or an array of token ids (OpenAI completions).
+// A prompt: a string, an array of strings, or an array of token ids (OpenAI completions). Text
+// gets the tokenizer's special tokens (BOS) as a server encodes it; ids are taken as given.
 std::optional<std::int64_t> prompt_length(const json& prompt, const PromptCounter& counter) {
-  if (prompt.is_string()) return counter.count(prompt.get_ref<const std::string&>());
+  if (prompt.is_string()) return counter.count_prompt(prompt.get_ref<const std::string&>());
   if (!prompt.is_array()) return std::nullopt;
   std::int64_t tokens = 0;
   for (const json& part : prompt) {
     if (part.is_string()) {
-      tokens += counter.count(part.get_ref<const std::string&>());
+      tokens += counter.count_prompt(part.get_ref<const std::string&>());
     } else if (part.is_number_integer()) {
       ++tokens;
     } else {

@@ -110,6 +110,11 @@ std::int64_t PromptCounter::count(std::string_view text) const {
                     : util::count_words(text);
 }
 
+std::int64_t PromptCounter::count_prompt(std::string_view text) const {
+  const std::size_t added = tokenizer_ ? tokenizer_->added_special_tokens().value_or(0) : 0;
+  return count(text) + static_cast<std::int64_t>(added);
+}
+
 std::optional<std::string> PromptCounter::render_chat(const json& messages) const {
   if (!messages.is_array()) return std::nullopt;
   if (chat_template_ == ChatTemplate::llama2) return render_llama2(messages);

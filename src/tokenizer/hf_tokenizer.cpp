@@ -16,6 +16,32 @@ bool uses_byte_level(const nlohmann::json& config) {
   return text.find("\"ByteLevel\"") != std::string::npos;
 }
 
+// The tokens a post_processor adds around one sequence, as tokenizers' processors/*.rs do when
+// a prompt is encoded with add_special_tokens: TemplateProcessing's "single" template (each
+// SpecialToken entry stands for its "ids"), BertProcessing's and RobertaProcessing's [CLS]
+// and [SEP] (or <s> and </s>), a Sequence's processors in turn; ByteLevel adds none.
+std::size_t post_processor_tokens(const nlohmann::json& processor) {
+  if (!processor.is_object()) return 0;
+  const std::string type = processor.value("type", "");
+  if (type == "BertProcessing" || type == "RobertaProcessing") return 2;
+  std::size_t added = 0;
+  if (type == "Sequence") {
+    for (const auto& inner : processor.value("processors", nlohmann::json::array())) {
+      added += post_processor_tokens(inner);
+    }
+    return added;
+  }
+  if (type != "TemplateProcessing") return 0;
+  const nlohmann::json specials = processor.value("special_tokens", nlohmann::json::object());
+  for (const auto& piece : processor.value("single", nlohmann::json::array())) {
+    if (!piece.contains("SpecialToken")) continue;
+    const std::string id = piece["SpecialToken"].value("id", "");
+    const auto special = specials.find(id);
+    added += special != specials.end() && special->contains("ids") ? special->at("ids").size() : 1;
+  }
+  return added;
+}
+
 }  // namespace
 
 HfTokenizer::HfTokenizer(const nlohmann::json& config, const std::string& name)
@@ -24,6 +50,7 @@ HfTokenizer::HfTokenizer(const nlohmann::json& config, const std::string& name)
       model_(config.at("model")),
       decoder_(make_decoder(config.value("decoder", nlohmann::json()))) {
   read_added_tokens(config.value("added_tokens", nlohmann::json::array()));
+  added_special_tokens_ = post_processor_tokens(config.value("post_processor", nlohmann::json()));
   TokenId largest = -1;
   for (const auto& [token, id] : model_.vocabulary()) largest = std::max(largest, id);
   id_to_token_.resize(static_cast<std::size_t>(largest + 1));

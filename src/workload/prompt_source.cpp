@@ -165,7 +165,11 @@ class TraceSource final : public PromptSource {
     line << ", trace seconds " << stats.first_s << "-" << stats.last_s;
     if (options.trace.speed != 1.0) line << " at " << options.trace.speed << "x speed";
     line << ", lengths in " << (tokens.tokenizer != nullptr ? "tokens" : "words");
-    if (mooncake_) line << ", hash blocks of " << kTraceBlockTokens;
+    if (mooncake_) {
+      line << ", hash blocks of " << kTraceBlockTokens << ": "
+           << (file_.shares_prefixes() ? "prompts share prefixes where their hash ids repeat"
+                                       : "no two prompts share a first block");
+    }
     summary_ = line.str();
     for (std::size_t row = 0; row < file_.size(); ++row) {
       longest_.add(file_.row(row).input_len, file_.row(row).output_len);
@@ -178,7 +182,7 @@ class TraceSource final : public PromptSource {
                         tokens_);
   }
   std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
-  bool shares_prefixes() const override { return mooncake_; }
+  bool shares_prefixes() const override { return file_.shares_prefixes(); }
   const std::string& summary() const override { return summary_; }
   std::shared_ptr<const std::vector<std::int64_t>> arrival_offsets_ns() const override {
     return file_.offsets_ns();

@@ -138,6 +138,7 @@ json parse_mooncake_line(std::string_view line, const std::string& path, std::si
     throw DatasetError(path, line_number,
                        "\"hash_ids\" must be a list of whole numbers, got " + ids->dump());
   }
+  if (!ids->empty()) record.first_hash_id = ids->front().get<std::int64_t>();
   return row;
 }
 

@@ -122,6 +122,7 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
       rows_.push_back({row.input_len, row.output_len});
       times_ns.push_back(time_ns);
       if (options.format == TraceFormat::mooncake) spans.push_back(row.span);
+      note_first_block(row.first_hash_id);
     }
     return !(max_rows && rows_.size() >= *max_rows);
   });
@@ -136,6 +137,14 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
                             options.speed);
   rows_.shrink_to_fit();
   if (options.format == TraceFormat::mooncake) lines_.emplace(path, std::move(spans));
+}
+
+// Prompts share a prefix exactly when they share their first block: once two do, the ids
+// seen need no longer be kept.
+void TraceFile::note_first_block(std::optional<std::int64_t> id) {
+  if (!id || shares_prefixes_) return;
+  shares_prefixes_ = !first_blocks_.insert(*id).second;
+  if (shares_prefixes_) first_blocks_ = {};
 }
 
 std::vector<std::int64_t> TraceFile::hash_ids(std::size_t row) const {

@@ -25,6 +25,9 @@ struct TraceRecord {
   std::string_view model;     // burstgpt's Model; empty for the other formats
   std::string_view log_type;  // burstgpt's Log Type
   ItemSpan span;              // where the row lies in the file (line: its 1-based line)
+  // mooncake: the id of the prompt's first hash block (rows with the same one share a prefix);
+  // nullopt without hash ids.
+  std::optional<std::int64_t> first_hash_id;
 };
 
 /// Called with each data row in file order; returns false to stop reading.

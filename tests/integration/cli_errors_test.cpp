@@ -2,11 +2,14 @@
 // code, and nothing sent. Also: an unreachable server is a clear run failure.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "hostile_server.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -58,7 +61,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlagCase{{"--output-file", "/nonexistent-bench-dir/r.json"},
                                   "--output-file: '/nonexistent-bench-dir/r.json'"},
                       BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
-                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"}));
+                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"},
+                      // CLI11 read -1 into the unsigned seed as 18446744073709551615.
+                      BadFlagCase{{"--seed", "-1"}, "--seed: '-1' is not a number >= 0"}));
 
 // Each refusal is one line that a person can read: bounds as numbers, not 309 digits.
 TEST(Cli, RangeErrorsPrintReadableBounds) {
@@ -92,6 +97,41 @@ TEST(Cli, AnUnwritableOutputPathLeavesNoFileBehind) {
   EXPECT_TRUE(bench::testing::read_file(dir.file("r.json")).empty());
 }
 
+// Every file bench writes is checked before anything is sent, by creating a file where the
+// writer will (as root, access(2) calls /proc writable, where no file can be created), and an
+// unwritable path is the usage exit everywhere: the run's files, report -o, merge -o and the
+// simulator's truth log, one line naming the flag and the path.
+TEST(Cli, EveryUnwritableOutputPathIsTheUsageExitBeforeAnythingIsSent) {
+  bench::sim::SimServer server({});
+  const bench::testing::TempDir dir;
+  const std::string results = dir.file("results.json");
+  { std::ofstream(results) << "{}\n"; }
+  const std::string missing = "/nonexistent-bench-dir/out";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--base-url", server.base_url(), "--html", "/proc/bench-r.html"},
+       "--html: cannot write '/proc/bench-r.html'"},
+      {{"--base-url", server.base_url(), "--output-file", "/proc/bench-r.json"},
+       "--output-file: cannot write '/proc/bench-r.json'"},
+      {{"--base-url", server.base_url(), "--save-requests", "/proc/bench-r.jsonl"},
+       "--save-requests: cannot write '/proc/bench-r.jsonl'"},
+      {{"--sim-trace", "/proc/bench-trace.jsonl", "--num-prompts", "1"},
+       "--sim-trace: cannot write '/proc/bench-trace.jsonl'"},
+      {{"report", results, "-o", "/proc/bench-r.html"},
+       "report -o: cannot write '/proc/bench-r.html'"},
+      {{"report", results, "-o", missing}, "report -o: '" + missing + "': no directory"},
+      {{"merge", results, "-o", missing}, "merge -o: '" + missing + "': no directory"},
+      {{"serve-sim", "--port", "0", "--trace", "/proc/bench-trace.jsonl"},
+       "--trace: cannot write '/proc/bench-trace.jsonl'"},
+  };
+  for (const auto& [args, must_mention] : cases) {
+    const ProcessResult result = run_process(BENCH_BINARY, args);
+    EXPECT_EQ(result.exit_code, kExitUsage) << args[0] << " " << args.back() << ": " << result.err;
+    EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;  // one line
+    EXPECT_NE(result.err.find(must_mention), std::string::npos) << result.err;
+  }
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
 TEST(Cli, HelpListsTheFlagsAndExitsZero) {
   const ProcessResult result = run_process(BENCH_BINARY, {"--help"});
   EXPECT_EQ(result.exit_code, 0);
@@ -107,6 +147,11 @@ TEST(Cli, ServeSimHelpDocumentsTheServerFlags) {
   for (const char* flag : {"--port", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk"}) {
     EXPECT_NE(result.out.find(flag), std::string::npos) << flag;
   }
+  // llama-2's template costs 3 tokens by the word rule, 8 as llama-2's tokenizer counts its
+  // markers (native_tokenizer_test measures it): the help said 3 alone.
+  EXPECT_NE(result.out.find("3 template tokens by the word rule"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("8 with llama-2's"), std::string::npos) << result.out;
 }
 
 TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
@@ -116,6 +161,23 @@ TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
   EXPECT_EQ(result.exit_code, kExitRunFailed);
   EXPECT_NE(result.err.find("http://127.0.0.1:1"), std::string::npos) << result.err;
   EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+// A port that answers bytes that are not HTTP was reached: curl's "Unsupported protocol" read
+// "cannot reach ...", which sends the user after a network problem that is not there.
+TEST(Cli, APortThatAnswersNonHttpWasReachedAndDidNotAnswerHttp) {
+  const bench::testing::HostileServer ssh([](bench::testing::Exchange& exchange) {
+    exchange.send("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\nProtocol mismatch.\n");
+  });
+  const std::string authority = ssh.base_url().substr(std::string("http://").size());
+  const ProcessResult result =
+      run_process(BENCH_BINARY, {"--base-url", ssh.base_url(), "--num-prompts", "2"});
+  EXPECT_EQ(result.exit_code, kExitRunFailed) << result.err;
+  EXPECT_NE(result.err.find("reached " + authority + " but it did not answer HTTP (GET " +
+                            ssh.base_url() + "/v1/models: "),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.err.find("cannot reach"), std::string::npos) << result.err;
 }
 
 TEST(Cli, UnreachableServerWithAKnownModelCountsEveryRequestAsConnectRefused) {

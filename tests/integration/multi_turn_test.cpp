@@ -114,6 +114,21 @@ TEST(MultiTurn, EachTurnSendsBackThePreviousReplyVerbatimAndItsHistoryHitsThePre
             multi_turn["by_turn"][0]["mean_input_tokens"].get<double>() + 2 * 40);
 }
 
+// --num-prompts counts sessions: the start-up line said "closed loop, 12 requests" for a run
+// that sent 36.
+TEST(MultiTurn, TheStartUpLineCountsSessionsAndTheirRequests) {
+  RecordingServer server;
+  const ProcessResult run = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "m", "--per-chunk-usage", "off",
+                     "--preconnect", "0", "--multi-turn", "--turns", "3", "--num-prompts", "12",
+                     "--concurrency", "4", "--input-len", "4", "--output-format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(server.requests().size(), 36u);
+  EXPECT_NE(run.err.find("closed loop, 12 sessions of 3 turns (36 requests)"), std::string::npos)
+      << run.err;
+  EXPECT_EQ(run.err.find("12 requests"), std::string::npos) << run.err;
+}
+
 TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
   struct Case {
     std::vector<std::string> args;

@@ -199,6 +199,21 @@ TEST(CachedShareWarning, SharedPrefixWorkloadIsNotWarnedButStillShown) {
                        "60.0% cached; shared-prefix workload: sharing is its purpose"));
 }
 
+// A Mooncake trace run was said to be a "shared-prefix workload": it is a trace replay, whose
+// prompts share prefixes where its hash ids repeat.
+TEST(CachedShareWarning, ATraceReplayIsNamedAsOneNotAsASharedPrefixWorkload) {
+  RunContext trace = context();
+  trace.prompts_share_prefixes = true;
+  trace.prompts_from_trace = true;
+  const RunSummary s = cached_share(60);
+  EXPECT_FALSE(bench::report::prompt_cache_warning(s, trace));
+  const std::string text = bench::report::render_text(s, trace);
+  EXPECT_TRUE(contains(text, "60.0% cached; trace replay whose prompts share prefixes where its "
+                             "hash ids repeat"))
+      << text;
+  EXPECT_FALSE(contains(text, "shared-prefix workload")) << text;
+}
+
 TEST(CachedShareWarning, ReusedPromptsAreACacheWarmMeasurementSaidSo) {
   RunContext reused = context();
   reused.prompts_reused = true;

@@ -79,11 +79,12 @@ TEST(ServerLatency, BenchOutsideTheServersRangeIsAFinding) {
   const RunSummary summary = with_ttft(150, 700);
   const RunContext context = with_delta(ttft_delta());
   const std::string text = bench::report::render_text(summary, context);
-  EXPECT_NE(text.find("Finding: bench's p50 TTFT (0.15 s) is above the server's range (0-0.1 s)"),
+  EXPECT_NE(text.find("Finding: bench's p50 TTFT (150.00 ms) is above the server's range "
+                      "(0-100 ms) by more than its tolerance"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("Finding: bench's p99 TTFT (0.7 s) is above the server's range "
-                      "(0.25-0.5 s)"),
+  EXPECT_NE(text.find("Finding: bench's p99 TTFT (700.00 ms) is above the server's range "
+                      "(250-500 ms)"),
             std::string::npos)
       << text;
   const nlohmann::json ranges =
@@ -167,11 +168,39 @@ TEST(ServerLatency, ItlAndTpotBesideBenchsPerTokenAndPerRequestFigures) {
 TEST(ServerLatency, ATokenGapSlowerThanTheServersIsAFinding) {
   const RunSummary summary = with_decode(30, 40, 9, 12);
   const std::string text = bench::report::render_text(summary, with_delta(decode_delta()));
-  EXPECT_NE(text.find("Finding: bench's p50 ITL (0.03 s) is above the server's range (0-0.01 s): "
-                      "the stream slowed on its way from the server"),
+  EXPECT_NE(text.find("Finding: bench's p50 ITL (30.00 ms) is above the server's range (0-10 ms) "
+                      "by more than its tolerance: the stream slowed on its way from the server"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("Finding: bench's p50 TPOT"), std::string::npos) << text;
+}
+
+// The user trial's line: bench's p50 TPOT of 10.028 ms against the server's bucket bounded at
+// 10 ms read "(0.01 s) is above the server's range (0-0.01 s)". Within 0.5 ms + 2% of a bound,
+// bench's figure is inside; beyond it, the finding's figures read beyond the bound.
+TEST(ServerLatency, AFigureWithinTheToleranceOfABoundIsInside) {
+  const RunContext context = with_delta(decode_delta());
+  const RunSummary near = with_decode(8, 20, 10.028, 21);
+  const std::string text = bench::report::render_text(near, context);
+  EXPECT_EQ(text.find("Finding: bench's p50 TPOT"), std::string::npos) << text;
+  EXPECT_EQ(bench::report::to_json(near, context)
+                .at("server_metrics").at("latency_ranges").at("tpot").at("p50").at("bench_inside"),
+            true);
+  const RunSummary beyond = with_decode(8, 20, 10.71, 21);  // 10 ms + 0.5 ms + 0.2 ms
+  const std::string beyond_text = bench::report::render_text(beyond, context);
+  EXPECT_NE(beyond_text.find("Finding: bench's p50 TPOT (10.71 ms) is above the server's range "
+                             "(0-10 ms)"),
+            std::string::npos)
+      << beyond_text;
+  // p99 ITL's bucket is 10-25 ms: 9.6 ms is within the tolerance below it, 9.2 ms is not.
+  EXPECT_EQ(bench::report::render_text(with_decode(8, 9.6, 9, 21), context)
+                .find("Finding: bench's p99 ITL"),
+            std::string::npos);
+  const std::string below_text = bench::report::render_text(with_decode(8, 9.2, 9, 21), context);
+  EXPECT_NE(below_text.find("Finding: bench's p99 ITL (9.20 ms) is below the server's range "
+                            "(10-25 ms)"),
+            std::string::npos)
+      << below_text;
 }
 
 TEST(ServerLatency, TheQueueTimeIsTheServersAloneWithItsExactMean) {

@@ -39,6 +39,30 @@ TEST(Lengths, a_prompt_beyond_two_percent_of_the_expected_length_is_flagged_and_
   EXPECT_NE(check.warnings[0].find("input_len_mismatch"), std::string::npos);
 }
 
+// llama.cpp counted 33 prompt tokens for --input-len 32 on completions: the BOS its tokenizer
+// adds, which bench's content-only prompts leave out. Expected, it is no mismatch.
+TEST(Lengths, the_special_tokens_a_completions_prompt_gets_are_expected) {
+  LengthFigures figures;
+  figures.tokens = true;
+  figures.requested_input = 32;
+  figures.server_prompt_tokens = 33;
+  EXPECT_EQ(check_lengths(figures).keys["input_len_mismatch"], true);  // unknown: a mismatch
+  EXPECT_TRUE(check_lengths(figures).keys["prompt_special_tokens"].is_null());
+  figures.special_tokens = 1;
+  const auto check = check_lengths(figures);
+  EXPECT_EQ(check.keys["prompt_special_tokens"], 1.0);
+  EXPECT_EQ(check.keys["expected_prompt_tokens"], 33.0);
+  EXPECT_EQ(check.keys["input_len_mismatch"], false);
+  EXPECT_TRUE(check.warnings.empty());
+  figures.server_prompt_tokens = 35;
+  const auto over = check_lengths(figures);
+  ASSERT_EQ(over.warnings.size(), 1u);
+  EXPECT_NE(over.warnings[0].find("33.0 expected (32.0 tokens requested + 1 special (BOS) the "
+                                  "tokenizer adds)"),
+            std::string::npos)
+      << over.warnings[0];
+}
+
 TEST(Lengths, ignore_eos_runs_that_end_short_are_flagged_and_others_are_not) {
   LengthFigures figures = chat_in_tokens();
   figures.server_completion_tokens = 90;

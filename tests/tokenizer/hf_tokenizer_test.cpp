@@ -56,6 +56,37 @@ TEST(HfTokenizer, encodes_and_decodes_through_the_whole_pipeline) {
   EXPECT_EQ(tokenizer->description(), "t.json: byte-level BPE, 101 tokens");
 }
 
+// A server encoding a completions prompt adds what the post_processor says (llama-2's and
+// Gemma's TemplateProcessing: BOS); encode() stays content only, so a prompt of N tokens
+// arrives as N + added_special_tokens().
+TEST(HfTokenizer, counts_the_special_tokens_its_post_processor_adds_to_a_prompt) {
+  json with_bos = tiny_byte_level();
+  with_bos["post_processor"] = {
+      {"type", "TemplateProcessing"},
+      {"single", {{{"SpecialToken", {{"id", "<|end|>"}, {"type_id", 0}}}},
+                  {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
+      {"pair", json::array()},
+      {"special_tokens",
+       {{"<|end|>", {{"id", "<|end|>"}, {"ids", {100}}, {"tokens", {"<|end|>"}}}}}}};
+  const auto bos = bench::tokenizer::parse_hf_tokenizer(with_bos.dump(), "t.json");
+  EXPECT_EQ(bos->added_special_tokens(), 1u);
+  EXPECT_EQ(bos->count("Hello Hello"), 3u);  // content only
+  json sequence = tiny_byte_level();
+  sequence["post_processor"] = {
+      {"type", "Sequence"},
+      {"processors", {{{"type", "ByteLevel"}}, with_bos["post_processor"]}}};
+  EXPECT_EQ(bench::tokenizer::parse_hf_tokenizer(sequence.dump(), "t.json")->added_special_tokens(),
+            1u);
+  json byte_level = tiny_byte_level();
+  byte_level["post_processor"] = {{"type", "ByteLevel"}};
+  EXPECT_EQ(
+      bench::tokenizer::parse_hf_tokenizer(byte_level.dump(), "t.json")->added_special_tokens(),
+      0u);
+  EXPECT_EQ(bench::tokenizer::parse_hf_tokenizer(tiny_byte_level().dump(), "t.json")
+                ->added_special_tokens(),
+            0u);
+}
+
 TEST(HfTokenizer, repairs_invalid_utf8_before_encoding) {
   const auto tokenizer = bench::tokenizer::parse_hf_tokenizer(tiny_byte_level().dump(), "t.json");
   EXPECT_NO_THROW(tokenizer->encode("Hello \xFF\xC3"));

@@ -275,6 +275,26 @@ TEST(TraceSource, GivesTheTracesArrivalsAndRowsByRequest) {
   EXPECT_EQ(source->prompt(bench::workload::prompt_index(0, 3)).input_len, 614);
   EXPECT_NE(source->summary().find("10 rows read, 10 replayed"), std::string::npos)
       << source->summary();
+  EXPECT_NE(source->summary().find("prompts share prefixes where their hash ids repeat"),
+            std::string::npos)
+      << source->summary();
+}
+
+// Prompts share a prefix where rows share their first hash block: the sample's first two rows
+// share block 10; a replay of its first row alone shares none (a high cached share is then
+// worth a warning).
+TEST(TraceSource, RowsThatShareNoFirstHashBlockShareNoPrefix) {
+  bench::workload::DatasetOptions options;
+  options.kind = bench::workload::DatasetKind::trace;
+  options.path = kTracesDir + "mooncake_sample.jsonl";
+  options.trace.format = TraceFormat::mooncake;
+  options.count = 2;
+  EXPECT_TRUE(bench::workload::open_prompt_source(options)->shares_prefixes());
+  options.count = 1;
+  const auto alone = bench::workload::open_prompt_source(options);
+  EXPECT_FALSE(alone->shares_prefixes());
+  EXPECT_NE(alone->summary().find("no two prompts share a first block"), std::string::npos)
+      << alone->summary();
 }
 
 }  // namespace

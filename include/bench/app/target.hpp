@@ -35,6 +35,12 @@ struct Target {
 /// server check and the connections opened before a run all ask it.
 inline std::string models_url(const std::string& base_url) { return base_url + "/v1/models"; }
 
+/// Why an exchange with `shown_url` failed before any response: "cannot reach URL: MESSAGE"
+/// when no connection was made, "reached HOST:PORT but it did not answer HTTP (WHAT URL:
+/// MESSAGE)" when one was and no status line came back (another protocol on that port).
+std::string failed_exchange_text(const std::string& what, const std::string& shown_url,
+                                 const engine::TransferEnd& end, const std::string& message);
+
 /// The servers `base_urls` (the first is base_url); starts the embedded simulator when there
 /// are none. Throws RunError when it cannot.
 Target open_target(const std::vector<std::string>& base_urls, const sim::SimOptions& sim);

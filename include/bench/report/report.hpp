@@ -84,6 +84,9 @@ struct RunContext {
   // "reused_prompts"). With either, a high cached share is expected and draws no warning.
   bool prompts_share_prefixes = false;
   bool prompts_reused = false;
+  // A trace replay (--dataset trace): its prompts share prefixes only where the trace's hash
+  // ids repeat, and the report names it so, not as a shared-prefix workload.
+  bool prompts_from_trace = false;
   ClientCheck client;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.

@@ -16,7 +16,11 @@ namespace key {
 inline constexpr std::string_view input_len_unit = "input_len_unit";  // "tokens" | "words"
 // Prompt tokens the chat template adds to each prompt, measured (null: not measured).
 inline constexpr std::string_view chat_template_tokens = "chat_template_tokens";
-// What the server should count per prompt: requested + the template unless it is included.
+// Special tokens (BOS) the tokenizer says a server adds to a completions prompt (its
+// post_processor); null when not known, or on chat (there the template's measure holds them).
+inline constexpr std::string_view prompt_special_tokens = "prompt_special_tokens";
+// What the server should count per prompt: requested + the template unless it is included
+// + the special tokens.
 inline constexpr std::string_view expected_prompt_tokens = "expected_prompt_tokens";
 inline constexpr std::string_view input_len_mismatch = "input_len_mismatch";    // bool | null
 inline constexpr std::string_view output_len_mismatch = "output_len_mismatch";  // bool | null
@@ -35,6 +39,7 @@ struct LengthFigures {
                                              // nothing was sent
   std::optional<double> template_tokens;     // chat template's tokens a prompt, when measured
   bool template_included = false;            // --input-len-includes-template
+  std::optional<double> special_tokens;      // a completions prompt's BOS etc., when known
   std::optional<double> server_prompt_tokens;      // mean usage.prompt_tokens; nullopt: unknown
   std::optional<double> requested_output;    // mean max_tokens sent; nullopt: nothing sent
   std::optional<double> server_completion_tokens;  // mean usage.completion_tokens

@@ -42,6 +42,10 @@ class PromptCounter {
   /// Tokens of `text` as content (no BOS).
   std::vector<tokenizer::TokenId> encode(std::string_view text) const;
   std::int64_t count(std::string_view text) const;
+  /// A completions prompt as a server counts it: count(text) plus the special tokens the
+  /// tokenizer adds to a sequence (llama-2's BOS: vLLM encodes a completions prompt with
+  /// add_special_tokens=True, llama.cpp adds its model's BOS). The word rule adds none.
+  std::int64_t count_prompt(std::string_view text) const;
 
   /// What the template makes of `messages` (an array of {role, content}), BOS not included:
   /// llama.cpp's /apply-template answer. nullopt when a message is not an object or its

@@ -36,6 +36,11 @@ class HfTokenizer final : public Tokenizer {
 
   std::vector<TokenId> encode(std::string_view text) const override;
   std::string decode(const std::vector<TokenId>& ids) const override;
+  /// What the file's post_processor adds to a single sequence (TemplateProcessing's special
+  /// tokens, BERT's and RoBERTa's two; none for ByteLevel or no post_processor).
+  std::optional<std::size_t> added_special_tokens() const override {
+    return added_special_tokens_;
+  }
   const std::vector<std::string>& special_tokens() const override { return special_tokens_; }
   const std::string& description() const override { return description_; }
 
@@ -54,6 +59,7 @@ class HfTokenizer final : public Tokenizer {
   std::unordered_map<TokenId, std::string> added_by_id_;
   std::vector<std::string> id_to_token_;  // the vocabulary by id
   std::vector<std::string> special_tokens_;
+  std::size_t added_special_tokens_ = 0;
   std::string description_;
 };
 

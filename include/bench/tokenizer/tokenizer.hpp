@@ -6,6 +6,7 @@
 // nor the report knows which one it has.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -36,6 +37,11 @@ class Tokenizer {
 
   /// How many tokens encode(text) makes.
   virtual std::size_t count(std::string_view text) const { return encode(text).size(); }
+
+  /// The special tokens a server adds around one prompt when it encodes it with them, as
+  /// vLLM's and llama.cpp's completions endpoints do (llama-2's BOS: 1); encode() leaves them
+  /// out. nullopt when this tokenizer cannot say.
+  virtual std::optional<std::size_t> added_special_tokens() const { return std::nullopt; }
 
   /// The special tokens' texts (BOS, EOS, chat markers), which prompts must never contain.
   virtual const std::vector<std::string>& special_tokens() const = 0;

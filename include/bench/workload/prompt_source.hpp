@@ -41,8 +41,9 @@ class PromptSource {
   /// nullopt for a generated dataset, whose prompts never repeat.
   virtual std::optional<std::uint64_t> distinct_prompts() const = 0;
 
-  /// True when requests are meant to share a prefix (shared-prefix groups): cached input
-  /// tokens are then the point, not a distortion.
+  /// True when requests are meant to share a prefix (shared-prefix groups, a Mooncake trace
+  /// whose rows repeat a first hash id): cached input tokens are then the point, not a
+  /// distortion.
   virtual bool shares_prefixes() const = 0;
 
   /// One line for stderr: what was loaded or will be generated, and what was dropped.

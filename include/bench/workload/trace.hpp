@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -100,13 +101,20 @@ class TraceFile {
 
   const TraceStats& stats() const { return stats_; }
   const std::string& path() const { return path_; }
+  /// Whether two replayed rows share a prefix: the same first hash id (mooncake); false for
+  /// the formats without hash ids.
+  bool shares_prefixes() const { return shares_prefixes_; }
 
  private:
+  void note_first_block(std::optional<std::int64_t> id);
+
   std::string path_;
   std::vector<TraceRow> rows_;
   std::shared_ptr<const std::vector<std::int64_t>> offsets_;
   std::optional<IndexedFile> lines_;  // mooncake: the used rows' lines
   TraceStats stats_;
+  bool shares_prefixes_ = false;
+  std::unordered_set<std::int64_t> first_blocks_;  // first hash ids seen, until one repeats
 };
 
 }  // namespace bench::workload
