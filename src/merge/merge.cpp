@@ -91,6 +91,16 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.wall_s = std::max(load.wall_s, number_in(client, "wall_s"));
     load.busiest_thread_utilization =
         std::max(load.busiest_thread_utilization, number_in(client, "busiest_thread_utilization"));
+    load.busiest_thread_demand =
+        std::max(load.busiest_thread_demand, number_in(client, "busiest_thread_demand"));
+    // Every shard's wait for a CPU, or unknown when one did not say.
+    const std::optional<double> waited_ms = results::number_at(client, "run_queue_wait_ms");
+    if (i == 0 && waited_ms) load.run_queue_wait_s = 0;
+    if (waited_ms && load.run_queue_wait_s) {
+      *load.run_queue_wait_s += *waited_ms / 1000;
+    } else {
+      load.run_queue_wait_s.reset();
+    }
     load.peak_rss_bytes = std::max(
         load.peak_rss_bytes, static_cast<std::int64_t>(number_in(client, "peak_rss_mb") * (1 << 20)));
     const json preconnect = client.value("preconnect", json::object());
@@ -104,7 +114,8 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.latest_timer_wake_ns =
         std::max(load.latest_timer_wake_ns,
                  static_cast<std::int64_t>(number_in(late_wakes, "latest_ms") * 1e6));
-    check.saturated = check.saturated || runs[i]->value("client_saturated", false);
+    check.saturated = check.saturated || runs[i]->value(results::key::client_saturated, false);
+    check.host_late = check.host_late || runs[i]->value(results::key::host_late, false);
     for (const json& warning : client.value("warnings", json::array())) {
       check.warnings.push_back(
           fmt::format("shard {}: {}", parts[i].stamp.index, warning.get<std::string>()));

@@ -414,6 +414,23 @@ void write_errors(Writer& w, const RunSummary& s) {
   }
 }
 
+// The self-check's two verdicts, each in its own words (app/client_verdict.hpp): the client's
+// own work, and its host, are different causes with different cures.
+void write_verdicts(Writer& w, const ClientCheck& check) {
+  if (check.saturated) {
+    w.text("Self-check: the client was the bottleneck (client_saturated): its own work kept an "
+           "event loop busy, and these figures may carry its delay.");
+  }
+  if (check.host_late) {
+    w.text("Self-check: its host ran the client late (host_late): a busy or virtual machine, "
+           "not the client's work; these figures may carry the host's delay.");
+  }
+  if (check.saturated || check.host_late) return;
+  w.text(check.warnings.empty()
+             ? "Self-check: the client kept up; it did not bias these figures."
+             : "Self-check: the client's own work kept up; the warning(s) above say what was late.");
+}
+
 void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   w.rule("Client", '-');
@@ -435,8 +452,9 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
                                           : std::string()));
   }
   for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
-  if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
+  write_verdicts(w, check);
 }
+
 
 void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
                   bool sharing_intended) {

@@ -63,6 +63,21 @@ TEST(MergeShards, AddsUpTheShardsLateWakes) {
   EXPECT_DOUBLE_EQ(late_wakes["latest_ms"].get<double>(), 7.5);
 }
 
+// Each verdict of the self-check holds for the whole when any shard's did.
+TEST(MergeShards, KeepsEachSelfCheckVerdictOfAnyShard) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  first.results["client_saturated"] = false;
+  first.results["host_late"] = true;
+  second.results["client_saturated"] = false;
+  second.results["host_late"] = false;
+  const auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const json& results = std::get<bench::merge::Merged>(merged).results;
+  EXPECT_EQ(results["client_saturated"], false);
+  EXPECT_EQ(results["host_late"], true);
+}
+
 TEST(MergeShards, PlacesLateClocksOnTheEarliestAndWarnsOfAWideStartSpread) {
   const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 2, 100)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
