@@ -11,6 +11,7 @@
 #include "bench/metrics/accumulator_state.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/provenance.hpp"
 #include "bench/results/shard_state.hpp"
 #include "multi_turn_merge.hpp"
 #include "per_server_merge.hpp"
@@ -166,6 +167,7 @@ report::RunContext merged_context(const std::vector<const json*>& runs,
   c.prompts_share_prefixes = text_in(c.config, "dataset") == "shared-prefix";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
   c.client = merged_client(runs, parts);
+  c.provenance = results::merge_provenance(runs);
   return c;
 }
 
@@ -212,6 +214,18 @@ void add_up_shard_keys(json& merged, const std::vector<const json*>& runs) {
       tokenize_requests ? json(static_cast<std::int64_t>(*tokenize_requests)) : json(nullptr);
 }
 
+// Shards made by different builds or on different hosts: their figures may differ for that.
+std::optional<std::string> provenance_warning(const json& provenance) {
+  if (!provenance.is_object()) return std::nullopt;
+  const json differ = provenance.value(results::key::shards_differ, json::array());
+  if (differ.empty()) return std::nullopt;
+  std::string items;
+  for (const json& item : differ) items += (items.empty() ? "" : ", ") + item.get<std::string>();
+  return fmt::format("the shards were not all made alike: they differ in {} (provenance "
+                     "lists their values)",
+                     items);
+}
+
 struct PointMerge {
   json results;
   MergedRun run;
@@ -254,6 +268,9 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   }
   std::vector<std::string> point_warnings;
   out.results[results::key::merged] = merged_stamp(parts, point_warnings);
+  if (auto differ = provenance_warning(out.run.context.provenance)) {
+    point_warnings.push_back(std::move(*differ));
+  }
   for (const std::string& warning : point_warnings) {
     out.results[results::key::warnings].push_back(warning);
     warnings.push_back(warning);

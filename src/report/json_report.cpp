@@ -15,6 +15,7 @@
 #include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/util/clock.hpp"
 #include "server_gauges.hpp"
@@ -323,6 +324,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::schema_version] = results::kSchemaVersion;
   out[results::key::kind] = results::kind_name(results::Kind::run);
   out[results::key::bench_version] = BENCH_VERSION;
+  out[results::key::provenance] = c.provenance;
   out["started_at"] = c.started_at;
   out["base_url"] = c.base_url;
   out["embedded_server"] = c.embedded_server;

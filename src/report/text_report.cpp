@@ -455,6 +455,18 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   write_verdicts(w, check);
 }
 
+// What made the results (results/provenance.hpp), on one line; none for a file without it.
+void write_provenance(Writer& w, const nlohmann::json& provenance) {
+  if (!provenance.is_object()) return;
+  auto item = [&provenance](const char* key) {
+    const nlohmann::json value = provenance.value(key, nlohmann::json());
+    if (value.is_string()) return value.get<std::string>();
+    return value.is_null() ? std::string("unknown") : value.dump();
+  };
+  w.field("Made by", fmt::format("bench {} ({}, {}), libcurl {}; {} CPU(s), {}",
+                                 item("bench_version"), item("commit"), item("build_type"),
+                                 item("libcurl"), item("cpus_online"), item("cpu_model")));
+}
 
 void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
                   bool sharing_intended) {
@@ -483,6 +495,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   }
   write_errors(w, summary);
   write_client(w, summary, context.client);
+  write_provenance(w, context.provenance);
   if (context.server_metrics) {
     write_server(w, summary, *context.server_metrics,
                  context.prompts_share_prefixes || context.prompts_reused);

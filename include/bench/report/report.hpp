@@ -87,6 +87,8 @@ struct RunContext {
   bool prompts_share_prefixes = false;
   bool prompts_reused = false;
   ClientCheck client;
+  // What made the results (results/provenance.hpp); null when unknown (merged older shards).
+  nlohmann::json provenance = nullptr;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.
   nlohmann::json simulator = nullptr;
