@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/provenance.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
@@ -302,6 +303,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
                                   : options.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = options.reuse_prompts;
   context.prompts_from_trace = options.dataset.kind == workload::DatasetKind::trace;
+  context.provenance = results::provenance_to_json(this_build_and_host());
   context.config = cli::options_to_json(options);
   context.config["base_url"] = prepared.target.shown_base_url;
   // Several servers: each one's root as shown, and how the requests were spread over them.

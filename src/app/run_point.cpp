@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <limits>
+#include <optional>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -23,6 +25,17 @@ std::int64_t thread_cpu_ns() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<std::int64_t>(now.tv_sec) * kNsPerSec + now.tv_nsec;
+}
+
+// How long the calling thread has been runnable but waiting for a CPU: the second field of
+// /proc/thread-self/schedstat, the scheduler's run_delay in ns (Linux
+// Documentation/scheduler/sched-stats.rst). nullopt where the kernel does not keep it.
+std::optional<std::int64_t> thread_run_queue_wait_ns() {
+  std::ifstream schedstat("/proc/thread-self/schedstat");
+  std::int64_t on_cpu_ns = 0;
+  std::int64_t waiting_ns = 0;
+  if (!(schedstat >> on_cpu_ns >> waiting_ns)) return std::nullopt;
+  return waiting_ns;
 }
 
 // Thread `index`'s share of `total` when it is split `parts` ways: the first total % parts
@@ -155,6 +168,7 @@ class Worker final : public RecordSink {
   }
 
   void run(const std::atomic<bool>& stop) {
+    const std::optional<std::int64_t> waited_before = thread_run_queue_wait_ns();
     const std::int64_t cpu_start = thread_cpu_ns();
     try {
       stats_ = engine_->run(*driver_, &stop);
@@ -162,6 +176,8 @@ class Worker final : public RecordSink {
       failure_ = std::current_exception();
     }
     cpu_ns_ = thread_cpu_ns() - cpu_start;
+    const std::optional<std::int64_t> waited_after = thread_run_queue_wait_ns();
+    if (waited_before && waited_after) run_queue_wait_ns_ = *waited_after - *waited_before;
   }
 
   metrics::RunAccumulator& accumulator() { return accumulator_; }
@@ -169,6 +185,7 @@ class Worker final : public RecordSink {
   const engine::EngineStats& stats() const { return stats_; }
   std::uint64_t bodies_built_on_loop() const { return driver_->bodies_built_on_loop(); }
   std::int64_t cpu_ns() const { return cpu_ns_; }
+  std::optional<std::int64_t> run_queue_wait_ns() const { return run_queue_wait_ns_; }
   std::exception_ptr failure() const { return failure_; }
   // The earliest send of the requests that ended (warm-up too), after the epoch; or none.
   std::int64_t first_send_ns() const { return first_send_ns_; }
@@ -189,6 +206,7 @@ class Worker final : public RecordSink {
   std::unique_ptr<RequestDriver> driver_;
   engine::EngineStats stats_;
   std::int64_t cpu_ns_ = 0;
+  std::optional<std::int64_t> run_queue_wait_ns_;  // nullopt: the kernel did not say
   std::exception_ptr failure_;
   std::int64_t first_send_ns_ = std::numeric_limits<std::int64_t>::max();
   std::uint64_t next_request_ = 0;
@@ -232,11 +250,21 @@ metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& work
     load.late_timer_wakes += worker->stats().late_timer_wakes;
     load.latest_timer_wake_ns =
         std::max(load.latest_timer_wake_ns, worker->stats().latest_timer_wake_ns);
+    const std::optional<std::int64_t> waited_ns = worker->run_queue_wait_ns();
+    if (waited_ns) load.run_queue_wait_s = load.run_queue_wait_s.value_or(0) + ns_to_s(*waited_ns);
     if (wall_ns > 0) {
+      const auto wall = static_cast<double>(wall_ns);
       load.busiest_thread_utilization =
-          std::max(load.busiest_thread_utilization,
-                   static_cast<double>(worker->cpu_ns()) / static_cast<double>(wall_ns));
+          std::max(load.busiest_thread_utilization, static_cast<double>(worker->cpu_ns()) / wall);
+      // Read a moment apart from the wall clock's ends, the sum can pass the wall by a hair.
+      load.busiest_thread_demand = std::max(
+          load.busiest_thread_demand,
+          std::min(1.0, static_cast<double>(worker->cpu_ns() + waited_ns.value_or(0)) / wall));
     }
+  }
+  // One loop whose wait the kernel did not give leaves the total unknown, not short.
+  for (const auto& worker : workers) {
+    if (!worker->run_queue_wait_ns()) load.run_queue_wait_s.reset();
   }
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) load.peak_rss_bytes = usage.ru_maxrss * 1024LL;

@@ -10,21 +10,6 @@ namespace bench::app {
 
 namespace {
 
-// How much the host, not the client's work, delayed the loop. Decisive: more of its sleeps
-// ended over 1 ms late than the 1% of requests a p99 leaves out, and enough of them not to be
-// chance. Some: a few did, and a late sleep can hold back several requests that fell due in it,
-// so the host may share the blame with a wave.
-enum class HostDelay { none, some, decisive };
-
-HostDelay host_delay(const metrics::ClientLoad& load) {
-  if (load.late_timer_wakes == 0) return HostDelay::none;
-  const bool decisive =
-      load.late_timer_wakes >= kMinLateTimerWakesToBlameHost &&
-      static_cast<double>(load.late_timer_wakes) >
-          kMaxLateTimerWakeFraction * static_cast<double>(load.timer_wakes);
-  return decisive ? HostDelay::decisive : HostDelay::some;
-}
-
 std::string late_sleeps(const metrics::ClientLoad& load) {
   return fmt::format("{} of {} sleeps of the event loop ended over 1 ms after their time "
                      "(latest {:.1f} ms)",
@@ -32,37 +17,57 @@ std::string late_sleeps(const metrics::ClientLoad& load) {
                      ns_to_ms(load.latest_timer_wake_ns));
 }
 
-// Why requests went out late: a loop busy most of the time could not keep up (saturation); a
-// loop mostly idle was late because its host did not run it when its timer said (a busy or
-// virtual machine), or while many requests fell due together (a wave: a closed loop's
+// What shows the host delayed the loop: its late sleeps, and its wait for a CPU.
+std::string host_evidence(const metrics::ClientLoad& load) {
+  std::string evidence = load.late_timer_wakes > 0 ? late_sleeps(load) : "";
+  if (load.run_queue_wait_s && *load.run_queue_wait_s > 0) {
+    evidence += fmt::format("{}it waited {:.1f} ms in all for a CPU while runnable",
+                            evidence.empty() ? "" : "; ", *load.run_queue_wait_s * 1000);
+  }
+  return evidence.empty() ? late_sleeps(load) : evidence;
+}
+
+// Why requests went out late: a loop with work most of the time could not keep up (the client
+// was the bottleneck); a loop mostly idle was late because its host did not run it when due (a
+// busy or virtual machine), or while many requests fell due together (a wave: a closed loop's
 // equal-length requests ending at once, a burst of arrivals), which more client threads spread
 // but a faster host would not cure.
-std::string lag_cause(const metrics::ClientLoad& load) {
+std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verdict) {
   const double busiest_percent = load.busiest_thread_utilization * 100;
-  if (load.busiest_thread_utilization > kMaxLoopUtilization) {
-    return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
-                       busiest_percent);
+  if (verdict.client_bound) {
+    return fmt::format("because the client was saturated (an event loop had work {:.0f}% of "
+                       "the run)",
+                       busiest_loop_demand(load) * 100);
+  }
+  if (verdict.host_late) {
+    return fmt::format(
+        "because its host ran it late: {} (the busiest loop used {:.0f}% of a core: a busy "
+        "or virtual machine; more client threads would not cure it)",
+        host_evidence(load), busiest_percent);
   }
   const double longest_turn_ms = ns_to_ms(load.longest_loop_turn_ns);
-  switch (host_delay(load)) {
-    case HostDelay::decisive:
-      return fmt::format(
-          "because its host ran it late: {} while the busiest loop used {:.0f}% of a core (a "
-          "busy or virtual machine; more client threads would not cure it)",
-          late_sleeps(load), busiest_percent);
-    case HostDelay::some:
-      return fmt::format(
-          "in waves or because its host ran it late: many requests fell due at once, or the "
-          "host did not run the loop on time ({}), while the busiest event loop used {:.0f}% "
-          "of a core (longest loop turn {:.1f} ms)",
-          late_sleeps(load), busiest_percent, longest_turn_ms);
-    case HostDelay::none:
-      break;
+  if (load.late_timer_wakes > 0) {
+    return fmt::format(
+        "in waves or because its host ran it late: many requests fell due at once, or the "
+        "host did not run the loop on time ({}), while the busiest event loop used {:.0f}% "
+        "of a core (longest loop turn {:.1f} ms)",
+        late_sleeps(load), busiest_percent, longest_turn_ms);
   }
   return fmt::format(
       "in waves: many requests fell due at once while the busiest event loop used {:.0f}% of "
       "a core (longest loop turn {:.1f} ms)",
       busiest_percent, longest_turn_ms);
+}
+
+std::string busy_loop_warning(const metrics::ClientLoad& load) {
+  const double waited_percent = (busiest_loop_demand(load) - load.busiest_thread_utilization) * 100;
+  return fmt::format(
+      "an event loop had work {:.0f}% of the run (it used {:.0f}% of a core{}): the client was "
+      "the bottleneck and may have stamped chunks late; rerun with --client-threads {} (or on a "
+      "faster host)",
+      busiest_loop_demand(load) * 100, load.busiest_thread_utilization * 100,
+      waited_percent >= 1 ? fmt::format(" and waited {:.0f}% for one", waited_percent) : "",
+      load.threads * 2);
 }
 
 }  // namespace
@@ -71,17 +76,18 @@ report::ClientCheck check_client(const metrics::RunSummary& summary,
                                  const metrics::ClientLoad& load) {
   report::ClientCheck check;
   check.load = load;
-  if (load.busiest_thread_utilization > kMaxLoopUtilization) {
-    check.warnings.push_back(fmt::format(
-        "an event loop used {:.0f}% of a core: the client may have stamped chunks late; rerun "
-        "with --client-threads {} (or on a faster host)",
-        load.busiest_thread_utilization * 100, load.threads * 2));
-  }
-  if (summary.client_lag_ms.count > 0 && summary.client_lag_ms.p99 > kMaxClientLagP99Ms) {
+  const std::int64_t requests = summary.sent + summary.warmup_requests;
+  const ClientLateness lateness{
+      summary.client_lag_ms.count > 0 ? summary.client_lag_ms.p99 : 0.0, requests};
+  const ClientVerdict verdict = judge_client(load, lateness);
+  check.saturated = verdict.client_bound;
+  check.host_late = verdict.host_late;
+  if (verdict.client_bound) check.warnings.push_back(busy_loop_warning(load));
+  if (lateness.p99_client_lag_ms > kMaxClientLagP99Ms) {
     check.warnings.push_back(fmt::format(
         "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late, {}; TTFT "
         "and E2E from the intended start include it",
-        summary.client_lag_ms.p99, summary.client_lag_ms.max, lag_cause(load)));
+        summary.client_lag_ms.p99, summary.client_lag_ms.max, lag_cause(load, verdict)));
   }
   if (load.loop_turns > 0) {
     const double slow_fraction =
@@ -93,14 +99,13 @@ report::ClientCheck check_client(const metrics::RunSummary& summary,
           slow_fraction * 100, ns_to_ms(load.longest_loop_turn_ns)));
     }
   }
-  const auto requests = static_cast<double>(summary.sent + summary.warmup_requests);
-  if (static_cast<double>(load.bodies_built_on_loop) > kMaxBodiesBuiltOnLoopFraction * requests) {
+  if (static_cast<double>(load.bodies_built_on_loop) >
+      kMaxBodiesBuiltOnLoopFraction * static_cast<double>(requests)) {
     check.warnings.push_back(fmt::format(
         "{} request bodies were built on the event loop because the prompt producer fell behind: "
         "sends may have been late by the time it takes to build one",
         load.bodies_built_on_loop));
   }
-  check.saturated = !check.warnings.empty();
   return check;
 }
 

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/compare/provenance_check.hpp"
 #include "bench/compare/workload_check.hpp"
 #include "bench/metrics/confidence.hpp"
 #include "bench/results/format.hpp"
@@ -298,6 +299,10 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
   }
   if (auto workload = workload_warning(base, comparison.base_name, next, comparison.new_name)) {
     add_warning(comparison, std::move(*workload));
+  }
+  for (std::string& made :
+       provenance_warnings(base, comparison.base_name, next, comparison.new_name)) {
+    add_warning(comparison, std::move(made));
   }
   for (const auto& [run, name] : {std::pair{&base, comparison.base_name},
                                   std::pair{&next, comparison.new_name}}) {

@@ -11,6 +11,7 @@
 #include "bench/metrics/accumulator_state.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/provenance.hpp"
 #include "bench/results/shard_state.hpp"
 #include "multi_turn_merge.hpp"
 #include "per_server_merge.hpp"
@@ -91,6 +92,16 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.wall_s = std::max(load.wall_s, number_in(client, "wall_s"));
     load.busiest_thread_utilization =
         std::max(load.busiest_thread_utilization, number_in(client, "busiest_thread_utilization"));
+    load.busiest_thread_demand =
+        std::max(load.busiest_thread_demand, number_in(client, "busiest_thread_demand"));
+    // Every shard's wait for a CPU, or unknown when one did not say.
+    const std::optional<double> waited_ms = results::number_at(client, "run_queue_wait_ms");
+    if (i == 0 && waited_ms) load.run_queue_wait_s = 0;
+    if (waited_ms && load.run_queue_wait_s) {
+      *load.run_queue_wait_s += *waited_ms / 1000;
+    } else {
+      load.run_queue_wait_s.reset();
+    }
     load.peak_rss_bytes = std::max(
         load.peak_rss_bytes, static_cast<std::int64_t>(number_in(client, "peak_rss_mb") * (1 << 20)));
     const json preconnect = client.value("preconnect", json::object());
@@ -104,7 +115,8 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.latest_timer_wake_ns =
         std::max(load.latest_timer_wake_ns,
                  static_cast<std::int64_t>(number_in(late_wakes, "latest_ms") * 1e6));
-    check.saturated = check.saturated || runs[i]->value("client_saturated", false);
+    check.saturated = check.saturated || runs[i]->value(results::key::client_saturated, false);
+    check.host_late = check.host_late || runs[i]->value(results::key::host_late, false);
     for (const json& warning : client.value("warnings", json::array())) {
       check.warnings.push_back(
           fmt::format("shard {}: {}", parts[i].stamp.index, warning.get<std::string>()));
@@ -158,6 +170,7 @@ report::RunContext merged_context(const std::vector<const json*>& runs,
   c.prompts_share_prefixes = text_in(c.config, "dataset") == "shared-prefix";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
   c.client = merged_client(runs, parts);
+  c.provenance = results::merge_provenance(runs);
   return c;
 }
 
@@ -204,6 +217,18 @@ void add_up_shard_keys(json& merged, const std::vector<const json*>& runs) {
       tokenize_requests ? json(static_cast<std::int64_t>(*tokenize_requests)) : json(nullptr);
 }
 
+// Shards made by different builds or on different hosts: their figures may differ for that.
+std::optional<std::string> provenance_warning(const json& provenance) {
+  if (!provenance.is_object()) return std::nullopt;
+  const json differ = provenance.value(results::key::shards_differ, json::array());
+  if (differ.empty()) return std::nullopt;
+  std::string items;
+  for (const json& item : differ) items += (items.empty() ? "" : ", ") + item.get<std::string>();
+  return fmt::format("the shards were not all made alike: they differ in {} (provenance "
+                     "lists their values)",
+                     items);
+}
+
 struct PointMerge {
   json results;
   MergedRun run;
@@ -246,6 +271,9 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   }
   std::vector<std::string> point_warnings;
   out.results[results::key::merged] = merged_stamp(parts, point_warnings);
+  if (auto differ = provenance_warning(out.run.context.provenance)) {
+    point_warnings.push_back(std::move(*differ));
+  }
   for (const std::string& warning : point_warnings) {
     out.results[results::key::warnings].push_back(warning);
     warnings.push_back(warning);

@@ -116,11 +116,17 @@ nlohmann::json metric_definitions() {
       {"client_lag",
        "the part of schedule_lag that was bench's own delay: actual start - intended start - the "
        "wait for a free concurrency slot (open loop with a cap), ms. Above 1 ms at p99 the client "
-       "was late by itself and says so (client_saturated)."},
+       "sent late and says why in client.warnings (its own work, its host, or waves)."},
       {"client_saturated",
-       "true when the self-check found the client busy enough to bias latency: an event loop "
-       "over 80% of a core, p99 client_lag over 1 ms, or over 1% of event-loop turns longer "
-       "than 1 ms (reads waiting that long are stamped late); client.warnings says which."},
+       "true when the client's own work was the bottleneck: its busiest event loop had work "
+       "(running, or runnable and waiting for a CPU) over 80% of the run, or over half of it "
+       "with p99 client_lag or loop turns over 1 ms. Lateness alone does "
+       "not set it: a mostly idle loop that a busy host ran late is host_late."},
+      {"host_late",
+       "true when the client's host ran it late (a busy or virtual machine): over 1% (and at "
+       "least five) of the event loop's sleeps ended over 1 ms late, or, with the loop mostly "
+       "idle, its lateness (p99 client_lag or loop turns over 1 ms) is no more than its wait "
+       "for a CPU accounts for."},
       {"goodput",
        "completed requests meeting every --goodput SLO (ttft, tpot, e2el in ms) / duration, "
        "req/s; null when no SLO was given (vLLM's request_goodput). A request with one token "

@@ -15,6 +15,7 @@
 #include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/util/clock.hpp"
 #include "server_gauges.hpp"
@@ -186,6 +187,9 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
           {"cpu_s", finite_or_zero(client.cpu_s)},
           {"wall_s", finite_or_zero(client.wall_s)},
           {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},
+          {"busiest_thread_demand", finite_or_zero(client.busiest_thread_demand)},
+          {"run_queue_wait_ms",
+           client.run_queue_wait_s ? json(*client.run_queue_wait_s * 1000) : json(nullptr)},
           {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
           {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
           {"preconnect",
@@ -331,6 +335,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::schema_version] = results::kSchemaVersion;
   out[results::key::kind] = results::kind_name(results::Kind::run);
   out[results::key::bench_version] = BENCH_VERSION;
+  out[results::key::provenance] = c.provenance;
   out["started_at"] = c.started_at;
   out["base_url"] = c.base_url;
   out["embedded_server"] = c.embedded_server;
@@ -367,7 +372,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
                                                 c.prompts_share_prefixes || c.prompts_reused);
   }
   out[results::key::warnings] = run_warnings(s, c);
-  out["client_saturated"] = c.client.saturated;
+  out[results::key::client_saturated] = c.client.saturated;
+  out[results::key::host_late] = c.client.host_late;
   out["client"] = client_object(s, c.client);
   out["timeline"] = timeline_object(s);
   if (c.server_metrics) put_timeline_gauges(out["timeline"]["buckets"], s, *c.server_metrics);

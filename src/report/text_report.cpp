@@ -448,6 +448,23 @@ void write_errors(Writer& w, const RunSummary& s) {
   }
 }
 
+// The self-check's two verdicts, each in its own words (app/client_verdict.hpp): the client's
+// own work, and its host, are different causes with different cures.
+void write_verdicts(Writer& w, const ClientCheck& check) {
+  if (check.saturated) {
+    w.text("Self-check: the client was the bottleneck (client_saturated): its own work kept an "
+           "event loop busy, and these figures may carry its delay.");
+  }
+  if (check.host_late) {
+    w.text("Self-check: its host ran the client late (host_late): a busy or virtual machine, "
+           "not the client's work; these figures may carry the host's delay.");
+  }
+  if (check.saturated || check.host_late) return;
+  w.text(check.warnings.empty()
+             ? "Self-check: the client kept up; it did not bias these figures."
+             : "Self-check: the client's own work kept up; the warning(s) above say what was late.");
+}
+
 void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   w.rule("Client", '-');
@@ -469,7 +486,20 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
                                           : std::string()));
   }
   for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
-  if (!check.saturated) w.text("Self-check: the client kept up; it did not bias these figures.");
+  write_verdicts(w, check);
+}
+
+// What made the results (results/provenance.hpp), on one line; none for a file without it.
+void write_provenance(Writer& w, const nlohmann::json& provenance) {
+  if (!provenance.is_object()) return;
+  auto item = [&provenance](const char* key) {
+    const nlohmann::json value = provenance.value(key, nlohmann::json());
+    if (value.is_string()) return value.get<std::string>();
+    return value.is_null() ? std::string("unknown") : value.dump();
+  };
+  w.field("Made by", fmt::format("bench {} ({}, {}), libcurl {}; {} CPU(s), {}",
+                                 item("bench_version"), item("commit"), item("build_type"),
+                                 item("libcurl"), item("cpus_online"), item("cpu_model")));
 }
 
 void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
@@ -499,6 +529,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   }
   write_errors(w, summary);
   write_client(w, summary, context.client);
+  write_provenance(w, context.provenance);
   if (context.server_metrics) {
     write_server(w, summary, *context.server_metrics,
                  context.prompts_share_prefixes || context.prompts_reused);

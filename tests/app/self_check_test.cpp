@@ -94,7 +94,32 @@ TEST(SelfCheck, BodiesBuiltOnTheEventLoopPastOnePercentAreAWarning) {
   load.bodies_built_on_loop = 11;
   const bench::report::ClientCheck check = check_client(summary, load);
   EXPECT_TRUE(says_bodies_built_on_loop(check));
-  EXPECT_TRUE(check.saturated);
+  // The loop's own work, bodies included, is in its demand: the bodies alone do not make it
+  // the bottleneck (a producer its host starved builds them too).
+  EXPECT_FALSE(check.saturated);
+}
+
+// The verdicts stand apart: a lagging, mostly idle loop whose wait for a CPU accounts for the
+// lag is its host's, not the client's; the same lag with the loop busy is the client's.
+TEST(SelfCheck, TheCheckCarriesTheClientAndHostVerdictsApart) {
+  ClientLoad load;
+  load.busiest_thread_utilization = 0.04;
+  load.busiest_thread_demand = 0.30;
+  load.run_queue_wait_s = 0.5;
+  const bench::report::ClientCheck host = check_client(lagging_by_ms(3.0), load);
+  EXPECT_FALSE(host.saturated);
+  EXPECT_TRUE(host.host_late);
+  EXPECT_NE(lag_warning(host).find("because its host ran it late"), std::string::npos)
+      << lag_warning(host);
+  EXPECT_NE(lag_warning(host).find("it waited 500.0 ms in all for a CPU"), std::string::npos)
+      << lag_warning(host);
+  load.busiest_thread_demand = 0.90;
+  const bench::report::ClientCheck client = check_client(lagging_by_ms(3.0), load);
+  EXPECT_TRUE(client.saturated);
+  EXPECT_FALSE(client.host_late);
+  EXPECT_NE(lag_warning(client).find("client was saturated (an event loop had work 90%"),
+            std::string::npos)
+      << lag_warning(client);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // time, goodput, the timeline and the steady-state window.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -101,7 +102,13 @@ TEST(Duration, AtAFixedRateIssuesRateTimesDurationRequests) {
   const json results = json_of(run);
   EXPECT_NEAR(results["sent"].get<double>(), 30, 1);
   EXPECT_EQ(results["sent"], results["completed"]);
-  EXPECT_NEAR(results["duration"].get<double>(), 3.0, 0.5);
+  // The duration spans the schedule, the last request due 2.9 s after the first, give or take
+  // how late they went out and how long the last took: held against the run's own lag and
+  // latency, not the wall clock's 3 s, which a busy host stretches.
+  const double lag_s = results["max_schedule_lag_ms"].get<double>() / 1000;
+  const double e2e_s = results["max_e2e_latency_ms"].get<double>() / 1000;
+  EXPECT_GE(results["duration"].get<double>(), 2.9 - lag_s - 1e-3);
+  EXPECT_LE(results["duration"].get<double>(), 2.9 + lag_s + e2e_s + 1e-3);
 }
 
 TEST(Duration, HardCancelsWhatIsInFlightAtTheDeadlineAndCountsIt) {
@@ -116,20 +123,40 @@ TEST(Duration, HardCancelsWhatIsInFlightAtTheDeadlineAndCountsIt) {
   EXPECT_EQ(results["sent"].get<int>(),
             results["completed"].get<int>() + results["failed"].get<int>() +
                 results["cancelled"].get<int>());
-  EXPECT_LT(results["duration"].get<double>(), 1.5);
+  // Each request would take ~2.5 s (a sleep never ends early): the deadline cut them all.
+  EXPECT_LT(results["duration"].get<double>(), 2.5);
 }
 
 TEST(Duration, SoftLetsInFlightRequestsFinishAndCount) {
   bench::sim::SimServer server(quick_sim(5, 10));  // ~0.5 s per request
-  const ProcessResult run = bench_against(server, {"--concurrency", "4", "--duration", "1s",
-                                                   "--output-len", "50", "--output-format",
-                                                   "json"});
+  TempDir dir;
+  const ProcessResult run = bench_against(
+      server, {"--concurrency", "4", "--duration", "1s", "--output-len", "50",
+               "--save-requests", dir.file("r.jsonl"), "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json_of(run);
   EXPECT_EQ(results["cancelled"], 0);
   EXPECT_EQ(results["completed"], results["sent"]);
-  EXPECT_GE(results["sent"].get<int>(), 8);   // two rounds of 4 start within the second
-  EXPECT_LE(results["sent"].get<int>(), 12);
+  // A closed loop until the deadline, by the run's own records rather than the requests'
+  // nominal 0.5 s (a busy host makes them longer): none starts after it, and a slot freed well
+  // before it (100 ms) starts another, one freed after it none.
+  const std::vector<json> records = bench::testing::read_jsonl(dir.file("r.jsonl"));
+  ASSERT_EQ(records.size(), results["sent"].get<std::size_t>());
+  double first_start_ms = 1e18;
+  for (const json& record : records) {
+    first_start_ms = std::min(first_start_ms, record["start_ms"].get<double>());
+  }
+  const double deadline_ms = first_start_ms + 1000;
+  int freed_well_before = 0, freed_before = 0;
+  for (const json& record : records) {
+    const double start_ms = record["start_ms"].get<double>();
+    EXPECT_LT(start_ms, deadline_ms + 1) << record;
+    const double end_ms = start_ms + record["e2e_ms"].get<double>();
+    freed_well_before += end_ms < deadline_ms - 100 ? 1 : 0;
+    freed_before += end_ms < deadline_ms + 1 ? 1 : 0;
+  }
+  EXPECT_GE(results["sent"].get<int>(), 4 + freed_well_before);
+  EXPECT_LE(results["sent"].get<int>(), 4 + freed_before);
 }
 
 TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
@@ -142,7 +169,8 @@ TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json_of(run);
   EXPECT_EQ(results["sent"], 10);
-  EXPECT_GT(results["warmup_requests"].get<int>(), 10);  // ~20 ms a request, 2 at a time
+  // Both slots sent warm-up requests until 300 ms (how many a busy host allows varies).
+  EXPECT_GE(results["warmup_requests"].get<int>(), 2);
   int measured = 0, warmup = 0;
   double last_warmup_start = 0, first_measured_start = 1e18;
   for (const json& record : bench::testing::read_jsonl(dir.file("r.jsonl"))) {
@@ -199,9 +227,9 @@ TEST(Timeline, BucketsAddUpToTheRunsTotalsAndTheSteadyStateIsFound) {
   const json& steady = results["steady_state"];
   ASSERT_TRUE(steady.is_object()) << results["timeline"].dump();
   EXPECT_EQ(steady["target_in_flight"], 8);
-  // Inside the window the server held 8 streams of 1 token / 2 ms: about 4,000 output tok/s.
-  EXPECT_GT(steady["output_throughput"].get<double>(), 4000 * 0.6);
-  EXPECT_LT(steady["output_throughput"].get<double>(), 4000 * 1.1);
+  // The window's throughput against the server's modelled rate is a timing check:
+  // steady_state_timing_test.cpp.
+  EXPECT_GT(steady["output_throughput"].get<double>(), 0);
   ASSERT_FALSE(results["distributions"]["ttft_ms"].empty());
   EXPECT_EQ(results["distributions"]["ttft_ms"].back()[1], results["max_ttft_ms"]);
 }

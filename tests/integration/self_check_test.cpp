@@ -1,11 +1,16 @@
 // The client checks its own instrument: starved of CPU it says so (in the report, on stderr and
-// as "client_saturated" in the JSON), a light run on an idle machine passes clean, and a client
-// its host paused says the host made it late. These cases run alone (RUN_SERIAL): they measure
-// the machine's timing.
+// as "client_saturated" in the JSON), a light run beside CPU hogs never calls the client the
+// bottleneck, and a client its host paused says the host made it late ("host_late"). These
+// cases run alone (RUN_SERIAL): they measure the machine's timing.
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -29,17 +34,60 @@ TEST(SelfCheck, WarnsWhenTheClientShareOneCpuWithAFirehose) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_TRUE(results["client_saturated"].get<bool>()) << results["client"].dump();
+  EXPECT_GT(results["client"]["busiest_thread_demand"].get<double>(), 0.5)
+      << results["client"].dump();
   EXPECT_FALSE(results["client"]["warnings"].empty());
   EXPECT_NE(run.err.find("bench: warning: "), std::string::npos) << run.err;
 }
 
-TEST(SelfCheck, StaysQuietOnALightRun) {
-  const ProcessResult run =
-      run_process(BENCH_BINARY, {"--concurrency", "4", "--num-prompts", "24", "--output-len",
-                                 "16", "--sim-ttft-ms", "20", "--sim-tpot-ms", "5"});
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(run.err.find("warning"), std::string::npos) << run.err;
-  EXPECT_NE(run.out.find("Self-check: the client kept up"), std::string::npos) << run.out;
+// Busy-loop child processes, one per CPU, killed by their pids when it goes: the busy host a
+// shared CI runner is.
+class CpuHogs {
+ public:
+  explicit CpuHogs(unsigned count) {
+    for (unsigned i = 0; i < count; ++i) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        volatile unsigned long spins = 0;
+        for (;;) spins = spins + 1UL;
+      }
+      if (pid > 0) pids_.push_back(pid);
+    }
+  }
+  ~CpuHogs() {
+    for (const pid_t pid : pids_) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+  CpuHogs(const CpuHogs&) = delete;
+  CpuHogs& operator=(const CpuHogs&) = delete;
+  std::size_t size() const { return pids_.size(); }
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+// A light run (an event loop busy a few % of the time) is late now and then on a busy host, but
+// its own work never set its pace: client_saturated must be false every time, or a CI check on
+// it flaps. The host's verdict may come and go with the host; it is printed, not held.
+TEST(SelfCheck, ALightRunBesideCpuHogsIsNeverCalledClientBound) {
+  const CpuHogs hogs(std::max(1u, std::thread::hardware_concurrency()));
+  ASSERT_GT(hogs.size(), 0u);
+  int host_late = 0;
+  for (int run_index = 0; run_index < 20; ++run_index) {
+    const ProcessResult run = run_process(
+        BENCH_BINARY, {"--concurrency", "16", "--num-prompts", "64", "--input-len", "16",
+                       "--output-len", "16", "--sim-ttft-ms", "20", "--sim-tpot-ms", "5",
+                       "--output-format", "json", "--quiet"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const json results = json::parse(run.out);
+    EXPECT_FALSE(results["client_saturated"].get<bool>())
+        << "run " << run_index << ": " << results["client"].dump();
+    host_late += results["host_late"].get<bool>() ? 1 : 0;
+  }
+  std::cout << "host_late in " << host_late << " of 20 runs beside " << hogs.size()
+            << " CPU hog(s)\n";
 }
 
 // Paused 40 ms in every 200 (SIGSTOP, then SIGCONT), as a busy host or a hypervisor pauses a
@@ -68,6 +116,8 @@ TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
   const std::string warnings = results["client"]["warnings"].dump();
   EXPECT_NE(warnings.find("because its host ran it late"), std::string::npos) << warnings;
   EXPECT_EQ(warnings.find("in waves"), std::string::npos) << warnings;
+  EXPECT_TRUE(results["host_late"].get<bool>()) << results["client"].dump();
+  EXPECT_FALSE(results["client_saturated"].get<bool>()) << results["client"].dump();
 }
 
 }  // namespace

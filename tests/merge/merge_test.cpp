@@ -63,6 +63,59 @@ TEST(MergeShards, AddsUpTheShardsLateWakes) {
   EXPECT_DOUBLE_EQ(late_wakes["latest_ms"].get<double>(), 7.5);
 }
 
+json made_by(const std::string& cpu_model) {
+  return {{"bench_version", "0.1.0"}, {"commit", "0cc2ba1"}, {"build_type", "Release"},
+          {"libcurl", "7.88.1"},      {"cpu_model", cpu_model}, {"cpus_online", 2}};
+}
+
+// What made the shards is kept: their common values, and where they differ (another host's
+// CPU), each value, the item named in shards_differ and a warning.
+TEST(MergeShards, KeepsWhatMadeTheShardsAndSaysWhereTheyDiffer) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  first.results["provenance"] = made_by("AMD EPYC 7B13");
+  second.results["provenance"] = made_by("AMD EPYC 7B13");
+  auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  json expected = made_by("AMD EPYC 7B13");
+  expected["shards_differ"] = json::array();
+  EXPECT_EQ(std::get<bench::merge::Merged>(merged).results["provenance"], expected);
+  EXPECT_TRUE(std::get<bench::merge::Merged>(merged).warnings.empty());
+
+  second.results["provenance"] = made_by("Intel Xeon Gold 6338");
+  merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const auto& m = std::get<bench::merge::Merged>(merged);
+  EXPECT_EQ(m.results["provenance"]["cpu_model"],
+            json::array({"AMD EPYC 7B13", "Intel Xeon Gold 6338"}));
+  EXPECT_EQ(m.results["provenance"]["libcurl"], "7.88.1");
+  EXPECT_EQ(m.results["provenance"]["shards_differ"], json::array({"cpu_model"}));
+  ASSERT_EQ(m.warnings.size(), 1u);
+  EXPECT_NE(m.warnings[0].find("differ in cpu_model"), std::string::npos) << m.warnings[0];
+
+  // A shard from an older bench: what made it is unknown, not the other's.
+  second.results.erase("provenance");
+  merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  EXPECT_EQ(std::get<bench::merge::Merged>(merged).results["provenance"]["libcurl"],
+            json::array({"7.88.1", nullptr}));
+}
+
+// Each verdict of the self-check holds for the whole when any shard's did.
+TEST(MergeShards, KeepsEachSelfCheckVerdictOfAnyShard) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  first.results["client_saturated"] = false;
+  first.results["host_late"] = true;
+  second.results["client_saturated"] = false;
+  second.results["host_late"] = false;
+  const auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const json& results = std::get<bench::merge::Merged>(merged).results;
+  EXPECT_EQ(results["client_saturated"], false);
+  EXPECT_EQ(results["host_late"], true);
+}
+
 TEST(MergeShards, PlacesLateClocksOnTheEarliestAndWarnsOfAWideStartSpread) {
   const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 2, 100)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));

@@ -3,6 +3,7 @@
 // by the app after its event loops join, checked (app/self_check) and reported (report).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace bench::metrics {
 
@@ -11,6 +12,11 @@ struct ClientLoad {
   double cpu_s = 0;          // CPU time of the event loops (engine threads), added up
   std::size_t threads = 1;   // event loops that sent requests
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
+  // The share of the run the busiest loop had work: its CPU time plus the time it was runnable
+  // but waited for a CPU (the kernel's run_delay, /proc/thread-self/schedstat), over the wall
+  // time, 0..1. Its CPU share alone where the kernel does not say.
+  double busiest_thread_demand = 0;
+  std::optional<double> run_queue_wait_s;  // all loops' run_delay added up; nullopt: unknown
   std::int64_t loop_turns = 0;       // event-loop turns, all threads
   std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;

@@ -24,7 +24,11 @@ inline constexpr int kSchemaVersion = results::kSchemaVersion;  // owned by the 
 /// What the client itself cost during the run, and whether that may have bent the figures.
 struct ClientCheck {
   metrics::ClientLoad load;       // what it cost
-  bool saturated = false;         // latency figures may be biased by the client itself
+  // The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late
+  // ("client_saturated"); its host ran it late ("host_late"). Both may hold, or neither while a
+  // warning says what was late.
+  bool saturated = false;
+  bool host_late = false;
   std::vector<std::string> warnings;  // why, one line each
 };
 
@@ -88,6 +92,8 @@ struct RunContext {
   // ids repeat, and the report names it so, not as a shared-prefix workload.
   bool prompts_from_trace = false;
   ClientCheck client;
+  // What made the results (results/provenance.hpp); null when unknown (merged older shards).
+  nlohmann::json provenance = nullptr;
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.
   nlohmann::json simulator = nullptr;

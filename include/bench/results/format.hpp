@@ -103,6 +103,10 @@ inline constexpr std::string_view sessions_failed = "sessions_failed";
 inline constexpr std::string_view sessions_unfinished = "sessions_unfinished";
 inline constexpr std::string_view turns_completed = "turns_completed";
 inline constexpr std::string_view session_duration = "session_duration";  // distribution name
+// The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late; its
+// host ran it late. Each a bool of its own, so a check on one is not set off by the other.
+inline constexpr std::string_view client_saturated = "client_saturated";
+inline constexpr std::string_view host_late = "host_late";
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

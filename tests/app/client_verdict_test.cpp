@@ -1,0 +1,111 @@
+// The self-check's two verdicts on constructed figures: the client's own work (its loop's
+// demand) against its host's delay (late sleeps, lateness its wait for a CPU accounts for).
+#include "bench/app/client_verdict.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using bench::app::ClientLateness;
+using bench::app::judge_client;
+using bench::metrics::ClientLoad;
+
+// An event loop that used 4% of a core and ran every sleep on time.
+ClientLoad idle_loop() {
+  ClientLoad load;
+  load.busiest_thread_utilization = 0.04;
+  load.busiest_thread_demand = 0.05;
+  load.loop_turns = 4000;
+  load.timer_wakes = 500;
+  return load;
+}
+
+TEST(ClientVerdict, AnIdleLoopIsNeverClientBoundHoweverLateItRan) {
+  ClientLoad load = idle_loop();
+  load.slow_loop_turns = 2000;  // half its turns over 1 ms
+  load.longest_loop_turn_ns = 80'000'000;
+  load.timer_wakes = 500;
+  load.late_timer_wakes = 400;
+  load.run_queue_wait_s = 0.0;
+  const ClientLateness lateness{50.0, 1000};  // p99 lag 50 ms
+  EXPECT_FALSE(judge_client(load, lateness).client_bound);
+  load.run_queue_wait_s.reset();
+  EXPECT_FALSE(judge_client(load, lateness).client_bound);
+}
+
+TEST(ClientVerdict, ALoopWithWorkOverEightyPercentOfTheRunIsClientBound) {
+  ClientLoad load = idle_loop();
+  load.busiest_thread_utilization = 0.45;  // shares its core: runs half the time it wants
+  load.busiest_thread_demand = 0.80;
+  EXPECT_FALSE(judge_client(load, ClientLateness{}).client_bound);
+  load.busiest_thread_demand = 0.81;
+  EXPECT_TRUE(judge_client(load, ClientLateness{}).client_bound);
+  // Over half the run, and late: its work queued behind itself (a loop that shares its core).
+  load.busiest_thread_demand = 0.51;
+  EXPECT_FALSE(judge_client(load, ClientLateness{0.9, 1000}).client_bound);
+  EXPECT_TRUE(judge_client(load, ClientLateness{1.5, 1000}).client_bound);
+  load.busiest_thread_demand = 0.50;
+  EXPECT_FALSE(judge_client(load, ClientLateness{1.5, 1000}).client_bound);
+  // A results file from before the demand was measured: its CPU share stands for it.
+  load.busiest_thread_demand = 0;
+  load.busiest_thread_utilization = 0.9;
+  EXPECT_TRUE(judge_client(load, ClientLateness{}).client_bound);
+  EXPECT_FALSE(judge_client(load, ClientLateness{}).host_late);
+}
+
+TEST(ClientVerdict, TheHostRanItLateWhenOverOnePercentOfItsSleepsEndedLate) {
+  ClientLoad load = idle_loop();
+  load.timer_wakes = 2000;
+  load.late_timer_wakes = 20;  // exactly 1%
+  EXPECT_FALSE(judge_client(load, ClientLateness{}).host_late);
+  load.late_timer_wakes = 21;
+  EXPECT_TRUE(judge_client(load, ClientLateness{}).host_late);
+  load.timer_wakes = 100;
+  load.late_timer_wakes = 4;  // 4%, but too few not to be chance
+  EXPECT_FALSE(judge_client(load, ClientLateness{}).host_late);
+}
+
+// 1,000 requests at p99 lag over 1 ms: ten late by over 1 ms each, so 10 ms of waiting for a
+// CPU accounts for them; 9 ms does not, and then waves may have.
+TEST(ClientVerdict, TheHostRanItLateWhenItsWaitForACpuAccountsForTheLateness) {
+  ClientLoad load = idle_loop();
+  const ClientLateness late{3.0, 1000};
+  load.run_queue_wait_s = 0.009;
+  EXPECT_FALSE(judge_client(load, late).host_late);
+  load.run_queue_wait_s = 0.010;
+  EXPECT_TRUE(judge_client(load, late).host_late);
+  EXPECT_FALSE(judge_client(load, late).client_bound);
+  // Slow turns count the same way: 100 of 4,000 over 1 ms need 100 ms of waiting.
+  const ClientLateness on_time{0.5, 1000};
+  load.slow_loop_turns = 100;
+  load.run_queue_wait_s = 0.099;
+  EXPECT_FALSE(judge_client(load, on_time).host_late);
+  load.run_queue_wait_s = 0.100;
+  EXPECT_TRUE(judge_client(load, on_time).host_late);
+}
+
+TEST(ClientVerdict, WaitingForACpuWithNoLatenessIsNotHostLate) {
+  ClientLoad load = idle_loop();
+  load.run_queue_wait_s = 5.0;
+  EXPECT_FALSE(judge_client(load, ClientLateness{0.9, 1000}).host_late);
+}
+
+TEST(ClientVerdict, LatenessWithNeitherCauseShownSetsNeitherVerdict) {
+  ClientLoad load = idle_loop();  // its wait for a CPU unknown: a wave, or a host unseen
+  const bench::app::ClientVerdict verdict = judge_client(load, ClientLateness{4.0, 1000});
+  EXPECT_FALSE(verdict.client_bound);
+  EXPECT_FALSE(verdict.host_late);
+}
+
+TEST(ClientVerdict, ABusyLoopOnALateHostIsBoth) {
+  ClientLoad load = idle_loop();
+  load.busiest_thread_utilization = 0.95;
+  load.busiest_thread_demand = 0.99;
+  load.timer_wakes = 200;
+  load.late_timer_wakes = 30;
+  const bench::app::ClientVerdict verdict = judge_client(load, ClientLateness{5.0, 1000});
+  EXPECT_TRUE(verdict.client_bound);
+  EXPECT_TRUE(verdict.host_late);
+}
+
+}  // namespace
