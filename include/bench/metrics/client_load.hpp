@@ -3,6 +3,7 @@
 // by the app after its event loops join, checked (app/self_check) and reported (report).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace bench::metrics {
 
@@ -10,6 +11,8 @@ struct ClientLoad {
   double wall_s = 0;         // the run's wall time
   double cpu_s = 0;          // CPU time of the event loops (engine threads), added up
   std::size_t threads = 1;   // event loops that sent requests
+  bool threads_auto = false;  // chosen by --client-threads auto (else given by the flag)
+  std::string threads_reason;  // why that many, one line; empty when not known (a merge)
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
   std::int64_t loop_turns = 0;       // event-loop turns, all threads
   std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
