@@ -10,15 +10,16 @@
 
 namespace bench::app {
 
-// What one chunk and one request start cost an event loop, microseconds of CPU. Measured on the
-// 2-vCPU Debian 12 VM of docs/performance.md with libcurl 7.88, whose commands reproduce them:
-// a paced chunk (one read and one wake per chunk, as a server decoding in steps sends them)
-// 13-21 us (perf/run's "paced chunk" row); a request, its start, its few framing chunks and
-// its end, 40 us (8,000 one-token requests at concurrency 32: 0.32 s of the loop's CPU).
-// Constants rather than a micro-benchmark at start-up: a start-up measure on a shared host is
-// noisier than the choice needs, and would make the same command choose differently.
+// What one chunk and one request cost an event loop, microseconds of CPU, measured on the
+// 2-vCPU Debian 12 VM of docs/performance.md with libcurl 7.88 (its section "How many loops
+// auto chooses" has the commands): a paced chunk (one read and one wake per chunk, as a server
+// decoding in steps sends them) 13-21 us (perf/run's "paced chunk" row); a request, its start,
+// its few framing chunks and its end, 53-56 us (8,000 one-token requests at concurrency 32:
+// the loop's CPU over the requests). Constants rather than a micro-benchmark at start-up: a
+// start-up measure on a shared host is noisier than the choice needs, and would make the same
+// command choose differently from one run to the next.
 inline constexpr double kChunkCostUs = 20;
-inline constexpr double kRequestStartCostUs = 40;
+inline constexpr double kRequestStartCostUs = 50;
 // A loop is planned at most half busy: requests of equal length end together, and a wave's
 // restarts and reads bunch into the same milliseconds, so a loop half busy on average is
 // already late in its waves (docs/performance.md, "the demo's lag warning").
