@@ -84,11 +84,16 @@ std::string describe_client_threads(const cli::RunOptions& options, const RunPla
   const auto [fewest, most] = std::minmax_element(
       choices.begin(), choices.end(),
       [](const ClientThreadsChoice& a, const ClientThreadsChoice& b) { return a.loops < b.loops; });
-  if (fewest->loops == most->loops) return fmt::format("bench: client: {}\n", most->reason);
-  // A sweep whose points need different loops: each point has its own, said in its results.
+  if (choices.size() == 1) return fmt::format("bench: client: {}\n", most->reason);
+  // A sweep: each point has its own loops, said in its results; here the range and the
+  // heaviest point's reason.
   const LoadPoint& heaviest = plan.points[static_cast<std::size_t>(most - choices.begin())];
-  return fmt::format("bench: client: {} to {} event loops by point; at {}: {}\n", fewest->loops,
-                     most->loops, point_label_text(plan, heaviest), most->reason);
+  const std::string range =
+      fewest->loops == most->loops
+          ? fmt::format("{} at every point", most->loops)
+          : fmt::format("{} to {} by point", fewest->loops, most->loops);
+  return fmt::format("bench: client: event loops {}; at {}: {}\n", range,
+                     point_label_text(plan, heaviest), most->reason);
 }
 
 }  // namespace bench::app
