@@ -288,6 +288,7 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
                        describe_load(options),
                        protocol::asks_per_chunk_usage(prepared->request) ? "asked" : "off");
     err << describe_shard(options);
+    err << describe_client_threads(options, plan, *prepared);
     if (prepared->spread != nullptr) {
       std::vector<std::string> shown;
       for (const std::string& url : prepared->target.base_urls) {

@@ -235,7 +235,10 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
   out.measured_requests = options.duration_s > 0 || schedule != nullptr
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(options.num_prompts);
-  out.client_threads = options.client_threads;
+  const ClientThreadsChoice loops = client_threads_of(options, plan, prepared, point);
+  out.client_threads = loops.loops;
+  out.client_threads_reason = loops.reason;
+  out.client_threads_auto = !options.client_threads.has_value();
   out.preconnect = preconnect_count(options, point, schedule);
   if (options.shard_count > 1) {
     // Shard I sends requests k with k mod N == I of the one schedule every shard builds, with

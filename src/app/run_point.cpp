@@ -331,6 +331,8 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
   }
   result.client = client_load(workers, wall_ns);
+  result.client.threads_auto = plan.client_threads_auto;
+  result.client.threads_reason = plan.client_threads_reason;
   result.client.preconnect_requested = preconnect.requested;
   result.client.preconnect_opened = preconnect.opened;
   result.client.preconnect_failed = preconnect.failed;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -361,11 +362,17 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
       ->check(CLI::ExistingFile);
-  app.add_option("--client-threads", run.client_threads,
-                 "Event loops sending requests (each its own curl multi handle), for hosts where "
-                 "one core cannot keep up")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
-      ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--client-threads",
+         [&run](const std::string& value) {
+           run.client_threads = value == "auto" ? std::nullopt
+                                                : std::optional<std::size_t>(std::stoul(value));
+         },
+         "Event loops sending requests (each its own curl multi handle): auto (as many as each "
+         "point's expected load needs and the usable cores allow, a core kept for the embedded "
+         "server; the start-up line and the results say how many and why), or N")
+      ->check(CLI::IsMember({"auto"}) | CLI::Range(std::size_t{1}, std::size_t{256}))
+      ->default_str("auto");
   app.add_option("--preconnect", run.preconnect,
                  "Connections to open before the warm-up, so the measured requests do not pay "
                  "for connecting and the server sees no connection storm. Default: the "

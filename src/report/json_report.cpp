@@ -183,7 +183,10 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
       s.total_output_tokens > 0
           ? std::optional<double>(client.cpu_s / static_cast<double>(s.total_output_tokens) * 1e6)
           : std::nullopt;
+  const bool reason_known = !client.threads_reason.empty();
   return {{"threads", client.threads},
+          {"threads_auto", reason_known ? json(client.threads_auto) : json(nullptr)},
+          {"threads_reason", reason_known ? json(client.threads_reason) : json(nullptr)},
           {"cpu_s", finite_or_zero(client.cpu_s)},
           {"wall_s", finite_or_zero(client.wall_s)},
           {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},

@@ -476,6 +476,7 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
                                                client.cpu_s * 1e6 /
                                                    static_cast<double>(s.total_output_tokens))
                                  : std::string()));
+  if (!client.threads_reason.empty()) w.field("Event loops", client.threads_reason);
   if (client.preconnect_requested > 0) {
     w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "
                                       "(in no figure above)",

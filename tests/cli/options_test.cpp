@@ -81,6 +81,9 @@ TEST(ParseCli, BadValuesAreUsageErrorsNamingTheFlag) {
       {{"--header", "X-A: 1\r\nX-Injected: 2"}, "--header"},
       {{"--base-url", "localhost:8000"}, "--base-url: 'localhost:8000'"},
       {{"--per-chunk-usage", "maybe"}, "--per-chunk-usage"},
+      {{"--client-threads", "0"}, "--client-threads"},
+      {{"--client-threads", "many"}, "--client-threads"},
+      {{"--client-threads", "1.5"}, "--client-threads"},
   };
   for (const auto& [args, mention] : cases) {
     const ParseResult result = parse_args(args);
@@ -153,6 +156,9 @@ TEST(ParseCli, ReadsSweepsAndLoadShapes) {
   EXPECT_EQ(timed.run.goodput.tpot_ms, 50);
   EXPECT_EQ(timed.run.output_format, bench::cli::OutputFormat::csv);
   EXPECT_EQ(timed.run.client_threads, 2u);
+  // The loops are chosen per point unless given: auto is the default, and can be said.
+  EXPECT_FALSE(rates.run.client_threads.has_value());
+  EXPECT_FALSE(parse_args({"--client-threads", "auto"}).run.client_threads.has_value());
 }
 
 TEST(ParseCli, RefusesCombinationsThatMeanNothing) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/app/client_threads.hpp"
 #include "bench/app/run_point.hpp"
 #include "bench/app/server_identity.hpp"
 #include "bench/app/server_spread.hpp"
@@ -108,6 +109,16 @@ bool lengths_in_tokens(const cli::RunOptions& options, const PreparedRun& prepar
 PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
                      const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule);
+
+/// The event loops `point` runs (its shard's share with --shard): --client-threads N (at most
+/// one a stream), or auto's choice from the point's expected load (client_threads.hpp).
+ClientThreadsChoice client_threads_of(const cli::RunOptions& options, const RunPlan& plan,
+                                      const PreparedRun& prepared, const LoadPoint& point);
+
+/// The start-up line on the loops: the choice, or with auto over a sweep whose points differ,
+/// the range and the heaviest point's reason.
+std::string describe_client_threads(const cli::RunOptions& options, const RunPlan& plan,
+                                    const PreparedRun& prepared);
 
 /// Shard `shard`'s part of `total` (a concurrency, the connections to open) split over
 /// `shards`: total / shards each, and one more for each of the first total % shards shards.

@@ -30,6 +30,10 @@ struct PointPlan {
   // idle stretch as long as the phases before it.
   std::int64_t epoch_lead_ns = 0;
   std::size_t client_threads = 1;
+  // Why that many (ClientThreadsChoice::reason), and whether --client-threads auto chose it;
+  // both go into the client's figures as they are.
+  std::string client_threads_reason;
+  bool client_threads_auto = false;
   // Connections opened (by GETs of preconnect_urls) before the point's epoch; 0 = none. With
   // several servers (one URL each, in driver.urls' order) they are shared out by the spread's
   // weights.

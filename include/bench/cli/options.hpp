@@ -91,7 +91,9 @@ struct RunOptions {
   double ttft_timeout_s = 0;         // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
-  std::size_t client_threads = 1;    // event loops (each its own curl multi handle)
+  // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
+  // expected load and the usable cores (app/client_threads.hpp).
+  std::optional<std::size_t> client_threads;
   // Connections opened before the measured phase; -1 = the point's estimate (closed loop: its
   // concurrency; open loop: one second of arrivals, within its concurrency cap); 0 = none.
   std::int64_t preconnect = -1;

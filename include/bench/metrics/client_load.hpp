@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace bench::metrics {
 
@@ -11,6 +12,8 @@ struct ClientLoad {
   double wall_s = 0;         // the run's wall time
   double cpu_s = 0;          // CPU time of the event loops (engine threads), added up
   std::size_t threads = 1;   // event loops that sent requests
+  bool threads_auto = false;  // chosen by --client-threads auto (else given by the flag)
+  std::string threads_reason;  // why that many, one line; empty when not known (a merge)
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
   // The share of the run the busiest loop had work: its CPU time plus the time it was runnable
   // but waited for a CPU (the kernel's run_delay, /proc/thread-self/schedstat), over the wall

@@ -8,6 +8,7 @@
 // of the prompt (for chat, of every message's content, added up). Generated tokens are words
 // too (" tok17"), so a chunk of k tokens carries k words.
 // Errors are JSON bodies {"error": {"message", "type", "code"}} with the matching status.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,6 +19,9 @@ namespace bench::sim {
 
 class SimServer {
  public:
+  /// Threads it runs (its event loop): what a client on the same cores leaves it.
+  static constexpr std::size_t kThreads = 1;
+
   /// Binds and listens (so port() is valid on return) and starts the serving thread.
   /// Throws std::runtime_error naming the address when binding fails.
   explicit SimServer(SimOptions options);
