@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/answer_probe.hpp"
 #include "bench/app/server_identity.hpp"
 #include "bench/app/server_spread.hpp"
 #include "bench/app/server_tokenizer.hpp"
@@ -155,6 +156,12 @@ PreparedRun prepare(const cli::RunOptions& options, const RunPlan& plan, std::os
       (options.per_chunk_usage == cli::PerChunkUsage::auto_detect &&
        probe_per_chunk_usage(prepared.url, plan.headers, prepared.request, engine,
                              *prepared.redactor));
+  if (options.answer_check) {
+    prepared.answer_check = run_answer_check(
+        {prepared.urls, &plan.headers, prepared.request, engine, plan.limits,
+         prepared.redactor.get()},
+        options.quiet, err);
+  }
   return prepared;
 }
 

@@ -13,9 +13,11 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/protocol/openai.hpp"
+#include "bench/report/answer_check.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
+#include "bench/results/answer_check.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/workload.hpp"
@@ -202,6 +204,12 @@ void print_repeats(const RunPlan& plan, const RunResults& run, std::ostream& out
   }
 }
 
+// The results' answer check block; null when there is none.
+json answer_check_of(const json& object) {
+  const auto found = object.find(results::key::answer_check);
+  return found != object.end() ? *found : json(nullptr);
+}
+
 void print_results(const cli::RunOptions& options, const RunPlan& plan, const RunResults& run,
            std::ostream& out) {
   switch (options.output_format) {
@@ -219,9 +227,11 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78);
         print_repeats(plan, run, out);
+        out << report::render_answer_check(answer_check_of(run.results));
         if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
       } else if (!run.points.empty() && !run.points.front().repeats.empty()) {
         print_repeats(plan, run, out);
+        out << report::render_answer_check(answer_check_of(run.results));
         if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
       } else if (!run.points.empty()) {
         out << report::render_text(run.points.front().summary, run.points.front().context)
@@ -321,6 +331,7 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
   RunResults run = assemble(options, plan, std::move(points), stop.load());
   if (!plan.sweep_variable.empty() && !run.results.is_null()) {
     stamp_workload(run.results, options, workload, plan.points, flush ? &*flush : nullptr);
+    run.results[results::key::answer_check] = prepared->answer_check;
   }
   print_results(options, plan, run, out);
   const bool written = write_files(options, run, log.get(), err);

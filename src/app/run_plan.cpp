@@ -275,6 +275,7 @@ report::RunContext point_context(const cli::RunOptions& options, const RunPlan& 
   context.base_url = prepared.target.shown_base_url;
   context.embedded_server = prepared.target.embedded != nullptr;
   if (context.embedded_server) context.simulator = sim::settings_json(options.sim);
+  context.answer_check = prepared.answer_check;
   context.endpoint = std::string(protocol::endpoint_name(options.endpoint));
   context.model = prepared.request.model;
   context.concurrency = point.concurrency;

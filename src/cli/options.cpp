@@ -242,6 +242,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"stall_timeout_s", run.stall_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
+      {"answer_check", run.answer_check},
       {"repeat", run.repeat},
       {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
       {"shard_index", run.shard_index},

@@ -347,6 +347,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--flush-cache", run.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
+  app.add_flag_callback("--no-answer-check", [&run] { run.answer_check = false; },
+               "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
+               "to 10.\") at temperature 0 to each server before the run, which warn when the "
+               "answers do not look like a model's work (random weights, a broken server). It "
+               "never fails the run, and its requests are in no figure");
   app.add_option("--server-metrics", run.server_metrics_urls,
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
                  "and after each run or point, and hold its token counters against bench's; "

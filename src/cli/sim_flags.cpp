@@ -163,6 +163,15 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->check(number_range(0.0, 1.0))
       ->capture_default_str()
       ->group(dialect);
+  app.add_option_function<std::string>(
+         prefix + "answers",
+         [&sim](const std::string& word) { sim.answers = *sim::parse_sim_answers(word); },
+         "What the generated words say: canned (the answer check's known-answer prompts get "
+         "their right answer, any other prompt random words), random (random words always: a "
+         "model with random weights), repeat (one word over and over), empty (no text) "
+         "(default: canned)")
+      ->check(CLI::IsMember({"canned", "random", "repeat", "empty"}))
+      ->group(dialect);
   app.add_flag(prefix + "usage-on-last-chunk", sim.usage_on_last_chunk,
                "llama.cpp: usage rides on the finish_reason chunk (even unasked), no usage chunk")
       ->group(dialect);

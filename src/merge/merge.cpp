@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "bench/metrics/accumulator_state.hpp"
+#include "bench/report/answer_check.hpp"
+#include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
 #include "bench/results/provenance.hpp"
@@ -139,6 +141,15 @@ report::RunContext merged_context(const std::vector<const json*>& runs,
   c.base_url = text_in(first, "base_url");
   c.embedded_server = first.value("embedded_server", false);
   c.simulator = first.value("simulator", json());
+  // Each shard checked the answers itself: the first shard's check, or the first implausible.
+  c.answer_check = first.value(results::key::answer_check, json());
+  for (const json* run : runs) {
+    const json check = run->value(results::key::answer_check, json());
+    if (report::answer_check_implausible(check) &&
+        !report::answer_check_implausible(c.answer_check)) {
+      c.answer_check = check;
+    }
+  }
   c.endpoint = text_in(first, "endpoint");
   c.model = text_in(first, "model");
   c.concurrency = 0;

@@ -69,6 +69,7 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   generated_text_.clear();
   reasoning_text_.clear();
   answer_text_.clear();
+  kept_reasoning_text_.clear();
   usage_reasoning_tokens_.reset();
   data_events_ = 0;
   last_cumulative_completion_tokens_ = 0;
@@ -187,6 +188,9 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
     append_capped(reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
   }
   if (keep_answer_text_) append_capped(answer_text_, chunk.answer(), limits_.max_response_bytes);
+  if (keep_reasoning_text_) {
+    append_capped(kept_reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
+  }
   // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
   // the difference. Kept only while every text chunk has it, so the counts stay exact.
   if (per_chunk_usage_ && chunk.completion_tokens &&

@@ -14,6 +14,7 @@
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -343,6 +344,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["base_url"] = c.base_url;
   out["embedded_server"] = c.embedded_server;
   out["simulator"] = c.simulator;
+  out[results::key::answer_check] = c.answer_check;
   out["endpoint"] = c.endpoint;
   out["model"] = c.model;
 

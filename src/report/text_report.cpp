@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/metrics/error_class.hpp"
+#include "bench/report/answer_check.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "multi_turn_section.hpp"
@@ -84,12 +85,21 @@ std::string one_line(std::string_view message) {
   return line;
 }
 
+// The answer check made before the run: its summary, and a line per answer not plausible.
+void write_answer_check(Writer& w, const nlohmann::json& block) {
+  const std::vector<std::string> lines = answer_check_lines(block);
+  if (lines.empty()) return;
+  w.field("Answer check", (answer_check_implausible(block) ? "WARNING: " : "") + lines.front());
+  for (std::size_t i = 1; i < lines.size(); ++i) w.text(lines[i]);
+}
+
 void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("bench results", '=');
   if (!c.started_at.empty()) w.field("Started at", c.started_at);
   w.field("Target", c.embedded_server ? c.base_url + " (embedded simulated server)" : c.base_url);
   w.field("Endpoint", c.endpoint);
   w.field("Model", c.model);
+  write_answer_check(w, c.answer_check);
   w.field("Max concurrency", c.concurrency ? fmt::format("{}", *c.concurrency)
                                             : std::string("none (open loop: no cap)"));
   if (c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty()) {

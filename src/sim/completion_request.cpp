@@ -36,6 +36,18 @@ bool flag(const json& object, const char* key) {
   return found != object.end() && found->is_boolean() && found->get<bool>();
 }
 
+// The known-answer prompt a chat of one user message with string content asks; null otherwise.
+const answer_check::KnownAnswerPrompt* known_chat_prompt(const json& messages) {
+  if (messages.size() != 1) return nullptr;
+  const auto role = messages[0].find("role");
+  const auto content = messages[0].find("content");
+  if (role == messages[0].end() || *role != "user" || content == messages[0].end() ||
+      !content->is_string()) {
+    return nullptr;
+  }
+  return answer_check::find_known_answer_prompt(content->get_ref<const std::string&>(), true);
+}
+
 std::uint64_t prompt_hash(std::string_view prompt) {
   util::Fnv1a64 hash;
   hash.add(prompt);
@@ -73,6 +85,7 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     if (!length) return refuse("message 'content' must be a string or an array of parts");
     request.prompt_tokens = *length;
     request.prompt_hash = prompt_hash(messages->dump());
+    request.known_prompt = known_chat_prompt(*messages);
     for (const json& message : *messages) {
       const auto role = message.find("role");
       const auto content = message.find("content");
@@ -89,6 +102,10 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     request.prompt_tokens = *length;
     request.prompt_hash =
         prompt_hash(prompt->is_string() ? prompt->get_ref<const std::string&>() : prompt->dump());
+    if (prompt->is_string()) {
+      request.known_prompt =
+          answer_check::find_known_answer_prompt(prompt->get_ref<const std::string&>(), false);
+    }
   }
 
   for (const char* key : {"max_tokens", "max_completion_tokens"}) {

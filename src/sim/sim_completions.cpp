@@ -11,6 +11,7 @@
 
 #include "bench/sim/faults.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/words.hpp"
 #include "server_impl.hpp"
 
 namespace bench::sim {
@@ -58,6 +59,23 @@ std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat_stream,
   const bool reasons =
       std::uniform_real_distribution<double>(0.0, 1.0)(reasoning_rng) < options.reasoning_fraction;
   return reasons ? std::min(options.reasoning_tokens, target_tokens) : 0;
+}
+
+// The known answer the response gives (--answers canned, one of the answer check's prompts);
+// empty for any other request. ignore_eos asks for the whole max_tokens, past any answer's end,
+// so such a request is answered with the usual words.
+std::string_view canned_answer(const SimOptions& options, const CompletionRequest& request) {
+  if (options.answers != SimAnswers::canned || request.known_prompt == nullptr ||
+      request.ignore_eos) {
+    return {};
+  }
+  return request.known_prompt->canned_answer;
+}
+
+GeneratedText generated_text(const SimOptions& options, const CompletionRequest& request,
+                             std::uint64_t seed, std::int64_t reasoning_tokens) {
+  return {options.answers, seed, canned_answer(options, request),
+          std::max<std::int64_t>(0, reasoning_tokens)};
 }
 
 }  // namespace
@@ -126,6 +144,8 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   StreamSetup setup;
   setup.shape = stream.shape;
   setup.text_seed = id;
+  setup.answers = options.answers;
+  setup.canned_answer = canned_answer(options, stream.request);
   setup.prompt_tokens = stream.request.prompt_tokens;
   setup.cached_prompt_tokens = stream.cached_prompt_tokens;
   setup.target_tokens = stream.target_tokens;
@@ -162,11 +182,22 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   const std::int64_t max_tokens = stream.request.max_tokens.value_or(std::min(
       options.default_max_tokens,
       std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
-  stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
-                                            options.eos_probability, request_seed);
-  stream.stopped_by_length = stream.target_tokens == max_tokens;
-  stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
-                                                  stream.target_tokens, request_seed);
+  const std::int64_t answer_words = util::count_words(canned_answer(options, stream.request));
+  if (answer_words > 0) {
+    // A known answer, then EOS: a reasoning model thinks within the room the answer leaves.
+    stream.reasoning_tokens =
+        draw_reasoning_tokens(options, chat && stream.request.stream,
+                              std::max<std::int64_t>(0, max_tokens - answer_words), request_seed);
+    const std::int64_t wanted = std::max<std::int64_t>(0, stream.reasoning_tokens) + answer_words;
+    stream.target_tokens = std::min(wanted, max_tokens);
+    stream.stopped_by_length = wanted > max_tokens;
+  } else {
+    stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
+                                              options.eos_probability, request_seed);
+    stream.stopped_by_length = stream.target_tokens == max_tokens;
+    stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
+                                                    stream.target_tokens, request_seed);
+  }
   stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
   if (refused(connection, stream, plan, max_tokens)) return;
 
@@ -273,7 +304,8 @@ bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
 // A non-streamed request: the text accumulates, and one JSON body goes out at the end.
 bool SimServer::Impl::on_whole_response(Stream& stream, Connection& connection, StreamId id,
                                         std::int64_t tokens) {
-  append_token_text(stream.text, id, stream.sent_tokens, tokens);
+  append_generated_text(stream.text, generated_text(options, stream.request, id, -1),
+                        stream.sent_tokens, tokens);
   stream.sent_tokens += tokens;
   if (stream.sent_tokens >= stream.target_tokens) {
     const Usage usage{stream.request.prompt_tokens, stream.sent_tokens,

@@ -1,5 +1,6 @@
 #include "bench/sim/stream_format.hpp"
 
+#include <algorithm>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -92,6 +93,65 @@ void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first,
   for (std::int64_t i = first; i < first + count; ++i) {
     out += ' ';
     out += kWords[(seed * 31 + static_cast<std::uint64_t>(i) * 7) % kWordCount];
+  }
+}
+
+std::string_view sim_answers_name(SimAnswers answers) {
+  switch (answers) {
+    case SimAnswers::canned: return "canned";
+    case SimAnswers::random: return "random";
+    case SimAnswers::repeat: return "repeat";
+    case SimAnswers::empty: return "empty";
+  }
+  return "canned";
+}
+
+std::optional<SimAnswers> parse_sim_answers(std::string_view name) {
+  for (const SimAnswers answers :
+       {SimAnswers::canned, SimAnswers::random, SimAnswers::repeat, SimAnswers::empty}) {
+    if (sim_answers_name(answers) == name) return answers;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Word `index` (0-based) of `text`'s whitespace-separated words; empty past the last.
+std::string_view nth_word(std::string_view text, std::int64_t index) {
+  std::size_t at = 0;
+  for (std::int64_t word = 0;; ++word) {
+    at = text.find_first_not_of(" \t\n", at);
+    if (at == std::string_view::npos) return {};
+    const std::size_t end = std::min(text.find_first_of(" \t\n", at), text.size());
+    if (word == index) return text.substr(at, end - at);
+    at = end;
+  }
+}
+
+}  // namespace
+
+void append_generated_text(std::string& out, const GeneratedText& text, std::int64_t first,
+                           std::int64_t count) {
+  switch (text.answers) {
+    case SimAnswers::empty:
+      return;
+    case SimAnswers::repeat:
+      for (std::int64_t i = 0; i < count; ++i) out += " the";
+      return;
+    case SimAnswers::random:
+    case SimAnswers::canned:
+      break;
+  }
+  for (std::int64_t i = first; i < first + count; ++i) {
+    const std::string_view word =
+        text.canned.empty() || i < text.answer_start ? std::string_view()
+                                                     : nth_word(text.canned, i - text.answer_start);
+    if (word.empty()) {
+      append_token_text(out, text.seed, i, 1);
+    } else {
+      out += ' ';
+      out += word;
+    }
   }
 }
 

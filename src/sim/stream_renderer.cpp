@@ -14,6 +14,8 @@ StreamRenderer::StreamRenderer(StreamSetup setup)
   if (!setup_.shape.chat) setup_.reasoning_tokens = -1;
   setup_.reasoning_tokens = std::min(setup_.reasoning_tokens, setup_.target_tokens);
   setup_.shape.crlf = setup_.plan.crlf;
+  words_ = {setup_.answers, setup_.text_seed, setup_.canned_answer,
+            std::max<std::int64_t>(0, setup_.reasoning_tokens)};
 }
 
 void StreamRenderer::comment(std::string& events) const {
@@ -47,8 +49,8 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
       std::clamp<std::int64_t>(setup_.reasoning_tokens - first, 0, tokens);
   reasoning_text_.clear();
   text_.clear();
-  append_token_text(reasoning_text_, setup_.text_seed, first, reasoning);
-  append_token_text(text_, setup_.text_seed, first + reasoning, tokens - reasoning);
+  append_generated_text(reasoning_text_, words_, first, reasoning);
+  append_generated_text(text_, words_, first + reasoning, tokens - reasoning);
   step.answer_chunk = reasoning < tokens;
   answer_hash_.add(text_);
   if (reasoning > 0) {

@@ -14,6 +14,7 @@
 #include "bench/workload/generator_version.hpp"
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
 #include "text_helpers.hpp"
@@ -53,7 +54,7 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
         "--save-requests", dir.file("run" + std::to_string(runs.size()) + ".jsonl"),
         "--output-format", "json"};
     if (!flush.empty()) args.push_back(flush);
-    runs.push_back(run_process(BENCH_BINARY, args));
+    runs.push_back(run_process(BENCH_BINARY, bench::testing::without_answer_check(args)));
   }
   const ProcessResult& server = serve_sim.stop();
   ASSERT_FALSE(base_url.empty()) << server.err;
@@ -156,7 +157,7 @@ ProcessResult run_bench(const ChatServer& server, std::vector<std::string> extra
   args.insert(args.end(), extra.begin(), extra.end());
   bench::testing::ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
-  return run_process(BENCH_BINARY, args, limits);
+  return run_process(BENCH_BINARY, bench::testing::without_answer_check(args), limits);
 }
 
 TEST(CacheFlush, AServerWithNoWayToFlushIsSaidOnceAndTheRunGoesOn) {

@@ -16,6 +16,7 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "hostile_server.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -98,7 +99,7 @@ KeyedRun run_with_key(const std::string& base_url, std::vector<std::string> extr
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
   KeyedRun outcome;
-  outcome.process = run_process(BENCH_BINARY, args, limits);
+  outcome.process = run_process(BENCH_BINARY, bench::testing::without_answer_check(args), limits);
   outcome.results_file = read_file(dir.file("results.json"));
   outcome.requests_file = read_file(dir.file("requests.jsonl"));
   outcome.html_file = read_file(dir.file("report.html"));
@@ -258,7 +259,7 @@ TEST(Credentials, UrlPasswordIsNeitherShownNorEchoed) {
                                    "--input-len", "16", "--output-len", "8"};
   for (const std::string& flag : refused_run_flags()) args.push_back(flag);
   KeyedRun outcome;
-  outcome.process = run_process(BENCH_BINARY, args, limits);
+  outcome.process = run_process(BENCH_BINARY, bench::testing::without_answer_check(args), limits);
   outcome.results_file = read_file(dir.file("results.json"));
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_NE(outcome.process.err.find("Invalid API key: Basic [REDACTED]"), std::string::npos)

@@ -12,6 +12,7 @@
 
 #include "bench/sim/sim_server.hpp"
 #include "jsonl.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -43,7 +44,7 @@ std::vector<Served> serve(std::vector<std::string> args, ProcessResult* result =
     std::vector<std::string> full = {"--base-url", server.base_url(), "--quiet", "--concurrency",
                                      "1", "--per-chunk-usage", "off", "--ignore-eos"};
     full.insert(full.end(), args.begin(), args.end());
-    ProcessResult run = run_process(BENCH_BINARY, full);
+    ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(full));
     EXPECT_FALSE(run.timed_out);
     if (result != nullptr) *result = std::move(run);
   }

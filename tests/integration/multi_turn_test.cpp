@@ -18,6 +18,7 @@
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
 #include "jsonl.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -82,11 +83,12 @@ TEST(MultiTurn, EachTurnSendsBackThePreviousReplyVerbatimAndItsHistoryHitsThePre
   const std::string trace_path = dir.file("trace.jsonl");
   const ProcessResult run = run_process(
       BENCH_BINARY,
-      {"--multi-turn", "--turns", "3", "--think-time", "uniform:0-0.02", "--num-prompts", "4",
+      bench::testing::without_answer_check(
+          {"--multi-turn", "--turns", "3", "--think-time", "uniform:0-0.02", "--num-prompts", "4",
        "--concurrency", "2", "--input-len", "40", "--output-len", "8", "--ignore-eos",
        "--sim-profile", "tiny", "--sim-prefix-cache", "on", "--sim-time-scale", "10",
        "--sim-trace", trace_path, "--save-requests", requests_path, "--output-format", "json",
-       "--quiet"});
+       "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::map<std::pair<int, int>, json> turns = turns_served(requests_path, trace_path);
   ASSERT_EQ(turns.size(), 12u);  // 4 sessions x 3 turns
@@ -147,7 +149,8 @@ TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
   for (const Case& bad : cases) {
     std::vector<std::string> args = {"--base-url", server.base_url(), "--multi-turn"};
     args.insert(args.end(), bad.args.begin(), bad.args.end());
-    const ProcessResult result = run_process(BENCH_BINARY, args);
+    const ProcessResult result =
+        run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
     EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
     EXPECT_EQ(result.err.find('\n'), result.err.size() - 1) << result.err;  // one line
     EXPECT_NE(result.err.find(bad.must_mention), std::string::npos) << result.err;
@@ -158,10 +161,12 @@ TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
 TEST(MultiTurn, EveryTurnOfASessionCarriesItsSessionHeaderAndTheReplyInItsTranscript) {
   RecordingServer server;
   const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "m", "--endpoint", "completions",
+      BENCH_BINARY,
+      bench::testing::without_answer_check(
+          {"--base-url", server.base_url(), "--model", "m", "--endpoint", "completions",
                      "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns",
                      "2", "--num-prompts", "2", "--concurrency", "1", "--input-len", "4",
-                     "--session-header", "X-Session-Id", "--quiet"});
+                     "--session-header", "X-Session-Id", "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<std::string> requests = server.requests();
   ASSERT_EQ(requests.size(), 4u);  // one session at a time: s0 t0, s0 t1, s1 t0, s1 t1
@@ -201,10 +206,11 @@ TEST(MultiTurn, WithSeveralServersEachSessionStaysOnOneServerAndItsFiguresAreTha
   RecordingServer second;
   const ProcessResult run = run_process(
       BENCH_BINARY,
-      {"--base-url", first.base_url(), "--base-url", second.base_url(), "--model", "m",
-       "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns", "3",
-       "--num-prompts", "4", "--concurrency", "2", "--input-len", "4", "--session-header",
-       "X-Session-Id", "--output-format", "json", "--quiet"});
+      bench::testing::without_answer_check(
+          {"--base-url", first.base_url(), "--base-url", second.base_url(), "--model", "m",
+           "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns", "3",
+           "--num-prompts", "4", "--concurrency", "2", "--input-len", "4", "--session-header",
+           "X-Session-Id", "--output-format", "json", "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // Round robin by session: sessions 0 and 2 on the first server, 1 and 3 on the second, each
   // with all three of its turns.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jsonl.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
 
@@ -36,7 +37,7 @@ std::vector<std::string> prompts_sent(const std::vector<std::string>& extra) {
                                    "--warmup-requests", "0", "--per-chunk-usage", "off",
                                    "--output-format", "json", "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
-  const ProcessResult run = run_process(BENCH_BINARY, args);
+  const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   server.stop();  // flushes the truth log
   std::vector<std::string> hashes;

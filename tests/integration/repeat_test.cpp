@@ -12,6 +12,7 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -34,11 +35,12 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
   ProcessResult run;
   {
     bench::sim::SimServer server(sim);
-    run = run_process(BENCH_BINARY,
-                      {"--base-url", server.base_url(), "--quiet", "--repeat", "3",
-                       "--num-prompts", "8", "--concurrency", "4", "--output-len", "4",
-                       "--per-chunk-usage", "off", "--fail-under", "output_throughput=1",
-                       "--output-file", dir.file("results.json")});
+    run = run_process(BENCH_BINARY, bench::testing::without_answer_check(
+                                        {"--base-url", server.base_url(), "--quiet", "--repeat",
+                                         "3", "--num-prompts", "8", "--concurrency", "4",
+                                         "--output-len", "4", "--per-chunk-usage", "off",
+                                         "--fail-under", "output_throughput=1", "--output-file",
+                                         dir.file("results.json")}));
   }
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("mean ± half-width (95% CI, Student's t, 3 repeats)"),
@@ -79,7 +81,7 @@ TEST(Repeat, RefusesAZeroOrNonNumericCountAndAnUnknownGateReadingInOneLine) {
         {"--gate-on", "best"}}) {
     std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
     args.insert(args.end(), bad.begin(), bad.end());
-    const ProcessResult run = run_process(BENCH_BINARY, args);
+    const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
     EXPECT_EQ(run.exit_code, kExitUsage) << bad[1] << ": " << run.err;
     EXPECT_NE(run.err.find(bad[0]), std::string::npos) << run.err;
     EXPECT_EQ(run.err.rfind("bench: error: " + bad[0], 0), 0u) << run.err;  // one error line

@@ -18,6 +18,7 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -89,10 +90,11 @@ Measured single_process(const std::vector<std::string>& workload) {
   ProcessResult run;
   {
     bench::sim::SimServer server(fast_sim(dir.file("trace.jsonl")));
-    run = run_process(BENCH_BINARY, with({"--base-url", server.base_url(), "--quiet",
-                                          "--output-file", dir.file("single.json"),
-                                          "--save-requests", dir.file("requests.jsonl")},
-                                         workload));
+    run = run_process(BENCH_BINARY, bench::testing::without_answer_check(with(
+                                        {"--base-url", server.base_url(), "--quiet",
+                                         "--output-file", dir.file("single.json"),
+                                         "--save-requests", dir.file("requests.jsonl")},
+                                        workload)));
   }
   EXPECT_EQ(run.exit_code, 0) << run.err;
   Measured out{read_json(dir.file("single.json")), {}, prompts_in(dir.file("trace.jsonl"))};
@@ -115,11 +117,12 @@ void run_shards(const std::string& base_url, const std::vector<std::string>& wor
     threads.emplace_back([&, i] {
       runs[static_cast<std::size_t>(i)] = run_process(
           BENCH_BINARY,
-          with(with({"--base-url", base_url, "--quiet", "--shard", fmt::format("{}/{}", i, shards),
-                     "--output-file", dir.file(fmt::format("shard-{}.json", i)),
-                     "--save-requests", dir.file(fmt::format("requests-{}.jsonl", i))},
-                    start),
-               workload));
+          bench::testing::without_answer_check(with(
+              with({"--base-url", base_url, "--quiet", "--shard", fmt::format("{}/{}", i, shards),
+                    "--output-file", dir.file(fmt::format("shard-{}.json", i)),
+                    "--save-requests", dir.file(fmt::format("requests-{}.jsonl", i))},
+                   start),
+              workload)));
     });
   }
   for (std::thread& thread : threads) thread.join();
@@ -407,7 +410,8 @@ TEST(Shards, RefusesABadShardOrStartTimeInOneLine) {
       {{"--shard", "1/4", "--concurrency", "2"}, "--concurrency 2 is below the 4 shards"},
   };
   for (const auto& [flags, expected] : cases) {
-    const ProcessResult run = run_process(BENCH_BINARY, with(server, flags));
+    const ProcessResult run =
+        run_process(BENCH_BINARY, bench::testing::without_answer_check(with(server, flags)));
     EXPECT_EQ(run.exit_code, kExitUsage) << run.err;
     EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;

@@ -46,7 +46,8 @@ TEST(SimFidelity, BenchsTtftAndEveryItlMatchTheTruthLogAtConcurrency64) {
         BENCH_BINARY, {"--base-url", server.base_url(), "--concurrency", "64", "--num-prompts",
                        "256", "--warmup-requests", "64", "--input-len", "64", "--output-len",
                        "32", "--ignore-eos", "--endpoint", "completions", "--save-requests",
-                       requests_path, "--output-format", "json", "--quiet"});
+                       requests_path, "--output-format", "json", "--quiet",
+                       "--no-answer-check"});
     ASSERT_FALSE(run.timed_out);
     ASSERT_EQ(run.exit_code, 0) << run.err;
   }  // the server is gone: its trace is complete

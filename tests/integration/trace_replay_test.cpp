@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jsonl.hpp"
+#include "no_answer_check.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -38,7 +39,7 @@ Replay replay(const std::vector<std::string>& trace_args, const TempDir& dir) {
       "--sim-prefix-cache", "on", "--sim-trace", dir.file("truth.jsonl"), "--save-requests",
       dir.file("requests.jsonl"), "--per-chunk-usage", "off", "--ignore-eos"};
   args.insert(args.end(), trace_args.begin(), trace_args.end());
-  const ProcessResult run = run_process(BENCH_BINARY, args);
+  const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
   EXPECT_FALSE(run.timed_out);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   Replay out{bench::testing::read_jsonl(dir.file("requests.jsonl")),

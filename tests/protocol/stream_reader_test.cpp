@@ -296,6 +296,24 @@ TEST(StreamReaderReasoning, DoesNotBelieveMoreReasoningThanCompletionTokens) {
   EXPECT_EQ(record.answer_tokens(), 1);
 }
 
+TEST(StreamReaderReasoning, KeepsTheAnswerAndTheReasoningTextApartWhenAsked) {
+  // The answer check judges what a model said, reasoning included.
+  RequestRecord record;
+  StreamReader reader;
+  reader.keep_answer_text(true);
+  reader.keep_reasoning_text(true);
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  reader.on_body("data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"Count \"}}]}\n\n"
+                 "data: {\"choices\":[{\"delta\":{\"reasoning\":\"up.\",\"content\":\"1,\"}}]}\n\n"
+                 "data: {\"choices\":[{\"delta\":{\"content\":\" 2\"}}]}\n\n",
+                 kStampStep);
+  EXPECT_EQ(reader.kept_reasoning_text(), "Count up.");
+  EXPECT_EQ(reader.answer_text(), "1, 2");
+  reader.begin(&record);  // a new response starts with nothing kept
+  EXPECT_EQ(reader.kept_reasoning_text(), "");
+}
+
 TEST(StreamReaderReasoning, UsageCanSayReasoningTheStreamDidNotShow) {
   // OpenAI's reasoning models stream no reasoning text but count its tokens.
   const RequestRecord record = run(

@@ -88,6 +88,8 @@ struct PreparedRun {
   // and the request drivers keep its address, and a PreparedRun is moved after they take it.
   std::shared_ptr<const util::Redactor> redactor = std::make_shared<const util::Redactor>();
   ServerIdentity server;    // what the server says of itself (server_identity.hpp)
+  // The answer check's block (results/answer_check.hpp), made before the run; null when off.
+  nlohmann::json answer_check = nullptr;
 };
 
 /// The open-loop schedule's plan of a point at `rate_per_s` (infinity and no ramp: a closed

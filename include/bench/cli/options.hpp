@@ -113,6 +113,9 @@ struct RunOptions {
   std::string json_compat;     // --json-compat: "" (bench's keys), "vllm" or "sglang"
   std::string save_requests;   // JSONL, one record per request
   bool flush_cache = false;    // empty the server's prefix cache before each point
+  // Send the known-answer prompts before the run and say whether the answers look like a
+  // model's work (app/answer_probe.hpp); --no-answer-check turns it off.
+  bool answer_check = true;
   bool server_metrics = false;  // scrape the server's Prometheus metrics before and after each point
   // What to scrape, one URL per server (several behind a router); an empty entry (the flag
   // without a value) = <base-url>/metrics.

@@ -61,6 +61,10 @@ class StreamReader final : private sse::Sink {
   void keep_answer_text(bool keep) { keep_answer_text_ = keep; }
   /// The answer text of the current response so far (empty unless kept).
   const std::string& answer_text() const { return answer_text_; }
+  /// The answer check: keep the reasoning text too, as streamed. Off by default.
+  void keep_reasoning_text(bool keep) { keep_reasoning_text_ = keep; }
+  /// The reasoning text of the current response so far (empty unless kept).
+  const std::string& kept_reasoning_text() const { return kept_reasoning_text_; }
 
  private:
   bool on_event(const sse::Event& event) override;
@@ -88,6 +92,8 @@ class StreamReader final : private sse::Sink {
   std::optional<std::int64_t> usage_reasoning_tokens_;  // the latest the stream said
   bool keep_answer_text_ = false;
   std::string answer_text_;  // keep_answer_text_: the answer streamed so far, bounded by the cap
+  bool keep_reasoning_text_ = false;
+  std::string kept_reasoning_text_;  // keep_reasoning_text_: the same of the reasoning
   std::int64_t data_events_ = 0;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().

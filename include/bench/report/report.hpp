@@ -97,6 +97,8 @@ struct RunContext {
   nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
   // The embedded server's settings (sim::settings_json); null against a real server.
   nlohmann::json simulator = nullptr;
+  // The answer check made before the run (results/answer_check.hpp); null when not made.
+  nlohmann::json answer_check = nullptr;
   std::optional<ServerMetricsWindow> server_metrics;  // with --server-metrics only
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "bench/answer_check/known_answers.hpp"
 #include "bench/sim/prompt_counter.hpp"
 
 namespace bench::sim {
@@ -30,6 +31,9 @@ struct CompletionRequest {
   // Chat: FNV-1a 64 of the last "assistant" message's content string, so a multi-turn test
   // can see that a turn carried the reply of the turn before verbatim; nullopt without one.
   std::optional<std::uint64_t> last_assistant_hash;
+  // One of the answer check's known-answer prompts (answer_check/known_answers.hpp), sent as
+  // the whole prompt (completions) or as the one user message (chat); null for any other.
+  const answer_check::KnownAnswerPrompt* known_prompt = nullptr;
 };
 
 struct ParsedCompletionRequest {

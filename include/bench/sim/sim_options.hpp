@@ -76,6 +76,9 @@ struct SimOptions {
   // Without ignore_eos a request stops early with this probability per token (0 = never: the
   // output is exactly max_tokens long, as llama.cpp does with random weights).
   double eos_probability = 0.0;
+  // What the generated words say (stream_format.hpp): canned answers the answer check's
+  // known-answer prompts rightly (and ends there, finish_reason "stop"), random never does.
+  SimAnswers answers = SimAnswers::canned;
   std::uint64_t seed = 42;         // drives every random choice (faults, early EOS)
 
   // A reasoning model: chat streams spend their first reasoning_tokens tokens (at most all of

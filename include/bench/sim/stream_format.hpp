@@ -4,6 +4,7 @@
 // finish_reason on the last text chunk, a final `choices: []` chunk carrying `usage` when
 // include_usage is asked, then `data: [DONE]`. Errors are {"error": {message, type, code}}.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,29 @@ std::string json_string(std::string_view text);
 /// Appends the text of `count` generated tokens, starting at token `first` of a response whose
 /// words are chosen by `seed`: each token is one word with a leading space (" the").
 void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first, std::int64_t count);
+
+/// What the generated words say (--answers): `canned`, the right answer to the answer check's
+/// known-answer prompts (answer_check/known_answers.hpp) and random words to any other;
+/// `random`, random words always (a model with random weights); `repeat`, one word over and
+/// over (a looping server); `empty`, chunks with no text at all.
+enum class SimAnswers { canned, random, repeat, empty };
+
+std::string_view sim_answers_name(SimAnswers answers);
+std::optional<SimAnswers> parse_sim_answers(std::string_view name);
+
+/// The words of one response.
+struct GeneratedText {
+  SimAnswers answers = SimAnswers::random;
+  std::uint64_t seed = 0;        // picks the random words (append_token_text)
+  // canned: the known answer, one token per whitespace-separated word, starting at token
+  // `answer_start` (after the reasoning); the tokens before it are random words. Empty: none.
+  std::string_view canned;
+  std::int64_t answer_start = 0;
+};
+
+/// Appends the text of tokens [first, first + count) of `text`, each with a leading space.
+void append_generated_text(std::string& out, const GeneratedText& text, std::int64_t first,
+                           std::int64_t count);
 
 // Each of these appends one whole SSE event ("data: ...", a blank line) to `out`. `usage`, when
 // not null, is sent on the chunk (vLLM's continuous_usage_stats); finish_reason empty = null.

@@ -21,6 +21,8 @@ namespace bench::sim {
 struct StreamSetup {
   ResponseShape shape;              // crlf is taken from the plan
   std::uint64_t text_seed = 0;      // picks the words of the generated text
+  SimAnswers answers = SimAnswers::random;  // what the words say (GeneratedText)
+  std::string_view canned_answer;   // answers canned: the known answer (static storage)
   std::int64_t prompt_tokens = 0;
   std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off, not said
   std::int64_t target_tokens = 1;   // tokens this response will generate (>= 1)
@@ -85,6 +87,7 @@ class StreamRenderer {
   std::string text_;            // scratch: this chunk's text (its answer, with reasoning)
   std::string reasoning_text_;  // scratch: this chunk's reasoning
   util::Fnv1a64 answer_hash_;   // of every chunk's answer text so far
+  GeneratedText words_;         // the response's words
 };
 
 }  // namespace bench::sim
