@@ -53,6 +53,7 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     }
     if (EarlyStop* early_stop = driver_.plan_.early_stop) early_stop->observe(record_);
     record_.new_connection = end.new_connections > 0;
+    record_.connection_retries = end.connection_retries;
     record_.connect_ns = end.connect_ns;
     record_.response_headers_ns = end.response_start_ns;
     if (LiveCounters* live = driver_.plan_.live) {

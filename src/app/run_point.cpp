@@ -247,6 +247,12 @@ metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& work
     load.longest_loop_turn_ns =
         std::max(load.longest_loop_turn_ns, worker->stats().longest_turn_ns);
     load.timer_wakes += worker->stats().timer_wakes;
+    load.server_prompt_closes += worker->stats().server_prompt_closes;
+    if (worker->stats().reuse_stopped_after_closes > 0) {
+      load.reuse_stopped_after_closes = worker->stats().reuse_stopped_after_closes;
+      load.reuse_stopped_close_ns =
+          std::max(load.reuse_stopped_close_ns, worker->stats().reuse_stopped_close_ns);
+    }
     load.late_timer_wakes += worker->stats().late_timer_wakes;
     load.latest_timer_wake_ns =
         std::max(load.latest_timer_wake_ns, worker->stats().latest_timer_wake_ns);

@@ -181,6 +181,12 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
                "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
       ->group(dialect);
+  app.add_option(prefix + "close-delay-us", sim.close_delay_us,
+                 "With --close-after-stream: close this many microseconds after the stream's "
+                 "last bytes, leaving a request sent meanwhile unread (llama.cpp: 8-90 us)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000}))
+      ->capture_default_str()
+      ->group(dialect);
   app.add_option(prefix + "reasoning-tokens", sim.reasoning_tokens,
                  "A reasoning model: chat streams send this many tokens as reasoning deltas "
                  "before the answer (within max_tokens), with usage.completion_tokens_details"

@@ -75,8 +75,13 @@ void Engine::Impl::keep_connections(std::int64_t count) {
 }
 
 // CURLMOPT_SOCKETFUNCTION: mirror curl's interest in a socket into epoll.
-int Engine::Impl::on_socket(CURL*, curl_socket_t fd, int what, void* userp, void* socketp) {
+int Engine::Impl::on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp) {
   auto* self = static_cast<Impl*>(userp);
+  if (easy != nullptr && what != CURL_POLL_REMOVE) {
+    Transfer* transfer = nullptr;
+    curl_easy_getinfo(easy, CURLINFO_PRIVATE, &transfer);
+    if (transfer != nullptr) self->note_socket(*transfer, fd);
+  }
   if (what == CURL_POLL_REMOVE) {
     // The fd may already be closed; a failed DEL is harmless then.
     epoll_ctl(self->epoll_fd.get(), EPOLL_CTL_DEL, fd, nullptr);
@@ -133,6 +138,10 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     fire_deadlines(now_ns());
     tear_down_judged();
   }
+  stats.server_prompt_closes = connection_watch.prompt_closes();
+  stats.reuse_stopped_after_closes =
+      connection_watch.reuse_stopped() ? ConnectionWatch::kClosesToStopReuse : 0;
+  stats.reuse_stopped_close_ns = connection_watch.stopping_close_idle_ns();
   return stats;
 }
 
@@ -324,6 +333,7 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(o
 }
 
 Engine::~Engine() {
+  impl_->shutting_down = true;
   // Handles still attached (after an exception) must leave the multi before it is cleaned up.
   for (const auto& transfer : impl_->transfers) {
     if (transfer->in_flight) curl_multi_remove_handle(impl_->multi.get(), transfer->easy.get());

@@ -18,6 +18,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/unique_fd.hpp"
+#include "connection_watch.hpp"
 #include "deadline_queue.hpp"
 #include "free_slots.hpp"
 
@@ -40,6 +41,13 @@ struct Engine::Impl {
     std::int64_t body_bytes = 0;
     std::int64_t sent_ns = 0;       // when it was handed to curl
     std::int64_t last_byte_ns = 0;  // stamp of the latest body bytes
+    curl_socket_t fd = CURL_SOCKET_BAD;  // the socket curl last watched for it
+    bool response_started = false;  // a header line of the response came (curl's header callback)
+    // Attempts lost to a connection the server had closed before answering: sent again by the
+    // engine (resends) or by curl itself (seen as lost_attempts, from the closes).
+    int resends = 0;
+    int lost_attempts = 0;
+    std::int64_t attempt_start_ns = 0;  // when the current attempt was handed to curl
     // How a deadline ended it, set when the deadline fired; the transfer is torn down (and its
     // handler told) in a later step, with this end and its time. Bytes after it are dropped.
     std::optional<TransferEnd> judged;
@@ -66,6 +74,8 @@ struct Engine::Impl {
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);
   static int on_timer(CURLM* multi, long timeout_ms, void* userp);
   static size_t on_write(char* data, size_t size, size_t count, void* userp);
+  static size_t on_header(char* data, size_t size, size_t count, void* userp);
+  static int on_close_socket(void* clientp, curl_socket_t fd);
 
   // The loop's steps, in the order a turn takes them.
   void observe_stop(RunState& run);
@@ -85,6 +95,11 @@ struct Engine::Impl {
   void count_timer_wake(std::int64_t late_ns);
   void deliver_headers(Transfer& transfer);
   void finish_transfer(Transfer& transfer, CURLcode result);
+  bool resend_on_new_connection(Transfer& transfer, CURLcode result, long status,
+                                long new_connections);
+  void note_socket(Transfer& transfer, curl_socket_t fd);
+  void forget_socket(Transfer& transfer);
+  void note_connection_outcome(Transfer& transfer, TransferEnd& end, long status);
   void end_transfer(Transfer& transfer, const TransferEnd& end);
   void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
                  std::int64_t end_ns);
@@ -97,6 +112,16 @@ struct Engine::Impl {
   curl_slist* header_list_for(const std::vector<std::string>* lines);
 
   EngineOptions options;
+  // Before `multi`: curl closes its pooled connections (on_close_socket) when the multi handle
+  // is cleaned up, and the watch must still be there. `shutting_down` then keeps the callback
+  // away from the transfers, which are gone by that time.
+  ConnectionWatch connection_watch;
+  std::vector<Transfer*> socket_owner;  // by fd: the transfer whose request uses it, if any
+  bool shutting_down = false;
+  // Idle pooled connections are not reused after this long (CURLOPT_MAXAGE_CONN, whole
+  // seconds): under the 5 s after which uvicorn (vLLM, SGLang) and Node.js close an idle
+  // keep-alive connection, and lowered to a second under a server's own `Keep-Alive: timeout=N`.
+  long idle_retire_s = 4;
   MultiHandle multi;
   UniqueFd epoll_fd;
   // Wakes the loop at the next deadline with nanosecond precision: epoll_wait counts whole

@@ -63,6 +63,10 @@ Engine::Impl::Transfer& Engine::Impl::acquire_transfer() {
   curl_easy_setopt(easy, CURLOPT_PRIVATE, transfer.get());
   curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &Impl::on_write);
   curl_easy_setopt(easy, CURLOPT_WRITEDATA, transfer.get());
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, &Impl::on_header);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, transfer.get());
+  curl_easy_setopt(easy, CURLOPT_CLOSESOCKETFUNCTION, &Impl::on_close_socket);
+  curl_easy_setopt(easy, CURLOPT_CLOSESOCKETDATA, this);
   set_persistent_options(easy, options);
   transfers.push_back(std::move(transfer));
   return *transfers.back();
@@ -95,12 +99,20 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
                      static_cast<curl_off_t>(request.body.size()));
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+  // Once the server has shown it closes every connection after its response, each request
+  // gets a new one (connection_watch.hpp); until then, a kept one not idle too long.
+  curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, connection_watch.reuse_stopped() ? 1L : 0L);
+  curl_easy_setopt(easy, CURLOPT_MAXAGE_CONN, idle_retire_s);
   transfer.serial = next_serial++;
   transfer.in_flight = true;
   transfer.headers_seen = false;
   transfer.aborted_by_handler = false;
+  transfer.response_started = false;
+  transfer.resends = 0;
+  transfer.lost_attempts = 0;
   transfer.body_bytes = 0;
   transfer.sent_ns = now_ns();
+  transfer.attempt_start_ns = transfer.sent_ns;
   transfer.last_byte_ns = transfer.sent_ns;
   if (options.ttft_timeout_ms > 0) {
     push_deadline({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
@@ -131,22 +143,28 @@ void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   }
   CURL* easy = transfer.easy.get();
   TransferEnd end;
-  end.end_ns = now_ns();
   long status = 0;
   curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &end.new_connections);
+  if (resend_on_new_connection(transfer, result, status, end.new_connections)) return;
+  end.end_ns = now_ns();
   if (!transfer.headers_seen && status > 0) deliver_headers(transfer);
   curl_off_t connect_time_us = 0;
   curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_time_us);
-  curl_easy_getinfo(easy, CURLINFO_NUM_CONNECTS, &end.new_connections);
   stats.connections_opened += end.new_connections;
   curl_off_t app_connect_us = 0;  // TLS handshake done; 0 for plain http
   curl_easy_getinfo(easy, CURLINFO_APPCONNECT_TIME_T, &app_connect_us);
+  // curl times the attempt it finished; a resent request's figures count from its first.
+  const std::int64_t lost_ns = transfer.attempt_start_ns - transfer.sent_ns;
   if (end.new_connections > 0) {
-    end.connect_ns = std::max(connect_time_us, app_connect_us) * 1000;
+    end.connect_ns = lost_ns + std::max(connect_time_us, app_connect_us) * 1000;
   }
   curl_off_t start_transfer_us = 0;
   curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &start_transfer_us);
-  if (status > 0 && start_transfer_us > 0) end.response_start_ns = start_transfer_us * 1000;
+  if (status > 0 && start_transfer_us > 0) {
+    end.response_start_ns = lost_ns + start_transfer_us * 1000;
+  }
+  note_connection_outcome(transfer, end, status);
   const bool connected = connect_time_us > 0 || status > 0;
   end.error = classify_curl_result(result, connected, transfer.body_bytes > 0);
   if (result != CURLE_OK) {
@@ -180,6 +198,7 @@ void Engine::Impl::end_judged(Transfer& transfer) {
 // its handler told, last.
 void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
   curl_multi_remove_handle(multi.get(), transfer.easy.get());
+  forget_socket(transfer);
   transfer.in_flight = false;
   --in_flight;
   ++stats.finished;

@@ -117,6 +117,16 @@ report::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.latest_timer_wake_ns =
         std::max(load.latest_timer_wake_ns,
                  static_cast<std::int64_t>(number_in(late_wakes, "latest_ms") * 1e6));
+    const json reuse = client.value("connection_reuse", json::object());
+    load.server_prompt_closes +=
+        static_cast<std::int64_t>(number_in(reuse, "server_closes_after_response"));
+    if (reuse.value("stopped", false)) {
+      load.reuse_stopped_after_closes = static_cast<std::int64_t>(
+          std::max(1.0, number_in(reuse, "stopped_after_closes_in_a_row")));
+      load.reuse_stopped_close_ns =
+          std::max(load.reuse_stopped_close_ns,
+                   static_cast<std::int64_t>(number_in(reuse, "stopping_close_within_ms") * 1e6));
+    }
     check.saturated = check.saturated || runs[i]->value(results::key::client_saturated, false);
     check.host_late = check.host_late || runs[i]->value(results::key::host_late, false);
     for (const json& warning : client.value("warnings", json::array())) {

@@ -181,6 +181,7 @@ void RunAccumulator::add_sent(const RequestRecord& record) {
   schedule_lag_ms_.add(ns_to_ms(record.start_ns - record.intended_start_ns));
   client_lag_ms_.add(
       ns_to_ms(record.start_ns - record.intended_start_ns - record.slot_wait_ns));
+  summary.connection_retries += record.connection_retries;
   if (record.new_connection) {
     ++summary.connections_opened;
     if (record.connect_ns >= 0) connect_ms_.add(ns_to_ms(record.connect_ns));
@@ -257,6 +258,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   to.cancelled += from.cancelled;
   to.warmup_requests += from.warmup_requests;
   to.connections_opened += from.connections_opened;
+  to.connection_retries += from.connection_retries;
   to.total_input_tokens += from.total_input_tokens;
   to.total_output_tokens += from.total_output_tokens;
   to.input_tokens_from_usage += from.input_tokens_from_usage;

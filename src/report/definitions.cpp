@@ -107,7 +107,10 @@ nlohmann::json metric_definitions() {
       {"connections",
        "connections_opened: measured requests that opened a new connection rather than reuse a "
        "kept-alive one; connect_ms: start -> connected (TCP, plus TLS for https) for those. "
-       "The connect time is part of their TTFT and E2E, as a user would wait for it too."},
+       "The connect time is part of their TTFT and E2E, as a user would wait for it too. "
+       "connection_retries: measured requests sent once more on a new connection because the "
+       "server had closed the reused one before answering (it never read them; llama.cpp closes "
+       "each connection after its response); timed from their first attempt."},
       {"ttfb",
        "time to response headers, ms: request start -> the response's first byte (its status "
        "line and headers, curl's CURLINFO_STARTTRANSFER_TIME_T), over successful requests: when "

@@ -205,6 +205,15 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
            {{"sleeps", client.timer_wakes},
             {"over_1ms", client.late_timer_wakes},
             {"latest_ms", ns_to_ms(client.latest_timer_wake_ns)}}},
+          {"connection_reuse",
+           {{"server_closes_after_response", client.server_prompt_closes},
+            {"stopped", client.reuse_stopped()},
+            {"stopped_after_closes_in_a_row", client.reuse_stopped()
+                                                  ? json(client.reuse_stopped_after_closes)
+                                                  : json(nullptr)},
+            {"stopping_close_within_ms", client.reuse_stopped()
+                                             ? json(ns_to_ms(client.reuse_stopped_close_ns))
+                                             : json(nullptr)}}},
           {"warnings", warnings}};
 }
 
@@ -300,6 +309,7 @@ void put_latencies(json& out, const RunSummary& s) {
       {results::key::max_relative_error,
        s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
   out["connections_opened"] = s.connections_opened;
+  out["connection_retries"] = s.connection_retries;
   // Each statistic is null when its distribution has no values: connect times when no
   // connection opened in the run (all pre-opened), lags when nothing was sent, the times from
   // the intended start when no request completed.

@@ -124,6 +124,8 @@ void append_timing(std::string& out, const metrics::RequestRecord& r) {
   append_bool(out, r.new_connection);
   key(out, "connect_ms");
   append_ms_since(out, r.connect_ns, 0);
+  key(out, "connection_retries");
+  append_int(out, r.connection_retries);
   key(out, "chunk_arrival_ms");
   out += '[';
   for (std::size_t i = 0; i < r.text_chunk_ns.size(); ++i) {

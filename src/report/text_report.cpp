@@ -16,6 +16,7 @@
 #include "bench/report/answer_check.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
+#include "bench/util/clock.hpp"
 #include "multi_turn_section.hpp"
 #include "server_section.hpp"
 
@@ -418,6 +419,12 @@ void write_latency(Writer& w, const RunSummary& s) {
   } else {
     w.field("Connections opened", "0 (every request reused a warm connection)");
   }
+  if (s.connection_retries > 0) {
+    w.field("Connection retries",
+            fmt::format("{} (requests sent again on a new connection: the server had closed "
+                        "the reused one before answering; timed from their first attempt)",
+                        s.connection_retries));
+  }
   using D = Distribution;
   const Distribution& lag = s.schedule_lag_ms;
   w.field("Schedule lag (ms)", fmt::format("mean {}  p99 {}  max {}", stat2(lag, &D::mean),
@@ -495,6 +502,14 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
                                       client.preconnect_failed > 0
                                           ? fmt::format(", {} failed", client.preconnect_failed)
                                           : std::string()));
+  }
+  if (client.reuse_stopped()) {
+    w.field("Connection reuse",
+            fmt::format("stopped: the server closed {} connections in a row at most {:.2f} ms "
+                        "after their response (as llama.cpp does), so each later request "
+                        "opened its own",
+                        client.reuse_stopped_after_closes,
+                        ns_to_ms(client.reuse_stopped_close_ns)));
   }
   for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
   write_verdicts(w, check);

@@ -30,7 +30,7 @@ std::vector<std::string> make_run_metric_names() {
     }
   }
   names.insert(names.end(), {
-      "connections_opened", "mean_connect_ms", "p99_connect_ms", "max_connect_ms",
+      "connections_opened", "connection_retries", "mean_connect_ms", "p99_connect_ms", "max_connect_ms",
       "mean_schedule_lag_ms", "p99_schedule_lag_ms", "max_schedule_lag_ms",
       "mean_client_lag_ms", "p99_client_lag_ms", "max_client_lag_ms",
       "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",

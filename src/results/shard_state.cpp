@@ -66,6 +66,7 @@ void visit_counters(Summary& s, Visit&& visit) {
   visit("cancelled", s.cancelled);
   visit("warmup_requests", s.warmup_requests);
   visit("connections_opened", s.connections_opened);
+  visit("connection_retries", s.connection_retries);
   visit("total_input_tokens", s.total_input_tokens);
   visit("total_output_tokens", s.total_output_tokens);
   visit("input_tokens_from_usage", s.input_tokens_from_usage);

@@ -40,6 +40,7 @@ struct SimServer::Impl final : private TokenSink {
     StreamId stream = 0;            // the response being generated here; 0 = none
     bool close_after_write = false;
     bool reset_after_write = false;  // close with an RST (SO_LINGER 0) rather than a FIN
+    bool closing = false;           // a delayed close is due (close_delay_us); reads stopped
     bool write_armed = false;       // EPOLLOUT is in the interest set
     bool dirty = false;             // queued in dirty_ for the end-of-turn write
     std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
@@ -114,6 +115,8 @@ struct SimServer::Impl final : private TokenSink {
   void flush(Connection& connection);
   void set_write_interest(Connection& connection, bool want);
   void close_connection(int fd);
+  void close_later(Connection& connection);
+  void end_delayed_closes(std::int64_t now);
   void arm_timer();
   Connection* connection_at(int fd);
 
@@ -143,6 +146,14 @@ struct SimServer::Impl final : private TokenSink {
   // --jitter-ms: streams waiting to be admitted into the model, by when; may be stale.
   std::priority_queue<Deadline, std::vector<Deadline>, std::greater<>> jitters;
   std::vector<std::pair<int, std::uint64_t>> dirty;  // (fd, serial) with output to write
+  // --close-delay-us: connections to close, by when, with the serial they were judged under.
+  struct DelayedClose {
+    std::int64_t at_ns;
+    int fd;
+    std::uint64_t serial;
+    bool operator>(const DelayedClose& other) const { return at_ns > other.at_ns; }
+  };
+  std::priority_queue<DelayedClose, std::vector<DelayedClose>, std::greater<>> delayed_closes;
   std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
   std::int64_t wake_ns = 0;  // steady ns at which epoll_wait last returned
   std::int64_t wall_minus_steady_ns = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC at that wake

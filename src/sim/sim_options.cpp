@@ -95,6 +95,9 @@ std::string describe(const SimOptions& options) {
     if (options.usage_on_last_chunk) text += " usage on the last chunk";
     if (options.no_role_chunk) text += " no role chunk";
     if (options.close_after_stream) text += " close after each stream";
+    if (options.close_after_stream && options.close_delay_us > 0) {
+      text += fmt::format(" ({} us after its last bytes)", options.close_delay_us);
+    }
   }
   if (options.keepalive_timeout_s > 0) {
     text += fmt::format(", idle connections closed after {:g} s", options.keepalive_timeout_s);

@@ -131,6 +131,7 @@ void SimServer::Impl::loop() {
     const std::int64_t now = now_ns();
     end_stalls(now);
     end_jitters(now);
+    end_delayed_closes(now);
     model->advance(now, *this);
     flush_dirty();
     // Requests pipelined behind a finished stream start only now, outside the model's advance.
@@ -171,6 +172,7 @@ void SimServer::Impl::arm_timer() {
   if (!stalls.empty()) next = std::min(next, stalls.top().first);
   if (!jitters.empty()) next = std::min(next, jitters.top().first);
   next = std::min(next, next_idle_sweep_ns);
+  if (!delayed_closes.empty()) next = std::min(next, delayed_closes.top().at_ns);
   itimerspec spec{};
   if (next != kNever) {
     const std::int64_t at = std::max<std::int64_t>(next, 1);  // 0 would disarm the timer
@@ -464,12 +466,37 @@ void SimServer::Impl::flush(Connection& connection) {
     }
   }
   if (connection.close_after_write) {
+    if (options.close_delay_us > 0 && !connection.reset_after_write) {
+      close_later(connection);
+      return;
+    }
     if (connection.reset_after_write) {
       // Linger on, for zero seconds: close() then sends an RST instead of a FIN (RFC 9293).
       const linger abort_on_close{1, 0};
       ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
     }
     close_connection(fd);
+  }
+}
+
+// llama.cpp's close after a stream, as measured: the FIN follows the last chunk by tens of
+// microseconds, and what the client writes in between is never read (so the close resets it).
+void SimServer::Impl::close_later(Connection& connection) {
+  if (connection.closing) return;
+  connection.closing = true;
+  epoll_event event{};  // no interest: nothing more is read from it
+  event.data.fd = connection.fd.get();
+  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
+  delayed_closes.push(
+      {now_ns() + options.close_delay_us * 1000, connection.fd.get(), connection.serial});
+}
+
+void SimServer::Impl::end_delayed_closes(std::int64_t now) {
+  while (!delayed_closes.empty() && delayed_closes.top().at_ns <= now) {
+    const DelayedClose due = delayed_closes.top();
+    delayed_closes.pop();
+    const Connection* connection = connection_at(due.fd);
+    if (connection != nullptr && connection->serial == due.serial) close_connection(due.fd);
   }
 }
 

@@ -38,6 +38,11 @@ struct TransferEnd {
   // start -> the response's first byte (its status line and headers): curl's
   // CURLINFO_STARTTRANSFER_TIME_T; -1 when no response came.
   std::int64_t response_start_ns = -1;
+  // Times the request was sent again because the server had closed the reused connection it was
+  // written on before any byte of a response came (it never read the request): by the engine,
+  // or by curl itself. Its timing (send_ns, connect_ns, response_start_ns) counts from the first
+  // attempt, so the cost of the lost one stays in the figures.
+  int connection_retries = 0;
 };
 
 /// Receives one transfer's response, on the engine thread. Must not throw.
@@ -95,6 +100,14 @@ struct EngineStats {
   std::int64_t timer_wakes = 0;
   std::int64_t late_timer_wakes = 0;  // of which over 1 ms after their time
   std::int64_t latest_timer_wake_ns = 0;
+  // Connections the server closed (engine/connection_watch.hpp): requests sent again after the
+  // server closed their reused connection, closes within 1 s of a response, and whether the
+  // engine stopped reusing connections for that (with how soon after its response the latest
+  // close of the deciding streak was seen: an upper bound).
+  std::int64_t connection_retries = 0;
+  std::int64_t server_prompt_closes = 0;
+  std::int64_t reuse_stopped_after_closes = 0;  // closes in a row that stopped it; 0: never
+  std::int64_t reuse_stopped_close_ns = 0;
 };
 
 /// What opening connections ahead of a run cost, apart from the run's figures.

@@ -38,6 +38,13 @@ struct ClientLoad {
   std::int64_t preconnect_opened = 0;
   std::int64_t preconnect_failed = 0;
   double preconnect_s = 0;
+  // Connections the server closed within a second of their response (EngineStats), and whether
+  // an event loop stopped reusing connections for it (then one new connection per request),
+  // with how soon after its response the latest close of the deciding streak was seen.
+  std::int64_t server_prompt_closes = 0;
+  std::int64_t reuse_stopped_after_closes = 0;  // closes in a row that stopped it; 0: never
+  std::int64_t reuse_stopped_close_ns = 0;
+  bool reuse_stopped() const { return reuse_stopped_after_closes > 0; }
 };
 
 }  // namespace bench::metrics

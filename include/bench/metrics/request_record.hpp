@@ -86,6 +86,9 @@ struct RequestRecord {
   // Connection: a new one belongs in TTFT (the user waits for it too) but is reported apart, so a
   // server that closes every connection (llama.cpp) or accepts slowly is seen for what it is.
   bool new_connection = false;   // this request opened a connection rather than reusing one
+  // Times it was sent again on a new connection because the server had closed the reused one
+  // before answering (engine::TransferEnd::connection_retries); timed from its first attempt.
+  std::int64_t connection_retries = 0;
   std::int64_t connect_ns = -1;  // time to connect, when it opened one; -1 otherwise
   // Time to response headers: start -> the response's first byte (status line and headers),
   // when one came; -1 otherwise. Beside TTFT it tells admission (the server answering at all)

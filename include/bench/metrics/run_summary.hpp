@@ -38,6 +38,8 @@ struct RunSummary {
   std::int64_t cancelled = 0;  // stopped by bench itself
   std::int64_t warmup_requests = 0;  // excluded from everything below
   std::int64_t connections_opened = 0;  // measured requests that opened a new connection
+  // Resends of measured requests whose reused connection the server had closed before answering.
+  std::int64_t connection_retries = 0;
 
   // first measured request sent -> last measured request finished, seconds.
   double duration_s = 0;

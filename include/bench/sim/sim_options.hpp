@@ -113,6 +113,10 @@ struct SimOptions {
   bool usage_on_last_chunk = false;  // usage rides on the finish_reason chunk, always sent
   bool no_role_chunk = false;        // chat streams open with content, no role-only delta
   bool close_after_stream = false;   // says keep-alive (timeout=5, max=100), closes anyway
+  // With close_after_stream: the close comes this long after the stream's last bytes were
+  // written, and a request the client sends meanwhile is left unread, so the close resets it
+  // (llama.cpp's FIN came 8-90 us after the last chunk). 0: at once.
+  std::int64_t close_delay_us = 0;
   // Closes a connection that has carried no request for this long, as servers do with idle
   // keep-alive connections (vLLM's uvicorn: timeout_keep_alive, 5 s). 0: never.
   double keepalive_timeout_s = 0;

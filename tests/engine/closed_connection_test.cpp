@@ -1,0 +1,49 @@
+// A request written into a kept-alive connection that the server closes without reading it is
+// sent once more on a new connection: not failed, counted as a retry. Against a server that
+// closes only some of its connections, reuse goes on (the watch needs several closes in a row).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "bench/engine/engine.hpp"
+#include "burst_source.hpp"
+#include "hostile_server.hpp"
+
+namespace {
+
+using bench::engine::Engine;
+using bench::engine::EngineOptions;
+using bench::metrics::ErrorClass;
+using bench::testing::Exchange;
+using bench::testing::HostileServer;
+using bench_test::BurstSource;
+
+constexpr std::string_view kShortAnswer =
+    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+
+TEST(EngineClosedConnections, ARequestTheServerClosedItsConnectionUnderIsSentAgainNotFailed) {
+  // Each connection answers two requests, then stops reading and closes 2 ms later: the
+  // client's third request on it is written into a connection that is about to go.
+  HostileServer server([](Exchange& exchange) {
+    if (!exchange.send(kShortAnswer)) return;
+    if (exchange.receive().empty()) return;
+    if (!exchange.send(kShortAnswer)) return;
+    exchange.pause(std::chrono::milliseconds(2));
+    exchange.reset();  // with the third request unread, the close is an RST
+  });
+  EngineOptions options;
+  options.concurrency = 1;
+  Engine engine(options);
+  BurstSource source(server.base_url() + "/v1/completions", 60);
+  const bench::engine::EngineStats stats = engine.run(source);
+  EXPECT_EQ(stats.finished, 60);
+  for (const auto& handler : source.handlers) EXPECT_EQ(handler->error, ErrorClass::none);
+  // Every third request met a closing connection (the first of each connection's pair is new).
+  EXPECT_GE(stats.connection_retries, 15);
+  EXPECT_LE(stats.connection_retries, 30);
+  // Every second request reused a connection cleanly, so reuse never stopped.
+  EXPECT_EQ(stats.reuse_stopped_after_closes, 0);
+}
+
+}  // namespace
