@@ -73,7 +73,7 @@ size_t Engine::Impl::on_header(char* data, size_t size, size_t count, void* user
   const long timeout_s = keep_alive_timeout_s(std::string_view(data, bytes));
   if (timeout_s > 0) {
     Impl& engine = *transfer->engine;
-    engine.idle_retire_s = std::max(1L, std::min(engine.idle_retire_s, timeout_s - 1));
+    engine.idle_retire_s = std::max(0L, std::min(engine.idle_retire_s, timeout_s - 2));
   }
   return bytes;
 }

@@ -118,10 +118,12 @@ struct Engine::Impl {
   ConnectionWatch connection_watch;
   std::vector<Transfer*> socket_owner;  // by fd: the transfer whose request uses it, if any
   bool shutting_down = false;
-  // Idle pooled connections are not reused after this long (CURLOPT_MAXAGE_CONN, whole
-  // seconds): under the 5 s after which uvicorn (vLLM, SGLang) and Node.js close an idle
-  // keep-alive connection, and lowered to a second under a server's own `Keep-Alive: timeout=N`.
-  long idle_retire_s = 4;
+  // CURLOPT_MAXAGE_CONN: curl reuses no pooled connection whose whole seconds idle exceed it
+  // (lib/url.c compares idle_ms / 1000 > maxage), so one idle `idle_retire_s + 1` s or more is
+  // retired. 3: retired from 4 s idle, under the 5 s after which uvicorn (vLLM, SGLang) and
+  // Node.js close an idle keep-alive connection; lowered to retire a second under a server's own
+  // `Keep-Alive: timeout=N` (N - 2, at least 0: from 1 s idle).
+  long idle_retire_s = 3;
   MultiHandle multi;
   UniqueFd epoll_fd;
   // Wakes the loop at the next deadline with nanosecond precision: epoll_wait counts whole

@@ -47,3 +47,35 @@ TEST(EngineClosedConnections, ARequestTheServerClosedItsConnectionUnderIsSentAga
 }
 
 }  // namespace
+
+namespace {
+
+// Answers every request on its connection, saying `Keep-Alive: timeout=2` when asked to.
+HostileServer::Behaviour keep_alive_answers(bool say_timeout) {
+  return [say_timeout](Exchange& exchange) {
+    const std::string answer =
+        std::string("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n") +
+        (say_timeout ? "Keep-Alive: timeout=2, max=100\r\n" : "") + "\r\n{}";
+    do {
+      if (!exchange.send(answer)) return;
+    } while (!exchange.receive().empty());
+  };
+}
+
+// A pooled connection idle longer than a second under the server's own keep-alive timeout is
+// not reused: the server may be closing it as the request goes out.
+TEST(EngineClosedConnections, AConnectionIdleNearTheServersKeepAliveTimeoutIsNotReused) {
+  for (const bool say_timeout : {false, true}) {
+    HostileServer server(keep_alive_answers(say_timeout));
+    EngineOptions options;
+    options.concurrency = 1;
+    Engine engine(options);
+    // Two requests 1.5 s apart: past timeout=2's retirement at 1 s, within the default 4 s.
+    BurstSource source(server.base_url() + "/v1/completions", 2, 1'500'000'000);
+    const bench::engine::EngineStats stats = engine.run(source);
+    EXPECT_EQ(stats.finished, 2);
+    EXPECT_EQ(stats.connections_opened, say_timeout ? 2 : 1) << "timeout said: " << say_timeout;
+  }
+}
+
+}  // namespace
