@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/text.hpp"
+
 namespace bench::app {
 
 namespace {
@@ -13,18 +15,10 @@ constexpr std::string_view kCredentialsHint =
     "check --api-key or OPENAI_API_KEY (or the credential --header)";
 constexpr std::string_view kModelHint = "check --model (GET /v1/models lists the served models)";
 
-std::string ascii_lowered(std::string_view text) {
-  std::string lowered(text);
-  std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  });
-  return lowered;
-}
-
 // vLLM (serving_engine.py, _check_model): "The model `x` does not exist."; OpenAI: "The model
 // `x` does not exist or you do not have access to it."; Ollama: "model 'x' not found".
 bool says_model_not_found(std::string_view message) {
-  const std::string lowered = ascii_lowered(message);
+  const std::string lowered = util::ascii_lowered(message);
   if (lowered.find("model") == std::string::npos) return false;
   for (const std::string_view phrase : {"does not exist", "not found", "no such model"}) {
     if (lowered.find(phrase) != std::string::npos) return true;

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "bench/util/text.hpp"
 #include "engine_impl.hpp"
 
 namespace bench::engine {
@@ -30,22 +31,12 @@ bool peer_closed(curl_socket_t fd) {
   return closed;
 }
 
-bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    const char c = text[i];
-    const char lower = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    if (lower != prefix[i]) return false;
-  }
-  return true;
-}
-
 // The seconds of a `Keep-Alive: timeout=N, max=M` header line (RFC 9110 leaves Keep-Alive to
 // HTTP/1.0's practice; its parameters are in the retired RFC 2068, 19.7.1.1); -1 when the line
 // is not one or names no timeout.
 long keep_alive_timeout_s(std::string_view line) {
   constexpr std::string_view kName = "keep-alive:";
-  if (!starts_with_ignoring_case(line, kName)) return -1;
+  if (!util::starts_with_ignoring_case(line, kName)) return -1;
   const std::size_t at = line.find("timeout=");
   if (at == std::string_view::npos) return -1;
   const char* first = line.data() + at + 8;

@@ -7,6 +7,7 @@
 
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/protocol/openai.hpp"
+#include "bench/util/text.hpp"
 
 namespace bench::protocol {
 
@@ -32,8 +33,6 @@ std::string http_error_message(long http_status, std::string_view body) {
   return message;
 }
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
 // Media types compare case-insensitively and may carry parameters ("; charset=utf-8").
 bool is_event_stream(std::string_view content_type) {
   content_type = content_type.substr(0, content_type.find(';'));
@@ -46,7 +45,7 @@ bool is_event_stream(std::string_view content_type) {
   constexpr std::string_view kEventStream = "text/event-stream";
   return content_type.size() == kEventStream.size() &&
          std::equal(content_type.begin(), content_type.end(), kEventStream.begin(),
-                    [](char a, char b) { return ascii_lower(a) == b; });
+                    [](char a, char b) { return util::ascii_lower(a) == b; });
 }
 
 void append_capped(std::string& buffer, std::string_view bytes, std::size_t cap) {

@@ -6,6 +6,20 @@
 
 namespace bench::util {
 
+std::string ascii_lowered(std::string_view text) {
+  std::string lowered(text);
+  for (char& c : lowered) c = ascii_lower(c);
+  return lowered;
+}
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view lower_prefix) {
+  if (text.size() < lower_prefix.size()) return false;
+  for (std::size_t i = 0; i < lower_prefix.size(); ++i) {
+    if (ascii_lower(text[i]) != lower_prefix[i]) return false;
+  }
+  return true;
+}
+
 std::string_view trim_spaces(std::string_view text) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
