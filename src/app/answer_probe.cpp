@@ -122,7 +122,7 @@ results::AnswerCheck probe_answers(const AnswerProbeTarget& target) {
 nlohmann::json run_answer_check(const AnswerProbeTarget& target, bool quiet, std::ostream& err) {
   nlohmann::json block = results::answer_check_to_json(probe_answers(target));
   const std::vector<std::string> lines = report::answer_check_lines(block);
-  const bool implausible = report::answer_check_implausible(block);
+  const bool implausible = results::answer_check_implausible(block);
   if (implausible || !quiet) {
     err << (implausible ? "bench: warning: answer check: " : "bench: answer check: ")
         << lines.front() << "\n";

@@ -6,6 +6,7 @@
 #include "bench/compare/compare.hpp"
 #include "bench/merge/merge.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
@@ -90,7 +91,7 @@ void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
       return;
     case cli::OutputFormat::csv: {
       const bool sweep = bench::results::is_sweep(merged.results);
-      out << report::to_csv(sweep ? merged.results[bench::results::key::points]
+      out << results::to_csv(sweep ? merged.results[bench::results::key::points]
                                         .get<std::vector<nlohmann::json>>()
                                   : std::vector<nlohmann::json>{merged.results});
       return;

@@ -121,7 +121,7 @@ void put_per_server(json& results, const PreparedRun& prepared, double duration_
 PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
                          const PreparedRun& prepared, const LoadPoint& point,
                          PointResult result,
-                         std::optional<report::ServerMetricsWindow> server_window,
+                         std::optional<results::ServerMetricsWindow> server_window,
                          std::ostream& err) {
   PointReport out;
   out.summary = std::move(result.summary);
@@ -134,7 +134,7 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.started_at = wall_clock_iso8601();
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
-  out.results = report::to_json(out.summary, out.context);
+  out.results = results::to_json(out.summary, out.context);
   stamp_shard(out.results, options, result);
   put_per_server(out.results, prepared, out.summary.duration_s, result);
   const bool asked = protocol::asks_per_chunk_usage(prepared.request);
@@ -157,7 +157,7 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
         << "\n";
   }
-  if (const auto cache = report::prompt_cache_warning(out.summary, out.context)) {
+  if (const auto cache = results::prompt_cache_warning(out.summary, out.context)) {
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << *cache
         << "\n";
   }
@@ -231,7 +231,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   LiveCounters live;  // read by the progress line and by the server's gauge polls
   if (scraper != nullptr) scraper->before_point(&live);
   PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);
-  std::optional<report::ServerMetricsWindow> server_window;
+  std::optional<results::ServerMetricsWindow> server_window;
   if (scraper != nullptr) {
     server_window =
         scraper->after_point(drain_warmup ? 0 : options.warmup_requests, err, options.quiet);

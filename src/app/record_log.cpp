@@ -1,6 +1,6 @@
 #include "bench/app/record_log.hpp"
 
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -14,7 +14,7 @@ void RecordLog::write(const metrics::RequestRecord& record, std::size_t server) 
   if (!error_.empty()) return;
   try {
     line_.clear();
-    report::append_request_jsonl(line_, record, point_, server);
+    results::append_request_jsonl(line_, record, point_, server);
     line_ += '\n';
     file_.write(line_);
   } catch (const std::exception& error) {

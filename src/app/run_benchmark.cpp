@@ -16,6 +16,7 @@
 #include "bench/report/answer_check.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/report/terminal_chart.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/compat.hpp"
@@ -174,7 +175,7 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
       values.push_back(plan.sweep_variable == "request_rate" ? results::rate_to_json(point.rate_per_s)
                                                              : json(point.concurrency));
     }
-    run.results = report::sweep_to_json(plan.sweep_variable, values, objects);
+    run.results = results::sweep_to_json(plan.sweep_variable, values, objects);
     run.results["interrupted"] = interrupted;
   } else if (!run.points.empty()) {
     run.results = run.points.front().results;
@@ -219,7 +220,7 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
     case cli::OutputFormat::csv: {
       std::vector<json> objects;
       for (const PointReport& point : run.points) objects.push_back(point.results);
-      out << report::to_csv(objects);
+      out << results::to_csv(objects);
       break;
     }
     case cli::OutputFormat::text:

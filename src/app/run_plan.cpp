@@ -269,9 +269,9 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
   return total / parts + (index < total % parts ? 1 : 0);
 }
 
-report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
+results::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
                                  const PreparedRun& prepared, const LoadPoint& point) {
-  report::RunContext context;
+  results::RunContext context;
   context.base_url = prepared.target.shown_base_url;
   context.embedded_server = prepared.target.embedded != nullptr;
   if (context.embedded_server) context.simulator = sim::settings_json(options.sim);

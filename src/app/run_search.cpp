@@ -14,6 +14,7 @@
 #include "bench/app/workload_fingerprint.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
 #include "run_stages.hpp"
 
@@ -68,7 +69,7 @@ void print_search(const cli::RunOptions& options, const json& results,
       out << results_for_scripts(options, results).dump(2) << "\n";
       break;
     case cli::OutputFormat::csv:
-      out << report::to_csv(probes);
+      out << results::to_csv(probes);
       break;
     case cli::OutputFormat::text:
       out << report::render_sweep_table(results) << "\n" << message << "\n";

@@ -19,7 +19,7 @@
 #include "bench/cli/options.hpp"
 #include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -27,7 +27,7 @@ namespace bench::app {
 struct PointReport {
   nlohmann::json results;
   metrics::RunSummary summary;
-  report::RunContext context;
+  results::RunContext context;
   std::string stopped_early;  // PointResult::stopped_early
   // --repeat N > 1: each measurement of the point; `results` then combines them
   // (results/repeats.hpp) and `summary` and `context` are the first repeat's.

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "bench/gate/slo.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
 
 namespace bench::app {
@@ -174,7 +174,7 @@ json search_to_json(const SearchSetup& setup, const LoadSearch& search,
     values.push_back(outcomes[index].load);
     points.push_back(probes[index]);
   }
-  json out = report::sweep_to_json(setup.variable, values, points);
+  json out = results::sweep_to_json(setup.variable, values, points);
   out[results::key::kind] = results::kind_name(results::Kind::search);
   out["search"] = std::move(described);
   return out;

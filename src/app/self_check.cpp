@@ -72,9 +72,9 @@ std::string busy_loop_warning(const metrics::ClientLoad& load) {
 
 }  // namespace
 
-report::ClientCheck check_client(const metrics::RunSummary& summary,
+results::ClientCheck check_client(const metrics::RunSummary& summary,
                                  const metrics::ClientLoad& load) {
-  report::ClientCheck check;
+  results::ClientCheck check;
   check.load = load;
   const std::int64_t requests = summary.sent + summary.warmup_requests;
   const ClientLateness lateness{

@@ -20,7 +20,7 @@ MetricsPoller::~MetricsPoller() {
   if (thread_.joinable()) stop();
 }
 
-report::GaugePolls MetricsPoller::stop() {
+results::GaugePolls MetricsPoller::stop() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;

@@ -88,22 +88,22 @@ void ServerMetricsScraper::before_point(const LiveCounters* live) {
   }
 }
 
-report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
+results::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
                                                               std::ostream& err, bool quiet) {
   // Every poller stops before any closing scrape, so that none of them is read under load.
-  std::vector<std::optional<report::GaugePolls>> polls;
+  std::vector<std::optional<results::GaugePolls>> polls;
   for (auto& watched : watched_) {
     polls.emplace_back();
     if (watched->poller) polls.back() = watched->poller->stop();
     watched->poller.reset();
   }
-  std::vector<report::ServerMetricsWindow> windows;
+  std::vector<results::ServerMetricsWindow> windows;
   for (std::size_t i = 0; i < watched_.size(); ++i) {
     windows.push_back(window_of(*watched_[i], warmup_requests, err, quiet));
     windows.back().polls = std::move(polls[i]);
   }
   if (windows.size() == 1) return std::move(windows.front());
-  report::ServerMetricsWindow total;
+  results::ServerMetricsWindow total;
   total.warmup_requests = warmup_requests;
   std::vector<server_metrics::Delta> deltas;
   for (std::size_t i = 0; i < windows.size(); ++i) {
@@ -119,10 +119,10 @@ report::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmu
   return total;
 }
 
-report::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
+results::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
                                                             std::int64_t warmup_requests,
                                                             std::ostream& err, bool quiet) {
-  report::ServerMetricsWindow window;
+  results::ServerMetricsWindow window;
   window.url = util::url_without_password(watched.server.url);
   window.warmup_requests = warmup_requests;
   std::optional<server_metrics::Snapshot> after;

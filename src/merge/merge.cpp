@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "bench/metrics/accumulator_state.hpp"
-#include "bench/report/answer_check.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
@@ -82,9 +81,9 @@ double number_in(const json& object, std::string_view key) {
 
 // The client's figures over all shards: their threads and CPU added up, the busiest and the
 // largest of the rest, their warnings each said with its shard.
-report::ClientCheck merged_client(const std::vector<const json*>& runs,
+results::ClientCheck merged_client(const std::vector<const json*>& runs,
                                   const std::vector<ShardPart>& parts) {
-  report::ClientCheck check;
+  results::ClientCheck check;
   check.load.threads = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const json client = runs[i]->value("client", json::object());
@@ -144,10 +143,10 @@ std::string text_in(const json& object, std::string_view key) {
 
 // The context the reports are written with, read back from the first shard's run object; the
 // load is the whole's (the shards' concurrency added up), the start the earliest.
-report::RunContext merged_context(const std::vector<const json*>& runs,
+results::RunContext merged_context(const std::vector<const json*>& runs,
                                   const std::vector<ShardPart>& parts) {
   const json& first = *runs.front();
-  report::RunContext c;
+  results::RunContext c;
   c.base_url = text_in(first, "base_url");
   c.embedded_server = first.value("embedded_server", false);
   c.simulator = first.value("simulator", json());
@@ -155,8 +154,8 @@ report::RunContext merged_context(const std::vector<const json*>& runs,
   c.answer_check = first.value(results::key::answer_check, json());
   for (const json* run : runs) {
     const json check = run->value(results::key::answer_check, json());
-    if (report::answer_check_implausible(check) &&
-        !report::answer_check_implausible(c.answer_check)) {
+    if (results::answer_check_implausible(check) &&
+        !results::answer_check_implausible(c.answer_check)) {
       c.answer_check = check;
     }
   }
@@ -280,7 +279,7 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   }
   // Each shard scraped the same server over its own window: not a figure of the whole.
   out.results.erase("server_metrics");
-  out.results.update(report::to_json(out.run.summary, out.run.context));
+  out.results.update(results::to_json(out.run.summary, out.run.context));
   add_up_shard_keys(out.results, runs);
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
   for (const ShardPart& part : parts) earliest = std::min(earliest, part.stamp.epoch_unix_ns);

@@ -43,12 +43,6 @@ std::string answer_line(const json& answer, bool several_servers) {
 
 }  // namespace
 
-bool answer_check_implausible(const json& block) {
-  return block.is_object() &&
-         string_at(block, key::answer_verdict) ==
-             results::answer_verdict_name(results::AnswerVerdict::implausible);
-}
-
 std::vector<std::string> answer_check_lines(const json& block) {
   if (!block.is_object()) return {};
   const std::string verdict = string_at(block, key::answer_verdict);
@@ -69,7 +63,7 @@ std::vector<std::string> answer_check_lines(const json& block) {
     lines.push_back(fmt::format(
         "{} of {} known-answer prompts answered plausibly{}{} ({})", plausible, prompts,
         not_judged > 0 ? fmt::format(", {} not judged", not_judged) : "",
-        answer_check_implausible(block) ? ": the answers do not look like a model's work" : "",
+        results::answer_check_implausible(block) ? ": the answers do not look like a model's work" : "",
         cost));
   }
   const auto answers = block.find(key::answers);
@@ -89,7 +83,7 @@ std::string render_answer_check(const json& block) {
   const std::vector<std::string> lines = answer_check_lines(block);
   if (lines.empty()) return "";
   std::string text = fmt::format("Answer check: {}{}\n",
-                                 answer_check_implausible(block) ? "WARNING: " : "", lines.front());
+                                 results::answer_check_implausible(block) ? "WARNING: " : "", lines.front());
   for (std::size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
   return text;
 }

@@ -15,16 +15,22 @@
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/answer_check.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/multi_turn_section.hpp"
+#include "bench/results/server_section.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/util/clock.hpp"
-#include "multi_turn_section.hpp"
-#include "server_section.hpp"
 
 namespace bench::report {
 namespace {
 
 using metrics::Distribution;
 using metrics::RunSummary;
+using results::ClientCheck;
+using results::RunContext;
+using results::ServerLine;
+using results::ServerMetricsWindow;
 
 constexpr std::size_t kWidth = 78;  // rules and the latency table fit an 80-column terminal
 constexpr int kLabelWidth = 34;     // "Label:" column of the key/value lines
@@ -90,7 +96,7 @@ std::string one_line(std::string_view message) {
 void write_answer_check(Writer& w, const nlohmann::json& block) {
   const std::vector<std::string> lines = answer_check_lines(block);
   if (lines.empty()) return;
-  w.field("Answer check", (answer_check_implausible(block) ? "WARNING: " : "") + lines.front());
+  w.field("Answer check", (results::answer_check_implausible(block) ? "WARNING: " : "") + lines.front());
   for (std::size_t i = 1; i < lines.size(); ++i) w.text(lines[i]);
 }
 
@@ -214,7 +220,7 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
         "requests only",
         s.failed, s.sent, percent));
   }
-  if (const std::optional<std::string> cache = prompt_cache_warning(s, c)) {
+  if (const std::optional<std::string> cache = results::prompt_cache_warning(s, c)) {
     w.text("WARNING: " + *cache);
   }
   if (s.cancelled > 0) {
@@ -345,7 +351,7 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                       s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
-  w.field("Prompt cache", prompt_cache_note(s, c));
+  w.field("Prompt cache", results::prompt_cache_note(s, c));
   const std::string counted = s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
                                   ? fmt::format("server counted {} tokens",
                                                 length(*s.mean_prompt_tokens))
@@ -531,7 +537,7 @@ void write_provenance(Writer& w, const nlohmann::json& provenance) {
 void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
                   bool sharing_intended) {
   w.rule("Server", '-');
-  for (const ServerLine& line : server_section_lines(window, s, sharing_intended)) {
+  for (const ServerLine& line : results::server_section_lines(window, s, sharing_intended)) {
     if (line.label.empty()) {
       w.text(line.value);
     } else {
@@ -551,7 +557,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_latency(w, summary);
   if (summary.multi_turn) {
     w.rule("Multi-turn (by turn)", '-');
-    for (const std::string& line : multi_turn_lines(*summary.multi_turn)) w.text(line);
+    for (const std::string& line : results::multi_turn_lines(*summary.multi_turn)) w.text(line);
   }
   write_errors(w, summary);
   write_client(w, summary, context.client);

@@ -54,4 +54,11 @@ nlohmann::json answer_check_to_json(const AnswerCheck& check) {
   return block;
 }
 
+bool answer_check_implausible(const nlohmann::json& block) {
+  if (!block.is_object()) return false;
+  const auto verdict = block.find(key::answer_verdict);
+  return verdict != block.end() && verdict->is_string() &&
+         verdict->get<std::string>() == answer_verdict_name(AnswerVerdict::implausible);
+}
+
 }  // namespace bench::results

@@ -167,7 +167,7 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   EXPECT_EQ(point.driver.spread, prepared.spread.get());
   EXPECT_EQ(point.preconnect_urls,
             (std::vector<std::string>{"http://a:1/v1/models", "http://b:2/v1/models"}));
-  const bench::report::RunContext context =
+  const bench::results::RunContext context =
       bench::app::point_context(options, plan, prepared, plan.points[0]);
   EXPECT_EQ(context.config["server_metrics"],
             nlohmann::json({"http://a:1/metrics", "http://b:2/metrics"}));
@@ -196,7 +196,7 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
   prepared.target.base_url = "http://127.0.0.1:9";
   prepared.target.base_urls = {prepared.target.base_url};
   prepared.request.model = "m";
-  const bench::report::RunContext context =
+  const bench::results::RunContext context =
       bench::app::point_context(options, plan, prepared, plan.points[0]);
   EXPECT_EQ(context.endpoint, "completions");
   EXPECT_EQ(context.output_len, 7);

@@ -9,14 +9,14 @@ namespace {
 using bench::app::check_client;
 using bench::metrics::ClientLoad;
 
-bool says_bodies_built_on_loop(const bench::report::ClientCheck& check) {
+bool says_bodies_built_on_loop(const bench::results::ClientCheck& check) {
   for (const std::string& warning : check.warnings) {
     if (warning.find("built on the event loop") != std::string::npos) return true;
   }
   return false;
 }
 
-std::string lag_warning(const bench::report::ClientCheck& check) {
+std::string lag_warning(const bench::results::ClientCheck& check) {
   for (const std::string& warning : check.warnings) {
     if (warning.find("client lag") != std::string::npos) return warning;
   }
@@ -92,7 +92,7 @@ TEST(SelfCheck, BodiesBuiltOnTheEventLoopPastOnePercentAreAWarning) {
   load.bodies_built_on_loop = 10;  // the opening burst caught the producer starting: no sign
   EXPECT_FALSE(says_bodies_built_on_loop(check_client(summary, load)));
   load.bodies_built_on_loop = 11;
-  const bench::report::ClientCheck check = check_client(summary, load);
+  const bench::results::ClientCheck check = check_client(summary, load);
   EXPECT_TRUE(says_bodies_built_on_loop(check));
   // The loop's own work, bodies included, is in its demand: the bodies alone do not make it
   // the bottleneck (a producer its host starved builds them too).
@@ -106,7 +106,7 @@ TEST(SelfCheck, TheCheckCarriesTheClientAndHostVerdictsApart) {
   load.busiest_thread_utilization = 0.04;
   load.busiest_thread_demand = 0.30;
   load.run_queue_wait_s = 0.5;
-  const bench::report::ClientCheck host = check_client(lagging_by_ms(3.0), load);
+  const bench::results::ClientCheck host = check_client(lagging_by_ms(3.0), load);
   EXPECT_FALSE(host.saturated);
   EXPECT_TRUE(host.host_late);
   EXPECT_NE(lag_warning(host).find("because its host ran it late"), std::string::npos)
@@ -114,7 +114,7 @@ TEST(SelfCheck, TheCheckCarriesTheClientAndHostVerdictsApart) {
   EXPECT_NE(lag_warning(host).find("it waited 500.0 ms in all for a CPU"), std::string::npos)
       << lag_warning(host);
   load.busiest_thread_demand = 0.90;
-  const bench::report::ClientCheck client = check_client(lagging_by_ms(3.0), load);
+  const bench::results::ClientCheck client = check_client(lagging_by_ms(3.0), load);
   EXPECT_TRUE(client.saturated);
   EXPECT_FALSE(client.host_late);
   EXPECT_NE(lag_warning(client).find("client was saturated (an event loop had work 90%"),

@@ -11,6 +11,7 @@
 
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "report_fixtures.hpp"
 
 namespace {
@@ -72,7 +73,7 @@ std::string csv_cell(const std::string& csv, const std::string& column) {
 }
 
 TEST(InputSplitJson, AllDisclosedWritesTotalsThroughputsAndShareThatAddUp) {
-  const json r = bench::report::to_json(all_disclosed(), context());
+  const json r = bench::results::to_json(all_disclosed(), context());
   EXPECT_EQ(r["input_split_disclosure"], "all");
   EXPECT_EQ(r["input_split_disclosing_requests"], 200);
   EXPECT_EQ(r["total_computed_input_tokens"], 54980);
@@ -87,7 +88,7 @@ TEST(InputSplitJson, AllDisclosedWritesTotalsThroughputsAndShareThatAddUp) {
 }
 
 TEST(InputSplitJson, SomeDisclosedLeavesTotalsNullAndSharesOverTheDisclosing) {
-  const json r = bench::report::to_json(some_disclosed(), context());
+  const json r = bench::results::to_json(some_disclosed(), context());
   EXPECT_EQ(r["input_split_disclosure"], "some");
   EXPECT_EQ(r["input_split_disclosing_requests"], 150);
   for (const char* key : {"total_computed_input_tokens", "total_cached_input_tokens",
@@ -98,7 +99,7 @@ TEST(InputSplitJson, SomeDisclosedLeavesTotalsNullAndSharesOverTheDisclosing) {
 }
 
 TEST(InputSplitJson, NoneDisclosedIsNullNeverZero) {
-  const json r = bench::report::to_json(none_disclosed(), context());
+  const json r = bench::results::to_json(none_disclosed(), context());
   EXPECT_EQ(r["input_split_disclosure"], "none");
   EXPECT_EQ(r["input_split_disclosing_requests"], 0);
   for (const char* key : {"total_computed_input_tokens", "total_cached_input_tokens",
@@ -110,7 +111,7 @@ TEST(InputSplitJson, NoneDisclosedIsNullNeverZero) {
 }
 
 TEST(InputSplitJson, DefinesEveryNewKey) {
-  const json definitions = bench::report::metric_definitions();
+  const json definitions = bench::results::metric_definitions();
   for (const char* key : {"computed_input_throughput", "cached_input_throughput",
                           "total_computed_input_tokens", "cached_input_share",
                           "input_split_disclosure", "reused_prompts", "warnings"}) {
@@ -120,14 +121,14 @@ TEST(InputSplitJson, DefinesEveryNewKey) {
 
 TEST(InputSplitCsv, WritesTheSplitAndLeavesUnknownCellsEmpty) {
   const std::string all =
-      bench::report::to_csv({bench::report::to_json(all_disclosed(), context())});
+      bench::results::to_csv({bench::results::to_json(all_disclosed(), context())});
   EXPECT_EQ(csv_cell(all, "total_cached_input_tokens"), "7500");
   EXPECT_EQ(csv_cell(all, "total_computed_input_tokens"), "54980");
   EXPECT_EQ(csv_cell(all, "cached_input_share"), "0.120038");
   EXPECT_EQ(csv_cell(all, "input_split_disclosure"), "all");
   EXPECT_EQ(csv_cell(all, "reused_prompts"), "false");
   const std::string none =
-      bench::report::to_csv({bench::report::to_json(none_disclosed(), context())});
+      bench::results::to_csv({bench::results::to_json(none_disclosed(), context())});
   EXPECT_EQ(csv_cell(none, "cached_input_throughput"), "");
   EXPECT_EQ(csv_cell(none, "cached_input_share"), "");
   EXPECT_EQ(csv_cell(none, "input_split_disclosure"), "none");
@@ -173,19 +174,19 @@ TEST(InputSplitText, NoneDisclosedSaysSoAndNamesVllmsFlag) {
 
 TEST(CachedShareWarning, NinePercentDrawsNoWarning) {
   const RunSummary s = cached_share(9);
-  EXPECT_FALSE(bench::report::prompt_cache_warning(s, context()));
-  EXPECT_EQ(bench::report::to_json(s, context())["warnings"], json::array());
+  EXPECT_FALSE(bench::results::prompt_cache_warning(s, context()));
+  EXPECT_EQ(bench::results::to_json(s, context())["warnings"], json::array());
   EXPECT_FALSE(contains(bench::report::render_text(s, context()), "prefix cache, on a workload"));
 }
 
 TEST(CachedShareWarning, ElevenPercentWarnsInTextAndJson) {
   const RunSummary s = cached_share(11);
-  const auto warning = bench::report::prompt_cache_warning(s, context());
+  const auto warning = bench::results::prompt_cache_warning(s, context());
   ASSERT_TRUE(warning);
   EXPECT_EQ(*warning,
             "11.0% of input tokens were served from the server's prefix cache, on a workload not "
             "meant to share prefixes: input tok/s and TTFT measure the cache, not prefill");
-  EXPECT_EQ(bench::report::to_json(s, context())["warnings"], json::array({*warning}));
+  EXPECT_EQ(bench::results::to_json(s, context())["warnings"], json::array({*warning}));
   EXPECT_TRUE(contains(bench::report::render_text(s, context()), "WARNING: " + *warning));
 }
 
@@ -193,8 +194,8 @@ TEST(CachedShareWarning, SharedPrefixWorkloadIsNotWarnedButStillShown) {
   RunContext shared = context();
   shared.prompts_share_prefixes = true;
   const RunSummary s = cached_share(60);
-  EXPECT_FALSE(bench::report::prompt_cache_warning(s, shared));
-  EXPECT_EQ(bench::report::to_json(s, shared)["warnings"], json::array());
+  EXPECT_FALSE(bench::results::prompt_cache_warning(s, shared));
+  EXPECT_EQ(bench::results::to_json(s, shared)["warnings"], json::array());
   EXPECT_TRUE(contains(bench::report::render_text(s, shared),
                        "60.0% cached; shared-prefix workload: sharing is its purpose"));
 }
@@ -206,7 +207,7 @@ TEST(CachedShareWarning, ATraceReplayIsNamedAsOneNotAsASharedPrefixWorkload) {
   trace.prompts_share_prefixes = true;
   trace.prompts_from_trace = true;
   const RunSummary s = cached_share(60);
-  EXPECT_FALSE(bench::report::prompt_cache_warning(s, trace));
+  EXPECT_FALSE(bench::results::prompt_cache_warning(s, trace));
   const std::string text = bench::report::render_text(s, trace);
   EXPECT_TRUE(contains(text, "60.0% cached; trace replay whose prompts share prefixes where its "
                              "hash ids repeat"))
@@ -218,8 +219,8 @@ TEST(CachedShareWarning, ReusedPromptsAreACacheWarmMeasurementSaidSo) {
   RunContext reused = context();
   reused.prompts_reused = true;
   const RunSummary s = cached_share(60);
-  EXPECT_FALSE(bench::report::prompt_cache_warning(s, reused));
-  const json r = bench::report::to_json(s, reused);
+  EXPECT_FALSE(bench::results::prompt_cache_warning(s, reused));
+  const json r = bench::results::to_json(s, reused);
   EXPECT_EQ(r["reused_prompts"], true);
   EXPECT_EQ(r["warnings"], json::array());
   EXPECT_TRUE(contains(bench::report::render_text(s, reused),
@@ -229,9 +230,9 @@ TEST(CachedShareWarning, ReusedPromptsAreACacheWarmMeasurementSaidSo) {
 TEST(InputSplitSweepTable, ShowsTheCachedShareAndEachPointsWarning) {
   RunContext first = context();
   first.concurrency = 4;
-  const json points = {bench::report::to_json(none_disclosed(), first),
-                       bench::report::to_json(cached_share(50), first)};
-  const json sweep = bench::report::sweep_to_json("concurrency", json::array({4, 4}),
+  const json points = {bench::results::to_json(none_disclosed(), first),
+                       bench::results::to_json(cached_share(50), first)};
+  const json sweep = bench::results::sweep_to_json("concurrency", json::array({4, 4}),
                                                   points.get<std::vector<json>>());
   const std::string table = bench::report::render_sweep_table(sweep);
   EXPECT_TRUE(contains(table, " cached ")) << table;
@@ -244,13 +245,13 @@ TEST(InputSplitSweepTable, ShowsTheCachedShareAndEachPointsWarning) {
 
 TEST(InputSplitHtml, ShowsTheSplitTheNoteAndTheWarning) {
   const std::string html =
-      bench::report::render_html_report(bench::report::to_json(cached_share(50), context()));
+      bench::report::render_html_report(bench::results::to_json(cached_share(50), context()));
   EXPECT_TRUE(contains(html, "computed (prefilled)")) << html;
   EXPECT_TRUE(contains(html, "input tok/s (cached)"));
   EXPECT_TRUE(contains(html, "server disclosed cached tokens on all requests: 50.0% cached"));
   EXPECT_TRUE(contains(html, "<p class=\"alert warn\">50.0% of input tokens were served"));
   const std::string none =
-      bench::report::render_html_report(bench::report::to_json(none_disclosed(), context()));
+      bench::report::render_html_report(bench::results::to_json(none_disclosed(), context()));
   EXPECT_TRUE(contains(none, "server did not disclose cached prompt tokens"));
 }
 

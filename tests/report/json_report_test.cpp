@@ -12,6 +12,7 @@
 
 #include "bench/metrics/request_record.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "report_fixtures.hpp"
 
 namespace {
@@ -35,7 +36,7 @@ const std::vector<std::string>& distribution_keys() {
 }
 
 TEST(ToJson, HasEveryListedKey) {
-  const json result = bench::report::to_json(failing_summary(), context());
+  const json result = bench::results::to_json(failing_summary(), context());
   const std::vector<std::string> flat = {
       "schema_version", "bench_version", "started_at", "base_url", "embedded_server",
       "endpoint", "model", "duration", "completed", "failed", "cancelled", "sent",
@@ -57,8 +58,8 @@ TEST(ToJson, HasEveryListedKey) {
 
 TEST(ToJson, CarriesTheSummaryValues) {
   const RunSummary s = failing_summary();
-  const json r = bench::report::to_json(s, context());
-  EXPECT_EQ(r["schema_version"], bench::report::kSchemaVersion);
+  const json r = bench::results::to_json(s, context());
+  EXPECT_EQ(r["schema_version"], bench::results::kSchemaVersion);
   EXPECT_EQ(r["bench_version"], BENCH_TEST_EXPECTED_VERSION);
   EXPECT_EQ(r["started_at"], "2024-01-02T03:04:05Z");
   EXPECT_EQ(r["base_url"], "http://127.0.0.1:40123");
@@ -110,7 +111,7 @@ TEST(ToJson, UnknownInputFiguresAreNullNeverZeroInJsonAndCsv) {
   s.input_throughput = 0;
   s.total_throughput = s.output_throughput;
   s.steady_state.found = true;
-  const json r = bench::report::to_json(s, context());
+  const json r = bench::results::to_json(s, context());
   for (const char* key :
        {"input_throughput", "total_throughput", "total_input_tokens", "mean_prompt_tokens"}) {
     EXPECT_TRUE(r[key].is_null()) << key << " is " << r[key].dump();
@@ -120,7 +121,7 @@ TEST(ToJson, UnknownInputFiguresAreNullNeverZeroInJsonAndCsv) {
   EXPECT_TRUE(r["output_throughput"].is_number());
 
   // The CSV leaves an unknown cell empty (columns 10 and 11: input and total throughput).
-  const std::string csv = bench::report::to_csv({r});
+  const std::string csv = bench::results::to_csv({r});
   const std::string row = csv.substr(csv.find('\n') + 1);
   std::vector<std::string> cells;
   std::stringstream fields(row);
@@ -136,7 +137,7 @@ TEST(ToJson, UnknownInputFiguresAreNullNeverZeroInJsonAndCsv) {
 TEST(ToJson, SteadyStateCarriesItsLatenciesUnderTheRunsKeyNamesOrNull) {
   RunSummary s = failing_summary();
   s.steady_state.found = true;
-  json r = bench::report::to_json(s, context());
+  json r = bench::results::to_json(s, context());
   EXPECT_TRUE(r["steady_state"]["p99_ttft_ms"].is_null());
   EXPECT_TRUE(r["steady_state"]["requests"].is_null());
   bench::metrics::SteadyLatencies latency;
@@ -146,7 +147,7 @@ TEST(ToJson, SteadyStateCarriesItsLatenciesUnderTheRunsKeyNamesOrNull) {
   latency.tpot_ms.median = 2.5;
   latency.e2e_ms.p90 = 300;
   s.steady_latencies = latency;
-  r = bench::report::to_json(s, context());
+  r = bench::results::to_json(s, context());
   EXPECT_TRUE(r["steady_state"]["latency_unknown"].is_null());
   EXPECT_EQ(r["steady_state"]["requests"], 90);
   EXPECT_EQ(r["steady_state"]["p99_ttft_ms"], 41.5);
@@ -161,9 +162,9 @@ TEST(ToJson, SteadyStateSaysWhyItsLatenciesAreUnknown) {
   RunSummary s = failing_summary();
   s.steady_state.found = true;
   s.steady_latency_gap = bench::metrics::SteadyLatencyGap::merged;
-  EXPECT_EQ(bench::report::to_json(s, context())["steady_state"]["latency_unknown"], "merged");
+  EXPECT_EQ(bench::results::to_json(s, context())["steady_state"]["latency_unknown"], "merged");
   s.steady_latency_gap = bench::metrics::SteadyLatencyGap::none_inside;
-  EXPECT_EQ(bench::report::to_json(s, context())["steady_state"]["latency_unknown"],
+  EXPECT_EQ(bench::results::to_json(s, context())["steady_state"]["latency_unknown"],
             "none_inside");
 }
 
@@ -176,7 +177,7 @@ TEST(ToJson, FiguresOfNoValuesAreNullNeverZero) {
   s.mean_requested_input_len = 16;
   s.mean_requested_output_len = 8;
   s.schedule_lag_ms.count = 8;
-  const json r = bench::report::to_json(s, context());
+  const json r = bench::results::to_json(s, context());
   for (const char* key : {"mean_ttft_ms", "p99_ttft_ms", "median_itl_ms", "p99_tpot_ms",
                           "max_e2e_latency_ms", "median_ttft_from_intended_ms",
                           "p99_ttft_from_intended_ms", "p99_e2e_latency_from_intended_ms",
@@ -191,56 +192,56 @@ TEST(ToJson, FiguresOfNoValuesAreNullNeverZero) {
 
 // No cap on requests in flight (an open loop without --concurrency) is null, as vLLM writes.
 TEST(ToJson, NoConcurrencyCapIsNull) {
-  bench::report::RunContext open_loop = context();
+  bench::results::RunContext open_loop = context();
   open_loop.concurrency = std::nullopt;
   open_loop.request_rate = 20;
-  const json r = bench::report::to_json(clean_summary(), open_loop);
+  const json r = bench::results::to_json(clean_summary(), open_loop);
   ASSERT_TRUE(r.contains("max_concurrency"));
   EXPECT_TRUE(r["max_concurrency"].is_null());
-  const std::string csv = bench::report::to_csv({r});
+  const std::string csv = bench::results::to_csv({r});
   EXPECT_EQ(csv.substr(csv.find('\n') + 1, 1), ",");  // the first column, max_concurrency
 }
 
 TEST(ToJson, RecordsTheSimulatorsSettingsOnlyForTheEmbeddedServer) {
-  bench::report::RunContext real = context();
-  EXPECT_TRUE(bench::report::to_json(clean_summary(), real)["simulator"].is_null());
-  bench::report::RunContext embedded = context();
+  bench::results::RunContext real = context();
+  EXPECT_TRUE(bench::results::to_json(clean_summary(), real)["simulator"].is_null());
+  bench::results::RunContext embedded = context();
   embedded.embedded_server = true;
   embedded.simulator = {{"profile", "fixed"}, {"time_scale", 10.0}};
-  EXPECT_EQ(bench::report::to_json(clean_summary(), embedded)["simulator"], embedded.simulator);
+  EXPECT_EQ(bench::results::to_json(clean_summary(), embedded)["simulator"], embedded.simulator);
 }
 
 TEST(ToJson, LabelsARampUpRunWithItsRampNotAsAClosedLoop) {
-  bench::report::RunContext ramp = context();
+  bench::results::RunContext ramp = context();
   ramp.request_rate = std::numeric_limits<double>::infinity();  // what a ramp's point carries
   ramp.ramp_up_strategy = "linear";
   ramp.ramp_up_start_rps = 1;
   ramp.ramp_up_end_rps = 10;
-  const json r = bench::report::to_json(clean_summary(), ramp);
+  const json r = bench::results::to_json(clean_summary(), ramp);
   EXPECT_TRUE(r["request_rate"].is_null()) << r["request_rate"].dump();
   EXPECT_EQ(r["ramp_up_strategy"], "linear");
   EXPECT_EQ(r["ramp_up_start_rps"], 1.0);
   EXPECT_EQ(r["ramp_up_end_rps"], 10.0);
-  const std::string csv = bench::report::to_csv({r});
+  const std::string csv = bench::results::to_csv({r});
   EXPECT_NE(csv.find("ramp_up_strategy,ramp_up_start_rps,ramp_up_end_rps,"), std::string::npos)
       << csv;
   EXPECT_NE(csv.find(",linear,1,10,"), std::string::npos) << csv;
   const std::string text = bench::report::render_text(clean_summary(), ramp);
   EXPECT_NE(text.find("ramp-up, linear from 1 to 10 req/s"), std::string::npos) << text;
 
-  const json closed = bench::report::to_json(clean_summary(), context());
+  const json closed = bench::results::to_json(clean_summary(), context());
   EXPECT_TRUE(closed["ramp_up_strategy"].is_null());
 }
 
 TEST(ToJson, NamesTheTokenCountSources) {
-  const json clean = bench::report::to_json(clean_summary(), context())["token_count_source"];
+  const json clean = bench::results::to_json(clean_summary(), context())["token_count_source"];
   EXPECT_EQ(clean["output"], "usage");
   EXPECT_EQ(clean["input"], "usage");
   EXPECT_EQ(clean["output_from_usage"], 200);
   EXPECT_EQ(clean["output_from_chunks"], 0);
 
   const json estimated =
-      bench::report::to_json(estimated_summary(), context())["token_count_source"];
+      bench::results::to_json(estimated_summary(), context())["token_count_source"];
   EXPECT_EQ(estimated["output"], "chunks_estimate");
   EXPECT_EQ(estimated["input"], "unknown");
   EXPECT_EQ(estimated["output_from_chunks"], 200);
@@ -249,7 +250,7 @@ TEST(ToJson, NamesTheTokenCountSources) {
   RunSummary mixed = clean_summary();
   mixed.output_tokens_from_chunks = 1;
   mixed.input_tokens_unknown = 1;
-  const json mixed_source = bench::report::to_json(mixed, context())["token_count_source"];
+  const json mixed_source = bench::results::to_json(mixed, context())["token_count_source"];
   EXPECT_EQ(mixed_source["output"], "mixed");
   EXPECT_EQ(mixed_source["input"], "mixed");
 }
@@ -258,33 +259,33 @@ TEST(ToJson, NamesTheTokenizerAsTheOutputSourceWhenItCountedEveryRequest) {
   RunSummary counted = estimated_summary();
   counted.output_tokens_from_tokenizer = counted.output_tokens_from_chunks;
   counted.output_tokens_from_chunks = 0;
-  const json source = bench::report::to_json(counted, context())["token_count_source"];
+  const json source = bench::results::to_json(counted, context())["token_count_source"];
   EXPECT_EQ(source["output"], "tokenizer");
   EXPECT_EQ(source["output_from_tokenizer"], 200);
   EXPECT_EQ(source["output_from_chunks"], 0);
 
   RunSummary mixed = clean_summary();
   mixed.output_tokens_from_tokenizer = 1;
-  EXPECT_EQ(bench::report::to_json(mixed, context())["token_count_source"]["output"], "mixed");
+  EXPECT_EQ(bench::results::to_json(mixed, context())["token_count_source"]["output"], "mixed");
 }
 
 TEST(ToJson, MeanClientPromptTokensIsNullUnlessATokenizerCounted) {
   RunSummary counted = clean_summary();
-  EXPECT_TRUE(bench::report::to_json(counted, context())["mean_client_prompt_tokens"].is_null());
+  EXPECT_TRUE(bench::results::to_json(counted, context())["mean_client_prompt_tokens"].is_null());
   counted.mean_client_prompt_tokens = 1000;
-  EXPECT_EQ(bench::report::to_json(counted, context())["mean_client_prompt_tokens"], 1000.0);
+  EXPECT_EQ(bench::results::to_json(counted, context())["mean_client_prompt_tokens"], 1000.0);
 }
 
 TEST(ToJson, TimeToHeadersHasEveryStatisticOrNullWhenNoResponseReportedIt) {
   RunSummary measured = clean_summary();
   measured.ttfb_ms = distribution(3);
-  const json with = bench::report::to_json(measured, context());
+  const json with = bench::results::to_json(measured, context());
   EXPECT_DOUBLE_EQ(with["mean_ttfb_ms"].get<double>(), 3.1);
   EXPECT_DOUBLE_EQ(with["std_ttfb_ms"].get<double>(), 3.3);
   EXPECT_DOUBLE_EQ(with["p90_ttfb_ms"].get<double>(), 3.4);
   EXPECT_DOUBLE_EQ(with["p95_ttfb_ms"].get<double>(), 3.5);
   EXPECT_DOUBLE_EQ(with["max_ttfb_ms"].get<double>(), 3.7);
-  const json without = bench::report::to_json(clean_summary(), context());
+  const json without = bench::results::to_json(clean_summary(), context());
   for (const char* key : {"mean_ttfb_ms", "median_ttfb_ms", "p90_ttfb_ms", "p99_ttfb_ms",
                           "max_ttfb_ms"}) {
     EXPECT_TRUE(without[key].is_null()) << key;
@@ -292,11 +293,11 @@ TEST(ToJson, TimeToHeadersHasEveryStatisticOrNullWhenNoResponseReportedIt) {
 }
 
 TEST(ToJson, ErrorsHoldOnlyNonZeroClasses) {
-  EXPECT_EQ(bench::report::to_json(clean_summary(), context())["errors"], json::object());
+  EXPECT_EQ(bench::results::to_json(clean_summary(), context())["errors"], json::object());
 
   RunSummary summary = failing_summary();
   summary.errors[ErrorClass::dns] = {0, {}};
-  const json errors = bench::report::to_json(summary, context())["errors"];
+  const json errors = bench::results::to_json(summary, context())["errors"];
   EXPECT_EQ(errors.size(), 2u) << errors.dump();
   EXPECT_EQ(errors["http_5xx"]["count"], 7);
   EXPECT_EQ(errors["http_5xx"]["samples"], json::array({"HTTP 500: simulated internal error"}));
@@ -310,7 +311,7 @@ TEST(ToJson, WritesNoNaN) {
   summary.output_throughput = nan;
   summary.ttft_ms.p99 = nan;
   summary.mean_prompt_tokens = std::numeric_limits<double>::infinity();
-  const json result = bench::report::to_json(summary, context());
+  const json result = bench::results::to_json(summary, context());
   EXPECT_EQ(result["output_throughput"], 0.0);
   EXPECT_TRUE(result["p99_ttft_ms"].is_null());  // a distribution of no values: unknown
   EXPECT_TRUE(result["mean_prompt_tokens"].is_null());
@@ -321,7 +322,7 @@ TEST(ToJson, WritesNoNaN) {
 TEST(ToJson, SurvivesInvalidUtf8InServerMessages) {
   RunSummary summary = failing_summary();
   summary.errors[ErrorClass::http_5xx].samples = {"bad \xff\xfe bytes"};
-  const json result = bench::report::to_json(summary, context());
+  const json result = bench::results::to_json(summary, context());
   std::string dumped;
   ASSERT_NO_THROW(dumped = result.dump());
   EXPECT_NE(dumped.find("bad \uFFFD\uFFFD bytes"), std::string::npos) << dumped;
@@ -337,7 +338,7 @@ const std::vector<std::string>& defined_metrics() {
 }
 
 TEST(MetricDefinitions, HaveOneLinePerMetric) {
-  const json definitions = bench::report::metric_definitions();
+  const json definitions = bench::results::metric_definitions();
   for (const std::string& key : defined_metrics()) {
     ASSERT_TRUE(definitions.contains(key)) << key;
     ASSERT_TRUE(definitions[key].is_string()) << key;
@@ -345,11 +346,11 @@ TEST(MetricDefinitions, HaveOneLinePerMetric) {
     EXPECT_GT(line.size(), 20u) << key;
     EXPECT_EQ(line.find('\n'), std::string::npos) << key;
   }
-  EXPECT_EQ(bench::report::to_json(clean_summary(), context())["definitions"], definitions);
+  EXPECT_EQ(bench::results::to_json(clean_summary(), context())["definitions"], definitions);
 }
 
 TEST(MetricDefinitions, StateThePeerEquivalences) {
-  const json d = bench::report::metric_definitions();
+  const json d = bench::results::metric_definitions();
   const std::string icl = d["icl"];
   EXPECT_NE(icl.find("SGLang and vLLM call ITL"), std::string::npos) << icl;
   const std::string tpot = d["tpot"];
@@ -385,7 +386,7 @@ RequestRecord completed_record() {
 }
 
 TEST(RequestToJsonl, IsOneParsableLineWithEveryField) {
-  const std::string line = bench::report::request_to_jsonl(completed_record());
+  const std::string line = bench::results::request_to_jsonl(completed_record());
   EXPECT_EQ(line.find('\n'), std::string::npos);
   const json r = json::parse(line);
   EXPECT_EQ(r["index"], 7);
@@ -417,7 +418,7 @@ TEST(RequestToJsonl, WritesNullForWhatIsUnknown) {
   r.end_ns = 6'000'000;
   r.error = ErrorClass::connect_refused;
   r.error_message = "connection refused\n(port 1)";
-  const json line = json::parse(bench::report::request_to_jsonl(r));
+  const json line = json::parse(bench::results::request_to_jsonl(r));
   EXPECT_EQ(line["warmup"], true);
   EXPECT_TRUE(line["ttft_ms"].is_null());
   EXPECT_EQ(line["chunk_arrival_ms"], json::array());
@@ -441,7 +442,7 @@ TEST(RequestToJsonl, LabelsChunkEstimatesAndSurvivesInvalidUtf8) {
   r.http_status = 500;
   r.error_message = "HTTP 500: \xc3\x28 broken";
   std::string line;
-  ASSERT_NO_THROW(line = bench::report::request_to_jsonl(r));
+  ASSERT_NO_THROW(line = bench::results::request_to_jsonl(r));
   const json parsed = json::parse(line);
   EXPECT_EQ(parsed["completion_token_source"], "chunks_estimate");
   EXPECT_TRUE(parsed["chunk_tokens"].is_null());
@@ -451,14 +452,14 @@ TEST(RequestToJsonl, LabelsChunkEstimatesAndSurvivesInvalidUtf8) {
 
 TEST(RequestToJsonl, WritesThePromptsCachedAndComputedSplitOrNullWhenUnknown) {
   RequestRecord r = completed_record();
-  const json unknown = json::parse(bench::report::request_to_jsonl(r));
+  const json unknown = json::parse(bench::results::request_to_jsonl(r));
   EXPECT_TRUE(unknown["cached_prompt_tokens"].is_null());
   EXPECT_TRUE(unknown["computed_prompt_tokens"].is_null());
   EXPECT_EQ(unknown["cached_prompt_token_source"], "none");
 
   r.cached_prompt_tokens = 256;
   r.cached_prompt_token_source = bench::metrics::CachedTokenSource::usage_details;
-  const json known = json::parse(bench::report::request_to_jsonl(r));
+  const json known = json::parse(bench::results::request_to_jsonl(r));
   EXPECT_EQ(known["cached_prompt_tokens"], 256);
   EXPECT_EQ(known["computed_prompt_tokens"], 44);  // 300 prompt tokens
   EXPECT_EQ(known["cached_prompt_token_source"], "usage_details");
@@ -487,7 +488,7 @@ TEST(RequestToJsonl, ReadsExactlyAsTheJsonLibraryWritesTheSameDocument) {
   r.error_message = "caf\xc3\xa9 \xe2\x9c\x93";
   const json point = {{"concurrency", 8}};
   for (const json& with_point : {json(nullptr), point}) {
-    const std::string line = bench::report::request_to_jsonl(r, with_point, 3);
+    const std::string line = bench::results::request_to_jsonl(r, with_point, 3);
     const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(line);
     EXPECT_EQ(parsed.dump(), line);
     EXPECT_EQ(parsed["server"], 3);

@@ -9,6 +9,7 @@
 #include "bench/metrics/multi_turn.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "report_fixtures.hpp"
 
 namespace {
@@ -31,12 +32,12 @@ bench::metrics::MultiTurnSummary three_turns() {
 
 TEST(MultiTurnReport, JsonTextAndHtmlShowEachTurnAndTheSessions) {
   bench::metrics::RunSummary summary = report_test::clean_summary();
-  const json without = bench::report::to_json(summary, report_test::context());
+  const json without = bench::results::to_json(summary, report_test::context());
   EXPECT_FALSE(without.contains("multi_turn"));
   EXPECT_EQ(bench::report::render_html_report(without).find("Multi-turn"), std::string::npos);
 
   summary.multi_turn = three_turns();
-  const json run = bench::report::to_json(summary, report_test::context());
+  const json run = bench::results::to_json(summary, report_test::context());
   const json& by_turn = run.at("multi_turn").at("by_turn");
   ASSERT_EQ(by_turn.size(), 3u);
   EXPECT_EQ(by_turn[1]["turn"], 2);

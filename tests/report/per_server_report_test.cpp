@@ -10,6 +10,7 @@
 
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/results/per_server.hpp"
 #include "report_fixtures.hpp"
 
@@ -49,7 +50,7 @@ TEST(PerServerReport, JsonFiguresAreOverTheRunsDurationAndUnknownLatenciesAreNul
 }
 
 TEST(PerServerReport, TextAndHtmlShowEachServersRowAndItsErrors) {
-  json run = bench::report::to_json(report_test::clean_summary(), report_test::context());
+  json run = bench::results::to_json(report_test::clean_summary(), report_test::context());
   EXPECT_EQ(bench::report::render_per_server(run), "");  // one server: no section
   run["per_server"] = bench::results::per_server_to_json(alive_and_dead(), 2.0);
   const std::string text = bench::report::render_per_server(run);

@@ -11,6 +11,7 @@
 #include "bench/report/html_report.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace {
 
@@ -60,7 +61,7 @@ RunSummary plain_run() {
 }
 
 TEST(ReasoningReport, JsonSplitsTheOutputAndKeepsItWhole) {
-  const json r = bench::report::to_json(reasoning_run(), {});
+  const json r = bench::results::to_json(reasoning_run(), {});
   EXPECT_DOUBLE_EQ(r["output_throughput"].get<double>(), 150.0);
   EXPECT_DOUBLE_EQ(r["reasoning_output_throughput"].get<double>(), 100.0);
   EXPECT_DOUBLE_EQ(r["answer_output_throughput"].get<double>(), 50.0);
@@ -77,7 +78,7 @@ TEST(ReasoningReport, JsonSplitsTheOutputAndKeepsItWhole) {
 }
 
 TEST(ReasoningReport, JsonWritesNullNotZeroWhenNothingReasoned) {
-  const json r = bench::report::to_json(plain_run(), {});
+  const json r = bench::results::to_json(plain_run(), {});
   EXPECT_EQ(r["requests_with_reasoning"], 0);
   for (const char* key : {"total_reasoning_tokens", "total_answer_tokens",
                           "reasoning_output_throughput", "answer_output_throughput",
@@ -104,8 +105,8 @@ TEST(ReasoningReport, TextLabelsEachOutputKindAndAddsTtfa) {
 }
 
 TEST(ReasoningReport, CsvHasTheReasoningColumnsEmptyWhenUnknown) {
-  const std::string csv = bench::report::to_csv(
-      {bench::report::to_json(reasoning_run(), {}), bench::report::to_json(plain_run(), {})});
+  const std::string csv = bench::results::to_csv(
+      {bench::results::to_json(reasoning_run(), {}), bench::results::to_json(plain_run(), {})});
   EXPECT_NE(csv.find(",reasoning_output_throughput,answer_output_throughput,mean_ttfa_ms,"
                      "median_ttfa_ms,p99_ttfa_ms,mean_reasoning_tokens,reasoning_token_source\n"),
             std::string::npos)
@@ -120,12 +121,12 @@ TEST(ReasoningReport, HtmlShowsTheSplitAndTtfaOnlyWhenSomethingReasoned) {
   const std::string reasoning_row = "reasoning</th>";
   const std::string ttfa_row = "TTFA<span";
   const std::string html = bench::report::render_html_report(
-      bench::report::to_json(reasoning_run(), {}));
+      bench::results::to_json(reasoning_run(), {}));
   EXPECT_NE(html.find(reasoning_row), std::string::npos);
   EXPECT_NE(html.find("output tok/s (answer)</td>"), std::string::npos);
   EXPECT_NE(html.find(ttfa_row), std::string::npos);
   const std::string plain = bench::report::render_html_report(
-      bench::report::to_json(plain_run(), {}));
+      bench::results::to_json(plain_run(), {}));
   EXPECT_EQ(plain.find(reasoning_row), std::string::npos);
   EXPECT_EQ(plain.find(ttfa_row), std::string::npos);
 }

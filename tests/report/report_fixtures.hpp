@@ -6,13 +6,14 @@
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace report_test {
 
 using bench::metrics::Distribution;
 using bench::metrics::ErrorClass;
 using bench::metrics::RunSummary;
-using bench::report::RunContext;
+using bench::results::RunContext;
 
 // Distinct values per statistic so a swapped column or key shows: base + 0.1 .. base + 0.7.
 inline Distribution distribution(double base) {

@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace {
 
 using bench::metrics::RunSummary;
-using bench::report::GaugePolls;
-using bench::report::RunContext;
-using bench::report::ServerMetricsWindow;
+using bench::results::GaugePolls;
+using bench::results::RunContext;
+using bench::results::ServerMetricsWindow;
 using bench::server_metrics::Delta;
 using bench::server_metrics::QueueSight;
 using bench::server_metrics::ServerFamily;
@@ -59,7 +60,7 @@ TEST(ServerFindings, HitsAgreeingWithBenchsCachedSplitAreNoFinding) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("prefix cache hit"), std::string::npos) << text;
-  const nlohmann::json section = bench::report::to_json(summary, context).at("server_metrics");
+  const nlohmann::json section = bench::results::to_json(summary, context).at("server_metrics");
   EXPECT_EQ(section.at("bench_cached_input_tokens"), 320);
   EXPECT_EQ(section.at("prefix_cache_hit_difference"), 0);
   EXPECT_TRUE(section.at("findings").empty());
@@ -73,7 +74,7 @@ TEST(ServerFindings, HitsBeyondBenchsCachedSplitAreAWarning) {
                       "responses said 0 were cached"),
             std::string::npos)
       << text;
-  const nlohmann::json section = bench::report::to_json(summary, context).at("server_metrics");
+  const nlohmann::json section = bench::results::to_json(summary, context).at("server_metrics");
   EXPECT_EQ(section.at("prefix_cache_hit_difference"), 480);
   ASSERT_EQ(section.at("findings").size(), 1u);
 }
@@ -94,7 +95,7 @@ TEST(ServerFindings, UndisclosedSplitTakesTheServersShareAsTheWitness) {
   shared.prompts_share_prefixes = true;  // sharing is its purpose: a note, not a warning
   text = bench::report::render_text(summary, shared);
   EXPECT_EQ(text.find("WARNING: the server's prefix cache"), std::string::npos) << text;
-  const nlohmann::json section = bench::report::to_json(summary, shared).at("server_metrics");
+  const nlohmann::json section = bench::results::to_json(summary, shared).at("server_metrics");
   EXPECT_TRUE(section.at("bench_cached_input_tokens").is_null());
   EXPECT_TRUE(section.at("prefix_cache_hit_difference").is_null());
 }
@@ -136,7 +137,7 @@ TEST(ServerFindings, AHitRateGaugeFarFromBenchsCachedShareIsAWarning) {
             std::string::npos)
       << text;
   const nlohmann::json server =
-      bench::report::to_json(summary, with_hit_rate(0.45))["server_metrics"];
+      bench::results::to_json(summary, with_hit_rate(0.45))["server_metrics"];
   EXPECT_DOUBLE_EQ(server["prefix_cache_hit_rate"].get<double>(), 0.45);
   EXPECT_DOUBLE_EQ(server["bench_cached_input_share"].get<double>(), 0.10);
   EXPECT_DOUBLE_EQ(server["prefix_cache_hit_rate_difference"].get<double>(), 0.35);
@@ -152,7 +153,7 @@ TEST(ServerFindings, AHitRateWithinTheToleranceOrWithoutBenchsSplitIsNoFinding) 
   EXPECT_NE(unknown.find("bench: n/a of input tokens cached"), std::string::npos) << unknown;
   EXPECT_EQ(unknown.find("WARNING"), std::string::npos) << unknown;
   const nlohmann::json server =
-      bench::report::to_json(undisclosed, with_hit_rate(0.9))["server_metrics"];
+      bench::results::to_json(undisclosed, with_hit_rate(0.9))["server_metrics"];
   EXPECT_TRUE(server["prefix_cache_hit_rate_difference"].is_null());
 }
 
@@ -172,7 +173,7 @@ TEST(ServerFindings, QueueingBeyondBenchsRequestsIsAWarning) {
             std::string::npos)
       << text;
   const nlohmann::json section =
-      bench::report::to_json(with_input(0), context).at("server_metrics");
+      bench::results::to_json(with_input(0), context).at("server_metrics");
   EXPECT_EQ(section.at("gauges").at("queue").at("beyond_bench"), 2);
   EXPECT_EQ(section.at("gauges").at("queue").at("while_bench_idle"), 1);
   EXPECT_EQ(section.at("findings").size(), 2u);

@@ -9,13 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace {
 
 using bench::metrics::RunSummary;
-using bench::report::GaugePolls;
-using bench::report::RunContext;
-using bench::report::ServerMetricsWindow;
+using bench::results::GaugePolls;
+using bench::results::RunContext;
+using bench::results::ServerMetricsWindow;
 using bench::server_metrics::Delta;
 using bench::server_metrics::GaugeReading;
 using bench::server_metrics::Histogram;
@@ -66,7 +67,7 @@ TEST(ServerLatency, BenchsPercentilesBesideTheServersBucketRange) {
   EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
   EXPECT_EQ(text.find("E2E (server)"), std::string::npos) << text;  // not exposed: no line
   const nlohmann::json ranges =
-      bench::report::to_json(summary, with_delta(ttft_delta())).at("server_metrics").at(
+      bench::results::to_json(summary, with_delta(ttft_delta())).at("server_metrics").at(
           "latency_ranges");
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.25);
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.5);
@@ -88,7 +89,7 @@ TEST(ServerLatency, BenchOutsideTheServersRangeIsAFinding) {
             std::string::npos)
       << text;
   const nlohmann::json ranges =
-      bench::report::to_json(summary, context).at("server_metrics").at("latency_ranges");
+      bench::results::to_json(summary, context).at("server_metrics").at("latency_ranges");
   EXPECT_EQ(ranges.at("ttft").at("p50").at("bench_inside"), false);
 }
 
@@ -105,7 +106,7 @@ TEST(ServerLatency, ABucketBeyondTheLastBoundIsOpenEnded) {
       << text;
   EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
   const nlohmann::json ranges =
-      bench::report::to_json(summary, with_delta(delta)).at("server_metrics").at("latency_ranges");
+      bench::results::to_json(summary, with_delta(delta)).at("server_metrics").at("latency_ranges");
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), "inf");
 }
 
@@ -114,7 +115,7 @@ TEST(ServerLatency, NoBenchRequestsLeaveBenchsFigureUnknown) {
   const std::string text = bench::report::render_text(summary, with_delta(ttft_delta()));
   EXPECT_NE(text.find("p50 TTFT (server):                0-0.1 s, bench n/a"), std::string::npos)
       << text;
-  const nlohmann::json p50 = bench::report::to_json(summary, with_delta(ttft_delta()))
+  const nlohmann::json p50 = bench::results::to_json(summary, with_delta(ttft_delta()))
                                  .at("server_metrics").at("latency_ranges").at("ttft").at("p50");
   EXPECT_TRUE(p50.at("bench_s").is_null());
   EXPECT_TRUE(p50.at("bench_inside").is_null());
@@ -158,7 +159,7 @@ TEST(ServerLatency, ItlAndTpotBesideBenchsPerTokenAndPerRequestFigures) {
       << text;
   EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
   const nlohmann::json ranges =
-      bench::report::to_json(summary, context).at("server_metrics").at("latency_ranges");
+      bench::results::to_json(summary, context).at("server_metrics").at("latency_ranges");
   EXPECT_EQ(ranges.at("itl").at("p99").at("server_lower_s"), 0.01);
   EXPECT_EQ(ranges.at("itl").at("p99").at("server_upper_s"), 0.025);
   EXPECT_DOUBLE_EQ(ranges.at("itl").at("p99").at("bench_s").get<double>(), 0.02);
@@ -183,7 +184,7 @@ TEST(ServerLatency, AFigureWithinTheToleranceOfABoundIsInside) {
   const RunSummary near = with_decode(8, 20, 10.028, 21);
   const std::string text = bench::report::render_text(near, context);
   EXPECT_EQ(text.find("Finding: bench's p50 TPOT"), std::string::npos) << text;
-  EXPECT_EQ(bench::report::to_json(near, context)
+  EXPECT_EQ(bench::results::to_json(near, context)
                 .at("server_metrics").at("latency_ranges").at("tpot").at("p50").at("bench_inside"),
             true);
   const RunSummary beyond = with_decode(8, 20, 10.71, 21);  // 10 ms + 0.5 ms + 0.2 ms
@@ -214,7 +215,7 @@ TEST(ServerLatency, TheQueueTimeIsTheServersAloneWithItsExactMean) {
                       "sum and count)"),
             std::string::npos)
       << text;
-  const nlohmann::json server = bench::report::to_json(summary, context).at("server_metrics");
+  const nlohmann::json server = bench::results::to_json(summary, context).at("server_metrics");
   const nlohmann::json& p99 = server.at("latency_ranges").at("queue_time").at("p99");
   EXPECT_EQ(p99.at("server_lower_s"), 0.3);
   EXPECT_EQ(p99.at("server_upper_s"), 0.5);
@@ -225,7 +226,7 @@ TEST(ServerLatency, TheQueueTimeIsTheServersAloneWithItsExactMean) {
 
 TEST(ServerLatency, NoQueueTimeHistogramLeavesItsMeanNull) {
   const nlohmann::json server =
-      bench::report::to_json(RunSummary{}, with_delta(ttft_delta())).at("server_metrics");
+      bench::results::to_json(RunSummary{}, with_delta(ttft_delta())).at("server_metrics");
   EXPECT_TRUE(server.at("mean_queue_time_s").is_null());
   EXPECT_FALSE(server.at("latency_ranges").contains("queue_time"));
   EXPECT_FALSE(server.at("latency_ranges").contains("itl"));
@@ -249,7 +250,7 @@ TEST(ServerGauges, MeanAndMaxOfThePolledGauges) {
             std::string::npos)
       << text;
   const nlohmann::json gauges =
-      bench::report::to_json(RunSummary{}, context).at("server_metrics").at("gauges");
+      bench::results::to_json(RunSummary{}, context).at("server_metrics").at("gauges");
   EXPECT_EQ(gauges.at("requests_running").at("max"), 6);
   EXPECT_EQ(gauges.at("kv_cache_usage").at("mean"), 0.375);
   EXPECT_EQ(gauges.at("series").at("requests_waiting"), nlohmann::json::array({0, 2, 1}));
@@ -274,14 +275,14 @@ TEST(ServerGauges, SkippedAndFailedPollsAreSaid) {
                       "than the 1 s interval"),
             std::string::npos)
       << text;
-  EXPECT_EQ(bench::report::to_json(RunSummary{}, context)
+  EXPECT_EQ(bench::results::to_json(RunSummary{}, context)
                 .at("server_metrics").at("gauges").at("polls_skipped"),
             2);
 }
 
 TEST(ServerGauges, NotPolledIsNull) {
   const nlohmann::json section =
-      bench::report::to_json(RunSummary{}, with_delta(Delta{})).at("server_metrics");
+      bench::results::to_json(RunSummary{}, with_delta(Delta{})).at("server_metrics");
   EXPECT_TRUE(section.at("gauges").is_null());
 }
 

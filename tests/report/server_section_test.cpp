@@ -7,12 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace {
 
 using bench::metrics::RunSummary;
-using bench::report::RunContext;
-using bench::report::ServerMetricsWindow;
+using bench::results::RunContext;
+using bench::results::ServerMetricsWindow;
 using bench::server_metrics::Delta;
 using bench::server_metrics::ServerFamily;
 
@@ -68,7 +69,7 @@ TEST(ServerSection, AMismatchBeyondOnePercentIsAWarning) {
       << text;
   // 0.5% on the input side: within the tolerance, said as a difference but not a warning.
   EXPECT_EQ(text.find("the server's prompt tokens differ"), std::string::npos) << text;
-  const nlohmann::json written = bench::report::to_json(summary, context).at("server_metrics");
+  const nlohmann::json written = bench::results::to_json(summary, context).at("server_metrics");
   EXPECT_EQ(written.at("generation_tokens"), 230);
   EXPECT_EQ(written.at("bench_output_tokens"), 200);
   EXPECT_EQ(written.at("generation_tokens_difference"), 30);
@@ -86,7 +87,7 @@ TEST(ServerSection, AFailedScrapeIsOneLineAndNullFigures) {
             std::string::npos)
       << text;
   const nlohmann::json written =
-      bench::report::to_json(counted(10, 5), context).at("server_metrics");
+      bench::results::to_json(counted(10, 5), context).at("server_metrics");
   EXPECT_EQ(written.at("error"), "GET http://127.0.0.1:8000/metrics answered HTTP 404");
   EXPECT_TRUE(written.at("family").is_null());
   EXPECT_TRUE(written.at("generation_tokens").is_null());
@@ -96,7 +97,7 @@ TEST(ServerSection, UnknownInputTokensLeaveTheDifferenceUnknown) {
   RunSummary summary = counted(0, 5);
   summary.input_tokens_unknown = 3;
   const nlohmann::json written =
-      bench::report::to_json(summary, with_window(vllm_delta(900, 5))).at("server_metrics");
+      bench::results::to_json(summary, with_window(vllm_delta(900, 5))).at("server_metrics");
   EXPECT_TRUE(written.at("bench_input_tokens").is_null());
   EXPECT_TRUE(written.at("prompt_tokens_difference").is_null());
   EXPECT_EQ(written.at("generation_tokens_difference"), 0);
@@ -112,7 +113,7 @@ TEST(ServerSection, SpeculativeAcceptanceIsSaidOverTheWindow) {
                       "800)"),
             std::string::npos)
       << text;
-  const nlohmann::json written = bench::report::to_json(counted(1000, 200), context);
+  const nlohmann::json written = bench::results::to_json(counted(1000, 200), context);
   const nlohmann::json& spec = written.at("server_metrics").at("spec_decode");
   EXPECT_EQ(spec.at("draft_tokens"), 800);
   EXPECT_EQ(spec.at("accepted_tokens"), 600);
@@ -135,7 +136,7 @@ TEST(ServerSection, NoSpeculativeDecodingNoLineAndNullKey) {
   const auto context = with_window(vllm_delta(1000, 200));
   const std::string text = bench::report::render_text(counted(1000, 200), context);
   EXPECT_EQ(text.find("Speculative decoding"), std::string::npos) << text;
-  const nlohmann::json written = bench::report::to_json(counted(1000, 200), context);
+  const nlohmann::json written = bench::results::to_json(counted(1000, 200), context);
   EXPECT_TRUE(written.at("server_metrics").at("spec_decode").is_null());
 }
 
@@ -153,13 +154,13 @@ TEST(ServerSection, TheTimelineBucketsCarryTheServersGaugesPolledInThem) {
   summary.timeline_start_ns = 4'000'000'000;  // on the records' clock
   RunContext context = with_window(vllm_delta(10, 10));
   context.server_metrics->records_epoch_steady_ns = 100'000'000'000;
-  bench::report::GaugePolls polls;
+  bench::results::GaugePolls polls;
   polls.origin_steady_ns = 103'000'000'000;
   polls.series.add({1'500'000'000, 4, 1, 0.25});  // timeline 0.5 s
   polls.series.add({1'700'000'000, 6, 3, 0.75});  // timeline 0.7 s
   polls.series.add({2'500'000'000, 2, 0, 0.5});   // timeline 1.5 s
   context.server_metrics->polls = std::move(polls);
-  const nlohmann::json buckets = bench::report::to_json(summary, context)["timeline"]["buckets"];
+  const nlohmann::json buckets = bench::results::to_json(summary, context)["timeline"]["buckets"];
   ASSERT_EQ(buckets.size(), 3u);
   EXPECT_DOUBLE_EQ(buckets[0]["server_requests_running"].get<double>(), 5.0);
   EXPECT_DOUBLE_EQ(buckets[0]["server_requests_waiting"].get<double>(), 2.0);
@@ -168,7 +169,7 @@ TEST(ServerSection, TheTimelineBucketsCarryTheServersGaugesPolledInThem) {
   EXPECT_TRUE(buckets[2]["server_requests_running"].is_null()) << buckets.dump();
   EXPECT_TRUE(buckets[2]["server_kv_cache_usage"].is_null());
   // The series stays where reports read it.
-  EXPECT_EQ(bench::report::to_json(summary, context)["server_metrics"]["gauges"]["series"]["t_s"]
+  EXPECT_EQ(bench::results::to_json(summary, context)["server_metrics"]["gauges"]["series"]["t_s"]
                 .size(),
             3u);
 }
@@ -177,7 +178,7 @@ TEST(ServerSection, WithoutPollsTheTimelineBucketsHaveNoServerKeys) {
   RunSummary summary = counted(10, 10);
   summary.timeline.push_back({});
   const nlohmann::json buckets =
-      bench::report::to_json(summary, with_window(vllm_delta(10, 10)))["timeline"]["buckets"];
+      bench::results::to_json(summary, with_window(vllm_delta(10, 10)))["timeline"]["buckets"];
   ASSERT_EQ(buckets.size(), 1u);
   EXPECT_FALSE(buckets[0].contains("server_requests_running"));
 }
@@ -185,7 +186,7 @@ TEST(ServerSection, WithoutPollsTheTimelineBucketsHaveNoServerKeys) {
 TEST(ServerSection, NoWindowNoSectionAndNoKey) {
   const RunContext context;
   EXPECT_EQ(bench::report::render_text(counted(1, 1), context).find(" Server "), std::string::npos);
-  EXPECT_FALSE(bench::report::to_json(counted(1, 1), context).contains("server_metrics"));
+  EXPECT_FALSE(bench::results::to_json(counted(1, 1), context).contains("server_metrics"));
 }
 
 }  // namespace

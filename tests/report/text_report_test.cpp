@@ -265,7 +265,7 @@ TEST(RenderText, ARunWithNoCompletedRequestPrintsNoZeroForAFigureOfNoValues) {
 }
 
 TEST(RenderText, SaysNoCapForAnOpenLoopWithoutConcurrency) {
-  bench::report::RunContext open_loop = context();
+  bench::results::RunContext open_loop = context();
   open_loop.concurrency = std::nullopt;
   open_loop.request_rate = 20;
   const std::string text = bench::report::render_text(clean_summary(), open_loop);

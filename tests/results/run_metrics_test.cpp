@@ -1,4 +1,4 @@
-// run_metric_names(), the gates' names, against what bench really writes: report::to_json's
+// run_metric_names(), the gates' names, against what bench really writes: results::to_json's
 // numeric keys, and a results file of the real binary. When json_report.cpp gains or loses a
 // numeric key, this is the test that says run_metric_names() must follow.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 
 #include "bench/results/run_metrics.hpp"
 #include "bench/metrics/run_summary.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "results_fixtures.hpp"
 
 namespace {
@@ -31,9 +31,9 @@ json reported_results() {
   summary.completed = 10;
   summary.duration_s = 1.5;
   summary.output_throughput = 100;
-  bench::report::RunContext context;
+  bench::results::RunContext context;
   context.concurrency = 4;
-  return bench::report::to_json(summary, context);
+  return bench::results::to_json(summary, context);
 }
 
 bool listed(const std::string& name) {

@@ -26,7 +26,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/workload/dataset.hpp"
@@ -128,7 +128,7 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
 
 /// The report's context of a point, before it runs (started_at, interrupted and the client
 /// check are the run's to fill).
-report::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
+results::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,
                                  const PreparedRun& prepared, const LoadPoint& point);
 
 /// A point's label in a sweep: {"concurrency": 8} or {"request_rate": 16 | "inf"}; the

@@ -8,7 +8,7 @@
 #include "bench/app/client_verdict.hpp"
 #include "bench/metrics/client_load.hpp"
 #include "bench/metrics/run_summary.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -16,7 +16,7 @@ namespace bench::app {
 // burst may catch the producer just started, so a few are no sign of trouble.
 inline constexpr double kMaxBodiesBuiltOnLoopFraction = 0.01;
 
-report::ClientCheck check_client(const metrics::RunSummary& summary,
+results::ClientCheck check_client(const metrics::RunSummary& summary,
                                  const metrics::ClientLoad& load);
 
 }  // namespace bench::app

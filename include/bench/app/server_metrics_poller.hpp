@@ -14,7 +14,7 @@
 
 #include "bench/app/live_counters.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -30,7 +30,7 @@ class MetricsPoller {
   MetricsPoller& operator=(const MetricsPoller&) = delete;
 
   /// Stops the thread (cancelling a scrape in flight) and hands over what it found.
-  report::GaugePolls stop();
+  results::GaugePolls stop();
 
  private:
   void loop();
@@ -43,7 +43,7 @@ class MetricsPoller {
   const LiveCounters* live_;
   std::int64_t interval_ns_;
   std::int64_t origin_ns_;
-  report::GaugePolls outcome_;  // the poller thread's until stop() has joined it
+  results::GaugePolls outcome_;  // the poller thread's until stop() has joined it
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;           // guarded by mutex_

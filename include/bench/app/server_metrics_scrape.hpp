@@ -15,7 +15,7 @@
 
 #include "bench/app/live_counters.hpp"
 #include "bench/engine/engine.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 #include "bench/util/redact.hpp"
 
@@ -61,7 +61,7 @@ class ServerMetricsScraper {
   /// After a point's last request: the window's delta, or why it is unknown (said on `err` the
   /// first time a scrape fails, unless `quiet`). With several servers: their sum, each one's
   /// own window under `servers`.
-  report::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
+  results::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
                                           bool quiet);
 
  private:
@@ -72,7 +72,7 @@ class ServerMetricsScraper {
     std::string before_failure;
     bool failure_said = false;
   };
-  report::ServerMetricsWindow window_of(Watched& watched, std::int64_t warmup_requests,
+  results::ServerMetricsWindow window_of(Watched& watched, std::int64_t warmup_requests,
                                         std::ostream& err, bool quiet);
 
   std::vector<std::unique_ptr<Watched>> watched_;  // stable addresses: pollers refer to them

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/run_summary.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::merge {
 
@@ -30,7 +30,7 @@ struct ShardFile {
 /// One merged run object, and what the text report is made of.
 struct MergedRun {
   metrics::RunSummary summary;
-  report::RunContext context;
+  results::RunContext context;
 };
 
 struct Merged {

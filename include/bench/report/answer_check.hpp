@@ -18,7 +18,4 @@ std::vector<std::string> answer_check_lines(const nlohmann::json& block);
 /// ..." (with "WARNING: " when implausible), then the answers' lines; empty for no block.
 std::string render_answer_check(const nlohmann::json& block);
 
-/// The block's verdict is "implausible": the answers do not look like a model's work.
-bool answer_check_implausible(const nlohmann::json& block);
-
 }  // namespace bench::report

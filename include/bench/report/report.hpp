@@ -1,129 +1,24 @@
 #pragma once
-// Renders a RunSummary for people (text) and for scripts (JSON). Output tok/s is the headline;
-// input and total stand beside it, each labelled; a bare "tok/s" never appears.
-#include <cstdint>
-#include <optional>
+// Renders a RunSummary and results objects for people: the text report, the sweep table, the
+// repeats' figures. Output tok/s is the headline; input and total stand beside it, each
+// labelled; a bare "tok/s" never appears. The results objects themselves are written by
+// results/writer.hpp.
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "bench/metrics/client_load.hpp"
-#include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_summary.hpp"
-#include "bench/results/format.hpp"
-#include "bench/server_metrics/gauge_series.hpp"
-#include "bench/server_metrics/queue_check.hpp"
-#include "bench/server_metrics/snapshot.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::report {
 
-inline constexpr int kSchemaVersion = results::kSchemaVersion;  // owned by the results module
-
-/// What the client itself cost during the run, and whether that may have bent the figures.
-struct ClientCheck {
-  metrics::ClientLoad load;       // what it cost
-  // The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late
-  // ("client_saturated"); its host ran it late ("host_late"). Both may hold, or neither while a
-  // warning says what was late.
-  bool saturated = false;
-  bool host_late = false;
-  std::vector<std::string> warnings;  // why, one line each
-};
-
-/// --server-metrics-interval: the server's gauges polled while a point ran.
-struct GaugePolls {
-  double interval_s = 0;
-  server_metrics::GaugeSeries series;  // readings' times count from origin_steady_ns
-  std::int64_t origin_steady_ns = 0;   // the series' time 0 on the steady clock (util/clock.hpp)
-  std::size_t polls = 0;               // scrapes that ended (answered or failed)
-  std::size_t failed = 0;              // of them, those that gave no reading
-  std::size_t skipped = 0;             // ticks missed because a scrape outlasted the interval
-  std::string first_failure;           // why the first failed poll failed; empty when none did
-  double slowest_scrape_s = 0;
-  server_metrics::QueueCounts queue;  // answered polls by the queueing they saw (queue_check.hpp)
-};
-
-/// --server-metrics: what the server's own counters say of the point, scraped before it (and
-/// its warm-up) and after its last request.
-struct ServerMetricsWindow {
-  std::string url;                             // what was scraped, without a password
-  std::optional<server_metrics::Delta> delta;  // nullopt when a scrape failed
-  std::string failure;                         // why, one line; empty when both scrapes worked
-  std::int64_t warmup_requests = 0;            // inside the window, outside bench's counts
-  bool warmup_drained = false;                 // the window opened once the warm-up had ended
-  // The point's epoch on the steady clock, where the records' times (and so the timeline's)
-  // count from: what lays the polled gauges onto the timeline's buckets.
-  std::int64_t records_epoch_steady_ns = 0;
-  std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
-  // Several servers behind a router: each one's own window (the figures above are their sum);
-  // empty with one server.
-  std::vector<ServerMetricsWindow> servers;
-};
-
-/// What the run was, for the report's header and the JSON "config" object.
-struct RunContext {
-  std::string base_url;           // server that was benchmarked
-  bool embedded_server = false;   // true when bench started its own simulated server
-  std::string endpoint;           // "chat" or "completions"
-  std::string model;
-  // Most requests in flight (closed loop: exactly this many); nullopt when nothing capped them
-  // (an open loop or trace without --concurrency).
-  std::optional<std::int64_t> concurrency;
-  double request_rate = 0;        // offered requests/s; infinity = closed loop
-  // vLLM's --ramp-up-strategy ("none", "linear", "exponential") and its rates, requests/s:
-  // with a ramp, the offered rate is not one number, so request_rate is written as null.
-  std::string ramp_up_strategy = "none";
-  double ramp_up_start_rps = 0;
-  double ramp_up_end_rps = 0;
-  std::int64_t num_prompts = 0;   // measured requests asked for
-  std::int64_t input_len = 0;     // requested input length (input_len_unit)
-  std::string input_len_unit = "words";  // "tokens" with --tokenizer or random-ids
-  std::int64_t output_len = 0;    // requested max_tokens
-  std::string started_at;         // wall clock, ISO 8601 UTC, label only
-  bool interrupted = false;       // a signal stopped the run early
-  // Whether prompts were meant to share a prefix cache's content: a shared-prefix dataset
-  // (sharing is its purpose), or --reuse-prompts (a cache-warm measurement, written as
-  // "reused_prompts"). With either, a high cached share is expected and draws no warning.
-  bool prompts_share_prefixes = false;
-  bool prompts_reused = false;
-  // A trace replay (--dataset trace): its prompts share prefixes only where the trace's hash
-  // ids repeat, and the report names it so, not as a shared-prefix workload.
-  bool prompts_from_trace = false;
-  ClientCheck client;
-  // What made the results (results/provenance.hpp); null when unknown (merged older shards).
-  nlohmann::json provenance = nullptr;
-  nlohmann::json config = nlohmann::json::object();  // every option, API key redacted
-  // The embedded server's settings (sim::settings_json); null against a real server.
-  nlohmann::json simulator = nullptr;
-  // The answer check made before the run (results/answer_check.hpp); null when not made.
-  nlohmann::json answer_check = nullptr;
-  std::optional<ServerMetricsWindow> server_metrics;  // with --server-metrics only
-};
-
 /// The human report (for stdout). Multi-line, ends with a newline.
-std::string render_text(const metrics::RunSummary& summary, const RunContext& context);
+std::string render_text(const metrics::RunSummary& summary, const results::RunContext& context);
 
 /// Several servers (--base-url repeated): the text report's per-server table, from the run
 /// object's "per_server" (results/per_server.hpp); empty when it has none.
 std::string render_per_server(const nlohmann::json& run);
-
-/// The results object. Flat keys read by scripts written for SGLang's bench_serving and vLLM's
-/// benchmark (duration, completed, failed, total_input_tokens, total_output_tokens,
-/// request_throughput, input_throughput, output_throughput, total_throughput, concurrency,
-/// {mean,median,std,p90,p95,p99,max}_{ttft,itl,icl,tpot,e2e_latency}_ms), plus schema_version,
-/// bench_version, config, token_count_source, errors, and definitions (one line per metric).
-nlohmann::json to_json(const metrics::RunSummary& summary, const RunContext& context);
-
-/// A sweep: {"kind": "sweep", "sweep": {"variable", "values"}, "points": [run objects]}.
-/// `variable` is "concurrency" or "request_rate"; values as the points' own (rates: "inf").
-nlohmann::json sweep_to_json(const std::string& variable, const nlohmann::json& values,
-                             const std::vector<nlohmann::json>& points);
-
-/// CSV for scripts and spreadsheets: one header line, one row per run object (a single run, or
-/// each point of a sweep), the same keys as the JSON.
-std::string to_csv(const std::vector<nlohmann::json>& runs);
 
 /// The sweep table of the text report: one row per point.
 std::string render_sweep_table(const nlohmann::json& sweep);
@@ -133,36 +28,5 @@ std::string render_sweep_table(const nlohmann::json& sweep);
 /// the half-width in % of the mean, and each repeat's value. `title` leads the first line
 /// ("concurrency 8"; empty for a single run).
 std::string render_repeats(const nlohmann::json& point, std::string_view title = "");
-
-/// One JSONL line (no trailing newline) for --save-requests: the request's start offset, TTFT,
-/// every chunk arrival offset (ms from its start), token counts and their source, status, error.
-/// `point`, when not null, leads the line: which sweep point the request belongs to. `server`:
-/// which --base-url the request went to (0-based, in the flags' order, as in `per_server`).
-std::string request_to_jsonl(const metrics::RequestRecord& record,
-                             const nlohmann::json& point = nullptr, std::size_t server = 0);
-/// The same line appended to `out`, with `point` already written as JSON (empty: none): what the
-/// request log calls as each request ends, on the event loop, so it allocates next to nothing.
-void append_request_jsonl(std::string& out, const metrics::RequestRecord& record,
-                          std::string_view point, std::size_t server);
-
-/// Above this share of input tokens served from the server's prefix cache, a workload not meant
-/// to share prefixes gets a warning: its input tok/s and TTFT measure the cache, not prefill.
-inline constexpr double kCachedShareWarning = 0.10;
-
-/// Cached / (computed + cached) input tokens over the requests that disclosed their split;
-/// nullopt when none did or they had no input tokens.
-std::optional<double> cached_input_share(const metrics::InputTokenSplit& split);
-
-/// One line for every report saying whether the server disclosed cached prompt tokens and, when
-/// it did, the cached share ("server disclosed cached tokens on all requests: 0.0% cached").
-std::string prompt_cache_note(const metrics::RunSummary& summary, const RunContext& context);
-
-/// The warning when the cached share exceeds kCachedShareWarning on a workload not meant to
-/// share prefixes (neither prompts_share_prefixes nor prompts_reused); nullopt otherwise.
-std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summary,
-                                                const RunContext& context);
-
-/// The "definitions" object: metric name -> one line saying what it measures.
-nlohmann::json metric_definitions();
 
 }  // namespace bench::report

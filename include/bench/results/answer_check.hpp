@@ -63,4 +63,7 @@ AnswerVerdict answer_check_verdict(const AnswerCheck& check);
 
 nlohmann::json answer_check_to_json(const AnswerCheck& check);
 
+/// The block's verdict is "implausible": the answers do not look like a model's work.
+bool answer_check_implausible(const nlohmann::json& block);
+
 }  // namespace bench::results

@@ -1,6 +1,6 @@
 #pragma once
 // The numeric keys of a run's results object: the distribution layout that the writer
-// (src/report/json_report.cpp) uses and the list of names a gate may test. Gates take their
+// (src/results/json_report.cpp) uses and the list of names a gate may test. Gates take their
 // names from here, and tests/results/run_metrics_test.cpp holds the list to what the writer
 // really writes.
 #include <array>

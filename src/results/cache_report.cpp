@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 // Why the share may be high on purpose, or "" when the workload was meant to send fresh prompts.
@@ -69,4 +69,4 @@ std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summa
       *share * 100);
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -11,7 +11,7 @@
 #include "bench/util/clock.hpp"
 #include "server_findings.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 using nlohmann::json;
@@ -131,4 +131,4 @@ json gauges_json(const GaugePolls& polls) {
           {"series", series_json(polls.series)}};
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

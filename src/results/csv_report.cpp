@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 namespace {
 
@@ -100,4 +100,4 @@ std::string to_csv(const std::vector<json>& runs) {
   return out;
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

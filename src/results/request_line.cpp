@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/error_class.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 namespace {
 
@@ -83,7 +83,7 @@ void append_name(std::string& out, std::string_view name) {  // bench's own iden
 }
 
 // `"key":`, after a comma unless it opens the object.
-void key(std::string& out, std::string_view name) {
+void append_key(std::string& out, std::string_view name) {
   if (out.back() != '{') out += ',';
   append_name(out, name);
   out += ':';
@@ -108,32 +108,32 @@ void append_ms_since(std::string& out, std::int64_t ns, std::int64_t from_ns) { 
 void append_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
 
 void append_timing(std::string& out, const metrics::RequestRecord& r) {
-  key(out, "intended_start_ms");
+  append_key(out, "intended_start_ms");
   append_double(out, ns_to_ms(r.intended_start_ns));
-  key(out, "slot_wait_ms");
+  append_key(out, "slot_wait_ms");
   append_double(out, ns_to_ms(r.slot_wait_ns));
-  key(out, "start_ms");
+  append_key(out, "start_ms");
   append_double(out, ns_to_ms(r.start_ns));
-  key(out, "ttft_ms");
+  append_key(out, "ttft_ms");
   append_ms_since(out, r.first_token_ns, r.start_ns);
-  key(out, "ttfa_ms");
+  append_key(out, "ttfa_ms");
   append_ms_since(out, r.first_answer_ns, r.start_ns);
-  key(out, "e2e_ms");
+  append_key(out, "e2e_ms");
   append_double(out, ns_to_ms(r.end_ns - r.start_ns));
-  key(out, "new_connection");
+  append_key(out, "new_connection");
   append_bool(out, r.new_connection);
-  key(out, "connect_ms");
+  append_key(out, "connect_ms");
   append_ms_since(out, r.connect_ns, 0);
-  key(out, "connection_retries");
+  append_key(out, "connection_retries");
   append_int(out, r.connection_retries);
-  key(out, "chunk_arrival_ms");
+  append_key(out, "chunk_arrival_ms");
   out += '[';
   for (std::size_t i = 0; i < r.text_chunk_ns.size(); ++i) {
     if (i > 0) out += ',';
     append_double(out, ns_to_ms(r.text_chunk_ns[i] - r.start_ns));
   }
   out += ']';
-  key(out, "chunk_tokens");
+  append_key(out, "chunk_tokens");
   if (r.text_chunk_tokens.empty()) {
     out += "null";
   } else {
@@ -147,41 +147,41 @@ void append_timing(std::string& out, const metrics::RequestRecord& r) {
 }
 
 void append_tokens(std::string& out, const metrics::RequestRecord& r) {
-  key(out, "prompt_tokens");
+  append_key(out, "prompt_tokens");
   append_known(out, r.prompt_tokens);
-  key(out, "completion_tokens");
+  append_key(out, "completion_tokens");
   append_known(out, r.completion_tokens);
-  key(out, "prompt_token_source");
+  append_key(out, "prompt_token_source");
   append_name(out, metrics::token_source_name(r.prompt_token_source));
-  key(out, "completion_token_source");
+  append_key(out, "completion_token_source");
   append_name(out, metrics::token_source_name(r.completion_token_source));
-  key(out, "reasoning_chunks");
+  append_key(out, "reasoning_chunks");
   append_int(out, r.reasoning_chunks);
-  key(out, "reasoning_tokens");
+  append_key(out, "reasoning_tokens");
   if (r.ok()) {
     append_int(out, r.reasoning_tokens);
   } else {
     out += "null";
   }
-  key(out, "answer_tokens");
+  append_key(out, "answer_tokens");
   if (r.ok()) {
     append_known(out, r.answer_tokens());
   } else {
     out += "null";
   }
-  key(out, "reasoning_token_source");
+  append_key(out, "reasoning_token_source");
   append_name(out, metrics::token_source_name(r.reasoning_token_source));
-  key(out, "cached_prompt_tokens");
+  append_key(out, "cached_prompt_tokens");
   append_known(out, r.cached_prompt_tokens);
-  key(out, "computed_prompt_tokens");
+  append_key(out, "computed_prompt_tokens");
   append_known(out, r.computed_prompt_tokens());
-  key(out, "cached_prompt_token_source");
+  append_key(out, "cached_prompt_token_source");
   append_name(out, metrics::cached_token_source_name(r.cached_prompt_token_source));
-  key(out, "requested_input_len");
+  append_key(out, "requested_input_len");
   append_int(out, r.requested_input_len);
-  key(out, "client_prompt_tokens");
+  append_key(out, "client_prompt_tokens");
   append_known(out, r.client_prompt_tokens);
-  key(out, "requested_output_len");
+  append_key(out, "requested_output_len");
   append_int(out, r.requested_output_len);
 }
 
@@ -191,34 +191,34 @@ void append_request_jsonl(std::string& out, const metrics::RequestRecord& r,
                           std::string_view point, std::size_t server) {
   out += '{';
   if (!point.empty()) {
-    key(out, "point");
+    append_key(out, "point");
     out += point;
   }
-  key(out, "index");
+  append_key(out, "index");
   append_int(out, static_cast<std::int64_t>(r.index));
-  key(out, "session");
+  append_key(out, "session");
   append_known(out, r.session);
-  key(out, "turn");
+  append_key(out, "turn");
   append_known(out, r.turn);
-  key(out, "server");
+  append_key(out, "server");
   append_int(out, static_cast<std::int64_t>(server));
-  key(out, "response_id");
+  append_key(out, "response_id");
   append_text_or_null(out, r.response_id);
-  key(out, "warmup");
+  append_key(out, "warmup");
   append_bool(out, r.warmup);
   append_timing(out, r);
   append_tokens(out, r);
-  key(out, "finish_reason");
+  append_key(out, "finish_reason");
   append_text_or_null(out, r.finish_reason);
-  key(out, "saw_done");
+  append_key(out, "saw_done");
   append_bool(out, r.saw_done);
-  key(out, "text_bytes");
+  append_key(out, "text_bytes");
   append_int(out, r.text_bytes);
-  key(out, "http_status");
+  append_key(out, "http_status");
   append_known(out, r.http_status == 0 ? -1 : r.http_status);
-  key(out, "status");
+  append_key(out, "status");
   append_name(out, r.ok() ? std::string_view("ok") : metrics::error_class_name(r.error));
-  key(out, "error");
+  append_key(out, "error");
   append_text_or_null(out, r.error_message);
   out += '}';
 }
@@ -230,4 +230,4 @@ std::string request_to_jsonl(const metrics::RequestRecord& record, const nlohman
   return line;
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -13,9 +13,9 @@
 
 #include "bench/metrics/run_summary.hpp"
 #include "bench/server_metrics/snapshot.hpp"
-#include "server_section.hpp"
+#include "bench/results/server_section.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 /// One latency the server may expose as a histogram, and bench's figure for it.
 struct LatencyMetric {
@@ -63,4 +63,4 @@ void append_latency_lines(const std::vector<LatencyRange>& ranges,
 /// bench_inside keys.
 nlohmann::json latency_ranges_json(const std::vector<LatencyRange>& ranges);
 
-}  // namespace bench::report
+}  // namespace bench::results

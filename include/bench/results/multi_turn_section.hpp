@@ -9,11 +9,11 @@
 
 #include "bench/metrics/multi_turn.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 nlohmann::json multi_turn_json(const metrics::MultiTurnSummary& summary);
 
 /// The section's lines, a table by turn and the session figures.
 std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summary);
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -7,7 +7,7 @@
 
 #include "bench/results/format.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 using nlohmann::json;
@@ -161,4 +161,4 @@ json latency_ranges_json(const std::vector<LatencyRange>& ranges) {
   return out;
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/run_summary.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 /// One line of the Server section: a "label: value" field, or a line of text when label is empty.
 struct ServerLine {
@@ -30,4 +30,4 @@ nlohmann::json server_metrics_json(const ServerMetricsWindow& window,
 /// A figure the server may not have given: the number, or null when absent or not finite.
 nlohmann::json number_or_null(const std::optional<double>& value);
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -5,9 +5,9 @@
 // vllm/benchmarks/lib/endpoint_request_func.py, GenAI-Perf's
 // genai_perf/profile_data_parser/llm_profile_data_parser.py and AIPerf's
 // docs/metrics-reference.md.
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 nlohmann::json metric_definitions() {
   return {
@@ -189,4 +189,4 @@ nlohmann::json metric_definitions() {
   };
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -13,7 +13,7 @@
 #include "bench/server_metrics/queue_check.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 /// bench's cached input tokens, known only when every counted request disclosed its split.
 std::optional<double> bench_cached_tokens(const metrics::RunSummary& summary);
@@ -41,4 +41,4 @@ std::vector<std::string> queue_findings(const server_metrics::QueueCounts& queue
 /// {"polls", "bench_requests_waiting", "beyond_bench", "while_bench_idle"}: polls by what they saw.
 nlohmann::json queue_json(const server_metrics::QueueCounts& queue);
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -1,4 +1,4 @@
-#include "multi_turn_section.hpp"
+#include "bench/results/multi_turn_section.hpp"
 
 #include <string_view>
 
@@ -7,7 +7,7 @@
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 using nlohmann::json;
@@ -75,4 +75,4 @@ std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summa
   return lines;
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 // As for the token counts (server_section.cpp): beyond 1% of bench's input tokens, the server's
@@ -117,4 +117,4 @@ nlohmann::json queue_json(const server_metrics::QueueCounts& queue) {
           {"while_bench_idle", queue.bench_idle}};
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/report/report.hpp"
-#include "server_section.hpp"
+#include "bench/results/writer.hpp"
+#include "bench/results/server_section.hpp"
 
-namespace bench::report {
+namespace bench::results {
 
 /// "Running requests (server): mean 3.2, max 4 (12 polls, every 1 s)" and the like, then one
 /// note each for failed and skipped polls.
@@ -26,4 +26,4 @@ nlohmann::json gauges_json(const GaugePolls& polls);
 void put_timeline_gauges(nlohmann::json& buckets, const metrics::RunSummary& summary,
                          const ServerMetricsWindow& window);
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -1,4 +1,4 @@
-#include "server_section.hpp"
+#include "bench/results/server_section.hpp"
 
 #include "server_findings.hpp"
 #include "server_gauges.hpp"
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 using nlohmann::json;
@@ -272,4 +272,4 @@ json number_or_null(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? json(*value) : json(nullptr);
 }
 
-}  // namespace bench::report
+}  // namespace bench::results

@@ -10,19 +10,19 @@
 
 #include <fmt/format.h>
 
-#include "multi_turn_section.hpp"
+#include "bench/results/multi_turn_section.hpp"
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
-#include "bench/report/report.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/util/clock.hpp"
 #include "server_gauges.hpp"
-#include "server_section.hpp"
+#include "bench/results/server_section.hpp"
 
-namespace bench::report {
+namespace bench::results {
 namespace {
 
 using metrics::Distribution;
@@ -297,7 +297,7 @@ void put_load(json& out, const RunContext& c) {
 }
 
 // The latency distributions, then connection, schedule and client lag.
-void put_latencies(json& out, const RunSummary& s) {
+void put_run_latencies(json& out, const RunSummary& s) {
   put_distribution(out, "ttft", s.ttft_ms);
   put_distribution(out, "itl", s.itl_ms);
   put_distribution(out, "icl", s.icl_ms);
@@ -361,7 +361,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   // Input figures lacking some request's prompt_tokens are unknown (null), never 0 or a part.
   const bool input_known = s.input_tokens_known();
   put_counts_and_throughput(out, s, c, input_known);
-  put_latencies(out, s);
+  put_run_latencies(out, s);
 
   out["total_text_chunks"] = s.total_text_chunks;
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
@@ -404,4 +404,4 @@ json to_json(const RunSummary& s, const RunContext& c) {
   return out;
 }
 
-}  // namespace bench::report
+}  // namespace bench::results
