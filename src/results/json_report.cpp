@@ -19,6 +19,7 @@
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/util/clock.hpp"
+#include "run_figures.hpp"
 #include "server_gauges.hpp"
 #include "bench/results/server_section.hpp"
 
@@ -32,34 +33,12 @@ using nlohmann::json;
 // Plain doubles only: JSON has no NaN, and nlohmann would write null for it.
 using results::finite_or_zero;
 
-// A figure that needs every request's input token count: null when one is unknown.
-json if_known(bool known, double value) {
-  return known ? json(finite_or_zero(value)) : json(nullptr);
-}
-
 // Server-supplied text (error bodies, finish_reason) may hold invalid UTF-8, on which
 // json::dump throws; invalid bytes become U+FFFD so the caller's dump cannot fail.
 std::string valid_utf8(std::string_view text) {
   const std::string dumped =
       json(std::string(text)).dump(-1, ' ', false, json::error_handler_t::replace);
   return json::parse(dumped).get<std::string>();
-}
-
-// A statistic of `d`: null, never 0, when `d` holds no values (no request completed, or none
-// had two tokens for a TPOT).
-json stat(const Distribution& d, double Distribution::*field) {
-  return results::known_or_null(metrics::known_stat(d, field));
-}
-
-// {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
-void put_distribution(json& out, std::string_view name, const Distribution& d) {
-  using D = Distribution;
-  constexpr double D::*kFields[] = {&D::mean, &D::median, &D::std, &D::p90, &D::p95, &D::p99,
-                                    &D::max};
-  static_assert(std::size(kFields) == results::kDistributionStats.size());
-  for (std::size_t i = 0; i < std::size(kFields); ++i) {
-    out[results::distribution_key(results::kDistributionStats[i], name)] = stat(d, kFields[i]);
-  }
 }
 
 // "usage" when every completed request's count came from usage, the other source when every
@@ -217,41 +196,11 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
           {"warnings", warnings}};
 }
 
-// The input tokens split into computed and cached (results::key). Totals and throughputs need
-// every request's split, so they are null unless all disclosed it (never 0 or a part); the
-// share is over the requests that disclosed, whose count stands beside it.
-void put_input_split(json& out, const RunSummary& s, bool input_known) {
-  const metrics::InputTokenSplit& split = s.input_split;
-  const bool known = input_known && split.disclosure() == metrics::CacheDisclosure::all;
-  auto count = [known](std::int64_t tokens) { return known ? json(tokens) : json(nullptr); };
-  out[results::key::total_computed_input_tokens] = count(split.computed_tokens);
-  out[results::key::total_cached_input_tokens] = count(split.cached_tokens);
-  out[results::key::computed_input_throughput] = if_known(known, s.computed_input_throughput);
-  out[results::key::cached_input_throughput] = if_known(known, s.cached_input_throughput);
-  out[results::key::cached_input_share] = results::known_or_null(cached_input_share(split));
-  out[results::key::input_split_disclosure] = metrics::cache_disclosure_name(split.disclosure());
-  out[results::key::input_split_disclosing_requests] = split.disclosing_requests;
-}
-
-// The output split into reasoning and answer, and TTFA (results::key): null, never 0, unless some
-// request reasoned, since a server may reason without saying so.
-void put_reasoning(json& out, const RunSummary& s) {
-  const metrics::ReasoningSplit& split = s.reasoning;
-  const bool known = split.any();
-  out[results::key::requests_with_reasoning] = split.reasoning_requests;
-  out[results::key::total_reasoning_tokens] = known ? json(split.reasoning_tokens) : json(nullptr);
-  out[results::key::total_answer_tokens] = known ? json(split.answer_tokens) : json(nullptr);
-  out[results::key::reasoning_output_throughput] = if_known(known, s.reasoning_output_throughput);
-  out[results::key::answer_output_throughput] = if_known(known, s.answer_output_throughput);
-  out[results::key::mean_reasoning_tokens] = results::known_or_null(split.mean_reasoning_tokens());
-  out[results::key::mean_answer_tokens] = results::known_or_null(split.mean_answer_tokens());
-  const Distribution& d = s.ttfa_ms;
-  const double values[] = {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max};
-  static_assert(std::size(values) == results::kDistributionStats.size());
-  for (std::size_t i = 0; i < std::size(values); ++i) {
-    out[results::distribution_key(results::kDistributionStats[i], results::key::ttfa)] =
-        if_known(known && d.count > 0, values[i]);
-  }
+// How many requests disclosed the input's split into computed and cached (results::key); the
+// figures of the split are rows of run_figures.hpp.
+void put_input_split(json& out, const RunSummary& s) {
+  out[results::key::input_split_disclosure] =
+      metrics::cache_disclosure_name(s.input_split.disclosure());
 }
 
 // The run's warnings, one line each; the client's own stay under "client".
@@ -263,72 +212,22 @@ json run_warnings(const RunSummary& s, const RunContext& c) {
   return warnings;
 }
 
-// Counts and the four throughputs, output first among the token kinds.
-void put_counts_and_throughput(json& out, const RunSummary& s, const RunContext& c,
-                               bool input_known) {
-  out["duration"] = finite_or_zero(s.duration_s);
-  out["sent"] = s.sent;
-  out["completed"] = s.completed;
-  out["failed"] = s.failed;
-  out["cancelled"] = s.cancelled;
-  out["warmup_requests"] = s.warmup_requests;
-
-  out["total_input_tokens"] = input_known ? json(s.total_input_tokens) : json(nullptr);
-  out["total_output_tokens"] = s.total_output_tokens;
-  out["request_throughput"] = finite_or_zero(s.request_throughput);
-  out["input_throughput"] = if_known(input_known, s.input_throughput);
-  out[results::key::output_throughput] = finite_or_zero(s.output_throughput);
-  out["total_throughput"] = if_known(input_known, s.total_throughput);
-  put_input_split(out, s, input_known);
-  out["concurrency"] = finite_or_zero(s.achieved_concurrency);  // SGLang's key for the Little's-law value
-  // No cap (an open loop or trace without --concurrency) is null, as vLLM writes it.
-  out[results::key::max_concurrency] = c.concurrency ? json(*c.concurrency) : json(nullptr);
-}
-
-// The offered load: a rate ("inf" for a closed loop), or vLLM's ramp-up keys
-// (vllm/benchmarks/serve.py writes ramp_up_strategy, ramp_up_start_rps, ramp_up_end_rps)
-// with request_rate null, since a ramp has no single rate and is not a closed loop.
+// The offered load beside request_rate (a row of run_figures.hpp): vLLM's ramp-up keys
+// (vllm/benchmarks/serve.py writes ramp_up_strategy, ramp_up_start_rps, ramp_up_end_rps).
 void put_load(json& out, const RunContext& c) {
-  const bool ramp = c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty();
-  out[results::key::request_rate] = ramp ? json(nullptr) : results::rate_to_json(c.request_rate);
+  const bool ramp = ramp_up(c);
   out["ramp_up_strategy"] = ramp ? json(c.ramp_up_strategy) : json(nullptr);
   out["ramp_up_start_rps"] = ramp ? json(c.ramp_up_start_rps) : json(nullptr);
   out["ramp_up_end_rps"] = ramp ? json(c.ramp_up_end_rps) : json(nullptr);
 }
 
-// The latency distributions, then connection, schedule and client lag.
-void put_run_latencies(json& out, const RunSummary& s) {
-  put_distribution(out, "ttft", s.ttft_ms);
-  put_distribution(out, "itl", s.itl_ms);
-  put_distribution(out, "icl", s.icl_ms);
-  put_distribution(out, "tpot", s.tpot_ms);
-  put_distribution(out, "e2e_latency", s.e2e_ms);
+// How many raw latency values were kept (the distributions are rows of run_figures.hpp).
+void put_latency_samples(json& out, const RunSummary& s) {
   out[results::key::latency_samples] = {
       {results::key::sample_budget, s.latency_sample_budget},
       {results::key::samples_exact, s.latency_samples_exact},
       {results::key::max_relative_error,
        s.latency_samples_exact ? 0.0 : metrics::Histogram::kMaxRelativeError}};
-  out["connections_opened"] = s.connections_opened;
-  out["connection_retries"] = s.connection_retries;
-  // Each statistic is null when its distribution has no values: connect times when no
-  // connection opened in the run (all pre-opened), lags when nothing was sent, the times from
-  // the intended start when no request completed.
-  using D = Distribution;
-  out["mean_connect_ms"] = stat(s.connect_ms, &D::mean);
-  out["p99_connect_ms"] = stat(s.connect_ms, &D::p99);
-  out["max_connect_ms"] = stat(s.connect_ms, &D::max);
-  out["mean_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::mean);
-  out["p99_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::p99);
-  out["max_schedule_lag_ms"] = stat(s.schedule_lag_ms, &D::max);
-  out["mean_client_lag_ms"] = stat(s.client_lag_ms, &D::mean);
-  out["p99_client_lag_ms"] = stat(s.client_lag_ms, &D::p99);
-  out["max_client_lag_ms"] = stat(s.client_lag_ms, &D::max);
-  out["median_ttft_from_intended_ms"] = stat(s.ttft_from_intended_ms, &D::median);
-  out["p99_ttft_from_intended_ms"] = stat(s.ttft_from_intended_ms, &D::p99);
-  out["median_e2e_latency_from_intended_ms"] = stat(s.e2e_from_intended_ms, &D::median);
-  out["p99_e2e_latency_from_intended_ms"] = stat(s.e2e_from_intended_ms, &D::p99);
-  // Time to response headers: null when no response reported it.
-  put_distribution(out, results::key::ttfb, s.ttfb_ms);
 }
 
 }  // namespace
@@ -360,26 +259,14 @@ json to_json(const RunSummary& s, const RunContext& c) {
 
   // Input figures lacking some request's prompt_tokens are unknown (null), never 0 or a part.
   const bool input_known = s.input_tokens_known();
-  put_counts_and_throughput(out, s, c, input_known);
-  put_run_latencies(out, s);
-
-  out["total_text_chunks"] = s.total_text_chunks;
+  for (const RunFigure& figure : run_figures()) out[figure.key] = figure.value({s, c, input_known});
+  put_input_split(out, s);
+  put_latency_samples(out, s);
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
-  out["requests_with_per_chunk_usage"] = s.requests_with_per_chunk_usage;
-  // Means of no values (nothing sent, no count reported) are null, never 0.
-  out["mean_requested_input_len"] = results::known_or_null(s.mean_requested_input_len);
-  out["mean_prompt_tokens"] =
-      input_known ? results::known_or_null(s.mean_prompt_tokens) : json(nullptr);
-  out["mean_client_prompt_tokens"] = results::known_or_null(s.mean_client_prompt_tokens);
-  out["mean_requested_output_len"] = results::known_or_null(s.mean_requested_output_len);
-  out["mean_completion_tokens"] = results::known_or_null(s.mean_completion_tokens);
-  put_reasoning(out, s);
   if (s.multi_turn) out[results::key::multi_turn] = multi_turn_json(*s.multi_turn);
 
   put_load(out, c);
-  out["goodput"] = s.goodput_measured ? json(finite_or_zero(s.goodput)) : json(nullptr);
-  out["good_requests"] = s.goodput_measured ? json(s.good_requests) : json(nullptr);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
   if (c.server_metrics) {

@@ -1,5 +1,5 @@
-// The numeric keys of a run's results object, listed once for the writer's layout and the
-// gates' names.
+// The numeric keys of a run's results object: the gates' names are the keys of the writer's
+// table (run_figures.hpp).
 #include "bench/results/run_metrics.hpp"
 
 #include <algorithm>
@@ -8,64 +8,20 @@
 
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
+#include "run_figures.hpp"
 
 namespace bench::results {
-namespace {
-
-std::vector<std::string> make_run_metric_names() {
-  std::vector<std::string> names = {
-      "duration", "sent", "completed", "failed", "cancelled", "warmup_requests",
-      "total_input_tokens", "total_output_tokens", "request_throughput", "input_throughput",
-      "output_throughput", "total_throughput",
-      // The input split: null when the server did not disclose cached tokens on every request
-      // (the share and the count of disclosing requests need only some).
-      std::string(key::total_computed_input_tokens), std::string(key::total_cached_input_tokens),
-      std::string(key::computed_input_throughput), std::string(key::cached_input_throughput),
-      std::string(key::cached_input_share), std::string(key::input_split_disclosing_requests),
-      "concurrency", "max_concurrency",
-  };
-  for (std::string_view name : kDistributions) {
-    for (std::string_view stat : kDistributionStats) {
-      names.push_back(distribution_key(stat, name));
-    }
-  }
-  names.insert(names.end(), {
-      "connections_opened", "connection_retries", "mean_connect_ms", "p99_connect_ms", "max_connect_ms",
-      "mean_schedule_lag_ms", "p99_schedule_lag_ms", "max_schedule_lag_ms",
-      "mean_client_lag_ms", "p99_client_lag_ms", "max_client_lag_ms",
-      "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",
-      "median_e2e_latency_from_intended_ms", "p99_e2e_latency_from_intended_ms",
-      "total_text_chunks", "requests_with_per_chunk_usage", "mean_requested_input_len",
-      "mean_prompt_tokens", "mean_client_prompt_tokens", "mean_requested_output_len",
-      "mean_completion_tokens",
-      // "inf" for a closed loop; null without --goodput SLOs.
-      "request_rate", "goodput", "good_requests",
-  });
-  // Reasoning models: null when no request reasoned.
-  names.insert(names.end(), {
-      std::string(key::requests_with_reasoning), std::string(key::total_reasoning_tokens),
-      std::string(key::total_answer_tokens), std::string(key::reasoning_output_throughput),
-      std::string(key::answer_output_throughput), std::string(key::mean_reasoning_tokens),
-      std::string(key::mean_answer_tokens),
-  });
-  for (std::string_view stat : kDistributionStats) {
-    names.push_back(distribution_key(stat, key::ttfa));
-  }
-  // Time to response headers: null when no response reported it.
-  for (std::string_view stat : kDistributionStats) {
-    names.push_back(distribution_key(stat, key::ttfb));
-  }
-  return names;
-}
-
-}  // namespace
 
 std::string distribution_key(std::string_view stat, std::string_view name) {
   return fmt::format("{}_{}_ms", stat, name);
 }
 
 const std::vector<std::string>& run_metric_names() {
-  static const std::vector<std::string> names = make_run_metric_names();
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> keys;
+    for (const RunFigure& figure : run_figures()) keys.push_back(figure.key);
+    return keys;
+  }();
   return names;
 }
 

@@ -1,8 +1,7 @@
 #pragma once
-// The numeric keys of a run's results object: the distribution layout that the writer
-// (src/results/json_report.cpp) uses and the list of names a gate may test. Gates take their
-// names from here, and tests/results/run_metrics_test.cpp holds the list to what the writer
-// really writes.
+// The numeric keys of a run's results object: the distribution layout and the list of names a
+// gate may test, which is the keys of the writer's own table of figures
+// (src/results/run_figures.hpp), so the list and what is written cannot drift.
 #include <array>
 #include <optional>
 #include <string>

@@ -1,0 +1,260 @@
+// The run object's numeric figures, one row each (run_figures.hpp). Key names follow SGLang's
+// bench_serving and vLLM's benchmark result files where they have one.
+#include "run_figures.hpp"
+
+#include <iterator>
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
+
+namespace bench::results {
+namespace {
+
+using metrics::Distribution;
+using metrics::RunSummary;
+using nlohmann::json;
+using Rows = std::vector<RunFigure>;
+
+// The fields of kDistributionStats, in its order.
+constexpr double Distribution::*kStatFields[] = {
+    &Distribution::mean, &Distribution::median, &Distribution::std, &Distribution::p90,
+    &Distribution::p95,  &Distribution::p99,    &Distribution::max};
+static_assert(std::size(kStatFields) == kDistributionStats.size());
+
+// The fields of kDistributions, in its order.
+constexpr Distribution RunSummary::*kDistributionFields[] = {
+    &RunSummary::ttft_ms, &RunSummary::itl_ms, &RunSummary::icl_ms, &RunSummary::tpot_ms,
+    &RunSummary::e2e_ms};
+static_assert(std::size(kDistributionFields) == kDistributions.size());
+
+// {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
+void add_distribution(Rows& rows, std::string_view name, Distribution RunSummary::*d) {
+  for (std::size_t i = 0; i < std::size(kStatFields); ++i) {
+    rows.push_back({distribution_key(kDistributionStats[i], name),
+                    [d, field = kStatFields[i]](const FigureInput& in) {
+                      return stat(in.summary.*d, field);
+                    }});
+  }
+}
+
+// Some statistics of one distribution, under their own key names.
+void add_stats(Rows& rows, Distribution RunSummary::*d,
+               std::initializer_list<std::pair<const char*, double Distribution::*>> stats) {
+  for (const auto& [key, field] : stats) {
+    rows.push_back({key, [d, field = field](const FigureInput& in) {
+                      return stat(in.summary.*d, field);
+                    }});
+  }
+}
+
+// A count every run has, written as it is.
+void add_count(Rows& rows, const char* key, std::int64_t RunSummary::*count) {
+  rows.push_back({key, [count](const FigureInput& in) { return json(in.summary.*count); }});
+}
+
+// A mean over the requests that gave a value: null when none did.
+void add_mean(Rows& rows, const char* key, std::optional<double> RunSummary::*mean) {
+  rows.push_back({key, [mean](const FigureInput& in) { return known_or_null(in.summary.*mean); }});
+}
+
+void add_counts_and_throughput(Rows& rows) {
+  rows.push_back({"duration", [](const FigureInput& in) {
+                    return json(finite_or_zero(in.summary.duration_s));
+                  }});
+  add_count(rows, "sent", &RunSummary::sent);
+  add_count(rows, "completed", &RunSummary::completed);
+  add_count(rows, "failed", &RunSummary::failed);
+  add_count(rows, "cancelled", &RunSummary::cancelled);
+  add_count(rows, "warmup_requests", &RunSummary::warmup_requests);
+  rows.push_back({"total_input_tokens", [](const FigureInput& in) {
+                    return in.input_known ? json(in.summary.total_input_tokens) : json(nullptr);
+                  }});
+  add_count(rows, "total_output_tokens", &RunSummary::total_output_tokens);
+  rows.push_back({"request_throughput", [](const FigureInput& in) {
+                    return json(finite_or_zero(in.summary.request_throughput));
+                  }});
+  rows.push_back({"input_throughput", [](const FigureInput& in) {
+                    return if_known(in.input_known, in.summary.input_throughput);
+                  }});
+  rows.push_back({std::string(key::output_throughput), [](const FigureInput& in) {
+                    return json(finite_or_zero(in.summary.output_throughput));
+                  }});
+  rows.push_back({"total_throughput", [](const FigureInput& in) {
+                    return if_known(in.input_known, in.summary.total_throughput);
+                  }});
+}
+
+// The input tokens split into computed and cached. Totals and throughputs need every request's
+// split, so they are null unless all disclosed it (never 0 or a part); the share is over the
+// requests that disclosed, whose count stands beside it.
+bool split_known(const FigureInput& in) {
+  return in.input_known &&
+         in.summary.input_split.disclosure() == metrics::CacheDisclosure::all;
+}
+
+void add_input_split(Rows& rows) {
+  rows.push_back({std::string(key::total_computed_input_tokens), [](const FigureInput& in) {
+                    return split_known(in) ? json(in.summary.input_split.computed_tokens)
+                                           : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::total_cached_input_tokens), [](const FigureInput& in) {
+                    return split_known(in) ? json(in.summary.input_split.cached_tokens)
+                                           : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::computed_input_throughput), [](const FigureInput& in) {
+                    return if_known(split_known(in), in.summary.computed_input_throughput);
+                  }});
+  rows.push_back({std::string(key::cached_input_throughput), [](const FigureInput& in) {
+                    return if_known(split_known(in), in.summary.cached_input_throughput);
+                  }});
+  rows.push_back({std::string(key::cached_input_share), [](const FigureInput& in) {
+                    return known_or_null(cached_input_share(in.summary.input_split));
+                  }});
+  rows.push_back({std::string(key::input_split_disclosing_requests), [](const FigureInput& in) {
+                    return json(in.summary.input_split.disclosing_requests);
+                  }});
+}
+
+void add_concurrency(Rows& rows) {
+  // SGLang's key for the Little's-law value.
+  rows.push_back({"concurrency", [](const FigureInput& in) {
+                    return json(finite_or_zero(in.summary.achieved_concurrency));
+                  }});
+  // No cap (an open loop or trace without --concurrency) is null, as vLLM writes it.
+  rows.push_back({std::string(key::max_concurrency), [](const FigureInput& in) {
+                    return in.context.concurrency ? json(*in.context.concurrency) : json(nullptr);
+                  }});
+}
+
+// Connection, schedule and client lag, and the times from the intended start. Each statistic
+// is null when its distribution has no values: connect times when no connection opened in the
+// run (all pre-opened), lags when nothing was sent, the times from the intended start when no
+// request completed.
+void add_connections_and_lag(Rows& rows) {
+  using D = Distribution;
+  using S = RunSummary;
+  add_count(rows, "connections_opened", &S::connections_opened);
+  add_count(rows, "connection_retries", &S::connection_retries);
+  add_stats(rows, &S::connect_ms,
+            {{"mean_connect_ms", &D::mean}, {"p99_connect_ms", &D::p99}, {"max_connect_ms", &D::max}});
+  add_stats(rows, &S::schedule_lag_ms,
+            {{"mean_schedule_lag_ms", &D::mean},
+             {"p99_schedule_lag_ms", &D::p99},
+             {"max_schedule_lag_ms", &D::max}});
+  add_stats(rows, &S::client_lag_ms,
+            {{"mean_client_lag_ms", &D::mean},
+             {"p99_client_lag_ms", &D::p99},
+             {"max_client_lag_ms", &D::max}});
+  add_stats(rows, &S::ttft_from_intended_ms,
+            {{"median_ttft_from_intended_ms", &D::median}, {"p99_ttft_from_intended_ms", &D::p99}});
+  add_stats(rows, &S::e2e_from_intended_ms,
+            {{"median_e2e_latency_from_intended_ms", &D::median},
+             {"p99_e2e_latency_from_intended_ms", &D::p99}});
+}
+
+// Chunks, lengths asked for and counted (means of no values are null, never 0), and the load.
+void add_lengths_and_load(Rows& rows) {
+  add_count(rows, "total_text_chunks", &RunSummary::total_text_chunks);
+  add_count(rows, "requests_with_per_chunk_usage", &RunSummary::requests_with_per_chunk_usage);
+  add_mean(rows, "mean_requested_input_len", &RunSummary::mean_requested_input_len);
+  rows.push_back({"mean_prompt_tokens", [](const FigureInput& in) {
+                    return in.input_known ? known_or_null(in.summary.mean_prompt_tokens)
+                                          : json(nullptr);
+                  }});
+  add_mean(rows, "mean_client_prompt_tokens", &RunSummary::mean_client_prompt_tokens);
+  add_mean(rows, "mean_requested_output_len", &RunSummary::mean_requested_output_len);
+  add_mean(rows, "mean_completion_tokens", &RunSummary::mean_completion_tokens);
+  // "inf" for a closed loop. With vLLM's ramp-up (vllm/benchmarks/serve.py writes
+  // ramp_up_strategy, ramp_up_start_rps, ramp_up_end_rps) null: a ramp has no single rate and
+  // is not a closed loop.
+  rows.push_back({std::string(key::request_rate), [](const FigureInput& in) {
+                    return ramp_up(in.context) ? json(nullptr)
+                                               : rate_to_json(in.context.request_rate);
+                  }});
+  // Null without --goodput SLOs.
+  rows.push_back({"goodput", [](const FigureInput& in) {
+                    return in.summary.goodput_measured ? json(finite_or_zero(in.summary.goodput))
+                                                       : json(nullptr);
+                  }});
+  rows.push_back({"good_requests", [](const FigureInput& in) {
+                    return in.summary.goodput_measured ? json(in.summary.good_requests)
+                                                       : json(nullptr);
+                  }});
+}
+
+// The output split into reasoning and answer, and TTFA: null, never 0, unless some request
+// reasoned, since a server may reason without saying so.
+void add_reasoning(Rows& rows) {
+  rows.push_back({std::string(key::requests_with_reasoning), [](const FigureInput& in) {
+                    return json(in.summary.reasoning.reasoning_requests);
+                  }});
+  rows.push_back({std::string(key::total_reasoning_tokens), [](const FigureInput& in) {
+                    const metrics::ReasoningSplit& split = in.summary.reasoning;
+                    return split.any() ? json(split.reasoning_tokens) : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::total_answer_tokens), [](const FigureInput& in) {
+                    const metrics::ReasoningSplit& split = in.summary.reasoning;
+                    return split.any() ? json(split.answer_tokens) : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::reasoning_output_throughput), [](const FigureInput& in) {
+                    return if_known(in.summary.reasoning.any(),
+                                    in.summary.reasoning_output_throughput);
+                  }});
+  rows.push_back({std::string(key::answer_output_throughput), [](const FigureInput& in) {
+                    return if_known(in.summary.reasoning.any(),
+                                    in.summary.answer_output_throughput);
+                  }});
+  rows.push_back({std::string(key::mean_reasoning_tokens), [](const FigureInput& in) {
+                    return known_or_null(in.summary.reasoning.mean_reasoning_tokens());
+                  }});
+  rows.push_back({std::string(key::mean_answer_tokens), [](const FigureInput& in) {
+                    return known_or_null(in.summary.reasoning.mean_answer_tokens());
+                  }});
+  for (std::size_t i = 0; i < std::size(kStatFields); ++i) {
+    rows.push_back({distribution_key(kDistributionStats[i], key::ttfa),
+                    [field = kStatFields[i]](const FigureInput& in) {
+                      const Distribution& d = in.summary.ttfa_ms;
+                      return if_known(in.summary.reasoning.any() && d.count > 0, d.*field);
+                    }});
+  }
+}
+
+Rows make_run_figures() {
+  Rows rows;
+  add_counts_and_throughput(rows);
+  add_input_split(rows);
+  add_concurrency(rows);
+  for (std::size_t i = 0; i < kDistributions.size(); ++i) {
+    add_distribution(rows, kDistributions[i], kDistributionFields[i]);
+  }
+  add_connections_and_lag(rows);
+  add_lengths_and_load(rows);
+  add_reasoning(rows);
+  // Time to response headers: null when no response reported it.
+  add_distribution(rows, key::ttfb, &RunSummary::ttfb_ms);
+  return rows;
+}
+
+}  // namespace
+
+json if_known(bool known, double value) {
+  return known ? json(finite_or_zero(value)) : json(nullptr);
+}
+
+json stat(const Distribution& d, double Distribution::*field) {
+  return known_or_null(metrics::known_stat(d, field));
+}
+
+bool ramp_up(const RunContext& context) {
+  return context.ramp_up_strategy != "none" && !context.ramp_up_strategy.empty();
+}
+
+const std::vector<RunFigure>& run_figures() {
+  static const Rows rows = make_run_figures();
+  return rows;
+}
+
+}  // namespace bench::results
