@@ -94,20 +94,14 @@ TimelineState Timeline::state() const {
   TimelineState out;
   out.origin_ns = origin_ns_;
   out.step_ns = step_ns_;
-  for (const Step& step : steps_) {
-    out.steps.push_back({step.started, step.finished, step.completed, step.errors,
-                         step.output_tokens, step.input_tokens});
-  }
+  out.steps = steps_;
   return out;
 }
 
 std::optional<Timeline> Timeline::from_state(const TimelineState& state, std::int64_t shift_ns) {
   if (state.step_ns <= 0) return std::nullopt;
   Timeline out(state.origin_ns + shift_ns, state.step_ns);
-  for (const TimelineState::Step& step : state.steps) {
-    out.steps_.push_back({step.started, step.finished, step.completed, step.errors,
-                          step.output_tokens, step.input_tokens});
-  }
+  out.steps_ = state.steps;
   return out;
 }
 
@@ -121,17 +115,7 @@ AccumulatorState RunAccumulator::state() const {
   for (std::size_t i = 0; i < held.size(); ++i) out.distributions[i] = held[i]->state();
   out.first_start_ns = first_start_ns_;
   out.last_end_ns = last_end_ns_;
-  out.busy_ns = busy_ns_;
-  out.requested_input_sum = requested_input_sum_;
-  out.requested_output_sum = requested_output_sum_;
-  out.sent_input_sum = sent_input_sum_;
-  out.sent_output_sum = sent_output_sum_;
-  out.completion_tokens_sum = completion_tokens_sum_;
-  out.prompt_tokens_sum = prompt_tokens_sum_;
-  out.completion_tokens_known = completion_tokens_known_;
-  out.prompt_tokens_known = prompt_tokens_known_;
-  out.client_prompt_tokens_sum = client_prompt_tokens_sum_;
-  out.client_prompt_tokens_known = client_prompt_tokens_known_;
+  out.sums = sums_;
   out.timeline = timeline_.state();
   return out;
 }
@@ -155,19 +139,9 @@ std::optional<RunAccumulator> RunAccumulator::from_state(const AccumulatorState&
   const bool sent = state.counts.sent > 0;
   out.first_start_ns_ = sent ? state.first_start_ns + shift_ns : out.first_start_ns_;
   out.last_end_ns_ = sent ? state.last_end_ns + shift_ns : out.last_end_ns_;
-  out.busy_ns_ = state.busy_ns;
-  out.requested_input_sum_ = state.requested_input_sum;
-  out.requested_output_sum_ = state.requested_output_sum;
-  out.sent_input_sum_ = state.sent_input_sum;
-  out.sent_output_sum_ = state.sent_output_sum;
+  out.sums_ = state.sums;
   // A shard's state keeps no request's times: the merged steady-state latencies are unknown.
   out.steady_times_kept_ = false;
-  out.completion_tokens_sum_ = state.completion_tokens_sum;
-  out.prompt_tokens_sum_ = state.prompt_tokens_sum;
-  out.completion_tokens_known_ = state.completion_tokens_known;
-  out.prompt_tokens_known_ = state.prompt_tokens_known;
-  out.client_prompt_tokens_sum_ = state.client_prompt_tokens_sum;
-  out.client_prompt_tokens_known_ = state.client_prompt_tokens_known;
   return out;
 }
 

@@ -9,10 +9,11 @@
 #include <optional>
 #include <utility>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::metrics {
 namespace {
 
-double ns_to_ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
 // A mean that is unknown, not 0, over no values.
 std::optional<double> known_mean(double sum, std::int64_t count) {
@@ -173,8 +174,8 @@ void RunAccumulator::add(const RequestRecord& record) {
 void RunAccumulator::add_sent(const RequestRecord& record) {
   RunSummary& summary = counts_;
   ++summary.sent;
-  sent_input_sum_ += static_cast<double>(record.requested_input_len);
-  sent_output_sum_ += static_cast<double>(record.requested_output_len);
+  sums_.sent_input_sum += static_cast<double>(record.requested_input_len);
+  sums_.sent_output_sum += static_cast<double>(record.requested_output_len);
   timeline_.add(record);
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
   last_end_ns_ = std::max(last_end_ns_, record.end_ns);
@@ -186,7 +187,7 @@ void RunAccumulator::add_sent(const RequestRecord& record) {
     ++summary.connections_opened;
     if (record.connect_ns >= 0) connect_ms_.add(ns_to_ms(record.connect_ns));
   }
-  if (!record.cancelled()) busy_ns_ += record.end_ns - record.start_ns;
+  if (!record.cancelled()) sums_.busy_ns += record.end_ns - record.start_ns;
 }
 
 // Token counts of a completed request and where they came from; never the requested length.
@@ -194,8 +195,8 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
   RunSummary& summary = counts_;
   if (record.completion_tokens >= 0) {
     summary.total_output_tokens += record.completion_tokens;
-    completion_tokens_sum_ += static_cast<double>(record.completion_tokens);
-    ++completion_tokens_known_;
+    sums_.completion_tokens_sum += static_cast<double>(record.completion_tokens);
+    ++sums_.completion_tokens_known;
   }
   if (record.completion_token_source == TokenSource::usage) ++summary.output_tokens_from_usage;
   if (record.completion_token_source == TokenSource::tokenizer) {
@@ -204,20 +205,20 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
   if (record.completion_token_source == TokenSource::chunks) ++summary.output_tokens_from_chunks;
   if (record.prompt_tokens >= 0) {
     summary.total_input_tokens += record.prompt_tokens;
-    prompt_tokens_sum_ += static_cast<double>(record.prompt_tokens);
-    ++prompt_tokens_known_;
+    sums_.prompt_tokens_sum += static_cast<double>(record.prompt_tokens);
+    ++sums_.prompt_tokens_known;
     if (record.prompt_token_source == TokenSource::usage) ++summary.input_tokens_from_usage;
   } else {
     ++summary.input_tokens_unknown;
   }
   if (record.client_prompt_tokens >= 0) {
-    client_prompt_tokens_sum_ += static_cast<double>(record.client_prompt_tokens);
-    ++client_prompt_tokens_known_;
+    sums_.client_prompt_tokens_sum += static_cast<double>(record.client_prompt_tokens);
+    ++sums_.client_prompt_tokens_known;
   }
   summary.input_split.add(record);
   summary.reasoning.add(record);
-  requested_input_sum_ += static_cast<double>(record.requested_input_len);
-  requested_output_sum_ += static_cast<double>(record.requested_output_len);
+  sums_.requested_input_sum += static_cast<double>(record.requested_input_len);
+  sums_.requested_output_sum += static_cast<double>(record.requested_output_len);
 }
 
 // TTFT, TPOT and E2E of a completed request (plain and from the intended start), and goodput.
@@ -252,27 +253,10 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
 void RunAccumulator::merge(RunAccumulator&& other) {
   RunSummary& to = counts_;
   const RunSummary& from = other.counts_;
-  to.sent += from.sent;
-  to.completed += from.completed;
-  to.failed += from.failed;
-  to.cancelled += from.cancelled;
-  to.warmup_requests += from.warmup_requests;
-  to.connections_opened += from.connections_opened;
-  to.connection_retries += from.connection_retries;
-  to.total_input_tokens += from.total_input_tokens;
-  to.total_output_tokens += from.total_output_tokens;
-  to.input_tokens_from_usage += from.input_tokens_from_usage;
-  to.output_tokens_from_usage += from.output_tokens_from_usage;
-  to.output_tokens_from_tokenizer += from.output_tokens_from_tokenizer;
-  to.output_tokens_from_chunks += from.output_tokens_from_chunks;
-  to.input_tokens_unknown += from.input_tokens_unknown;
-  to.input_split.merge(from.input_split);
-  to.reasoning.merge(from.reasoning);
-  to.total_text_chunks += from.total_text_chunks;
+  visit_counters([](const char*, std::int64_t& into, std::int64_t more) { into += more; }, to,
+                 from);
   to.chunks_differ_from_tokens = to.chunks_differ_from_tokens || from.chunks_differ_from_tokens;
   to.itl_estimated = to.itl_estimated || from.itl_estimated;
-  to.requests_with_per_chunk_usage += from.requests_with_per_chunk_usage;
-  to.good_requests += from.good_requests;
   for (const auto& [error, errors] : from.errors) {
     ErrorSummary& into = to.errors[error];
     into.count += errors.count;
@@ -297,18 +281,8 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   ttfb_ms_.merge(other.ttfb_ms_);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
-  busy_ns_ += other.busy_ns_;
-  requested_input_sum_ += other.requested_input_sum_;
-  requested_output_sum_ += other.requested_output_sum_;
-  sent_input_sum_ += other.sent_input_sum_;
-  sent_output_sum_ += other.sent_output_sum_;
+  sums_ += other.sums_;
   steady_times_kept_ = steady_times_kept_ && other.steady_times_kept_;
-  completion_tokens_sum_ += other.completion_tokens_sum_;
-  prompt_tokens_sum_ += other.prompt_tokens_sum_;
-  completion_tokens_known_ += other.completion_tokens_known_;
-  prompt_tokens_known_ += other.prompt_tokens_known_;
-  client_prompt_tokens_sum_ += other.client_prompt_tokens_sum_;
-  client_prompt_tokens_known_ += other.client_prompt_tokens_known_;
   timeline_.merge(other.timeline_);
   steady_log_.merge(std::move(other.steady_log_));
 }
@@ -316,7 +290,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
 RunSummary RunAccumulator::summarize() {
   RunSummary summary = counts_;
   if (summary.sent > 0 && last_end_ns_ > first_start_ns_) {
-    summary.duration_s = static_cast<double>(last_end_ns_ - first_start_ns_) / 1e9;
+    summary.duration_s = ns_to_s(last_end_ns_ - first_start_ns_);
   }
   const double duration_s = summary.duration_s;
   summary.request_throughput = per_second(static_cast<double>(summary.completed), duration_s);
@@ -328,7 +302,7 @@ RunSummary RunAccumulator::summarize() {
       per_second(static_cast<double>(summary.input_split.computed_tokens), duration_s);
   summary.cached_input_throughput =
       per_second(static_cast<double>(summary.input_split.cached_tokens), duration_s);
-  summary.achieved_concurrency = per_second(static_cast<double>(busy_ns_) / 1e9, duration_s);
+  summary.achieved_concurrency = per_second(ns_to_s(sums_.busy_ns), duration_s);
   summary.reasoning_output_throughput =
       per_second(static_cast<double>(summary.reasoning.reasoning_tokens), duration_s);
   summary.answer_output_throughput =
@@ -362,18 +336,18 @@ RunSummary RunAccumulator::summarize() {
   // none completed, what was asked is still known from what was sent.
   const bool any_completed = summary.completed > 0;
   summary.mean_requested_input_len =
-      any_completed ? known_mean(requested_input_sum_, summary.completed)
-                    : known_mean(sent_input_sum_, summary.sent);
+      any_completed ? known_mean(sums_.requested_input_sum, summary.completed)
+                    : known_mean(sums_.sent_input_sum, summary.sent);
   summary.mean_requested_output_len =
-      any_completed ? known_mean(requested_output_sum_, summary.completed)
-                    : known_mean(sent_output_sum_, summary.sent);
-  summary.mean_completion_tokens = known_mean(completion_tokens_sum_, completion_tokens_known_);
-  summary.mean_prompt_tokens = known_mean(prompt_tokens_sum_, prompt_tokens_known_);
+      any_completed ? known_mean(sums_.requested_output_sum, summary.completed)
+                    : known_mean(sums_.sent_output_sum, summary.sent);
+  summary.mean_completion_tokens = known_mean(sums_.completion_tokens_sum, sums_.completion_tokens_known);
+  summary.mean_prompt_tokens = known_mean(sums_.prompt_tokens_sum, sums_.prompt_tokens_known);
   summary.mean_client_prompt_tokens =
-      known_mean(client_prompt_tokens_sum_, client_prompt_tokens_known_);
+      known_mean(sums_.client_prompt_tokens_sum, sums_.client_prompt_tokens_known);
 
   summary.timeline_bucket_s =
-      static_cast<double>(timeline_.bucket_width_ns(options_.timeline_bucket_ns)) / 1e9;
+      ns_to_s(timeline_.bucket_width_ns(options_.timeline_bucket_ns));
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
   summary.timeline_start_ns = timeline_.start_ns();
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -57,43 +58,9 @@ metrics::SummaryOptions options_from(const json& in) {
   return options;
 }
 
-// The RunSummary fields a RunAccumulator counts, by name: the one list both ways use.
-template <typename Summary, typename Visit>
-void visit_counters(Summary& s, Visit&& visit) {
-  visit("sent", s.sent);
-  visit("completed", s.completed);
-  visit("failed", s.failed);
-  visit("cancelled", s.cancelled);
-  visit("warmup_requests", s.warmup_requests);
-  visit("connections_opened", s.connections_opened);
-  visit("connection_retries", s.connection_retries);
-  visit("total_input_tokens", s.total_input_tokens);
-  visit("total_output_tokens", s.total_output_tokens);
-  visit("input_tokens_from_usage", s.input_tokens_from_usage);
-  visit("output_tokens_from_usage", s.output_tokens_from_usage);
-  visit("output_tokens_from_tokenizer", s.output_tokens_from_tokenizer);
-  visit("output_tokens_from_chunks", s.output_tokens_from_chunks);
-  visit("input_tokens_unknown", s.input_tokens_unknown);
-  visit("total_text_chunks", s.total_text_chunks);
-  visit("requests_with_per_chunk_usage", s.requests_with_per_chunk_usage);
-  visit("good_requests", s.good_requests);
-  visit("split_requests", s.input_split.requests);
-  visit("split_disclosing_requests", s.input_split.disclosing_requests);
-  visit("split_computed_tokens", s.input_split.computed_tokens);
-  visit("split_cached_tokens", s.input_split.cached_tokens);
-  visit("split_unknown_tokens", s.input_split.unknown_split_tokens);
-  visit("reasoning_counted_requests", s.reasoning.requests);
-  visit("reasoning_requests", s.reasoning.reasoning_requests);
-  visit("reasoning_tokens", s.reasoning.reasoning_tokens);
-  visit("answer_tokens", s.reasoning.answer_tokens);
-  visit("reasoning_from_usage", s.reasoning.from_usage);
-  visit("reasoning_from_tokenizer", s.reasoning.from_tokenizer);
-  visit("reasoning_from_chunks", s.reasoning.from_chunks);
-}
-
 json counts_json(const metrics::RunSummary& s) {
   json out = json::object();
-  visit_counters(s, [&out](std::string_view name, std::int64_t value) { out[name] = value; });
+  metrics::visit_counters([&out](const char* name, std::int64_t value) { out[name] = value; }, s);
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
   json errors = json::object();
@@ -107,9 +74,8 @@ json counts_json(const metrics::RunSummary& s) {
 
 metrics::RunSummary counts_from(const json& in) {
   metrics::RunSummary s;
-  visit_counters(s, [&in](std::string_view name, std::int64_t& value) {
-    value = in.at(name).get<std::int64_t>();
-  });
+  metrics::visit_counters(
+      [&in](const char* name, std::int64_t& value) { value = in.at(name).get<std::int64_t>(); }, s);
   s.chunks_differ_from_tokens = in.at("chunks_differ_from_tokens").get<bool>();
   s.itl_estimated = in.at("itl_estimated").get<bool>();
   for (const auto& [name, summary] : in.at("errors").items()) {
@@ -128,19 +94,19 @@ json histogram_json(const metrics::HistogramState& h) {
   for (const metrics::HistogramState::Bucket& b : h.buckets) {
     buckets.push_back({b.negative ? -b.octave : b.octave, b.sub_bucket, b.count});
   }
-  return {{"count", h.count}, {"rejected", h.rejected}, {"zeros", h.zeros}, {"min", h.min},
-          {"max", h.max},     {"mean", h.mean},         {"m2", h.m2},       {"buckets", buckets}};
+  json out = {{"buckets", buckets}};
+  metrics::HistogramState::visit_stats([&out](const char* name, auto value) { out[name] = value; },
+                                       h);
+  return out;
 }
 
 metrics::HistogramState histogram_from(const json& in) {
   metrics::HistogramState h;
-  h.count = in.at("count").get<std::uint64_t>();
-  h.rejected = in.at("rejected").get<std::uint64_t>();
-  h.zeros = in.at("zeros").get<std::uint64_t>();
-  h.min = in.at("min").get<double>();
-  h.max = in.at("max").get<double>();
-  h.mean = in.at("mean").get<double>();
-  h.m2 = in.at("m2").get<double>();
+  metrics::HistogramState::visit_stats(
+      [&in](const char* name, auto& value) {
+        value = in.at(name).get<std::remove_reference_t<decltype(value)>>();
+      },
+      h);
   for (const json& bucket : in.at("buckets")) {
     const int octave = bucket.at(0).get<int>();
     h.buckets.push_back({octave < 0, std::abs(octave), bucket.at(1).get<std::uint32_t>(),
@@ -174,9 +140,11 @@ metrics::DistributionState distribution_from(const json& in) {
 // Steps as [started, finished, completed, errors, output_tokens, input_tokens].
 json timeline_json(const metrics::TimelineState& t) {
   json steps = json::array();
-  for (const metrics::TimelineState::Step& s : t.steps) {
-    steps.push_back(
-        {s.started, s.finished, s.completed, s.errors, s.output_tokens, s.input_tokens});
+  for (const metrics::TimelineStep& s : t.steps) {
+    json step = json::array();
+    metrics::TimelineStep::visit([&step](const char*, std::int64_t value) { step.push_back(value); },
+                                 s);
+    steps.push_back(std::move(step));
   }
   return {{"origin_ns", t.origin_ns}, {"step_ns", t.step_ns}, {"steps", steps}};
 }
@@ -187,28 +155,25 @@ metrics::TimelineState timeline_from(const json& in) {
   t.step_ns = in.at("step_ns").get<std::int64_t>();
   for (const json& s : in.at("steps")) {
     const auto v = s.get<std::vector<std::int64_t>>();
-    if (v.size() != 6) throw std::invalid_argument("a timeline step needs 6 counts");
-    t.steps.push_back({v[0], v[1], v[2], v[3], v[4], v[5]});
+    metrics::TimelineStep step;
+    std::size_t next = 0;
+    metrics::TimelineStep::visit(
+        [&v, &next](const char*, std::int64_t& value) { value = next < v.size() ? v[next] : 0; ++next; },
+        step);
+    if (v.size() != next) {
+      throw std::invalid_argument(fmt::format("a timeline step needs {} counts", next));
+    }
+    t.steps.push_back(step);
   }
   return t;
 }
 
-// The sums beside the counters, by name: the one list both ways use.
+// The state's "sums": the run's first start and last end, then its RunSums (run_sums.hpp).
 template <typename State, typename Visit>
 void visit_sums(State& s, Visit&& visit) {
   visit("first_start_ns", s.first_start_ns);
   visit("last_end_ns", s.last_end_ns);
-  visit("busy_ns", s.busy_ns);
-  visit("requested_input_sum", s.requested_input_sum);
-  visit("requested_output_sum", s.requested_output_sum);
-  visit("sent_input_sum", s.sent_input_sum);
-  visit("sent_output_sum", s.sent_output_sum);
-  visit("completion_tokens_sum", s.completion_tokens_sum);
-  visit("prompt_tokens_sum", s.prompt_tokens_sum);
-  visit("completion_tokens_known", s.completion_tokens_known);
-  visit("prompt_tokens_known", s.prompt_tokens_known);
-  visit("client_prompt_tokens_sum", s.client_prompt_tokens_sum);
-  visit("client_prompt_tokens_known", s.client_prompt_tokens_known);
+  metrics::RunSums::visit(visit, s.sums);
 }
 
 void check_state_version(const json& in) {

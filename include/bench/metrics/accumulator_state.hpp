@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "bench/metrics/run_summary.hpp"
+#include "bench/metrics/run_sums.hpp"
+#include "bench/metrics/timeline.hpp"
 
 namespace bench::metrics {
 
@@ -23,6 +25,19 @@ struct HistogramState {
   std::uint64_t count = 0, rejected = 0, zeros = 0;
   double min = 0, max = 0, mean = 0, m2 = 0;  // m2: sum of squared deviations (Welford)
   std::vector<Bucket> buckets;
+
+  /// visit(name, a.field, b.field, ...) for its statistics (all but the buckets), in one order:
+  /// a shard's saved histogram and its reading (results/shard_state.cpp) go through it.
+  template <typename Visit, typename... States>
+  static void visit_stats(Visit&& field, States&... h) {
+    field("count", h.count...);
+    field("rejected", h.rejected...);
+    field("zeros", h.zeros...);
+    field("min", h.min...);
+    field("max", h.max...);
+    field("mean", h.mean...);
+    field("m2", h.m2...);
+  }
 };
 
 /// A LatencyDistribution's contents: its raw values while exact, else its histogram.
@@ -35,10 +50,7 @@ struct DistributionState {
 
 /// A Timeline's steps: step i covers [origin_ns + i x step_ns, origin_ns + (i + 1) x step_ns).
 struct TimelineState {
-  struct Step {
-    std::int64_t started = 0, finished = 0, completed = 0, errors = 0;
-    std::int64_t output_tokens = 0, input_tokens = 0;
-  };
+  using Step = TimelineStep;
   std::int64_t origin_ns = 0;
   std::int64_t step_ns = 0;
   std::vector<Step> steps;
@@ -59,13 +71,7 @@ struct AccumulatorState {
   std::array<DistributionState, kAccumulatorDistributions.size()> distributions;
   // Times on the records' clock (ns from the point's epoch); first > last when nothing was sent.
   std::int64_t first_start_ns = 0, last_end_ns = 0;
-  std::int64_t busy_ns = 0;  // sum of E2E of measured, non-cancelled requests
-  double requested_input_sum = 0, requested_output_sum = 0;  // of completed requests
-  double sent_input_sum = 0, sent_output_sum = 0;  // requested, of every measured request
-  double completion_tokens_sum = 0, prompt_tokens_sum = 0;
-  std::int64_t completion_tokens_known = 0, prompt_tokens_known = 0;
-  double client_prompt_tokens_sum = 0;
-  std::int64_t client_prompt_tokens_known = 0;
+  RunSums sums;
   TimelineState timeline;
 };
 

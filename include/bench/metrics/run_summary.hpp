@@ -18,6 +18,7 @@
 #include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/reasoning_split.hpp"
 #include "bench/metrics/request_record.hpp"
+#include "bench/metrics/run_sums.hpp"
 #include "bench/metrics/sample_budget.hpp"
 #include "bench/metrics/steady_latency.hpp"
 #include "bench/metrics/timeline.hpp"
@@ -142,6 +143,43 @@ struct RunSummary {
   SteadyLatencyGap steady_latency_gap = SteadyLatencyGap::no_window;
 };
 
+/// RunSummary's counters, by name, over one summary or several at once (visit("sent", a.sent,
+/// b.sent) with two): the one list RunAccumulator::merge, a shard's saved state and its reading
+/// (results/shard_state.cpp) go through. A new counter is its member above, where it is
+/// counted, and one line here; merging, saving and reading it follow.
+template <typename Visit, typename... Summaries>
+void visit_counters(Visit&& field, Summaries&... s) {
+  field("sent", s.sent...);
+  field("completed", s.completed...);
+  field("failed", s.failed...);
+  field("cancelled", s.cancelled...);
+  field("warmup_requests", s.warmup_requests...);
+  field("connections_opened", s.connections_opened...);
+  field("connection_retries", s.connection_retries...);
+  field("total_input_tokens", s.total_input_tokens...);
+  field("total_output_tokens", s.total_output_tokens...);
+  field("input_tokens_from_usage", s.input_tokens_from_usage...);
+  field("output_tokens_from_usage", s.output_tokens_from_usage...);
+  field("output_tokens_from_tokenizer", s.output_tokens_from_tokenizer...);
+  field("output_tokens_from_chunks", s.output_tokens_from_chunks...);
+  field("input_tokens_unknown", s.input_tokens_unknown...);
+  field("total_text_chunks", s.total_text_chunks...);
+  field("requests_with_per_chunk_usage", s.requests_with_per_chunk_usage...);
+  field("good_requests", s.good_requests...);
+  field("split_requests", s.input_split.requests...);
+  field("split_disclosing_requests", s.input_split.disclosing_requests...);
+  field("split_computed_tokens", s.input_split.computed_tokens...);
+  field("split_cached_tokens", s.input_split.cached_tokens...);
+  field("split_unknown_tokens", s.input_split.unknown_split_tokens...);
+  field("reasoning_counted_requests", s.reasoning.requests...);
+  field("reasoning_requests", s.reasoning.reasoning_requests...);
+  field("reasoning_tokens", s.reasoning.reasoning_tokens...);
+  field("answer_tokens", s.reasoning.answer_tokens...);
+  field("reasoning_from_usage", s.reasoning.from_usage...);
+  field("reasoning_from_tokenizer", s.reasoning.from_tokenizer...);
+  field("reasoning_from_chunks", s.reasoning.from_chunks...);
+}
+
 /// Service-level objectives a request must meet to count towards goodput, in milliseconds.
 struct Slo {
   std::optional<double> ttft_ms;
@@ -206,16 +244,10 @@ class RunAccumulator {
   LatencyDistribution ttfb_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
-  std::int64_t busy_ns_ = 0;  // sum of E2E of measured, non-cancelled requests
-  double requested_input_sum_ = 0, requested_output_sum_ = 0;  // of completed requests
-  double sent_input_sum_ = 0, sent_output_sum_ = 0;  // requested, of every measured request
+  RunSums sums_;  // beside counts_: what the means and Little's law divide (run_sums.hpp)
   // False once it holds figures restored from a shard's state, which keeps no request's times:
   // its steady-state latencies cannot be known.
   bool steady_times_kept_ = true;
-  double completion_tokens_sum_ = 0, prompt_tokens_sum_ = 0;
-  std::int64_t completion_tokens_known_ = 0, prompt_tokens_known_ = 0;
-  double client_prompt_tokens_sum_ = 0;
-  std::int64_t client_prompt_tokens_known_ = 0;
   Timeline timeline_;
   SteadyLatencyLog steady_log_;
 };

@@ -49,6 +49,31 @@ struct SteadyState {
   std::int64_t from_ns = 0, to_ns = 0;
 };
 
+/// One step of a Timeline (and of its saved state): what started, finished and was counted in it.
+/// visit() is the one list of its fields: adding them up, a shard's saved steps and their
+/// reading (results/shard_state.cpp) go through it.
+struct TimelineStep {
+  std::int64_t started = 0, finished = 0, completed = 0, errors = 0;
+  std::int64_t output_tokens = 0, input_tokens = 0;
+
+  /// visit(name, a.field, b.field, ...) for each field of the steps given, in one order (the
+  /// order of a saved step's array).
+  template <typename Visit, typename... Steps>
+  static void visit(Visit&& field, Steps&... steps) {
+    field("started", steps.started...);
+    field("finished", steps.finished...);
+    field("completed", steps.completed...);
+    field("errors", steps.errors...);
+    field("output_tokens", steps.output_tokens...);
+    field("input_tokens", steps.input_tokens...);
+  }
+
+  TimelineStep& operator+=(const TimelineStep& other) {
+    visit([](const char*, std::int64_t& to, std::int64_t from) { to += from; }, *this, other);
+    return *this;
+  }
+};
+
 class Timeline {
  public:
   /// `origin_ns`: where steps are counted from, on the records' clock (the run's start); the
@@ -100,19 +125,7 @@ class Timeline {
   static std::optional<Timeline> from_state(const TimelineState& state, std::int64_t shift_ns);
 
  private:
-  struct Step {
-    std::int64_t started = 0, finished = 0, completed = 0, errors = 0;
-    std::int64_t output_tokens = 0, input_tokens = 0;
-    Step& operator+=(const Step& other) {
-      started += other.started;
-      finished += other.finished;
-      completed += other.completed;
-      errors += other.errors;
-      output_tokens += other.output_tokens;
-      input_tokens += other.input_tokens;
-      return *this;
-    }
-  };
+  using Step = TimelineStep;
   Step& at(std::int64_t time_ns);
   void coarsen();  // merges steps in pairs: the step doubles
 
