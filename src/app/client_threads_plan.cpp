@@ -9,6 +9,7 @@
 
 #include "bench/app/client_threads.hpp"
 #include "bench/app/run_plan.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::app {
 
@@ -41,7 +42,7 @@ double arrival_rate(const cli::RunOptions& options, const PreparedRun& prepared,
       prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
   if (offsets != nullptr && offsets->size() > 1) {
     const auto [first, last] = std::minmax_element(offsets->begin(), offsets->end());
-    const double span_s = static_cast<double>(*last - *first) / 1e9;
+    const double span_s = ns_to_s(*last - *first);
     return span_s > 0 ? static_cast<double>(offsets->size() - 1) / span_s : 0;
   }
   if (options.ramp_up_strategy != schedule::RampStrategy::none) {

@@ -342,7 +342,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   result.client.preconnect_requested = preconnect.requested;
   result.client.preconnect_opened = preconnect.opened;
   result.client.preconnect_failed = preconnect.failed;
-  result.client.preconnect_s = static_cast<double>(preconnect.took_ns) / 1e9;
+  result.client.preconnect_s = ns_to_s(preconnect.took_ns);
   for (const auto& worker : workers) {
     result.next_request = std::max(result.next_request, worker->next_request());
     if (worker->first_send_ns() == std::numeric_limits<std::int64_t>::max()) continue;

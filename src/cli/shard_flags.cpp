@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/values.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::cli {
 
@@ -159,7 +160,7 @@ std::int64_t parse_start_at(const std::string& text, std::int64_t now_unix_ns) {
   }
   if (*at < now_unix_ns) {
     throw UsageError(fmt::format("--start-at {}: that time has passed ({:.3f} s ago)", text,
-                                 static_cast<double>(now_unix_ns - *at) / 1e9));
+                                 ns_to_s(now_unix_ns - *at)));
   }
   if (*at - now_unix_ns > kMaxStartAheadNs) {
     throw UsageError(fmt::format("--start-at {}: more than 24 h from now", text));

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::metrics {
 
 MultiTurnAccumulator::Turn& MultiTurnAccumulator::turn_at(std::size_t index) {
@@ -20,7 +22,7 @@ void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
   if (!record.ok()) return;
   ++turn.completed;
   if (record.first_token_ns >= 0) {
-    turn.ttft_ms.add(static_cast<double>(record.first_token_ns - record.start_ns) / 1e6);
+    turn.ttft_ms.add(ns_to_ms(record.first_token_ns - record.start_ns));
   }
   if (record.prompt_tokens >= 0) {
     turn.input_tokens += static_cast<double>(record.prompt_tokens);
@@ -33,7 +35,7 @@ void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
   turns_completed_ += session.turns_completed;
   if (session.completed) {
     ++completed_;
-    session_ms_.add(static_cast<double>(session.duration_ns) / 1e6);
+    session_ms_.add(ns_to_ms(session.duration_ns));
   } else if (session.failed) {
     ++failed_;
   } else {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::metrics {
 
 namespace {
@@ -92,7 +94,7 @@ std::int64_t Timeline::bucket_width_ns(std::int64_t bucket_ns) const {
 
 std::vector<TimelineBucket> Timeline::buckets(std::int64_t bucket_ns) const {
   const std::int64_t per_bucket = bucket_width_ns(bucket_ns) / step_ns_;
-  const double step_s = static_cast<double>(step_ns_) / 1e9;
+  const double step_s = ns_to_s(step_ns_);
   const std::size_t first = first_step();
   std::vector<TimelineBucket> out;
   std::vector<std::int64_t> steps_in;  // per bucket: how many steps it holds

@@ -4,12 +4,13 @@
 #include <vector>
 
 #include "bench/sim/metrics_exposition.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::sim {
 namespace {
 
 double seconds_between(std::int64_t from_ns, std::int64_t to_ns) {
-  return static_cast<double>(to_ns - from_ns) / 1e9;
+  return ns_to_s(to_ns - from_ns);
 }
 
 // bench's ITL rule (src/metrics/run_summary.cpp, add_chunk_gaps), as SGLang observes its own: a
@@ -45,7 +46,7 @@ double queue_seconds(const TraceRecord& record) {
   if (record.prefill_start_ns >= 0) {
     return seconds_between(record.arrival_ns, record.prefill_start_ns);
   }
-  return static_cast<double>(record.jitter_ns) / 1e9;
+  return ns_to_s(record.jitter_ns);
 }
 
 }  // namespace
