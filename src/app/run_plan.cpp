@@ -12,6 +12,7 @@
 #include "bench/app/server_metrics_scrape.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
+#include "bench/util/share.hpp"
 
 namespace bench::app {
 
@@ -266,7 +267,7 @@ PointPlan point_plan(const cli::RunOptions& options, const RunPlan& plan,
 std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t shard) {
   const auto parts = static_cast<std::int64_t>(std::max<std::size_t>(1, shards));
   const auto index = static_cast<std::int64_t>(shard);
-  return total / parts + (index < total % parts ? 1 : 0);
+  return util::share_of(total, parts, index);
 }
 
 results::RunContext point_context(const cli::RunOptions& options, const RunPlan& plan,

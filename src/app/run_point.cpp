@@ -16,6 +16,7 @@
 
 #include "bench/app/early_stop.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/share.hpp"
 
 namespace bench::app {
 
@@ -42,7 +43,7 @@ std::optional<std::int64_t> thread_run_queue_wait_ns() {
 // threads take one more, as h2load shares out its clients and requests.
 std::size_t share(std::size_t total, std::size_t parts, std::size_t index) {
   if (total == std::numeric_limits<std::size_t>::max()) return total;
-  return total / parts + (index < total % parts ? 1 : 0);
+  return util::share_of(total, parts, index);
 }
 
 // How many of the indices first, first + stride, ... fall in [low, high).

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "bench/util/clock.hpp"
+#include "bench/util/share.hpp"
 
 namespace bench::metrics {
 
@@ -22,7 +23,7 @@ std::int64_t tokens_of_chunk(const RequestRecord& record, std::size_t chunk) {
   const std::int64_t total = std::max<std::int64_t>(0, record.completion_tokens);
   const auto n = static_cast<std::int64_t>(chunks);
   const auto i = static_cast<std::int64_t>(chunk);
-  return total / n + (i < total % n ? 1 : 0);
+  return util::share_of(total, n, i);
 }
 
 }  // namespace
