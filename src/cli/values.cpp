@@ -15,7 +15,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   while (true) {
     const std::size_t at = text.find(separator);
-    parts.push_back(util::trim_spaces(text.substr(0, at)));
+    parts.push_back(util::trim(text.substr(0, at)));
     if (at == std::string_view::npos) break;
     text.remove_prefix(at + 1);
   }
@@ -25,7 +25,7 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 }  // namespace
 
 double parse_duration_s(std::string_view flag, std::string_view text) {
-  const std::string_view trimmed = util::trim_spaces(text);
+  const std::string_view trimmed = util::trim(text);
   struct Unit {
     std::string_view suffix;
     double seconds;

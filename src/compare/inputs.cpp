@@ -41,10 +41,10 @@ std::variant<nlohmann::json, CompareError> load_results(const std::string& path)
 }
 
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {
-  const std::string_view trimmed = util::trim_spaces(text);
+  const std::string_view trimmed = util::trim(text);
   const bool percent = trimmed.ends_with('%');
   const std::string_view digits =
-      percent ? util::trim_spaces(trimmed.substr(0, trimmed.size() - 1)) : trimmed;
+      percent ? util::trim(trimmed.substr(0, trimmed.size() - 1)) : trimmed;
   const std::optional<double> number = util::parse_finite_double(digits);
   if (!number || *number < 0) {
     return CompareError{fmt::format(
@@ -82,7 +82,7 @@ std::optional<CompareError> add_threshold(Thresholds& out, std::string_view flag
     out.all = std::get<double>(threshold);
     return std::nullopt;
   }
-  const std::string_view metric = util::trim_spaces(entry.substr(0, equals));
+  const std::string_view metric = util::trim(entry.substr(0, equals));
   // A peer's name for the figure (vLLM's total_token_throughput) is bench's figure.
   const std::string key = results::aliased_key(metric).value_or(std::string(metric));
   const std::vector<std::string>& known = compared_metrics();

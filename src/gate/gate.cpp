@@ -21,10 +21,10 @@ std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view 
                                                 const std::vector<std::string>& known) {
   const std::string_view flag = flag_of(kind);
   const std::size_t equals = spec.find('=');
-  const std::string_view metric = util::trim_spaces(spec.substr(0, equals));
+  const std::string_view metric = util::trim(spec.substr(0, equals));
   const std::string_view value = equals == std::string_view::npos
                                      ? std::string_view()
-                                     : util::trim_spaces(spec.substr(equals + 1));
+                                     : util::trim(spec.substr(equals + 1));
   if (equals == std::string_view::npos || metric.empty() || value.empty()) {
     return GateError{fmt::format("{}: '{}' needs METRIC=VALUE", flag, spec)};
   }
@@ -41,7 +41,7 @@ std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view 
 
 // "0.05" or "5%": the fraction of sent requests that may fail.
 std::variant<Gate, GateError> parse_error_rate_gate(std::string_view spec) {
-  const std::string_view text = util::trim_spaces(spec);
+  const std::string_view text = util::trim(spec);
   const bool percent = text.ends_with('%');
   std::optional<double> rate =
       util::parse_finite_double(percent ? text.substr(0, text.size() - 1) : text);

@@ -19,8 +19,8 @@ std::variant<Gate, GateError> parse_slo(std::string_view spec,
         "--slo: '{}' needs one METRIC<=VALUE or METRIC>=VALUE (p99_ttft_ms<=500)", spec)};
   }
   const std::size_t split = at_most != std::string_view::npos ? at_most : at_least;
-  const std::string_view metric = util::trim_spaces(spec.substr(0, split));
-  const std::string_view value = util::trim_spaces(spec.substr(split + 2));
+  const std::string_view metric = util::trim(spec.substr(0, split));
+  const std::string_view value = util::trim(spec.substr(split + 2));
   if (metric == "error_rate") {
     if (at_least != std::string_view::npos) {
       return GateError{fmt::format("--slo: '{}': error_rate takes <= (error_rate<=0.01)", spec)};

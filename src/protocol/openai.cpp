@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/protocol/chunk_scanner.hpp"
+#include "bench/util/text.hpp"
 
 namespace bench::protocol {
 
@@ -15,13 +16,8 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxExcerptBytes = 200;
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const std::size_t first = text.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  const std::size_t last = text.find_last_not_of(kSpace);
-  return text.substr(first, last - first + 1);
-}
+// What a body or an SSE data field may be padded with.
+constexpr std::string_view kSpace = " \t\r\n";
 
 // Length of the valid UTF-8 sequence starting at `text[i]`, or 0 if it is not one.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
@@ -56,7 +52,7 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 // a character), invalid bytes replaced by U+FFFD and control characters by spaces, because the
 // body may be anything (an HTML error page, binary) and the report is written as JSON.
 std::string excerpt(std::string_view raw) {
-  const std::string_view text = trim(raw);
+  const std::string_view text = util::trim(raw, kSpace);
   std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -272,7 +268,7 @@ void read_usage(const json& parsed, Chunk& chunk) {
 
 Chunk interpret_chunk_dom(std::string_view data) {
   Chunk chunk;
-  if (trim(data) == "[DONE]") {
+  if (util::trim(data, kSpace) == "[DONE]") {
     chunk.kind = Chunk::Kind::done;
     return chunk;
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "bench/util/text.hpp"
+
 namespace bench::sim {
 
 namespace {
@@ -20,17 +22,14 @@ std::string lowered(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
+// Optional white space around a header's value (RFC 9110 section 5.6.3).
+constexpr std::string_view kOws = " \t";
 
 // Whether a comma-separated header value (Connection: keep-alive, Upgrade) lists `token`.
 bool lists_token(std::string_view value, std::string_view token) {
   while (!value.empty()) {
     const std::size_t comma = value.find(',');
-    if (lowered(trim(value.substr(0, comma))) == token) return true;
+    if (lowered(util::trim(value.substr(0, comma), kOws)) == token) return true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -87,7 +86,7 @@ bool parse_header_fields(std::string_view fields, HttpRequest& request,
       return false;
     }
     std::string name = lowered(line.substr(0, colon));
-    const std::string_view value = trim(line.substr(colon + 1));
+    const std::string_view value = util::trim(line.substr(colon + 1), kOws);
     if (name == "content-length") {
       std::size_t parsed = 0;
       const auto [end_ptr, code] = std::from_chars(value.data(), value.data() + value.size(), parsed);

@@ -90,7 +90,7 @@ std::pair<std::size_t, std::size_t> userinfo_span(std::string_view url) {
 }  // namespace
 
 void Redactor::add_secret(std::string_view secret) {
-  secret = trim_spaces(secret);
+  secret = trim(secret);
   if (secret.empty()) return;
   add_form(std::string(secret));
   add_form(json_escaped(secret, false));
@@ -162,7 +162,7 @@ void Redactor::redact_in_place(std::string& text) const {
 }
 
 bool is_credential_header(std::string_view name) {
-  const std::string lowered = ascii_lowered(trim_spaces(name));
+  const std::string lowered = ascii_lowered(trim(name));
   for (const std::string_view word :
        {"auth", "key", "token", "secret", "cookie", "password", "session"}) {
     if (lowered.find(word) != std::string::npos) return true;
@@ -193,7 +193,7 @@ Redactor redactor_for_request(const std::vector<std::string>& headers, std::stri
   for (const std::string& header : headers) {
     const std::size_t colon = header.find(':');
     if (colon == std::string::npos || !is_credential_header(header.substr(0, colon))) continue;
-    const std::string_view value = trim_spaces(std::string_view(header).substr(colon + 1));
+    const std::string_view value = trim(std::string_view(header).substr(colon + 1));
     // "Bearer KEY", "Basic B64" (RFC 9110, 11.4): the credential is what follows the scheme, and
     // the scheme stays readable. Any other value is a secret whole.
     const std::size_t space = value.find(' ');

@@ -20,10 +20,11 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view lower_pre
   return true;
 }
 
-std::string_view trim_spaces(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
+std::string_view trim(std::string_view text, std::string_view characters) {
+  const std::size_t first = text.find_first_not_of(characters);
+  if (first == std::string_view::npos) return {};
+  const std::size_t last = text.find_last_not_of(characters);
+  return text.substr(first, last - first + 1);
 }
 
 std::optional<double> parse_finite_double(std::string_view text) {

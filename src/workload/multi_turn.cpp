@@ -18,7 +18,7 @@ using nlohmann::json;
 
 // A number of seconds in a --think-time value: finite and >= 0.
 std::optional<double> seconds_in(std::string_view text) {
-  const std::optional<double> value = util::parse_finite_double(util::trim_spaces(text));
+  const std::optional<double> value = util::parse_finite_double(util::trim(text));
   if (!value || *value < 0) return std::nullopt;
   return value;
 }

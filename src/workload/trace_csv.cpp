@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/workload/dataset_error.hpp"
+#include "bench/util/text.hpp"
 #include "trace_rows.hpp"
 
 namespace bench::workload::detail {
@@ -21,12 +22,7 @@ namespace {
 constexpr std::string_view kCsvBom = "\xEF\xBB\xBF";
 constexpr double kNsPerSecond = 1e9;
 
-std::string_view trim_spaces(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t");
-  return text.substr(first, last - first + 1);
-}
+constexpr std::string_view kFieldPadding = " \t";  // around a field, and a blank line's
 
 // Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil).
 std::int64_t days_from_civil(std::int64_t year, unsigned month, unsigned day) {
@@ -92,7 +88,7 @@ void for_each_csv_row(std::istream& in, const std::string& path, std::string_vie
     std::string_view text(line);
     if (line_number == 1 && text.substr(0, kCsvBom.size()) == kCsvBom) text.remove_prefix(3);
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-    if (trim_spaces(text).empty()) continue;
+    if (util::trim(text, kFieldPadding).empty()) continue;
     std::optional<std::vector<std::string>> fields = split_csv_line(text);
     if (!fields) throw DatasetError(path, line_number, "a quoted field is not closed");
     if (!columns) {
@@ -147,14 +143,14 @@ std::optional<std::vector<std::string>> split_csv_line(std::string_view line) {
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
-      fields.emplace_back(trim_spaces(field));
+      fields.emplace_back(util::trim(field, kFieldPadding));
       field.clear();
     } else {
       field += c;
     }
   }
   if (quoted) return std::nullopt;
-  fields.emplace_back(trim_spaces(field));
+  fields.emplace_back(util::trim(field, kFieldPadding));
   return fields;
 }
 

@@ -19,8 +19,9 @@ std::string ascii_lowered(std::string_view text);
 /// Whether `text` begins with `lower_prefix` (written in lower case), ASCII case ignored.
 bool starts_with_ignoring_case(std::string_view text, std::string_view lower_prefix);
 
-/// `text` without leading and trailing spaces.
-std::string_view trim_spaces(std::string_view text);
+/// `text` without the leading and trailing characters that are in `characters` (by default the
+/// space alone: what a flag's value or a threshold may be padded with).
+std::string_view trim(std::string_view text, std::string_view characters = " ");
 
 /// The whole of `text` read as a finite double; nullopt for an empty string, trailing
 /// characters, "inf" or "nan" (a limit of infinity is no limit).
