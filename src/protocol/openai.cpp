@@ -7,6 +7,7 @@
 
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/util/text.hpp"
+#include "bench/util/utf8.hpp"
 
 namespace bench::protocol {
 
@@ -19,33 +20,9 @@ constexpr std::size_t kMaxExcerptBytes = 200;
 // What a body or an SSE data field may be padded with.
 constexpr std::string_view kSpace = " \t\r\n";
 
-// Length of the valid UTF-8 sequence starting at `text[i]`, or 0 if it is not one.
+// Length of the valid UTF-8 sequence starting at `text[i]` (1 for ASCII), or 0 if it is not one.
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  std::size_t length = 0;
-  unsigned char min_second = 0x80;
-  unsigned char max_second = 0xBF;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) min_second = 0xA0;  // overlong
-    if (lead == 0xED) max_second = 0x9F;  // surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) min_second = 0x90;  // overlong
-    if (lead == 0xF4) max_second = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < min_second || byte(i + 1) > max_second) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return length;
+  return static_cast<unsigned char>(text[i]) < 0x80 ? 1 : util::utf8_sequence_length(text, i);
 }
 
 // At most kMaxExcerptBytes of a raw body, fit for a report: valid UTF-8 kept (never cut inside

@@ -3,49 +3,10 @@
 #include "bench/util/utf8.hpp"
 
 namespace bench::tokenizer::utf8 {
-namespace {
-
-bool is_continuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
-
-// How many bytes of a sequence starting with `lead` are well formed (Unicode 15, table 3-7), up
-// to the full length when the sequence is valid. Used for both the check and the lossy repair.
-std::size_t valid_prefix(std::string_view text, std::size_t at, std::size_t& expected) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  unsigned char low = 0x80;
-  unsigned char high = 0xBF;
-  if (lead < 0x80) {
-    expected = 1;
-    return 1;
-  }
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    expected = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    expected = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;  // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    expected = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;  // nothing beyond U+10FFFF
-  } else {
-    expected = 1;
-    return 0;
-  }
-  std::size_t length = 1;
-  while (length < expected && at + length < text.size()) {
-    const auto byte = static_cast<unsigned char>(text[at + length]);
-    if (length == 1 ? (byte < low || byte > high) : !is_continuation(byte)) break;
-    ++length;
-  }
-  return length;
-}
-
-}  // namespace
 
 std::size_t sequence_length(std::string_view text, std::size_t at) {
-  std::size_t expected = 0;
-  const std::size_t length = valid_prefix(text, at, expected);
-  return length == expected ? length : 0;
+  const util::Utf8Prefix prefix = util::utf8_prefix(text, at);
+  return prefix.valid == prefix.expected ? prefix.valid : 0;
 }
 
 bool is_valid(std::string_view text) {
@@ -65,8 +26,7 @@ std::string to_valid(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t at = 0; at < text.size();) {
-    std::size_t expected = 0;
-    const std::size_t length = valid_prefix(text, at, expected);
+    const auto [expected, length] = util::utf8_prefix(text, at);
     if (length == expected) {
       out.append(text.substr(at, length));
       at += length;

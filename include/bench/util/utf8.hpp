@@ -1,40 +1,60 @@
 #pragma once
-// The one reading and writing of well-formed UTF-8, for the chunk scanner (which hands anything
-// else to the DOM parse), the XML escaper (which replaces it with U+FFFD) and the tokenizer.
+// Reading and writing well-formed UTF-8: the chunk scanner (which hands anything else to the DOM
+// parse), the error excerpts and the XML escaper (which replace it with U+FFFD), the answer
+// check's judge and the tokenizer all read it here.
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace bench::util {
 
-/// The length (2 to 4) of the multi-byte UTF-8 sequence that starts at text[i], when it is well
-/// formed by RFC 3629 section 4 (no overlongs, no surrogates, nothing above U+10FFFF); 0 when
-/// it is not, is cut short by the end of `text`, or text[i] is ASCII.
-inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+/// How much of the UTF-8 sequence that starts at text[i] is well formed by RFC 3629 section 4
+/// (no overlongs, no surrogates, nothing above U+10FFFF; Unicode's table 3-7): `expected`, the
+/// length its lead byte announces (1 for ASCII and for a byte no sequence starts with), and
+/// `valid`, how many of its bytes are well formed (== expected when the whole sequence is; 0 when
+/// the lead byte is not one). A lossy decoder replaces each ill-formed prefix with one U+FFFD.
+struct Utf8Prefix {
+  std::size_t expected = 1;
+  std::size_t valid = 0;
+};
+
+inline Utf8Prefix utf8_prefix(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
-  std::size_t length = 0;
+  Utf8Prefix out;
   unsigned char low = 0x80, high = 0xBF;  // range of the second byte
+  if (lead < 0x80) {
+    out.valid = 1;
+    return out;
+  }
   if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
+    out.expected = 2;
   } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
+    out.expected = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
   } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
+    out.expected = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
   } else {
-    return 0;
+    return out;
   }
-  if (text.size() - i < length) return 0;
-  const auto second = static_cast<unsigned char>(text[i + 1]);
-  if (second < low || second > high) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if (next < 0x80 || next > 0xBF) return 0;
+  out.valid = 1;
+  while (out.valid < out.expected && i + out.valid < text.size()) {
+    const auto next = static_cast<unsigned char>(text[i + out.valid]);
+    const bool fits = out.valid == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
+    if (!fits) break;
+    ++out.valid;
   }
-  return length;
+  return out;
+}
+
+/// The length (2 to 4) of the multi-byte UTF-8 sequence that starts at text[i] when it is well
+/// formed (utf8_prefix); 0 when it is not, is cut short by the end of `text`, or text[i] is
+/// ASCII.
+inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const Utf8Prefix prefix = utf8_prefix(text, i);
+  return prefix.expected > 1 && prefix.valid == prefix.expected ? prefix.expected : 0;
 }
 
 /// Appends `code_point` (at most U+10FFFF, not a surrogate) as UTF-8.
