@@ -1,9 +1,9 @@
 #pragma once
 // The results format's vocabulary, owned here and nowhere else: the schema version, the kinds
 // of results object, the shared key names, how an unlimited rate and an unknown figure are
-// written and read, and how a figure is printed in one-line messages. Report, gate and
-// compare read and write results files only through this module, so a key or a spelling
-// changes in one place.
+// written and read, and how a figure is printed in one-line messages. The results module's
+// writer (writer.hpp) writes results files; report, gate, compare and merge read them only
+// through this module, so a key or a spelling changes in one place.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,8 +15,9 @@ namespace bench::results {
 /// "schema_version" of every results file this bench writes, and the newest it reads.
 inline constexpr int kSchemaVersion = 1;
 
-/// What a results object holds. search and merged are reserved for coming kinds (a search for
-/// the highest rate meeting SLOs; shards merged across machines); no bench writes them yet.
+/// What a results object holds: one run, a sweep's points, a search's probes (`bench search`,
+/// read as a sweep). merged is reserved: `bench merge` writes the kind of its shards (run or
+/// sweep) with a "merged" object beside it, and no bench writes "kind": "merged" yet.
 enum class Kind { run, sweep, search, merged };
 
 /// "run", "sweep", "search", "merged": the value of "kind".

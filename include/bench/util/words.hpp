@@ -1,8 +1,9 @@
 #pragma once
-// The word rule bench counts lengths by. bench has no tokenizer: the client measures the
-// prompts it builds and reads from datasets in whitespace-separated words, and the embedded
-// server counts prompt tokens by the same rule, so a random prompt of N words is N tokens to
-// it. One definition, so the two cannot drift apart.
+// The word rule bench counts lengths by when it runs without a tokenizer (no --tokenizer, the
+// default): the client measures the prompts it builds and reads from datasets in
+// whitespace-separated words, and the embedded server, given no --sim-tokenizer, counts prompt
+// tokens by the same rule, so a random prompt of N words is N tokens to it. One definition, so
+// the two cannot drift apart.
 #include <cstdint>
 #include <string_view>
 
