@@ -12,6 +12,7 @@
 
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/prompt_source.hpp"
+#include "wait_count.hpp"
 
 namespace {
 
@@ -94,21 +95,18 @@ TEST(PromptFeed, NeverWaitsForAProducerThatIsBehind) {
 
 TEST(PromptFeed, BuildsNoMoreThanItsLookaheadBeforeRequestsAreTaken) {
   const auto source = random_source();
-  std::atomic<int> built{0};
+  bench::testing::WaitCount built;
   FeedPlan plan = plan_for(*source);
   plan.lookahead = 8;
   plan.make_body = [&built](const bench::workload::Prompt& prompt) {
-    ++built;
+    built.add();
     return body_of(prompt);
   };
   PromptFeed feed(plan);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (built.load() < 8 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_EQ(built.load(), 8);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // time to overfill, if it would
-  EXPECT_EQ(built.load(), 8);
+  ASSERT_TRUE(built.wait_for_at_least(8, std::chrono::seconds(10)));
+  // A ninth body would come as soon as the eighth (woken at once if it does, else 50 ms).
+  EXPECT_FALSE(built.wait_for_at_least(9, std::chrono::milliseconds(50)));
+  EXPECT_EQ(built.value(), 8);
   EXPECT_EQ(feed.take().request, 0u);
   EXPECT_EQ(feed.built_by_caller(), 0u);
 }

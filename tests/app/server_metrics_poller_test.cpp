@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "hostile_server.hpp"
+#include "wait_count.hpp"
 
 namespace {
 
@@ -20,6 +21,7 @@ using bench::app::MetricsPoller;
 using bench::app::MetricsServer;
 using bench::testing::Exchange;
 using bench::testing::HostileServer;
+using bench::testing::WaitCount;
 
 constexpr std::string_view kExposition =
     "# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 2\n"
@@ -30,6 +32,7 @@ struct SlowMetrics {
   explicit SlowMetrics(std::chrono::milliseconds delay)
       : server([this, delay](Exchange& exchange) {
           const int now = ++in_hand;
+          taken.add();
           int seen = most_in_hand.load();
           while (now > seen && !most_in_hand.compare_exchange_weak(seen, now)) {
           }
@@ -37,12 +40,15 @@ struct SlowMetrics {
             exchange.send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
                           std::to_string(kExposition.size()) + "\r\nConnection: close\r\n\r\n" +
                           std::string(kExposition));
+            answered.add();
           }
           --in_hand;
         }) {}
 
   std::atomic<int> in_hand{0};
   std::atomic<int> most_in_hand{0};
+  WaitCount taken;     // scrapes the server has begun to answer
+  WaitCount answered;  // and answered whole
   HostileServer server;
 };
 
@@ -58,11 +64,12 @@ TEST(MetricsPoller, AScrapeSlowerThanTheIntervalSkipsTicksInsteadOfQueueingThem)
   const std::vector<std::string> headers;
   const MetricsServer server = metrics_server(slow.server.base_url() + "/metrics", headers);
   MetricsPoller poller(server, 30'000'000);  // every 30 ms
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  // Three slow scrapes answered: some 360 ms, a dozen 30 ms ticks.
+  ASSERT_TRUE(slow.answered.wait_for_at_least(3, std::chrono::seconds(10)));
   const auto polls = poller.stop();
   EXPECT_EQ(slow.most_in_hand.load(), 1);  // one scrape at a time
   EXPECT_GE(polls.polls, 2u);
-  EXPECT_LE(polls.polls, 5u);  // 600 ms / 120 ms at most, not one per 30 ms tick
+  EXPECT_LE(polls.polls, 5u);  // one per 120 ms scrape, not one per 30 ms tick
   EXPECT_GE(polls.skipped, polls.polls);  // each slow scrape overran at least 3 ticks
   EXPECT_GE(polls.slowest_scrape_s, 0.1);
   EXPECT_EQ(polls.failed, 0u);
@@ -76,7 +83,7 @@ TEST(MetricsPoller, StopDoesNotWaitForAScrapeInFlight) {
   const std::vector<std::string> headers;
   const MetricsServer server = metrics_server(stuck.server.base_url() + "/metrics", headers);
   MetricsPoller poller(server, 10'000'000);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a scrape is now in hand
+  ASSERT_TRUE(stuck.taken.wait_for_at_least(1, std::chrono::seconds(10)));  // one in hand
   const auto start = std::chrono::steady_clock::now();
   const auto polls = poller.stop();
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));

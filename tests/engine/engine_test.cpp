@@ -18,6 +18,7 @@
 #include "bench/util/open_file_limit.hpp"
 #include "curl_once.hpp"
 #include "quick_sim.hpp"
+#include "wait_count.hpp"
 
 namespace {
 
@@ -90,6 +91,7 @@ class StreamingSource final : public bench::engine::RequestSource {
     EXPECT_LE(slot_free_ns, send_ns);
     ++tally_.in_flight;
     tally_.max_in_flight = std::max(tally_.max_in_flight, tally_.in_flight);
+    taken.add();
     return TransferRequest{url_, body, &headers_, handlers[next_++].get()};
   }
 
@@ -97,6 +99,7 @@ class StreamingSource final : public bench::engine::RequestSource {
 
   std::vector<std::unique_ptr<RecordingHandler>> handlers;
   std::int64_t cancel_at = INT64_MAX;
+  bench::testing::WaitCount taken;  // requests handed to the engine, for another thread to wait on
   std::string body =
       R"({"model":"m","prompt":"hi there","max_tokens":8,"stream":true,)"
       R"("stream_options":{"include_usage":true}})";
@@ -206,7 +209,8 @@ TEST(Engine, StopCancelsInFlightTransfersAfterTheGracePeriod) {
   Engine engine(with(4, 50));
   std::atomic<bool> stop{false};
   std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // The four the concurrency allows are in flight (their first token is 5 s away).
+    EXPECT_TRUE(source.taken.wait_for_at_least(4, std::chrono::seconds(10)));
     stop = true;
   });
   const auto start = std::chrono::steady_clock::now();
