@@ -222,7 +222,7 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
   PointPlan planned = point_plan(options, plan, prepared, point, offsets);
   planned.log = log;
   planned.driver.redactor = prepared.redactor.get();
-  if (log != nullptr && (!plan.sweep_variable.empty() || plan.repeats > 1)) {
+  if (log != nullptr && (plan.sweep_variable != SweepVariable::none || plan.repeats > 1)) {
     log->set_point(point_label(plan, point));
   }
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.

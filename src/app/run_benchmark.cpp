@@ -166,15 +166,17 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
   RunResults run;
   run.points = std::move(points);
   run.interrupted = interrupted;
-  if (!plan.sweep_variable.empty()) {
+  if (plan.sweep_variable != SweepVariable::none) {
     std::vector<json> objects;
     for (const PointReport& point : run.points) objects.push_back(point.results);
     json values = json::array();
     for (const LoadPoint& point : plan.points) {
-      values.push_back(plan.sweep_variable == "request_rate" ? results::rate_to_json(point.rate_per_s)
-                                                             : json(point.concurrency));
+      values.push_back(plan.sweep_variable == SweepVariable::request_rate
+                           ? results::rate_to_json(point.rate_per_s)
+                           : json(point.concurrency));
     }
-    run.results = report::sweep_to_json(plan.sweep_variable, values, objects);
+    run.results =
+        report::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, objects);
     run.results["interrupted"] = interrupted;
   } else if (!run.points.empty()) {
     run.results = run.points.front().results;
@@ -190,14 +192,16 @@ RunResults assemble(const cli::RunOptions& options, const RunPlan& plan,
 // --repeat: each point's figures across its repeats (a sweep's table above shows their means).
 void print_repeats(const RunPlan& plan, const RunResults& run, std::ostream& out) {
   if (plan.repeats < 2) return;
-  if (!plan.sweep_variable.empty()) {
+  if (plan.sweep_variable != SweepVariable::none) {
     out << "\nThe table's figures are means of each point's repeats; their spread:\n";
   }
   for (std::size_t i = 0; i < run.points.size(); ++i) {
     const LoadPoint& point = plan.points[i];
     std::string title;
-    if (plan.sweep_variable == "concurrency") title = fmt::format("concurrency {}", point.concurrency);
-    if (plan.sweep_variable == "request_rate") {
+    if (plan.sweep_variable == SweepVariable::concurrency) {
+      title = fmt::format("concurrency {}", point.concurrency);
+    }
+    if (plan.sweep_variable == SweepVariable::request_rate) {
       title = "rate " + results::value_label(point.rate_per_s) + " req/s";
     }
     out << report::render_repeats(run.points[i].results, title);
@@ -223,7 +227,7 @@ void print_results(const cli::RunOptions& options, const RunPlan& plan, const Ru
       break;
     }
     case cli::OutputFormat::text:
-      if (!plan.sweep_variable.empty()) {
+      if (plan.sweep_variable != SweepVariable::none) {
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78);
         print_repeats(plan, run, out);
@@ -329,7 +333,7 @@ int run_benchmark(const cli::RunOptions& given, const std::atomic<bool>& stop,
     if (!points.back().stopped_early.empty()) break;  // no later point could succeed either
   }
   RunResults run = assemble(options, plan, std::move(points), stop.load());
-  if (!plan.sweep_variable.empty() && !run.results.is_null()) {
+  if (plan.sweep_variable != SweepVariable::none && !run.results.is_null()) {
     stamp_workload(run.results, options, workload, plan.points, flush ? &*flush : nullptr);
     run.results[results::key::answer_check] = prepared->answer_check;
   }

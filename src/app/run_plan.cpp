@@ -108,9 +108,9 @@ RunPlan plan_run(const cli::RunOptions& options) {
   }
   plan.repeats = static_cast<std::size_t>(std::max<std::int64_t>(1, options.repeat));
   if (options.request_rates.size() > 1) {
-    plan.sweep_variable = "request_rate";
+    plan.sweep_variable = SweepVariable::request_rate;
   } else if (options.concurrency.size() > 1) {
-    plan.sweep_variable = "concurrency";
+    plan.sweep_variable = SweepVariable::concurrency;
   }
   return plan;
 }
@@ -351,9 +351,9 @@ LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t poin
 
 json point_label(const RunPlan& plan, const LoadPoint& point) {
   json label = json::object();
-  if (plan.sweep_variable == "request_rate") {
+  if (plan.sweep_variable == SweepVariable::request_rate) {
     label["request_rate"] = results::rate_to_json(point.rate_per_s);
-  } else if (plan.sweep_variable == "concurrency") {
+  } else if (plan.sweep_variable == SweepVariable::concurrency) {
     label["concurrency"] = point.concurrency;
   }
   if (plan.repeats > 1) label["repeat"] = point.repeat + 1;
@@ -362,9 +362,9 @@ json point_label(const RunPlan& plan, const LoadPoint& point) {
 
 std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
   std::string label;
-  if (plan.sweep_variable == "request_rate") {
+  if (plan.sweep_variable == SweepVariable::request_rate) {
     label = "rate=" + results::value_label(point.rate_per_s);
-  } else if (plan.sweep_variable == "concurrency") {
+  } else if (plan.sweep_variable == SweepVariable::concurrency) {
     label = fmt::format("c={}", point.concurrency);
   }
   if (plan.repeats > 1) {

@@ -48,7 +48,7 @@ cli::RunOptions probe_options(const cli::RunOptions& options, const cli::SearchO
 SearchSetup search_setup(const cli::SearchOptions& search) {
   SearchSetup setup;
   const bool by_rate = search.over == cli::SearchOver::rate;
-  setup.variable = by_rate ? "request_rate" : "concurrency";
+  setup.variable = by_rate ? SweepVariable::request_rate : SweepVariable::concurrency;
   setup.slos = probe_slos(search);
   setup.slo_window = search.slo_window;
   setup.plan = {search.start, search.cap, !by_rate, search.resolution_fraction,
@@ -174,8 +174,9 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
     const ProbeOutcome outcome = judge_probe(*load, probes.back(), setup, options, stop);
     searcher.record(outcome);
     if (!options.quiet) {
-      err << fmt::format("bench search: probe {}: {} {:g}: {}\n", probes.size(), setup.variable,
-                         *load, outcome.met ? "meets every SLO" : "fails " + outcome.failed_slo);
+      err << fmt::format("bench search: probe {}: {} {:g}: {}\n", probes.size(),
+                         sweep_variable_name(setup.variable), *load,
+                         outcome.met ? "meets every SLO" : "fails " + outcome.failed_slo);
     }
   }
   const std::string message = search_message(setup, searcher);

@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 std::string load_text(const SearchSetup& setup, double load) {
-  return setup.variable == "request_rate" ? fmt::format("rate {:g} req/s", load)
+  return setup.variable == SweepVariable::request_rate ? fmt::format("rate {:g} req/s", load)
                                           : fmt::format("concurrency {:g}", load);
 }
 
@@ -147,7 +147,7 @@ json search_to_json(const SearchSetup& setup, const LoadSearch& search,
   for (const ProbeOutcome& probe : search.probes()) probe_list.push_back(probe_json(&probe));
   const std::optional<double> answer = search.answer();
   json described = {
-      {"variable", setup.variable},
+      {"variable", sweep_variable_name(setup.variable)},
       {"slos", slos},
       {"slo_window", cli::slo_window_name(setup.slo_window)},
       {"warmup", setup.warmup},
@@ -174,7 +174,7 @@ json search_to_json(const SearchSetup& setup, const LoadSearch& search,
     values.push_back(outcomes[index].load);
     points.push_back(probes[index]);
   }
-  json out = report::sweep_to_json(setup.variable, values, points);
+  json out = report::sweep_to_json(sweep_variable_name(setup.variable), values, points);
   out[results::key::kind] = results::kind_name(results::Kind::search);
   out["search"] = std::move(described);
   return out;

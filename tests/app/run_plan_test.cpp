@@ -103,19 +103,19 @@ TEST(RunPlan, EngineTimeoutsAreInMilliseconds) {
 TEST(RunPlan, OneValueOfEachIsASingleRunAndAListIsASweepOverIt) {
   const RunPlan single = plan_run(parse_run_options({"--concurrency", "8"}));
   ASSERT_EQ(single.points.size(), 1u);
-  EXPECT_TRUE(single.sweep_variable.empty());
+  EXPECT_EQ(single.sweep_variable, bench::app::SweepVariable::none);
   EXPECT_EQ(bench::app::point_label_text(single, single.points[0]), "");
 
   const RunPlan by_concurrency = plan_run(parse_run_options({"--concurrency", "1,8"}));
   ASSERT_EQ(by_concurrency.points.size(), 2u);
-  EXPECT_EQ(by_concurrency.sweep_variable, "concurrency");
+  EXPECT_EQ(by_concurrency.sweep_variable, bench::app::SweepVariable::concurrency);
   EXPECT_EQ(bench::app::point_label_text(by_concurrency, by_concurrency.points[1]), "c=8");
   EXPECT_EQ(bench::app::point_label(by_concurrency, by_concurrency.points[1]),
             nlohmann::json({{"concurrency", 8}}));
 
   const RunPlan by_rate = plan_run(parse_run_options({"--request-rate", "2,inf"}));
   ASSERT_EQ(by_rate.points.size(), 2u);
-  EXPECT_EQ(by_rate.sweep_variable, "request_rate");
+  EXPECT_EQ(by_rate.sweep_variable, bench::app::SweepVariable::request_rate);
   EXPECT_EQ(bench::app::point_label_text(by_rate, by_rate.points[0]), "rate=2");
   EXPECT_EQ(bench::app::point_label(by_rate, by_rate.points[1]),
             nlohmann::json({{"request_rate", "inf"}}));

@@ -20,6 +20,7 @@
 #include "bench/app/run_point.hpp"
 #include "bench/app/server_identity.hpp"
 #include "bench/app/server_spread.hpp"
+#include "bench/app/sweep_variable.hpp"
 #include "bench/app/target.hpp"
 #include "bench/app/token_setup.hpp"
 #include "bench/cli/options.hpp"
@@ -63,8 +64,7 @@ struct RunPlan {
   engine::EngineOptions engine;       // concurrency: the point's, set by point_plan
   protocol::StreamLimits limits;      // --max-line-bytes, --max-response-bytes
   std::vector<LoadPoint> points;      // measured one after another, in this order
-  // "concurrency" or "request_rate" when the points are a sweep over it; empty: one run.
-  std::string sweep_variable;
+  SweepVariable sweep_variable = SweepVariable::none;  // what the points differ in
   std::size_t repeats = 1;  // --repeat: measurements of each point
 };
 

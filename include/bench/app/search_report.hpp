@@ -8,13 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/app/load_search.hpp"
+#include "bench/app/sweep_variable.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/gate/gate.hpp"
 
 namespace bench::app {
 
 struct SearchSetup {
-  std::string variable;          // "concurrency" or "request_rate": the sweep variable's names
+  SweepVariable variable = SweepVariable::concurrency;  // what the probes' loads set
   std::vector<gate::Gate> slos;  // as parsed from --slo
   LoadSearchPlan plan;
   double max_time_s = 0;         // --max-time; 0 = none
