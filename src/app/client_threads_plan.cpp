@@ -1,4 +1,4 @@
-// --client-threads auto: a point's expected load, read from the run's options, and the loops
+// --client-threads auto: a point's expected load, read from the run's plan, and the loops
 // chosen for it (client_threads.hpp); and the start-up line that says so.
 #include <algorithm>
 #include <cmath>
@@ -18,25 +18,24 @@ namespace {
 // tokens every tpot, the first after ttft, both divided by --sim-time-scale); its firehose
 // sends without pause; any other server (its batching profiles included, whose step grows with
 // the batch) gets the assumed gap, a token a chunk.
-void set_server_pace(const cli::RunOptions& options, bool embedded, ClientThreadsInput& in,
+void set_server_pace(const sim::SimOptions& sim, bool embedded, ClientThreadsInput& in,
                      double output_len) {
   double tokens_per_chunk = 1;
-  if (embedded && options.sim.profile == "firehose") {
+  if (embedded && sim.profile == "firehose") {
     in.chunk_gap_ms = 0;
-    tokens_per_chunk = options.sim.tokens_per_chunk;
-  } else if (embedded && options.sim.profile == "fixed") {
-    const double scale = options.sim.time_scale > 0 ? options.sim.time_scale : 1;
-    tokens_per_chunk = options.sim.tokens_per_chunk;
-    in.chunk_gap_ms = options.sim.tpot_ms * tokens_per_chunk / scale;
-    in.first_chunk_ms = options.sim.ttft_ms / scale;
+    tokens_per_chunk = sim.tokens_per_chunk;
+  } else if (embedded && sim.profile == "fixed") {
+    const double scale = sim.time_scale > 0 ? sim.time_scale : 1;
+    tokens_per_chunk = sim.tokens_per_chunk;
+    in.chunk_gap_ms = sim.tpot_ms * tokens_per_chunk / scale;
+    in.first_chunk_ms = sim.ttft_ms / scale;
   }
   in.chunks_per_request = std::ceil(output_len / std::max(1.0, tokens_per_chunk));
 }
 
 // Arrivals a second of an open loop at `rate_per_s` (a ramp's highest rate); a replayed
 // trace's mean over its rows; 0 for a closed loop.
-double arrival_rate(const cli::RunOptions& options, const PreparedRun& prepared,
-                    double rate_per_s) {
+double arrival_rate(const RunPlan& plan, const PreparedRun& prepared, double rate_per_s) {
   const auto offsets =
       prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
   if (offsets != nullptr && offsets->size() > 1) {
@@ -44,24 +43,23 @@ double arrival_rate(const cli::RunOptions& options, const PreparedRun& prepared,
     const double span_s = static_cast<double>(*last - *first) / 1e9;
     return span_s > 0 ? static_cast<double>(offsets->size() - 1) / span_s : 0;
   }
-  if (options.ramp_up_strategy != schedule::RampStrategy::none) {
-    return std::max(options.ramp_up_start_rps, options.ramp_up_end_rps);
+  if (plan.ramp.strategy != schedule::RampStrategy::none) {
+    return std::max(plan.ramp.start_rps, plan.ramp.end_rps);
   }
   return std::isfinite(rate_per_s) ? rate_per_s : 0;
 }
 
 }  // namespace
 
-ClientThreadsChoice client_threads_of(const cli::RunOptions& options, const RunPlan& plan,
-                                      const PreparedRun& prepared, const LoadPoint& point) {
-  const auto shards = static_cast<std::size_t>(std::max<std::int64_t>(1, options.shard_count));
-  const std::int64_t concurrency =
-      shard_share(point.concurrency, shards, static_cast<std::size_t>(options.shard_index));
-  if (options.client_threads) {
+ClientThreadsChoice client_threads_of(const RunPlan& plan, const PreparedRun& prepared,
+                                      const LoadPoint& point) {
+  const std::size_t shards = plan.shard.count;
+  const std::int64_t concurrency = shard_share(point.concurrency, shards, plan.shard.index);
+  if (plan.client_threads) {
     const auto streams = static_cast<std::size_t>(std::max<std::int64_t>(1, concurrency));
     ClientThreadsChoice given;
-    given.loops = std::clamp<std::size_t>(*options.client_threads, 1, streams);
-    given.reason = explicit_client_threads_reason(*options.client_threads, given.loops);
+    given.loops = std::clamp<std::size_t>(*plan.client_threads, 1, streams);
+    given.reason = explicit_client_threads_reason(*plan.client_threads, given.loops);
     return given;
   }
   ClientThreadsInput in;
@@ -70,16 +68,15 @@ ClientThreadsChoice client_threads_of(const cli::RunOptions& options, const RunP
   if (embedded) in.server_threads = sim::SimServer::kThreads;
   in.concurrency = concurrency;
   // A shard sends every shards-th arrival of the one schedule.
-  in.rate_per_s = arrival_rate(options, prepared, point.rate_per_s) / static_cast<double>(shards);
-  set_server_pace(options, embedded, in, static_cast<double>(plan.output_len));
+  in.rate_per_s = arrival_rate(plan, prepared, point.rate_per_s) / static_cast<double>(shards);
+  set_server_pace(plan.server.sim, embedded, in, static_cast<double>(plan.output_len));
   return choose_client_threads(in);
 }
 
-std::string describe_client_threads(const cli::RunOptions& options, const RunPlan& plan,
-                                    const PreparedRun& prepared) {
+std::string describe_client_threads(const RunPlan& plan, const PreparedRun& prepared) {
   std::vector<ClientThreadsChoice> choices;
   for (const LoadPoint& point : plan.points) {
-    choices.push_back(client_threads_of(options, plan, prepared, point));
+    choices.push_back(client_threads_of(plan, prepared, point));
   }
   const auto [fewest, most] = std::minmax_element(
       choices.begin(), choices.end(),

@@ -33,30 +33,30 @@ using nlohmann::json;
 namespace {
 
 // What the progress line counts towards.
-ProgressPlan progress_plan(const cli::RunOptions& options, const RunPlan& plan,
-                           const LoadPoint& point, const schedule::OpenLoopSchedule* schedule) {
+ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
+                           const schedule::OpenLoopSchedule* schedule) {
+  const PointBounds& bounds = plan.bounds;
   ProgressPlan shown;
   shown.label = point_label_text(plan, point);
-  if (options.duration_s > 0) {
-    shown.duration_s = options.duration_s + options.warmup_duration_s;
+  if (bounds.duration_s > 0) {
+    shown.duration_s = bounds.duration_s + bounds.warmup_duration_s;
   } else if (schedule != nullptr) {
     shown.total_requests = static_cast<std::int64_t>(schedule->size());
-  } else if (options.warmup_duration_s == 0 && !options.multi_turn.enabled) {
+  } else if (bounds.warmup_duration_s == 0 && !plan.multi_turn.enabled) {
     // (--multi-turn: --num-prompts counts sessions, whose turns are not known ahead)
-    shown.total_requests = options.warmup_requests + options.num_prompts;
+    shown.total_requests = bounds.warmup_requests + bounds.num_prompts;
   }
   return shown;
 }
 
 // Runs the point, with the progress line while it runs.
-PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& plan,
-                              const LoadPoint& point, PointPlan& planned,
+PointResult run_with_progress(const RunPlan& plan, const LoadPoint& point, PointPlan& planned,
                               const schedule::OpenLoopSchedule* schedule, LiveCounters& live,
                               const std::atomic<bool>& stop, std::ostream& err) {
   planned.driver.live = &live;
   std::optional<Progress> progress;
-  if (progress_wanted(options.quiet)) {
-    ProgressPlan shown = progress_plan(options, plan, point, schedule);
+  if (progress_wanted(plan.output.quiet)) {
+    ProgressPlan shown = progress_plan(plan, point, schedule);
     // After a warm-up drained on its own (run_warmup_alone), only the measured requests remain.
     if (shown.total_requests > 0) {
       shown.total_requests -= static_cast<std::int64_t>(planned.first_request);
@@ -68,15 +68,15 @@ PointResult run_with_progress(const cli::RunOptions& options, const RunPlan& pla
 
 // What was asked (as sent) beside what the server counted (results/lengths.hpp). Server counts
 // are those of usage only: a chunk estimate is no count to hold a length against.
-results::LengthCheck check_lengths(const cli::RunOptions& options, const PreparedRun& prepared,
+results::LengthCheck check_lengths(const RunPlan& plan, const PreparedRun& prepared,
                                    const metrics::RunSummary& summary) {
   results::LengthFigures figures;
-  figures.tokens = lengths_in_tokens(options, prepared);
+  figures.tokens = lengths_in_tokens(plan, prepared);
   figures.requested_input = summary.mean_requested_input_len;
   if (prepared.template_overhead) {
     figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
   }
-  figures.template_included = options.input_len_includes_template;
+  figures.template_included = plan.tokenizer.input_len_includes_template;
   // A completions prompt is encoded by the server with its special tokens (vLLM's
   // add_special_tokens=True, llama.cpp's add_bos_token): bench's prompts are content only, so
   // the BOS is expected beside them. On chat, the template's measure already holds it.
@@ -96,7 +96,7 @@ results::LengthCheck check_lengths(const cli::RunOptions& options, const Prepare
   } else if (all_usage && summary.output_tokens_from_tokenizer == summary.completed) {
     figures.tokenizer_completion_tokens = summary.mean_completion_tokens;
   }
-  figures.ignore_eos = options.ignore_eos;
+  figures.ignore_eos = plan.request.ignore_eos;
   return results::check_lengths(figures);
 }
 
@@ -118,15 +118,14 @@ void put_per_server(json& results, const PreparedRun& prepared, double duration_
 
 // The point's results object, and the notes on it for stderr: per-chunk usage as received
 // (a server may ignore continuous_usage_stats), the client's own warnings.
-PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
-                         const PreparedRun& prepared, const LoadPoint& point,
-                         PointResult result,
+PointReport report_point(const RunPlan& plan, const PreparedRun& prepared,
+                         const LoadPoint& point, PointResult result,
                          std::optional<report::ServerMetricsWindow> server_window,
                          std::ostream& err) {
   PointReport out;
   out.summary = std::move(result.summary);
   out.stopped_early = result.stopped_early;
-  out.context = point_context(options, plan, prepared, point);
+  out.context = point_context(plan, prepared, point);
   out.context.server_metrics = std::move(server_window);
   if (out.context.server_metrics) {
     out.context.server_metrics->records_epoch_steady_ns = result.clock.epoch_steady_ns;
@@ -135,15 +134,15 @@ PointReport report_point(const cli::RunOptions& options, const RunPlan& plan,
   out.context.interrupted = result.interrupted;
   out.context.client = check_client(out.summary, result.client);
   out.results = report::to_json(out.summary, out.context);
-  stamp_shard(out.results, options, result);
+  stamp_shard(out.results, plan.shard, result);
   put_per_server(out.results, prepared, out.summary.duration_s, result);
   const bool asked = protocol::asks_per_chunk_usage(prepared.request);
   out.results["per_chunk_usage"] = out.summary.requests_with_per_chunk_usage > 0;
   out.results["per_chunk_usage_asked"] = asked;
   if (!result.stopped_early.empty()) out.results["stopped_early"] = result.stopped_early;
-  const results::LengthCheck lengths = check_lengths(options, prepared, out.summary);
+  const results::LengthCheck lengths = check_lengths(plan, prepared, out.summary);
   out.results.update(lengths.keys);
-  if (options.quiet) return out;
+  if (plan.output.quiet) return out;
   if (asked && out.summary.requests_with_per_chunk_usage < out.summary.completed) {
     err << fmt::format("bench: per-chunk usage: asked, received on {} of {} completed requests\n",
                        out.summary.requests_with_per_chunk_usage, out.summary.completed);
@@ -175,11 +174,11 @@ std::optional<std::uint64_t> server_tokenize_requests(const PreparedRun& prepare
 // an open loop's warm-up arrivals (by count or by time): the warm-up runs as a phase of its own
 // and drains before the measured requests start, so the server's counters can be read between
 // the two with nothing in flight. (Multi-turn runs refuse a warm-up.)
-bool drains_warmup(const cli::RunOptions& options, const schedule::OpenLoopSchedule* schedule) {
+bool drains_warmup(const PointBounds& bounds, const schedule::OpenLoopSchedule* schedule) {
   if (schedule != nullptr) {
     return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
   }
-  return options.warmup_requests > 0 || options.warmup_duration_s > 0;
+  return bounds.warmup_requests > 0 || bounds.warmup_duration_s > 0;
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
@@ -209,36 +208,35 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
 
-PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
-                          const PreparedRun& prepared, const LoadPoint& point, RecordLog* log,
-                          ServerMetricsScraper* scraper, const std::atomic<bool>& stop,
-                          std::ostream& err) {
+PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared,
+                          const LoadPoint& point, RecordLog* log, ServerMetricsScraper* scraper,
+                          const std::atomic<bool>& stop, std::ostream& err) {
   const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
-  schedule::OpenLoopPlan arrivals = open_loop_plan(options, point.rate_per_s);
+  schedule::OpenLoopPlan arrivals = open_loop_plan(plan, point.rate_per_s);
   arrivals.given_offsets_ns = prepared.prompts->arrival_offsets_ns();  // a trace's own
   const std::optional<schedule::OpenLoopSchedule> schedule =
       schedule::build_open_loop_schedule(arrivals);
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
-  PointPlan planned = point_plan(options, plan, prepared, point, offsets);
+  PointPlan planned = point_plan(plan, prepared, point, offsets);
   planned.log = log;
   planned.driver.redactor = prepared.redactor.get();
   if (log != nullptr && (plan.sweep_variable != SweepVariable::none || plan.repeats > 1)) {
     log->set_point(point_label(plan, point));
   }
   // The server's window opens at a quiet point: after the warm-up has drained, when it can.
-  const bool drain_warmup = scraper != nullptr && drains_warmup(options, offsets);
+  const bool drain_warmup = scraper != nullptr && drains_warmup(plan.bounds, offsets);
   if (drain_warmup) run_warmup_alone(planned, offsets, stop);
   LiveCounters live;  // read by the progress line and by the server's gauge polls
   if (scraper != nullptr) scraper->before_point(&live);
-  PointResult result = run_with_progress(options, plan, point, planned, offsets, live, stop, err);
+  PointResult result = run_with_progress(plan, point, planned, offsets, live, stop, err);
   std::optional<report::ServerMetricsWindow> server_window;
   if (scraper != nullptr) {
-    server_window =
-        scraper->after_point(drain_warmup ? 0 : options.warmup_requests, err, options.quiet);
+    server_window = scraper->after_point(drain_warmup ? 0 : plan.bounds.warmup_requests, err,
+                                         plan.output.quiet);
     server_window->warmup_drained = drain_warmup;
   }
-  PointReport report = report_point(options, plan, prepared, point, std::move(result),
-                                    std::move(server_window), err);
+  PointReport report =
+      report_point(plan, prepared, point, std::move(result), std::move(server_window), err);
   // Made while the point ran, these requests loaded the server under test (docs/usage.md).
   const std::optional<std::uint64_t> tokenize_after = server_tokenize_requests(prepared);
   report.results[kServerKey] = identity_json(prepared.server);
@@ -253,10 +251,9 @@ PointReport measure_point(const cli::RunOptions& options, const RunPlan& plan,
 // The point measured plan.repeats times, one measure_point() after another (the path of every
 // measurement), each repeat with its own prompts: repeat r takes the point's stream plus r x
 // `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
-PointReport measure_repeated(const cli::RunOptions& options, const RunPlan& plan,
-                             const PreparedRun& prepared, const LoadPoint& point,
-                             const PointTools& tools, std::size_t stream_stride,
-                             const json& workload, const std::atomic<bool>& stop,
+PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
+                             const LoadPoint& point, const PointTools& tools,
+                             std::size_t stream_stride, const std::atomic<bool>& stop,
                              std::ostream& err) {
   std::vector<PointReport> repeats;
   for (std::size_t r = 0; r < plan.repeats; ++r) {
@@ -264,8 +261,8 @@ PointReport measure_repeated(const cli::RunOptions& options, const RunPlan& plan
     if (tools.flush != nullptr) tools.flush->before_point(err);
     const LoadPoint repeat = repeat_of(point, r, stream_stride);
     repeats.push_back(
-        measure_point(options, plan, prepared, repeat, tools.log, tools.scraper, stop, err));
-    stamp_workload(repeats.back().results, options, workload, {point}, tools.flush);
+        measure_point(plan, prepared, repeat, tools.log, tools.scraper, stop, err));
+    stamp_workload(repeats.back().results, plan, plan.workload, {point}, tools.flush);
     if (!repeats.back().stopped_early.empty()) break;  // no later repeat could succeed either
   }
   if (plan.repeats == 1) return std::move(repeats.front());

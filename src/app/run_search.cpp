@@ -11,7 +11,6 @@
 #include "bench/app/load_search.hpp"
 #include "bench/app/run_benchmark.hpp"
 #include "bench/app/search_report.hpp"
-#include "bench/app/workload_fingerprint.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
@@ -25,25 +24,6 @@ namespace {
 
 // Probes a search may take, and so the prompt streams between one probe's repeats.
 constexpr std::size_t kMaxProbes = 256;
-
-// The options of the probe at `load`: the searched variable set, and unless --warmup-* was
-// given, one wave of warm-up (the load's concurrency in requests), so a closed loop's opening
-// burst, all requests arriving at once, is not what the SLOs judge.
-cli::RunOptions probe_options(const cli::RunOptions& options, const cli::SearchOptions& search,
-                              double load) {
-  cli::RunOptions probe = options;
-  if (search.over == cli::SearchOver::rate) {
-    probe.request_rates = {load};
-    if (!options.concurrency_given) probe.concurrency = {cli::kOpenLoopDefaultCap};
-  } else {
-    probe.concurrency = {static_cast<std::int64_t>(load)};
-  }
-  if (!search.warmup_given && search.over == cli::SearchOver::concurrency &&
-      search.slo_window == cli::SloWindow::steady) {
-    probe.warmup_requests = probe.concurrency.front();
-  }
-  return probe;
-}
 
 SearchSetup search_setup(const cli::SearchOptions& search) {
   SearchSetup setup;
@@ -61,11 +41,11 @@ SearchSetup search_setup(const cli::SearchOptions& search) {
   return setup;
 }
 
-void print_search(const cli::RunOptions& options, const json& results,
-                  const std::vector<json>& probes, const std::string& message, std::ostream& out) {
-  switch (options.output_format) {
+void print_search(const OutputPlan& output, const json& results, const std::vector<json>& probes,
+                  const std::string& message, std::ostream& out) {
+  switch (output.format) {
     case cli::OutputFormat::json:
-      out << results_for_scripts(options, results).dump(2) << "\n";
+      out << results_for_scripts(output, results).dump(2) << "\n";
       break;
     case cli::OutputFormat::csv:
       out << report::to_csv(probes);
@@ -92,19 +72,14 @@ void check_budget(LoadSearch& searcher, const cli::SearchOptions& search,
 
 // The probe at `load`, measured through the path of every run; its results, or the exit code
 // that ends the search (said on `err`).
-std::variant<json, int> measure_probe(const cli::RunOptions& options,
-                                      const cli::SearchOptions& search, const SearchSetup& setup,
-                                      const PreparedRun& prepared, RunServices& services,
-                                      double load, std::size_t index,
+std::variant<json, int> measure_probe(const RunPlan& plan, const PreparedRun& prepared,
+                                      RunServices& services, std::size_t index,
                                       const std::atomic<bool>& stop, std::ostream& err) {
-  const cli::RunOptions probe = probe_options(options, search, load);
-  RunPlan plan = plan_run(probe);
-  plan.sweep_variable = setup.variable;  // labels say the probe's load
   LoadPoint point = plan.points.front();
   point.prompt_stream = index;
   try {
-    PointReport report = measure_repeated(probe, plan, prepared, point, services.tools(),
-                                          kMaxProbes, workload_definition(probe), stop, err);
+    PointReport report =
+        measure_repeated(plan, prepared, point, services.tools(), kMaxProbes, stop, err);
     if (!report.stopped_early.empty()) {
       err << "bench: error: " << report.stopped_early << "\n";
       return cli::kExitRunFailed;
@@ -119,10 +94,9 @@ std::variant<json, int> measure_probe(const cli::RunOptions& options,
 // A probe judged by the SLOs on the figures its window gives them (slo_view); an interrupted
 // probe meets none.
 ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& setup,
-                         const cli::RunOptions& options, const std::atomic<bool>& stop) {
+                         gate::GateOn gate_on, const std::atomic<bool>& stop) {
   ProbeOutcome outcome{load, false,
-                       failed_slo(setup.slos, slo_view(results, setup.slo_window),
-                                  options.gate_on),
+                       failed_slo(setup.slos, slo_view(results, setup.slo_window), gate_on),
                        results.value("output_throughput", 0.0),
                        results.value("median_e2e_latency_ms", 0.0)};
   outcome.met =
@@ -132,19 +106,19 @@ ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& se
 
 // --output-file and --save-requests hold the search as it is; --html draws its probes as the
 // sweep they are (in load order).
-bool write_search_files(const cli::RunOptions& options, const json& results, RecordLog* log,
+bool write_search_files(const OutputPlan& output, const json& results, RecordLog* log,
                         std::ostream& err) {
-  cli::RunOptions html_apart = options;
+  OutputPlan html_apart = output;
   html_apart.html_path.clear();
   RunResults files;
   files.results = results;
   bool written = write_files(html_apart, files, log, err);
-  if (!options.html_path.empty()) {
+  if (!output.html_path.empty()) {
     RunResults as_sweep;
     as_sweep.results = results;
     as_sweep.results[results::key::kind] = results::kind_name(results::Kind::sweep);
-    cli::RunOptions html_only;
-    html_only.html_path = options.html_path;
+    OutputPlan html_only;
+    html_only.html_path = output.html_path;
     written = write_files(html_only, as_sweep, nullptr, err) && written;
   }
   return written;
@@ -155,25 +129,27 @@ bool write_search_files(const cli::RunOptions& options, const json& results, Rec
 int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
                const std::atomic<bool>& stop, std::ostream& out, std::ostream& err) {
   const SearchSetup setup = search_setup(search);
-  const RunPlan plan = plan_run(probe_options(options, search, search.start));
+  const ProbePlanner planner(options, search);  // the planning step: below, only plans
+  const RunPlan plan = planner.at(search.start);
   int failed_early = cli::kExitOk;
-  std::optional<PreparedRun> prepared = plan_and_prepare(options, plan, failed_early, err);
+  std::optional<PreparedRun> prepared = plan_and_prepare(plan, failed_early, err);
   if (!prepared) return failed_early;
   RunServices services;
-  if (!open_services(options, plan, *prepared, services, err)) return cli::kExitRunFailed;
+  if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
   const auto started = std::chrono::steady_clock::now();
   LoadSearch searcher(setup.plan);
   std::vector<json> probes;
   while (const std::optional<double> load = searcher.next()) {
     check_budget(searcher, search, started, probes.size(), stop);
     if (!searcher.next()) break;
-    std::variant<json, int> measured = measure_probe(options, search, setup, *prepared, services,
-                                                     *load, probes.size(), stop, err);
+    std::variant<json, int> measured =
+        measure_probe(planner.at(*load), *prepared, services, probes.size(), stop, err);
     if (const int* exit_code = std::get_if<int>(&measured)) return *exit_code;
     probes.push_back(std::move(std::get<json>(measured)));
-    const ProbeOutcome outcome = judge_probe(*load, probes.back(), setup, options, stop);
+    const ProbeOutcome outcome =
+        judge_probe(*load, probes.back(), setup, plan.output.gate_on, stop);
     searcher.record(outcome);
-    if (!options.quiet) {
+    if (!plan.output.quiet) {
       err << fmt::format("bench search: probe {}: {} {:g}: {}\n", probes.size(),
                          sweep_variable_name(setup.variable), *load,
                          outcome.met ? "meets every SLO" : "fails " + outcome.failed_slo);
@@ -183,10 +159,10 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   json results = search_to_json(setup, searcher, probes);
   // The requests' definition, without the loads (the search chose those): two searches of one
   // workload share a fingerprint whatever loads they probed.
-  stamp_workload(results, options, workload_definition(options), {},
+  stamp_workload(results, plan, planner.workload(), {},
                  services.flush ? &*services.flush : nullptr);
-  print_search(options, results, probes, message, out);
-  const bool written = write_search_files(options, results, services.log.get(), err);
+  print_search(plan.output, results, probes, message, out);
+  const bool written = write_search_files(plan.output, results, services.log.get(), err);
   if (searcher.end() == SearchEnd::interrupted) return cli::kExitInterrupted;
   if (!written) return cli::kExitRunFailed;
   return searcher.answer() ? cli::kExitOk : cli::kExitGateFailed;

@@ -15,8 +15,8 @@
 #include "bench/app/cache_flush.hpp"
 #include "bench/app/record_log.hpp"
 #include "bench/app/run_plan.hpp"
+#include "bench/app/server_identity.hpp"
 #include "bench/app/server_metrics_scrape.hpp"
-#include "bench/cli/options.hpp"
 #include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/report/report.hpp"
@@ -53,30 +53,35 @@ struct RunServices {
 };
 
 // False when the request log cannot be created (said on `err`).
-bool open_services(const cli::RunOptions& options, const RunPlan& plan, PreparedRun& prepared,
-                   RunServices& services, std::ostream& err);
+bool open_services(const RunPlan& plan, PreparedRun& prepared, RunServices& services,
+                   std::ostream& err);
 
-// Plan and prepare, mapping what stops a run before it starts to its exit code.
-std::optional<PreparedRun> plan_and_prepare(const cli::RunOptions& options, const RunPlan& plan,
-                                            int& failure_code, std::ostream& err);
+// Prepare, mapping what stops a run before it starts to its exit code.
+std::optional<PreparedRun> plan_and_prepare(const RunPlan& plan, int& failure_code,
+                                            std::ostream& err);
+
+// The run's longest request: for the random datasets, the top of --range-ratio's range of
+// input and output lengths (and the chat template's tokens when --input-len leaves them out);
+// for the others, the prompt source's longest request (longest_request.hpp) with the chat
+// template's tokens on top; longest_prompt 0 where it is not known before it is drawn.
+ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared);
 
 // The point measured plan.repeats times, one measurement after another (the path of every
 // measurement), each repeat with its own prompts: repeat r takes the point's stream plus r x
 // `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
-PointReport measure_repeated(const cli::RunOptions& options, const RunPlan& plan,
-                             const PreparedRun& prepared, const LoadPoint& point,
-                             const PointTools& tools, std::size_t stream_stride,
-                             const nlohmann::json& workload, const std::atomic<bool>& stop,
+PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
+                             const LoadPoint& point, const PointTools& tools,
+                             std::size_t stream_stride, const std::atomic<bool>& stop,
                              std::ostream& err);
 
-// What a results object (a run, a sweep point, a sweep) records of its workload, over its
-// load `points`, and of --flush-cache (results/workload.hpp).
-void stamp_workload(nlohmann::json& results, const cli::RunOptions& options,
+// What a results object (a run, a sweep point, a sweep) records of its workload (`definition`,
+// the plan's or a search's), over its load `points`, and of --flush-cache (results/workload.hpp).
+void stamp_workload(nlohmann::json& results, const RunPlan& plan,
                     const nlohmann::json& definition, const std::vector<LoadPoint>& points,
                     const CacheFlush* flush);
 
 // The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
-nlohmann::json results_for_scripts(const cli::RunOptions& options, const nlohmann::json& object);
+nlohmann::json results_for_scripts(const OutputPlan& output, const nlohmann::json& object);
 
 // The run's results: one point's object, or the sweep's, gated.
 struct RunResults {
@@ -87,7 +92,7 @@ struct RunResults {
 };
 
 // The results files; false when one could not be written (said on `err`).
-bool write_files(const cli::RunOptions& options, const RunResults& run, RecordLog* log,
+bool write_files(const OutputPlan& output, const RunResults& run, RecordLog* log,
                  std::ostream& err);
 
 }  // namespace bench::app

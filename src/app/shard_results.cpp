@@ -17,32 +17,30 @@ std::string host_name() {
   return name.data();
 }
 
-std::string describe_shard(const cli::RunOptions& options) {
+std::string describe_shard(const ShardPlan& shard) {
   std::string lines;
-  if (options.shard_count > 1) {
+  if (shard.count > 1) {
     lines += fmt::format("bench: shard {}/{} (from {}, 0-based): requests k with k mod {} == {}, "
                          "its share of the concurrency\n",
-                         options.shard_index, options.shard_count, options.shard_source,
-                         options.shard_count, options.shard_index);
+                         shard.index, shard.count, shard.source, shard.count, shard.index);
   }
-  if (options.start_at_unix_ns) {
+  if (shard.start_at_unix_ns) {
     lines += fmt::format("bench: the first request waits for --start-at {} (Ctrl-C stops the "
                          "wait)\n",
-                         options.start_at);
+                         shard.start_at);
   }
   return lines;
 }
 
-void stamp_shard(nlohmann::json& results, const cli::RunOptions& options,
-                 const PointResult& result) {
-  if (options.shard_count < 2 || !result.state) return;
+void stamp_shard(nlohmann::json& results, const ShardPlan& shard, const PointResult& result) {
+  if (shard.count < 2 || !result.state) return;
   results::ShardStamp stamp;
-  stamp.index = options.shard_index;
-  stamp.count = options.shard_count;
+  stamp.index = static_cast<std::int64_t>(shard.index);
+  stamp.count = static_cast<std::int64_t>(shard.count);
   stamp.host = host_name();
   // Only the point that waited for --start-at has a lag against it.
   if (result.clock.start_at_unix_ns) {
-    stamp.start_at = options.start_at;
+    stamp.start_at = shard.start_at;
     stamp.start_at_unix_ns = result.clock.start_at_unix_ns;
   }
   stamp.epoch_unix_ns = result.clock.epoch_unix_ns;

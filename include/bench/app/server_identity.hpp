@@ -13,13 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/cli/options.hpp"
 #include "bench/engine/engine.hpp"
 
 namespace bench::app {
 
-struct RunPlan;
-struct PreparedRun;
 
 /// The results key of the object identity_json() writes.
 inline constexpr std::string_view kServerKey = "server";
@@ -94,12 +91,5 @@ struct ContextVerdict {
   std::string line;        // one line naming the numbers
 };
 std::optional<ContextVerdict> check_context_fit(const ContextFit& fit);
-
-/// The run's longest request: for the random datasets, the top of --range-ratio's range of
-/// input and output lengths (and the chat template's tokens when --input-len leaves them out);
-/// for the others, the prompt source's longest request (longest_request.hpp) with the chat
-/// template's tokens on top; longest_prompt 0 where it is not known before it is drawn.
-ContextFit context_fit_of(const cli::RunOptions& options, const RunPlan& plan,
-                          const PreparedRun& prepared);
 
 }  // namespace bench::app
