@@ -84,7 +84,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
                      const schedule::OpenLoopSchedule* schedule) {
   PointPlan out;
   DriverPlan& driver = out.driver;
-  driver.urls = prepared.urls.empty() ? std::vector<std::string>{prepared.url} : prepared.urls;
+  driver.urls = prepared.urls;
   driver.spread = prepared.spread.get();
   driver.headers = &plan.headers;
   driver.request = prepared.request;
@@ -131,9 +131,6 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   if (point.prompt_stream == 0) out.start_at_unix_ns = plan.shard.start_at_unix_ns;
   for (const std::string& base_url : prepared.target.base_urls) {
     out.preconnect_urls.push_back(models_url(base_url));
-  }
-  if (out.preconnect_urls.empty()) {
-    out.preconnect_urls.push_back(models_url(prepared.target.base_url));
   }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
   out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;

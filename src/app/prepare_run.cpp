@@ -51,7 +51,8 @@ void open_prompts(const RunPlan& plan, PreparedRun& prepared, std::ostream& err)
 // --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
 void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine,
                     PreparedRun& prepared, std::ostream& err) {
-  const TokenServer server{prepared.target.base_url, prepared.url, &plan.headers, engine,
+  const TokenServer server{prepared.target.first_base_url(), prepared.urls.front(), &plan.headers,
+                           engine,
                            prepared.request, prepared.redactor.get()};
   if (plan.tokenizer.source == TokenizerSource::server) {
     prepared.tokenizer = open_server_tokenizer(server);
@@ -122,7 +123,7 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
         "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
         "bench: its figures describe the simulator, not a real model; pass --base-url to "
         "measure a server.\n",
-        prepared.target.base_url, sim::describe(plan.server.sim));
+        prepared.target.first_base_url(), sim::describe(plan.server.sim));
   }
   prepared.redactor = std::make_shared<const util::Redactor>(
       util::redactor_for_servers(plan.headers, prepared.target.base_urls));
@@ -130,8 +131,6 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   engine::EngineOptions engine = plan.engine;
   engine.concurrency = 1;
   prepared.request = plan.request;
-  prepared.url =
-      prepared.target.base_url + std::string(protocol::endpoint_path(prepared.request.endpoint));
   for (const std::string& base_url : prepared.target.base_urls) {
     prepared.urls.push_back(base_url +
                             std::string(protocol::endpoint_path(prepared.request.endpoint)));
@@ -143,7 +142,8 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   }
   if (prepared.request.model.empty()) {
     prepared.request.model =
-        discover_model(prepared.target.base_url, plan.headers, engine, *prepared.redactor);
+        discover_model(prepared.target.first_base_url(), plan.headers, engine,
+                       *prepared.redactor);
   }
   if (tokens) {
     open_tokenizer(plan, engine, prepared, err);
@@ -154,7 +154,7 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   prepared.request.continuous_usage_stats =
       per_chunk_usage == cli::PerChunkUsage::on ||
       (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
-       probe_per_chunk_usage(prepared.url, plan.headers, prepared.request, engine,
+       probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
                              *prepared.redactor));
   if (plan.server.answer_check) {
     prepared.answer_check = run_answer_check(

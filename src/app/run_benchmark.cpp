@@ -57,7 +57,7 @@ bool open_services(const RunPlan& plan, PreparedRun& prepared, RunServices& serv
   }
   if (plan.server.flush_cache) {
     services.flush.emplace(
-        FlushServer{prepared.target.base_url, &plan.headers, plan.engine, prepared.redactor.get()},
+        FlushServer{prepared.target.first_base_url(), &plan.headers, plan.engine, prepared.redactor.get()},
         prepared.request, err, plan.output.quiet);
   }
   if (plan.server.metrics) {
@@ -223,7 +223,7 @@ int exit_code(const OutputPlan& output, const RunResults& run, bool files_writte
 // servers.
 void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream& err) {
   err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
-                     prepared.request.model, util::url_without_password(prepared.url),
+                     prepared.request.model, util::url_without_password(prepared.urls.front()),
                      plan.load_line,
                      protocol::asks_per_chunk_usage(prepared.request) ? "asked" : "off");
   err << describe_shard(plan.shard);

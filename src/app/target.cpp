@@ -49,9 +49,11 @@ std::string failed_exchange_text(const std::string& what, const std::string& sho
 Target open_target(const std::vector<std::string>& base_urls, const sim::SimOptions& sim) {
   Target target;
   target.base_urls = base_urls;
-  target.base_url = base_urls.empty() ? "" : base_urls.front();
-  target.shown_base_url = util::url_without_password(target.base_url);
-  if (!base_urls.empty()) return target;
+  target.base_urls = base_urls;
+  if (!base_urls.empty()) {
+    target.shown_base_url = util::url_without_password(base_urls.front());
+    return target;
+  }
   sim::SimOptions options = sim;
   if (!options.tokenizer_path.empty()) options.tokenizer = open_tokenizer_file(sim.tokenizer_path);
   try {
@@ -59,9 +61,8 @@ Target open_target(const std::vector<std::string>& base_urls, const sim::SimOpti
   } catch (const std::exception& error) {
     throw RunError(std::string("cannot start the embedded server: ") + error.what());
   }
-  target.base_url = target.embedded->base_url();
-  target.shown_base_url = target.base_url;
-  target.base_urls = {target.base_url};
+  target.base_urls = {target.embedded->base_url()};
+  target.shown_base_url = target.base_urls.front();
   return target;
 }
 

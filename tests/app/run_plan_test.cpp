@@ -126,7 +126,7 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
       parse_run_options({"--concurrency", "4", "--num-prompts", "12", "--warmup-requests", "3"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.url = "http://127.0.0.1:1/v1/chat/completions";
+  prepared.urls = {"http://127.0.0.1:1/v1/chat/completions"};
   const bench::app::PointPlan closed =
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(closed.engine.concurrency, 4);
@@ -156,10 +156,8 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
                          "3,1", "--server-metrics"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.target.base_url = "http://a:1";
   prepared.target.base_urls = options.base_urls;
-  prepared.url = "http://a:1/v1/chat/completions";
-  prepared.urls = {prepared.url, "http://b:2/v1/chat/completions"};
+  prepared.urls = {"http://a:1/v1/chat/completions", "http://b:2/v1/chat/completions"};
   prepared.spread = std::make_shared<const bench::app::ServerSpread>(options.server_weights);
   const bench::app::PointPlan point =
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
@@ -193,8 +191,7 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
       parse_run_options({"--endpoint", "completions", "--extra-body", R"({"max_tokens":7})"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.target.base_url = "http://127.0.0.1:9";
-  prepared.target.base_urls = {prepared.target.base_url};
+  prepared.target.base_urls = {"http://127.0.0.1:9"};
   prepared.request.model = "m";
   const bench::report::RunContext context =
       bench::app::point_context(plan, prepared, plan.points[0]);

@@ -170,9 +170,8 @@ class ProbePlanner {
 /// What contacting the server settled, and the prompt source every point draws from.
 struct PreparedRun {
   Target target;                         // the server (and the embedded one, if started)
-  std::string url;                       // the endpoint's full URL (on the first server)
-  // Several servers (--base-url repeated): the endpoint's full URL on each, in their order, and
-  // which one each request goes to; urls holds url alone and spread is null with one server.
+  // The endpoint's full URL on each server, in their order (the first is asked what the run
+  // needs of one server), and with several which one each request goes to (null with one).
   // On the heap: drivers keep its address.
   std::vector<std::string> urls;
   std::shared_ptr<const ServerSpread> spread;

@@ -24,11 +24,11 @@ struct RunError : std::runtime_error {
 
 struct Target {
   std::unique_ptr<sim::SimServer> embedded;  // set when bench serves its own simulator
-  std::string base_url;                      // "http://host:port", no trailing slash
-  std::string shown_base_url;  // base_url as shown and stored: any userinfo password hidden
-  // Every server's root when a run loads several (--base-url repeated), base_url the first;
-  // just base_url otherwise.
+  // Every server's root ("http://host:port", no trailing slash), one or more (--base-url
+  // repeated); the first is asked what the run needs of one server (its model, its tokenizer).
   std::vector<std::string> base_urls;
+  std::string shown_base_url;  // the first as shown and stored: any userinfo password hidden
+  const std::string& first_base_url() const { return base_urls.front(); }
 };
 
 /// The server's model list, GET <base_url>/v1/models: model discovery, the cache flush's
