@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/app/server_metrics_scrape.hpp"
+#include "bench/app/server_metrics_fetch.hpp"
 #include "bench/app/target.hpp"
 #include "bench/engine/fetch.hpp"
 

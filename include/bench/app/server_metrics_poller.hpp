@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "bench/app/live_counters.hpp"
-#include "bench/app/server_metrics_scrape.hpp"
+#include "bench/app/server_metrics_fetch.hpp"
 #include "bench/report/report.hpp"
 
 namespace bench::app {

@@ -14,36 +14,17 @@
 #include <vector>
 
 #include "bench/app/live_counters.hpp"
-#include "bench/engine/engine.hpp"
+#include "bench/app/server_metrics_fetch.hpp"
 #include "bench/report/report.hpp"
 #include "bench/server_metrics/snapshot.hpp"
-#include "bench/util/redact.hpp"
 
 namespace bench::app {
-
-/// The URL scraped and how: the run's own headers (its API key included) and engine limits.
-struct MetricsServer {
-  std::string url;
-  const std::vector<std::string>* headers = nullptr;
-  engine::EngineOptions engine;
-  util::Redactor redactor;  // hides the headers' credentials and the URL's password
-};
 
 /// The URLs of `--server-metrics [URL]`, one per flag: each one given; for the flag without a
 /// value (and when none was given), <base_url>/metrics of every server of the run (several
 /// with --base-url repeated: their counts are added up).
 std::vector<std::string> server_metrics_urls(const std::vector<std::string>& given,
                                              const std::vector<std::string>& base_urls);
-
-/// A scrape with no whole answer within this long fails, so a server that never answers
-/// /metrics cannot hold bench up.
-inline constexpr std::int64_t kScrapeTimeoutMs = 10'000;
-
-/// One scrape of `server`, read through its family's name map; nullopt with `failure` set
-/// (one line, no password) when it fails. `stop`, when it becomes true, cancels it.
-std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
-                                                        const std::atomic<bool>* stop,
-                                                        std::string& failure);
 
 class MetricsPoller;
 
