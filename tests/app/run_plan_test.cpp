@@ -1,6 +1,6 @@
 // The run plan: the options, parsed as the command line gives them, become what each module
 // takes (dataset, request, headers, engine, points, per-point plan and report context).
-#include "bench/app/run_plan.hpp"
+#include "bench/app/plan/run_plan.hpp"
 
 #include <gtest/gtest.h>
 
