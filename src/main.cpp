@@ -8,9 +8,10 @@
 #include <exception>
 #include <iostream>
 
-#include "bench/app/commands.hpp"
-#include "bench/app/run_benchmark.hpp"
-#include "bench/app/tokenizer_files.hpp"
+#include "bench/app/run/commands.hpp"
+#include "bench/app/run/run_benchmark.hpp"
+#include "bench/app/search/run_search.hpp"
+#include "bench/app/server/tokenizer_files.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/engine/curl_handles.hpp"

@@ -1,5 +1,5 @@
 // --client-threads auto: the loops chosen from a point's expected load and the usable cores.
-#include "bench/app/client_threads.hpp"
+#include "bench/app/plan/client_threads.hpp"
 
 #include <limits>
 #include <string>

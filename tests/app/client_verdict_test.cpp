@@ -1,6 +1,6 @@
 // The self-check's two verdicts on constructed figures: the client's own work (its loop's
 // demand) against its host's delay (late sleeps, lateness its wait for a CPU accounts for).
-#include "bench/app/client_verdict.hpp"
+#include "bench/app/point/client_verdict.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // EarlyStop: a run stops only when its first requests to end were all refused for good (the
 // credentials, an unknown model), and says why with the status and what to check.
-#include "bench/app/early_stop.hpp"
+#include "bench/app/point/early_stop.hpp"
 
 #include <gtest/gtest.h>
 

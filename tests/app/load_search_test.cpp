@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "bench/app/load_search.hpp"
+#include "bench/app/search/load_search.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "bench/app/prompt_feed.hpp"
+#include "bench/app/point/prompt_feed.hpp"
 
 #include <atomic>
 #include <chrono>

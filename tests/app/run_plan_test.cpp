@@ -1,6 +1,6 @@
 // The run plan: the options, parsed as the command line gives them, become what each module
 // takes (dataset, request, headers, engine, points, per-point plan and report context).
-#include "bench/app/run_plan.hpp"
+#include "bench/app/plan/run_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -103,19 +103,19 @@ TEST(RunPlan, EngineTimeoutsAreInMilliseconds) {
 TEST(RunPlan, OneValueOfEachIsASingleRunAndAListIsASweepOverIt) {
   const RunPlan single = plan_run(parse_run_options({"--concurrency", "8"}));
   ASSERT_EQ(single.points.size(), 1u);
-  EXPECT_TRUE(single.sweep_variable.empty());
+  EXPECT_EQ(single.sweep_variable, bench::app::SweepVariable::none);
   EXPECT_EQ(bench::app::point_label_text(single, single.points[0]), "");
 
   const RunPlan by_concurrency = plan_run(parse_run_options({"--concurrency", "1,8"}));
   ASSERT_EQ(by_concurrency.points.size(), 2u);
-  EXPECT_EQ(by_concurrency.sweep_variable, "concurrency");
+  EXPECT_EQ(by_concurrency.sweep_variable, bench::app::SweepVariable::concurrency);
   EXPECT_EQ(bench::app::point_label_text(by_concurrency, by_concurrency.points[1]), "c=8");
   EXPECT_EQ(bench::app::point_label(by_concurrency, by_concurrency.points[1]),
             nlohmann::json({{"concurrency", 8}}));
 
   const RunPlan by_rate = plan_run(parse_run_options({"--request-rate", "2,inf"}));
   ASSERT_EQ(by_rate.points.size(), 2u);
-  EXPECT_EQ(by_rate.sweep_variable, "request_rate");
+  EXPECT_EQ(by_rate.sweep_variable, bench::app::SweepVariable::request_rate);
   EXPECT_EQ(bench::app::point_label_text(by_rate, by_rate.points[0]), "rate=2");
   EXPECT_EQ(bench::app::point_label(by_rate, by_rate.points[1]),
             nlohmann::json({{"request_rate", "inf"}}));
@@ -126,9 +126,9 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
       parse_run_options({"--concurrency", "4", "--num-prompts", "12", "--warmup-requests", "3"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.url = "http://127.0.0.1:1/v1/chat/completions";
+  prepared.urls = {"http://127.0.0.1:1/v1/chat/completions"};
   const bench::app::PointPlan closed =
-      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+      bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(closed.engine.concurrency, 4);
   EXPECT_EQ(closed.measured_requests, 12u);
   EXPECT_EQ(closed.driver.warmup_requests, 3u);
@@ -143,7 +143,7 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   const auto schedule = bench::schedule::build_open_loop_schedule(arrivals);
   ASSERT_TRUE(schedule.has_value());
   const bench::app::PointPlan open =
-      bench::app::point_plan(options, plan, prepared, plan.points[0], &*schedule);
+      bench::app::point_plan(plan, prepared, plan.points[0], &*schedule);
   EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
   EXPECT_EQ(open.driver.schedule, &*schedule);
   EXPECT_EQ(open.driver.warmup_requests, 1u);
@@ -156,19 +156,17 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
                          "3,1", "--server-metrics"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.target.base_url = "http://a:1";
   prepared.target.base_urls = options.base_urls;
-  prepared.url = "http://a:1/v1/chat/completions";
-  prepared.urls = {prepared.url, "http://b:2/v1/chat/completions"};
+  prepared.urls = {"http://a:1/v1/chat/completions", "http://b:2/v1/chat/completions"};
   prepared.spread = std::make_shared<const bench::app::ServerSpread>(options.server_weights);
   const bench::app::PointPlan point =
-      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+      bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(point.driver.urls, prepared.urls);
   EXPECT_EQ(point.driver.spread, prepared.spread.get());
   EXPECT_EQ(point.preconnect_urls,
             (std::vector<std::string>{"http://a:1/v1/models", "http://b:2/v1/models"}));
   const bench::results::RunContext context =
-      bench::app::point_context(options, plan, prepared, plan.points[0]);
+      bench::app::point_context(plan, prepared, plan.points[0]);
   EXPECT_EQ(context.config["server_metrics"],
             nlohmann::json({"http://a:1/metrics", "http://b:2/metrics"}));
   EXPECT_EQ(context.config["base_urls"], nlohmann::json({"http://a:1", "http://b:2"}));
@@ -180,7 +178,7 @@ TEST(RunPlan, TheOpenLoopPlanCarriesTheRampAndBothPhasesBounds) {
       {"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1", "--ramp-up-end-rps", "9",
        "--num-prompts", "20", "--warmup-requests", "2", "--seed", "5"});
   const bench::schedule::OpenLoopPlan open =
-      bench::app::open_loop_plan(options, options.request_rates[0]);
+      bench::app::open_loop_plan(plan_run(options), options.request_rates[0]);
   EXPECT_EQ(open.measured.ramp.strategy, bench::schedule::RampStrategy::linear);
   EXPECT_EQ(open.measured.ramp.end_rps, 9);
   EXPECT_EQ(open.measured.seed, 5u);
@@ -193,11 +191,10 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
       parse_run_options({"--endpoint", "completions", "--extra-body", R"({"max_tokens":7})"});
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
-  prepared.target.base_url = "http://127.0.0.1:9";
-  prepared.target.base_urls = {prepared.target.base_url};
+  prepared.target.base_urls = {"http://127.0.0.1:9"};
   prepared.request.model = "m";
   const bench::results::RunContext context =
-      bench::app::point_context(options, plan, prepared, plan.points[0]);
+      bench::app::point_context(plan, prepared, plan.points[0]);
   EXPECT_EQ(context.endpoint, "completions");
   EXPECT_EQ(context.output_len, 7);
   EXPECT_EQ(context.config["output_len"], 7);
@@ -213,27 +210,19 @@ TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
       "--dataset", "trace", "--trace-format", "mooncake", "--dataset-path",
       std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl", "--warmup-requests",
       "3"};
-  bench::cli::RunOptions all = parse_run_options(trace);
-  RunPlan plan = plan_run(all);
+  RunPlan plan = plan_run(parse_run_options(trace));
   EXPECT_FALSE(plan.dataset.count.has_value());  // every row (20)
-  auto source = bench::workload::open_prompt_source(plan.dataset);
-  bench::app::settle_trace_requests(all, *source);
-  EXPECT_EQ(all.num_prompts, 17);
+  EXPECT_EQ(plan.bounds.num_prompts, 17);
 
   std::vector<std::string> limited_args = trace;
   limited_args.insert(limited_args.end(), {"--num-prompts", "5"});
-  bench::cli::RunOptions limited = parse_run_options(limited_args);
-  plan = plan_run(limited);
+  plan = plan_run(parse_run_options(limited_args));
   EXPECT_EQ(plan.dataset.count, std::optional<std::size_t>(8));
-  source = bench::workload::open_prompt_source(plan.dataset);
-  bench::app::settle_trace_requests(limited, *source);
-  EXPECT_EQ(limited.num_prompts, 5);
+  EXPECT_EQ(plan.bounds.num_prompts, 5);
 
   std::vector<std::string> no_rows_left = trace;
   no_rows_left.back() = "20";
-  bench::cli::RunOptions warm = parse_run_options(no_rows_left);
-  source = bench::workload::open_prompt_source(plan_run(warm).dataset);
-  EXPECT_THROW(bench::app::settle_trace_requests(warm, *source), std::invalid_argument);
+  EXPECT_THROW(plan_run(parse_run_options(no_rows_left)), std::invalid_argument);
 }
 
 }  // namespace
@@ -258,16 +247,16 @@ TEST(RunPlanShards, AShardTakesItsShareOfTheLoadAndOnlyTheFirstPointWaitsForStar
   const RunPlan plan = plan_run(options);
   PreparedRun prepared;
   const bench::app::PointPlan first =
-      bench::app::point_plan(options, plan, prepared, plan.points[0], nullptr);
+      bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(first.shard_index, 3u);
   EXPECT_EQ(first.shard_count, 4u);
   EXPECT_EQ(first.engine.concurrency, 2);  // 10 = 3 + 3 + 2 + 2
   EXPECT_EQ(first.preconnect, 1);          // 6 = 2 + 2 + 1 + 1
   EXPECT_EQ(first.summary.target_in_flight, 2);
   EXPECT_EQ(first.measured_requests, 12u);  // the run's: each driver counts its own indices
-  EXPECT_EQ(bench::app::point_context(options, plan, prepared, plan.points[0]).concurrency, 2);
+  EXPECT_EQ(bench::app::point_context(plan, prepared, plan.points[0]).concurrency, 2);
   const bench::app::PointPlan second =
-      bench::app::point_plan(options, plan, prepared, plan.points[1], nullptr);
+      bench::app::point_plan(plan, prepared, plan.points[1], nullptr);
   EXPECT_EQ(second.engine.concurrency, 5);
   EXPECT_FALSE(second.start_at_unix_ns.has_value());
 }

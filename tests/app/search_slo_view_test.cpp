@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/app/search_report.hpp"
+#include "bench/app/search/search_report.hpp"
 
 namespace {
 

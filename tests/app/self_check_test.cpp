@@ -1,4 +1,4 @@
-#include "bench/app/self_check.hpp"
+#include "bench/app/point/self_check.hpp"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // What a server says of itself, read from each family's answer (vLLM's /version and /v1/models,
 // SGLang's /server_info, llama.cpp's /props), and the run's longest request held against its
 // max_model_len: refused in tokens, a warning in words, nothing when it fits or is unknown.
-#include "bench/app/server_identity.hpp"
+#include "bench/app/server/server_identity.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

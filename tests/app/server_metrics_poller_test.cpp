@@ -1,7 +1,7 @@
 // The gauges' poller on its own thread: a /metrics slower than the interval gets one scrape at a
 // time (the ticks it overran are skipped and counted, never queued up), and stop() ends it
 // without waiting for a scrape in flight.
-#include "bench/app/server_metrics_poller.hpp"
+#include "bench/app/server/server_metrics_poller.hpp"
 
 #include <algorithm>
 #include <atomic>

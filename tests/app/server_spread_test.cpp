@@ -1,7 +1,7 @@
 // Which server each request goes to with several --base-url: round robin, weights exact over
 // every whole cycle and interleaved within it, a function of the request index alone (so shards
 // and threads agree), and connections shared in proportion.
-#include "bench/app/server_spread.hpp"
+#include "bench/app/point/server_spread.hpp"
 
 #include <cstdint>
 #include <vector>

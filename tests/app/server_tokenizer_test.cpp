@@ -1,6 +1,6 @@
 // The server's tokenizer reads the shapes real servers answer: llama.cpp's captured bodies
 // (tests/data/server-api/README.md) and vLLM's and TGI's documented ones.
-#include "bench/app/server_tokenizer.hpp"
+#include "bench/app/server/server_tokenizer.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "bench/app/session_scheduler.hpp"
+#include "bench/app/point/session_scheduler.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 // The workload fingerprint: the same definition gives the same hash, whatever the seed; a
 // change to what is sent or when gives another; a dataset file counts by its contents.
-#include "bench/app/workload_fingerprint.hpp"
+#include "bench/app/plan/workload_fingerprint.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,253 @@
+// The point stages' plans, from the run's plan alone: a point's open-loop schedule, what
+// run_point() takes, the report's context and the point's labels.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "bench/app/plan/provenance.hpp"
+#include "bench/app/plan/run_plan.hpp"
+#include "bench/app/server/server_metrics_scrape.hpp"
+#include "bench/results/format.hpp"
+#include "bench/sim/sim_options.hpp"
+#include "bench/util/share.hpp"
+
+namespace bench::app {
+
+using nlohmann::json;
+
+namespace {
+
+std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
+
+}  // namespace
+
+schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
+  schedule::OpenLoopPlan out = plan.arrivals;
+  out.measured.rate_per_s = rate_per_s;
+  return out;
+}
+
+namespace {
+
+// How many connections a point opens before its epoch: --preconnect, or what the point will
+// hold open at once: a closed loop its concurrency; an open loop one second of arrivals (a
+// request lasting longer than that makes more), within its concurrency cap and its requests.
+std::int64_t preconnect_count(const RunPlan& plan, const LoadPoint& point,
+                              const schedule::OpenLoopSchedule* schedule) {
+  if (plan.preconnect >= 0) return plan.preconnect;
+  if (schedule == nullptr) return point.concurrency;
+  const double per_second = std::isfinite(point.rate_per_s) ? std::ceil(point.rate_per_s) : 1.0;
+  const auto arrivals = static_cast<std::int64_t>(schedule->size());
+  return std::clamp<std::int64_t>(static_cast<std::int64_t>(per_second), 1,
+                                  std::max<std::int64_t>(1, std::min(point.concurrency, arrivals)));
+}
+
+}  // namespace
+
+bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared) {
+  const workload::DatasetKind kind = plan.dataset.kind;
+  if (kind == workload::DatasetKind::random_ids) return true;
+  return prepared.tokenizer != nullptr && kind != workload::DatasetKind::shared_prefix;
+}
+
+namespace {
+
+// --multi-turn: --num-prompts sessions (unbounded with --duration), --sessions of them open at
+// once (the point's concurrency by default), each turn's text from the point's prompt stream.
+void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& driver) {
+  const workload::MultiTurnOptions& multi_turn = plan.multi_turn;
+  SessionPlan sessions;
+  if (plan.bounds.duration_s <= 0) {
+    sessions.end = static_cast<std::uint64_t>(plan.bounds.num_prompts);
+  }
+  const std::int64_t open = shard_share(multi_turn.sessions.value_or(point.concurrency),
+                                        plan.shard.count, plan.shard.index);
+  sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(1, open));
+  sessions.think_time = multi_turn.think_time;
+  sessions.seed = plan.seed;
+  const workload::PromptSource* source = driver.prompts;
+  const std::uint64_t stream = point.prompt_stream;
+  const std::optional<std::int64_t> turns = multi_turn.turns;
+  const bool conversations = plan.dataset.kind == workload::DatasetKind::sharegpt;
+  sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {
+    return workload::session_turns(*source, stream, session, turns, conversations);
+  };
+  driver.sessions = std::move(sessions);
+  driver.session_header = multi_turn.session_header;
+}
+
+}  // namespace
+
+PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
+                     const schedule::OpenLoopSchedule* schedule) {
+  PointPlan out;
+  DriverPlan& driver = out.driver;
+  driver.urls = prepared.urls;
+  driver.spread = prepared.spread.get();
+  driver.headers = &plan.headers;
+  driver.request = prepared.request;
+  driver.limits = plan.limits;
+  // A tokenizer file counts what a stream without usage generated, once per request at its end.
+  // The server's tokenizer does not: a /tokenize round trip per request, on the event loop and
+  // to the server under test, would bias what is measured, so those keep the chunk estimate.
+  if (plan.tokenizer.source == TokenizerSource::file) {
+    driver.output_counter = prepared.tokenizer.get();
+  }
+  driver.prompts = prepared.prompts.get();
+  driver.prompt_stream = point.prompt_stream;
+  driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
+  if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
+  if (schedule != nullptr) {
+    driver.schedule = schedule;
+    driver.warmup_requests = schedule->warmup_requests();
+  } else {
+    driver.warmup_requests = static_cast<std::size_t>(plan.bounds.warmup_requests);
+    driver.warmup_until_ns = seconds_to_ns(plan.bounds.warmup_duration_s);
+  }
+  driver.measured_duration_ns = seconds_to_ns(plan.bounds.duration_s);
+  driver.cancel_at_duration_end = plan.bounds.duration_hard;
+  if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
+  out.engine = plan.engine;
+  out.engine.concurrency = point.concurrency;
+  // A closed loop counts its measured requests; an open loop's schedule and a time bound
+  // end the run themselves.
+  out.measured_requests = plan.bounds.duration_s > 0 || schedule != nullptr
+                              ? std::numeric_limits<std::size_t>::max()
+                              : static_cast<std::size_t>(plan.bounds.num_prompts);
+  const ClientThreadsChoice loops = client_threads_of(plan, prepared, point);
+  out.client_threads = loops.loops;
+  out.client_threads_reason = loops.reason;
+  out.client_threads_auto = !plan.client_threads.has_value();
+  // Shard I sends requests k with k mod N == I of the one schedule every shard builds, with
+  // its share of the concurrency: together, the load of a single process.
+  out.shard_index = plan.shard.index;
+  out.shard_count = plan.shard.count;
+  out.engine.concurrency = shard_share(point.concurrency, plan.shard.count, plan.shard.index);
+  out.preconnect =
+      shard_share(preconnect_count(plan, point, schedule), plan.shard.count, plan.shard.index);
+  // --start-at holds the run's first request: the first point's (stream 0), warm-up included.
+  if (point.prompt_stream == 0) out.start_at_unix_ns = plan.shard.start_at_unix_ns;
+  for (const std::string& base_url : prepared.target.base_urls) {
+    out.preconnect_urls.push_back(models_url(base_url));
+  }
+  // A shard's steady state is judged against its own share; the merge adds the shares up.
+  out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
+  out.summary.slo = plan.goodput;
+  out.summary.sample_budget = plan.latency_sample_budget;
+  return out;
+}
+
+std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t shard) {
+  const auto parts = static_cast<std::int64_t>(std::max<std::size_t>(1, shards));
+  const auto index = static_cast<std::int64_t>(shard);
+  return util::share_of(total, parts, index);
+}
+
+results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepared,
+                                 const LoadPoint& point) {
+  results::RunContext context;
+  context.base_url = prepared.target.shown_base_url;
+  context.embedded_server = prepared.target.embedded != nullptr;
+  if (context.embedded_server) context.simulator = sim::settings_json(plan.server.sim);
+  context.answer_check = prepared.answer_check;
+  context.endpoint = std::string(protocol::endpoint_name(plan.request.endpoint));
+  context.model = prepared.request.model;
+  context.concurrency = point.concurrency;
+  // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
+  // are the engine's default, never a limit anyone chose, so the results say none (null, as
+  // vLLM writes it).
+  const schedule::RampUp& ramp = plan.ramp;
+  const bool open_loop = std::isfinite(point.rate_per_s) ||
+                         ramp.strategy != schedule::RampStrategy::none ||
+                         plan.dataset.kind == workload::DatasetKind::trace;
+  if (open_loop && !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap) {
+    context.concurrency = std::nullopt;
+  } else if (plan.shard.count > 1) {  // the shard's own share: the merge adds them up
+    context.concurrency = shard_share(point.concurrency, plan.shard.count, plan.shard.index);
+  }
+  context.request_rate = point.rate_per_s;
+  context.ramp_up_strategy = std::string(schedule::ramp_strategy_name(ramp.strategy));
+  context.ramp_up_start_rps = ramp.start_rps;
+  context.ramp_up_end_rps = ramp.end_rps;
+  context.num_prompts = plan.bounds.num_prompts;
+  context.input_len = plan.input_len;
+  if (lengths_in_tokens(plan, prepared)) context.input_len_unit = "tokens";
+  context.output_len = plan.output_len;
+  // Shared-prefix groups, and a Mooncake trace's repeated hash-id blocks, share prefixes on
+  // purpose.
+  context.prompts_share_prefixes =
+      prepared.prompts != nullptr ? prepared.prompts->shares_prefixes()
+                                  : plan.dataset.kind == workload::DatasetKind::shared_prefix;
+  context.prompts_reused = plan.reuse_prompts;
+  context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
+  context.provenance = results::provenance_to_json(this_build_and_host());
+  context.config = plan.config;
+  context.config["base_url"] = prepared.target.shown_base_url;
+  // Several servers: each one's root as shown, and how the requests were spread over them.
+  json base_urls = json::array();
+  for (const std::string& url : prepared.target.base_urls) {
+    base_urls.push_back(util::url_without_password(url));
+  }
+  context.config["base_urls"] = std::move(base_urls);
+  context.config["server_weights"] =
+      plan.server.weights.empty() ? json(nullptr) : json(plan.server.weights);
+  context.config["model"] = prepared.request.model;
+  context.config["output_len"] = plan.output_len;
+  // A replayed trace: the rows its arrivals came from (warm-up included).
+  const auto offsets =
+      prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
+  if (offsets != nullptr) context.config["trace_rows"] = offsets->size();
+  // --server-metrics: the URLs scraped, never with their passwords.
+  json scraped = nullptr;
+  if (plan.server.metrics) {
+    scraped = json::array();
+    for (const std::string& url :
+         server_metrics_urls(plan.server.metrics_urls, prepared.target.base_urls)) {
+      scraped.push_back(util::url_without_password(url));
+    }
+  }
+  context.config["server_metrics"] = scraped;
+  context.config["server_metrics_interval_s"] = plan.server.metrics_interval_s;
+  if (plan.multi_turn.enabled) {
+    context.config[results::key::multi_turn] =
+        workload::multi_turn_options_json(plan.multi_turn);
+  }
+  return context;
+}
+
+LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t points) {
+  LoadPoint out = point;
+  out.repeat = repeat;
+  out.prompt_stream = point.prompt_stream + repeat * points;
+  return out;
+}
+
+json point_label(const RunPlan& plan, const LoadPoint& point) {
+  json label = json::object();
+  if (plan.sweep_variable == SweepVariable::request_rate) {
+    label["request_rate"] = results::rate_to_json(point.rate_per_s);
+  } else if (plan.sweep_variable == SweepVariable::concurrency) {
+    label["concurrency"] = point.concurrency;
+  }
+  if (plan.repeats > 1) label["repeat"] = point.repeat + 1;
+  return label;
+}
+
+std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
+  std::string label;
+  if (plan.sweep_variable == SweepVariable::request_rate) {
+    label = "rate=" + results::value_label(point.rate_per_s);
+  } else if (plan.sweep_variable == SweepVariable::concurrency) {
+    label = fmt::format("c={}", point.concurrency);
+  }
+  if (plan.repeats > 1) {
+    label += fmt::format("{}repeat {}/{}", label.empty() ? "" : " ", point.repeat + 1,
+                         plan.repeats);
+  }
+  return label;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,310 @@
+// The planning step: the run's options read once, into the plan every later stage reads.
+#include "bench/app/plan/run_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "bench/app/plan/workload_fingerprint.hpp"
+#include "bench/cli/values.hpp"
+#include "bench/results/format.hpp"
+#include "bench/workload/prompt_source.hpp"
+#include "bench/workload/trace.hpp"
+
+namespace bench::app {
+
+namespace {
+
+using nlohmann::json;
+
+std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
+
+workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
+  workload::DatasetOptions dataset = options.dataset;
+  // A point's requests, warm-up first, when a count bounds it; a time bound leaves it open.
+  const bool timed = options.duration_s > 0 || options.warmup_duration_s > 0;
+  // A trace replays all its rows unless --num-prompts limits them.
+  const bool all_rows =
+      options.dataset.kind == workload::DatasetKind::trace && !options.num_prompts_given;
+  if (!timed && !all_rows) {
+    dataset.count = static_cast<std::size_t>(options.warmup_requests + options.num_prompts);
+  }
+  dataset.input_len = options.input_len;
+  dataset.output_len = options.output_len;
+  dataset.seed = options.seed;
+  dataset.follow_ups = options.multi_turn.enabled;
+  return dataset;
+}
+
+// The output length --extra-body sends in place of bench's max_tokens, if it sets one: its
+// max_tokens overrides bench's (the body is merged with it), and max_completion_tokens, when
+// given, is the one the server honours (vLLM: vllm/entrypoints/openai/protocol.py, OpenAI).
+std::optional<std::int64_t> extra_body_output_len(const json& extra_body) {
+  for (const char* key : {"max_completion_tokens", "max_tokens"}) {
+    const auto found = extra_body.find(key);
+    if (found != extra_body.end() && found->is_number_integer()) return found->get<std::int64_t>();
+  }
+  return std::nullopt;
+}
+
+protocol::RequestOptions request_options(const cli::RunOptions& options) {
+  protocol::RequestOptions request;
+  request.endpoint = options.endpoint;
+  request.model = options.model;
+  request.ignore_eos = options.ignore_eos;
+  request.temperature = options.temperature;
+  if (!options.extra_body.empty()) request.extra_body = json::parse(options.extra_body);
+  return request;
+}
+
+std::vector<std::string> request_headers(const cli::RunOptions& options) {
+  std::vector<std::string> headers = {"Content-Type: application/json",
+                                      "Accept: text/event-stream, application/json"};
+  if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
+  for (const std::string& header : options.headers) headers.push_back(header);
+  return headers;
+}
+
+engine::EngineOptions engine_options(const cli::RunOptions& options) {
+  engine::EngineOptions engine;
+  engine.connect_timeout_ms = seconds_to_ms(options.connect_timeout_s);
+  engine.request_timeout_ms = seconds_to_ms(options.request_timeout_s);
+  engine.ttft_timeout_ms = seconds_to_ms(options.ttft_timeout_s);
+  engine.stall_timeout_ms = seconds_to_ms(options.stall_timeout_s);
+  engine.grace_ms = seconds_to_ms(options.grace_s);
+  engine.insecure = options.insecure;
+  engine.cacert_path = options.cacert;
+  return engine;
+}
+
+// The open-loop schedule's plan of every point, its rate aside (open_loop_plan sets it).
+schedule::OpenLoopPlan arrivals_of(const cli::RunOptions& options) {
+  schedule::OpenLoopPlan out;
+  out.measured.burstiness = options.burstiness;
+  out.measured.process = options.constant_rate ? schedule::ArrivalProcess::constant
+                                               : schedule::ArrivalProcess::poisson_gamma;
+  if (options.ramp_up_strategy != schedule::RampStrategy::none) {
+    out.measured.ramp = {options.ramp_up_strategy, options.ramp_up_start_rps,
+                         options.ramp_up_end_rps};
+  }
+  out.measured.seed = options.seed;
+  out.warmup_duration_s = options.warmup_duration_s;
+  out.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
+  out.measured_duration_s = options.duration_s;
+  out.measured_requests = static_cast<std::size_t>(options.num_prompts);
+  return out;
+}
+
+// --dataset trace: the measured requests are the rows replayed after the warm-up's (at most
+// --num-prompts), read from the trace before anything else is planned. Nothing for another
+// dataset.
+void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOptions& dataset) {
+  if (dataset.kind != workload::DatasetKind::trace) return;
+  const auto offsets = workload::open_prompt_source(dataset)->arrival_offsets_ns();
+  if (offsets == nullptr) return;
+  const auto rows = static_cast<std::int64_t>(offsets->size());
+  if (rows <= options.warmup_requests) {
+    throw std::invalid_argument(fmt::format(
+        "--warmup-requests {}: the trace replays {} rows, which leaves none to measure",
+        options.warmup_requests, rows));
+  }
+  const std::int64_t left = rows - options.warmup_requests;
+  options.num_prompts = options.num_prompts_given ? std::min(options.num_prompts, left) : left;
+}
+
+// --multi-turn: --num-prompts counts sessions, each turn of one a request; a sharegpt
+// conversation's number of turns is known only when its session starts.
+std::string describe_sessions(const cli::RunOptions& options, const std::string& bound) {
+  const workload::MultiTurnOptions& multi_turn = options.multi_turn;
+  const bool random = options.dataset.kind == workload::DatasetKind::random;
+  std::string turns = fmt::format("of {} turns", multi_turn.turns.value_or(1));
+  if (!random) {
+    turns = multi_turn.turns
+                ? fmt::format("of their conversations' turns (at most {})", *multi_turn.turns)
+                : "of their conversations' turns";
+  }
+  const std::string open =
+      multi_turn.sessions ? fmt::format(", {} open at once", *multi_turn.sessions) : "";
+  if (options.duration_s > 0) {
+    return fmt::format("{}, sessions {} (a request a turn){}", bound, turns, open);
+  }
+  const std::string requests =
+      random ? fmt::format("{} requests", options.num_prompts * multi_turn.turns.value_or(1))
+             : "a request a turn";
+  return fmt::format("{} sessions {} ({}){}", options.num_prompts, turns, requests, open);
+}
+
+// The start-up line's load: the cap, the arrivals, the bound, the warm-up and the repeats.
+std::string describe_load(const cli::RunOptions& options) {
+  std::string load;
+  bool closed = false;
+  if (options.dataset.kind == workload::DatasetKind::trace) {
+    load = fmt::format("arrivals of the {} trace at {:g}x speed",
+                       workload::trace_format_name(options.dataset.trace.format),
+                       options.dataset.trace.speed);
+  } else if (options.ramp_up_strategy != schedule::RampStrategy::none) {
+    load = fmt::format("rate ramping {} from {:g} to {:g} req/s",
+                       schedule::ramp_strategy_name(options.ramp_up_strategy),
+                       options.ramp_up_start_rps, options.ramp_up_end_rps);
+  } else {
+    std::vector<std::string> rates;
+    for (double rate : options.request_rates) rates.push_back(results::value_label(rate));
+    closed = !std::isfinite(options.request_rates.front()) && options.request_rates.size() == 1;
+    load = !closed ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
+                                 options.constant_rate ? " (constant)" : "")
+                   : "closed loop";
+  }
+  std::string bound = options.duration_s > 0
+                          ? fmt::format("for {}{}", cli::format_duration(options.duration_s),
+                                        options.duration_hard ? " (hard)" : "")
+                          : fmt::format("{} requests", options.num_prompts);
+  if (options.multi_turn.enabled) bound = describe_sessions(options, bound);
+  std::string warmup = options.warmup_duration_s > 0
+                           ? fmt::format(" after {} of warm-up",
+                                         cli::format_duration(options.warmup_duration_s))
+                           : fmt::format(" ({} warm-up)", options.warmup_requests);
+  const std::string repeats =
+      options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
+  // An open loop without --concurrency has no cap (its 65536 slots are no one's choice).
+  const std::string cap = !options.concurrency_given && !closed
+                              ? std::string("no concurrency cap")
+                              : fmt::format("concurrency {}", fmt::join(options.concurrency, ","));
+  return fmt::format("{}, {}, {}{}{}", cap, load, bound, warmup, repeats);
+}
+
+TokenizerPlan tokenizer_plan(const cli::RunOptions& options) {
+  TokenizerPlan tokenizer;
+  tokenizer.name = options.tokenizer;
+  if (!options.tokenizer.empty()) {
+    tokenizer.source =
+        options.tokenizer == "server" ? TokenizerSource::server : TokenizerSource::file;
+  }
+  tokenizer.input_len_includes_template = options.input_len_includes_template;
+  return tokenizer;
+}
+
+ServerPlan server_plan(const cli::RunOptions& options) {
+  ServerPlan server;
+  server.base_urls = options.base_urls;
+  server.weights = options.server_weights;
+  server.sim = options.sim;
+  server.per_chunk_usage = options.per_chunk_usage;
+  server.answer_check = options.answer_check;
+  server.flush_cache = options.flush_cache;
+  server.metrics = options.server_metrics;
+  server.metrics_urls = options.server_metrics_urls;
+  server.metrics_interval_s = options.server_metrics_interval_s;
+  return server;
+}
+
+OutputPlan output_plan(const cli::RunOptions& options) {
+  OutputPlan output;
+  output.format = options.output_format;
+  output.json_compat = results::parse_compat(options.json_compat);
+  output.output_file = options.output_file;
+  output.html_path = options.html_path;
+  output.save_requests = options.save_requests;
+  output.quiet = options.quiet;
+  output.gates = options.gates;
+  output.gate_on = options.gate_on;
+  output.max_error_rate_given = options.max_error_rate_given;
+  return output;
+}
+
+// What the plan takes of the options as they are after a trace's rows are settled.
+void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
+  plan.input_len = options.input_len;
+  plan.tokenizer = tokenizer_plan(options);
+  plan.multi_turn = options.multi_turn;
+  plan.reuse_prompts = options.reuse_prompts;
+  plan.seed = options.seed;
+  plan.concurrency_given = options.concurrency_given;
+  plan.most_concurrency =
+      *std::max_element(options.concurrency.begin(), options.concurrency.end());
+  plan.bounds = {options.num_prompts, options.warmup_requests, options.warmup_duration_s,
+                 options.duration_s, options.duration_hard};
+  plan.arrivals = arrivals_of(options);
+  plan.ramp = {options.ramp_up_strategy, options.ramp_up_start_rps, options.ramp_up_end_rps};
+  plan.shard = {static_cast<std::size_t>(options.shard_index),
+                static_cast<std::size_t>(std::max<std::int64_t>(1, options.shard_count)),
+                options.shard_source, options.start_at_unix_ns, options.start_at};
+  plan.client_threads = options.client_threads;
+  plan.preconnect = options.preconnect;
+  plan.goodput = options.goodput;
+  plan.latency_sample_budget = options.latency_sample_budget;
+  plan.server = server_plan(options);
+  plan.output = output_plan(options);
+  plan.config = cli::options_to_json(options);
+  plan.workload = workload_definition(options);
+  plan.load_line = describe_load(options);
+}
+
+}  // namespace
+
+RunPlan plan_run(const cli::RunOptions& given) {
+  RunPlan plan;
+  plan.dataset = dataset_options(given);
+  cli::RunOptions options = given;
+  settle_trace_requests(options, plan.dataset);  // a trace's rows are its requests
+  // --reuse-prompts: what every point resends, as bench did before prompts were fresh: one
+  // prompt per request of a counted point, or --num-prompts cycled through by a timed one.
+  if (options.reuse_prompts) {
+    plan.reuse_prompts_modulo =
+        static_cast<std::uint64_t>(plan.dataset.count.value_or(given.num_prompts));
+  }
+  plan.request = request_options(options);
+  plan.output_len = options.output_len;
+  if (const auto sent = extra_body_output_len(plan.request.extra_body)) {
+    plan.output_len = *sent;
+    plan.output_len_from_extra_body = true;
+  }
+  plan.headers = request_headers(options);
+  plan.engine = engine_options(options);
+  const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
+  plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
+  for (std::int64_t concurrency : options.concurrency) {
+    for (double rate : options.request_rates) {
+      plan.points.push_back({concurrency, rate, plan.points.size()});
+    }
+  }
+  plan.repeats = static_cast<std::size_t>(std::max<std::int64_t>(1, options.repeat));
+  if (options.request_rates.size() > 1) {
+    plan.sweep_variable = SweepVariable::request_rate;
+  } else if (options.concurrency.size() > 1) {
+    plan.sweep_variable = SweepVariable::concurrency;
+  }
+  plan_settled(options, plan);
+  return plan;
+}
+
+ProbePlanner::ProbePlanner(const cli::RunOptions& options, const cli::SearchOptions& search)
+    : options_(options), search_(search), workload_(workload_definition(options)) {}
+
+RunPlan ProbePlanner::at(double load) const {
+  cli::RunOptions probe = options_;
+  if (search_.over == cli::SearchOver::rate) {
+    probe.request_rates = {load};
+    if (!options_.concurrency_given) probe.concurrency = {cli::kOpenLoopDefaultCap};
+  } else {
+    probe.concurrency = {static_cast<std::int64_t>(load)};
+  }
+  // Unless --warmup-* was given, one wave of warm-up (the load's concurrency in requests), so
+  // a closed loop's opening burst, all requests arriving at once, is not what the SLOs judge.
+  if (!search_.warmup_given && search_.over == cli::SearchOver::concurrency &&
+      search_.slo_window == cli::SloWindow::steady) {
+    probe.warmup_requests = probe.concurrency.front();
+  }
+  RunPlan plan = plan_run(probe);
+  // Labels say the probe's load; the open files are the run's options' (as the search prepares).
+  plan.sweep_variable = search_.over == cli::SearchOver::rate ? SweepVariable::request_rate
+                                                             : SweepVariable::concurrency;
+  plan.most_concurrency =
+      *std::max_element(options_.concurrency.begin(), options_.concurrency.end());
+  return plan;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,283 @@
+#include "bench/app/point/request_driver.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "bench/util/clock.hpp"
+
+namespace bench::app {
+
+// One in-flight request: its record and its stream reader, reused request after request.
+class RequestDriver::Slot final : public engine::TransferHandler {
+ public:
+  explicit Slot(RequestDriver& driver)
+      : driver_(driver), reader_(driver.plan_.limits, driver.plan_.output_counter) {}
+
+  metrics::RequestRecord& begin() {
+    record_ = metrics::RequestRecord{};
+    reader_.begin(&record_);
+    session_slot_.reset();
+    return record_;
+  }
+  // --multi-turn: this request is a turn of the session in `slot` of the scheduler; its
+  // answer text is kept for the session's next turn.
+  void begin_turn(std::size_t slot) {
+    session_slot_ = slot;
+    reader_.keep_answer_text(true);
+  }
+  bool first_token_seen() const override { return record_.first_token_ns >= 0; }
+  void on_headers(long http_status, std::string_view content_type) override {
+    reader_.on_headers(http_status, content_type);
+  }
+  bool on_body(std::string_view bytes, std::int64_t arrival_ns) override {
+    const std::size_t chunks_before = record_.text_chunk_ns.size();
+    const bool keep_going = reader_.on_body(bytes, arrival_ns - driver_.plan_.epoch_ns);
+    if (LiveCounters* live = driver_.plan_.live) {
+      live->text_chunks.fetch_add(
+          static_cast<std::int64_t>(record_.text_chunk_ns.size() - chunks_before),
+          std::memory_order_relaxed);
+    }
+    return keep_going;
+  }
+  void on_end(const engine::TransferEnd& end) override {
+    protocol::TransportEnd transport;
+    transport.error = end.error;
+    transport.message = end.message;
+    transport.end_ns = end.end_ns - driver_.plan_.epoch_ns;
+    reader_.finish(transport);
+    if (const util::Redactor* redactor = driver_.plan_.redactor) {
+      redactor->redact_in_place(record_.error_message);
+      redactor->redact_in_place(record_.finish_reason);
+      redactor->redact_in_place(record_.response_id);
+    }
+    if (EarlyStop* early_stop = driver_.plan_.early_stop) early_stop->observe(record_);
+    record_.new_connection = end.new_connections > 0;
+    record_.connection_retries = end.connection_retries;
+    record_.connect_ns = end.connect_ns;
+    record_.response_headers_ns = end.response_start_ns;
+    if (LiveCounters* live = driver_.plan_.live) {
+      live->finished.fetch_add(1, std::memory_order_relaxed);
+      if (record_.ok()) {
+        live->output_tokens.fetch_add(std::max<std::int64_t>(0, record_.completion_tokens),
+                                      std::memory_order_relaxed);
+        live->input_tokens.fetch_add(std::max<std::int64_t>(0, record_.prompt_tokens),
+                                     std::memory_order_relaxed);
+      } else if (!record_.cancelled()) {
+        live->failed.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+    driver_.sink_.on_record(record_);
+    if (session_slot_) end_turn(transport.end_ns);
+    driver_.release(this);
+  }
+
+ private:
+  // Tells the session how its turn ended: a failed turn ends it; a cancelled one cuts it short.
+  void end_turn(std::int64_t end_ns) {
+    const TurnOutcome outcome = record_.ok()          ? TurnOutcome::ok
+                                : record_.cancelled() ? TurnOutcome::cancelled
+                                                      : TurnOutcome::failed;
+    const std::optional<SessionEnd> ended = driver_.sessions_->on_turn_end(
+        *session_slot_, outcome, reader_.answer_text(), end_ns);
+    if (ended) driver_.sink_.on_session(*ended);
+  }
+
+  RequestDriver& driver_;
+  protocol::StreamReader reader_;
+  metrics::RequestRecord record_;
+  std::optional<std::size_t> session_slot_;  // --multi-turn: the scheduler's slot of its session
+};
+
+namespace {
+
+// The --session-header value of a session: the same on each of its turns, different for every
+// session of the run (and, by the seed, of other runs).
+std::string session_id(std::uint64_t seed, std::uint64_t stream, std::uint64_t session) {
+  return fmt::format("bench-{:08x}-{}-{}", seed, stream, session);
+}
+
+// The body of a prompt: chat gets the dataset's messages (or a system and a user message),
+// completions one prompt. Each copy of the maker owns its request options, so the feed's
+// producer and the event loop never share one.
+BodyMaker body_maker(protocol::RequestOptions request) {
+  return [request = std::move(request)](const workload::Prompt& prompt) mutable {
+    request.max_tokens = prompt.output_len;
+    if (!prompt.prompt_ids.empty()) {
+      return protocol::build_token_ids_request_body(request, prompt.prompt_ids);
+    }
+    return request.endpoint == protocol::Endpoint::chat
+               ? protocol::build_chat_request_body(request, workload::chat_messages(prompt))
+               : protocol::build_request_body(request, workload::completion_prompt(prompt));
+  };
+}
+
+}  // namespace
+
+RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
+    : plan_(std::move(plan)), sink_(sink) {
+  if (plan_.schedule != nullptr) {
+    arrivals_.emplace(plan_.schedule->reader());
+    measured_start_ns_ = plan_.schedule->measured_start_ns().value_or(-1);
+  }
+  if (plan_.sessions) {
+    sessions_ = std::make_unique<SessionScheduler>(*plan_.sessions);
+    return;
+  }
+  FeedPlan feed;
+  feed.source = plan_.prompts;
+  feed.stream = plan_.prompt_stream;
+  feed.first = plan_.first;
+  feed.stride = plan_.stride;
+  feed.reuse_modulo = plan_.reuse_prompts_modulo;
+  feed.lookahead = plan_.lookahead;
+  feed.output_len_override = plan_.output_len_override;
+  feed.make_body = body_maker(plan_.request);
+  feed_ = std::make_unique<PromptFeed>(std::move(feed));
+}
+
+void RequestDriver::set_epoch(std::int64_t epoch_ns) { plan_.epoch_ns = epoch_ns; }
+
+std::int64_t RequestDriver::measured_end_ns() const {
+  if (plan_.measured_duration_ns <= 0 || measured_start_ns_ < 0) return kNoLimitNs;
+  return measured_start_ns_ + plan_.measured_duration_ns;
+}
+
+std::int64_t RequestDriver::cancel_at_ns() const {
+  if (!plan_.cancel_at_duration_end) return kNoLimitNs;
+  const std::int64_t end = measured_end_ns();
+  return end == kNoLimitNs ? kNoLimitNs : plan_.epoch_ns + end;
+}
+
+RequestDriver::~RequestDriver() = default;
+
+std::optional<std::int64_t> RequestDriver::next_due_ns() {
+  if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
+  if (sessions_) return next_turn_due_ns();
+  if (feed_->next_request() >= plan_.end_request) return std::nullopt;
+  if (open_loop()) {
+    const std::uint64_t next = feed_->next_request();
+    const std::optional<std::int64_t> offset = arrivals_->offset_ns(next);
+    if (!offset || *offset >= measured_end_ns()) return std::nullopt;
+    return plan_.epoch_ns + *offset;
+  }
+  // Closed loop: every request is due at once; the engine's concurrency limit paces them.
+  if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
+  const std::int64_t since_epoch = now_ns() - plan_.epoch_ns;
+  if (since_epoch >= plan_.send_until_ns) return std::nullopt;
+  const std::int64_t end = measured_end_ns();
+  if (end != kNoLimitNs && since_epoch >= end) return std::nullopt;
+  return plan_.epoch_ns;
+}
+
+// A turn is due at its session's due time; while every open session waits on a reply more
+// turns are still to come, so the engine hears a time that never comes rather than "none left"
+// (its loop ends only when nothing is in flight and nothing is left). No turn starts after
+// --duration.
+std::optional<std::int64_t> RequestDriver::next_turn_due_ns() {
+  const std::int64_t end = measured_end_ns();
+  if (end != kNoLimitNs && now_ns() - plan_.epoch_ns >= end) return std::nullopt;
+  const std::optional<std::int64_t> due = sessions_->next_due_ns();
+  if (!due || *due == SessionScheduler::kAwaitingReply) return due;
+  return plan_.epoch_ns + *due;
+}
+
+std::vector<SessionEnd> RequestDriver::open_sessions() const {
+  return sessions_ ? sessions_->open_sessions() : std::vector<SessionEnd>{};
+}
+
+RequestDriver::Slot& RequestDriver::acquire_slot() {
+  if (!idle_slots_.empty()) {
+    Slot* slot = idle_slots_.back();
+    idle_slots_.pop_back();
+    return *slot;
+  }
+  slots_.push_back(std::make_unique<Slot>(*this));
+  return *slots_.back();
+}
+
+// The session's whole history, built on the loop: it holds the reply that has just ended.
+engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std::int64_t send_ns) {
+  const TurnToSend turn = sessions_->take(send_ns - plan_.epoch_ns);
+  protocol::RequestOptions request = plan_.request;
+  request.max_tokens = plan_.output_len_override.value_or(turn.user->output_len);
+  std::string body =
+      request.endpoint == protocol::Endpoint::chat
+          ? protocol::build_chat_request_body(request, turn.history->chat_messages())
+          : protocol::build_request_body(request, turn.history->transcript());
+  Slot& slot = acquire_slot();
+  metrics::RequestRecord& record = slot.begin();
+  slot.begin_turn(turn.slot);
+  record.index = plan_.first + sent_ * plan_.stride;
+  record.session = static_cast<std::int64_t>(turn.session);
+  record.turn = turn.turn;
+  record.start_ns = send_ns - plan_.epoch_ns;
+  // A turn is due when its user has thought; waiting for a slot after that is the server's
+  // (coordinated omission), as in an open loop.
+  record.intended_start_ns = turn.due_ns;
+  record.slot_wait_ns = std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - turn.due_ns);
+  record.requested_input_len = turn.history->words();
+  record.requested_output_len = request.max_tokens;
+  ++sent_;
+  ++measured_sent_;
+  if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
+  if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
+  const std::size_t server =
+      plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session) : 0;
+  return engine::TransferRequest{plan_.urls[server], std::move(body), headers_of(turn.session),
+                                 &slot};
+}
+
+// The engine keeps one header list per headers address for the run, so each session has its
+// own lines, made at its first turn and kept (never freed, so no later session's lines can
+// take their address) until the driver goes.
+const std::vector<std::string>* RequestDriver::headers_of(std::uint64_t session) {
+  if (plan_.session_header.empty()) return plan_.headers;
+  std::unique_ptr<std::vector<std::string>>& lines = session_headers_[session];
+  if (!lines) {
+    lines = std::make_unique<std::vector<std::string>>();
+    if (plan_.headers != nullptr) *lines = *plan_.headers;
+    lines->push_back(plan_.session_header + ": " +
+                     session_id(plan_.sessions->seed, plan_.prompt_stream, session));
+  }
+  return lines.get();
+}
+
+engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std::int64_t send_ns) {
+  if (sessions_) return take_turn(slot_free_ns, send_ns);
+  PreparedRequest prepared = feed_->take();  // the feed serves this driver's requests in order
+  const std::uint64_t index = prepared.request;
+
+  Slot* slot = &acquire_slot();
+  metrics::RequestRecord& record = slot->begin();
+  record.index = index;
+  record.start_ns = send_ns - plan_.epoch_ns;
+  record.warmup = index < plan_.warmup_requests || record.start_ns < plan_.warmup_until_ns;
+  if (open_loop()) {
+    // The schedule's time is the intended start; a wait for a concurrency slot after it is
+    // part of what the user of an overloaded server would see (coordinated omission).
+    record.intended_start_ns = arrivals_->offset_ns(index).value_or(record.start_ns);
+    record.slot_wait_ns =
+        std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - record.intended_start_ns);
+  } else {
+    record.intended_start_ns = std::max(slot_free_ns, plan_.epoch_ns) - plan_.epoch_ns;
+  }
+  record.requested_input_len = prepared.input_len;
+  record.client_prompt_tokens = prepared.client_tokens;
+  record.requested_output_len = prepared.output_len;
+  ++sent_;
+  if (!record.warmup) {
+    ++measured_sent_;
+    if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
+  }
+  if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
+
+  const std::size_t server =
+      plan_.spread != nullptr ? plan_.spread->server_of_request(index, record.session) : 0;
+  return engine::TransferRequest{plan_.urls[server], std::move(prepared.body), plan_.headers,
+                                 slot};
+}
+
+void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }
+
+}  // namespace bench::app

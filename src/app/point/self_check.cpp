@@ -1,0 +1,112 @@
+#include "bench/app/point/self_check.hpp"
+
+#include <string>
+
+#include <fmt/format.h>
+
+#include "bench/util/clock.hpp"
+
+namespace bench::app {
+
+namespace {
+
+std::string late_sleeps(const metrics::ClientLoad& load) {
+  return fmt::format("{} of {} sleeps of the event loop ended over 1 ms after their time "
+                     "(latest {:.1f} ms)",
+                     load.late_timer_wakes, load.timer_wakes,
+                     ns_to_ms(load.latest_timer_wake_ns));
+}
+
+// What shows the host delayed the loop: its late sleeps, and its wait for a CPU.
+std::string host_evidence(const metrics::ClientLoad& load) {
+  std::string evidence = load.late_timer_wakes > 0 ? late_sleeps(load) : "";
+  if (load.run_queue_wait_s && *load.run_queue_wait_s > 0) {
+    evidence += fmt::format("{}it waited {:.1f} ms in all for a CPU while runnable",
+                            evidence.empty() ? "" : "; ", *load.run_queue_wait_s * 1000);
+  }
+  return evidence.empty() ? late_sleeps(load) : evidence;
+}
+
+// Why requests went out late: a loop with work most of the time could not keep up (the client
+// was the bottleneck); a loop mostly idle was late because its host did not run it when due (a
+// busy or virtual machine), or while many requests fell due together (a wave: a closed loop's
+// equal-length requests ending at once, a burst of arrivals), which more client threads spread
+// but a faster host would not cure.
+std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verdict) {
+  const double busiest_percent = load.busiest_thread_utilization * 100;
+  if (verdict.client_bound) {
+    return fmt::format("because the client was saturated (an event loop had work {:.0f}% of "
+                       "the run)",
+                       busiest_loop_demand(load) * 100);
+  }
+  if (verdict.host_late) {
+    return fmt::format(
+        "because its host ran it late: {} (the busiest loop used {:.0f}% of a core: a busy "
+        "or virtual machine; more client threads would not cure it)",
+        host_evidence(load), busiest_percent);
+  }
+  const double longest_turn_ms = ns_to_ms(load.longest_loop_turn_ns);
+  if (load.late_timer_wakes > 0) {
+    return fmt::format(
+        "in waves or because its host ran it late: many requests fell due at once, or the "
+        "host did not run the loop on time ({}), while the busiest event loop used {:.0f}% "
+        "of a core (longest loop turn {:.1f} ms)",
+        late_sleeps(load), busiest_percent, longest_turn_ms);
+  }
+  return fmt::format(
+      "in waves: many requests fell due at once while the busiest event loop used {:.0f}% of "
+      "a core (longest loop turn {:.1f} ms)",
+      busiest_percent, longest_turn_ms);
+}
+
+std::string busy_loop_warning(const metrics::ClientLoad& load) {
+  const double waited_percent = (busiest_loop_demand(load) - load.busiest_thread_utilization) * 100;
+  return fmt::format(
+      "an event loop had work {:.0f}% of the run (it used {:.0f}% of a core{}): the client was "
+      "the bottleneck and may have stamped chunks late; rerun with --client-threads {} (or on a "
+      "faster host)",
+      busiest_loop_demand(load) * 100, load.busiest_thread_utilization * 100,
+      waited_percent >= 1 ? fmt::format(" and waited {:.0f}% for one", waited_percent) : "",
+      load.threads * 2);
+}
+
+}  // namespace
+
+results::ClientCheck check_client(const metrics::RunSummary& summary,
+                                 const metrics::ClientLoad& load) {
+  results::ClientCheck check;
+  check.load = load;
+  const std::int64_t requests = summary.sent + summary.warmup_requests;
+  const ClientLateness lateness{
+      summary.client_lag_ms.count > 0 ? summary.client_lag_ms.p99 : 0.0, requests};
+  const ClientVerdict verdict = judge_client(load, lateness);
+  check.saturated = verdict.client_bound;
+  check.host_late = verdict.host_late;
+  if (verdict.client_bound) check.warnings.push_back(busy_loop_warning(load));
+  if (lateness.p99_client_lag_ms > kMaxClientLagP99Ms) {
+    check.warnings.push_back(fmt::format(
+        "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late, {}; TTFT "
+        "and E2E from the intended start include it",
+        summary.client_lag_ms.p99, summary.client_lag_ms.max, lag_cause(load, verdict)));
+  }
+  if (load.loop_turns > 0) {
+    const double slow_fraction =
+        static_cast<double>(load.slow_loop_turns) / static_cast<double>(load.loop_turns);
+    if (slow_fraction > kMaxSlowTurnFraction) {
+      check.warnings.push_back(fmt::format(
+          "{:.1f}% of event-loop turns took over 1 ms (longest {:.1f} ms): chunk arrival times "
+          "may be late by that much",
+          slow_fraction * 100, ns_to_ms(load.longest_loop_turn_ns)));
+    }
+  }
+  if (static_cast<double>(load.bodies_built_on_loop) >
+      kMaxBodiesBuiltOnLoopFraction * static_cast<double>(requests)) {
+    check.warnings.push_back(fmt::format(
+        "{} request bodies were built on the event loop because the prompt producer fell behind: "
+        "sends may have been late by the time it takes to build one",
+        load.bodies_built_on_loop));
+  }
+  return check;
+}
+
+}  // namespace bench::app

@@ -1,0 +1,134 @@
+#include "bench/app/run/answer_probe.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "bench/answer_check/judge.hpp"
+#include "bench/answer_check/known_answers.hpp"
+#include "bench/engine/fetch.hpp"
+#include "bench/metrics/request_record.hpp"
+#include "bench/report/answer_check.hpp"
+#include "bench/util/clock.hpp"
+
+namespace bench::app {
+
+namespace {
+
+using results::AnswerVerdict;
+using results::KnownAnswerResult;
+
+constexpr std::size_t kExcerptChars = 80;
+
+// Extra-body keys that would carry the answer past its end (vLLM's and SGLang's ignore_eos and
+// min_tokens; vllm/sampling_params.py) or sample it (n, best_of): left out of the check's body.
+constexpr const char* kDroppedExtraKeys[] = {"ignore_eos", "min_tokens", "n", "best_of"};
+
+// Why an answer was not judged, one line: the refusal, the failure, or the broken stream.
+std::string not_judged_reason(const engine::FetchResult& got,
+                              const metrics::RequestRecord& record,
+                              const util::Redactor& redactor) {
+  if (got.http_status == 0) return "no response: " + redactor.redact(got.end.message);
+  if (got.http_status != 200) {
+    return fmt::format(
+        "HTTP {}: {}", got.http_status,
+        answer_check::answer_excerpt(
+            redactor.redact(protocol::error_message_from_body(got.body)), kExcerptChars));
+  }
+  return fmt::format("the stream failed ({}): {}", metrics::error_class_name(record.error),
+                     answer_check::answer_excerpt(redactor.redact(record.error_message),
+                                                  kExcerptChars));
+}
+
+KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
+                      const answer_check::KnownAnswerPrompt& prompt) {
+  const protocol::RequestOptions request =
+      answer_probe_request(target.request, prompt.max_tokens);
+  const std::string body =
+      request.endpoint == protocol::Endpoint::chat
+          ? protocol::build_chat_request_body(
+                request, nlohmann::json::array(
+                             {{{"role", "user"}, {"content", std::string(prompt.prompt)}}}))
+          : protocol::build_request_body(request, prompt.prompt);
+  const engine::FetchResult got = engine::fetch(target.urls[server], *target.headers, body,
+                                                target.engine, target.limits.max_response_bytes);
+  metrics::RequestRecord record;
+  protocol::StreamReader reader(target.limits);
+  reader.keep_answer_text(true);
+  reader.keep_reasoning_text(true);
+  reader.begin(&record);
+  reader.on_headers(got.http_status, got.content_type);
+  reader.on_body(got.body, 0);
+  reader.finish(protocol::TransportEnd{got.end.error, got.end.message, 0});
+
+  KnownAnswerResult result;
+  result.server = server;
+  result.id = prompt.id;
+  result.prompt = prompt.prompt;
+  result.http_status = got.http_status;
+  result.finish_reason = record.finish_reason;
+  const util::Redactor& redactor = *target.redactor;
+  if (!record.ok()) {
+    result.error = not_judged_reason(got, record, redactor);
+    return result;
+  }
+  const std::string& content = reader.answer_text();
+  const std::string& reasoning = reader.kept_reasoning_text();
+  const answer_check::Verdict verdict = answer_check::judge_answer(
+      prompt, {content, reasoning, record.finish_reason == "length"});
+  result.verdict = verdict.plausible ? AnswerVerdict::plausible : AnswerVerdict::implausible;
+  result.problems = verdict.problems;
+  // What it answered; what it thought only when it answered nothing.
+  const bool answered = content.find_first_not_of(" \t\r\n") != std::string::npos;
+  result.excerpt = answer_check::answer_excerpt(
+      redactor.redact(answered || reasoning.empty() ? content : "(reasoning) " + reasoning),
+      kExcerptChars);
+  return result;
+}
+
+}  // namespace
+
+protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
+                                              std::int64_t max_tokens) {
+  run.max_tokens = max_tokens;
+  run.temperature = 0.0;
+  run.ignore_eos = false;
+  run.continuous_usage_stats = false;
+  if (run.extra_body.is_object()) {
+    for (const char* key : kDroppedExtraKeys) run.extra_body.erase(key);
+    // An extra body that sets the length sends it in the key the server wants: keep the key.
+    for (const char* key : {"max_tokens", "max_completion_tokens"}) {
+      if (run.extra_body.contains(key)) run.extra_body[key] = max_tokens;
+    }
+    if (run.extra_body.contains("temperature")) run.extra_body["temperature"] = 0.0;
+  }
+  return run;
+}
+
+results::AnswerCheck probe_answers(const AnswerProbeTarget& target) {
+  const std::int64_t start_ns = now_ns();
+  results::AnswerCheck check;
+  const bool chat = target.request.endpoint == protocol::Endpoint::chat;
+  for (std::size_t server = 0; server < target.urls.size(); ++server) {
+    for (const answer_check::KnownAnswerPrompt& prompt :
+         answer_check::known_answer_prompts(chat)) {
+      check.answers.push_back(ask(target, server, prompt));
+    }
+  }
+  check.seconds = ns_to_s(now_ns() - start_ns);
+  return check;
+}
+
+nlohmann::json run_answer_check(const AnswerProbeTarget& target, bool quiet, std::ostream& err) {
+  nlohmann::json block = results::answer_check_to_json(probe_answers(target));
+  const std::vector<std::string> lines = report::answer_check_lines(block);
+  const bool implausible = results::answer_check_implausible(block);
+  if (implausible || !quiet) {
+    err << (implausible ? "bench: warning: answer check: " : "bench: answer check: ")
+        << lines.front() << "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i) err << "bench: " << lines[i] << "\n";
+  }
+  return block;
+}
+
+}  // namespace bench::app

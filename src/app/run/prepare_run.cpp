@@ -1,0 +1,191 @@
+// Everything settled before a run's clock starts: the prompts, the tokenizer and the chat
+// template's overhead, the servers and their context length, the model, per-chunk usage.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bench/app/run/answer_probe.hpp"
+#include "bench/app/server/server_identity.hpp"
+#include "bench/app/point/server_spread.hpp"
+#include "bench/app/server/server_tokenizer.hpp"
+#include "bench/app/server/target.hpp"
+#include "bench/app/server/token_setup.hpp"
+#include "bench/cli/exit_codes.hpp"
+#include "bench/app/server/tokenizer_files.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/sim/sim_server.hpp"
+#include "bench/util/open_file_limit.hpp"
+#include "bench/util/redact.hpp"
+#include "bench/workload/dataset_error.hpp"
+#include "bench/workload/prompt_source.hpp"
+#include "bench/app/run/run_stages.hpp"
+
+namespace bench::app {
+
+using nlohmann::json;
+
+namespace {
+
+// The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
+void open_prompts(const RunPlan& plan, PreparedRun& prepared, std::ostream& err) {
+  workload::TokenLengths lengths;
+  lengths.tokenizer = prepared.tokenizer.get();
+  if (plan.tokenizer.input_len_includes_template && prepared.template_overhead) {
+    lengths.template_tokens = prepared.template_overhead->tokens;
+  }
+  prepared.prompts = workload::open_prompt_source(plan.dataset, lengths);
+  if (!plan.output.quiet) {
+    err << "bench: " << prepared.prompts->summary()
+        << (plan.reuse_prompts ? "; --reuse-prompts: every point resends the first one's"
+                                  : "")
+        << "\n";
+  }
+}
+
+// --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
+void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine,
+                    PreparedRun& prepared, std::ostream& err) {
+  const TokenServer server{prepared.target.first_base_url(), prepared.urls.front(), &plan.headers,
+                           engine,
+                           prepared.request, prepared.redactor.get()};
+  if (plan.tokenizer.source == TokenizerSource::server) {
+    prepared.tokenizer = open_server_tokenizer(server);
+  }
+  const bool quiet = plan.output.quiet;
+  const bool includes_template = plan.tokenizer.input_len_includes_template;
+  if (!quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
+  if (prepared.request.endpoint != protocol::Endpoint::chat) return;
+  prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
+  if (!prepared.template_overhead && includes_template) {
+    throw RunError("--input-len-includes-template: the chat template's tokens could not be "
+                   "measured (no chat tokenizer on the server, no usage in a probe's answer)");
+  }
+  if (quiet) return;
+  if (prepared.template_overhead) {
+    err << fmt::format("bench: chat template: {} tokens a prompt (measured by {}); {}\n",
+                       prepared.template_overhead->tokens, prepared.template_overhead->method,
+                       includes_template ? "--input-len includes them"
+                           : "--input-len counts content only");
+  } else {
+    err << "bench: chat template: overhead unknown (no chat tokenizer on the server, no usage "
+           "in a probe's answer)\n";
+  }
+}
+
+// What the server says of itself, and its max_model_len against the run's longest request:
+// beyond it, a run in tokens is refused (exit 2) before a request is sent; in words, a warning
+// (random) or a note that the check was not made (a dataset read in words).
+void check_server_context(const RunPlan& plan, const engine::EngineOptions& engine,
+                          PreparedRun& prepared, std::ostream& err) {
+  // Several servers: each is asked, and the run held to the smallest context of them all.
+  std::vector<ServerIdentity> servers;
+  std::vector<std::string> shown_urls;
+  for (const std::string& base_url : prepared.target.base_urls) {
+    servers.push_back(
+        probe_server_identity({base_url, &plan.headers, engine}, prepared.request.model));
+    shown_urls.push_back(util::url_without_password(base_url));
+  }
+  std::vector<std::string> differences;
+  prepared.server = common_identity(servers, shown_urls, differences);
+  for (const std::string& difference : differences) {
+    if (!plan.output.quiet) err << "bench: warning: the servers differ: " << difference << "\n";
+  }
+  const std::optional<ContextVerdict> verdict =
+      check_context_fit(context_fit_of(plan, prepared));
+  if (!verdict) return;
+  if (verdict->refuse) throw std::invalid_argument(verdict->line);
+  if (!plan.output.quiet) {
+    err << (verdict->unchecked ? "bench: " : "bench: warning: ") << verdict->line << "\n";
+  }
+}
+
+// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
+// stops the run before anything is sent, the embedded server included), the server, its
+// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
+// tokenizer (the server's, or a file's) and the template's measure.
+PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
+  PreparedRun prepared;
+  const bool tokens = plan.tokenizer.source != TokenizerSource::none;
+  if (plan.tokenizer.source == TokenizerSource::file) {
+    prepared.tokenizer = open_tokenizer_file(plan.tokenizer.name);
+  }
+  if (!tokens) open_prompts(plan, prepared, err);
+
+  prepared.target = open_target(plan.server.base_urls, plan.server.sim);
+  if (prepared.target.embedded && !plan.output.quiet) {
+    err << fmt::format(
+        "bench: no --base-url given: benchmarking the embedded simulated server at {} ({}).\n"
+        "bench: its figures describe the simulator, not a real model; pass --base-url to "
+        "measure a server.\n",
+        prepared.target.first_base_url(), sim::describe(plan.server.sim));
+  }
+  prepared.redactor = std::make_shared<const util::Redactor>(
+      util::redactor_for_servers(plan.headers, prepared.target.base_urls));
+  raise_open_file_limit(plan.most_concurrency + 64);
+  engine::EngineOptions engine = plan.engine;
+  engine.concurrency = 1;
+  prepared.request = plan.request;
+  for (const std::string& base_url : prepared.target.base_urls) {
+    prepared.urls.push_back(base_url +
+                            std::string(protocol::endpoint_path(prepared.request.endpoint)));
+  }
+  if (prepared.urls.size() > 1) {
+    prepared.spread = std::make_shared<const ServerSpread>(
+        plan.server.weights.empty() ? std::vector<std::int64_t>(prepared.urls.size(), 1)
+                                    : plan.server.weights);
+  }
+  if (prepared.request.model.empty()) {
+    prepared.request.model =
+        discover_model(prepared.target.first_base_url(), plan.headers, engine,
+                       *prepared.redactor);
+  }
+  if (tokens) {
+    open_tokenizer(plan, engine, prepared, err);
+    open_prompts(plan, prepared, err);
+  }
+  check_server_context(plan, engine, prepared, err);
+  const cli::PerChunkUsage per_chunk_usage = plan.server.per_chunk_usage;
+  prepared.request.continuous_usage_stats =
+      per_chunk_usage == cli::PerChunkUsage::on ||
+      (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+       probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
+                             *prepared.redactor));
+  if (plan.server.answer_check) {
+    prepared.answer_check = run_answer_check(
+        {prepared.urls, &plan.headers, prepared.request, engine, plan.limits,
+         prepared.redactor.get()},
+        plan.output.quiet, err);
+  }
+  return prepared;
+}
+
+}  // namespace
+
+// Prepare, mapping what stops a run before it starts to its exit code.
+std::optional<PreparedRun> plan_and_prepare(const RunPlan& plan, int& failure_code,
+                                            std::ostream& err) {
+  try {
+    return prepare(plan, err);
+  } catch (const RunError& error) {
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitRunFailed;
+  } catch (const tokenizer::TokenizerError& error) {  // a tokenizer file that cannot be used
+    err << "bench: error: --tokenizer " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  } catch (const workload::DatasetError& error) {  // a dataset file that cannot be used
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  } catch (const std::invalid_argument& error) {  // a value the CLI let through
+    err << "bench: error: " << error.what() << "\n";
+    failure_code = cli::kExitUsage;
+  }
+  return std::nullopt;
+}
+
+}  // namespace bench::app
