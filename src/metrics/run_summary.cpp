@@ -216,6 +216,7 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
   }
   summary.input_split.add(record);
   summary.reasoning.add(record);
+  summary.tool_calls.add(record);
   requested_input_sum_ += static_cast<double>(record.requested_input_len);
   requested_output_sum_ += static_cast<double>(record.requested_output_len);
 }
@@ -268,6 +269,7 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   to.input_tokens_unknown += from.input_tokens_unknown;
   to.input_split.merge(from.input_split);
   to.reasoning.merge(from.reasoning);
+  to.tool_calls.merge(from.tool_calls);
   to.total_text_chunks += from.total_text_chunks;
   to.chunks_differ_from_tokens = to.chunks_differ_from_tokens || from.chunks_differ_from_tokens;
   to.itl_estimated = to.itl_estimated || from.itl_estimated;
@@ -333,6 +335,8 @@ RunSummary RunAccumulator::summarize() {
       per_second(static_cast<double>(summary.reasoning.reasoning_tokens), duration_s);
   summary.answer_output_throughput =
       per_second(static_cast<double>(summary.reasoning.answer_tokens), duration_s);
+  summary.tool_call_output_throughput =
+      per_second(static_cast<double>(summary.tool_calls.tool_call_tokens), duration_s);
   summary.goodput_measured = options_.slo.any();
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
 

@@ -85,12 +85,17 @@ std::string_view output_source_label(const RunSummary& s) {
 
 json token_count_source(const RunSummary& s) {
   const std::optional<std::string_view> reasoning = metrics::reasoning_source_label(s.reasoning);
+  const std::optional<std::string_view> tool_calls = metrics::tool_call_source_label(s.tool_calls);
   return {
       {"output", output_source_label(s)},
       {results::key::reasoning_token_source, reasoning ? json(*reasoning) : json(nullptr)},
       {"reasoning_from_usage", s.reasoning.from_usage},
       {"reasoning_from_tokenizer", s.reasoning.from_tokenizer},
       {"reasoning_from_chunks", s.reasoning.from_chunks},
+      {results::key::tool_call_token_source, tool_calls ? json(*tool_calls) : json(nullptr)},
+      {"tool_calls_from_usage", s.tool_calls.from_usage},
+      {"tool_calls_from_tokenizer", s.tool_calls.from_tokenizer},
+      {"tool_calls_from_chunks", s.tool_calls.from_chunks},
       {"input", source_label(s.input_tokens_from_usage, s.input_tokens_unknown, "unknown")},
       {"output_from_usage", s.output_tokens_from_usage},
       {"output_from_tokenizer", s.output_tokens_from_tokenizer},
@@ -231,6 +236,20 @@ void put_input_split(json& out, const RunSummary& s, bool input_known) {
   out[results::key::cached_input_share] = results::known_or_null(cached_input_share(split));
   out[results::key::input_split_disclosure] = metrics::cache_disclosure_name(split.disclosure());
   out[results::key::input_split_disclosing_requests] = split.disclosing_requests;
+}
+
+// The output's tool-call part (results::key): null, never 0, unless some request called a tool.
+void put_tool_calls(json& out, const RunSummary& s) {
+  const metrics::ToolCallSplit& split = s.tool_calls;
+  const bool known = split.any();
+  out[results::key::requests_with_tool_calls] = split.tool_call_requests;
+  out[results::key::total_tool_calls] = known ? json(split.tool_calls) : json(nullptr);
+  out[results::key::total_tool_call_tokens] = known ? json(split.tool_call_tokens) : json(nullptr);
+  out[results::key::tool_call_output_share] = results::known_or_null(split.share_of_output());
+  out[results::key::tool_call_output_throughput] =
+      if_known(known, s.tool_call_output_throughput);
+  out[results::key::mean_tool_call_tokens] =
+      results::known_or_null(split.mean_tool_call_tokens());
 }
 
 // The output split into reasoning and answer, and TTFA (results::key): null, never 0, unless some
@@ -375,6 +394,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["mean_requested_output_len"] = results::known_or_null(s.mean_requested_output_len);
   out["mean_completion_tokens"] = results::known_or_null(s.mean_completion_tokens);
   put_reasoning(out, s);
+  put_tool_calls(out, s);
   if (s.multi_turn) out[results::key::multi_turn] = multi_turn_json(*s.multi_turn);
 
   put_load(out, c);

@@ -48,6 +48,12 @@ std::vector<std::string> make_run_metric_names() {
       std::string(key::answer_output_throughput), std::string(key::mean_reasoning_tokens),
       std::string(key::mean_answer_tokens),
   });
+  // Tool calls: null when no request called a tool.
+  names.insert(names.end(), {
+      std::string(key::requests_with_tool_calls), std::string(key::total_tool_calls),
+      std::string(key::total_tool_call_tokens), std::string(key::tool_call_output_share),
+      std::string(key::tool_call_output_throughput), std::string(key::mean_tool_call_tokens),
+  });
   for (std::string_view stat : kDistributionStats) {
     names.push_back(distribution_key(stat, key::ttfa));
   }

@@ -89,6 +89,14 @@ void visit_counters(Summary& s, Visit&& visit) {
   visit("reasoning_from_usage", s.reasoning.from_usage);
   visit("reasoning_from_tokenizer", s.reasoning.from_tokenizer);
   visit("reasoning_from_chunks", s.reasoning.from_chunks);
+  visit("tool_call_counted_requests", s.tool_calls.requests);
+  visit("tool_call_output_tokens", s.tool_calls.output_tokens);
+  visit("tool_call_requests", s.tool_calls.tool_call_requests);
+  visit("tool_calls", s.tool_calls.tool_calls);
+  visit("tool_call_tokens", s.tool_calls.tool_call_tokens);
+  visit("tool_calls_from_usage", s.tool_calls.from_usage);
+  visit("tool_calls_from_tokenizer", s.tool_calls.from_tokenizer);
+  visit("tool_calls_from_chunks", s.tool_calls.from_chunks);
 }
 
 json counts_json(const metrics::RunSummary& s) {

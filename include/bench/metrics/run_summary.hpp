@@ -17,6 +17,7 @@
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/reasoning_split.hpp"
+#include "bench/metrics/tool_call_split.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/sample_budget.hpp"
 #include "bench/metrics/steady_latency.hpp"
@@ -78,9 +79,13 @@ struct RunSummary {
   std::optional<MultiTurnSummary> multi_turn;
   double reasoning_output_throughput = 0;  // reasoning.reasoning_tokens / duration
   double answer_output_throughput = 0;     // reasoning.answer_tokens / duration
+  // The part of total_output_tokens spent on tool calls (tool_call_split.hpp); reported only
+  // when tool_calls.any(). Its throughput is part of output_throughput, output tok/s.
+  ToolCallSplit tool_calls;
+  double tool_call_output_throughput = 0;  // tool_calls.tool_call_tokens / duration
 
   // Latency distributions in milliseconds, over successful requests.
-  Distribution ttft_ms;   // request start -> first text-carrying chunk
+  Distribution ttft_ms;   // request start -> first token (text, reasoning or tool-call delta)
   Distribution ttfa_ms;   // request start -> first chunk carrying answer text (not reasoning)
   Distribution itl_ms;    // gaps between tokens (chunk gaps split over the chunk's tokens)
   Distribution icl_ms;    // gaps between successive text-carrying chunks
