@@ -62,7 +62,8 @@ bool same_chunk(const Chunk& a, const Chunk& b) {
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
          a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
          a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
-         a.timings_cache_n == b.timings_cache_n;
+         a.timings_cache_n == b.timings_cache_n && a.tool_call_text == b.tool_call_text &&
+         a.tool_call_names == b.tool_call_names;
 }
 
 void compare_scanner_with_dom(std::string_view data) {

@@ -252,6 +252,12 @@ nlohmann::json options_to_json(const RunOptions& run) {
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()
                                                 : nlohmann::json::parse(run.extra_body);
+  // Only when given, so the configs of earlier results keep their keys.
+  if (!run.tools.empty()) config["tools"] = nlohmann::json::parse(run.tools);
+  if (!run.tool_choice.empty()) config["tool_choice"] = run.tool_choice;
+  if (!run.response_format.empty()) {
+    config["response_format"] = nlohmann::json::parse(run.response_format);
+  }
   // Header names only: values may carry credentials.
   nlohmann::json header_names = nlohmann::json::array();
   for (const std::string& header : run.headers) {

@@ -210,6 +210,13 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
          "before 0.10) or reasoning (newer vLLM) (default: reasoning_content)")
       ->check(CLI::IsMember({"reasoning_content", "reasoning"}))
       ->group(dialect);
+  app.add_option(prefix + "tool-call-fraction", sim.tool_call_fraction,
+                 "Fraction of chat streams whose request has tools (and tool_choice not none) "
+                 "that answer with a tool call, streamed as vLLM does; tool_choice required or a "
+                 "named function always calls (drawn per request from --seed)")
+      ->check(number_range(0.0, 1.0))
+      ->capture_default_str()
+      ->group(dialect);
   app.add_option(prefix + "keepalive-timeout", sim.keepalive_timeout_s,
                  "Close a connection idle this many seconds, as servers do (vLLM: 5); 0: never")
       ->check(number_range(0.0, 3600.0))

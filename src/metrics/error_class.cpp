@@ -45,6 +45,15 @@ std::string_view token_source_name(TokenSource source) {
   return "unknown";
 }
 
+std::string_view token_sources_label(std::int64_t usage, std::int64_t tokenizer,
+                                     std::int64_t chunks) {
+  const int sources = (usage > 0 ? 1 : 0) + (tokenizer > 0 ? 1 : 0) + (chunks > 0 ? 1 : 0);
+  if (sources > 1) return "mixed";
+  if (tokenizer > 0) return token_source_name(TokenSource::tokenizer);
+  if (chunks > 0) return token_source_name(TokenSource::chunks);
+  return token_source_name(TokenSource::usage);
+}
+
 std::string_view cached_token_source_name(CachedTokenSource source) {
   switch (source) {
     case CachedTokenSource::none: return "none";

@@ -46,12 +46,7 @@ std::optional<double> ReasoningSplit::mean_answer_tokens() const {
 
 std::optional<std::string_view> reasoning_source_label(const ReasoningSplit& split) {
   if (!split.any()) return std::nullopt;
-  const int sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
-                      (split.from_chunks > 0 ? 1 : 0);
-  if (sources > 1) return "mixed";
-  if (split.from_tokenizer > 0) return token_source_name(TokenSource::tokenizer);
-  if (split.from_chunks > 0) return token_source_name(TokenSource::chunks);
-  return token_source_name(TokenSource::usage);
+  return token_sources_label(split.from_usage, split.from_tokenizer, split.from_chunks);
 }
 
 }  // namespace bench::metrics

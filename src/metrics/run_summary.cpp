@@ -217,6 +217,7 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
   }
   summary.input_split.add(record);
   summary.reasoning.add(record);
+  summary.tool_calls.add(record);
   sums_.requested_input_sum += static_cast<double>(record.requested_input_len);
   sums_.requested_output_sum += static_cast<double>(record.requested_output_len);
 }
@@ -307,6 +308,8 @@ RunSummary RunAccumulator::summarize() {
       per_second(static_cast<double>(summary.reasoning.reasoning_tokens), duration_s);
   summary.answer_output_throughput =
       per_second(static_cast<double>(summary.reasoning.answer_tokens), duration_s);
+  summary.tool_call_output_throughput =
+      per_second(static_cast<double>(summary.tool_calls.tool_call_tokens), duration_s);
   summary.goodput_measured = options_.slo.any();
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
 

@@ -136,12 +136,21 @@ void assign_decoded(std::string& out, const RawString& string) {
   append_decoded(out, string);
 }
 
+// One element of delta.tool_calls: its function's name and argument fragment, when strings.
+struct ToolCallFragment {
+  std::optional<RawString> name, arguments;
+};
+// Streams send one fragment a chunk, or one per call started together; more go the DOM way.
+constexpr std::size_t kMaxToolCallFragments = 8;
+
 // What the scan found, as views into the payload; turned into a Chunk once the whole payload
 // has proved to be valid JSON.
 struct Found {
   std::optional<RawString> id;
   bool has_choice = false;  // choices[0] is an object
   std::optional<RawString> text, reasoning_content, reasoning, content, finish_reason;
+  std::array<ToolCallFragment, kMaxToolCallFragments> tool_calls;
+  std::size_t tool_call_count = 0;  // fragments of tool_calls that are objects with a function
   bool has_usage = false;  // usage is an object
   std::optional<std::int64_t> prompt_tokens, completion_tokens;
   std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
@@ -175,7 +184,8 @@ class Scanner {
     kPromptTokens = 1u << 10, kCompletionTokens = 1u << 11, kMessage = 1u << 12,
     kTimings = 1u << 13, kPromptTokensDetails = 1u << 14, kCachedTokens = 1u << 15,
     kPromptN = 1u << 16, kCacheN = 1u << 17, kCompletionTokensDetails = 1u << 18,
-    kReasoningTokens = 1u << 19,
+    kReasoningTokens = 1u << 19, kToolCalls = 1u << 20, kFunction = 1u << 21, kName = 1u << 22,
+    kArguments = 1u << 23,
   };
 
   bool at(char c) const { return p_ != end_ && *p_ == c; }
@@ -308,7 +318,42 @@ class Scanner {
       if (is(k, "reasoning")) {
         return first_time(name, kReasoning, seen) && optional_string(found.reasoning, 3);
       }
+      if (is(k, "tool_calls")) {
+        if (!first_time(name, kToolCalls, seen)) return false;
+        return at('[') ? tool_calls_array(found) : value(3);
+      }
       return !name.escaped && value(3);
+    });
+  }
+
+  // delta.tool_calls: [{"index", "id", "type", "function": {"name", "arguments"}}, ...].
+  bool tool_calls_array(Found& found) {
+    return array(3, [&](std::size_t) {
+      if (!at('{')) return value(4);
+      return tool_call_object(found);
+    });
+  }
+
+  bool tool_call_object(Found& found) {
+    unsigned seen = 0;
+    return object(4, [&](const RawString& name) {
+      if (!is(name.raw, "function")) return !name.escaped && value(4);
+      if (!first_time(name, kFunction, seen)) return false;
+      if (!at('{')) return value(4);
+      if (found.tool_call_count == kMaxToolCallFragments) return false;
+      return function_object(found.tool_calls[found.tool_call_count++]);
+    });
+  }
+
+  bool function_object(ToolCallFragment& fragment) {
+    unsigned seen = 0;
+    return object(5, [&](const RawString& name) {
+      const std::string_view k = name.raw;
+      if (is(k, "name")) return first_time(name, kName, seen) && optional_string(fragment.name, 5);
+      if (is(k, "arguments")) {
+        return first_time(name, kArguments, seen) && optional_string(fragment.arguments, 5);
+      }
+      return !name.escaped && value(5);
     });
   }
 
@@ -546,6 +591,8 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
 
   chunk.text.clear();
   chunk.reasoning_size = 0;
+  chunk.tool_call_text.clear();
+  chunk.tool_call_names.clear();
   chunk.finish_reason.clear();
   chunk.id.clear();
   chunk.error_message.clear();
@@ -577,6 +624,14 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
     chunk.reasoning_size = chunk.text.size();
     if (found.text) append_decoded(chunk.text, *found.text);
     if (found.content) append_decoded(chunk.text, *found.content);
+    for (std::size_t i = 0; i < found.tool_call_count; ++i) {
+      const ToolCallFragment& fragment = found.tool_calls[i];
+      if (fragment.name && !fragment.name->raw.empty()) {
+        append_decoded(chunk.tool_call_text, *fragment.name);
+        assign_decoded(chunk.tool_call_names.emplace_back(), *fragment.name);
+      }
+      if (fragment.arguments) append_decoded(chunk.tool_call_text, *fragment.arguments);
+    }
     if (found.finish_reason) assign_decoded(chunk.finish_reason, *found.finish_reason);
   }
   if (found.has_usage) {

@@ -132,6 +132,11 @@ void complete_body(const RequestOptions& options, json& body) {
   if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
   if (options.ignore_eos) body["ignore_eos"] = true;
   if (options.temperature) body["temperature"] = *options.temperature;
+  if (options.endpoint == Endpoint::chat) {
+    if (!options.tools.is_null()) body["tools"] = options.tools;
+    if (!options.tool_choice.is_null()) body["tool_choice"] = options.tool_choice;
+    if (!options.response_format.is_null()) body["response_format"] = options.response_format;
+  }
   // RFC 7386: keys of extra_body override ours, null removes one, objects merge recursively.
   // A non-object patch would replace the whole body, which is never meant: it is not applied.
   if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
@@ -161,6 +166,11 @@ std::string build_chat_request_body(const RequestOptions& options, const nlohman
   return finish_body(options, body);
 }
 
+json tool_choice_value(std::string_view choice) {
+  if (choice == "auto" || choice == "required" || choice == "none") return std::string(choice);
+  return {{"type", "function"}, {"function", {{"name", std::string(choice)}}}};
+}
+
 bool asks_per_chunk_usage(const RequestOptions& options) {
   json body = json::object();
   complete_body(options, body);
@@ -187,6 +197,26 @@ Chunk interpret_chunk(std::string_view data) {
 
 namespace {
 
+// delta.tool_calls: [{"index", "id", "type", "function": {"name", "arguments"}}, ...] (OpenAI's
+// API reference, chat streaming; vllm/entrypoints/openai/serving_chat.py sends the parsers'
+// DeltaToolCall the same way). Names and argument fragments are the call's generated text.
+void read_tool_calls(const json& delta, Chunk& chunk) {
+  const auto calls = delta.find("tool_calls");
+  if (calls == delta.end() || !calls->is_array()) return;
+  for (const json& call : *calls) {
+    if (!call.is_object()) continue;
+    const auto function = call.find("function");
+    if (function == call.end() || !function->is_object()) continue;
+    if (const std::string* name = string_field(*function, "name"); name && !name->empty()) {
+      chunk.tool_call_text += *name;
+      chunk.tool_call_names.push_back(*name);
+    }
+    if (const std::string* arguments = string_field(*function, "arguments")) {
+      chunk.tool_call_text += *arguments;
+    }
+  }
+}
+
 // choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" with optional
 // reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) and
 // content. The reasoning goes first in chunk.text and is measured by reasoning_size.
@@ -210,6 +240,7 @@ void read_first_choice(const json& parsed, Chunk& chunk) {
   if (const std::string* text = string_field(choice, "text")) chunk.text += *text;
   if (delta != nullptr) {
     if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
+    read_tool_calls(*delta, chunk);
   }
   if (const std::string* finish = string_field(choice, "finish_reason")) {
     chunk.finish_reason = *finish;

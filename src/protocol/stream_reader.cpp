@@ -67,6 +67,7 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   error_body_.clear();
   generated_text_.clear();
   reasoning_text_.clear();
+  tool_call_text_.clear();
   answer_text_.clear();
   kept_reasoning_text_.clear();
   usage_reasoning_tokens_.reset();
@@ -165,14 +166,15 @@ bool StreamReader::on_event(const sse::Event& event) {
       break;
   }
 
-  if (chunk.has_text()) record_text_chunk(chunk);
+  if (chunk.has_text() || chunk.has_tool_call()) record_text_chunk(chunk);
   record_chunk_fields(chunk);
   return true;
 }
 
 void StreamReader::record_text_chunk(const Chunk& chunk) {
   metrics::RequestRecord& record = *record_;
-  // First token rule: the first chunk with generated text; role-only or empty deltas are not.
+  // First token rule: the first chunk with generated tokens (text, reasoning or a tool-call
+  // delta); role-only or empty deltas are not.
   if (record.text_chunk_ns.empty()) record.first_token_ns = current_arrival_ns_;
   if (record.first_answer_ns < 0 && chunk.has_answer()) {
     record.first_answer_ns = current_arrival_ns_;
@@ -180,8 +182,17 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
   record.text_chunk_ns.push_back(current_arrival_ns_);
   record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
   if (chunk.has_reasoning()) ++record.reasoning_chunks;
+  if (chunk.has_tool_call()) {
+    ++record.tool_call_chunks;
+    record.tool_call_names.insert(record.tool_call_names.end(), chunk.tool_call_names.begin(),
+                                  chunk.tool_call_names.end());
+  }
   if (output_counter_ != nullptr && record.completion_token_source != TokenSource::usage) {
     append_capped(generated_text_, chunk.text, limits_.max_response_bytes);
+    append_capped(generated_text_, chunk.tool_call_text, limits_.max_response_bytes);
+  }
+  if (output_counter_ != nullptr && chunk.has_tool_call()) {
+    append_capped(tool_call_text_, chunk.tool_call_text, limits_.max_response_bytes);
   }
   if (output_counter_ != nullptr && chunk.has_reasoning() && !usage_reasoning_tokens_) {
     append_capped(reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
@@ -271,6 +282,7 @@ void StreamReader::finish(const TransportEnd& end) {
   settle_cached_prompt_tokens();
   settle_completion_tokens();
   settle_reasoning_tokens();
+  settle_tool_call_tokens();
 }
 
 // Without usage the completion length is the output counter's count of the streamed text, or
@@ -325,6 +337,42 @@ void StreamReader::settle_reasoning_tokens() {
   }
   reasoning_text_.clear();
   record.reasoning_tokens = std::min(record.reasoning_tokens, completion);
+}
+
+// The completion's tool-call part. No server's usage breaks it out, but an answer that streamed
+// no content spent every token that was not reasoning on its calls (their markup included, which
+// the server's tool parser hides): usage's completion_tokens less the reasoning tokens, when both
+// come from usage. Otherwise the output counter on the calls' names and arguments, else one token
+// per tool-call chunk (an estimate); capped at what reasoning left of completion_tokens.
+void StreamReader::settle_tool_call_tokens() {
+  metrics::RequestRecord& record = *record_;
+  const std::int64_t room = record.completion_tokens - record.reasoning_tokens;
+  if (!record.ok() || record.completion_tokens < 0 || !record.called_tools()) {
+    tool_call_text_.clear();
+    return;
+  }
+  const bool reasoning_from_usage = record.reasoning_token_source == TokenSource::usage ||
+                                    record.reasoning_token_source == TokenSource::none;
+  if (record.first_answer_ns < 0 && record.completion_token_source == TokenSource::usage &&
+      reasoning_from_usage) {
+    record.tool_call_tokens = room;
+    record.tool_call_token_source = TokenSource::usage;
+    tool_call_text_.clear();
+    return;
+  }
+  record.tool_call_tokens = record.tool_call_chunks;
+  record.tool_call_token_source = TokenSource::chunks;
+  if (output_counter_ != nullptr && !tool_call_text_.empty()) {
+    // Inside the transport's callbacks: a text the tokenizer refuses keeps the chunk estimate.
+    try {
+      record.tool_call_tokens = static_cast<std::int64_t>(output_counter_->count(tool_call_text_));
+      record.tool_call_token_source = TokenSource::tokenizer;
+    } catch (const std::exception&) {
+      // the chunk estimate stands
+    }
+  }
+  tool_call_text_.clear();
+  record.tool_call_tokens = std::max<std::int64_t>(0, std::min(record.tool_call_tokens, room));
 }
 
 // The prompt's split into cached and computed tokens, from the most direct statement the stream

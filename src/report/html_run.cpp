@@ -204,6 +204,15 @@ std::string reasoning_rows(const json& run, bool with_steady) {
                         with_steady);
 }
 
+// Tool calls: the output figure's tool-call part, under it; none when no request called a tool.
+std::string tool_call_rows(const json& run, bool with_steady) {
+  const auto tool_calls = number(run, results::key::tool_call_output_throughput);
+  if (!tool_calls) return {};
+  return throughput_row({"", "&nbsp;&nbsp;tool calls", fixed(tool_calls, 1), "",
+                         "output tok/s (tool calls)", source_cell(run, "tool_calls")},
+                        with_steady);
+}
+
 std::string throughput_section(const json& run, std::string_view id_prefix) {
   const json* steady = view::object_at(run, "steady_state");
   const bool with_steady = steady != nullptr;
@@ -223,6 +232,7 @@ std::string throughput_section(const json& run, std::string_view id_prefix) {
        steady_value("output_throughput", 1), "output tok/s", source_cell(run, "output")},
       with_steady);
   out += reasoning_rows(run, with_steady);
+  out += tool_call_rows(run, with_steady);
   out += input_and_total_rows(run, steady);
   out +=
       throughput_row({"", "Request throughput", fixed(number(run, "request_throughput"), 2),
@@ -337,6 +347,18 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
                      source_cell(run, "reasoning"),
                      view::grouped(view::count(run, results::key::requests_with_reasoning)),
                      view::length(number(run, results::key::mean_reasoning_tokens))));
+  }
+  if (const auto tool_tokens = number(run, results::key::total_tool_call_tokens)) {
+    const auto share = number(run, results::key::tool_call_output_share);
+    item("Tool-call tokens",
+         fmt::format("{} <span class=\"src\">({} of output; {}; {} calls in {} requests, mean "
+                     "{} tokens)</span>",
+                     view::grouped(static_cast<std::int64_t>(*tool_tokens)),
+                     share ? fmt::format("{:.1f}%", *share * 100.0) : std::string("n/a"),
+                     source_cell(run, "tool_calls"),
+                     view::grouped(view::count(run, results::key::total_tool_calls)),
+                     view::grouped(view::count(run, results::key::requests_with_tool_calls)),
+                     view::length(number(run, results::key::mean_tool_call_tokens))));
   }
   item("Prompt cache", prompt_cache_text(run));
   if (number(run, "mean_requested_input_len")) {

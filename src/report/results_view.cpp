@@ -122,8 +122,9 @@ std::string token_source_label(const json& run, std::string_view kind) {
   const json* sources = object_at(run, "token_count_source");
   if (sources == nullptr) return "not recorded";
   const std::string source = text(*sources, kind);
-  // Output and reasoning counts come from usage, the tokenizer or chunks; input from usage only.
-  const bool output = kind == "output" || kind == "reasoning";
+  // Output, reasoning and tool-call counts come from usage, the tokenizer or chunks; input from
+  // usage only.
+  const bool output = kind == "output" || kind == "reasoning" || kind == "tool_calls";
   if (source == "usage") return "server usage";
   if (source == "tokenizer") return "counted by the tokenizer (no usage)";
   if (source == "chunks_estimate") return "ESTIMATE from chunk count (no usage)";

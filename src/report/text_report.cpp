@@ -189,6 +189,16 @@ void write_reasoning_throughput(Writer& w, const RunSummary& s) {
                                   fixed2(s.answer_output_throughput), kNumberWidth));
 }
 
+// Tool calls: their part of the output figure, under it, only when some request called a tool
+// (docs/metrics.md, Tool calls).
+void write_tool_call_throughput(Writer& w, const RunSummary& s) {
+  if (!s.tool_calls.any()) return;
+  const bool estimate = s.tool_calls.from_chunks > 0;
+  w.field("  tool calls", fmt::format("{:>{}} output tok/s (tool calls){}",
+                                      fixed2(s.tool_call_output_throughput), kNumberWidth,
+                                      estimate ? "  [ESTIMATE: see token counts]" : ""));
+}
+
 // Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
 // Throughput).
 void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
@@ -199,6 +209,7 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
           fmt::format("{:>{}} tok/s (output){}", fixed2(s.output_throughput), kNumberWidth,
                       output_note));
   write_reasoning_throughput(w, s);
+  write_tool_call_throughput(w, s);
   write_input_and_total(w, s.input_throughput, s.total_throughput, input_unknown_note(s),
                         {"Input token throughput", "Total token throughput"},
                         input_split_lines(s));
@@ -342,10 +353,40 @@ void write_reasoning_counts(Writer& w, const RunSummary& s) {
                       length(split.mean_answer_tokens().value_or(0))));
 }
 
+std::string tool_call_source(const metrics::ToolCallSplit& split) {
+  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) +
+                               (split.from_tokenizer > 0 ? 1 : 0) + (split.from_chunks > 0 ? 1 : 0);
+  if (sources > 1) {
+    return fmt::format("mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
+                       "from tool-call chunks",
+                       split.from_usage, split.from_tokenizer, split.from_chunks);
+  }
+  if (split.from_tokenizer > 0) return "counted by the tokenizer on names and arguments";
+  if (split.from_chunks > 0) return "ESTIMATE from tool-call chunks";
+  return "from server usage: answers of tool calls alone";
+}
+
+// Tool calls: the output tokens spent on them, their share, the calls made, and how the count
+// was known; nothing when no request called a tool.
+void write_tool_call_counts(Writer& w, const RunSummary& s) {
+  const metrics::ToolCallSplit& split = s.tool_calls;
+  if (!split.any()) return;
+  const std::optional<double> share = split.share_of_output();
+  w.field("  tool calls",
+          fmt::format("{} tokens, {} of output ({})", split.tool_call_tokens,
+                      share ? fmt::format("{:.1f}%", *share * 100.0) : std::string("n/a"),
+                      tool_call_source(split)));
+  w.field("  requests that called tools",
+          fmt::format("{} of {}, {} calls, {} tool-call tokens per calling request",
+                      split.tool_call_requests, split.requests, split.tool_calls,
+                      length(split.mean_tool_call_tokens())));
+}
+
 void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("Token counts", '-');
   w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
   write_reasoning_counts(w, s);
+  write_tool_call_counts(w, s);
   w.field("Total input tokens",
           fmt::format("{} ({})",
                       s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",

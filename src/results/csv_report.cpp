@@ -41,6 +41,9 @@ constexpr std::string_view kColumns[] = {
     results::key::reasoning_output_throughput, results::key::answer_output_throughput,
     "mean_ttfa_ms", "median_ttfa_ms", "p99_ttfa_ms", results::key::mean_reasoning_tokens,
     "reasoning_token_source",
+    // Tool calls (empty cells when no request called a tool).
+    results::key::tool_call_output_throughput, results::key::tool_call_output_share,
+    results::key::total_tool_calls, results::key::mean_tool_call_tokens, "tool_call_token_source",
 };
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
@@ -58,11 +61,14 @@ std::string csv_field(std::string_view text) {
 std::string cell(const json& run, std::string_view column) {
   const json* value = nullptr;
   json source;
-  if (column == "output_token_source" || column == "reasoning_token_source") {
+  if (column == "output_token_source" || column == "reasoning_token_source" ||
+      column == "tool_call_token_source") {
     const auto found = run.find("token_count_source");
-    const std::string kind = column == "output_token_source"
-                                 ? "output"
-                                 : std::string(results::key::reasoning_token_source);
+    const std::string kind = column == "output_token_source"      ? "output"
+                             : column == "reasoning_token_source" ? std::string(
+                                                                        results::key::reasoning_token_source)
+                                                                  : std::string(
+                                                                        results::key::tool_call_token_source);
     if (found != run.end() && found->is_object()) source = found->value(kind, json());
     value = &source;
   } else {

@@ -81,9 +81,10 @@ nlohmann::json metric_definitions() {
        "--max-concurrency)."},
       {"ttft",
        "time to first token, ms: request start (bench hands the request to the transport) -> "
-       "first chunk carrying generated text (content or reasoning); role-only/empty chunks do "
-       "not count. SGLang matches; vLLM counts the first chunk with choices, even a role-only "
-       "one."},
+       "first chunk carrying generated tokens: content, reasoning or a tool-call delta "
+       "(delta.tool_calls with a function name or argument text), whichever comes first; "
+       "role-only/empty chunks do not count. SGLang matches for text (it ignores tool calls); "
+       "vLLM counts the first chunk with choices, even a role-only one."},
       {"itl",
        "inter-token latency, ms: gaps between successive tokens. A text chunk carrying k tokens "
        "has its gap from the previous text chunk split evenly over its k tokens; k exact from "
@@ -182,6 +183,20 @@ nlohmann::json metric_definitions() {
        "them, mean_reasoning_tokens/mean_answer_tokens average them over completed requests; "
        "requests_with_reasoning counts the requests that streamed reasoning or whose usage "
        "counted some. All null (the count 0) when no request reasoned: unknown, never 0."},
+      {"tool_call_tokens",
+       "per request, the completion tokens spent on tool calls (delta.tool_calls: names and "
+       "argument fragments). No server's usage breaks them out: for an answer that streamed no "
+       "content they are usage.completion_tokens - reasoning tokens (source usage: every other "
+       "token went to the calls, their markup included), else the --tokenizer file's count of "
+       "the names and arguments, else the number of tool-call chunks (an estimate); capped at "
+       "completion_tokens - reasoning tokens. token_count_source.tool_calls says which. "
+       "total_tool_call_tokens sums them, tool_call_output_share = total_tool_call_tokens / "
+       "the output tokens of the completed requests, tool_call_output_throughput = "
+       "total_tool_call_tokens / duration, output tok/s (tool calls), a part of "
+       "output_throughput; total_tool_calls counts the calls (a fragment naming a function "
+       "starts one), mean_tool_call_tokens averages over requests_with_tool_calls. Tool-call "
+       "chunks count as tokens for ttft, itl, icl and tpot; a request that only called tools has "
+       "no ttfa. All null (the count 0) when no request called a tool."},
       {"percentiles",
        "median/p90/p95/p99: linear interpolation between closest ranks (numpy's default), as "
        "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "

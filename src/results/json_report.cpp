@@ -64,12 +64,17 @@ std::string_view output_source_label(const RunSummary& s) {
 
 json token_count_source(const RunSummary& s) {
   const std::optional<std::string_view> reasoning = metrics::reasoning_source_label(s.reasoning);
+  const std::optional<std::string_view> tool_calls = metrics::tool_call_source_label(s.tool_calls);
   return {
       {"output", output_source_label(s)},
       {results::key::reasoning_token_source, reasoning ? json(*reasoning) : json(nullptr)},
       {"reasoning_from_usage", s.reasoning.from_usage},
       {"reasoning_from_tokenizer", s.reasoning.from_tokenizer},
       {"reasoning_from_chunks", s.reasoning.from_chunks},
+      {results::key::tool_call_token_source, tool_calls ? json(*tool_calls) : json(nullptr)},
+      {"tool_calls_from_usage", s.tool_calls.from_usage},
+      {"tool_calls_from_tokenizer", s.tool_calls.from_tokenizer},
+      {"tool_calls_from_chunks", s.tool_calls.from_chunks},
       {"input", source_label(s.input_tokens_from_usage, s.input_tokens_unknown, "unknown")},
       {"output_from_usage", s.output_tokens_from_usage},
       {"output_from_tokenizer", s.output_tokens_from_tokenizer},

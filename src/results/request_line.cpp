@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -74,6 +75,11 @@ void append_text_or_null(std::string& out, const std::string& text) {
     return;
   }
   out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The server's names of the tool calls, as a JSON array (invalid UTF-8 as U+FFFD).
+void append_names(std::string& out, const std::vector<std::string>& names) {
+  out += nlohmann::json(names).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void append_name(std::string& out, std::string_view name) {  // bench's own identifiers
@@ -171,6 +177,20 @@ void append_tokens(std::string& out, const metrics::RequestRecord& r) {
   }
   append_key(out, "reasoning_token_source");
   append_name(out, metrics::token_source_name(r.reasoning_token_source));
+  append_key(out, "tool_calls");
+  append_int(out, r.tool_calls());
+  append_key(out, "tool_call_names");
+  append_names(out, r.tool_call_names);
+  append_key(out, "tool_call_chunks");
+  append_int(out, r.tool_call_chunks);
+  append_key(out, "tool_call_tokens");
+  if (r.ok()) {
+    append_int(out, r.tool_call_tokens);
+  } else {
+    out += "null";
+  }
+  append_key(out, "tool_call_token_source");
+  append_name(out, metrics::token_source_name(r.tool_call_token_source));
   append_key(out, "cached_prompt_tokens");
   append_known(out, r.cached_prompt_tokens);
   append_key(out, "computed_prompt_tokens");

@@ -222,6 +222,31 @@ void add_reasoning(Rows& rows) {
   }
 }
 
+// The output's tool-call part: null, never 0, unless some request called a tool.
+void add_tool_calls(Rows& rows) {
+  rows.push_back({std::string(key::requests_with_tool_calls), [](const FigureInput& in) {
+                    return json(in.summary.tool_calls.tool_call_requests);
+                  }});
+  rows.push_back({std::string(key::total_tool_calls), [](const FigureInput& in) {
+                    const metrics::ToolCallSplit& split = in.summary.tool_calls;
+                    return split.any() ? json(split.tool_calls) : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::total_tool_call_tokens), [](const FigureInput& in) {
+                    const metrics::ToolCallSplit& split = in.summary.tool_calls;
+                    return split.any() ? json(split.tool_call_tokens) : json(nullptr);
+                  }});
+  rows.push_back({std::string(key::tool_call_output_share), [](const FigureInput& in) {
+                    return known_or_null(in.summary.tool_calls.share_of_output());
+                  }});
+  rows.push_back({std::string(key::tool_call_output_throughput), [](const FigureInput& in) {
+                    return if_known(in.summary.tool_calls.any(),
+                                    in.summary.tool_call_output_throughput);
+                  }});
+  rows.push_back({std::string(key::mean_tool_call_tokens), [](const FigureInput& in) {
+                    return known_or_null(in.summary.tool_calls.mean_tool_call_tokens());
+                  }});
+}
+
 Rows make_run_figures() {
   Rows rows;
   add_counts_and_throughput(rows);
@@ -233,6 +258,7 @@ Rows make_run_figures() {
   add_connections_and_lag(rows);
   add_lengths_and_load(rows);
   add_reasoning(rows);
+  add_tool_calls(rows);
   // Time to response headers: null when no response reported it.
   add_distribution(rows, key::ttfb, &RunSummary::ttfb_ms);
   return rows;

@@ -1,5 +1,8 @@
 #include "bench/sim/completion_request.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "bench/util/fnv1a.hpp"
@@ -60,6 +63,49 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
   static const PromptCounter word_rule(nullptr, ChatTemplate::none);
   return parse_completion_request(body, chat, word_rule);
 }
+
+namespace {
+
+// "tools": [{"type": "function", "function": {"name": ...}}], "tool_choice": "auto" | "none" |
+// "required" | {"type": "function", "function": {"name": ...}} (OpenAI's chat API reference).
+// Returns an error for a named tool_choice that is no tool of the request, as vLLM refuses it.
+std::optional<std::string> read_tools(const json& parsed, CompletionRequest& request) {
+  const auto tools = parsed.find("tools");
+  if (tools == parsed.end() || !tools->is_array() || tools->empty()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const json& tool : *tools) {
+    const json* function = tool.is_object() && tool.contains("function") ? &tool["function"]
+                                                                         : nullptr;
+    if (function == nullptr || !function->is_object() || !function->contains("name") ||
+        !(*function)["name"].is_string()) {
+      return "every tool must be {\"type\": \"function\", \"function\": {\"name\": ...}}";
+    }
+    names.push_back((*function)["name"].get<std::string>());
+  }
+  request.tool_name = names.front();
+  const auto choice = parsed.find("tool_choice");
+  if (choice == parsed.end() || choice->is_null() || *choice == "auto") return std::nullopt;
+  if (*choice == "none") {
+    request.tool_choice = CompletionRequest::ToolChoice::none;
+  } else if (*choice == "required") {
+    request.tool_choice = CompletionRequest::ToolChoice::required;
+  } else if (choice->is_object() && choice->contains("function") &&
+             (*choice)["function"].is_object() && (*choice)["function"].contains("name") &&
+             (*choice)["function"]["name"].is_string()) {
+    const std::string name = (*choice)["function"]["name"].get<std::string>();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      return "tool_choice names '" + name + "', which is not one of the tools";
+    }
+    request.tool_name = name;
+    request.tool_choice = CompletionRequest::ToolChoice::required;
+  } else {
+    return std::string("'tool_choice' must be \"auto\", \"none\", \"required\" or a named "
+                       "function");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat,
                                                  const PromptCounter& counter) {
@@ -130,6 +176,9 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     request.continuous_usage = flag(*options, "continuous_usage_stats");
   }
   request.ignore_eos = flag(parsed, "ignore_eos");
+  if (chat) {
+    if (const auto refusal = read_tools(parsed, request)) return refuse(*refusal);
+  }
   return {request, {}};
 }
 

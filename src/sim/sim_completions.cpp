@@ -61,6 +61,20 @@ std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat_stream,
   return reasons ? std::min(options.reasoning_tokens, target_tokens) : 0;
 }
 
+// Whether the answer is a tool call (--tool-call-fraction): only a chat stream whose request
+// carries tools, never with tool_choice "none", always with "required" or a named function.
+bool draw_tool_call(const SimOptions& options, const CompletionRequest& request, bool chat_stream,
+                    std::uint64_t request_seed) {
+  using ToolChoice = CompletionRequest::ToolChoice;
+  if (!chat_stream || request.tool_name.empty() || request.tool_choice == ToolChoice::none) {
+    return false;
+  }
+  if (request.tool_choice == ToolChoice::required) return true;
+  // Its own stream of draws, so turning tool calls on changes no other draw.
+  std::mt19937_64 tool_rng(request_seed ^ 0xC2B2AE3D27D4EB4FULL);
+  return std::uniform_real_distribution<double>(0.0, 1.0)(tool_rng) < options.tool_call_fraction;
+}
+
 // The known answer the response gives (--answers canned, one of the answer check's prompts);
 // empty for any other request. ignore_eos asks for the whole max_tokens, past any answer's end,
 // so such a request is answered with the usual words.
@@ -150,6 +164,7 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   setup.cached_prompt_tokens = stream.cached_prompt_tokens;
   setup.target_tokens = stream.target_tokens;
   setup.reasoning_tokens = stream.reasoning_tokens;
+  setup.tool_name = stream.trace.tool_name;
   setup.stopped_by_length = stream.stopped_by_length;
   setup.include_usage = stream.request.include_usage;
   setup.continuous_usage = stream.request.continuous_usage;
@@ -199,6 +214,9 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
                                                     stream.target_tokens, request_seed);
   }
   stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
+  if (draw_tool_call(options, stream.request, chat && stream.request.stream, request_seed)) {
+    stream.trace.tool_name = stream.request.tool_name;
+  }
   if (refused(connection, stream, plan, max_tokens)) return;
 
   // The prefix cache decides what the engine need not prefill, before the model sees it.

@@ -89,6 +89,10 @@ std::string describe(const SimOptions& options) {
       text += fmt::format(" on {:g}% of chat streams", options.reasoning_fraction * 100);
     }
   }
+  if (options.tool_call_fraction > 0) {
+    text += fmt::format(", tool calls: {:g}% of chat streams with tools",
+                        options.tool_call_fraction * 100);
+  }
   describe_faults(text, options);
   if (options.usage_on_last_chunk || options.no_role_chunk || options.close_after_stream) {
     text += ", llama.cpp quirks:";
@@ -123,6 +127,7 @@ nlohmann::json settings_json(const SimOptions& options) {
                              {"fraction", options.reasoning_fraction},
                              {"field", reasoning_field_name(options.reasoning_field)}};
   }
+  if (options.tool_call_fraction > 0) settings["tool_call_fraction"] = options.tool_call_fraction;
   return settings;
 }
 

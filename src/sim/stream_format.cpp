@@ -208,6 +208,38 @@ void append_reasoning_event(std::string& out, const ResponseShape& shape,
   end_event(out, shape);
 }
 
+void append_tool_call_event(std::string& out, const ResponseShape& shape,
+                            std::string_view reasoning, std::string_view name,
+                            std::string_view arguments, std::string_view finish_reason,
+                            const Usage* usage) {
+  begin_data(out);
+  append_chunk_head(out, shape);
+  out += R"("choices":[{"index":0,"delta":{)";
+  if (!reasoning.empty()) {
+    fmt::format_to(std::back_inserter(out), R"("{}":{},)",
+                   reasoning_field_name(shape.reasoning_field), json_string(reasoning));
+  }
+  out += R"("tool_calls":[{)";
+  if (!name.empty()) {
+    // vLLM's ids: "chatcmpl-tool-" and a random suffix; the response's own id makes it unique.
+    fmt::format_to(std::back_inserter(out),
+                   R"("id":"chatcmpl-tool-{}","type":"function","index":0,"function":{{"name":{})",
+                   shape.id, json_string(name));
+    if (!arguments.empty()) {
+      fmt::format_to(std::back_inserter(out), R"(,"arguments":{})", json_string(arguments));
+    }
+    out += "}";
+  } else {
+    fmt::format_to(std::back_inserter(out), R"("index":0,"function":{{"arguments":{}}})",
+                   json_string(arguments));
+  }
+  out += R"(}]},"logprobs":null,"finish_reason":)";
+  append_finish(out, finish_reason);
+  out += "}]";
+  append_chunk_tail(out, usage);
+  end_event(out, shape);
+}
+
 void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage) {
   begin_data(out);
   append_chunk_head(out, shape);

@@ -11,7 +11,10 @@ StreamRenderer::StreamRenderer(StreamSetup setup)
       fault_pending_(setup_.plan.cut != StreamCut::none || setup_.plan.malformed_json ||
                      setup_.plan.stall) {
   setup_.target_tokens = std::max<std::int64_t>(1, setup_.target_tokens);
-  if (!setup_.shape.chat) setup_.reasoning_tokens = -1;
+  if (!setup_.shape.chat) {
+    setup_.reasoning_tokens = -1;
+    setup_.tool_name.clear();
+  }
   setup_.reasoning_tokens = std::min(setup_.reasoning_tokens, setup_.target_tokens);
   setup_.shape.crlf = setup_.plan.crlf;
   words_ = {setup_.answers, setup_.text_seed, setup_.canned_answer,
@@ -32,6 +35,25 @@ const Usage* StreamRenderer::chunk_usage(bool last, Usage& storage) const {
   return &storage;
 }
 
+// The argument text of the tool call's tokens [first, first + tokens): the call's first token is
+// its name (no argument text); the others are the words of {"text": "<words>"}, the last closing
+// it, so the arguments of a whole call parse as JSON.
+void StreamRenderer::append_tool_call_arguments(std::int64_t first, std::int64_t tokens) {
+  const std::int64_t call_start = std::max<std::int64_t>(0, setup_.reasoning_tokens);
+  const std::int64_t call_end = setup_.target_tokens;
+  arguments_.clear();
+  for (std::int64_t token = first; token < first + tokens; ++token) {
+    if (token == call_start) continue;  // the name
+    const std::size_t word_start = arguments_.size();
+    append_generated_text(arguments_, words_, token, 1);
+    if (token == call_start + 1) {
+      arguments_.erase(word_start, 1);  // the word's leading space
+      arguments_.insert(word_start, R"({"text": ")");
+    }
+    if (token == call_end - 1) arguments_ += R"("})";
+  }
+}
+
 Usage StreamRenderer::usage_so_far() const {
   Usage usage{setup_.prompt_tokens, sent_, setup_.cached_prompt_tokens};
   if (setup_.reasoning_tokens >= 0) {
@@ -50,6 +72,15 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
   reasoning_text_.clear();
   text_.clear();
   append_generated_text(reasoning_text_, words_, first, reasoning);
+  if (!setup_.tool_name.empty() && reasoning < tokens) {
+    append_tool_call_arguments(first + reasoning, tokens - reasoning);
+    const bool names = first + reasoning == std::max<std::int64_t>(0, setup_.reasoning_tokens);
+    step.tool_call_chunk = true;
+    append_tool_call_event(events_, setup_.shape, reasoning_text_,
+                           names ? std::string_view(setup_.tool_name) : std::string_view(),
+                           arguments_, finish_reason, usage);
+    return;
+  }
   append_generated_text(text_, words_, first + reasoning, tokens - reasoning);
   step.answer_chunk = reasoning < tokens;
   answer_hash_.add(text_);
@@ -95,7 +126,10 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   step.text_chunk = true;
   step.chunk_tokens = pending;
   const bool last = finished && cut == StreamCut::none;
-  const std::string_view finish_reason = !last ? "" : setup_.stopped_by_length ? "length" : "stop";
+  const std::string_view finish_reason = !last                     ? ""
+                                         : setup_.stopped_by_length ? "length"
+                                         : setup_.tool_name.empty() ? "stop"
+                                                                    : "tool_calls";
   Usage usage;
   comment(events_);
   append_chunk_event(first, pending, finish_reason, chunk_usage(last, usage), step);

@@ -1,11 +1,13 @@
 #include "bench/sim/trace_log.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace bench::sim {
 
@@ -66,6 +68,16 @@ void TraceLog::write(const TraceRecord& r) {
     line_ += R"(,"last_assistant_hash":null)";
   }
   fmt::format_to(out, R"(,"reply_hash":"{:016x}")", r.reply_hash);
+  // The tool's name came from the request: escaped as JSON.
+  if (r.tool_name.empty()) {
+    line_ += R"(,"tool_call":null,"tool_call_tokens":0)";
+  } else {
+    line_ += R"(,"tool_call":)";
+    line_ += nlohmann::json(r.tool_name).dump(-1, ' ', false,
+                                              nlohmann::json::error_handler_t::replace);
+    fmt::format_to(out, R"(,"tool_call_tokens":{})",
+                   std::max<std::int64_t>(0, r.completion_tokens - r.reasoning_tokens));
+  }
   line_ += "}\n";
   std::fwrite(line_.data(), 1, line_.size(), file_.get());
 }

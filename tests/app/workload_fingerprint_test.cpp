@@ -112,3 +112,28 @@ TEST(WorkloadFingerprint, EachTraceSettingMakesAnotherWorkload) {
 }
 
 }  // namespace
+
+namespace {
+
+// Tools and guided decoding change what the server generates and how fast (issue 31).
+TEST(WorkloadFingerprint, ToolsToolChoiceAndResponseFormatMakeAnotherWorkload) {
+  const TempFile tools(
+      "tools.json",
+      R"([{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}},)"
+      R"({"type":"function","function":{"name":"search"}}])");
+  const std::string base = fingerprint(kBase);
+  const std::string with_tools = fingerprint(with(kBase, {"--tools", tools.path()}));
+  EXPECT_NE(with_tools, base);
+  const std::string required =
+      fingerprint(with(kBase, {"--tools", tools.path(), "--tool-choice", "required"}));
+  EXPECT_NE(required, with_tools);
+  EXPECT_NE(fingerprint(with(kBase, {"--tools", tools.path(), "--tool-choice", "search"})),
+            required);
+  const std::string schema =
+      R"({"type":"json_schema","json_schema":{"name":"a","schema":{"type":"object"}}})";
+  EXPECT_NE(fingerprint(with(kBase, {"--response-format", schema})), base);
+  EXPECT_NE(fingerprint(with(kBase, {"--response-format", schema})),
+            fingerprint(with(kBase, {"--response-format", R"({"type":"json_object"})"})));
+}
+
+}  // namespace

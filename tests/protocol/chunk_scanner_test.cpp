@@ -35,7 +35,9 @@ std::string describe(const Chunk& chunk) {
          chunk.finish_reason + "' id='" + chunk.id + "' prompt=" + count(chunk.prompt_tokens) +
          " completion=" + count(chunk.completion_tokens) + " cached=" +
          count(chunk.cached_tokens) + " prompt_n=" + count(chunk.timings_prompt_n) +
-         " cache_n=" + count(chunk.timings_cache_n) + " error='" + chunk.error_message + "'";
+         " cache_n=" + count(chunk.timings_cache_n) + " tool_call_text='" +
+         chunk.tool_call_text + "' tool_calls=" + std::to_string(chunk.tool_call_names.size()) +
+         " error='" + chunk.error_message + "'";
 }
 
 bool same(const Chunk& a, const Chunk& b) {
@@ -44,7 +46,8 @@ bool same(const Chunk& a, const Chunk& b) {
          a.id == b.id && a.prompt_tokens == b.prompt_tokens &&
          a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
          a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
-         a.timings_cache_n == b.timings_cache_n;
+         a.timings_cache_n == b.timings_cache_n && a.tool_call_text == b.tool_call_text &&
+         a.tool_call_names == b.tool_call_names;
 }
 
 // interpret_chunk and, when it does not give up, the scanner alone agree with the DOM path.
@@ -151,6 +154,45 @@ TEST(ChunkScanner, ReadsTheUsualServerShapes) {
       R"({"id":"c","choices":[{"index":0,"delta":{"content":"a"},"logprobs":{"content":[)"
       R"({"token":"a","logprob":-0.0123,"bytes":[97],"top_logprobs":[{"token":"b",)"
       R"("logprob":-4.5e-05,"bytes":[98]}]}]},"finish_reason":null}]})");
+}
+
+TEST(ChunkScanner, ReadsToolCallDeltasLikeTheDomPath) {
+  // OpenAI: role and the call's first fragment together, then argument fragments.
+  expect_scanned(
+      R"({"id":"chatcmpl-1","choices":[{"index":0,"delta":{"role":"assistant","content":null,)"
+      R"("tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":)"
+      R"("get_weather","arguments":""}}],"refusal":null},"finish_reason":null}],"usage":null})");
+  expect_scanned(
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":)"
+      R"("{\"city\": \"Par"}}]},"finish_reason":null}]})");
+  // vLLM: the name with no arguments key; two calls started in one chunk.
+  expect_scanned(
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"id":"chatcmpl-tool-a","type":)"
+      R"("function","index":0,"function":{"name":"a"}},{"id":"chatcmpl-tool-b","type":)"
+      R"("function","index":1,"function":{"name":"b","arguments":"{}"}}]}}]})");
+  Chunk chunk;
+  ASSERT_TRUE(scan_chunk(
+      R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"get_weather",)"
+      R"("arguments":"{\"ci"}}]}}]})",
+      chunk));
+  EXPECT_EQ(chunk.tool_call_text, "get_weather{\"ci");
+  EXPECT_EQ(chunk.tool_call_names, std::vector<std::string>{"get_weather"});
+  EXPECT_TRUE(chunk.has_tool_call());
+  EXPECT_FALSE(chunk.has_text());
+  // An empty fragment carries no token; nulls and odd shapes are read alike by both paths.
+  ASSERT_TRUE(scan_chunk(
+      R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":""}}]}}]})",
+      chunk));
+  EXPECT_FALSE(chunk.has_tool_call());
+  expect_scanned(R"({"choices":[{"delta":{"tool_calls":[1,null,{"function":null}]}}]})");
+  expect_scanned(R"({"choices":[{"delta":{"tool_calls":{"function":{"name":"x"}}}}]})");
+  expect_left_to_dom(
+      R"({"choices":[{"delta":{"tool_calls":[{"function":{"name":"a","name":"b"}}]}}]})");
+  expect_left_to_dom(
+      R"({"choices":[{"delta":{"tool_calls":[{"function":{"name":"a"},"function":{}}]}}]})");
+  std::string many = R"({"choices":[{"delta":{"tool_calls":[)";
+  for (int i = 0; i < 9; ++i) many += std::string(i ? "," : "") + R"({"function":{"name":"f"}})";
+  expect_left_to_dom(many + "]}}]}");
 }
 
 TEST(ChunkScanner, ReadsThePromptCacheFiguresLikeTheDomPath) {

@@ -330,10 +330,11 @@ class CollectText final : public bench::sse::Sink {
  public:
   bool on_event(const bench::sse::Event& event) override {
     const Chunk chunk = interpret_chunk(event.data);
-    if (chunk.has_text()) {
-      text += chunk.text;
-      ++text_chunks;
-    }
+    if (chunk.has_text() || chunk.has_tool_call()) ++text_chunks;  // chunks of tokens
+    text += chunk.text;
+    if (chunk.has_tool_call()) ++tool_call_chunks;
+    tool_call_names.insert(tool_call_names.end(), chunk.tool_call_names.begin(),
+                           chunk.tool_call_names.end());
     reasoning += chunk.reasoning();
     answer += chunk.answer();
     if (chunk.has_reasoning()) ++reasoning_chunks;
@@ -343,6 +344,8 @@ class CollectText final : public bench::sse::Sink {
   std::string reasoning, answer;
   int text_chunks = 0;
   int reasoning_chunks = 0;
+  int tool_call_chunks = 0;
+  std::vector<std::string> tool_call_names;
 };
 
 TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
@@ -363,6 +366,9 @@ TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
     EXPECT_EQ(sink.reasoning, expected.value("reasoning_text", ""));
     EXPECT_EQ(sink.answer, expected.value("content_text", expected["text"].get<std::string>()));
     EXPECT_EQ(sink.reasoning_chunks, expected.value("reasoning_text_chunks", 0));
+    EXPECT_EQ(sink.tool_call_chunks, expected.value("tool_call_chunks", 0));
+    EXPECT_EQ(sink.tool_call_names,
+              expected.value("tool_call_names", std::vector<std::string>{}));
     ++checked;
   }
   EXPECT_GE(checked, 10);

@@ -154,7 +154,8 @@ void check_against_expected(const RequestRecord& record, const json& expected,
     EXPECT_EQ(record.cached_prompt_tokens, expected["prompt_tokens_cached"].get<std::int64_t>());
     EXPECT_EQ(record.computed_prompt_tokens(),
               expected["prompt_tokens_computed"].get<std::int64_t>());
-    EXPECT_EQ(record.cached_prompt_token_source, CachedTokenSource::timings_prompt_n);
+    EXPECT_EQ(bench::metrics::cached_token_source_name(record.cached_prompt_token_source),
+              expected.value("prompt_cache_source", "timings_prompt_n"));
   } else {
     EXPECT_EQ(record.cached_prompt_tokens, -1);
     EXPECT_EQ(record.computed_prompt_tokens(), -1);
@@ -173,13 +174,33 @@ void check_against_expected(const RequestRecord& record, const json& expected,
   EXPECT_EQ(record.reasoning_chunks, reasoning_chunks);
   EXPECT_EQ(record.reasoned(), reasoning_chunks > 0);
   if (reasoning_chunks == 0) {
-    EXPECT_EQ(record.first_answer_ns, record.first_token_ns);
+    if (!text.empty()) {
+      EXPECT_EQ(record.first_answer_ns, record.first_token_ns);
+    }
     EXPECT_EQ(record.reasoning_tokens, 0);
-    EXPECT_EQ(record.reasoning_token_source, TokenSource::none);
+    EXPECT_EQ(bench::metrics::token_source_name(record.reasoning_token_source),
+              expected.value("reasoning_token_source", "none"));
   } else if (outcome.empty()) {
     EXPECT_EQ(record.reasoning_tokens, reasoning_chunks);
     EXPECT_EQ(record.reasoning_token_source, TokenSource::chunks);
     EXPECT_EQ(record.answer_tokens(), record.completion_tokens - reasoning_chunks);
+  }
+
+  // Tool calls: the chunks that carried a fragment, the calls' names, and (on a success) their
+  // tokens. An answer of tool calls alone has no first answer token (TTFA), only a first token.
+  const auto tool_call_chunks = expected.value("tool_call_chunks", std::int64_t{0});
+  EXPECT_EQ(record.tool_call_chunks, tool_call_chunks);
+  EXPECT_EQ(record.tool_call_names,
+            expected.value("tool_call_names", std::vector<std::string>{}));
+  if (text.empty()) {
+    EXPECT_EQ(record.first_answer_ns, -1);
+  }
+  if (tool_call_chunks == 0 || !outcome.empty()) {
+    EXPECT_EQ(record.tool_call_tokens, 0);
+  } else {
+    EXPECT_EQ(record.tool_call_tokens, expected["tool_call_tokens"].get<std::int64_t>());
+    EXPECT_EQ(bench::metrics::token_source_name(record.tool_call_token_source),
+              expected["tool_call_token_source"].get<std::string>());
   }
 }
 
@@ -771,6 +792,62 @@ TEST(StreamReader, BeginForgetsThePreviousResponsesCacheFigures) {
   reader.finish({ErrorClass::none, "", 4});
   EXPECT_EQ(second.cached_prompt_tokens, -1);
   EXPECT_EQ(second.cached_prompt_token_source, CachedTokenSource::none);
+}
+
+}  // namespace
+
+namespace {
+
+// --- tool calls --------------------------------------------------------------------------------
+
+constexpr std::string_view kContentThenToolCall =
+    "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"content\":\"Let me look.\"}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"type\":"
+    "\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+    "\"{}\"}}]}}]}\n\n"
+    "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+    "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":9}}\n\n"
+    "data: [DONE]\n\n";
+
+// With content beside the call, usage cannot tell the call's part: the tokenizer counts its
+// name and arguments ("lookup{}", 8 bytes), and without one each tool-call chunk is one token.
+TEST(StreamReaderToolCalls, ContentBesideACallIsCountedApartByTokenizerElseChunks) {
+  ByteCounter counter;
+  const RequestRecord counted = run_counted({kContentThenToolCall}, counter);
+  ASSERT_TRUE(counted.ok()) << counted.error_message;
+  EXPECT_EQ(counted.completion_tokens, 9);
+  EXPECT_EQ(counted.tool_call_tokens, 8);
+  EXPECT_EQ(counted.tool_call_token_source, TokenSource::tokenizer);
+  EXPECT_EQ(counted.tool_call_names, std::vector<std::string>{"lookup"});
+  const RequestRecord estimated = run({kContentThenToolCall});
+  EXPECT_EQ(estimated.tool_call_chunks, 2);
+  EXPECT_EQ(estimated.tool_call_tokens, 2);
+  EXPECT_EQ(estimated.tool_call_token_source, TokenSource::chunks);
+  EXPECT_EQ(estimated.text_chunk_ns.size(), 3u);  // the content chunk and two of the call
+  EXPECT_EQ(estimated.first_answer_ns, estimated.first_token_ns);
+}
+
+// Without usage, the completion itself is counted over the call's chunks (or text), so a
+// tool-call-only answer never reports 0 output tokens.
+TEST(StreamReaderToolCalls, WithoutUsageTheCallsChunksAreTheOutputEstimate) {
+  const std::string body =
+      "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":"
+      "{\"name\":\"f\",\"arguments\":\"{\\\"a\\\"\"}}]}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":"
+      "\":1}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\n";
+  const RequestRecord estimated = run({body});
+  ASSERT_TRUE(estimated.ok()) << estimated.error_message;
+  EXPECT_EQ(estimated.completion_tokens, 2);
+  EXPECT_EQ(estimated.completion_token_source, TokenSource::chunks);
+  EXPECT_EQ(estimated.tool_call_tokens, 2);
+  EXPECT_EQ(estimated.tool_call_token_source, TokenSource::chunks);
+  ByteCounter counter;
+  const RequestRecord counted = run_counted({body}, counter);
+  EXPECT_EQ(counted.completion_tokens, 8);  // f{"a":1}, by the tokenizer
+  EXPECT_EQ(counted.completion_token_source, TokenSource::tokenizer);
+  EXPECT_EQ(counted.tool_call_tokens, 8);
 }
 
 }  // namespace

@@ -30,6 +30,12 @@ AccumulatorState sample_state(std::uint64_t budget) {
     r.end_ns = r.start_ns + 7'000'000;
     r.prompt_tokens = 10;
     r.completion_tokens = 2;
+    if (k % 2 == 0) {  // a tool call: its counts travel with the shard too
+      r.tool_call_chunks = 2;
+      r.tool_call_names = {"get_weather"};
+      r.tool_call_tokens = 2;
+      r.tool_call_token_source = bench::metrics::TokenSource::usage;
+    }
     if (k == 3) r.error = bench::metrics::ErrorClass::stall;
     accumulator.add(r);
   }
@@ -43,6 +49,8 @@ TEST(ShardState, RoundTripsExactValuesAndHistograms) {
     ASSERT_TRUE(std::holds_alternative<AccumulatorState>(read));
     EXPECT_EQ(bench::results::accumulator_to_json(std::get<AccumulatorState>(read)), written);
     EXPECT_EQ(written["distributions"]["ttft_ms"]["exact"], budget > 4);
+    EXPECT_EQ(written["counts"]["tool_call_requests"], 10);
+    EXPECT_EQ(written["counts"]["tool_call_tokens"], 20);
   }
 }
 

@@ -2,6 +2,8 @@
 // with the client, is tested in tests/util/words_test.cpp).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "bench/sim/completion_request.hpp"
 
 namespace {
@@ -80,5 +82,50 @@ INSTANTIATE_TEST_SUITE_P(
                       std::pair{R"({"messages":[]})", true},
                       std::pair{R"({"prompt":"x"})", true},
                       std::pair{R"({"messages":[{"content":7}]})", true}));
+
+}  // namespace
+
+namespace {
+
+using ToolChoice = bench::sim::CompletionRequest::ToolChoice;
+
+constexpr const char* kChatWithTools =
+    R"({"messages":[{"role":"user","content":"hi"}],"tools":[)"
+    R"({"type":"function","function":{"name":"get_weather"}},)"
+    R"({"type":"function","function":{"name":"search"}}])";
+
+TEST(CompletionRequest, ReadsToolsAndToolChoice) {
+  auto parsed = parse_completion_request(std::string(kChatWithTools) + "}", true);
+  ASSERT_TRUE(parsed.request) << parsed.error;
+  EXPECT_EQ(parsed.request->tool_name, "get_weather");
+  EXPECT_EQ(parsed.request->tool_choice, ToolChoice::auto_choice);
+  parsed = parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":"none"})",
+                                    true);
+  ASSERT_TRUE(parsed.request) << parsed.error;
+  EXPECT_EQ(parsed.request->tool_choice, ToolChoice::none);
+  parsed = parse_completion_request(
+      std::string(kChatWithTools) +
+          R"(,"tool_choice":{"type":"function","function":{"name":"search"}}})",
+      true);
+  ASSERT_TRUE(parsed.request) << parsed.error;
+  EXPECT_EQ(parsed.request->tool_name, "search");
+  EXPECT_EQ(parsed.request->tool_choice, ToolChoice::required);
+  const auto plain = parse_completion_request(R"({"messages":[{"role":"user","content":"x"}]})",
+                                              true);
+  ASSERT_TRUE(plain.request);
+  EXPECT_TRUE(plain.request->tool_name.empty());
+}
+
+TEST(CompletionRequest, RefusesANamedToolChoiceThatIsNoTool) {
+  const auto parsed = parse_completion_request(
+      std::string(kChatWithTools) +
+          R"(,"tool_choice":{"type":"function","function":{"name":"nope"}}})",
+      true);
+  EXPECT_FALSE(parsed.request);
+  EXPECT_NE(parsed.error.find("nope"), std::string::npos) << parsed.error;
+  EXPECT_FALSE(parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":3})",
+                                        true)
+                   .request);
+}
 
 }  // namespace

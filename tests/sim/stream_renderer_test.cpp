@@ -369,3 +369,81 @@ TEST(StreamRendererReasoning, CompletionsAndPlainStreamsSayNothingOfReasoning) {
 }
 
 }  // namespace
+
+namespace {
+
+// --- tool calls --------------------------------------------------------------------------------
+
+// The arguments of call 0, put together from every fragment, as a client assembles them.
+std::string assembled_arguments(const std::string& body) {
+  std::string arguments;
+  for (const nlohmann::json& event : data_events(body)) {
+    if (!event.is_object() || !event.contains("choices") || event["choices"].empty()) continue;
+    const nlohmann::json& delta = event["choices"][0]["delta"];
+    if (!delta.contains("tool_calls")) continue;
+    const nlohmann::json& function = delta["tool_calls"][0]["function"];
+    arguments += function.value("arguments", std::string());
+  }
+  return arguments;
+}
+
+TEST(StreamRendererToolCalls, StreamsOneCallNameFirstThenArgumentsThatParse) {
+  StreamSetup s = setup(true, 6);
+  s.tool_name = "get_weather";
+  s.stopped_by_length = false;
+  const Rendered r = render(s);
+  const RequestRecord record = read_every_way(r.body);
+  ASSERT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.completion_tokens, 6);
+  EXPECT_EQ(record.tool_call_chunks, 6);
+  EXPECT_EQ(record.tool_call_names, std::vector<std::string>{"get_weather"});
+  EXPECT_EQ(record.tool_call_tokens, 6);
+  EXPECT_EQ(record.tool_call_token_source, TokenSource::usage);
+  EXPECT_EQ(record.first_token_ns, record.text_chunk_ns.front());
+  EXPECT_EQ(record.first_answer_ns, -1);
+  EXPECT_EQ(record.finish_reason, "tool_calls");
+  // vLLM's first fragment: id, type, index and the name, no arguments key.
+  const auto events = data_events(r.body);
+  const nlohmann::json& first = events.at(1)["choices"][0]["delta"]["tool_calls"][0];
+  EXPECT_EQ(first["type"], "function");
+  EXPECT_EQ(first["index"], 0);
+  EXPECT_TRUE(first["id"].is_string());
+  EXPECT_EQ(first["function"]["name"], "get_weather");
+  EXPECT_FALSE(first["function"].contains("arguments"));
+  const nlohmann::json arguments = nlohmann::json::parse(assembled_arguments(r.body), nullptr,
+                                                         false);
+  ASSERT_TRUE(arguments.is_object()) << assembled_arguments(r.body);
+  const std::string words = arguments["text"].get<std::string>();
+  EXPECT_EQ(std::count(words.begin(), words.end(), ' '), 4);  // five words, one a token
+  for (const StreamRenderer::Step& step : r.steps) {
+    if (step.text_chunk) {
+      EXPECT_TRUE(step.tool_call_chunk);
+      EXPECT_FALSE(step.answer_chunk);
+    }
+  }
+}
+
+TEST(StreamRendererToolCalls, ReasoningFirstThenTheCallCountedApart) {
+  StreamSetup s = setup(true, 8);
+  s.tool_name = "search";
+  s.reasoning_tokens = 3;
+  s.plan.tokens_per_chunk = 2;  // a chunk crosses from reasoning into the call
+  const Rendered r = render(s);
+  const RequestRecord record = read_every_way(r.body);
+  ASSERT_TRUE(record.ok()) << record.error_message;
+  EXPECT_EQ(record.completion_tokens, 8);
+  EXPECT_EQ(record.reasoning_tokens, 3);
+  EXPECT_EQ(record.tool_call_tokens, 5);
+  EXPECT_EQ(record.tool_call_names, std::vector<std::string>{"search"});
+  EXPECT_EQ(record.finish_reason, "length");
+  EXPECT_TRUE(nlohmann::json::parse(assembled_arguments(r.body), nullptr, false).is_object());
+}
+
+TEST(StreamRendererToolCalls, CompletionsNeverCallTools) {
+  StreamSetup s = setup(false, 4);
+  s.tool_name = "f";
+  const Rendered r = render(s);
+  EXPECT_EQ(r.body.find("tool_calls"), std::string::npos);
+}
+
+}  // namespace

@@ -73,6 +73,13 @@ struct RunOptions {
   bool ignore_eos = false;          // send ignore_eos: true
   std::optional<double> temperature;  // sampling temperature; unset = server default
   std::string extra_body;           // JSON object merged into every request body
+  // Chat only (cli/tool_flags.hpp), each "" when not given: the --tools file's array of tool
+  // definitions as JSON text, sent as "tools"; --tool-choice as given (auto, required, none or
+  // a tool's name, sent as OpenAI's named-function object); --response-format's object as JSON
+  // text, sent as "response_format".
+  std::string tools;
+  std::string tool_choice;
+  std::string response_format;
   std::vector<std::string> headers;  // extra "Name: value" headers
   // Seed of every draw: prompt text and lengths, file order, open-loop arrivals. Without
   // --seed each run draws its own (recorded in the results), so a rerun never resends the

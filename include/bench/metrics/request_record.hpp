@@ -18,6 +18,10 @@ enum class TokenSource {
 };
 
 std::string_view token_source_name(TokenSource source);
+/// The source of a sum over requests counted `usage`, `tokenizer` and `chunks` times:
+/// token_source_name of the one used, or "mixed" when several were (usage when none was).
+std::string_view token_sources_label(std::int64_t usage, std::int64_t tokenizer,
+                                     std::int64_t chunks);
 
 /// Where the count of prompt tokens served by the server's prefix cache came from.
 enum class CachedTokenSource {
@@ -43,13 +47,15 @@ struct RequestRecord {
   // rest of start - intended_start is the client's own lag.
   std::int64_t slot_wait_ns = 0;
   std::int64_t start_ns = 0;           // when bench handed the request to the transport
-  std::int64_t first_token_ns = -1;    // first chunk carrying generated text; -1 if none
+  // First chunk carrying generated tokens (content, reasoning or a tool-call delta); -1 if none.
+  std::int64_t first_token_ns = -1;
   // First chunk carrying answer text (content, or a completion's text; not reasoning): the end
   // of TTFA, time to first answer token. -1 if none. Equal to first_token_ns without reasoning.
   std::int64_t first_answer_ns = -1;
   std::int64_t end_ns = 0;             // end of stream (or failure)
 
-  // Arrival time of every text-carrying chunk, in order (first_token_ns is the first entry).
+  // Arrival time of every chunk carrying generated tokens (text, reasoning or a tool-call delta),
+  // in order (first_token_ns is the first entry).
   std::vector<std::int64_t> text_chunk_ns;
   // Tokens carried by each text chunk when the server said so exactly (per-chunk usage, e.g.
   // vLLM's continuous_usage_stats); empty when unknown. Same length as text_chunk_ns when set.
@@ -66,6 +72,15 @@ struct RequestRecord {
   std::int64_t reasoning_chunks = 0;
   std::int64_t reasoning_tokens = 0;
   TokenSource reasoning_token_source = TokenSource::none;
+  // Tool calls (delta.tool_calls): the chunks that carried a fragment of one, the calls started
+  // (a fragment naming its function starts a call) and their names, and the tokens of
+  // completion_tokens spent on them. No server's usage breaks them out: when the answer streamed
+  // no content they are usage's completion_tokens less reasoning_tokens (source usage), else
+  // counted on their text (tokenizer) or one per tool-call chunk (chunks, an estimate).
+  std::int64_t tool_call_chunks = 0;
+  std::vector<std::string> tool_call_names;
+  std::int64_t tool_call_tokens = 0;
+  TokenSource tool_call_token_source = TokenSource::none;
   // Prompt tokens the server's prefix cache served rather than computed; -1 when unknown (never
   // 0 for "not said"). The computed (prefilled) part is prompt_tokens - cached_prompt_tokens.
   std::int64_t cached_prompt_tokens = -1;
@@ -109,6 +124,9 @@ struct RequestRecord {
   bool cancelled() const { return error == ErrorClass::cancelled; }
   /// The model reasoned: it streamed reasoning text, or its usage counted reasoning tokens.
   bool reasoned() const { return reasoning_chunks > 0 || reasoning_tokens > 0; }
+  /// The answer was (or held) a tool call.
+  bool called_tools() const { return tool_call_chunks > 0; }
+  std::int64_t tool_calls() const { return static_cast<std::int64_t>(tool_call_names.size()); }
   /// Completion tokens that were not reasoning: completion_tokens - reasoning_tokens, or -1
   /// when completion_tokens is unknown.
   std::int64_t answer_tokens() const {

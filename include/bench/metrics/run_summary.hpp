@@ -17,6 +17,7 @@
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/reasoning_split.hpp"
+#include "bench/metrics/tool_call_split.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_sums.hpp"
 #include "bench/metrics/sample_budget.hpp"
@@ -79,9 +80,13 @@ struct RunSummary {
   std::optional<MultiTurnSummary> multi_turn;
   double reasoning_output_throughput = 0;  // reasoning.reasoning_tokens / duration
   double answer_output_throughput = 0;     // reasoning.answer_tokens / duration
+  // The part of total_output_tokens spent on tool calls (tool_call_split.hpp); reported only
+  // when tool_calls.any(). Its throughput is part of output_throughput, output tok/s.
+  ToolCallSplit tool_calls;
+  double tool_call_output_throughput = 0;  // tool_calls.tool_call_tokens / duration
 
   // Latency distributions in milliseconds, over successful requests.
-  Distribution ttft_ms;   // request start -> first text-carrying chunk
+  Distribution ttft_ms;   // request start -> first token (text, reasoning or tool-call delta)
   Distribution ttfa_ms;   // request start -> first chunk carrying answer text (not reasoning)
   Distribution itl_ms;    // gaps between tokens (chunk gaps split over the chunk's tokens)
   Distribution icl_ms;    // gaps between successive text-carrying chunks
@@ -178,6 +183,14 @@ void visit_counters(Visit&& field, Summaries&... s) {
   field("reasoning_from_usage", s.reasoning.from_usage...);
   field("reasoning_from_tokenizer", s.reasoning.from_tokenizer...);
   field("reasoning_from_chunks", s.reasoning.from_chunks...);
+  field("tool_call_counted_requests", s.tool_calls.requests...);
+  field("tool_call_output_tokens", s.tool_calls.output_tokens...);
+  field("tool_call_requests", s.tool_calls.tool_call_requests...);
+  field("tool_calls", s.tool_calls.tool_calls...);
+  field("tool_call_tokens", s.tool_calls.tool_call_tokens...);
+  field("tool_calls_from_usage", s.tool_calls.from_usage...);
+  field("tool_calls_from_tokenizer", s.tool_calls.from_tokenizer...);
+  field("tool_calls_from_chunks", s.tool_calls.from_chunks...);
 }
 
 /// Service-level objectives a request must meet to count towards goodput, in milliseconds.

@@ -25,6 +25,12 @@ struct RequestOptions {
   bool ignore_eos = false;            // sends "ignore_eos": true (vLLM, SGLang, llama.cpp)
   std::optional<double> temperature;  // sent only when set
   bool continuous_usage_stats = false;  // asks vLLM for usage on every chunk
+  // Chat: sent as "tools", "tool_choice" and "response_format" when not null (OpenAI's chat API:
+  // tool definitions; "auto" | "required" | "none" | {"type": "function", "function": {"name"}};
+  // {"type": "json_schema", ...} for guided decoding).
+  nlohmann::json tools;
+  nlohmann::json tool_choice;
+  nlohmann::json response_format;
   nlohmann::json extra_body = nlohmann::json::object();  // merged last, overriding our keys
 };
 
@@ -32,6 +38,10 @@ struct RequestOptions {
 /// "max_tokens", "stream": true, "stream_options": {"include_usage": true[,
 /// "continuous_usage_stats": true]}, ...}, with extra_body merged in (RFC 7386 merge patch).
 std::string build_request_body(const RequestOptions& options, std::string_view prompt);
+
+/// The "tool_choice" value of --tool-choice: the keywords as they are, a tool's name as OpenAI's
+/// named-function object.
+nlohmann::json tool_choice_value(std::string_view choice);
 
 /// The same body with `messages` (a JSON array of {"role", "content"}) sent as they are, for a
 /// dataset that gives whole conversations (chat; completions takes a prompt).
@@ -60,6 +70,11 @@ struct Chunk {
   // the answer, so the hot path keeps one string and the split costs nothing.
   std::string text;
   std::size_t reasoning_size = 0;
+  // delta.tool_calls (OpenAI; vLLM's and SGLang's tool parsers; llama.cpp with --jinja): the
+  // function names and argument fragments of this chunk, in order, and the names of the calls it
+  // starts. A call's first fragment names it (with its id); the later ones add to its arguments.
+  std::string tool_call_text;
+  std::vector<std::string> tool_call_names;
   std::string finish_reason;    // choices[0].finish_reason when non-null
   std::string id;               // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
@@ -75,6 +90,8 @@ struct Chunk {
   std::string error_message;    // for error / malformed: a short human-readable reason
 
   bool has_text() const { return !text.empty(); }
+  /// The chunk carries generated tokens of a tool call (a function name or argument text).
+  bool has_tool_call() const { return !tool_call_text.empty(); }
   bool has_reasoning() const { return reasoning_size > 0; }
   bool has_answer() const { return text.size() > reasoning_size; }
   std::string_view reasoning() const { return std::string_view(text).substr(0, reasoning_size); }

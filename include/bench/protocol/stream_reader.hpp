@@ -3,8 +3,9 @@
 // parser, interprets each data event, stamps text-carrying chunks with the arrival time of the
 // read they came in, takes token counts from `usage`, and classifies how the request ended.
 //
-// First token rule (docs/metrics.md, TTFT): the first chunk carrying generated text (content or
-// reasoning). A role-only or empty chunk does not count, as in SGLang's bench_serving and unlike
+// First token rule (docs/metrics.md, TTFT): the first chunk carrying generated tokens: content,
+// reasoning or a tool-call delta (a function name or argument text), whichever comes first. A
+// role-only or empty chunk does not count, as in SGLang's bench_serving and unlike
 // vLLM's chat client (vllm/benchmarks/lib/endpoint_request_func.py).
 // First answer rule (TTFA): the first chunk carrying answer text (content), reasoning aside.
 #include <cstdint>
@@ -75,6 +76,7 @@ class StreamReader final : private sse::Sink {
   void settle_cached_prompt_tokens();
   void settle_completion_tokens();
   void settle_reasoning_tokens();
+  void settle_tool_call_tokens();
 
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
@@ -90,6 +92,8 @@ class StreamReader final : private sse::Sink {
   // The reasoning text so far, kept the same way until usage gives reasoning_tokens.
   std::string reasoning_text_;
   std::optional<std::int64_t> usage_reasoning_tokens_;  // the latest the stream said
+  // The tool calls' names and arguments so far, kept only while an output counter may count them.
+  std::string tool_call_text_;
   bool keep_answer_text_ = false;
   std::string answer_text_;  // keep_answer_text_: the answer streamed so far, bounded by the cap
   bool keep_reasoning_text_ = false;

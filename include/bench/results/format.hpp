@@ -80,6 +80,18 @@ inline constexpr std::string_view mean_reasoning_tokens = "mean_reasoning_tokens
 inline constexpr std::string_view mean_answer_tokens = "mean_answer_tokens";
 inline constexpr std::string_view ttfa = "ttfa";  // the distribution's name in its keys
 inline constexpr std::string_view reasoning_token_source = "reasoning";  // in token_count_source
+// Tool calls (delta.tool_calls): the output tokens spent on them, their share of the output, their
+// output tok/s, the calls made, and the mean tool-call tokens of a calling request. Null, never 0,
+// when no request called a tool; requests_with_tool_calls is a count (0 then).
+// token_count_source.tool_calls says how the tokens were known ("usage": completion less
+// reasoning of answers that streamed no content; "tokenizer", "chunks_estimate", "mixed"; null).
+inline constexpr std::string_view requests_with_tool_calls = "requests_with_tool_calls";
+inline constexpr std::string_view total_tool_calls = "total_tool_calls";
+inline constexpr std::string_view total_tool_call_tokens = "total_tool_call_tokens";
+inline constexpr std::string_view tool_call_output_share = "tool_call_output_share";  // 0..1
+inline constexpr std::string_view tool_call_output_throughput = "tool_call_output_throughput";
+inline constexpr std::string_view mean_tool_call_tokens = "mean_tool_call_tokens";
+inline constexpr std::string_view tool_call_token_source = "tool_calls";  // in token_count_source
 // Time to response headers ({stat}_ttfb_ms), beside TTFT: null when no response reported it.
 inline constexpr std::string_view ttfb = "ttfb";
 // --server-metrics with polls: on each timeline bucket, the mean of the server's gauge readings

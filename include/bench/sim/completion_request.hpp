@@ -31,6 +31,11 @@ struct CompletionRequest {
   // Chat: FNV-1a 64 of the last "assistant" message's content string, so a multi-turn test
   // can see that a turn carried the reply of the turn before verbatim; nullopt without one.
   std::optional<std::uint64_t> last_assistant_hash;
+  // Chat with "tools" (OpenAI function tools): the function a tool call names (tool_choice's
+  // named function, else the first tool's), empty without tools; and what tool_choice asks:
+  // "auto" (or absent), "none" (never call), "required" or a named function (always call).
+  std::string tool_name;
+  enum class ToolChoice { auto_choice, none, required } tool_choice = ToolChoice::auto_choice;
   // One of the answer check's known-answer prompts (answer_check/known_answers.hpp), sent as
   // the whole prompt (completions) or as the one user message (chat); null for any other.
   const answer_check::KnownAnswerPrompt* known_prompt = nullptr;

@@ -88,6 +88,11 @@ struct SimOptions {
   std::int64_t reasoning_tokens = 0;
   double reasoning_fraction = 1.0;
   ReasoningField reasoning_field = ReasoningField::reasoning_content;
+  // Tool calls: this fraction of chat streams whose request carries "tools" (tool_choice not
+  // "none"; "required" or a named function always) answer with one tool call instead of text,
+  // streamed as vLLM's tool parsers do (the name first, then argument fragments), its tokens in
+  // usage.completion_tokens and generated at the same cost as text tokens.
+  double tool_call_fraction = 0.0;
 
   // Faults: each is the fraction of completion requests (0..1) that meet it, drawn per request
   // in arrival order from `seed`. Mid-stream faults strike after half of the output tokens.

@@ -78,6 +78,14 @@ void append_text_event(std::string& out, const ResponseShape& shape, std::string
 void append_reasoning_event(std::string& out, const ResponseShape& shape,
                             std::string_view reasoning, std::string_view answer,
                             std::string_view finish_reason, const Usage* usage);
+/// A chat chunk of a tool call, as vLLM's serving_chat.py streams its tool parser's DeltaToolCall
+/// (vllm/entrypoints/openai/serving_chat.py): a non-empty `name` starts call 0 (its id, type and
+/// name, hermes-style with no arguments key unless `arguments` is not empty); otherwise the
+/// fragment adds `arguments` to it. `reasoning`, when not empty, rides in the reasoning field.
+void append_tool_call_event(std::string& out, const ResponseShape& shape,
+                            std::string_view reasoning, std::string_view name,
+                            std::string_view arguments, std::string_view finish_reason,
+                            const Usage* usage);
 void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage);
 void append_done_event(std::string& out, const ResponseShape& shape);
 /// An SSE comment line (": text"), as servers send for keep-alive.

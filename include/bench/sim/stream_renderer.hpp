@@ -29,6 +29,10 @@ struct StreamSetup {
   // Of them, the first this many are reasoning, streamed in the shape's reasoning field before
   // the answer (chat only); -1 = not a reasoning response (usage says nothing of reasoning).
   std::int64_t reasoning_tokens = -1;
+  // Chat: the answer (the tokens after any reasoning) is a tool call to this function, streamed
+  // as vLLM's tool parsers do: its first token names it, the others are argument fragments that
+  // make {"text": "<words>"}; finish_reason "tool_calls" unless cut by length. Empty: text.
+  std::string tool_name;
   bool stopped_by_length = true;    // finish_reason "length" rather than "stop"
   bool include_usage = false;       // stream_options.include_usage
   bool continuous_usage = false;    // stream_options.continuous_usage_stats (vLLM)
@@ -50,7 +54,8 @@ class StreamRenderer {
   struct Step {
     bool text_chunk = false;        // a text chunk was appended
     std::int64_t chunk_tokens = 0;  // its tokens
-    bool answer_chunk = false;      // it carries answer text (not only reasoning)
+    bool answer_chunk = false;      // it carries answer text (not only reasoning or a tool call)
+    bool tool_call_chunk = false;   // it carries a fragment of a tool call
     Next next = Next::more;
     std::string_view outcome;       // when finished or reset: "ok", "truncated", "stream_error",
                                     // "reset" (the truth log's outcome)
@@ -77,6 +82,7 @@ class StreamRenderer {
   Usage usage_so_far() const;
   void append_chunk_event(std::int64_t first, std::int64_t tokens, std::string_view finish_reason,
                           const Usage* usage, Step& step);
+  void append_tool_call_arguments(std::int64_t first, std::int64_t tokens);
 
   StreamSetup setup_;
   std::int64_t fault_at_;       // the fault point's token
@@ -86,6 +92,7 @@ class StreamRenderer {
   std::string events_;          // scratch: this step's SSE events
   std::string text_;            // scratch: this chunk's text (its answer, with reasoning)
   std::string reasoning_text_;  // scratch: this chunk's reasoning
+  std::string arguments_;       // scratch: this chunk's tool-call argument fragment
   util::Fnv1a64 answer_hash_;   // of every chunk's answer text so far
   GeneratedText words_;         // the response's words
 };

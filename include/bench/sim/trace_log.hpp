@@ -43,6 +43,9 @@ struct TraceRecord {
   // and which text chunk first carried answer text (-1: none), written as its time.
   std::int64_t reasoning_tokens = 0;
   std::int64_t first_answer_chunk = -1;
+  // Tool calls (--tool-call-fraction): the function the answer called, empty when it answered
+  // with text; its tokens are completion_tokens less reasoning_tokens.
+  std::string tool_name;
 };
 
 class TraceLog {

@@ -58,6 +58,13 @@ protocol::RequestOptions request_options(const cli::RunOptions& options) {
   request.ignore_eos = options.ignore_eos;
   request.temperature = options.temperature;
   if (!options.extra_body.empty()) request.extra_body = json::parse(options.extra_body);
+  if (!options.tools.empty()) request.tools = json::parse(options.tools);
+  if (!options.tool_choice.empty()) {
+    request.tool_choice = protocol::tool_choice_value(options.tool_choice);
+  }
+  if (!options.response_format.empty()) {
+    request.response_format = json::parse(options.response_format);
+  }
   return request;
 }
 

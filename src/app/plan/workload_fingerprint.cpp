@@ -75,6 +75,14 @@ json single_turn_definition(const cli::RunOptions& options) {
 
 json workload_definition(const cli::RunOptions& options) {
   json definition = single_turn_definition(options);
+  // Tools and guided decoding change what the server generates and how fast (a tool call, a
+  // JSON schema's constrained decode): another workload. Absent when not given, so earlier
+  // fingerprints stand.
+  if (!options.tools.empty()) definition["tools"] = json::parse(options.tools);
+  if (!options.tool_choice.empty()) definition["tool_choice"] = options.tool_choice;
+  if (!options.response_format.empty()) {
+    definition["response_format"] = json::parse(options.response_format);
+  }
   // Sessions are another workload; absent without them, so earlier fingerprints stand.
   if (options.multi_turn.enabled) {
     definition["multi_turn"] = workload::multi_turn_options_json(options.multi_turn);

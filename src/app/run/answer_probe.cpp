@@ -22,7 +22,8 @@ constexpr std::size_t kExcerptChars = 80;
 
 // Extra-body keys that would carry the answer past its end (vLLM's and SGLang's ignore_eos and
 // min_tokens; vllm/sampling_params.py) or sample it (n, best_of): left out of the check's body.
-constexpr const char* kDroppedExtraKeys[] = {"ignore_eos", "min_tokens", "n", "best_of"};
+constexpr const char* kDroppedExtraKeys[] = {"ignore_eos", "min_tokens", "n", "best_of", "tools",
+                                            "tool_choice", "response_format"};
 
 // Why an answer was not judged, one line: the refusal, the failure, or the broken stream.
 std::string not_judged_reason(const engine::FetchResult& got,
@@ -94,6 +95,10 @@ protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
   run.temperature = 0.0;
   run.ignore_eos = false;
   run.continuous_usage_stats = false;
+  // The check judges text answers: no tools to call, no schema bending the answer's words.
+  run.tools = nullptr;
+  run.tool_choice = nullptr;
+  run.response_format = nullptr;
   if (run.extra_body.is_object()) {
     for (const char* key : kDroppedExtraKeys) run.extra_body.erase(key);
     // An extra body that sets the length sends it in the key the server wants: keep the key.
