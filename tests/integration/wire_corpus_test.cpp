@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "announcing_process.hpp"
 #include "run_process.hpp"
 #include "serve_sim_process.hpp"
 #include "wire_corpus_support.hpp"
@@ -122,6 +123,89 @@ TEST(WireCorpus, AnIdleCloseAtFiveSecondsLosesNoRequestOfARunSixSecondsApart) {
   const json results = json::parse(result.out);
   EXPECT_EQ(results["completed"], 3);
   EXPECT_EQ(results["failed"], 0);
+}
+
+}  // namespace
+
+namespace {
+
+const char kSecret[] = "sk-wire-corpus-secret-0123456789";
+
+// One streamed completion through `bench record` in front of `serve-sim sim_args...`; returns
+// what the recorder wrote.
+std::vector<bench::wire::Exchange> record_one_stream(const std::vector<std::string>& sim_args,
+                                                     const TempDir& temp) {
+  ServeSimProcess sim(BENCH_BINARY, sim_args, temp);
+  const std::string out = temp.file("recording");
+  bench::testing::AnnouncingProcess proxy(
+      BENCH_BINARY, {"record", "--upstream", sim.base_url(), "--listen", "127.0.0.1:0", "--out", out},
+      temp.file("record.err"));
+  const std::string body =
+      R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true})";
+  bench::testing::raw_exchange(
+      bench::testing::port_of(proxy.base_url()),
+      "POST /v1/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + std::string(kSecret) +
+          "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+          "\r\n\r\n" + body,
+      2'000);
+  EXPECT_EQ(proxy.stop().exit_code, 0);
+  return bench::testing::load_or_empty(out);
+}
+
+TEST(WireRecord, AServersCloseAfterTheStreamIsRecordedAsAFinMicrosecondsAfterTheLastByte) {
+  TempDir temp;
+  const auto exchanges = record_one_stream(
+      {"--ttft-ms", "5", "--tpot-ms", "2", "--close-after-stream", "--close-delay-us", "50"},
+      temp);
+  ASSERT_EQ(exchanges.size(), 1u);
+  const auto& exchange = exchanges.front();
+  EXPECT_EQ(exchange.status, 200);
+  EXPECT_EQ(exchange.shape, (bench::wire::Shape{"POST", "/v1/completions", true}));
+  EXPECT_EQ(exchange.close.how, bench::wire::Close::How::fin);
+  EXPECT_FALSE(exchange.close.idle);
+  EXPECT_LT(exchange.close.after_last_byte_ns, 100'000'000);  // 50 us, on a loaded machine
+  // The first text came no sooner than the server's 5 ms TTFT after the request was sent.
+  ASSERT_GE(exchange.reads.size(), 2u);
+  EXPECT_GE(exchange.reads.back().at_ns, 5'000'000);
+}
+
+TEST(WireRecord, AResetIsRecordedAsAnRstAndCredentialsAreNeverWritten) {
+  TempDir temp;
+  const auto exchanges = record_one_stream(
+      {"--ttft-ms", "1", "--tpot-ms", "1", "--reset-fraction", "1"}, temp);
+  ASSERT_EQ(exchanges.size(), 1u);
+  EXPECT_EQ(exchanges.front().close.how, bench::wire::Close::How::rst);
+  bool authorization_recorded = false;
+  for (const auto& [name, value] : exchanges.front().request_headers) {
+    if (name == "Authorization") {
+      authorization_recorded = true;
+      EXPECT_EQ(value, "[REDACTED]");
+    }
+  }
+  EXPECT_TRUE(authorization_recorded);
+  for (const auto& entry : std::filesystem::directory_iterator(temp.file("recording"))) {
+    EXPECT_EQ(bench::testing::read_file(entry.path().string()).find(kSecret), std::string::npos)
+        << entry.path();
+  }
+}
+
+// A close recorded as an RST is replayed as one.
+TEST(WireCorpus, ARecordedResetIsReplayedAsAReset) {
+  TempDir temp;
+  bench::wire::Exchange exchange;
+  exchange.name = "000001";
+  exchange.shape = {"GET", "/v1/models", false};
+  exchange.response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+  exchange.status = 200;
+  exchange.reads = {{1'000'000, exchange.response.size()}};
+  exchange.close = {bench::wire::Close::How::rst, 2'000'000, false};
+  std::filesystem::create_directories(temp.file("rst"));
+  bench::wire::write_exchange(temp.file("rst"), exchange);
+  ServeSimProcess replay(BENCH_BINARY, {"--replay", temp.file("rst")}, temp);
+  const RawExchange got = bench::testing::raw_exchange(
+      bench::testing::port_of(replay.base_url()), "GET /v1/models HTTP/1.1\r\n\r\n", 2'000);
+  EXPECT_EQ(got.response, exchange.response);
+  EXPECT_EQ(got.end, RawExchange::End::rst);
 }
 
 }  // namespace
