@@ -209,3 +209,24 @@ TEST(WireCorpus, ARecordedResetIsReplayedAsAReset) {
 }
 
 }  // namespace
+
+namespace {
+
+// Bad options are refused in one line before the proxy listens.
+TEST(WireRecord, BadOptionsAreRefusedInOneLineBeforeListening) {
+  TempDir temp;
+  const std::vector<std::vector<std::string>> bad = {
+      {"record", "--upstream", "https://gpu-box:8000", "--listen", "0", "--out", temp.path()},
+      {"record", "--upstream", "http://gpu-box:8000/v1", "--listen", "0", "--out", temp.path()},
+      {"record", "--upstream", "http://127.0.0.1:8000", "--listen", "port", "--out", temp.path()},
+      {"record", "--upstream", "http://127.0.0.1:8000", "--listen", "0"},
+  };
+  for (const auto& args : bad) {
+    const auto result = bench::testing::run_process(BENCH_BINARY, args);
+    EXPECT_EQ(result.exit_code, 2) << args[2] << " " << args[4];
+    EXPECT_EQ(result.err.find("listening on"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("error"), std::string::npos) << result.err;
+  }
+}
+
+}  // namespace
