@@ -15,6 +15,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/engine/curl_handles.hpp"
+#include "bench/record/record.hpp"
 #include "bench/sim/serve.hpp"
 
 namespace {
@@ -44,10 +45,19 @@ extern "C" void on_serve_sim_stop_signal(int) {
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
 }
 
+// record: stop forwarding, write every exchange whose response is complete.
+extern "C" void on_record_stop_signal(int) {
+  if (g_stop_requested.exchange(true)) ::_exit(bench::cli::kExitInterrupted);
+  static const char message[] = "\nbench record: interrupt: writing the complete exchanges\n";
+  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+}
+
 void install_signal_handlers(bench::cli::Command command) {
   struct sigaction action {};
   action.sa_handler =
-      command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal : on_stop_signal;
+      command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal
+      : command == bench::cli::Command::record  ? on_record_stop_signal
+                                                : on_stop_signal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
@@ -69,6 +79,8 @@ int main(int argc, char** argv) {
       case bench::cli::Command::serve_sim:
         return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested,
                                          bench::app::open_tokenizer_file);
+      case bench::cli::Command::record:
+        return bench::record::run_record(parsed.record, g_stop_requested);
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
       case bench::cli::Command::report:

@@ -27,10 +27,11 @@ struct Subcommands {
   CLI::App* report = nullptr;
   CLI::App* search = nullptr;
   CLI::App* merge = nullptr;
+  CLI::App* record = nullptr;
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
-    for (const CLI::App* subcommand : {serve_sim, compare, report, search, merge}) {
+    for (const CLI::App* subcommand : {serve_sim, compare, report, search, merge, record}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -41,6 +42,7 @@ struct Subcommands {
     if (report->parsed()) return Command::report;
     if (search->parsed()) return Command::search;
     if (merge->parsed()) return Command::merge;
+    if (record->parsed()) return Command::record;
     return Command::run;
   }
 };
@@ -105,6 +107,38 @@ CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& for
   return command;
 }
 
+CLI::App* setup_record_flags(CLI::App& app, record::RecordOptions& record,
+                             std::string& listen) {
+  CLI::App* command = app.add_subcommand(
+      "record", "Record a server: a pass-through proxy that forwards every exchange unchanged "
+                "and writes it, with the time of each read and how the connection closed, into "
+                "a wire recording that serve-sim --replay serves back (docs/wire-corpus.md)");
+  command->add_option("--upstream", record.upstream_url, "The server recorded: http://HOST:PORT")
+      ->required();
+  command->add_option("--listen", listen,
+                      "Where clients connect: [HOST:]PORT (HOST defaults to 127.0.0.1; PORT 0 = "
+                      "any free port, announced on stderr)")
+      ->required();
+  command->add_option("--out", record.out_dir,
+                      "The recording's directory (created if missing): one NNNNNN.json, "
+                      ".request and .response per exchange, each written whole")
+      ->required();
+  return command;
+}
+
+// "[HOST:]PORT" into the record options.
+void finish_record_flags(record::RecordOptions& record, const std::string& listen) {
+  const std::size_t colon = listen.rfind(':');
+  const std::string port = colon == std::string::npos ? listen : listen.substr(colon + 1);
+  if (colon != std::string::npos) record.listen_host = listen.substr(0, colon);
+  char* end = nullptr;
+  const long value = std::strtol(port.c_str(), &end, 10);
+  if (port.empty() || *end != '\0' || value < 0 || value > 65535 || record.listen_host.empty()) {
+    throw UsageError("--listen '" + listen + "': give [HOST:]PORT, e.g. 8001 or 127.0.0.1:8001");
+  }
+  record.listen_port = static_cast<std::uint16_t>(value);
+}
+
 }  // namespace
 
 ParseResult parse_cli(int argc, const char* const* argv) {
@@ -136,6 +170,8 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   setup_search_flags(*subcommands.search, result.search, raw_search);
   std::string merge_format = "text";
   subcommands.merge = setup_merge_flags(app, result.merge, merge_format);
+  std::string record_listen;
+  subcommands.record = setup_record_flags(app, result.record, record_listen);
 
   try {
     app.parse(argc, argv);
@@ -149,6 +185,7 @@ ParseResult parse_cli(int argc, const char* const* argv) {
         check_output_path("merge -o", result.merge.output_path);
       }
     }
+    if (result.command == Command::record) finish_record_flags(result.record, record_listen);
     if (result.command == Command::report) {
       check_output_path("report -o", result.report.output_path);
     }

@@ -301,6 +301,18 @@ void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
   add_sim_flags(command, sim, "--");
+  command.add_option("--replay", sim.replay_dir,
+                     "Serve a wire recording (bench record --out DIR) back, byte for byte, with "
+                     "its timing and closes, instead of simulating; requests are matched by "
+                     "method, path and stream, in turn (docs/wire-corpus.md). The simulator's "
+                     "other flags are then unused")
+      ->check(CLI::ExistingDirectory)
+      ->group("Replay");
+  command.add_option("--replay-speed", sim.replay_speed,
+                     "With --replay: recorded times are divided by this (2 = twice as fast)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->group("Replay");
 }
 
 }  // namespace bench::cli

@@ -15,6 +15,7 @@
 #include "bench/gate/gate.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
+#include "bench/record/record.hpp"
 #include "bench/schedule/arrival.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/workload/dataset.hpp"
@@ -145,7 +146,7 @@ struct RunOptions {
   workload::MultiTurnOptions multi_turn;
 };
 
-enum class Command { run, serve_sim, compare, report, search, merge };
+enum class Command { run, serve_sim, compare, report, search, merge, record };
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };
@@ -202,6 +203,7 @@ struct ParseResult {
   ReportOptions report;
   SearchOptions search;  // with Command::search; the probes' flags are in `run`
   MergeOptions merge;
+  record::RecordOptions record;  // with Command::record
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

@@ -126,6 +126,11 @@ struct SimOptions {
   // keep-alive connections (vLLM's uvicorn: timeout_keep_alive, 5 s). 0: never.
   double keepalive_timeout_s = 0;
 
+  // `serve-sim --replay DIR`: serve this wire recording back (replay_server.hpp) instead of
+  // simulating; its recorded times divided by replay_speed. Every other setting is unused then.
+  std::string replay_dir;
+  double replay_speed = 1.0;
+
   std::string trace_path;  // when set, a JSONL truth log: one line per request (server times)
 
   // Tokens (prompt_counter.hpp, tokenize_routes.hpp): which /tokenize dialect is answered, the

@@ -1,0 +1,35 @@
+#pragma once
+// `bench record`: a pass-through HTTP/1.1 proxy on loopback that forwards every exchange
+// between a client and a server unchanged and writes each one into a wire recording
+// (bench/wire/recording.hpp, docs/wire-corpus.md): the request with its credentials redacted,
+// the response's bytes with the time each read arrived, and how the server closed the connection.
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace bench::record {
+
+struct RecordOptions {
+  std::string upstream_url;             // "http://host:port": the server recorded
+  std::string listen_host = "127.0.0.1";  // where clients connect
+  std::uint16_t listen_port = 0;        // 0 = any free port (announced on stderr)
+  std::string out_dir;                  // the recording's directory (created if missing)
+};
+
+/// The upstream server's address, from its URL.
+struct Upstream {
+  std::string host;
+  std::uint16_t port = 80;
+};
+
+/// "http://host[:port][/]" into its host and port; an error message otherwise (https, a path
+/// other than "/", userinfo: the proxy forwards request targets unchanged, in the clear).
+std::variant<Upstream, std::string> parse_upstream(const std::string& url);
+
+/// Runs the proxy until `stop` becomes true, then writes every exchange whose response is
+/// complete and returns an exit code (0; 2 for bad options, found before listening; 3 when it
+/// cannot listen). Says what it does on stderr.
+int run_record(const RecordOptions& options, const std::atomic<bool>& stop);
+
+}  // namespace bench::record

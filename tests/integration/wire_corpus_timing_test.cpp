@@ -1,0 +1,211 @@
+// Every recording of the wire corpus is a test of bench's figures: bench against
+// `serve-sim --replay` of it measures the token counts its usage reports, the cached split it
+// discloses, its failures, its server's identity, and its first-token time, chunk gaps and end
+// within 1 ms of the recorded times. And the round trip: a run recorded through `bench record`
+// and replayed gives the same counts and latencies. Recordings are found when the test runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "announcing_process.hpp"
+#include "run_process.hpp"
+#include "serve_sim_process.hpp"
+#include "wire_corpus_support.hpp"
+#include "wire_expectations.hpp"
+
+namespace {
+
+using bench::testing::ServeSimProcess;
+using bench::testing::StreamFacts;
+using bench::testing::TempDir;
+using nlohmann::json;
+
+constexpr double kTimingToleranceMs = 1.0;
+
+// The model id and server family a recording's GET /v1/models names, if it has one.
+std::pair<std::string, std::string> recorded_model(
+    const std::vector<bench::wire::Exchange>& exchanges) {
+  for (const auto& exchange : exchanges) {
+    if (exchange.shape.path != "/v1/models" || exchange.status != 200) continue;
+    const json models = json::parse(bench::testing::dechunk(exchange.response), nullptr, false);
+    if (!models.is_object() || !models.contains("data") || models["data"].empty()) continue;
+    const json& card = models["data"][0];
+    const std::string owner = card.value("owned_by", "");
+    const std::string family = owner == "llamacpp" ? "llama.cpp" : owner;
+    return {card.value("id", ""), family};
+  }
+  return {"recorded", ""};
+}
+
+// The median (linear interpolation, numpy's default: bench's rule) of `values`.
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double position = 0.5 * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (values[above] - values[below]) * (position - static_cast<double>(below));
+}
+
+// What a run of `runs` passes over the recording's streamed exchanges of one path must report.
+// Latencies are medians: a loaded machine's late wake-ups move a mean of a few requests, and a
+// median of whole passes equals the recorded median.
+struct Implied {
+  std::int64_t completed = 0, failed = 0, output_tokens = 0, input_tokens = 0;
+  std::optional<std::int64_t> cached_tokens = 0;
+  double median_ttft_ms = 0, median_icl_ms = 0, median_e2e_ms = 0;
+  bool has_gaps = false;
+};
+
+Implied implied_by(const std::vector<StreamFacts>& facts, std::int64_t runs) {
+  Implied implied;
+  std::vector<double> ttft, e2e, gaps;
+  for (const StreamFacts& f : facts) {
+    if (!f.ok) {
+      implied.failed += runs;
+      continue;
+    }
+    implied.completed += runs;
+    implied.output_tokens += runs * f.completion_tokens;
+    implied.input_tokens += runs * f.prompt_tokens;
+    if (f.cached_tokens && implied.cached_tokens) {
+      *implied.cached_tokens += runs * *f.cached_tokens;
+    } else {
+      implied.cached_tokens.reset();
+    }
+    for (std::int64_t run = 0; run < runs; ++run) {
+      ttft.push_back(static_cast<double>(f.first_text_ns) / 1e6);
+      e2e.push_back(static_cast<double>(f.end_ns) / 1e6);
+      for (std::size_t k = 1; k < f.text_event_ns.size(); ++k) {
+        gaps.push_back(static_cast<double>(f.text_event_ns[k] - f.text_event_ns[k - 1]) / 1e6);
+      }
+    }
+  }
+  implied.median_ttft_ms = median_of(ttft);
+  implied.median_e2e_ms = median_of(e2e);
+  implied.has_gaps = !gaps.empty();
+  implied.median_icl_ms = median_of(gaps);
+  return implied;
+}
+
+void expect_figures(const json& results, const Implied& implied, const std::string& where) {
+  EXPECT_EQ(results["completed"], implied.completed) << where;
+  EXPECT_EQ(results["failed"], implied.failed) << where;
+  if (implied.completed == 0) return;
+  EXPECT_EQ(results["total_output_tokens"], implied.output_tokens) << where;
+  EXPECT_EQ(results["total_input_tokens"], implied.input_tokens) << where;
+  if (implied.cached_tokens) {
+    EXPECT_EQ(results["total_cached_input_tokens"], *implied.cached_tokens) << where;
+  } else {
+    EXPECT_TRUE(results["total_cached_input_tokens"].is_null()) << where;
+  }
+  EXPECT_NEAR(results["median_ttft_ms"].get<double>(), implied.median_ttft_ms,
+              kTimingToleranceMs)
+      << where;
+  EXPECT_NEAR(results["median_e2e_latency_ms"].get<double>(), implied.median_e2e_ms,
+              kTimingToleranceMs)
+      << where;
+  if (implied.has_gaps) {
+    EXPECT_NEAR(results["median_icl_ms"].get<double>(), implied.median_icl_ms, kTimingToleranceMs)
+        << where;
+  }
+}
+
+TEST(WireCorpusTiming, BenchMeasuresTheFiguresEachRecordingImplies) {
+  for (const std::string& dir : bench::testing::corpus_recordings()) {
+    const auto exchanges = bench::testing::load_or_empty(dir);
+    ASSERT_FALSE(exchanges.empty()) << dir;
+    std::map<std::string, std::vector<StreamFacts>> by_path;  // streamed completions only
+    for (const auto& exchange : exchanges) {
+      if (exchange.shape.method == "POST" && exchange.shape.stream) {
+        by_path[exchange.shape.path].push_back(bench::testing::stream_facts(exchange));
+      }
+    }
+    const auto [model, family] = recorded_model(exchanges);
+    for (const auto& [path, facts] : by_path) {
+      // A whole number of passes over the exchanges served in turn: the figures do not depend
+      // on which one the first request met.
+      const auto count = static_cast<std::int64_t>(facts.size());
+      const std::int64_t runs = (6 + count - 1) / count;
+      TempDir temp;
+      ServeSimProcess replay(BENCH_BINARY, {"--replay", dir}, temp);
+      const auto result = bench::testing::run_process(
+          BENCH_BINARY,
+          {"--base-url", replay.base_url(), "--model", model, "--endpoint",
+           path == "/v1/chat/completions" ? "chat" : "completions", "--output-format", "json",
+           "--quiet", "--no-answer-check", "--concurrency", "1", "--num-prompts",
+           std::to_string(runs * count), "--input-len", "4", "--output-len", "16",
+           "--warmup-requests", "0"});
+      const std::string where = dir + " " + path;
+      const Implied implied = implied_by(facts, runs);
+      // Exit 1: the run finished with failed requests (a recorded error is one).
+      ASSERT_EQ(result.exit_code, implied.failed > 0 ? 1 : 0) << where << ": " << result.err;
+      const json results = json::parse(result.out, nullptr, false);
+      ASSERT_TRUE(results.is_object()) << where << ": " << result.err;
+      expect_figures(results, implied, where);
+      if (!family.empty()) {
+        EXPECT_EQ(results["server"]["family"], family) << where;
+      }
+    }
+  }
+}
+
+std::vector<std::string> round_trip_run(const std::string& base_url) {
+  return {"--base-url", base_url, "--model", "bench-sim", "--output-format", "json", "--quiet",
+          "--no-answer-check", "--concurrency", "2", "--num-prompts", "12", "--input-len", "32",
+          "--output-len", "8", "--ignore-eos", "--warmup-requests", "0"};
+}
+
+// Recorded through `bench record`, replayed, measured again: the two runs agree.
+TEST(WireCorpusTiming, ARunRecordedThroughTheProxyAndReplayedGivesTheSameFigures) {
+  TempDir temp;
+  ServeSimProcess sim(BENCH_BINARY, {"--ttft-ms", "30", "--tpot-ms", "6"}, temp);
+  const std::string out = temp.file("recording");
+  bench::testing::AnnouncingProcess proxy(
+      BENCH_BINARY, {"record", "--upstream", sim.base_url(), "--listen", "0", "--out", out},
+      temp.file("record.err"));
+  ASSERT_FALSE(proxy.base_url().empty()) << bench::testing::read_file(temp.file("record.err"));
+  const auto first = bench::testing::run_process(BENCH_BINARY, round_trip_run(proxy.base_url()));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto& recorded = proxy.stop();
+  EXPECT_EQ(recorded.exit_code, 0) << recorded.err;
+
+  // The run's 12 streams (8 tokens each; bench's own probes before the run are recorded too).
+  std::vector<StreamFacts> facts;
+  for (const auto& exchange : bench::testing::load_or_empty(out)) {
+    if (!exchange.shape.stream) continue;
+    StreamFacts stream = bench::testing::stream_facts(exchange);
+    if (stream.completion_tokens == 8) facts.push_back(stream);
+  }
+  ASSERT_EQ(facts.size(), 12u);
+
+  ServeSimProcess replay(BENCH_BINARY, {"--replay", out}, temp);
+  const auto second = bench::testing::run_process(BENCH_BINARY, round_trip_run(replay.base_url()));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json a = json::parse(first.out);
+  const json b = json::parse(second.out);
+  for (const char* count : {"completed", "failed", "total_output_tokens", "total_input_tokens"}) {
+    EXPECT_EQ(a[count], b[count]) << count;
+  }
+  for (const char* latency : {"median_ttft_ms", "median_icl_ms", "median_e2e_latency_ms"}) {
+    EXPECT_NEAR(a[latency].get<double>(), b[latency].get<double>(), kTimingToleranceMs) << latency;
+  }
+  // The proxy's own cost: what the client saw through it, against what it recorded. Both hops
+  // (request out, first chunk back) are in the difference.
+  const Implied implied = implied_by(facts, 1);
+  const double overhead_ms = a["median_ttft_ms"].get<double>() - implied.median_ttft_ms;
+  std::printf("bench record: client TTFT - recorded TTFT = %.3f ms (medians of 12)\n",
+              overhead_ms);
+  EXPECT_GE(overhead_ms, 0.0);
+  // A generous bound: 0.26-0.80 ms on a 2-vCPU VM at load average 10 (docs/performance.md).
+  EXPECT_LT(overhead_ms, 2.0);
+  expect_figures(b, implied, "replay of the recording");
+}
+
+}  // namespace
