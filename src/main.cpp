@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "bench/app/commands.hpp"
+#include "bench/app/provenance.hpp"
 #include "bench/app/run_benchmark.hpp"
 #include "bench/app/tokenizer_files.hpp"
 #include "bench/cli/exit_codes.hpp"
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
         return bench::app::run_report(parsed.report, std::cerr);
       case bench::cli::Command::merge:
         return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
+      case bench::cli::Command::version:
+        std::cout << bench::app::version_text();
+        return bench::cli::kExitOk;
       case bench::cli::Command::run:
       case bench::cli::Command::search:
         break;

@@ -171,8 +171,7 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     const CLI::App* chosen = subcommands.chosen();
     result.message = chosen != nullptr ? chosen->help() : app.help();
   } catch (const CLI::CallForVersion&) {
-    result.exit_code = kExitOk;
-    result.message = std::string("bench ") + BENCH_VERSION + "\n";
+    result.command = Command::version;
   } catch (const CLI::ParseError& error) {
     // The help of the command whose flags were being read: a subcommand has its own.
     const CLI::App* chosen = subcommands.chosen();

@@ -138,7 +138,9 @@ struct RunOptions {
   workload::MultiTurnOptions multi_turn;
 };
 
-enum class Command { run, serve_sim, compare, report, search, merge };
+// version: --version, answered by the app (app/provenance.hpp), which knows the build's commit
+// and the libcurl loaded.
+enum class Command { run, serve_sim, compare, report, search, merge, version };
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };
