@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/app/plan/provenance.hpp"
 #include "bench/app/run/commands.hpp"
 #include "bench/app/run/run_benchmark.hpp"
 #include "bench/app/search/run_search.hpp"
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
         return bench::app::run_report(parsed.report, std::cerr);
       case bench::cli::Command::merge:
         return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
+      case bench::cli::Command::version:
+        std::cout << bench::app::version_text();
+        return bench::cli::kExitOk;
       case bench::cli::Command::run:
       case bench::cli::Command::search:
         break;

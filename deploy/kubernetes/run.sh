@@ -4,16 +4,21 @@
 # scheduled and pull the image), then, once every shard has completed, the merge Job of
 # bench-merge.yaml, whose log (the merged text report) is printed. The merged JSON stays on the
 # volume beside the shards' files: /results/merged.json of the claim bench-results.
-#   deploy/kubernetes/run.sh IMAGE
-# IMAGE: a container image with bench on PATH and /bin/sh. kubectl's current context and
-# namespace are used. A previous run's Jobs are deleted first (a Job's pods cannot be rerun);
+#   deploy/kubernetes/run.sh [IMAGE]
+# IMAGE: where the cluster pulls bench's image from (deploy/Containerfile builds it; any image
+# with bench on PATH and /bin/sh will do); without it the manifests' own name, bench:VERSION,
+# which a cluster finds only when that image was loaded onto its nodes. kubectl's current
+# context and namespace are used. A previous run's Jobs are deleted first (a Job's pods cannot be rerun);
 # its shard files are overwritten by the new ones.
 set -euo pipefail
-image=$1
+image=${1:-}
 here=$(cd "$(dirname "$0")" && pwd)
 start_at=$(($(date +%s) + ${BENCH_START_DELAY_S:-60}))
 
-fill() { sed -e "s|BENCH_IMAGE|$image|g" -e "s|BENCH_START_AT|$start_at|g" "$1"; }
+fill() {
+  sed -e "s|BENCH_START_AT|$start_at|g" \
+      -e "${image:+s|image: bench:[^ ]*|image: $image|}" "$1"
+}
 
 # Waits until Job $1 has completed (0) or failed (1): kubectl wait cannot wait for either.
 wait_for_job() {

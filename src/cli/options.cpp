@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bench/cli/completion.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/cli/output_paths.hpp"
@@ -28,10 +29,12 @@ struct Subcommands {
   CLI::App* search = nullptr;
   CLI::App* merge = nullptr;
   CLI::App* record = nullptr;
+  CLI::App* completion = nullptr;  // hidden: prints a shell completion script
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
-    for (const CLI::App* subcommand : {serve_sim, compare, report, search, merge, record}) {
+    for (const CLI::App* subcommand :
+         {serve_sim, compare, report, search, merge, record, completion}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -172,9 +175,23 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   subcommands.merge = setup_merge_flags(app, result.merge, merge_format);
   std::string record_listen;
   subcommands.record = setup_record_flags(app, result.record, record_listen);
+  // `bench completion bash|zsh`: a script written from the definitions above, so it completes
+  // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
+  std::string completion_shell;
+  subcommands.completion = app.add_subcommand(
+      "completion", "Print a shell completion script (bash or zsh) for every flag and subcommand");
+  subcommands.completion->group("");
+  subcommands.completion->add_option("shell", completion_shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
 
   try {
     app.parse(argc, argv);
+    if (subcommands.completion->parsed()) {
+      result.exit_code = kExitOk;
+      result.message = completion_script(app, completion_shell);
+      return result;
+    }
     result.command = subcommands.command();
     if (result.command == Command::compare) finish_compare_flags(result.compare, raw_compare);
     if (result.command == Command::merge) {
@@ -208,8 +225,7 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     const CLI::App* chosen = subcommands.chosen();
     result.message = chosen != nullptr ? chosen->help() : app.help();
   } catch (const CLI::CallForVersion&) {
-    result.exit_code = kExitOk;
-    result.message = std::string("bench ") + BENCH_VERSION + "\n";
+    result.command = Command::version;
   } catch (const CLI::ParseError& error) {
     // The help of the command whose flags were being read: a subcommand has its own.
     const CLI::App* chosen = subcommands.chosen();

@@ -146,7 +146,9 @@ struct RunOptions {
   workload::MultiTurnOptions multi_turn;
 };
 
-enum class Command { run, serve_sim, compare, report, search, merge, record };
+// version: --version, answered by the app (app/plan/provenance.hpp), which knows the build's
+// commit and the libcurl loaded.
+enum class Command { run, serve_sim, compare, report, search, merge, record, version };
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };

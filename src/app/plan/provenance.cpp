@@ -5,6 +5,8 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include <curl/curl.h>
 
 #include "bench_build_info.hpp"
@@ -51,6 +53,12 @@ results::Provenance read_provenance() {
 const results::Provenance& this_build_and_host() {
   static const results::Provenance provenance = read_provenance();
   return provenance;
+}
+
+std::string version_text() {
+  const results::Provenance& made = this_build_and_host();
+  return fmt::format("bench {}\ncommit {} ({} build)\nlibcurl {} (loaded at run time)\n",
+                     made.bench_version, made.commit, made.build_type, made.libcurl);
 }
 
 }  // namespace bench::app
