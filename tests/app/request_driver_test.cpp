@@ -2,7 +2,7 @@
 // with the times a slot became free and the request was sent, and ends each transfer) and the
 // clock (every time is chosen, counted from an epoch the test sets). What is held is what the
 // driver writes into each record: intended start, slot wait, warm-up, index, and where it stops.
-#include "bench/app/request_driver.hpp"
+#include "bench/app/point/request_driver.hpp"
 
 #include <cstdint>
 #include <memory>

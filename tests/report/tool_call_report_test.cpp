@@ -62,7 +62,7 @@ RunSummary text_run() {
 }
 
 TEST(ToolCallReport, JsonGivesTheToolCallPartOfTheOutputWithItsSource) {
-  const json r = bench::report::to_json(tool_call_run(), {});
+  const json r = bench::results::to_json(tool_call_run(), {});
   EXPECT_DOUBLE_EQ(r["output_throughput"].get<double>(), 200.0);
   EXPECT_DOUBLE_EQ(r["tool_call_output_throughput"].get<double>(), 90.0);
   EXPECT_EQ(r["total_tool_call_tokens"], 90);
@@ -76,7 +76,7 @@ TEST(ToolCallReport, JsonGivesTheToolCallPartOfTheOutputWithItsSource) {
 }
 
 TEST(ToolCallReport, JsonWritesNullNotZeroWithoutToolCalls) {
-  const json r = bench::report::to_json(text_run(), {});
+  const json r = bench::results::to_json(text_run(), {});
   EXPECT_EQ(r["requests_with_tool_calls"], 0);
   for (const char* key : {"total_tool_calls", "total_tool_call_tokens", "tool_call_output_share",
                           "tool_call_output_throughput", "mean_tool_call_tokens"}) {
@@ -98,8 +98,8 @@ TEST(ToolCallReport, TextLabelsTheToolCallOutputAndItsSource) {
 }
 
 TEST(ToolCallReport, CsvHasTheToolCallColumnsEmptyWhenUnknown) {
-  const std::string csv = bench::report::to_csv(
-      {bench::report::to_json(tool_call_run(), {}), bench::report::to_json(text_run(), {})});
+  const std::string csv = bench::results::to_csv(
+      {bench::results::to_json(tool_call_run(), {}), bench::results::to_json(text_run(), {})});
   EXPECT_NE(csv.find(",tool_call_output_throughput,tool_call_output_share,total_tool_calls,"
                      "mean_tool_call_tokens,tool_call_token_source\n"),
             std::string::npos)
@@ -111,11 +111,11 @@ TEST(ToolCallReport, CsvHasTheToolCallColumnsEmptyWhenUnknown) {
 TEST(ToolCallReport, HtmlShowsTheToolCallRowOnlyWithToolCalls) {
   const std::string row = "tool calls</th>";
   const std::string html =
-      bench::report::render_html_report(bench::report::to_json(tool_call_run(), {}));
+      bench::report::render_html_report(bench::results::to_json(tool_call_run(), {}));
   EXPECT_NE(html.find(row), std::string::npos);
   EXPECT_NE(html.find("Tool-call tokens"), std::string::npos);
   const std::string plain =
-      bench::report::render_html_report(bench::report::to_json(text_run(), {}));
+      bench::report::render_html_report(bench::results::to_json(text_run(), {}));
   EXPECT_EQ(plain.find(row), std::string::npos);
   EXPECT_EQ(plain.find("Tool-call tokens"), std::string::npos);
 }

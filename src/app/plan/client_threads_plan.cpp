@@ -9,6 +9,7 @@
 
 #include "bench/app/plan/client_threads.hpp"
 #include "bench/app/plan/run_plan.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::app {
 
