@@ -187,7 +187,11 @@ results::RunContext merged_context(const std::vector<const json*>& runs,
   if (const std::string unit = text_in(first, "input_len_unit"); !unit.empty()) {
     c.input_len_unit = unit;
   }
-  c.prompts_share_prefixes = text_in(c.config, "dataset") == "shared-prefix";
+  // Files before prompts_share_prefixes was written: a shared-prefix dataset said it.
+  c.prompts_share_prefixes =
+      first.value(results::key::prompts_share_prefixes,
+                  text_in(c.config, "dataset") == "shared-prefix");
+  c.prompts_from_trace = text_in(c.config, "dataset") == "trace";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
   c.client = merged_client(runs, parts);
   c.provenance = results::merge_provenance(runs);

@@ -67,6 +67,9 @@ nlohmann::json metric_definitions() {
       {"reused_prompts",
        "true when --reuse-prompts resent prompts on purpose: a cache-warm measurement, whose "
        "cached share is expected."},
+      {"prompts_share_prefixes",
+       "true when the workload's prompts share prefixes on purpose (a shared-prefix dataset, or "
+       "a trace whose hash ids repeat), so a high cached share is expected."},
       {"warnings",
        "the run's warnings, one line each (e.g. a cached share above 10% on a workload not meant "
        "to share prefixes); the client's own are under client.warnings."},

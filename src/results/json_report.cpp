@@ -274,6 +274,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   put_load(out, c);
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
+  out[results::key::prompts_share_prefixes] = c.prompts_share_prefixes;
   if (c.server_metrics) {
     out["server_metrics"] = server_metrics_json(*c.server_metrics, s,
                                                 c.prompts_share_prefixes || c.prompts_reused);

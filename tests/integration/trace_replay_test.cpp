@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/sim/sim_server.hpp"
 #include "jsonl.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
@@ -115,6 +116,46 @@ TEST(TraceReplay, MooncakeRowsArriveWithExactlyTheirSharedPrefixes) {
   }
   // Sharing is the trace's purpose: no warning that the cache flattered the run.
   EXPECT_EQ(run.err.find("not meant to share prefixes"), std::string::npos) << run.err;
+}
+
+// Merged shards of a Mooncake replay are still a trace whose prompts share prefixes: the
+// merged report neither warns that the cache flattered the run nor calls it a shared-prefix
+// workload.
+TEST(TraceReplay, MergedMooncakeShardsKeepTheTracesSharingOnPurpose) {
+  const TempDir dir;
+  bench::sim::SimOptions sim;
+  sim.prefix_cache = true;
+  sim.time_scale = 100;
+  const bench::sim::SimServer server(sim);
+  std::vector<std::string> shard_files;
+  for (int shard = 0; shard < 2; ++shard) {
+    const std::string file = dir.file("shard-" + std::to_string(shard) + ".json");
+    const ProcessResult run = run_process(
+        BENCH_BINARY,
+        bench::testing::without_answer_check(
+            {"--base-url", server.base_url(), "--dataset", "trace", "--trace-format", "mooncake",
+             "--dataset-path", kTraces + "mooncake_sample.jsonl", "--trace-speed", "10",
+             "--concurrency", "2", "--per-chunk-usage", "off",
+             "--ignore-eos", "--quiet", "--seed", "5", "--shard", std::to_string(shard) + "/2",
+             "--output-file", file}));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    shard_files.push_back(file);
+  }
+  std::vector<std::string> merge_args = {"merge", "-o", dir.file("merged.json")};
+  merge_args.insert(merge_args.end(), shard_files.begin(), shard_files.end());
+  const ProcessResult merge = run_process(BENCH_BINARY, merge_args);
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  std::ifstream in(dir.file("merged.json"));
+  const json merged = json::parse(in);
+  ASSERT_GT(merged["cached_input_share"].get<double>(), 0.1) << "the sample must share prefixes";
+  EXPECT_TRUE(merged["prompts_share_prefixes"].get<bool>());
+  for (const json& warning : merged["warnings"]) {  // (the shards ran one after the other)
+    EXPECT_EQ(warning.get<std::string>().find("cache"), std::string::npos) << warning;
+  }
+  const std::string said = merge.out + merge.err;
+  EXPECT_EQ(said.find("not meant to share prefixes"), std::string::npos) << said;
+  EXPECT_EQ(said.find("shared-prefix workload"), std::string::npos) << said;
+  EXPECT_NE(said.find("trace replay"), std::string::npos) << said;
 }
 
 TEST(TraceReplay, AzureRowsAreSentAtTheirOffsetsWithTheirLengths) {

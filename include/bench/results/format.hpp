@@ -56,6 +56,9 @@ inline constexpr std::string_view input_split_disclosure = "input_split_disclosu
 inline constexpr std::string_view input_split_disclosing_requests =
     "input_split_disclosing_requests";
 inline constexpr std::string_view reused_prompts = "reused_prompts";  // --reuse-prompts
+// The workload's prompts share prefixes on purpose: a shared-prefix dataset, or a trace whose
+// hash ids repeat. Written so that `bench merge` knows it without re-reading the dataset.
+inline constexpr std::string_view prompts_share_prefixes = "prompts_share_prefixes";
 // In "steady_state": why its latencies are null ("none_inside", "few_inside",
 // "budget_ran_out", "merged": metrics::SteadyLatencyGap); null when they are known.
 inline constexpr std::string_view steady_latency_unknown = "latency_unknown";
