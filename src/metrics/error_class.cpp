@@ -54,6 +54,16 @@ std::string_view token_sources_label(std::int64_t usage, std::int64_t tokenizer,
   return token_source_name(TokenSource::usage);
 }
 
+void count_token_source(TokenSource source, std::int64_t& usage, std::int64_t& tokenizer,
+                        std::int64_t& chunks) {
+  switch (source) {
+    case TokenSource::usage: ++usage; break;
+    case TokenSource::tokenizer: ++tokenizer; break;
+    case TokenSource::chunks: ++chunks; break;
+    case TokenSource::none: break;
+  }
+}
+
 std::string_view cached_token_source_name(CachedTokenSource source) {
   switch (source) {
     case CachedTokenSource::none: return "none";

@@ -24,14 +24,6 @@ void InputTokenSplit::add(const RequestRecord& record) {
   cached_tokens += record.cached_prompt_tokens;
 }
 
-void InputTokenSplit::merge(const InputTokenSplit& other) {
-  requests += other.requests;
-  disclosing_requests += other.disclosing_requests;
-  computed_tokens += other.computed_tokens;
-  cached_tokens += other.cached_tokens;
-  unknown_split_tokens += other.unknown_split_tokens;
-}
-
 CacheDisclosure InputTokenSplit::disclosure() const {
   if (disclosing_requests == 0) return CacheDisclosure::none;
   return disclosing_requests == requests ? CacheDisclosure::all : CacheDisclosure::some;

@@ -18,22 +18,7 @@ void ReasoningSplit::add(const RequestRecord& record) {
   answer_tokens += record.answer_tokens();
   if (!record.reasoned()) return;
   ++reasoning_requests;
-  switch (record.reasoning_token_source) {
-    case TokenSource::usage: ++from_usage; break;
-    case TokenSource::tokenizer: ++from_tokenizer; break;
-    case TokenSource::chunks: ++from_chunks; break;
-    case TokenSource::none: break;
-  }
-}
-
-void ReasoningSplit::merge(const ReasoningSplit& other) {
-  requests += other.requests;
-  reasoning_requests += other.reasoning_requests;
-  reasoning_tokens += other.reasoning_tokens;
-  answer_tokens += other.answer_tokens;
-  from_usage += other.from_usage;
-  from_tokenizer += other.from_tokenizer;
-  from_chunks += other.from_chunks;
+  count_token_source(record.reasoning_token_source, from_usage, from_tokenizer, from_chunks);
 }
 
 std::optional<double> ReasoningSplit::mean_reasoning_tokens() const {

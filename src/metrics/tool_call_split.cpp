@@ -10,23 +10,7 @@ void ToolCallSplit::add(const RequestRecord& record) {
   ++tool_call_requests;
   tool_calls += record.tool_calls();
   tool_call_tokens += record.tool_call_tokens;
-  switch (record.tool_call_token_source) {
-    case TokenSource::usage: ++from_usage; break;
-    case TokenSource::tokenizer: ++from_tokenizer; break;
-    case TokenSource::chunks: ++from_chunks; break;
-    case TokenSource::none: break;
-  }
-}
-
-void ToolCallSplit::merge(const ToolCallSplit& other) {
-  requests += other.requests;
-  output_tokens += other.output_tokens;
-  tool_call_requests += other.tool_call_requests;
-  tool_calls += other.tool_calls;
-  tool_call_tokens += other.tool_call_tokens;
-  from_usage += other.from_usage;
-  from_tokenizer += other.from_tokenizer;
-  from_chunks += other.from_chunks;
+  count_token_source(record.tool_call_token_source, from_usage, from_tokenizer, from_chunks);
 }
 
 std::optional<double> ToolCallSplit::share_of_output() const {

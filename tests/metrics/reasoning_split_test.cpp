@@ -95,13 +95,17 @@ TEST(ReasoningSplit, ReasoningSaidByUsageAloneCounts) {
 TEST(ReasoningSplit, LeavesOutFailedRequestsAndMergesLikeOneAccumulator) {
   RequestRecord failed = request(0, 100, 200, 1000, 10, 5, TokenSource::chunks);
   failed.error = bench::metrics::ErrorClass::truncated;
-  ReasoningSplit a;
-  a.add(failed);
-  EXPECT_EQ(a.requests, 0);
-  a.add(request(0, 100, 200, 1000, 10, 5, TokenSource::chunks));
-  ReasoningSplit b;
-  b.add(request(0, 100, 200, 1000, 20, 4, TokenSource::tokenizer));
-  a.merge(b);
+  ReasoningSplit alone;
+  alone.add(failed);
+  EXPECT_EQ(alone.requests, 0);
+  // Merged as client threads' and shards' accumulators are (visit_counters).
+  bench::metrics::RunAccumulator first;
+  first.add(failed);
+  first.add(request(0, 100, 200, 1000, 10, 5, TokenSource::chunks));
+  bench::metrics::RunAccumulator second;
+  second.add(request(0, 100, 200, 1000, 20, 4, TokenSource::tokenizer));
+  first.merge(std::move(second));
+  const ReasoningSplit a = first.summarize().reasoning;
   EXPECT_EQ(a.requests, 2);
   EXPECT_EQ(a.reasoning_tokens, 9);
   EXPECT_EQ(a.answer_tokens, 21);

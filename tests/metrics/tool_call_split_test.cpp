@@ -1,12 +1,14 @@
 // The tool-call part of a run's output, over hand-built records (docs/metrics.md, "Tool calls"):
 // counted only over successful requests with a completion count, merged shard by shard to the
 // same sums, and unknown (not 0) when no request called a tool.
+#include "bench/metrics/run_summary.hpp"
 #include "bench/metrics/tool_call_split.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,14 +49,17 @@ TEST(ToolCallSplit, CountsCallsTokensShareAndSources) {
 }
 
 TEST(ToolCallSplit, MergedShardsGiveTheWholeRunsSums) {
-  ToolCallSplit whole, first, second;
+  ToolCallSplit whole;
   const RequestRecord a = answered(40, {"f"}, 40, TokenSource::chunks);
   const RequestRecord b = answered(60, {}, 0, TokenSource::none);
   whole.add(a);
   whole.add(b);
-  first.add(a);
-  second.add(b);
-  first.merge(second);
+  // Merged as client threads' and shards' accumulators are (visit_counters).
+  bench::metrics::RunAccumulator one, two;
+  one.add(a);
+  two.add(b);
+  one.merge(std::move(two));
+  const ToolCallSplit first = one.summarize().tool_calls;
   EXPECT_EQ(first.requests, whole.requests);
   EXPECT_EQ(first.output_tokens, whole.output_tokens);
   EXPECT_EQ(first.tool_call_tokens, whole.tool_call_tokens);

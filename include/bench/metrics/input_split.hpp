@@ -30,7 +30,6 @@ struct InputTokenSplit {
 
   /// Counts one successful request; others, and those without prompt_tokens, are not counted.
   void add(const RequestRecord& record);
-  void merge(const InputTokenSplit& other);
   CacheDisclosure disclosure() const;
 };
 

@@ -24,7 +24,6 @@ struct ReasoningSplit {
 
   /// Counts one successful request; others, and those without completion_tokens, are not.
   void add(const RequestRecord& record);
-  void merge(const ReasoningSplit& other);
   /// Some request reasoned: only then are reasoning figures reported (else they are unknown,
   /// not 0: the server may reason without saying so).
   bool any() const { return reasoning_requests > 0; }

@@ -22,6 +22,10 @@ std::string_view token_source_name(TokenSource source);
 /// token_source_name of the one used, or "mixed" when several were (usage when none was).
 std::string_view token_sources_label(std::int64_t usage, std::int64_t tokenizer,
                                      std::int64_t chunks);
+/// Adds one to the count of `source` among `usage`, `tokenizer` and `chunks` (none: nothing):
+/// how a sum over requests keeps the counts token_sources_label reads.
+void count_token_source(TokenSource source, std::int64_t& usage, std::int64_t& tokenizer,
+                        std::int64_t& chunks);
 
 /// Where the count of prompt tokens served by the server's prefix cache came from.
 enum class CachedTokenSource {

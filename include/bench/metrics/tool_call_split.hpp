@@ -25,7 +25,6 @@ struct ToolCallSplit {
 
   /// Counts one successful request; others, and those without completion_tokens, are not.
   void add(const RequestRecord& record);
-  void merge(const ToolCallSplit& other);
   /// Some request called a tool: only then are tool-call figures reported (else unknown).
   bool any() const { return tool_call_requests > 0; }
   /// tool_call_tokens / output_tokens; nullopt unless any().
