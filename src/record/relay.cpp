@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "bench/util/clock.hpp"
+#include "bench/util/listen_socket.hpp"
 #include "bench/util/redact.hpp"
 
 namespace bench::record {
@@ -26,10 +27,6 @@ namespace {
 constexpr std::size_t kReadBytes = 64 << 10;
 constexpr int kMaxEvents = 256;
 constexpr int kStopPollMs = 50;  // how often the loop looks at the stop flag
-
-std::runtime_error system_error(const std::string& what) {
-  return std::runtime_error(what + ": " + std::strerror(errno));
-}
 
 std::uint64_t key(std::uint64_t session, std::uint64_t role) { return session << 1 | role; }
 
@@ -65,22 +62,11 @@ std::vector<std::pair<std::string, std::string>> redacted_headers(std::string_vi
 
 Relay::Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer)
     : upstream_(upstream), writer_(writer) {
-  listen_fd_.reset(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!listen_fd_.valid()) throw system_error("socket");
-  const int one = 1;
-  ::setsockopt(listen_fd_.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in address = listen;
-  if (::bind(listen_fd_.get(), reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-    char host[INET_ADDRSTRLEN] = {};
-    ::inet_ntop(AF_INET, &address.sin_addr, host, sizeof host);
-    throw system_error(fmt::format("cannot listen on {}:{}", host, ntohs(address.sin_port)));
-  }
-  if (::listen(listen_fd_.get(), SOMAXCONN) != 0) throw system_error("listen");
-  socklen_t length = sizeof address;
-  ::getsockname(listen_fd_.get(), reinterpret_cast<sockaddr*>(&address), &length);
-  port_ = ntohs(address.sin_port);
+  util::ListeningSocket listening = util::listen_tcp(listen);
+  listen_fd_ = std::move(listening.fd);
+  port_ = listening.port;
   epoll_fd_.reset(::epoll_create1(EPOLL_CLOEXEC));
-  if (!epoll_fd_.valid()) throw system_error("epoll_create1");
+  if (!epoll_fd_.valid()) throw util::system_error("epoll_create1");
   epoll_event event{};
   event.events = EPOLLIN;
   event.data.u64 = 0;  // session 0: the listening socket
@@ -91,7 +77,7 @@ void Relay::run(const std::atomic<bool>& stop) {
   epoll_event events[kMaxEvents];
   while (!stop.load()) {
     const int ready = ::epoll_wait(epoll_fd_.get(), events, kMaxEvents, kStopPollMs);
-    if (ready < 0 && errno != EINTR) throw system_error("epoll_wait");
+    if (ready < 0 && errno != EINTR) throw util::system_error("epoll_wait");
     for (int i = 0; i < ready; ++i) {
       if (events[i].data.u64 == 0) {
         accept_clients();

@@ -25,7 +25,9 @@
 
 #include "bench/sim/http_request.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/listen_socket.hpp"
 #include "bench/util/unique_fd.hpp"
+#include "event_loop_fds.hpp"
 
 namespace bench::sim {
 
@@ -33,10 +35,6 @@ namespace {
 
 constexpr std::size_t kReadBytes = 64 << 10;
 constexpr int kMaxEvents = 256;
-
-std::runtime_error system_error(const std::string& what) {
-  return std::runtime_error(what + ": " + std::strerror(errno));
-}
 
 // A key that orders shapes, for the map of recorded exchanges by shape.
 std::string shape_key(const wire::Shape& shape) { return wire::describe(shape); }
@@ -101,33 +99,15 @@ ReplayServer::Impl::Impl(std::vector<wire::Exchange> recorded, ReplayOptions opt
   for (std::size_t k = 0; k < exchanges.size(); ++k) {
     by_shape[shape_key(exchanges[k].shape)].first.push_back(k);
   }
-  listen_fd.reset(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!listen_fd.valid()) throw system_error("socket");
-  const int one = 1;
-  ::setsockopt(listen_fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(options.port);
-  if (::inet_pton(AF_INET, options.host.c_str(), &address.sin_addr) != 1) {
-    throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
-  }
-  if (::bind(listen_fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-    throw system_error(fmt::format("cannot listen on {}:{}", options.host, options.port));
-  }
-  if (::listen(listen_fd.get(), SOMAXCONN) != 0) throw system_error("listen");
-  socklen_t length = sizeof address;
-  ::getsockname(listen_fd.get(), reinterpret_cast<sockaddr*>(&address), &length);
-  port = ntohs(address.sin_port);
-  epoll_fd.reset(::epoll_create1(EPOLL_CLOEXEC));
-  timer_fd.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
-  wake_fd.reset(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-  if (!epoll_fd.valid() || !timer_fd.valid() || !wake_fd.valid()) throw system_error("epoll setup");
-  for (int fd : {listen_fd.get(), timer_fd.get(), wake_fd.get()}) {
-    epoll_event event{};
-    event.events = EPOLLIN;
-    event.data.fd = fd;
-    if (::epoll_ctl(epoll_fd.get(), EPOLL_CTL_ADD, fd, &event) != 0) throw system_error("epoll_ctl");
-  }
+  const std::optional<sockaddr_in> address = util::ipv4_address(options.host, options.port);
+  if (!address) throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
+  util::ListeningSocket listening = util::listen_tcp(*address);
+  listen_fd = std::move(listening.fd);
+  port = listening.port;
+  EventLoopFds loop_fds = open_event_loop(listen_fd.get());
+  epoll_fd = std::move(loop_fds.epoll);
+  timer_fd = std::move(loop_fds.timer);
+  wake_fd = std::move(loop_fds.wake);
   thread = std::thread([this] { loop(); });
 }
 
