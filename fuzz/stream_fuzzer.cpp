@@ -18,8 +18,9 @@
 // - the body fed in pieces gives the same RequestRecord as the body fed whole (every read
 //   stamped alike), unless it is longer than the response cap;
 // - the record is consistent: first_token_ns is the first text chunk's stamp, per-chunk token
-//   counts match the text chunks, a success saw finish_reason or [DONE] on a 200 and has a
-//   token count with its source, a failure has a message.
+//   counts match the text chunks, every text chunk but a tool-call delta brings a byte, a
+//   success saw finish_reason or [DONE] on a 200 and has a token count with its source, a
+//   failure has a message.
 #include <pthread.h>
 
 #include <cstdint>
@@ -124,8 +125,12 @@ void check_consistent(const RequestRecord& r) {
           "first_token_ns is not the first text chunk's stamp");
   require(r.text_chunk_tokens.empty() || r.text_chunk_tokens.size() == r.text_chunk_ns.size(),
           "per-chunk token counts do not match the text chunks");
-  require(r.text_bytes >= static_cast<std::int64_t>(r.text_chunk_ns.size()),
-          "fewer text bytes than text chunks");
+  // A tool-call delta may carry no text (its first fragment is often the name alone), so only
+  // the other chunks promise a byte each.
+  require(r.text_bytes >= static_cast<std::int64_t>(r.text_chunk_ns.size()) - r.tool_call_chunks,
+          "fewer text bytes than text chunks without a tool call");
+  require(r.tool_call_chunks <= static_cast<std::int64_t>(r.text_chunk_ns.size()),
+          "more tool-call chunks than chunks with generated tokens");
   require(r.first_answer_ns == -1 || r.first_answer_ns >= r.first_token_ns,
           "an answer before the first token");
   require(r.reasoning_chunks <= static_cast<std::int64_t>(r.text_chunk_ns.size()),
