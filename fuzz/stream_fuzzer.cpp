@@ -114,8 +114,10 @@ RequestRecord read_response(const Setup& setup, const std::vector<std::string_vi
     if (!reader.on_body(piece, kStampNs)) break;
   }
   bench::protocol::TransportEnd end;
-  if (setup.transport_error) end = {ErrorClass::transport, "connection reset by fuzzer", 2000};
-  else end.end_ns = 2000;
+  if (setup.transport_error)
+    end = {ErrorClass::transport, "connection reset by fuzzer", 2000};
+  else
+    end.end_ns = 2000;
   reader.finish(end);
   return record;
 }
@@ -158,9 +160,9 @@ std::string describe(const RequestRecord& r) {
                      r.error_message + "' chunks=" + std::to_string(r.text_chunk_ns.size()) +
                      " tokens=" + std::to_string(r.text_chunk_tokens.size()) +
                      " completion=" + std::to_string(r.completion_tokens) +
-                     " prompt=" + std::to_string(r.prompt_tokens) + " finish='" +
-                     r.finish_reason + "' id='" + r.response_id + "' done=" +
-                     std::to_string(r.saw_done) + " bytes=" + std::to_string(r.text_bytes);
+                     " prompt=" + std::to_string(r.prompt_tokens) + " finish='" + r.finish_reason +
+                     "' id='" + r.response_id + "' done=" + std::to_string(r.saw_done) +
+                     " bytes=" + std::to_string(r.text_bytes);
   return text;
 }
 
@@ -200,8 +202,8 @@ void check_input(const std::uint8_t* data, std::size_t size) {
 
   // The scanner against the DOM path, on the body as one payload and on every event in it.
   compare_scanner_with_dom(body);
-  bench::sse::Parser parser(bench::sse::Limits{setup.limits.max_line_bytes,
-                                               setup.limits.max_event_bytes});
+  bench::sse::Parser parser(
+      bench::sse::Limits{setup.limits.max_line_bytes, setup.limits.max_event_bytes});
   ComparingSink sink;
   for (std::string_view piece : pieces) {
     if (parser.feed(piece, sink) != bench::sse::Status::ok) break;

@@ -73,16 +73,19 @@ std::string vllm_stream_body(int tokens) {
       R"(data: {"id":"chatcmpl-8f2c1d0e9b7a4c3e8d6f5a4b3c2d1e0f","object":"chat.completion.chunk",)"
       R"("created":1733000000,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,)";
   std::string body = head + R"("delta":{"role":"assistant","content":""},"logprobs":null,)"
-                            R"("finish_reason":null}],"usage":null})" "\n\n";
+                            R"("finish_reason":null}],"usage":null})"
+                            "\n\n";
   for (int i = 0; i < tokens; ++i) {
     body += head + R"("delta":{"content":" tok)" + std::to_string(i % 100) +
             R"("},"logprobs":null,"finish_reason":)" + (i + 1 == tokens ? "\"length\"" : "null") +
-            R"(}],"usage":null})" "\n\n";
+            R"(}],"usage":null})"
+            "\n\n";
   }
   body += R"(data: {"id":"chatcmpl-8f2c1d0e9b7a4c3e8d6f5a4b3c2d1e0f","object":)"
           R"("chat.completion.chunk","created":1733000000,"model":"m","choices":[],"usage":)"
-          R"({"prompt_tokens":1024,"total_tokens":)" + std::to_string(1024 + tokens) +
-          R"(,"completion_tokens":)" + std::to_string(tokens) + "}}\n\ndata: [DONE]\n\n";
+          R"({"prompt_tokens":1024,"total_tokens":)" +
+          std::to_string(1024 + tokens) + R"(,"completion_tokens":)" + std::to_string(tokens) +
+          "}}\n\ndata: [DONE]\n\n";
   return body;
 }
 

@@ -55,10 +55,9 @@ extern "C" void on_record_stop_signal(int) {
 
 void install_signal_handlers(bench::cli::Command command) {
   struct sigaction action {};
-  action.sa_handler =
-      command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal
-      : command == bench::cli::Command::record  ? on_record_stop_signal
-                                                : on_stop_signal;
+  action.sa_handler = command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal
+                      : command == bench::cli::Command::record  ? on_record_stop_signal
+                                                                : on_stop_signal;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
@@ -84,16 +83,14 @@ int main(int argc, char** argv) {
         return bench::record::run_record(parsed.record, g_stop_requested);
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
-      case bench::cli::Command::report:
-        return bench::app::run_report(parsed.report, std::cerr);
+      case bench::cli::Command::report: return bench::app::run_report(parsed.report, std::cerr);
       case bench::cli::Command::merge:
         return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
       case bench::cli::Command::version:
         std::cout << bench::app::version_text();
         return bench::cli::kExitOk;
       case bench::cli::Command::run:
-      case bench::cli::Command::search:
-        break;
+      case bench::cli::Command::search: break;
     }
     const bench::engine::CurlGlobal curl;
     if (parsed.command == bench::cli::Command::search) {

@@ -6,11 +6,10 @@ namespace bench::answer_check {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kOneToTen = {
-    "1|one", "2|two", "3|three", "4|four", "5|five", "6|six", "7|seven", "8|eight", "9|nine",
-    "10|ten"};
-constexpr std::array<std::string_view, 4> kCountTopic = {"count", "counting", "number",
-                                                         "numbers"};
+constexpr std::array<std::string_view, 10> kOneToTen = {"1|one",  "2|two", "3|three", "4|four",
+                                                        "5|five", "6|six", "7|seven", "8|eight",
+                                                        "9|nine", "10|ten"};
+constexpr std::array<std::string_view, 4> kCountTopic = {"count", "counting", "number", "numbers"};
 constexpr std::array<std::string_view, 1> kParis = {"paris"};
 constexpr std::array<std::string_view, 3> kCapitalTopic = {"paris", "france", "capital"};
 constexpr std::array<std::string_view, 5> kAToE = {"a", "b", "c", "d", "e"};
@@ -22,8 +21,8 @@ constexpr std::array<std::string_view, 3> kFToH = {"f", "g", "h"};
 constexpr std::array<KnownAnswerPrompt, 3> kChat = {{
     {"count_to_10", "Count from 1 to 10.", kOneToTen, "the numbers 1 to 10 in order", kCountTopic,
      128, "1, 2, 3, 4, 5, 6, 7, 8, 9, 10"},
-    {"capital_of_france", "What is the capital of France? Answer in one word.", kParis,
-     "Paris", kCapitalTopic, 128, "Paris."},
+    {"capital_of_france", "What is the capital of France? Answer in one word.", kParis, "Paris",
+     kCapitalTopic, 128, "Paris."},
     {"first_letters", "Write the first five letters of the English alphabet.", kAToE,
      "the letters A to E in order", kAlphabetTopic, 128, "A, B, C, D, E"},
 }};

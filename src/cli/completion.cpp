@@ -39,7 +39,8 @@ CommandWords words_of(const CLI::App& command) {
       if (takes_value) words.value_flags.push_back(name);
     }
   }
-  for (const CLI::App* sub : command.get_subcommands([](const CLI::App* app) { return shown(app); })) {
+  for (const CLI::App* sub :
+       command.get_subcommands([](const CLI::App* app) { return shown(app); })) {
     words.subcommands.push_back(sub->get_name());
   }
   return words;
@@ -60,9 +61,10 @@ std::string bash_script(const std::vector<CommandWords>& commands) {
   const CommandWords& top = commands.front();
   std::string cases;
   for (auto it = commands.rbegin(); it != commands.rend(); ++it) {
-    cases += fmt::format("    {})\n      flags='{}'\n      values='{}'\n      subcommands='{}' ;;\n",
-                         it->name.empty() ? "*" : it->name, fmt::join(it->flags, " "),
-                         fmt::join(it->value_flags, " "), fmt::join(it->subcommands, " "));
+    cases +=
+        fmt::format("    {})\n      flags='{}'\n      values='{}'\n      subcommands='{}' ;;\n",
+                    it->name.empty() ? "*" : it->name, fmt::join(it->flags, " "),
+                    fmt::join(it->value_flags, " "), fmt::join(it->subcommands, " "));
   }
   return fmt::format(
       R"(# bash completion for bench, written by `bench completion bash` from the command line's own
@@ -99,9 +101,10 @@ std::string zsh_script(const std::vector<CommandWords>& commands) {
   const CommandWords& top = commands.front();
   std::string cases;
   for (auto it = commands.rbegin(); it != commands.rend(); ++it) {
-    cases += fmt::format("    ({})\n      flags=({})\n      values=({})\n      subcommands=({}) ;;\n",
-                         it->name.empty() ? "*" : it->name, fmt::join(it->flags, " "),
-                         fmt::join(it->value_flags, " "), fmt::join(it->subcommands, " "));
+    cases +=
+        fmt::format("    ({})\n      flags=({})\n      values=({})\n      subcommands=({}) ;;\n",
+                    it->name.empty() ? "*" : it->name, fmt::join(it->flags, " "),
+                    fmt::join(it->value_flags, " "), fmt::join(it->subcommands, " "));
   }
   return fmt::format(
       R"(#compdef bench

@@ -40,26 +40,30 @@ bool is_header_name(const std::string& name) {
 void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
   for (const char* flag : kRefused) {
     if (app.count(flag) > 0) {
-      throw UsageError(fmt::format("{}: not with --multi-turn (sessions send a turn when its user "
-                                   "has thought; every turn is fresh and measured)",
-                                   flag));
+      throw UsageError(
+          fmt::format("{}: not with --multi-turn (sessions send a turn when its user "
+                      "has thought; every turn is fresh and measured)",
+                      flag));
     }
   }
   // A turn's history holds the model's replies, whose length in tokens bench does not set:
   // lengths in tokens would label a words count as tokens.
   if (app.count("--tokenizer") > 0) {
-    throw UsageError("--tokenizer: not with --multi-turn yet (a turn's history holds the "
-                     "model's replies; its length is counted in words)");
+    throw UsageError(
+        "--tokenizer: not with --multi-turn yet (a turn's history holds the "
+        "model's replies; its length is counted in words)");
   }
   const workload::DatasetKind kind = run.dataset.kind;
   if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::sharegpt) {
-    throw UsageError(fmt::format("--multi-turn: not with --dataset {} (turns come from random "
-                                 "prompts or ShareGPT conversations)",
-                                 workload::dataset_kind_name(kind)));
+    throw UsageError(
+        fmt::format("--multi-turn: not with --dataset {} (turns come from random "
+                    "prompts or ShareGPT conversations)",
+                    workload::dataset_kind_name(kind)));
   }
   if (kind == workload::DatasetKind::random && !run.multi_turn.turns) {
-    throw UsageError("--multi-turn: --dataset random needs --turns K (sharegpt takes each "
-                     "conversation's own human turns)");
+    throw UsageError(
+        "--multi-turn: --dataset random needs --turns K (sharegpt takes each "
+        "conversation's own human turns)");
   }
 }
 

@@ -5,17 +5,17 @@
 #include <map>
 #include <stdexcept>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "bench/cli/completion.hpp"
 #include "bench/cli/exit_codes.hpp"
-#include "bench/compare/compare.hpp"
 #include "bench/cli/output_paths.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
+#include "bench/compare/compare.hpp"
 
 namespace bench::cli {
 
@@ -52,14 +52,15 @@ struct Subcommands {
 
 // `bench compare`'s flags as given; finish_compare_flags turns them into CompareOptions.
 struct RawCompareFlags {
-  std::string regression;      // --fail-on-regression: "5%", "0.05", "p99_ttft_ms=10%,5%"
+  std::string regression;       // --fail-on-regression: "5%", "0.05", "p99_ttft_ms=10%,5%"
   std::string format = "text";  // --output-format
 };
 
 CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompareFlags& raw) {
   CLI::App* command = app.add_subcommand(
-      "compare", "Compare two results files (runs, or sweeps point by point): each key figure "
-                 "with both values and the change in %, regressions marked");
+      "compare",
+      "Compare two results files (runs, or sweeps point by point): each key figure "
+      "with both values and the change in %, regressions marked");
   command->add_option("base", compare.base_path, "Results JSON of the baseline run")
       ->required()
       ->check(CLI::ExistingFile);
@@ -98,8 +99,9 @@ CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {
 
 CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& format) {
   CLI::App* command = app.add_subcommand(
-      "merge", "Merge the results files of the shards of one benchmark (--shard I/N) into one "
-               "result, as if one process had sent every request");
+      "merge",
+      "Merge the results files of the shards of one benchmark (--shard I/N) into one "
+      "result, as if one process had sent every request");
   command->add_option("shards", merge.shard_paths, "The shards' results JSON files")
       ->required()
       ->check(CLI::ExistingFile);
@@ -110,21 +112,23 @@ CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& for
   return command;
 }
 
-CLI::App* setup_record_flags(CLI::App& app, record::RecordOptions& record,
-                             std::string& listen) {
+CLI::App* setup_record_flags(CLI::App& app, record::RecordOptions& record, std::string& listen) {
   CLI::App* command = app.add_subcommand(
-      "record", "Record a server: a pass-through proxy that forwards every exchange unchanged "
-                "and writes it, with the time of each read and how the connection closed, into "
-                "a wire recording that serve-sim --replay serves back (docs/wire-corpus.md)");
+      "record",
+      "Record a server: a pass-through proxy that forwards every exchange unchanged "
+      "and writes it, with the time of each read and how the connection closed, into "
+      "a wire recording that serve-sim --replay serves back (docs/wire-corpus.md)");
   command->add_option("--upstream", record.upstream_url, "The server recorded: http://HOST:PORT")
       ->required();
-  command->add_option("--listen", listen,
-                      "Where clients connect: [HOST:]PORT (HOST defaults to 127.0.0.1; PORT 0 = "
-                      "any free port, announced on stderr)")
+  command
+      ->add_option("--listen", listen,
+                   "Where clients connect: [HOST:]PORT (HOST defaults to 127.0.0.1; PORT 0 = "
+                   "any free port, announced on stderr)")
       ->required();
-  command->add_option("--out", record.out_dir,
-                      "The recording's directory (created if missing): one NNNNNN.json, "
-                      ".request and .response per exchange, each written whole")
+  command
+      ->add_option("--out", record.out_dir,
+                   "The recording's directory (created if missing): one NNNNNN.json, "
+                   ".request and .response per exchange, each written whole")
       ->required();
   return command;
 }
@@ -146,10 +150,11 @@ void finish_record_flags(record::RecordOptions& record, const std::string& liste
 
 ParseResult parse_cli(int argc, const char* const* argv) {
   ParseResult result;
-  CLI::App app{"bench: load generator for OpenAI-compatible LLM inference servers.\n"
-               "Reports output, input and total token throughput separately, with TTFT, ITL, "
-               "TPOT and E2E latency percentiles.",
-               "bench"};
+  CLI::App app{
+      "bench: load generator for OpenAI-compatible LLM inference servers.\n"
+      "Reports output, input and total token throughput separately, with TTFT, ITL, "
+      "TPOT and E2E latency percentiles.",
+      "bench"};
   app.set_version_flag("--version", std::string("bench ") + BENCH_VERSION);
   // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
   // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.
@@ -167,8 +172,9 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   RawRunFlags raw_probe;
   RawSearchFlags raw_search;
   subcommands.search = app.add_subcommand(
-      "search", "Find the largest concurrency (or request rate) whose run meets every --slo: "
-                "doubling from --start, then bisecting to --resolution");
+      "search",
+      "Find the largest concurrency (or request rate) whose run meets every --slo: "
+      "doubling from --start, then bisecting to --resolution");
   setup_run_flags(*subcommands.search, result.run, raw_probe);
   setup_search_flags(*subcommands.search, result.search, raw_search);
   std::string merge_format = "text";
@@ -213,8 +219,9 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     if (result.command == Command::search) {
       finish_run_flags(*subcommands.search, result.run, raw_probe);
       if (result.run.multi_turn.enabled) {
-        throw UsageError("--multi-turn: not with bench search (its probes count requests, not "
-                         "sessions)");
+        throw UsageError(
+            "--multi-turn: not with bench search (its probes count requests, not "
+            "sessions)");
       }
       finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
       // A search chooses each probe from the last one's outcome: shards could not agree.
@@ -231,8 +238,8 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     const CLI::App* chosen = subcommands.chosen();
     const std::string command = chosen != nullptr ? "bench " + chosen->get_name() : "bench";
     result.exit_code = kExitUsage;
-    result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
-                                 error.what(), command);
+    result.message =
+        fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n", error.what(), command);
   } catch (const UsageError& error) {
     result.exit_code = kExitUsage;
     result.message = fmt::format("bench: error: {}\n", error.what());
@@ -242,12 +249,9 @@ ParseResult parse_cli(int argc, const char* const* argv) {
 
 std::string_view per_chunk_usage_name(PerChunkUsage mode) {
   switch (mode) {
-    case PerChunkUsage::on:
-      return "on";
-    case PerChunkUsage::off:
-      return "off";
-    case PerChunkUsage::auto_detect:
-      break;
+    case PerChunkUsage::on: return "on";
+    case PerChunkUsage::off: return "off";
+    case PerChunkUsage::auto_detect: break;
   }
   return "auto";
 }
@@ -303,8 +307,8 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"start_at", run.start_at.empty() ? nlohmann::json() : nlohmann::json(run.start_at)},
   };
   config.update(nlohmann::json(run.dataset));
-  config["extra_body"] = run.extra_body.empty() ? nlohmann::json::object()
-                                                : nlohmann::json::parse(run.extra_body);
+  config["extra_body"] =
+      run.extra_body.empty() ? nlohmann::json::object() : nlohmann::json::parse(run.extra_body);
   // Only when given, so the configs of earlier results keep their keys.
   if (!run.tools.empty()) config["tools"] = nlohmann::json::parse(run.tools);
   if (!run.tool_choice.empty()) config["tool_choice"] = run.tool_choice;

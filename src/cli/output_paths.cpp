@@ -16,8 +16,8 @@ void check_output_path(std::string_view flag, const std::string& path) {
   if (fs::is_directory(path, error)) {
     throw UsageError(fmt::format("{}: '{}' is a directory", flag, path));
   }
-  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".")
-                                                               : fs::path(path).parent_path();
+  const fs::path parent =
+      fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   if (!fs::is_directory(parent, error)) {
     throw UsageError(fmt::format("{}: '{}': no directory '{}'", flag, path, parent.string()));
   }

@@ -1,8 +1,8 @@
 #include "bench/cli/run_flags.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 #include <random>
@@ -63,14 +63,17 @@ bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != st
 // the token counts would mix them.
 void check_extra_body(const nlohmann::json& body) {
   if (body.contains("stream") && body["stream"] != true) {
-    throw UsageError(fmt::format("--extra-body: \"stream\": {} is not supported: bench measures "
-                                 "streamed responses (it sends \"stream\": true)",
-                                 body["stream"].dump()));
+    throw UsageError(
+        fmt::format("--extra-body: \"stream\": {} is not supported: bench measures "
+                    "streamed responses (it sends \"stream\": true)",
+                    body["stream"].dump()));
   }
   for (const char* key : {"n", "best_of"}) {
     if (body.contains(key) && body[key] != 1) {
-      throw UsageError(fmt::format("--extra-body: \"{}\": {} is not supported: bench measures "
-                                   "one choice per request", key, body[key].dump()));
+      throw UsageError(
+          fmt::format("--extra-body: \"{}\": {} is not supported: bench measures "
+                      "one choice per request",
+                      key, body[key].dump()));
     }
   }
 }
@@ -81,8 +84,8 @@ void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) 
   for (const CLI::Option* option : app.get_options()) {
     const std::string name = option->get_name();
     if (name.rfind("--sim-", 0) == 0 && option->count() > 0) {
-      throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}",
-                                   name, run.base_url));
+      throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}", name,
+                                   run.base_url));
     }
   }
 }
@@ -284,8 +287,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "percentiles come from histograms within 0.049%")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1'000'000'000}))
       ->capture_default_str();
-  app.add_option("--request-timeout", run.request_timeout_s,
-                 "Whole-request time limit, seconds")
+  app.add_option("--request-timeout", run.request_timeout_s, "Whole-request time limit, seconds")
       ->check(positive_number())
       ->capture_default_str();
   app.add_option("--connect-timeout", run.connect_timeout_s, "Connection time limit, seconds")
@@ -348,11 +350,12 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--flush-cache", run.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
-  app.add_flag_callback("--no-answer-check", [&run] { run.answer_check = false; },
-               "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
-               "to 10.\") at temperature 0 to each server before the run, which warn when the "
-               "answers do not look like a model's work (random weights, a broken server). It "
-               "never fails the run, and its requests are in no figure");
+  app.add_flag_callback(
+      "--no-answer-check", [&run] { run.answer_check = false; },
+      "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
+      "to 10.\") at temperature 0 to each server before the run, which warn when the "
+      "answers do not look like a model's work (random weights, a broken server). It "
+      "never fails the run, and its requests are in no figure");
   app.add_option("--server-metrics", run.server_metrics_urls,
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
                  "and after each run or point, and hold its token counters against bench's; "
@@ -366,13 +369,12 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
-  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")
-      ->check(CLI::ExistingFile);
+  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")->check(CLI::ExistingFile);
   app.add_option_function<std::string>(
          "--client-threads",
          [&run](const std::string& value) {
-           run.client_threads = value == "auto" ? std::nullopt
-                                                : std::optional<std::size_t>(std::stoul(value));
+           run.client_threads =
+               value == "auto" ? std::nullopt : std::optional<std::size_t>(std::stoul(value));
          },
          "Event loops sending requests (each its own curl multi handle): auto (as many as each "
          "point's expected load needs and the usable cores allow, a core kept for the embedded "
@@ -409,8 +411,9 @@ namespace {
 void check_token_flags(const RunOptions& run) {
   const bool chat = run.endpoint == protocol::Endpoint::chat;
   if (run.dataset.kind == workload::DatasetKind::random_ids && chat) {
-    throw UsageError("--dataset random-ids: token ids are sent as /v1/completions' prompt; add "
-                     "--endpoint completions");
+    throw UsageError(
+        "--dataset random-ids: token ids are sent as /v1/completions' prompt; add "
+        "--endpoint completions");
   }
   if (run.input_len_includes_template && (run.tokenizer.empty() || !chat)) {
     throw UsageError("--input-len-includes-template: needs --tokenizer and the chat endpoint");
@@ -428,15 +431,16 @@ void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
     }
   }
   if (!trace) return;
-  for (const char* flag : {"--request-rate", "--burstiness", "--constant-rate",
-                           "--ramp-up-strategy", "--ramp-up-start-rps", "--ramp-up-end-rps",
-                           "--duration", "--duration-hard", "--warmup-duration",
-                           "--reuse-prompts", "--input-len", "--output-len", "--range-ratio"}) {
+  for (const char* flag :
+       {"--request-rate", "--burstiness", "--constant-rate", "--ramp-up-strategy",
+        "--ramp-up-start-rps", "--ramp-up-end-rps", "--duration", "--duration-hard",
+        "--warmup-duration", "--reuse-prompts", "--input-len", "--output-len", "--range-ratio"}) {
     if (app.count(flag) > 0) {
-      throw UsageError(fmt::format("{}: not with --dataset trace, which replays the trace's own "
-                                   "arrivals and lengths (see --trace-speed, --trace-window, "
-                                   "--num-prompts)",
-                                   flag));
+      throw UsageError(
+          fmt::format("{}: not with --dataset trace, which replays the trace's own "
+                      "arrivals and lengths (see --trace-speed, --trace-window, "
+                      "--num-prompts)",
+                      flag));
     }
   }
 }
@@ -450,16 +454,18 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
   }
   if (run.dataset.trace.format != workload::TraceFormat::burstgpt &&
       app.count("--trace-model") + app.count("--trace-log-type") > 0) {
-    throw UsageError(fmt::format("--trace-model, --trace-log-type: filter BurstGPT's columns; "
-                                 "--trace-format {} has none",
-                                 workload::trace_format_name(run.dataset.trace.format)));
+    throw UsageError(
+        fmt::format("--trace-model, --trace-log-type: filter BurstGPT's columns; "
+                    "--trace-format {} has none",
+                    workload::trace_format_name(run.dataset.trace.format)));
   }
   if (!raw.trace_window.empty()) {
     run.dataset.trace.window = workload::parse_trace_window(raw.trace_window);
     if (!run.dataset.trace.window) {
-      throw UsageError(fmt::format("--trace-window: '{}' is not START-END in seconds with "
-                                   "0 <= START < END (e.g. 60-120)",
-                                   raw.trace_window));
+      throw UsageError(
+          fmt::format("--trace-window: '{}' is not START-END in seconds with "
+                      "0 <= START < END (e.g. 60-120)",
+                      raw.trace_window));
     }
   }
   if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
@@ -492,8 +498,7 @@ void check_ramp(const CLI::App& app, RunOptions& run) {
     throw UsageError("--ramp-up-strategy and --request-rate: the ramp sets the rate (as vLLM)");
   }
   if (run.ramp_up_end_rps <= 0 || run.ramp_up_start_rps > run.ramp_up_end_rps ||
-      (run.ramp_up_strategy == schedule::RampStrategy::exponential &&
-       run.ramp_up_start_rps <= 0)) {
+      (run.ramp_up_strategy == schedule::RampStrategy::exponential && run.ramp_up_start_rps <= 0)) {
     throw UsageError(fmt::format(
         "--ramp-up-start-rps {} / --ramp-up-end-rps {}: need 0 <= start <= end, end > 0 (and "
         "start > 0 for exponential)",
@@ -508,8 +513,9 @@ void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& 
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
   run.request_rates = parse_rate_list("--request-rate", raw.request_rate);
   if (run.concurrency.size() > 1 && run.request_rates.size() > 1) {
-    throw UsageError("--concurrency and --request-rate: sweep one of them at a time (a list for "
-                     "one, a single value for the other)");
+    throw UsageError(
+        "--concurrency and --request-rate: sweep one of them at a time (a list for "
+        "one, a single value for the other)");
   }
   const bool open_loop = std::any_of(run.request_rates.begin(), run.request_rates.end(),
                                      [](double rate) { return std::isfinite(rate); });

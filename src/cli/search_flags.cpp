@@ -21,8 +21,8 @@ void parse_resolution(const std::string& text, SearchOptions& search) {
   const std::optional<double> value = util::parse_finite_double(
       percent ? std::string_view(text).substr(0, text.size() - 1) : std::string_view(text));
   if (!value || *value <= 0 || (percent && *value >= 100)) {
-    throw UsageError(fmt::format(
-        "--resolution: '{}' is neither a share like 5% nor a step > 0 like 4", text));
+    throw UsageError(
+        fmt::format("--resolution: '{}' is neither a share like 5% nor a step > 0 like 4", text));
   }
   if (percent) {
     search.resolution_fraction = *value / 100;
@@ -38,8 +38,8 @@ double parse_min_goodput(const std::string& text, const RunOptions& run) {
       percent ? std::string_view(text).substr(0, text.size() - 1) : std::string_view(text));
   if (value && percent) *value /= 100;
   if (!value || *value <= 0 || *value > 1) {
-    throw UsageError(fmt::format(
-        "--min-goodput: '{}' is not a share of requests like 95% or 0.95", text));
+    throw UsageError(
+        fmt::format("--min-goodput: '{}' is not a share of requests like 95% or 0.95", text));
   }
   if (!run.goodput.any()) {
     throw UsageError(
@@ -60,9 +60,10 @@ std::string_view search_over_name(SearchOver over) {
 
 void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags& raw) {
   const std::string group = "Search";
-  command.add_option("--slo", raw.slos,
-                     "An SLO every probe must meet: METRIC<=VALUE or METRIC>=VALUE on a results "
-                     "key (p99_ttft_ms<=500, p99_tpot_ms<=50), or error_rate<=0.01; repeatable")
+  command
+      .add_option("--slo", raw.slos,
+                  "An SLO every probe must meet: METRIC<=VALUE or METRIC>=VALUE on a results "
+                  "key (p99_ttft_ms<=500, p99_tpot_ms<=50), or error_rate<=0.01; repeatable")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
@@ -73,32 +74,37 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
       ->check(positive_number())
       ->capture_default_str()
       ->group(group);
-  command.add_option("--max", search.cap,
-                     "No probe above this load (default: 1024 concurrency, 1000 requests/s)")
+  command
+      .add_option("--max", search.cap,
+                  "No probe above this load (default: 1024 concurrency, 1000 requests/s)")
       ->check(positive_number())
       ->group(group);
-  command.add_option("--resolution", raw.resolution,
-                     "Bisect until the last passing and first failing loads are within this: a "
-                     "share (5%) or a step (4)")
+  command
+      .add_option("--resolution", raw.resolution,
+                  "Bisect until the last passing and first failing loads are within this: a "
+                  "share (5%) or a step (4)")
       ->capture_default_str()
       ->group(group);
-  command.add_option("--slo-window", raw.slo_window,
-                     "What the SLOs judge: steady (a concurrency probe warms up one wave first, "
-                     "throughputs from the steady-state window) or whole (the whole measured "
-                     "phase, its opening burst included)")
+  command
+      .add_option("--slo-window", raw.slo_window,
+                  "What the SLOs judge: steady (a concurrency probe warms up one wave first, "
+                  "throughputs from the steady-state window) or whole (the whole measured "
+                  "phase, its opening burst included)")
       ->capture_default_str()
       ->group(group);
-  command.add_option("--min-goodput", raw.min_goodput,
-                     "A probe also needs this share of its requests good by --goodput's SLOs "
-                     "(95%)")
+  command
+      .add_option("--min-goodput", raw.min_goodput,
+                  "A probe also needs this share of its requests good by --goodput's SLOs "
+                  "(95%)")
       ->group(group);
-  command.add_option("--max-time", raw.max_time,
-                     "Start no probe after this long (90s, 10m); the answer is the best so far")
+  command
+      .add_option("--max-time", raw.max_time,
+                  "Start no probe after this long (90s, 10m); the answer is the best so far")
       ->group(group);
 }
 
-void finish_search_flags(const CLI::App& command, SearchOptions& search,
-                         const RawSearchFlags& raw, RunOptions& run) {
+void finish_search_flags(const CLI::App& command, SearchOptions& search, const RawSearchFlags& raw,
+                         RunOptions& run) {
   if (raw.over == "concurrency") {
     search.over = SearchOver::concurrency;
   } else if (raw.over == "rate") {
@@ -132,14 +138,15 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search,
     throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
   }
   if (run.dataset.kind == workload::DatasetKind::trace) {
-    throw UsageError("--dataset trace: bench search probes loads it sets itself; a trace "
-                     "brings its own arrivals (replay it with bench --dataset trace)");
+    throw UsageError(
+        "--dataset trace: bench search probes loads it sets itself; a trace "
+        "brings its own arrivals (replay it with bench --dataset trace)");
   }
   const bool by_rate = search.over == SearchOver::rate;
   const char* searched = by_rate ? "--request-rate" : "--concurrency";
   if (command.count(searched) > 0 || (!by_rate && command.count("--max-concurrency") > 0)) {
-    throw UsageError(fmt::format("{}: bench search --over {} sets it for each probe", searched,
-                                 raw.over));
+    throw UsageError(
+        fmt::format("{}: bench search --over {} sets it for each probe", searched, raw.over));
   }
   if (by_rate && run.ramp_up_strategy != schedule::RampStrategy::none) {
     throw UsageError("--ramp-up-strategy: bench search --over rate probes steady rates");
@@ -148,8 +155,7 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search,
     throw UsageError(fmt::format("{}: bench search judges its probes by --slo",
                                  gate::flag_of(run.gates.front().kind)));
   }
-  search.warmup_given =
-      command.count("--warmup-requests") + command.count("--warmup-duration") > 0;
+  search.warmup_given = command.count("--warmup-requests") + command.count("--warmup-duration") > 0;
 }
 
 }  // namespace bench::cli

@@ -55,20 +55,21 @@ void finish_server_flags(RunOptions& run, const std::string& weights_text) {
   for (std::size_t i = 0; i < run.base_urls.size(); ++i) {
     if (std::find(run.base_urls.begin() + static_cast<std::ptrdiff_t>(i) + 1, run.base_urls.end(),
                   run.base_urls[i]) != run.base_urls.end()) {
-      throw UsageError(fmt::format(
-          "--base-url: '{}' is given twice; --server-weights sends one server more",
-          run.base_urls[i]));
+      throw UsageError(
+          fmt::format("--base-url: '{}' is given twice; --server-weights sends one server more",
+                      run.base_urls[i]));
     }
   }
   run.base_url = run.base_urls.empty() ? "" : run.base_urls.front();
   if (run.base_urls.size() > 1 && run.flush_cache) {
-    throw UsageError("--flush-cache: empties one server's cache; not supported with several "
-                     "--base-url servers");
+    throw UsageError(
+        "--flush-cache: empties one server's cache; not supported with several "
+        "--base-url servers");
   }
   if (weights_text.empty()) return;
   if (run.base_urls.size() < 2) {
-    throw UsageError(fmt::format("--server-weights {}: applies to several --base-url servers",
-                                 weights_text));
+    throw UsageError(
+        fmt::format("--server-weights {}: applies to several --base-url servers", weights_text));
   }
   run.server_weights = parse_server_weights(weights_text, run.base_urls.size());
 }

@@ -33,8 +33,8 @@ std::optional<std::int64_t> whole_number(std::string_view text) {
 std::int64_t env_number(std::string_view name, const std::string& value) {
   const std::optional<std::int64_t> number = whole_number(value);
   if (!number || *number < 0) {
-    throw UsageError(fmt::format("{}='{}': not a whole number (a shard index or count)", name,
-                                 value));
+    throw UsageError(
+        fmt::format("{}='{}': not a whole number (a shard index or count)", name, value));
   }
   return *number;
 }
@@ -44,9 +44,10 @@ ShardSpec checked(ShardSpec spec, std::string_view given) {
     throw UsageError(fmt::format("{}: the shard count must be 1..{}", given, kMaxShards));
   }
   if (spec.index < 0 || spec.index >= spec.count) {
-    throw UsageError(fmt::format("{}: the shard index must be 0..{} (0-based: shard 0/{} is the "
-                                 "first of {})",
-                                 given, spec.count - 1, spec.count, spec.count));
+    throw UsageError(
+        fmt::format("{}: the shard index must be 0..{} (0-based: shard 0/{} is the "
+                    "first of {})",
+                    given, spec.count - 1, spec.count, spec.count));
   }
   return spec;
 }
@@ -55,9 +56,9 @@ ShardSpec from_shard_flag(const std::string& text) {
   const std::string given = "--shard " + text;
   const std::size_t slash = text.find('/');
   const auto index = whole_number(std::string_view(text).substr(0, slash));
-  const auto count =
-      slash == std::string::npos ? std::nullopt
-                                 : whole_number(std::string_view(text).substr(slash + 1));
+  const auto count = slash == std::string::npos
+                         ? std::nullopt
+                         : whole_number(std::string_view(text).substr(slash + 1));
   if (!index || !count) throw UsageError(given + ": expected I/N, e.g. --shard 0/4 (0-based)");
   return checked({*index, *count, "--shard"}, given);
 }
@@ -70,10 +71,11 @@ ShardSpec from_shards_flag(std::int64_t count, const EnvLookup& env) {
       return checked({env_number(name, *value), count, std::string(name)}, given);
     }
   }
-  throw UsageError(fmt::format("--shards {}: no shard index: give --shard I/{}, or run it as a "
-                               "Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or under srun "
-                               "(SLURM_PROCID)",
-                               count, count));
+  throw UsageError(
+      fmt::format("--shards {}: no shard index: give --shard I/{}, or run it as a "
+                  "Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or under srun "
+                  "(SLURM_PROCID)",
+                  count, count));
 }
 
 // RFC 3339's date-time: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM); 't' and a space for 'T'.
@@ -105,7 +107,8 @@ std::optional<std::int64_t> rfc3339_unix_ns(const std::string& text) {
     return std::nullopt;
   }
   using namespace std::chrono;
-  const year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+  const year_month_day date{std::chrono::year(year),
+                            std::chrono::month(static_cast<unsigned>(month)),
                             std::chrono::day(static_cast<unsigned>(day))};
   if (!date.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
   const std::int64_t days = sys_days(date).time_since_epoch().count();
@@ -134,8 +137,8 @@ ShardSpec resolve_shard(const std::string& shard_flag, std::int64_t shards_flag,
   if (!shard_flag.empty()) {
     ShardSpec spec = from_shard_flag(shard_flag);
     if (shards_flag > 0 && shards_flag != spec.count) {
-      throw UsageError(fmt::format("--shard {} and --shards {}: the counts differ", shard_flag,
-                                   shards_flag));
+      throw UsageError(
+          fmt::format("--shard {} and --shards {}: the counts differ", shard_flag, shards_flag));
     }
     return spec;
   }
@@ -154,9 +157,10 @@ std::int64_t parse_start_at(const std::string& text, std::int64_t now_unix_ns) {
   std::optional<std::int64_t> at = rfc3339_unix_ns(text);
   if (!at) at = unix_seconds_ns(text);
   if (!at) {
-    throw UsageError(fmt::format("--start-at {}: expected an RFC 3339 time "
-                                 "(2026-12-04T10:30:00Z) or Unix seconds",
-                                 text));
+    throw UsageError(
+        fmt::format("--start-at {}: expected an RFC 3339 time "
+                    "(2026-12-04T10:30:00Z) or Unix seconds",
+                    text));
   }
   if (*at < now_unix_ns) {
     throw UsageError(fmt::format("--start-at {}: that time has passed ({:.3f} s ago)", text,
@@ -195,23 +199,26 @@ void finish_shard_flags(RunOptions& run, const RawRunFlags& raw, const EnvLookup
   run.shard_source = spec.source;
   if (spec.count == 1) return;
   const std::string given =
-      spec.source == "--shard" ? fmt::format("--shard {}/{}", spec.index, spec.count)
-                               : fmt::format("shard {}/{} (from {})", spec.index, spec.count,
-                                             spec.source);
+      spec.source == "--shard"
+          ? fmt::format("--shard {}/{}", spec.index, spec.count)
+          : fmt::format("shard {}/{} (from {})", spec.index, spec.count, spec.source);
   if (!run.seed_given) {
-    throw UsageError(given + ": every shard must draw the same workload: give all of them the "
-                             "same --seed");
+    throw UsageError(given +
+                     ": every shard must draw the same workload: give all of them the "
+                     "same --seed");
   }
   if (run.base_url.empty()) {
-    throw UsageError(given + ": shards load one server: give --base-url (the embedded server "
-                             "would be one per shard)");
+    throw UsageError(given +
+                     ": shards load one server: give --base-url (the embedded server "
+                     "would be one per shard)");
   }
   if (run.repeat > 1) throw UsageError(given + ": --repeat is not supported with shards");
   for (const std::int64_t concurrency : run.concurrency) {
     if (concurrency < spec.count) {
-      throw UsageError(fmt::format("{}: --concurrency {} is below the {} shards: each needs at "
-                                   "least one request in flight",
-                                   given, concurrency, spec.count));
+      throw UsageError(
+          fmt::format("{}: --concurrency {} is below the {} shards: each needs at "
+                      "least one request in flight",
+                      given, concurrency, spec.count));
     }
   }
 }

@@ -58,9 +58,7 @@ void add_token_flags(CLI::App& app, sim::SimOptions& sim, const std::string& pre
       ->group(group);
   app.add_option_function<std::string>(
          prefix + "chat-template",
-         [&sim](const std::string& word) {
-           sim.chat_template = *sim::parse_chat_template(word);
-         },
+         [&sim](const std::string& word) { sim.chat_template = *sim::parse_chat_template(word); },
          "Chat prompts: none (content only) or llama-2 (BOS, [INST] ... [/INST]: one user "
          "message costs 3 template tokens by the word rule; with a tokenizer, what it makes "
          "of the markers, 8 with llama-2's) (default: none)")
@@ -150,8 +148,8 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
                  "blocks skip prefill and are reported as usage.prompt_tokens_details"
                  ".cached_tokens; POST /flush_cache or /reset_prefix_cache empties it. "
                  "on|off (default: the profile's; on in h100-dense-8b and pcie-8gpu-moe)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, std::string>{{"on", "true"},
-                                                                             {"off", "false"}}))
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, std::string>{{"on", "true"}, {"off", "false"}}))
       ->type_name("on|off")
       ->group(engine);
   app.add_flag(prefix + "no-usage{false}", sim.send_usage,
@@ -258,9 +256,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
            "GET /metrics counts one generation token more than the response carried");
   app.add_option_function<std::string>(
          prefix + "metrics-family",
-         [&sim](const std::string& word) {
-           sim.metrics_family = *sim::parse_metrics_family(word);
-         },
+         [&sim](const std::string& word) { sim.metrics_family = *sim::parse_metrics_family(word); },
          "Whose names GET /metrics writes: vllm, sglang or llamacpp (default: vllm)")
       ->check(CLI::IsMember({"vllm", "sglang", "llamacpp"}))
       ->group(timing);
@@ -296,20 +292,23 @@ void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
   command.add_option("--host", sim.host, "Listen address")->capture_default_str();
   command.add_option("--port", sim.port, "Listen port (0 = any free port)")->capture_default_str();
   command.add_option("--model", sim.model, "Model id served")->capture_default_str();
-  command.add_option("--max-tokens-default", sim.default_max_tokens,
-                     "Output length when a request gives no max_tokens")
+  command
+      .add_option("--max-tokens-default", sim.default_max_tokens,
+                  "Output length when a request gives no max_tokens")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
   add_sim_flags(command, sim, "--");
-  command.add_option("--replay", sim.replay_dir,
-                     "Serve a wire recording (bench record --out DIR) back, byte for byte, with "
-                     "its timing and closes, instead of simulating; requests are matched by "
-                     "method, path and stream, in turn (docs/wire-corpus.md). The simulator's "
-                     "other flags are then unused")
+  command
+      .add_option("--replay", sim.replay_dir,
+                  "Serve a wire recording (bench record --out DIR) back, byte for byte, with "
+                  "its timing and closes, instead of simulating; requests are matched by "
+                  "method, path and stream, in turn (docs/wire-corpus.md). The simulator's "
+                  "other flags are then unused")
       ->check(CLI::ExistingDirectory)
       ->group("Replay");
-  command.add_option("--replay-speed", sim.replay_speed,
-                     "With --replay: recorded times are divided by this (2 = twice as fast)")
+  command
+      .add_option("--replay-speed", sim.replay_speed,
+                  "With --replay: recorded times are divided by this (2 = twice as fast)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str()
       ->group("Replay");

@@ -48,8 +48,8 @@ std::set<std::string> check_tools(const std::string& path, const json& tools) {
   for (std::size_t i = 0; i < tools.size(); ++i) {
     const json& tool = tools[i];
     if (!tool.is_object() || tool.value("type", json()) != "function") {
-      throw refuse(fmt::format("tool {}: expected {{\"type\": \"function\", \"function\": {{...}}}}",
-                               i));
+      throw refuse(
+          fmt::format("tool {}: expected {{\"type\": \"function\", \"function\": {{...}}}}", i));
     }
     const auto function = tool.find("function");
     if (function == tool.end() || !function->is_object() || !function->contains("name") ||
@@ -58,12 +58,12 @@ std::set<std::string> check_tools(const std::string& path, const json& tools) {
     }
     const std::string name = (*function)["name"].get<std::string>();
     if (!is_function_name(name)) {
-      throw refuse(fmt::format("tool {}: name '{}' is not 1-64 of a-z, A-Z, 0-9, _ and -", i,
-                               name));
+      throw refuse(
+          fmt::format("tool {}: name '{}' is not 1-64 of a-z, A-Z, 0-9, _ and -", i, name));
     }
     if (function->contains("parameters") && !(*function)["parameters"].is_object()) {
-      throw refuse(fmt::format("tool {} ('{}'): \"parameters\" must be a JSON Schema object", i,
-                               name));
+      throw refuse(
+          fmt::format("tool {} ('{}'): \"parameters\" must be a JSON Schema object", i, name));
     }
     if (!names.insert(name).second) throw refuse(fmt::format("tool name '{}' repeats", name));
   }
@@ -83,16 +83,20 @@ json read_response_format(const std::string& value) {
   }
   const json type = format.value("type", json());
   if (type != "text" && type != "json_object" && type != "json_schema") {
-    throw UsageError(fmt::format("--response-format: {}: \"type\" must be \"text\", "
-                                 "\"json_object\" or \"json_schema\"", what));
+    throw UsageError(
+        fmt::format("--response-format: {}: \"type\" must be \"text\", "
+                    "\"json_object\" or \"json_schema\"",
+                    what));
   }
   if (type == "json_schema") {
     const auto schema = format.find("json_schema");
     if (schema == format.end() || !schema->is_object() || !schema->contains("name") ||
         !(*schema)["name"].is_string() ||
         (schema->contains("schema") && !(*schema)["schema"].is_object())) {
-      throw UsageError(fmt::format("--response-format: {}: \"json_schema\" must be an object "
-                                   "with a \"name\" (and a \"schema\" object)", what));
+      throw UsageError(
+          fmt::format("--response-format: {}: \"json_schema\" must be an object "
+                      "with a \"name\" (and a \"schema\" object)",
+                      what));
     }
   }
   return format;
@@ -118,8 +122,8 @@ void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
 }
 
 void finish_tool_flags(RunOptions& run, const RawToolFlags& raw) {
-  const bool any = !raw.tools_path.empty() || !raw.tool_choice.empty() ||
-                   !raw.response_format.empty();
+  const bool any =
+      !raw.tools_path.empty() || !raw.tool_choice.empty() || !raw.response_format.empty();
   if (any && run.endpoint != protocol::Endpoint::chat) {
     const char* flag = !raw.tools_path.empty()    ? "--tools"
                        : !raw.tool_choice.empty() ? "--tool-choice"
@@ -143,8 +147,10 @@ void finish_tool_flags(RunOptions& run, const RawToolFlags& raw) {
       throw UsageError(fmt::format("--tool-choice: '{}' needs --tools", choice));
     }
     if (!keyword && names.count(choice) == 0) {
-      throw UsageError(fmt::format("--tool-choice: '{}' is not auto, required, none or a tool "
-                                   "in {}", choice, raw.tools_path));
+      throw UsageError(
+          fmt::format("--tool-choice: '{}' is not auto, required, none or a tool "
+                      "in {}",
+                      choice, raw.tools_path));
     }
     run.tool_choice = choice;
   }

@@ -43,8 +43,8 @@ double parse_duration_s(std::string_view flag, std::string_view text) {
   }
   const std::optional<double> value = util::parse_finite_double(number);
   if (!value || *value <= 0) {
-    throw UsageError(fmt::format("{}: '{}' is not a duration (e.g. 90, 90s, 1.5m, 2h, 500ms)",
-                                 flag, text));
+    throw UsageError(
+        fmt::format("{}: '{}' is not a duration (e.g. 90, 90s, 1.5m, 2h, 500ms)", flag, text));
   }
   return *value * scale;
 }
@@ -102,8 +102,10 @@ metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>
     } else if (name == "e2el") {
       slo.e2e_ms = *ms;
     } else {
-      throw UsageError(fmt::format("{}: '{}' is not an objective: use ttft, tpot or e2el (as "
-                                   "vLLM's --goodput)", flag, name));
+      throw UsageError(
+          fmt::format("{}: '{}' is not an objective: use ttft, tpot or e2el (as "
+                      "vLLM's --goodput)",
+                      flag, name));
     }
   }
   return slo;

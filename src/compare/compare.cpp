@@ -25,7 +25,7 @@ struct MetricSpec {
   std::string_view label;
   std::string_view unit;
   Direction direction;
-  bool only_when_present;  // goodput: a row only when a side measured it
+  bool only_when_present;   // goodput: a row only when a side measured it
   bool can_regress = true;  // false: shown and judged, never a regression (nor a failure)
 };
 
@@ -33,8 +33,8 @@ struct MetricSpec {
 // of docs/metrics.md) with input's computed part and cached share, goodput, then median and
 // p99 of each latency, then errors.
 constexpr MetricSpec kMetrics[] = {
-    {"output_throughput", "Output token throughput", "output tok/s",
-     Direction::higher_is_better, false},
+    {"output_throughput", "Output token throughput", "output tok/s", Direction::higher_is_better,
+     false},
     {"input_throughput", "Input token throughput", "input tok/s", Direction::higher_is_better,
      false},
     // The input split: a row when a side knows it (a server that discloses cached tokens), so
@@ -148,9 +148,16 @@ std::optional<double> metric_value(const json& run, const MetricSpec& spec) {
 // the threshold.
 Row judge_size(const MetricSpec& spec, const json& base, const json& next,
                std::optional<double> threshold) {
-  Row row{std::string(spec.key), std::string(spec.label), std::string(spec.unit),
-          spec.direction, metric_value(base, spec), metric_value(next, spec),
-          std::nullopt, Verdict::same, std::nullopt, std::nullopt};
+  Row row{std::string(spec.key),
+          std::string(spec.label),
+          std::string(spec.unit),
+          spec.direction,
+          metric_value(base, spec),
+          metric_value(next, spec),
+          std::nullopt,
+          Verdict::same,
+          std::nullopt,
+          std::nullopt};
   if (!row.base_value || !row.new_value) {
     row.verdict = Verdict::not_comparable;
     return row;
@@ -171,9 +178,8 @@ Row judge_size(const MetricSpec& spec, const json& base, const json& next,
   }
   // Strictly beyond the threshold: a change of exactly 5% passes --fail-on-regression 5%.
   // From a base of 0 the change is infinite, so beyond any threshold.
-  const bool beyond =
-      spec.can_regress && threshold &&
-      (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
+  const bool beyond = spec.can_regress && threshold &&
+                      (!row.change_pct || std::abs(*row.change_pct) > *threshold * 100);
   row.verdict = beyond ? Verdict::regression : Verdict::worse;
   return row;
 }
@@ -224,8 +230,7 @@ PointComparison compare_runs(std::string label, const json& base, const json& ne
     if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
       continue;
     }
-    point.rows.push_back(
-        compare_metric(spec, base, next, comparison.threshold_of(spec.key)));
+    point.rows.push_back(compare_metric(spec, base, next, comparison.threshold_of(spec.key)));
   }
   return point;
 }
@@ -273,7 +278,8 @@ constexpr Setting kSettings[] = {
     {"simulator time scale", [](const json& run) { return simulator(run, "time_scale"); }},
     {"simulator faults", [](const json& run) { return simulator(run, "faults"); }},
     {"simulator jitter", [](const json& run) { return simulator(run, "jitter_ms"); }},
-    {"output token count source", [](const json& run) {
+    {"output token count source",
+     [](const json& run) {
        const auto found = run.find("token_count_source");
        return found != run.end() && found->is_object() ? top(*found, "output") : json();
      }},
@@ -304,8 +310,8 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
        provenance_warnings(base, comparison.base_name, next, comparison.new_name)) {
     add_warning(comparison, std::move(made));
   }
-  for (const auto& [run, name] : {std::pair{&base, comparison.base_name},
-                                  std::pair{&next, comparison.new_name}}) {
+  for (const auto& [run, name] :
+       {std::pair{&base, comparison.base_name}, std::pair{&next, comparison.new_name}}) {
     if (top(*run, "interrupted") == json(true)) {
       add_warning(comparison, fmt::format("{} was interrupted: its figures cover part of the "
                                           "run",
@@ -328,9 +334,9 @@ std::variant<Comparison, CompareError> compare_sweeps(Comparison comparison, con
   const std::string base_variable = sweep_variable(base);
   const std::string new_variable = sweep_variable(next);
   if (base_variable != new_variable) {
-    return CompareError{fmt::format(
-        "cannot match the points of {} (a {} sweep) with those of {} (a {} sweep)",
-        comparison.base_name, base_variable, comparison.new_name, new_variable)};
+    return CompareError{
+        fmt::format("cannot match the points of {} (a {} sweep) with those of {} (a {} sweep)",
+                    comparison.base_name, base_variable, comparison.new_name, new_variable)};
   }
   comparison.sweep_variable = base_variable;
   const std::vector<Point> base_points = points_of(base);
@@ -355,11 +361,11 @@ std::variant<Comparison, CompareError> compare_sweeps(Comparison comparison, con
     if (!matched[i]) comparison.only_in_new.push_back(new_points[i].label);
   }
   if (comparison.points.empty()) {
-    add_warning(comparison, fmt::format("no point of {} ({}={}) matches a point of {} ({}={}): "
-                                        "nothing to compare",
-                                        comparison.base_name, base_variable,
-                                        values_list(base_points), comparison.new_name,
-                                        new_variable, values_list(new_points)));
+    add_warning(comparison,
+                fmt::format("no point of {} ({}={}) matches a point of {} ({}={}): "
+                            "nothing to compare",
+                            comparison.base_name, base_variable, values_list(base_points),
+                            comparison.new_name, new_variable, values_list(new_points)));
   }
   return comparison;
 }

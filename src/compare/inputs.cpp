@@ -52,8 +52,8 @@ std::variant<double, CompareError> parse_threshold(std::string_view flag, std::s
   }
   if (!percent && *number > 1) {
     return CompareError{fmt::format(
-        "{}: '{}' would be a fraction ({}%); write {}% for {} percent, or a fraction up to 1",
-        flag, text, *number * 100, trimmed, trimmed)};
+        "{}: '{}' would be a fraction ({}%); write {}% for {} percent, or a fraction up to 1", flag,
+        text, *number * 100, trimmed, trimmed)};
   }
   return percent ? *number / 100 : *number;
 }
@@ -71,7 +71,8 @@ std::string metric_list() {
 std::optional<CompareError> add_threshold(Thresholds& out, std::string_view flag,
                                           std::string_view text, std::string_view entry) {
   const std::size_t equals = entry.find('=');
-  const std::string_view value = equals == std::string_view::npos ? entry : entry.substr(equals + 1);
+  const std::string_view value =
+      equals == std::string_view::npos ? entry : entry.substr(equals + 1);
   auto threshold = parse_threshold(flag, value);
   if (const auto* error = std::get_if<CompareError>(&threshold)) return *error;
   if (equals == std::string_view::npos) {

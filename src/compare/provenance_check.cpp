@@ -28,9 +28,10 @@ std::vector<std::string> provenance_warnings(const json& base, const std::string
   const json* after = block_of(next);
   if (before == nullptr && after == nullptr) return {};
   if (before == nullptr || after == nullptr) {
-    return {fmt::format("{} does not record what made it (an older bench): its build and host "
-                        "are unknown against {}'s",
-                        before ? new_name : base_name, before ? base_name : new_name)};
+    return {
+        fmt::format("{} does not record what made it (an older bench): its build and host "
+                    "are unknown against {}'s",
+                    before ? new_name : base_name, before ? base_name : new_name)};
   }
   std::vector<std::string> warnings;
   for (const results::ProvenanceItem& item : results::provenance_items()) {
@@ -38,9 +39,10 @@ std::vector<std::string> provenance_warnings(const json& base, const std::string
     const json a = before->value(key, json());
     const json b = after->value(key, json());
     if (a == b) continue;
-    warnings.push_back(fmt::format("{} and {} were made with a different {} ({} vs {}): figures "
-                                   "may differ for that reason alone",
-                                   base_name, new_name, item.label, shown(a), shown(b)));
+    warnings.push_back(
+        fmt::format("{} and {} were made with a different {} ({} vs {}): figures "
+                    "may differ for that reason alone",
+                    base_name, new_name, item.label, shown(a), shown(b)));
   }
   return warnings;
 }

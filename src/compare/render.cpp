@@ -109,10 +109,14 @@ std::string thresholds_text(const Comparison& comparison) {
 std::string render_text(const Comparison& comparison) {
   const bool noise_columns = std::any_of(comparison.points.begin(), comparison.points.end(),
                                          [](const PointComparison& p) { return p.noise_aware(); });
-  const Cells header = {"metric", "unit",
-                        "base",   "new",
-                        "change", noise_columns ? "detectable" : "",
-                        noise_columns ? "p" : "", ""};
+  const Cells header = {"metric",
+                        "unit",
+                        "base",
+                        "new",
+                        "change",
+                        noise_columns ? "detectable" : "",
+                        noise_columns ? "p" : "",
+                        ""};
   std::array<std::size_t, kColumns> widths{};
   auto widen = [&widths](const Cells& cells) {
     for (std::size_t i = 0; i < kColumns; ++i) widths[i] = std::max(widths[i], cells[i].size());
@@ -123,9 +127,9 @@ std::string render_text(const Comparison& comparison) {
   }
   // Names and units read left to right; figures right-aligned so their decimals line up.
   auto line = [&widths](const Cells& cells) {
-    std::string text = fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0],
-                                   cells[1], widths[1], cells[2], widths[2], cells[3],
-                                   widths[3], cells[4], widths[4]);
+    std::string text =
+        fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0], cells[1],
+                    widths[1], cells[2], widths[2], cells[3], widths[3], cells[4], widths[4]);
     for (std::size_t i = 5; i < 7; ++i) {
       if (widths[i] > 0) text += fmt::format("  {:>{}}", cells[i], widths[i]);
     }
@@ -134,8 +138,8 @@ std::string render_text(const Comparison& comparison) {
     return text + "\n";
   };
 
-  std::string out = fmt::format("bench compare: base {}, new {}\n", comparison.base_name,
-                                comparison.new_name);
+  std::string out =
+      fmt::format("bench compare: base {}, new {}\n", comparison.base_name, comparison.new_name);
   out += "change = (new - base) / base; worse = throughput down, latency up or errors up\n";
   for (const PointComparison& point : comparison.points) {
     out += "\n";

@@ -6,13 +6,10 @@ using metrics::ErrorClass;
 
 ErrorClass classify_curl_result(CURLcode result, bool connected, bool got_body) {
   switch (result) {
-    case CURLE_OK:
-      return ErrorClass::none;
-    case CURLE_COULDNT_CONNECT:
-      return ErrorClass::connect_refused;
+    case CURLE_OK: return ErrorClass::none;
+    case CURLE_COULDNT_CONNECT: return ErrorClass::connect_refused;
     case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-      return ErrorClass::dns;
+    case CURLE_COULDNT_RESOLVE_PROXY: return ErrorClass::dns;
     case CURLE_SSL_CONNECT_ERROR:
     case CURLE_PEER_FAILED_VERIFICATION:
     case CURLE_SSL_CERTPROBLEM:
@@ -25,8 +22,7 @@ ErrorClass classify_curl_result(CURLcode result, bool connected, bool got_body) 
     case CURLE_SSL_ENGINE_INITFAILED:
     case CURLE_SSL_ENGINE_NOTFOUND:
     case CURLE_SSL_ENGINE_SETFAILED:
-    case CURLE_SSL_SHUTDOWN_FAILED:
-      return ErrorClass::tls;
+    case CURLE_SSL_SHUTDOWN_FAILED: return ErrorClass::tls;
     case CURLE_OPERATION_TIMEDOUT:
       // One curl code covers both timeouts; whether a connection exists tells them apart.
       return connected ? ErrorClass::request_timeout : ErrorClass::connect_timeout;
@@ -42,8 +38,7 @@ ErrorClass classify_curl_result(CURLcode result, bool connected, bool got_body) 
       // wherever it lands: whether curl was reading or still writing when the RST came is a
       // race, and the class must not depend on it.
       return ErrorClass::transport;
-    default:
-      return ErrorClass::transport;
+    default: return ErrorClass::transport;
   }
 }
 

@@ -193,8 +193,8 @@ void Engine::Impl::start_next(RequestSource& source) {
 std::int64_t Engine::Impl::wake_time(const RunState& run) const {
   const std::int64_t now = now_ns();
   if (run.starts_deferred || !judged.empty()) return now;
-  std::int64_t wake_ns = std::min({curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(),
-                                   run.source->cancel_at_ns()});
+  std::int64_t wake_ns = std::min(
+      {curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(), run.source->cancel_at_ns()});
   if (run.next_due && in_flight < concurrency) wake_ns = std::min(wake_ns, *run.next_due);
   if (run.stopping) wake_ns = std::min(wake_ns, run.grace_deadline_ns);
   return wake_ns;
@@ -294,8 +294,7 @@ void Engine::Impl::fire_deadlines(std::int64_t now) {
             "no generated text within " + std::to_string(options.ttft_timeout_ms) + " ms", now);
       continue;
     }
-    const std::int64_t silence_end_ns =
-        transfer.last_byte_ns + options.stall_timeout_ms * kNsPerMs;
+    const std::int64_t silence_end_ns = transfer.last_byte_ns + options.stall_timeout_ms * kNsPerMs;
     if (silence_end_ns > now) {
       push_deadline({silence_end_ns, transfer.serial, transfer.slot, DeadlineKind::stall});
       continue;
@@ -323,8 +322,7 @@ void Engine::Impl::socket_action(curl_socket_t fd, int flags) {
   read_stamp_ns = now_ns();
   const CURLMcode code = curl_multi_socket_action(multi.get(), fd, flags, &running);
   if (code != CURLM_OK && code != CURLM_BAD_SOCKET) {
-    throw std::runtime_error(std::string("curl_multi_socket_action: ") +
-                             curl_multi_strerror(code));
+    throw std::runtime_error(std::string("curl_multi_socket_action: ") + curl_multi_strerror(code));
   }
 }
 

@@ -33,14 +33,14 @@ struct Engine::Impl {
   struct Transfer {
     EasyHandle easy;
     TransferRequest request;
-    std::uint32_t slot = 0;         // index in `transfers`
-    std::uint64_t serial = 0;       // which start this is; stale deadlines carry an older one
+    std::uint32_t slot = 0;    // index in `transfers`
+    std::uint64_t serial = 0;  // which start this is; stale deadlines carry an older one
     bool in_flight = false;
     bool headers_seen = false;
     bool aborted_by_handler = false;
     std::int64_t body_bytes = 0;
-    std::int64_t sent_ns = 0;       // when it was handed to curl
-    std::int64_t last_byte_ns = 0;  // stamp of the latest body bytes
+    std::int64_t sent_ns = 0;            // when it was handed to curl
+    std::int64_t last_byte_ns = 0;       // stamp of the latest body bytes
     curl_socket_t fd = CURL_SOCKET_BAD;  // the socket curl last watched for it
     bool response_started = false;  // a header line of the response came (curl's header callback)
     // Attempts lost to a connection the server had closed before answering: sent again by the
@@ -60,9 +60,9 @@ struct Engine::Impl {
     const std::atomic<bool>* stop = nullptr;
     bool stopping = false;
     std::int64_t grace_deadline_ns = kNoDeadline;
-    std::int64_t turn_start_ns = 0;  // when the current turn of the loop began; 0 = none yet
-    bool opening_fill = true;        // the first pass of starts: no connection of the run yet
-    bool starts_deferred = false;    // due requests left for the next turn, after the reads
+    std::int64_t turn_start_ns = 0;        // when the current turn of the loop began; 0 = none yet
+    bool opening_fill = true;              // the first pass of starts: no connection of the run yet
+    bool starts_deferred = false;          // due requests left for the next turn, after the reads
     std::optional<std::int64_t> next_due;  // the next request's due time, while a slot is free
   };
 
@@ -130,12 +130,12 @@ struct Engine::Impl {
   // milliseconds, which would send scheduled requests up to 1 ms late (AIPerf measured the same
   // quantisation in event-loop timers).
   UniqueFd timer_fd;
-  std::int64_t timer_armed_ns = -1;  // what timer_fd is armed for; -1 = disarmed
+  std::int64_t timer_armed_ns = -1;                  // what timer_fd is armed for; -1 = disarmed
   std::vector<std::unique_ptr<Transfer>> transfers;  // every slot ever made
   std::vector<Transfer*> idle;                       // slots not in flight
   std::map<const std::vector<std::string>*, HeaderList> header_lists;
-  FreeSlots free_slots;                         // since when each free concurrency slot is free
-  DeadlineQueue deadlines;                      // first-token and stall limits of transfers
+  FreeSlots free_slots;     // since when each free concurrency slot is free
+  DeadlineQueue deadlines;  // first-token and stall limits of transfers
   // Transfers a deadline judged, oldest first, with the serial they were judged under.
   std::deque<std::pair<Transfer*, std::uint64_t>> judged;
   std::int64_t concurrency = 0;  // slots of the current run: options' or a preconnect burst's

@@ -32,7 +32,7 @@ class FreeSlots {
   void give_back(std::int64_t since_ns) { freed_.push_back(since_ns); }
 
  private:
-  std::int64_t unused_ = 0;          // slots never taken in this run
+  std::int64_t unused_ = 0;           // slots never taken in this run
   std::int64_t unused_since_ns_ = 0;  // the run's start
   std::deque<std::int64_t> freed_;    // slots freed during the run, in the order they were
 };

@@ -35,12 +35,12 @@ size_t Engine::Impl::on_write(char* data, size_t size, size_t count, void* userp
   if (transfer->body_bytes == 0 && bytes > 0 && engine.options.stall_timeout_ms > 0) {
     // The stall limit counts from the first body byte; later bytes only move it (lazily).
     engine.push_deadline({engine.read_stamp_ns + engine.options.stall_timeout_ms * kNsPerMs,
-                           transfer->serial, transfer->slot, DeadlineKind::stall});
+                          transfer->serial, transfer->slot, DeadlineKind::stall});
   }
   transfer->body_bytes += static_cast<std::int64_t>(bytes);
   transfer->last_byte_ns = engine.read_stamp_ns;
-  const bool keep_going = transfer->request.handler->on_body(std::string_view(data, bytes),
-                                                             engine.read_stamp_ns);
+  const bool keep_going =
+      transfer->request.handler->on_body(std::string_view(data, bytes), engine.read_stamp_ns);
   if (!keep_going) {
     transfer->aborted_by_handler = true;
     return CURL_WRITEFUNC_ERROR;
@@ -116,7 +116,7 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
   transfer.last_byte_ns = transfer.sent_ns;
   if (options.ttft_timeout_ms > 0) {
     push_deadline({transfer.sent_ns + options.ttft_timeout_ms * kNsPerMs, transfer.serial,
-                    transfer.slot, DeadlineKind::first_token});
+                   transfer.slot, DeadlineKind::first_token});
   }
   const CURLMcode code = curl_multi_add_handle(multi.get(), easy);
   if (code != CURLM_OK) {

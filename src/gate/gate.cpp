@@ -14,17 +14,16 @@
 namespace bench::gate {
 namespace {
 
-using nlohmann::json;
 using bench::results::format_number;
+using nlohmann::json;
 
 std::variant<Gate, GateError> parse_metric_gate(GateKind kind, std::string_view spec,
                                                 const std::vector<std::string>& known) {
   const std::string_view flag = flag_of(kind);
   const std::size_t equals = spec.find('=');
   const std::string_view metric = util::trim(spec.substr(0, equals));
-  const std::string_view value = equals == std::string_view::npos
-                                     ? std::string_view()
-                                     : util::trim(spec.substr(equals + 1));
+  const std::string_view value =
+      equals == std::string_view::npos ? std::string_view() : util::trim(spec.substr(equals + 1));
   if (equals == std::string_view::npos || metric.empty() || value.empty()) {
     return GateError{fmt::format("{}: '{}' needs METRIC=VALUE", flag, spec)};
   }
@@ -47,10 +46,10 @@ std::variant<Gate, GateError> parse_error_rate_gate(std::string_view spec) {
       util::parse_finite_double(percent ? text.substr(0, text.size() - 1) : text);
   if (rate && percent) *rate /= 100;
   if (!rate || *rate < 0 || *rate > 1) {
-    return GateError{fmt::format(
-        "--max-error-rate: '{}' is not a fraction from 0 to 1 (0.05, or 5%, lets 5% of "
-        "requests fail)",
-        spec)};
+    return GateError{
+        fmt::format("--max-error-rate: '{}' is not a fraction from 0 to 1 (0.05, or 5%, lets 5% of "
+                    "requests fail)",
+                    spec)};
   }
   return Gate{GateKind::max_error_rate, "", *rate, std::string(spec)};
 }
@@ -119,11 +118,11 @@ std::optional<std::string> unusable(const json& run, const Gate& gate) {
                        flag, gate.spec);
   }
   const json& value = run[gate.metric];
-  if (bench::results::needs_input_tokens(gate.metric) &&
-      !bench::results::input_tokens_known(run)) {
-    return fmt::format("{} is unknown: the server sent no prompt_tokens for some requests ({} {} "
-                       "cannot be checked)",
-                       gate.metric, flag, gate.spec);
+  if (bench::results::needs_input_tokens(gate.metric) && !bench::results::input_tokens_known(run)) {
+    return fmt::format(
+        "{} is unknown: the server sent no prompt_tokens for some requests ({} {} "
+        "cannot be checked)",
+        gate.metric, flag, gate.spec);
   }
   if (value.is_null()) {
     return fmt::format("{} is unknown: {} ({} {} cannot be checked)", gate.metric,
@@ -156,17 +155,17 @@ std::optional<Failure> check(const json& run, const Gate& gate) {
     const double sent_count = sent.get<double>();
     const double failed_count = failed.get<double>();
     if (sent_count <= 0) {
-      return Failure{fmt::format("no measured request was sent ({} {} cannot be checked)",
-                                 flag, gate.spec),
-                     std::nullopt};
+      return Failure{
+          fmt::format("no measured request was sent ({} {} cannot be checked)", flag, gate.spec),
+          std::nullopt};
     }
     const double rate = failed_count / sent_count;
     if (rate <= gate.limit) return std::nullopt;
     const auto [rate_text, limit_text] = format_pair(rate, gate.limit);
-    return Failure{fmt::format("error rate = {} ({} failed / {} sent) > {} ({})", rate_text,
-                               format_number(failed_count), format_number(sent_count),
-                               limit_text, flag),
-                   rate};
+    return Failure{
+        fmt::format("error rate = {} ({} failed / {} sent) > {} ({})", rate_text,
+                    format_number(failed_count), format_number(sent_count), limit_text, flag),
+        rate};
   }
   if (std::optional<std::string> reason = unusable(run, gate)) {
     return Failure{*reason, std::nullopt};
@@ -255,19 +254,18 @@ GateOutcome evaluate(std::span<const Gate> gates, const json& results, GateOn on
 
   for (const Gate& gate : gates) {
     if (!shape_problem.empty()) {
-      outcome.violations.push_back(
-          {gate, "", std::nullopt,
-           fmt::format("gate failed: {} ({} {} cannot be checked)", shape_problem,
-                       flag_of(gate.kind), gate.spec)});
+      outcome.violations.push_back({gate, "", std::nullopt,
+                                    fmt::format("gate failed: {} ({} {} cannot be checked)",
+                                                shape_problem, flag_of(gate.kind), gate.spec)});
       continue;
     }
     for (const auto& [label, run] : runs) {
       std::optional<Failure> failure =
-          run == nullptr ? Failure{fmt::format(
-                                       "the point is not a JSON object ({} {} cannot be checked)",
-                                       flag_of(gate.kind), gate.spec),
-                                   std::nullopt}
-                         : check(*run, gate);
+          run == nullptr
+              ? Failure{fmt::format("the point is not a JSON object ({} {} cannot be checked)",
+                                    flag_of(gate.kind), gate.spec),
+                        std::nullopt}
+              : check(*run, gate);
       if (!failure) continue;
       std::string message = label.empty()
                                 ? fmt::format("gate failed: {}", failure->reason)

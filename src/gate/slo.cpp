@@ -30,8 +30,8 @@ std::variant<Gate, GateError> parse_slo(std::string_view spec,
         util::parse_finite_double(percent ? value.substr(0, value.size() - 1) : value);
     if (rate && percent) *rate /= 100;
     if (!rate || *rate < 0 || *rate > 1) {
-      return GateError{fmt::format(
-          "--slo: '{}': '{}' is not a fraction from 0 to 1 (0.01, or 1%)", spec, value)};
+      return GateError{fmt::format("--slo: '{}': '{}' is not a fraction from 0 to 1 (0.01, or 1%)",
+                                   spec, value)};
     }
     return Gate{GateKind::max_error_rate, "", *rate, std::string(spec)};
   }
@@ -42,8 +42,8 @@ std::variant<Gate, GateError> parse_slo(std::string_view spec,
   if (!limit) {
     return GateError{fmt::format("--slo: '{}': VALUE '{}' is not a number", spec, value)};
   }
-  const GateKind kind = at_most != std::string_view::npos ? GateKind::fail_over
-                                                          : GateKind::fail_under;
+  const GateKind kind =
+      at_most != std::string_view::npos ? GateKind::fail_over : GateKind::fail_under;
   return Gate{kind, metric_key(metric), *limit, std::string(spec)};
 }
 

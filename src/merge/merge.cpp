@@ -29,8 +29,8 @@ struct ShardPart {
   metrics::AccumulatorState state;
 };
 
-std::variant<std::vector<ShardPart>, MergeError> read_parts(
-    const std::vector<ShardFile>& shards, const std::vector<const json*>& runs) {
+std::variant<std::vector<ShardPart>, MergeError> read_parts(const std::vector<ShardFile>& shards,
+                                                            const std::vector<const json*>& runs) {
   std::vector<ShardPart> parts;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto stamp = results::shard_from_json(*runs[i], shards[i].name);
@@ -82,7 +82,7 @@ double number_in(const json& object, std::string_view key) {
 // The client's figures over all shards: their threads and CPU added up, the busiest and the
 // largest of the rest, their warnings each said with its shard.
 results::ClientCheck merged_client(const std::vector<const json*>& runs,
-                                  const std::vector<ShardPart>& parts) {
+                                   const std::vector<ShardPart>& parts) {
   results::ClientCheck check;
   check.load.threads = 0;
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -103,8 +103,9 @@ results::ClientCheck merged_client(const std::vector<const json*>& runs,
     } else {
       load.run_queue_wait_s.reset();
     }
-    load.peak_rss_bytes = std::max(
-        load.peak_rss_bytes, static_cast<std::int64_t>(number_in(client, "peak_rss_mb") * (1 << 20)));
+    load.peak_rss_bytes =
+        std::max(load.peak_rss_bytes,
+                 static_cast<std::int64_t>(number_in(client, "peak_rss_mb") * (1 << 20)));
     const json preconnect = client.value("preconnect", json::object());
     load.preconnect_requested += static_cast<std::int64_t>(number_in(preconnect, "requested"));
     load.preconnect_opened += static_cast<std::int64_t>(number_in(preconnect, "opened"));
@@ -144,7 +145,7 @@ std::string text_in(const json& object, std::string_view key) {
 // The context the reports are written with, read back from the first shard's run object; the
 // load is the whole's (the shards' concurrency added up), the start the earliest.
 results::RunContext merged_context(const std::vector<const json*>& runs,
-                                  const std::vector<ShardPart>& parts) {
+                                   const std::vector<ShardPart>& parts) {
   const json& first = *runs.front();
   results::RunContext c;
   c.base_url = text_in(first, "base_url");
@@ -188,9 +189,8 @@ results::RunContext merged_context(const std::vector<const json*>& runs,
     c.input_len_unit = unit;
   }
   // Files before prompts_share_prefixes was written: a shared-prefix dataset said it.
-  c.prompts_share_prefixes =
-      first.value(results::key::prompts_share_prefixes,
-                  text_in(c.config, "dataset") == "shared-prefix");
+  c.prompts_share_prefixes = first.value(results::key::prompts_share_prefixes,
+                                         text_in(c.config, "dataset") == "shared-prefix");
   c.prompts_from_trace = text_in(c.config, "dataset") == "trace";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
   c.client = merged_client(runs, parts);
@@ -209,7 +209,8 @@ json merged_stamp(const std::vector<ShardPart>& parts, std::vector<std::string>&
     latest = std::max(latest, part.stamp.epoch_unix_ns);
     hosts.insert(part.stamp.host);
     const json lag = results::shard_to_json(part.stamp)[results::key::first_send_lag_ms];
-    if (lag.is_number()) max_lag_ms = std::max(max_lag_ms.value_or(lag.get<double>()), lag.get<double>());
+    if (lag.is_number())
+      max_lag_ms = std::max(max_lag_ms.value_or(lag.get<double>()), lag.get<double>());
   }
   const double spread_ms = std::round(static_cast<double>(latest - earliest) / 1e3) / 1e3;
   if (spread_ms > kStartSpreadLimitMs) {
@@ -232,9 +233,10 @@ void add_up_shard_keys(json& merged, const std::vector<const json*>& runs) {
   std::optional<double> tokenize_requests = 0;
   for (const json* run : runs) {
     per_chunk_usage = per_chunk_usage || run->value("per_chunk_usage", false);
-    const std::optional<double> own = results::number_at(*run, results::key::server_tokenize_requests);
-    tokenize_requests = own && tokenize_requests ? std::optional(*tokenize_requests + *own)
-                                                 : std::nullopt;
+    const std::optional<double> own =
+        results::number_at(*run, results::key::server_tokenize_requests);
+    tokenize_requests =
+        own && tokenize_requests ? std::optional(*tokenize_requests + *own) : std::nullopt;
   }
   merged["per_chunk_usage"] = per_chunk_usage;
   merged[results::key::server_tokenize_requests] =
@@ -248,9 +250,10 @@ std::optional<std::string> provenance_warning(const json& provenance) {
   if (differ.empty()) return std::nullopt;
   std::string items;
   for (const json& item : differ) items += (items.empty() ? "" : ", ") + item.get<std::string>();
-  return fmt::format("the shards were not all made alike: they differ in {} (provenance "
-                     "lists their values)",
-                     items);
+  return fmt::format(
+      "the shards were not all made alike: they differ in {} (provenance "
+      "lists their values)",
+      items);
 }
 
 struct PointMerge {
@@ -270,8 +273,8 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   if (auto* error = std::get_if<MergeError>(&summary)) return *error;
   PointMerge out;
   out.run.summary = std::move(std::get<metrics::RunSummary>(summary));
-  if (auto error = merge_multi_turn(shards, runs, shards_sample_budget(parts),
-                                    out.run.summary.multi_turn)) {
+  if (auto error =
+          merge_multi_turn(shards, runs, shards_sample_budget(parts), out.run.summary.multi_turn)) {
     return *error;
   }
   out.run.context = merged_context(runs, parts);

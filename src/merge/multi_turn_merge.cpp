@@ -43,8 +43,8 @@ std::optional<MergeError> merge_multi_turn(const std::vector<ShardFile>& shards,
   // As the whole run's: one budget of raw values, the shards' together.
   metrics::MultiTurnAccumulator whole(std::make_shared<metrics::SampleBudget>(sample_budget));
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    auto state = results::multi_turn_state_from_json(runs[i]->at(results::key::multi_turn),
-                                                     shards[i].name);
+    auto state =
+        results::multi_turn_state_from_json(runs[i]->at(results::key::multi_turn), shards[i].name);
     if (auto* error = std::get_if<results::FormatError>(&state)) return MergeError{error->message};
     std::optional<metrics::MultiTurnAccumulator> part =
         metrics::MultiTurnAccumulator::from_state(std::get<metrics::MultiTurnState>(state));

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 // Keys of "config" that differ between the shards of one benchmark by design.
 constexpr std::string_view kShardOwnKeys[] = {"shard_index", "start_at", "client_threads",
-                                               "preconnect"};
+                                              "preconnect"};
 
 json comparable_config(const json& run) {
   json config = run.value(results::key::config, json::object());
@@ -95,8 +95,8 @@ std::optional<MergeError> check_shard_set(const std::vector<ShardFile>& shards,
     }
     std::string& file = holder[static_cast<std::size_t>(s.index)];
     if (!file.empty()) {
-      return MergeError{fmt::format("{}: shard {}/{} again ({} is that shard too)",
-                                    shards[i].name, s.index, s.count, file)};
+      return MergeError{fmt::format("{}: shard {}/{} again ({} is that shard too)", shards[i].name,
+                                    s.index, s.count, file)};
     }
     file = shards[i].name;
   }

@@ -96,8 +96,8 @@ void Histogram::record(double value, std::uint64_t times) {
 void Histogram::merge(const Histogram& other) {
   rejected_ += other.rejected_;
   if (other.count_ == 0) return;
-  for (const auto& [into, from] : {std::pair{&positive_, &other.positive_},
-                                   std::pair{&negative_, &other.negative_}}) {
+  for (const auto& [into, from] :
+       {std::pair{&positive_, &other.positive_}, std::pair{&negative_, &other.negative_}}) {
     if (from->counts.empty()) continue;
     into->cover(from->first_octave, from->first_octave + from->octaves() - 1);
     const std::size_t offset =
@@ -137,7 +137,7 @@ double Histogram::bucket_middle(const Magnitudes& magnitudes, std::size_t index)
 std::vector<double> Histogram::values_at_ranks(const std::vector<std::uint64_t>& ranks) const {
   std::vector<double> values;
   values.reserve(ranks.size());
-  std::size_t next = 0;   // the next rank to find
+  std::size_t next = 0;    // the next rank to find
   std::uint64_t seen = 0;  // values in the buckets walked so far
   // Every rank below `seen + bucket_count` falls in the bucket at hand.
   const auto take = [&](std::uint64_t bucket_count, double value) {

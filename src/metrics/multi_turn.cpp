@@ -9,8 +9,8 @@ namespace bench::metrics {
 
 MultiTurnAccumulator::Turn& MultiTurnAccumulator::turn_at(std::size_t index) {
   while (turns_.size() <= index) {
-    turns_.push_back(Turn{0, 0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget,
-                                                    budget_), 0, 0});
+    turns_.push_back(
+        Turn{0, 0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget, budget_), 0, 0});
   }
   return turns_[index];
 }

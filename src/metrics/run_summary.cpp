@@ -14,7 +14,6 @@
 namespace bench::metrics {
 namespace {
 
-
 // A mean that is unknown, not 0, over no values.
 std::optional<double> known_mean(double sum, std::int64_t count) {
   if (count <= 0) return std::nullopt;
@@ -30,8 +29,7 @@ void record_error(std::map<ErrorClass, ErrorSummary>& errors, const RequestRecor
   ++summary.count;
   const std::string& message = record.error_message;
   if (message.empty() || summary.samples.size() >= kMaxErrorSamples) return;
-  if (std::find(summary.samples.begin(), summary.samples.end(), message) ==
-      summary.samples.end()) {
+  if (std::find(summary.samples.begin(), summary.samples.end(), message) == summary.samples.end()) {
     summary.samples.push_back(message);
   }
 }
@@ -130,8 +128,17 @@ RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBud
 }
 
 std::array<LatencyDistribution*, 12> RunAccumulator::distributions() {
-  return {&ttft_ms_, &itl_ms_, &icl_ms_, &tpot_ms_, &e2e_ms_, &schedule_lag_ms_, &client_lag_ms_,
-          &ttft_from_intended_ms_, &e2e_from_intended_ms_, &connect_ms_, &ttfa_ms_,
+  return {&ttft_ms_,
+          &itl_ms_,
+          &icl_ms_,
+          &tpot_ms_,
+          &e2e_ms_,
+          &schedule_lag_ms_,
+          &client_lag_ms_,
+          &ttft_from_intended_ms_,
+          &e2e_from_intended_ms_,
+          &connect_ms_,
+          &ttfa_ms_,
           &ttfb_ms_};
 }
 
@@ -180,8 +187,7 @@ void RunAccumulator::add_sent(const RequestRecord& record) {
   first_start_ns_ = std::min(first_start_ns_, record.start_ns);
   last_end_ns_ = std::max(last_end_ns_, record.end_ns);
   schedule_lag_ms_.add(ns_to_ms(record.start_ns - record.intended_start_ns));
-  client_lag_ms_.add(
-      ns_to_ms(record.start_ns - record.intended_start_ns - record.slot_wait_ns));
+  client_lag_ms_.add(ns_to_ms(record.start_ns - record.intended_start_ns - record.slot_wait_ns));
   summary.connection_retries += record.connection_retries;
   if (record.new_connection) {
     ++summary.connections_opened;
@@ -295,7 +301,8 @@ RunSummary RunAccumulator::summarize() {
   }
   const double duration_s = summary.duration_s;
   summary.request_throughput = per_second(static_cast<double>(summary.completed), duration_s);
-  summary.input_throughput = per_second(static_cast<double>(summary.total_input_tokens), duration_s);
+  summary.input_throughput =
+      per_second(static_cast<double>(summary.total_input_tokens), duration_s);
   summary.output_throughput =
       per_second(static_cast<double>(summary.total_output_tokens), duration_s);
   summary.total_throughput = summary.input_throughput + summary.output_throughput;
@@ -338,33 +345,33 @@ RunSummary RunAccumulator::summarize() {
   // Requested lengths beside the server's counts are over the same (completed) requests; with
   // none completed, what was asked is still known from what was sent.
   const bool any_completed = summary.completed > 0;
-  summary.mean_requested_input_len =
-      any_completed ? known_mean(sums_.requested_input_sum, summary.completed)
-                    : known_mean(sums_.sent_input_sum, summary.sent);
+  summary.mean_requested_input_len = any_completed
+                                         ? known_mean(sums_.requested_input_sum, summary.completed)
+                                         : known_mean(sums_.sent_input_sum, summary.sent);
   summary.mean_requested_output_len =
       any_completed ? known_mean(sums_.requested_output_sum, summary.completed)
                     : known_mean(sums_.sent_output_sum, summary.sent);
-  summary.mean_completion_tokens = known_mean(sums_.completion_tokens_sum, sums_.completion_tokens_known);
+  summary.mean_completion_tokens =
+      known_mean(sums_.completion_tokens_sum, sums_.completion_tokens_known);
   summary.mean_prompt_tokens = known_mean(sums_.prompt_tokens_sum, sums_.prompt_tokens_known);
   summary.mean_client_prompt_tokens =
       known_mean(sums_.client_prompt_tokens_sum, sums_.client_prompt_tokens_known);
 
-  summary.timeline_bucket_s =
-      ns_to_s(timeline_.bucket_width_ns(options_.timeline_bucket_ns));
+  summary.timeline_bucket_s = ns_to_s(timeline_.bucket_width_ns(options_.timeline_bucket_ns));
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
   summary.timeline_start_ns = timeline_.start_ns();
   summary.steady_state = timeline_.steady_state(options_.target_in_flight);
   if (summary.steady_state.found) {
-    summary.steady_latencies = steady_latencies(summary.steady_state, summary.completed,
-                                                summary.steady_latency_gap);
+    summary.steady_latencies =
+        steady_latencies(summary.steady_state, summary.completed, summary.steady_latency_gap);
   }
   return summary;
 }
 
 // The latencies of the requests inside `window`, or nullopt with `gap` saying why not.
 std::optional<SteadyLatencies> RunAccumulator::steady_latencies(const SteadyState& window,
-                                                               std::int64_t completed,
-                                                               SteadyLatencyGap& gap) const {
+                                                                std::int64_t completed,
+                                                                SteadyLatencyGap& gap) const {
   if (!steady_times_kept_) {
     gap = SteadyLatencyGap::merged;
     return std::nullopt;

@@ -28,8 +28,8 @@ void SteadyLatencyLog::drop() {
 }
 
 void SteadyLatencyLog::add(std::int64_t start_ns, std::int64_t end_ns,
-                           std::optional<double> ttft_ms,
-                           std::optional<double> tpot_ms, double e2e_ms) {
+                           std::optional<double> ttft_ms, std::optional<double> tpot_ms,
+                           double e2e_ms) {
   if (!complete_) return;
   if (entries_.size() == reserved_) {
     if (budget_ == nullptr || !budget_->take(kEntriesPerTake * kValuesPerEntry)) {

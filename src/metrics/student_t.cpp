@@ -39,8 +39,8 @@ double beta_continued_fraction(double a, double b, double x) {
 double regularized_beta(double a, double b, double x) {
   if (x <= 0) return 0.0;
   if (x >= 1) return 1.0;
-  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
-                           a * std::log(x) + b * std::log1p(-x);
+  const double log_front =
+      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
   const double front = std::exp(log_front);
   // The fraction converges on one side of the mean; the other side by symmetry.
   if (x < (a + 1.0) / (a + b + 2.0)) return front * beta_continued_fraction(a, b, x) / a;

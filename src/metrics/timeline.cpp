@@ -86,7 +86,8 @@ std::size_t Timeline::first_step() const {
 
 std::int64_t Timeline::bucket_width_ns(std::int64_t bucket_ns) const {
   std::int64_t per_bucket = std::max<std::int64_t>(1, bucket_ns / step_ns_);
-  const auto steps = static_cast<std::int64_t>(steps_.size() - std::min(steps_.size(), first_step()));
+  const auto steps =
+      static_cast<std::int64_t>(steps_.size() - std::min(steps_.size(), first_step()));
   while ((steps + per_bucket - 1) / per_bucket > static_cast<std::int64_t>(kMaxBuckets)) {
     per_bucket *= 2;
   }

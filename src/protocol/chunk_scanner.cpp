@@ -89,7 +89,6 @@ int hex4(const char* p) {
   return value;
 }
 
-
 // Appends the value of a string the scanner has validated: escapes decoded, \uXXXX surrogate
 // pairs joined into one code point, written as UTF-8 (what nlohmann's lexer produces).
 void append_decoded(std::string& out, const RawString& string) {
@@ -151,13 +150,13 @@ struct Found {
   std::optional<RawString> text, reasoning_content, reasoning, content, finish_reason;
   std::array<ToolCallFragment, kMaxToolCallFragments> tool_calls;
   std::size_t tool_call_count = 0;  // fragments of tool_calls that are objects with a function
-  bool has_usage = false;  // usage is an object
+  bool has_usage = false;           // usage is an object
   std::optional<std::int64_t> prompt_tokens, completion_tokens;
   std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
   // usage.completion_tokens_details.reasoning_tokens
   std::optional<std::int64_t> reasoning_tokens;
   std::optional<std::int64_t> timings_prompt_n, timings_cache_n;  // llama.cpp's timings
-  bool has_error = false;  // a non-null "error"
+  bool has_error = false;                                         // a non-null "error"
   RawString error_message;
 };
 
@@ -178,13 +177,29 @@ class Scanner {
  private:
   // Keys of the objects the scanner reads, one bit each, to see repeats.
   enum Key : unsigned {
-    kId = 1u << 0, kChoices = 1u << 1, kUsage = 1u << 2, kError = 1u << 3,
-    kText = 1u << 4, kDelta = 1u << 5, kFinishReason = 1u << 6,
-    kReasoningContent = 1u << 7, kReasoning = 1u << 8, kContent = 1u << 9,
-    kPromptTokens = 1u << 10, kCompletionTokens = 1u << 11, kMessage = 1u << 12,
-    kTimings = 1u << 13, kPromptTokensDetails = 1u << 14, kCachedTokens = 1u << 15,
-    kPromptN = 1u << 16, kCacheN = 1u << 17, kCompletionTokensDetails = 1u << 18,
-    kReasoningTokens = 1u << 19, kToolCalls = 1u << 20, kFunction = 1u << 21, kName = 1u << 22,
+    kId = 1u << 0,
+    kChoices = 1u << 1,
+    kUsage = 1u << 2,
+    kError = 1u << 3,
+    kText = 1u << 4,
+    kDelta = 1u << 5,
+    kFinishReason = 1u << 6,
+    kReasoningContent = 1u << 7,
+    kReasoning = 1u << 8,
+    kContent = 1u << 9,
+    kPromptTokens = 1u << 10,
+    kCompletionTokens = 1u << 11,
+    kMessage = 1u << 12,
+    kTimings = 1u << 13,
+    kPromptTokensDetails = 1u << 14,
+    kCachedTokens = 1u << 15,
+    kPromptN = 1u << 16,
+    kCacheN = 1u << 17,
+    kCompletionTokensDetails = 1u << 18,
+    kReasoningTokens = 1u << 19,
+    kToolCalls = 1u << 20,
+    kFunction = 1u << 21,
+    kName = 1u << 22,
     kArguments = 1u << 23,
   };
 
@@ -551,8 +566,14 @@ class Scanner {
     ++p_;  // '\\'
     if (p_ == end_) return false;
     switch (*p_++) {
-      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-        return true;
+      case '"':
+      case '\\':
+      case '/':
+      case 'b':
+      case 'f':
+      case 'n':
+      case 'r':
+      case 't': return true;
       case 'u': {
         if (end_ - p_ < 4) return false;
         const int unit = hex4(p_);
@@ -566,8 +587,7 @@ class Scanner {
         p_ += 6;
         return low >= 0xDC00 && low <= 0xDFFF;
       }
-      default:
-        return false;
+      default: return false;
     }
   }
 

@@ -266,7 +266,8 @@ void read_usage(const json& parsed, Chunk& chunk) {
   }
   // llama.cpp's final chunk carries "timings" (tools/server/server.cpp): prompt_n is the prompt
   // tokens it actually computed, cache_n (newer builds) those it reused from its cache.
-  if (const auto timings = parsed.find("timings"); timings != parsed.end() && timings->is_object()) {
+  if (const auto timings = parsed.find("timings");
+      timings != parsed.end() && timings->is_object()) {
     chunk.timings_prompt_n = count_field(*timings, "prompt_n");
     chunk.timings_cache_n = count_field(*timings, "cache_n");
   }
@@ -283,9 +284,9 @@ Chunk interpret_chunk_dom(std::string_view data) {
   const json parsed = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object()) {
     chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = (parsed.is_discarded() ? "data is not JSON: "
-                                                 : "data is not a JSON object: ") +
-                          excerpt(data);
+    chunk.error_message =
+        (parsed.is_discarded() ? "data is not JSON: " : "data is not a JSON object: ") +
+        excerpt(data);
     return chunk;
   }
   // An error inside a 200 stream (vLLM, mock-llm): {"error": {"message": ...}} or a string.
@@ -309,7 +310,8 @@ std::string error_message_from_body(std::string_view body) {
       std::string message = message_of_error(*error);
       if (!message.empty()) return message;
     }
-    if (const std::string* message = string_field(parsed, "message"); message && !message->empty()) {
+    if (const std::string* message = string_field(parsed, "message");
+        message && !message->empty()) {
       return *message;
     }
     if (const auto detail = parsed.find("detail"); detail != parsed.end()) {

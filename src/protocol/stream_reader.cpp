@@ -119,10 +119,8 @@ bool StreamReader::on_body(std::string_view bytes, std::int64_t arrival_ns) {
 
   current_arrival_ns_ = arrival_ns;
   switch (parser_.feed(bytes, *this)) {
-    case sse::Status::ok:
-      return true;
-    case sse::Status::stopped:
-      return false;  // on_event already recorded why
+    case sse::Status::ok: return true;
+    case sse::Status::stopped: return false;  // on_event already recorded why
     case sse::Status::line_too_long:
       fail(ErrorClass::malformed_sse,
            "SSE line longer than " + std::to_string(limits_.max_line_bytes) + " bytes");
@@ -153,17 +151,12 @@ bool StreamReader::on_event(const sse::Event& event) {
   Chunk& chunk = chunk_;
   interpret_chunk_into(event.data, chunk);
   switch (chunk.kind) {
-    case Chunk::Kind::done:
-      record.saw_done = true;
-      return true;
-    case Chunk::Kind::error:
-      fail(ErrorClass::stream_error, chunk.error_message);
-      return false;
+    case Chunk::Kind::done: record.saw_done = true; return true;
+    case Chunk::Kind::error: fail(ErrorClass::stream_error, chunk.error_message); return false;
     case Chunk::Kind::malformed:
       fail(ErrorClass::malformed_json, chunk.error_message);
       return false;
-    case Chunk::Kind::data:
-      break;
+    case Chunk::Kind::data: break;
   }
 
   if (chunk.has_text() || chunk.has_tool_call()) record_text_chunk(chunk);
@@ -273,9 +266,8 @@ void StreamReader::finish(const TransportEnd& end) {
     fail(ErrorClass::malformed_sse, std::move(message));
   } else if (!finished) {
     fail(ErrorClass::truncated,
-         discarded_partial_event
-             ? "stream ended inside an event, without finish_reason or [DONE]"
-             : "stream ended without finish_reason or [DONE]");
+         discarded_partial_event ? "stream ended inside an event, without finish_reason or [DONE]"
+                                 : "stream ended without finish_reason or [DONE]");
   }
 
   if (!per_chunk_usage_) record.text_chunk_tokens.clear();
@@ -295,8 +287,7 @@ void StreamReader::settle_completion_tokens() {
     // This runs inside the transport's callbacks, which nothing may throw through: a text the
     // tokenizer refuses falls back to the estimate.
     try {
-      record.completion_tokens =
-          static_cast<std::int64_t>(output_counter_->count(generated_text_));
+      record.completion_tokens = static_cast<std::int64_t>(output_counter_->count(generated_text_));
       record.completion_token_source = TokenSource::tokenizer;
     } catch (const std::exception&) {
       record.completion_token_source = TokenSource::none;

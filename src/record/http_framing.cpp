@@ -14,15 +14,16 @@ std::optional<std::string_view> header_value(std::string_view head, std::string_
   while (at != std::string_view::npos && at + 2 < head.size()) {
     const std::size_t start = at + 2;
     const std::size_t end = head.find("\r\n", start);
-    const std::string_view line = head.substr(start, end == std::string_view::npos
-                                                         ? std::string_view::npos
-                                                         : end - start);
+    const std::string_view line =
+        head.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
     const std::size_t colon = line.find(':');
     if (colon != std::string_view::npos &&
         util::ascii_lowered(line.substr(0, colon)) == lower_name) {
       std::string_view value = line.substr(colon + 1);
-      while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
-      while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+      while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+        value.remove_prefix(1);
+      while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
+        value.remove_suffix(1);
       return value;
     }
     at = end;
@@ -60,15 +61,15 @@ std::pair<std::string, std::string> request_line(std::string_view request) {
   const std::size_t first = line.find(' ');
   const std::size_t second = line.find(' ', first == std::string_view::npos ? 0 : first + 1);
   if (first == std::string_view::npos || second == std::string_view::npos) return {};
-  return {std::string(line.substr(0, first)), std::string(line.substr(first + 1, second - first - 1))};
+  return {std::string(line.substr(0, first)),
+          std::string(line.substr(first + 1, second - first - 1))};
 }
 
 void ResponseFramer::on_head_complete() {
   const std::string_view head = line_;
   // "HTTP/1.1 204 ...": 1xx, 204 and 304 have no body (RFC 9112 section 6.3, rule 1).
-  const int status = head.size() >= 12 ? (head[9] - '0') * 100 + (head[10] - '0') * 10 +
-                                             (head[11] - '0')
-                                       : 0;
+  const int status =
+      head.size() >= 12 ? (head[9] - '0') * 100 + (head[10] - '0') * 10 + (head[11] - '0') : 0;
   const bool informational = status >= 100 && status < 200;
   if (head_request_ || status == 204 || status == 304) {
     state_ = State::done;
@@ -102,20 +103,16 @@ std::size_t ResponseFramer::feed(std::string_view bytes) {
         break;
       }
       case State::length: {
-        const std::size_t take = static_cast<std::size_t>(
-            std::min<std::uint64_t>(remaining_, rest.size()));
+        const std::size_t take =
+            static_cast<std::size_t>(std::min<std::uint64_t>(remaining_, rest.size()));
         used += take;
         remaining_ -= take;
         if (remaining_ == 0) state_ = State::done;
         break;
       }
-      case State::until_close:
-        return bytes.size();
-      case State::done:
-        break;
-      default:
-        used += feed_chunked(rest);
-        break;
+      case State::until_close: return bytes.size();
+      case State::done: break;
+      default: used += feed_chunked(rest); break;
     }
   }
   return used;
@@ -155,8 +152,7 @@ std::size_t ResponseFramer::feed_chunked(std::string_view bytes) {
       }
       return newline + 1;
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

@@ -16,7 +16,7 @@ namespace bench::record {
 
 namespace {
 
-constexpr int kExitUsage = 2;       // cli::kExitUsage; record does not depend on cli
+constexpr int kExitUsage = 2;        // cli::kExitUsage; record does not depend on cli
 constexpr int kExitCannotServe = 3;  // cli::kExitRunFailed
 
 // The IPv4 address of `host` (a name is resolved once, before listening).
@@ -52,8 +52,9 @@ std::variant<Upstream, std::string> parse_upstream(const std::string& url) {
     rest.resize(slash);
   }
   if (rest.find('@') != std::string::npos) {
-    return fmt::format("--upstream: no user or password in the URL (send credentials as headers: "
-                       "they are redacted in the recording)");
+    return fmt::format(
+        "--upstream: no user or password in the URL (send credentials as headers: "
+        "they are redacted in the recording)");
   }
   Upstream upstream;
   const std::size_t colon = rest.rfind(':');

@@ -102,8 +102,8 @@ void Relay::accept_clients() {
     no_delay(fd);
     session->upstream.reset(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     no_delay(session->upstream.get());
-    const int connected = ::connect(session->upstream.get(),
-                                    reinterpret_cast<const sockaddr*>(&upstream_), sizeof upstream_);
+    const int connected = ::connect(
+        session->upstream.get(), reinterpret_cast<const sockaddr*>(&upstream_), sizeof upstream_);
     if (connected != 0 && errno != EINPROGRESS) {
       fmt::print(stderr, "bench record: cannot connect to the server: {}\n", std::strerror(errno));
       continue;  // the session's destructor closes both sockets: the client sees the close
@@ -113,7 +113,8 @@ void Relay::accept_clients() {
     sessions_.emplace(added.id, std::move(session));
     for (const Role role : {kClient, kUpstream}) {
       epoll_event event{};
-      event.events = EPOLLIN | EPOLLRDHUP | (role == kUpstream && !added.connected ? std::uint32_t{EPOLLOUT} : 0u);
+      event.events = EPOLLIN | EPOLLRDHUP |
+                     (role == kUpstream && !added.connected ? std::uint32_t{EPOLLOUT} : 0u);
       event.data.u64 = key(added.id, role);
       const int target = role == kClient ? added.client.get() : added.upstream.get();
       ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, target, &event);
@@ -140,7 +141,8 @@ void Relay::on_event(const epoll_event& event) {
       socklen_t length = sizeof error;
       ::getsockopt(session.upstream.get(), SOL_SOCKET, SO_ERROR, &error, &length);
       if (error != 0) {
-        fmt::print(stderr, "bench record: cannot connect to the server: {}\n", std::strerror(error));
+        fmt::print(stderr, "bench record: cannot connect to the server: {}\n",
+                   std::strerror(error));
         end_session(session.id);
         return;
       }
@@ -196,8 +198,8 @@ void Relay::frame_requests(Session& session) {
 void Relay::flush_upstream(Session& session) {
   if (!session.connected || !session.upstream.valid()) return;
   while (!session.to_upstream.empty()) {
-    const ssize_t wrote = ::write(session.upstream.get(), session.to_upstream.data(),
-                                  session.to_upstream.size());
+    const ssize_t wrote =
+        ::write(session.upstream.get(), session.to_upstream.data(), session.to_upstream.size());
     if (wrote <= 0) break;
     session.to_upstream.erase(0, static_cast<std::size_t>(wrote));
     session.upstream_written += static_cast<std::uint64_t>(wrote);

@@ -10,11 +10,11 @@
 // exchange a byte belongs to (http_framing.hpp).
 #include <sys/epoll.h>
 
+#include <netinet/in.h>
 #include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <netinet/in.h>
 #include <string>
 #include <unordered_map>
 
@@ -40,20 +40,20 @@ class Relay {
     std::int64_t sent_ns = -1;      // when that byte was written to the server
     std::int64_t last_read_ns = 0;  // when the response's latest read arrived
     ResponseFramer framer;
-    bool done = false;              // the response is complete
+    bool done = false;  // the response is complete
   };
   struct Session {
     std::uint64_t id = 0;
     UniqueFd client;
     UniqueFd upstream;
-    bool connected = false;         // the connect() to the server completed
-    std::string unframed;           // client bytes not yet framed into a request
+    bool connected = false;          // the connect() to the server completed
+    std::string unframed;            // client bytes not yet framed into a request
     std::uint64_t framed_bytes = 0;  // client bytes framed so far
-    std::string to_upstream;        // not yet written to the server
+    std::string to_upstream;         // not yet written to the server
     std::uint64_t upstream_written = 0;
-    std::string to_client;          // not yet written to the client
+    std::string to_client;  // not yet written to the client
     bool close_client_when_flushed = false;
-    std::deque<Pending> pending;    // oldest first
+    std::deque<Pending> pending;  // oldest first
   };
   enum Role : std::uint64_t { kClient = 0, kUpstream = 1 };
 

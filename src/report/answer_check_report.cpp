@@ -52,9 +52,9 @@ std::vector<std::string> answer_check_lines(const json& block) {
   const std::size_t not_judged =
       count_at(block, results::answer_verdict_name(results::AnswerVerdict::not_judged));
   const auto seconds = block.find(key::answer_seconds);
-  const std::string cost = fmt::format(
-      "{:.2f} s before the run, in no figure",
-      seconds != block.end() && seconds->is_number() ? seconds->get<double>() : 0.0);
+  const std::string cost =
+      fmt::format("{:.2f} s before the run, in no figure",
+                  seconds != block.end() && seconds->is_number() ? seconds->get<double>() : 0.0);
   std::vector<std::string> lines;
   if (verdict == results::answer_verdict_name(results::AnswerVerdict::not_judged)) {
     lines.push_back(fmt::format("not judged: none of {} known-answer prompts was answered ({})",
@@ -63,7 +63,8 @@ std::vector<std::string> answer_check_lines(const json& block) {
     lines.push_back(fmt::format(
         "{} of {} known-answer prompts answered plausibly{}{} ({})", plausible, prompts,
         not_judged > 0 ? fmt::format(", {} not judged", not_judged) : "",
-        results::answer_check_implausible(block) ? ": the answers do not look like a model's work" : "",
+        results::answer_check_implausible(block) ? ": the answers do not look like a model's work"
+                                                 : "",
         cost));
   }
   const auto answers = block.find(key::answers);
@@ -82,8 +83,9 @@ std::vector<std::string> answer_check_lines(const json& block) {
 std::string render_answer_check(const json& block) {
   const std::vector<std::string> lines = answer_check_lines(block);
   if (lines.empty()) return "";
-  std::string text = fmt::format("Answer check: {}{}\n",
-                                 results::answer_check_implausible(block) ? "WARNING: " : "", lines.front());
+  std::string text =
+      fmt::format("Answer check: {}{}\n",
+                  results::answer_check_implausible(block) ? "WARNING: " : "", lines.front());
   for (std::size_t i = 1; i < lines.size(); ++i) text += lines[i] + "\n";
   return text;
 }

@@ -305,7 +305,8 @@ svg::Series latency_series(const json& sweep, const json& points, std::string_vi
     const json& point = points[i];
     series.x.push_back(number(point, "output_throughput").value_or(kMissing));
     series.y.push_back(number(point, key).value_or(kMissing));
-    if (!tail) series.point_labels.push_back(point_label(by_rate, view::sweep_value(sweep, point, i)));
+    if (!tail)
+      series.point_labels.push_back(point_label(by_rate, view::sweep_value(sweep, point, i)));
   }
   return series;
 }

@@ -21,11 +21,11 @@ std::string ms_cell(const json& row, std::string_view stat, std::string_view nam
 }
 
 std::string turn_row(const json& turn) {
-  return fmt::format("<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
-                     "<td class=\"num\">{}</td>",
-                     view::count(turn, key::turn),
-                     view::grouped(view::count(turn, key::turn_requests)),
-                     view::grouped(view::count(turn, key::turn_completed))) +
+  return fmt::format(
+             "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
+             "<td class=\"num\">{}</td>",
+             view::count(turn, key::turn), view::grouped(view::count(turn, key::turn_requests)),
+             view::grouped(view::count(turn, key::turn_completed))) +
          ms_cell(turn, "mean", "ttft") + ms_cell(turn, "median", "ttft") +
          ms_cell(turn, "p99", "ttft") +
          fmt::format("<td class=\"num\">{}</td></tr>",

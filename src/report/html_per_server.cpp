@@ -57,7 +57,8 @@ std::string per_server_section(const json& run, std::string_view id_prefix) {
       "<th scope=\"col\" class=\"num\">TTFT p50 ms</th><th scope=\"col\" class=\"num\">TTFT p99 "
       "ms</th><th scope=\"col\" class=\"num\">TPOT p50 ms</th>"
       "<th scope=\"col\" class=\"num\">E2E p99 ms</th><th scope=\"col\">errors</th></tr></thead>"
-      "<tbody>{}</tbody></table><p class=\"note\">Requests spread by their index (multi-turn: by session); tok/s over "
+      "<tbody>{}</tbody></table><p class=\"note\">Requests spread by their index (multi-turn: by "
+      "session); tok/s over "
       "the run's duration, so the servers' add up to the run's.</p></section>",
       esc(id_prefix), rows);
 }

@@ -121,13 +121,14 @@ std::string prompt_cache_text(const json& run) {
     note = "server disclosed cached tokens on all requests: " + cached;
   } else if (disclosure == "some") {
     const std::int64_t disclosing = view::count(run, results::key::input_split_disclosing_requests);
-    note = fmt::format("server disclosed cached tokens on {} of {} completed requests: {} (of "
-                       "theirs)",
-                       view::grouped(disclosing), view::grouped(view::count(run, "completed")),
-                       cached);
+    note = fmt::format(
+        "server disclosed cached tokens on {} of {} completed requests: {} (of "
+        "theirs)",
+        view::grouped(disclosing), view::grouped(view::count(run, "completed")), cached);
   } else if (disclosure == "none") {
-    note = "server did not disclose cached prompt tokens (vLLM needs "
-           "--enable-prompt-tokens-details)";
+    note =
+        "server did not disclose cached prompt tokens (vLLM needs "
+        "--enable-prompt-tokens-details)";
   } else {
     return "not recorded";
   }
@@ -151,14 +152,14 @@ std::string input_split_rows(const json& run, bool with_steady) {
     const auto figure = results::known_metric(run, key);
     return figure ? fixed(figure, 1) : std::string("n/a");
   };
-  return throughput_row({"", "&nbsp;&nbsp;computed (prefilled)",
-                         value(results::key::computed_input_throughput), "",
-                         "input tok/s (computed)", source},
-                        with_steady) +
-         throughput_row({"", "&nbsp;&nbsp;cached (prefix cache)",
-                         value(results::key::cached_input_throughput), "",
-                         "input tok/s (cached)", source},
-                        with_steady);
+  return throughput_row(
+             {"", "&nbsp;&nbsp;computed (prefilled)",
+              value(results::key::computed_input_throughput), "", "input tok/s (computed)", source},
+             with_steady) +
+         throughput_row(
+             {"", "&nbsp;&nbsp;cached (prefix cache)", value(results::key::cached_input_throughput),
+              "", "input tok/s (cached)", source},
+             with_steady);
 }
 
 // Input and total: "n/a" when some request's input count is unknown, never 0 or a part (a
@@ -532,8 +533,7 @@ std::string run_sections(const json& run, std::string_view id_prefix) {
   return throughput_section(run, id_prefix) + latency_section(run, id_prefix) +
          charts_section(run, id_prefix) + token_counts_section(run, id_prefix) +
          errors_section(run, id_prefix) + per_server_section(run, id_prefix) +
-         multi_turn_section(run, id_prefix) +
-         server_section(run, id_prefix);
+         multi_turn_section(run, id_prefix) + server_section(run, id_prefix);
 }
 
 }  // namespace bench::report::html

@@ -29,9 +29,10 @@ std::string count_cell(const json& object, std::string_view key) {
 }
 
 std::string row(std::string_view figure, const std::string& server, const std::string& bench) {
-  return fmt::format("<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
-                     "<td class=\"num\">{}</td></tr>",
-                     figure, server, bench);
+  return fmt::format(
+      "<tr><th scope=\"row\">{}</th><td class=\"num\">{}</td>"
+      "<td class=\"num\">{}</td></tr>",
+      figure, server, bench);
 }
 
 std::string gauge_cell(const json* gauges, std::string_view key, bool as_percent) {
@@ -60,9 +61,11 @@ std::string range_cell(const json& range) {
 std::string latency_rows(const json& server, std::string& findings) {
   const json* ranges = view::object_at(server, "latency_ranges");
   if (ranges == nullptr) return "";
-  constexpr std::pair<const char*, const char*> kMetrics[] = {
-      {"ttft", "TTFT"}, {"e2e", "E2E"}, {"itl", "ITL"}, {"tpot", "TPOT"},
-      {"queue_time", "queue time"}};
+  constexpr std::pair<const char*, const char*> kMetrics[] = {{"ttft", "TTFT"},
+                                                              {"e2e", "E2E"},
+                                                              {"itl", "ITL"},
+                                                              {"tpot", "TPOT"},
+                                                              {"queue_time", "queue time"}};
   std::string out;
   for (const auto& [metric, label] : kMetrics) {
     const json* percentiles = view::object_at(*ranges, metric);
@@ -72,13 +75,14 @@ std::string latency_rows(const json& server, std::string& findings) {
       if (range == nullptr) continue;
       const bool has_bench = range->contains("bench_s");
       const auto bench = number(*range, "bench_s");
-      const std::string bench_text =
-          !has_bench ? "" : bench ? fmt::format("{:.3g} s", *bench) : "n/a";
+      const std::string bench_text = !has_bench ? ""
+                                     : bench    ? fmt::format("{:.3g} s", *bench)
+                                                : "n/a";
       out += row(fmt::format("{} {}", p, label), range_cell(*range), bench_text);
       if (range->value("bench_inside", json()) == json(false)) {
         findings += fmt::format(
-            "<p class=\"alert warn\">bench's {} {} ({}) is outside the server's range ({}).</p>",
-            p, label, bench_text, range_cell(*range));
+            "<p class=\"alert warn\">bench's {} {} ({}) is outside the server's range ({}).</p>", p,
+            label, bench_text, range_cell(*range));
       }
     }
   }
@@ -94,9 +98,10 @@ std::string mismatch_alert(const json& server, std::string_view difference_key,
   const auto difference = number(server, difference_key);
   const auto bench = number(server, bench_key);
   if (!difference || !bench || !(*bench > 0) || std::abs(*difference) <= 0.01 * *bench) return "";
-  return fmt::format("<p class=\"alert bad\">The server's {} tokens differ from bench's by "
-                     "{:+.1f}%: one of the two miscounts, or other clients share the server.</p>",
-                     kind, *difference / *bench * 100);
+  return fmt::format(
+      "<p class=\"alert bad\">The server's {} tokens differ from bench's by "
+      "{:+.1f}%: one of the two miscounts, or other clients share the server.</p>",
+      kind, *difference / *bench * 100);
 }
 
 // Speculative decoding's acceptance, where the server exposes it (server_section.cpp).
@@ -151,16 +156,17 @@ std::string gauge_figures(const json* gauges, std::string_view id_prefix) {
   if (t_s.size() < 2) return "";
   const std::string note =
       number(*series, "readings_per_point").value_or(1) > 1
-          ? fmt::format("each point the mean of {:g} polls",
-                        *number(*series, "readings_per_point"))
+          ? fmt::format("each point the mean of {:g} polls", *number(*series, "readings_per_point"))
           : std::string();
   svg::Chart requests = gauge_chart(
       std::string(id_prefix) + "server-requests", "Server: running and waiting requests",
       "Requests the server had running and waiting at each poll of its metrics.", "requests");
-  requests.series.push_back({.name = "running", .x = t_s,
+  requests.series.push_back({.name = "running",
+                             .x = t_s,
                              .y = series_column(*series, "requests_running", 1),
                              .color = "#1f5fbf"});
-  requests.series.push_back({.name = "waiting", .x = t_s,
+  requests.series.push_back({.name = "waiting",
+                             .x = t_s,
                              .y = series_column(*series, "requests_waiting", 1),
                              .color = "#c2410c"});
   requests.note = note;
@@ -171,8 +177,8 @@ std::string gauge_figures(const json* gauges, std::string_view id_prefix) {
                                    "The share of the server's KV cache in use at each poll.",
                                    "KV-cache usage (%)");
     usage.y.max = 100;
-    usage.series.push_back({.name = "KV-cache usage", .x = t_s, .y = std::move(kv),
-                            .color = "#2a8c8c"});
+    usage.series.push_back(
+        {.name = "KV-cache usage", .x = t_s, .y = std::move(kv), .color = "#2a8c8c"});
     usage.note = note;
     out += "<figure>" + svg::render_chart(usage) + "</figure>";
   }
@@ -194,8 +200,9 @@ std::string server_section(const json& run, std::string_view id_prefix) {
   }
   const json* gauges = view::object_at(*server, "gauges");
   std::string findings;
-  out += "<table class=\"server\"><thead><tr><th scope=\"col\">figure</th>"
-         "<th scope=\"col\">server</th><th scope=\"col\">bench</th></tr></thead><tbody>";
+  out +=
+      "<table class=\"server\"><thead><tr><th scope=\"col\">figure</th>"
+      "<th scope=\"col\">server</th><th scope=\"col\">bench</th></tr></thead><tbody>";
   out += row("Prompt tokens", count_cell(*server, "prompt_tokens"),
              count_cell(*server, "bench_input_tokens"));
   out += row("Generation tokens", count_cell(*server, "generation_tokens"),
@@ -209,8 +216,8 @@ std::string server_section(const json& run, std::string_view id_prefix) {
   out += row("KV-cache usage", gauge_cell(gauges, "kv_cache_usage", true), "");
   out += latency_rows(*server, findings);
   out += "</tbody></table>";
-  out += mismatch_alert(*server, "generation_tokens_difference", "bench_output_tokens",
-                        "generation");
+  out +=
+      mismatch_alert(*server, "generation_tokens_difference", "bench_output_tokens", "generation");
   out += mismatch_alert(*server, "prompt_tokens_difference", "bench_input_tokens", "prompt");
   out += findings;
   out += gauge_figures(gauges, id_prefix);
@@ -224,7 +231,8 @@ std::string server_section(const json& run, std::string_view id_prefix) {
   }
   if (const json* notes = view::array_at(*server, "notes")) {
     for (const json& note : *notes) {
-      if (note.is_string()) out += "<p class=\"alert info\">" + esc(note.get<std::string>()) + "</p>";
+      if (note.is_string())
+        out += "<p class=\"alert info\">" + esc(note.get<std::string>()) + "</p>";
     }
   }
   return out + "</section>";

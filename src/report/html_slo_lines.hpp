@@ -15,7 +15,7 @@ namespace bench::report::html {
 struct SloLine {
   std::string metric;  // a results key: "p99_ttft_ms", "output_throughput"
   double limit = 0;
-  std::string text;    // as the search wrote it: "p99_ttft_ms<=500"
+  std::string text;  // as the search wrote it: "p99_ttft_ms<=500"
 };
 
 /// The SLOs of a search's results that name a figure (error_rate and good_request_share are

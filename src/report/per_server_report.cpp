@@ -34,11 +34,12 @@ std::string render_per_server(const json& run) {
   const auto servers = run.find(results::key::per_server);
   if (servers == run.end() || !servers->is_array() || servers->empty()) return "";
   std::string out = fmt::format(
-      "\nPer server (spread by request index, or session; tok/s over the run's duration, so they add up; "
+      "\nPer server (spread by request index, or session; tok/s over the run's duration, so they "
+      "add up; "
       "latencies in ms)\n"
       "{:<28} {:>3} {:>6} {:>6} {:>6} {:>12} {:>11} {:>8} {:>8} {:>8} {:>8}\n",
-      "Server", "Wt", "Sent", "OK", "Failed", "Output tok/s", "Input tok/s", "TTFT p50",
-      "TTFT p99", "TPOT p50", "E2E p99");
+      "Server", "Wt", "Sent", "OK", "Failed", "Output tok/s", "Input tok/s", "TTFT p50", "TTFT p99",
+      "TPOT p50", "E2E p99");
   for (const json& server : *servers) {
     out += fmt::format(
         "{:<28} {:>3} {:>6} {:>6} {:>6} {:>12} {:>11} {:>8} {:>8} {:>8} {:>8}\n",
@@ -46,9 +47,8 @@ std::string render_per_server(const json& run) {
         server.value(std::string(results::key::server_weight), 1), server.value("sent", 0),
         server.value("completed", 0), server.value("failed", 0),
         server_figure(server, "output_throughput"), server_figure(server, "input_throughput"),
-        server_figure(server, "median_ttft_ms"),
-        server_figure(server, "p99_ttft_ms"), server_figure(server, "median_tpot_ms"),
-        server_figure(server, "p99_e2e_latency_ms"));
+        server_figure(server, "median_ttft_ms"), server_figure(server, "p99_ttft_ms"),
+        server_figure(server, "median_tpot_ms"), server_figure(server, "p99_e2e_latency_ms"));
     const std::string errors = error_counts(server.value("errors", json::object()));
     if (!errors.empty()) out += fmt::format("  errors: {}\n", errors);
   }

@@ -26,23 +26,23 @@ struct Row {
 };
 
 constexpr Row kRows[] = {
-    {"output_throughput", "output tok/s", 1},    {"input_throughput", "input tok/s", 1},
-    {"total_throughput", "total tok/s", 1},      {"request_throughput", "requests/s", 2},
-    {"median_ttft_ms", "TTFT p50 (ms)", 2},      {"p99_ttft_ms", "TTFT p99 (ms)", 2},
-    {"median_tpot_ms", "TPOT p50 (ms)", 2},      {"p99_tpot_ms", "TPOT p99 (ms)", 2},
-    {"median_itl_ms", "ITL p50 (ms)", 2},        {"p99_itl_ms", "ITL p99 (ms)", 2},
+    {"output_throughput", "output tok/s", 1},     {"input_throughput", "input tok/s", 1},
+    {"total_throughput", "total tok/s", 1},       {"request_throughput", "requests/s", 2},
+    {"median_ttft_ms", "TTFT p50 (ms)", 2},       {"p99_ttft_ms", "TTFT p99 (ms)", 2},
+    {"median_tpot_ms", "TPOT p50 (ms)", 2},       {"p99_tpot_ms", "TPOT p99 (ms)", 2},
+    {"median_itl_ms", "ITL p50 (ms)", 2},         {"p99_itl_ms", "ITL p99 (ms)", 2},
     {"median_e2e_latency_ms", "E2E p50 (ms)", 2}, {"p99_e2e_latency_ms", "E2E p99 (ms)", 2},
 };
 
 std::string row(const json& figure, const Row& shown) {
-  if (!figure.is_object()) return fmt::format("  {:<15} n/a (unknown in some repeat)\n", shown.label);
+  if (!figure.is_object())
+    return fmt::format("  {:<15} n/a (unknown in some repeat)\n", shown.label);
   const double mean = figure.value("mean", 0.0);
   const json& half_width = figure["half_width"];
-  const std::string interval =
-      half_width.is_number()
-          ? fmt::format("{:.{}f} ± {:.{}f}", mean, shown.decimals, half_width.get<double>(),
-                        shown.decimals)
-          : fmt::format("{:.{}f} ± n/a", mean, shown.decimals);
+  const std::string interval = half_width.is_number()
+                                   ? fmt::format("{:.{}f} ± {:.{}f}", mean, shown.decimals,
+                                                 half_width.get<double>(), shown.decimals)
+                                   : fmt::format("{:.{}f} ± n/a", mean, shown.decimals);
   std::string each;
   for (const json& value : figure.value("values", json::array())) {
     fmt::format_to(std::back_inserter(each), " {:.{}f}", value.get<double>(), shown.decimals);

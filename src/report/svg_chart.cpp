@@ -310,8 +310,8 @@ class Writer {
       if (s.mark != Mark::kBars) continue;
       const std::size_t n = std::min(s.x.size(), s.y.size());
       for (std::size_t i = 0; i < n; ++i) {
-        const bool drawable = usable(s.x[i], chart_.x) && usable(s.y[i], chart_.y) &&
-                              std::isfinite(s.width_at(i));
+        const bool drawable =
+            usable(s.x[i], chart_.x) && usable(s.y[i], chart_.y) && std::isfinite(s.width_at(i));
         if (!drawable) continue;
         const double x0 = sx(s.x[i]);
         const double x1 = sx(s.x[i] + s.width_at(i));

@@ -16,21 +16,11 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 // (all below 0x20 but tab, LF and CR) as U+FFFD.
 void append_ascii(unsigned char c, std::string& out) {
   switch (c) {
-    case '&':
-      out += "&amp;";
-      return;
-    case '<':
-      out += "&lt;";
-      return;
-    case '>':
-      out += "&gt;";
-      return;
-    case '"':
-      out += "&quot;";
-      return;
-    case '\'':
-      out += "&#39;";
-      return;
+    case '&': out += "&amp;"; return;
+    case '<': out += "&lt;"; return;
+    case '>': out += "&gt;"; return;
+    case '"': out += "&quot;"; return;
+    case '\'': out += "&#39;"; return;
     default:
       if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
         out += kReplacement;

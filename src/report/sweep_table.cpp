@@ -41,8 +41,7 @@ std::string point_label(const json& run, bool by_rate) {
 
 // The cached share in percent, one decimal; "n/a" when not disclosed (null or missing).
 std::string cached_percent(const json& run) {
-  const std::optional<double> share =
-      results::known_metric(run, results::key::cached_input_share);
+  const std::optional<double> share = results::known_metric(run, results::key::cached_input_share);
   return share ? fmt::format("{:.1f}", *share * 100) : std::string("n/a");
 }
 
@@ -69,25 +68,28 @@ std::string render_sweep_table(const json& sweep) {
   auto line = std::back_inserter(out);
   constexpr std::string_view kRow =
       "{:>11} {:>8} {:>11} {:>11} {:>7} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7}\n";
-  fmt::format_to(line, kRow,
-                 by_rate ? "rate (r/s)" : "concurrency", "req/s", "output", "input", "cached",
-                 "total", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "TPOT p50", "errors");
+  fmt::format_to(line, kRow, by_rate ? "rate (r/s)" : "concurrency", "req/s", "output", "input",
+                 "cached", "total", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "TPOT p50",
+                 "errors");
   fmt::format_to(line, kRow, "", "", "tok/s", "tok/s", "%", "tok/s", "ms", "ms", "ms", "ms", "ms",
                  "");
   for (const json& run : sweep.value("points", json::array())) {
     const auto failed = static_cast<std::int64_t>(number(run, "failed"));
     const auto sent = static_cast<std::int64_t>(number(run, "sent"));
     const std::string errors =
-        failed == 0 ? "0" : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
+        failed == 0 ? "0"
+                    : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
     fmt::format_to(line, kRow, point_label(run, by_rate), cell(run, "request_throughput", 2),
                    cell(run, "output_throughput", 1), cell(run, "input_throughput", 1),
                    cached_percent(run), cell(run, "total_throughput", 1),
-                   cell(run, "median_ttft_ms", 2), cell(run, "p99_ttft_ms", 2), cell(run, "median_itl_ms", 2),
-                   cell(run, "p99_itl_ms", 2), cell(run, "median_tpot_ms", 2), errors);
+                   cell(run, "median_ttft_ms", 2), cell(run, "p99_ttft_ms", 2),
+                   cell(run, "median_itl_ms", 2), cell(run, "p99_itl_ms", 2),
+                   cell(run, "median_tpot_ms", 2), errors);
   }
   out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
-  out += "cached: % of input tokens served from the server's prefix cache; n/a when the server\n"
-         "did not disclose it (vLLM needs --enable-prompt-tokens-details).\n";
+  out +=
+      "cached: % of input tokens served from the server's prefix cache; n/a when the server\n"
+      "did not disclose it (vLLM needs --enable-prompt-tokens-details).\n";
   out += point_warnings(sweep, by_rate);
   return out;
 }

@@ -106,8 +106,8 @@ Layout layout_of(const std::vector<Row>& rows, int width) {
   }
   // value |bar| N output tok/s  N total tok/s notes
   const int figures_w = 1 + layout.output_w + 15 + layout.total_w + 12;
-  layout.bar_w = std::max(kMinBarCells, std::max(width, kMinWidth) - layout.label_w - 3 -
-                                            figures_w - layout.notes_w);
+  layout.bar_w = std::max(
+      kMinBarCells, std::max(width, kMinWidth) - layout.label_w - 3 - figures_w - layout.notes_w);
   layout.ticks = svg::linear_ticks(0, peak > 0 ? peak : 1, kScaleTicks);
   layout.scale_max = layout.ticks.hi > 0 ? layout.ticks.hi : 1;
   return layout;

@@ -96,7 +96,8 @@ std::string one_line(std::string_view message) {
 void write_answer_check(Writer& w, const nlohmann::json& block) {
   const std::vector<std::string> lines = answer_check_lines(block);
   if (lines.empty()) return;
-  w.field("Answer check", (results::answer_check_implausible(block) ? "WARNING: " : "") + lines.front());
+  w.field("Answer check",
+          (results::answer_check_implausible(block) ? "WARNING: " : "") + lines.front());
   for (std::size_t i = 1; i < lines.size(); ++i) w.text(lines[i]);
 }
 
@@ -108,7 +109,7 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Model", c.model);
   write_answer_check(w, c.answer_check);
   w.field("Max concurrency", c.concurrency ? fmt::format("{}", *c.concurrency)
-                                            : std::string("none (open loop: no cap)"));
+                                           : std::string("none (open loop: no cap)"));
   if (c.ramp_up_strategy != "none" && !c.ramp_up_strategy.empty()) {
     w.field("Request rate (offered)",
             fmt::format("ramp-up, {} from {:g} to {:g} req/s", c.ramp_up_strategy,
@@ -137,8 +138,7 @@ using SplitLines = std::vector<std::pair<std::string, std::string>>;
 
 SplitLines input_split_lines(const RunSummary& s) {
   const metrics::InputTokenSplit& split = s.input_split;
-  const bool known =
-      s.input_tokens_known() && split.disclosure() == metrics::CacheDisclosure::all;
+  const bool known = s.input_tokens_known() && split.disclosure() == metrics::CacheDisclosure::all;
   std::string why;
   if (split.disclosure() == metrics::CacheDisclosure::none) {
     why = "  [server did not disclose cached tokens]";
@@ -169,8 +169,8 @@ void write_input_and_total(Writer& w, double input_per_s, double total_per_s,
   }
   for (const auto& [label, value] : split) w.field(label, value);
   if (unknown_note.empty()) {
-    w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output)",
-                                       fixed2(total_per_s), kNumberWidth));
+    w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output)", fixed2(total_per_s),
+                                       kNumberWidth));
   } else {
     w.field(labels.second, fmt::format("{:>{}} tok/s (total = input + output; input unknown)",
                                        "n/a", kNumberWidth));
@@ -182,9 +182,9 @@ void write_input_and_total(Writer& w, double input_per_s, double total_per_s,
 void write_reasoning_throughput(Writer& w, const RunSummary& s) {
   if (!s.reasoning.any()) return;
   const bool estimate = s.reasoning.from_chunks > 0;
-  w.field("  reasoning", fmt::format("{:>{}} output tok/s (reasoning){}",
-                                     fixed2(s.reasoning_output_throughput), kNumberWidth,
-                                     estimate ? "  [ESTIMATE: see token counts]" : ""));
+  w.field("  reasoning",
+          fmt::format("{:>{}} output tok/s (reasoning){}", fixed2(s.reasoning_output_throughput),
+                      kNumberWidth, estimate ? "  [ESTIMATE: see token counts]" : ""));
   w.field("  answer", fmt::format("{:>{}} output tok/s (answer)",
                                   fixed2(s.answer_output_throughput), kNumberWidth));
 }
@@ -194,9 +194,9 @@ void write_reasoning_throughput(Writer& w, const RunSummary& s) {
 void write_tool_call_throughput(Writer& w, const RunSummary& s) {
   if (!s.tool_calls.any()) return;
   const bool estimate = s.tool_calls.from_chunks > 0;
-  w.field("  tool calls", fmt::format("{:>{}} output tok/s (tool calls){}",
-                                      fixed2(s.tool_call_output_throughput), kNumberWidth,
-                                      estimate ? "  [ESTIMATE: see token counts]" : ""));
+  w.field("  tool calls",
+          fmt::format("{:>{}} output tok/s (tool calls){}", fixed2(s.tool_call_output_throughput),
+                      kNumberWidth, estimate ? "  [ESTIMATE: see token counts]" : ""));
 }
 
 // Output first: it is the decode rate, the figure a blended total hides (docs/metrics.md,
@@ -211,21 +211,18 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
   write_reasoning_throughput(w, s);
   write_tool_call_throughput(w, s);
   write_input_and_total(w, s.input_throughput, s.total_throughput, input_unknown_note(s),
-                        {"Input token throughput", "Total token throughput"},
-                        input_split_lines(s));
+                        {"Input token throughput", "Total token throughput"}, input_split_lines(s));
   w.field("Request throughput",
           fmt::format("{:>{}} req/s", fixed2(s.request_throughput), kNumberWidth));
   if (s.goodput_measured) {
     w.field("Goodput", fmt::format("{:>{}} req/s ({} of {} completed requests met every SLO)",
                                    fixed2(s.goodput), kNumberWidth, s.good_requests, s.completed));
   }
-  w.field("Achieved concurrency",
-          fmt::format("{:>{}} in flight (Little's law)", fixed2(s.achieved_concurrency),
-                      kNumberWidth));
+  w.field("Achieved concurrency", fmt::format("{:>{}} in flight (Little's law)",
+                                              fixed2(s.achieved_concurrency), kNumberWidth));
   if (s.failed > 0) {
-    const double percent = s.sent > 0 ? 100.0 * static_cast<double>(s.failed) /
-                                            static_cast<double>(s.sent)
-                                      : 100.0;
+    const double percent =
+        s.sent > 0 ? 100.0 * static_cast<double>(s.failed) / static_cast<double>(s.sent) : 100.0;
     w.text(fmt::format(
         "WARNING: {} of {} requests failed ({:.1f}%) \u2014 throughput counts successful "
         "requests only",
@@ -252,8 +249,7 @@ std::string_view steady_latency_gap_text(metrics::SteadyLatencyGap gap) {
     case metrics::SteadyLatencyGap::merged:
       return "merged from shards, whose results keep no request's times";
     case metrics::SteadyLatencyGap::no_window:
-    case metrics::SteadyLatencyGap::none:
-      break;
+    case metrics::SteadyLatencyGap::none: break;
   }
   return "no steady-state window";
 }
@@ -267,8 +263,7 @@ void write_steady_state(Writer& w, const RunSummary& s) {
                                       steady.start_s, steady.end_s, steady.target_in_flight));
   w.field("  output token throughput",
           fmt::format("{:>{}} tok/s (output)", fixed2(steady.output_throughput), kNumberWidth));
-  write_input_and_total(w, steady.input_throughput, steady.total_throughput,
-                        input_unknown_note(s),
+  write_input_and_total(w, steady.input_throughput, steady.total_throughput, input_unknown_note(s),
                         {"  input token throughput", "  total token throughput"}, {});
   if (!s.steady_latencies) {
     w.field("  latency", fmt::format("n/a ({})", steady_latency_gap_text(s.steady_latency_gap)));
@@ -325,12 +320,13 @@ std::string input_split_counts(const RunSummary& s) {
 }
 
 std::string reasoning_source(const metrics::ReasoningSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) +
-                               (split.from_tokenizer > 0 ? 1 : 0) + (split.from_chunks > 0 ? 1 : 0);
+  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
+                               (split.from_chunks > 0 ? 1 : 0);
   if (sources > 1) {
-    return fmt::format("mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-                       "from reasoning chunks",
-                       split.from_usage, split.from_tokenizer, split.from_chunks);
+    return fmt::format(
+        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
+        "from reasoning chunks",
+        split.from_usage, split.from_tokenizer, split.from_chunks);
   }
   if (split.from_tokenizer > 0) return "counted by the tokenizer: usage did not say";
   if (split.from_chunks > 0) return "ESTIMATE from reasoning chunks: usage did not say";
@@ -342,24 +338,23 @@ std::string reasoning_source(const metrics::ReasoningSplit& split) {
 void write_reasoning_counts(Writer& w, const RunSummary& s) {
   const metrics::ReasoningSplit& split = s.reasoning;
   if (!split.any()) return;
-  w.field("  reasoning + answer",
-          fmt::format("{} + {} ({})", split.reasoning_tokens, split.answer_tokens,
-                      reasoning_source(split)));
-  w.field("  requests that reasoned", fmt::format("{} of {}", split.reasoning_requests,
-                                                  split.requests));
-  w.field("Mean reasoning tokens",
-          fmt::format("{} per request, then {} answer tokens",
-                      length(split.mean_reasoning_tokens().value_or(0)),
-                      length(split.mean_answer_tokens().value_or(0))));
+  w.field("  reasoning + answer", fmt::format("{} + {} ({})", split.reasoning_tokens,
+                                              split.answer_tokens, reasoning_source(split)));
+  w.field("  requests that reasoned",
+          fmt::format("{} of {}", split.reasoning_requests, split.requests));
+  w.field("Mean reasoning tokens", fmt::format("{} per request, then {} answer tokens",
+                                               length(split.mean_reasoning_tokens().value_or(0)),
+                                               length(split.mean_answer_tokens().value_or(0))));
 }
 
 std::string tool_call_source(const metrics::ToolCallSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) +
-                               (split.from_tokenizer > 0 ? 1 : 0) + (split.from_chunks > 0 ? 1 : 0);
+  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
+                               (split.from_chunks > 0 ? 1 : 0);
   if (sources > 1) {
-    return fmt::format("mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-                       "from tool-call chunks",
-                       split.from_usage, split.from_tokenizer, split.from_chunks);
+    return fmt::format(
+        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
+        "from tool-call chunks",
+        split.from_usage, split.from_tokenizer, split.from_chunks);
   }
   if (split.from_tokenizer > 0) return "counted by the tokenizer on names and arguments";
   if (split.from_chunks > 0) return "ESTIMATE from tool-call chunks";
@@ -393,38 +388,40 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
   w.field("Prompt cache", results::prompt_cache_note(s, c));
-  const std::string counted = s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
-                                  ? fmt::format("server counted {} tokens",
-                                                length(*s.mean_prompt_tokens))
-                                  : std::string("server count unknown");
+  const std::string counted =
+      s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
+          ? fmt::format("server counted {} tokens", length(*s.mean_prompt_tokens))
+          : std::string("server count unknown");
   // The tokenizer's count of the content sent, beside the server's (which adds the template).
   const std::string client_counted =
       s.mean_client_prompt_tokens
           ? fmt::format("tokenizer counted {} tokens, ", length(*s.mean_client_prompt_tokens))
           : std::string();
   w.field("Mean input length",
-          fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len),
-                      c.input_len_unit, client_counted, counted));
+          fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len), c.input_len_unit,
+                      client_counted, counted));
   w.field("Mean output length",
           fmt::format("requested {} tokens (max_tokens), received {}{}",
                       length(s.mean_requested_output_len),
                       s.mean_completion_tokens ? length(s.mean_completion_tokens) + " tokens"
                                                : std::string("n/a (no completed request)"),
-                      s.output_tokens_from_chunks > 0       ? " (ESTIMATE)"
+                      s.output_tokens_from_chunks > 0      ? " (ESTIMATE)"
                       : s.output_tokens_from_tokenizer > 0 ? " (counted by the tokenizer)"
                                                            : ""));
   if (s.chunks_differ_from_tokens) {
     std::string how = "exact from per-chunk usage";
     if (s.itl_estimated) {
       how = s.requests_with_per_chunk_usage > 0
-                ? fmt::format("exact from per-chunk usage for {} requests, ESTIMATED from "
-                              "completion_tokens / chunks for the rest",
-                              s.requests_with_per_chunk_usage)
+                ? fmt::format(
+                      "exact from per-chunk usage for {} requests, ESTIMATED from "
+                      "completion_tokens / chunks for the rest",
+                      s.requests_with_per_chunk_usage)
                 : std::string("ESTIMATED from completion_tokens / chunks");
     }
-    w.text(fmt::format("Note: chunks != tokens: {} text chunks carried {} tokens; ITL splits each "
-                       "chunk gap over its tokens ({})",
-                       s.total_text_chunks, s.total_output_tokens, how));
+    w.text(
+        fmt::format("Note: chunks != tokens: {} text chunks carried {} tokens; ITL splits each "
+                    "chunk gap over its tokens ({})",
+                    s.total_text_chunks, s.total_output_tokens, how));
   }
 }
 
@@ -452,17 +449,18 @@ void write_latency(Writer& w, const RunSummary& s) {
   write_latency_row(w, "ICL", s.icl_ms);
   write_latency_row(w, "TPOT", s.tpot_ms);
   write_latency_row(w, "E2E", s.e2e_ms);
-  w.text("ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
-         "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  w.text(
+      "ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
+      "TPOT = GenAI-Perf/AIPerf \"ITL\".");
   if (s.reasoning.any()) {
     w.text("TTFT: first token of any kind, reasoning included. TTFA: first answer token.");
   }
   if (s.connections_opened > 0) {
-    w.field("Connections opened", fmt::format("{} (connect mean {} ms, p99 {} ms; included in "
-                                              "their TTFT and E2E)",
-                                              s.connections_opened,
-                                              stat2(s.connect_ms, &Distribution::mean),
-                                              stat2(s.connect_ms, &Distribution::p99)));
+    w.field("Connections opened",
+            fmt::format("{} (connect mean {} ms, p99 {} ms; included in "
+                        "their TTFT and E2E)",
+                        s.connections_opened, stat2(s.connect_ms, &Distribution::mean),
+                        stat2(s.connect_ms, &Distribution::p99)));
   } else {
     w.field("Connections opened", "0 (every request reused a warm connection)");
   }
@@ -480,8 +478,8 @@ void write_latency(Writer& w, const RunSummary& s) {
     // An open loop waiting for a concurrency slot: only part of the lag was the client's.
     const Distribution& client = s.client_lag_ms;
     w.field("  of which client lag (ms)",
-            fmt::format("mean {}  p99 {}  max {}", stat2(client, &D::mean),
-                        stat2(client, &D::p99), stat2(client, &D::max)));
+            fmt::format("mean {}  p99 {}  max {}", stat2(client, &D::mean), stat2(client, &D::p99),
+                        stat2(client, &D::max)));
   }
   w.field("TTFT from intended start (ms)",
           fmt::format("p50 {}  p99 {}", stat2(s.ttft_from_intended_ms, &D::median),
@@ -516,30 +514,33 @@ void write_errors(Writer& w, const RunSummary& s) {
 // own work, and its host, are different causes with different cures.
 void write_verdicts(Writer& w, const ClientCheck& check) {
   if (check.saturated) {
-    w.text("Self-check: the client was the bottleneck (client_saturated): its own work kept an "
-           "event loop busy, and these figures may carry its delay.");
+    w.text(
+        "Self-check: the client was the bottleneck (client_saturated): its own work kept an "
+        "event loop busy, and these figures may carry its delay.");
   }
   if (check.host_late) {
-    w.text("Self-check: its host ran the client late (host_late): a busy or virtual machine, "
-           "not the client's work; these figures may carry the host's delay.");
+    w.text(
+        "Self-check: its host ran the client late (host_late): a busy or virtual machine, "
+        "not the client's work; these figures may carry the host's delay.");
   }
   if (check.saturated || check.host_late) return;
-  w.text(check.warnings.empty()
-             ? "Self-check: the client kept up; it did not bias these figures."
-             : "Self-check: the client's own work kept up; the warning(s) above say what was late.");
+  w.text(
+      check.warnings.empty()
+          ? "Self-check: the client kept up; it did not bias these figures."
+          : "Self-check: the client's own work kept up; the warning(s) above say what was late.");
 }
 
 void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   w.rule("Client", '-');
-  w.field("CPU", fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}",
-                             client.cpu_s, client.wall_s, client.threads,
-                             client.busiest_thread_utilization * 100,
-                             s.total_output_tokens > 0
-                                 ? fmt::format(", {:.3f} ms per 1,000 output tokens",
-                                               client.cpu_s * 1e6 /
-                                                   static_cast<double>(s.total_output_tokens))
-                                 : std::string()));
+  w.field(
+      "CPU",
+      fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}", client.cpu_s,
+                  client.wall_s, client.threads, client.busiest_thread_utilization * 100,
+                  s.total_output_tokens > 0
+                      ? fmt::format(", {:.3f} ms per 1,000 output tokens",
+                                    client.cpu_s * 1e6 / static_cast<double>(s.total_output_tokens))
+                      : std::string()));
   if (!client.threads_reason.empty()) w.field("Event loops", client.threads_reason);
   if (client.preconnect_requested > 0) {
     w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "
@@ -551,12 +552,12 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
                                           : std::string()));
   }
   if (client.reuse_stopped()) {
-    w.field("Connection reuse",
-            fmt::format("stopped: the server closed {} connections in a row at most {:.2f} ms "
-                        "after their response (as llama.cpp does), so each later request "
-                        "opened its own",
-                        client.reuse_stopped_after_closes,
-                        ns_to_ms(client.reuse_stopped_close_ns)));
+    w.field(
+        "Connection reuse",
+        fmt::format("stopped: the server closed {} connections in a row at most {:.2f} ms "
+                    "after their response (as llama.cpp does), so each later request "
+                    "opened its own",
+                    client.reuse_stopped_after_closes, ns_to_ms(client.reuse_stopped_close_ns)));
   }
   for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
   write_verdicts(w, check);

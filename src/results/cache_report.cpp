@@ -49,8 +49,9 @@ std::string prompt_cache_note(const metrics::RunSummary& summary, const RunConte
     case metrics::CacheDisclosure::none:
       note = split.requests == 0
                  ? std::string("no completed request with a prompt token count to read it from")
-                 : std::string("server did not disclose cached prompt tokens (vLLM needs "
-                               "--enable-prompt-tokens-details)");
+                 : std::string(
+                       "server did not disclose cached prompt tokens (vLLM needs "
+                       "--enable-prompt-tokens-details)");
       break;
   }
   const std::string intended = intended_sharing(context);

@@ -55,15 +55,16 @@ void apply_to_point(json& point, Compat compat) {
 // The view a run object (or a sweep) says it is: nullopt for bench's own keys, an error for a
 // view no bench writes.
 std::variant<std::optional<Compat>, FormatError> stated_view(const json& object,
-                                                            std::string_view name) {
+                                                             std::string_view name) {
   const auto found = object.find(kCompatKey);
   if (found == object.end() || found->is_null()) return std::optional<Compat>();
   const std::optional<Compat> compat =
       found->is_string() ? parse_compat(found->get<std::string>()) : std::nullopt;
   if (!compat) {
-    return FormatError{fmt::format("{}: \"{}\": {} is no view this bench writes (vllm, sglang): "
-                                   "its keys cannot be read by bench's definitions",
-                                   name, kCompatKey, found->dump())};
+    return FormatError{
+        fmt::format("{}: \"{}\": {} is no view this bench writes (vllm, sglang): "
+                    "its keys cannot be read by bench's definitions",
+                    name, kCompatKey, found->dump())};
   }
   return compat;
 }

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::results {
 
@@ -18,32 +18,64 @@ using nlohmann::json;
 
 // The columns, in order: what a run was, then its throughput (output first), latency, counts.
 constexpr std::string_view kColumns[] = {
-    "max_concurrency",       "request_rate",        "duration",
-    "sent",                  "completed",           "failed",
-    "cancelled",             "request_throughput",  "output_throughput",
-    "input_throughput",      "total_throughput",    "goodput",
-    "total_output_tokens",   "total_input_tokens",
+    "max_concurrency",
+    "request_rate",
+    "duration",
+    "sent",
+    "completed",
+    "failed",
+    "cancelled",
+    "request_throughput",
+    "output_throughput",
+    "input_throughput",
+    "total_throughput",
+    "goodput",
+    "total_output_tokens",
+    "total_input_tokens",
     // The input split beside the input figures (null cells when the server did not say).
-    results::key::computed_input_throughput, results::key::cached_input_throughput,
-    results::key::total_computed_input_tokens, results::key::total_cached_input_tokens,
-    results::key::cached_input_share, results::key::input_split_disclosure,
+    results::key::computed_input_throughput,
+    results::key::cached_input_throughput,
+    results::key::total_computed_input_tokens,
+    results::key::total_cached_input_tokens,
+    results::key::cached_input_share,
+    results::key::input_split_disclosure,
     "mean_ttft_ms",
-    "median_ttft_ms",        "p99_ttft_ms",         "mean_itl_ms",
-    "median_itl_ms",         "p99_itl_ms",          "median_icl_ms",
-    "p99_icl_ms",            "mean_tpot_ms",        "median_tpot_ms",
-    "p99_tpot_ms",           "median_e2e_latency_ms", "p99_e2e_latency_ms",
-    "concurrency",           "p99_client_lag_ms",   results::key::client_saturated,
+    "median_ttft_ms",
+    "p99_ttft_ms",
+    "mean_itl_ms",
+    "median_itl_ms",
+    "p99_itl_ms",
+    "median_icl_ms",
+    "p99_icl_ms",
+    "mean_tpot_ms",
+    "median_tpot_ms",
+    "p99_tpot_ms",
+    "median_e2e_latency_ms",
+    "p99_e2e_latency_ms",
+    "concurrency",
+    "p99_client_lag_ms",
+    results::key::client_saturated,
     results::key::host_late,
-    "output_token_source",   "interrupted",         results::key::reused_prompts,
+    "output_token_source",
+    "interrupted",
+    results::key::reused_prompts,
     "ramp_up_strategy",
-    "ramp_up_start_rps",     "ramp_up_end_rps",
+    "ramp_up_start_rps",
+    "ramp_up_end_rps",
     // Reasoning models (empty cells when no request reasoned).
-    results::key::reasoning_output_throughput, results::key::answer_output_throughput,
-    "mean_ttfa_ms", "median_ttfa_ms", "p99_ttfa_ms", results::key::mean_reasoning_tokens,
+    results::key::reasoning_output_throughput,
+    results::key::answer_output_throughput,
+    "mean_ttfa_ms",
+    "median_ttfa_ms",
+    "p99_ttfa_ms",
+    results::key::mean_reasoning_tokens,
     "reasoning_token_source",
     // Tool calls (empty cells when no request called a tool).
-    results::key::tool_call_output_throughput, results::key::tool_call_output_share,
-    results::key::total_tool_calls, results::key::mean_tool_call_tokens, "tool_call_token_source",
+    results::key::tool_call_output_throughput,
+    results::key::tool_call_output_share,
+    results::key::total_tool_calls,
+    results::key::mean_tool_call_tokens,
+    "tool_call_token_source",
 };
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
@@ -64,11 +96,10 @@ std::string cell(const json& run, std::string_view column) {
   if (column == "output_token_source" || column == "reasoning_token_source" ||
       column == "tool_call_token_source") {
     const auto found = run.find("token_count_source");
-    const std::string kind = column == "output_token_source"      ? "output"
-                             : column == "reasoning_token_source" ? std::string(
-                                                                        results::key::reasoning_token_source)
-                                                                  : std::string(
-                                                                        results::key::tool_call_token_source);
+    const std::string kind = column == "output_token_source" ? "output"
+                             : column == "reasoning_token_source"
+                                 ? std::string(results::key::reasoning_token_source)
+                                 : std::string(results::key::tool_call_token_source);
     if (found != run.end() && found->is_object()) source = found->value(kind, json());
     value = &source;
   } else {

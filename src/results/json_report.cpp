@@ -4,24 +4,24 @@
 #include <cmath>
 #include <iterator>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
-#include "bench/results/multi_turn_section.hpp"
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/multi_turn_section.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "bench/results/server_section.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/util/clock.hpp"
 #include "run_figures.hpp"
 #include "server_gauges.hpp"
-#include "bench/results/server_section.hpp"
 
 namespace bench::results {
 namespace {
@@ -169,36 +169,35 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
           ? std::optional<double>(client.cpu_s / static_cast<double>(s.total_output_tokens) * 1e6)
           : std::nullopt;
   const bool reason_known = !client.threads_reason.empty();
-  return {{"threads", client.threads},
-          {"threads_auto", reason_known ? json(client.threads_auto) : json(nullptr)},
-          {"threads_reason", reason_known ? json(client.threads_reason) : json(nullptr)},
-          {"cpu_s", finite_or_zero(client.cpu_s)},
-          {"wall_s", finite_or_zero(client.wall_s)},
-          {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},
-          {"busiest_thread_demand", finite_or_zero(client.busiest_thread_demand)},
-          {"run_queue_wait_ms",
-           client.run_queue_wait_s ? json(*client.run_queue_wait_s * 1000) : json(nullptr)},
-          {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
-          {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
-          {"preconnect",
-           {{"requested", client.preconnect_requested},
-            {"opened", client.preconnect_opened},
-            {"failed", client.preconnect_failed},
-            {"took_ms", finite_or_zero(client.preconnect_s * 1000)}}},
-          {"late_wakes",
-           {{"sleeps", client.timer_wakes},
-            {"over_1ms", client.late_timer_wakes},
-            {"latest_ms", ns_to_ms(client.latest_timer_wake_ns)}}},
-          {"connection_reuse",
-           {{"server_closes_after_response", client.server_prompt_closes},
-            {"stopped", client.reuse_stopped()},
-            {"stopped_after_closes_in_a_row", client.reuse_stopped()
-                                                  ? json(client.reuse_stopped_after_closes)
-                                                  : json(nullptr)},
-            {"stopping_close_within_ms", client.reuse_stopped()
-                                             ? json(ns_to_ms(client.reuse_stopped_close_ns))
-                                             : json(nullptr)}}},
-          {"warnings", warnings}};
+  return {
+      {"threads", client.threads},
+      {"threads_auto", reason_known ? json(client.threads_auto) : json(nullptr)},
+      {"threads_reason", reason_known ? json(client.threads_reason) : json(nullptr)},
+      {"cpu_s", finite_or_zero(client.cpu_s)},
+      {"wall_s", finite_or_zero(client.wall_s)},
+      {"busiest_thread_utilization", finite_or_zero(client.busiest_thread_utilization)},
+      {"busiest_thread_demand", finite_or_zero(client.busiest_thread_demand)},
+      {"run_queue_wait_ms",
+       client.run_queue_wait_s ? json(*client.run_queue_wait_s * 1000) : json(nullptr)},
+      {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
+      {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
+      {"preconnect",
+       {{"requested", client.preconnect_requested},
+        {"opened", client.preconnect_opened},
+        {"failed", client.preconnect_failed},
+        {"took_ms", finite_or_zero(client.preconnect_s * 1000)}}},
+      {"late_wakes",
+       {{"sleeps", client.timer_wakes},
+        {"over_1ms", client.late_timer_wakes},
+        {"latest_ms", ns_to_ms(client.latest_timer_wake_ns)}}},
+      {"connection_reuse",
+       {{"server_closes_after_response", client.server_prompt_closes},
+        {"stopped", client.reuse_stopped()},
+        {"stopped_after_closes_in_a_row",
+         client.reuse_stopped() ? json(client.reuse_stopped_after_closes) : json(nullptr)},
+        {"stopping_close_within_ms",
+         client.reuse_stopped() ? json(ns_to_ms(client.reuse_stopped_close_ns)) : json(nullptr)}}},
+      {"warnings", warnings}};
 }
 
 // How many requests disclosed the input's split into computed and cached (results::key); the
@@ -276,8 +275,8 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::reused_prompts] = c.prompts_reused;
   out[results::key::prompts_share_prefixes] = c.prompts_share_prefixes;
   if (c.server_metrics) {
-    out["server_metrics"] = server_metrics_json(*c.server_metrics, s,
-                                                c.prompts_share_prefixes || c.prompts_reused);
+    out["server_metrics"] =
+        server_metrics_json(*c.server_metrics, s, c.prompts_share_prefixes || c.prompts_reused);
   }
   out[results::key::warnings] = run_warnings(s, c);
   out[results::key::client_saturated] = c.client.saturated;

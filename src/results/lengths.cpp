@@ -59,8 +59,7 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   if (counted && requested_output > 0) {
     const double served = *counted;
     const bool over = served > requested_output * (1 + kLengthTolerance);
-    const bool short_of = figures.ignore_eos &&
-                          served < requested_output * (1 - kLengthTolerance);
+    const bool short_of = figures.ignore_eos && served < requested_output * (1 - kLengthTolerance);
     output = over || short_of;
     if (over || short_of) {
       check.warnings.push_back(fmt::format(

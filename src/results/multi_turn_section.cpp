@@ -56,11 +56,10 @@ std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summa
     const std::string input = turn.mean_input_tokens >= 0
                                   ? fmt::format("{:.1f}", turn.mean_input_tokens)
                                   : std::string("n/a");
-    lines.push_back(fmt::format("{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", turn.turn,
-                                turn.requests, turn.completed,
-                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.mean),
-                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.median),
-                                ms_or_dash(turn.ttft_ms, turn.ttft_ms.p99), input));
+    lines.push_back(fmt::format(
+        "{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", turn.turn, turn.requests, turn.completed,
+        ms_or_dash(turn.ttft_ms, turn.ttft_ms.mean), ms_or_dash(turn.ttft_ms, turn.ttft_ms.median),
+        ms_or_dash(turn.ttft_ms, turn.ttft_ms.p99), input));
   }
   lines.push_back("TTFT in ms; input tokens: mean prompt_tokens of the turn's completed requests.");
   lines.push_back(fmt::format(

@@ -26,9 +26,12 @@ void put_latencies(json& out, const metrics::RunSummary& s) {
 
 json server_to_json(const ServerFigures& server, double duration_s) {
   const metrics::RunSummary& s = server.summary;
-  json out = {{key::server_url, server.url},       {key::server_weight, server.weight},
-              {"sent", s.sent},                    {"completed", s.completed},
-              {"failed", s.failed},                {"cancelled", s.cancelled}};
+  json out = {{key::server_url, server.url},
+              {key::server_weight, server.weight},
+              {"sent", s.sent},
+              {"completed", s.completed},
+              {"failed", s.failed},
+              {"cancelled", s.cancelled}};
   json errors = json::object();
   for (const auto& [error, summary] : s.errors) {
     if (summary.count > 0) errors[std::string(metrics::error_class_name(error))] = summary.count;

@@ -74,10 +74,9 @@ json figure_summary(const std::vector<double>& values) {
 
 const std::vector<std::string_view>& repeated_figures() {
   static const std::vector<std::string_view> figures = {
-      "output_throughput",  "input_throughput",      "total_throughput",
-      "request_throughput", "median_ttft_ms",        "p99_ttft_ms",
-      "median_tpot_ms",     "p99_tpot_ms",           "median_itl_ms",
-      "p99_itl_ms",         "median_e2e_latency_ms", "p99_e2e_latency_ms"};
+      "output_throughput", "input_throughput", "total_throughput",      "request_throughput",
+      "median_ttft_ms",    "p99_ttft_ms",      "median_tpot_ms",        "p99_tpot_ms",
+      "median_itl_ms",     "p99_itl_ms",       "median_e2e_latency_ms", "p99_e2e_latency_ms"};
   return figures;
 }
 

@@ -207,8 +207,8 @@ void append_tokens(std::string& out, const metrics::RequestRecord& r) {
 
 }  // namespace
 
-void append_request_jsonl(std::string& out, const metrics::RequestRecord& r,
-                          std::string_view point, std::size_t server) {
+void append_request_jsonl(std::string& out, const metrics::RequestRecord& r, std::string_view point,
+                          std::size_t server) {
   out += '{';
   if (!point.empty()) {
     append_key(out, "point");

@@ -44,9 +44,8 @@ void add_distribution(Rows& rows, std::string_view name, Distribution RunSummary
 void add_stats(Rows& rows, Distribution RunSummary::*d,
                std::initializer_list<std::pair<const char*, double Distribution::*>> stats) {
   for (const auto& [key, field] : stats) {
-    rows.push_back({key, [d, field = field](const FigureInput& in) {
-                      return stat(in.summary.*d, field);
-                    }});
+    rows.push_back(
+        {key, [d, field = field](const FigureInput& in) { return stat(in.summary.*d, field); }});
   }
 }
 
@@ -91,8 +90,7 @@ void add_counts_and_throughput(Rows& rows) {
 // split, so they are null unless all disclosed it (never 0 or a part); the share is over the
 // requests that disclosed, whose count stands beside it.
 bool split_known(const FigureInput& in) {
-  return in.input_known &&
-         in.summary.input_split.disclosure() == metrics::CacheDisclosure::all;
+  return in.input_known && in.summary.input_split.disclosure() == metrics::CacheDisclosure::all;
 }
 
 void add_input_split(Rows& rows) {
@@ -138,8 +136,9 @@ void add_connections_and_lag(Rows& rows) {
   using S = RunSummary;
   add_count(rows, "connections_opened", &S::connections_opened);
   add_count(rows, "connection_retries", &S::connection_retries);
-  add_stats(rows, &S::connect_ms,
-            {{"mean_connect_ms", &D::mean}, {"p99_connect_ms", &D::p99}, {"max_connect_ms", &D::max}});
+  add_stats(
+      rows, &S::connect_ms,
+      {{"mean_connect_ms", &D::mean}, {"p99_connect_ms", &D::p99}, {"max_connect_ms", &D::max}});
   add_stats(rows, &S::schedule_lag_ms,
             {{"mean_schedule_lag_ms", &D::mean},
              {"p99_schedule_lag_ms", &D::p99},

@@ -46,8 +46,8 @@ bool input_tokens_known(const nlohmann::json& run) {
 }
 
 bool needs_input_tokens(std::string_view key) {
-  return key == "input_throughput" || key == "total_throughput" ||
-         key == "total_input_tokens" || key == "mean_prompt_tokens";
+  return key == "input_throughput" || key == "total_throughput" || key == "total_input_tokens" ||
+         key == "mean_prompt_tokens";
 }
 
 std::optional<double> known_metric(const nlohmann::json& run, std::string_view key) {

@@ -28,8 +28,9 @@ std::optional<std::string> hit_rate_finding(const server_metrics::Delta& delta,
                                             const metrics::RunSummary& summary);
 
 /// The prefix-cache findings, one line each ("WARNING: ..." or "Note: ..."): the hit rate's
-/// (hit_rate_finding), then the counters'; none when the server has neither. `sharing_intended`: the workload shares prefixes on
-/// purpose (a shared-prefix dataset, --reuse-prompts), so a high hit share draws no warning.
+/// (hit_rate_finding), then the counters'; none when the server has neither. `sharing_intended`:
+/// the workload shares prefixes on purpose (a shared-prefix dataset, --reuse-prompts), so a high
+/// hit share draws no warning.
 std::vector<std::string> prefix_cache_findings(const server_metrics::Delta& delta,
                                                const metrics::RunSummary& summary,
                                                bool sharing_intended);

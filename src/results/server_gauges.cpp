@@ -21,8 +21,8 @@ using server_metrics::GaugeStat;
 // Counts of requests read as "3.2"; a usage ratio as a percentage.
 std::string stat_text(const GaugeStat& stat, bool as_percent) {
   if (!stat.mean()) return "n/a";
-  if (as_percent) return fmt::format("mean {:.1f}%, max {:.1f}%", *stat.mean() * 100,
-                                     *stat.maximum() * 100);
+  if (as_percent)
+    return fmt::format("mean {:.1f}%, max {:.1f}%", *stat.mean() * 100, *stat.maximum() * 100);
   return fmt::format("mean {:.1f}, max {:.0f}", *stat.mean(), *stat.maximum());
 }
 
@@ -32,8 +32,7 @@ json stat_json(const GaugeStat& stat) {
 
 // The series as columns, one value per point: the mean of the readings it merges.
 json series_json(const server_metrics::GaugeSeries& series) {
-  json t_s = json::array(), running = json::array(), waiting = json::array(),
-       kv = json::array();
+  json t_s = json::array(), running = json::array(), waiting = json::array(), kv = json::array();
   for (const GaugePoint& point : series.points()) {
     t_s.push_back(ns_to_s(point.start_ns));
     running.push_back(number_or_null(point.requests_running.mean()));
@@ -91,9 +90,8 @@ void put_timeline_gauges(json& buckets, const metrics::RunSummary& summary,
 void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
                         std::string_view who) {
   const GaugePoint& totals = polls.series.totals();
-  const std::string polled =
-      fmt::format("{} poll{}, every {:g} s", totals.readings, totals.readings == 1 ? "" : "s",
-                  polls.interval_s);
+  const std::string polled = fmt::format("{} poll{}, every {:g} s", totals.readings,
+                                         totals.readings == 1 ? "" : "s", polls.interval_s);
   lines.push_back({fmt::format("Running requests ({})", who),
                    fmt::format("{} ({})", stat_text(totals.requests_running, false), polled)});
   lines.push_back(
@@ -105,10 +103,10 @@ void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
                                      polls.failed, polls.polls, who, polls.first_failure)});
   }
   if (polls.skipped > 0) {
-    lines.push_back({"", fmt::format("Note: {} poll(s) of the {} skipped: a scrape took up to "
-                                     "{:.2f} s, longer than the {:g} s interval",
-                                     polls.skipped, who, polls.slowest_scrape_s,
-                                     polls.interval_s)});
+    lines.push_back(
+        {"", fmt::format("Note: {} poll(s) of the {} skipped: a scrape took up to "
+                         "{:.2f} s, longer than the {:g} s interval",
+                         polls.skipped, who, polls.slowest_scrape_s, polls.interval_s)});
   }
   for (std::string& finding : queue_findings(polls.queue, who)) {
     lines.push_back({"", std::move(finding)});
@@ -121,8 +119,8 @@ json gauges_json(const GaugePolls& polls) {
           {"polls", polls.polls},
           {"polls_failed", polls.failed},
           {"polls_skipped", polls.skipped},
-          {"first_poll_failure", polls.first_failure.empty() ? json(nullptr)
-                                                             : json(polls.first_failure)},
+          {"first_poll_failure",
+           polls.first_failure.empty() ? json(nullptr) : json(polls.first_failure)},
           {"slowest_scrape_s", polls.slowest_scrape_s},
           {"requests_running", stat_json(totals.requests_running)},
           {"requests_waiting", stat_json(totals.requests_waiting)},

@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/results/writer.hpp"
 #include "bench/results/server_section.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::results {
 

@@ -44,11 +44,9 @@ double tolerance_s(double bound_s) { return kOutsideAbsoluteS + kOutsideRelative
 constexpr std::array<LatencyMetric, 5> kLatencyMetrics = {{
     {"ttft", "TTFT", &Delta::ttft_seconds, &RunSummary::ttft_ms, kOutsideTheServer,
      kDifferentRequests},
-    {"e2e", "E2E", &Delta::e2e_seconds, &RunSummary::e2e_ms, kOutsideTheServer,
-     kDifferentRequests},
+    {"e2e", "E2E", &Delta::e2e_seconds, &RunSummary::e2e_ms, kOutsideTheServer, kDifferentRequests},
     {"itl", "ITL", &Delta::itl_seconds, &RunSummary::itl_ms, kSlowedOnTheWay, kBunchedOnTheWay},
-    {"tpot", "TPOT", &Delta::tpot_seconds, &RunSummary::tpot_ms, kSlowedOnTheWay,
-     kBunchedOnTheWay},
+    {"tpot", "TPOT", &Delta::tpot_seconds, &RunSummary::tpot_ms, kSlowedOnTheWay, kBunchedOnTheWay},
     {"queue_time", "queue time", &Delta::queue_time_seconds, nullptr, {}, {}},
 }};
 
@@ -84,8 +82,7 @@ std::string label_of(const LatencyRange& range) {
 std::string range_line(const LatencyRange& range) {
   const std::string server = range.server_s ? range_text(*range.server_s) : "n/a";
   if (range.metric->bench_ms == nullptr) return server;
-  return fmt::format("{}, bench {}", server,
-                     range.bench_s ? seconds_text(*range.bench_s) : "n/a");
+  return fmt::format("{}, bench {}", server, range.bench_s ? seconds_text(*range.bench_s) : "n/a");
 }
 
 }  // namespace
@@ -128,9 +125,9 @@ void append_latency_lines(const std::vector<LatencyRange>& ranges,
     lines.push_back({label_of(range) + " (server)", range_line(range)});
   }
   if (mean_queue_s) {
-    lines.push_back({"Mean queue time (server)",
-                     fmt::format("{} (exact, from its histogram's sum and count)",
-                                 seconds_text(*mean_queue_s))});
+    lines.push_back(
+        {"Mean queue time (server)", fmt::format("{} (exact, from its histogram's sum and count)",
+                                                 seconds_text(*mean_queue_s))});
   }
   for (const LatencyRange& range : ranges) {
     if (range.bench_inside().value_or(true)) continue;

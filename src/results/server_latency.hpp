@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/run_summary.hpp"
-#include "bench/server_metrics/snapshot.hpp"
 #include "bench/results/server_section.hpp"
+#include "bench/server_metrics/snapshot.hpp"
 
 namespace bench::results {
 
@@ -31,7 +31,7 @@ struct LatencyMetric {
 /// One percentile of one latency: the server's bucket and bench's value, in seconds.
 struct LatencyRange {
   const LatencyMetric* metric = nullptr;
-  double percentile = 0;  // 50 or 99
+  double percentile = 0;                                // 50 or 99
   std::optional<server_metrics::BucketRange> server_s;  // nullopt: no observation in the window
   std::optional<double> bench_s;  // nullopt: no successful request, or no counterpart
 

@@ -48,8 +48,7 @@ std::string held_against(const std::optional<double>& server, const std::optiona
   const std::string share =
       *bench > 0 ? fmt::format(", {:+.1f}%", *diff / *bench * 100) : std::string();
   return fmt::format("{} (bench: {} {} tokens; the server counted {:.0f} {}{})", count_text(server),
-                     count_text(bench), kind, std::abs(*diff), *diff > 0 ? "more" : "fewer",
-                     share);
+                     count_text(bench), kind, std::abs(*diff), *diff > 0 ? "more" : "fewer", share);
 }
 
 std::optional<std::string> mismatch_warning(const std::optional<double>& server,
@@ -60,9 +59,10 @@ std::optional<std::string> mismatch_warning(const std::optional<double>& server,
   if (!diff || !(*bench > 0) || std::abs(*diff) <= kTokenMismatchShare * *bench) {
     return std::nullopt;
   }
-  return fmt::format("WARNING: the server's {} tokens differ from bench's {} tokens by {:+.1f}%: "
-                     "one of the two miscounts, or other clients share the server",
-                     server_kind, bench_kind, *diff / *bench * 100);
+  return fmt::format(
+      "WARNING: the server's {} tokens differ from bench's {} tokens by {:+.1f}%: "
+      "one of the two miscounts, or other clients share the server",
+      server_kind, bench_kind, *diff / *bench * 100);
 }
 
 // "75.0% of drafted tokens accepted (600 of 800)"; SGLang's gauges instead of counters.
@@ -78,8 +78,8 @@ std::optional<std::string> spec_decode_text(const server_metrics::Delta& delta) 
   if (delta.spec_accept_length) {
     text += fmt::format(" {:.2f} tokens accepted a step", *delta.spec_accept_length);
   }
-  if (rate) text += fmt::format("{} acceptance {:.1f}%", delta.spec_accept_length ? "," : "",
-                                *rate * 100);
+  if (rate)
+    text += fmt::format("{} acceptance {:.1f}%", delta.spec_accept_length ? "," : "", *rate * 100);
   return text;
 }
 
@@ -126,9 +126,8 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
   const std::optional<double> bench_output = static_cast<double>(summary.total_output_tokens);
   lines.push_back({"Scraped", fmt::format("{} ({}), {} and after its last request", window.url,
                                           server_metrics::to_string(delta.family),
-                                          window.warmup_drained
-                                              ? "once the warm-up had drained"
-                                              : "before the point")});
+                                          window.warmup_drained ? "once the warm-up had drained"
+                                                                : "before the point")});
   lines.push_back({"Prompt tokens (server)",
                    held_against(delta.prompt_tokens, bench_input_tokens(summary), "input")});
   lines.push_back({"Generation tokens (server)",
@@ -160,8 +159,8 @@ std::vector<ServerLine> window_lines(const ServerMetricsWindow& window,
           mismatch_warning(delta.generation_tokens, bench_output, "generation", "output")) {
     lines.push_back({"", *warning});
   }
-  if (auto warning = mismatch_warning(delta.prompt_tokens, bench_input_tokens(summary), "prompt",
-                                      "input")) {
+  if (auto warning =
+          mismatch_warning(delta.prompt_tokens, bench_input_tokens(summary), "prompt", "input")) {
     lines.push_back({"", *warning});
   }
   for (std::string& finding : prefix_cache_findings(delta, summary, sharing_intended)) {
@@ -214,8 +213,8 @@ json findings_json(const ServerMetricsWindow& window, const metrics::RunSummary&
                    bool sharing_intended) {
   json findings = json::array();
   if (window.delta) {
-    for (const std::string& finding : prefix_cache_findings(*window.delta, summary,
-                                                           sharing_intended)) {
+    for (const std::string& finding :
+         prefix_cache_findings(*window.delta, summary, sharing_intended)) {
       findings.push_back(finding);
     }
   }

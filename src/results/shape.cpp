@@ -15,8 +15,7 @@ bool has_points_array(const json& results) {
 
 std::optional<FormatError> check_version(const json& results, std::string_view name) {
   const auto version = results.find(key::schema_version);
-  if (version != results.end() && version->is_number() &&
-      version->get<double>() > kSchemaVersion) {
+  if (version != results.end() && version->is_number() && version->get<double>() > kSchemaVersion) {
     return FormatError{fmt::format("{}: schema_version {} is newer than this bench reads ({})",
                                    name, version->dump(), kSchemaVersion)};
   }
@@ -31,8 +30,8 @@ std::variant<std::optional<Kind>, FormatError> stated_kind(const json& results,
   const std::optional<Kind> kind =
       found->is_string() ? parse_kind(found->get<std::string>()) : std::nullopt;
   if (kind != Kind::run && kind != Kind::sweep && kind != Kind::search) {
-    return FormatError{fmt::format("{}: \"kind\": {} is neither a run, a sweep nor a search",
-                                   name, found->dump())};
+    return FormatError{fmt::format("{}: \"kind\": {} is neither a run, a sweep nor a search", name,
+                                   found->dump())};
   }
   return kind;
 }
@@ -65,8 +64,8 @@ std::variant<Kind, FormatError> classify(const json& results, std::string_view n
     return found;  // a search's probes are the points of a sweep in load order
   }
   if (!kind && !results.contains(key::output_throughput)) {
-    return FormatError{fmt::format(
-        "{}: not a bench results object (neither output_throughput nor points)", name)};
+    return FormatError{
+        fmt::format("{}: not a bench results object (neither output_throughput nor points)", name)};
   }
   return Kind::run;
 }

@@ -15,9 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-json optional_ns(const std::optional<std::int64_t>& ns) {
-  return ns ? json(*ns) : json(nullptr);
-}
+json optional_ns(const std::optional<std::int64_t>& ns) { return ns ? json(*ns) : json(nullptr); }
 
 // Milliseconds between two nanosecond times, rounded to the microsecond.
 json lag_ms(std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns) {
@@ -142,8 +140,8 @@ json timeline_json(const metrics::TimelineState& t) {
   json steps = json::array();
   for (const metrics::TimelineStep& s : t.steps) {
     json step = json::array();
-    metrics::TimelineStep::visit([&step](const char*, std::int64_t value) { step.push_back(value); },
-                                 s);
+    metrics::TimelineStep::visit(
+        [&step](const char*, std::int64_t value) { step.push_back(value); }, s);
     steps.push_back(std::move(step));
   }
   return {{"origin_ns", t.origin_ns}, {"step_ns", t.step_ns}, {"steps", steps}};
@@ -158,7 +156,10 @@ metrics::TimelineState timeline_from(const json& in) {
     metrics::TimelineStep step;
     std::size_t next = 0;
     metrics::TimelineStep::visit(
-        [&v, &next](const char*, std::int64_t& value) { value = next < v.size() ? v[next] : 0; ++next; },
+        [&v, &next](const char*, std::int64_t& value) {
+          value = next < v.size() ? v[next] : 0;
+          ++next;
+        },
         step);
     if (v.size() != next) {
       throw std::invalid_argument(fmt::format("a timeline step needs {} counts", next));
@@ -178,9 +179,8 @@ void visit_sums(State& s, Visit&& visit) {
 
 void check_state_version(const json& in) {
   if (in.at("version") != kShardStateVersion) {
-    throw std::invalid_argument(
-        fmt::format("version {} (this bench reads {})", in.at("version").dump(),
-                    kShardStateVersion));
+    throw std::invalid_argument(fmt::format("version {} (this bench reads {})",
+                                            in.at("version").dump(), kShardStateVersion));
   }
 }
 
@@ -276,8 +276,8 @@ std::variant<ShardStamp, FormatError> shard_from_json(const json& run, std::stri
     }
     return s;
   } catch (const std::exception& error) {
-    return FormatError{fmt::format("{}: not a shard's results (\"shard\": {})", name,
-                                   error.what())};
+    return FormatError{
+        fmt::format("{}: not a shard's results (\"shard\": {})", name, error.what())};
   }
 }
 
@@ -289,12 +289,9 @@ json accumulator_to_json(const metrics::AccumulatorState& state) {
     distributions[metrics::kAccumulatorDistributions[i]] =
         distribution_json(state.distributions[i]);
   }
-  return {{"version", kShardStateVersion},
-          {"options", options_json(state.options)},
-          {"counts", counts_json(state.counts)},
-          {"sums", sums},
-          {"distributions", distributions},
-          {"timeline", timeline_json(state.timeline)}};
+  return {{"version", kShardStateVersion},       {"options", options_json(state.options)},
+          {"counts", counts_json(state.counts)}, {"sums", sums},
+          {"distributions", distributions},      {"timeline", timeline_json(state.timeline)}};
 }
 
 std::variant<metrics::AccumulatorState, FormatError> accumulator_from_json(const json& run,
@@ -310,9 +307,8 @@ json multi_turn_state_to_json(const metrics::MultiTurnState& state) {
   json turns = json::array();
   for (const metrics::MultiTurnState::Turn& turn : state.turns) turns.push_back(turn_json(turn));
   json sessions = json::object();
-  visit_sessions(state, [&sessions](std::string_view name, std::int64_t value) {
-    sessions[name] = value;
-  });
+  visit_sessions(
+      state, [&sessions](std::string_view name, std::int64_t value) { sessions[name] = value; });
   return {{"version", kShardStateVersion},
           {"turns", turns},
           {"sessions", sessions},

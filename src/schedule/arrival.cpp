@@ -34,9 +34,7 @@ std::string show(double value) {
 
 [[noreturn]] void reject(const std::string& message) { throw std::invalid_argument(message); }
 
-bool has_ramp(const ArrivalOptions& options) {
-  return options.ramp.strategy != RampStrategy::none;
-}
+bool has_ramp(const ArrivalOptions& options) { return options.ramp.strategy != RampStrategy::none; }
 
 // vLLM: "when burstiness tends to infinity, the delay time becomes constant".
 bool gaps_are_constant(const ArrivalOptions& options) {
@@ -150,12 +148,9 @@ double ArrivalStream::advance() {
 
 double ArrivalStream::position_ns(double position) const {
   switch (clock_) {
-    case Clock::unit_rate:
-      return position * scale_ * (kNsPerS / options_.rate_per_s);
-    case Clock::ramp_by_count:
-      return position * kNsPerS;
-    case Clock::ramp_by_time:
-      return ramp_time_at(options_.ramp, ramp_s_, position) * kNsPerS;
+    case Clock::unit_rate: return position * scale_ * (kNsPerS / options_.rate_per_s);
+    case Clock::ramp_by_count: return position * kNsPerS;
+    case Clock::ramp_by_time: return ramp_time_at(options_.ramp, ramp_s_, position) * kNsPerS;
     case Clock::zeros:
     case Clock::given:  // next() reads its offsets without positions
       break;
@@ -171,8 +166,8 @@ void ArrivalStream::normalise_and_check(std::size_t count) {
   ArrivalStream dry = *this;
   double last = 0.0;
   while (dry.given_ < count) last = dry.advance();
-  if (clock_ == Clock::unit_rate && !constant_gaps_ && options_.normalize_mean_rate &&
-      count > 1 && last > 0.0) {
+  if (clock_ == Clock::unit_rate && !constant_gaps_ && options_.normalize_mean_rate && count > 1 &&
+      last > 0.0) {
     scale_ = static_cast<double>(count - 1) / last;
   }
   last_ns_ = to_offset_ns(position_ns(last));
@@ -277,12 +272,10 @@ std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options
 double ramp_rate_per_s(const RampUp& ramp, double progress) {
   const double p = std::clamp(progress, 0.0, 1.0);
   switch (ramp.strategy) {
-    case RampStrategy::linear:
-      return ramp.start_rps + (ramp.end_rps - ramp.start_rps) * p;
+    case RampStrategy::linear: return ramp.start_rps + (ramp.end_rps - ramp.start_rps) * p;
     case RampStrategy::exponential:
       return ramp.start_rps * std::pow(ramp.end_rps / ramp.start_rps, p);
-    case RampStrategy::none:
-      break;
+    case RampStrategy::none: break;
   }
   return 0.0;
 }
@@ -305,12 +298,9 @@ std::string_view arrival_process_name(ArrivalProcess process) {
 
 std::string_view ramp_strategy_name(RampStrategy strategy) {
   switch (strategy) {
-    case RampStrategy::linear:
-      return "linear";
-    case RampStrategy::exponential:
-      return "exponential";
-    case RampStrategy::none:
-      break;
+    case RampStrategy::linear: return "linear";
+    case RampStrategy::exponential: return "exponential";
+    case RampStrategy::none: break;
   }
   return "none";
 }

@@ -60,10 +60,9 @@ OpenLoopSchedule given_schedule(const OpenLoopPlan& plan) {
   const std::size_t warmup = std::min(plan.warmup_requests, offsets.size());
   const std::size_t measured = std::min(plan.measured_requests, offsets.size() - warmup);
   const std::int64_t shift_ns = warmup < offsets.size() ? offsets[warmup] : 0;
-  return OpenLoopSchedule(ArrivalStream::of_offsets(plan.given_offsets_ns, 0, warmup, 0),
-                          ArrivalStream::of_offsets(plan.given_offsets_ns, warmup, measured,
-                                                    shift_ns),
-                          shift_ns);
+  return OpenLoopSchedule(
+      ArrivalStream::of_offsets(plan.given_offsets_ns, 0, warmup, 0),
+      ArrivalStream::of_offsets(plan.given_offsets_ns, warmup, measured, shift_ns), shift_ns);
 }
 
 }  // namespace

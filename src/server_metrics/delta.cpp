@@ -34,8 +34,9 @@ std::optional<double> counter_growth(const std::optional<double>& before,
     return std::nullopt;
   }
   if (*after < *before) {
-    notes.push_back(std::string(what) + ": the counter went down between the scrapes (did the "
-                                        "server restart?)");
+    notes.push_back(std::string(what) +
+                    ": the counter went down between the scrapes (did the "
+                    "server restart?)");
     return std::nullopt;
   }
   return *after - *before;
@@ -68,8 +69,9 @@ std::optional<Histogram> histogram_growth(const std::optional<Histogram>& before
     growth.buckets.push_back({new_bucket.upper_bound, new_bucket.count - old_bucket.count});
   }
   if (went_down) {
-    notes.push_back(std::string(what) + ": the histogram went down between the scrapes (did the "
-                                        "server restart?)");
+    notes.push_back(std::string(what) +
+                    ": the histogram went down between the scrapes (did the "
+                    "server restart?)");
     return std::nullopt;
   }
   return growth;
@@ -166,10 +168,10 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
     return delta;
   }
   auto& notes = delta.notes;
-  delta.prompt_tokens = counter_growth(before.prompt_tokens, after.prompt_tokens,
-                                       "prompt tokens", notes);
-  delta.generation_tokens = counter_growth(before.generation_tokens, after.generation_tokens,
-                                           "generation tokens", notes);
+  delta.prompt_tokens =
+      counter_growth(before.prompt_tokens, after.prompt_tokens, "prompt tokens", notes);
+  delta.generation_tokens =
+      counter_growth(before.generation_tokens, after.generation_tokens, "generation tokens", notes);
   delta.prefix_cache_hit_tokens = counter_growth(
       before.prefix_cache_hit_tokens, after.prefix_cache_hit_tokens, "prefix-cache hits", notes);
   delta.prefix_cache_query_tokens =
@@ -179,13 +181,14 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
   delta.requests_succeeded = counter_growth(before.requests_succeeded, after.requests_succeeded,
                                             "requests succeeded", notes);
   for (const HistogramField& field : kHistograms) {
-    delta.*field.in_delta = histogram_growth(before.*field.in_snapshot,
-                                             after.*field.in_snapshot, field.what, notes);
+    delta.*field.in_delta =
+        histogram_growth(before.*field.in_snapshot, after.*field.in_snapshot, field.what, notes);
   }
   delta.spec_draft_tokens = counter_growth(before.spec_draft_tokens, after.spec_draft_tokens,
                                            "speculative draft tokens", notes);
-  delta.spec_accepted_tokens = counter_growth(
-      before.spec_accepted_tokens, after.spec_accepted_tokens, "speculative accepted tokens", notes);
+  delta.spec_accepted_tokens =
+      counter_growth(before.spec_accepted_tokens, after.spec_accepted_tokens,
+                     "speculative accepted tokens", notes);
   delta.spec_accept_length = after.spec_accept_length;
   delta.spec_accept_rate = after.spec_accept_rate;
   delta.prefix_cache_hit_ratio = after.prefix_cache_hit_ratio;

@@ -46,15 +46,13 @@ std::string_view suffix_of(std::string_view sample_name, std::string_view family
 bool owns(const Family& family, std::string_view sample_name) {
   const std::string_view suffix = suffix_of(sample_name, family.name);
   switch (family.type) {
-    case MetricType::counter:
-      return suffix.empty() || suffix == "_total" || suffix == "_created";
+    case MetricType::counter: return suffix.empty() || suffix == "_total" || suffix == "_created";
     case MetricType::histogram:
       return suffix == "_bucket" || suffix == "_sum" || suffix == "_count" || suffix == "_created";
     case MetricType::summary:
       return suffix.empty() || suffix == "_sum" || suffix == "_count" || suffix == "_created";
     case MetricType::gauge:
-    case MetricType::untyped:
-      return suffix.empty();
+    case MetricType::untyped: return suffix.empty();
   }
   return false;
 }
@@ -222,8 +220,8 @@ std::optional<Refusal> Builder::read_labels(LineReader& reader, Sample& sample) 
       return Refusal{"label " + quoted_name(name) + " given twice in " + quoted_name(sample.name)};
     }
     if (sample.labels.size() == limits_.max_labels_per_sample) {
-      return Refusal{"more than " + std::to_string(limits_.max_labels_per_sample) +
-                     " labels on " + quoted_name(sample.name)};
+      return Refusal{"more than " + std::to_string(limits_.max_labels_per_sample) + " labels on " +
+                     quoted_name(sample.name)};
     }
     reader.skip_blanks();
     if (!reader.consume('=')) return Refusal{"expected '=' after label name " + quoted_name(name)};
@@ -298,9 +296,9 @@ std::string ParseError::describe() const {
 ParseResult parse_exposition(std::string_view body, const Limits& limits) {
   ParseResult result;
   if (body.size() > limits.max_bytes) {
-    result.error = ParseError{0, "the body is " + std::to_string(body.size()) +
-                                     " bytes, beyond the cap of " +
-                                     std::to_string(limits.max_bytes)};
+    result.error =
+        ParseError{0, "the body is " + std::to_string(body.size()) + " bytes, beyond the cap of " +
+                          std::to_string(limits.max_bytes)};
     return result;
   }
   Builder builder(limits);
@@ -312,8 +310,8 @@ ParseResult parse_exposition(std::string_view body, const Limits& limits) {
     body.remove_prefix(end == std::string_view::npos ? body.size() : end + 1);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.size() > limits.max_line_bytes) {
-      result.error = ParseError{line_number, "line longer than " +
-                                                 std::to_string(limits.max_line_bytes) + " bytes"};
+      result.error = ParseError{
+          line_number, "line longer than " + std::to_string(limits.max_line_bytes) + " bytes"};
       return result;
     }
     if (auto refusal = builder.add_line(line)) {

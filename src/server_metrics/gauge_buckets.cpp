@@ -31,9 +31,9 @@ struct BucketSums {
 
 // The bucket holding `at_ns`, or nullopt outside them all.
 std::optional<std::size_t> bucket_of(std::span<const BucketSpan> buckets, std::int64_t at_ns) {
-  const auto after = std::upper_bound(
-      buckets.begin(), buckets.end(), at_ns,
-      [](std::int64_t t, const BucketSpan& span) { return t < span.start_ns; });
+  const auto after =
+      std::upper_bound(buckets.begin(), buckets.end(), at_ns,
+                       [](std::int64_t t, const BucketSpan& span) { return t < span.start_ns; });
   if (after == buckets.begin()) return std::nullopt;
   const auto holding = std::prev(after);
   if (at_ns >= holding->end_ns) return std::nullopt;
@@ -48,14 +48,12 @@ std::int64_t reading_time(const GaugePoint& point, std::size_t index) {
          static_cast<std::int64_t>(fraction * static_cast<double>(point.end_ns - point.start_ns));
 }
 
-std::optional<double> sum_if_known(const std::optional<double>& a,
-                                   const std::optional<double>& b) {
+std::optional<double> sum_if_known(const std::optional<double>& a, const std::optional<double>& b) {
   if (!a || !b) return std::nullopt;
   return *a + *b;
 }
 
-std::optional<double> max_if_known(const std::optional<double>& a,
-                                   const std::optional<double>& b) {
+std::optional<double> max_if_known(const std::optional<double>& a, const std::optional<double>& b) {
   if (!a || !b) return std::nullopt;
   return std::max(*a, *b);
 }

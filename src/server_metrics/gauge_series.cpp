@@ -47,7 +47,8 @@ void GaugePoint::merge(const GaugePoint& other) {
   kv_cache_usage_ratio.merge(other.kv_cache_usage_ratio);
 }
 
-GaugeSeries::GaugeSeries(std::size_t max_points) : max_points_(std::max<std::size_t>(2, max_points)) {
+GaugeSeries::GaugeSeries(std::size_t max_points)
+    : max_points_(std::max<std::size_t>(2, max_points)) {
   points_.reserve(max_points_);
 }
 

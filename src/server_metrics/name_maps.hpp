@@ -32,9 +32,9 @@ struct NameMap {
   Names itl_seconds;         // one observation per token (per engine step in vLLM)
   Names tpot_seconds;        // one per request: its decode time / (its tokens - 1)
   Names queue_time_seconds;  // one per request: its wait before the scheduler took it
-  Names spec_draft_tokens;     // counters
+  Names spec_draft_tokens;   // counters
   Names spec_accepted_tokens;
-  Names spec_accept_length;    // gauges
+  Names spec_accept_length;  // gauges
   Names spec_accept_rate;
 };
 

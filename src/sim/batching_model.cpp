@@ -60,8 +60,9 @@ void BatchingModel::wake(std::int64_t now_ns) {
 std::int64_t BatchingModel::next_event_ns() const { return in_step_ ? step_end_ns_ : wake_ns_; }
 
 std::size_t BatchingModel::waiting() const {
-  return static_cast<std::size_t>(std::count_if(
-      sequences_.begin(), sequences_.end(), [](const auto& entry) { return !entry.second.running; }));
+  return static_cast<std::size_t>(
+      std::count_if(sequences_.begin(), sequences_.end(),
+                    [](const auto& entry) { return !entry.second.running; }));
 }
 
 std::size_t BatchingModel::running() const { return sequences_.size() - waiting(); }
@@ -73,11 +74,11 @@ std::optional<double> BatchingModel::kv_usage_ratio() const {
 
 std::int64_t BatchingModel::step_ns(std::int64_t decoding, std::int64_t context_tokens,
                                     std::int64_t prefill_tokens) const {
-  const double us = params_.step_us + params_.comm_us_per_step +
-                    params_.decode_us_per_seq * static_cast<double>(decoding) +
-                    params_.decode_ns_per_context_token * 1e-3 *
-                        static_cast<double>(context_tokens) +
-                    params_.prefill_us_per_token * static_cast<double>(prefill_tokens);
+  const double us =
+      params_.step_us + params_.comm_us_per_step +
+      params_.decode_us_per_seq * static_cast<double>(decoding) +
+      params_.decode_ns_per_context_token * 1e-3 * static_cast<double>(context_tokens) +
+      params_.prefill_us_per_token * static_cast<double>(prefill_tokens);
   return std::llround(us * ns_per_us_);
 }
 

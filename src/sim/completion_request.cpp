@@ -74,8 +74,8 @@ std::optional<std::string> read_tools(const json& parsed, CompletionRequest& req
   if (tools == parsed.end() || !tools->is_array() || tools->empty()) return std::nullopt;
   std::vector<std::string> names;
   for (const json& tool : *tools) {
-    const json* function = tool.is_object() && tool.contains("function") ? &tool["function"]
-                                                                         : nullptr;
+    const json* function =
+        tool.is_object() && tool.contains("function") ? &tool["function"] : nullptr;
     if (function == nullptr || !function->is_object() || !function->contains("name") ||
         !(*function)["name"].is_string()) {
       return "every tool must be {\"type\": \"function\", \"function\": {\"name\": ...}}";
@@ -99,8 +99,9 @@ std::optional<std::string> read_tools(const json& parsed, CompletionRequest& req
     request.tool_name = name;
     request.tool_choice = CompletionRequest::ToolChoice::required;
   } else {
-    return std::string("'tool_choice' must be \"auto\", \"none\", \"required\" or a named "
-                       "function");
+    return std::string(
+        "'tool_choice' must be \"auto\", \"none\", \"required\" or a named "
+        "function");
   }
   return std::nullopt;
 }

@@ -70,8 +70,8 @@ bool parse_request_line(std::string_view line, HttpRequest& request, HttpParse& 
 
 // The header fields after the request line, into request.headers; Content-Length into
 // content_length. False with `error` set for a field bench's server refuses.
-bool parse_header_fields(std::string_view fields, HttpRequest& request,
-                         std::size_t& content_length, HttpParse& error) {
+bool parse_header_fields(std::string_view fields, HttpRequest& request, std::size_t& content_length,
+                         HttpParse& error) {
   bool has_content_length = false;
   std::string_view rest = fields;
   while (!rest.empty()) {
@@ -89,7 +89,8 @@ bool parse_header_fields(std::string_view fields, HttpRequest& request,
     const std::string_view value = util::trim(line.substr(colon + 1), kOws);
     if (name == "content-length") {
       std::size_t parsed = 0;
-      const auto [end_ptr, code] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+      const auto [end_ptr, code] =
+          std::from_chars(value.data(), value.data() + value.size(), parsed);
       if (code != std::errc() || end_ptr != value.data() + value.size() ||
           (has_content_length && parsed != content_length)) {
         error = failure(400, "invalid Content-Length");
@@ -143,8 +144,8 @@ HttpParse parse_http_request(std::string_view buffer, HttpRequest& request,
       line_end == std::string_view::npos ? "" : head.substr(line_end + 2);
   if (!parse_header_fields(fields, request, content_length, error)) return error;
   if (content_length > limits.max_body_bytes) {
-    return failure(413, "request body larger than " + std::to_string(limits.max_body_bytes) +
-                            " bytes");
+    return failure(413,
+                   "request body larger than " + std::to_string(limits.max_body_bytes) + " bytes");
   }
 
   const std::size_t body_start = head_end + kHeadEnd.size();

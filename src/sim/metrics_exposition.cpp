@@ -77,7 +77,7 @@ std::int64_t SimHistogram::cumulative(std::size_t i) const {
 }
 
 std::vector<double> vllm_ttft_buckets_s() {
-  return {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.25, 0.5,   0.75,
+  return {0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,  0.25,  0.5,   0.75,
           1.0,   2.5,   5.0,  7.5,  10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0};
 }
 
@@ -87,7 +87,7 @@ std::vector<double> vllm_e2e_buckets_s() {
 }
 
 std::vector<double> vllm_itl_buckets_s() {
-  return {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5,
+  return {0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2,  0.3,  0.4, 0.5,
           0.75, 1.0,   2.5,  5.0,   7.5, 10.0, 20.0, 40.0, 80.0};
 }
 
@@ -114,11 +114,12 @@ std::string vllm_exposition(const SimCounts& counts, std::string_view model) {
   add_metric(out, "vllm:num_requests_running", "gauge",
              "Number of requests in model execution batches.", labels,
              static_cast<double>(counts.requests_running));
-  add_metric(out, "vllm:num_requests_waiting", "gauge", "Number of requests waiting to be processed.",
-             labels, static_cast<double>(counts.requests_waiting));
+  add_metric(out, "vllm:num_requests_waiting", "gauge",
+             "Number of requests waiting to be processed.", labels,
+             static_cast<double>(counts.requests_waiting));
   if (counts.kv_cache_usage) {
-    add_metric(out, "vllm:kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.",
-               labels, *counts.kv_cache_usage);
+    add_metric(out, "vllm:kv_cache_usage_perc", "gauge",
+               "KV-cache usage. 1 means 100 percent usage.", labels, *counts.kv_cache_usage);
   }
   add_metric(out, "vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.",
              labels, static_cast<double>(counts.prompt_tokens));
@@ -149,9 +150,8 @@ std::string sglang_exposition(const SimCounts& counts, std::string_view model) {
   std::string out;
   add_metric(out, "sglang:num_running_reqs", "gauge", "The number of running requests.", labels,
              static_cast<double>(counts.requests_running));
-  add_metric(out, "sglang:num_queue_reqs", "gauge",
-             "The number of requests in the waiting queue.", labels,
-             static_cast<double>(counts.requests_waiting));
+  add_metric(out, "sglang:num_queue_reqs", "gauge", "The number of requests in the waiting queue.",
+             labels, static_cast<double>(counts.requests_waiting));
   if (counts.kv_cache_usage) {
     add_metric(out, "sglang:token_usage", "gauge", "The token usage.", labels,
                *counts.kv_cache_usage);
@@ -169,8 +169,7 @@ std::string sglang_exposition(const SimCounts& counts, std::string_view model) {
   add_histogram(out, "sglang:inter_token_latency_seconds",
                 "Histogram of inter-token latency in seconds.", model_label, counts.itl_seconds);
   add_histogram(out, "sglang:time_per_output_token_seconds",
-                "Histogram of time per output token in seconds.", model_label,
-                counts.tpot_seconds);
+                "Histogram of time per output token in seconds.", model_label, counts.tpot_seconds);
   add_histogram(out, "sglang:queue_time_seconds", "Histogram of queueing time in seconds.",
                 model_label, counts.queue_time_seconds);
   return out;

@@ -22,7 +22,8 @@ void add_content(PrefixHasher& hasher, const json& content) {
   for (const json& part : content) {
     if (!part.is_object()) continue;
     const auto text = part.find("text");
-    if (text != part.end() && text->is_string()) hasher.add_text(text->get_ref<const std::string&>());
+    if (text != part.end() && text->is_string())
+      hasher.add_text(text->get_ref<const std::string&>());
   }
 }
 
@@ -117,9 +118,8 @@ PrefixCache::PrefixCache(std::int64_t capacity_blocks)
 std::int64_t PrefixCache::admit(std::span<const std::uint64_t> block_hashes,
                                 std::int64_t prompt_tokens) {
   // Only blocks that end before the last prompt token can be served from the cache.
-  const auto usable = static_cast<std::size_t>(
-      std::clamp<std::int64_t>((prompt_tokens - 1) / kPrefixBlockTokens, 0,
-                               static_cast<std::int64_t>(block_hashes.size())));
+  const auto usable = static_cast<std::size_t>(std::clamp<std::int64_t>(
+      (prompt_tokens - 1) / kPrefixBlockTokens, 0, static_cast<std::int64_t>(block_hashes.size())));
   std::size_t hits = 0;
   while (hits < usable) {
     const auto found = index_.find(block_hashes[hits]);

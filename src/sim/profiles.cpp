@@ -29,10 +29,10 @@ EngineParams tiny_engine() {
 EngineParams h100_dense_8b_engine() {
   EngineParams p;
   p.max_running_requests = 1024;
-  p.kv_cache_tokens = 400'000;         // (72 GB - 16 GB weights - 4 GB) / 128 KiB per token
+  p.kv_cache_tokens = 400'000;  // (72 GB - 16 GB weights - 4 GB) / 128 KiB per token
   p.max_batched_tokens = 8192;
-  p.prefill_us_per_token = 30;         // 16 GFLOP per token at ~55% of 989 TFLOPS
-  p.step_us = 5500;                    // 16 GB of weights at ~85% of 3.35 TB/s, plus launch
+  p.prefill_us_per_token = 30;  // 16 GFLOP per token at ~55% of 989 TFLOPS
+  p.step_us = 5500;             // 16 GB of weights at ~85% of 3.35 TB/s, plus launch
   p.decode_us_per_seq = 15;
   p.decode_ns_per_context_token = 45;  // 128 KiB of KV per token at ~85% of 3.35 TB/s
   p.comm_us_per_step = 0;              // one GPU: no collectives
@@ -46,25 +46,31 @@ EngineParams h100_dense_8b_engine() {
 EngineParams pcie_8gpu_moe_engine() {
   EngineParams p;
   p.max_running_requests = 1024;
-  p.kv_cache_tokens = 600'000;      // ~30 GB per GPU left for an FP8 MLA cache, ~45 KB/token
-  p.max_batched_tokens = 8192;      // SGLang's chunked_prefill_size below 160 GB of memory
-  p.prefill_us_per_token = 150;     // ~134 us of all-reduce bytes per token over PCIe + compute
-  p.step_us = 273'000;              // fit (see docs/simulator.md): far above the weight roofline
-  p.decode_us_per_seq = 233;        // the same per-token all-reduce bytes + expert GEMMs
+  p.kv_cache_tokens = 600'000;   // ~30 GB per GPU left for an FP8 MLA cache, ~45 KB/token
+  p.max_batched_tokens = 8192;   // SGLang's chunked_prefill_size below 160 GB of memory
+  p.prefill_us_per_token = 150;  // ~134 us of all-reduce bytes per token over PCIe + compute
+  p.step_us = 273'000;           // fit (see docs/simulator.md): far above the weight roofline
+  p.decode_us_per_seq = 233;     // the same per-token all-reduce bytes + expert GEMMs
   p.decode_ns_per_context_token = 0;
-  p.comm_us_per_step = 2028;        // 2 all-reduces x 78 layers x 13 us latency floor
+  p.comm_us_per_step = 2028;  // 2 all-reduces x 78 layers x 13 us latency floor
   return p;
 }
 
 const std::array<Profile, 5>& table() {
   static const std::array<Profile, 5> kProfiles = {{
-      {"fixed", ProfileKind::fixed,
+      {"fixed",
+       ProfileKind::fixed,
        "every request on its own clock: --ttft-ms, then a token every --tpot-ms, whatever the "
        "load",
-       50, 10, {}},
-      {"firehose", ProfileKind::fixed,
+       50,
+       10,
+       {}},
+      {"firehose",
+       ProfileKind::fixed,
        "no delays: tokens as fast as the client reads them (for client and server throughput)",
-       0, 0, {}},
+       0,
+       0,
+       {}},
       {"tiny", ProfileKind::batching,
        "a small, fast continuous-batching engine for tests (1 ms steps)", 0, 0, tiny_engine()},
       {"h100-dense-8b", ProfileKind::batching,

@@ -106,8 +106,7 @@ std::vector<TokenId> PromptCounter::encode(std::string_view text) const {
 }
 
 std::int64_t PromptCounter::count(std::string_view text) const {
-  return tokenizer_ ? static_cast<std::int64_t>(tokenizer_->count(text))
-                    : util::count_words(text);
+  return tokenizer_ ? static_cast<std::int64_t>(tokenizer_->count(text)) : util::count_words(text);
 }
 
 std::int64_t PromptCounter::count_prompt(std::string_view text) const {

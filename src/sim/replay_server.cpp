@@ -48,13 +48,13 @@ struct ReplayServer::Impl {
     // earlier connection on the same fd): timer entries of another number are stale.
     std::uint64_t generation = 0;
     std::string in;
-    std::string out;               // due bytes the socket did not take yet
+    std::string out;  // due bytes the socket did not take yet
     const wire::Exchange* playing = nullptr;
-    std::int64_t start_ns = 0;     // when its request arrived
-    std::size_t next_read = 0;     // of playing->reads
+    std::int64_t start_ns = 0;      // when its request arrived
+    std::size_t next_read = 0;      // of playing->reads
     std::int64_t close_at_ns = -1;  // a close is due then (-1: none)
-    bool close_idle = false;       // ... unless a request comes first
-    bool reset = false;            // that close is an RST
+    bool close_idle = false;        // ... unless a request comes first
+    bool reset = false;             // that close is an RST
   };
   struct Due {
     std::int64_t at_ns;
@@ -267,8 +267,8 @@ void ReplayServer::Impl::after_response(Connection& connection) {
 
 void ReplayServer::Impl::write_out(Connection& connection) {
   while (!connection.out.empty()) {
-    const ssize_t wrote = ::send(connection.fd.get(), connection.out.data(), connection.out.size(),
-                                 MSG_NOSIGNAL);
+    const ssize_t wrote =
+        ::send(connection.fd.get(), connection.out.data(), connection.out.size(), MSG_NOSIGNAL);
     if (wrote < 0 && errno == EAGAIN) break;
     if (wrote <= 0) {
       close_connection(connection.fd.get(), false);

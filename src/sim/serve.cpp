@@ -19,7 +19,7 @@ namespace bench::sim {
 
 namespace {
 
-constexpr int kExitCannotServe = 3;  // cli::kExitRunFailed; sim does not depend on cli
+constexpr int kExitCannotServe = 3;   // cli::kExitRunFailed; sim does not depend on cli
 constexpr int kExitBadTokenizer = 2;  // cli::kExitUsage (also a recording that cannot be read)
 
 int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
@@ -34,8 +34,10 @@ int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
   const std::size_t count = exchanges.size();
   try {
     ReplayServer server(std::move(exchanges), {options.host, options.port, options.replay_speed});
-    fmt::print(stderr, "bench serve-sim: listening on {} (replaying {} exchanges from {} at {}x: "
-               "{})\n", server.base_url(), count, options.replay_dir, options.replay_speed,
+    fmt::print(stderr,
+               "bench serve-sim: listening on {} (replaying {} exchanges from {} at {}x: "
+               "{})\n",
+               server.base_url(), count, options.replay_dir, options.replay_speed,
                fmt::join(shapes, ", "));
     std::fflush(stderr);
     while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));

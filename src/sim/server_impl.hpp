@@ -33,19 +33,19 @@ namespace bench::sim {
 struct SimServer::Impl final : private TokenSink {
   struct Connection {
     UniqueFd fd;
-    std::uint64_t serial = 0;       // tells a connection from a later one on the same fd number
-    std::string in;                 // received, not yet parsed
-    std::string out;                // rendered, not yet written
-    std::size_t out_sent = 0;       // bytes of `out` already written
-    StreamId stream = 0;            // the response being generated here; 0 = none
+    std::uint64_t serial = 0;  // tells a connection from a later one on the same fd number
+    std::string in;            // received, not yet parsed
+    std::string out;           // rendered, not yet written
+    std::size_t out_sent = 0;  // bytes of `out` already written
+    StreamId stream = 0;       // the response being generated here; 0 = none
     bool close_after_write = false;
-    bool reset_after_write = false;  // close with an RST (SO_LINGER 0) rather than a FIN
-    bool closing = false;           // a delayed close is due (close_delay_us); reads stopped
-    bool write_armed = false;       // EPOLLOUT is in the interest set
-    bool dirty = false;             // queued in dirty_ for the end-of-turn write
+    bool reset_after_write = false;     // close with an RST (SO_LINGER 0) rather than a FIN
+    bool closing = false;               // a delayed close is due (close_delay_us); reads stopped
+    bool write_armed = false;           // EPOLLOUT is in the interest set
+    bool dirty = false;                 // queued in dirty_ for the end-of-turn write
     std::int64_t unstamped_chunks = 0;  // text chunks in `out` whose send time is not yet known
-    std::int64_t read_ns = 0;       // when the bytes now in `in` reached the socket (steady ns)
-    std::int64_t active_ns = 0;     // the latest read or completed write (steady ns)
+    std::int64_t read_ns = 0;           // when the bytes now in `in` reached the socket (steady ns)
+    std::int64_t active_ns = 0;         // the latest read or completed write (steady ns)
     std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
 
     std::size_t unsent() const { return out.size() - out_sent; }
@@ -55,17 +55,17 @@ struct SimServer::Impl final : private TokenSink {
     int fd = -1;  // its connection
     CompletionRequest request;
     ResponseShape shape;
-    std::int64_t target_tokens = 0;  // tokens it will generate
+    std::int64_t target_tokens = 0;      // tokens it will generate
     std::int64_t reasoning_tokens = -1;  // of them, streamed as reasoning; -1 = not reasoning
-    bool stopped_by_length = true;   // finish_reason "length" (max_tokens) rather than "stop"
+    bool stopped_by_length = true;       // finish_reason "length" (max_tokens) rather than "stop"
     bool keep_alive = true;
     std::unique_ptr<StreamRenderer> renderer;  // streamed responses
-    std::int64_t sent_tokens = 0;    // non-streamed responses: tokens so far, and their text
+    std::int64_t sent_tokens = 0;  // non-streamed responses: tokens so far, and their text
     std::string text;
-    bool held = false;               // the model holds it (backpressure or a stall)
+    bool held = false;                // the model holds it (backpressure or a stall)
     std::int64_t stall_until_ns = 0;  // > 0: held by a stall fault until then
     std::int64_t stall_ns = 0;
-    std::int64_t batch_size = 0;     // sequences in the model's latest step that held it
+    std::int64_t batch_size = 0;             // sequences in the model's latest step that held it
     std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off
     std::int64_t miscounted_tokens = 0;  // GET /metrics counts this many tokens too many (fault)
     TraceRecord trace;
@@ -93,16 +93,14 @@ struct SimServer::Impl final : private TokenSink {
                     bool chat, StreamId id, const FaultPlan& plan);
   bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,
                std::int64_t max_tokens);
-  void begin_streaming(Connection& connection, Stream& stream, StreamId id,
-                       const FaultPlan& plan);
+  void begin_streaming(Connection& connection, Stream& stream, StreamId id, const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
   void answer_metrics(Connection& connection, const HttpRequest& request);
   void count_ended(const Stream& stream);
   void refuse_completion(Connection& connection, Stream& stream, int status,
                          const std::string& message);
-  bool on_whole_response(Stream& stream, Connection& connection, StreamId id,
-                         std::int64_t tokens);
+  bool on_whole_response(Stream& stream, Connection& connection, StreamId id, std::int64_t tokens);
   void finish_stream(Connection& connection, StreamId id, std::string_view outcome);
   void end_stalls(std::int64_t now);
   void admit_to_model(StreamId id, std::int64_t at_ns);
@@ -155,7 +153,7 @@ struct SimServer::Impl final : private TokenSink {
   };
   std::priority_queue<DelayedClose, std::vector<DelayedClose>, std::greater<>> delayed_closes;
   std::vector<std::pair<int, std::uint64_t>> reparse;  // connections whose stream just ended
-  std::int64_t wake_ns = 0;  // steady ns at which epoll_wait last returned
+  std::int64_t wake_ns = 0;               // steady ns at which epoll_wait last returned
   std::int64_t wall_minus_steady_ns = 0;  // CLOCK_REALTIME - CLOCK_MONOTONIC at that wake
   std::uint64_t next_serial = 1;
   StreamId next_stream_id = 1;

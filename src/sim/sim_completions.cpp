@@ -34,16 +34,17 @@ std::optional<std::string> context_refusal(std::int64_t prompt_tokens,
                                            std::optional<std::int64_t> max_tokens,
                                            std::int64_t max_model_len) {
   if (prompt_tokens >= max_model_len) {
-    return fmt::format("This model's maximum context length is {} tokens. However, your request "
-                       "has {} input tokens. Please reduce the length of the input messages.",
-                       max_model_len, prompt_tokens);
+    return fmt::format(
+        "This model's maximum context length is {} tokens. However, your request "
+        "has {} input tokens. Please reduce the length of the input messages.",
+        max_model_len, prompt_tokens);
   }
   if (max_tokens && prompt_tokens + *max_tokens > max_model_len) {
-    return fmt::format("'max_tokens' or 'max_completion_tokens' is too large: {}. This model's "
-                       "maximum context length is {} tokens and your request has {} input "
-                       "tokens ({} > {} - {}).",
-                       *max_tokens, max_model_len, prompt_tokens, *max_tokens, max_model_len,
-                       prompt_tokens);
+    return fmt::format(
+        "'max_tokens' or 'max_completion_tokens' is too large: {}. This model's "
+        "maximum context length is {} tokens and your request has {} input "
+        "tokens ({} > {} - {}).",
+        *max_tokens, max_model_len, prompt_tokens, *max_tokens, max_model_len, prompt_tokens);
   }
   return std::nullopt;
 }
@@ -96,8 +97,8 @@ GeneratedText generated_text(const SimOptions& options, const CompletionRequest&
 
 SimServer::Impl::Stream SimServer::Impl::new_stream(Connection& connection,
                                                     CompletionRequest request,
-                                                    const HttpRequest& http, bool chat,
-                                                    StreamId id, const FaultPlan& plan) {
+                                                    const HttpRequest& http, bool chat, StreamId id,
+                                                    const FaultPlan& plan) {
   Stream stream;
   stream.fd = connection.fd.get();
   stream.request = std::move(request);
@@ -179,8 +180,7 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   mark_dirty(connection);
 }
 
-void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http,
-                                       bool chat) {
+void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http, bool chat) {
   ParsedCompletionRequest parsed = parse_completion_request(http.body, chat, counter);
   if (!parsed.request) {
     send_error(connection, 400, parsed.error, http.keep_alive);
@@ -194,9 +194,9 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
   // Without max_tokens a request may generate up to the context's end, as vLLM allows; the
   // simulator's default output length stops it sooner.
-  const std::int64_t max_tokens = stream.request.max_tokens.value_or(std::min(
-      options.default_max_tokens,
-      std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
+  const std::int64_t max_tokens = stream.request.max_tokens.value_or(
+      std::min(options.default_max_tokens,
+               std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
   const std::int64_t answer_words = util::count_words(canned_answer(options, stream.request));
   if (answer_words > 0) {
     // A known answer, then EOS: a reasoning model thinks within the room the answer leaves.
@@ -222,8 +222,8 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   // The prefix cache decides what the engine need not prefill, before the model sees it.
   std::int64_t cached_tokens = -1;
   if (prefix_cache) {
-    cached_tokens = prefix_cache->admit(prompt_block_hashes(http.body, chat),
-                                        stream.request.prompt_tokens);
+    cached_tokens =
+        prefix_cache->admit(prompt_block_hashes(http.body, chat), stream.request.prompt_tokens);
     stream.trace.cached_prompt_tokens = cached_tokens;
   }
   stream.cached_prompt_tokens = cached_tokens;
@@ -296,9 +296,7 @@ bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
     mark_dirty(*connection);
   }
   switch (step.next) {
-    case StreamRenderer::Next::finished:
-      finish_stream(*connection, id, step.outcome);
-      return true;
+    case StreamRenderer::Next::finished: finish_stream(*connection, id, step.outcome); return true;
     case StreamRenderer::Next::reset:
       connection->reset_after_write = true;
       connection->close_after_write = true;
@@ -309,8 +307,7 @@ bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
       stream.stall_until_ns = now_ns() + std::max<std::int64_t>(1, stream.stall_ns);
       stalls.emplace(stream.stall_until_ns, id);
       return false;
-    case StreamRenderer::Next::more:
-      break;
+    case StreamRenderer::Next::more: break;
   }
   if (connection->unsent() > kHighWatermarkBytes) {
     stream.held = true;
@@ -356,8 +353,7 @@ void SimServer::Impl::end_stalls(std::int64_t now) {
 
 // The stream's bytes are all in the connection's buffer: its trace waits there for the write
 // that stamps it, and once that write is done the connection takes its next request.
-void SimServer::Impl::finish_stream(Connection& connection, StreamId id,
-                                    std::string_view outcome) {
+void SimServer::Impl::finish_stream(Connection& connection, StreamId id, std::string_view outcome) {
   const auto found = streams.find(id);
   Stream& stream = found->second;
   stream.trace.completion_tokens =

@@ -16,8 +16,8 @@ void describe_engine(std::string& text, const EngineParams& e) {
   fmt::format_to(std::back_inserter(text),
                  "continuous batching, up to {} running, KV {} tokens, {} tokens per step; "
                  "step {:g} ms + {:g} ms collectives + {:g} ms per decoding sequence",
-                 e.max_running_requests, e.kv_cache_tokens, e.max_batched_tokens,
-                 e.step_us / 1e3, e.comm_us_per_step / 1e3, e.decode_us_per_seq / 1e3);
+                 e.max_running_requests, e.kv_cache_tokens, e.max_batched_tokens, e.step_us / 1e3,
+                 e.comm_us_per_step / 1e3, e.decode_us_per_seq / 1e3);
   if (e.decode_ns_per_context_token > 0) {
     fmt::format_to(std::back_inserter(text), " + {:g} ns per cached token",
                    e.decode_ns_per_context_token);
@@ -29,12 +29,18 @@ void describe_engine(std::string& text, const EngineParams& e) {
 // Each fault's name and the fraction of requests it hits.
 std::vector<std::pair<const char*, double>> fault_fractions(const SimOptions& o) {
   return {
-      {"429", o.fail_429_fraction},           {"500", o.fail_500_fraction},
-      {"503", o.fail_503_fraction},           {"reset", o.reset_fraction},
-      {"stall", o.stall_fraction},            {"malformed json", o.malformed_json_fraction},
-      {"truncate", o.truncate_fraction},      {"stream error", o.stream_error_fraction},
-      {"no usage", o.no_usage_fraction},      {"multi-token chunks", o.multi_token_fraction},
-      {"crlf", o.crlf_fraction},              {"comments", o.comment_fraction},
+      {"429", o.fail_429_fraction},
+      {"500", o.fail_500_fraction},
+      {"503", o.fail_503_fraction},
+      {"reset", o.reset_fraction},
+      {"stall", o.stall_fraction},
+      {"malformed json", o.malformed_json_fraction},
+      {"truncate", o.truncate_fraction},
+      {"stream error", o.stream_error_fraction},
+      {"no usage", o.no_usage_fraction},
+      {"multi-token chunks", o.multi_token_fraction},
+      {"crlf", o.crlf_fraction},
+      {"comments", o.comment_fraction},
       {"metrics miscount", o.metrics_miscount_fraction},
   };
 }
@@ -47,7 +53,8 @@ void describe_faults(std::string& text, const SimOptions& o) {
     fmt::format_to(std::back_inserter(list), "{} {:g}%", name, fraction * 100);
   }
   if (!list.empty()) text += ", faults: " + list;
-  if (o.stall_fraction > 0) fmt::format_to(std::back_inserter(text), " (stalls of {:g} s)", o.stall_s);
+  if (o.stall_fraction > 0)
+    fmt::format_to(std::back_inserter(text), " (stalls of {:g} s)", o.stall_s);
 }
 
 }  // namespace
@@ -77,7 +84,8 @@ std::string describe(const SimOptions& options) {
     text += fmt::format(", chat template {}", chat_template_name(options.chat_template));
   }
   if (options.tokenizer) text += ", tokens counted by " + options.tokenizer->description();
-  if (options.eos_probability > 0) text += fmt::format(", eos probability {}", options.eos_probability);
+  if (options.eos_probability > 0)
+    text += fmt::format(", eos probability {}", options.eos_probability);
   if (options.jitter_ms > 0) {
     text += fmt::format(", jitter: each request waits 0-{:g} ms (mean {:g} ms) before the model",
                         2 * options.jitter_ms, options.jitter_ms);

@@ -337,8 +337,8 @@ void SimServer::Impl::count_ended(const Stream& stream) {
 
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {
   const std::optional<RouteAnswer> answer =
-      answer_tokenize_route(request.method, request.target, request.body,
-                            options.tokenize_dialect, counter, options.max_model_len);
+      answer_tokenize_route(request.method, request.target, request.body, options.tokenize_dialect,
+                            counter, options.max_model_len);
   if (!answer) return false;
   send_simple(connection, answer->status, "application/json", answer->body, request.keep_alive);
   served.fetch_add(1);
@@ -358,9 +358,8 @@ void SimServer::Impl::flush_prefix_cache(Connection& connection, const HttpReque
   served.fetch_add(1);
 }
 
-void SimServer::Impl::send_simple(Connection& connection, int status,
-                                  std::string_view content_type, std::string_view body,
-                                  bool keep_alive) {
+void SimServer::Impl::send_simple(Connection& connection, int status, std::string_view content_type,
+                                  std::string_view body, bool keep_alive) {
   append_simple_response(connection.out, status, content_type, body, keep_alive);
   if (!keep_alive) connection.close_after_write = true;
   mark_dirty(connection);
@@ -396,9 +395,8 @@ void SimServer::Impl::flush(Connection& connection) {
     // chunk they hold.
     const std::int64_t stamp = now_ns();
     if (connection.unstamped_chunks > 0) {
-      TraceRecord* record = connection.finished_trace
-                                ? connection.finished_trace.get()
-                                : &streams.at(connection.stream).trace;
+      TraceRecord* record = connection.finished_trace ? connection.finished_trace.get()
+                                                      : &streams.at(connection.stream).trace;
       auto& times = record->chunk_ns;
       for (std::int64_t i = 0; i < connection.unstamped_chunks; ++i) {
         times[times.size() - 1 - static_cast<std::size_t>(i)] = stamp;
@@ -406,8 +404,8 @@ void SimServer::Impl::flush(Connection& connection) {
       connection.unstamped_chunks = 0;
     }
     while (connection.unsent() > 0) {
-      const ssize_t n = ::send(fd, connection.out.data() + connection.out_sent,
-                               connection.unsent(), MSG_NOSIGNAL);
+      const ssize_t n = ::send(fd, connection.out.data() + connection.out_sent, connection.unsent(),
+                               MSG_NOSIGNAL);
       if (n > 0) {
         connection.out_sent += static_cast<std::size_t>(n);
         continue;

@@ -15,13 +15,14 @@ namespace {
 // DeepSeek-V3 and Gemma-3 (checked against Hugging Face's tokenizers), so a client counting the
 // streamed text with one of those tokenizer.json files arrives at the simulator's own count.
 constexpr std::string_view kWords[] = {
-    "the",   "model", "token", "of",    "stream", "and",   "batch", "to",    "cache", "a",
-    "GPU",   "in",    "is",    "decode", "for",   "layer", "with",  "each",  "time",  "on",
-    "input", "that",  "as",    "prompt", "by",   "step",  "it",    "from",  "rate",  "at",
-    "queue", "an",    "or",    "output", "be",    "this",  "are",   "memory", "we",   "kernel",
-    "not",   "load",  "which", "server", "can",   "first", "all",   "more",  "one",   "bandwidth",
-    "has",   "but",   "was",   "request", "its",  "so",    "into",  "than",  "other", "weights",
-    "when",  "only",  "these", "tensor",
+    "the",   "model",     "token", "of",      "stream", "and",     "batch", "to",
+    "cache", "a",         "GPU",   "in",      "is",     "decode",  "for",   "layer",
+    "with",  "each",      "time",  "on",      "input",  "that",    "as",    "prompt",
+    "by",    "step",      "it",    "from",    "rate",   "at",      "queue", "an",
+    "or",    "output",    "be",    "this",    "are",    "memory",  "we",    "kernel",
+    "not",   "load",      "which", "server",  "can",    "first",   "all",   "more",
+    "one",   "bandwidth", "has",   "but",     "was",    "request", "its",   "so",
+    "into",  "than",      "other", "weights", "when",   "only",    "these", "tensor",
 };
 constexpr std::size_t kWordCount = std::size(kWords);
 
@@ -35,10 +36,9 @@ void end_event(std::string& out, const ResponseShape& shape) {
 }
 
 void append_usage_json(std::string& out, const Usage& usage) {
-  fmt::format_to(std::back_inserter(out),
-                 R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{})",
-                 usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens,
-                 usage.completion_tokens);
+  fmt::format_to(
+      std::back_inserter(out), R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{})",
+      usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens, usage.completion_tokens);
   if (usage.cached_tokens >= 0) {
     fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
                    usage.cached_tokens);
@@ -63,8 +63,8 @@ void append_finish(std::string& out, std::string_view finish_reason) {
 
 void append_chunk_head(std::string& out, const ResponseShape& shape) {
   fmt::format_to(std::back_inserter(out), R"({{"id":"{}","object":"{}","created":{},"model":{},)",
-                 shape.id, shape.chat ? "chat.completion.chunk" : "text_completion",
-                 shape.created, shape.model_json);
+                 shape.id, shape.chat ? "chat.completion.chunk" : "text_completion", shape.created,
+                 shape.model_json);
 }
 
 void append_chunk_tail(std::string& out, const Usage* usage) {
@@ -84,8 +84,8 @@ std::string_view reasoning_field_name(ReasoningField field) {
 }
 
 std::string json_string(std::string_view text) {
-  return nlohmann::json(std::string(text)).dump(-1, ' ', false,
-                                                nlohmann::json::error_handler_t::replace);
+  return nlohmann::json(std::string(text))
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first,
@@ -133,19 +133,17 @@ std::string_view nth_word(std::string_view text, std::int64_t index) {
 void append_generated_text(std::string& out, const GeneratedText& text, std::int64_t first,
                            std::int64_t count) {
   switch (text.answers) {
-    case SimAnswers::empty:
-      return;
+    case SimAnswers::empty: return;
     case SimAnswers::repeat:
       for (std::int64_t i = 0; i < count; ++i) out += " the";
       return;
     case SimAnswers::random:
-    case SimAnswers::canned:
-      break;
+    case SimAnswers::canned: break;
   }
   for (std::int64_t i = first; i < first + count; ++i) {
-    const std::string_view word =
-        text.canned.empty() || i < text.answer_start ? std::string_view()
-                                                     : nth_word(text.canned, i - text.answer_start);
+    const std::string_view word = text.canned.empty() || i < text.answer_start
+                                      ? std::string_view()
+                                      : nth_word(text.canned, i - text.answer_start);
     if (word.empty()) {
       append_token_text(out, text.seed, i, 1);
     } else {
@@ -199,7 +197,8 @@ void append_reasoning_event(std::string& out, const ResponseShape& shape,
     out += answer;
     out += '"';
   }
-  fmt::format_to(std::back_inserter(out), R"(,"{}":")", reasoning_field_name(shape.reasoning_field));
+  fmt::format_to(std::back_inserter(out), R"(,"{}":")",
+                 reasoning_field_name(shape.reasoning_field));
   out += reasoning;
   out += R"("},"logprobs":null,"finish_reason":)";
   append_finish(out, finish_reason);
@@ -277,8 +276,9 @@ void append_malformed_event(std::string& out, const ResponseShape& shape) {
 }
 
 void append_stream_head(std::string& out, bool keep_alive, bool llama_keep_alive) {
-  out += "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-         "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n";
+  out +=
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+      "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n";
   out += keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
   if (keep_alive && llama_keep_alive) out += "Keep-Alive: timeout=5, max=100\r\n";
   out += "\r\n";
@@ -343,8 +343,7 @@ std::string full_response_body(const ResponseShape& shape, std::string_view text
   return out;
 }
 
-std::string models_body(std::string_view model, std::int64_t created,
-                        std::int64_t max_model_len) {
+std::string models_body(std::string_view model, std::int64_t created, std::int64_t max_model_len) {
   return fmt::format(
       R"({{"object":"list","data":[{{"id":{},"object":"model","created":{},"owned_by":"bench",)"
       R"("max_model_len":{}}}]}})",

@@ -126,7 +126,7 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   step.text_chunk = true;
   step.chunk_tokens = pending;
   const bool last = finished && cut == StreamCut::none;
-  const std::string_view finish_reason = !last                     ? ""
+  const std::string_view finish_reason = !last                      ? ""
                                          : setup_.stopped_by_length ? "length"
                                          : setup_.tool_name.empty() ? "stop"
                                                                     : "tool_calls";
@@ -171,8 +171,7 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
       step.next = Next::finished;
       step.outcome = "stream_error";
       return;
-    case StreamCut::none:
-      return;
+    case StreamCut::none: return;
   }
 }
 

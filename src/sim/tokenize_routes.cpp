@@ -81,14 +81,10 @@ RouteAnswer tgi_tokenize(const json& request, const PromptCounter& counter) {
 
 std::string_view tokenize_dialect_name(TokenizeDialect dialect) {
   switch (dialect) {
-    case TokenizeDialect::vllm:
-      return "vllm";
-    case TokenizeDialect::llamacpp:
-      return "llamacpp";
-    case TokenizeDialect::tgi:
-      return "tgi";
-    case TokenizeDialect::none:
-      break;
+    case TokenizeDialect::vllm: return "vllm";
+    case TokenizeDialect::llamacpp: return "llamacpp";
+    case TokenizeDialect::tgi: return "tgi";
+    case TokenizeDialect::none: break;
   }
   return "none";
 }
@@ -113,12 +109,9 @@ std::optional<RouteAnswer> answer_tokenize_route(std::string_view method, std::s
   if (!request) return error_answer(400, "request body must be a JSON object");
   if (apply_template) return llamacpp_apply_template(*request, counter);
   switch (dialect) {
-    case TokenizeDialect::llamacpp:
-      return llamacpp_tokenize(*request, counter);
-    case TokenizeDialect::tgi:
-      return tgi_tokenize(*request, counter);
-    default:
-      return vllm_tokenize(*request, counter, max_model_len);
+    case TokenizeDialect::llamacpp: return llamacpp_tokenize(*request, counter);
+    case TokenizeDialect::tgi: return tgi_tokenize(*request, counter);
+    default: return vllm_tokenize(*request, counter, max_model_len);
   }
 }
 

@@ -54,12 +54,12 @@ void TraceLog::write(const TraceRecord& r) {
                  R"("outcome":"{}","faults":{},"queue_ns":{},"prefill_start_ns":{},)"
                  R"("prefill_end_ns":{},"chunk_batch":)",
                  r.end_ns, r.prompt_tokens, r.prompt_hash, r.cached_prompt_tokens,
-                 r.completion_tokens, r.http_status, r.outcome,
-                 r.faults_json, r.prefill_start_ns < 0 ? -1 : r.prefill_start_ns - r.arrival_ns,
+                 r.completion_tokens, r.http_status, r.outcome, r.faults_json,
+                 r.prefill_start_ns < 0 ? -1 : r.prefill_start_ns - r.arrival_ns,
                  r.prefill_start_ns, r.prefill_end_ns);
   append_array(line_, r.chunk_batch);
-  const bool answered =
-      r.first_answer_chunk >= 0 && static_cast<std::size_t>(r.first_answer_chunk) < r.chunk_ns.size();
+  const bool answered = r.first_answer_chunk >= 0 &&
+                        static_cast<std::size_t>(r.first_answer_chunk) < r.chunk_ns.size();
   fmt::format_to(out, R"(,"reasoning_tokens":{},"first_answer_ns":{})", r.reasoning_tokens,
                  answered ? r.chunk_ns[static_cast<std::size_t>(r.first_answer_chunk)] : -1);
   if (r.last_assistant_hash) {
@@ -73,8 +73,8 @@ void TraceLog::write(const TraceRecord& r) {
     line_ += R"(,"tool_call":null,"tool_call_tokens":0)";
   } else {
     line_ += R"(,"tool_call":)";
-    line_ += nlohmann::json(r.tool_name).dump(-1, ' ', false,
-                                              nlohmann::json::error_handler_t::replace);
+    line_ +=
+        nlohmann::json(r.tool_name).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     fmt::format_to(out, R"(,"tool_call_tokens":{})",
                    std::max<std::int64_t>(0, r.completion_tokens - r.reasoning_tokens));
   }

@@ -37,8 +37,9 @@ AddedTokenMatcher::AddedTokenMatcher(const std::vector<AddedToken>& tokens) : no
 
 std::int32_t AddedTokenMatcher::child(std::int32_t node, unsigned char byte) const {
   const auto& children = nodes_[static_cast<std::size_t>(node)].children;
-  auto it = std::lower_bound(children.begin(), children.end(), byte,
-                             [](const auto& entry, unsigned char key) { return entry.first < key; });
+  auto it =
+      std::lower_bound(children.begin(), children.end(), byte,
+                       [](const auto& entry, unsigned char key) { return entry.first < key; });
   return it != children.end() && it->first == byte ? it->second : -1;
 }
 

@@ -50,7 +50,8 @@ std::pair<std::string, std::string> merge_parts(const nlohmann::json& merge) {
 }  // namespace
 
 BpeModel::BpeModel(const nlohmann::json& config) {
-  if (!config.value("dropout", nlohmann::json()).is_null() && config.at("dropout").get<double>() > 0) {
+  if (!config.value("dropout", nlohmann::json()).is_null() &&
+      config.at("dropout").get<double>() > 0) {
     throw TokenizerError("unsupported BPE option 'dropout'");
   }
   for (const char* option : {"continuing_subword_prefix", "end_of_word_suffix"}) {

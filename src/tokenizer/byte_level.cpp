@@ -16,8 +16,8 @@ ByteLevelMap::ByteLevelMap() {
   bytes_.fill(-1);
   char32_t next_unused = 256;
   for (int byte = 0; byte < 256; ++byte) {
-    const char32_t character = stands_for_itself(byte) ? static_cast<char32_t>(byte)
-                                                       : next_unused++;
+    const char32_t character =
+        stands_for_itself(byte) ? static_cast<char32_t>(byte) : next_unused++;
     utf8::append(characters_[static_cast<std::size_t>(byte)], character);
     bytes_[character] = static_cast<std::int16_t>(byte);
   }

@@ -58,8 +58,9 @@ HfTokenizer::HfTokenizer(const nlohmann::json& config, const std::string& name)
     id_to_token_[static_cast<std::size_t>(id)] = token;
   }
   for (const auto& [id, content] : added_by_id_) largest = std::max(largest, id);
-  description_ = name + ": " + (uses_byte_level(config) ? "byte-level BPE" : "SentencePiece-style BPE") +
-                 ", " + std::to_string(largest + 1) + " tokens";
+  description_ = name + ": " +
+                 (uses_byte_level(config) ? "byte-level BPE" : "SentencePiece-style BPE") + ", " +
+                 std::to_string(largest + 1) + " tokens";
 }
 
 void HfTokenizer::read_added_tokens(const nlohmann::json& added_tokens) {
@@ -69,8 +70,8 @@ void HfTokenizer::read_added_tokens(const nlohmann::json& added_tokens) {
     AddedToken token{entry.at("content").get<std::string>(), entry.at("id").get<TokenId>(),
                      entry.value("lstrip", false), entry.value("rstrip", false)};
     if (entry.value("single_word", false)) {
-      throw TokenizerError("unsupported added token option 'single_word' (token '" +
-                           token.content + "')");
+      throw TokenizerError("unsupported added token option 'single_word' (token '" + token.content +
+                           "')");
     }
     added_by_id_[token.id] = token.content;
     if (entry.value("special", false)) special_tokens_.push_back(token.content);

@@ -23,10 +23,9 @@ bool maybe_changed(char32_t code_point) {
 
 std::uint8_t combining_class(char32_t code_point) {
   const auto& table = nfc::kCombiningClasses;
-  auto it = std::lower_bound(table.begin(), table.end(), code_point,
-                             [](const nfc::CombiningClass& c, char32_t cp) {
-                               return c.code_point < cp;
-                             });
+  auto it =
+      std::lower_bound(table.begin(), table.end(), code_point,
+                       [](const nfc::CombiningClass& c, char32_t cp) { return c.code_point < cp; });
   return it != table.end() && it->code_point == code_point ? it->value : 0;
 }
 
@@ -39,10 +38,9 @@ void decompose(char32_t code_point, std::vector<char32_t>& out) {
     return;
   }
   const auto& table = nfc::kDecompositions;
-  auto it = std::lower_bound(table.begin(), table.end(), code_point,
-                             [](const nfc::Decomposition& d, char32_t cp) {
-                               return d.code_point < cp;
-                             });
+  auto it =
+      std::lower_bound(table.begin(), table.end(), code_point,
+                       [](const nfc::Decomposition& d, char32_t cp) { return d.code_point < cp; });
   if (it == table.end() || it->code_point != code_point) {
     out.push_back(code_point);
     return;
@@ -78,9 +76,10 @@ void reorder(std::vector<char32_t>& code_points) {
     }
     std::size_t end = at;
     while (end < code_points.size() && combining_class(code_points[end]) != 0) ++end;
-    std::stable_sort(code_points.begin() + static_cast<std::ptrdiff_t>(at),
-                     code_points.begin() + static_cast<std::ptrdiff_t>(end),
-                     [](char32_t a, char32_t b) { return combining_class(a) < combining_class(b); });
+    std::stable_sort(
+        code_points.begin() + static_cast<std::ptrdiff_t>(at),
+        code_points.begin() + static_cast<std::ptrdiff_t>(end),
+        [](char32_t a, char32_t b) { return combining_class(a) < combining_class(b); });
     at = end;
   }
 }

@@ -192,16 +192,16 @@ std::unique_ptr<PreTokenizer> make_split(const nlohmann::json& config) {
   const Behavior behavior = behavior_of(config.at("behavior").get<std::string>());
   const bool invert = config.value("invert", false);
   if (pattern.contains("Regex")) {
-    return std::make_unique<Split>(pattern.at("Regex").get<std::string>(),
-                                   Regex::Syntax::pattern, behavior, invert);
+    return std::make_unique<Split>(pattern.at("Regex").get<std::string>(), Regex::Syntax::pattern,
+                                   behavior, invert);
   }
   return std::make_unique<Split>(pattern.at("String").get<std::string>(), Regex::Syntax::literal,
                                  behavior, invert);
 }
 
 std::unique_ptr<PreTokenizer> make_metaspace(const nlohmann::json& config) {
-  PrependScheme scheme = config.value("add_prefix_space", true) ? PrependScheme::always
-                                                                : PrependScheme::never;
+  PrependScheme scheme =
+      config.value("add_prefix_space", true) ? PrependScheme::always : PrependScheme::never;
   if (config.contains("prepend_scheme")) {
     const auto name = config.at("prepend_scheme").get<std::string>();
     if (name == "always") {

@@ -21,8 +21,7 @@ void Regex::CodeDeleter::operator()(void* code) const { pcre2_code_free(as_code(
 
 Regex::Regex(std::string_view pattern, Syntax syntax) {
   // PCRE2 refuses UCP beside LITERAL; a literal needs no character properties.
-  const std::uint32_t options =
-      PCRE2_UTF | (syntax == Syntax::literal ? PCRE2_LITERAL : PCRE2_UCP);
+  const std::uint32_t options = PCRE2_UTF | (syntax == Syntax::literal ? PCRE2_LITERAL : PCRE2_UCP);
   int error = 0;
   PCRE2_SIZE error_offset = 0;
   pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
@@ -30,9 +29,9 @@ Regex::Regex(std::string_view pattern, Syntax syntax) {
   if (code == nullptr) {
     PCRE2_UCHAR message[256];
     pcre2_get_error_message(error, message, sizeof message);
-    throw TokenizerError("the pattern '" + std::string(pattern) + "' does not compile (PCRE2: " +
-                         reinterpret_cast<const char*>(message) + " at offset " +
-                         std::to_string(error_offset) + ")");
+    throw TokenizerError("the pattern '" + std::string(pattern) +
+                         "' does not compile (PCRE2: " + reinterpret_cast<const char*>(message) +
+                         " at offset " + std::to_string(error_offset) + ")");
   }
   code_.reset(code);
   // Without JIT (a platform PCRE2 lacks it for) the interpreter gives the same matches, slower.

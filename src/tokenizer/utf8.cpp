@@ -39,8 +39,9 @@ std::string to_valid(std::string_view text) {
 }
 
 char32_t decode_at(std::string_view text, std::size_t at, std::size_t length) {
-  const auto byte = [&](std::size_t i) { return static_cast<char32_t>(
-                                             static_cast<unsigned char>(text[at + i])); };
+  const auto byte = [&](std::size_t i) {
+    return static_cast<char32_t>(static_cast<unsigned char>(text[at + i]));
+  };
   switch (length) {
     case 1: return byte(0);
     case 2: return ((byte(0) & 0x1F) << 6) | (byte(1) & 0x3F);

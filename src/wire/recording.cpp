@@ -18,12 +18,9 @@ using nlohmann::json;
 
 std::string_view how_name(Close::How how) {
   switch (how) {
-    case Close::How::fin:
-      return "fin";
-    case Close::How::rst:
-      return "rst";
-    case Close::How::open:
-      break;
+    case Close::How::fin: return "fin";
+    case Close::How::rst: return "rst";
+    case Close::How::open: break;
   }
   return "open";
 }
@@ -88,8 +85,9 @@ std::string from_json(const json& doc, Exchange& exchange) {
   const json& close = doc.at("close");
   const std::string how = close.value("how", "open");
   if (how != "open" && how != "fin" && how != "rst") return "close.how '" + how + "' is unknown";
-  exchange.close.how = how == "fin" ? Close::How::fin : how == "rst" ? Close::How::rst
-                                                                      : Close::How::open;
+  exchange.close.how = how == "fin"   ? Close::How::fin
+                       : how == "rst" ? Close::How::rst
+                                      : Close::How::open;
   exchange.close.after_last_byte_ns = close.value("after_last_byte_ns", std::int64_t{0});
   exchange.close.idle = close.value("idle", false);
   return "";

@@ -17,18 +17,12 @@ std::optional<DatasetKind> parse_dataset_kind(std::string_view name) {
 
 std::string_view dataset_kind_name(DatasetKind kind) {
   switch (kind) {
-    case DatasetKind::random:
-      return "random";
-    case DatasetKind::sharegpt:
-      return "sharegpt";
-    case DatasetKind::jsonl:
-      return "jsonl";
-    case DatasetKind::shared_prefix:
-      return "shared-prefix";
-    case DatasetKind::random_ids:
-      return "random-ids";
-    case DatasetKind::trace:
-      return "trace";
+    case DatasetKind::random: return "random";
+    case DatasetKind::sharegpt: return "sharegpt";
+    case DatasetKind::jsonl: return "jsonl";
+    case DatasetKind::shared_prefix: return "shared-prefix";
+    case DatasetKind::random_ids: return "random-ids";
+    case DatasetKind::trace: return "trace";
   }
   return "random";
 }

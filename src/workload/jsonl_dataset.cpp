@@ -123,8 +123,8 @@ class LineParser {
 
 }  // namespace
 
-Prompt parse_jsonl_request(std::string_view line, const std::string& path,
-                           std::size_t line_number, std::int64_t default_output_len) {
+Prompt parse_jsonl_request(std::string_view line, const std::string& path, std::size_t line_number,
+                           std::int64_t default_output_len) {
   const LineParser parser(path, line_number);
   const json request = parser.parse(line);
   if (!request.is_object()) {
@@ -189,8 +189,8 @@ IndexedFile index_jsonl(const DatasetOptions& options, const tokenizer::Tokenize
     requests.push_back(ItemSpan{line_offset, static_cast<std::uint32_t>(line.size()),
                                 static_cast<std::uint32_t>(lines)});
   }
-  if (file.bad()) throw DatasetError(options.path, 0, "read error after line " +
-                                                          std::to_string(lines));
+  if (file.bad())
+    throw DatasetError(options.path, 0, "read error after line " + std::to_string(lines));
   if (requests.empty()) {
     throw DatasetError(options.path, 0,
                        "no request in the file (" + std::to_string(lines) +
@@ -212,8 +212,8 @@ JsonlFile::JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokeniz
 Prompt JsonlFile::item(std::size_t item) const {
   const std::string line = file_.read(item);
   const std::size_t line_number = file_.span(item).line;
-  Prompt prompt = parse_jsonl_request(request_text(line, line_number), options_.path,
-                                      line_number, options_.output_len);
+  Prompt prompt = parse_jsonl_request(request_text(line, line_number), options_.path, line_number,
+                                      options_.output_len);
   if (tokenizer_ != nullptr) {
     prompt.input_len = prompt.client_tokens = tokens_of_content(prompt, *tokenizer_);
   }

@@ -24,9 +24,10 @@ std::optional<double> seconds_in(std::string_view text) {
 }
 
 std::string not_seconds(std::string_view spec, std::string_view part) {
-  return fmt::format("'{}': '{}' is not a number of seconds >= 0 (use S, exp:MEAN or "
-                     "uniform:A-B)",
-                     spec, part);
+  return fmt::format(
+      "'{}': '{}' is not a number of seconds >= 0 (use S, exp:MEAN or "
+      "uniform:A-B)",
+      spec, part);
 }
 
 // A uniform draw in [0, 1) from 53 bits of the hash.
@@ -69,20 +70,17 @@ std::variant<ThinkTime, std::string> parse_think_time(std::string_view spec) {
 
 std::string think_time_text(const ThinkTime& think) {
   switch (think.kind) {
-    case ThinkTime::Kind::exponential:
-      return fmt::format("exp:{:g}", think.a_s);
-    case ThinkTime::Kind::uniform:
-      return fmt::format("uniform:{:g}-{:g}", think.a_s, think.b_s);
-    case ThinkTime::Kind::fixed:
-      break;
+    case ThinkTime::Kind::exponential: return fmt::format("exp:{:g}", think.a_s);
+    case ThinkTime::Kind::uniform: return fmt::format("uniform:{:g}-{:g}", think.a_s, think.b_s);
+    case ThinkTime::Kind::fixed: break;
   }
   return fmt::format("{:g}", think.a_s);
 }
 
 std::int64_t think_time_ns(const ThinkTime& think, std::uint64_t seed, std::uint64_t session,
                            std::uint64_t turn) {
-  const std::uint64_t bits = util::splitmix64(
-      util::splitmix64(util::splitmix64(seed) ^ session) ^ (turn * util::kGoldenGamma));
+  const std::uint64_t bits = util::splitmix64(util::splitmix64(util::splitmix64(seed) ^ session) ^
+                                              (turn * util::kGoldenGamma));
   double seconds = think.a_s;
   if (think.kind == ThinkTime::Kind::exponential) {
     seconds = -think.a_s * std::log1p(-unit_draw(bits));  // inverse CDF; 1 - u is in (0, 1]
@@ -96,8 +94,8 @@ json multi_turn_options_json(const MultiTurnOptions& options) {
   return {{"turns", options.turns ? json(*options.turns) : json(nullptr)},
           {"think_time", think_time_text(options.think_time)},
           {"sessions", options.sessions ? json(*options.sessions) : json(nullptr)},
-          {"session_header", options.session_header.empty() ? json(nullptr)
-                                                             : json(options.session_header)}};
+          {"session_header",
+           options.session_header.empty() ? json(nullptr) : json(options.session_header)}};
 }
 
 std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t stream,

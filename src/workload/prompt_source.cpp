@@ -39,12 +39,15 @@ class RandomSource final : public PromptSource {
  public:
   RandomSource(const DatasetOptions& options, const TokenLengths& tokens)
       : options_{0, options.input_len, options.output_len, options.seed, options.range_ratio},
-        ids_(options.kind == DatasetKind::random_ids), tokens_(tokens) {
+        ids_(options.kind == DatasetKind::random_ids),
+        tokens_(tokens) {
     require_valid(options_);
     std::ostringstream line;
     line << dataset_kind_name(options.kind) << ": prompts made on demand, "
          << length_note("input", options.input_len, options.range_ratio)
-         << (ids_ ? " token ids" : tokens.tokenizer != nullptr ? " tokens" : " words");
+         << (ids_                          ? " token ids"
+             : tokens.tokenizer != nullptr ? " tokens"
+                                           : " words");
     if (!ids_ && tokens.tokenizer != nullptr) {
       line << " (" << tokens.tokenizer->description();
       if (tokens.template_tokens > 0) {
@@ -117,7 +120,8 @@ class FileSource final : public PromptSource {
   FileSource(File file, const DatasetOptions& options, std::string summary)
       : file_(std::move(file)),
         order_(options.shuffle ? shuffled_order(file_.size(), options.seed) : in_order()),
-        per_stream_(options.count.value_or(file_.size())), seed_(options.seed),
+        per_stream_(options.count.value_or(file_.size())),
+        seed_(options.seed),
         summary_(std::move(summary)) {}
   Prompt prompt(std::uint64_t index) const override {
     const std::uint64_t position = stream_of(index) * per_stream_ + request_of(index);
@@ -128,9 +132,7 @@ class FileSource final : public PromptSource {
   std::optional<std::uint64_t> distinct_prompts() const override { return order_.size(); }
   bool shares_prefixes() const override { return false; }
   const std::string& summary() const override { return summary_; }
-  std::optional<LongestRequest> longest_request() const override {
-    return file_.longest_request();
-  }
+  std::optional<LongestRequest> longest_request() const override { return file_.longest_request(); }
 
  private:
   std::vector<std::uint32_t> in_order() const {
@@ -151,8 +153,10 @@ class FileSource final : public PromptSource {
 class TraceSource final : public PromptSource {
  public:
   TraceSource(const DatasetOptions& options, const TokenLengths& tokens)
-      : file_(options.path, options.trace, options.count), seed_(options.seed),
-        tokens_(tokens), mooncake_(options.trace.format == TraceFormat::mooncake) {
+      : file_(options.path, options.trace, options.count),
+        seed_(options.seed),
+        tokens_(tokens),
+        mooncake_(options.trace.format == TraceFormat::mooncake) {
     const TraceStats& stats = file_.stats();
     std::ostringstream line;
     line << "trace " << trace_format_name(options.trace.format) << " " << options.path << ": "
@@ -178,8 +182,7 @@ class TraceSource final : public PromptSource {
   }
   Prompt prompt(std::uint64_t index) const override {
     const std::uint64_t row = request_of(index) % file_.size();
-    return trace_prompt(file_.row(row), file_.hash_ids(row), seed_, stream_of(index), row,
-                        tokens_);
+    return trace_prompt(file_.row(row), file_.hash_ids(row), seed_, stream_of(index), row, tokens_);
   }
   std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
   bool shares_prefixes() const override { return file_.shares_prefixes(); }
@@ -211,12 +214,11 @@ std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options,
   const ShareGptStats& stats = file.stats();
   const std::string_view unit = length_unit(tokenizer);
   std::ostringstream line;
-  line << "sharegpt " << options.path << ": " << stats.entries << " conversations, "
-       << stats.usable << " usable (dropped: " << stats.malformed << " malformed, "
-       << stats.too_few_turns << " under 2 turns, " << stats.no_reply
-       << " without a human turn and reply, " << stats.too_short << " under "
-       << kShareGptMinLen << " " << unit << ", " << stats.too_long << " over "
-       << sharegpt_length_limits(options, unit) << ")";
+  line << "sharegpt " << options.path << ": " << stats.entries << " conversations, " << stats.usable
+       << " usable (dropped: " << stats.malformed << " malformed, " << stats.too_few_turns
+       << " under 2 turns, " << stats.no_reply << " without a human turn and reply, "
+       << stats.too_short << " under " << kShareGptMinLen << " " << unit << ", " << stats.too_long
+       << " over " << sharegpt_length_limits(options, unit) << ")";
   if (options.sharegpt_output_len) line << ", max_tokens " << *options.sharegpt_output_len;
   line << repeat_note(options.count, stats.usable);
   return std::make_unique<FileSource<ShareGptFile>>(std::move(file), options, line.str());
@@ -243,21 +245,18 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
     throw std::invalid_argument("--dataset " + name + " needs --dataset-path FILE");
   }
   if (!reads_file && !options.path.empty()) {
-    throw std::invalid_argument("--dataset-path is read only by --dataset sharegpt, jsonl or "
-                                "trace, not by --dataset " + name);
+    throw std::invalid_argument(
+        "--dataset-path is read only by --dataset sharegpt, jsonl or "
+        "trace, not by --dataset " +
+        name);
   }
   switch (options.kind) {
-    case DatasetKind::sharegpt:
-      return sharegpt_source(options, tokens.tokenizer);
-    case DatasetKind::jsonl:
-      return jsonl_source(options, tokens.tokenizer);
-    case DatasetKind::shared_prefix:
-      return std::make_unique<SharedPrefixSource>(options);
-    case DatasetKind::trace:
-      return std::make_unique<TraceSource>(options, tokens);
+    case DatasetKind::sharegpt: return sharegpt_source(options, tokens.tokenizer);
+    case DatasetKind::jsonl: return jsonl_source(options, tokens.tokenizer);
+    case DatasetKind::shared_prefix: return std::make_unique<SharedPrefixSource>(options);
+    case DatasetKind::trace: return std::make_unique<TraceSource>(options, tokens);
     case DatasetKind::random:
-    case DatasetKind::random_ids:
-      break;
+    case DatasetKind::random_ids: break;
   }
   return std::make_unique<RandomSource>(options, tokens);
 }

@@ -27,8 +27,7 @@ void require_at_least_one(std::string_view flag, std::int64_t value) {
 
 }  // namespace
 
-SharedPrefixPrompts::SharedPrefixPrompts(const SharedPrefixOptions& options)
-    : options_(options) {
+SharedPrefixPrompts::SharedPrefixPrompts(const SharedPrefixOptions& options) : options_(options) {
   require_at_least_one("--prefix-groups", options.groups);
   require_at_least_one("--prefix-len", options.prefix_len);
   require_at_least_one("--questions-per-group", options.questions_per_group);

@@ -25,8 +25,9 @@ bool is_human(const std::string& from) { return from == "human" || from == "user
 
 // Reads a list of conversations as a stream of SAX events and keeps, per entry, only the first
 // human turn's text and the length of the turn answering it: the standard file's DOM would
-// take gigabytes. Lengths are words, or tokens of the run's tokenizer when it has one. Nesting: depth 1 = the list's entries, 2 = inside an entry, 3 = inside its
-// conversation, 4 = inside a turn. Anything else is skipped whole.
+// take gigabytes. Lengths are words, or tokens of the run's tokenizer when it has one. Nesting:
+// depth 1 = the list's entries, 2 = inside an entry, 3 = inside its conversation, 4 = inside a
+// turn. Anything else is skipped whole.
 //
 // Two uses: indexing the file (`file` given: each usable entry's byte range is kept, read off
 // the stream's position, which nlohmann advances one character at a time), and reading one
@@ -149,9 +150,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
   bool scalar(std::string* text, const char* kind) {
     if (skipping()) return true;
     switch (depth_) {
-      case 0:
-        top_level_ = kind;
-        return false;
+      case 0: top_level_ = kind; return false;
       case 1:
         ++stats_.entries;
         ++stats_.malformed;
@@ -159,9 +158,7 @@ class ShareGptReader final : public nlohmann::json_sax<json> {
       case 2:
         if (slot_ == Slot::conversation && !entry_.has_conversation) entry_.malformed = true;
         break;
-      case 3:
-        entry_.malformed = true;
-        break;
+      case 3: entry_.malformed = true; break;
       default:
         if (slot_ == Slot::from || slot_ == Slot::value) {
           if (text == nullptr) {
@@ -316,9 +313,9 @@ IndexedFile index_sharegpt(const DatasetOptions& options, const tokenizer::Token
     throw DatasetError(options.path, 0, "not valid JSON: " + reader.json_error());
   }
   if (!reader.top_level().empty()) {
-    throw DatasetError(options.path, 0,
-                       "not a ShareGPT file: expected a JSON list of conversations, found " +
-                           reader.top_level());
+    throw DatasetError(
+        options.path, 0,
+        "not a ShareGPT file: expected a JSON list of conversations, found " + reader.top_level());
   }
   if (!parsed) throw DatasetError(options.path, 0, "could not be read as JSON");
   if (reader.spans().empty()) {

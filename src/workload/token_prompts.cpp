@@ -22,7 +22,8 @@ class WordText {
  public:
   WordText(std::uint64_t seed, std::uint64_t index)
       : engine_(detail::engine_for(seed, detail::kWordStream, index)),
-        prefix_(std::to_string(index)), index_bytes_(prefix_.size()) {}
+        prefix_(std::to_string(index)),
+        index_bytes_(prefix_.size()) {}
   std::string with_words(std::int64_t words) {
     while (static_cast<std::int64_t>(ends_.size()) < words) {
       detail::append_random_words(engine_, 1, prefix_);
@@ -68,7 +69,8 @@ Prompt token_exact_prompt(const RandomPromptOptions& options, std::uint64_t inde
     std::int64_t below_words = -1, below_count = 0;  // most words known to stay <= target
     int attempts = kMaxAttempts;
     for (; attempts > 0; --attempts) {
-      const auto count = static_cast<std::int64_t>(lengths.tokenizer->count(words.with_words(guess)));
+      const auto count =
+          static_cast<std::int64_t>(lengths.tokenizer->count(words.with_words(guess)));
       if (count == target) {
         prompt.text = words.with_words(guess);
         prompt.client_tokens = count;
@@ -88,8 +90,8 @@ Prompt token_exact_prompt(const RandomPromptOptions& options, std::uint64_t inde
                              ? below_count
                              : static_cast<std::int64_t>(lengths.tokenizer->count(prompt.text));
     detail::DrawEngine filler = detail::engine_for(options.seed, kFillerStream, index);
-    prompt.client_tokens = fill_to(prompt.text, count, target, filler, *lengths.tokenizer,
-                                   std::max(attempts, 8));
+    prompt.client_tokens =
+        fill_to(prompt.text, count, target, filler, *lengths.tokenizer, std::max(attempts, 8));
   } catch (const tokenizer::TokenizerError&) {
     prompt.client_tokens = -1;  // sent as words; the report shows the server's count beside it
   }

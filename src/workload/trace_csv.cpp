@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "bench/workload/dataset_error.hpp"
 #include "bench/util/text.hpp"
+#include "bench/workload/dataset_error.hpp"
 #include "trace_rows.hpp"
 
 namespace bench::workload::detail {
@@ -106,8 +106,9 @@ void for_each_csv_row(std::istream& in, const std::string& path, std::string_vie
     if (!row(*fields, span)) return;
   }
   if (!columns) {
-    throw DatasetError(path, 0, "empty: expected a CSV header (" + std::string(needed) +
-                                    ") and one request a row");
+    throw DatasetError(
+        path, 0,
+        "empty: expected a CSV header (" + std::string(needed) + ") and one request a row");
   }
 }
 
@@ -116,9 +117,9 @@ std::int64_t whole_number(const std::string& field, std::string_view column,
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
   if (error != std::errc() || end != field.data() + field.size() || field.empty() || value < 0) {
-    throw DatasetError(path, line,
-                       "\"" + std::string(column) + "\" is \"" + field +
-                           "\", not a whole number of tokens");
+    throw DatasetError(
+        path, line,
+        "\"" + std::string(column) + "\" is \"" + field + "\", not a whole number of tokens");
   }
   return value;
 }
@@ -159,10 +160,9 @@ std::optional<std::int64_t> parse_trace_datetime_ns(std::string_view text) {
   const auto year = digits_at(text, 0, 4), month = digits_at(text, 5, 2),
              day = digits_at(text, 8, 2), hour = digits_at(text, 11, 2),
              minute = digits_at(text, 14, 2), second = digits_at(text, 17, 2);
-  if (!year || !month || !day || !hour || !minute || !second || text[4] != '-' ||
-      text[7] != '-' || (text[10] != ' ' && text[10] != 'T') || text[13] != ':' ||
-      text[16] != ':' || *month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 ||
-      *minute > 59 || *second > 60) {
+  if (!year || !month || !day || !hour || !minute || !second || text[4] != '-' || text[7] != '-' ||
+      (text[10] != ' ' && text[10] != 'T') || text[13] != ':' || text[16] != ':' || *month < 1 ||
+      *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 || *second > 60) {
     return std::nullopt;
   }
   std::int64_t fraction_ns = 0;
@@ -221,7 +221,8 @@ void read_burstgpt_rows(std::istream& in, const std::string& path, const TraceRo
       [&](const std::vector<std::string>& fields, const ItemSpan& span) {
         const std::string& stamp = fields[at[0]];
         double seconds = 0;
-        const auto [end, error] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), seconds);
+        const auto [end, error] =
+            std::from_chars(stamp.data(), stamp.data() + stamp.size(), seconds);
         if (error != std::errc() || end != stamp.data() + stamp.size() || !std::isfinite(seconds)) {
           throw DatasetError(path, span.line,
                              "\"Timestamp\" is \"" + stamp + "\", not a number of seconds");

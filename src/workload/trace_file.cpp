@@ -30,12 +30,9 @@ std::optional<TraceFormat> parse_trace_format(std::string_view name) {
 
 std::string_view trace_format_name(TraceFormat format) {
   switch (format) {
-    case TraceFormat::azure:
-      return "azure";
-    case TraceFormat::burstgpt:
-      return "burstgpt";
-    case TraceFormat::mooncake:
-      break;
+    case TraceFormat::azure: return "azure";
+    case TraceFormat::burstgpt: return "burstgpt";
+    case TraceFormat::mooncake: break;
   }
   return "mooncake";
 }
@@ -69,9 +66,9 @@ nlohmann::json trace_options_json(const TraceOptions& options) {
   };
   return {{"trace_format", std::string(trace_format_name(options.format))},
           {"trace_speed", options.speed},
-          {"trace_window", options.window ? nlohmann::json::array({options.window->start_s,
-                                                                   options.window->end_s})
-                                          : nlohmann::json()},
+          {"trace_window",
+           options.window ? nlohmann::json::array({options.window->start_s, options.window->end_s})
+                          : nlohmann::json()},
           {"trace_model", or_null(options.model)},
           {"trace_log_type", or_null(options.log_type)}};
 }
@@ -93,9 +90,8 @@ std::int64_t mooncake_length(const json& row, const char* key, const std::string
   const auto found = row.find(key);
   if (found == row.end()) throw DatasetError(path, line, fmt::format("no \"{}\"", key));
   if (!found->is_number_integer() || found->get<std::int64_t>() < 0) {
-    throw DatasetError(path, line,
-                       fmt::format("\"{}\" is {}, not a whole number of tokens", key,
-                                   found->dump()));
+    throw DatasetError(
+        path, line, fmt::format("\"{}\" is {}, not a whole number of tokens", key, found->dump()));
   }
   return found->get<std::int64_t>();
 }

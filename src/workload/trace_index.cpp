@@ -43,8 +43,8 @@ std::string why_nothing_left(const TraceStats& stats, const TraceOptions& option
                        options.model);
   }
   if (stats.other_log_type > 0) {
-    why += fmt::format(", {} of a log type other than --trace-log-type '{}'",
-                       stats.other_log_type, options.log_type);
+    why += fmt::format(", {} of a log type other than --trace-log-type '{}'", stats.other_log_type,
+                       options.log_type);
   }
   if (stats.empty > 0) why += fmt::format(", {} with 0 input or 0 output tokens", stats.empty);
   if (options.window) {
@@ -60,8 +60,8 @@ std::shared_ptr<const std::vector<std::int64_t>> replay_offsets(
   auto offsets = std::make_shared<std::vector<std::int64_t>>();
   offsets->reserve(times_ns.size());
   for (const std::int64_t time_ns : times_ns) {
-    offsets->push_back(static_cast<std::int64_t>(
-        std::llround(static_cast<double>(time_ns - origin_ns) / speed)));
+    offsets->push_back(
+        static_cast<std::int64_t>(std::llround(static_cast<double>(time_ns - origin_ns) / speed)));
   }
   return offsets;
 }
@@ -70,12 +70,9 @@ std::shared_ptr<const std::vector<std::int64_t>> replay_offsets(
 void read_rows(TraceFormat format, std::istream& in, const std::string& path,
                const detail::TraceRowSink& sink) {
   switch (format) {
-    case TraceFormat::azure:
-      return detail::read_azure_rows(in, path, sink);
-    case TraceFormat::burstgpt:
-      return detail::read_burstgpt_rows(in, path, sink);
-    case TraceFormat::mooncake:
-      return detail::read_mooncake_rows(in, path, sink);
+    case TraceFormat::azure: return detail::read_azure_rows(in, path, sink);
+    case TraceFormat::burstgpt: return detail::read_burstgpt_rows(in, path, sink);
+    case TraceFormat::mooncake: return detail::read_mooncake_rows(in, path, sink);
   }
 }
 
@@ -102,8 +99,7 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
           fmt::format("timestamp {:.3f} s (from the first row) is before the previous row's "
                       "{:.3f} s (line {}): a trace's rows must be in time order",
                       static_cast<double>(row.time_ns - *first_ns) / kTraceNsPerS,
-                      static_cast<double>(previous_ns - *first_ns) / kTraceNsPerS,
-                      previous_line));
+                      static_cast<double>(previous_ns - *first_ns) / kTraceNsPerS, previous_line));
     }
     previous_ns = row.time_ns;
     previous_line = row.span.line;

@@ -44,19 +44,18 @@ TEST(JudgeAnswer, AcceptsCountingAsDigitsWordsOrLines) {
 
 TEST(JudgeAnswer, AcceptsTheOtherChatAnswersInTheirUsualShapes) {
   EXPECT_TRUE(judge_content(chat_prompt("capital_of_france"), "Paris").plausible);
-  EXPECT_TRUE(
-      judge_content(chat_prompt("capital_of_france"), "The capital of France is **Paris**.")
-          .plausible);
+  EXPECT_TRUE(judge_content(chat_prompt("capital_of_france"), "The capital of France is **Paris**.")
+                  .plausible);
   EXPECT_TRUE(judge_content(chat_prompt("first_letters"),
                             "The first five letters of the English alphabet are: A, B, C, D, E.")
                   .plausible);
 }
 
 TEST(JudgeAnswer, AcceptsABaseModelsContinuations) {
-  EXPECT_TRUE(judge_content(completion_prompt("count_on"), " 6, 7, 8, 9, 10, 11, 12, 13, 14")
-                  .plausible);
-  EXPECT_TRUE(judge_content(completion_prompt("capital_of_france"), " Paris. It is also the")
-                  .plausible);
+  EXPECT_TRUE(
+      judge_content(completion_prompt("count_on"), " 6, 7, 8, 9, 10, 11, 12, 13, 14").plausible);
+  EXPECT_TRUE(
+      judge_content(completion_prompt("capital_of_france"), " Paris. It is also the").plausible);
   EXPECT_TRUE(judge_content(completion_prompt("letters_on"), " F, G, H, I, J, K, L").plausible);
 }
 
@@ -72,8 +71,7 @@ TEST(JudgeAnswer, RefusesRandomWordsNamingTheExpectedAnswer) {
 }
 
 TEST(JudgeAnswer, RefusesNumbersOutOfOrder) {
-  const Verdict verdict =
-      judge_content(chat_prompt("count_to_10"), "10 9 8 7 6 5 4 3 2 1");
+  const Verdict verdict = judge_content(chat_prompt("count_to_10"), "10 9 8 7 6 5 4 3 2 1");
   EXPECT_FALSE(verdict.plausible);
   EXPECT_NE(problems_of(verdict).find("'2' not found"), std::string::npos) << problems_of(verdict);
 }
@@ -166,7 +164,10 @@ TEST(AnswerExcerpt, FoldsWhitespaceAndControlsAndCutsOnCharacters) {
   EXPECT_EQ(answer_excerpt("  a\n\n b\tc\x01 d "), "a b c d");
   EXPECT_EQ(answer_excerpt("abcdef", 3), "abc...");
   EXPECT_EQ(answer_excerpt("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 2), "\xC3\xA9\xC3\xA9...");
-  EXPECT_EQ(answer_excerpt("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(answer_excerpt("a\xFF"
+                           "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(answer_excerpt("abc", 3), "abc");
 }
 

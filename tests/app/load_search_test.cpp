@@ -25,8 +25,8 @@ LoadSearch search(LoadSearchPlan plan, double limit,
   for (int guard = 0; guard < 100 && search.next(); ++guard) {
     const double load = *search.next();
     search.record(outcome ? outcome(load)
-                          : ProbeOutcome{load, load <= limit, load <= limit ? "" : "p99_ttft_ms<=500",
-                                         load * 10, 100});
+                          : ProbeOutcome{load, load <= limit,
+                                         load <= limit ? "" : "p99_ttft_ms<=500", load * 10, 100});
   }
   return search;
 }

@@ -71,9 +71,9 @@ bench::schedule::OpenLoopSchedule schedule_at_ms(const std::vector<std::int64_t>
   auto offsets = std::make_shared<std::vector<std::int64_t>>();
   for (const std::int64_t ms : offsets_ms) offsets->push_back(ms * kDriverMs);
   using bench::schedule::ArrivalStream;
-  return bench::schedule::OpenLoopSchedule(ArrivalStream::of_offsets(offsets, 0, 0, 0),
-                                           ArrivalStream::of_offsets(offsets, 0, offsets->size(), 0),
-                                           0);
+  return bench::schedule::OpenLoopSchedule(
+      ArrivalStream::of_offsets(offsets, 0, 0, 0),
+      ArrivalStream::of_offsets(offsets, 0, offsets->size(), 0), 0);
 }
 
 TEST(RequestDriver, ClosedLoopIntendedStartIsWhenTheSlotFreedButNotBeforeTheEpoch) {
@@ -82,8 +82,8 @@ TEST(RequestDriver, ClosedLoopIntendedStartIsWhenTheSlotFreedButNotBeforeTheEpoc
   KeptRecords sink;
   RequestDriver driver(driver_plan(*prompts, epoch), sink);
   EXPECT_EQ(driver.next_due_ns(), epoch);  // a closed loop's request is due at once
-  send_one(driver, epoch, -5, 2);  // a slot free before the run began: due at the epoch
-  send_one(driver, epoch, 7, 9);   // a slot freed 7 ms in, sent 2 ms later
+  send_one(driver, epoch, -5, 2);          // a slot free before the run began: due at the epoch
+  send_one(driver, epoch, 7, 9);           // a slot freed 7 ms in, sent 2 ms later
   ASSERT_EQ(sink.records.size(), 2u);
   EXPECT_EQ(sink.records[0].intended_start_ns, 0);
   EXPECT_EQ(sink.records[0].start_ns, 2 * kDriverMs);

@@ -207,9 +207,10 @@ TEST(RunPlan, TheReportContextSaysWhatWasSent) {
 // rows after the warm-up's, known once the trace is read.
 TEST(RunPlan, ATraceReplaysItsRowsAfterTheWarmUpOrAsManyAsAskedFor) {
   const std::vector<std::string> trace = {
-      "--dataset", "trace", "--trace-format", "mooncake", "--dataset-path",
-      std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl", "--warmup-requests",
-      "3"};
+      "--dataset",         "trace",
+      "--trace-format",    "mooncake",
+      "--dataset-path",    std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl",
+      "--warmup-requests", "3"};
   RunPlan plan = plan_run(parse_run_options(trace));
   EXPECT_FALSE(plan.dataset.count.has_value());  // every row (20)
   EXPECT_EQ(plan.bounds.num_prompts, 17);

@@ -22,8 +22,10 @@ json probe(double whole_output, double steady_output) {
           {"input_throughput", 100.0},
           {"request_throughput", 4.0},
           {"steady_state",
-           {{"output_throughput", steady_output}, {"request_throughput", 5.0},
-            {"input_throughput", nullptr}, {"total_throughput", nullptr}}}};
+           {{"output_throughput", steady_output},
+            {"request_throughput", 5.0},
+            {"input_throughput", nullptr},
+            {"total_throughput", nullptr}}}};
 }
 
 TEST(SearchSloView, TheSteadyWindowReadsTheSteadyStateThroughputs) {

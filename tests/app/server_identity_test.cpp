@@ -9,6 +9,7 @@
 namespace {
 
 using bench::app::check_context_fit;
+using bench::app::common_identity;
 using bench::app::ContextFit;
 using bench::app::identity_json;
 using bench::app::read_llamacpp_props;
@@ -16,7 +17,6 @@ using bench::app::read_models;
 using bench::app::read_sglang_server_info;
 using bench::app::read_vllm_version;
 using bench::app::ServerIdentity;
-using bench::app::common_identity;
 
 TEST(ServerIdentity, ReadsVllmsModelCardAndVersion) {
   ServerIdentity identity;
@@ -164,9 +164,8 @@ TEST(ServerIdentity, SeveralServersAreHeldToTheSmallestContextAndDifferencesAreS
   ServerIdentity second{"vllm", "0.10.1", "m", 4096};
   ServerIdentity third{"sglang", std::nullopt, "m", std::nullopt};
   std::vector<std::string> differences;
-  const ServerIdentity common =
-      common_identity({first, second, third}, {"http://a:1", "http://b:1", "http://c:1"},
-                      differences);
+  const ServerIdentity common = common_identity(
+      {first, second, third}, {"http://a:1", "http://b:1", "http://c:1"}, differences);
   EXPECT_EQ(common.max_model_len, 4096);
   EXPECT_EQ(common.family, "vllm");
   ASSERT_EQ(differences.size(), 1u);

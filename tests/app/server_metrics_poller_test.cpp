@@ -69,7 +69,7 @@ TEST(MetricsPoller, AScrapeSlowerThanTheIntervalSkipsTicksInsteadOfQueueingThem)
   const auto polls = poller.stop();
   EXPECT_EQ(slow.most_in_hand.load(), 1);  // one scrape at a time
   EXPECT_GE(polls.polls, 2u);
-  EXPECT_LE(polls.polls, 5u);  // one per 120 ms scrape, not one per 30 ms tick
+  EXPECT_LE(polls.polls, 5u);             // one per 120 ms scrape, not one per 30 ms tick
   EXPECT_GE(polls.skipped, polls.polls);  // each slow scrape overran at least 3 ticks
   EXPECT_GE(polls.slowest_scrape_s, 0.1);
   EXPECT_EQ(polls.failed, 0u);

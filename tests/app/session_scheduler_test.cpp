@@ -98,7 +98,8 @@ TEST(SessionScheduler, ACancelledTurnCutsItsSessionShortAndOpenSessionsAreReport
   SessionScheduler scheduler(plan_of(4, 2, 2));
   const TurnToSend a = scheduler.take(0);
   const TurnToSend b = scheduler.take(0);
-  const std::optional<SessionEnd> cut = scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, "", kMs);
+  const std::optional<SessionEnd> cut =
+      scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, "", kMs);
   ASSERT_TRUE(cut);
   EXPECT_TRUE(cut->cut_short);
   EXPECT_FALSE(cut->failed);

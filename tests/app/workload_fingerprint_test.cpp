@@ -26,11 +26,10 @@ std::string fingerprint(const std::vector<std::string>& args,
                                           points);
 }
 
-const std::vector<std::string> kBase = {"--input-len", "512", "--output-len", "64",
+const std::vector<std::string> kBase = {"--input-len",   "512", "--output-len",   "64",
                                         "--num-prompts", "100", "--request-rate", "4"};
 
-std::vector<std::string> with(std::vector<std::string> args,
-                              const std::vector<std::string>& more) {
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -78,7 +77,8 @@ TEST(WorkloadFingerprint, WhatDoesNotShapeTheWorkloadLeavesItAlone) {
 }
 
 TEST(WorkloadFingerprint, ADatasetFileCountsByItsContentsNotItsName) {
-  const std::string line = R"({"prompt": "Hello there", "max_tokens": 4})" "\n";
+  const std::string line = R"({"prompt": "Hello there", "max_tokens": 4})"
+                           "\n";
   const TempFile first("a.jsonl", line);
   const TempFile renamed("b.jsonl", line);
   const TempFile edited("a.jsonl", line + line);
@@ -93,7 +93,8 @@ TEST(WorkloadFingerprint, ADatasetFileCountsByItsContentsNotItsName) {
 // of rows (--num-prompts, or all the rows it replays: run_plan.hpp's settle_trace_requests).
 TEST(WorkloadFingerprint, EachTraceSettingMakesAnotherWorkload) {
   const std::string dir = std::string(BENCH_TEST_DATA_DIR) + "/traces/";
-  const std::vector<std::string> base = {"--dataset", "trace", "--trace-format", "burstgpt",
+  const std::vector<std::string> base = {"--dataset",      "trace",
+                                         "--trace-format", "burstgpt",
                                          "--dataset-path", dir + "burstgpt_sample.csv"};
   const std::string plain = fingerprint(base, {{65536, bench::cli::kUnlimitedRate}});
   const auto other = [&](const std::vector<std::string>& more) {

@@ -22,10 +22,10 @@ TEST(IndexedJobEnvironment, ShardsTakesTheShardIndexFromJobCompletionIndex) {
   unsetenv("SLURM_PROCID");
   unsetenv("SLURM_NTASKS");
   setenv("JOB_COMPLETION_INDEX", "2", 1);
-  const auto result = parse_in_pod(
-      {"--shards", "4", "--seed", "7", "--base-url", "http://bench-target:8000"});
-  const auto refused = parse_in_pod(
-      {"--shards", "2", "--seed", "7", "--base-url", "http://bench-target:8000"});
+  const auto result =
+      parse_in_pod({"--shards", "4", "--seed", "7", "--base-url", "http://bench-target:8000"});
+  const auto refused =
+      parse_in_pod({"--shards", "2", "--seed", "7", "--base-url", "http://bench-target:8000"});
   unsetenv("JOB_COMPLETION_INDEX");
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.run.shard_index, 2);

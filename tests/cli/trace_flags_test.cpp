@@ -23,9 +23,9 @@ ParseResult parse_trace(std::vector<std::string> extra) {
 }
 
 TEST(TraceFlags, AreReadIntoTheDatasetOptions) {
-  const ParseResult result = parse_trace({"--trace-format", "burstgpt", "--trace-speed", "2.5",
-                                          "--trace-window", "60-120", "--trace-model", "GPT-4",
-                                          "--trace-log-type", "API log"});
+  const ParseResult result =
+      parse_trace({"--trace-format", "burstgpt", "--trace-speed", "2.5", "--trace-window", "60-120",
+                   "--trace-model", "GPT-4", "--trace-log-type", "API log"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::workload::TraceOptions& trace = result.run.dataset.trace;
   EXPECT_EQ(trace.format, bench::workload::TraceFormat::burstgpt);

@@ -46,18 +46,21 @@ TEST(ParseCountList, ReadsOneValueOrACommaList) {
 }
 
 TEST(ParseCountList, NamesTheBadElement) {
-  EXPECT_NE(error_of([] { bench::cli::parse_count_list("--concurrency", "1,0,8", 1, 100); })
-                .find("--concurrency: '0'"),
+  EXPECT_NE(error_of([] {
+              bench::cli::parse_count_list("--concurrency", "1,0,8", 1, 100);
+            }).find("--concurrency: '0'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { bench::cli::parse_count_list("--concurrency", "1,,8", 1, 100); })
-                .find("--concurrency: ''"),
+  EXPECT_NE(error_of([] {
+              bench::cli::parse_count_list("--concurrency", "1,,8", 1, 100);
+            }).find("--concurrency: ''"),
             std::string::npos);
-  EXPECT_NE(error_of([] { bench::cli::parse_count_list("--concurrency", "-3", 1, 100); })
-                .find("--concurrency: '-3'"),
+  EXPECT_NE(error_of([] {
+              bench::cli::parse_count_list("--concurrency", "-3", 1, 100);
+            }).find("--concurrency: '-3'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { bench::cli::parse_count_list("--concurrency", "2.5", 1, 100); })
-                .find("'2.5'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([] { bench::cli::parse_count_list("--concurrency", "2.5", 1, 100); }).find("'2.5'"),
+      std::string::npos);
 }
 
 TEST(ParseRateList, ReadsRatesAndInf) {
@@ -66,8 +69,9 @@ TEST(ParseRateList, ReadsRatesAndInf) {
   EXPECT_EQ(rates[0], 1);
   EXPECT_EQ(rates[1], 4.5);
   EXPECT_TRUE(std::isinf(rates[2]));
-  EXPECT_NE(error_of([] { bench::cli::parse_rate_list("--request-rate", "0"); })
-                .find("--request-rate: '0'"),
+  EXPECT_NE(error_of([] {
+              bench::cli::parse_rate_list("--request-rate", "0");
+            }).find("--request-rate: '0'"),
             std::string::npos);
   EXPECT_NE(error_of([] { bench::cli::parse_rate_list("--request-rate", "fast"); }).find("'fast'"),
             std::string::npos);

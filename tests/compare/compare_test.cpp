@@ -45,11 +45,11 @@ TEST(Compare, RowsAreTheKeyMetricsInReportOrderWithLabelledUnits) {
   EXPECT_TRUE(comparison.points[0].label.empty());
   std::vector<std::string> metrics;
   for (const Row& r : comparison.points[0].rows) metrics.push_back(r.metric);
-  EXPECT_EQ(metrics, (std::vector<std::string>{
-                         "output_throughput", "input_throughput", "total_throughput",
-                         "request_throughput", "median_ttft_ms", "p99_ttft_ms", "median_itl_ms",
-                         "p99_itl_ms", "median_tpot_ms", "p99_tpot_ms", "median_e2e_latency_ms",
-                         "p99_e2e_latency_ms", "error_rate"}));
+  EXPECT_EQ(metrics,
+            (std::vector<std::string>{
+                "output_throughput", "input_throughput", "total_throughput", "request_throughput",
+                "median_ttft_ms", "p99_ttft_ms", "median_itl_ms", "p99_itl_ms", "median_tpot_ms",
+                "p99_tpot_ms", "median_e2e_latency_ms", "p99_e2e_latency_ms", "error_rate"}));
   EXPECT_EQ(row(comparison, "output_throughput").unit, "output tok/s");
   EXPECT_EQ(row(comparison, "input_throughput").unit, "input tok/s");
   EXPECT_EQ(row(comparison, "total_throughput").unit, "total tok/s");
@@ -225,9 +225,9 @@ TEST(Compare, SameConfigurationRunAgainGivesNoWarning) {
 }
 
 TEST(Compare, WarnsWhenTheWorkloadDiffers) {
-  auto result = bench::compare::compare(compare_fixture("run_c4.json"),
-                                        compare_fixture("run_c4_out16.json"),
-                                        {"a.json", "b.json", std::nullopt, {}});
+  auto result =
+      bench::compare::compare(compare_fixture("run_c4.json"), compare_fixture("run_c4_out16.json"),
+                              {"a.json", "b.json", std::nullopt, {}});
   ASSERT_TRUE(std::holds_alternative<Comparison>(result));
   EXPECT_EQ(std::get<Comparison>(result).warnings,
             std::vector<std::string>{"a.json and b.json differ in output_len (8 vs 16): the "
@@ -308,8 +308,7 @@ TEST(Compare, RefusesWhatIsNotAResultsObject) {
             "new.json: \"kind\": \"comparison\" is neither a run, a sweep nor a search");
   json newer = run;
   newer["schema_version"] = 2;
-  EXPECT_EQ(refusal(newer, run),
-            "base.json: schema_version 2 is newer than this bench reads (1)");
+  EXPECT_EQ(refusal(newer, run), "base.json: schema_version 2 is newer than this bench reads (1)");
 }
 
 }  // namespace

@@ -40,10 +40,9 @@ class TempFile {
  public:
   explicit TempFile(const std::string& contents)
       : path_(std::filesystem::temp_directory_path() /
-              ("bench_compare_inputs_" + std::to_string(::testing::UnitTest::GetInstance()
-                                                            ->random_seed()) +
-               "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-               ".json")) {
+              ("bench_compare_inputs_" +
+               std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json")) {
     std::ofstream(path_) << contents;
   }
   ~TempFile() { std::filesystem::remove(path_); }

@@ -30,9 +30,9 @@ using nlohmann::json;
 
 constexpr const char* kScaled[] = {"output_throughput", "input_throughput", "total_throughput",
                                    "request_throughput"};
-constexpr const char* kLatencies[] = {"median_ttft_ms", "p99_ttft_ms",  "median_itl_ms",
-                                      "p99_itl_ms",     "median_tpot_ms", "p99_tpot_ms",
-                                      "median_e2e_latency_ms", "p99_e2e_latency_ms"};
+constexpr const char* kLatencies[] = {
+    "median_ttft_ms", "p99_ttft_ms", "median_itl_ms",         "p99_itl_ms",
+    "median_tpot_ms", "p99_tpot_ms", "median_e2e_latency_ms", "p99_e2e_latency_ms"};
 
 // `count` repeats of run_c4.json on a server `slower` times slower (0.10: throughput / 1.1,
 // latency x 1.1), each figure with its own seeded noise.
@@ -46,7 +46,8 @@ json repeated(std::uint64_t seed, int count, double slower) {
   for (int i = 0; i < count; ++i) {
     json repeat = run;
     for (const char* key : kScaled) repeat[key] = run[key].get<double>() / (1 + slower) * noise();
-    for (const char* key : kLatencies) repeat[key] = run[key].get<double>() * (1 + slower) * noise();
+    for (const char* key : kLatencies)
+      repeat[key] = run[key].get<double>() * (1 + slower) * noise();
     runs.push_back(std::move(repeat));
   }
   return count == 1 ? runs.front() : bench::results::combine_repeats(runs);

@@ -24,20 +24,19 @@ json run_made_by(const std::string& libcurl, int cpus) {
 }
 
 TEST(ProvenanceCheck, SaysNothingOfResultsMadeAlike) {
-  EXPECT_TRUE(provenance_warnings(run_made_by("7.88.1", 2), "a.json", run_made_by("7.88.1", 2),
-                                  "b.json")
-                  .empty());
+  EXPECT_TRUE(
+      provenance_warnings(run_made_by("7.88.1", 2), "a.json", run_made_by("7.88.1", 2), "b.json")
+          .empty());
 }
 
 TEST(ProvenanceCheck, WarnsOnceForEachItemTheyDifferIn) {
-  const std::vector<std::string> warnings = provenance_warnings(
-      run_made_by("7.88.1", 2), "a.json", run_made_by("8.5.0", 32), "b.json");
+  const std::vector<std::string> warnings =
+      provenance_warnings(run_made_by("7.88.1", 2), "a.json", run_made_by("8.5.0", 32), "b.json");
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_EQ(warnings[0],
             "a.json and b.json were made with a different libcurl version (7.88.1 vs 8.5.0): "
             "figures may differ for that reason alone");
-  EXPECT_NE(warnings[1].find("different CPUs online (2 vs 32)"), std::string::npos)
-      << warnings[1];
+  EXPECT_NE(warnings[1].find("different CPUs online (2 vs 32)"), std::string::npos) << warnings[1];
 }
 
 TEST(ProvenanceCheck, AnItemOneFileLacksIsUnknown) {
@@ -57,8 +56,9 @@ TEST(ProvenanceCheck, FilesWithoutTheBlockAreUnknownNotDifferent) {
   const std::vector<std::string> warnings =
       provenance_warnings(older, "old.json", run_made_by("7.88.1", 2), "new.json");
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0], "old.json does not record what made it (an older bench): its build "
-                         "and host are unknown against new.json's");
+  EXPECT_EQ(warnings[0],
+            "old.json does not record what made it (an older bench): its build "
+            "and host are unknown against new.json's");
 }
 
 }  // namespace

@@ -15,9 +15,9 @@
 
 namespace {
 
-using bench::compare::Comparison;
 using bench::compare::CompareError;
 using bench::compare::CompareOptions;
+using bench::compare::Comparison;
 using bench::testing::compare_fixture;
 using nlohmann::json;
 constexpr std::size_t npos = std::string::npos;
@@ -40,9 +40,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-std::string render(const Comparison& comparison) {
-  return bench::compare::render_text(comparison);
-}
+std::string render(const Comparison& comparison) { return bench::compare::render_text(comparison); }
 
 // The line that starts with `prefix`, or "".
 std::string line_starting(const std::string& text, const std::string& prefix) {
@@ -95,7 +93,8 @@ TEST(RenderText, LabelsEveryTokenThroughputByKind) {
     const std::string before = text.substr(0, at);
     EXPECT_TRUE(before.ends_with("output ") || before.ends_with("input ") ||
                 before.ends_with("total "))
-        << "a bare tok/s at " << at << ":\n" << text;
+        << "a bare tok/s at " << at << ":\n"
+        << text;
   }
 }
 
@@ -168,10 +167,9 @@ TEST(RenderText, TitlesEachSweepPointAndListsUnmatchedOnes) {
     if (count > 0) per_point.push_back(std::to_string(count) + " at " + point.label);
   }
   ASSERT_EQ(per_point.size(), 2u) << text;
-  EXPECT_EQ(lines_of(text).back(),
-            std::to_string(comparison.regressions()) +
-                " regressions beyond 5% (--fail-on-regression): " + per_point[0] + ", " +
-                per_point[1])
+  EXPECT_EQ(lines_of(text).back(), std::to_string(comparison.regressions()) +
+                                       " regressions beyond 5% (--fail-on-regression): " +
+                                       per_point[0] + ", " + per_point[1])
       << text;
 }
 

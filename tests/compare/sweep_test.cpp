@@ -37,7 +37,7 @@ const Row& output_row(const bench::compare::PointComparison& point) {
 }
 
 TEST(CompareSweeps, MatchesPointsByValueAndListsTheRest) {
-  const json base = compare_fixture("sweep_c1_2_4.json");      // concurrency 1, 2, 4
+  const json base = compare_fixture("sweep_c1_2_4.json");       // concurrency 1, 2, 4
   const json next = compare_fixture("sweep_c2_4_8_slow.json");  // concurrency 2, 4, 8
   const Comparison comparison = compared(base, next);
   EXPECT_EQ(comparison.sweep_variable, "concurrency");
@@ -93,8 +93,7 @@ TEST(CompareSweeps, MatchesRatesIncludingInf) {
   next["sweep"]["values"] = {"inf", 4.5, 16};
   next["points"] = {base["points"][2], base["points"][1], base["points"][0]};
   const Comparison comparison = compared(base, next);
-  EXPECT_EQ(labels(comparison),
-            (std::vector<std::string>{"request_rate=4.5", "request_rate=inf"}));
+  EXPECT_EQ(labels(comparison), (std::vector<std::string>{"request_rate=4.5", "request_rate=inf"}));
   EXPECT_EQ(comparison.only_in_base, std::vector<std::string>{"request_rate=1"});
   EXPECT_EQ(comparison.only_in_new, std::vector<std::string>{"request_rate=16"});
   EXPECT_EQ(output_row(comparison.points[1]).verdict, Verdict::same);  // the same point
@@ -164,7 +163,8 @@ TEST(CompareSweeps, RefusesSweepsOfDifferentVariables) {
 
 TEST(CompareSweeps, RefusesASweepWithoutPoints) {
   const json empty = {{"kind", "sweep"}, {"points", json::array()}};
-  EXPECT_EQ(refusal(empty, compare_fixture("sweep_c1_2_4.json")), "base.json: a sweep without points");
+  EXPECT_EQ(refusal(empty, compare_fixture("sweep_c1_2_4.json")),
+            "base.json: a sweep without points");
 }
 
 }  // namespace

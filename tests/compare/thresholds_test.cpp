@@ -64,8 +64,8 @@ TEST(ParseThresholds, OneForEveryFigureAsBefore) {
 TEST(ParseThresholds, PerFigureAndADefaultBeside) {
   const Thresholds t = parsed_thresholds("output_throughput=2%,p99_ttft_ms=10%");
   EXPECT_FALSE(t.all.has_value());
-  EXPECT_EQ(t.by_metric, (std::map<std::string, double>{{"output_throughput", 0.02},
-                                                         {"p99_ttft_ms", 0.1}}));
+  EXPECT_EQ(t.by_metric,
+            (std::map<std::string, double>{{"output_throughput", 0.02}, {"p99_ttft_ms", 0.1}}));
   const Thresholds both = parsed_thresholds("5%, p99_itl_ms=0.2");
   EXPECT_DOUBLE_EQ(both.all.value_or(-1), 0.05);
   EXPECT_DOUBLE_EQ(both.by_metric.at("p99_itl_ms"), 0.2);
@@ -78,10 +78,10 @@ TEST(ParseThresholds, APeersNameIsBenchsFigure) {
 }
 
 TEST(ParseThresholds, RefusesWhatItCannotApply) {
-  EXPECT_EQ(thresholds_refusal("p90_ttft_ms=5%").rfind(
-                "--fail-on-regression: 'p90_ttft_ms' is not a figure bench compare judges "
-                "(output_throughput, ",
-                0),
+  EXPECT_EQ(thresholds_refusal("p90_ttft_ms=5%")
+                .rfind("--fail-on-regression: 'p90_ttft_ms' is not a figure bench compare judges "
+                       "(output_throughput, ",
+                       0),
             0u);
   EXPECT_EQ(thresholds_refusal("p99_ttft_ms=5"),
             "--fail-on-regression: '5' would be a fraction (500%); write 5% for 5 percent, or a "
@@ -140,11 +140,10 @@ json four_token_chunks() {
 TEST(CompareCompatFiles, AJsonCompatFileIsReadByItsOwnDefinitions) {
   const json native = four_token_chunks();
   for (const auto compat : {bench::results::Compat::sglang, bench::results::Compat::vllm}) {
-    const bench::testing::TempFile file(
-        "compat.json", bench::results::compat_view(native, compat).dump());
+    const bench::testing::TempFile file("compat.json",
+                                        bench::results::compat_view(native, compat).dump());
     auto loaded = bench::compare::load_results(file.path());
-    ASSERT_TRUE(std::holds_alternative<json>(loaded))
-        << std::get<CompareError>(loaded).message;
+    ASSERT_TRUE(std::holds_alternative<json>(loaded)) << std::get<CompareError>(loaded).message;
     const json& read = std::get<json>(loaded);
     EXPECT_EQ(read, native);  // the view taken off again, key for key
     const auto comparison = bench::testing::compared(native, read, 0.05);
@@ -161,8 +160,9 @@ TEST(CompareCompatFiles, AViewThatCannotBeReadSoIsRefusedNamingWhy) {
   auto loaded = bench::compare::load_results(odd.path());
   ASSERT_TRUE(std::holds_alternative<CompareError>(loaded));
   EXPECT_EQ(std::get<CompareError>(loaded).message,
-            odd.path() + ": \"json_compat\": \"genai-perf\" is no view this bench writes (vllm, "
-                         "sglang): its keys cannot be read by bench's definitions");
+            odd.path() +
+                ": \"json_compat\": \"genai-perf\" is no view this bench writes (vllm, "
+                "sglang): its keys cannot be read by bench's definitions");
 
   json stripped = bench::results::compat_view(four_token_chunks(), bench::results::Compat::sglang);
   stripped.erase("p99_itl_per_token_ms");

@@ -69,8 +69,7 @@ class BurstSource final : public bench::engine::RequestSource {
 
  private:
   std::string url_;
-  std::string body_ =
-      R"({"model":"m","prompt":"hi","max_tokens":40,"stream":true})";
+  std::string body_ = R"({"model":"m","prompt":"hi","max_tokens":40,"stream":true})";
   std::vector<std::string> headers_ = {"Content-Type: application/json"};
   std::int64_t spacing_ns_;
   std::int64_t epoch_ns_;
@@ -81,9 +80,9 @@ class BurstSource final : public bench::engine::RequestSource {
 inline std::vector<double> lateness_ms(const BurstSource& source, std::int64_t limit_ms) {
   std::vector<double> late;
   for (const auto& handler : source.handlers) {
-    late.push_back(static_cast<double>(handler->end_ns - handler->send_ns -
-                                       limit_ms * bench::kNsPerMs) /
-                   bench::kNsPerMs);
+    late.push_back(
+        static_cast<double>(handler->end_ns - handler->send_ns - limit_ms * bench::kNsPerMs) /
+        bench::kNsPerMs);
   }
   std::sort(late.begin(), late.end());
   return late;

@@ -14,8 +14,7 @@ TEST(CurlError, SuccessIsNoError) {
 }
 
 TEST(CurlError, ConnectFailuresByKind) {
-  EXPECT_EQ(classify_curl_result(CURLE_COULDNT_CONNECT, false, false),
-            ErrorClass::connect_refused);
+  EXPECT_EQ(classify_curl_result(CURLE_COULDNT_CONNECT, false, false), ErrorClass::connect_refused);
   EXPECT_EQ(classify_curl_result(CURLE_COULDNT_RESOLVE_HOST, false, false), ErrorClass::dns);
   EXPECT_EQ(classify_curl_result(CURLE_PEER_FAILED_VERIFICATION, false, false), ErrorClass::tls);
 }

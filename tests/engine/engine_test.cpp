@@ -79,8 +79,7 @@ class RecordingHandler final : public TransferHandler {
 // Sends `count` streamed completion requests as fast as the concurrency allows.
 class StreamingSource final : public bench::engine::RequestSource {
  public:
-  StreamingSource(std::string url, int count, Tally& tally)
-      : url_(std::move(url)), tally_(tally) {
+  StreamingSource(std::string url, int count, Tally& tally) : url_(std::move(url)), tally_(tally) {
     for (int i = 0; i < count; ++i) handlers.push_back(std::make_unique<RecordingHandler>(tally));
   }
   std::optional<std::int64_t> next_due_ns() override {
@@ -100,9 +99,8 @@ class StreamingSource final : public bench::engine::RequestSource {
   std::vector<std::unique_ptr<RecordingHandler>> handlers;
   std::int64_t cancel_at = INT64_MAX;
   bench::testing::WaitCount taken;  // requests handed to the engine, for another thread to wait on
-  std::string body =
-      R"({"model":"m","prompt":"hi there","max_tokens":8,"stream":true,)"
-      R"("stream_options":{"include_usage":true}})";
+  std::string body = R"({"model":"m","prompt":"hi there","max_tokens":8,"stream":true,)"
+                     R"("stream_options":{"include_usage":true}})";
 
  private:
   std::string url_;

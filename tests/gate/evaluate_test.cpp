@@ -92,17 +92,16 @@ TEST(Evaluate, FormatsTheLineAsPeopleReadIt) {
   const json run = {{"output_throughput", 612.3}, {"p99_ttft_ms", 812.456}};
   const std::vector<Gate> gates = {under("output_throughput", 800), over("p99_ttft_ms", 500)};
   EXPECT_EQ(messages(evaluate(gates, run)),
-            (std::vector<std::string>{
-                "gate failed: output_throughput = 612.3 < 800 (--fail-under)",
-                "gate failed: p99_ttft_ms = 812.46 > 500 (--fail-over)"}));
+            (std::vector<std::string>{"gate failed: output_throughput = 612.3 < 800 (--fail-under)",
+                                      "gate failed: p99_ttft_ms = 812.46 > 500 (--fail-over)"}));
 }
 
 TEST(Evaluate, ShowsEnoughDigitsToTellValueFromLimit) {
   const json run = {{"output_throughput", 799.9999}};
   const Gate at = under("output_throughput", 800);
-  EXPECT_EQ(messages(evaluate({&at, 1}, run)),
-            std::vector<std::string>{
-                "gate failed: output_throughput = 799.9999 < 800 (--fail-under)"});
+  EXPECT_EQ(
+      messages(evaluate({&at, 1}, run)),
+      std::vector<std::string>{"gate failed: output_throughput = 799.9999 < 800 (--fail-under)"});
 }
 
 TEST(Evaluate, ValueEqualToTheLimitPasses) {
@@ -212,13 +211,13 @@ TEST(Evaluate, ChecksEverySweepPointAndNamesTheFailingOnes) {
   ASSERT_EQ(outcome.violations.size(), 2u);
   EXPECT_EQ(outcome.violations[0].point, "concurrency=1");
   EXPECT_EQ(outcome.violations[1].point, "concurrency=2");
-  EXPECT_EQ(outcome.violations[0].message.rfind(
-                "gate failed at concurrency=1: output_throughput = ", 0),
-            0u)
+  EXPECT_EQ(
+      outcome.violations[0].message.rfind("gate failed at concurrency=1: output_throughput = ", 0),
+      0u)
       << outcome.violations[0].message;
-  EXPECT_EQ(outcome.violations[1].message.rfind(
-                "gate failed at concurrency=2: output_throughput = ", 0),
-            0u)
+  EXPECT_EQ(
+      outcome.violations[1].message.rfind("gate failed at concurrency=2: output_throughput = ", 0),
+      0u)
       << outcome.violations[1].message;
 }
 
@@ -296,8 +295,8 @@ TEST(ToJson, RecordsGatesAndViolations) {
   const json out = bench::gate::to_json(outcome);
   EXPECT_EQ(out["passed"], false);
   ASSERT_EQ(out["gates"].size(), 2u);
-  EXPECT_EQ(out["gates"][0], (json{{"flag", "--fail-over"}, {"metric", "p99_ttft_ms"},
-                                   {"limit", 0.0}}));
+  EXPECT_EQ(out["gates"][0],
+            (json{{"flag", "--fail-over"}, {"metric", "p99_ttft_ms"}, {"limit", 0.0}}));
   EXPECT_EQ(out["gates"][1]["metric"], "error_rate");
   ASSERT_EQ(out["violations"].size(), 3u);
   EXPECT_EQ(out["violations"][2]["point"], "concurrency=4");

@@ -91,8 +91,8 @@ TEST(ParseGate, SuggestsTheNameWithItsMissingUnitSuffix) {
   EXPECT_EQ(refusal(GateKind::fail_over, "p99_ttft=1"),
             "--fail-over: 'p99_ttft' is not a metric of bench's results (did you mean "
             "p99_ttft_ms?)");
-  EXPECT_NE(refusal(GateKind::fail_over, "median_e2e_latency=1").find(
-                "(did you mean median_e2e_latency_ms?)"),
+  EXPECT_NE(refusal(GateKind::fail_over, "median_e2e_latency=1")
+                .find("(did you mean median_e2e_latency_ms?)"),
             std::string::npos);
 }
 
@@ -125,8 +125,7 @@ TEST(ParseGate, OffersNoSuggestionForAnUnrelatedName) {
   EXPECT_EQ(message.rfind("--fail-under: 'banana' is not a metric of bench's results", 0), 0u)
       << message;
   // The list is in docs/results-format.md, not the README.
-  EXPECT_NE(message.find("docs/results-format.md, \"JSON results\""), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("docs/results-format.md, \"JSON results\""), std::string::npos) << message;
 }
 
 TEST(ParseGate, ChecksNamesAgainstTheListGiven) {
@@ -165,15 +164,14 @@ TEST(FlagOf, NamesEachKindsFlag) {
 
 TEST(CheckMetric, AcceptsEveryRunMetricName) {
   for (const std::string& name : bench::results::run_metric_names()) {
-    EXPECT_FALSE(check_metric("--fail-under", name, bench::results::run_metric_names()))
-        << name;
+    EXPECT_FALSE(check_metric("--fail-under", name, bench::results::run_metric_names())) << name;
   }
 }
 
 TEST(CheckMetric, RefusesNonNumericAndNestedKeys) {
   // Strings, booleans and objects of the results are not metrics a gate can compare.
-  for (const std::string name : {"model", "itl_estimated", "config", "errors", "schema_version",
-                                  "steady_state"}) {
+  for (const std::string name :
+       {"model", "itl_estimated", "config", "errors", "schema_version", "steady_state"}) {
     EXPECT_TRUE(check_metric("--fail-under", name, bench::results::run_metric_names())) << name;
   }
 }

@@ -24,13 +24,18 @@ Gate gate_of(GateKind kind, const std::string& spec) {
 }
 
 json run(double output, double p99_ttft_ms) {
-  return {{"kind", "run"}, {"output_throughput", output}, {"p99_ttft_ms", p99_ttft_ms},
-          {"sent", 10},     {"failed", 0}};
+  return {{"kind", "run"},
+          {"output_throughput", output},
+          {"p99_ttft_ms", p99_ttft_ms},
+          {"sent", 10},
+          {"failed", 0}};
 }
 
 // Three repeats whose mean output is 100 tok/s and mean p99 TTFT 400 ms; the worst repeat
 // makes 90 tok/s and 480 ms.
-json repeated() { return bench::results::combine_repeats({run(90, 480), run(100, 320), run(110, 400)}); }
+json repeated() {
+  return bench::results::combine_repeats({run(90, 480), run(100, 320), run(110, 400)});
+}
 
 TEST(RepeatedGates, JudgeTheMeanOfTheRepeatsByDefault) {
   const std::vector<Gate> gates = {gate_of(GateKind::fail_under, "output_throughput=95"),

@@ -48,8 +48,7 @@ TEST(Slo, AnErrorRateIsAFractionOrAPercentage) {
 }
 
 TEST(Slo, RefusesBadValuesInOneLineNamingTheFlag) {
-  EXPECT_EQ(refusal("p99_ttft_ms<=abc"),
-            "--slo: 'p99_ttft_ms<=abc': VALUE 'abc' is not a number");
+  EXPECT_EQ(refusal("p99_ttft_ms<=abc"), "--slo: 'p99_ttft_ms<=abc': VALUE 'abc' is not a number");
   EXPECT_EQ(refusal("p99_ttft_ms=500"),
             "--slo: 'p99_ttft_ms=500' needs one METRIC<=VALUE or METRIC>=VALUE (p99_ttft_ms<=500)");
   EXPECT_NE(refusal("p99_ttft<=500").find("did you mean p99_ttft_ms?"), std::string::npos)

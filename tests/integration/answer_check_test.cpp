@@ -92,8 +92,7 @@ TEST(AnswerCheck, ARandomWeightModelIsWarnedOfInTextJsonAndStderrWithTheExitCode
       << run.err;
   EXPECT_NE(run.out.find("Answer check:                     WARNING: 0 of 3"), std::string::npos)
       << run.out;
-  EXPECT_NE(run.out.find("  count_to_10: expected the numbers 1 to 10 in order"),
-            std::string::npos)
+  EXPECT_NE(run.out.find("  count_to_10: expected the numbers 1 to 10 in order"), std::string::npos)
       << run.out;
   const json check = json::parse(bench::testing::read_file(json_path)).at("answer_check");
   EXPECT_EQ(check.at("verdict"), "implausible");

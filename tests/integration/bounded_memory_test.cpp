@@ -37,11 +37,26 @@ constexpr double kMaxBytesPerRequest = 16;
 // bench's peak RSS (KiB) for `requests` requests against `server`, closed loop at 16.
 long peak_rss_kib(const ServeSimProcess& server, long requests,
                   const std::vector<std::string>& dataset) {
-  std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--endpoint", "completions", "--concurrency", "16",
-      "--num-prompts", std::to_string(requests), "--output-len", "2", "--ignore-eos",
-      "--per-chunk-usage", "off", "--latency-sample-budget", "20000", "--seed", "3",
-      "--output-format", "json", "--quiet"};
+  std::vector<std::string> args = {"--base-url",
+                                   server.base_url(),
+                                   "--endpoint",
+                                   "completions",
+                                   "--concurrency",
+                                   "16",
+                                   "--num-prompts",
+                                   std::to_string(requests),
+                                   "--output-len",
+                                   "2",
+                                   "--ignore-eos",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--latency-sample-budget",
+                                   "20000",
+                                   "--seed",
+                                   "3",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet"};
   args.insert(args.end(), dataset.begin(), dataset.end());
   ProcessOptions options;
   options.timeout = std::chrono::milliseconds(240'000);

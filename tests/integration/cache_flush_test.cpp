@@ -48,11 +48,25 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
   std::vector<ProcessResult> runs;
   for (const std::string flush : {"", "", "--flush-cache"}) {
     if (base_url.empty()) break;
-    std::vector<std::string> args = {
-        "--base-url", base_url, "--seed", "1", "--concurrency", "4", "--num-prompts", "4",
-        "--input-len", "128", "--output-len", "4", "--ignore-eos", "--per-chunk-usage", "off",
-        "--save-requests", dir.file("run" + std::to_string(runs.size()) + ".jsonl"),
-        "--output-format", "json"};
+    std::vector<std::string> args = {"--base-url",
+                                     base_url,
+                                     "--seed",
+                                     "1",
+                                     "--concurrency",
+                                     "4",
+                                     "--num-prompts",
+                                     "4",
+                                     "--input-len",
+                                     "128",
+                                     "--output-len",
+                                     "4",
+                                     "--ignore-eos",
+                                     "--per-chunk-usage",
+                                     "off",
+                                     "--save-requests",
+                                     dir.file("run" + std::to_string(runs.size()) + ".jsonl"),
+                                     "--output-format",
+                                     "json"};
     if (!flush.empty()) args.push_back(flush);
     runs.push_back(run_process(BENCH_BINARY, bench::testing::without_answer_check(args)));
   }
@@ -66,8 +80,11 @@ TEST(CacheFlush, AFlushedServeSimServesTheSameRunAgainWithNothingCached) {
   const std::vector<json> flushed = cached_tokens(dir.file("run2.jsonl"));
   ASSERT_EQ(flushed.size(), 4u);
   for (const json& cached : flushed) EXPECT_EQ(cached, 0);
-  EXPECT_EQ(count_of(runs[2].err, "bench: prefix cache flushed with POST /flush_cache before "
-                                  "each point"), 1u) << runs[2].err;
+  EXPECT_EQ(count_of(runs[2].err,
+                     "bench: prefix cache flushed with POST /flush_cache before "
+                     "each point"),
+            1u)
+      << runs[2].err;
   const json results = json::parse(runs[2].out);
   EXPECT_EQ(results["prefix_cache_flush"], "flush_cache");
   EXPECT_TRUE(json::parse(runs[1].out)["prefix_cache_flush"].is_null());
@@ -82,12 +99,28 @@ TEST(CacheFlush, EachPointOfASweepOnTheEmbeddedServerStartsWithNothingCached) {
   // --reuse-prompts resends the first point's prompts: without --flush-cache the second
   // point's requests find 496 of their 512 prompt tokens cached (sim_prefix_cache_test.cpp).
   TempDir dir;
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--sim-profile", "tiny", "--sim-prefix-cache", "on", "--concurrency", "4,4",
-       "--num-prompts", "4", "--input-len", "512", "--output-len", "4", "--ignore-eos",
-       "--reuse-prompts", "--seed", "42", "--flush-cache", "--save-requests",
-       dir.file("requests.jsonl"), "--output-format", "json", "--quiet"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--sim-profile",
+                                                       "tiny",
+                                                       "--sim-prefix-cache",
+                                                       "on",
+                                                       "--concurrency",
+                                                       "4,4",
+                                                       "--num-prompts",
+                                                       "4",
+                                                       "--input-len",
+                                                       "512",
+                                                       "--output-len",
+                                                       "4",
+                                                       "--ignore-eos",
+                                                       "--reuse-prompts",
+                                                       "--seed",
+                                                       "42",
+                                                       "--flush-cache",
+                                                       "--save-requests",
+                                                       dir.file("requests.jsonl"),
+                                                       "--output-format",
+                                                       "json",
+                                                       "--quiet"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<json> cached = cached_tokens(dir.file("requests.jsonl"));
   ASSERT_EQ(cached.size(), 8u);
@@ -125,8 +158,8 @@ class ChatServer {
           } else if (request.starts_with("GET /v1/models ") && !models.empty()) {
             exchange.send(bench::testing::http_response(200, "application/json", models));
           } else {
-            exchange.send(bench::testing::http_response(
-                404, "application/json", R"({"error":{"message":"Not Found"}})"));
+            exchange.send(bench::testing::http_response(404, "application/json",
+                                                        R"({"error":{"message":"Not Found"}})"));
           }
         }) {}
 
@@ -150,10 +183,14 @@ class ChatServer {
 };
 
 ProcessResult run_bench(const ChatServer& server, std::vector<std::string> extra) {
-  std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--model", "m", "--per-chunk-usage", "off",
-      "--num-prompts", "2", "--input-len", "16", "--output-len", "1", "--output-format",
-      "json", "--request-timeout", "20"};
+  std::vector<std::string> args = {"--base-url",        server.base_url(),
+                                   "--model",           "m",
+                                   "--per-chunk-usage", "off",
+                                   "--num-prompts",     "2",
+                                   "--input-len",       "16",
+                                   "--output-len",      "1",
+                                   "--output-format",   "json",
+                                   "--request-timeout", "20"};
   args.insert(args.end(), extra.begin(), extra.end());
   bench::testing::ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
@@ -164,9 +201,10 @@ TEST(CacheFlush, AServerWithNoWayToFlushIsSaidOnceAndTheRunGoesOn) {
   const ChatServer server("", "");
   const ProcessResult run = run_bench(server, {"--flush-cache", "--concurrency", "2,2"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(count_of(run.err, "bench: --flush-cache: the server offers no way to flush its "
-                              "prefix cache (tried POST /flush_cache, /reset_prefix_cache; vLLM "
-                              "serves the latter only with VLLM_SERVER_DEV_MODE=1)"),
+  EXPECT_EQ(count_of(run.err,
+                     "bench: --flush-cache: the server offers no way to flush its "
+                     "prefix cache (tried POST /flush_cache, /reset_prefix_cache; vLLM "
+                     "serves the latter only with VLLM_SERVER_DEV_MODE=1)"),
             1u)
       << run.err;
   const json results = json::parse(run.out);
@@ -178,8 +216,9 @@ TEST(CacheFlush, AServerWithNoWayToFlushIsSaidOnceAndTheRunGoesOn) {
 void expect_cache_prompt_false_on_every_request(const ChatServer& server) {
   const ProcessResult run = run_bench(server, {"--flush-cache"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(count_of(run.err, "bench: --flush-cache: llama.cpp: cache_prompt false on every "
-                              "request"),
+  EXPECT_EQ(count_of(run.err,
+                     "bench: --flush-cache: llama.cpp: cache_prompt false on every "
+                     "request"),
             1u)
       << run.err;
   EXPECT_EQ(json::parse(run.out)["prefix_cache_flush"], "cache_prompt_false");
@@ -215,8 +254,9 @@ TEST(CacheFlush, AFlushThatFailsIsSaidOnceAndTheSweepGoesOn) {
   const ProcessResult run = run_bench(server, {"--flush-cache", "--concurrency", "1,1,1"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(count_of(run.err, "bench: prefix cache flushed with POST /flush_cache"), 1u);
-  EXPECT_EQ(count_of(run.err, "bench: --flush-cache: POST /flush_cache answered HTTP 503: "
-                              "requests are running; the run goes on with the cache as it is"),
+  EXPECT_EQ(count_of(run.err,
+                     "bench: --flush-cache: POST /flush_cache answered HTTP 503: "
+                     "requests are running; the run goes on with the cache as it is"),
             1u)
       << run.err;
   const json results = json::parse(run.out);

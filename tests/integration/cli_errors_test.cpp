@@ -42,34 +42,36 @@ TEST_P(BadFlag, IsRejectedWithAMessageNamingTheFlagAndNothingIsSent) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cli, BadFlag,
-    ::testing::Values(BadFlagCase{{"--concurrency", "-1"}, "--concurrency"},
-                      BadFlagCase{{"--concurrency", "0"}, "--concurrency"},
-                      BadFlagCase{{"--num-prompts", "ten"}, "--num-prompts"},
-                      BadFlagCase{{"--endpoint", "embeddings"}, "--endpoint"},
-                      BadFlagCase{{"--extra-body", "{not json"}, "--extra-body: '{not json'"},
-                      BadFlagCase{{"--extra-body", "[1,2]"}, "--extra-body"},
-                      BadFlagCase{{"--header", "no-colon-here"}, "--header: 'no-colon-here'"},
-                      BadFlagCase{{"--base-url", "ftp://example"}, "--base-url: 'ftp://example'"},
-                      BadFlagCase{{"--output-format", "xml"}, "--output-format"},
-                      BadFlagCase{{"--request-timeout", "-5"}, "--request-timeout"},
-                      BadFlagCase{{"--no-such-flag"}, "--no-such-flag"},
-                      BadFlagCase{{"--extra-body", R"({"stream":false})"}, "--extra-body: \"stream\""},
-                      BadFlagCase{{"--extra-body", R"({"stream":null})"}, "--extra-body: \"stream\""},
-                      BadFlagCase{{"--extra-body", R"({"n":2})"}, "--extra-body: \"n\""},
-                      BadFlagCase{{"--sim-profile", "tiny"}, "--sim-profile"},
-                      BadFlagCase{{"--sim-no-usage"}, "--sim-no-usage"},
-                      BadFlagCase{{"--output-file", "/nonexistent-bench-dir/r.json"},
-                                  "--output-file: '/nonexistent-bench-dir/r.json'"},
-                      BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
-                      BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"},
-                      // CLI11 read -1 into the unsigned seed as 18446744073709551615.
-                      BadFlagCase{{"--seed", "-1"}, "--seed: '-1' is not a number >= 0"}));
+    ::testing::Values(
+        BadFlagCase{{"--concurrency", "-1"}, "--concurrency"},
+        BadFlagCase{{"--concurrency", "0"}, "--concurrency"},
+        BadFlagCase{{"--num-prompts", "ten"}, "--num-prompts"},
+        BadFlagCase{{"--endpoint", "embeddings"}, "--endpoint"},
+        BadFlagCase{{"--extra-body", "{not json"}, "--extra-body: '{not json'"},
+        BadFlagCase{{"--extra-body", "[1,2]"}, "--extra-body"},
+        BadFlagCase{{"--header", "no-colon-here"}, "--header: 'no-colon-here'"},
+        BadFlagCase{{"--base-url", "ftp://example"}, "--base-url: 'ftp://example'"},
+        BadFlagCase{{"--output-format", "xml"}, "--output-format"},
+        BadFlagCase{{"--request-timeout", "-5"}, "--request-timeout"},
+        BadFlagCase{{"--no-such-flag"}, "--no-such-flag"},
+        BadFlagCase{{"--extra-body", R"({"stream":false})"}, "--extra-body: \"stream\""},
+        BadFlagCase{{"--extra-body", R"({"stream":null})"}, "--extra-body: \"stream\""},
+        BadFlagCase{{"--extra-body", R"({"n":2})"}, "--extra-body: \"n\""},
+        BadFlagCase{{"--sim-profile", "tiny"}, "--sim-profile"},
+        BadFlagCase{{"--sim-no-usage"}, "--sim-no-usage"},
+        BadFlagCase{{"--output-file", "/nonexistent-bench-dir/r.json"},
+                    "--output-file: '/nonexistent-bench-dir/r.json'"},
+        BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
+        BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"},
+        // CLI11 read -1 into the unsigned seed as 18446744073709551615.
+        BadFlagCase{{"--seed", "-1"}, "--seed: '-1' is not a number >= 0"}));
 
 // Each refusal is one line that a person can read: bounds as numbers, not 309 digits.
 TEST(Cli, RangeErrorsPrintReadableBounds) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--burstiness", "0"}, {"--request-timeout", "-1"},
-        {"--range-ratio", "2"}, {"--sim-time-scale", "0"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--burstiness", "0"},
+                                               {"--request-timeout", "-1"},
+                                               {"--range-ratio", "2"},
+                                               {"--sim-time-scale", "0"}}) {
     const ProcessResult result = run_process(BENCH_BINARY, args);
     EXPECT_EQ(result.exit_code, kExitUsage) << args[0];
     EXPECT_NE(result.err.find(args[0]), std::string::npos) << result.err;
@@ -90,9 +92,9 @@ TEST(Cli, SubcommandErrorsPointAtTheSubcommandsOwnHelp) {
 
 TEST(Cli, AnUnwritableOutputPathLeavesNoFileBehind) {
   bench::testing::TempDir dir;
-  const ProcessResult result = run_process(
-      BENCH_BINARY, {"--num-prompts", "2", "--output-file", dir.file("r.json"), "--html",
-                     dir.file("missing/r.html")});
+  const ProcessResult result =
+      run_process(BENCH_BINARY, {"--num-prompts", "2", "--output-file", dir.file("r.json"),
+                                 "--html", dir.file("missing/r.html")});
   EXPECT_EQ(result.exit_code, kExitUsage) << result.err;
   EXPECT_TRUE(bench::testing::read_file(dir.file("r.json")).empty());
 }
@@ -149,8 +151,7 @@ TEST(Cli, ServeSimHelpDocumentsTheServerFlags) {
   }
   // llama-2's template costs 3 tokens by the word rule, 8 as llama-2's tokenizer counts its
   // markers (native_tokenizer_test measures it): the help said 3 alone.
-  EXPECT_NE(result.out.find("3 template tokens by the word rule"), std::string::npos)
-      << result.out;
+  EXPECT_NE(result.out.find("3 template tokens by the word rule"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("8 with llama-2's"), std::string::npos) << result.out;
 }
 
@@ -182,8 +183,8 @@ TEST(Cli, APortThatAnswersNonHttpWasReachedAndDidNotAnswerHttp) {
 
 TEST(Cli, UnreachableServerWithAKnownModelCountsEveryRequestAsConnectRefused) {
   const ProcessResult result = run_process(
-      BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--model", "m", "--per-chunk-usage",
-                     "off", "--num-prompts", "5", "--output-format", "json"});
+      BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--model", "m", "--per-chunk-usage", "off",
+                     "--num-prompts", "5", "--output-format", "json"});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_NE(result.out.find("\"connect_refused\""), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("\"failed\": 5"), std::string::npos) << result.out;

@@ -38,9 +38,14 @@ std::string first_of(const std::string& cpus) { return cpus.substr(0, cpus.find(
 // opened as they go, so the run itself stays short.
 std::vector<std::string> heavy_closed_loop(const std::string& cpus, const std::string& base_url,
                                            std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"-c", cpus, BENCH_BINARY, "--concurrency", "1024",
-                                   "--preconnect", "0", "--num-prompts", "48", "--input-len", "8",
-                                   "--output-len", "16", "--output-format", "json"};
+  std::vector<std::string> args = {"-c",         cpus,
+                                   BENCH_BINARY, "--concurrency",
+                                   "1024",       "--preconnect",
+                                   "0",          "--num-prompts",
+                                   "48",         "--input-len",
+                                   "8",          "--output-len",
+                                   "16",         "--output-format",
+                                   "json"};
   if (!base_url.empty()) args.insert(args.end(), {"--base-url", base_url});
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -72,8 +77,7 @@ TEST(ClientThreadsAuto, ChoosesLoopsByTheCoresItsMaskAllows) {
       run_process("/usr/bin/taskset", heavy_closed_loop(first_of(cpus), server.base_url()));
   const json alone = client_of(one);
   EXPECT_EQ(alone["threads"], 1) << alone.dump();
-  EXPECT_NE(alone["threads_reason"].get<std::string>().find("(1 usable core)"),
-            std::string::npos)
+  EXPECT_NE(alone["threads_reason"].get<std::string>().find("(1 usable core)"), std::string::npos)
       << alone.dump();
 }
 
@@ -81,9 +85,9 @@ TEST(ClientThreadsAuto, LeavesACoreToTheEmbeddedServer) {
   const std::string cpus = two_usable_cpus();
   if (cpus.empty()) GTEST_SKIP() << "needs two usable CPUs";
   // The same load, a token every millisecond, against bench's own server: one core is its.
-  const ProcessResult run = run_process(
-      "/usr/bin/taskset",
-      heavy_closed_loop(cpus, "", {"--sim-ttft-ms", "1", "--sim-tpot-ms", "1"}));
+  const ProcessResult run =
+      run_process("/usr/bin/taskset",
+                  heavy_closed_loop(cpus, "", {"--sim-ttft-ms", "1", "--sim-tpot-ms", "1"}));
   const json client = client_of(run);
   EXPECT_EQ(client["threads"], 1) << client.dump();
   EXPECT_NE(client["threads_reason"].get<std::string>().find(
@@ -93,9 +97,9 @@ TEST(ClientThreadsAuto, LeavesACoreToTheEmbeddedServer) {
 }
 
 TEST(ClientThreadsAuto, ALightRunKeepsOneLoopAndAGivenNumberWins) {
-  const ProcessResult light = run_process(
-      BENCH_BINARY, {"--concurrency", "4", "--num-prompts", "8", "--input-len", "8",
-                     "--output-len", "8", "--sim-ttft-ms", "5", "--sim-tpot-ms", "2"});
+  const ProcessResult light =
+      run_process(BENCH_BINARY, {"--concurrency", "4", "--num-prompts", "8", "--input-len", "8",
+                                 "--output-len", "8", "--sim-ttft-ms", "5", "--sim-tpot-ms", "2"});
   ASSERT_EQ(light.exit_code, 0) << light.err;
   EXPECT_NE(light.err.find("bench: client: auto: 1 event loop, the expected load needs 0."),
             std::string::npos)
@@ -104,10 +108,10 @@ TEST(ClientThreadsAuto, ALightRunKeepsOneLoopAndAGivenNumberWins) {
 
   const std::string cpus = two_usable_cpus();
   if (cpus.empty()) return;
-  const ProcessResult given = run_process(
-      "/usr/bin/taskset", {"-c", first_of(cpus), BENCH_BINARY, "--client-threads", "2",
-                           "--concurrency", "4", "--num-prompts", "8", "--input-len", "8",
-                           "--output-len", "8", "--output-format", "json"});
+  const ProcessResult given =
+      run_process("/usr/bin/taskset", {"-c", first_of(cpus), BENCH_BINARY, "--client-threads", "2",
+                                       "--concurrency", "4", "--num-prompts", "8", "--input-len",
+                                       "8", "--output-len", "8", "--output-format", "json"});
   const json client = client_of(given);
   EXPECT_EQ(client["threads"], 2) << client.dump();
   EXPECT_EQ(client["threads_auto"], false);

@@ -91,10 +91,22 @@ struct KeyedRun {
 
 KeyedRun run_with_key(const std::string& base_url, std::vector<std::string> extra) {
   TempDir dir;
-  std::vector<std::string> args = {
-      "--base-url", base_url, "--api-key", std::string(kApiKey), "--input-len", "16",
-      "--output-len", "8", "--request-timeout", "20", "--output-file", dir.file("results.json"),
-      "--save-requests", dir.file("requests.jsonl"), "--html", dir.file("report.html")};
+  std::vector<std::string> args = {"--base-url",
+                                   base_url,
+                                   "--api-key",
+                                   std::string(kApiKey),
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8",
+                                   "--request-timeout",
+                                   "20",
+                                   "--output-file",
+                                   dir.file("results.json"),
+                                   "--save-requests",
+                                   dir.file("requests.jsonl"),
+                                   "--html",
+                                   dir.file("report.html")};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
@@ -109,8 +121,10 @@ KeyedRun run_with_key(const std::string& base_url, std::vector<std::string> extr
 // No byte of any output holds `secret`.
 void expect_nowhere(const KeyedRun& outcome, std::string_view secret) {
   const std::pair<const char*, const std::string*> outputs[] = {
-      {"stdout", &outcome.process.out},       {"stderr", &outcome.process.err},
-      {"--output-file", &outcome.results_file}, {"--save-requests", &outcome.requests_file},
+      {"stdout", &outcome.process.out},
+      {"stderr", &outcome.process.err},
+      {"--output-file", &outcome.results_file},
+      {"--save-requests", &outcome.requests_file},
       {"--html", &outcome.html_file}};
   for (const auto& [name, text] : outputs) {
     const std::size_t at = text->find(secret);
@@ -120,8 +134,10 @@ void expect_nowhere(const KeyedRun& outcome, std::string_view secret) {
 }
 
 std::vector<std::string> refused_run_flags() {
-  return {"--model", "m", "--per-chunk-usage", "off", "--num-prompts",
-          std::to_string(kManyRequests), "--concurrency", "4"};
+  return {"--model",           "m",
+          "--per-chunk-usage", "off",
+          "--num-prompts",     std::to_string(kManyRequests),
+          "--concurrency",     "4"};
 }
 
 TEST(Credentials, RefusedModelListSaysCheckTheKeyNotPassModel) {
@@ -242,8 +258,7 @@ TEST(Credentials, StreamErrorEchoingACredentialHeaderShowsItNowhere) {
   const json results = json::parse(outcome.process.out, nullptr, false);
   ASSERT_TRUE(results.is_object()) << outcome.process.out.substr(0, 300);
   EXPECT_EQ(results["errors"]["stream_error"]["count"], 4) << results["errors"].dump();
-  EXPECT_NE(outcome.requests_file.find("X-Api-Key [REDACTED] has no quota left"),
-            std::string::npos)
+  EXPECT_NE(outcome.requests_file.find("X-Api-Key [REDACTED] has no quota left"), std::string::npos)
       << outcome.requests_file.substr(0, 600);
   expect_nowhere(outcome, kSecretWord);
 }
@@ -255,8 +270,8 @@ TEST(Credentials, UrlPasswordIsNeitherShownNorEchoed) {
   TempDir dir;
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
-  std::vector<std::string> args = {"--base-url", url, "--output-file", dir.file("results.json"),
-                                   "--input-len", "16", "--output-len", "8"};
+  std::vector<std::string> args = {"--base-url",  url,  "--output-file", dir.file("results.json"),
+                                   "--input-len", "16", "--output-len",  "8"};
   for (const std::string& flag : refused_run_flags()) args.push_back(flag);
   KeyedRun outcome;
   outcome.process = run_process(BENCH_BINARY, bench::testing::without_answer_check(args), limits);
@@ -266,8 +281,8 @@ TEST(Credentials, UrlPasswordIsNeitherShownNorEchoed) {
       << outcome.process.err;
   const json results = json::parse(outcome.results_file, nullptr, false);
   ASSERT_TRUE(results.is_object()) << outcome.results_file.substr(0, 300);
-  const std::string shown = "http://bench-user:[REDACTED]@127.0.0.1:" +
-                            std::to_string(refusing.server.port());
+  const std::string shown =
+      "http://bench-user:[REDACTED]@127.0.0.1:" + std::to_string(refusing.server.port());
   EXPECT_EQ(results["base_url"], shown);
   EXPECT_EQ(results["config"]["base_url"], shown);
   expect_nowhere(outcome, kSecretWord);

@@ -41,8 +41,8 @@ std::vector<Served> serve(std::vector<std::string> args, ProcessResult* result =
     options.tpot_ms = 0;
     options.trace_path = dir.file("trace.jsonl");
     bench::sim::SimServer server(options);
-    std::vector<std::string> full = {"--base-url", server.base_url(), "--quiet", "--concurrency",
-                                     "1", "--per-chunk-usage", "off", "--ignore-eos"};
+    std::vector<std::string> full = {"--base-url", server.base_url(),   "--quiet", "--concurrency",
+                                     "1",          "--per-chunk-usage", "off",     "--ignore-eos"};
     full.insert(full.end(), args.begin(), args.end());
     ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(full));
     EXPECT_FALSE(run.timed_out);

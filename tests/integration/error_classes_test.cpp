@@ -19,8 +19,8 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
-#include "quick_sim.hpp"
 #include "no_answer_check.hpp"
+#include "quick_sim.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -45,8 +45,8 @@ using bench::cli::kExitRequestsFailed;
 // What one run of bench left behind.
 struct ClassifiedRun {
   ProcessResult process;
-  json results;                    // stdout, --output-format json
-  json results_file;               // --output-file
+  json results;                     // stdout, --output-format json
+  json results_file;                // --output-file
   std::vector<json> request_lines;  // --save-requests, one object a line
   bool every_line_parsed = true;
 };
@@ -57,12 +57,27 @@ ClassifiedRun run_classified(
     const std::string& base_url, std::vector<std::string> extra,
     std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000)) {
   TempDir dir;
-  std::vector<std::string> args = {
-      "--base-url", base_url, "--model", "hostile", "--per-chunk-usage", "off",
-      "--concurrency", std::to_string(kClassRequests),
-      "--num-prompts", std::to_string(kClassRequests),
-      "--input-len", "16", "--output-len", "8", "--output-format", "json", "--quiet",
-      "--output-file", dir.file("results.json"), "--save-requests", dir.file("requests.jsonl")};
+  std::vector<std::string> args = {"--base-url",
+                                   base_url,
+                                   "--model",
+                                   "hostile",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--concurrency",
+                                   std::to_string(kClassRequests),
+                                   "--num-prompts",
+                                   std::to_string(kClassRequests),
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet",
+                                   "--output-file",
+                                   dir.file("results.json"),
+                                   "--save-requests",
+                                   dir.file("requests.jsonl")};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = timeout;
@@ -125,9 +140,8 @@ std::string expect_every_request_in(const ClassifiedRun& outcome, const std::str
 
 // A server whose every answer is the same bytes, sent once the request has been read.
 HostileServer answering(std::string response) {
-  return HostileServer([response = std::move(response)](Exchange& exchange) {
-    exchange.send(response);
-  });
+  return HostileServer(
+      [response = std::move(response)](Exchange& exchange) { exchange.send(response); });
 }
 
 // --- the connection --------------------------------------------------------------------------
@@ -208,8 +222,7 @@ TEST(ErrorClasses, Http4xxShowsTheServersMessageInJsonAndInTheTextReport) {
                      "off", "--num-prompts", "2", "--concurrency", "2", "--quiet"});
   EXPECT_EQ(text.exit_code, kExitRequestsFailed) << text.err;
   EXPECT_NE(text.out.find("http_4xx: 2"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("maximum context length is 2048 tokens"), std::string::npos)
-      << text.out;
+  EXPECT_NE(text.out.find("maximum context length is 2048 tokens"), std::string::npos) << text.out;
 }
 
 TEST(ErrorClasses, Http5xxFromTheSimulatorWithItsMessage) {
@@ -350,10 +363,10 @@ TEST(ResultsFiles, UnwritableOutputFileIsAUsageErrorNamingThePathBeforeSendingAn
   TempDir dir;
   const std::string path = dir.file("no-such-directory/results.json");
   for (const char* format : {"text", "json"}) {
-    const ProcessResult run = run_process(
-        BENCH_BINARY, {"--base-url", server.base_url(), "--num-prompts", "4", "--concurrency",
-                       "2", "--output-len", "4", "--quiet", "--output-format", format,
-                       "--output-file", path});
+    const ProcessResult run =
+        run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--num-prompts", "4",
+                                   "--concurrency", "2", "--output-len", "4", "--quiet",
+                                   "--output-format", format, "--output-file", path});
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_NE(run.err.find(path), std::string::npos) << run.err;
     EXPECT_TRUE(run.out.empty()) << run.out;
@@ -367,9 +380,8 @@ TEST(ResultsFiles, UnwritableRequestLogIsAUsageErrorNamingThePathBeforeSendingAn
   TempDir dir;
   const std::string path = dir.file("no-such-directory/requests.jsonl");
   const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "bench-sim",
-                     "--per-chunk-usage", "off", "--num-prompts", "4", "--quiet",
-                     "--save-requests", path});
+      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "bench-sim", "--per-chunk-usage",
+                     "off", "--num-prompts", "4", "--quiet", "--save-requests", path});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find(path), std::string::npos) << run.err;
   EXPECT_EQ(server.requests_served(), 0u);

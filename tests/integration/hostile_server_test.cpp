@@ -49,12 +49,25 @@ struct HostileRun {
 
 // Four requests at once against `server`, JSON on stdout.
 HostileRun run_hostile(const HostileServer& server, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--model", "hostile", "--per-chunk-usage", "off",
-      "--concurrency", std::to_string(kHostileRequests),
-      "--num-prompts", std::to_string(kHostileRequests),
-      "--input-len", "16", "--output-len", "8", "--request-timeout", "20",
-      "--output-format", "json", "--quiet"};
+  std::vector<std::string> args = {"--base-url",
+                                   server.base_url(),
+                                   "--model",
+                                   "hostile",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--concurrency",
+                                   std::to_string(kHostileRequests),
+                                   "--num-prompts",
+                                   std::to_string(kHostileRequests),
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8",
+                                   "--request-timeout",
+                                   "20",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   ProcessOptions limits;
   limits.timeout = std::chrono::milliseconds(60'000);
@@ -100,18 +113,17 @@ std::string expect_bounded_failure(const HostileRun& run, const HostileServer& s
 // `total_bytes`.
 HostileServer streaming(std::string prefix, std::string piece,
                         std::int64_t total_bytes = kHostileBytes) {
-  return HostileServer([prefix = std::move(prefix), piece = std::move(piece),
-                        total_bytes](Exchange& exchange) {
-    if (!exchange.send(http_head(200, "text/event-stream") + prefix)) return;
-    exchange.send_repeated(piece, total_bytes);
-  });
+  return HostileServer(
+      [prefix = std::move(prefix), piece = std::move(piece), total_bytes](Exchange& exchange) {
+        if (!exchange.send(http_head(200, "text/event-stream") + prefix)) return;
+        exchange.send_repeated(piece, total_bytes);
+      });
 }
 
 TEST(HostileServer, HundredMebibyteLineFailsAsMalformedSseInBoundedMemory) {
   const HostileServer server = streaming("data: ", "x");
   const HostileRun run = run_hostile(server);
-  const std::string sample =
-      expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
+  const std::string sample = expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
   EXPECT_NE(sample.find("SSE line longer than 1048576 bytes"), std::string::npos) << sample;
 }
 
@@ -120,8 +132,7 @@ TEST(HostileServer, EndlessEventOfShortDataLinesFailsAsMalformedSseInBoundedMemo
   // not the line cap, is what stops it.
   const HostileServer server = streaming("", "data: x\n");
   const HostileRun run = run_hostile(server);
-  const std::string sample =
-      expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
+  const std::string sample = expect_bounded_failure(run, server, "malformed_sse", kDefaultLineCap);
   EXPECT_NE(sample.find("SSE event larger than 1048576 bytes"), std::string::npos) << sample;
 }
 

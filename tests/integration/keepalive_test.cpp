@@ -21,11 +21,11 @@ TEST(KeepAlive, ConnectionsTheServerClosedWhileIdleAreReplacedWithoutAFailedRequ
   sim.tpot_ms = 1;
   sim.keepalive_timeout_s = 0.05;  // every gap between requests below outlasts it
   bench::sim::SimServer server(sim);
-  const auto result = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--output-format", "json", "--quiet",
-                     "--request-rate", "8", "--constant-rate", "--num-prompts", "6",
-                     "--concurrency", "2", "--input-len", "8", "--output-len", "4",
-                     "--warmup-requests", "0"});
+  const auto result =
+      run_process(BENCH_BINARY,
+                  {"--base-url", server.base_url(), "--output-format", "json", "--quiet",
+                   "--request-rate", "8", "--constant-rate", "--num-prompts", "6", "--concurrency",
+                   "2", "--input-len", "8", "--output-len", "4", "--warmup-requests", "0"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json results = json::parse(result.out);
   EXPECT_EQ(results["completed"], 6);

@@ -37,8 +37,8 @@ json json_of(const ProcessResult& result) {
 
 TEST(Sweep, RunsEveryConcurrencyInOrderAndPrintsOneTable) {
   bench::sim::SimServer server(quick_sim());
-  const ProcessResult run = bench_against(
-      server, {"--concurrency", "1,4,8", "--num-prompts", "16", "--output-len", "8"});
+  const ProcessResult run =
+      bench_against(server, {"--concurrency", "1,4,8", "--num-prompts", "16", "--output-len", "8"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   std::istringstream lines(run.out);
   std::string line;
@@ -57,8 +57,7 @@ TEST(Sweep, RunsEveryConcurrencyInOrderAndPrintsOneTable) {
 TEST(Sweep, JsonHoldsOnePointPerValueEachAFullRunObject) {
   bench::sim::SimServer server(quick_sim());
   const ProcessResult run = bench_against(server, {"--concurrency", "2,6", "--num-prompts", "12",
-                                                   "--output-len", "4", "--output-format",
-                                                   "json"});
+                                                   "--output-len", "4", "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json sweep = json_of(run);
   EXPECT_EQ(sweep["kind"], "sweep");
@@ -120,9 +119,9 @@ TEST(Duration, HardCancelsWhatIsInFlightAtTheDeadlineAndCountsIt) {
   const json results = json_of(run);
   EXPECT_EQ(results["cancelled"], 4);
   EXPECT_EQ(results["completed"], 0);
-  EXPECT_EQ(results["sent"].get<int>(),
-            results["completed"].get<int>() + results["failed"].get<int>() +
-                results["cancelled"].get<int>());
+  EXPECT_EQ(results["sent"].get<int>(), results["completed"].get<int>() +
+                                            results["failed"].get<int>() +
+                                            results["cancelled"].get<int>());
   // Each request would take ~2.5 s (a sleep never ends early): the deadline cut them all.
   EXPECT_LT(results["duration"].get<double>(), 2.5);
 }
@@ -130,9 +129,9 @@ TEST(Duration, HardCancelsWhatIsInFlightAtTheDeadlineAndCountsIt) {
 TEST(Duration, SoftLetsInFlightRequestsFinishAndCount) {
   bench::sim::SimServer server(quick_sim(5, 10));  // ~0.5 s per request
   TempDir dir;
-  const ProcessResult run = bench_against(
-      server, {"--concurrency", "4", "--duration", "1s", "--output-len", "50",
-               "--save-requests", dir.file("r.jsonl"), "--output-format", "json"});
+  const ProcessResult run =
+      bench_against(server, {"--concurrency", "4", "--duration", "1s", "--output-len", "50",
+                             "--save-requests", dir.file("r.jsonl"), "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json_of(run);
   EXPECT_EQ(results["cancelled"], 0);
@@ -162,10 +161,10 @@ TEST(Duration, SoftLetsInFlightRequestsFinishAndCount) {
 TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
   bench::sim::SimServer server(quick_sim());
   TempDir dir;
-  const ProcessResult run = bench_against(
-      server, {"--concurrency", "2", "--warmup-duration", "300ms", "--num-prompts", "10",
-               "--output-len", "4", "--save-requests", dir.file("r.jsonl"), "--output-format",
-               "json"});
+  const ProcessResult run =
+      bench_against(server, {"--concurrency", "2", "--warmup-duration", "300ms", "--num-prompts",
+                             "10", "--output-len", "4", "--save-requests", dir.file("r.jsonl"),
+                             "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json_of(run);
   EXPECT_EQ(results["sent"], 10);
@@ -190,29 +189,29 @@ TEST(Warmup, ByTimeIsSentButExcludedFromEveryFigure) {
 
 TEST(Goodput, CountsRequestsMeetingTheSlos) {
   bench::sim::SimServer server(quick_sim(20, 1));
-  const ProcessResult loose = bench_against(server, {"--num-prompts", "8", "--concurrency", "4",
-                                                     "--output-len", "4", "--goodput",
-                                                     "ttft:5000", "--output-format", "json"});
+  const ProcessResult loose =
+      bench_against(server, {"--num-prompts", "8", "--concurrency", "4", "--output-len", "4",
+                             "--goodput", "ttft:5000", "--output-format", "json"});
   ASSERT_EQ(loose.exit_code, 0) << loose.err;
   const json all_good = json_of(loose);
   EXPECT_EQ(all_good["good_requests"], 8);
   EXPECT_NEAR(all_good["goodput"].get<double>(), all_good["request_throughput"].get<double>(),
               1e-9);
-  const ProcessResult strict = bench_against(server, {"--num-prompts", "8", "--concurrency", "4",
-                                                      "--output-len", "4", "--goodput", "ttft:1",
-                                                      "tpot:1000", "--output-format", "json"});
+  const ProcessResult strict =
+      bench_against(server, {"--num-prompts", "8", "--concurrency", "4", "--output-len", "4",
+                             "--goodput", "ttft:1", "tpot:1000", "--output-format", "json"});
   ASSERT_EQ(strict.exit_code, 0) << strict.err;
   EXPECT_EQ(json_of(strict)["good_requests"], 0);  // the first token takes 20 ms
-  const ProcessResult none = bench_against(
-      server, {"--num-prompts", "2", "--output-len", "2", "--output-format", "json"});
+  const ProcessResult none =
+      bench_against(server, {"--num-prompts", "2", "--output-len", "2", "--output-format", "json"});
   EXPECT_TRUE(json_of(none)["goodput"].is_null());
 }
 
 TEST(Timeline, BucketsAddUpToTheRunsTotalsAndTheSteadyStateIsFound) {
   bench::sim::SimServer server(quick_sim(5, 2));
-  const ProcessResult run = bench_against(server, {"--concurrency", "8", "--num-prompts", "200",
-                                                   "--output-len", "20", "--output-format",
-                                                   "json"});
+  const ProcessResult run =
+      bench_against(server, {"--concurrency", "8", "--num-prompts", "200", "--output-len", "20",
+                             "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json_of(run);
   std::int64_t started = 0, output = 0, input = 0;

@@ -81,14 +81,34 @@ TEST(MultiTurn, EachTurnSendsBackThePreviousReplyVerbatimAndItsHistoryHitsThePre
   const TempDir dir;
   const std::string requests_path = dir.file("requests.jsonl");
   const std::string trace_path = dir.file("trace.jsonl");
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      bench::testing::without_answer_check(
-          {"--multi-turn", "--turns", "3", "--think-time", "uniform:0-0.02", "--num-prompts", "4",
-       "--concurrency", "2", "--input-len", "40", "--output-len", "8", "--ignore-eos",
-       "--sim-profile", "tiny", "--sim-prefix-cache", "on", "--sim-time-scale", "10",
-       "--sim-trace", trace_path, "--save-requests", requests_path, "--output-format", "json",
-       "--quiet"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, bench::testing::without_answer_check({"--multi-turn",
+                                                                      "--turns",
+                                                                      "3",
+                                                                      "--think-time",
+                                                                      "uniform:0-0.02",
+                                                                      "--num-prompts",
+                                                                      "4",
+                                                                      "--concurrency",
+                                                                      "2",
+                                                                      "--input-len",
+                                                                      "40",
+                                                                      "--output-len",
+                                                                      "8",
+                                                                      "--ignore-eos",
+                                                                      "--sim-profile",
+                                                                      "tiny",
+                                                                      "--sim-prefix-cache",
+                                                                      "on",
+                                                                      "--sim-time-scale",
+                                                                      "10",
+                                                                      "--sim-trace",
+                                                                      trace_path,
+                                                                      "--save-requests",
+                                                                      requests_path,
+                                                                      "--output-format",
+                                                                      "json",
+                                                                      "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::map<std::pair<int, int>, json> turns = turns_served(requests_path, trace_path);
   ASSERT_EQ(turns.size(), 12u);  // 4 sessions x 3 turns
@@ -120,11 +140,26 @@ TEST(MultiTurn, EachTurnSendsBackThePreviousReplyVerbatimAndItsHistoryHitsThePre
 // that sent 36.
 TEST(MultiTurn, TheStartUpLineCountsSessionsAndTheirRequests) {
   RecordingServer server;
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "m", "--per-chunk-usage", "off",
-                     "--preconnect", "0", "--multi-turn", "--turns", "3", "--num-prompts", "12",
-                     "--concurrency", "4", "--input-len", "4", "--output-format", "json",
-                     "--no-answer-check"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--base-url",
+                                                       server.base_url(),
+                                                       "--model",
+                                                       "m",
+                                                       "--per-chunk-usage",
+                                                       "off",
+                                                       "--preconnect",
+                                                       "0",
+                                                       "--multi-turn",
+                                                       "--turns",
+                                                       "3",
+                                                       "--num-prompts",
+                                                       "12",
+                                                       "--concurrency",
+                                                       "4",
+                                                       "--input-len",
+                                                       "4",
+                                                       "--output-format",
+                                                       "json",
+                                                       "--no-answer-check"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(server.requests().size(), 36u);
   EXPECT_NE(run.err.find("closed loop, 12 sessions of 3 turns (36 requests)"), std::string::npos)
@@ -161,13 +196,29 @@ TEST(MultiTurn, BadMultiTurnInputIsOneLineAndTheUsageExitWithNothingSent) {
 
 TEST(MultiTurn, EveryTurnOfASessionCarriesItsSessionHeaderAndTheReplyInItsTranscript) {
   RecordingServer server;
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      bench::testing::without_answer_check(
-          {"--base-url", server.base_url(), "--model", "m", "--endpoint", "completions",
-                     "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns",
-                     "2", "--num-prompts", "2", "--concurrency", "1", "--input-len", "4",
-                     "--session-header", "X-Session-Id", "--quiet"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, bench::testing::without_answer_check({"--base-url",
+                                                                      server.base_url(),
+                                                                      "--model",
+                                                                      "m",
+                                                                      "--endpoint",
+                                                                      "completions",
+                                                                      "--per-chunk-usage",
+                                                                      "off",
+                                                                      "--preconnect",
+                                                                      "0",
+                                                                      "--multi-turn",
+                                                                      "--turns",
+                                                                      "2",
+                                                                      "--num-prompts",
+                                                                      "2",
+                                                                      "--concurrency",
+                                                                      "1",
+                                                                      "--input-len",
+                                                                      "4",
+                                                                      "--session-header",
+                                                                      "X-Session-Id",
+                                                                      "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::vector<std::string> requests = server.requests();
   ASSERT_EQ(requests.size(), 4u);  // one session at a time: s0 t0, s0 t1, s1 t0, s1 t1
@@ -205,13 +256,31 @@ std::vector<std::string> session_ids(const std::vector<std::string>& requests) {
 TEST(MultiTurn, WithSeveralServersEachSessionStaysOnOneServerAndItsFiguresAreThatServers) {
   RecordingServer first;
   RecordingServer second;
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      bench::testing::without_answer_check(
-          {"--base-url", first.base_url(), "--base-url", second.base_url(), "--model", "m",
-           "--per-chunk-usage", "off", "--preconnect", "0", "--multi-turn", "--turns", "3",
-           "--num-prompts", "4", "--concurrency", "2", "--input-len", "4", "--session-header",
-           "X-Session-Id", "--output-format", "json", "--quiet"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, bench::testing::without_answer_check({"--base-url",
+                                                                      first.base_url(),
+                                                                      "--base-url",
+                                                                      second.base_url(),
+                                                                      "--model",
+                                                                      "m",
+                                                                      "--per-chunk-usage",
+                                                                      "off",
+                                                                      "--preconnect",
+                                                                      "0",
+                                                                      "--multi-turn",
+                                                                      "--turns",
+                                                                      "3",
+                                                                      "--num-prompts",
+                                                                      "4",
+                                                                      "--concurrency",
+                                                                      "2",
+                                                                      "--input-len",
+                                                                      "4",
+                                                                      "--session-header",
+                                                                      "X-Session-Id",
+                                                                      "--output-format",
+                                                                      "json",
+                                                                      "--quiet"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   // Round robin by session: sessions 0 and 2 on the first server, 1 and 3 on the second, each
   // with all three of its turns.

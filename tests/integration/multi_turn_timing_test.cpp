@@ -17,12 +17,29 @@ using bench::testing::run_process;
 using nlohmann::json;
 
 json by_turn(const std::string& cache) {
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--multi-turn", "--turns", "3", "--num-prompts", "2", "--concurrency", "2", "--input-len",
-       "128", "--output-len", "16", "--ignore-eos", "--sim-profile", "tiny", "--sim-prefix-cache",
-       cache, "--sim-prefill-us-per-token", "1000", "--sim-time-scale", "4", "--output-format",
-       "json", "--quiet"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--multi-turn",
+                                                       "--turns",
+                                                       "3",
+                                                       "--num-prompts",
+                                                       "2",
+                                                       "--concurrency",
+                                                       "2",
+                                                       "--input-len",
+                                                       "128",
+                                                       "--output-len",
+                                                       "16",
+                                                       "--ignore-eos",
+                                                       "--sim-profile",
+                                                       "tiny",
+                                                       "--sim-prefix-cache",
+                                                       cache,
+                                                       "--sim-prefill-us-per-token",
+                                                       "1000",
+                                                       "--sim-time-scale",
+                                                       "4",
+                                                       "--output-format",
+                                                       "json",
+                                                       "--quiet"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return json::parse(run.out)["multi_turn"]["by_turn"];
 }

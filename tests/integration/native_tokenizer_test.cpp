@@ -43,11 +43,24 @@ std::vector<json> served_prompts(const std::string& package, bench::sim::ChatTem
     sim.tokenizer = bench::tokenizer::load_hf_tokenizer(path);
     sim.trace_path = dir.file("trace.jsonl");
     bench::sim::SimServer server(sim);
-    std::vector<std::string> args = {"--base-url", server.base_url(), "--tokenizer", path,
-                                     "--input-len", "1000", "--output-len", "4",
-                                     "--num-prompts", "6", "--concurrency", "2",
-                                     "--per-chunk-usage", "off", "--quiet",
-                                     "--output-format", "json", "--no-answer-check"};
+    std::vector<std::string> args = {"--base-url",
+                                     server.base_url(),
+                                     "--tokenizer",
+                                     path,
+                                     "--input-len",
+                                     "1000",
+                                     "--output-len",
+                                     "4",
+                                     "--num-prompts",
+                                     "6",
+                                     "--concurrency",
+                                     "2",
+                                     "--per-chunk-usage",
+                                     "off",
+                                     "--quiet",
+                                     "--output-format",
+                                     "json",
+                                     "--no-answer-check"};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto result = run_process(BENCH_BINARY, args);
     EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -95,11 +108,10 @@ TEST_F(NativeTokenizer, ACompletionsPromptsBosIsExpectedNotAMismatch) {
   bench::testing::ProcessResult run;
   {
     bench::sim::SimServer server(sim);
-    run = run_process(BENCH_BINARY,
-                      {"--base-url", server.base_url(), "--tokenizer", path, "--endpoint",
-                       "completions", "--input-len", "32", "--output-len", "4", "--num-prompts",
-                       "6", "--concurrency", "2", "--per-chunk-usage", "off", "--output-format",
-                       "json"});
+    run = run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--tokenizer", path,
+                                     "--endpoint", "completions", "--input-len", "32",
+                                     "--output-len", "4", "--num-prompts", "6", "--concurrency",
+                                     "2", "--per-chunk-usage", "off", "--output-format", "json"});
   }
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(served_with(read_jsonl(dir.file("trace.jsonl")), 33), 6u);
@@ -147,10 +159,10 @@ CountedOutput counted_output(const std::string& package, bool send_usage) {
     sim.trace_path = dir.file("trace.jsonl");
     bench::sim::SimServer server(sim);
     const auto result = run_process(
-        BENCH_BINARY, {"--base-url", server.base_url(), "--tokenizer", path, "--input-len", "16",
-                       "--output-len", "20", "--num-prompts", "6", "--concurrency", "2",
-                       "--per-chunk-usage", "off", "--save-requests", dir.file("records.jsonl"),
-                       "--quiet", "--output-format", "json"});
+        BENCH_BINARY,
+        {"--base-url", server.base_url(), "--tokenizer", path, "--input-len", "16", "--output-len",
+         "20", "--num-prompts", "6", "--concurrency", "2", "--per-chunk-usage", "off",
+         "--save-requests", dir.file("records.jsonl"), "--quiet", "--output-format", "json"});
     EXPECT_EQ(result.exit_code, 0) << result.err;
     out.results = json::parse(result.out, nullptr, false);
   }
@@ -211,12 +223,27 @@ TEST_F(NativeTokenizer, ShareGptLengthsAreTheTokensTheServerCounts) {
     sim.trace_path = dir.file("trace.jsonl");
     bench::sim::SimServer server(sim);
     const auto result = run_process(
-        BENCH_BINARY,
-        {"--base-url", server.base_url(), "--tokenizer", path, "--endpoint", "completions",
-         "--dataset", "sharegpt", "--dataset-path",
-         std::string(BENCH_TEST_DATA_DIR) + "/datasets/sharegpt_sample.json",
-         "--sharegpt-output-len", "5", "--num-prompts", "8", "--concurrency", "2",
-         "--save-requests", dir.file("records.jsonl"), "--quiet", "--output-format", "json"});
+        BENCH_BINARY, {"--base-url",
+                       server.base_url(),
+                       "--tokenizer",
+                       path,
+                       "--endpoint",
+                       "completions",
+                       "--dataset",
+                       "sharegpt",
+                       "--dataset-path",
+                       std::string(BENCH_TEST_DATA_DIR) + "/datasets/sharegpt_sample.json",
+                       "--sharegpt-output-len",
+                       "5",
+                       "--num-prompts",
+                       "8",
+                       "--concurrency",
+                       "2",
+                       "--save-requests",
+                       dir.file("records.jsonl"),
+                       "--quiet",
+                       "--output-format",
+                       "json"});
     ASSERT_EQ(result.exit_code, 0) << result.err;
     results = json::parse(result.out, nullptr, false);
   }

@@ -32,8 +32,14 @@ std::string line_with(const std::string& text, const std::string& label) {
 
 // The trial's command: every answer an HTTP 500, so nothing completes.
 std::vector<std::string> nothing_completes(const std::vector<std::string>& more) {
-  std::vector<std::string> args = {"--sim-fail-500-fraction", "1", "--num-prompts", "8",
-                                   "--input-len", "16", "--output-len", "8"};
+  std::vector<std::string> args = {"--sim-fail-500-fraction",
+                                   "1",
+                                   "--num-prompts",
+                                   "8",
+                                   "--input-len",
+                                   "16",
+                                   "--output-len",
+                                   "8"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }
@@ -60,12 +66,11 @@ TEST(NoFalsePass, AGateOnALatencyOfNoValuesFailsSayingItIsUnknown) {
 TEST(NoFalsePass, AFigureOfNoValuesIsNeverZeroInTextJsonOrCsv) {
   TempDir dir;
   const std::string results = dir.file("x.json");
-  const ProcessResult text = run_process(BENCH_BINARY,
-                                         nothing_completes({"--output-file", results}));
+  const ProcessResult text =
+      run_process(BENCH_BINARY, nothing_completes({"--output-file", results}));
   ASSERT_EQ(text.exit_code, bench::cli::kExitRequestsFailed) << text.err;
   // What was asked is known from what was sent.
-  EXPECT_NE(line_with(text.out, "Mean input length:").find("requested 16 words"),
-            std::string::npos)
+  EXPECT_NE(line_with(text.out, "Mean input length:").find("requested 16 words"), std::string::npos)
       << text.out;
   EXPECT_NE(line_with(text.out, "Mean output length:").find("requested 8 tokens (max_tokens)"),
             std::string::npos)
@@ -76,9 +81,9 @@ TEST(NoFalsePass, AFigureOfNoValuesIsNeverZeroInTextJsonOrCsv) {
   EXPECT_EQ(text.out.find("0.00  p99 0.00"), std::string::npos) << text.out;
 
   const json run = json::parse(bench::testing::read_file(results));
-  for (const char* key : {"p99_ttft_ms", "median_ttft_ms", "mean_itl_ms", "p99_tpot_ms",
-                          "p99_e2e_latency_ms", "p99_ttft_from_intended_ms",
-                          "mean_prompt_tokens", "mean_completion_tokens"}) {
+  for (const char* key :
+       {"p99_ttft_ms", "median_ttft_ms", "mean_itl_ms", "p99_tpot_ms", "p99_e2e_latency_ms",
+        "p99_ttft_from_intended_ms", "mean_prompt_tokens", "mean_completion_tokens"}) {
     EXPECT_TRUE(run[key].is_null()) << key << " = " << run[key];
   }
   EXPECT_EQ(run["mean_requested_input_len"], 16.0);
@@ -111,8 +116,8 @@ TEST(NoFalsePass, AnOpenLoopHasNoConcurrencyCapRatherThan65536) {
   TempDir dir;
   const std::string results = dir.file("open.json");
   const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--request-rate", "200", "--num-prompts",
-                     "8", "--output-len", "4", "--output-file", results});
+      BENCH_BINARY, {"--base-url", server.base_url(), "--request-rate", "200", "--num-prompts", "8",
+                     "--output-len", "4", "--output-file", results});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(line_with(run.out, "Max concurrency:").find("none (open loop: no cap)"),
             std::string::npos)
@@ -122,10 +127,10 @@ TEST(NoFalsePass, AnOpenLoopHasNoConcurrencyCapRatherThan65536) {
   ASSERT_TRUE(written.contains("max_concurrency"));
   EXPECT_TRUE(written["max_concurrency"].is_null());
   // A cap given is a cap, open loop or not.
-  const ProcessResult capped = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--request-rate", "200", "--concurrency",
-                     "3", "--num-prompts", "8", "--output-len", "4", "--quiet",
-                     "--output-format", "json"});
+  const ProcessResult capped =
+      run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--request-rate", "200",
+                                 "--concurrency", "3", "--num-prompts", "8", "--output-len", "4",
+                                 "--quiet", "--output-format", "json"});
   ASSERT_EQ(capped.exit_code, 0) << capped.err;
   EXPECT_EQ(json::parse(capped.out)["max_concurrency"], 3);
 }
@@ -134,9 +139,18 @@ TEST(NoFalsePass, AnOpenLoopHasNoConcurrencyCapRatherThan65536) {
 // compare read the compat file's per-chunk ITL as per token: "+300.04%", exit 4.
 TEST(NoFalseRegression, CompareReadsAJsonCompatFileByItsOwnDefinitions) {
   TempDir dir;
-  const std::vector<std::string> workload = {
-      "--sim-tokens-per-chunk", "4", "--num-prompts", "16", "--concurrency", "4",
-      "--output-len", "32", "--ignore-eos", "--seed", "7", "--quiet"};
+  const std::vector<std::string> workload = {"--sim-tokens-per-chunk",
+                                             "4",
+                                             "--num-prompts",
+                                             "16",
+                                             "--concurrency",
+                                             "4",
+                                             "--output-len",
+                                             "32",
+                                             "--ignore-eos",
+                                             "--seed",
+                                             "7",
+                                             "--quiet"};
   std::vector<std::string> native = workload;
   native.insert(native.end(), {"--output-file", dir.file("n1.json")});
   std::vector<std::string> compat = workload;
@@ -149,8 +163,8 @@ TEST(NoFalseRegression, CompareReadsAJsonCompatFileByItsOwnDefinitions) {
   ASSERT_GT(n2["median_itl_ms"].get<double>(), 2.5 * n1["median_itl_ms"].get<double>());
 
   const ProcessResult compared =
-      run_process(BENCH_BINARY, {"compare", dir.file("n1.json"), dir.file("n2.json"),
-                                 "--output-format", "json"});
+      run_process(BENCH_BINARY,
+                  {"compare", dir.file("n1.json"), dir.file("n2.json"), "--output-format", "json"});
   ASSERT_EQ(compared.exit_code, 0) << compared.err;
   const json comparison = json::parse(compared.out);
   for (const json& row : comparison["points"][0]["rows"]) {
@@ -160,16 +174,16 @@ TEST(NoFalseRegression, CompareReadsAJsonCompatFileByItsOwnDefinitions) {
     EXPECT_LT(std::abs(change), 50.0) << row.dump();
   }
   const ProcessResult failing = run_process(
-      BENCH_BINARY, {"compare", dir.file("n1.json"), dir.file("n2.json"),
-                     "--fail-on-regression", "50%"});
+      BENCH_BINARY,
+      {"compare", dir.file("n1.json"), dir.file("n2.json"), "--fail-on-regression", "50%"});
   EXPECT_EQ(failing.exit_code, 0) << failing.out;
 }
 
 TEST(NoFalseRegression, CompareTakesAThresholdPerFigureAndRefusesAnUnknownOne) {
   TempDir dir;
-  const std::vector<std::string> args = {"--num-prompts", "8", "--concurrency", "2",
-                                         "--output-len", "4", "--quiet",
-                                         "--output-file", dir.file("a.json")};
+  const std::vector<std::string> args = {"--num-prompts",   "8", "--concurrency", "2",
+                                         "--output-len",    "4", "--quiet",       "--output-file",
+                                         dir.file("a.json")};
   ASSERT_EQ(run_process(BENCH_BINARY, args).exit_code, 0);
   const ProcessResult per_figure = run_process(
       BENCH_BINARY, {"compare", dir.file("a.json"), dir.file("a.json"), "--fail-on-regression",
@@ -178,9 +192,9 @@ TEST(NoFalseRegression, CompareTakesAThresholdPerFigureAndRefusesAnUnknownOne) {
   const json thresholds = json::parse(per_figure.out)["thresholds"];
   EXPECT_DOUBLE_EQ(thresholds["output_throughput"].get<double>(), 0.02);
   EXPECT_DOUBLE_EQ(thresholds["p99_ttft_ms"].get<double>(), 0.1);
-  const ProcessResult unknown = run_process(
-      BENCH_BINARY, {"compare", dir.file("a.json"), dir.file("a.json"), "--fail-on-regression",
-                     "p42_ttft_ms=2%"});
+  const ProcessResult unknown =
+      run_process(BENCH_BINARY, {"compare", dir.file("a.json"), dir.file("a.json"),
+                                 "--fail-on-regression", "p42_ttft_ms=2%"});
   EXPECT_EQ(unknown.exit_code, bench::cli::kExitUsage);
   EXPECT_NE(unknown.err.find("'p42_ttft_ms' is not a figure bench compare judges"),
             std::string::npos)

@@ -31,11 +31,25 @@ std::vector<std::string> prompts_sent(const std::vector<std::string>& extra) {
   const std::string trace = dir.file("trace.jsonl");
   ServeSimProcess server(BENCH_BINARY, {"--profile", "firehose", "--trace", trace}, dir);
   EXPECT_FALSE(server.base_url().empty());
-  std::vector<std::string> args = {"--base-url", server.base_url(), "--endpoint", "completions",
-                                   "--num-prompts", std::to_string(kStreamRequests),
-                                   "--concurrency", "4", "--input-len", "24", "--output-len", "2",
-                                   "--warmup-requests", "0", "--per-chunk-usage", "off",
-                                   "--output-format", "json", "--quiet"};
+  std::vector<std::string> args = {"--base-url",
+                                   server.base_url(),
+                                   "--endpoint",
+                                   "completions",
+                                   "--num-prompts",
+                                   std::to_string(kStreamRequests),
+                                   "--concurrency",
+                                   "4",
+                                   "--input-len",
+                                   "24",
+                                   "--output-len",
+                                   "2",
+                                   "--warmup-requests",
+                                   "0",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--output-format",
+                                   "json",
+                                   "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
   EXPECT_EQ(run.exit_code, 0) << run.err;

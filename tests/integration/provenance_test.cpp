@@ -21,7 +21,7 @@ using bench::testing::TempDir;
 using nlohmann::json;
 
 const std::vector<std::string> kLightRun = {"--num-prompts", "4", "--concurrency", "2",
-                                            "--input-len", "8", "--output-len", "4",
+                                            "--input-len",   "8", "--output-len",  "4",
                                             "--sim-ttft-ms", "1", "--sim-tpot-ms", "1"};
 
 std::vector<std::string> light_run(std::vector<std::string> more) {
@@ -92,8 +92,9 @@ TEST(Provenance, CompareWarnsOnceForEachItemTwoResultsWereMadeDifferentlyIn) {
 // new file in one line naming what is unknown) and render.
 TEST(Provenance, SavedResultsWithoutTheBlockStillCompareAndRender) {
   const std::string data = std::string(BENCH_TEST_DATA_DIR);
-  const ProcessResult old_pair = run_process(
-      BENCH_BINARY, {"compare", data + "/compare/run_c4.json", data + "/compare/run_c4_rerun.json"});
+  const ProcessResult old_pair =
+      run_process(BENCH_BINARY,
+                  {"compare", data + "/compare/run_c4.json", data + "/compare/run_c4_rerun.json"});
   EXPECT_EQ(old_pair.exit_code, 0) << old_pair.err;
   EXPECT_EQ(provenance_lines(old_pair.err), 0) << old_pair.err;
 
@@ -101,8 +102,8 @@ TEST(Provenance, SavedResultsWithoutTheBlockStillCompareAndRender) {
   const ProcessResult run =
       run_process(BENCH_BINARY, light_run({"--quiet", "--output-file", dir.file("new.json")}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const ProcessResult mixed = run_process(
-      BENCH_BINARY, {"compare", data + "/compare/run_c4.json", dir.file("new.json")});
+  const ProcessResult mixed =
+      run_process(BENCH_BINARY, {"compare", data + "/compare/run_c4.json", dir.file("new.json")});
   EXPECT_NE(mixed.exit_code, 2) << mixed.err;  // compared, not refused
   EXPECT_EQ(provenance_lines(mixed.err), 1) << mixed.err;
   EXPECT_NE(mixed.err.find("run_c4.json does not record what made it"), std::string::npos)

@@ -25,11 +25,10 @@ using nlohmann::json;
 
 // A short chat run against `server`: 12 requests of 16 tokens, 4 at a time.
 ProcessResult run_chat(const bench::sim::SimServer& server, const std::string& requests_path) {
-  return run_process(BENCH_BINARY,
-                     {"--base-url", server.base_url(), "--endpoint", "chat", "--concurrency", "4",
-                      "--num-prompts", "12", "--input-len", "16", "--output-len", "16",
-                      "--ignore-eos", "--save-requests", requests_path, "--output-format", "json",
-                      "--quiet"});
+  return run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--endpoint", "chat",
+                                    "--concurrency", "4", "--num-prompts", "12", "--input-len",
+                                    "16", "--output-len", "16", "--ignore-eos", "--save-requests",
+                                    requests_path, "--output-format", "json", "--quiet"});
 }
 
 bench::sim::SimOptions fast_fixed() {
@@ -68,13 +67,15 @@ TEST(Reasoning, SplitAndTtfaMatchTheTruthLogRequestByRequest) {
     const std::int64_t reasoning = server["reasoning_tokens"];
     EXPECT_EQ(request["reasoning_tokens"], reasoning);
     EXPECT_EQ(request["reasoning_token_source"], "usage");
-    EXPECT_EQ(request["answer_tokens"], server["completion_tokens"].get<std::int64_t>() - reasoning);
+    EXPECT_EQ(request["answer_tokens"],
+              server["completion_tokens"].get<std::int64_t>() - reasoning);
     // TTFA: the server's first answer chunk, seen from the client. TTFT stays the first token
     // of any kind, so with reasoning TTFA is the arrival of the chunk after the reasoning ones
     // (ten tokens, 10 ms, later on an idle machine; a loaded one may deliver them together).
     const double server_ttfa_ms =
         static_cast<double>(server["first_answer_ns"].get<std::int64_t>() -
-                            server["arrival_ns"].get<std::int64_t>()) / 1e6;
+                            server["arrival_ns"].get<std::int64_t>()) /
+        1e6;
     EXPECT_NEAR(request["ttfa_ms"].get<double>(), server_ttfa_ms, 10.0);
     if (reasoning > 0) {
       ++reasoned;
@@ -108,17 +109,17 @@ TEST(Reasoning, ARunWithoutReasoningReportsNoReasoningFigures) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results["requests_with_reasoning"], 0);
-  for (const char* key : {"total_reasoning_tokens", "total_answer_tokens",
-                          "reasoning_output_throughput", "answer_output_throughput",
-                          "mean_reasoning_tokens", "mean_answer_tokens", "mean_ttfa_ms",
-                          "p99_ttfa_ms"}) {
+  for (const char* key :
+       {"total_reasoning_tokens", "total_answer_tokens", "reasoning_output_throughput",
+        "answer_output_throughput", "mean_reasoning_tokens", "mean_answer_tokens", "mean_ttfa_ms",
+        "p99_ttfa_ms"}) {
     EXPECT_TRUE(results[key].is_null()) << key << " = " << results[key];
   }
   EXPECT_TRUE(results["token_count_source"]["reasoning"].is_null());
 
-  const ProcessResult text = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--endpoint", "chat", "--num-prompts", "2",
-                     "--output-len", "4"});
+  const ProcessResult text =
+      run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--endpoint", "chat",
+                                 "--num-prompts", "2", "--output-len", "4"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_EQ(text.out.find("TTFA"), std::string::npos);
   EXPECT_EQ(text.out.find("(reasoning)"), std::string::npos);
@@ -129,9 +130,9 @@ TEST(Reasoning, TheTextReportShowsReasoningAndAnswerOutputBesideTheOutput) {
   options.reasoning_tokens = 3;
   options.reasoning_field = bench::sim::ReasoningField::reasoning;
   bench::sim::SimServer server(options);
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", server.base_url(), "--endpoint", "chat", "--num-prompts", "2",
-                     "--output-len", "5", "--ignore-eos"});
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--endpoint", "chat",
+                                 "--num-prompts", "2", "--output-len", "5", "--ignore-eos"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("output tok/s (reasoning)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("output tok/s (answer)"), std::string::npos);

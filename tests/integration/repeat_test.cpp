@@ -35,16 +35,15 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
   ProcessResult run;
   {
     bench::sim::SimServer server(sim);
-    run = run_process(BENCH_BINARY, bench::testing::without_answer_check(
-                                        {"--base-url", server.base_url(), "--quiet", "--repeat",
-                                         "3", "--num-prompts", "8", "--concurrency", "4",
-                                         "--output-len", "4", "--per-chunk-usage", "off",
-                                         "--fail-under", "output_throughput=1", "--output-file",
-                                         dir.file("results.json")}));
+    run = run_process(
+        BENCH_BINARY,
+        bench::testing::without_answer_check(
+            {"--base-url", server.base_url(), "--quiet", "--repeat", "3", "--num-prompts", "8",
+             "--concurrency", "4", "--output-len", "4", "--per-chunk-usage", "off", "--fail-under",
+             "output_throughput=1", "--output-file", dir.file("results.json")}));
   }
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("mean ± half-width (95% CI, Student's t, 3 repeats)"),
-            std::string::npos)
+  EXPECT_NE(run.out.find("mean ± half-width (95% CI, Student's t, 3 repeats)"), std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("output tok/s"), std::string::npos) << run.out;
   std::ifstream in(dir.file("results.json"));
@@ -76,9 +75,10 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
 
 TEST(Repeat, RefusesAZeroOrNonNumericCountAndAnUnknownGateReadingInOneLine) {
   bench::sim::SimServer server(bench::sim::SimOptions{});
-  for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--repeat", "0"}, {"--repeat", "abc"}, {"--repeat", "-2"},
-        {"--gate-on", "best"}}) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--repeat", "0"},
+                                              {"--repeat", "abc"},
+                                              {"--repeat", "-2"},
+                                              {"--gate-on", "best"}}) {
     std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
     args.insert(args.end(), bad.begin(), bad.end());
     const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));

@@ -51,10 +51,9 @@ void expect_throughput_identities(const json& results) {
               results["total_output_tokens"].get<double>() / duration, 1e-6);
   EXPECT_NEAR(results["input_throughput"].get<double>(),
               results["total_input_tokens"].get<double>() / duration, 1e-6);
-  EXPECT_NEAR(results["total_throughput"].get<double>(),
-              results["input_throughput"].get<double>() +
-                  results["output_throughput"].get<double>(),
-              1e-6);
+  EXPECT_NEAR(
+      results["total_throughput"].get<double>(),
+      results["input_throughput"].get<double>() + results["output_throughput"].get<double>(), 1e-6);
 }
 
 struct ConcurrencyCase {
@@ -95,9 +94,8 @@ TEST_P(RunAtConcurrency, CountsEveryTokenFromUsageAndKeepsThroughputIdentities) 
 
 TEST(RunAgainstSim, WithoutPreconnectEachSlotOpensItsConnectionInsideTheRun) {
   bench::sim::SimServer server(sim_options(50, 10));
-  const json results =
-      run_json(server, {"--concurrency", "8", "--num-prompts", "32", "--input-len", "16",
-                        "--output-len", "4", "--preconnect", "0"});
+  const json results = run_json(server, {"--concurrency", "8", "--num-prompts", "32", "--input-len",
+                                         "16", "--output-len", "4", "--preconnect", "0"});
   EXPECT_EQ(results["client"]["preconnect"]["requested"], 0);
   EXPECT_EQ(results["connections_opened"], 8);
   EXPECT_GT(results["mean_connect_ms"].get<double>(), 0.0);
@@ -106,8 +104,8 @@ TEST(RunAgainstSim, WithoutPreconnectEachSlotOpensItsConnectionInsideTheRun) {
 TEST(RunAgainstSim, TimeToHeadersIsAdmissionAndTtftAddsTheWaitForTheFirstToken) {
   // The simulator answers its headers on admission, its first token 80 ms later.
   bench::sim::SimServer server(sim_options(80, 1));
-  const json results = run_json(server, {"--concurrency", "2", "--num-prompts", "4",
-                                         "--input-len", "8", "--output-len", "2"});
+  const json results = run_json(server, {"--concurrency", "2", "--num-prompts", "4", "--input-len",
+                                         "8", "--output-len", "2"});
   ASSERT_TRUE(results["median_ttfb_ms"].is_number()) << results.dump();
   EXPECT_GT(results["median_ttfb_ms"].get<double>(), 0.0);
   EXPECT_LT(results["p99_ttfb_ms"].get<double>(), results["median_ttft_ms"].get<double>() - 40);
@@ -201,8 +199,8 @@ TEST(RunAgainstSim, FlagsChunksCarryingSeveralTokensAndSplitsItlPerToken) {
   auto options = sim_options(20, 5);
   options.tokens_per_chunk = 4;
   const auto [results, server] = run_with_truth(
-      options, {"--concurrency", "16", "--num-prompts", "64", "--output-len", "32",
-                "--ignore-eos"});
+      options,
+      {"--concurrency", "16", "--num-prompts", "64", "--output-len", "32", "--ignore-eos"});
   EXPECT_EQ(results["total_output_tokens"], 64 * 32);
   EXPECT_EQ(results["token_count_source"]["output"], "usage");
   EXPECT_TRUE(results["chunks_differ_from_tokens"].get<bool>());
@@ -217,9 +215,9 @@ TEST(RunAgainstSim, LabelsTokenCountsAsEstimatesWhenTheServerSendsNoUsage) {
   options.send_usage = false;
   bench::sim::SimServer server(options);
   ProcessResult raw;
-  const json results = run_json(server, {"--concurrency", "8", "--num-prompts", "16",
-                                         "--output-len", "16", "--ignore-eos",
-                                         "--per-chunk-usage", "off"},
+  const json results = run_json(server,
+                                {"--concurrency", "8", "--num-prompts", "16", "--output-len", "16",
+                                 "--ignore-eos", "--per-chunk-usage", "off"},
                                 &raw);
   EXPECT_EQ(results["token_count_source"]["output"], "chunks_estimate");
   EXPECT_EQ(results["total_output_tokens"], 16 * 16);  // one token per chunk here
@@ -237,10 +235,10 @@ TEST(RunAgainstSim, CountsAndClassifiesServerErrorsWithoutLosingRequests) {
   options.fail_500_fraction = 0.3;
   bench::sim::SimServer server(options);
   ProcessResult raw;
-  const json results =
-      run_json(server, {"--concurrency", "16", "--num-prompts", "200", "--output-len", "8",
-                        "--per-chunk-usage", "off"},
-               &raw, /*expected_exit=*/1);
+  const json results = run_json(server,
+                                {"--concurrency", "16", "--num-prompts", "200", "--output-len", "8",
+                                 "--per-chunk-usage", "off"},
+                                &raw, /*expected_exit=*/1);
   const int completed = results["completed"];
   const int failed = results["failed"];
   EXPECT_EQ(completed + failed, 200);
@@ -258,17 +256,26 @@ TEST(RunAgainstSim, JsonOutputParsesWithJqAndHoldsEveryDocumentedKey) {
   TempDir dir;
   const std::string path = dir.file("results.json");
   ProcessResult raw;
-  const json results = run_json(server, {"--concurrency", "4", "--num-prompts", "8",
-                                         "--output-len", "8", "--output-file", path},
-                                &raw);
-  std::vector<std::string> keys = {"duration",           "completed",
-                                   "failed",             "total_input_tokens",
-                                   "total_output_tokens", "request_throughput",
-                                   "input_throughput",   "output_throughput",
-                                   "total_throughput",   "concurrency",
-                                   "config",             "token_count_source",
-                                   "errors",             "bench_version",
-                                   "definitions",        "schema_version"};
+  const json results = run_json(
+      server,
+      {"--concurrency", "4", "--num-prompts", "8", "--output-len", "8", "--output-file", path},
+      &raw);
+  std::vector<std::string> keys = {"duration",
+                                   "completed",
+                                   "failed",
+                                   "total_input_tokens",
+                                   "total_output_tokens",
+                                   "request_throughput",
+                                   "input_throughput",
+                                   "output_throughput",
+                                   "total_throughput",
+                                   "concurrency",
+                                   "config",
+                                   "token_count_source",
+                                   "errors",
+                                   "bench_version",
+                                   "definitions",
+                                   "schema_version"};
   for (const char* stat : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
     for (const char* metric : {"ttft", "itl", "icl", "tpot", "e2e_latency"}) {
       keys.push_back(std::string(stat) + "_" + metric + "_ms");
@@ -308,10 +315,13 @@ TEST(RunAgainstSim, NeverPrintsOrWritesTheApiKey) {
   bench::sim::SimServer server(sim_options(5, 1));
   TempDir dir;
   const std::string secret = "sk-test-VERY-SECRET-123";
-  const std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--api-key", secret, "--num-prompts", "4",
-      "--concurrency", "2", "--output-len", "4", "--output-file", dir.file("r.json"),
-      "--save-requests", dir.file("r.jsonl")};
+  const std::vector<std::string> args = {"--base-url",      server.base_url(),
+                                         "--api-key",       secret,
+                                         "--num-prompts",   "4",
+                                         "--concurrency",   "2",
+                                         "--output-len",    "4",
+                                         "--output-file",   dir.file("r.json"),
+                                         "--save-requests", dir.file("r.jsonl")};
   const ProcessResult text = run_process(BENCH_BINARY, args);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   for (const std::string& where :
@@ -332,10 +342,9 @@ TEST(RunAgainstSim, NeverPrintsOrWritesTheApiKey) {
 
 TEST(RunAgainstSim, TextReportLeadsWithOutputThroughputAndNeverSaysBareTokPerSecond) {
   bench::sim::SimServer server(sim_options(5, 1));
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--base-url", server.base_url(), "--num-prompts", "16", "--concurrency", "4",
-       "--output-len", "8"});
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--base-url", server.base_url(), "--num-prompts", "16",
+                                 "--concurrency", "4", "--output-len", "8"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto output = run.out.find("Output token throughput");
   const auto input = run.out.find("Input token throughput");
@@ -374,8 +383,8 @@ TEST(RunAgainstSim, DiscoversTheModelFromTheServersModelList) {
 
 TEST(RunAgainstSim, ReportsTheServersPromptTokenCountBesideTheRequestedLength) {
   bench::sim::SimServer server(sim_options(5, 1));
-  const json results = run_json(server, {"--num-prompts", "4", "--input-len", "100",
-                                         "--output-len", "2", "--endpoint", "completions"});
+  const json results = run_json(server, {"--num-prompts", "4", "--input-len", "100", "--output-len",
+                                         "2", "--endpoint", "completions"});
   EXPECT_EQ(results["mean_requested_input_len"], 100.0);
   // The simulator counts words, and bench's random prompts are exactly input-len words.
   EXPECT_EQ(results["mean_prompt_tokens"], 100.0);
@@ -387,9 +396,8 @@ TEST(RunAgainstSim, ReportsTheMaxTokensThatExtraBodySentAsTheRequestedLength) {
   bench::sim::SimServer server(sim_options(1, 1));
   TempDir dir;
   const std::string path = dir.file("requests.jsonl");
-  const json results =
-      run_json(server, {"--num-prompts", "4", "--output-len", "16", "--extra-body",
-                        R"({"max_tokens":5})", "--save-requests", path});
+  const json results = run_json(server, {"--num-prompts", "4", "--output-len", "16", "--extra-body",
+                                         R"({"max_tokens":5})", "--save-requests", path});
   EXPECT_EQ(results["mean_requested_output_len"], 5);
   EXPECT_EQ(results["config"]["output_len"], 5);
   EXPECT_EQ(results["mean_completion_tokens"], 5);  // the simulator honours what was sent

@@ -49,9 +49,9 @@ TEST(Gates, PassingGatesExitZeroAndAreRecordedInTheResults) {
 
 TEST(Gates, AFailedGateExitsFourWithOneLinePerGate) {
   bench::sim::SimServer server(quick_sim());
-  const ProcessResult run = run_process(
-      BENCH_BINARY, small_run(server, {"--fail-under", "output_throughput=100000000",
-                                       "--fail-over", "p99_ttft_ms=0.001"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, small_run(server, {"--fail-under", "output_throughput=100000000",
+                                                   "--fail-over", "p99_ttft_ms=0.001"}));
   EXPECT_EQ(run.exit_code, kExitGateFailed) << run.err;
   EXPECT_NE(run.err.find("gate failed: output_throughput = "), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("(--fail-under)"), std::string::npos);
@@ -91,16 +91,16 @@ TEST(Compare, MarksARegressionAndFailsOnlyBeyondTheThreshold) {
   ASSERT_EQ(run_process(BENCH_BINARY, small_run(fast, {"--output-file", dir.file("base.json")}))
                 .exit_code,
             0);
-  ASSERT_EQ(run_process(BENCH_BINARY, small_run(slow, {"--output-file", dir.file("new.json")}))
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_process(BENCH_BINARY, small_run(slow, {"--output-file", dir.file("new.json")})).exit_code,
+      0);
   const ProcessResult plain =
       run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json")});
   EXPECT_EQ(plain.exit_code, 0) << plain.err;  // no threshold: a report, not a verdict
   EXPECT_NE(plain.out.find("output tok/s"), std::string::npos) << plain.out;
-  const ProcessResult gated =
-      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
-                                 "--fail-on-regression", "5%"});
+  const ProcessResult gated = run_process(
+      BENCH_BINARY,
+      {"compare", dir.file("base.json"), dir.file("new.json"), "--fail-on-regression", "5%"});
   EXPECT_EQ(gated.exit_code, kExitGateFailed) << gated.err;
   EXPECT_NE(gated.out.find("REGRESSION"), std::string::npos) << gated.out;
   // Against itself nothing regresses.
@@ -108,9 +108,9 @@ TEST(Compare, MarksARegressionAndFailsOnlyBeyondTheThreshold) {
                                        "--fail-on-regression", "5%"})
                 .exit_code,
             0);
-  const ProcessResult as_json =
-      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
-                                 "--output-format", "json"});
+  const ProcessResult as_json = run_process(
+      BENCH_BINARY,
+      {"compare", dir.file("base.json"), dir.file("new.json"), "--output-format", "json"});
   EXPECT_FALSE(json::parse(as_json.out, nullptr, false).is_discarded()) << as_json.out;
 }
 
@@ -127,9 +127,8 @@ TEST(Report, RendersASavedRunAndASavedSweepAsSelfContainedHtml) {
             0);
   for (const char* name : {"run", "sweep"}) {
     const std::string html_path = dir.file(std::string(name) + ".html");
-    const ProcessResult report =
-        run_process(BENCH_BINARY, {"report", dir.file(std::string(name) + ".json"), "-o",
-                                   html_path});
+    const ProcessResult report = run_process(
+        BENCH_BINARY, {"report", dir.file(std::string(name) + ".json"), "-o", html_path});
     EXPECT_EQ(report.exit_code, 0) << report.err;
     const std::string html = bench::testing::read_file(html_path);
     EXPECT_NE(html.find("<svg"), std::string::npos) << name;
@@ -160,9 +159,9 @@ TEST(Report, RefusesJsonThatIsNotBenchResultsWithOneLineNamingTheFile) {
 
 TEST(Results, RecordTheEmbeddedServersSettingsAndGiveThePeersItlWithJsonCompat) {
   const ProcessResult run =
-      run_process(BENCH_BINARY, {"--quiet", "--num-prompts", "4", "--concurrency", "2",
-                                 "--output-len", "4", "--sim-time-scale", "10",
-                                 "--output-format", "json", "--json-compat", "sglang"});
+      run_process(BENCH_BINARY,
+                  {"--quiet", "--num-prompts", "4", "--concurrency", "2", "--output-len", "4",
+                   "--sim-time-scale", "10", "--output-format", "json", "--json-compat", "sglang"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results["simulator"]["time_scale"], 10.0) << results["simulator"].dump();
@@ -174,8 +173,9 @@ TEST(Results, RecordTheEmbeddedServersSettingsAndGiveThePeersItlWithJsonCompat) 
 
 TEST(Progress, AppearsOnATerminalAndNeverOnAPipe) {
   bench::sim::SimServer server(quick_sim(5, 20));  // ~1 s of streaming: several refreshes
-  std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "8",
-                                   "--concurrency", "4", "--output-len", "50"};
+  std::vector<std::string> args = {
+      "--base-url", server.base_url(), "--num-prompts", "8", "--concurrency", "4", "--output-len",
+      "50"};
   // What only the progress line says ("3/8 done, 4 in flight, 0 failed | ...").
   const std::string kProgress = " in flight, 0 failed |";
   const ProcessResult piped = run_process(BENCH_BINARY, args);
@@ -197,10 +197,23 @@ TEST(Progress, AppearsOnATerminalAndNeverOnAPipe) {
 TEST(Interrupt, SigintKeepsPartialResultsMarkedAndEveryRequestAccountedFor) {
   bench::sim::SimServer server(quick_sim(5, 5));
   TempDir dir;
-  const std::vector<std::string> args = {
-      "--base-url", server.base_url(), "--quiet", "--num-prompts", "1000", "--concurrency",
-      "64", "--output-len", "40", "--grace", "0.2", "--output-file", dir.file("r.json"),
-      "--save-requests", dir.file("r.jsonl"), "--preconnect", "0"};
+  const std::vector<std::string> args = {"--base-url",
+                                         server.base_url(),
+                                         "--quiet",
+                                         "--num-prompts",
+                                         "1000",
+                                         "--concurrency",
+                                         "64",
+                                         "--output-len",
+                                         "40",
+                                         "--grace",
+                                         "0.2",
+                                         "--output-file",
+                                         dir.file("r.json"),
+                                         "--save-requests",
+                                         dir.file("r.jsonl"),
+                                         "--preconnect",
+                                         "0"};
   bench::testing::ProcessOptions options;
   // Interrupted mid-run: after two full waves of 64, long before the 1,000th request. The
   // server counts every request it answers, so no preconnect GETs: with their 64 the count
@@ -227,9 +240,9 @@ namespace {
 
 TEST(Sweep, ThreePointsGiveAThreeRowTableCsvAndJson) {
   bench::sim::SimServer server(quick_sim());
-  const std::vector<std::string> sweep = {"--base-url", server.base_url(), "--quiet",
-                                          "--concurrency", "1,2,4", "--num-prompts", "8",
-                                          "--output-len", "4"};
+  const std::vector<std::string> sweep = {
+      "--base-url", server.base_url(), "--quiet", "--concurrency", "1,2,4", "--num-prompts",
+      "8",          "--output-len",    "4"};
   auto with = [&](std::vector<std::string> more) {
     std::vector<std::string> args = sweep;
     args.insert(args.end(), more.begin(), more.end());
@@ -269,9 +282,9 @@ TEST(Compare, FlagsATenPercentOutputThroughputDropAndPassesIdenticalFiles) {
     std::ofstream out(dir.file("new.json"));
     out << dropped.dump(2);
   }
-  const ProcessResult drop =
-      run_process(BENCH_BINARY, {"compare", dir.file("base.json"), dir.file("new.json"),
-                                 "--fail-on-regression", "5%"});
+  const ProcessResult drop = run_process(
+      BENCH_BINARY,
+      {"compare", dir.file("base.json"), dir.file("new.json"), "--fail-on-regression", "5%"});
   EXPECT_EQ(drop.exit_code, kExitGateFailed) << drop.err;
   const std::string output_row = drop.out.substr(drop.out.find("Output token throughput"));
   EXPECT_NE(output_row.substr(0, output_row.find('\n')).find("-10.00%"), std::string::npos)
@@ -286,16 +299,15 @@ TEST(Compare, FlagsATenPercentOutputThroughputDropAndPassesIdenticalFiles) {
 TEST(Report, ASavedSweepRendersWithTheSameFiguresAsTheRun) {
   bench::sim::SimServer server(quick_sim());
   TempDir dir;
-  ASSERT_EQ(run_process(BENCH_BINARY,
-                        small_run(server, {"--concurrency", "1,4", "--output-file",
-                                           dir.file("sweep.json"), "--html",
-                                           dir.file("during.html")}))
+  ASSERT_EQ(run_process(BENCH_BINARY, small_run(server, {"--concurrency", "1,4", "--output-file",
+                                                         dir.file("sweep.json"), "--html",
+                                                         dir.file("during.html")}))
                 .exit_code,
             0);
-  ASSERT_EQ(run_process(BENCH_BINARY,
-                        {"report", dir.file("sweep.json"), "-o", dir.file("after.html")})
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_process(BENCH_BINARY, {"report", dir.file("sweep.json"), "-o", dir.file("after.html")})
+          .exit_code,
+      0);
   EXPECT_EQ(bench::testing::read_file(dir.file("during.html")),
             bench::testing::read_file(dir.file("after.html")));
 }

@@ -10,10 +10,9 @@ namespace bench::testing {
 
 inline std::vector<std::string> search_args(const bench::sim::SimServer& server,
                                             std::vector<std::string> more) {
-  std::vector<std::string> args = {"search",      "--base-url",        server.base_url(),
-                                   "--quiet",     "--output-len",      "8",
-                                   "--input-len", "16",                "--per-chunk-usage",
-                                   "off"};
+  std::vector<std::string> args = {
+      "search",      "--base-url", server.base_url(),   "--quiet", "--output-len", "8",
+      "--input-len", "16",         "--per-chunk-usage", "off"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }

@@ -11,8 +11,8 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/sim/sim_server.hpp"
-#include "run_process.hpp"
 #include "quick_sim.hpp"
+#include "run_process.hpp"
 #include "search_args.hpp"
 
 namespace {
@@ -26,7 +26,6 @@ using bench::cli::kExitGateFailed;
 using bench::cli::kExitUsage;
 using bench::testing::quick_sim;
 
-
 TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
   bench::sim::SimServer server(quick_sim());
   bench::testing::TempDir dir;
@@ -39,8 +38,8 @@ TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
                          "cap: no probe failed, the limit lies above it"),
             std::string::npos)
       << run.out;
-  const ProcessResult report = run_process(
-      BENCH_BINARY, {"report", dir.file("search.json"), "-o", dir.file("search.html")});
+  const ProcessResult report =
+      run_process(BENCH_BINARY, {"report", dir.file("search.json"), "-o", dir.file("search.html")});
   EXPECT_EQ(report.exit_code, 0) << report.err;
   EXPECT_NE(bench::testing::read_file(dir.file("search.html")).find("<svg"), std::string::npos);
 }
@@ -48,8 +47,8 @@ TEST(Search, EndsAtTheCapWhenEveryLoadMeetsTheSlosAndItsFileRendersAsAReport) {
 TEST(Search, EndsAtTheStartWithAClearMessageWhenNoLoadMeetsTheSlos) {
   bench::sim::SimServer server(quick_sim());
   const ProcessResult run = run_process(
-      BENCH_BINARY, search_args(server, {"--start", "2", "--num-prompts", "4", "--slo",
-                                         "p99_ttft_ms<=0.001"}));
+      BENCH_BINARY,
+      search_args(server, {"--start", "2", "--num-prompts", "4", "--slo", "p99_ttft_ms<=0.001"}));
   EXPECT_EQ(run.exit_code, kExitGateFailed) << run.err;
   EXPECT_NE(run.out.find("bench search: no answer: the first probe, concurrency 2, already "
                          "fails p99_ttft_ms<=0.001 (p99_ttft_ms = "),
@@ -63,10 +62,9 @@ TEST(Search, SteadyWindowWarmsEachProbeUpWithOneWaveAndMinGoodputIsAnSlo) {
   bench::sim::SimServer server(quick_sim());
   for (const std::string window : {"steady", "whole"}) {
     const ProcessResult run = run_process(
-        BENCH_BINARY,
-        search_args(server, {"--max", "4", "--num-prompts", "8", "--goodput", "ttft:5000",
-                             "--min-goodput", "95%", "--slo-window", window,
-                             "--output-format", "json"}));
+        BENCH_BINARY, search_args(server, {"--max", "4", "--num-prompts", "8", "--goodput",
+                                           "ttft:5000", "--min-goodput", "95%", "--slo-window",
+                                           window, "--output-format", "json"}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json results = json::parse(run.out);
     const json& search = results["search"];

@@ -28,10 +28,9 @@ TEST(SearchTiming, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResoluti
   bench::sim::SimServer server(options);
   const ProcessResult run = run_process(
       BENCH_BINARY,
-      search_args(server, {"--start", "8", "--max", "128", "--num-prompts", "160",
-                           "--output-len", "32", "--ignore-eos", "--slo",
-                           "median_tpot_ms<=0.75", "--resolution", "10%", "--slo-window",
-                           "whole", "--output-format", "json"}));
+      search_args(server, {"--start", "8", "--max", "128", "--num-prompts", "160", "--output-len",
+                           "32", "--ignore-eos", "--slo", "median_tpot_ms<=0.75", "--resolution",
+                           "10%", "--slo-window", "whole", "--output-format", "json"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results["kind"], "search");
@@ -62,14 +61,28 @@ TEST(SearchTiming, BracketsTheLargestConcurrencyMeetingATpotSloWithinTheResoluti
 // host moves nothing). The search must find the knee a dense sweep of the same workload finds,
 // within its resolution.
 TEST(SearchTiming, TheAnswerMatchesADenseSweepOnTheMoeProfile) {
-  const std::vector<std::string> workload = {
-      "--sim-profile", "pcie-8gpu-moe", "--sim-time-scale", "50", "--sim-kv-cache-tokens", "1024",
-      "--num-prompts", "64", "--input-len", "16", "--output-len", "12", "--ignore-eos",
-      "--per-chunk-usage", "off", "--quiet", "--output-format", "json"};
+  const std::vector<std::string> workload = {"--sim-profile",
+                                             "pcie-8gpu-moe",
+                                             "--sim-time-scale",
+                                             "50",
+                                             "--sim-kv-cache-tokens",
+                                             "1024",
+                                             "--num-prompts",
+                                             "64",
+                                             "--input-len",
+                                             "16",
+                                             "--output-len",
+                                             "12",
+                                             "--ignore-eos",
+                                             "--per-chunk-usage",
+                                             "off",
+                                             "--quiet",
+                                             "--output-format",
+                                             "json"};
   const double slo_ms = 40;
-  std::vector<std::string> command = {"search", "--start", "16", "--max", "64", "--slo",
-                                      "p90_ttft_ms<=40", "--slo-window", "whole",
-                                      "--resolution", "2"};
+  std::vector<std::string> command = {
+      "search",          "--start",      "16",    "--max",        "64", "--slo",
+      "p90_ttft_ms<=40", "--slo-window", "whole", "--resolution", "2"};
   command.insert(command.end(), workload.begin(), workload.end());
   const ProcessResult search = run_process(BENCH_BINARY, command);
   ASSERT_EQ(search.exit_code, 0) << search.err;

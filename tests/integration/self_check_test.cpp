@@ -76,10 +76,10 @@ TEST(SelfCheck, ALightRunBesideCpuHogsIsNeverCalledClientBound) {
   ASSERT_GT(hogs.size(), 0u);
   int host_late = 0;
   for (int run_index = 0; run_index < 20; ++run_index) {
-    const ProcessResult run = run_process(
-        BENCH_BINARY, {"--concurrency", "16", "--num-prompts", "64", "--input-len", "16",
-                       "--output-len", "16", "--sim-ttft-ms", "20", "--sim-tpot-ms", "5",
-                       "--output-format", "json", "--quiet"});
+    const ProcessResult run =
+        run_process(BENCH_BINARY, {"--concurrency", "16", "--num-prompts", "64", "--input-len",
+                                   "16", "--output-len", "16", "--sim-ttft-ms", "20",
+                                   "--sim-tpot-ms", "5", "--output-format", "json", "--quiet"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json results = json::parse(run.out);
     EXPECT_FALSE(results["client_saturated"].get<bool>())

@@ -28,9 +28,12 @@ using nlohmann::json;
 constexpr int kPrompts = 8;
 
 std::vector<std::string> run_args(std::vector<std::string> extra) {
-  std::vector<std::string> args = {"--num-prompts", std::to_string(kPrompts), "--concurrency", "4",
-                                   "--input-len", "32", "--output-len", "6", "--ignore-eos",
-                                   "--output-format", "json"};
+  std::vector<std::string> args = {"--num-prompts", std::to_string(kPrompts),
+                                   "--concurrency", "4",
+                                   "--input-len",   "32",
+                                   "--output-len",  "6",
+                                   "--ignore-eos",  "--output-format",
+                                   "json"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -71,9 +74,9 @@ TEST(ServerMetrics, TheWindowOpensAfterTheWarmupHasDrained) {
 // A closed loop warmed up by time drains too: it sends until the warm-up's end, lets those
 // requests end, and only then do the measured requests start and the window open.
 TEST(ServerMetrics, AClosedLoopsWarmupByTimeDrainsBeforeTheWindowOpens) {
-  const ProcessResult run = run_process(
-      BENCH_BINARY, run_args({"--warmup-duration", "0.2", "--sim-ttft-ms", "5", "--sim-tpot-ms",
-                              "1", "--server-metrics"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, run_args({"--warmup-duration", "0.2", "--sim-ttft-ms", "5",
+                                          "--sim-tpot-ms", "1", "--server-metrics"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   const json& server = results.at("server_metrics");
@@ -91,8 +94,8 @@ TEST(ServerMetrics, AClosedLoopsWarmupByTimeDrainsBeforeTheWindowOpens) {
 TEST(ServerMetrics, AnOpenLoopsWarmupDrainsBeforeTheWindowOpens) {
   for (const char* warmup : {"--warmup-requests=3", "--warmup-duration=0.1"}) {
     const ProcessResult run = run_process(
-        BENCH_BINARY, run_args({warmup, "--request-rate", "40", "--constant-rate",
-                                "--sim-ttft-ms", "5", "--sim-tpot-ms", "1", "--server-metrics"}));
+        BENCH_BINARY, run_args({warmup, "--request-rate", "40", "--constant-rate", "--sim-ttft-ms",
+                                "5", "--sim-tpot-ms", "1", "--server-metrics"}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json results = json::parse(run.out);
     const json& server = results.at("server_metrics");
@@ -106,12 +109,28 @@ TEST(ServerMetrics, AnOpenLoopsWarmupDrainsBeforeTheWindowOpens) {
 
 TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
   // One sequence at a time in a 1000-token KV budget: the others queue, and the polls see it.
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--sim-profile", "tiny", "--sim-max-running-requests", "1", "--sim-kv-cache-tokens", "1000",
-       "--sim-step-us", "2000", "--num-prompts", "6", "--concurrency", "3", "--input-len", "8",
-       "--output-len", "20", "--ignore-eos", "--output-format", "json", "--server-metrics",
-       "--server-metrics-interval", "0.02"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--sim-profile",
+                                                       "tiny",
+                                                       "--sim-max-running-requests",
+                                                       "1",
+                                                       "--sim-kv-cache-tokens",
+                                                       "1000",
+                                                       "--sim-step-us",
+                                                       "2000",
+                                                       "--num-prompts",
+                                                       "6",
+                                                       "--concurrency",
+                                                       "3",
+                                                       "--input-len",
+                                                       "8",
+                                                       "--output-len",
+                                                       "20",
+                                                       "--ignore-eos",
+                                                       "--output-format",
+                                                       "json",
+                                                       "--server-metrics",
+                                                       "--server-metrics-interval",
+                                                       "0.02"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json gauges = json::parse(run.out).at("server_metrics").at("gauges");
   ASSERT_TRUE(gauges.is_object()) << gauges.dump();
@@ -130,8 +149,8 @@ TEST(ServerMetrics, PollsTheGaugesWhileThePointRuns) {
 
 TEST(ServerMetrics, TheSimulatorInOtherFamiliesNamesIsReadThroughTheirMaps) {
   for (const char* family : {"sglang", "llamacpp"}) {
-    const ProcessResult run = run_process(
-        BENCH_BINARY, run_args({"--sim-metrics-family", family, "--server-metrics"}));
+    const ProcessResult run =
+        run_process(BENCH_BINARY, run_args({"--sim-metrics-family", family, "--server-metrics"}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json results = json::parse(run.out);
     const json& server = results.at("server_metrics");
@@ -142,20 +161,21 @@ TEST(ServerMetrics, TheSimulatorInOtherFamiliesNamesIsReadThroughTheirMaps) {
 }
 
 TEST(ServerMetrics, TheResultsSayWhatTheServerSaysOfItself) {
-  const ProcessResult run =
-      run_process(BENCH_BINARY, run_args({"--sim-max-model-len", "4096"}));
+  const ProcessResult run = run_process(BENCH_BINARY, run_args({"--sim-max-model-len", "4096"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json server = json::parse(run.out).at("server");
-  EXPECT_EQ(server, json({{"family", "vllm"}, {"version", "bench-sim"}, {"model", "bench-sim"},
+  EXPECT_EQ(server, json({{"family", "vllm"},
+                          {"version", "bench-sim"},
+                          {"model", "bench-sim"},
                           {"max_model_len", 4096}}))
       << server.dump();
 }
 
 TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--dataset", "random-ids", "--endpoint", "completions", "--input-len", "200",
-                     "--output-len", "100", "--num-prompts", "2", "--sim-max-model-len", "256",
-                     "--quiet"});
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--dataset", "random-ids", "--endpoint", "completions",
+                                 "--input-len", "200", "--output-len", "100", "--num-prompts", "2",
+                                 "--sim-max-model-len", "256", "--quiet"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_EQ(run.err,
             "bench: error: prompts of up to 200 tokens plus max_tokens 100 make 300 tokens, "
@@ -163,9 +183,9 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
             "--input-len or --output-len\n");
   // In words, the lengths are an estimate: a warning, and the run goes on; here the server then
   // refuses each request as vLLM does, and bench counts them as failed with its message.
-  const ProcessResult words = run_process(
-      BENCH_BINARY, {"--input-len", "200", "--output-len", "100", "--num-prompts", "2",
-                     "--sim-max-model-len", "256", "--output-format", "json"});
+  const ProcessResult words =
+      run_process(BENCH_BINARY, {"--input-len", "200", "--output-len", "100", "--num-prompts", "2",
+                                 "--sim-max-model-len", "256", "--output-format", "json"});
   EXPECT_EQ(words.exit_code, kExitRequestsFailed) << words.err;
   EXPECT_NE(words.err.find("bench: warning: prompts of up to 200 words plus max_tokens 100 may "
                            "exceed the model's max_model_len 256 tokens"),
@@ -187,9 +207,9 @@ TEST(ServerMetrics, ADatasetsLongestRequestBeyondMaxModelLenIsRefusedInTokensOnl
       "{\"prompt\": \"hi there\", \"max_tokens\": 2}\n"  // the one request sent, in order
       "{\"prompt\": \"one two three four five six seven eight nine ten\", "
       "\"max_tokens\": 250}\n");
-  const std::vector<std::string> args = {"--dataset", "jsonl", "--dataset-path", file.path(),
-                                         "--num-prompts", "1", "--sim-max-model-len", "256",
-                                         "--sim-ttft-ms", "1", "--sim-tpot-ms", "1"};
+  const std::vector<std::string> args = {
+      "--dataset",           "jsonl", "--dataset-path", file.path(), "--num-prompts", "1",
+      "--sim-max-model-len", "256",   "--sim-ttft-ms",  "1",         "--sim-tpot-ms", "1"};
   std::vector<std::string> tokens = args;
   tokens.insert(tokens.end(), {"--tokenizer", "server", "--endpoint", "completions", "--quiet"});
   const ProcessResult refused = run_process(BENCH_BINARY, tokens);
@@ -231,20 +251,20 @@ TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
   // wire, in vLLM's names and in SGLang's. The bucket leaves 11 ms below and 14 ms above, so a
   // busy machine's stall (which lengthens a gap, or shortens TPOT by delaying the first chunk)
   // does not carry bench's p50 across a bound. bench's ITL (per token) is held against the
-  // server's ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one chunk
-  // sent late makes one long gap and one short, and at p99 the server's bucketed rank and
+  // server's ITL, bench's TPOT (per request) against its TPOT. The p99 ITL is not asserted: one
+  // chunk sent late makes one long gap and one short, and at p99 the server's bucketed rank and
   // bench's interpolated percentile can fall on either side of a bucket's bound.
   for (const char* family : {"vllm", "sglang"}) {
     const ProcessResult run = run_process(
-        BENCH_BINARY, {"--num-prompts", std::to_string(kPrompts), "--concurrency", "4",
-                       "--input-len", "32", "--output-len", "8", "--ignore-eos",
-                       "--output-format", "json", "--sim-ttft-ms", "30", "--sim-tpot-ms", "36",
-                       "--sim-metrics-family", family, "--server-metrics"});
+        BENCH_BINARY,
+        {"--num-prompts", std::to_string(kPrompts), "--concurrency", "4", "--input-len", "32",
+         "--output-len", "8", "--ignore-eos", "--output-format", "json", "--sim-ttft-ms", "30",
+         "--sim-tpot-ms", "36", "--sim-metrics-family", family, "--server-metrics"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const json server = json::parse(run.out).at("server_metrics");
     const json& ranges = server.at("latency_ranges");
-    for (const auto& [metric, percentile] : {std::pair{"itl", "p50"}, std::pair{"tpot", "p50"},
-                                             std::pair{"tpot", "p99"}}) {
+    for (const auto& [metric, percentile] :
+         {std::pair{"itl", "p50"}, std::pair{"tpot", "p50"}, std::pair{"tpot", "p99"}}) {
       const json& range = ranges.at(metric).at(percentile);
       EXPECT_EQ(range.at("server_lower_s"), 0.025) << family << " " << metric << range.dump();
       EXPECT_EQ(range.at("server_upper_s"), 0.05) << family << " " << metric << range.dump();
@@ -268,9 +288,9 @@ TEST(ServerMetrics, SeveralServersAreEachScrapedAndAddedUp) {
   ASSERT_FALSE(loaded.base_url().empty());
   ASSERT_FALSE(idle.base_url().empty());
   const ProcessResult run = run_process(
-      BENCH_BINARY, run_args({"--base-url", loaded.base_url(), "--server-metrics",
-                              loaded.base_url() + "/metrics", "--server-metrics",
-                              idle.base_url() + "/metrics"}));
+      BENCH_BINARY,
+      run_args({"--base-url", loaded.base_url(), "--server-metrics", loaded.base_url() + "/metrics",
+                "--server-metrics", idle.base_url() + "/metrics"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   const json& server = results.at("server_metrics");
@@ -291,14 +311,12 @@ TEST(ServerMetrics, APasswordInTheUrlAppearsInNoOutput) {
   ASSERT_EQ(base_url.rfind("http://", 0), 0u) << base_url;
   const std::string password = "pw-SECRET-5512";
   // One server that answers, one that does not: both the figures and the failure are written.
-  const std::string answering =
-      "http://bench:" + password + "@" + base_url.substr(7) + "/metrics";
+  const std::string answering = "http://bench:" + password + "@" + base_url.substr(7) + "/metrics";
   const std::string refusing = "http://bench:" + password + "@127.0.0.1:1/metrics";
   const std::string output_file = dir.path() + "/results.json";
   const ProcessResult run = run_process(
-      BENCH_BINARY,
-      run_args({"--base-url", base_url, "--server-metrics", answering, "--server-metrics",
-                refusing, "--output-file", output_file}));
+      BENCH_BINARY, run_args({"--base-url", base_url, "--server-metrics", answering,
+                              "--server-metrics", refusing, "--output-file", output_file}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string written = bench::testing::read_file(output_file);
   for (const std::string* output : {&run.out, &run.err, &written}) {
@@ -317,10 +335,16 @@ TEST(ServerMetrics, APasswordInTheUrlAppearsInNoOutput) {
 
 TEST(ServerMetrics, AServerThatMiscountsItsTokensDrawsTheWarning) {
   // Every request is counted one generation token too many by /metrics: 8 more of 48, +16.7%.
-  const std::vector<std::string> args = {"--num-prompts", std::to_string(kPrompts),
-                                         "--concurrency", "4", "--output-len", "6",
-                                         "--ignore-eos", "--server-metrics",
-                                         "--sim-metrics-miscount-fraction", "1"};
+  const std::vector<std::string> args = {"--num-prompts",
+                                         std::to_string(kPrompts),
+                                         "--concurrency",
+                                         "4",
+                                         "--output-len",
+                                         "6",
+                                         "--ignore-eos",
+                                         "--server-metrics",
+                                         "--sim-metrics-miscount-fraction",
+                                         "1"};
   const ProcessResult run = run_process(BENCH_BINARY, args);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("WARNING: the server's generation tokens differ from bench's output "
@@ -335,8 +359,8 @@ TEST(ServerMetrics, AServerThatMiscountsItsTokensDrawsTheWarning) {
 }
 
 TEST(ServerMetrics, TheTextReportHasAServerSection) {
-  const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency", "2",
-                                         "--output-len", "4", "--server-metrics"};
+  const std::vector<std::string> args = {"--num-prompts", "4", "--concurrency",   "2",
+                                         "--output-len",  "4", "--server-metrics"};
   const ProcessResult run = run_process(BENCH_BINARY, args);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find(" Server "), std::string::npos) << run.out;
@@ -352,8 +376,8 @@ TEST(ServerMetrics, TheTextReportHasAServerSection) {
 
 TEST(ServerMetrics, NoServerAtTheUrlIsSaidOnceAndTheRunGoesOn) {
   // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-  const ProcessResult run = run_process(
-      BENCH_BINARY, run_args({"--server-metrics", "http://127.0.0.1:1/metrics"}));
+  const ProcessResult run =
+      run_process(BENCH_BINARY, run_args({"--server-metrics", "http://127.0.0.1:1/metrics"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results.at("completed"), kPrompts);
@@ -376,8 +400,9 @@ TEST(ServerMetrics, AnHttpErrorOrABodyThatIsNoExpositionIsSaid) {
   } cases[] = {
       {"/no-such-route", "answered HTTP 404"},
       // JSON, not the text format: refused by the parser on its first line.
-      {"/v1/models", "not a Prometheus text exposition (line 1: a sample line must start with a "
-                     "valid metric name)"},
+      {"/v1/models",
+       "not a Prometheus text exposition (line 1: a sample line must start with a "
+       "valid metric name)"},
   };
   for (const auto& each : cases) {
     const ProcessResult run = run_process(

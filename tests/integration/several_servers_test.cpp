@@ -45,10 +45,29 @@ std::size_t lines_in(const std::string& path) {
 
 // Per-chunk usage off: its probe would be one more request in the first server's log.
 std::vector<std::string> run_flags(const std::string& first, const std::string& second) {
-  return {"--per-chunk-usage", "off", "--base-url", first, "--base-url", second, "--server-weights", "3,1",
-          "--num-prompts", "40", "--warmup-requests", "0", "--concurrency", "4",
-          "--input-len", "16", "--output-len", "4", "--seed", "3", "--quiet",
-          "--output-format", "json"};
+  return {"--per-chunk-usage",
+          "off",
+          "--base-url",
+          first,
+          "--base-url",
+          second,
+          "--server-weights",
+          "3,1",
+          "--num-prompts",
+          "40",
+          "--warmup-requests",
+          "0",
+          "--concurrency",
+          "4",
+          "--input-len",
+          "16",
+          "--output-len",
+          "4",
+          "--seed",
+          "3",
+          "--quiet",
+          "--output-format",
+          "json"};
 }
 
 // bench against two simulated servers whose truth logs are dir's first.jsonl and second.jsonl,
@@ -80,13 +99,13 @@ TEST(SeveralServers, RequestsFollowTheWeightsExactlyAndEachServersFiguresAddUpTo
   // What each server itself saw (its truth log), not only what bench says it sent.
   EXPECT_EQ(lines_in(dir.file("first.jsonl")), 30u);
   EXPECT_EQ(lines_in(dir.file("second.jsonl")), 10u);
-  for (const char* key : {"sent", "completed", "failed", "total_output_tokens",
-                          "total_input_tokens"}) {
+  for (const char* key :
+       {"sent", "completed", "failed", "total_output_tokens", "total_input_tokens"}) {
     EXPECT_EQ(sum_of(servers, key), results[key].get<std::int64_t>()) << key;
   }
-  EXPECT_NEAR(servers[0]["output_throughput"].get<double>() +
-                  servers[1]["output_throughput"].get<double>(),
-              results["output_throughput"].get<double>(), 1e-6);
+  EXPECT_NEAR(
+      servers[0]["output_throughput"].get<double>() + servers[1]["output_throughput"].get<double>(),
+      results["output_throughput"].get<double>(), 1e-6);
   EXPECT_GT(servers[1]["median_ttft_ms"].get<double>(), 0);
 }
 
@@ -100,7 +119,8 @@ std::set<std::string> response_ids_in(const std::string& path) {
 // The request log says which server each request went to: the one whose truth log holds it.
 TEST(SeveralServers, TheRequestLogNamesTheServerThatAnsweredEachRequest) {
   TempDir dir;
-  const ProcessResult run = run_on_two_servers(dir, {"--save-requests", dir.file("requests.jsonl")});
+  const ProcessResult run =
+      run_on_two_servers(dir, {"--save-requests", dir.file("requests.jsonl")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::set<std::string> answered[] = {response_ids_in(dir.file("first.jsonl")),
                                             response_ids_in(dir.file("second.jsonl"))};

@@ -2,8 +2,8 @@
 // simulated server, merged by `bench merge`, hold exactly the requests, prompts, counts and
 // token sums of one process running the same seeded workload (closed loop, Poisson open loop,
 // a sweep), with the percentiles of the shards' own requests; multi-turn shards each hold whole
-// sessions and merge to the one process's figures by turn; and the one-line refusals of bad shards, bad
-// start times and files that cannot be merged (exit 2, no output written).
+// sessions and merge to the one process's figures by turn; and the one-line refusals of bad shards,
+// bad start times and files that cannot be merged (exit 2, no output written).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -111,11 +111,11 @@ Measured single_process(const std::vector<std::string>& workload) {
   ProcessResult run;
   {
     bench::sim::SimServer server(fast_sim(dir.file("trace.jsonl")));
-    run = run_process(BENCH_BINARY, bench::testing::without_answer_check(with(
-                                        {"--base-url", server.base_url(), "--quiet",
-                                         "--output-file", dir.file("single.json"),
-                                         "--save-requests", dir.file("requests.jsonl")},
-                                        workload)));
+    run = run_process(BENCH_BINARY,
+                      bench::testing::without_answer_check(with(
+                          {"--base-url", server.base_url(), "--quiet", "--output-file",
+                           dir.file("single.json"), "--save-requests", dir.file("requests.jsonl")},
+                          workload)));
   }
   EXPECT_EQ(run.exit_code, 0) << run.err;
   Measured out{read_json(dir.file("single.json")), {}, prompts_in(dir.file("trace.jsonl")), {}, {}};
@@ -140,8 +140,8 @@ void run_shards(const std::string& base_url, const std::vector<std::string>& wor
           BENCH_BINARY,
           bench::testing::without_answer_check(with(
               with({"--base-url", base_url, "--quiet", "--shard", fmt::format("{}/{}", i, shards),
-                    "--output-file", dir.file(fmt::format("shard-{}.json", i)),
-                    "--save-requests", dir.file(fmt::format("requests-{}.jsonl", i))},
+                    "--output-file", dir.file(fmt::format("shard-{}.json", i)), "--save-requests",
+                    dir.file(fmt::format("requests-{}.jsonl", i))},
                    start),
               workload)));
     });
@@ -210,8 +210,8 @@ void expect_latencies_of_the_shards(const Measured& sharded, const json& merged,
 
 TEST(Shards, ClosedLoopShardsMergeToTheSingleProcessRun) {
   const std::vector<std::string> workload = {"--num-prompts", "24", "--warmup-requests", "4",
-                                             "--concurrency", "4", "--output-len", "8",
-                                             "--seed", "7", "--per-chunk-usage", "off"};
+                                             "--concurrency", "4",  "--output-len",      "8",
+                                             "--seed",        "7",  "--per-chunk-usage", "off"};
   const Measured one = single_process(workload);
   const Measured merged = sharded(workload);
   expect_same_run(one.results, merged.results);
@@ -224,8 +224,8 @@ TEST(Shards, ClosedLoopShardsMergeToTheSingleProcessRun) {
 }
 
 TEST(Shards, PoissonOpenLoopShardsSendEveryNthArrivalOfTheOneSchedule) {
-  const std::vector<std::string> workload = {"--num-prompts", "32", "--request-rate", "160",
-                                             "--output-len", "6", "--seed", "11",
+  const std::vector<std::string> workload = {"--num-prompts",     "32", "--request-rate", "160",
+                                             "--output-len",      "6",  "--seed",         "11",
                                              "--per-chunk-usage", "off"};
   const Measured one = single_process(workload);
   const Measured merged = sharded(workload);
@@ -240,8 +240,8 @@ TEST(Shards, PoissonOpenLoopShardsSendEveryNthArrivalOfTheOneSchedule) {
 }
 
 TEST(Shards, SweepMergesPointByPoint) {
-  const std::vector<std::string> workload = {"--num-prompts", "8", "--concurrency", "4,8",
-                                             "--output-len", "4", "--seed", "3",
+  const std::vector<std::string> workload = {"--num-prompts",     "8",  "--concurrency", "4,8",
+                                             "--output-len",      "4",  "--seed",        "3",
                                              "--per-chunk-usage", "off"};
   const Measured one = single_process(workload);
   const Measured merged = sharded(workload);
@@ -255,10 +255,21 @@ TEST(Shards, SweepMergesPointByPoint) {
 }
 
 TEST(Shards, MultiTurnShardsHoldWholeSessionsAndMergeToTheSingleProcessFigures) {
-  const std::vector<std::string> workload = {"--multi-turn", "--turns", "3", "--num-prompts",
-                                             "6", "--concurrency", "2", "--input-len", "16",
-                                             "--output-len", "4", "--seed", "7",
-                                             "--per-chunk-usage", "off"};
+  const std::vector<std::string> workload = {"--multi-turn",
+                                             "--turns",
+                                             "3",
+                                             "--num-prompts",
+                                             "6",
+                                             "--concurrency",
+                                             "2",
+                                             "--input-len",
+                                             "16",
+                                             "--output-len",
+                                             "4",
+                                             "--seed",
+                                             "7",
+                                             "--per-chunk-usage",
+                                             "off"};
   const json one = single_process(workload).results["multi_turn"];
   TempDir dir;
   {
@@ -304,10 +315,21 @@ TEST(Shards, MultiTurnShardsHoldWholeSessionsAndMergeToTheSingleProcessFigures) 
 }
 
 TEST(Shards, MultiTurnSweepMergesEachPointsSessions) {
-  const std::vector<std::string> workload = {"--multi-turn", "--turns", "2", "--num-prompts",
-                                             "4", "--concurrency", "2,4", "--input-len", "16",
-                                             "--output-len", "4", "--seed", "3",
-                                             "--per-chunk-usage", "off"};
+  const std::vector<std::string> workload = {"--multi-turn",
+                                             "--turns",
+                                             "2",
+                                             "--num-prompts",
+                                             "4",
+                                             "--concurrency",
+                                             "2,4",
+                                             "--input-len",
+                                             "16",
+                                             "--output-len",
+                                             "4",
+                                             "--seed",
+                                             "3",
+                                             "--per-chunk-usage",
+                                             "off"};
   TempDir dir;
   {
     bench::sim::SimServer server(fast_sim(""));
@@ -368,7 +390,8 @@ TEST_F(ShardMergeRefusal, AShardGivenTwice) {
 }
 
 TEST_F(ShardMergeRefusal, AnotherConfigurationOrWorkload) {
-  const std::string config = edited_shard("config.json", [](json& s) { s["config"]["output_len"] = 9; });
+  const std::string config =
+      edited_shard("config.json", [](json& s) { s["config"]["output_len"] = 9; });
   std::string err = refusal({dir_->file("shard-0.json"), config});
   EXPECT_NE(err.find("config.json: another configuration"), std::string::npos) << err;
   EXPECT_NE(err.find("config.output_len: 9 vs 2"), std::string::npos) << err;
@@ -412,17 +435,17 @@ TEST_F(ShardMergeRefusal, AMultiTurnShardWithOneThatIsNot) {
   plain.erase("multi_turn");
   std::ofstream(multi_turn.file("plain.json")) << plain.dump();
   err = refusal({multi_turn.file("shard-0.json"), multi_turn.file("plain.json")});
-  EXPECT_NE(err.find("plain.json: not a multi-turn run (\"multi_turn\"), but "),
-            std::string::npos)
+  EXPECT_NE(err.find("plain.json: not a multi-turn run (\"multi_turn\"), but "), std::string::npos)
       << err;
 }
 
 TEST(Shards, RefusesABadShardOrStartTimeInOneLine) {
-  const std::vector<std::string> server = {"--base-url", "http://127.0.0.1:9", "--seed", "1",
-                                           "--num-prompts", "4"};
+  const std::vector<std::string> server = {"--base-url", "http://127.0.0.1:9", "--seed",
+                                           "1",          "--num-prompts",      "4"};
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--shard", "5/4"}, "--shard 5/4: the shard index must be 0..3"},
-      {{"--start-at", "2020-01-01T00:00:00Z"}, "--start-at 2020-01-01T00:00:00Z: that time has passed"},
+      {{"--start-at", "2020-01-01T00:00:00Z"},
+       "--start-at 2020-01-01T00:00:00Z: that time has passed"},
       {{"--shard", "1/4", "--concurrency", "2"}, "--concurrency 2 is below the 4 shards"},
   };
   for (const auto& [flags, expected] : cases) {

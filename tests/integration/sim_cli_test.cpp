@@ -24,17 +24,46 @@ using nlohmann::json;
 TEST(SimCli, ServeSimHelpDocumentsEveryProfileFaultAndQuirk) {
   const ProcessResult help = run_process(BENCH_BINARY, {"serve-sim", "--help"});
   ASSERT_EQ(help.exit_code, 0) << help.err;
-  for (const char* text :
-       {"--profile", "fixed", "firehose", "tiny", "h100-dense-8b", "pcie-8gpu-moe", "--time-scale",
-        "--max-running-requests", "--kv-cache-tokens", "--max-batched-tokens", "--step-us",
-        "--comm-us-per-step", "--decode-us-per-seq", "--decode-ns-per-context-token",
-        "--prefill-us-per-token", "--fail-429-fraction", "--fail-500-fraction",
-        "--fail-503-fraction", "--reset-fraction", "--stall-fraction", "--stall-s",
-        "--malformed-json-fraction", "--truncate-fraction", "--stream-error-fraction",
-        "--no-usage-fraction", "--multi-token-fraction", "--multi-token-count", "--crlf-fraction",
-        "--comment-fraction", "--usage-on-last-chunk", "--no-role-chunk", "--close-after-stream",
-        "--trace", "--seed", "--ttft-ms", "--tpot-ms", "--tokens-per-chunk", "--prefix-cache",
-        "/flush_cache", "/reset_prefix_cache"}) {
+  for (const char* text : {"--profile",
+                           "fixed",
+                           "firehose",
+                           "tiny",
+                           "h100-dense-8b",
+                           "pcie-8gpu-moe",
+                           "--time-scale",
+                           "--max-running-requests",
+                           "--kv-cache-tokens",
+                           "--max-batched-tokens",
+                           "--step-us",
+                           "--comm-us-per-step",
+                           "--decode-us-per-seq",
+                           "--decode-ns-per-context-token",
+                           "--prefill-us-per-token",
+                           "--fail-429-fraction",
+                           "--fail-500-fraction",
+                           "--fail-503-fraction",
+                           "--reset-fraction",
+                           "--stall-fraction",
+                           "--stall-s",
+                           "--malformed-json-fraction",
+                           "--truncate-fraction",
+                           "--stream-error-fraction",
+                           "--no-usage-fraction",
+                           "--multi-token-fraction",
+                           "--multi-token-count",
+                           "--crlf-fraction",
+                           "--comment-fraction",
+                           "--usage-on-last-chunk",
+                           "--no-role-chunk",
+                           "--close-after-stream",
+                           "--trace",
+                           "--seed",
+                           "--ttft-ms",
+                           "--tpot-ms",
+                           "--tokens-per-chunk",
+                           "--prefix-cache",
+                           "/flush_cache",
+                           "/reset_prefix_cache"}) {
     EXPECT_NE(help.out.find(text), std::string::npos) << text;
   }
   // The same flags reach the embedded server through bench's --sim- prefix.
@@ -52,7 +81,8 @@ struct Misuse {
 
 TEST(SimCli, FlagsThatDoNotApplyToTheProfileAreUsageErrorsNamingTheFlag) {
   const std::vector<Misuse> cases = {
-      {{"serve-sim", "--profile", "tiny", "--ttft-ms", "5"}, "--ttft-ms: applies to --profile fixed"},
+      {{"serve-sim", "--profile", "tiny", "--ttft-ms", "5"},
+       "--ttft-ms: applies to --profile fixed"},
       {{"serve-sim", "--tpot-ms", "5", "--profile", "firehose"}, "--tpot-ms: applies to"},
       {{"serve-sim", "--max-running-requests", "4"}, "--max-running-requests: applies to"},
       {{"--sim-step-us", "10"}, "--sim-step-us: applies to --sim-profile tiny"},
@@ -76,9 +106,9 @@ TEST(SimCli, AStandaloneServeSimServesABenchRunAndWritesItsTruthLog) {
   const std::string& base_url = serve_sim.base_url();
   ProcessResult run;
   if (!base_url.empty()) {
-    run = run_process(BENCH_BINARY, {"--base-url", base_url, "--concurrency", "8",
-                                     "--num-prompts", "24", "--output-len", "16", "--input-len",
-                                     "32", "--ignore-eos", "--output-format", "json", "--quiet"});
+    run = run_process(BENCH_BINARY, {"--base-url", base_url, "--concurrency", "8", "--num-prompts",
+                                     "24", "--output-len", "16", "--input-len", "32",
+                                     "--ignore-eos", "--output-format", "json", "--quiet"});
   }
   const ProcessResult& server = serve_sim.stop();
   ASSERT_FALSE(base_url.empty()) << server.err;

@@ -53,10 +53,13 @@ TEST_P(EveryRequestMeetsTheFault, AndBenchClassifiesItRight) {
   ProcessResult run;
   {
     bench::sim::SimServer server(options);
-    std::vector<std::string> args = {
-        "--base-url", server.base_url(), "--concurrency", "4", "--num-prompts",
-        std::to_string(kFaultRequests), "--output-len", "8", "--input-len", "16", "--ignore-eos",
-        "--output-format", "json", "--quiet"};
+    std::vector<std::string> args = {"--base-url",    server.base_url(),
+                                     "--concurrency", "4",
+                                     "--num-prompts", std::to_string(kFaultRequests),
+                                     "--output-len",  "8",
+                                     "--input-len",   "16",
+                                     "--ignore-eos",  "--output-format",
+                                     "json",          "--quiet"};
     args.insert(args.end(), fault.bench_args.begin(), fault.bench_args.end());
     bench::testing::ProcessOptions limits;
     limits.timeout = std::chrono::milliseconds(60'000);
@@ -99,34 +102,58 @@ const std::vector<FaultCase> kCases = {
     // An RST mid-stream is a transport failure (error_class.hpp: "connection reset"), not a
     // stream the server chose to end early.
     {"reset", [](SimOptions& o) { o.reset_fraction = 1; }, "transport", "reset"},
-    {"stall", [](SimOptions& o) { o.stall_fraction = 1; }, "stall", "stall",
+    {"stall",
+     [](SimOptions& o) { o.stall_fraction = 1; },
+     "stall",
+     "stall",
      {"--stall-timeout", "0.5"}},
     {"malformed_json", [](SimOptions& o) { o.malformed_json_fraction = 1; }, "malformed_json",
      "malformed_json"},
     {"truncate", [](SimOptions& o) { o.truncate_fraction = 1; }, "truncated", "truncate"},
     {"stream_error", [](SimOptions& o) { o.stream_error_fraction = 1; }, "stream_error",
      "stream_error"},
-    {"no_usage", [](SimOptions& o) { o.no_usage_fraction = 1; }, "ok", "no_usage", {},
+    {"no_usage",
+     [](SimOptions& o) { o.no_usage_fraction = 1; },
+     "ok",
+     "no_usage",
+     {},
      [](const json& r) { EXPECT_EQ(r["token_count_source"]["output"], "chunks_estimate"); }},
-    {"multi_token", [](SimOptions& o) { o.multi_token_fraction = 1; }, "ok", "multi_token", {},
+    {"multi_token",
+     [](SimOptions& o) { o.multi_token_fraction = 1; },
+     "ok",
+     "multi_token",
+     {},
      [](const json& r) {
        EXPECT_TRUE(r["chunks_differ_from_tokens"].get<bool>());
        EXPECT_EQ(r["token_count_source"]["output"], "usage");
        EXPECT_EQ(r["total_text_chunks"], kFaultRequests * 3);  // 8 tokens in chunks of 3, 3 and 2
      }},
     {"crlf", [](SimOptions& o) { o.crlf_fraction = 1; }, "ok", "crlf"},
-    {"comments", [](SimOptions& o) { o.comment_fraction = 1; }, "ok", "comments", {},
+    {"comments",
+     [](SimOptions& o) { o.comment_fraction = 1; },
+     "ok",
+     "comments",
+     {},
      [](const json& r) { EXPECT_EQ(r["total_text_chunks"], kFaultRequests * 8); }},
-    {"usage_on_last_chunk", [](SimOptions& o) { o.usage_on_last_chunk = true; }, "ok", "", {},
+    {"usage_on_last_chunk",
+     [](SimOptions& o) { o.usage_on_last_chunk = true; },
+     "ok",
+     "",
+     {},
      [](const json& r) { EXPECT_EQ(r["token_count_source"]["output"], "usage"); }},
     {"no_role_chunk", [](SimOptions& o) { o.no_role_chunk = true; }, "ok", ""},
-    {"close_after_stream", [](SimOptions& o) { o.close_after_stream = true; }, "ok", "", {},
+    {"close_after_stream",
+     [](SimOptions& o) { o.close_after_stream = true; },
+     "ok",
+     "",
+     {},
      [](const json& r) {
        // The server closes each connection after its stream: every request but those riding
        // a connection opened before the run (--preconnect) opens one of its own.
        EXPECT_GT(r["client"]["preconnect"]["opened"].get<int>(), 0);
-       EXPECT_EQ(r["connections_opened"].get<int>() + r["client"]["preconnect"]["opened"].get<int>(),
-                 kFaultRequests);
+       EXPECT_EQ(
+           r["connections_opened"].get<int>() + r["client"]["preconnect"]["opened"].get<int>(),
+           kFaultRequests);
      }},
     {"llama_cpp_all_at_once",
      [](SimOptions& o) {

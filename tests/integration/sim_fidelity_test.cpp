@@ -42,12 +42,27 @@ TEST(SimFidelity, BenchsTtftAndEveryItlMatchTheTruthLogAtConcurrency64) {
     options.trace_path = trace_path;
     bench::sim::SimServer server(options);
     // Warm-up requests open the 64 connections first, so measured TTFTs hold no connect time.
-    const ProcessResult run = run_process(
-        BENCH_BINARY, {"--base-url", server.base_url(), "--concurrency", "64", "--num-prompts",
-                       "256", "--warmup-requests", "64", "--input-len", "64", "--output-len",
-                       "32", "--ignore-eos", "--endpoint", "completions", "--save-requests",
-                       requests_path, "--output-format", "json", "--quiet",
-                       "--no-answer-check"});
+    const ProcessResult run = run_process(BENCH_BINARY, {"--base-url",
+                                                         server.base_url(),
+                                                         "--concurrency",
+                                                         "64",
+                                                         "--num-prompts",
+                                                         "256",
+                                                         "--warmup-requests",
+                                                         "64",
+                                                         "--input-len",
+                                                         "64",
+                                                         "--output-len",
+                                                         "32",
+                                                         "--ignore-eos",
+                                                         "--endpoint",
+                                                         "completions",
+                                                         "--save-requests",
+                                                         requests_path,
+                                                         "--output-format",
+                                                         "json",
+                                                         "--quiet",
+                                                         "--no-answer-check"});
     ASSERT_FALSE(run.timed_out);
     ASSERT_EQ(run.exit_code, 0) << run.err;
   }  // the server is gone: its trace is complete
@@ -72,9 +87,9 @@ TEST(SimFidelity, BenchsTtftAndEveryItlMatchTheTruthLogAtConcurrency64) {
     const json& sends = server["chunk_ns"];
     ASSERT_EQ(arrivals.size(), 32u);
     ASSERT_EQ(sends.size(), 32u);
-    const double server_ttft_ms =
-        static_cast<double>(server["first_chunk_ns"].get<std::int64_t>() -
-                            server["arrival_ns"].get<std::int64_t>()) / 1e6;
+    const double server_ttft_ms = static_cast<double>(server["first_chunk_ns"].get<std::int64_t>() -
+                                                      server["arrival_ns"].get<std::int64_t>()) /
+                                  1e6;
     ttft_error_ms.push_back(std::abs(request["ttft_ms"].get<double>() - server_ttft_ms));
     for (std::size_t i = 1; i < arrivals.size(); ++i) {
       const double bench_gap = arrivals[i].get<double>() - arrivals[i - 1].get<double>();
@@ -90,13 +105,15 @@ TEST(SimFidelity, BenchsTtftAndEveryItlMatchTheTruthLogAtConcurrency64) {
   EXPECT_LT(percentile(ttft_error_ms, 99), 5.0);
   EXPECT_LT(percentile(itl_error_ms, 50), 1.0);
   EXPECT_LT(percentile(itl_error_ms, 99), 5.0);
-  ::testing::Test::RecordProperty("ttft_error_p50_ms", std::to_string(percentile(ttft_error_ms, 50)));
+  ::testing::Test::RecordProperty("ttft_error_p50_ms",
+                                  std::to_string(percentile(ttft_error_ms, 50)));
   ::testing::Test::RecordProperty("itl_error_p99_ms", std::to_string(percentile(itl_error_ms, 99)));
-  std::printf("TTFT |error| ms: p50 %.3f p99 %.3f max %.3f; ITL |error| ms: p50 %.3f p99 %.3f "
-              "max %.3f over %zu gaps\n",
-              percentile(ttft_error_ms, 50), percentile(ttft_error_ms, 99),
-              percentile(ttft_error_ms, 100), percentile(itl_error_ms, 50),
-              percentile(itl_error_ms, 99), percentile(itl_error_ms, 100), itl_error_ms.size());
+  std::printf(
+      "TTFT |error| ms: p50 %.3f p99 %.3f max %.3f; ITL |error| ms: p50 %.3f p99 %.3f "
+      "max %.3f over %zu gaps\n",
+      percentile(ttft_error_ms, 50), percentile(ttft_error_ms, 99), percentile(ttft_error_ms, 100),
+      percentile(itl_error_ms, 50), percentile(itl_error_ms, 99), percentile(itl_error_ms, 100),
+      itl_error_ms.size());
 }
 
 }  // namespace

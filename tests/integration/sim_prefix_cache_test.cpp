@@ -27,10 +27,26 @@ using nlohmann::json;
 std::vector<json> sweep_twice(const std::string& cache, const TempDir& dir,
                               std::vector<std::string> extra = {"--reuse-prompts"}) {
   const std::string requests_path = dir.file("requests-" + cache + ".jsonl");
-  std::vector<std::string> args = {
-      "--sim-profile", "tiny", "--sim-prefix-cache", cache, "--sim-prefill-us-per-token", "200",
-      "--concurrency", "4,4", "--num-prompts", "4", "--input-len", "512", "--output-len", "4",
-      "--ignore-eos", "--save-requests", requests_path, "--output-format", "json", "--quiet"};
+  std::vector<std::string> args = {"--sim-profile",
+                                   "tiny",
+                                   "--sim-prefix-cache",
+                                   cache,
+                                   "--sim-prefill-us-per-token",
+                                   "200",
+                                   "--concurrency",
+                                   "4,4",
+                                   "--num-prompts",
+                                   "4",
+                                   "--input-len",
+                                   "512",
+                                   "--output-len",
+                                   "4",
+                                   "--ignore-eos",
+                                   "--save-requests",
+                                   requests_path,
+                                   "--output-format",
+                                   "json",
+                                   "--quiet"};
   args.insert(args.end(), extra.begin(), extra.end());
   const ProcessResult run = run_process(BENCH_BINARY, args);
   EXPECT_FALSE(run.timed_out);
@@ -74,9 +90,9 @@ TEST(SimPrefixCache, ReusedPromptsOfASweepAreServedFromTheCacheAndSaySo) {
 // The server's truth log: one line per request it served, with the prompt tokens its cache held.
 std::vector<json> served(const std::vector<std::string>& load, const TempDir& dir) {
   const std::string trace_path = dir.file("trace.jsonl");
-  std::vector<std::string> args = {"--sim-profile", "tiny", "--sim-prefix-cache", "on",
-                                   "--sim-trace", trace_path, "--input-len", "64",
-                                   "--output-len", "2", "--ignore-eos", "--quiet"};
+  std::vector<std::string> args = {"--sim-profile", "tiny",     "--sim-prefix-cache", "on",
+                                   "--sim-trace",   trace_path, "--input-len",        "64",
+                                   "--output-len",  "2",        "--ignore-eos",       "--quiet"};
   args.insert(args.end(), load.begin(), load.end());
   const ProcessResult run = run_process(BENCH_BINARY, args);
   EXPECT_EQ(run.exit_code, 0) << run.err;
@@ -100,8 +116,8 @@ TEST(SimPrefixCache, ADurationRunWithWarmupNeverResendsAPrompt) {
   const TempDir dir;
   // More requests than --num-prompts: before prompts were fresh, a timed run cycled through
   // --num-prompts of them and warmed up on the very prompts it then measured.
-  const std::vector<json> trace = served({"--concurrency", "4", "--num-prompts", "8",
-                                          "--duration", "1s", "--warmup-duration", "300ms"},
+  const std::vector<json> trace = served({"--concurrency", "4", "--num-prompts", "8", "--duration",
+                                          "1s", "--warmup-duration", "300ms"},
                                          dir);
   ASSERT_GT(trace.size(), 16u);
   for (const json& request : trace) {

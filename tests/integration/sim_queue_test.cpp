@@ -31,13 +31,29 @@ TEST(SimQueue, TtftRisesWithQueueDepthBeyondMaxRunningRequests) {
   TempDir dir;
   const std::string trace_path = dir.file("trace.jsonl");
   const std::string requests_path = dir.file("requests.jsonl");
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--sim-profile", "tiny", "--sim-max-running-requests", "8", "--sim-trace", trace_path,
-       "--concurrency", "32", "--num-prompts", "32", "--input-len", "32", "--output-len", "64",
-       "--ignore-eos", "--per-chunk-usage", "off", "--save-requests", requests_path,
-       "--output-format", "json", "--quiet",
-       "--no-answer-check"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--sim-profile",
+                                                       "tiny",
+                                                       "--sim-max-running-requests",
+                                                       "8",
+                                                       "--sim-trace",
+                                                       trace_path,
+                                                       "--concurrency",
+                                                       "32",
+                                                       "--num-prompts",
+                                                       "32",
+                                                       "--input-len",
+                                                       "32",
+                                                       "--output-len",
+                                                       "64",
+                                                       "--ignore-eos",
+                                                       "--per-chunk-usage",
+                                                       "off",
+                                                       "--save-requests",
+                                                       requests_path,
+                                                       "--output-format",
+                                                       "json",
+                                                       "--quiet",
+                                                       "--no-answer-check"});
   ASSERT_FALSE(run.timed_out);
   ASSERT_EQ(run.exit_code, 0) << run.err;
 
@@ -75,10 +91,11 @@ TEST(SimQueue, TtftRisesWithQueueDepthBeyondMaxRunningRequests) {
     EXPECT_NEAR(ttft_ms[wave] - ttft_ms[wave - 1], queue_ms[wave] - queue_ms[wave - 1], 10.0);
   }
   EXPECT_LT(queue_ms[0], 5.0);  // the first eight start at once
-  std::printf("mean queue wait per wave (ms): %.1f %.1f %.1f %.1f; bench TTFT: %.1f %.1f %.1f "
-              "%.1f\n",
-              queue_ms[0], queue_ms[1], queue_ms[2], queue_ms[3], ttft_ms[0], ttft_ms[1],
-              ttft_ms[2], ttft_ms[3]);
+  std::printf(
+      "mean queue wait per wave (ms): %.1f %.1f %.1f %.1f; bench TTFT: %.1f %.1f %.1f "
+      "%.1f\n",
+      queue_ms[0], queue_ms[1], queue_ms[2], queue_ms[3], ttft_ms[0], ttft_ms[1], ttft_ms[2],
+      ttft_ms[3]);
 }
 
 }  // namespace

@@ -24,10 +24,9 @@ constexpr double kTimeScale = 25;
 
 json run_point(const bench::sim::SimServer& server, int concurrency) {
   const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--base-url", server.base_url(), "--concurrency", std::to_string(concurrency),
-       "--num-prompts", std::to_string(2 * concurrency), "--input-len", "256", "--output-len",
-       "128", "--ignore-eos", "--output-format", "json", "--quiet"});
+      BENCH_BINARY, {"--base-url", server.base_url(), "--concurrency", std::to_string(concurrency),
+                     "--num-prompts", std::to_string(2 * concurrency), "--input-len", "256",
+                     "--output-len", "128", "--ignore-eos", "--output-format", "json", "--quiet"});
   EXPECT_FALSE(run.timed_out);
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return json::parse(run.out);

@@ -38,9 +38,11 @@ LengthsRun run_against(bench::sim::SimOptions options, std::vector<std::string> 
     options.tpot_ms = 0;
     options.trace_path = dir.file("trace.jsonl");
     bench::sim::SimServer server(options);
-    std::vector<std::string> full = {"--base-url",   server.base_url(),  "--concurrency", "2",
-                                     "--num-prompts", "6", "--per-chunk-usage", "off",
-                                     "--save-requests", dir.file("requests.jsonl")};
+    std::vector<std::string> full = {"--base-url",        server.base_url(),
+                                     "--concurrency",     "2",
+                                     "--num-prompts",     "6",
+                                     "--per-chunk-usage", "off",
+                                     "--save-requests",   dir.file("requests.jsonl")};
     full.insert(full.end(), args.begin(), args.end());
     if (std::find(args.begin(), args.end(), "--output-len") == args.end()) {
       full.insert(full.end(), {"--output-len", "4"});
@@ -99,10 +101,10 @@ TEST_P(TokenizerDialect, the_detected_dialect_is_said_once_on_stderr) {
   const LengthsRun run =
       run_against(llama2_server(GetParam()),
                   {"--tokenizer", "server", "--endpoint", "completions", "--input-len", "10"});
-  const std::string expected =
-      GetParam() == bench::sim::TokenizeDialect::vllm       ? "(vLLM dialect)"
-      : GetParam() == bench::sim::TokenizeDialect::llamacpp ? "(llama.cpp dialect)"
-                                                            : "(TGI dialect)";
+  const std::string expected = GetParam() == bench::sim::TokenizeDialect::vllm ? "(vLLM dialect)"
+                               : GetParam() == bench::sim::TokenizeDialect::llamacpp
+                                   ? "(llama.cpp dialect)"
+                                   : "(TGI dialect)";
   EXPECT_NE(run.result.err.find("bench: tokenizer: server /tokenize " + expected),
             std::string::npos)
       << run.result.err;
@@ -113,7 +115,8 @@ INSTANTIATE_TEST_SUITE_P(Dialects, TokenizerDialect,
                                            bench::sim::TokenizeDialect::llamacpp,
                                            bench::sim::TokenizeDialect::tgi),
                          [](const auto& dialect_info) {
-                           return std::string(bench::sim::tokenize_dialect_name(dialect_info.param));
+                           return std::string(
+                               bench::sim::tokenize_dialect_name(dialect_info.param));
                          });
 
 TEST(TokenLengths, input_len_includes_template_makes_the_server_count_exactly_n) {

@@ -34,8 +34,8 @@ constexpr auto kFragmentGap = std::chrono::milliseconds(20);
 
 std::string tool_chunk(const std::string& delta, const std::string& finish = "null") {
   return sse_event(R"({"id":"chatcmpl-tool","object":"chat.completion.chunk","created":1,)"
-                   R"("model":"tool","choices":[{"index":0,"delta":)" + delta +
-                   R"(,"finish_reason":)" + finish + "}]}");
+                   R"("model":"tool","choices":[{"index":0,"delta":)" +
+                   delta + R"(,"finish_reason":)" + finish + "}]}");
 }
 
 // OpenAI's shape (API reference, chat streaming): the call's first fragment names it, the
@@ -56,9 +56,10 @@ void tool_call_answer(Exchange& exchange) {
     if (!exchange.send(tool_chunk(fragments[i]))) return;
   }
   if (!exchange.send(tool_chunk("{}", R"("tool_calls")"))) return;
-  exchange.send(sse_event(
-      R"({"id":"chatcmpl-tool","object":"chat.completion.chunk","created":1,"model":"tool",)"
-      R"("choices":[],"usage":{"prompt_tokens":20,"completion_tokens":12,"total_tokens":32}})") +
+  exchange.send(
+      sse_event(
+          R"({"id":"chatcmpl-tool","object":"chat.completion.chunk","created":1,"model":"tool",)"
+          R"("choices":[],"usage":{"prompt_tokens":20,"completion_tokens":12,"total_tokens":32}})") +
       sse_event("[DONE]"));
 }
 
@@ -69,8 +70,8 @@ TEST(ToolCallTiming, TtftIsTheFirstToolCallDeltaAndItlTheFragmentGaps) {
   const auto run = run_process(
       BENCH_BINARY,
       without_answer_check({"--base-url", server.base_url(), "--model", "tool", "--endpoint",
-                            "chat", "--num-prompts", "3", "--concurrency", "1", "--input-len",
-                            "8", "--output-len", "16", "--save-requests", requests_path,
+                            "chat", "--num-prompts", "3", "--concurrency", "1", "--input-len", "8",
+                            "--output-len", "16", "--save-requests", requests_path,
                             "--output-format", "json", "--quiet"}));
   ASSERT_FALSE(run.timed_out);
   ASSERT_EQ(run.exit_code, 0) << run.err;

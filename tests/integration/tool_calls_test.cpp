@@ -63,11 +63,28 @@ ToolRun run_with_tools(double fraction, const std::vector<std::string>& extra) {
   ToolRun run;
   {
     bench::sim::SimServer server(fast_sim(fraction, trace_path));
-    std::vector<std::string> args = {
-        "--base-url", server.base_url(), "--endpoint", "chat", "--concurrency", "4",
-        "--num-prompts", "16", "--input-len", "16", "--output-len", "12", "--ignore-eos",
-        "--seed", "7", "--tools", write_file(dir, "tools.json", kTools), "--save-requests",
-        requests_path, "--output-format", "json", "--quiet"};
+    std::vector<std::string> args = {"--base-url",
+                                     server.base_url(),
+                                     "--endpoint",
+                                     "chat",
+                                     "--concurrency",
+                                     "4",
+                                     "--num-prompts",
+                                     "16",
+                                     "--input-len",
+                                     "16",
+                                     "--output-len",
+                                     "12",
+                                     "--ignore-eos",
+                                     "--seed",
+                                     "7",
+                                     "--tools",
+                                     write_file(dir, "tools.json", kTools),
+                                     "--save-requests",
+                                     requests_path,
+                                     "--output-format",
+                                     "json",
+                                     "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     run.process = run_process(BENCH_BINARY, without_answer_check(args));
   }  // the server is gone: its truth log is complete

@@ -35,10 +35,14 @@ struct Replay {
 
 // One request at a time (so each is served before the next arrives), the simulator 100x fast.
 Replay replay(const std::vector<std::string>& trace_args, const TempDir& dir) {
-  std::vector<std::string> args = {
-      "--dataset", "trace", "--concurrency", "1", "--sim-time-scale", "100",
-      "--sim-prefix-cache", "on", "--sim-trace", dir.file("truth.jsonl"), "--save-requests",
-      dir.file("requests.jsonl"), "--per-chunk-usage", "off", "--ignore-eos"};
+  std::vector<std::string> args = {"--dataset",          "trace",
+                                   "--concurrency",      "1",
+                                   "--sim-time-scale",   "100",
+                                   "--sim-prefix-cache", "on",
+                                   "--sim-trace",        dir.file("truth.jsonl"),
+                                   "--save-requests",    dir.file("requests.jsonl"),
+                                   "--per-chunk-usage",  "off",
+                                   "--ignore-eos"};
   args.insert(args.end(), trace_args.begin(), trace_args.end());
   const ProcessResult run = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
   EXPECT_FALSE(run.timed_out);
@@ -131,13 +135,28 @@ TEST(TraceReplay, MergedMooncakeShardsKeepTheTracesSharingOnPurpose) {
   for (int shard = 0; shard < 2; ++shard) {
     const std::string file = dir.file("shard-" + std::to_string(shard) + ".json");
     const ProcessResult run = run_process(
-        BENCH_BINARY,
-        bench::testing::without_answer_check(
-            {"--base-url", server.base_url(), "--dataset", "trace", "--trace-format", "mooncake",
-             "--dataset-path", kTraces + "mooncake_sample.jsonl", "--trace-speed", "10",
-             "--concurrency", "2", "--per-chunk-usage", "off",
-             "--ignore-eos", "--quiet", "--seed", "5", "--shard", std::to_string(shard) + "/2",
-             "--output-file", file}));
+        BENCH_BINARY, bench::testing::without_answer_check({"--base-url",
+                                                            server.base_url(),
+                                                            "--dataset",
+                                                            "trace",
+                                                            "--trace-format",
+                                                            "mooncake",
+                                                            "--dataset-path",
+                                                            kTraces + "mooncake_sample.jsonl",
+                                                            "--trace-speed",
+                                                            "10",
+                                                            "--concurrency",
+                                                            "2",
+                                                            "--per-chunk-usage",
+                                                            "off",
+                                                            "--ignore-eos",
+                                                            "--quiet",
+                                                            "--seed",
+                                                            "5",
+                                                            "--shard",
+                                                            std::to_string(shard) + "/2",
+                                                            "--output-file",
+                                                            file}));
     ASSERT_EQ(run.exit_code, 0) << run.err;
     shard_files.push_back(file);
   }
@@ -203,12 +222,27 @@ TEST(TraceReplay, BurstGptFiltersTheRowsAndSkipsFailedOnes) {
 
 TEST(TraceReplay, WarmUpRowsComeFirstAndTheResultsRecordTheTrace) {
   const TempDir dir;
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--dataset", "trace", "--trace-format", "burstgpt", "--dataset-path",
-       kTraces + "burstgpt_sample.csv", "--trace-speed", "100", "--trace-window", "5-20",
-       "--warmup-requests", "2", "--num-prompts", "4", "--sim-time-scale", "100",
-       "--per-chunk-usage", "off", "--output-format", "json", "--quiet"});
+  const ProcessResult run = run_process(BENCH_BINARY, {"--dataset",
+                                                       "trace",
+                                                       "--trace-format",
+                                                       "burstgpt",
+                                                       "--dataset-path",
+                                                       kTraces + "burstgpt_sample.csv",
+                                                       "--trace-speed",
+                                                       "100",
+                                                       "--trace-window",
+                                                       "5-20",
+                                                       "--warmup-requests",
+                                                       "2",
+                                                       "--num-prompts",
+                                                       "4",
+                                                       "--sim-time-scale",
+                                                       "100",
+                                                       "--per-chunk-usage",
+                                                       "off",
+                                                       "--output-format",
+                                                       "json",
+                                                       "--quiet"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_EQ(results["completed"], 4);

@@ -35,12 +35,11 @@ const std::string kTraces = std::string(BENCH_TEST_DATA_DIR) + "/traces/";
 std::vector<double> arrivals_ms(const std::string& format, const std::string& file,
                                 const std::string& speed) {
   const TempDir dir;
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--dataset", "trace", "--trace-format", format, "--dataset-path",
-                     kTraces + file, "--trace-speed", speed, "--sim-time-scale", "100",
-                     "--sim-trace", dir.file("truth.jsonl"), "--per-chunk-usage", "off",
-                     "--quiet",
-                     "--no-answer-check"});
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--dataset", "trace", "--trace-format", format, "--dataset-path",
+                                 kTraces + file, "--trace-speed", speed, "--sim-time-scale", "100",
+                                 "--sim-trace", dir.file("truth.jsonl"), "--per-chunk-usage", "off",
+                                 "--quiet", "--no-answer-check"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   std::vector<std::int64_t> ns;
   for (const json& request : bench::testing::read_jsonl(dir.file("truth.jsonl"))) {
@@ -79,9 +78,9 @@ TEST(TraceTiming, MooncakeArrivalsFollowTheTrace) {
   std::vector<double> offsets;
   std::ifstream in(kTraces + "mooncake_sample.jsonl");
   std::string line;
-  while (std::getline(in, line)) offsets.push_back(json::parse(line)["timestamp"].get<double>() / 4);
-  EXPECT_LE(p99_error_ms(arrivals_ms("mooncake", "mooncake_sample.jsonl", "4"), offsets),
-            kBoundMs);
+  while (std::getline(in, line))
+    offsets.push_back(json::parse(line)["timestamp"].get<double>() / 4);
+  EXPECT_LE(p99_error_ms(arrivals_ms("mooncake", "mooncake_sample.jsonl", "4"), offsets), kBoundMs);
 }
 
 TEST(TraceTiming, AzureArrivalsFollowTheTrace) {
@@ -116,8 +115,7 @@ TEST(TraceTiming, BurstGptArrivalsFollowTheTrace) {
     if (first_s < 0) first_s = seconds;
     offsets.push_back((seconds - first_s) * 1000 / 24);
   }
-  EXPECT_LE(p99_error_ms(arrivals_ms("burstgpt", "burstgpt_sample.csv", "24"), offsets),
-            kBoundMs);
+  EXPECT_LE(p99_error_ms(arrivals_ms("burstgpt", "burstgpt_sample.csv", "24"), offsets), kBoundMs);
 }
 
 }  // namespace

@@ -41,14 +41,14 @@ inline std::uint16_t port_of(const std::string& base_url) {
 }
 
 struct RawExchange {
-  std::string response;  // bytes up to the response's end
+  std::string response;                                        // bytes up to the response's end
   enum class End { open, fin, rst, timeout } end = End::open;  // what followed, within the wait
 };
 
 /// Sends `request` on a new connection, reads the response to its end, then waits up to
 /// `watch_close_ms` for the connection to end (0: does not wait).
-inline RawExchange raw_exchange(std::uint16_t port, const std::string& request,
-                                int watch_close_ms, bool head_request = false) {
+inline RawExchange raw_exchange(std::uint16_t port, const std::string& request, int watch_close_ms,
+                                bool head_request = false) {
   RawExchange result;
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address{};
@@ -84,7 +84,7 @@ inline RawExchange raw_exchange(std::uint16_t port, const std::string& request,
   }
   if (watch_close_ms > 0 && wait_readable(watch_close_ms)) {
     const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    result.end = got == 0 ? RawExchange::End::fin
+    result.end = got == 0                         ? RawExchange::End::fin
                  : got < 0 && errno == ECONNRESET ? RawExchange::End::rst
                                                   : RawExchange::End::open;
   }

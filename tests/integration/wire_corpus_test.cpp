@@ -46,14 +46,15 @@ TEST(WireCorpus, EveryExchangeIsServedBackByteForByteAndItsConnectionEndsAsRecor
     for (const auto& exchange : exchanges) {
       const auto& close = exchange.close;
       const bool closes = close.how != bench::wire::Close::How::open && !close.idle;
-      const int watch_ms = closes ? static_cast<int>(close.after_last_byte_ns / 1'000'000) + 500 : 0;
-      const RawExchange got = bench::testing::raw_exchange(
-          port, bench::testing::recorded_request(exchange), watch_ms,
-          exchange.shape.method == "HEAD");
+      const int watch_ms =
+          closes ? static_cast<int>(close.after_last_byte_ns / 1'000'000) + 500 : 0;
+      const RawExchange got =
+          bench::testing::raw_exchange(port, bench::testing::recorded_request(exchange), watch_ms,
+                                       exchange.shape.method == "HEAD");
       EXPECT_EQ(got.response, exchange.response) << dir << "/" << exchange.name;
       if (closes) {
         EXPECT_EQ(got.end, close.how == bench::wire::Close::How::fin ? RawExchange::End::fin
-                                                                    : RawExchange::End::rst)
+                                                                     : RawExchange::End::rst)
             << dir << "/" << exchange.name;
       }
     }
@@ -63,9 +64,9 @@ TEST(WireCorpus, EveryExchangeIsServedBackByteForByteAndItsConnectionEndsAsRecor
 
 TEST(WireCorpus, ARequestOfAShapeNeverRecordedGetsA404NamingIt) {
   TempDir temp;
-  ServeSimProcess replay(BENCH_BINARY,
-                         {"--replay", BENCH_TEST_DATA_DIR "/wire/llamacpp-b4748-close-after-stream"},
-                         temp);
+  ServeSimProcess replay(
+      BENCH_BINARY, {"--replay", BENCH_TEST_DATA_DIR "/wire/llamacpp-b4748-close-after-stream"},
+      temp);
   const RawExchange got = bench::testing::raw_exchange(
       bench::testing::port_of(replay.base_url()),
       "POST /v1/completions HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", 0);
@@ -88,11 +89,17 @@ TEST(WireCorpus, LlamaCppsCloseAfterEveryStreamLosesNoRequestOverThousands) {
   ServeSimProcess replay(
       BENCH_BINARY, {"--replay", BENCH_TEST_DATA_DIR "/wire/llamacpp-b4748-close-after-stream"},
       temp);
-  const auto result = bench::testing::run_process(
-      BENCH_BINARY, {"--base-url", replay.base_url(), "--model", "tiny-llama", "--endpoint",
-                     "completions", "--output-format", "json", "--quiet", "--no-answer-check",
-                     "--concurrency", "8", "--num-prompts", "2000", "--input-len", "4",
-                     "--output-len", "16", "--warmup-requests", "0"});
+  const auto result =
+      bench::testing::run_process(BENCH_BINARY, {"--base-url",        replay.base_url(),
+                                                 "--model",           "tiny-llama",
+                                                 "--endpoint",        "completions",
+                                                 "--output-format",   "json",
+                                                 "--quiet",           "--no-answer-check",
+                                                 "--concurrency",     "8",
+                                                 "--num-prompts",     "2000",
+                                                 "--input-len",       "4",
+                                                 "--output-len",      "16",
+                                                 "--warmup-requests", "0"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json results = json::parse(result.out);
   EXPECT_EQ(results["completed"], 2000);
@@ -109,16 +116,31 @@ TEST(WireCorpus, AnIdleCloseAtFiveSecondsLosesNoRequestOfARunSixSecondsApart) {
   ServeSimProcess replay(BENCH_BINARY, {"--replay", dir}, temp);
   const auto exchanges = bench::testing::load_or_empty(dir);
   ASSERT_FALSE(exchanges.empty());
-  const RawExchange idle = bench::testing::raw_exchange(
-      bench::testing::port_of(replay.base_url()),
-      bench::testing::recorded_request(exchanges.front()), 7'000);
+  const RawExchange idle =
+      bench::testing::raw_exchange(bench::testing::port_of(replay.base_url()),
+                                   bench::testing::recorded_request(exchanges.front()), 7'000);
   EXPECT_EQ(idle.end, RawExchange::End::fin);
-  const auto result = bench::testing::run_process(
-      BENCH_BINARY, {"--base-url", replay.base_url(), "--model",
-                     "meta-llama/Llama-3.1-8B-Instruct", "--endpoint", "chat", "--output-format",
-                     "json", "--quiet", "--no-answer-check", "--request-rate", "0.16667",
-                     "--constant-rate", "--num-prompts", "3", "--input-len", "4", "--output-len",
-                     "7", "--warmup-requests", "0"});
+  const auto result = bench::testing::run_process(BENCH_BINARY, {"--base-url",
+                                                                 replay.base_url(),
+                                                                 "--model",
+                                                                 "meta-llama/Llama-3.1-8B-Instruct",
+                                                                 "--endpoint",
+                                                                 "chat",
+                                                                 "--output-format",
+                                                                 "json",
+                                                                 "--quiet",
+                                                                 "--no-answer-check",
+                                                                 "--request-rate",
+                                                                 "0.16667",
+                                                                 "--constant-rate",
+                                                                 "--num-prompts",
+                                                                 "3",
+                                                                 "--input-len",
+                                                                 "4",
+                                                                 "--output-len",
+                                                                 "7",
+                                                                 "--warmup-requests",
+                                                                 "0"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const json results = json::parse(result.out);
   EXPECT_EQ(results["completed"], 3);
@@ -138,10 +160,10 @@ std::vector<bench::wire::Exchange> record_one_stream(const std::vector<std::stri
   ServeSimProcess sim(BENCH_BINARY, sim_args, temp);
   const std::string out = temp.file("recording");
   bench::testing::AnnouncingProcess proxy(
-      BENCH_BINARY, {"record", "--upstream", sim.base_url(), "--listen", "127.0.0.1:0", "--out", out},
+      BENCH_BINARY,
+      {"record", "--upstream", sim.base_url(), "--listen", "127.0.0.1:0", "--out", out},
       temp.file("record.err"));
-  const std::string body =
-      R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true})";
+  const std::string body = R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true})";
   bench::testing::raw_exchange(
       bench::testing::port_of(proxy.base_url()),
       "POST /v1/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + std::string(kSecret) +
@@ -155,8 +177,7 @@ std::vector<bench::wire::Exchange> record_one_stream(const std::vector<std::stri
 TEST(WireRecord, AServersCloseAfterTheStreamIsRecordedAsAFinMicrosecondsAfterTheLastByte) {
   TempDir temp;
   const auto exchanges = record_one_stream(
-      {"--ttft-ms", "5", "--tpot-ms", "2", "--close-after-stream", "--close-delay-us", "50"},
-      temp);
+      {"--ttft-ms", "5", "--tpot-ms", "2", "--close-after-stream", "--close-delay-us", "50"}, temp);
   ASSERT_EQ(exchanges.size(), 1u);
   const auto& exchange = exchanges.front();
   EXPECT_EQ(exchange.status, 200);
@@ -171,8 +192,8 @@ TEST(WireRecord, AServersCloseAfterTheStreamIsRecordedAsAFinMicrosecondsAfterThe
 
 TEST(WireRecord, AResetIsRecordedAsAnRstAndCredentialsAreNeverWritten) {
   TempDir temp;
-  const auto exchanges = record_one_stream(
-      {"--ttft-ms", "1", "--tpot-ms", "1", "--reset-fraction", "1"}, temp);
+  const auto exchanges =
+      record_one_stream({"--ttft-ms", "1", "--tpot-ms", "1", "--reset-fraction", "1"}, temp);
   ASSERT_EQ(exchanges.size(), 1u);
   EXPECT_EQ(exchanges.front().close.how, bench::wire::Close::How::rst);
   bool authorization_recorded = false;
@@ -202,8 +223,8 @@ TEST(WireCorpus, ARecordedResetIsReplayedAsAReset) {
   std::filesystem::create_directories(temp.file("rst"));
   bench::wire::write_exchange(temp.file("rst"), exchange);
   ServeSimProcess replay(BENCH_BINARY, {"--replay", temp.file("rst")}, temp);
-  const RawExchange got = bench::testing::raw_exchange(
-      bench::testing::port_of(replay.base_url()), "GET /v1/models HTTP/1.1\r\n\r\n", 2'000);
+  const RawExchange got = bench::testing::raw_exchange(bench::testing::port_of(replay.base_url()),
+                                                       "GET /v1/models HTTP/1.1\r\n\r\n", 2'000);
   EXPECT_EQ(got.response, exchange.response);
   EXPECT_EQ(got.end, RawExchange::End::rst);
 }

@@ -105,8 +105,7 @@ void expect_figures(const json& results, const Implied& implied, const std::stri
   } else {
     EXPECT_TRUE(results["total_cached_input_tokens"].is_null()) << where;
   }
-  EXPECT_NEAR(results["median_ttft_ms"].get<double>(), implied.median_ttft_ms,
-              kTimingToleranceMs)
+  EXPECT_NEAR(results["median_ttft_ms"].get<double>(), implied.median_ttft_ms, kTimingToleranceMs)
       << where;
   EXPECT_NEAR(results["median_e2e_latency_ms"].get<double>(), implied.median_e2e_ms,
               kTimingToleranceMs)
@@ -137,10 +136,15 @@ TEST(WireCorpusTiming, BenchMeasuresTheFiguresEachRecordingImplies) {
       ServeSimProcess replay(BENCH_BINARY, {"--replay", dir}, temp);
       const auto result = bench::testing::run_process(
           BENCH_BINARY,
-          {"--base-url", replay.base_url(), "--model", model, "--endpoint",
-           path == "/v1/chat/completions" ? "chat" : "completions", "--output-format", "json",
-           "--quiet", "--no-answer-check", "--concurrency", "1", "--num-prompts",
-           std::to_string(runs * count), "--input-len", "4", "--output-len", "16",
+          {"--base-url",        replay.base_url(),
+           "--model",           model,
+           "--endpoint",        path == "/v1/chat/completions" ? "chat" : "completions",
+           "--output-format",   "json",
+           "--quiet",           "--no-answer-check",
+           "--concurrency",     "1",
+           "--num-prompts",     std::to_string(runs * count),
+           "--input-len",       "4",
+           "--output-len",      "16",
            "--warmup-requests", "0"});
       const std::string where = dir + " " + path;
       const Implied implied = implied_by(facts, runs);
@@ -157,9 +161,25 @@ TEST(WireCorpusTiming, BenchMeasuresTheFiguresEachRecordingImplies) {
 }
 
 std::vector<std::string> round_trip_run(const std::string& base_url) {
-  return {"--base-url", base_url, "--model", "bench-sim", "--output-format", "json", "--quiet",
-          "--no-answer-check", "--concurrency", "2", "--num-prompts", "12", "--input-len", "32",
-          "--output-len", "8", "--ignore-eos", "--warmup-requests", "0"};
+  return {"--base-url",
+          base_url,
+          "--model",
+          "bench-sim",
+          "--output-format",
+          "json",
+          "--quiet",
+          "--no-answer-check",
+          "--concurrency",
+          "2",
+          "--num-prompts",
+          "12",
+          "--input-len",
+          "32",
+          "--output-len",
+          "8",
+          "--ignore-eos",
+          "--warmup-requests",
+          "0"};
 }
 
 // Recorded through `bench record`, replayed, measured again: the two runs agree.
@@ -200,8 +220,7 @@ TEST(WireCorpusTiming, ARunRecordedThroughTheProxyAndReplayedGivesTheSameFigures
   // (request out, first chunk back) are in the difference.
   const Implied implied = implied_by(facts, 1);
   const double overhead_ms = a["median_ttft_ms"].get<double>() - implied.median_ttft_ms;
-  std::printf("bench record: client TTFT - recorded TTFT = %.3f ms (medians of 12)\n",
-              overhead_ms);
+  std::printf("bench record: client TTFT - recorded TTFT = %.3f ms (medians of 12)\n", overhead_ms);
   EXPECT_GE(overhead_ms, 0.0);
   // A generous bound: 0.26-0.80 ms on a 2-vCPU VM at load average 10 (docs/performance.md).
   EXPECT_LT(overhead_ms, 2.0);

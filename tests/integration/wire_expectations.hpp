@@ -19,9 +19,9 @@ struct StreamFacts {
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::optional<std::int64_t> cached_tokens;  // as bench's rule: details, cache_n, prompt_n
-  std::int64_t first_text_ns = 0;  // the read that completed the first text-carrying event
+  std::int64_t first_text_ns = 0;           // the read that completed the first text-carrying event
   std::vector<std::int64_t> text_event_ns;  // every text-carrying event's read
-  std::int64_t end_ns = 0;         // the last read
+  std::int64_t end_ns = 0;                  // the last read
 };
 
 /// The body of a chunked HTTP response prefix (whatever whole-or-part chunks it holds).
@@ -48,7 +48,8 @@ inline bool carries_text(const nlohmann::json& event) {
   if (!event.contains("choices") || !event["choices"].is_array()) return false;
   for (const auto& choice : event["choices"]) {
     for (const char* key : {"text"}) {
-      if (choice.contains(key) && choice[key].is_string() && !choice[key].get<std::string>().empty())
+      if (choice.contains(key) && choice[key].is_string() &&
+          !choice[key].get<std::string>().empty())
         return true;
     }
     if (!choice.contains("delta") || !choice["delta"].is_object()) continue;

@@ -64,7 +64,7 @@ TEST(MergeShards, AddsUpTheShardsLateWakes) {
 }
 
 json made_by(const std::string& cpu_model) {
-  return {{"bench_version", "0.1.0"}, {"commit", "0cc2ba1"}, {"build_type", "Release"},
+  return {{"bench_version", "0.1.0"}, {"commit", "0cc2ba1"},    {"build_type", "Release"},
           {"libcurl", "7.88.1"},      {"cpu_model", cpu_model}, {"cpus_online", 2}};
 }
 
@@ -136,7 +136,8 @@ TEST(MergeShards, ShardsStartedTogetherMergeWithoutAWarning) {
   const auto merged = bench::merge::merge_shards({shard(1, 2, 3), shard(0, 2, 0)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
   EXPECT_TRUE(std::get<bench::merge::Merged>(merged).warnings.empty());
-  EXPECT_NEAR(std::get<bench::merge::Merged>(merged).results["duration"].get<double>(), 0.013, 1e-9);
+  EXPECT_NEAR(std::get<bench::merge::Merged>(merged).results["duration"].get<double>(), 0.013,
+              1e-9);
 }
 
 TEST(MergeShards, RefusesShardsOfDifferentCounts) {

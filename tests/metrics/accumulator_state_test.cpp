@@ -81,14 +81,17 @@ TEST(AccumulatorState, ShardsSplitByIndexMergeToExactlyTheSingleSummaryWhileValu
   EXPECT_EQ(merged.sent, one.sent);
   EXPECT_EQ(merged.completed, one.completed);
   EXPECT_EQ(merged.failed, one.failed);
-  EXPECT_EQ(merged.errors.at(ErrorClass::http_5xx).count, one.errors.at(ErrorClass::http_5xx).count);
+  EXPECT_EQ(merged.errors.at(ErrorClass::http_5xx).count,
+            one.errors.at(ErrorClass::http_5xx).count);
   EXPECT_EQ(merged.total_input_tokens, one.total_input_tokens);
   EXPECT_EQ(merged.total_output_tokens, one.total_output_tokens);
   EXPECT_DOUBLE_EQ(merged.duration_s, one.duration_s);
   EXPECT_DOUBLE_EQ(merged.output_throughput, one.output_throughput);
   EXPECT_TRUE(merged.latency_samples_exact);
-  for (const auto& [a, b] : {std::pair{merged.ttft_ms, one.ttft_ms}, {merged.itl_ms, one.itl_ms},
-                             {merged.e2e_ms, one.e2e_ms}, {merged.tpot_ms, one.tpot_ms}}) {
+  for (const auto& [a, b] : {std::pair{merged.ttft_ms, one.ttft_ms},
+                             {merged.itl_ms, one.itl_ms},
+                             {merged.e2e_ms, one.e2e_ms},
+                             {merged.tpot_ms, one.tpot_ms}}) {
     EXPECT_EQ(a.count, b.count);
     EXPECT_EQ(a.median, b.median);
     EXPECT_EQ(a.p99, b.p99);
@@ -109,7 +112,8 @@ TEST(AccumulatorState, ShardsBeyondTheirBudgetMergeHistogramsWithinTheStatedBoun
   const RunSummary merged = merged_over(400, 4, small);
   EXPECT_FALSE(merged.latency_samples_exact);
   EXPECT_EQ(merged.total_output_tokens, one.total_output_tokens);
-  for (const auto& [a, b] : {std::pair{merged.ttft_ms, one.ttft_ms}, {merged.itl_ms, one.itl_ms},
+  for (const auto& [a, b] : {std::pair{merged.ttft_ms, one.ttft_ms},
+                             {merged.itl_ms, one.itl_ms},
                              {merged.e2e_ms, one.e2e_ms}}) {
     EXPECT_EQ(a.count, b.count);
     EXPECT_NEAR(a.median, b.median, b.median * Histogram::kMaxRelativeError);

@@ -171,8 +171,7 @@ TEST(Histogram, MemoryIsEightKibPerOctaveSpannedWhateverTheCount) {
 }
 
 TEST(Histogram, OrdersNegativesZerosAndPositives) {
-  const std::vector<double> values = {-1000, -5, -1, -0.001, 0, 0, -0.0, 1e-320, 0.001, 1, 5,
-                                      1000};
+  const std::vector<double> values = {-1000, -5, -1, -0.001, 0, 0, -0.0, 1e-320, 0.001, 1, 5, 1000};
   Histogram histogram;
   for (double v : values) histogram.record(v);
   std::vector<double> sorted = values;

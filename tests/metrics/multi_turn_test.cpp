@@ -72,7 +72,7 @@ TEST(MultiTurnAccumulator, BeyondTheRunsSampleBudgetItKeepsHistogramsNotEveryVal
   const auto summary = turns.summarize();
   const bench::metrics::Distribution& ttft = summary.by_turn.at(0).ttft_ms;
   EXPECT_EQ(ttft.count, 20'000);
-  EXPECT_NEAR(ttft.mean, 10'000.5, 1e-6);  // exact beyond the budget too
+  EXPECT_NEAR(ttft.mean, 10'000.5, 1e-6);                 // exact beyond the budget too
   EXPECT_NEAR(ttft.median, 10'000.5, 10'000.5 * 0.0005);  // within the histogram's bound
   EXPECT_DOUBLE_EQ(ttft.max, 20'000);
 }

@@ -96,8 +96,7 @@ TEST(SummarizeRun, ExcludesWarmupRequestsFromEveryFigure) {
 
 TEST(SummarizeRun, DurationRunsFromFirstMeasuredStartToLastMeasuredEnd) {
   std::vector<RequestRecord> records = {
-      completed(500, {600}, 1500, 1, 1),
-      completed(200, {300}, 900, 1, 1),
+      completed(500, {600}, 1500, 1, 1), completed(200, {300}, 900, 1, 1),
       failed(1000, 2700, ErrorClass::stall, "stalled"),  // failed requests still ended
   };
   EXPECT_DOUBLE_EQ(summarize_run(records).duration_s, 2.5);
@@ -171,8 +170,7 @@ TEST(SummarizeRun, CountsAndClassifiesFailedAndCancelledRequests) {
   EXPECT_EQ(s.errors.at(ErrorClass::stall).count, 1);
   EXPECT_TRUE(s.errors.at(ErrorClass::stall).samples.empty());
   EXPECT_EQ(s.errors.at(ErrorClass::cancelled).count, 1);
-  EXPECT_EQ(s.errors.at(ErrorClass::cancelled).samples,
-            (std::vector<std::string>{"interrupted"}));
+  EXPECT_EQ(s.errors.at(ErrorClass::cancelled).samples, (std::vector<std::string>{"interrupted"}));
   EXPECT_EQ(s.errors.count(ErrorClass::none), 0u);
 }
 
@@ -183,8 +181,7 @@ TEST(SummarizeRun, KeepsAtMostThreeDistinctErrorSamples) {
   }
   const RunSummary s = summarize_run(records);
   EXPECT_EQ(s.errors.at(ErrorClass::transport).count, 6);
-  EXPECT_EQ(s.errors.at(ErrorClass::transport).samples,
-            (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(s.errors.at(ErrorClass::transport).samples, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(bench::metrics::kMaxErrorSamples, 3u);
 }
 
@@ -313,8 +310,7 @@ TEST(SummarizeRun, SplitsChunkGapsByTheTokenizersCountAsByUsage) {
 
 TEST(SummarizeRun, EstimatedSplitRoundsTheValueCountButDividesByTheExactRatio) {
   // 5 tokens over 2 chunks: k = 2.5, so the one gap of 25 gives llround(2.5) = 3 values of 10.
-  const RunSummary s =
-      summarize_run(std::vector<RequestRecord>{completed(0, {10, 35}, 35, 8, 5)});
+  const RunSummary s = summarize_run(std::vector<RequestRecord>{completed(0, {10, 35}, 35, 8, 5)});
   EXPECT_EQ(s.itl_ms.count, 3);
   EXPECT_DOUBLE_EQ(s.itl_ms.min, 10);
   EXPECT_DOUBLE_EQ(s.itl_ms.max, 10);
@@ -460,9 +456,9 @@ TEST(SummarizeRun, ReportsScheduleLagAndLatencyFromTheIntendedStart) {
 
 TEST(SummarizeRun, AchievedConcurrencyIsTotalTimeInFlightOverDuration) {
   // Little's law: 4 requests in flight for the whole second -> 4.
-  std::vector<RequestRecord> full = {
-      completed(0, {10}, 1000, 1, 1), completed(0, {10}, 1000, 1, 1),
-      completed(0, {10}, 1000, 1, 1), completed(0, {10}, 1000, 1, 1)};
+  std::vector<RequestRecord> full = {completed(0, {10}, 1000, 1, 1), completed(0, {10}, 1000, 1, 1),
+                                     completed(0, {10}, 1000, 1, 1),
+                                     completed(0, {10}, 1000, 1, 1)};
   EXPECT_DOUBLE_EQ(summarize_run(full).achieved_concurrency, 4);
 
   // Staggered: 2 s + 1 s + 0.5 s (failed, still in flight) over 2 s -> 1.75.
@@ -519,10 +515,9 @@ namespace {
 
 TEST(SummarizeRun, GoodputCountsCompletedRequestsMeetingEverySlo) {
   // TTFT 10 ms / TPOT 10 ms; TTFT 50 ms; TPOT 40 ms; failed.
-  std::vector<RequestRecord> records = {completed(0, {10, 20, 30}, 30, 1, 3),
-                                        completed(0, {50, 60}, 60, 1, 2),
-                                        completed(0, {10, 50, 90}, 90, 1, 3),
-                                        failed(0, 100, ErrorClass::http_5xx, "x")};
+  std::vector<RequestRecord> records = {
+      completed(0, {10, 20, 30}, 30, 1, 3), completed(0, {50, 60}, 60, 1, 2),
+      completed(0, {10, 50, 90}, 90, 1, 3), failed(0, 100, ErrorClass::http_5xx, "x")};
   bench::metrics::SummaryOptions options;
   options.slo.ttft_ms = 20;
   options.slo.tpot_ms = 15;
@@ -622,8 +617,8 @@ TEST(SummarizeRun, SplitCountsOnlySuccessfulMeasuredRequests) {
   warmup.warmup = true;
   RequestRecord failure = with_cached(completed(0, {100}, 1000, 300, 1), 300);
   failure.error = ErrorClass::truncated;
-  const std::vector<RequestRecord> records = {
-      warmup, failure, with_cached(completed(0, {100}, 1000, 40, 1), 8)};
+  const std::vector<RequestRecord> records = {warmup, failure,
+                                              with_cached(completed(0, {100}, 1000, 40, 1), 8)};
   const RunSummary s = summarize_run(records);
   EXPECT_EQ(s.input_split.requests, 1);
   EXPECT_EQ(s.input_split.cached_tokens, 8);

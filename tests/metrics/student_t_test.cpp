@@ -15,7 +15,7 @@ TEST(StudentT, QuantilesMatchThePublishedTwoSided95PercentTable) {
   const struct {
     double df;
     double t;
-  } table[] = {{1, 12.706}, {2, 4.303}, {3, 3.182}, {4, 2.776}, {5, 2.571},
+  } table[] = {{1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},  {5, 2.571},
                {9, 2.262},  {10, 2.228}, {20, 2.086}, {30, 2.042}, {100, 1.984}};
   for (const auto& row : table) {
     EXPECT_NEAR(student_t_quantile(0.975, row.df), row.t, 0.0006) << "df " << row.df;

@@ -1,8 +1,8 @@
 // The tool-call part of a run's output, over hand-built records (docs/metrics.md, "Tool calls"):
 // counted only over successful requests with a completion count, merged shard by shard to the
 // same sums, and unknown (not 0) when no request called a tool.
-#include "bench/metrics/run_summary.hpp"
 #include "bench/metrics/tool_call_split.hpp"
+#include "bench/metrics/run_summary.hpp"
 
 #include <gtest/gtest.h>
 

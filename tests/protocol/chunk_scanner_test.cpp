@@ -31,13 +31,13 @@ std::string describe(const Chunk& chunk) {
   };
   return "kind=" + std::to_string(static_cast<int>(chunk.kind)) + " text='" + chunk.text +
          "' reasoning_size=" + std::to_string(chunk.reasoning_size) +
-         " reasoning_tokens=" + count(chunk.reasoning_tokens) + " finish='" +
-         chunk.finish_reason + "' id='" + chunk.id + "' prompt=" + count(chunk.prompt_tokens) +
-         " completion=" + count(chunk.completion_tokens) + " cached=" +
-         count(chunk.cached_tokens) + " prompt_n=" + count(chunk.timings_prompt_n) +
-         " cache_n=" + count(chunk.timings_cache_n) + " tool_call_text='" +
-         chunk.tool_call_text + "' tool_calls=" + std::to_string(chunk.tool_call_names.size()) +
-         " error='" + chunk.error_message + "'";
+         " reasoning_tokens=" + count(chunk.reasoning_tokens) + " finish='" + chunk.finish_reason +
+         "' id='" + chunk.id + "' prompt=" + count(chunk.prompt_tokens) +
+         " completion=" + count(chunk.completion_tokens) + " cached=" + count(chunk.cached_tokens) +
+         " prompt_n=" + count(chunk.timings_prompt_n) + " cache_n=" + count(chunk.timings_cache_n) +
+         " tool_call_text='" + chunk.tool_call_text +
+         "' tool_calls=" + std::to_string(chunk.tool_call_names.size()) + " error='" +
+         chunk.error_message + "'";
 }
 
 bool same(const Chunk& a, const Chunk& b) {
@@ -56,13 +56,13 @@ bool expect_same_as_dom(std::string_view data) {
   SCOPED_TRACE("data: " + std::string(data));
   const Chunk dom = interpret_chunk_dom(data);
   const Chunk via_interpret = interpret_chunk(data);
-  EXPECT_TRUE(same(via_interpret, dom)) << "interpret_chunk: " << describe(via_interpret)
-                                        << "\n            dom: " << describe(dom);
+  EXPECT_TRUE(same(via_interpret, dom))
+      << "interpret_chunk: " << describe(via_interpret) << "\n            dom: " << describe(dom);
   Chunk scanned;
   const bool read = scan_chunk(data, scanned);
   if (read) {
-    EXPECT_TRUE(same(scanned, dom)) << "scanner: " << describe(scanned)
-                                    << "\n    dom: " << describe(dom);
+    EXPECT_TRUE(same(scanned, dom))
+        << "scanner: " << describe(scanned) << "\n    dom: " << describe(dom);
   }
   return read;
 }
@@ -147,9 +147,8 @@ TEST(ChunkScanner, ReadsTheUsualServerShapes) {
       R"("system_fingerprint":"2.4.0-native","choices":[{"index":0,"delta":{"role":"assistant",)"
       R"("content":" there"},"logprobs":null,"finish_reason":"length"}],"usage":null})");
   // vLLM's final usage chunk and a logprobs-laden chunk (nested arrays of objects, floats).
-  expect_scanned(
-      R"({"id":"c","choices":[],"usage":{"prompt_tokens":12,"total_tokens":19,)"
-      R"("completion_tokens":7}})");
+  expect_scanned(R"({"id":"c","choices":[],"usage":{"prompt_tokens":12,"total_tokens":19,)"
+                 R"("completion_tokens":7}})");
   expect_scanned(
       R"({"id":"c","choices":[{"index":0,"delta":{"content":"a"},"logprobs":{"content":[)"
       R"({"token":"a","logprob":-0.0123,"bytes":[97],"top_logprobs":[{"token":"b",)"
@@ -166,10 +165,9 @@ TEST(ChunkScanner, ReadsToolCallDeltasLikeTheDomPath) {
       R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":)"
       R"("{\"city\": \"Par"}}]},"finish_reason":null}]})");
   // vLLM: the name with no arguments key; two calls started in one chunk.
-  expect_scanned(
-      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"id":"chatcmpl-tool-a","type":)"
-      R"("function","index":0,"function":{"name":"a"}},{"id":"chatcmpl-tool-b","type":)"
-      R"("function","index":1,"function":{"name":"b","arguments":"{}"}}]}}]})");
+  expect_scanned(R"({"choices":[{"index":0,"delta":{"tool_calls":[{"id":"chatcmpl-tool-a","type":)"
+                 R"("function","index":0,"function":{"name":"a"}},{"id":"chatcmpl-tool-b","type":)"
+                 R"("function","index":1,"function":{"name":"b","arguments":"{}"}}]}}]})");
   Chunk chunk;
   ASSERT_TRUE(scan_chunk(
       R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"get_weather",)"
@@ -197,9 +195,8 @@ TEST(ChunkScanner, ReadsToolCallDeltasLikeTheDomPath) {
 
 TEST(ChunkScanner, ReadsThePromptCacheFiguresLikeTheDomPath) {
   // vLLM with --enable-prompt-tokens-details, SGLang, OpenAI.
-  expect_scanned(
-      R"({"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":2,)"
-      R"("prompt_tokens_details":{"cached_tokens":256,"audio_tokens":null}}})");
+  expect_scanned(R"({"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":2,)"
+                 R"("prompt_tokens_details":{"cached_tokens":256,"audio_tokens":null}}})");
   Chunk chunk;
   ASSERT_TRUE(scan_chunk(R"({"usage":{"prompt_tokens_details":{"cached_tokens":256}}})", chunk));
   EXPECT_EQ(chunk.cached_tokens, 256);
@@ -222,9 +219,8 @@ TEST(ChunkScanner, ReadsThePromptCacheFiguresLikeTheDomPath) {
 }
 
 TEST(ChunkScanner, ReadsErrorObjectsWithAMessage) {
-  expect_scanned(
-      R"({"error":{"object":"error","message":"The engine is overloaded","type":)"
-      R"("InternalServerError","param":null,"code":500}})");
+  expect_scanned(R"({"error":{"object":"error","message":"The engine is overloaded","type":)"
+                 R"("InternalServerError","param":null,"code":500}})");
   expect_scanned(R"({"error":"boom"})");
   expect_scanned(R"({"error":""})");  // "error event without a message"
   expect_scanned(R"({"choices":[{"text":"x"}],"error":{"message":"late"},"id":"i"})");
@@ -326,17 +322,14 @@ TEST(ChunkScanner, DecodesEveryStringEscape) {
 
 TEST(ChunkScanner, RejectsBrokenEscapesAsTheDomPathDoes) {
   for (std::string_view data : {
-           R"({"choices":[{"text":"\ud83d"}]})",         // high surrogate alone
-           R"({"choices":[{"text":"\ud83dx"}]})",
-           R"({"choices":[{"text":"\ud83d\n"}]})",
-           R"({"choices":[{"text":"\ud83d\u0041"}]})",   // not followed by a low surrogate
-           R"({"choices":[{"text":"\ude00"}]})",         // low surrogate alone
-           R"({"choices":[{"text":"\u12"}]})",
-           R"({"choices":[{"text":"\u12g4"}]})",
-           R"({"choices":[{"text":"\x41"}]})",
-           R"({"choices":[{"text":"\a"}]})",
+           R"({"choices":[{"text":"\ud83d"}]})",  // high surrogate alone
+           R"({"choices":[{"text":"\ud83dx"}]})", R"({"choices":[{"text":"\ud83d\n"}]})",
+           R"({"choices":[{"text":"\ud83d\u0041"}]})",  // not followed by a low surrogate
+           R"({"choices":[{"text":"\ude00"}]})",        // low surrogate alone
+           R"({"choices":[{"text":"\u12"}]})", R"({"choices":[{"text":"\u12g4"}]})",
+           R"({"choices":[{"text":"\x41"}]})", R"({"choices":[{"text":"\a"}]})",
            R"({"choices":[{"text":"\)",
-           R"({"model":"\ud800","choices":[]})",        // in a string the scanner skips
+           R"({"model":"\ud800","choices":[]})",  // in a string the scanner skips
        }) {
     const Chunk chunk = interpret_chunk(data);
     EXPECT_EQ(chunk.kind, Chunk::Kind::malformed) << data;
@@ -346,16 +339,18 @@ TEST(ChunkScanner, RejectsBrokenEscapesAsTheDomPathDoes) {
 
 TEST(ChunkScanner, ValidatesUtf8AsTheDomPathDoes) {
   // Well-formed: 2, 3 and 4 byte sequences at the edges of RFC 3629's table, and DEL.
-  expect_scanned("{\"choices\":[{\"text\":\"\xC2\x80 \xDF\xBF \xE0\xA0\x80 \xED\x9F\xBF "
-                 "\xEE\x80\x80 \xEF\xBF\xBF \xF0\x90\x80\x80 \xF4\x8F\xBF\xBF \x7F\"}]}");
-  expect_scanned("{\"model\":\"\xE4\xBD\xA0\xE5\xA5\xBD\",\"choices\":[{\"delta\":"
-                 "{\"content\":\"\xF0\x9F\x98\x80\"}}]}");
+  expect_scanned(
+      "{\"choices\":[{\"text\":\"\xC2\x80 \xDF\xBF \xE0\xA0\x80 \xED\x9F\xBF "
+      "\xEE\x80\x80 \xEF\xBF\xBF \xF0\x90\x80\x80 \xF4\x8F\xBF\xBF \x7F\"}]}");
+  expect_scanned(
+      "{\"model\":\"\xE4\xBD\xA0\xE5\xA5\xBD\",\"choices\":[{\"delta\":"
+      "{\"content\":\"\xF0\x9F\x98\x80\"}}]}");
   // Ill-formed: overlongs, surrogates, above U+10FFFF, stray continuation bytes, cut sequences,
   // raw control characters; in a string that is read and in one that is skipped.
-  for (std::string_view bad : {"\xC0\x80", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80",
-                               "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80",
-                               "\x80", "\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\xFF",
-                               "\x01", "\x1F", "\n", "\t"}) {
+  for (std::string_view bad :
+       {"\xC0\x80", "\xC1\xBF", "\xE0\x9F\xBF", "\xED\xA0\x80", "\xF0\x8F\xBF\xBF",
+        "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\x80", "\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98",
+        "\xFF", "\x01", "\x1F", "\n", "\t"}) {
     for (const char* key : {"text", "index_name"}) {
       const std::string data =
           std::string("{\"choices\":[{\"") + key + "\":\"a" + std::string(bad) + "b\"}]}";
@@ -368,9 +363,10 @@ TEST(ChunkScanner, ValidatesUtf8AsTheDomPathDoes) {
 // --- structure --------------------------------------------------------------------------------
 
 TEST(ChunkScanner, AllowsJsonWhitespaceAnywhereAndNothingElse) {
-  expect_scanned(" \t\r\n{ \"id\" : \"x\" ,\r\n\t\"choices\" : [ { \"delta\" : { \"content\" :"
-                 " \"a\" } , \"finish_reason\" : null } ] , \"usage\" : { \"prompt_tokens\" :"
-                 " 1 , \"completion_tokens\" : 2 } } \n\r\t ");
+  expect_scanned(
+      " \t\r\n{ \"id\" : \"x\" ,\r\n\t\"choices\" : [ { \"delta\" : { \"content\" :"
+      " \"a\" } , \"finish_reason\" : null } ] , \"usage\" : { \"prompt_tokens\" :"
+      " 1 , \"completion_tokens\" : 2 } } \n\r\t ");
   expect_scanned("{\n  \"choices\": [\n    {\n      \"text\": \"B\"\n    }\n  ]\n}\n");
   // Form feed, vertical tab, NBSP and a NUL are not JSON whitespace. (nlohmann reads a NUL
   // as the end of input, so "{}\0..." is a valid empty chunk to it: left to the DOM path.)
@@ -382,7 +378,8 @@ TEST(ChunkScanner, AllowsJsonWhitespaceAnywhereAndNothingElse) {
 }
 
 TEST(ChunkScanner, ReadsKeysInAnyOrder) {
-  std::vector<std::string> root = {R"("id":"r")", R"("choices":[{"index":0,"finish_reason":"stop",)"
+  std::vector<std::string> root = {R"("id":"r")",
+                                   R"("choices":[{"index":0,"finish_reason":"stop",)"
                                    R"("delta":{"content":"c","reasoning":"r"},"text":"t"}])",
                                    R"("usage":{"completion_tokens":2,"prompt_tokens":1})",
                                    R"("model":"m")"};
@@ -445,9 +442,10 @@ TEST(ChunkScanner, ValidatesNumbersItSkips) {
     EXPECT_EQ(interpret_chunk(data).kind, Chunk::Kind::data) << data;
     expect_left_to_dom(data);
   }
-  for (std::string_view number : {"01", "-01", "1.", ".5", "-", "+1", "1e", "1e+", "1.5.3",
-                                  "0x10", "NaN", "Infinity", "-Infinity", "1e309", "1e400",
-                                  "tru", "nul", "falsey", "True", "1_000"}) {
+  for (std::string_view number :
+       {"01",    "-01",   "1.",   ".5",     "-",        "+1",        "1e",
+        "1e+",   "1.5.3", "0x10", "NaN",    "Infinity", "-Infinity", "1e309",
+        "1e400", "tru",   "nul",  "falsey", "True",     "1_000"}) {
     expect_left_to_dom(R"({"created":)" + std::string(number) + R"(,"choices":[{"text":"n"}]})");
   }
   // An overflow to infinity is a parse error to nlohmann, so "created" alone makes it malformed.
@@ -466,8 +464,8 @@ TEST(ChunkScanner, AgreesWithTheDomPathOnEveryPrefixOfAChunk) {
 TEST(ChunkScanner, AgreesWithTheDomPathWhenAnyByteOfAChunkIsReplaced) {
   const std::string original(kVllmChat);
   for (std::size_t i = 0; i < original.size(); ++i) {
-    for (char replacement : {'"', '\\', '{', '}', '[', ']', ',', ':', ' ', 'x', '0', '\x80',
-                             '\0', '\x1F'}) {
+    for (char replacement :
+         {'"', '\\', '{', '}', '[', ']', ',', ':', ' ', 'x', '0', '\x80', '\0', '\x1F'}) {
       std::string data = original;
       data[i] = replacement;
       expect_same_as_dom(data);
@@ -479,9 +477,24 @@ TEST(ChunkScanner, AgreesWithTheDomPathWhenAnyByteOfAChunkIsReplaced) {
 std::string random_value(std::mt19937& random, int depth);
 
 std::string random_string(std::mt19937& random) {
-  static const std::vector<std::string> pieces = {
-      "a", " the", "", "\\n", "\\\"", "\\\\", "\\/", "\\u00e9", "\\ud83d\\ude00", "\\u0000",
-      "\xC3\xA9", "\xE4\xBD\xA0", "\xF0\x9F\x98\x80", "\\t", "\\b", "\\f", "\\r", "\\u20AC"};
+  static const std::vector<std::string> pieces = {"a",
+                                                  " the",
+                                                  "",
+                                                  "\\n",
+                                                  "\\\"",
+                                                  "\\\\",
+                                                  "\\/",
+                                                  "\\u00e9",
+                                                  "\\ud83d\\ude00",
+                                                  "\\u0000",
+                                                  "\xC3\xA9",
+                                                  "\xE4\xBD\xA0",
+                                                  "\xF0\x9F\x98\x80",
+                                                  "\\t",
+                                                  "\\b",
+                                                  "\\f",
+                                                  "\\r",
+                                                  "\\u20AC"};
   std::string text = "\"";
   const int count = std::uniform_int_distribution<int>(0, 3)(random);
   for (int i = 0; i < count; ++i) {
@@ -503,17 +516,38 @@ std::string random_object(std::mt19937& random, int depth, const std::vector<std
 
 // Every key the scanner reads, and two it skips.
 const std::vector<std::string>& chunk_keys() {
-  static const std::vector<std::string> keys = {
-      "id", "choices", "usage", "error", "text", "delta", "finish_reason", "content",
-      "reasoning_content", "reasoning", "prompt_tokens", "completion_tokens", "message",
-      "completion_tokens_details", "reasoning_tokens",
-      "index", "model", "logprobs"};
+  static const std::vector<std::string> keys = {"id",
+                                                "choices",
+                                                "usage",
+                                                "error",
+                                                "text",
+                                                "delta",
+                                                "finish_reason",
+                                                "content",
+                                                "reasoning_content",
+                                                "reasoning",
+                                                "prompt_tokens",
+                                                "completion_tokens",
+                                                "message",
+                                                "completion_tokens_details",
+                                                "reasoning_tokens",
+                                                "index",
+                                                "model",
+                                                "logprobs"};
   return keys;
 }
 
 std::string random_value(std::mt19937& random, int depth) {
-  static const std::vector<std::string> scalars = {"null", "true", "false", "0", "7", "-3",
-                                                   "4.0", "2.5", "1e2", "123456789012345678",
+  static const std::vector<std::string> scalars = {"null",
+                                                   "true",
+                                                   "false",
+                                                   "0",
+                                                   "7",
+                                                   "-3",
+                                                   "4.0",
+                                                   "2.5",
+                                                   "1e2",
+                                                   "123456789012345678",
                                                    "12345678901234567890"};
   const int choice = std::uniform_int_distribution<int>(0, depth > 4 ? 1 : 4)(random);
   switch (choice) {
@@ -574,8 +608,8 @@ TEST(InterpretChunkInto, LeavesNothingOfThePreviousChunkBehind) {
   for (std::string_view data : stream) {
     interpret_chunk_into(data, reused);
     const Chunk dom = interpret_chunk_dom(data);
-    EXPECT_TRUE(same(reused, dom)) << data << "\nreused: " << describe(reused)
-                                   << "\n   dom: " << describe(dom);
+    EXPECT_TRUE(same(reused, dom))
+        << data << "\nreused: " << describe(reused) << "\n   dom: " << describe(dom);
   }
 }
 

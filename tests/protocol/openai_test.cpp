@@ -16,12 +16,12 @@
 
 namespace {
 
-using bench::protocol::Chunk;
-using bench::protocol::Endpoint;
-using bench::protocol::RequestOptions;
 using bench::protocol::asks_per_chunk_usage;
 using bench::protocol::build_request_body;
+using bench::protocol::Chunk;
+using bench::protocol::Endpoint;
 using bench::protocol::interpret_chunk;
+using bench::protocol::RequestOptions;
 using nlohmann::json;
 
 json body_of(const RequestOptions& options, std::string_view prompt) {
@@ -126,8 +126,12 @@ TEST(BuildRequestBody, ReplacesInvalidUtf8InPromptInsteadOfThrowing) {
   RequestOptions options;
   options.endpoint = Endpoint::completions;
   std::string body;
-  ASSERT_NO_THROW(body = build_request_body(options, "a\xFF" "b"));
-  EXPECT_EQ(json::parse(body)["prompt"], "a\xEF\xBF\xBD" "b");
+  ASSERT_NO_THROW(body = build_request_body(options,
+                                            "a\xFF"
+                                            "b"));
+  EXPECT_EQ(json::parse(body)["prompt"],
+            "a\xEF\xBF\xBD"
+            "b");
 }
 
 TEST(InterpretChunk, RecognisesDoneSentinel) {
@@ -228,9 +232,9 @@ TEST(InterpretChunk, SplitsReasoningFromTheAnswer) {
 }
 
 TEST(InterpretChunk, ReadsReasoningTokensFromCompletionTokensDetails) {
-  const Chunk chunk = interpret_chunk(
-      R"({"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":50,)"
-      R"("completion_tokens_details":{"reasoning_tokens":42,"audio_tokens":0}}})");
+  const Chunk chunk =
+      interpret_chunk(R"({"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":50,)"
+                      R"("completion_tokens_details":{"reasoning_tokens":42,"audio_tokens":0}}})");
   EXPECT_EQ(chunk.completion_tokens, 50);
   EXPECT_EQ(chunk.reasoning_tokens, 42);
   EXPECT_FALSE(interpret_chunk(R"({"usage":{"completion_tokens_details":null}})").reasoning_tokens);
@@ -270,8 +274,8 @@ TEST(InterpretChunk, IgnoresNullOrOddUsage) {
       interpret_chunk(R"({"choices":[],"usage":{"prompt_tokens":"12","completion_tokens":-3}})");
   EXPECT_FALSE(chunk.prompt_tokens);
   EXPECT_FALSE(chunk.completion_tokens);
-  EXPECT_EQ(interpret_chunk(R"({"choices":[],"usage":{"completion_tokens":4.0}})").completion_tokens,
-            4);
+  EXPECT_EQ(
+      interpret_chunk(R"({"choices":[],"usage":{"completion_tokens":4.0}})").completion_tokens, 4);
 }
 
 TEST(InterpretChunk, SurvivesOddShapes) {
@@ -289,9 +293,10 @@ TEST(InterpretChunk, SurvivesOddShapes) {
 
 TEST(ErrorMessageFromBody, ReadsTheUsualShapes) {
   using bench::protocol::error_message_from_body;
-  EXPECT_EQ(error_message_from_body(
-                R"({"error":{"code":500,"message":"Unsupported param: echo","type":"server_error"}})"),
-            "Unsupported param: echo");
+  EXPECT_EQ(
+      error_message_from_body(
+          R"({"error":{"code":500,"message":"Unsupported param: echo","type":"server_error"}})"),
+      "Unsupported param: echo");
   EXPECT_EQ(error_message_from_body(R"({"error":"bad"})"), "bad");
   EXPECT_EQ(error_message_from_body(R"({"object":"error","message":"no such model"})"),
             "no such model");
@@ -314,8 +319,9 @@ TEST(ErrorMessageFromBody, FallsBackToTheBodyCutShort) {
 
 TEST(FirstModelId, ReadsTheFirstModel) {
   using bench::protocol::first_model_id;
-  EXPECT_EQ(first_model_id(R"({"object":"list","data":[{"id":"llama","object":"model"},{"id":"b"}]})"),
-            "llama");
+  EXPECT_EQ(
+      first_model_id(R"({"object":"list","data":[{"id":"llama","object":"model"},{"id":"b"}]})"),
+      "llama");
   EXPECT_EQ(first_model_id(R"({"object":"list","data":[]})"), std::nullopt);
   EXPECT_EQ(first_model_id(R"({"data":[{"object":"model"}]})"), std::nullopt);
   EXPECT_EQ(first_model_id("not json"), std::nullopt);
@@ -367,8 +373,7 @@ TEST(InterpretChunkReference, TranscriptsYieldTheExpectedText) {
     EXPECT_EQ(sink.answer, expected.value("content_text", expected["text"].get<std::string>()));
     EXPECT_EQ(sink.reasoning_chunks, expected.value("reasoning_text_chunks", 0));
     EXPECT_EQ(sink.tool_call_chunks, expected.value("tool_call_chunks", 0));
-    EXPECT_EQ(sink.tool_call_names,
-              expected.value("tool_call_names", std::vector<std::string>{}));
+    EXPECT_EQ(sink.tool_call_names, expected.value("tool_call_names", std::vector<std::string>{}));
     ++checked;
   }
   EXPECT_GE(checked, 10);
@@ -418,7 +423,8 @@ TEST(InterpretChunk, SurvivesAnErrorValueNestedFarTooDeep) {
   const bench::protocol::Chunk chunk = bench::protocol::interpret_chunk(data);
   EXPECT_EQ(chunk.kind, bench::protocol::Chunk::Kind::error);
   EXPECT_EQ(chunk.error_message, "error value nested more than 64 levels deep");
-  const std::string body = R"({"error":)" + std::string(kDepth, '[') + std::string(kDepth, ']') + "}";
+  const std::string body =
+      R"({"error":)" + std::string(kDepth, '[') + std::string(kDepth, ']') + "}";
   EXPECT_EQ(bench::protocol::error_message_from_body(body),
             "error value nested more than 64 levels deep");
 }

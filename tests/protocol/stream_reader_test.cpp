@@ -33,8 +33,8 @@ constexpr std::int64_t kEndNs = 999'999'999;
 
 // Runs one response through a reader: one read per piece, each stamped later than the last.
 RequestRecord run(const std::vector<std::string_view>& pieces, long status = 200,
-                  std::string_view content_type = "text/event-stream",
-                  StreamLimits limits = {}, TransportEnd end = {ErrorClass::none, "", kEndNs}) {
+                  std::string_view content_type = "text/event-stream", StreamLimits limits = {},
+                  TransportEnd end = {ErrorClass::none, "", kEndNs}) {
   RequestRecord record;
   StreamReader reader(limits);
   reader.begin(&record);
@@ -190,8 +190,7 @@ void check_against_expected(const RequestRecord& record, const json& expected,
   // tokens. An answer of tool calls alone has no first answer token (TTFA), only a first token.
   const auto tool_call_chunks = expected.value("tool_call_chunks", std::int64_t{0});
   EXPECT_EQ(record.tool_call_chunks, tool_call_chunks);
-  EXPECT_EQ(record.tool_call_names,
-            expected.value("tool_call_names", std::vector<std::string>{}));
+  EXPECT_EQ(record.tool_call_names, expected.value("tool_call_names", std::vector<std::string>{}));
   if (text.empty()) {
     EXPECT_EQ(record.first_answer_ns, -1);
   }
@@ -307,11 +306,11 @@ TEST(StreamReaderReasoning, TakesReasoningTokensFromUsage) {
 }
 
 TEST(StreamReaderReasoning, DoesNotBelieveMoreReasoningThanCompletionTokens) {
-  const RequestRecord record = run(
-      {"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"a\"}}]}\n\n"
-       "data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
-       "\"usage\":{\"completion_tokens\":2,\"completion_tokens_details\":"
-       "{\"reasoning_tokens\":5}}}\n\n"});
+  const RequestRecord record =
+      run({"data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"a\"}}]}\n\n"
+           "data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
+           "\"usage\":{\"completion_tokens\":2,\"completion_tokens_details\":"
+           "{\"reasoning_tokens\":5}}}\n\n"});
   EXPECT_EQ(record.reasoning_tokens, 1);  // the chunk count, not usage's 5 of 2
   EXPECT_EQ(record.reasoning_token_source, TokenSource::chunks);
   EXPECT_EQ(record.answer_tokens(), 1);
@@ -325,10 +324,11 @@ TEST(StreamReaderReasoning, KeepsTheAnswerAndTheReasoningTextApartWhenAsked) {
   reader.keep_reasoning_text(true);
   reader.begin(&record);
   reader.on_headers(200, "text/event-stream");
-  reader.on_body("data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"Count \"}}]}\n\n"
-                 "data: {\"choices\":[{\"delta\":{\"reasoning\":\"up.\",\"content\":\"1,\"}}]}\n\n"
-                 "data: {\"choices\":[{\"delta\":{\"content\":\" 2\"}}]}\n\n",
-                 kStampStep);
+  reader.on_body(
+      "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"Count \"}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"reasoning\":\"up.\",\"content\":\"1,\"}}]}\n\n"
+      "data: {\"choices\":[{\"delta\":{\"content\":\" 2\"}}]}\n\n",
+      kStampStep);
   EXPECT_EQ(reader.kept_reasoning_text(), "Count up.");
   EXPECT_EQ(reader.answer_text(), "1, 2");
   reader.begin(&record);  // a new response starts with nothing kept
@@ -337,10 +337,10 @@ TEST(StreamReaderReasoning, KeepsTheAnswerAndTheReasoningTextApartWhenAsked) {
 
 TEST(StreamReaderReasoning, UsageCanSayReasoningTheStreamDidNotShow) {
   // OpenAI's reasoning models stream no reasoning text but count its tokens.
-  const RequestRecord record = run(
-      {"data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
-       "\"usage\":{\"completion_tokens\":30,\"completion_tokens_details\":"
-       "{\"reasoning_tokens\":29}}}\n\n"});
+  const RequestRecord record =
+      run({"data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}],"
+           "\"usage\":{\"completion_tokens\":30,\"completion_tokens_details\":"
+           "{\"reasoning_tokens\":29}}}\n\n"});
   EXPECT_TRUE(record.reasoned());
   EXPECT_EQ(record.reasoning_chunks, 0);
   EXPECT_EQ(record.reasoning_tokens, 29);
@@ -467,18 +467,18 @@ TEST(StreamReader, StampsEachChunkWithItsRead) {
 }
 
 TEST(StreamReader, RoleOnlyChunkIsNotTheFirstToken) {
-  const RequestRecord record =
-      run({"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
-           "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n"});
+  const RequestRecord record = run(
+      {"data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
+       "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n"});
   EXPECT_TRUE(record.ok()) << record.error_message;
   EXPECT_EQ(record.first_token_ns, 2 * kStampStep);
   EXPECT_EQ(record.text_chunk_ns.size(), 1u);
 }
 
 TEST(StreamReader, ReportsHttp500WithTheServersMessage) {
-  const RequestRecord record = run(
-      {R"({"error":{"code":500,"message":"Unsupported param: )", R"(echo","type":"server_error"}})"},
-      500, "application/json; charset=utf-8");
+  const RequestRecord record = run({R"({"error":{"code":500,"message":"Unsupported param: )",
+                                    R"(echo","type":"server_error"}})"},
+                                   500, "application/json; charset=utf-8");
   EXPECT_EQ(record.error, ErrorClass::http_5xx);
   EXPECT_EQ(record.http_status, 500);
   EXPECT_EQ(record.error_message, "HTTP 500: Unsupported param: echo");
@@ -507,8 +507,8 @@ TEST(StreamReader, FailsResponseLargerThanCap) {
   StreamLimits limits;
   limits.max_response_bytes = 100;
   const std::string_view body = kTwoChunks;  // 117 bytes
-  const RequestRecord record = run({body.substr(0, 60), body.substr(60)}, 200,
-                                   "text/event-stream", limits);
+  const RequestRecord record =
+      run({body.substr(0, 60), body.substr(60)}, 200, "text/event-stream", limits);
   EXPECT_EQ(record.error, ErrorClass::malformed_sse);
   EXPECT_EQ(record.error_message, "response exceeded 100 bytes");
   EXPECT_EQ(record.text_chunk_ns.size(), 1u);
@@ -587,8 +587,8 @@ TEST(StreamReader, StreamWithoutFinishReasonOrDoneIsTruncated) {
 }
 
 TEST(StreamReader, EitherFinishReasonOrDoneCompletesTheStream) {
-  EXPECT_TRUE(run_whole("data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"length\"}]}\n\n")
-                  .ok());
+  EXPECT_TRUE(
+      run_whole("data: {\"choices\":[{\"text\":\"x\",\"finish_reason\":\"length\"}]}\n\n").ok());
   EXPECT_TRUE(run_whole("data: {\"choices\":[{\"text\":\"x\"}]}\n\ndata: [DONE]\n\n").ok());
 }
 
@@ -657,17 +657,19 @@ TEST(StreamReader, BeginResetsStateForTheNextResponse) {
   RequestRecord first;
   reader.begin(&first);
   reader.on_headers(200, "text/event-stream");
-  reader.on_body("data: {\"choices\":[{\"text\":\"x\"}],\"usage\":{\"completion_tokens\":5}}\n\n"
-                 "data: {\"choices\":[{\"te",
-                 1);
+  reader.on_body(
+      "data: {\"choices\":[{\"text\":\"x\"}],\"usage\":{\"completion_tokens\":5}}\n\n"
+      "data: {\"choices\":[{\"te",
+      1);
   reader.finish({ErrorClass::transport, "reset", 2});
 
   RequestRecord second;
   reader.begin(&second);
   reader.on_headers(200, "text/event-stream");
-  reader.on_body("data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
-                 "\"usage\":{\"completion_tokens\":1}}\n\n",
-                 3);
+  reader.on_body(
+      "data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
+      "\"usage\":{\"completion_tokens\":1}}\n\n",
+      3);
   reader.finish({ErrorClass::none, "", 4});
   EXPECT_TRUE(second.ok()) << second.error_message;
   EXPECT_EQ(second.text_chunk_tokens, (std::vector<std::int32_t>{1}));
@@ -738,7 +740,8 @@ TEST(StreamReader, NullOrMissingPromptTokensDetailsLeavesTheSplitUnknown) {
         std::string_view(",\"prompt_tokens_details\":{}")}) {
     const std::string body =
         "data: {\"choices\":[{\"text\":\"a\",\"finish_reason\":\"stop\"}],\"usage\":"
-        "{\"prompt_tokens\":7,\"completion_tokens\":1" + std::string(details) + "}}\n\n";
+        "{\"prompt_tokens\":7,\"completion_tokens\":1" +
+        std::string(details) + "}}\n\n";
     const RequestRecord record = run_whole(body);
     EXPECT_TRUE(record.ok());
     EXPECT_EQ(record.cached_prompt_tokens, -1) << body;
@@ -786,9 +789,10 @@ TEST(StreamReader, BeginForgetsThePreviousResponsesCacheFigures) {
   RequestRecord second;
   reader.begin(&second);
   reader.on_headers(200, "text/event-stream");
-  reader.on_body("data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
-                 "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n",
-                 3);
+  reader.on_body(
+      "data: {\"choices\":[{\"text\":\"y\",\"finish_reason\":\"stop\"}],"
+      "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}\n\n",
+      3);
   reader.finish({ErrorClass::none, "", 4});
   EXPECT_EQ(second.cached_prompt_tokens, -1);
   EXPECT_EQ(second.cached_prompt_token_source, CachedTokenSource::none);

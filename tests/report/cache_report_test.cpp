@@ -102,9 +102,9 @@ TEST(InputSplitJson, NoneDisclosedIsNullNeverZero) {
   const json r = bench::results::to_json(none_disclosed(), context());
   EXPECT_EQ(r["input_split_disclosure"], "none");
   EXPECT_EQ(r["input_split_disclosing_requests"], 0);
-  for (const char* key : {"total_computed_input_tokens", "total_cached_input_tokens",
-                          "computed_input_throughput", "cached_input_throughput",
-                          "cached_input_share"}) {
+  for (const char* key :
+       {"total_computed_input_tokens", "total_cached_input_tokens", "computed_input_throughput",
+        "cached_input_throughput", "cached_input_share"}) {
     EXPECT_TRUE(r[key].is_null()) << key << " is " << r[key].dump();
   }
   EXPECT_TRUE(r["input_throughput"].is_number());  // the input itself is known
@@ -112,9 +112,9 @@ TEST(InputSplitJson, NoneDisclosedIsNullNeverZero) {
 
 TEST(InputSplitJson, DefinesEveryNewKey) {
   const json definitions = bench::results::metric_definitions();
-  for (const char* key : {"computed_input_throughput", "cached_input_throughput",
-                          "total_computed_input_tokens", "cached_input_share",
-                          "input_split_disclosure", "reused_prompts", "warnings"}) {
+  for (const char* key :
+       {"computed_input_throughput", "cached_input_throughput", "total_computed_input_tokens",
+        "cached_input_share", "input_split_disclosure", "reused_prompts", "warnings"}) {
     EXPECT_TRUE(definitions.contains(key)) << key;
   }
 }
@@ -142,8 +142,9 @@ TEST(InputSplitText, AllDisclosedShowsComputedAndCachedBesideInput) {
       << text;
   EXPECT_TRUE(contains(text, "  computed + cached:              54980 computed + 7500 cached"))
       << text;
-  EXPECT_TRUE(contains(text, "Prompt cache:                     server disclosed cached tokens "
-                             "on all requests: 12.0% cached"))
+  EXPECT_TRUE(contains(text,
+                       "Prompt cache:                     server disclosed cached tokens "
+                       "on all requests: 12.0% cached"))
       << text;
   // Output stays first, input's split sits between input and total.
   EXPECT_LT(text.find("Output token throughput"), text.find("Input token throughput"));
@@ -156,8 +157,9 @@ TEST(InputSplitText, SomeDisclosedSaysHowManyAndShowsNoPartAsTheWhole) {
   EXPECT_TRUE(contains(text, field("  computed (prefilled)", "n/a",
                                    " tok/s (input)  [disclosed on 150 of 200 requests]")))
       << text;
-  EXPECT_TRUE(contains(text, "server disclosed cached tokens on 150 of 200 requests: 13.0% "
-                             "cached (of theirs)"))
+  EXPECT_TRUE(contains(text,
+                       "server disclosed cached tokens on 150 of 200 requests: 13.0% "
+                       "cached (of theirs)"))
       << text;
 }
 
@@ -166,8 +168,9 @@ TEST(InputSplitText, NoneDisclosedSaysSoAndNamesVllmsFlag) {
   EXPECT_TRUE(contains(text, field("  cached (prefix cache)", "n/a",
                                    " tok/s (input)  [server did not disclose cached tokens]")))
       << text;
-  EXPECT_TRUE(contains(text, "server did not disclose cached prompt tokens (vLLM needs "
-                             "--enable-prompt-tokens-details)"))
+  EXPECT_TRUE(contains(text,
+                       "server did not disclose cached prompt tokens (vLLM needs "
+                       "--enable-prompt-tokens-details)"))
       << text;
   EXPECT_FALSE(contains(text, field("  cached (prefix cache)", "0.00", ""))) << text;
 }
@@ -209,8 +212,9 @@ TEST(CachedShareWarning, ATraceReplayIsNamedAsOneNotAsASharedPrefixWorkload) {
   const RunSummary s = cached_share(60);
   EXPECT_FALSE(bench::results::prompt_cache_warning(s, trace));
   const std::string text = bench::report::render_text(s, trace);
-  EXPECT_TRUE(contains(text, "60.0% cached; trace replay whose prompts share prefixes where its "
-                             "hash ids repeat"))
+  EXPECT_TRUE(contains(text,
+                       "60.0% cached; trace replay whose prompts share prefixes where its "
+                       "hash ids repeat"))
       << text;
   EXPECT_FALSE(contains(text, "shared-prefix workload")) << text;
 }
@@ -233,13 +237,14 @@ TEST(InputSplitSweepTable, ShowsTheCachedShareAndEachPointsWarning) {
   const json points = {bench::results::to_json(none_disclosed(), first),
                        bench::results::to_json(cached_share(50), first)};
   const json sweep = bench::results::sweep_to_json("concurrency", json::array({4, 4}),
-                                                  points.get<std::vector<json>>());
+                                                   points.get<std::vector<json>>());
   const std::string table = bench::report::render_sweep_table(sweep);
   EXPECT_TRUE(contains(table, " cached ")) << table;
   EXPECT_TRUE(contains(table, "    n/a ")) << table;
   EXPECT_TRUE(contains(table, "   50.0 ")) << table;
-  EXPECT_TRUE(contains(table, "WARNING (concurrency 4): 50.0% of input tokens were served from "
-                              "the server's prefix cache"))
+  EXPECT_TRUE(contains(table,
+                       "WARNING (concurrency 4): 50.0% of input tokens were served from "
+                       "the server's prefix cache"))
       << table;
 }
 

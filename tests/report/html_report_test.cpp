@@ -686,9 +686,10 @@ TEST(HtmlSweepReport, KeepsAnUnlimitedRatePointOffTheAxisButInTheTable) {
 // p99 TPOT curve it judged; error_rate is on no chart.
 TEST(HtmlSweepReport, DrawsASearchsSlosAsLinesOnTheChartsOfTheirFigures) {
   json sweep = saved_results("sweep_concurrency.json");
-  sweep["search"] = {{"slo_window", "steady"},
-                     {"slos", {"p99_ttft_ms<=500", "p99_tpot_ms<=50", "output_throughput>=800",
-                               "error_rate<=0.01"}}};
+  sweep["search"] = {
+      {"slo_window", "steady"},
+      {"slos",
+       {"p99_ttft_ms<=500", "p99_tpot_ms<=50", "output_throughput>=800", "error_rate<=0.01"}}};
   const Page page = render(sweep);
   std::map<std::string, const XmlNode*> charts;
   for (const XmlNode* svg : page.root->find_all("svg")) {

@@ -43,10 +43,16 @@ json agreeing_server() {
             {"kv_cache_usage", {{"mean", 0.125}, {"max", 0.5}}}}},
           {"latency_ranges",
            {{"ttft",
-             {{"p50", {{"server_lower_s", 0.02}, {"server_upper_s", 0.04},
-                       {"bench_s", 0.031}, {"bench_inside", true}}},
-              {"p99", {{"server_lower_s", 0.04}, {"server_upper_s", 0.06},
-                       {"bench_s", 0.07}, {"bench_inside", false}}}}}}},
+             {{"p50",
+               {{"server_lower_s", 0.02},
+                {"server_upper_s", 0.04},
+                {"bench_s", 0.031},
+                {"bench_inside", true}}},
+              {"p99",
+               {{"server_lower_s", 0.04},
+                {"server_upper_s", 0.06},
+                {"bench_s", 0.07},
+                {"bench_inside", false}}}}}}},
           {"notes", json::array()}};
 }
 
@@ -89,22 +95,32 @@ TEST(HtmlServer, SpeculativeAcceptanceIsARowWhenExposed) {
   json server = agreeing_server();
   EXPECT_EQ(render_html_report(with_server_metrics(server)).find("Speculative decoding"),
             std::string::npos);
-  server["spec_decode"] = {{"draft_tokens", 800}, {"accepted_tokens", 600},
-                           {"acceptance_rate", 0.75}, {"accept_length", nullptr}};
+  server["spec_decode"] = {{"draft_tokens", 800},
+                           {"accepted_tokens", 600},
+                           {"acceptance_rate", 0.75},
+                           {"accept_length", nullptr}};
   const std::unique_ptr<XmlNode> root = parse_xml(render_html_report(with_server_metrics(server)));
-  EXPECT_EQ(row_text(*root, "Speculative decoding"), "75.0% accepted (600 of 800 drafted tokens)||");
+  EXPECT_EQ(row_text(*root, "Speculative decoding"),
+            "75.0% accepted (600 of 800 drafted tokens)||");
 }
 
 TEST(HtmlServer, ItlTpotAndQueueTimeRowsBesideTheTtfts) {
   json server = agreeing_server();
-  server["latency_ranges"]["itl"] = {
-      {"p50", {{"server_lower_s", 0.01}, {"server_upper_s", 0.025}, {"bench_s", 0.0151},
-               {"bench_inside", true}}},
-      {"p99", {{"server_lower_s", 0.025}, {"server_upper_s", 0.05}, {"bench_s", 0.08},
-               {"bench_inside", false}}}};
-  server["latency_ranges"]["tpot"] = {
-      {"p50", {{"server_lower_s", 0.01}, {"server_upper_s", 0.025}, {"bench_s", nullptr},
-               {"bench_inside", nullptr}}}};
+  server["latency_ranges"]["itl"] = {{"p50",
+                                      {{"server_lower_s", 0.01},
+                                       {"server_upper_s", 0.025},
+                                       {"bench_s", 0.0151},
+                                       {"bench_inside", true}}},
+                                     {"p99",
+                                      {{"server_lower_s", 0.025},
+                                       {"server_upper_s", 0.05},
+                                       {"bench_s", 0.08},
+                                       {"bench_inside", false}}}};
+  server["latency_ranges"]["tpot"] = {{"p50",
+                                       {{"server_lower_s", 0.01},
+                                        {"server_upper_s", 0.025},
+                                        {"bench_s", nullptr},
+                                        {"bench_inside", nullptr}}}};
   server["latency_ranges"]["queue_time"] = {
       {"p50", {{"server_lower_s", 0}, {"server_upper_s", 0.3}}},
       {"p99", {{"server_lower_s", 2.5}, {"server_upper_s", "inf"}}}};

@@ -37,17 +37,45 @@ const std::vector<std::string>& distribution_keys() {
 
 TEST(ToJson, HasEveryListedKey) {
   const json result = bench::results::to_json(failing_summary(), context());
-  const std::vector<std::string> flat = {
-      "schema_version", "bench_version", "started_at", "base_url", "embedded_server",
-      "endpoint", "model", "duration", "completed", "failed", "cancelled", "sent",
-      "warmup_requests", "total_input_tokens", "total_output_tokens", "request_throughput",
-      "input_throughput", "output_throughput", "total_throughput", "concurrency",
-      "max_concurrency", "mean_schedule_lag_ms", "p99_schedule_lag_ms", "max_schedule_lag_ms",
-      "median_ttft_from_intended_ms", "p99_ttft_from_intended_ms",
-      "median_e2e_latency_from_intended_ms", "p99_e2e_latency_from_intended_ms",
-      "total_text_chunks", "chunks_differ_from_tokens", "itl_estimated",
-      "mean_requested_input_len", "mean_prompt_tokens", "mean_requested_output_len",
-      "mean_completion_tokens", "token_count_source", "errors", "config", "definitions"};
+  const std::vector<std::string> flat = {"schema_version",
+                                         "bench_version",
+                                         "started_at",
+                                         "base_url",
+                                         "embedded_server",
+                                         "endpoint",
+                                         "model",
+                                         "duration",
+                                         "completed",
+                                         "failed",
+                                         "cancelled",
+                                         "sent",
+                                         "warmup_requests",
+                                         "total_input_tokens",
+                                         "total_output_tokens",
+                                         "request_throughput",
+                                         "input_throughput",
+                                         "output_throughput",
+                                         "total_throughput",
+                                         "concurrency",
+                                         "max_concurrency",
+                                         "mean_schedule_lag_ms",
+                                         "p99_schedule_lag_ms",
+                                         "max_schedule_lag_ms",
+                                         "median_ttft_from_intended_ms",
+                                         "p99_ttft_from_intended_ms",
+                                         "median_e2e_latency_from_intended_ms",
+                                         "p99_e2e_latency_from_intended_ms",
+                                         "total_text_chunks",
+                                         "chunks_differ_from_tokens",
+                                         "itl_estimated",
+                                         "mean_requested_input_len",
+                                         "mean_prompt_tokens",
+                                         "mean_requested_output_len",
+                                         "mean_completion_tokens",
+                                         "token_count_source",
+                                         "errors",
+                                         "config",
+                                         "definitions"};
   for (const std::string& key : flat) EXPECT_TRUE(result.contains(key)) << key;
   ASSERT_EQ(distribution_keys().size(), 35u);
   for (const std::string& key : distribution_keys()) {
@@ -286,8 +314,8 @@ TEST(ToJson, TimeToHeadersHasEveryStatisticOrNullWhenNoResponseReportedIt) {
   EXPECT_DOUBLE_EQ(with["p95_ttfb_ms"].get<double>(), 3.5);
   EXPECT_DOUBLE_EQ(with["max_ttfb_ms"].get<double>(), 3.7);
   const json without = bench::results::to_json(clean_summary(), context());
-  for (const char* key : {"mean_ttfb_ms", "median_ttfb_ms", "p90_ttfb_ms", "p99_ttfb_ms",
-                          "max_ttfb_ms"}) {
+  for (const char* key :
+       {"mean_ttfb_ms", "median_ttfb_ms", "p90_ttfb_ms", "p99_ttfb_ms", "max_ttfb_ms"}) {
     EXPECT_TRUE(without[key].is_null()) << key;
   }
 }
@@ -329,11 +357,26 @@ TEST(ToJson, SurvivesInvalidUtf8InServerMessages) {
 }
 
 const std::vector<std::string>& defined_metrics() {
-  static const std::vector<std::string> keys = {
-      "duration", "output_throughput", "input_throughput", "total_throughput",
-      "request_throughput", "concurrency", "ttft", "itl", "icl", "tpot", "e2e_latency",
-      "schedule_lag", "from_intended", "token_counts", "percentiles", "failed", "cancelled",
-      "ttfa", "reasoning_output_throughput", "reasoning_tokens"};
+  static const std::vector<std::string> keys = {"duration",
+                                                "output_throughput",
+                                                "input_throughput",
+                                                "total_throughput",
+                                                "request_throughput",
+                                                "concurrency",
+                                                "ttft",
+                                                "itl",
+                                                "icl",
+                                                "tpot",
+                                                "e2e_latency",
+                                                "schedule_lag",
+                                                "from_intended",
+                                                "token_counts",
+                                                "percentiles",
+                                                "failed",
+                                                "cancelled",
+                                                "ttfa",
+                                                "reasoning_output_throughput",
+                                                "reasoning_tokens"};
   return keys;
 }
 
@@ -367,12 +410,12 @@ TEST(MetricDefinitions, StateThePeerEquivalences) {
 RequestRecord completed_record() {
   RequestRecord r;
   r.index = 7;
-  r.intended_start_ns = 1'000'000;    // 1 ms
-  r.start_ns = 1'250'000;             // 1.25 ms
-  r.first_token_ns = 21'250'000;      // TTFT 20 ms
+  r.intended_start_ns = 1'000'000;  // 1 ms
+  r.start_ns = 1'250'000;           // 1.25 ms
+  r.first_token_ns = 21'250'000;    // TTFT 20 ms
   r.text_chunk_ns = {21'250'000, 31'250'500, 41'250'000};
   r.text_chunk_tokens = {1, 2, 3};
-  r.end_ns = 51'250'000;              // E2E 50 ms
+  r.end_ns = 51'250'000;  // E2E 50 ms
   r.prompt_tokens = 300;
   r.completion_tokens = 6;
   r.prompt_token_source = TokenSource::usage;
@@ -473,13 +516,13 @@ TEST(RequestToJsonl, WritesThePromptsCachedAndComputedSplitOrNullWhenUnknown) {
 // negative, zero), strings escaped alike, invalid UTF-8 replaced.
 TEST(RequestToJsonl, ReadsExactlyAsTheJsonLibraryWritesTheSameDocument) {
   RequestRecord r = completed_record();
-  r.intended_start_ns = -1'500'000;          // -1.5
-  r.slot_wait_ns = 0;                        // 0.0
-  r.start_ns = 7;                            // 0.0 after rounding to the microsecond
-  r.first_token_ns = 123'456'789'012'345;    // 123456789.012...
-  r.first_answer_ns = 1'000;                 // 0.001
-  r.end_ns = 9'000'000'000'000'000'000;      // 13 integer digits: the most int64 ns give
-  r.connect_ns = 100;                        // 0.0
+  r.intended_start_ns = -1'500'000;        // -1.5
+  r.slot_wait_ns = 0;                      // 0.0
+  r.start_ns = 7;                          // 0.0 after rounding to the microsecond
+  r.first_token_ns = 123'456'789'012'345;  // 123456789.012...
+  r.first_answer_ns = 1'000;               // 0.001
+  r.end_ns = 9'000'000'000'000'000'000;    // 13 integer digits: the most int64 ns give
+  r.connect_ns = 100;                      // 0.0
   r.text_chunk_ns = {12'000, 3'000'000'000, 50'000, 1'234'567'891'234};
   r.session = 4;
   r.turn = 2;

@@ -10,8 +10,8 @@
 
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/results/per_server.hpp"
+#include "bench/results/writer.hpp"
 #include "report_fixtures.hpp"
 
 namespace {

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/report/html_report.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/writer.hpp"
 
@@ -80,10 +80,10 @@ TEST(ReasoningReport, JsonSplitsTheOutputAndKeepsItWhole) {
 TEST(ReasoningReport, JsonWritesNullNotZeroWhenNothingReasoned) {
   const json r = bench::results::to_json(plain_run(), {});
   EXPECT_EQ(r["requests_with_reasoning"], 0);
-  for (const char* key : {"total_reasoning_tokens", "total_answer_tokens",
-                          "reasoning_output_throughput", "answer_output_throughput",
-                          "mean_reasoning_tokens", "mean_answer_tokens", "mean_ttfa_ms",
-                          "median_ttfa_ms", "p99_ttfa_ms", "max_ttfa_ms"}) {
+  for (const char* key :
+       {"total_reasoning_tokens", "total_answer_tokens", "reasoning_output_throughput",
+        "answer_output_throughput", "mean_reasoning_tokens", "mean_answer_tokens", "mean_ttfa_ms",
+        "median_ttfa_ms", "p99_ttfa_ms", "max_ttfa_ms"}) {
     EXPECT_TRUE(r[key].is_null()) << key << " = " << r[key];
   }
   EXPECT_TRUE(r["token_count_source"]["reasoning"].is_null());
@@ -120,13 +120,13 @@ TEST(ReasoningReport, HtmlShowsTheSplitAndTtfaOnlyWhenSomethingReasoned) {
   // The rows' own labels: the definitions, quoted in every page, name the figures too.
   const std::string reasoning_row = "reasoning</th>";
   const std::string ttfa_row = "TTFA<span";
-  const std::string html = bench::report::render_html_report(
-      bench::results::to_json(reasoning_run(), {}));
+  const std::string html =
+      bench::report::render_html_report(bench::results::to_json(reasoning_run(), {}));
   EXPECT_NE(html.find(reasoning_row), std::string::npos);
   EXPECT_NE(html.find("output tok/s (answer)</td>"), std::string::npos);
   EXPECT_NE(html.find(ttfa_row), std::string::npos);
-  const std::string plain = bench::report::render_html_report(
-      bench::results::to_json(plain_run(), {}));
+  const std::string plain =
+      bench::report::render_html_report(bench::results::to_json(plain_run(), {}));
   EXPECT_EQ(plain.find(reasoning_row), std::string::npos);
   EXPECT_EQ(plain.find(ttfa_row), std::string::npos);
 }

@@ -114,8 +114,7 @@ inline std::vector<RunSummary> every_variant() {
   mixed.chunks_differ_from_tokens = true;
   mixed.itl_estimated = true;
   return {clean_summary(), failing_summary(), estimated_summary(), multi_token_chunk_summary(),
-          mixed, RunSummary{}};
+          mixed,           RunSummary{}};
 }
-
 
 }  // namespace report_test

@@ -159,8 +159,9 @@ TEST(ServerFindings, AHitRateWithinTheToleranceOrWithoutBenchsSplitIsNoFinding) 
 
 TEST(ServerFindings, QueueingBeyondBenchsRequestsIsAWarning) {
   const RunContext context =
-      with_hits(0, 1000, polls_seeing({QueueSight::beyond_bench, QueueSight::beyond_bench,
-                                       QueueSight::none, QueueSight::bench_idle}));
+      with_hits(0, 1000,
+                polls_seeing({QueueSight::beyond_bench, QueueSight::beyond_bench, QueueSight::none,
+                              QueueSight::bench_idle}));
   const std::string text = bench::report::render_text(with_input(0), context);
   EXPECT_NE(text.find("WARNING: in 2 of 4 polls the server held more requests (running + "
                       "waiting) than bench had in flight, some of them waiting: others share "

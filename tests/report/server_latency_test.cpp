@@ -25,8 +25,8 @@ using bench::server_metrics::ServerFamily;
 // 100 requests: 60 within 0.1 s, 98 within 0.25 s, all within 0.5 s.
 Histogram ttft_histogram() {
   Histogram histogram;
-  histogram.buckets = {{0.1, 60}, {0.25, 98}, {0.5, 100},
-                       {std::numeric_limits<double>::infinity(), 100}};
+  histogram.buckets = {
+      {0.1, 60}, {0.25, 98}, {0.5, 100}, {std::numeric_limits<double>::infinity(), 100}};
   histogram.count = 100;
   return histogram;
 }
@@ -66,9 +66,9 @@ TEST(ServerLatency, BenchsPercentilesBesideTheServersBucketRange) {
       << text;
   EXPECT_EQ(text.find("Finding:"), std::string::npos) << text;
   EXPECT_EQ(text.find("E2E (server)"), std::string::npos) << text;  // not exposed: no line
-  const nlohmann::json ranges =
-      bench::results::to_json(summary, with_delta(ttft_delta())).at("server_metrics").at(
-          "latency_ranges");
+  const nlohmann::json ranges = bench::results::to_json(summary, with_delta(ttft_delta()))
+                                    .at("server_metrics")
+                                    .at("latency_ranges");
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.25);
   EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.5);
   EXPECT_DOUBLE_EQ(ranges.at("ttft").at("p99").at("bench_s").get<double>(), 0.4);
@@ -116,7 +116,10 @@ TEST(ServerLatency, NoBenchRequestsLeaveBenchsFigureUnknown) {
   EXPECT_NE(text.find("p50 TTFT (server):                0-0.1 s, bench n/a"), std::string::npos)
       << text;
   const nlohmann::json p50 = bench::results::to_json(summary, with_delta(ttft_delta()))
-                                 .at("server_metrics").at("latency_ranges").at("ttft").at("p50");
+                                 .at("server_metrics")
+                                 .at("latency_ranges")
+                                 .at("ttft")
+                                 .at("p50");
   EXPECT_TRUE(p50.at("bench_s").is_null());
   EXPECT_TRUE(p50.at("bench_inside").is_null());
 }
@@ -185,7 +188,11 @@ TEST(ServerLatency, AFigureWithinTheToleranceOfABoundIsInside) {
   const std::string text = bench::report::render_text(near, context);
   EXPECT_EQ(text.find("Finding: bench's p50 TPOT"), std::string::npos) << text;
   EXPECT_EQ(bench::results::to_json(near, context)
-                .at("server_metrics").at("latency_ranges").at("tpot").at("p50").at("bench_inside"),
+                .at("server_metrics")
+                .at("latency_ranges")
+                .at("tpot")
+                .at("p50")
+                .at("bench_inside"),
             true);
   const RunSummary beyond = with_decode(8, 20, 10.71, 21);  // 10 ms + 0.5 ms + 0.2 ms
   const std::string beyond_text = bench::report::render_text(beyond, context);
@@ -209,8 +216,7 @@ TEST(ServerLatency, TheQueueTimeIsTheServersAloneWithItsExactMean) {
   const RunContext context = with_delta(decode_delta());
   const std::string text = bench::report::render_text(summary, context);
   EXPECT_NE(text.find("p50 queue time (server):          0-0.3 s\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("p99 queue time (server):          0.3-0.5 s\n"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("p99 queue time (server):          0.3-0.5 s\n"), std::string::npos) << text;
   EXPECT_NE(text.find("Mean queue time (server):         0.05 s (exact, from its histogram's "
                       "sum and count)"),
             std::string::npos)
@@ -246,8 +252,7 @@ TEST(ServerGauges, MeanAndMaxOfThePolledGauges) {
       << text;
   EXPECT_NE(text.find("Waiting requests (server):        mean 1.0, max 2"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("KV-cache usage (server):          mean 37.5%, max 50.0%"),
-            std::string::npos)
+  EXPECT_NE(text.find("KV-cache usage (server):          mean 37.5%, max 50.0%"), std::string::npos)
       << text;
   const nlohmann::json gauges =
       bench::results::to_json(RunSummary{}, context).at("server_metrics").at("gauges");
@@ -267,16 +272,20 @@ TEST(ServerGauges, SkippedAndFailedPollsAreSaid) {
   polls.first_failure = "GET http://127.0.0.1:8000/metrics answered HTTP 503";
   const RunContext context = with_delta(Delta{}, polls);
   const std::string text = bench::report::render_text(RunSummary{}, context);
-  EXPECT_NE(text.find("Note: 1 of 4 polls of the server failed; the first: GET http://127.0.0.1:8000/metrics "
-                      "answered HTTP 503"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "Note: 1 of 4 polls of the server failed; the first: GET http://127.0.0.1:8000/metrics "
+          "answered HTTP 503"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("Note: 2 poll(s) of the server skipped: a scrape took up to 2.50 s, longer "
                       "than the 1 s interval"),
             std::string::npos)
       << text;
   EXPECT_EQ(bench::results::to_json(RunSummary{}, context)
-                .at("server_metrics").at("gauges").at("polls_skipped"),
+                .at("server_metrics")
+                .at("gauges")
+                .at("polls_skipped"),
             2);
 }
 

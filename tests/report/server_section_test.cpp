@@ -169,9 +169,9 @@ TEST(ServerSection, TheTimelineBucketsCarryTheServersGaugesPolledInThem) {
   EXPECT_TRUE(buckets[2]["server_requests_running"].is_null()) << buckets.dump();
   EXPECT_TRUE(buckets[2]["server_kv_cache_usage"].is_null());
   // The series stays where reports read it.
-  EXPECT_EQ(bench::results::to_json(summary, context)["server_metrics"]["gauges"]["series"]["t_s"]
-                .size(),
-            3u);
+  EXPECT_EQ(
+      bench::results::to_json(summary, context)["server_metrics"]["gauges"]["series"]["t_s"].size(),
+      3u);
 }
 
 TEST(ServerSection, WithoutPollsTheTimelineBucketsHaveNoServerKeys) {

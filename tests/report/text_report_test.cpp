@@ -29,7 +29,6 @@ std::string line_containing(const std::string& text, std::string_view needle) {
   return text.substr(begin, text.find('\n', at) - begin);
 }
 
-
 TEST(RenderText, PutsOutputThroughputBeforeInputAndTotal) {
   const std::string text = bench::report::render_text(clean_summary(), context());
   const std::size_t output = position_of(text, "Output token throughput:");

@@ -17,9 +17,9 @@ using nlohmann::json;
 
 // Chunks of two tokens: a chunk gap of 20 ms is 10 ms per token.
 json run() {
-  return {{"kind", "run"},          {"mean_itl_ms", 10.0},       {"p99_itl_ms", 12.0},
-          {"mean_icl_ms", 20.0},    {"p99_icl_ms", 24.0},        {"mean_e2e_latency_ms", 300.0},
-          {"total_throughput", 9.0}, {"goodput", nullptr},       {"output_throughput", 3.0}};
+  return {{"kind", "run"},           {"mean_itl_ms", 10.0}, {"p99_itl_ms", 12.0},
+          {"mean_icl_ms", 20.0},     {"p99_icl_ms", 24.0},  {"mean_e2e_latency_ms", 300.0},
+          {"total_throughput", 9.0}, {"goodput", nullptr},  {"output_throughput", 3.0}};
 }
 
 TEST(CompatView, SglangItlIsTheGapBetweenChunks) {

@@ -40,8 +40,8 @@ TEST(Known, UnknownIsNullNeverZero) {
 }
 
 TEST(Kind, NamesRoundTripAndOthersAreRefused) {
-  for (auto kind : {results::Kind::run, results::Kind::sweep, results::Kind::search,
-                    results::Kind::merged}) {
+  for (auto kind :
+       {results::Kind::run, results::Kind::sweep, results::Kind::search, results::Kind::merged}) {
     EXPECT_EQ(results::parse_kind(results::kind_name(kind)), kind);
   }
   EXPECT_FALSE(results::parse_kind("comparison"));

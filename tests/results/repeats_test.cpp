@@ -28,8 +28,8 @@ json run(double output, std::int64_t sent, bool saturated, const std::string& st
 }
 
 TEST(Repeats, KeepsEqualKeysAveragesNumbersAndSaysWhenAnyRepeatWasSaturated) {
-  const json point = combine_repeats({run(100, 10, false, "a"), run(110, 10, true, "b"),
-                                      run(120, 13, false, "c")});
+  const json point = combine_repeats(
+      {run(100, 10, false, "a"), run(110, 10, true, "b"), run(120, 13, false, "c")});
   EXPECT_EQ(point["kind"], "run");
   EXPECT_EQ(point["max_concurrency"], 8);
   EXPECT_TRUE(point["max_concurrency"].is_number_integer());
@@ -57,8 +57,8 @@ TEST(Repeats, AFigureUnknownInSomeRepeatIsUnknownCombined) {
 }
 
 TEST(Repeats, SummarizesEachFigureWithItsStudentTInterval) {
-  const json point = combine_repeats({run(100, 10, false, "a"), run(110, 10, false, "a"),
-                                      run(120, 10, false, "a")});
+  const json point = combine_repeats(
+      {run(100, 10, false, "a"), run(110, 10, false, "a"), run(120, 10, false, "a")});
   const json& repeats = point["repeats"];
   EXPECT_EQ(repeats["count"], 3);
   EXPECT_EQ(repeats["confidence"], 0.95);

@@ -10,16 +10,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/results/run_metrics.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "bench/results/writer.hpp"
 #include "results_fixtures.hpp"
 
 namespace {
 
-using bench::testing::compare_fixture;
 using bench::results::numeric_keys;
 using bench::results::run_metric_names;
+using bench::testing::compare_fixture;
 using nlohmann::json;
 
 // Numeric, but describe the file rather than the run.
@@ -74,8 +74,9 @@ TEST(RunMetricNames, HasNoDuplicates) {
 }
 
 TEST(NumericKeys, SkipsBooleansStringsAndObjects) {
-  const json results = {{"output_throughput", 1.5}, {"sent", 3},      {"itl_estimated", true},
-                        {"model", "m"},            {"config", {{"a", 1}}}, {"goodput", nullptr}};
+  const json results = {{"output_throughput", 1.5}, {"sent", 3},
+                        {"itl_estimated", true},    {"model", "m"},
+                        {"config", {{"a", 1}}},     {"goodput", nullptr}};
   EXPECT_EQ(numeric_keys(results), (std::vector<std::string>{"output_throughput", "sent"}));
 }
 

@@ -280,8 +280,7 @@ TEST(Arrival, RampRejectsBadValuesNamingTheFlag) {
   };
   const double inf = kUnlimitedRate;
   EXPECT_NE(ramp(RampStrategy::linear, 1, 5, 3.0).find("--request-rate"), std::string::npos);
-  EXPECT_NE(ramp(RampStrategy::linear, -1, 5, inf).find("--ramp-up-start-rps"),
-            std::string::npos);
+  EXPECT_NE(ramp(RampStrategy::linear, -1, 5, inf).find("--ramp-up-start-rps"), std::string::npos);
   EXPECT_NE(ramp(RampStrategy::linear, inf, inf, inf).find("--ramp-up-start-rps"),
             std::string::npos);
   EXPECT_NE(ramp(RampStrategy::linear, 1, std::nan(""), inf).find("--ramp-up-end-rps"),
@@ -318,8 +317,7 @@ TEST(ArrivalStream, ACopyDrawsOnFromWhereTheOriginalStood) {
 }
 
 TEST(ArrivalStream, RefusesAScheduleTooLongBeforeItsFirstOffset) {
-  EXPECT_THROW(bench::schedule::ArrivalStream::of_count(poisson(1e-9), 100),
-               std::invalid_argument);
+  EXPECT_THROW(bench::schedule::ArrivalStream::of_count(poisson(1e-9), 100), std::invalid_argument);
 }
 
 }  // namespace

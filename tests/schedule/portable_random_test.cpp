@@ -36,8 +36,8 @@ Moments moments_of(int n, Draw draw) {
 TEST(PortableRandom, UniformIsTheStandardEnginesTop53BitsCentred) {
   PortableRandom random(5489u);  // std::mt19937_64's default seed
   for (int i = 1; i < 10000; ++i) random.uniform_open();
-  const double expected = (static_cast<double>(9981545732273789042ULL >> 11) + 0.5) /
-                          9007199254740992.0;
+  const double expected =
+      (static_cast<double>(9981545732273789042ULL >> 11) + 0.5) / 9007199254740992.0;
   EXPECT_EQ(random.uniform_open(), expected);
 }
 

@@ -23,13 +23,24 @@ using bench::testing::snapshot_of;
 
 std::string vllm_scrape(int prompt, int generation, int fast, int all, double sum) {
   return "vllm:num_requests_running 1\n"
-         "vllm:prompt_tokens_total " + std::to_string(prompt) + "\n"
-         "vllm:generation_tokens_total " + std::to_string(generation) + "\n"
+         "vllm:prompt_tokens_total " +
+         std::to_string(prompt) +
+         "\n"
+         "vllm:generation_tokens_total " +
+         std::to_string(generation) +
+         "\n"
          "# TYPE vllm:time_to_first_token_seconds histogram\n"
-         "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} " + std::to_string(fast) + "\n"
-         "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} " + std::to_string(all) + "\n"
-         "vllm:time_to_first_token_seconds_count " + std::to_string(all) + "\n"
-         "vllm:time_to_first_token_seconds_sum " + std::to_string(sum) + "\n";
+         "vllm:time_to_first_token_seconds_bucket{le=\"0.1\"} " +
+         std::to_string(fast) +
+         "\n"
+         "vllm:time_to_first_token_seconds_bucket{le=\"+Inf\"} " +
+         std::to_string(all) +
+         "\n"
+         "vllm:time_to_first_token_seconds_count " +
+         std::to_string(all) +
+         "\n"
+         "vllm:time_to_first_token_seconds_sum " +
+         std::to_string(sum) + "\n";
 }
 
 TEST(Delta, SubtractsCountersAndHistogramBuckets) {

@@ -88,8 +88,8 @@ TEST(Exposition, ReadsSglangScrape) {
 }
 
 TEST(Exposition, CounterOwnsItsTotalAndCreatedSamples) {
-  const Exposition exposition = parse_ok(
-      "# TYPE requests counter\nrequests_total 7\nrequests_created 1.5e9\n");
+  const Exposition exposition =
+      parse_ok("# TYPE requests counter\nrequests_total 7\nrequests_created 1.5e9\n");
   ASSERT_EQ(exposition.families.size(), 1u);
   EXPECT_EQ(exposition.families[0].samples.size(), 2u);
   EXPECT_EQ(exposition.families[0].samples[0].name, "requests_total");
@@ -108,8 +108,8 @@ TEST(Exposition, SummaryOwnsQuantilesSumAndCount) {
 }
 
 TEST(Exposition, ReadsInfinitiesNanExponentsAndSigns) {
-  const Exposition exposition = parse_ok(
-      "a +Inf\nb -Inf\nc NaN\nd 1e3\ne -0.5\nf +2\ng .5\nh 1.5E-3\ni inf\n");
+  const Exposition exposition =
+      parse_ok("a +Inf\nb -Inf\nc NaN\nd 1e3\ne -0.5\nf +2\ng .5\nh 1.5E-3\ni inf\n");
   EXPECT_EQ(only_value(exposition, "a"), INFINITY);
   EXPECT_EQ(only_value(exposition, "b"), -INFINITY);
   EXPECT_TRUE(std::isnan(only_value(exposition, "c")));
@@ -144,8 +144,8 @@ TEST(Exposition, UnescapesLabelValuesAndHelpText) {
 }
 
 TEST(Exposition, AcceptsBlanksTrailingCommaEmptyLabelsAndCrlf) {
-  const Exposition exposition = parse_ok(
-      "\n   \n# a plain comment\n#\n  a{ x = \"1\" , y=\"2\", } \t 4 \r\nb{} 5\r\n");
+  const Exposition exposition =
+      parse_ok("\n   \n# a plain comment\n#\n  a{ x = \"1\" , y=\"2\", } \t 4 \r\nb{} 5\r\n");
   EXPECT_EQ(exposition.families.size(), 2u);
   EXPECT_EQ(*exposition.family("a")->samples[0].label("y"), "2");
   EXPECT_EQ(only_value(exposition, "a"), 4);

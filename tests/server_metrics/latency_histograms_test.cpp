@@ -31,20 +31,18 @@ std::string histogram(const std::string& name, const std::string& labels, double
     if (text.back() == '.') text += '0';
     return text;
   };
-  return "# TYPE " + name + " histogram\n" +
-         name + "_bucket" + open + "le=\"" + number(first) + "\"} " + std::to_string(low) + "\n" +
-         name + "_bucket" + open + "le=\"" + number(second) + "\"} " +
-         std::to_string(low + high) + "\n" +
-         name + "_bucket" + open + "le=\"+Inf\"} " + std::to_string(low + high) + "\n" +
-         name + "_count" + plain + " " + std::to_string(low + high) + "\n" +
-         name + "_sum" + plain + " " + number(sum) + "\n";
+  return "# TYPE " + name + " histogram\n" + name + "_bucket" + open + "le=\"" + number(first) +
+         "\"} " + std::to_string(low) + "\n" + name + "_bucket" + open + "le=\"" + number(second) +
+         "\"} " + std::to_string(low + high) + "\n" + name + "_bucket" + open + "le=\"+Inf\"} " +
+         std::to_string(low + high) + "\n" + name + "_count" + plain + " " +
+         std::to_string(low + high) + "\n" + name + "_sum" + plain + " " + number(sum) + "\n";
 }
 
 std::string vllm_latencies(int scale) {
   const std::string labels = "engine=\"0\",model_name=\"m\"";
   return "vllm:num_requests_running{" + labels + "} 0\n" +
-         histogram("vllm:inter_token_latency_seconds", labels, 0.01, 0.025, 90 * scale,
-                   10 * scale, 1.2 * scale) +
+         histogram("vllm:inter_token_latency_seconds", labels, 0.01, 0.025, 90 * scale, 10 * scale,
+                   1.2 * scale) +
          histogram("vllm:request_time_per_output_token_seconds", labels, 0.01, 0.025, 4 * scale,
                    1 * scale, 0.055 * scale) +
          histogram("vllm:request_queue_time_seconds", labels, 0.3, 0.5, 4 * scale, 1 * scale,
@@ -69,9 +67,9 @@ TEST(LatencyHistograms, VllmItlTpotAndQueueTimeAreRead) {
 TEST(LatencyHistograms, OlderVllmsTimePerOutputTokenIsItsItl) {
   // Before vLLM 0.10, the per-step histogram was named time_per_output_token_seconds, and there
   // was no per-request TPOT.
-  const Snapshot snapshot = snapshot_of(
-      "vllm:num_requests_running 0\n" +
-      histogram("vllm:time_per_output_token_seconds", "", 0.01, 0.025, 3, 1, 0.04));
+  const Snapshot snapshot =
+      snapshot_of("vllm:num_requests_running 0\n" +
+                  histogram("vllm:time_per_output_token_seconds", "", 0.01, 0.025, 3, 1, 0.04));
   ASSERT_TRUE(snapshot.itl_seconds.has_value());
   EXPECT_EQ(snapshot.itl_seconds->count, 4);
   EXPECT_FALSE(snapshot.tpot_seconds.has_value());
@@ -115,10 +113,10 @@ TEST(LatencyHistograms, TrtllmHasTpotAndQueueTimeButNoItl) {
 }
 
 TEST(LatencyHistograms, TgisMeanTimePerTokenIsItsTpot) {
-  const Snapshot snapshot = snapshot_of(
-      "tgi_queue_size 0\n" +
-      histogram("tgi_request_mean_time_per_token_duration", "", 0.01, 0.05, 1, 3, 0.1) +
-      histogram("tgi_request_queue_duration", "", 0.0001, 0.001, 4, 0, 0.0002));
+  const Snapshot snapshot =
+      snapshot_of("tgi_queue_size 0\n" +
+                  histogram("tgi_request_mean_time_per_token_duration", "", 0.01, 0.05, 1, 3, 0.1) +
+                  histogram("tgi_request_queue_duration", "", 0.0001, 0.001, 4, 0, 0.0002));
   EXPECT_EQ(snapshot.family, ServerFamily::tgi);
   EXPECT_FALSE(snapshot.itl_seconds.has_value());
   ASSERT_TRUE(snapshot.tpot_seconds.has_value());

@@ -26,9 +26,11 @@ Snapshot scrape(const std::string& body) {
 std::string vllm_spec(int drafted, int accepted) {
   return "vllm:num_requests_running{engine=\"0\"} 0\n"
          "vllm:spec_decode_num_drafts_total{engine=\"0\"} 10\n"
-         "vllm:spec_decode_num_draft_tokens_total{engine=\"0\"} " + std::to_string(drafted) + "\n"
-         "vllm:spec_decode_num_accepted_tokens_total{engine=\"0\"} " + std::to_string(accepted) +
-         "\n";
+         "vllm:spec_decode_num_draft_tokens_total{engine=\"0\"} " +
+         std::to_string(drafted) +
+         "\n"
+         "vllm:spec_decode_num_accepted_tokens_total{engine=\"0\"} " +
+         std::to_string(accepted) + "\n";
 }
 
 TEST(SpecDecode, VllmAcceptanceIsAcceptedOverDraftedGrowth) {
@@ -41,19 +43,21 @@ TEST(SpecDecode, VllmAcceptanceIsAcceptedOverDraftedGrowth) {
 TEST(SpecDecode, LlamaCppDraftCountersAreRead) {
   const auto body = [](int drafted, int accepted) {
     return "llamacpp:prompt_tokens_total 10\n"
-           "llamacpp:tokens_drafted_total " + std::to_string(drafted) + "\n"
-           "llamacpp:tokens_drafted_accepted_total " + std::to_string(accepted) + "\n";
+           "llamacpp:tokens_drafted_total " +
+           std::to_string(drafted) +
+           "\n"
+           "llamacpp:tokens_drafted_accepted_total " +
+           std::to_string(accepted) + "\n";
   };
   const Delta delta = delta_between(scrape(body(0, 0)), scrape(body(50, 20)));
   EXPECT_DOUBLE_EQ(*spec_acceptance_rate(delta), 0.4);
 }
 
 TEST(SpecDecode, SglangGaugesAreTheClosingScrapes) {
-  const Delta delta =
-      delta_between(scrape("sglang:spec_accept_length{tp_rank=\"0\"} 1.2\n"
-                           "sglang:spec_accept_rate{tp_rank=\"0\"} 0.1\n"),
-                    scrape("sglang:spec_accept_length{tp_rank=\"0\"} 2.9\n"
-                           "sglang:spec_accept_rate{tp_rank=\"0\"} 0.55\n"));
+  const Delta delta = delta_between(scrape("sglang:spec_accept_length{tp_rank=\"0\"} 1.2\n"
+                                           "sglang:spec_accept_rate{tp_rank=\"0\"} 0.1\n"),
+                                    scrape("sglang:spec_accept_length{tp_rank=\"0\"} 2.9\n"
+                                           "sglang:spec_accept_rate{tp_rank=\"0\"} 0.55\n"));
   EXPECT_EQ(delta.spec_accept_length, 2.9);
   EXPECT_FALSE(delta.spec_draft_tokens.has_value());
   EXPECT_DOUBLE_EQ(*spec_acceptance_rate(delta), 0.55);

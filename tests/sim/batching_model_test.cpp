@@ -239,8 +239,8 @@ TEST(BatchingModel, ARequestArrivingDuringAStepJoinsTheNextOne) {
   BatchRecordingSink sink;
   model.admit(1, 100, 5, 0);
   sink.now = 0;
-  model.advance(0, sink);                  // step [0, 2000 us)
-  model.admit(2, 100, 5, 500 * kUs);       // mid-step
+  model.advance(0, sink);             // step [0, 2000 us)
+  model.admit(2, 100, 5, 500 * kUs);  // mid-step
   EXPECT_EQ(model.next_event_ns(), 2000 * kUs);
   run_until(model, sink, kNever - 1);
   ASSERT_FALSE(sink.steps[2].empty());
@@ -254,7 +254,7 @@ TEST(BatchingModel, ARequestArrivingAfterTheLastStepEndedButBeforeTheLoopCaughtU
   BatchRecordingSink sink;
   model.admit(1, 100, 1, 0);
   sink.now = 0;
-  model.advance(0, sink);             // step [0, 2000 us): request 1's only token
+  model.advance(0, sink);              // step [0, 2000 us): request 1's only token
   model.admit(2, 100, 1, 2500 * kUs);  // told while the model still thinks it is in that step
   sink.now = 3000 * kUs;
   model.advance(sink.now, sink);  // the step ends; the engine would be idle but for request 2

@@ -70,18 +70,17 @@ TEST_P(RefusedBody, IsRefusedWithAReason) {
   EXPECT_FALSE(parsed.error.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Bodies, RefusedBody,
-    ::testing::Values(std::pair{"{not json", false}, std::pair{"[1]", false},
-                      std::pair{R"({"max_tokens":3})", false},
-                      std::pair{R"({"prompt":{"a":1}})", false},
-                      std::pair{R"({"prompt":"x","max_tokens":0})", false},
-                      std::pair{R"({"prompt":"x","max_tokens":"5"})", false},
-                      std::pair{R"({"prompt":"x","n":2})", false},
-                      std::pair{R"({"prompt":"x","stream":"true"})", false},
-                      std::pair{R"({"messages":[]})", true},
-                      std::pair{R"({"prompt":"x"})", true},
-                      std::pair{R"({"messages":[{"content":7}]})", true}));
+INSTANTIATE_TEST_SUITE_P(Bodies, RefusedBody,
+                         ::testing::Values(std::pair{"{not json", false}, std::pair{"[1]", false},
+                                           std::pair{R"({"max_tokens":3})", false},
+                                           std::pair{R"({"prompt":{"a":1}})", false},
+                                           std::pair{R"({"prompt":"x","max_tokens":0})", false},
+                                           std::pair{R"({"prompt":"x","max_tokens":"5"})", false},
+                                           std::pair{R"({"prompt":"x","n":2})", false},
+                                           std::pair{R"({"prompt":"x","stream":"true"})", false},
+                                           std::pair{R"({"messages":[]})", true},
+                                           std::pair{R"({"prompt":"x"})", true},
+                                           std::pair{R"({"messages":[{"content":7}]})", true}));
 
 }  // namespace
 
@@ -89,18 +88,17 @@ namespace {
 
 using ToolChoice = bench::sim::CompletionRequest::ToolChoice;
 
-constexpr const char* kChatWithTools =
-    R"({"messages":[{"role":"user","content":"hi"}],"tools":[)"
-    R"({"type":"function","function":{"name":"get_weather"}},)"
-    R"({"type":"function","function":{"name":"search"}}])";
+constexpr const char* kChatWithTools = R"({"messages":[{"role":"user","content":"hi"}],"tools":[)"
+                                       R"({"type":"function","function":{"name":"get_weather"}},)"
+                                       R"({"type":"function","function":{"name":"search"}}])";
 
 TEST(CompletionRequest, ReadsToolsAndToolChoice) {
   auto parsed = parse_completion_request(std::string(kChatWithTools) + "}", true);
   ASSERT_TRUE(parsed.request) << parsed.error;
   EXPECT_EQ(parsed.request->tool_name, "get_weather");
   EXPECT_EQ(parsed.request->tool_choice, ToolChoice::auto_choice);
-  parsed = parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":"none"})",
-                                    true);
+  parsed =
+      parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":"none"})", true);
   ASSERT_TRUE(parsed.request) << parsed.error;
   EXPECT_EQ(parsed.request->tool_choice, ToolChoice::none);
   parsed = parse_completion_request(
@@ -110,8 +108,8 @@ TEST(CompletionRequest, ReadsToolsAndToolChoice) {
   ASSERT_TRUE(parsed.request) << parsed.error;
   EXPECT_EQ(parsed.request->tool_name, "search");
   EXPECT_EQ(parsed.request->tool_choice, ToolChoice::required);
-  const auto plain = parse_completion_request(R"({"messages":[{"role":"user","content":"x"}]})",
-                                              true);
+  const auto plain =
+      parse_completion_request(R"({"messages":[{"role":"user","content":"x"}]})", true);
   ASSERT_TRUE(plain.request);
   EXPECT_TRUE(plain.request->tool_name.empty());
 }
@@ -123,9 +121,8 @@ TEST(CompletionRequest, RefusesANamedToolChoiceThatIsNoTool) {
       true);
   EXPECT_FALSE(parsed.request);
   EXPECT_NE(parsed.error.find("nope"), std::string::npos) << parsed.error;
-  EXPECT_FALSE(parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":3})",
-                                        true)
-                   .request);
+  EXPECT_FALSE(
+      parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":3})", true).request);
 }
 
 }  // namespace

@@ -93,15 +93,14 @@ TEST_P(RefusedRequest, IsAnErrorWithTheMatchingStatus) {
 
 INSTANTIATE_TEST_SUITE_P(
     Http, RefusedRequest,
-    ::testing::Values(
-        Refusal{"GARBAGE\r\n\r\n", 400},
-        Refusal{"GET / HTTP/2.0\r\n\r\n", 505},
-        Refusal{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411},
-        Refusal{"POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n", 413},
-        Refusal{"POST / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", 400},
-        Refusal{"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400},
-        Refusal{"GET / HTTP/1.1\r\nno colon\r\n\r\n", 400},
-        Refusal{"GET / HTTP/1.1\r\nX: " + std::string(300, 'a') + "\r\n\r\n", 431},
-        Refusal{"GET / HTTP/1.1\r\nX: " + std::string(300, 'a'), 431}));
+    ::testing::Values(Refusal{"GARBAGE\r\n\r\n", 400}, Refusal{"GET / HTTP/2.0\r\n\r\n", 505},
+                      Refusal{"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411},
+                      Refusal{"POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n", 413},
+                      Refusal{"POST / HTTP/1.1\r\nContent-Length: 12x\r\n\r\n", 400},
+                      Refusal{"POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                              400},
+                      Refusal{"GET / HTTP/1.1\r\nno colon\r\n\r\n", 400},
+                      Refusal{"GET / HTTP/1.1\r\nX: " + std::string(300, 'a') + "\r\n\r\n", 431},
+                      Refusal{"GET / HTTP/1.1\r\nX: " + std::string(300, 'a'), 431}));
 
 }  // namespace

@@ -11,14 +11,15 @@
 namespace {
 
 using bench::sim::kPrefixBlockTokens;
-using bench::sim::prompt_block_hashes;
 using bench::sim::PrefixCache;
 using bench::sim::PrefixHasher;
+using bench::sim::prompt_block_hashes;
 
 // `count` words "w<start> w<start+1> ...".
 std::string words(int start, int count) {
   std::string text;
-  for (int i = start; i < start + count; ++i) text += (text.empty() ? "w" : " w") + std::to_string(i);
+  for (int i = start; i < start + count; ++i)
+    text += (text.empty() ? "w" : " w") + std::to_string(i);
   return text;
 }
 
@@ -52,16 +53,16 @@ TEST(PrefixHasher, ABlockMatchesOnlyWhenEverythingBeforeItMatches) {
 TEST(PromptBlockHashes, ReadsCompletionPromptsAndChatMessagesWithTheirRoles) {
   const std::string prompt = words(0, 32);
   EXPECT_EQ(prompt_block_hashes(R"({"prompt":")" + prompt + R"("})", false), hashes_of(prompt));
-  const auto user = prompt_block_hashes(
-      R"({"messages":[{"role":"user","content":")" + prompt + R"("}]})", true);
+  const auto user =
+      prompt_block_hashes(R"({"messages":[{"role":"user","content":")" + prompt + R"("}]})", true);
   const auto system = prompt_block_hashes(
       R"({"messages":[{"role":"system","content":")" + prompt + R"("}]})", true);
   ASSERT_EQ(user.size(), 2u);
   EXPECT_NE(user, system);
   EXPECT_TRUE(prompt_block_hashes("not json", false).empty());
-  EXPECT_EQ(prompt_block_hashes(R"({"prompt":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]})", false)
-                .size(),
-            1u);
+  EXPECT_EQ(
+      prompt_block_hashes(R"({"prompt":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]})", false).size(),
+      1u);
 }
 
 TEST(PrefixCache, ServesTheSecondSendOfAPromptFromItsWholeBlocks) {

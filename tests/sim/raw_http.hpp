@@ -7,9 +7,9 @@
 namespace bench::testing {
 
 struct RawResponse {
-  int status = 0;       // 0 when no complete response arrived
-  std::string head;     // status line and headers, as received
-  std::string body;     // after chunked decoding
+  int status = 0;    // 0 when no complete response arrived
+  std::string head;  // status line and headers, as received
+  std::string body;  // after chunked decoding
   bool chunked = false;
 };
 

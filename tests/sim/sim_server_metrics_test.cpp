@@ -65,9 +65,8 @@ TEST(SimServerMetrics, StartsAtZeroInVllmsNames) {
 TEST(SimServerMetrics, CountsTheTokensItsResponsesCarried) {
   SimServer server(quick_sim());
   RawConnection connection(server.port());
-  const std::string body =
-      R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true,)"
-      R"("stream_options":{"include_usage":true}})";
+  const std::string body = R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true,)"
+                           R"("stream_options":{"include_usage":true}})";
   std::int64_t prompt_tokens = 0;
   for (int i = 0; i < 2; ++i) {
     connection.send(post("/v1/completions", body));

@@ -151,16 +151,15 @@ TEST_P(ErrorResponse, IsAJsonErrorObjectWithTheStatus) {
 
 INSTANTIATE_TEST_SUITE_P(
     Sim, ErrorResponse,
-    ::testing::Values(ErrorCase{"GET /nope HTTP/1.1\r\n\r\n", 404, "not_found_error"},
-                      ErrorCase{"GET /v1/completions HTTP/1.1\r\n\r\n", 405,
-                                "invalid_request_error"},
-                      ErrorCase{post("/v1/completions", "{oops"), 400, "invalid_request_error"},
-                      ErrorCase{post("/v1/chat/completions", R"({"prompt":"x"})"), 400,
-                                "invalid_request_error"},
-                      ErrorCase{"POST /v1/completions HTTP/1.1\r\nTransfer-Encoding: chunked"
-                                "\r\n\r\n",
-                                411, "invalid_request_error"},
-                      ErrorCase{"BROKEN\r\n\r\n", 400, "invalid_request_error"}));
+    ::testing::Values(
+        ErrorCase{"GET /nope HTTP/1.1\r\n\r\n", 404, "not_found_error"},
+        ErrorCase{"GET /v1/completions HTTP/1.1\r\n\r\n", 405, "invalid_request_error"},
+        ErrorCase{post("/v1/completions", "{oops"), 400, "invalid_request_error"},
+        ErrorCase{post("/v1/chat/completions", R"({"prompt":"x"})"), 400, "invalid_request_error"},
+        ErrorCase{"POST /v1/completions HTTP/1.1\r\nTransfer-Encoding: chunked"
+                  "\r\n\r\n",
+                  411, "invalid_request_error"},
+        ErrorCase{"BROKEN\r\n\r\n", 400, "invalid_request_error"}));
 
 TEST(SimServer, StopsEarlyAtEosUnlessIgnoreEosIsSent) {
   SimOptions options = quick_sim();
@@ -188,8 +187,7 @@ TEST(SimServer, SurvivesClientsThatDisconnectMidStream) {
   SimServer server(options);
   for (int i = 0; i < 20; ++i) {
     RawConnection connection(server.port());
-    connection.send(post("/v1/completions",
-                         R"({"prompt":"x","max_tokens":1000,"stream":true})"));
+    connection.send(post("/v1/completions", R"({"prompt":"x","max_tokens":1000,"stream":true})"));
   }  // each connection closes here, mid-stream
   RawConnection connection(server.port());
   connection.send(post("/v1/completions", kStreamBody));

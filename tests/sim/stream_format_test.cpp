@@ -17,10 +17,10 @@ namespace {
 
 using namespace bench::sim;
 using bench::metrics::RequestRecord;
-using bench::util::count_words;
 using bench::metrics::TokenSource;
 using bench::protocol::Chunk;
 using bench::protocol::interpret_chunk;
+using bench::util::count_words;
 
 ResponseShape shape(bool chat, bool crlf = false) {
   ResponseShape s;
@@ -128,14 +128,15 @@ TEST(StreamFormat, AnErrorEventInsideAStreamIsAStreamError) {
 }
 
 TEST(StreamFormat, FullResponseModelsAndErrorBodiesAreJson) {
-  const auto full = nlohmann::json::parse(
-      full_response_body(shape(true), " a b", "stop", Usage{3, 2}));
+  const auto full =
+      nlohmann::json::parse(full_response_body(shape(true), " a b", "stop", Usage{3, 2}));
   EXPECT_EQ(full["choices"][0]["message"]["content"], " a b");
   EXPECT_EQ(full["usage"]["total_tokens"], 5);
   EXPECT_EQ(full["model"], "org/model \"x\"");
   EXPECT_EQ(bench::protocol::first_model_id(models_body("m-1", 0)), "m-1");
-  EXPECT_EQ(bench::protocol::error_message_from_body(error_body("bad", "invalid_request_error", 400)),
-            "bad");
+  EXPECT_EQ(
+      bench::protocol::error_message_from_body(error_body("bad", "invalid_request_error", 400)),
+      "bad");
 }
 
 TEST(StreamFormat, HttpChunksFrameThePayloadInHex) {

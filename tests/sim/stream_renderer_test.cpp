@@ -38,9 +38,9 @@ StreamSetup setup(bool chat, std::int64_t tokens) {
 }
 
 struct Rendered {
-  std::string head;          // the HTTP response head
-  std::string body;          // the SSE bytes, de-chunked
-  bool body_ended = false;   // the last (zero-size) HTTP chunk was sent
+  std::string head;         // the HTTP response head
+  std::string body;         // the SSE bytes, de-chunked
+  bool body_ended = false;  // the last (zero-size) HTTP chunk was sent
   std::vector<StreamRenderer::Step> steps;
   std::int64_t sent_tokens = 0;
 };
@@ -265,7 +265,8 @@ TEST(StreamRenderer, CrlfLinesAndCommentsReadTheSameAsPlainOnes) {
   s.plan.comments = true;
   const Rendered r = render(s);
   EXPECT_EQ(r.body.find(": keep-alive\r\n\r\ndata: "), 0u);  // before the first event
-  for (std::size_t at = r.body.find('\n'); at != std::string::npos; at = r.body.find('\n', at + 1)) {
+  for (std::size_t at = r.body.find('\n'); at != std::string::npos;
+       at = r.body.find('\n', at + 1)) {
     EXPECT_EQ(r.body[at - 1], '\r') << "a bare LF at " << at;
   }
   const RequestRecord record = read_every_way(r.body);
@@ -410,8 +411,8 @@ TEST(StreamRendererToolCalls, StreamsOneCallNameFirstThenArgumentsThatParse) {
   EXPECT_TRUE(first["id"].is_string());
   EXPECT_EQ(first["function"]["name"], "get_weather");
   EXPECT_FALSE(first["function"].contains("arguments"));
-  const nlohmann::json arguments = nlohmann::json::parse(assembled_arguments(r.body), nullptr,
-                                                         false);
+  const nlohmann::json arguments =
+      nlohmann::json::parse(assembled_arguments(r.body), nullptr, false);
   ASSERT_TRUE(arguments.is_object()) << assembled_arguments(r.body);
   const std::string words = arguments["text"].get<std::string>();
   EXPECT_EQ(std::count(words.begin(), words.end(), ' '), 4);  // five words, one a token

@@ -32,16 +32,16 @@ TEST(TokenizeRoutes, vllm_counts_a_prompt_by_the_word_rule_with_stable_ids) {
   EXPECT_EQ(first["max_model_len"], 4096);
   EXPECT_EQ(answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha beta gamma"}})["tokens"],
             first["tokens"]);
-  EXPECT_EQ(first["tokens"][0], answer(TokenizeDialect::vllm, "/tokenize",
-                                       {{"prompt", "alpha"}})["tokens"][0]);
+  EXPECT_EQ(first["tokens"][0],
+            answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha"}})["tokens"][0]);
 }
 
 TEST(TokenizeRoutes, vllm_counts_chat_messages_with_the_template_as_completions_do) {
   const json reply = answer(TokenizeDialect::vllm, "/tokenize", {{"messages", kChat}});
   EXPECT_EQ(reply["count"], 6);  // BOS, [INST], three words, [/INST]
   EXPECT_EQ(reply["tokens"][0], bench::sim::kBosId);
-  const auto parsed = bench::sim::parse_completion_request(
-      json{{"messages", kChat}}.dump(), /*chat=*/true, kLlama2);
+  const auto parsed = bench::sim::parse_completion_request(json{{"messages", kChat}}.dump(),
+                                                           /*chat=*/true, kLlama2);
   ASSERT_TRUE(parsed.request);
   EXPECT_EQ(parsed.request->prompt_tokens, 6);
 }
@@ -68,8 +68,8 @@ TEST(TokenizeRoutes, tgi_answers_a_list_of_tokens_and_requires_inputs) {
 
 TEST(TokenizeRoutes, no_route_without_a_dialect_or_off_the_paths) {
   EXPECT_FALSE(answer_tokenize_route("POST", "/tokenize", "{}", TokenizeDialect::none, kLlama2, 1));
-  EXPECT_FALSE(answer_tokenize_route("POST", "/apply-template", "{}", TokenizeDialect::vllm,
-                                     kLlama2, 1));
+  EXPECT_FALSE(
+      answer_tokenize_route("POST", "/apply-template", "{}", TokenizeDialect::vllm, kLlama2, 1));
   EXPECT_FALSE(answer_tokenize_route("POST", "/v1/x", "{}", TokenizeDialect::vllm, kLlama2, 1));
 }
 

@@ -98,9 +98,9 @@ Result parse_all_ways(std::string_view input, Limits limits = {}, int stop_after
   if (input.size() <= 64) {
     for (std::size_t i = 0; i <= input.size(); ++i) {
       for (std::size_t j = i; j <= input.size(); ++j) {
-        const Result split = parse_pieces(
-            {input.substr(0, i), input.substr(i, j - i), input.substr(j)}, limits,
-            stop_after_events);
+        const Result split =
+            parse_pieces({input.substr(0, i), input.substr(i, j - i), input.substr(j)}, limits,
+                         stop_after_events);
         expect_same(whole, split, "split at " + std::to_string(i) + " and " + std::to_string(j));
       }
     }
@@ -162,30 +162,50 @@ TEST(SseParser, CrAtEndOfReadDoesNotSwallowNonLfByte) {
 }
 
 TEST(SseParser, IgnoresBomAtStreamStart) {
-  EXPECT_EQ(parse_all_ways("\xEF\xBB\xBF" "data:hello\n\n").output, Output{event("hello")});
+  EXPECT_EQ(parse_all_ways("\xEF\xBB\xBF"
+                           "data:hello\n\n")
+                .output,
+            Output{event("hello")});
 }
 
 TEST(SseParser, IgnoresBomFedOneByteAtATime) {
   Parser parser;
   RecordingSink sink;
-  for (char c : "\xEF\xBB\xBF" "data:hello\n\n"s) parser.feed(std::string_view(&c, 1), sink);
+  for (char c :
+       "\xEF\xBB\xBF"
+       "data:hello\n\n"s)
+    parser.feed(std::string_view(&c, 1), sink);
   EXPECT_EQ(sink.output, Output{event("hello")});
 }
 
 TEST(SseParser, DoesNotStripBomLaterInStream) {
   // A second BOM, or one after the first line, is part of a field name, which is then unknown.
-  EXPECT_EQ(parse_all_ways("\xEF\xBB\xBF\xEF\xBB\xBF" "data:a\n\ndata:b\n\n").output,
+  EXPECT_EQ(parse_all_ways("\xEF\xBB\xBF\xEF\xBB\xBF"
+                           "data:a\n\ndata:b\n\n")
+                .output,
             Output{event("b")});
-  EXPECT_EQ(parse_all_ways("data:a\n\n\xEF\xBB\xBF" "data:b\n\n").output, Output{event("a")});
+  EXPECT_EQ(parse_all_ways("data:a\n\n\xEF\xBB\xBF"
+                           "data:b\n\n")
+                .output,
+            Output{event("a")});
 }
 
 TEST(SseParser, TreatsBytesThatAreNotABomAsLineBytes) {
   // EF alone, or EF BB followed by something else, starts a field name; nothing is dropped.
-  EXPECT_EQ(parse_all_ways("\xEF" "data:a\n\ndata:b\n\n").output, Output{event("b")});
-  EXPECT_EQ(parse_all_ways("\xEF\xBB" "data:a\n\ndata:b\n\n").output, Output{event("b")});
+  EXPECT_EQ(parse_all_ways("\xEF"
+                           "data:a\n\ndata:b\n\n")
+                .output,
+            Output{event("b")});
+  EXPECT_EQ(parse_all_ways("\xEF\xBB"
+                           "data:a\n\ndata:b\n\n")
+                .output,
+            Output{event("b")});
   EXPECT_EQ(parse_all_ways("\xEF\xBB:comment\n").output, Output{});
   EXPECT_EQ(parse_all_ways(":\xEF\xBB\xBF\n").output, Output{"comment \xEF\xBB\xBF"});
-  EXPECT_EQ(parse_all_ways("\xEF\xBB\n" "data:c\n\n").output, Output{event("c")});
+  EXPECT_EQ(parse_all_ways("\xEF\xBB\n"
+                           "data:c\n\n")
+                .output,
+            Output{event("c")});
 }
 
 TEST(SseParser, PartialBomAtEndOfStreamIsDiscardedInput) {
@@ -352,7 +372,10 @@ TEST(SseParser, ResetClearsLastIdAndBomDetection) {
   RecordingSink sink;
   parser.feed("\xEF\xBB\xBFid:7\ndata:a\n\ndata:partial", sink);
   parser.reset();
-  parser.feed("\xEF\xBB\xBF" "data:b\n\n", sink);
+  parser.feed(
+      "\xEF\xBB\xBF"
+      "data:b\n\n",
+      sink);
   EXPECT_EQ(sink.output, (Output{event("a", "message", "7"), event("b")}));
   EXPECT_FALSE(parser.finish());
 }

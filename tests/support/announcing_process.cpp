@@ -11,9 +11,8 @@ AnnouncingProcess::AnnouncingProcess(const std::string& binary,
   until_done.timeout = std::chrono::milliseconds(300'000);
   until_done.signal_when = [this] { return done_.load(); };
   until_done.err_path = err_path;
-  running_ = std::thread([this, binary, args, until_done] {
-    result_ = run_process(binary, args, until_done);
-  });
+  running_ = std::thread(
+      [this, binary, args, until_done] { result_ = run_process(binary, args, until_done); });
   base_url_ = wait_for_announced_url(err_path, std::chrono::milliseconds(30'000));
 }
 

@@ -259,9 +259,7 @@ std::string http_response(int status, std::string_view content_type, std::string
          std::string(body);
 }
 
-std::string sse_event(std::string_view payload) {
-  return "data: " + std::string(payload) + "\n\n";
-}
+std::string sse_event(std::string_view payload) { return "data: " + std::string(payload) + "\n\n"; }
 
 std::string chat_chunk(std::string_view text, std::string_view finish_reason) {
   const std::string finish =

@@ -78,8 +78,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     if (done == pid) break;
     const auto elapsed = std::chrono::steady_clock::now() - start;
     if (options.while_running) {
-      options.while_running(pid,
-                            std::chrono::duration_cast<std::chrono::milliseconds>(elapsed));
+      options.while_running(pid, std::chrono::duration_cast<std::chrono::milliseconds>(elapsed));
     }
     if (!signalled && options.signal_when && options.signal_when()) {
       kill(pid, SIGINT);
@@ -101,8 +100,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   return result;
 }
 
-std::string wait_for_announced_url(const std::string& err_path,
-                                   std::chrono::milliseconds timeout) {
+std::string wait_for_announced_url(const std::string& err_path, std::chrono::milliseconds timeout) {
   constexpr std::string_view kAnnouncement = "listening on ";
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {

@@ -9,10 +9,10 @@
 namespace bench::testing {
 
 struct ProcessResult {
-  int exit_code = -1;   // exit status, or 128 + signal number when killed by a signal
+  int exit_code = -1;  // exit status, or 128 + signal number when killed by a signal
   bool timed_out = false;
-  std::string out;      // everything written to stdout
-  std::string err;      // everything written to stderr
+  std::string out;  // everything written to stdout
+  std::string err;  // everything written to stderr
   // The child's peak resident set, KiB (ru_maxrss from wait4). Linux counts it over the
   // child's whole life, so it includes the forked test process's pages before execve: an
   // upper bound on bench's own peak.
@@ -42,8 +42,7 @@ std::string read_file(const std::string& path);
 /// The base URL a `serve-sim` child announced on stderr ("listening on http://...") in the
 /// file `err_path`, waiting for it up to `timeout`; empty when it never came. With
 /// `serve-sim --port 0` the kernel picks the port, so no other process can take it first.
-std::string wait_for_announced_url(const std::string& err_path,
-                                   std::chrono::milliseconds timeout);
+std::string wait_for_announced_url(const std::string& err_path, std::chrono::milliseconds timeout);
 
 /// A fresh empty directory under /tmp, removed (with its files) on destruction.
 class TempDir {

@@ -12,9 +12,8 @@ ServeSimProcess::ServeSimProcess(const std::string& binary, const std::vector<st
   until_done.err_path = dir.file("serve-sim.err");
   std::vector<std::string> command = {"serve-sim", "--port", "0"};
   command.insert(command.end(), args.begin(), args.end());
-  serving_ = std::thread([this, binary, command, until_done] {
-    result_ = run_process(binary, command, until_done);
-  });
+  serving_ = std::thread(
+      [this, binary, command, until_done] { result_ = run_process(binary, command, until_done); });
   base_url_ = wait_for_announced_url(until_done.err_path, std::chrono::milliseconds(30'000));
 }
 

@@ -11,7 +11,8 @@ using bench::tokenizer::AddedTokenMatcher;
 std::string show(const AddedTokenMatcher& matcher, std::string_view text) {
   std::string out;
   for (const auto& segment : matcher.split(text)) {
-    out += segment.id ? "[" + std::to_string(*segment.id) + "]" : "(" + std::string(segment.text) + ")";
+    out += segment.id ? "[" + std::to_string(*segment.id) + "]"
+                      : "(" + std::string(segment.text) + ")";
   }
   return out;
 }

@@ -11,8 +11,17 @@ using nlohmann::json;
 
 json model(json merges, json extra = json::object()) {
   json config = {{"type", "BPE"},
-                 {"vocab", {{"<unk>", 0}, {"a", 1}, {"b", 2}, {"c", 3}, {"ab", 4}, {"bc", 5},
-                            {"aa", 6}, {"abc", 7}, {"<0xC3>", 8}, {"<0xA9>", 9}}},
+                 {"vocab",
+                  {{"<unk>", 0},
+                   {"a", 1},
+                   {"b", 2},
+                   {"c", 3},
+                   {"ab", 4},
+                   {"bc", 5},
+                   {"aa", 6},
+                   {"abc", 7},
+                   {"<0xC3>", 8},
+                   {"<0xA9>", 9}}},
                  {"merges", std::move(merges)}};
   config.update(extra);
   return config;
@@ -73,10 +82,10 @@ TEST(BpeModel, refuses_dropout_and_merges_of_unknown_tokens) {
 // SentencePiece text arrives as one piece; cutting it into words before "▁" must not change
 // ids, also where a token ("b▁") joins across such a point.
 TEST(BpeModel, keeps_a_token_that_joins_across_a_word_start) {
-  const json config = {{"type", "BPE"},
-                       {"vocab", {{"a", 0}, {"b", 1}, {"\u2581", 2}, {"\u2581a", 3},
-                                  {"b\u2581", 4}}},
-                       {"merges", {"b \u2581", "\u2581 a"}}};
+  const json config = {
+      {"type", "BPE"},
+      {"vocab", {{"a", 0}, {"b", 1}, {"\u2581", 2}, {"\u2581a", 3}, {"b\u2581", 4}}},
+      {"merges", {"b \u2581", "\u2581 a"}}};
   const BpeModel bpe(config);
   EXPECT_EQ(encode(bpe, "\u2581a\u2581a"), (std::vector<TokenId>{3, 3}));
   EXPECT_EQ(encode(bpe, "ab\u2581a"), (std::vector<TokenId>{0, 4, 0}));

@@ -18,8 +18,8 @@ TEST(ByteLevelMap, maps_every_byte_to_a_distinct_character_and_back) {
     const auto character = byte_level_map().character_of(static_cast<std::uint8_t>(byte));
     const auto length = bench::tokenizer::utf8::sequence_length(character, 0);
     ASSERT_EQ(length, character.size());
-    const auto back = byte_level_map().byte_of(
-        bench::tokenizer::utf8::decode_at(character, 0, length));
+    const auto back =
+        byte_level_map().byte_of(bench::tokenizer::utf8::decode_at(character, 0, length));
     ASSERT_TRUE(back.has_value());
     EXPECT_EQ(*back, byte);
   }

@@ -17,22 +17,27 @@ using nlohmann::json;
 json tiny_byte_level() {
   json vocab = json::object();
   TokenId next = 0;
-  for (const char* token : {"H", "e", "l", "o", "\u0120", "w", "r", "d", "He", "ll", "llo",
-                            "Hello", "\u0120w", "or", "\u0120wor", "\u0120world"}) {
+  for (const char* token : {"H", "e", "l", "o", "\u0120", "w", "r", "d", "He", "ll", "llo", "Hello",
+                            "\u0120w", "or", "\u0120wor", "\u0120world"}) {
     vocab[token] = next++;
   }
-  return {{"version", "1.0"},
-          {"added_tokens",
-           {{{"id", 100}, {"content", "<|end|>"}, {"single_word", false}, {"lstrip", false},
-             {"rstrip", false}, {"normalized", false}, {"special", true}}}},
-          {"normalizer", nullptr},
-          {"pre_tokenizer",
-           {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}}},
-          {"decoder", {{"type", "ByteLevel"}}},
-          {"model",
-           {{"type", "BPE"},
-            {"vocab", vocab},
-            {"merges", {"H e", "l l", "ll o", "He llo", "\u0120 w", "o r", "\u0120w or"}}}}};
+  return {
+      {"version", "1.0"},
+      {"added_tokens",
+       {{{"id", 100},
+         {"content", "<|end|>"},
+         {"single_word", false},
+         {"lstrip", false},
+         {"rstrip", false},
+         {"normalized", false},
+         {"special", true}}}},
+      {"normalizer", nullptr},
+      {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}}},
+      {"decoder", {{"type", "ByteLevel"}}},
+      {"model",
+       {{"type", "BPE"},
+        {"vocab", vocab},
+        {"merges", {"H e", "l l", "ll o", "He llo", "\u0120 w", "o r", "\u0120w or"}}}}};
 }
 
 std::string error_of(std::string_view text) {
@@ -63,8 +68,9 @@ TEST(HfTokenizer, counts_the_special_tokens_its_post_processor_adds_to_a_prompt)
   json with_bos = tiny_byte_level();
   with_bos["post_processor"] = {
       {"type", "TemplateProcessing"},
-      {"single", {{{"SpecialToken", {{"id", "<|end|>"}, {"type_id", 0}}}},
-                  {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
+      {"single",
+       {{{"SpecialToken", {{"id", "<|end|>"}, {"type_id", 0}}}},
+        {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
       {"pair", json::array()},
       {"special_tokens",
        {{"<|end|>", {{"id", "<|end|>"}, {"ids", {100}}, {"tokens", {"<|end|>"}}}}}}};
@@ -73,8 +79,7 @@ TEST(HfTokenizer, counts_the_special_tokens_its_post_processor_adds_to_a_prompt)
   EXPECT_EQ(bos->count("Hello Hello"), 3u);  // content only
   json sequence = tiny_byte_level();
   sequence["post_processor"] = {
-      {"type", "Sequence"},
-      {"processors", {{{"type", "ByteLevel"}}, with_bos["post_processor"]}}};
+      {"type", "Sequence"}, {"processors", {{{"type", "ByteLevel"}}, with_bos["post_processor"]}}};
   EXPECT_EQ(bench::tokenizer::parse_hf_tokenizer(sequence.dump(), "t.json")->added_special_tokens(),
             1u);
   json byte_level = tiny_byte_level();
@@ -103,9 +108,9 @@ TEST(HfTokenizer, refuses_a_missing_file_naming_it) {
 
 TEST(HfTokenizer, says_a_truncated_file_is_truncated) {
   const std::string whole = tiny_byte_level().dump();
-  EXPECT_EQ(error_of(whole.substr(0, whole.size() / 2)),
-            "t.json: truncated: the JSON ends after " + std::to_string(whole.size() / 2) +
-                " bytes");
+  EXPECT_EQ(
+      error_of(whole.substr(0, whole.size() / 2)),
+      "t.json: truncated: the JSON ends after " + std::to_string(whole.size() / 2) + " bytes");
 }
 
 TEST(HfTokenizer, says_a_file_that_is_not_json_is_not_json) {
@@ -117,8 +122,9 @@ TEST(HfTokenizer, refuses_an_unsupported_model_type_naming_it_in_one_line) {
   json config = tiny_byte_level();
   config["model"] = {{"type", "Unigram"}, {"vocab", json::array()}};
   const std::string error = error_of(config.dump());
-  EXPECT_EQ(error, "t.json: unsupported model type 'Unigram' (bench reads BPE: byte-level or "
-                   "SentencePiece-style)");
+  EXPECT_EQ(error,
+            "t.json: unsupported model type 'Unigram' (bench reads BPE: byte-level or "
+            "SentencePiece-style)");
   EXPECT_EQ(error.find('\n'), std::string::npos);
 }
 

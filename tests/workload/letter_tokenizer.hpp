@@ -14,8 +14,8 @@ class LetterTokenizer final : public bench::tokenizer::Tokenizer {
  public:
   std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
     return std::vector<bench::tokenizer::TokenId>(
-        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                                               [](char c) { return c != ' ' && c != '\n'; })),
+        static_cast<std::size_t>(
+            std::count_if(text.begin(), text.end(), [](char c) { return c != ' ' && c != '\n'; })),
         0);
   }
   std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }

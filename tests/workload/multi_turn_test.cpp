@@ -90,7 +90,8 @@ TEST(ThinkTime, ExponentialDrawsHaveTheirMean) {
 TEST(Conversation, ChatHistoryAlternatesUserAndTheRepliesReceived) {
   Conversation conversation;
   conversation.add_user("hello there");
-  EXPECT_EQ(conversation.chat_messages(), json::parse(R"([{"role":"user","content":"hello there"}])"));
+  EXPECT_EQ(conversation.chat_messages(),
+            json::parse(R"([{"role":"user","content":"hello there"}])"));
   conversation.add_reply(" hi, how can I help?");
   conversation.add_user("tell me more");
   EXPECT_EQ(conversation.chat_messages(), json::parse(R"([
@@ -127,8 +128,7 @@ TEST(SessionTurns, RandomSessionsTakeTurnsFreshPromptsNeverSharedWithAnotherSess
       texts.insert(turn.text);
     }
     // A pure function of the session: the same turns whenever asked.
-    EXPECT_EQ(bench::workload::session_turns(*source, 0, session, 3, false)[2].text,
-              turns[2].text);
+    EXPECT_EQ(bench::workload::session_turns(*source, 0, session, 3, false)[2].text, turns[2].text);
   }
   EXPECT_EQ(texts.size(), 12u);
 }

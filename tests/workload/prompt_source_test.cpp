@@ -56,9 +56,8 @@ TEST(PromptSource, APromptDependsOnlyOnItsIndexNotOnTheOrderOfAsking) {
 TEST(PromptSource, StreamZeroIsTheSeedsRandomPrompts) {
   const DatasetOptions options = random_options();
   const auto source = open_prompt_source(options);
-  const std::vector<Prompt> made =
-      bench::workload::make_random_prompts({10, options.input_len, options.output_len,
-                                            options.seed, options.range_ratio});
+  const std::vector<Prompt> made = bench::workload::make_random_prompts(
+      {10, options.input_len, options.output_len, options.seed, options.range_ratio});
   for (std::uint64_t i = 0; i < made.size(); ++i) EXPECT_EQ(source->prompt(i).text, made[i].text);
 }
 
@@ -212,8 +211,8 @@ TEST(PromptSource, AJsonlFileKnowsItsLongestRequestInTokensOrWords) {
   const bench::testing::TempFile file(
       "longest.jsonl",
       "{\"prompt\": \"abcdefghij klmnopqrst\", \"max_tokens\": 5}\n"  // 20 letters + 5
-      "{\"prompt\": \"ab cd ef\", \"max_tokens\": 30}\n"               // 6 letters + 30
-      "{\"prompt\": \"abc\"}\n");                                      // 3 + --output-len 8
+      "{\"prompt\": \"ab cd ef\", \"max_tokens\": 30}\n"              // 6 letters + 30
+      "{\"prompt\": \"abc\"}\n");                                     // 3 + --output-len 8
   DatasetOptions options;
   options.kind = DatasetKind::jsonl;
   options.path = file.path();
@@ -257,7 +256,7 @@ TEST(PromptSource, ATraceKnowsItsLongestRowAndSharedPrefixOnlyItsWords) {
   trace.path = std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl";
   const auto rows = open_prompt_source(trace)->longest_request();
   ASSERT_TRUE(rows.has_value());
-  EXPECT_FALSE(rows->in_tokens);  // no tokenizer: the trace's token counts are sent as words
+  EXPECT_FALSE(rows->in_tokens);      // no tokenizer: the trace's token counts are sent as words
   EXPECT_EQ(rows->prompt_len, 2426);  // the sample's longest row: 2426 + 6
   EXPECT_EQ(rows->output_len, 6);
 

@@ -155,8 +155,9 @@ TEST(SharedPrefix, RejectsValuesBelowOneNamingTheFlag) {
             std::string::npos);
   EXPECT_NE(message([](SharedPrefixOptions& o) { o.prefix_len = 0; }).find("--prefix-len"),
             std::string::npos);
-  EXPECT_NE(message([](SharedPrefixOptions& o) { o.questions_per_group = -1; })
-                .find("--questions-per-group"),
+  EXPECT_NE(message([](SharedPrefixOptions& o) {
+              o.questions_per_group = -1;
+            }).find("--questions-per-group"),
             std::string::npos);
   EXPECT_NE(message([](SharedPrefixOptions& o) { o.question_len = 0; }).find("--input-len"),
             std::string::npos);

@@ -18,13 +18,13 @@
 
 namespace {
 
+using bench::testing::TempFile;
 using bench::workload::DatasetError;
 using bench::workload::DatasetKind;
 using bench::workload::DatasetOptions;
 using bench::workload::Prompt;
 using bench::workload::ShareGptFile;
 using bench::workload::ShareGptStats;
-using bench::testing::TempFile;
 using nlohmann::json;
 
 using bench::testing::kDatasetsDir;
@@ -47,8 +47,8 @@ class LetterTokenizer final : public bench::tokenizer::Tokenizer {
  public:
   std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
     return std::vector<bench::tokenizer::TokenId>(
-        static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                                               [](char c) { return c != ' '; })),
+        static_cast<std::size_t>(
+            std::count_if(text.begin(), text.end(), [](char c) { return c != ' '; })),
         0);
   }
   std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
@@ -83,9 +83,8 @@ std::string words(int n, const std::string& word = "word") {
 }
 
 json conversation(const std::string& prompt, const std::string& reply) {
-  return json{{"conversations",
-               json::array({json{{"from", "human"}, {"value", prompt}},
-                            json{{"from", "gpt"}, {"value", reply}}})}};
+  return json{{"conversations", json::array({json{{"from", "human"}, {"value", prompt}},
+                                             json{{"from", "gpt"}, {"value", reply}}})}};
 }
 
 std::string error_of(const DatasetOptions& options) {
@@ -109,8 +108,8 @@ TEST(ShareGpt, SampleEntriesAreEachCountedOnceByWhatHappenedToThem) {
   EXPECT_EQ(stats.no_reply, 1u);
   EXPECT_EQ(stats.too_short, 2u);
   EXPECT_EQ(stats.too_long, 2u);
-  EXPECT_EQ(stats.entries, stats.usable + stats.malformed + stats.too_few_turns +
-                               stats.no_reply + stats.too_short + stats.too_long);
+  EXPECT_EQ(stats.entries, stats.usable + stats.malformed + stats.too_few_turns + stats.no_reply +
+                               stats.too_short + stats.too_long);
   EXPECT_EQ(dataset.prompts.size(), 20u);
 }
 
@@ -164,12 +163,12 @@ TEST(ShareGpt, RejectsASharegptOutputLenBelowOneNamingTheFlag) {
 // The thresholds, in words: prompt >= 4, reply >= 4, prompt <= 1024, prompt + output <= 2048.
 TEST(ShareGpt, DropsItemsJustOutsideEachThresholdAndKeepsThoseOnIt) {
   json entries = json::array();
-  entries.push_back(conversation(words(3, "p3"), words(10)));        // prompt too short
-  entries.push_back(conversation(words(4, "p4"), words(10)));        // kept
-  entries.push_back(conversation(words(10, "r3"), words(3)));        // reply too short
-  entries.push_back(conversation(words(10, "r4"), words(4)));        // kept
-  entries.push_back(conversation(words(1025, "p1025"), words(10)));  // prompt too long
-  entries.push_back(conversation(words(1024, "p1024"), words(10)));  // kept
+  entries.push_back(conversation(words(3, "p3"), words(10)));          // prompt too short
+  entries.push_back(conversation(words(4, "p4"), words(10)));          // kept
+  entries.push_back(conversation(words(10, "r3"), words(3)));          // reply too short
+  entries.push_back(conversation(words(10, "r4"), words(4)));          // kept
+  entries.push_back(conversation(words(1025, "p1025"), words(10)));    // prompt too long
+  entries.push_back(conversation(words(1024, "p1024"), words(10)));    // kept
   entries.push_back(conversation(words(1000, "t2049"), words(1049)));  // total too long
   entries.push_back(conversation(words(1000, "t2048"), words(1048)));  // kept
   const TempFile file("thresholds.json", entries.dump());
@@ -210,11 +209,11 @@ TEST(ShareGpt, ContextLenReplacesTheUpperLimitsWithOneOnPromptPlusOutput) {
 // prompt <= 1024, prompt + output <= 2048 (SGLang and vLLM count them with the model's).
 TEST(ShareGpt, WithATokenizerTheThresholdsAndLengthsAreTokens) {
   json entries = json::array();
-  entries.push_back(conversation("abcd", "wxyz"));                // kept: 4 + 4 tokens, 1 word each
-  entries.push_back(conversation("abc", words(10)));              // prompt too short: 3 tokens
-  entries.push_back(conversation(words(10, "r"), "xyz"));         // reply too short: 3 tokens
-  entries.push_back(conversation(words(300, "abcd"), words(10)));  // prompt too long: 1200 tokens
-  entries.push_back(conversation(words(100, "ab"), words(500)));   // total too long: 200 + 2000
+  entries.push_back(conversation("abcd", "wxyz"));         // kept: 4 + 4 tokens, 1 word each
+  entries.push_back(conversation("abc", words(10)));       // prompt too short: 3 tokens
+  entries.push_back(conversation(words(10, "r"), "xyz"));  // reply too short: 3 tokens
+  entries.push_back(conversation(words(300, "abcd"), words(10)));   // prompt too long: 1200 tokens
+  entries.push_back(conversation(words(100, "ab"), words(500)));    // total too long: 200 + 2000
   entries.push_back(conversation(words(256, "abcd"), words(256)));  // kept: 1024 + 1024
   const TempFile file("token_thresholds.json", entries.dump());
   const LetterTokenizer tokenizer;

@@ -134,8 +134,7 @@ TEST(TraceFile, AnEmptyWindowSaysWhy) {
     TraceFile file(kTracesDir + "mooncake_sample.jsonl", options, std::nullopt);
     FAIL() << "expected an error";
   } catch (const DatasetError& error) {
-    EXPECT_NE(std::string(error.what()).find("no row to replay: 20 rows read"),
-              std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("no row to replay: 20 rows read"), std::string::npos)
         << error.what();
     EXPECT_NE(std::string(error.what()).find("--trace-window 100-200"), std::string::npos);
   }
@@ -174,8 +173,10 @@ TEST(TraceFile, BadFilesNameFileAndLine) {
 }
 
 TEST(TraceFile, MooncakeLineErrorsNameTheKey) {
-  const TempFile missing("t.jsonl", "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 2}\n");
-  EXPECT_EQ(error_of(missing.path(), TraceFormat::mooncake), missing.path() + ":1: no \"hash_ids\"");
+  const TempFile missing("t.jsonl",
+                         "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 2}\n");
+  EXPECT_EQ(error_of(missing.path(), TraceFormat::mooncake),
+            missing.path() + ":1: no \"hash_ids\"");
   const TempFile text("t.jsonl",
                       "\n{\"timestamp\": 0, \"input_length\": \"5\", \"output_length\": 2, "
                       "\"hash_ids\": []}\n");

@@ -23,8 +23,8 @@ struct KnownAnswerPrompt {
   // Words that show an answer is about the question, for a reasoning model cut off at
   // max_tokens while still thinking: its text need only mention one of them.
   std::span<const std::string_view> topic;
-  std::int64_t max_tokens = 0;      // room for the answer (and some reasoning), not more
-  std::string_view canned_answer;   // what the simulator answers (--sim-answers canned)
+  std::int64_t max_tokens = 0;     // room for the answer (and some reasoning), not more
+  std::string_view canned_answer;  // what the simulator answers (--sim-answers canned)
 };
 
 /// The prompts for /v1/chat/completions (chat = true) or /v1/completions.

@@ -36,23 +36,23 @@ inline constexpr std::int64_t kOpenLoopDefaultCap = 65536;
 
 /// The benchmark run (`bench [flags]`).
 struct RunOptions {
-  std::string base_url;        // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
+  std::string base_url;  // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
   // --base-url repeated (cli/server_flags.hpp): every server's root, base_url (the first) too;
   // empty = embedded sim. Requests are spread over them by their index (app/server_spread.hpp).
   std::vector<std::string> base_urls;
   // --server-weights: one whole number per server of base_urls, in order; empty = round robin.
   std::vector<std::int64_t> server_weights;
   protocol::Endpoint endpoint = protocol::Endpoint::chat;  // --endpoint chat|completions
-  std::string model;           // empty = first id from GET /v1/models
-  std::string api_key;         // sent as "Authorization: Bearer ..."; never printed
+  std::string model;                                       // empty = first id from GET /v1/models
+  std::string api_key;  // sent as "Authorization: Bearer ..."; never printed
   // Requests in flight at most. Several values make a sweep: one run per value, in order.
   std::vector<std::int64_t> concurrency = {64};
   bool concurrency_given = false;  // --concurrency was on the command line
   // Offered load, requests/s; infinity = closed loop (a new request as soon as a slot frees).
   // Several values make a sweep over the rate, each capped by the (single) concurrency.
   std::vector<double> request_rates = {kUnlimitedRate};
-  double burstiness = 1.0;          // gamma shape of the gaps: 1 = Poisson (SGLang, vLLM)
-  bool constant_rate = false;       // fixed gaps of 1/rate instead of random ones
+  double burstiness = 1.0;     // gamma shape of the gaps: 1 = Poisson (SGLang, vLLM)
+  bool constant_rate = false;  // fixed gaps of 1/rate instead of random ones
   schedule::RampStrategy ramp_up_strategy = schedule::RampStrategy::none;  // vLLM's
   double ramp_up_start_rps = 0;     // the ramp's rate at the start, requests/s
   double ramp_up_end_rps = 0;       // and at the end
@@ -62,18 +62,18 @@ struct RunOptions {
   // into what the workload module takes. Its count, input_len, output_len and seed are not
   // flags of their own: the run plan fills them from the fields below.
   workload::DatasetOptions dataset;
-  double duration_s = 0;            // measured phase length, seconds; 0 = bounded by num_prompts
-  bool duration_hard = false;       // at the end of --duration, cancel what is in flight
-  double warmup_duration_s = 0;     // warm-up by time, seconds, before the measured phase
-  std::int64_t input_len = 1024;    // prompt length, words (a stand-in for tokens), or tokens
-                                    // with a tokenizer
+  double duration_s = 0;          // measured phase length, seconds; 0 = bounded by num_prompts
+  bool duration_hard = false;     // at the end of --duration, cancel what is in flight
+  double warmup_duration_s = 0;   // warm-up by time, seconds, before the measured phase
+  std::int64_t input_len = 1024;  // prompt length, words (a stand-in for tokens), or tokens
+                                  // with a tokenizer
   // --tokenizer: "server" (its /tokenize), a tokenizer.json path, or "" (lengths are words).
   std::string tokenizer;
   bool input_len_includes_template = false;  // chat: --input-len counts the template's tokens
-  std::int64_t output_len = 128;    // max_tokens per request
-  bool ignore_eos = false;          // send ignore_eos: true
-  std::optional<double> temperature;  // sampling temperature; unset = server default
-  std::string extra_body;           // JSON object merged into every request body
+  std::int64_t output_len = 128;             // max_tokens per request
+  bool ignore_eos = false;                   // send ignore_eos: true
+  std::optional<double> temperature;         // sampling temperature; unset = server default
+  std::string extra_body;                    // JSON object merged into every request body
   // Chat only (cli/tool_flags.hpp), each "" when not given: the --tools file's array of tool
   // definitions as JSON text, sent as "tools"; --tool-choice as given (auto, required, none or
   // a tool's name, sent as OpenAI's named-function object); --response-format's object as JSON
@@ -86,7 +86,7 @@ struct RunOptions {
   // --seed each run draws its own (recorded in the results), so a rerun never resends the
   // prompts of an earlier run to a server whose prefix cache may still hold them.
   std::uint64_t seed = 42;
-  bool seed_given = false;           // --seed was on the command line
+  bool seed_given = false;  // --seed was on the command line
   // --reuse-prompts: every point (and a --duration run's every pass) resends the same prompts,
   // to measure a warm prefix cache on purpose; said in the report. Off: every request fresh.
   bool reuse_prompts = false;
@@ -95,9 +95,9 @@ struct RunOptions {
   // --latency-sample-budget: raw latency values kept exact, all distributions together; beyond
   // it, histograms (metrics/sample_budget.hpp).
   std::uint64_t latency_sample_budget = 2'000'000;
-  double connect_timeout_s = 10;     // TCP/TLS connect cap, seconds
-  double ttft_timeout_s = 0;         // send -> first generated text cap, seconds; 0 = none
-  double stall_timeout_s = 60;       // longest silence mid-stream, seconds; 0 = none
+  double connect_timeout_s = 10;  // TCP/TLS connect cap, seconds
+  double ttft_timeout_s = 0;      // send -> first generated text cap, seconds; 0 = none
+  double stall_timeout_s = 60;    // longest silence mid-stream, seconds; 0 = none
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
   // expected load and the usable cores (app/client_threads.hpp).
@@ -105,43 +105,44 @@ struct RunOptions {
   // Connections opened before the measured phase; -1 = the point's estimate (closed loop: its
   // concurrency; open loop: one second of arrivals, within its concurrency cap); 0 = none.
   std::int64_t preconnect = -1;
-  std::int64_t max_line_bytes = 1 << 20;      // longest SSE line (and event) accepted, bytes
+  std::int64_t max_line_bytes = 1 << 20;       // longest SSE line (and event) accepted, bytes
   std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes
-  metrics::Slo goodput;              // SLOs of --goodput; none = no goodput figure
+  metrics::Slo goodput;                        // SLOs of --goodput; none = no goodput figure
   // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
   std::vector<gate::Gate> gates;
   bool max_error_rate_given = false;  // then failed requests within it do not fail the run
   // --repeat: how many times each run or sweep point is measured (fresh prompts each time); > 1
   // reports the mean and 95% confidence interval of each figure (results/repeats.hpp).
   std::int64_t repeat = 1;
-  gate::GateOn gate_on = gate::GateOn::mean;  // --gate-on: a repeated point's mean, or worst
-  std::string html_path;             // also write the HTML report here
+  gate::GateOn gate_on = gate::GateOn::mean;        // --gate-on: a repeated point's mean, or worst
+  std::string html_path;                            // also write the HTML report here
   OutputFormat output_format = OutputFormat::text;  // what stdout holds
-  std::string output_file;     // also write the JSON results here (atomically)
-  std::string json_compat;     // --json-compat: "" (bench's keys), "vllm" or "sglang"
-  std::string save_requests;   // JSONL, one record per request
-  bool flush_cache = false;    // empty the server's prefix cache before each point
+  std::string output_file;                          // also write the JSON results here (atomically)
+  std::string json_compat;    // --json-compat: "" (bench's keys), "vllm" or "sglang"
+  std::string save_requests;  // JSONL, one record per request
+  bool flush_cache = false;   // empty the server's prefix cache before each point
   // Send the known-answer prompts before the run and say whether the answers look like a
   // model's work (app/answer_probe.hpp); --no-answer-check turns it off.
   bool answer_check = true;
-  bool server_metrics = false;  // scrape the server's Prometheus metrics before and after each point
+  bool server_metrics =
+      false;  // scrape the server's Prometheus metrics before and after each point
   // What to scrape, one URL per server (several behind a router); an empty entry (the flag
   // without a value) = <base-url>/metrics.
   std::vector<std::string> server_metrics_urls;
   double server_metrics_interval_s = 1.0;  // poll the server's gauges this often, s; 0 = edges only
-  bool insecure = false;       // skip TLS verification
-  std::string cacert;          // CA bundle path
-  double grace_s = 5;          // after Ctrl-C, in-flight requests get this long to finish
-  bool quiet = false;          // no progress or notes on stderr
-  sim::SimOptions sim;         // the embedded server's settings (when base_url is empty)
+  bool insecure = false;                   // skip TLS verification
+  std::string cacert;                      // CA bundle path
+  double grace_s = 5;   // after Ctrl-C, in-flight requests get this long to finish
+  bool quiet = false;   // no progress or notes on stderr
+  sim::SimOptions sim;  // the embedded server's settings (when base_url is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;
   std::int64_t shard_count = 1;
-  std::string shard_source;    // "--shard", "JOB_COMPLETION_INDEX", "SLURM_PROCID"; or empty
+  std::string shard_source;  // "--shard", "JOB_COMPLETION_INDEX", "SLURM_PROCID"; or empty
   // --start-at: the first request waits for this wall-clock time, ns since the Unix epoch.
   std::optional<std::int64_t> start_at_unix_ns;
-  std::string start_at;        // --start-at as given, for the results
+  std::string start_at;  // --start-at as given, for the results
   // --multi-turn and its flags (workload/multi_turn.hpp): --num-prompts then counts sessions.
   workload::MultiTurnOptions multi_turn;
 };
@@ -162,14 +163,14 @@ std::string_view slo_window_name(SloWindow window);  // "steady", "whole"
 
 /// `bench search [run flags] --slo ...`: the largest load meeting every SLO (app/load_search.hpp).
 struct SearchOptions {
-  std::vector<gate::Gate> slos;  // --slo METRIC<=VALUE | METRIC>=VALUE, at least one
+  std::vector<gate::Gate> slos;               // --slo METRIC<=VALUE | METRIC>=VALUE, at least one
   SearchOver over = SearchOver::concurrency;  // --over concurrency|rate
-  double start = 1;              // --start: the first probe (concurrency, or requests/s)
-  double cap = 0;                // --max: no probe above it; 0 = 1024 (concurrency), 1000 (rate)
+  double start = 1;  // --start: the first probe (concurrency, or requests/s)
+  double cap = 0;    // --max: no probe above it; 0 = 1024 (concurrency), 1000 (rate)
   double resolution_fraction = 0.05;  // --resolution 5%: bisect until the gap is this share
-  double resolution_step = 0;    // --resolution N: or until it is N (load units); 0 = by share
-  double max_time_s = 0;         // --max-time: no probe starts after it; 0 = no limit
-  bool warmup_given = false;     // --warmup-*: else each probe warms up with one wave
+  double resolution_step = 0;         // --resolution N: or until it is N (load units); 0 = by share
+  double max_time_s = 0;              // --max-time: no probe starts after it; 0 = no limit
+  bool warmup_given = false;          // --warmup-*: else each probe warms up with one wave
   SloWindow slo_window = SloWindow::steady;  // --slo-window
   // --min-goodput P%: a probe also needs this share of its sent requests good (--goodput's
   // SLOs); nullopt = not asked.
@@ -181,7 +182,7 @@ struct CompareOptions {
   std::string base_path;
   std::string new_path;
   compare::Thresholds fail_on_regression;  // --fail-on-regression: for all, and per figure
-  bool json = false;                         // --output-format json
+  bool json = false;                       // --output-format json
 };
 
 /// `bench report RESULTS.json -o REPORT.html`.
@@ -192,8 +193,8 @@ struct ReportOptions {
 
 /// `bench merge SHARD.json... [-o MERGED.json]` (merge/merge.hpp).
 struct MergeOptions {
-  std::vector<std::string> shard_paths;  // the shards' results files, any order
-  std::string output_path;               // the merged results JSON; empty = none written
+  std::vector<std::string> shard_paths;      // the shards' results files, any order
+  std::string output_path;                   // the merged results JSON; empty = none written
   OutputFormat format = OutputFormat::text;  // what stdout holds
 };
 

@@ -24,7 +24,7 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
 
 /// Converts the raw values and applies the search to `run`: the searched variable's own flag is
 /// refused (the search sets it). Throws UsageError naming the flag and the value.
-void finish_search_flags(const CLI::App& command, SearchOptions& search,
-                         const RawSearchFlags& raw, RunOptions& run);
+void finish_search_flags(const CLI::App& command, SearchOptions& search, const RawSearchFlags& raw,
+                         RunOptions& run);
 
 }  // namespace bench::cli

@@ -35,11 +35,11 @@ struct CompareError {
 enum class Direction { higher_is_better, lower_is_better };
 
 enum class Verdict {
-  same,            // no change
-  better,          // moved in the metric's good direction
-  worse,           // moved in its bad direction, within the threshold (or no threshold set)
-  regression,      // worse by more than the threshold
-  not_comparable,  // missing (or not a number) on one side or both
+  same,              // no change
+  better,            // moved in the metric's good direction
+  worse,             // moved in its bad direction, within the threshold (or no threshold set)
+  regression,        // worse by more than the threshold
+  not_comparable,    // missing (or not a number) on one side or both
   below_detectable,  // repeats on both sides, and Welch's t-test finds no real change (p >= 0.05)
 };
 
@@ -76,8 +76,8 @@ struct PointComparison {
 struct Comparison {
   std::string base_name;  // how the two sides are named in the output (file paths)
   std::string new_name;
-  std::string sweep_variable;           // "concurrency" or "request_rate"; empty for runs
-  std::vector<PointComparison> points;  // matched points in the base's order; one for runs
+  std::string sweep_variable;             // "concurrency" or "request_rate"; empty for runs
+  std::vector<PointComparison> points;    // matched points in the base's order; one for runs
   std::vector<std::string> only_in_base;  // labels of points the new sweep lacks
   std::vector<std::string> only_in_new;
   // Reasons the figures may not be comparable (configuration that differs, an interrupted
@@ -150,7 +150,7 @@ std::string render_text(const Comparison& comparison);
 /// both sides), each row "p_value" and "detectable_change_pct" (null without them).
 nlohmann::json to_json(const Comparison& comparison);
 
-std::string_view verdict_name(Verdict verdict);      // "same", "better", "worse", ...
+std::string_view verdict_name(Verdict verdict);        // "same", "better", "worse", ...
 std::string_view direction_name(Direction direction);  // "higher_is_better", ...
 
 }  // namespace bench::compare

@@ -17,20 +17,20 @@
 namespace bench::engine {
 
 struct EngineOptions {
-  std::int64_t concurrency = 1;          // most requests in flight at once (closed loop)
+  std::int64_t concurrency = 1;              // most requests in flight at once (closed loop)
   std::int64_t connect_timeout_ms = 10'000;  // CURLOPT_CONNECTTIMEOUT_MS
-  std::int64_t request_timeout_ms = 0;   // whole-request cap, CURLOPT_TIMEOUT_MS; 0 = none
-  std::int64_t ttft_timeout_ms = 0;      // send -> handler's first token; 0 = none
-  std::int64_t stall_timeout_ms = 0;     // longest silence after the first body byte; 0 = none
-  std::int64_t grace_ms = 0;             // after a stop request: wait this long, then cancel
-  bool insecure = false;                 // disable TLS peer/host verification
-  std::string cacert_path;               // CA bundle for TLS; empty = system default
+  std::int64_t request_timeout_ms = 0;       // whole-request cap, CURLOPT_TIMEOUT_MS; 0 = none
+  std::int64_t ttft_timeout_ms = 0;          // send -> handler's first token; 0 = none
+  std::int64_t stall_timeout_ms = 0;         // longest silence after the first body byte; 0 = none
+  std::int64_t grace_ms = 0;                 // after a stop request: wait this long, then cancel
+  bool insecure = false;                     // disable TLS peer/host verification
+  std::string cacert_path;                   // CA bundle for TLS; empty = system default
 };
 
 /// How a transfer ended, from the transport's point of view.
 struct TransferEnd {
   metrics::ErrorClass error = metrics::ErrorClass::none;  // none: the response ended normally
-  std::string message;           // curl's message for a transport failure
+  std::string message;                                    // curl's message for a transport failure
   std::int64_t end_ns = 0;       // steady-clock ns when the engine saw the transfer end
   long new_connections = 0;      // connections this transfer had to open (0 = reused one)
   std::int64_t connect_ns = -1;  // start -> connected (TCP, and TLS when https), when it opened
@@ -64,9 +64,9 @@ class TransferHandler {
 /// One HTTP request to send. POST when body is non-empty, else GET.
 struct TransferRequest {
   std::string url;
-  std::string body;                  // must stay alive until on_end: the engine keeps it
+  std::string body;  // must stay alive until on_end: the engine keeps it
   const std::vector<std::string>* headers = nullptr;  // "Name: value" lines; outlives the run
-  TransferHandler* handler = nullptr;  // outlives the transfer
+  TransferHandler* handler = nullptr;                 // outlives the transfer
 };
 
 /// Where the engine's work comes from.
@@ -85,15 +85,15 @@ class RequestSource {
 };
 
 struct EngineStats {
-  std::int64_t started = 0;           // transfers handed to curl
-  std::int64_t finished = 0;          // transfers that reached on_end (includes cancelled)
-  std::int64_t cancelled = 0;         // transfers ended by a stop after the grace period
+  std::int64_t started = 0;             // transfers handed to curl
+  std::int64_t finished = 0;            // transfers that reached on_end (includes cancelled)
+  std::int64_t cancelled = 0;           // transfers ended by a stop after the grace period
   std::int64_t connections_opened = 0;  // new TCP connections (reused ones are not counted)
-  bool stopped = false;               // the run was stopped before the source was exhausted
+  bool stopped = false;                 // the run was stopped before the source was exhausted
   // Event-loop lag: a turn of the loop (from epoll_wait's return to its next call) is time in
   // which no socket is read, so bytes arriving then are stamped late by up to its length.
   std::int64_t loop_turns = 0;
-  std::int64_t slow_turns = 0;        // turns longer than 1 ms
+  std::int64_t slow_turns = 0;  // turns longer than 1 ms
   std::int64_t longest_turn_ns = 0;
   // How late the host ran the loop when its timer woke it from a sleep (timer expiry to the
   // loop running again): time the client could not send or read for reasons of its host's.

@@ -11,17 +11,16 @@
 namespace bench::engine {
 
 struct FetchResult {
-  long http_status = 0;          // 0 when no response arrived
+  long http_status = 0;  // 0 when no response arrived
   std::string content_type;
-  std::string body;              // capped at max_body_bytes
-  TransferEnd end;               // transport outcome
+  std::string body;  // capped at max_body_bytes
+  TransferEnd end;   // transport outcome
 };
 
 /// Sends one request and collects the response. POST when `body` is non-empty. When `stop`
 /// becomes true the exchange is cancelled (after options.grace_ms), as Engine::run does.
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options,
-                  std::size_t max_body_bytes = 4 << 20,
-                  const std::atomic<bool>* stop = nullptr);
+                  std::size_t max_body_bytes = 4 << 20, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace bench::engine

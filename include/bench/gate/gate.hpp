@@ -49,20 +49,20 @@ struct GateError {
 
 /// Parses one flag value: "METRIC=VALUE" for fail_under and fail_over (METRIC must be one of
 /// `known`), "F" or "P%" for max_error_rate.
-std::variant<Gate, GateError> parse_gate(GateKind kind, std::string_view spec,
-                                         const std::vector<std::string>& known =
-                                             results::run_metric_names());
+std::variant<Gate, GateError> parse_gate(
+    GateKind kind, std::string_view spec,
+    const std::vector<std::string>& known = results::run_metric_names());
 
 struct Violation {
   Gate gate;
-  std::string point;    // "concurrency=64" for a point of a sweep; empty for a single run
+  std::string point;            // "concurrency=64" for a point of a sweep; empty for a single run
   std::optional<double> value;  // the figure that failed; nullopt when it could not be read
-  std::string message;  // "gate failed: output_throughput = 612.3 < 800 (--fail-under)"
+  std::string message;          // "gate failed: output_throughput = 612.3 < 800 (--fail-under)"
 };
 
 struct GateOutcome {
-  std::vector<Gate> gates;           // the gates checked
-  std::size_t points = 0;            // runs they were checked on (1, or a sweep's points)
+  std::vector<Gate> gates;            // the gates checked
+  std::size_t points = 0;             // runs they were checked on (1, or a sweep's points)
   std::vector<Violation> violations;  // in gate order, then point order
   bool failed() const { return !violations.empty(); }
 };

@@ -14,9 +14,8 @@ namespace bench::gate {
 /// Parses one --slo value. Errors are one line naming --slo and the value: no <= or >=, a
 /// metric that is not a results key (with the nearest name), a VALUE that is not a number,
 /// error_rate with >=.
-std::variant<Gate, GateError> parse_slo(std::string_view spec,
-                                        const std::vector<std::string>& known =
-                                            results::run_metric_names());
+std::variant<Gate, GateError> parse_slo(
+    std::string_view spec, const std::vector<std::string>& known = results::run_metric_names());
 
 /// The SLO as written ("p99_ttft_ms<=500"), from the gate parse_slo made of it.
 std::string slo_text(const Gate& slo);

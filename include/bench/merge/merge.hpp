@@ -34,8 +34,8 @@ struct MergedRun {
 };
 
 struct Merged {
-  nlohmann::json results;          // a run or a sweep, with "merged"
-  std::vector<MergedRun> runs;     // the run, or the sweep's points
+  nlohmann::json results;       // a run or a sweep, with "merged"
+  std::vector<MergedRun> runs;  // the run, or the sweep's points
   std::vector<std::string> warnings;
 };
 

@@ -18,7 +18,7 @@ namespace bench::metrics {
 struct HistogramState {
   struct Bucket {
     bool negative = false;
-    int octave = 0;               // biased IEEE-754 exponent, 1..2046
+    int octave = 0;                // biased IEEE-754 exponent, 1..2046
     std::uint32_t sub_bucket = 0;  // 0..Histogram::kSubBuckets - 1
     std::uint64_t count = 0;
   };
@@ -58,10 +58,18 @@ struct TimelineState {
 
 /// RunAccumulator's distributions, in the order of AccumulatorState::distributions.
 inline constexpr std::array<std::string_view, 12> kAccumulatorDistributions = {
-    "ttft_ms",         "itl_ms",        "icl_ms",
-    "tpot_ms",         "e2e_ms",        "schedule_lag_ms",
-    "client_lag_ms",   "ttft_from_intended_ms", "e2e_from_intended_ms",
-    "connect_ms",      "ttfa_ms",       "ttfb_ms"};
+    "ttft_ms",
+    "itl_ms",
+    "icl_ms",
+    "tpot_ms",
+    "e2e_ms",
+    "schedule_lag_ms",
+    "client_lag_ms",
+    "ttft_from_intended_ms",
+    "e2e_from_intended_ms",
+    "connect_ms",
+    "ttfa_ms",
+    "ttfb_ms"};
 
 struct AccumulatorState {
   SummaryOptions options;

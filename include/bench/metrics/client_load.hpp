@@ -9,10 +9,10 @@
 namespace bench::metrics {
 
 struct ClientLoad {
-  double wall_s = 0;         // the run's wall time
-  double cpu_s = 0;          // CPU time of the event loops (engine threads), added up
-  std::size_t threads = 1;   // event loops that sent requests
-  bool threads_auto = false;  // chosen by --client-threads auto (else given by the flag)
+  double wall_s = 0;           // the run's wall time
+  double cpu_s = 0;            // CPU time of the event loops (engine threads), added up
+  std::size_t threads = 1;     // event loops that sent requests
+  bool threads_auto = false;   // chosen by --client-threads auto (else given by the flag)
   std::string threads_reason;  // why that many, one line; empty when not known (a merge)
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
   // The share of the run the busiest loop had work: its CPU time plus the time it was runnable
@@ -20,8 +20,8 @@ struct ClientLoad {
   // time, 0..1. Its CPU share alone where the kernel does not say.
   double busiest_thread_demand = 0;
   std::optional<double> run_queue_wait_s;  // all loops' run_delay added up; nullopt: unknown
-  std::int64_t loop_turns = 0;       // event-loop turns, all threads
-  std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
+  std::int64_t loop_turns = 0;             // event-loop turns, all threads
+  std::int64_t slow_loop_turns = 0;        // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;
   // Sleeps the loops' timers ended, and how late the host ran the loop after them
   // (EngineStats): over 1 ms late is the host's delay, not the client's work.
@@ -31,7 +31,7 @@ struct ClientLoad {
   // Request bodies the event loop had to build itself because the prompt producer was behind
   // (PromptFeed::built_by_caller): each may have delayed a send or a read.
   std::uint64_t bodies_built_on_loop = 0;
-  std::int64_t peak_rss_bytes = 0;   // the process's peak resident memory so far (getrusage)
+  std::int64_t peak_rss_bytes = 0;  // the process's peak resident memory so far (getrusage)
   // Connections opened before the run's epoch (--preconnect), and what that burst took: none of
   // it is in any latency or throughput figure.
   std::int64_t preconnect_requested = 0;

@@ -48,9 +48,9 @@ class Histogram {
 
   std::uint64_t count() const { return count_; }
   std::uint64_t rejected() const { return rejected_; }  // NaN and infinite values left out
-  double min() const;     // exact; 0 when empty
-  double max() const;     // exact; 0 when empty
-  double mean() const { return mean_; }  // exact up to rounding; 0 when empty
+  double min() const;                                   // exact; 0 when empty
+  double max() const;                                   // exact; 0 when empty
+  double mean() const { return mean_; }                 // exact up to rounding; 0 when empty
   double stddev() const;  // population standard deviation (numpy's default), as summarize()
 
   /// Percentile p (0..100) by numpy's linear interpolation, within kMaxRelativeError of the

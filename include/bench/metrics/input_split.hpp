@@ -22,10 +22,10 @@ std::string_view cache_disclosure_name(CacheDisclosure disclosure);  // "none", 
 
 /// Sums over successful measured requests whose prompt_tokens are known; RunAccumulator feeds it.
 struct InputTokenSplit {
-  std::int64_t requests = 0;             // successful requests with known prompt_tokens
-  std::int64_t disclosing_requests = 0;  // of them, those whose cached count is known too
-  std::int64_t computed_tokens = 0;      // sum of prompt - cached over disclosing requests
-  std::int64_t cached_tokens = 0;        // sum of cached over disclosing requests
+  std::int64_t requests = 0;              // successful requests with known prompt_tokens
+  std::int64_t disclosing_requests = 0;   // of them, those whose cached count is known too
+  std::int64_t computed_tokens = 0;       // sum of prompt - cached over disclosing requests
+  std::int64_t cached_tokens = 0;         // sum of cached over disclosing requests
   std::int64_t unknown_split_tokens = 0;  // prompt tokens of the requests that did not disclose
 
   /// Counts one successful request; others, and those without prompt_tokens, are not counted.

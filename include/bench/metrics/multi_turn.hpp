@@ -30,10 +30,10 @@ struct TurnFigures {
 };
 
 struct MultiTurnSummary {
-  std::vector<TurnFigures> by_turn;   // turn 1, 2, ... up to the longest session's
-  std::int64_t sessions_started = 0;  // sessions whose first turn was sent
-  std::int64_t sessions_completed = 0;  // every turn succeeded
-  std::int64_t sessions_failed = 0;     // a failed turn ended them
+  std::vector<TurnFigures> by_turn;      // turn 1, 2, ... up to the longest session's
+  std::int64_t sessions_started = 0;     // sessions whose first turn was sent
+  std::int64_t sessions_completed = 0;   // every turn succeeded
+  std::int64_t sessions_failed = 0;      // a failed turn ended them
   std::int64_t sessions_unfinished = 0;  // the run's end (or a stop) cut them short
   std::int64_t turns_completed = 0;      // successful turns of all sessions
   Distribution session_duration_ms;      // completed sessions: first send -> last turn's end
@@ -41,8 +41,8 @@ struct MultiTurnSummary {
 
 /// How one session ended, for the session figures.
 struct SessionOutcome {
-  bool completed = false;   // every turn succeeded
-  bool failed = false;      // a turn failed and ended it
+  bool completed = false;  // every turn succeeded
+  bool failed = false;     // a turn failed and ended it
   std::int64_t turns_completed = 0;
   std::int64_t duration_ns = 0;  // first send -> last turn's end
 };

@@ -14,9 +14,9 @@ namespace bench::metrics {
 struct MultiTurnState {
   /// One turn index's figures (index 0 is turn 1).
   struct Turn {
-    std::int64_t requests = 0;   // sent (measured)
-    std::int64_t completed = 0;  // ended without error
-    double input_tokens_sum = 0;       // prompt_tokens of the completed ones that had a count
+    std::int64_t requests = 0;            // sent (measured)
+    std::int64_t completed = 0;           // ended without error
+    double input_tokens_sum = 0;          // prompt_tokens of the completed ones that had a count
     std::int64_t input_tokens_known = 0;  // how many those were
     DistributionState ttft_ms;
   };

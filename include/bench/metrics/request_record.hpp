@@ -11,7 +11,7 @@ namespace bench::metrics {
 
 /// Where a token count came from. Never the requested length.
 enum class TokenSource {
-  none,    // nothing is known (e.g. the request failed before any chunk)
+  none,       // nothing is known (e.g. the request failed before any chunk)
   usage,      // the server's `usage` object
   tokenizer,  // the run's tokenizer (--tokenizer) on the streamed text: exact for that tokenizer
   chunks,     // the number of text-carrying chunks: an estimate, labelled as one
@@ -50,13 +50,13 @@ struct RequestRecord {
   // a free slot (0 in a closed loop, where the intended start is the moment a slot freed). The
   // rest of start - intended_start is the client's own lag.
   std::int64_t slot_wait_ns = 0;
-  std::int64_t start_ns = 0;           // when bench handed the request to the transport
+  std::int64_t start_ns = 0;  // when bench handed the request to the transport
   // First chunk carrying generated tokens (content, reasoning or a tool-call delta); -1 if none.
   std::int64_t first_token_ns = -1;
   // First chunk carrying answer text (content, or a completion's text; not reasoning): the end
   // of TTFA, time to first answer token. -1 if none. Equal to first_token_ns without reasoning.
   std::int64_t first_answer_ns = -1;
-  std::int64_t end_ns = 0;             // end of stream (or failure)
+  std::int64_t end_ns = 0;  // end of stream (or failure)
 
   // Arrival time of every chunk carrying generated tokens (text, reasoning or a tool-call delta),
   // in order (first_token_ns is the first entry).
@@ -89,22 +89,22 @@ struct RequestRecord {
   // 0 for "not said"). The computed (prefilled) part is prompt_tokens - cached_prompt_tokens.
   std::int64_t cached_prompt_tokens = -1;
   CachedTokenSource cached_prompt_token_source = CachedTokenSource::none;
-  std::int64_t requested_input_len = 0;   // prompt length the workload asked for, in words
-                                          // (tokens with --tokenizer)
+  std::int64_t requested_input_len = 0;  // prompt length the workload asked for, in words
+                                         // (tokens with --tokenizer)
   // The prompt's content tokens as the run's tokenizer counted the text sent (--tokenizer);
   // -1 without one. Beside prompt_tokens (the server's count) it shows the template's share.
   std::int64_t client_prompt_tokens = -1;
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
-  std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none
-  std::string response_id;    // the "id" of the first chunk that had one: ties the request to the
-                              // server's logs (and to the simulator's truth log)
-  bool saw_done = false;      // the stream ended with data: [DONE]
+  std::string finish_reason;    // as sent by the server ("stop", "length", ...); empty if none
+  std::string response_id;      // the "id" of the first chunk that had one: ties the request to the
+                                // server's logs (and to the simulator's truth log)
+  bool saw_done = false;        // the stream ended with data: [DONE]
   std::int64_t text_bytes = 0;  // bytes of generated text received (content + reasoning)
 
   // Connection: a new one belongs in TTFT (the user waits for it too) but is reported apart, so a
   // server that closes every connection (llama.cpp) or accepts slowly is seen for what it is.
-  bool new_connection = false;   // this request opened a connection rather than reusing one
+  bool new_connection = false;  // this request opened a connection rather than reusing one
   // Times it was sent again on a new connection because the server had closed the reused one
   // before answering (engine::TransferEnd::connection_retries); timed from its first attempt.
   std::int64_t connection_retries = 0;

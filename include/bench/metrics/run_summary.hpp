@@ -14,15 +14,15 @@
 
 #include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
-#include "bench/metrics/percentile.hpp"
 #include "bench/metrics/multi_turn.hpp"
+#include "bench/metrics/percentile.hpp"
 #include "bench/metrics/reasoning_split.hpp"
-#include "bench/metrics/tool_call_split.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/run_sums.hpp"
 #include "bench/metrics/sample_budget.hpp"
 #include "bench/metrics/steady_latency.hpp"
 #include "bench/metrics/timeline.hpp"
+#include "bench/metrics/tool_call_split.hpp"
 
 namespace bench::metrics {
 
@@ -35,10 +35,10 @@ inline constexpr std::size_t kMaxErrorSamples = 3;
 struct RunSummary {
   // Counts over the measured phase. sent == completed + failed + cancelled.
   std::int64_t sent = 0;
-  std::int64_t completed = 0;  // ended without error
-  std::int64_t failed = 0;     // ended in an error class other than cancelled
-  std::int64_t cancelled = 0;  // stopped by bench itself
-  std::int64_t warmup_requests = 0;  // excluded from everything below
+  std::int64_t completed = 0;           // ended without error
+  std::int64_t failed = 0;              // ended in an error class other than cancelled
+  std::int64_t cancelled = 0;           // stopped by bench itself
+  std::int64_t warmup_requests = 0;     // excluded from everything below
   std::int64_t connections_opened = 0;  // measured requests that opened a new connection
   // Resends of measured requests whose reused connection the server had closed before answering.
   std::int64_t connection_retries = 0;
@@ -54,8 +54,8 @@ struct RunSummary {
   std::int64_t input_tokens_from_usage = 0;   // requests whose prompt_tokens came from usage
   std::int64_t output_tokens_from_usage = 0;  // requests whose completion_tokens came from usage
   std::int64_t output_tokens_from_tokenizer = 0;  // completion_tokens counted by --tokenizer
-  std::int64_t output_tokens_from_chunks = 0; // requests whose completion_tokens are estimates
-  std::int64_t input_tokens_unknown = 0;      // successful requests with no prompt_tokens at all
+  std::int64_t output_tokens_from_chunks = 0;     // requests whose completion_tokens are estimates
+  std::int64_t input_tokens_unknown = 0;  // successful requests with no prompt_tokens at all
   // total_input_tokens (and every input figure) is a count only when no request's was unknown;
   // otherwise it is reported as unknown, never as a partial sum.
   bool input_tokens_known() const { return input_tokens_unknown == 0; }
@@ -86,16 +86,16 @@ struct RunSummary {
   double tool_call_output_throughput = 0;  // tool_calls.tool_call_tokens / duration
 
   // Latency distributions in milliseconds, over successful requests.
-  Distribution ttft_ms;   // request start -> first token (text, reasoning or tool-call delta)
-  Distribution ttfa_ms;   // request start -> first chunk carrying answer text (not reasoning)
-  Distribution itl_ms;    // gaps between tokens (chunk gaps split over the chunk's tokens)
-  Distribution icl_ms;    // gaps between successive text-carrying chunks
-  Distribution tpot_ms;   // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
-  Distribution e2e_ms;    // request start -> end of stream
-  Distribution schedule_lag_ms;   // actual send - intended send, all measured requests
-  Distribution client_lag_ms;     // the part of it that was bench's own delay, not a wait for a
-                                  // concurrency slot: high values mean the client is saturated
-  Distribution connect_ms;        // time to connect, over measured requests that opened one
+  Distribution ttft_ms;  // request start -> first token (text, reasoning or tool-call delta)
+  Distribution ttfa_ms;  // request start -> first chunk carrying answer text (not reasoning)
+  Distribution itl_ms;   // gaps between tokens (chunk gaps split over the chunk's tokens)
+  Distribution icl_ms;   // gaps between successive text-carrying chunks
+  Distribution tpot_ms;  // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
+  Distribution e2e_ms;   // request start -> end of stream
+  Distribution schedule_lag_ms;  // actual send - intended send, all measured requests
+  Distribution client_lag_ms;    // the part of it that was bench's own delay, not a wait for a
+                                 // concurrency slot: high values mean the client is saturated
+  Distribution connect_ms;       // time to connect, over measured requests that opened one
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
   Distribution ttfb_ms;  // request start -> response headers (time to first byte), successful
@@ -109,7 +109,7 @@ struct RunSummary {
   // usage is known, otherwise by the estimate completion_tokens / chunks (itl_estimated).
   std::int64_t total_text_chunks = 0;  // text-carrying chunks of successful requests
   bool chunks_differ_from_tokens = false;
-  bool itl_estimated = false;          // some ITL values came from the per-request estimate
+  bool itl_estimated = false;  // some ITL values came from the per-request estimate
   std::int64_t requests_with_per_chunk_usage = 0;
 
   // Input length asked for vs what the server counted (mean over successful requests). The
@@ -137,7 +137,7 @@ struct RunSummary {
 
   // Buckets of the measured phase: per second, wider for a run past kMaxBuckets seconds.
   std::vector<TimelineBucket> timeline;
-  double timeline_bucket_s = 1.0;  // their width
+  double timeline_bucket_s = 1.0;      // their width
   std::int64_t timeline_start_ns = 0;  // the first bucket's start on the records' clock
   SteadyState steady_state;
   // Latencies of the requests inside the steady-state window (steady_latency.hpp); nullopt
@@ -202,8 +202,8 @@ struct Slo {
 };
 
 struct SummaryOptions {
-  std::int64_t origin_ns = 0;          // time 0 of the timeline: the measured phase's start
-  std::int64_t target_in_flight = 0;   // closed-loop concurrency; 0 = open loop (peak in flight)
+  std::int64_t origin_ns = 0;         // time 0 of the timeline: the measured phase's start
+  std::int64_t target_in_flight = 0;  // closed-loop concurrency; 0 = open loop (peak in flight)
   // The timeline's bucket width; doubled as often as needed to keep at most
   // kMaxTimelineBuckets buckets (timeline.hpp), so a run of any length has a bounded timeline.
   std::int64_t timeline_bucket_ns = 1'000'000'000;
@@ -238,10 +238,9 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
-  std::optional<SteadyLatencies> steady_latencies(const SteadyState& window,
-                                                  std::int64_t completed,
+  std::optional<SteadyLatencies> steady_latencies(const SteadyState& window, std::int64_t completed,
                                                   SteadyLatencyGap& gap) const;
-  std::array<LatencyDistribution*, 12> distributions();  // every one below
+  std::array<LatencyDistribution*, 12> distributions();              // every one below
   std::array<const LatencyDistribution*, 12> distributions() const;  // the same, in order
 
   SummaryOptions options_;

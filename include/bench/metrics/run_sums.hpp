@@ -10,8 +10,8 @@ namespace bench::metrics {
 struct RunSums {
   std::int64_t busy_ns = 0;  // sum of E2E of measured, non-cancelled requests
   double requested_input_sum = 0, requested_output_sum = 0;  // of completed requests
-  double sent_input_sum = 0, sent_output_sum = 0;  // requested, of every measured request
-  double completion_tokens_sum = 0, prompt_tokens_sum = 0;  // as the server counted them
+  double sent_input_sum = 0, sent_output_sum = 0;            // requested, of every measured request
+  double completion_tokens_sum = 0, prompt_tokens_sum = 0;   // as the server counted them
   std::int64_t completion_tokens_known = 0, prompt_tokens_known = 0;  // requests in those sums
   double client_prompt_tokens_sum = 0;  // as the run's tokenizer counted what was sent
   std::int64_t client_prompt_tokens_known = 0;

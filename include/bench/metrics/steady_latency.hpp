@@ -31,7 +31,7 @@ enum class SteadyLatencyGap {
 std::string_view steady_latency_gap_name(SteadyLatencyGap gap);
 
 struct SteadyLatencies {
-  std::int64_t requests = 0;  // completed requests inside the window
+  std::int64_t requests = 0;              // completed requests inside the window
   Distribution ttft_ms, tpot_ms, e2e_ms;  // ttft over those with text, tpot >= 2 tokens
 };
 

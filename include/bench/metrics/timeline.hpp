@@ -14,13 +14,13 @@ namespace bench::metrics {
 struct TimelineState;  // accumulator_state.hpp
 
 struct TimelineBucket {
-  double t_s = 0;             // bucket start, seconds from the first measured request's start
+  double t_s = 0;  // bucket start, seconds from the first measured request's start
   // The bucket's real width: the asked-for width, except for the last bucket, which ends with
   // the step holding the run's last event. Rates divide by it, so a partial last bucket of a
   // flat run shows the same rate as the full ones.
   double width_s = 0;
-  std::int64_t started = 0;   // requests sent in the bucket
-  std::int64_t finished = 0;  // requests that ended in it (completed, failed or cancelled)
+  std::int64_t started = 0;    // requests sent in the bucket
+  std::int64_t finished = 0;   // requests that ended in it (completed, failed or cancelled)
   std::int64_t in_flight = 0;  // requests in flight at the bucket's end
   // Requests in flight on average over the bucket: the mean of in flight at each step's end,
   // the samples the steady-state window is judged on, so the two agree (in flight at the end of
@@ -39,12 +39,12 @@ struct TimelineBucket {
 
 struct SteadyState {
   bool found = false;
-  double start_s = 0, end_s = 0;  // seconds from the first measured request's start
+  double start_s = 0, end_s = 0;      // seconds from the first measured request's start
   std::int64_t target_in_flight = 0;  // what "steady" was measured against
-  double output_throughput = 0;   // output tok/s within the window
-  double input_throughput = 0;    // input tok/s within the window
-  double total_throughput = 0;    // input + output within the window
-  double request_throughput = 0;  // completed requests/s within the window
+  double output_throughput = 0;       // output tok/s within the window
+  double input_throughput = 0;        // input tok/s within the window
+  double total_throughput = 0;        // input + output within the window
+  double request_throughput = 0;      // completed requests/s within the window
   // The window on the records' clock, [from_ns, to_ns): what steady_latency.hpp filters by.
   std::int64_t from_ns = 0, to_ns = 0;
 };

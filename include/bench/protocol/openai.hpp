@@ -20,10 +20,10 @@ std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions" / "/v1/
 /// Everything that shapes a request body besides the prompt.
 struct RequestOptions {
   Endpoint endpoint = Endpoint::chat;
-  std::string model;                  // sent as "model"
-  std::int64_t max_tokens = 128;      // sent as "max_tokens"
-  bool ignore_eos = false;            // sends "ignore_eos": true (vLLM, SGLang, llama.cpp)
-  std::optional<double> temperature;  // sent only when set
+  std::string model;                    // sent as "model"
+  std::int64_t max_tokens = 128;        // sent as "max_tokens"
+  bool ignore_eos = false;              // sends "ignore_eos": true (vLLM, SGLang, llama.cpp)
+  std::optional<double> temperature;    // sent only when set
   bool continuous_usage_stats = false;  // asks vLLM for usage on every chunk
   // Chat: sent as "tools", "tool_choice" and "response_format" when not null (OpenAI's chat API:
   // tool definitions; "auto" | "required" | "none" | {"type": "function", "function": {"name"}};
@@ -75,19 +75,19 @@ struct Chunk {
   // starts. A call's first fragment names it (with its id); the later ones add to its arguments.
   std::string tool_call_text;
   std::vector<std::string> tool_call_names;
-  std::string finish_reason;    // choices[0].finish_reason when non-null
-  std::string id;               // the chunk's "id" (the response id servers log), when a string
+  std::string finish_reason;  // choices[0].finish_reason when non-null
+  std::string id;             // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
   std::optional<std::int64_t> completion_tokens;  // usage.completion_tokens when usage present
   // usage.completion_tokens_details.reasoning_tokens (OpenAI, vLLM, SGLang): of the completion
   // tokens, those the model spent reasoning.
   std::optional<std::int64_t> reasoning_tokens;
   // How much of the prompt the server's prefix cache served, in the shapes servers say it:
-  std::optional<std::int64_t> cached_tokens;  // usage.prompt_tokens_details.cached_tokens
-                                              // (vLLM, SGLang, OpenAI)
+  std::optional<std::int64_t> cached_tokens;     // usage.prompt_tokens_details.cached_tokens
+                                                 // (vLLM, SGLang, OpenAI)
   std::optional<std::int64_t> timings_prompt_n;  // llama.cpp timings.prompt_n: tokens prefilled
   std::optional<std::int64_t> timings_cache_n;   // llama.cpp timings.cache_n (newer builds)
-  std::string error_message;    // for error / malformed: a short human-readable reason
+  std::string error_message;  // for error / malformed: a short human-readable reason
 
   bool has_text() const { return !text.empty(); }
   /// The chunk carries generated tokens of a tool call (a function name or argument text).

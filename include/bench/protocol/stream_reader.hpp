@@ -29,8 +29,8 @@ struct StreamLimits {
 /// How the transport ended the transfer, as the engine reports it.
 struct TransportEnd {
   metrics::ErrorClass error = metrics::ErrorClass::none;  // none = the body ended normally
-  std::string message;                                     // the transport's message
-  std::int64_t end_ns = 0;                                 // run-relative end time
+  std::string message;                                    // the transport's message
+  std::int64_t end_ns = 0;                                // run-relative end time
 };
 
 class StreamReader final : private sse::Sink {
@@ -81,11 +81,11 @@ class StreamReader final : private sse::Sink {
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
   sse::Parser parser_;
-  Chunk chunk_;                          // the event being interpreted, reused
+  Chunk chunk_;  // the event being interpreted, reused
   metrics::RequestRecord* record_ = nullptr;
   std::int64_t current_arrival_ns_ = 0;  // stamp of the read being parsed
   std::int64_t body_bytes_ = 0;
-  std::string error_body_;               // non-200 body, kept up to a small cap
+  std::string error_body_;  // non-200 body, kept up to a small cap
   // The generated text so far, kept only while it may be counted: an output counter is given
   // and no usage has come yet. Bounded by the response cap.
   std::string generated_text_;
@@ -102,11 +102,11 @@ class StreamReader final : private sse::Sink {
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().
   std::optional<std::int64_t> cached_tokens_, timings_prompt_n_, timings_cache_n_;
-  bool per_chunk_usage_ = true;          // every text chunk so far carried usage
-  bool streaming_ = false;               // status 200: body is an event stream
-  bool headers_seen_ = false;            // on_headers was called for this response
-  bool event_stream_type_ = false;       // Content-Type is text/event-stream
-  std::string content_type_;             // as sent, for the message when it is not SSE
+  bool per_chunk_usage_ = true;     // every text chunk so far carried usage
+  bool streaming_ = false;          // status 200: body is an event stream
+  bool headers_seen_ = false;       // on_headers was called for this response
+  bool event_stream_type_ = false;  // Content-Type is text/event-stream
+  std::string content_type_;        // as sent, for the message when it is not SSE
 };
 
 }  // namespace bench::protocol

@@ -34,7 +34,16 @@ class ResponseFramer {
   bool until_close() const { return state_ == State::until_close; }
 
  private:
-  enum class State { head, length, chunk_size, chunk_data, chunk_crlf, trailers, until_close, done };
+  enum class State {
+    head,
+    length,
+    chunk_size,
+    chunk_data,
+    chunk_crlf,
+    trailers,
+    until_close,
+    done
+  };
   void on_head_complete();
   std::size_t feed_chunked(std::string_view bytes);
 

@@ -11,10 +11,10 @@
 namespace bench::record {
 
 struct RecordOptions {
-  std::string upstream_url;             // "http://host:port": the server recorded
+  std::string upstream_url;               // "http://host:port": the server recorded
   std::string listen_host = "127.0.0.1";  // where clients connect
-  std::uint16_t listen_port = 0;        // 0 = any free port (announced on stderr)
-  std::string out_dir;                  // the recording's directory (created if missing)
+  std::uint16_t listen_port = 0;          // 0 = any free port (announced on stderr)
+  std::string out_dir;                    // the recording's directory (created if missing)
 };
 
 /// The upstream server's address, from its URL.

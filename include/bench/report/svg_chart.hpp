@@ -30,7 +30,7 @@ struct Series {
   bool dashed = false;   // lines only
   bool markers = false;  // a dot at each point, with a hover <title> of its values
   std::vector<std::string> point_labels{};  // optional text beside each point (e.g. "c=64")
-  double bar_width = 1.0;  // kBars/kStep/kArea: width of each point's span, in x units
+  double bar_width = 1.0;        // kBars/kStep/kArea: width of each point's span, in x units
   std::vector<double> widths{};  // per point, when spans differ (a timeline's partial last bucket)
 
   double width_at(std::size_t i) const { return i < widths.size() ? widths[i] : bar_width; }

@@ -47,7 +47,7 @@ struct KnownAnswerResult {
   std::string prompt;
   AnswerVerdict verdict = AnswerVerdict::not_judged;
   std::vector<std::string> problems;  // implausible: why
-  std::string excerpt;  // the start of what it said (reasoning, then answer), one line
+  std::string excerpt;   // the start of what it said (reasoning, then answer), one line
   long http_status = 0;  // 0: no response
   std::string finish_reason;
   std::string error;  // not_judged: the server's refusal or the transport's failure

@@ -31,10 +31,10 @@ namespace key {
 inline constexpr std::string_view schema_version = "schema_version";
 inline constexpr std::string_view bench_version = "bench_version";
 inline constexpr std::string_view kind = "kind";
-inline constexpr std::string_view sweep = "sweep";            // {"variable", "values"}
+inline constexpr std::string_view sweep = "sweep";  // {"variable", "values"}
 inline constexpr std::string_view variable = "variable";
 inline constexpr std::string_view values = "values";
-inline constexpr std::string_view points = "points";          // a sweep's run objects
+inline constexpr std::string_view points = "points";  // a sweep's run objects
 // --repeat N: a repeated point's summary ({count, confidence, interval, figures}) and its
 // repeats' own run objects (results/repeats.hpp).
 inline constexpr std::string_view repeats = "repeats";

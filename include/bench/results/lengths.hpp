@@ -34,19 +34,19 @@ inline constexpr std::string_view server_tokenize_requests = "server_tokenize_re
 inline constexpr double kLengthTolerance = 0.02;
 
 struct LengthFigures {
-  bool tokens = false;                       // lengths are tokens (--tokenizer), else words
-  std::optional<double> requested_input;     // mean requested input length (as sent); nullopt:
-                                             // nothing was sent
-  std::optional<double> template_tokens;     // chat template's tokens a prompt, when measured
-  bool template_included = false;            // --input-len-includes-template
-  std::optional<double> special_tokens;      // a completions prompt's BOS etc., when known
-  std::optional<double> server_prompt_tokens;      // mean usage.prompt_tokens; nullopt: unknown
-  std::optional<double> requested_output;    // mean max_tokens sent; nullopt: nothing sent
+  bool tokens = false;                         // lengths are tokens (--tokenizer), else words
+  std::optional<double> requested_input;       // mean requested input length (as sent); nullopt:
+                                               // nothing was sent
+  std::optional<double> template_tokens;       // chat template's tokens a prompt, when measured
+  bool template_included = false;              // --input-len-includes-template
+  std::optional<double> special_tokens;        // a completions prompt's BOS etc., when known
+  std::optional<double> server_prompt_tokens;  // mean usage.prompt_tokens; nullopt: unknown
+  std::optional<double> requested_output;      // mean max_tokens sent; nullopt: nothing sent
   std::optional<double> server_completion_tokens;  // mean usage.completion_tokens
   // With no usage: the mean of --tokenizer's counts of the streamed text, when every completed
   // request was counted so (a chunk estimate is no count to hold a length against).
   std::optional<double> tokenizer_completion_tokens;
-  bool ignore_eos = false;                   // every request should reach max_tokens
+  bool ignore_eos = false;  // every request should reach max_tokens
 };
 
 struct LengthCheck {

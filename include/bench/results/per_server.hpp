@@ -44,7 +44,7 @@ inline constexpr std::array<std::string_view, 3> kServerDistributionStats = {"me
 struct ServerFigures {
   std::string url;  // as shown: util::url_without_credentials
   std::int64_t weight = 1;
-  metrics::RunSummary summary;  // of the requests sent to it
+  metrics::RunSummary summary;                     // of the requests sent to it
   std::optional<metrics::AccumulatorState> state;  // a shard's: what the merge adds up
 };
 

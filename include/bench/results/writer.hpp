@@ -22,7 +22,7 @@ namespace bench::results {
 
 /// What the client itself cost during the run, and whether that may have bent the figures.
 struct ClientCheck {
-  metrics::ClientLoad load;       // what it cost
+  metrics::ClientLoad load;  // what it cost
   // The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late
   // ("client_saturated"); its host ran it late ("host_late"). Both may hold, or neither while a
   // warning says what was late.
@@ -55,7 +55,7 @@ struct ServerMetricsWindow {
   // The point's epoch on the steady clock, where the records' times (and so the timeline's)
   // count from: what lays the polled gauges onto the timeline's buckets.
   std::int64_t records_epoch_steady_ns = 0;
-  std::optional<GaugePolls> polls;             // nullopt when not polled (interval 0)
+  std::optional<GaugePolls> polls;  // nullopt when not polled (interval 0)
   // Several servers behind a router: each one's own window (the figures above are their sum);
   // empty with one server.
   std::vector<ServerMetricsWindow> servers;
@@ -63,25 +63,25 @@ struct ServerMetricsWindow {
 
 /// What the run was, for the report's header and the JSON "config" object.
 struct RunContext {
-  std::string base_url;           // server that was benchmarked
-  bool embedded_server = false;   // true when bench started its own simulated server
-  std::string endpoint;           // "chat" or "completions"
+  std::string base_url;          // server that was benchmarked
+  bool embedded_server = false;  // true when bench started its own simulated server
+  std::string endpoint;          // "chat" or "completions"
   std::string model;
   // Most requests in flight (closed loop: exactly this many); nullopt when nothing capped them
   // (an open loop or trace without --concurrency).
   std::optional<std::int64_t> concurrency;
-  double request_rate = 0;        // offered requests/s; infinity = closed loop
+  double request_rate = 0;  // offered requests/s; infinity = closed loop
   // vLLM's --ramp-up-strategy ("none", "linear", "exponential") and its rates, requests/s:
   // with a ramp, the offered rate is not one number, so request_rate is written as null.
   std::string ramp_up_strategy = "none";
   double ramp_up_start_rps = 0;
   double ramp_up_end_rps = 0;
-  std::int64_t num_prompts = 0;   // measured requests asked for
-  std::int64_t input_len = 0;     // requested input length (input_len_unit)
+  std::int64_t num_prompts = 0;          // measured requests asked for
+  std::int64_t input_len = 0;            // requested input length (input_len_unit)
   std::string input_len_unit = "words";  // "tokens" with --tokenizer or random-ids
-  std::int64_t output_len = 0;    // requested max_tokens
-  std::string started_at;         // wall clock, ISO 8601 UTC, label only
-  bool interrupted = false;       // a signal stopped the run early
+  std::int64_t output_len = 0;           // requested max_tokens
+  std::string started_at;                // wall clock, ISO 8601 UTC, label only
+  bool interrupted = false;              // a signal stopped the run early
   // Whether prompts were meant to share a prefix cache's content: a shared-prefix dataset
   // (sharing is its purpose), or --reuse-prompts (a cache-warm measurement, written as
   // "reused_prompts"). With either, a high cached share is expected and draws no warning.

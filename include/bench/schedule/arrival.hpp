@@ -54,15 +54,15 @@ struct ArrivalOptions {
   double rate_per_s = kUnlimitedRate;  // --request-rate, requests/s; inf = all at offset 0
   double burstiness = 1.0;             // --burstiness, gamma shape B (> 0; inf = constant)
   ArrivalProcess process = ArrivalProcess::poisson_gamma;
-  RampUp ramp;                         // replaces rate_per_s (which must then stay inf)
+  RampUp ramp;  // replaces rate_per_s (which must then stay inf)
   // vLLM's normalisation: without a ramp, the drawn gaps are rescaled so the schedule's mean
   // rate is exactly rate_per_s (N requests span (N-1)/R; vLLM: N/R), which removes the 1-3%
   // seed noise of a sum of random gaps. With a deadline, this sends exactly the count a
   // constant rate would (ceil(R*T)) at Poisson/gamma-placed times. Off: the raw renewal
   // process, as SGLang draws it. Not used with a ramp (vLLM does not normalise one either).
   bool normalize_mean_rate = true;
-  std::uint64_t seed = 0;              // --seed; the schedule's draws are independent of the
-                                       // prompts' draws for the same seed
+  std::uint64_t seed = 0;  // --seed; the schedule's draws are independent of the
+                           // prompts' draws for the same seed
 };
 
 /// Throws std::invalid_argument, naming the flag, for: a rate that is not > 0 (or inf), a
@@ -93,9 +93,9 @@ class ArrivalStream {
   static ArrivalStream of_offsets(std::shared_ptr<const std::vector<std::int64_t>> offsets_ns,
                                   std::size_t first, std::size_t count, std::int64_t base_ns);
 
-  std::size_t size() const { return size_; }          // how many offsets it yields in all
-  std::int64_t last_ns() const { return last_ns_; }   // the last of them (0 when size() == 0)
-  std::optional<std::int64_t> next();                 // nullopt after the last
+  std::size_t size() const { return size_; }         // how many offsets it yields in all
+  std::int64_t last_ns() const { return last_ns_; }  // the last of them (0 when size() == 0)
+  std::optional<std::int64_t> next();                // nullopt after the last
 
  private:
   enum class Clock {
@@ -106,7 +106,7 @@ class ArrivalStream {
     given,          // offsets read from given_ns_
   };
   ArrivalStream(const ArrivalOptions& options, Clock clock);
-  double advance();                         // the next request's position on the clock
+  double advance();                           // the next request's position on the clock
   double position_ns(double position) const;  // that position as (unrounded) nanoseconds
   void count_until(std::int64_t deadline_ns, std::size_t max_count);
   void normalise_and_check(std::size_t count);
@@ -116,10 +116,10 @@ class ArrivalStream {
   PortableRandom random_;       // the gaps' draws
   bool constant_gaps_ = false;  // every gap exactly one unit
   std::size_t size_ = 0;
-  std::size_t given_ = 0;       // offsets yielded so far
-  double position_ = 0.0;       // u, or seconds for ramp_by_count, of the last request drawn
-  double scale_ = 1.0;          // vLLM's normalisation (1: none)
-  double ramp_s_ = 0.0;         // ramp_by_time: the deadline in seconds
+  std::size_t given_ = 0;  // offsets yielded so far
+  double position_ = 0.0;  // u, or seconds for ramp_by_count, of the last request drawn
+  double scale_ = 1.0;     // vLLM's normalisation (1: none)
+  double ramp_s_ = 0.0;    // ramp_by_time: the deadline in seconds
   std::int64_t last_ns_ = 0;
   // Clock::given: the offsets, the first one's index, and what is taken off each.
   std::shared_ptr<const std::vector<std::int64_t>> given_ns_;
@@ -137,8 +137,7 @@ std::vector<std::int64_t> arrival_offsets_ns(const ArrivalOptions& options, std:
 /// only max_count bounds the list: the caller stops sending at the deadline itself. Throws as
 /// arrival_offsets_ns, and names --duration for a negative deadline.
 std::vector<std::int64_t> arrival_offsets_until_ns(const ArrivalOptions& options,
-                                                   std::int64_t deadline_ns,
-                                                   std::size_t max_count);
+                                                   std::int64_t deadline_ns, std::size_t max_count);
 
 /// rate(p) of the ramp's formula above, for p in [0, 1] (clamped). RampStrategy::none: 0.
 double ramp_rate_per_s(const RampUp& ramp, double progress);

@@ -17,11 +17,11 @@ namespace bench::schedule {
 
 /// What bounds each phase: a time when its duration is > 0, else a request count.
 struct OpenLoopPlan {
-  ArrivalOptions measured;                // the measured phase's arrivals (seed: --seed)
-  double warmup_duration_s = 0;           // --warmup-duration; 0 = warm up by count
-  std::size_t warmup_requests = 0;        // --warmup-requests
-  double measured_duration_s = 0;         // --duration; 0 = bounded by measured_requests
-  std::size_t measured_requests = 0;      // --num-prompts
+  ArrivalOptions measured;            // the measured phase's arrivals (seed: --seed)
+  double warmup_duration_s = 0;       // --warmup-duration; 0 = warm up by count
+  std::size_t warmup_requests = 0;    // --warmup-requests
+  double measured_duration_s = 0;     // --duration; 0 = bounded by measured_requests
+  std::size_t measured_requests = 0;  // --num-prompts
   // A replayed trace's arrivals (workload/trace.hpp), warm-up requests first: replaces the
   // drawn process (`measured` is not read, nor the durations). Null: draw them.
   std::shared_ptr<const std::vector<std::int64_t>> given_offsets_ns;
@@ -50,7 +50,7 @@ class OpenLoopSchedule {
     ArrivalStream warmup_;
     ArrivalStream measured_;
     std::int64_t shift_ns_;
-    std::size_t next_index_ = 0;  // the index the streams will yield next
+    std::size_t next_index_ = 0;        // the index the streams will yield next
     std::optional<std::int64_t> last_;  // the offset of next_index_ - 1
   };
   Reader reader() const { return Reader(*this); }
@@ -63,9 +63,9 @@ class OpenLoopSchedule {
 
 /// With given offsets: the first warmup_requests of them are the warm-up, the next
 /// measured_requests (at most what is left) the measured phase, each at its given offset.
-/// Otherwise nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited rate).
-/// Warm-up holds the ramp's first rate (its last when it starts from 0), without ramping; the
-/// first measured request comes at the end of a timed warm-up, or one mean gap after the last
+/// Otherwise nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited
+/// rate). Warm-up holds the ramp's first rate (its last when it starts from 0), without ramping;
+/// the first measured request comes at the end of a timed warm-up, or one mean gap after the last
 /// warm-up request. Throws std::invalid_argument as arrival_offsets_ns does.
 std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& plan);
 

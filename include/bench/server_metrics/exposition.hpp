@@ -65,10 +65,10 @@ struct Exposition {
 };
 
 struct Limits {
-  std::size_t max_bytes = 8 << 20;          // largest accepted scrape body
-  std::size_t max_line_bytes = 64 << 10;    // longest accepted line, terminator excluded
-  std::size_t max_samples = 200'000;        // most samples accepted in one scrape
-  std::size_t max_labels_per_sample = 64;   // most labels on one sample
+  std::size_t max_bytes = 8 << 20;         // largest accepted scrape body
+  std::size_t max_line_bytes = 64 << 10;   // longest accepted line, terminator excluded
+  std::size_t max_samples = 200'000;       // most samples accepted in one scrape
+  std::size_t max_labels_per_sample = 64;  // most labels on one sample
 };
 
 struct ParseError {

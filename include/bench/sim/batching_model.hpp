@@ -48,20 +48,20 @@ class BatchingModel final : public GenerationModel {
   std::int64_t step_ns(std::int64_t decoding, std::int64_t context_tokens,
                        std::int64_t prefill_tokens) const;
 
-  std::size_t waiting() const override;            // admitted by the server, not yet running
-  std::size_t running() const;                     // holding KV (held streams included)
+  std::size_t waiting() const override;  // admitted by the server, not yet running
+  std::size_t running() const;           // holding KV (held streams included)
   std::int64_t kv_used_tokens() const { return kv_used_; }
   std::optional<double> kv_usage_ratio() const override;  // kv_used / the KV budget
 
  private:
   struct Sequence {
     std::int64_t arrival_ns = 0;
-    std::int64_t prompt = 1;     // tokens to prefill (at least one forward pass)
-    std::int64_t output = 1;     // tokens to generate
+    std::int64_t prompt = 1;  // tokens to prefill (at least one forward pass)
+    std::int64_t output = 1;  // tokens to generate
     std::int64_t prefilled = 0;
     std::int64_t generated = 0;
-    bool running = false;        // admitted into the engine: holds KV
-    bool held = false;           // backpressure: skipped by steps until resume()
+    bool running = false;  // admitted into the engine: holds KV
+    bool held = false;     // backpressure: skipped by steps until resume()
     std::int64_t footprint() const { return prompt + output; }
   };
   struct Entry {

@@ -17,14 +17,14 @@
 namespace bench::sim {
 
 struct CompletionRequest {
-  bool chat = false;                 // /v1/chat/completions
-  std::string model;                 // as sent; the simulator answers for any name
-  bool stream = false;               // "stream": true
-  bool include_usage = false;        // stream_options.include_usage
-  bool continuous_usage = false;     // stream_options.continuous_usage_stats (vLLM)
+  bool chat = false;                       // /v1/chat/completions
+  std::string model;                       // as sent; the simulator answers for any name
+  bool stream = false;                     // "stream": true
+  bool include_usage = false;              // stream_options.include_usage
+  bool continuous_usage = false;           // stream_options.continuous_usage_stats (vLLM)
   std::optional<std::int64_t> max_tokens;  // max_tokens, or max_completion_tokens
-  bool ignore_eos = false;           // "ignore_eos": true (vLLM, SGLang, llama.cpp)
-  std::int64_t prompt_tokens = 0;    // by the word rule above
+  bool ignore_eos = false;                 // "ignore_eos": true (vLLM, SGLang, llama.cpp)
+  std::int64_t prompt_tokens = 0;          // by the word rule above
   // FNV-1a 64 of the prompt as sent: the "prompt" string (other forms: their JSON), or the
   // "messages" array's JSON. For the truth log, so tests can see which prompts arrived.
   std::uint64_t prompt_hash = 0;
@@ -43,7 +43,7 @@ struct CompletionRequest {
 
 struct ParsedCompletionRequest {
   std::optional<CompletionRequest> request;  // empty when the body was refused
-  std::string error;                          // why, for a 400 {"error": ...} body
+  std::string error;                         // why, for a 400 {"error": ...} body
 };
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat,

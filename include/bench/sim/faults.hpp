@@ -23,16 +23,16 @@ enum class StreamCut {
 };
 
 struct FaultPlan {
-  int http_status = 0;         // 429, 503 or 500: answered at once; 0 = served
+  int http_status = 0;  // 429, 503 or 500: answered at once; 0 = served
   StreamCut cut = StreamCut::none;
-  bool stall = false;          // pause mid-stream for stall_ns
+  bool stall = false;  // pause mid-stream for stall_ns
   std::int64_t stall_ns = 0;
-  bool malformed_json = false; // one data event that is not JSON, mid-stream
-  bool no_usage = false;       // no usage anywhere in the response
+  bool malformed_json = false;        // one data event that is not JSON, mid-stream
+  bool no_usage = false;              // no usage anywhere in the response
   std::int32_t tokens_per_chunk = 1;  // > 1: tokens are held back and sent in groups
-  bool crlf = false;           // SSE lines end with CRLF
-  bool comments = false;       // ": keep-alive" before every event
-  bool metrics_miscount = false;  // GET /metrics counts one generation token too many
+  bool crlf = false;                  // SSE lines end with CRLF
+  bool comments = false;              // ": keep-alive" before every event
+  bool metrics_miscount = false;      // GET /metrics counts one generation token too many
   // --jitter-ms: how long the request waits before the model sees it (real ns, time-scaled).
   std::int64_t jitter_ns = 0;
 

@@ -12,8 +12,8 @@
 namespace bench::sim {
 
 struct HttpRequest {
-  std::string method;   // "GET", "POST", ...
-  std::string target;   // the path, query string removed ("/v1/completions")
+  std::string method;     // "GET", "POST", ...
+  std::string target;     // the path, query string removed ("/v1/completions")
   int minor_version = 1;  // HTTP/1.<minor>
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased, values trimmed
   std::string body;
@@ -36,8 +36,8 @@ struct HttpParse {
   };
   Status status = Status::incomplete;
   std::size_t consumed = 0;
-  int error_status = 0;        // 400, 411, 413, 431, 505
-  std::string error_message;   // for the JSON error body
+  int error_status = 0;       // 400, 411, 413, 431, 505
+  std::string error_message;  // for the JSON error body
 };
 
 /// Parses the request at the start of `buffer` into `request`.

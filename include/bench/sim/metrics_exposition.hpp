@@ -48,12 +48,12 @@ std::vector<double> vllm_e2e_buckets_s();
 std::vector<double> vllm_itl_buckets_s();
 
 struct SimCounts {
-  std::int64_t requests_running = 0;    // streams the model is generating for now
-  std::int64_t requests_waiting = 0;    // streams queued for the model
+  std::int64_t requests_running = 0;     // streams the model is generating for now
+  std::int64_t requests_waiting = 0;     // streams queued for the model
   std::optional<double> kv_cache_usage;  // 0..1 of the KV budget; nullopt: the model has none
-  std::int64_t prompt_tokens = 0;       // of every stream ended (finished or abandoned)
-  std::int64_t generation_tokens = 0;   // tokens sent by every stream ended
-  std::int64_t requests_succeeded = 0;  // streams that ended with their whole answer sent
+  std::int64_t prompt_tokens = 0;        // of every stream ended (finished or abandoned)
+  std::int64_t generation_tokens = 0;    // tokens sent by every stream ended
+  std::int64_t requests_succeeded = 0;   // streams that ended with their whole answer sent
   // Of every stream ended with a token sent: arrival -> first text chunk handed to the socket,
   // and arrival -> the response's last byte handed to it (the truth log's times).
   SimHistogram ttft_seconds{vllm_ttft_buckets_s()};

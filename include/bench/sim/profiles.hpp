@@ -24,7 +24,7 @@ struct Profile {
   std::string_view summary;  // one line for --help
   double ttft_ms = 0;        // fixed profiles
   double tpot_ms = 0;
-  EngineParams engine;       // batching profiles
+  EngineParams engine;        // batching profiles
   bool prefix_cache = false;  // the prefix cache is on unless --prefix-cache off
 };
 

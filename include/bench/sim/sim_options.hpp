@@ -21,14 +21,14 @@ namespace bench::sim {
 /// The continuous-batching engine's parameters, in simulated time (before --time-scale). A
 /// profile sets all of them; docs/simulator.md says where each profile's numbers come from.
 struct EngineParams {
-  std::int64_t max_running_requests = 256;  // sequences in the engine at once (SGLang's flag)
+  std::int64_t max_running_requests = 256;   // sequences in the engine at once (SGLang's flag)
   std::int64_t kv_cache_tokens = 1'000'000;  // KV budget: prompt + output of running requests
-  std::int64_t max_batched_tokens = 2048;   // tokens per step: decodes + prefill chunks
-  double prefill_us_per_token = 5;          // cost of one prompt token in a step, microseconds
-  double step_us = 1000;                    // fixed cost of every step (weights read), us
-  double decode_us_per_seq = 10;            // cost of each decoding sequence in a step, us
-  double decode_ns_per_context_token = 0;   // attention reading a decoding sequence's KV, ns
-  double comm_us_per_step = 0;              // per-step collective latency (TP all-reduces), us
+  std::int64_t max_batched_tokens = 2048;    // tokens per step: decodes + prefill chunks
+  double prefill_us_per_token = 5;           // cost of one prompt token in a step, microseconds
+  double step_us = 1000;                     // fixed cost of every step (weights read), us
+  double decode_us_per_seq = 10;             // cost of each decoding sequence in a step, us
+  double decode_ns_per_context_token = 0;    // attention reading a decoding sequence's KV, ns
+  double comm_us_per_step = 0;               // per-step collective latency (TP all-reduces), us
 };
 
 /// Flags that override single parameters of the profile (unset = the profile's value).
@@ -44,8 +44,8 @@ struct EngineOverrides {
 };
 
 struct SimOptions {
-  std::string host = "127.0.0.1";  // listen address; loopback by default
-  std::uint16_t port = 0;          // 0 = pick a free port (read it back from SimServer::port())
+  std::string host = "127.0.0.1";   // listen address; loopback by default
+  std::uint16_t port = 0;           // 0 = pick a free port (read it back from SimServer::port())
   std::string model = "bench-sim";  // the single id served by GET /v1/models
   // Tokens one request may hold (prompt + output), said as max_model_len in GET /v1/models
   // (vLLM's shape) and by /tokenize; a statement only: requests beyond it are still served.
@@ -56,10 +56,10 @@ struct SimOptions {
   // "firehose" (no delays), or a continuous-batching engine: "tiny", "h100-dense-8b",
   // "pcie-8gpu-moe" (profiles.hpp).
   std::string profile = "fixed";
-  double ttft_ms = 50.0;          // fixed: request arrival -> first text chunk, milliseconds
-  double tpot_ms = 10.0;          // fixed: time per output token after the first, milliseconds
+  double ttft_ms = 50.0;              // fixed: request arrival -> first text chunk, milliseconds
+  double tpot_ms = 10.0;              // fixed: time per output token after the first, milliseconds
   std::int32_t tokens_per_chunk = 1;  // fixed, firehose: tokens carried by each chunk (>= 1)
-  EngineOverrides engine;         // batching profiles: parameters set by flags
+  EngineOverrides engine;             // batching profiles: parameters set by flags
   // The prefix cache (prefix_cache.hpp): on or off; unset = the profile's default (on in
   // h100-dense-8b and pcie-8gpu-moe). Its capacity is the KV budget.
   std::optional<bool> prefix_cache;
@@ -71,7 +71,7 @@ struct SimOptions {
   // time, so divided by time_scale) before the model sees it, drawn from its own seed. 0 = none.
   double jitter_ms = 0.0;
 
-  bool send_usage = true;         // false: never send usage (no usage chunk, no per-chunk usage)
+  bool send_usage = true;  // false: never send usage (no usage chunk, no per-chunk usage)
   std::int64_t default_max_tokens = 128;  // output length when the request gives no max_tokens
   // Without ignore_eos a request stops early with this probability per token (0 = never: the
   // output is exactly max_tokens long, as llama.cpp does with random weights).
@@ -79,7 +79,7 @@ struct SimOptions {
   // What the generated words say (stream_format.hpp): canned answers the answer check's
   // known-answer prompts rightly (and ends there, finish_reason "stop"), random never does.
   SimAnswers answers = SimAnswers::canned;
-  std::uint64_t seed = 42;         // drives every random choice (faults, early EOS)
+  std::uint64_t seed = 42;  // drives every random choice (faults, early EOS)
 
   // A reasoning model: chat streams spend their first reasoning_tokens tokens (at most all of
   // them) on reasoning deltas in reasoning_field, then answer, and usage says how many in
@@ -96,20 +96,20 @@ struct SimOptions {
 
   // Faults: each is the fraction of completion requests (0..1) that meet it, drawn per request
   // in arrival order from `seed`. Mid-stream faults strike after half of the output tokens.
-  double fail_429_fraction = 0.0;  // HTTP 429 with Retry-After and a JSON error body
-  double fail_500_fraction = 0.0;  // HTTP 500 with a JSON error body
-  double fail_503_fraction = 0.0;  // HTTP 503 with Retry-After and a JSON error body
-  double reset_fraction = 0.0;     // TCP reset mid-stream (SO_LINGER 0, then close)
-  double stall_fraction = 0.0;     // no byte for stall_s seconds mid-stream, then the rest
-  double stall_s = 5.0;            // length of each stall, seconds (real time)
+  double fail_429_fraction = 0.0;        // HTTP 429 with Retry-After and a JSON error body
+  double fail_500_fraction = 0.0;        // HTTP 500 with a JSON error body
+  double fail_503_fraction = 0.0;        // HTTP 503 with Retry-After and a JSON error body
+  double reset_fraction = 0.0;           // TCP reset mid-stream (SO_LINGER 0, then close)
+  double stall_fraction = 0.0;           // no byte for stall_s seconds mid-stream, then the rest
+  double stall_s = 5.0;                  // length of each stall, seconds (real time)
   double malformed_json_fraction = 0.0;  // one data event that is not JSON, mid-stream
-  double truncate_fraction = 0.0;  // the stream ends mid-way without finish_reason or [DONE]
-  double stream_error_fraction = 0.0;  // data: {"error": ...} mid-stream, then [DONE]
-  double no_usage_fraction = 0.0;  // no usage at all (as with send_usage = false)
-  double multi_token_fraction = 0.0;  // chunks carry multi_token_count tokens each
-  std::int32_t multi_token_count = 3;  // tokens per chunk in those responses (>= 2)
-  double crlf_fraction = 0.0;      // SSE lines end with CRLF
-  double comment_fraction = 0.0;   // an SSE comment (": keep-alive") before every event
+  double truncate_fraction = 0.0;        // the stream ends mid-way without finish_reason or [DONE]
+  double stream_error_fraction = 0.0;    // data: {"error": ...} mid-stream, then [DONE]
+  double no_usage_fraction = 0.0;        // no usage at all (as with send_usage = false)
+  double multi_token_fraction = 0.0;     // chunks carry multi_token_count tokens each
+  std::int32_t multi_token_count = 3;    // tokens per chunk in those responses (>= 2)
+  double crlf_fraction = 0.0;            // SSE lines end with CRLF
+  double comment_fraction = 0.0;         // an SSE comment (": keep-alive") before every event
   // GET /metrics counts one generation token more than the response carried (a miscounting
   // server, for --server-metrics's cross-check); the response itself is untouched.
   double metrics_miscount_fraction = 0.0;

@@ -19,10 +19,10 @@ std::string_view reasoning_field_name(ReasoningField field);
 /// What stays the same across one response's chunks.
 struct ResponseShape {
   bool chat = false;
-  std::string id;          // "cmpl-17" or "chatcmpl-17"; also the key of the truth log
-  std::string model_json;  // the model name as a JSON string literal, quotes included
+  std::string id;            // "cmpl-17" or "chatcmpl-17"; also the key of the truth log
+  std::string model_json;    // the model name as a JSON string literal, quotes included
   std::int64_t created = 0;  // Unix seconds, as OpenAI's "created"
-  bool crlf = false;       // end SSE lines with CRLF rather than LF (a server quirk on demand)
+  bool crlf = false;         // end SSE lines with CRLF rather than LF (a server quirk on demand)
   ReasoningField reasoning_field = ReasoningField::reasoning_content;
 };
 
@@ -42,7 +42,8 @@ std::string json_string(std::string_view text);
 
 /// Appends the text of `count` generated tokens, starting at token `first` of a response whose
 /// words are chosen by `seed`: each token is one word with a leading space (" the").
-void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first, std::int64_t count);
+void append_token_text(std::string& out, std::uint64_t seed, std::int64_t first,
+                       std::int64_t count);
 
 /// What the generated words say (--answers): `canned`, the right answer to the answer check's
 /// known-answer prompts (answer_check/known_answers.hpp) and random words to any other;
@@ -56,7 +57,7 @@ std::optional<SimAnswers> parse_sim_answers(std::string_view name);
 /// The words of one response.
 struct GeneratedText {
   SimAnswers answers = SimAnswers::random;
-  std::uint64_t seed = 0;        // picks the random words (append_token_text)
+  std::uint64_t seed = 0;  // picks the random words (append_token_text)
   // canned: the known answer, one token per whitespace-separated word, starting at token
   // `answer_start` (after the reasoning); the tokens before it are random words. Empty: none.
   std::string_view canned;

@@ -19,13 +19,13 @@
 namespace bench::sim {
 
 struct StreamSetup {
-  ResponseShape shape;              // crlf is taken from the plan
-  std::uint64_t text_seed = 0;      // picks the words of the generated text
+  ResponseShape shape;                      // crlf is taken from the plan
+  std::uint64_t text_seed = 0;              // picks the words of the generated text
   SimAnswers answers = SimAnswers::random;  // what the words say (GeneratedText)
-  std::string_view canned_answer;   // answers canned: the known answer (static storage)
+  std::string_view canned_answer;           // answers canned: the known answer (static storage)
   std::int64_t prompt_tokens = 0;
   std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off, not said
-  std::int64_t target_tokens = 1;   // tokens this response will generate (>= 1)
+  std::int64_t target_tokens = 1;          // tokens this response will generate (>= 1)
   // Of them, the first this many are reasoning, streamed in the shape's reasoning field before
   // the answer (chat only); -1 = not a reasoning response (usage says nothing of reasoning).
   std::int64_t reasoning_tokens = -1;
@@ -33,11 +33,11 @@ struct StreamSetup {
   // as vLLM's tool parsers do: its first token names it, the others are argument fragments that
   // make {"text": "<words>"}; finish_reason "tool_calls" unless cut by length. Empty: text.
   std::string tool_name;
-  bool stopped_by_length = true;    // finish_reason "length" rather than "stop"
-  bool include_usage = false;       // stream_options.include_usage
-  bool continuous_usage = false;    // stream_options.continuous_usage_stats (vLLM)
-  bool keep_alive = true;           // the client's Connection wish
-  bool usage_on_last_chunk = false; // llama.cpp quirks (SimOptions)
+  bool stopped_by_length = true;     // finish_reason "length" rather than "stop"
+  bool include_usage = false;        // stream_options.include_usage
+  bool continuous_usage = false;     // stream_options.continuous_usage_stats (vLLM)
+  bool keep_alive = true;            // the client's Connection wish
+  bool usage_on_last_chunk = false;  // llama.cpp quirks (SimOptions)
   bool no_role_chunk = false;
   bool close_after_stream = false;
   FaultPlan plan;
@@ -57,8 +57,8 @@ class StreamRenderer {
     bool answer_chunk = false;      // it carries answer text (not only reasoning or a tool call)
     bool tool_call_chunk = false;   // it carries a fragment of a tool call
     Next next = Next::more;
-    std::string_view outcome;       // when finished or reset: "ok", "truncated", "stream_error",
-                                    // "reset" (the truth log's outcome)
+    std::string_view outcome;  // when finished or reset: "ok", "truncated", "stream_error",
+                               // "reset" (the truth log's outcome)
   };
 
   explicit StreamRenderer(StreamSetup setup);

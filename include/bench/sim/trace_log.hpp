@@ -16,29 +16,29 @@
 namespace bench::sim {
 
 struct TraceRecord {
-  std::string id;                     // response id ("cmpl-17")
+  std::string id;  // response id ("cmpl-17")
   bool chat = false;
   bool stream = false;
-  std::int64_t arrival_ns = 0;        // the loop woke with the whole request in the kernel
-  std::int64_t jitter_ns = 0;         // --jitter-ms: the wait before the model saw it
+  std::int64_t arrival_ns = 0;             // the loop woke with the whole request in the kernel
+  std::int64_t jitter_ns = 0;              // --jitter-ms: the wait before the model saw it
   std::vector<std::int64_t> chunk_ns;      // each text chunk handed to the socket
   std::vector<std::int64_t> chunk_tokens;  // tokens in each text chunk
-  std::int64_t end_ns = 0;            // the last byte of the response handed to the socket
+  std::int64_t end_ns = 0;                 // the last byte of the response handed to the socket
   std::int64_t prompt_tokens = 0;
-  std::uint64_t prompt_hash = 0;      // CompletionRequest::prompt_hash, written as 16 hex digits
+  std::uint64_t prompt_hash = 0;  // CompletionRequest::prompt_hash, written as 16 hex digits
   // CompletionRequest::last_assistant_hash (null without one), and the FNV-1a 64 of the answer
   // text this response streamed (0 before any): a turn's reply as the next turn must carry it.
   std::optional<std::uint64_t> last_assistant_hash;
   std::uint64_t reply_hash = 0;
   std::int64_t cached_prompt_tokens = 0;  // of them, served by the prefix cache (0 when it is off)
-  std::int64_t completion_tokens = 0;  // tokens sent
+  std::int64_t completion_tokens = 0;     // tokens sent
   int http_status = 200;
-  std::string outcome = "ok";         // "ok", "client_closed", or the injected fault's name
+  std::string outcome = "ok";  // "ok", "client_closed", or the injected fault's name
   // Batching profiles only (-1 and [] otherwise): model times, before any socket write.
-  std::int64_t prefill_start_ns = -1;  // the first step computing its prompt began
-  std::int64_t prefill_end_ns = -1;    // the step that finished its prompt ended
+  std::int64_t prefill_start_ns = -1;     // the first step computing its prompt began
+  std::int64_t prefill_end_ns = -1;       // the step that finished its prompt ended
   std::vector<std::int64_t> chunk_batch;  // per text chunk: sequences in the step of its last token
-  std::string faults_json = "[]";     // the injected fault kinds (FaultPlan::names_json)
+  std::string faults_json = "[]";         // the injected fault kinds (FaultPlan::names_json)
   // Reasoning mode (--reasoning-tokens): the tokens of completion_tokens streamed as reasoning,
   // and which text chunk first carried answer text (-1: none), written as its time.
   std::int64_t reasoning_tokens = 0;

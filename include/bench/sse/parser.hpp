@@ -79,14 +79,14 @@ class Parser {
   bool dispatch(Sink& sink);
 
   Limits limits_;
-  std::string line_;        // bytes of the current, not yet terminated line
-  std::string data_;        // data buffer of the event being built
-  std::string event_type_;  // event type buffer of the event being built
-  std::string last_id_;     // last event id; persists across events
-  bool seen_data_field_ = false;   // a data field appeared since the last dispatch
-  bool skip_next_lf_ = false;      // previous byte was CR: an LF now completes CRLF
+  std::string line_;                   // bytes of the current, not yet terminated line
+  std::string data_;                   // data buffer of the event being built
+  std::string event_type_;             // event type buffer of the event being built
+  std::string last_id_;                // last event id; persists across events
+  bool seen_data_field_ = false;       // a data field appeared since the last dispatch
+  bool skip_next_lf_ = false;          // previous byte was CR: an LF now completes CRLF
   std::size_t bom_bytes_checked_ = 0;  // how many of the first 3 bytes matched the BOM
-  bool bom_done_ = false;          // BOM detection finished
+  bool bom_done_ = false;              // BOM detection finished
   Status status_ = Status::ok;
   std::int64_t comments_seen_ = 0;
 };

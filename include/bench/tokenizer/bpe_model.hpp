@@ -3,8 +3,8 @@
 // their order, and for SentencePiece-style files the fallback of unknown characters to byte
 // tokens "<0xNN>". Follows tokenizers/src/models/bpe/{model,word}.rs: a piece starts as its
 // characters; the pair of lowest rank (leftmost among equals) merges first, until none is left.
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -24,7 +24,9 @@ namespace bench::tokenizer {
 /// building a string (C++20 heterogeneous lookup).
 struct StringHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  std::size_t operator()(std::string_view text) const {
+    return std::hash<std::string_view>{}(text);
+  }
 };
 using Vocabulary = std::unordered_map<std::string, TokenId, StringHash, std::equal_to<>>;
 
@@ -78,8 +80,7 @@ class BpeModel {
   static constexpr std::size_t kCacheEntries = 1 << 16;
   static constexpr std::size_t kCachedPieceBytes = 256;
   mutable std::mutex cache_mutex_;
-  mutable std::unordered_map<std::string, std::vector<TokenId>, StringHash, std::equal_to<>>
-      cache_;
+  mutable std::unordered_map<std::string, std::vector<TokenId>, StringHash, std::equal_to<>> cache_;
 };
 
 }  // namespace bench::tokenizer

@@ -26,7 +26,7 @@ class ByteLevelMap {
 
  private:
   std::array<std::string, 256> characters_;  // byte -> its character, UTF-8
-  std::array<std::int16_t, 512> bytes_{};     // character (< U+0200) -> byte, -1 for none
+  std::array<std::int16_t, 512> bytes_{};    // character (< U+0200) -> byte, -1 for none
 };
 
 /// The one shared instance (the map is a constant of the format).

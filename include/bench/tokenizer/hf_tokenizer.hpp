@@ -38,9 +38,7 @@ class HfTokenizer final : public Tokenizer {
   std::string decode(const std::vector<TokenId>& ids) const override;
   /// What the file's post_processor adds to a single sequence (TemplateProcessing's special
   /// tokens, BERT's and RoBERTa's two; none for ByteLevel or no post_processor).
-  std::optional<std::size_t> added_special_tokens() const override {
-    return added_special_tokens_;
-  }
+  std::optional<std::size_t> added_special_tokens() const override { return added_special_tokens_; }
   const std::vector<std::string>& special_tokens() const override { return special_tokens_; }
   const std::string& description() const override { return description_; }
 

@@ -45,10 +45,10 @@ class Redactor {
   void mark_long_forms(std::string_view text, std::vector<bool>& hidden) const;
   void mark_short_forms(std::string_view text, std::vector<bool>& hidden) const;
 
-  std::vector<std::string> long_forms_;   // forms of kFragmentChars or more characters
-  std::vector<std::string> fragments_;    // every kFragmentChars-long piece of them, sorted
+  std::vector<std::string> long_forms_;      // forms of kFragmentChars or more characters
+  std::vector<std::string> fragments_;       // every kFragmentChars-long piece of them, sorted
   std::array<bool, 256> fragment_starts_{};  // first bytes of the fragments: a quick skip
-  std::vector<std::string> short_forms_;  // shorter forms, hidden as whole words
+  std::vector<std::string> short_forms_;     // shorter forms, hidden as whole words
 };
 
 /// Whether a header carries credentials: Authorization, Proxy-Authorization, api-key,

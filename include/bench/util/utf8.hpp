@@ -42,7 +42,8 @@ inline Utf8Prefix utf8_prefix(std::string_view text, std::size_t i) {
   out.valid = 1;
   while (out.valid < out.expected && i + out.valid < text.size()) {
     const auto next = static_cast<unsigned char>(text[i + out.valid]);
-    const bool fits = out.valid == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
+    const bool fits =
+        out.valid == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
     if (!fits) break;
     ++out.valid;
   }

@@ -43,21 +43,21 @@ inline constexpr std::int64_t kIdleCloseNs = 1'000'000'000;
 
 /// What a request is matched by when replayed: never its prompt text.
 struct Shape {
-  std::string method;  // "POST"
-  std::string path;    // "/v1/completions", query removed
+  std::string method;   // "POST"
+  std::string path;     // "/v1/completions", query removed
   bool stream = false;  // the JSON body's "stream" is true
 
   bool operator==(const Shape&) const = default;
 };
 
 struct Exchange {
-  std::string name;      // "0007": the files' stem
+  std::string name;             // "0007": the files' stem
   std::int64_t connection = 0;  // exchanges with the same number shared one TCP connection
   Shape shape;
   std::vector<std::pair<std::string, std::string>> request_headers;  // credentials redacted
   std::string request_body;
-  int status = 0;        // the response's status code; 0 = no status line arrived
-  std::string response;  // bytes as received
+  int status = 0;           // the response's status code; 0 = no status line arrived
+  std::string response;     // bytes as received
   std::vector<Read> reads;  // in order; the last one's end is response.size()
   Close close;
 };

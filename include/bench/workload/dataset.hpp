@@ -1,6 +1,6 @@
 #pragma once
-// --dataset random|sharegpt|jsonl|shared-prefix|random-ids|trace: the flags that define a run's prompts. The
-// prompts themselves come from open_prompt_source (prompt_source.hpp), on demand. Each
+// --dataset random|sharegpt|jsonl|shared-prefix|random-ids|trace: the flags that define a run's
+// prompts. The prompts themselves come from open_prompt_source (prompt_source.hpp), on demand. Each
 // dataset's own header has its rules and the peer code they follow.
 #include <cstddef>
 #include <cstdint>
@@ -22,14 +22,14 @@ std::string_view dataset_kind_name(DatasetKind kind);
 
 struct DatasetOptions {
   DatasetKind kind = DatasetKind::random;
-  std::string path;                   // --dataset-path: the sharegpt, jsonl or trace file
+  std::string path;  // --dataset-path: the sharegpt, jsonl or trace file
   // Requests of one point (warm-up + measured) when a count bounds it; nullopt for a timed
   // run. A file dataset gives each point its own items while the file lasts, and beyond it
   // draws with replacement, as vLLM does (prompt_source.hpp).
   std::optional<std::size_t> count;
-  std::int64_t input_len = 1024;      // --input-len: random prompt words; shared-prefix question
-  std::int64_t output_len = 128;      // --output-len: max_tokens (jsonl: lines without one)
-  double range_ratio = 0.0;           // --range-ratio (random, shared-prefix)
+  std::int64_t input_len = 1024;  // --input-len: random prompt words; shared-prefix question
+  std::int64_t output_len = 128;  // --output-len: max_tokens (jsonl: lines without one)
+  double range_ratio = 0.0;       // --range-ratio (random, shared-prefix)
   std::optional<std::int64_t> sharegpt_output_len;  // --sharegpt-output-len
   // --sharegpt-context-len, words (tokens with --tokenizer): drop conversations whose prompt +
   // output exceed it, in place of vLLM's limits (1024 prompt, 2048 total); nullopt = vLLM's.
@@ -37,9 +37,9 @@ struct DatasetOptions {
   std::int64_t prefix_groups = 64;        // --prefix-groups (shared-prefix)
   std::int64_t prefix_len = 2048;         // --prefix-len, words (shared-prefix)
   std::int64_t questions_per_group = 16;  // --questions-per-group (shared-prefix)
-  bool shuffle = true;                // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
-  std::uint64_t seed = 0;             // --seed
-  TraceOptions trace;                 // --trace-*: the trace dataset's (trace.hpp)
+  bool shuffle = true;                    // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
+  std::uint64_t seed = 0;                 // --seed
+  TraceOptions trace;                     // --trace-*: the trace dataset's (trace.hpp)
   // --multi-turn: sharegpt prompts carry their conversation's later human turns (follow_ups).
   bool follow_ups = false;
 };

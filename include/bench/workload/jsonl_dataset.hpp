@@ -28,8 +28,8 @@ namespace bench::workload {
 /// One line as a request. Throws DatasetError(path, line_number, what is wrong): not JSON
 /// (with the column), not an object, neither or both of prompt/messages, a wrong type or an
 /// empty value, a bad max_tokens.
-Prompt parse_jsonl_request(std::string_view line, const std::string& path,
-                           std::size_t line_number, std::int64_t default_output_len);
+Prompt parse_jsonl_request(std::string_view line, const std::string& path, std::size_t line_number,
+                           std::int64_t default_output_len);
 
 /// A jsonl file, indexed: every line is checked once when it is opened (a bad file fails on its
 /// first bad line, before any request is sent), and only the request lines' byte ranges are
@@ -45,7 +45,7 @@ class JsonlFile {
   explicit JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer = nullptr);
 
   std::size_t size() const { return file_.size(); }  // request lines
-  std::size_t lines() const { return lines_; }        // lines in the file, blank ones included
+  std::size_t lines() const { return lines_; }       // lines in the file, blank ones included
 
   /// The request of request line `item` (< size(), in file order). Safe from several threads.
   Prompt item(std::size_t item) const;
@@ -55,7 +55,6 @@ class JsonlFile {
   const LongestRequest& longest_request() const { return longest_; }
 
  private:
-
   DatasetOptions options_;
   const tokenizer::Tokenizer* tokenizer_;
   std::size_t lines_ = 0;

@@ -12,12 +12,12 @@
 namespace bench::workload {
 
 struct RandomPromptOptions {
-  std::int64_t count = 0;         // number of prompts
-  std::int64_t input_len = 0;     // words per prompt (>= 1)
-  std::int64_t output_len = 0;    // max_tokens per request (>= 1)
-  std::uint64_t seed = 0;         // same seed, same prompts
-  double range_ratio = 0.0;       // --range-ratio r in [0, 1]: lengths uniform around the
-                                  // targets (length_range); 0 = exactly input_len/output_len
+  std::int64_t count = 0;       // number of prompts
+  std::int64_t input_len = 0;   // words per prompt (>= 1)
+  std::int64_t output_len = 0;  // max_tokens per request (>= 1)
+  std::uint64_t seed = 0;       // same seed, same prompts
+  double range_ratio = 0.0;     // --range-ratio r in [0, 1]: lengths uniform around the
+                                // targets (length_range); 0 = exactly input_len/output_len
 };
 
 /// The inclusive range a length is drawn from, vLLM's RandomDataset.get_sampling_params:

@@ -31,7 +31,7 @@
 namespace bench::workload {
 
 // vLLM's thresholds, in words (tokens with a tokenizer).
-inline constexpr std::int64_t kShareGptMinLen = 4;          // shorter prompts (and replies) dropped
+inline constexpr std::int64_t kShareGptMinLen = 4;  // shorter prompts (and replies) dropped
 inline constexpr std::int64_t kShareGptMaxPromptLen = 1024;  // longer prompts dropped
 inline constexpr std::int64_t kShareGptMaxTotalLen = 2048;   // prompt + output; longer dropped
 

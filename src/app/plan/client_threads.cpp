@@ -31,8 +31,8 @@ std::string load_text(double cores) {
 // open loop's arrivals, unless the concurrency cap holds them back.
 double starts_per_s(const ClientThreadsInput& in, double request_s) {
   const auto streams = static_cast<double>(std::max<std::int64_t>(1, in.concurrency));
-  const double capped = request_s > 0 ? streams / request_s
-                                      : std::numeric_limits<double>::infinity();
+  const double capped =
+      request_s > 0 ? streams / request_s : std::numeric_limits<double>::infinity();
   const bool open_loop = in.rate_per_s > 0 && std::isfinite(in.rate_per_s);
   return open_loop ? std::min(in.rate_per_s, capped) : capped;
 }
@@ -47,9 +47,8 @@ ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
   ClientThreadsChoice out;
   out.cores_needed = (chunks * in.chunk_cost_us + starts * in.start_cost_us) / 1e6;
   const double wanted = std::ceil(out.cores_needed / kLoopShareOfCore);
-  const std::size_t cores_left = in.usable_cores > in.server_threads
-                                     ? in.usable_cores - in.server_threads
-                                     : 1;
+  const std::size_t cores_left =
+      in.usable_cores > in.server_threads ? in.usable_cores - in.server_threads : 1;
   const auto streams = static_cast<std::size_t>(std::max<std::int64_t>(1, in.concurrency));
   const std::size_t cap = std::min({cores_left, streams, kMaxLoops});
   out.loops = std::isfinite(wanted) && wanted < static_cast<double>(cap)
@@ -60,12 +59,11 @@ ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
     if (out.loops == streams && streams < cores_left) {
       out.reason += fmt::format(" (at most one loop a stream: concurrency {})", streams);
     } else if (in.server_threads > 0) {
-      out.reason += fmt::format(" ({} usable core{}, {} for the embedded server)",
-                                in.usable_cores, in.usable_cores == 1 ? "" : "s",
-                                in.server_threads);
+      out.reason += fmt::format(" ({} usable core{}, {} for the embedded server)", in.usable_cores,
+                                in.usable_cores == 1 ? "" : "s", in.server_threads);
     } else {
-      out.reason += fmt::format(" ({} usable core{})", in.usable_cores,
-                                in.usable_cores == 1 ? "" : "s");
+      out.reason +=
+          fmt::format(" ({} usable core{})", in.usable_cores, in.usable_cores == 1 ? "" : "s");
     }
   }
   return out;

@@ -86,10 +86,9 @@ std::string describe_client_threads(const RunPlan& plan, const PreparedRun& prep
   // A sweep: each point has its own loops, said in its results; here the range and the
   // heaviest point's reason.
   const LoadPoint& heaviest = plan.points[static_cast<std::size_t>(most - choices.begin())];
-  const std::string range =
-      fewest->loops == most->loops
-          ? fmt::format("{} at every point", most->loops)
-          : fmt::format("{} to {} by point", fewest->loops, most->loops);
+  const std::string range = fewest->loops == most->loops
+                                ? fmt::format("{} at every point", most->loops)
+                                : fmt::format("{} to {} by point", fewest->loops, most->loops);
   return fmt::format("bench: client: event loops {}; at {}: {}\n", range,
                      point_label_text(plan, heaviest), most->reason);
 }

@@ -147,7 +147,7 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
 }
 
 results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepared,
-                                 const LoadPoint& point) {
+                                  const LoadPoint& point) {
   results::RunContext context;
   context.base_url = prepared.target.shown_base_url;
   context.embedded_server = prepared.target.embedded != nullptr;
@@ -178,9 +178,9 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
   context.output_len = plan.output_len;
   // Shared-prefix groups, and a Mooncake trace's repeated hash-id blocks, share prefixes on
   // purpose.
-  context.prompts_share_prefixes =
-      prepared.prompts != nullptr ? prepared.prompts->shares_prefixes()
-                                  : plan.dataset.kind == workload::DatasetKind::shared_prefix;
+  context.prompts_share_prefixes = prepared.prompts != nullptr
+                                       ? prepared.prompts->shares_prefixes()
+                                       : plan.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = plan.reuse_prompts;
   context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
   context.provenance = results::provenance_to_json(this_build_and_host());
@@ -212,8 +212,7 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
   context.config["server_metrics"] = scraped;
   context.config["server_metrics_interval_s"] = plan.server.metrics_interval_s;
   if (plan.multi_turn.enabled) {
-    context.config[results::key::multi_turn] =
-        workload::multi_turn_options_json(plan.multi_turn);
+    context.config[results::key::multi_turn] = workload::multi_turn_options_json(plan.multi_turn);
   }
   return context;
 }
@@ -244,8 +243,8 @@ std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
     label = fmt::format("c={}", point.concurrency);
   }
   if (plan.repeats > 1) {
-    label += fmt::format("{}repeat {}/{}", label.empty() ? "" : " ", point.repeat + 1,
-                         plan.repeats);
+    label +=
+        fmt::format("{}repeat {}/{}", label.empty() ? "" : " ", point.repeat + 1, plan.repeats);
   }
   return label;
 }

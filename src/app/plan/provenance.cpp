@@ -15,8 +15,9 @@ namespace bench::app {
 
 namespace {
 
-// libcurl as loaded at run time (curl_version_info, https://curl.se/libcurl/c/curl_version_info.html),
-// which a shared library upgrade can change under the same bench binary.
+// libcurl as loaded at run time (curl_version_info,
+// https://curl.se/libcurl/c/curl_version_info.html), which a shared library upgrade can change
+// under the same bench binary.
 std::string loaded_libcurl() {
   const curl_version_info_data* info = curl_version_info(CURLVERSION_NOW);
   return info != nullptr && info->version != nullptr ? info->version : "unknown";

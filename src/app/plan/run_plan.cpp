@@ -115,9 +115,9 @@ void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOpti
   if (offsets == nullptr) return;
   const auto rows = static_cast<std::int64_t>(offsets->size());
   if (rows <= options.warmup_requests) {
-    throw std::invalid_argument(fmt::format(
-        "--warmup-requests {}: the trace replays {} rows, which leaves none to measure",
-        options.warmup_requests, rows));
+    throw std::invalid_argument(
+        fmt::format("--warmup-requests {}: the trace replays {} rows, which leaves none to measure",
+                    options.warmup_requests, rows));
   }
   const std::int64_t left = rows - options.warmup_requests;
   options.num_prompts = options.num_prompts_given ? std::min(options.num_prompts, left) : left;
@@ -170,10 +170,10 @@ std::string describe_load(const cli::RunOptions& options) {
                                         options.duration_hard ? " (hard)" : "")
                           : fmt::format("{} requests", options.num_prompts);
   if (options.multi_turn.enabled) bound = describe_sessions(options, bound);
-  std::string warmup = options.warmup_duration_s > 0
-                           ? fmt::format(" after {} of warm-up",
-                                         cli::format_duration(options.warmup_duration_s))
-                           : fmt::format(" ({} warm-up)", options.warmup_requests);
+  std::string warmup =
+      options.warmup_duration_s > 0
+          ? fmt::format(" after {} of warm-up", cli::format_duration(options.warmup_duration_s))
+          : fmt::format(" ({} warm-up)", options.warmup_requests);
   const std::string repeats =
       options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
   // An open loop without --concurrency has no cap (its 65536 slots are no one's choice).
@@ -230,8 +230,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.reuse_prompts = options.reuse_prompts;
   plan.seed = options.seed;
   plan.concurrency_given = options.concurrency_given;
-  plan.most_concurrency =
-      *std::max_element(options.concurrency.begin(), options.concurrency.end());
+  plan.most_concurrency = *std::max_element(options.concurrency.begin(), options.concurrency.end());
   plan.bounds = {options.num_prompts, options.warmup_requests, options.warmup_duration_s,
                  options.duration_s, options.duration_hard};
   plan.arrivals = arrivals_of(options);
@@ -308,7 +307,7 @@ RunPlan ProbePlanner::at(double load) const {
   RunPlan plan = plan_run(probe);
   // Labels say the probe's load; the open files are the run's options' (as the search prepares).
   plan.sweep_variable = search_.over == cli::SearchOver::rate ? SweepVariable::request_rate
-                                                             : SweepVariable::concurrency;
+                                                              : SweepVariable::concurrency;
   plan.most_concurrency =
       *std::max_element(options_.concurrency.begin(), options_.concurrency.end());
   return plan;

@@ -20,14 +20,16 @@ std::string host_name() {
 std::string describe_shard(const ShardPlan& shard) {
   std::string lines;
   if (shard.count > 1) {
-    lines += fmt::format("bench: shard {}/{} (from {}, 0-based): requests k with k mod {} == {}, "
-                         "its share of the concurrency\n",
-                         shard.index, shard.count, shard.source, shard.count, shard.index);
+    lines += fmt::format(
+        "bench: shard {}/{} (from {}, 0-based): requests k with k mod {} == {}, "
+        "its share of the concurrency\n",
+        shard.index, shard.count, shard.source, shard.count, shard.index);
   }
   if (shard.start_at_unix_ns) {
-    lines += fmt::format("bench: the first request waits for --start-at {} (Ctrl-C stops the "
-                         "wait)\n",
-                         shard.start_at);
+    lines += fmt::format(
+        "bench: the first request waits for --start-at {} (Ctrl-C stops the "
+        "wait)\n",
+        shard.start_at);
   }
   return lines;
 }

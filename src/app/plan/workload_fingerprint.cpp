@@ -31,8 +31,8 @@ json file_identity(const std::string& path) {
 json dataset_definition(const cli::RunOptions& options) {
   json dataset = options.dataset;  // its kind and own parameters (workload/dataset.hpp)
   dataset.erase("dataset_path");
-  dataset["file"] = options.dataset.path.empty() ? json(nullptr)
-                                                 : file_identity(options.dataset.path);
+  dataset["file"] =
+      options.dataset.path.empty() ? json(nullptr) : file_identity(options.dataset.path);
   dataset["input_len"] = options.input_len;
   dataset["output_len"] = options.output_len;
   // A tokenizer makes lengths tokens: other prompts. Absent without one, so earlier results'
@@ -60,15 +60,15 @@ json load_shape(const cli::RunOptions& options) {
 }
 
 json single_turn_definition(const cli::RunOptions& options) {
-  return {{"generator_version", workload::kPromptGeneratorVersion},
-          {"dataset", dataset_definition(options)},
-          {"endpoint", std::string(protocol::endpoint_name(options.endpoint))},
-          {"ignore_eos", options.ignore_eos},
-          {"temperature", options.temperature ? json(*options.temperature) : json(nullptr)},
-          {"extra_body", options.extra_body.empty() ? json::object()
-                                                    : json::parse(options.extra_body)},
-          {"load", load_shape(options)},
-          {"tokenizer", nullptr}};  // bench counts words; a tokenizer, when added, goes here
+  return {
+      {"generator_version", workload::kPromptGeneratorVersion},
+      {"dataset", dataset_definition(options)},
+      {"endpoint", std::string(protocol::endpoint_name(options.endpoint))},
+      {"ignore_eos", options.ignore_eos},
+      {"temperature", options.temperature ? json(*options.temperature) : json(nullptr)},
+      {"extra_body", options.extra_body.empty() ? json::object() : json::parse(options.extra_body)},
+      {"load", load_shape(options)},
+      {"tokenizer", nullptr}};  // bench counts words; a tokenizer, when added, goes here
 }
 
 }  // namespace

@@ -60,10 +60,11 @@ std::string Progress::line(double elapsed_s) {
   const std::optional<std::int64_t> rss = util::current_rss_bytes();
   const std::string memory =
       rss ? fmt::format(" | RSS {:.0f} MiB", static_cast<double>(*rss) / (1 << 20)) : "";
-  return fmt::format("{}{}{}, {} in flight, {} failed | ~{:.0f} output tok/s, ~{:.0f} total "
-                     "tok/s{} | {:.1f} s",
-                     plan_.label.empty() ? "" : plan_.label + ": ", done, left, started - finished,
-                     failed, output_rate_, output_rate_ + input_rate_, memory, elapsed_s);
+  return fmt::format(
+      "{}{}{}, {} in flight, {} failed | ~{:.0f} output tok/s, ~{:.0f} total "
+      "tok/s{} | {:.1f} s",
+      plan_.label.empty() ? "" : plan_.label + ": ", done, left, started - finished, failed,
+      output_rate_, output_rate_ + input_rate_, memory, elapsed_s);
 }
 
 void Progress::run() {

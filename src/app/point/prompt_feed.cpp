@@ -25,9 +25,9 @@ std::uint64_t PromptFeed::request_of(std::uint64_t ordinal) const {
 
 PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make_body) const {
   const std::uint64_t request = request_of(ordinal);
-  const std::uint64_t index =
-      plan_.reuse_modulo > 0 ? workload::prompt_index(0, request % plan_.reuse_modulo)
-                             : workload::prompt_index(plan_.stream, request);
+  const std::uint64_t index = plan_.reuse_modulo > 0
+                                  ? workload::prompt_index(0, request % plan_.reuse_modulo)
+                                  : workload::prompt_index(plan_.stream, request);
   workload::Prompt prompt = plan_.source->prompt(index);
   if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
   return PreparedRequest{request, make_body(prompt), prompt.input_len, prompt.client_tokens,

@@ -78,8 +78,8 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     const TurnOutcome outcome = record_.ok()          ? TurnOutcome::ok
                                 : record_.cancelled() ? TurnOutcome::cancelled
                                                       : TurnOutcome::failed;
-    const std::optional<SessionEnd> ended = driver_.sessions_->on_turn_end(
-        *session_slot_, outcome, reader_.answer_text(), end_ns);
+    const std::optional<SessionEnd> ended =
+        driver_.sessions_->on_turn_end(*session_slot_, outcome, reader_.answer_text(), end_ns);
     if (ended) driver_.sink_.on_session(*ended);
   }
 
@@ -201,10 +201,9 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   const TurnToSend turn = sessions_->take(send_ns - plan_.epoch_ns);
   protocol::RequestOptions request = plan_.request;
   request.max_tokens = plan_.output_len_override.value_or(turn.user->output_len);
-  std::string body =
-      request.endpoint == protocol::Endpoint::chat
-          ? protocol::build_chat_request_body(request, turn.history->chat_messages())
-          : protocol::build_request_body(request, turn.history->transcript());
+  std::string body = request.endpoint == protocol::Endpoint::chat
+                         ? protocol::build_chat_request_body(request, turn.history->chat_messages())
+                         : protocol::build_request_body(request, turn.history->transcript());
   Slot& slot = acquire_slot();
   metrics::RequestRecord& record = slot.begin();
   slot.begin_turn(turn.slot);
@@ -274,8 +273,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
 
   const std::size_t server =
       plan_.spread != nullptr ? plan_.spread->server_of_request(index, record.session) : 0;
-  return engine::TransferRequest{plan_.urls[server], std::move(prepared.body), plan_.headers,
-                                 slot};
+  return engine::TransferRequest{plan_.urls[server], std::move(prepared.body), plan_.headers, slot};
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

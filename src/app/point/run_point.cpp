@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <fstream>
 #include <limits>
-#include <optional>
-#include <exception>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -94,7 +94,9 @@ class Worker final : public RecordSink {
   Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
          std::shared_ptr<metrics::SampleBudget> samples,
          const std::shared_ptr<metrics::SampleBudget>& server_samples)
-      : accumulator_(plan.summary, samples), multi_turn_(std::move(samples)), log_(plan.log),
+      : accumulator_(plan.summary, samples),
+        multi_turn_(std::move(samples)),
+        log_(plan.log),
         spread_(plan.driver.spread) {
     if (plan.driver.urls.size() > 1 && spread_ != nullptr) {
       for (std::size_t k = 0; k < plan.driver.urls.size(); ++k) {
@@ -102,9 +104,8 @@ class Worker final : public RecordSink {
       }
     }
     engine::EngineOptions engine = plan.engine;
-    engine.concurrency =
-        static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.engine.concurrency), threads,
-                                        index));
+    engine.concurrency = static_cast<std::int64_t>(
+        share(static_cast<std::size_t>(plan.engine.concurrency), threads, index));
     engine_ = std::make_unique<engine::Engine>(engine);
     DriverPlan driver = plan.driver;
     const RequestShare requests = thread_share(plan, index, threads);
@@ -113,16 +114,16 @@ class Worker final : public RecordSink {
     driver.measured_requests = measured_of(plan, requests);
     // Bodies ready for a whole opening burst of this thread's slots, and some to spare; the
     // cap bounds memory at very high concurrency (the loop builds any it runs short of).
-    driver.lookahead = std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64,
-                                             kMaxLookahead);
+    driver.lookahead =
+        std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64, kMaxLookahead);
     driver.early_stop = &early_stop;
     if (driver.sessions) {
       // Sessions are dealt whole, like requests: thread i of shard I opens the sessions k
       // with k mod (shards x threads) == its share's first, so no session spans two of them.
       driver.sessions->first = requests.first;
       driver.sessions->stride = requests.stride;
-      driver.sessions->open_at_once = std::max<std::size_t>(
-          1, share(driver.sessions->open_at_once, threads, index));
+      driver.sessions->open_at_once =
+          std::max<std::size_t>(1, share(driver.sessions->open_at_once, threads, index));
     }
     driver_ = std::make_unique<RequestDriver>(driver, *this);
   }
@@ -154,8 +155,8 @@ class Worker final : public RecordSink {
   // servers, shared out over them by the spread's weights.
   engine::PreconnectStats preconnect(const PointPlan& plan, std::size_t index,
                                      std::size_t threads) {
-    const auto count = static_cast<std::int64_t>(
-        share(static_cast<std::size_t>(plan.preconnect), threads, index));
+    const auto count =
+        static_cast<std::int64_t>(share(static_cast<std::size_t>(plan.preconnect), threads, index));
     engine::PreconnectStats opened;
     for (std::size_t k = 0; k < plan.preconnect_urls.size(); ++k) {
       const std::int64_t part = spread_ != nullptr && plan.preconnect_urls.size() > 1
@@ -296,7 +297,8 @@ void per_server_figures(std::vector<std::unique_ptr<Worker>>& workers, bool shar
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   // More threads than concurrency slots would leave some with none.
   const std::size_t threads = std::clamp<std::size_t>(
-      plan.client_threads, 1, static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
+      plan.client_threads, 1,
+      static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
   EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
   // One budget of raw latency values for the whole point, across its threads.
   const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
@@ -308,7 +310,8 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
         std::make_unique<Worker>(plan, i, threads, early_stop, samples, server_samples));
   }
   engine::PreconnectStats preconnect;
-  for (std::size_t i = 0; i < threads; ++i) add(preconnect, workers[i]->preconnect(plan, i, threads));
+  for (std::size_t i = 0; i < threads; ++i)
+    add(preconnect, workers[i]->preconnect(plan, i, threads));
   PointResult result;
   if (plan.start_at_unix_ns && !wait_for_wall_clock(*plan.start_at_unix_ns, stop)) {
     result.interrupted = true;
@@ -347,9 +350,8 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   for (const auto& worker : workers) {
     result.next_request = std::max(result.next_request, worker->next_request());
     if (worker->first_send_ns() == std::numeric_limits<std::int64_t>::max()) continue;
-    result.clock.first_send_ns =
-        std::min(result.clock.first_send_ns.value_or(worker->first_send_ns()),
-                 worker->first_send_ns());
+    result.clock.first_send_ns = std::min(
+        result.clock.first_send_ns.value_or(worker->first_send_ns()), worker->first_send_ns());
   }
   for (std::size_t i = 1; i < workers.size(); ++i) {
     workers[0]->accumulator().merge(std::move(workers[i]->accumulator()));

@@ -11,10 +11,10 @@ namespace bench::app {
 namespace {
 
 std::string late_sleeps(const metrics::ClientLoad& load) {
-  return fmt::format("{} of {} sleeps of the event loop ended over 1 ms after their time "
-                     "(latest {:.1f} ms)",
-                     load.late_timer_wakes, load.timer_wakes,
-                     ns_to_ms(load.latest_timer_wake_ns));
+  return fmt::format(
+      "{} of {} sleeps of the event loop ended over 1 ms after their time "
+      "(latest {:.1f} ms)",
+      load.late_timer_wakes, load.timer_wakes, ns_to_ms(load.latest_timer_wake_ns));
 }
 
 // What shows the host delayed the loop: its late sleeps, and its wait for a CPU.
@@ -35,9 +35,10 @@ std::string host_evidence(const metrics::ClientLoad& load) {
 std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verdict) {
   const double busiest_percent = load.busiest_thread_utilization * 100;
   if (verdict.client_bound) {
-    return fmt::format("because the client was saturated (an event loop had work {:.0f}% of "
-                       "the run)",
-                       busiest_loop_demand(load) * 100);
+    return fmt::format(
+        "because the client was saturated (an event loop had work {:.0f}% of "
+        "the run)",
+        busiest_loop_demand(load) * 100);
   }
   if (verdict.host_late) {
     return fmt::format(
@@ -73,12 +74,12 @@ std::string busy_loop_warning(const metrics::ClientLoad& load) {
 }  // namespace
 
 results::ClientCheck check_client(const metrics::RunSummary& summary,
-                                 const metrics::ClientLoad& load) {
+                                  const metrics::ClientLoad& load) {
   results::ClientCheck check;
   check.load = load;
   const std::int64_t requests = summary.sent + summary.warmup_requests;
-  const ClientLateness lateness{
-      summary.client_lag_ms.count > 0 ? summary.client_lag_ms.p99 : 0.0, requests};
+  const ClientLateness lateness{summary.client_lag_ms.count > 0 ? summary.client_lag_ms.p99 : 0.0,
+                                requests};
   const ClientVerdict verdict = judge_client(load, lateness);
   check.saturated = verdict.client_bound;
   check.host_late = verdict.host_late;

@@ -27,8 +27,7 @@ std::int64_t ServerSpread::share_of(std::int64_t total, std::size_t server) cons
   std::int64_t given = 0;
   for (const std::int64_t weight : weights_) given += total * weight / sum;
   const std::int64_t left = total - given;  // fewer than servers(): one each to the first
-  return total * weights_[server] / sum +
-         (static_cast<std::int64_t>(server) < left ? 1 : 0);
+  return total * weights_[server] / sum + (static_cast<std::int64_t>(server) < left ? 1 : 0);
 }
 
 }  // namespace bench::app

@@ -60,9 +60,8 @@ SessionEnd SessionScheduler::end_of(const Session& session, TurnOutcome last) co
   end.turns_planned = static_cast<std::int64_t>(session.turns.size());
   end.turns_completed = session.turns_completed;
   end.failed = last == TurnOutcome::failed;
-  end.cut_short =
-      last == TurnOutcome::cancelled || (last == TurnOutcome::ok && !end.failed &&
-                                         end.turns_completed < end.turns_planned);
+  end.cut_short = last == TurnOutcome::cancelled || (last == TurnOutcome::ok && !end.failed &&
+                                                     end.turns_completed < end.turns_planned);
   end.start_ns = session.start_ns;
   end.end_ns = session.last_end_ns;
   return end;
@@ -79,8 +78,9 @@ std::optional<SessionEnd> SessionScheduler::on_turn_end(std::size_t slot, TurnOu
     ++session.turns_completed;
     ++session.next_turn;
     if (session.next_turn < static_cast<std::int64_t>(session.turns.size())) {
-      const std::int64_t think_ns = workload::think_time_ns(
-          plan_.think_time, plan_.seed, session.index, static_cast<std::uint64_t>(session.next_turn));
+      const std::int64_t think_ns =
+          workload::think_time_ns(plan_.think_time, plan_.seed, session.index,
+                                  static_cast<std::uint64_t>(session.next_turn));
       ready_.emplace(end_ns + think_ns, slot);
       return std::nullopt;
     }

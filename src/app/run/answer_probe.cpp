@@ -22,29 +22,27 @@ constexpr std::size_t kExcerptChars = 80;
 
 // Extra-body keys that would carry the answer past its end (vLLM's and SGLang's ignore_eos and
 // min_tokens; vllm/sampling_params.py) or sample it (n, best_of): left out of the check's body.
-constexpr const char* kDroppedExtraKeys[] = {"ignore_eos", "min_tokens", "n", "best_of", "tools",
-                                            "tool_choice", "response_format"};
+constexpr const char* kDroppedExtraKeys[] = {
+    "ignore_eos", "min_tokens", "n", "best_of", "tools", "tool_choice", "response_format"};
 
 // Why an answer was not judged, one line: the refusal, the failure, or the broken stream.
-std::string not_judged_reason(const engine::FetchResult& got,
-                              const metrics::RequestRecord& record,
+std::string not_judged_reason(const engine::FetchResult& got, const metrics::RequestRecord& record,
                               const util::Redactor& redactor) {
   if (got.http_status == 0) return "no response: " + redactor.redact(got.end.message);
   if (got.http_status != 200) {
     return fmt::format(
         "HTTP {}: {}", got.http_status,
-        answer_check::answer_excerpt(
-            redactor.redact(protocol::error_message_from_body(got.body)), kExcerptChars));
+        answer_check::answer_excerpt(redactor.redact(protocol::error_message_from_body(got.body)),
+                                     kExcerptChars));
   }
-  return fmt::format("the stream failed ({}): {}", metrics::error_class_name(record.error),
-                     answer_check::answer_excerpt(redactor.redact(record.error_message),
-                                                  kExcerptChars));
+  return fmt::format(
+      "the stream failed ({}): {}", metrics::error_class_name(record.error),
+      answer_check::answer_excerpt(redactor.redact(record.error_message), kExcerptChars));
 }
 
 KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
                       const answer_check::KnownAnswerPrompt& prompt) {
-  const protocol::RequestOptions request =
-      answer_probe_request(target.request, prompt.max_tokens);
+  const protocol::RequestOptions request = answer_probe_request(target.request, prompt.max_tokens);
   const std::string body =
       request.endpoint == protocol::Endpoint::chat
           ? protocol::build_chat_request_body(
@@ -75,8 +73,8 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
   }
   const std::string& content = reader.answer_text();
   const std::string& reasoning = reader.kept_reasoning_text();
-  const answer_check::Verdict verdict = answer_check::judge_answer(
-      prompt, {content, reasoning, record.finish_reason == "length"});
+  const answer_check::Verdict verdict =
+      answer_check::judge_answer(prompt, {content, reasoning, record.finish_reason == "length"});
   result.verdict = verdict.plausible ? AnswerVerdict::plausible : AnswerVerdict::implausible;
   result.problems = verdict.problems;
   // What it answered; what it thought only when it answered nothing.
@@ -115,8 +113,7 @@ results::AnswerCheck probe_answers(const AnswerProbeTarget& target) {
   results::AnswerCheck check;
   const bool chat = target.request.endpoint == protocol::Endpoint::chat;
   for (std::size_t server = 0; server < target.urls.size(); ++server) {
-    for (const answer_check::KnownAnswerPrompt& prompt :
-         answer_check::known_answer_prompts(chat)) {
+    for (const answer_check::KnownAnswerPrompt& prompt : answer_check::known_answer_prompts(chat)) {
       check.answers.push_back(ask(target, server, prompt));
     }
   }

@@ -5,12 +5,12 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/merge/merge.hpp"
-#include "bench/report/report.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/report/html_report.hpp"
+#include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/results/shard_state.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/util/atomic_file.hpp"
 
 namespace bench::app {
@@ -86,18 +86,15 @@ namespace {
 void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
                   std::ostream& out) {
   switch (options.format) {
-    case cli::OutputFormat::json:
-      out << merged.results.dump(2) << "\n";
-      return;
+    case cli::OutputFormat::json: out << merged.results.dump(2) << "\n"; return;
     case cli::OutputFormat::csv: {
       const bool sweep = bench::results::is_sweep(merged.results);
-      out << results::to_csv(sweep ? merged.results[bench::results::key::points]
-                                        .get<std::vector<nlohmann::json>>()
-                                  : std::vector<nlohmann::json>{merged.results});
+      out << results::to_csv(
+          sweep ? merged.results[bench::results::key::points].get<std::vector<nlohmann::json>>()
+                : std::vector<nlohmann::json>{merged.results});
       return;
     }
-    case cli::OutputFormat::text:
-      break;
+    case cli::OutputFormat::text: break;
   }
   const nlohmann::json& stamp = merged.results[bench::results::key::merged];
   std::string hosts;

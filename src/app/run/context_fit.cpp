@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/workload/random_prompts.hpp"
 #include "bench/app/run/run_stages.hpp"
+#include "bench/workload/random_prompts.hpp"
 
 namespace bench::app {
 
@@ -20,10 +20,8 @@ std::string context_remedy(workload::DatasetKind kind, std::int64_t max_model_le
                          max_model_len);
     case workload::DatasetKind::jsonl:
       return "shorten those lines' prompts or max_tokens (--output-len for lines without one)";
-    case workload::DatasetKind::trace:
-      return "the trace's rows ask for more than this model holds";
-    default:
-      return "lower the dataset's lengths";
+    case workload::DatasetKind::trace: return "the trace's rows ask for more than this model holds";
+    default: return "lower the dataset's lengths";
   }
 }
 
@@ -59,14 +57,15 @@ ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared) {
   if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::random_ids) {
     return dataset_fit(fit, kind, plan, prepared);
   }
-  fit.longest_prompt = workload::length_range(plan.dataset.input_len, plan.dataset.range_ratio).high;
+  fit.longest_prompt =
+      workload::length_range(plan.dataset.input_len, plan.dataset.range_ratio).high;
   if (prepared.template_overhead && !plan.tokenizer.input_len_includes_template) {
     fit.longest_prompt += prepared.template_overhead->tokens;
   }
-  fit.longest_output = plan.output_len_from_extra_body
-                           ? plan.output_len
-                           : workload::length_range(plan.dataset.output_len,
-                                                    plan.dataset.range_ratio).high;
+  fit.longest_output =
+      plan.output_len_from_extra_body
+          ? plan.output_len
+          : workload::length_range(plan.dataset.output_len, plan.dataset.range_ratio).high;
   if (plan.multi_turn.enabled && plan.multi_turn.turns) fit.turns = *plan.multi_turn.turns;
   return fit;
 }

@@ -9,13 +9,14 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/plan/shard_results.hpp"
 #include "bench/app/point/live_counters.hpp"
 #include "bench/app/point/progress.hpp"
 #include "bench/app/point/run_point.hpp"
 #include "bench/app/point/self_check.hpp"
+#include "bench/app/run/run_stages.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_tokenizer.hpp"
-#include "bench/app/plan/shard_results.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
@@ -24,7 +25,6 @@
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/redact.hpp"
-#include "bench/app/run/run_stages.hpp"
 
 namespace bench::app {
 
@@ -118,8 +118,8 @@ void put_per_server(json& results, const PreparedRun& prepared, double duration_
 
 // The point's results object, and the notes on it for stderr: per-chunk usage as received
 // (a server may ignore continuous_usage_stats), the client's own warnings.
-PointReport report_point(const RunPlan& plan, const PreparedRun& prepared,
-                         const LoadPoint& point, PointResult result,
+PointReport report_point(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
+                         PointResult result,
                          std::optional<results::ServerMetricsWindow> server_window,
                          std::ostream& err) {
   PointReport out;
@@ -149,16 +149,13 @@ PointReport report_point(const RunPlan& plan, const PreparedRun& prepared,
   }
   const std::string label = point_label_text(plan, point);
   for (const std::string& warning : lengths.warnings) {
-    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
-        << "\n";
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning << "\n";
   }
   for (const std::string& warning : out.context.client.warnings) {
-    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
-        << "\n";
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning << "\n";
   }
   if (const auto cache = results::prompt_cache_warning(out.summary, out.context)) {
-    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << *cache
-        << "\n";
+    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << *cache << "\n";
   }
   return out;
 }
@@ -208,8 +205,8 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
 
-PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared,
-                          const LoadPoint& point, RecordLog* log, ServerMetricsScraper* scraper,
+PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
+                          RecordLog* log, ServerMetricsScraper* scraper,
                           const std::atomic<bool>& stop, std::ostream& err) {
   const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   schedule::OpenLoopPlan arrivals = open_loop_plan(plan, point.rate_per_s);
@@ -260,8 +257,7 @@ PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
     if (r > 0 && stop.load()) break;
     if (tools.flush != nullptr) tools.flush->before_point(err);
     const LoadPoint repeat = repeat_of(point, r, stream_stride);
-    repeats.push_back(
-        measure_point(plan, prepared, repeat, tools.log, tools.scraper, stop, err));
+    repeats.push_back(measure_point(plan, prepared, repeat, tools.log, tools.scraper, stop, err));
     stamp_workload(repeats.back().results, plan, plan.workload, {point}, tools.flush);
     if (!repeats.back().stopped_early.empty()) break;  // no later repeat could succeed either
   }

@@ -9,22 +9,22 @@
 
 #include <fmt/format.h>
 
-#include "bench/app/run/answer_probe.hpp"
-#include "bench/app/server/server_identity.hpp"
 #include "bench/app/point/server_spread.hpp"
+#include "bench/app/run/answer_probe.hpp"
+#include "bench/app/run/run_stages.hpp"
+#include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_tokenizer.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/app/server/token_setup.hpp"
-#include "bench/cli/exit_codes.hpp"
 #include "bench/app/server/tokenizer_files.hpp"
-#include "bench/tokenizer/tokenizer.hpp"
+#include "bench/cli/exit_codes.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "bench/tokenizer/tokenizer.hpp"
 #include "bench/util/open_file_limit.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/prompt_source.hpp"
-#include "bench/app/run/run_stages.hpp"
 
 namespace bench::app {
 
@@ -42,18 +42,20 @@ void open_prompts(const RunPlan& plan, PreparedRun& prepared, std::ostream& err)
   prepared.prompts = workload::open_prompt_source(plan.dataset, lengths);
   if (!plan.output.quiet) {
     err << "bench: " << prepared.prompts->summary()
-        << (plan.reuse_prompts ? "; --reuse-prompts: every point resends the first one's"
-                                  : "")
+        << (plan.reuse_prompts ? "; --reuse-prompts: every point resends the first one's" : "")
         << "\n";
   }
 }
 
 // --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
-void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine,
-                    PreparedRun& prepared, std::ostream& err) {
-  const TokenServer server{prepared.target.first_base_url(), prepared.urls.front(), &plan.headers,
+void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine, PreparedRun& prepared,
+                    std::ostream& err) {
+  const TokenServer server{prepared.target.first_base_url(),
+                           prepared.urls.front(),
+                           &plan.headers,
                            engine,
-                           prepared.request, prepared.redactor.get()};
+                           prepared.request,
+                           prepared.redactor.get()};
   if (plan.tokenizer.source == TokenizerSource::server) {
     prepared.tokenizer = open_server_tokenizer(server);
   }
@@ -63,15 +65,16 @@ void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine,
   if (prepared.request.endpoint != protocol::Endpoint::chat) return;
   prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
   if (!prepared.template_overhead && includes_template) {
-    throw RunError("--input-len-includes-template: the chat template's tokens could not be "
-                   "measured (no chat tokenizer on the server, no usage in a probe's answer)");
+    throw RunError(
+        "--input-len-includes-template: the chat template's tokens could not be "
+        "measured (no chat tokenizer on the server, no usage in a probe's answer)");
   }
   if (quiet) return;
   if (prepared.template_overhead) {
-    err << fmt::format("bench: chat template: {} tokens a prompt (measured by {}); {}\n",
-                       prepared.template_overhead->tokens, prepared.template_overhead->method,
-                       includes_template ? "--input-len includes them"
-                           : "--input-len counts content only");
+    err << fmt::format(
+        "bench: chat template: {} tokens a prompt (measured by {}); {}\n",
+        prepared.template_overhead->tokens, prepared.template_overhead->method,
+        includes_template ? "--input-len includes them" : "--input-len counts content only");
   } else {
     err << "bench: chat template: overhead unknown (no chat tokenizer on the server, no usage "
            "in a probe's answer)\n";
@@ -96,8 +99,7 @@ void check_server_context(const RunPlan& plan, const engine::EngineOptions& engi
   for (const std::string& difference : differences) {
     if (!plan.output.quiet) err << "bench: warning: the servers differ: " << difference << "\n";
   }
-  const std::optional<ContextVerdict> verdict =
-      check_context_fit(context_fit_of(plan, prepared));
+  const std::optional<ContextVerdict> verdict = check_context_fit(context_fit_of(plan, prepared));
   if (!verdict) return;
   if (verdict->refuse) throw std::invalid_argument(verdict->line);
   if (!plan.output.quiet) {
@@ -142,8 +144,7 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   }
   if (prepared.request.model.empty()) {
     prepared.request.model =
-        discover_model(prepared.target.first_base_url(), plan.headers, engine,
-                       *prepared.redactor);
+        discover_model(prepared.target.first_base_url(), plan.headers, engine, *prepared.redactor);
   }
   if (tokens) {
     open_tokenizer(plan, engine, prepared, err);
@@ -157,10 +158,9 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
        probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
                              *prepared.redactor));
   if (plan.server.answer_check) {
-    prepared.answer_check = run_answer_check(
-        {prepared.urls, &plan.headers, prepared.request, engine, plan.limits,
-         prepared.redactor.get()},
-        plan.output.quiet, err);
+    prepared.answer_check = run_answer_check({prepared.urls, &plan.headers, prepared.request,
+                                              engine, plan.limits, prepared.redactor.get()},
+                                             plan.output.quiet, err);
   }
   return prepared;
 }

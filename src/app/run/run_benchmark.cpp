@@ -10,6 +10,7 @@
 
 #include "bench/app/plan/shard_results.hpp"
 #include "bench/app/plan/workload_fingerprint.hpp"
+#include "bench/app/run/run_stages.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/report/answer_check.hpp"
@@ -23,7 +24,6 @@
 #include "bench/util/redact.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/generator_version.hpp"
-#include "bench/app/run/run_stages.hpp"
 
 namespace bench::app {
 
@@ -56,16 +56,16 @@ bool open_services(const RunPlan& plan, PreparedRun& prepared, RunServices& serv
     return false;
   }
   if (plan.server.flush_cache) {
-    services.flush.emplace(
-        FlushServer{prepared.target.first_base_url(), &plan.headers, plan.engine, prepared.redactor.get()},
-        prepared.request, err, plan.output.quiet);
+    services.flush.emplace(FlushServer{prepared.target.first_base_url(), &plan.headers, plan.engine,
+                                       prepared.redactor.get()},
+                           prepared.request, err, plan.output.quiet);
   }
   if (plan.server.metrics) {
     std::vector<MetricsServer> servers;
     for (const std::string& url :
          server_metrics_urls(plan.server.metrics_urls, prepared.target.base_urls)) {
-      servers.push_back({url, &plan.headers, plan.engine,
-                         util::redactor_for_request(plan.headers, url)});
+      servers.push_back(
+          {url, &plan.headers, plan.engine, util::redactor_for_request(plan.headers, url)});
     }
     services.scraper.emplace(std::move(servers), plan.server.metrics_interval_s);
   }
@@ -91,9 +91,8 @@ bool write_files(const OutputPlan& output, const RunResults& run, RecordLog* log
     });
   }
   if (!output.html_path.empty() && !run.results.is_null()) {
-    attempt([&] {
-      write_file_atomically(output.html_path, report::render_html_report(run.results));
-    });
+    attempt(
+        [&] { write_file_atomically(output.html_path, report::render_html_report(run.results)); });
   }
   if (log != nullptr) attempt([&] { log->commit(); });
   return written;
@@ -114,8 +113,7 @@ RunResults assemble(const RunPlan& plan, std::vector<PointReport> points, bool i
                            ? results::rate_to_json(point.rate_per_s)
                            : json(point.concurrency));
     }
-    run.results =
-        results::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, objects);
+    run.results = results::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, objects);
     run.results["interrupted"] = interrupted;
   } else if (!run.points.empty()) {
     run.results = run.points.front().results;
@@ -274,8 +272,8 @@ int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream
 
 }  // namespace
 
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
-                  std::ostream& out, std::ostream& err) {
+int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop, std::ostream& out,
+                  std::ostream& err) {
   std::optional<RunPlan> plan;
   try {
     plan = plan_run(options);  // the planning step: nothing below reads the options

@@ -10,13 +10,13 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/run/run_stages.hpp"
 #include "bench/app/search/load_search.hpp"
 #include "bench/app/search/search_report.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/report/report.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
-#include "bench/app/run/run_stages.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -38,8 +38,8 @@ SearchSetup search_setup(const cli::SearchOptions& search) {
   setup.max_time_s = search.max_time_s;
   const bool whole = search.slo_window == cli::SloWindow::whole;
   setup.warmup = search.warmup_given ? "as given (--warmup-*)"
-                 : by_rate || whole ? "none"
-                                    : "one wave: the probe's concurrency in requests";
+                 : by_rate || whole  ? "none"
+                                     : "one wave: the probe's concurrency in requests";
   return setup;
 }
 
@@ -49,9 +49,7 @@ void print_search(const OutputPlan& output, const json& results, const std::vect
     case cli::OutputFormat::json:
       out << results_for_scripts(output, results).dump(2) << "\n";
       break;
-    case cli::OutputFormat::csv:
-      out << results::to_csv(probes);
-      break;
+    case cli::OutputFormat::csv: out << results::to_csv(probes); break;
     case cli::OutputFormat::text:
       out << report::render_sweep_table(results) << "\n" << message << "\n";
       break;
@@ -97,12 +95,10 @@ std::variant<json, int> measure_probe(const RunPlan& plan, const PreparedRun& pr
 // probe meets none.
 ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& setup,
                          gate::GateOn gate_on, const std::atomic<bool>& stop) {
-  ProbeOutcome outcome{load, false,
-                       failed_slo(setup.slos, slo_view(results, setup.slo_window), gate_on),
-                       results.value("output_throughput", 0.0),
-                       results.value("median_e2e_latency_ms", 0.0)};
-  outcome.met =
-      outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
+  ProbeOutcome outcome{
+      load, false, failed_slo(setup.slos, slo_view(results, setup.slo_window), gate_on),
+      results.value("output_throughput", 0.0), results.value("median_e2e_latency_ms", 0.0)};
+  outcome.met = outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
   return outcome;
 }
 

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "bench/gate/slo.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/writer.hpp"
 
 namespace bench::app {
 
@@ -17,7 +17,7 @@ using nlohmann::json;
 
 std::string load_text(const SearchSetup& setup, double load) {
   return setup.variable == SweepVariable::request_rate ? fmt::format("rate {:g} req/s", load)
-                                          : fmt::format("concurrency {:g}", load);
+                                                       : fmt::format("concurrency {:g}", load);
 }
 
 json probe_json(const ProbeOutcome* probe) {
@@ -46,14 +46,14 @@ std::string ending(const SearchSetup& setup, const LoadSearch& search) {
           kSaturationLatencyGrowth * 100);
     }
     case SearchEnd::time_budget:
-      return fmt::format("; --max-time {:g}s was spent after {} probes: the best answer so far, "
-                         "not resolved to --resolution {}",
-                         setup.max_time_s, search.probes().size(), resolution_text(setup.plan));
+      return fmt::format(
+          "; --max-time {:g}s was spent after {} probes: the best answer so far, "
+          "not resolved to --resolution {}",
+          setup.max_time_s, search.probes().size(), resolution_text(setup.plan));
     case SearchEnd::interrupted:
       return fmt::format("; interrupted after {} probes: the best answer so far",
                          search.probes().size());
-    default:
-      return "";
+    default: return "";
   }
 }
 
@@ -103,16 +103,16 @@ json slo_view(const json& results, cli::SloWindow window) {
   return view;
 }
 
-std::string failed_slo(const std::vector<gate::Gate>& slos, const json& results,
-                       gate::GateOn on) {
+std::string failed_slo(const std::vector<gate::Gate>& slos, const json& results, gate::GateOn on) {
   for (const gate::Gate& slo : slos) {
     const gate::GateOutcome outcome = gate::evaluate({&slo, 1}, results, on);
     if (!outcome.failed()) continue;
     const gate::Violation& violation = outcome.violations.front();
-    const std::string metric = slo.kind == gate::GateKind::max_error_rate ? "error_rate" : slo.metric;
+    const std::string metric =
+        slo.kind == gate::GateKind::max_error_rate ? "error_rate" : slo.metric;
     // The figure, or why it could not be read (an unknown figure fails its SLO).
-    const std::string why = violation.value ? fmt::format("{} = {:.4g}", metric, *violation.value)
-                                            : violation.message;
+    const std::string why =
+        violation.value ? fmt::format("{} = {:.4g}", metric, *violation.value) : violation.message;
     return fmt::format("{} ({}{})", gate::slo_text(slo), why,
                        violation.point.empty() ? "" : ", " + violation.point);
   }
@@ -146,21 +146,20 @@ json search_to_json(const SearchSetup& setup, const LoadSearch& search,
   json probe_list = json::array();
   for (const ProbeOutcome& probe : search.probes()) probe_list.push_back(probe_json(&probe));
   const std::optional<double> answer = search.answer();
-  json described = {
-      {"variable", sweep_variable_name(setup.variable)},
-      {"slos", slos},
-      {"slo_window", cli::slo_window_name(setup.slo_window)},
-      {"warmup", setup.warmup},
-      {"start", setup.plan.start},
-      {"cap", setup.plan.cap},
-      {"resolution", resolution_text(setup.plan)},
-      {"max_time_s", setup.max_time_s > 0 ? json(setup.max_time_s) : json()},
-      {"end", search_end_name(search.end())},
-      {"answer", answer ? json(*answer) : json()},
-      {"message", search_message(setup, search)},
-      {"last_passing", probe_json(search.last_passing())},
-      {"first_failing", probe_json(search.first_failing())},
-      {"probes", probe_list}};
+  json described = {{"variable", sweep_variable_name(setup.variable)},
+                    {"slos", slos},
+                    {"slo_window", cli::slo_window_name(setup.slo_window)},
+                    {"warmup", setup.warmup},
+                    {"start", setup.plan.start},
+                    {"cap", setup.plan.cap},
+                    {"resolution", resolution_text(setup.plan)},
+                    {"max_time_s", setup.max_time_s > 0 ? json(setup.max_time_s) : json()},
+                    {"end", search_end_name(search.end())},
+                    {"answer", answer ? json(*answer) : json()},
+                    {"message", search_message(setup, search)},
+                    {"last_passing", probe_json(search.last_passing())},
+                    {"first_failing", probe_json(search.first_failing())},
+                    {"probes", probe_list}};
   // The probes as a sweep in load order, as the table and the HTML report read one.
   std::vector<std::size_t> order(probes.size());
   std::iota(order.begin(), order.end(), std::size_t{0});

@@ -69,9 +69,10 @@ CacheFlush::CacheFlush(FlushServer server, protocol::RequestOptions& request, st
     if (given == request.extra_body.end()) {
       request.extra_body["cache_prompt"] = false;
     } else if (*given != json(false)) {
-      err << fmt::format("bench: --flush-cache: llama.cpp: --extra-body sets cache_prompt {}, "
-                         "left as given: the prefix cache is not flushed\n",
-                         given->dump());
+      err << fmt::format(
+          "bench: --flush-cache: llama.cpp: --extra-body sets cache_prompt {}, "
+          "left as given: the prefix cache is not flushed\n",
+          given->dump());
       return;
     }
     method_ = FlushMethod::cache_prompt_false;
@@ -103,12 +104,11 @@ bool CacheFlush::post(std::string_view path, std::string* failure) const {
   const engine::FetchResult answer = engine::fetch(url, *server_.headers, "{}", server_.engine);
   if (answer.http_status == 200) return true;
   if (failure != nullptr) {
-    *failure = answer.http_status == 0
-                   ? fmt::format("POST {} failed: {}", path,
-                                 server_.redactor->redact(answer.end.message))
-                   : fmt::format("POST {} answered HTTP {}: {}", path, answer.http_status,
-                                 server_.redactor->redact(
-                                     protocol::error_message_from_body(answer.body)));
+    *failure =
+        answer.http_status == 0
+            ? fmt::format("POST {} failed: {}", path, server_.redactor->redact(answer.end.message))
+            : fmt::format("POST {} answered HTTP {}: {}", path, answer.http_status,
+                          server_.redactor->redact(protocol::error_message_from_body(answer.body)));
   }
   return false;
 }

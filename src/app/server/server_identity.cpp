@@ -56,7 +56,8 @@ bool read_models(std::string_view body, const std::string& model, ServerIdentity
     if (!card.is_object() || card.value("id", "") != model) continue;
     keep_first(identity.model, string_at(card, "id"));
     keep_first(identity.max_model_len, positive_at(card, "max_model_len"));
-    if (const auto owner = string_at(card, "owned_by")) keep_first(identity.family, family_of_owner(*owner));
+    if (const auto owner = string_at(card, "owned_by"))
+      keep_first(identity.family, family_of_owner(*owner));
   }
   return true;
 }
@@ -101,17 +102,17 @@ ServerIdentity common_identity(const std::vector<ServerIdentity>& servers,
   for (std::size_t k = 1; k < servers.size(); ++k) {
     const ServerIdentity& server = servers[k];
     if (server.max_model_len) {
-      common.max_model_len = std::min(common.max_model_len.value_or(*server.max_model_len),
-                                      *server.max_model_len);
+      common.max_model_len =
+          std::min(common.max_model_len.value_or(*server.max_model_len), *server.max_model_len);
     }
     const ServerIdentity& first = servers.front();
     if (differs(first.family, server.family) || differs(first.version, server.version) ||
         differs(first.model, server.model)) {
-      differences.push_back(fmt::format(
-          "{} is {} {} serving {}, unlike {} ({} {} serving {})", shown_urls[k],
-          server.family.value_or("?"), server.version.value_or("?"), server.model.value_or("?"),
-          shown_urls.front(), first.family.value_or("?"), first.version.value_or("?"),
-          first.model.value_or("?")));
+      differences.push_back(fmt::format("{} is {} {} serving {}, unlike {} ({} {} serving {})",
+                                        shown_urls[k], server.family.value_or("?"),
+                                        server.version.value_or("?"), server.model.value_or("?"),
+                                        shown_urls.front(), first.family.value_or("?"),
+                                        first.version.value_or("?"), first.model.value_or("?")));
     }
   }
   return common;
@@ -185,9 +186,8 @@ std::optional<ContextVerdict> check_session_fit(const ContextFit& fit, std::int6
                   "before it, up to {} tokens each, and asks max_tokens {}: up to {} in all, "
                   "beyond the model's max_model_len {} tokens; later turns may be refused "
                   "(fewer --turns, or a shorter --input-len or --output-len)",
-                  fit.turns, fit.longest_prompt, fit.in_tokens ? "tokens" : "words",
-                  fit.turns - 1, fit.longest_output, fit.longest_output, longest,
-                  max_model_len)};
+                  fit.turns, fit.longest_prompt, fit.in_tokens ? "tokens" : "words", fit.turns - 1,
+                  fit.longest_output, fit.longest_output, longest, max_model_len)};
 }
 
 }  // namespace

@@ -33,8 +33,8 @@ std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& ser
   }
   const server_metrics::ParseResult parsed = server_metrics::parse_exposition(answer.body, limits);
   if (!parsed.ok()) {
-    failure = fmt::format("GET {}: not a Prometheus text exposition ({})", url,
-                          parsed.error->describe());
+    failure =
+        fmt::format("GET {}: not a Prometheus text exposition ({})", url, parsed.error->describe());
     return std::nullopt;
   }
   return server_metrics::read_snapshot(parsed.exposition);

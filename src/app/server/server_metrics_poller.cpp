@@ -10,7 +10,10 @@ namespace bench::app {
 
 MetricsPoller::MetricsPoller(const MetricsServer& server, std::int64_t interval_ns,
                              const LiveCounters* live)
-    : server_(server), live_(live), interval_ns_(std::max<std::int64_t>(1, interval_ns)), origin_ns_(now_ns()) {
+    : server_(server),
+      live_(live),
+      interval_ns_(std::max<std::int64_t>(1, interval_ns)),
+      origin_ns_(now_ns()) {
   outcome_.interval_s = ns_to_s(interval_ns_);
   outcome_.origin_steady_ns = origin_ns_;
   thread_ = std::thread([this] { loop(); });
@@ -81,10 +84,9 @@ void MetricsPoller::poll_once() {
     outcome_.queue.add(server_metrics::classify_queue(snapshot->requests_running,
                                                       snapshot->requests_waiting, in_flight));
   }
-  outcome_.series.add(server_metrics::GaugeReading{start_ns - origin_ns_,
-                                                   snapshot->requests_running,
-                                                   snapshot->requests_waiting,
-                                                   snapshot->kv_cache_usage_ratio});
+  outcome_.series.add(
+      server_metrics::GaugeReading{start_ns - origin_ns_, snapshot->requests_running,
+                                   snapshot->requests_waiting, snapshot->kv_cache_usage_ratio});
 }
 
 }  // namespace bench::app

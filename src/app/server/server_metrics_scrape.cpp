@@ -56,7 +56,7 @@ void ServerMetricsScraper::before_point(const LiveCounters* live) {
 }
 
 results::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warmup_requests,
-                                                              std::ostream& err, bool quiet) {
+                                                               std::ostream& err, bool quiet) {
   // Every poller stops before any closing scrape, so that none of them is read under load.
   std::vector<std::optional<results::GaugePolls>> polls;
   for (auto& watched : watched_) {
@@ -87,8 +87,8 @@ results::ServerMetricsWindow ServerMetricsScraper::after_point(std::int64_t warm
 }
 
 results::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
-                                                            std::int64_t warmup_requests,
-                                                            std::ostream& err, bool quiet) {
+                                                             std::int64_t warmup_requests,
+                                                             std::ostream& err, bool quiet) {
   results::ServerMetricsWindow window;
   window.url = util::url_without_password(watched.server.url);
   window.warmup_requests = warmup_requests;
@@ -104,8 +104,9 @@ results::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
   }
   window.delta = server_metrics::delta_between(*watched.before, *after);
   if (after->family == server_metrics::ServerFamily::unknown) {
-    window.delta->notes.push_back("no names of a known server family (vllm:, sglang:, "
-                                  "llamacpp:, tgi_, trtllm_) in the exposition");
+    window.delta->notes.push_back(
+        "no names of a known server family (vllm:, sglang:, "
+        "llamacpp:, tgi_, trtllm_) in the exposition");
   }
   return window;
 }

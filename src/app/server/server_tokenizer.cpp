@@ -19,7 +19,7 @@ constexpr std::string_view kProbeText = "Hello world";
 
 struct Answer {
   long http_status = 0;
-  json body;  // discarded when not JSON
+  json body;            // discarded when not JSON
   std::string problem;  // transport failure or the server's error message; empty when 200
   engine::TransferEnd end;
 };
@@ -51,8 +51,9 @@ bool has_ids(const Answer& answer) {
 // answers {"tokens": []} to a body without "content"), then TGI's.
 std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& last_problem) {
   const std::string text(kProbeText);
-  const Answer vllm = exchange(
-      server, "/tokenize", {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}});
+  const Answer vllm =
+      exchange(server, "/tokenize",
+               {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}});
   const std::string shown = util::url_without_password(server.base_url) + "/tokenize";
   if (vllm.http_status == 0) {
     throw RunError(failed_exchange_text("POST", shown, vllm.end, vllm.problem));
@@ -73,8 +74,8 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
   if (has_ids(llamacpp) && llamacpp.body.is_object()) return ServerDialect::llamacpp;
   const Answer tgi = exchange(server, "/tokenize", {{"inputs", text}});
   if (has_ids(tgi) && tgi.body.is_array()) return ServerDialect::tgi;
-  last_problem = fmt::format("HTTP {}{}", tgi.http_status,
-                             tgi.problem.empty() ? "" : ": " + tgi.problem);
+  last_problem =
+      fmt::format("HTTP {}{}", tgi.http_status, tgi.problem.empty() ? "" : ": " + tgi.problem);
   return std::nullopt;
 }
 
@@ -82,12 +83,9 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
 
 std::string_view server_dialect_name(ServerDialect dialect) {
   switch (dialect) {
-    case ServerDialect::vllm:
-      return "vLLM";
-    case ServerDialect::llamacpp:
-      return "llama.cpp";
-    case ServerDialect::tgi:
-      break;
+    case ServerDialect::vllm: return "vLLM";
+    case ServerDialect::llamacpp: return "llama.cpp";
+    case ServerDialect::tgi: break;
   }
   return "TGI";
 }
@@ -128,7 +126,8 @@ std::unique_ptr<ServerTokenizer> ServerTokenizer::open(TokenizerServer server) {
 }
 
 ServerTokenizer::ServerTokenizer(TokenizerServer server, ServerDialect dialect)
-    : server_(std::move(server)), dialect_(dialect),
+    : server_(std::move(server)),
+      dialect_(dialect),
       description_(fmt::format("server /tokenize ({} dialect)", server_dialect_name(dialect))) {}
 
 json ServerTokenizer::post(std::string_view path, const json& body) const {
@@ -158,10 +157,8 @@ std::vector<TokenId> ServerTokenizer::encode(std::string_view text) const {
     case ServerDialect::vllm:
       return tokenize(
           {{"model", server_.model}, {"prompt", content}, {"add_special_tokens", false}});
-    case ServerDialect::llamacpp:
-      return tokenize({{"content", content}, {"add_special", false}});
-    case ServerDialect::tgi:
-      break;
+    case ServerDialect::llamacpp: return tokenize({{"content", content}, {"add_special", false}});
+    case ServerDialect::tgi: break;
   }
   return tokenize({{"inputs", content}});
 }
@@ -178,8 +175,7 @@ std::string ServerTokenizer::decode(const std::vector<TokenId>& ids) const {
       answer = post("/detokenize", {{"tokens", ids}});
       key = "content";
       break;
-    case ServerDialect::tgi:
-      throw TokenizerError("TGI has no /detokenize");
+    case ServerDialect::tgi: throw TokenizerError("TGI has no /detokenize");
   }
   const auto text = answer.find(key);
   if (text == answer.end() || !text->is_string()) {
@@ -203,8 +199,7 @@ std::optional<std::size_t> ServerTokenizer::count_chat(const json& messages) con
       }
       return tokenize({{"content", *prompt}, {"add_special", true}}).size();
     }
-    case ServerDialect::tgi:
-      break;
+    case ServerDialect::tgi: break;
   }
   return std::nullopt;
 }

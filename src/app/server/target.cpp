@@ -89,8 +89,8 @@ std::string discover_model(const std::string& base_url, const std::vector<std::s
   if (!model) throw RunError(fmt::format("GET {} listed no model; pass --model", shown_url));
   // The id is shown and stored as it is; one that holds a credential is not used.
   if (redactor.redact(*model) != *model) {
-    throw RunError(fmt::format("GET {} listed a model id holding a credential; pass --model",
-                               shown_url));
+    throw RunError(
+        fmt::format("GET {} listed a model id holding a credential; pass --model", shown_url));
   }
   return *model;
 }
@@ -129,8 +129,7 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
                            const util::Redactor& redactor) {
   request.continuous_usage_stats = true;
   request.max_tokens = 2;
-  return probe(url, headers, protocol::build_request_body(request, "Hello"), engine, redactor)
-      .ok();
+  return probe(url, headers, protocol::build_request_body(request, "Hello"), engine, redactor).ok();
 }
 
 std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,

@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "bench/app/plan/client_threads.hpp"
-#include "bench/app/point/run_point.hpp"
-#include "bench/app/server/server_identity.hpp"
-#include "bench/app/point/server_spread.hpp"
 #include "bench/app/plan/shard_results.hpp"
 #include "bench/app/plan/sweep_variable.hpp"
+#include "bench/app/point/run_point.hpp"
+#include "bench/app/point/server_spread.hpp"
+#include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/app/server/token_setup.hpp"
 #include "bench/cli/options.hpp"
@@ -45,8 +45,8 @@ namespace bench::app {
 
 /// One load level of a run: the single run, or one value of a sweep.
 struct LoadPoint {
-  std::int64_t concurrency = 0;                // requests in flight at most
-  double rate_per_s = cli::kUnlimitedRate;     // offered load; infinity = closed loop
+  std::int64_t concurrency = 0;             // requests in flight at most
+  double rate_per_s = cli::kUnlimitedRate;  // offered load; infinity = closed loop
   // The point's stream of the prompt source: its own prompts, none sent by another point (or
   // repeat: repeat r of point p takes stream p + r x points, so repeat 0 is a single run's).
   std::uint64_t prompt_stream = 0;
@@ -70,34 +70,34 @@ struct TokenizerPlan {
 /// How much each point sends and for how long (a trace's rows settled: --num-prompts is the
 /// rows replayed after the warm-up's).
 struct PointBounds {
-  std::int64_t num_prompts = 0;     // measured requests (sessions with --multi-turn) unless timed
+  std::int64_t num_prompts = 0;  // measured requests (sessions with --multi-turn) unless timed
   std::int64_t warmup_requests = 0;
-  double warmup_duration_s = 0;     // 0: warm up by count
-  double duration_s = 0;            // measured phase, seconds; 0: bounded by num_prompts
-  bool duration_hard = false;       // cancel what is in flight at the end of duration_s
+  double warmup_duration_s = 0;  // 0: warm up by count
+  double duration_s = 0;         // measured phase, seconds; 0: bounded by num_prompts
+  bool duration_hard = false;    // cancel what is in flight at the end of duration_s
 };
 
 /// The servers and what bench asks of them beside the load.
 struct ServerPlan {
-  std::vector<std::string> base_urls;      // empty: the embedded simulator with `sim`
-  std::vector<std::int64_t> weights;       // --server-weights; empty: round robin
+  std::vector<std::string> base_urls;  // empty: the embedded simulator with `sim`
+  std::vector<std::int64_t> weights;   // --server-weights; empty: round robin
   sim::SimOptions sim;
   cli::PerChunkUsage per_chunk_usage = cli::PerChunkUsage::auto_detect;
   bool answer_check = true;
-  bool flush_cache = false;                // empty the prefix cache before each measurement
-  bool metrics = false;                    // --server-metrics
-  std::vector<std::string> metrics_urls;   // as given (server_metrics_urls reads them)
-  double metrics_interval_s = 1.0;         // 0: the window's edges only
+  bool flush_cache = false;               // empty the prefix cache before each measurement
+  bool metrics = false;                   // --server-metrics
+  std::vector<std::string> metrics_urls;  // as given (server_metrics_urls reads them)
+  double metrics_interval_s = 1.0;        // 0: the window's edges only
 };
 
 /// What the run prints and writes, and what it is held to.
 struct OutputPlan {
   cli::OutputFormat format = cli::OutputFormat::text;  // stdout's
   std::optional<results::Compat> json_compat;  // --json-compat: a peer's view; none: bench's
-  std::string output_file;    // also the JSON results, written whole
-  std::string html_path;      // also the HTML report
-  std::string save_requests;  // the JSONL request log
-  bool quiet = false;         // no progress or notes on stderr
+  std::string output_file;                     // also the JSON results, written whole
+  std::string html_path;                       // also the HTML report
+  std::string save_requests;                   // the JSONL request log
+  bool quiet = false;                          // no progress or notes on stderr
   std::vector<gate::Gate> gates;
   gate::GateOn gate_on = gate::GateOn::mean;
   bool max_error_rate_given = false;  // failed requests within it do not fail the run
@@ -115,26 +115,26 @@ struct RunPlan {
   // --reuse-prompts: request r of every point sends prompt r mod this of stream 0; 0 = fresh.
   std::uint64_t reuse_prompts_modulo = 0;
   std::uint64_t seed = 0;
-  protocol::RequestOptions request;   // model and continuous_usage_stats: set by prepare
+  protocol::RequestOptions request;  // model and continuous_usage_stats: set by prepare
   // max_tokens of every request when one value holds for all: --output-len, or what
   // --extra-body sends in its place (max_completion_tokens or max_tokens).
   std::int64_t output_len = 0;
   bool output_len_from_extra_body = false;  // then every prompt's max_tokens is replaced by it
-  std::vector<std::string> headers;   // every request's, the API key's included
-  engine::EngineOptions engine;       // concurrency: the point's, set by point_plan
-  protocol::StreamLimits limits;      // --max-line-bytes, --max-response-bytes
-  std::vector<LoadPoint> points;      // measured one after another, in this order
-  bool concurrency_given = false;     // --concurrency was given (an open loop's cap)
-  std::int64_t most_concurrency = 0;  // --concurrency's largest: the open files it needs
+  std::vector<std::string> headers;         // every request's, the API key's included
+  engine::EngineOptions engine;             // concurrency: the point's, set by point_plan
+  protocol::StreamLimits limits;            // --max-line-bytes, --max-response-bytes
+  std::vector<LoadPoint> points;            // measured one after another, in this order
+  bool concurrency_given = false;           // --concurrency was given (an open loop's cap)
+  std::int64_t most_concurrency = 0;        // --concurrency's largest: the open files it needs
   SweepVariable sweep_variable = SweepVariable::none;  // what the points differ in
-  std::size_t repeats = 1;  // --repeat: measurements of each point
+  std::size_t repeats = 1;                             // --repeat: measurements of each point
   PointBounds bounds;
-  schedule::OpenLoopPlan arrivals;    // an open-loop point's, its rate aside (open_loop_plan)
-  schedule::RampUp ramp;              // --ramp-up-* as given (arrivals hold it with a strategy)
+  schedule::OpenLoopPlan arrivals;  // an open-loop point's, its rate aside (open_loop_plan)
+  schedule::RampUp ramp;            // --ramp-up-* as given (arrivals hold it with a strategy)
   ShardPlan shard;
   std::optional<std::size_t> client_threads;  // --client-threads N; none: auto, per point
-  std::int64_t preconnect = -1;       // connections opened before the epoch; -1: as needed
-  metrics::Slo goodput;               // --goodput's SLOs
+  std::int64_t preconnect = -1;               // connections opened before the epoch; -1: as needed
+  metrics::Slo goodput;                       // --goodput's SLOs
   std::uint64_t latency_sample_budget = 0;
   ServerPlan server;
   OutputPlan output;
@@ -169,13 +169,13 @@ class ProbePlanner {
 
 /// What contacting the server settled, and the prompt source every point draws from.
 struct PreparedRun {
-  Target target;                         // the server (and the embedded one, if started)
+  Target target;  // the server (and the embedded one, if started)
   // The endpoint's full URL on each server, in their order (the first is asked what the run
   // needs of one server), and with several which one each request goes to (null with one).
   // On the heap: drivers keep its address.
   std::vector<std::string> urls;
   std::shared_ptr<const ServerSpread> spread;
-  protocol::RequestOptions request;      // the plan's, with the model and per-chunk usage
+  protocol::RequestOptions request;  // the plan's, with the model and per-chunk usage
   std::unique_ptr<workload::PromptSource> prompts;  // every request's prompt, made on demand
   // --tokenizer: what counts lengths (null: words), and on chat the template's measured tokens.
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
@@ -183,7 +183,7 @@ struct PreparedRun {
   // Hides the credentials in every server text bench keeps. On the heap: the server's tokenizer
   // and the request drivers keep its address, and a PreparedRun is moved after they take it.
   std::shared_ptr<const util::Redactor> redactor = std::make_shared<const util::Redactor>();
-  ServerIdentity server;    // what the server says of itself (server_identity.hpp)
+  ServerIdentity server;  // what the server says of itself (server_identity.hpp)
   // The answer check's block (results/answer_check.hpp), made before the run; null when off.
   nlohmann::json answer_check = nullptr;
 };
@@ -218,7 +218,7 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
 /// The report's context of a point, before it runs (started_at, interrupted and the client
 /// check are the run's to fill).
 results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepared,
-                                 const LoadPoint& point);
+                                  const LoadPoint& point);
 
 /// A point's label in a sweep: {"concurrency": 8} or {"request_rate": 16 | "inf"}; the
 /// progress line's "c=8" / "rate=16"; both empty for a single run. With --repeat N > 1 both

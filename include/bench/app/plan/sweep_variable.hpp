@@ -10,12 +10,9 @@ enum class SweepVariable { none, concurrency, request_rate };
 /// The sweep variable's name in the results ("concurrency", "request_rate"); "" for none.
 inline std::string sweep_variable_name(SweepVariable variable) {
   switch (variable) {
-    case SweepVariable::concurrency:
-      return "concurrency";
-    case SweepVariable::request_rate:
-      return "request_rate";
-    case SweepVariable::none:
-      break;
+    case SweepVariable::concurrency: return "concurrency";
+    case SweepVariable::request_rate: return "request_rate";
+    case SweepVariable::none: break;
   }
   return "";
 }

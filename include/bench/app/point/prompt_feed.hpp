@@ -22,12 +22,12 @@ namespace bench::app {
 
 /// One request, ready to send.
 struct PreparedRequest {
-  std::uint64_t request = 0;    // the driver's request number (warm-up first)
-  std::string body;             // the serialized request body
-  std::int64_t input_len = 0;   // the prompt's length as the workload counts it (words, or
-                                // tokens with a tokenizer)
+  std::uint64_t request = 0;        // the driver's request number (warm-up first)
+  std::string body;                 // the serialized request body
+  std::int64_t input_len = 0;       // the prompt's length as the workload counts it (words, or
+                                    // tokens with a tokenizer)
   std::int64_t client_tokens = -1;  // its tokens as the tokenizer counted what is sent; -1: none
-  std::int64_t output_len = 0;  // max_tokens asked
+  std::int64_t output_len = 0;      // max_tokens asked
 };
 
 /// Turns a prompt into the body to send.
@@ -76,14 +76,14 @@ class PromptFeed {
 
   FeedPlan plan_;
   std::mutex mutex_;
-  std::condition_variable room_;        // the producer waits here for space in ready_
+  std::condition_variable room_;  // the producer waits here for space in ready_
   // Built and not yet taken: ordinals next_to_take_, next_to_take_ + 1, ... (guarded by mutex_).
   std::deque<PreparedRequest> ready_;
   // Ordinal the caller takes next: written by the caller only, under mutex_ (which the
   // producer reads it under), so the caller may read it without the lock.
   std::uint64_t next_to_take_ = 0;
-  bool stopping_ = false;               // guarded by mutex_
-  std::uint64_t built_by_caller_ = 0;   // the caller's thread only
+  bool stopping_ = false;              // guarded by mutex_
+  std::uint64_t built_by_caller_ = 0;  // the caller's thread only
   // The caller's own copy of plan_.make_body: the two threads never share its state.
   BodyMaker caller_make_body_;
   std::thread producer_;

@@ -51,24 +51,24 @@ struct DriverPlan {
   std::vector<std::string> urls;
   const ServerSpread* spread = nullptr;
   const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
-  protocol::RequestOptions request;                  // body shape (max_tokens comes per prompt)
+  protocol::RequestOptions request;                   // body shape (max_tokens comes per prompt)
   protocol::StreamLimits limits;
   // Counts the output of a response without usage (a --tokenizer file; outlives the driver);
   // null: the chunk estimate.
   const tokenizer::Tokenizer* output_counter = nullptr;
   const workload::PromptSource* prompts = nullptr;  // outlives the driver
-  std::uint64_t prompt_stream = 0;         // the point's stream of it
+  std::uint64_t prompt_stream = 0;                  // the point's stream of it
   std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh
   // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
   std::optional<std::int64_t> output_len_override;
   std::size_t lookahead = 64;  // request bodies made ahead at most
-  std::int64_t epoch_ns = 0;  // steady clock: record times and schedule offsets count from it
+  std::int64_t epoch_ns = 0;   // steady clock: record times and schedule offsets count from it
   // Open loop: request i is due at its offset in this schedule after the epoch, and there are
   // schedule->size() requests in all. Null: closed loop, every request due as soon as a slot
   // is free. Outlives the driver.
   const schedule::OpenLoopSchedule* schedule = nullptr;
-  std::size_t first = 0;   // this driver's first request index
-  std::size_t stride = 1;  // and the step to its next one
+  std::size_t first = 0;            // this driver's first request index
+  std::size_t stride = 1;           // and the step to its next one
   std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
   // Requests from this index on are not sent: a point run in phases (its warm-up drained
   // before its measured requests, for --server-metrics) sends [first, end_request) in each.
@@ -130,7 +130,7 @@ class RequestDriver final : public engine::RequestSource {
 
   DriverPlan plan_;
   RecordSink& sink_;
-  std::unique_ptr<PromptFeed> feed_;  // owns which request comes next; null with sessions
+  std::unique_ptr<PromptFeed> feed_;            // owns which request comes next; null with sessions
   std::unique_ptr<SessionScheduler> sessions_;  // --multi-turn: owns which turn comes next
   // --session-header: each session's header lines, by session (see headers_of).
   std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;

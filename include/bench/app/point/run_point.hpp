@@ -21,10 +21,10 @@
 namespace bench::app {
 
 struct PointPlan {
-  DriverPlan driver;             // epoch, first, stride and measured share are set per thread
-  engine::EngineOptions engine;  // concurrency: the whole point's, shared out over the threads
+  DriverPlan driver;                  // epoch, first, stride and measured share are set per thread
+  engine::EngineOptions engine;       // concurrency: the whole point's, shared out over the threads
   std::size_t measured_requests = 0;  // closed loop: measured requests in all (SIZE_MAX: by time)
-  std::size_t first_request = 0;  // the index the point starts from (a later phase of it)
+  std::size_t first_request = 0;      // the index the point starts from (a later phase of it)
   // The epoch is set this long before the point starts, ns: an open-loop schedule's later phase
   // (first_request's offset), so that its first request is due at once rather than after an
   // idle stretch as long as the phases before it.
@@ -54,9 +54,9 @@ struct PointPlan {
 
 /// When a point's clock started, on both clocks, and its first send.
 struct PointClock {
-  std::int64_t epoch_steady_ns = 0;  // the steady clock at the epoch
-  std::int64_t epoch_unix_ns = 0;    // the wall clock then (ns since the Unix epoch)
-  std::optional<std::int64_t> first_send_ns;  // the first request's send, after the epoch
+  std::int64_t epoch_steady_ns = 0;              // the steady clock at the epoch
+  std::int64_t epoch_unix_ns = 0;                // the wall clock then (ns since the Unix epoch)
+  std::optional<std::int64_t> first_send_ns;     // the first request's send, after the epoch
   std::optional<std::int64_t> start_at_unix_ns;  // --start-at, when the point waited for it
 };
 

@@ -17,6 +17,6 @@ namespace bench::app {
 inline constexpr double kMaxBodiesBuiltOnLoopFraction = 0.01;
 
 results::ClientCheck check_client(const metrics::RunSummary& summary,
-                                 const metrics::ClientLoad& load);
+                                  const metrics::ClientLoad& load);
 
 }  // namespace bench::app

@@ -34,12 +34,12 @@ struct SessionPlan {
 
 /// A turn to send now.
 struct TurnToSend {
-  std::size_t slot = 0;        // the open session's slot: give it back to on_turn_end
-  std::uint64_t session = 0;   // the session's index
-  std::int64_t turn = 0;       // 0-based
-  std::int64_t due_ns = 0;     // when it became due: its intended start
-  const workload::UserTurn* user = nullptr;          // valid until on_turn_end
-  const workload::Conversation* history = nullptr;   // ends with this turn's user text
+  std::size_t slot = 0;                      // the open session's slot: give it back to on_turn_end
+  std::uint64_t session = 0;                 // the session's index
+  std::int64_t turn = 0;                     // 0-based
+  std::int64_t due_ns = 0;                   // when it became due: its intended start
+  const workload::UserTurn* user = nullptr;  // valid until on_turn_end
+  const workload::Conversation* history = nullptr;  // ends with this turn's user text
 };
 
 /// How a session ended.
@@ -47,8 +47,8 @@ struct SessionEnd {
   std::uint64_t session = 0;
   std::int64_t turns_planned = 0;
   std::int64_t turns_completed = 0;  // turns that ended successfully
-  bool failed = false;     // a failed turn ended the session
-  bool cut_short = false;  // bench cancelled a turn (a stop), or the run ended first
+  bool failed = false;               // a failed turn ended the session
+  bool cut_short = false;            // bench cancelled a turn (a stop), or the run ended first
   std::int64_t start_ns = 0;         // its first turn's send
   std::int64_t end_ns = 0;           // its last turn's end
   bool completed() const { return !failed && !cut_short && turns_completed == turns_planned; }
@@ -89,9 +89,9 @@ class SessionScheduler {
     std::uint64_t index = 0;
     std::vector<workload::UserTurn> turns;
     workload::Conversation history;
-    std::int64_t next_turn = 0;   // the turn to send next (or in flight)
+    std::int64_t next_turn = 0;  // the turn to send next (or in flight)
     std::int64_t turns_completed = 0;
-    std::int64_t start_ns = -1;   // the first turn's send; -1 before it
+    std::int64_t start_ns = -1;  // the first turn's send; -1 before it
     std::int64_t last_end_ns = 0;
     bool in_flight = false;
   };

@@ -11,7 +11,7 @@ namespace bench::app {
 
 /// `stop` becomes true on the first SIGINT/SIGTERM: no new request starts, in-flight ones get
 /// the grace period, and the partial results are still reported and written.
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop,
-                  std::ostream& out, std::ostream& err);
+int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop, std::ostream& out,
+                  std::ostream& err);
 
 }  // namespace bench::app

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/app/server/cache_flush.hpp"
-#include "bench/app/point/record_log.hpp"
 #include "bench/app/plan/run_plan.hpp"
+#include "bench/app/point/record_log.hpp"
+#include "bench/app/server/cache_flush.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_metrics_scrape.hpp"
 #include "bench/gate/gate.hpp"
@@ -76,9 +76,8 @@ PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
 
 // What a results object (a run, a sweep point, a sweep) records of its workload (`definition`,
 // the plan's or a search's), over its load `points`, and of --flush-cache (results/workload.hpp).
-void stamp_workload(nlohmann::json& results, const RunPlan& plan,
-                    const nlohmann::json& definition, const std::vector<LoadPoint>& points,
-                    const CacheFlush* flush);
+void stamp_workload(nlohmann::json& results, const RunPlan& plan, const nlohmann::json& definition,
+                    const std::vector<LoadPoint>& points, const CacheFlush* flush);
 
 // The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
 nlohmann::json results_for_scripts(const OutputPlan& output, const nlohmann::json& object);

@@ -15,9 +15,9 @@
 namespace bench::app {
 
 struct LoadSearchPlan {
-  double start = 1;        // the first probe
-  double cap = 1024;       // no probe above it
-  bool integer = true;     // concurrency: whole numbers only (a rate may be fractional)
+  double start = 1;     // the first probe
+  double cap = 1024;    // no probe above it
+  bool integer = true;  // concurrency: whole numbers only (a rate may be fractional)
   // The bisection ends when first failing - last passing <= relative x last passing, or, with
   // `step` > 0, <= step (in the load's unit).
   double relative = 0.05;
@@ -27,20 +27,20 @@ struct LoadSearchPlan {
 /// What one probe measured, for the search's decisions.
 struct ProbeOutcome {
   double load = 0;
-  bool met = false;               // every SLO held
-  std::string failed_slo;         // the first SLO that failed, as said to the user
-  double output_throughput = 0;   // output tok/s, for the saturation check
-  double latency_ms = 0;          // median E2E latency, for the saturation check
+  bool met = false;              // every SLO held
+  std::string failed_slo;        // the first SLO that failed, as said to the user
+  double output_throughput = 0;  // output tok/s, for the saturation check
+  double latency_ms = 0;         // median E2E latency, for the saturation check
 };
 
 enum class SearchEnd {
-  none,         // still searching
-  resolved,     // bracketed within the resolution
-  cap_met,      // every probe up to the cap met the SLOs
-  start_failed, // even the start value failed
-  saturated,    // throughput stopped rising while latency climbed
-  time_budget,  // --max-time spent: the best answer so far
-  interrupted,  // the user stopped it
+  none,          // still searching
+  resolved,      // bracketed within the resolution
+  cap_met,       // every probe up to the cap met the SLOs
+  start_failed,  // even the start value failed
+  saturated,     // throughput stopped rising while latency climbed
+  time_budget,   // --max-time spent: the best answer so far
+  interrupted,   // the user stopped it
 };
 std::string_view search_end_name(SearchEnd end);  // "resolved", "cap_met", ...
 

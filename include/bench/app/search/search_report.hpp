@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench/app/search/load_search.hpp"
 #include "bench/app/plan/sweep_variable.hpp"
+#include "bench/app/search/load_search.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/gate/gate.hpp"
 
@@ -16,10 +16,10 @@ namespace bench::app {
 
 struct SearchSetup {
   SweepVariable variable = SweepVariable::concurrency;  // what the probes' loads set
-  std::vector<gate::Gate> slos;  // as parsed from --slo
+  std::vector<gate::Gate> slos;                         // as parsed from --slo
   LoadSearchPlan plan;
-  double max_time_s = 0;         // --max-time; 0 = none
-  std::string warmup;            // how each probe warmed up, for the reader
+  double max_time_s = 0;  // --max-time; 0 = none
+  std::string warmup;     // how each probe warmed up, for the reader
   cli::SloWindow slo_window = cli::SloWindow::steady;
 };
 

@@ -36,10 +36,10 @@ struct FlushServer {
 class CacheFlush {
  public:
   /// Finds the server's way and says it on `err` (with `quiet`, only when there is none).
-  /// Finding it by a flush empties the cache: the first point's flush is done. Sets "cache_prompt": false in `request`'s extra body for
-  /// llama.cpp, unless the user's extra body already sets cache_prompt.
-  CacheFlush(FlushServer server, protocol::RequestOptions& request, std::ostream& err,
-             bool quiet);
+  /// Finding it by a flush empties the cache: the first point's flush is done. Sets "cache_prompt":
+  /// false in `request`'s extra body for llama.cpp, unless the user's extra body already sets
+  /// cache_prompt.
+  CacheFlush(FlushServer server, protocol::RequestOptions& request, std::ostream& err, bool quiet);
 
   FlushMethod method() const { return method_; }
 

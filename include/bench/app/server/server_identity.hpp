@@ -17,7 +17,6 @@
 
 namespace bench::app {
 
-
 /// The results key of the object identity_json() writes.
 inline constexpr std::string_view kServerKey = "server";
 
@@ -71,7 +70,7 @@ struct ContextFit {
   // --multi-turn with random prompts: turns a session holds. Its last turn sends `turns`
   // prompts and the `turns - 1` replies before it, each up to longest_output tokens.
   std::int64_t turns = 1;
-  bool in_tokens = false;           // false: longest_prompt counts words, an estimate
+  bool in_tokens = false;  // false: longest_prompt counts words, an estimate
   std::optional<std::int64_t> max_model_len;
   // A dataset whose longest request (longest_prompt plus its own longest_output) was read from
   // it: its name ("sharegpt"), and how to make such a request fit (a flag, or what to change).

@@ -46,7 +46,7 @@ class MetricsPoller {
   results::GaugePolls outcome_;  // the poller thread's until stop() has joined it
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopping_ = false;           // guarded by mutex_
+  bool stopping_ = false;            // guarded by mutex_
   std::atomic<bool> cancel_{false};  // cancels the scrape in flight
   std::thread thread_;
 };

@@ -43,7 +43,7 @@ class ServerMetricsScraper {
   /// first time a scrape fails, unless `quiet`). With several servers: their sum, each one's
   /// own window under `servers`.
   results::ServerMetricsWindow after_point(std::int64_t warmup_requests, std::ostream& err,
-                                          bool quiet);
+                                           bool quiet);
 
  private:
   struct Watched {
@@ -54,7 +54,7 @@ class ServerMetricsScraper {
     bool failure_said = false;
   };
   results::ServerMetricsWindow window_of(Watched& watched, std::int64_t warmup_requests,
-                                        std::ostream& err, bool quiet);
+                                         std::ostream& err, bool quiet);
 
   std::vector<std::unique_ptr<Watched>> watched_;  // stable addresses: pollers refer to them
   double poll_interval_s_ = 0;
