@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <string>
 #include <thread>
 
 #include <set>
@@ -22,6 +24,24 @@ namespace {
 constexpr int kExitCannotServe = 3;   // cli::kExitRunFailed; sim does not depend on cli
 constexpr int kExitBadTokenizer = 2;  // cli::kExitUsage (also a recording that cannot be read)
 
+// Starts the server make_server() builds, says where it listens and what it serves, serves until
+// `stop`, and says how many requests it served; a server that cannot start is one error line.
+template <typename MakeServer>
+int serve_until_stopped(const MakeServer& make_server, const std::string& what,
+                        const std::atomic<bool>& stop) {
+  try {
+    const auto server = make_server();
+    fmt::print(stderr, "bench serve-sim: listening on {} ({})\n", server->base_url(), what);
+    std::fflush(stderr);
+    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    fmt::print(stderr, "bench serve-sim: stopped after {} requests\n", server->requests_served());
+    return 0;
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "bench serve-sim: error: {}\n", error.what());
+    return kExitCannotServe;
+  }
+}
+
 int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
   auto loaded = wire::load_recording(options.replay_dir);
   if (const auto* error = std::get_if<wire::WireError>(&loaded)) {
@@ -31,22 +51,15 @@ int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
   auto& exchanges = std::get<std::vector<wire::Exchange>>(loaded);
   std::set<std::string> shapes;
   for (const wire::Exchange& exchange : exchanges) shapes.insert(wire::describe(exchange.shape));
-  const std::size_t count = exchanges.size();
-  try {
-    ReplayServer server(std::move(exchanges), {options.host, options.port, options.replay_speed});
-    fmt::print(stderr,
-               "bench serve-sim: listening on {} (replaying {} exchanges from {} at {}x: "
-               "{})\n",
-               server.base_url(), count, options.replay_dir, options.replay_speed,
-               fmt::join(shapes, ", "));
-    std::fflush(stderr);
-    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    fmt::print(stderr, "bench serve-sim: stopped after {} requests\n", server.requests_served());
-    return 0;
-  } catch (const std::exception& error) {
-    fmt::print(stderr, "bench serve-sim: error: {}\n", error.what());
-    return kExitCannotServe;
-  }
+  const std::string what =
+      fmt::format("replaying {} exchanges from {} at {}x: {}", exchanges.size(), options.replay_dir,
+                  options.replay_speed, fmt::join(shapes, ", "));
+  return serve_until_stopped(
+      [&] {
+        return std::make_unique<ReplayServer>(
+            std::move(exchanges), ReplayOptions{options.host, options.port, options.replay_speed});
+      },
+      what, stop);
 }
 
 }  // namespace
@@ -64,19 +77,10 @@ int run_serve_sim(SimOptions options, const std::atomic<bool>& stop,
   }
   // One descriptor per client connection; thousands of streams need more than the default 1024.
   raise_open_file_limit(1 << 20);
-  try {
-    SimServer server(options);
-    fmt::print(stderr, "bench serve-sim: listening on {} (model '{}', {}{})\n", server.base_url(),
-               options.model, describe(options),
-               options.trace_path.empty() ? "" : ", trace " + options.trace_path);
-    std::fflush(stderr);
-    while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    fmt::print(stderr, "bench serve-sim: stopped after {} requests\n", server.requests_served());
-    return 0;
-  } catch (const std::exception& error) {
-    fmt::print(stderr, "bench serve-sim: error: {}\n", error.what());
-    return kExitCannotServe;
-  }
+  const std::string what =
+      fmt::format("model '{}', {}{}", options.model, describe(options),
+                  options.trace_path.empty() ? "" : ", trace " + options.trace_path);
+  return serve_until_stopped([&] { return std::make_unique<SimServer>(options); }, what, stop);
 }
 
 }  // namespace bench::sim
