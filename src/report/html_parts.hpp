@@ -44,6 +44,10 @@ std::string requests_timeline_figure(const json& run, std::string_view id);
 std::string sweep_throughput_figure(const json& sweep);
 std::string sweep_latency_figures(const json& sweep);
 
+/// The sweep's efficiency frontier card (report/frontier.hpp): the chart, or a note saying it
+/// needs --gpus.
+std::string frontier_section(const json& sweep);
+
 /// The sweep's sections: the one-row-per-point table, its charts, then each point collapsed.
 std::string sweep_sections(const json& sweep);
 
