@@ -119,6 +119,30 @@ TEST(Efficiency, APriceWithoutGpusIsRefusedBeforeAnyRequest) {
   EXPECT_EQ(server.requests_served(), 0u);
 }
 
+// The simulator's DCGM-shaped counters, scraped by --server-metrics around the point: with no
+// idle draw the window's energy is its tokens' at the model's joules, to the counters' whole mJ
+// (one per GPU), and per token it is that over bench's own token counts.
+TEST(Efficiency, EnergyFromTheSimulatorsCountersIsItsModelledJoules) {
+  auto options = quick_sim();
+  options.power = {
+      .gpus = 2, .idle_watts = 0, .joules_per_output_token = 0.5, .joules_per_input_token = 0.01};
+  bench::sim::SimServer server(options);
+  const ProcessResult run = run_process(
+      BENCH_BINARY, small_run(server, {"--server-metrics", "--server-metrics-interval", "0",
+                                       "--no-answer-check", "--output-format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  const double output = results["total_output_tokens"].get<double>();
+  const double input = results["total_input_tokens"].get<double>();
+  ASSERT_GT(output, 0);
+  const double modelled = 0.5 * output + 0.01 * input;
+  ASSERT_TRUE(results["gpu_energy_joules"].is_number()) << results.dump();
+  const double joules = results["gpu_energy_joules"].get<double>();
+  EXPECT_NEAR(joules, modelled, 2 * 0.001);
+  EXPECT_DOUBLE_EQ(results["joules_per_output_token"].get<double>(), joules / output);
+  EXPECT_DOUBLE_EQ(results["joules_per_total_token"].get<double>(), joules / (output + input));
+}
+
 // The gates name the new figures as any other; one bench cannot know fails saying it is unknown
 // and why, whichever way it points.
 TEST(Efficiency, GatesTakeTheNewFiguresAndAnUnknownOneFailsSayingSo) {
