@@ -25,6 +25,10 @@ std::string run_alerts(const json& run);
 /// token counts, errors. `id_prefix` keeps element ids unique when a page holds several runs.
 std::string run_sections(const json& run, std::string_view id_prefix);
 
+/// The run's "Efficiency" card: per user, per GPU of each kind, cost and energy; empty for a
+/// file from before these figures.
+std::string efficiency_section(const json& run, std::string_view id_prefix);
+
 /// The run's "Server" section (--server-metrics): empty when the results carry none.
 std::string server_section(const json& run, std::string_view id_prefix);
 
