@@ -16,6 +16,7 @@
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/compare/compare.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::cli {
 
@@ -305,6 +306,10 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"shard_index", run.shard_index},
       {"shard_count", run.shard_count},
       {"start_at", run.start_at.empty() ? nlohmann::json() : nlohmann::json(run.start_at)},
+      // Null when not given: the per-GPU and cost figures are then unknown.
+      {results::key::gpus, run.gpus ? nlohmann::json(*run.gpus) : nlohmann::json()},
+      {results::key::gpu_hour_price,
+       run.gpu_hour_price ? nlohmann::json(*run.gpu_hour_price) : nlohmann::json()},
   };
   config.update(nlohmann::json(run.dataset));
   config["extra_body"] =

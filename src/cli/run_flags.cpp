@@ -368,6 +368,15 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "own; 0 = only before and after it")
       ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
+  app.add_option("--gpus", run.gpus,
+                 "Accelerators (GPUs) serving the model, recorded with the results: output, "
+                 "input and total tok/s per GPU are each throughput over N; without it they are "
+                 "unknown")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}));
+  app.add_option("--gpu-hour-price", run.gpu_hour_price,
+                 "USD per GPU-hour (needs --gpus): each point's cost per million output, input "
+                 "and total tokens, each charging the GPUs' whole time to its kind")
+      ->check(positive_number());
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")->check(CLI::ExistingFile);
   app.add_option_function<std::string>(
@@ -539,6 +548,14 @@ void finish_duration_flags(const CLI::App& app, RunOptions& run, const RawRunFla
   }
 }
 
+// A price is per GPU-hour: without the GPU count no cost can be known, so it is refused before
+// anything is sent rather than written as unknown on every point.
+void check_cost_flags(const RunOptions& run) {
+  if (run.gpu_hour_price && !run.gpus) {
+    throw UsageError("--gpu-hour-price: needs --gpus N (the price is per GPU-hour)");
+  }
+}
+
 // --goodput and the gates, checked now, so a misspelt metric stops the run before anything is
 // sent.
 void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
@@ -577,6 +594,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_multi_turn_flags(app, run, raw.think_time);
   finish_tool_flags(run, raw.tools);
   finish_gate_flags(run, raw);
+  check_cost_flags(run);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
                       : raw.output_format == "csv" ? OutputFormat::csv
                                                    : OutputFormat::text;

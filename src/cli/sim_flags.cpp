@@ -260,6 +260,28 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
          "Whose names GET /metrics writes: vllm, sglang or llamacpp (default: vllm)")
       ->check(CLI::IsMember({"vllm", "sglang", "llamacpp"}))
       ->group(timing);
+  // The GPUs' power model behind GET /metrics' DCGM series (sim/power_model.hpp).
+  app.add_option(prefix + "gpus", sim.power.gpus,
+                 "GPUs the DCGM-exporter series of GET /metrics are written for (energy and "
+                 "power, one series per GPU)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1024}))
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "gpu-idle-watts", sim.power.idle_watts,
+                 "Power model: each GPU's draw with nothing to do, W")
+      ->check(number_range(0.0, 100'000.0))
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "joules-per-output-token", sim.power.joules_per_output_token,
+                 "Power model: energy of one generated token, J (spread over the GPUs)")
+      ->check(number_range(0.0, 1'000'000.0))
+      ->capture_default_str()
+      ->group(timing);
+  app.add_option(prefix + "joules-per-input-token", sim.power.joules_per_input_token,
+                 "Power model: energy of one prompt token, J (spread over the GPUs)")
+      ->check(number_range(0.0, 1'000'000.0))
+      ->capture_default_str()
+      ->group(timing);
   app.add_option(prefix + "max-model-len", sim.max_model_len,
                  "Tokens one request may hold (prompt + output), said as max_model_len in "
                  "GET /v1/models")

@@ -104,8 +104,29 @@ std::string_view null_reason(const json& run, std::string_view metric) {
     return "it needs a server that discloses cached prompt tokens "
            "(usage.prompt_tokens_details.cached_tokens)";
   }
+  if (metric == key::output_throughput_per_gpu || metric == key::input_throughput_per_gpu ||
+      metric == key::total_throughput_per_gpu) {
+    if (run.value("/config/gpus"_json_pointer, json()).is_null()) {
+      return "it needs --gpus (bench does not guess the server's GPUs)";
+    }
+  }
+  if (metric == key::usd_per_million_output_tokens || metric == key::usd_per_million_input_tokens ||
+      metric == key::usd_per_million_total_tokens) {
+    if (run.value("/config/gpu_hour_price"_json_pointer, json()).is_null()) {
+      return "it needs --gpus and --gpu-hour-price";
+    }
+  }
+  if (metric == key::gpu_energy_joules || metric == key::joules_per_output_token ||
+      metric == key::joules_per_total_token) {
+    return "no GPU energy counter was scraped in this window (--server-metrics on a target with "
+           "DCGM's DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION), or warm-up requests ran inside it";
+  }
   if (bench::results::number_at(run, "completed") == 0.0) {
     return "no request completed, so it has no values";
+  }
+  if (metric == key::median_output_throughput_per_user ||
+      metric == key::p10_output_throughput_per_user) {
+    return "no request had the 2 output tokens a TPOT needs";
   }
   return "it has no values in this run";
 }

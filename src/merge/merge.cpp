@@ -193,6 +193,11 @@ results::RunContext merged_context(const std::vector<const json*>& runs,
                                          text_in(c.config, "dataset") == "shared-prefix");
   c.prompts_from_trace = text_in(c.config, "dataset") == "trace";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
+  // --gpus and --gpu-hour-price, as every shard recorded them (one command ran them all).
+  const json gpus = c.config.value(results::key::gpus, json());
+  const json price = c.config.value(results::key::gpu_hour_price, json());
+  if (gpus.is_number_integer()) c.accelerators.gpus = gpus.get<std::int64_t>();
+  if (price.is_number()) c.accelerators.gpu_hour_usd = price.get<double>();
   c.client = merged_client(runs, parts);
   c.provenance = results::merge_provenance(runs);
   return c;

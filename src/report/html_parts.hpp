@@ -25,6 +25,10 @@ std::string run_alerts(const json& run);
 /// token counts, errors. `id_prefix` keeps element ids unique when a page holds several runs.
 std::string run_sections(const json& run, std::string_view id_prefix);
 
+/// The run's "Efficiency" card: per user, per GPU of each kind, cost and energy; empty for a
+/// file from before these figures.
+std::string efficiency_section(const json& run, std::string_view id_prefix);
+
 /// The run's "Server" section (--server-metrics): empty when the results carry none.
 std::string server_section(const json& run, std::string_view id_prefix);
 
@@ -43,6 +47,10 @@ std::string token_timeline_figure(const json& run, std::string_view id);
 std::string requests_timeline_figure(const json& run, std::string_view id);
 std::string sweep_throughput_figure(const json& sweep);
 std::string sweep_latency_figures(const json& sweep);
+
+/// The sweep's efficiency frontier card (report/frontier.hpp): the chart, or a note saying it
+/// needs --gpus.
+std::string frontier_section(const json& sweep);
 
 /// The sweep's sections: the one-row-per-point table, its charts, then each point collapsed.
 std::string sweep_sections(const json& sweep);

@@ -70,7 +70,7 @@ class Scale {
 
 bool usable(double v, const Axis& axis) { return std::isfinite(v) && (!axis.log_scale || v > 0); }
 
-bool spans_width(Mark mark) { return mark != Mark::kLine; }
+bool spans_width(Mark mark) { return mark != Mark::kLine && mark != Mark::kPoints; }
 
 // The data's extent along each axis, with stacked bars added up per x.
 struct Extent {
@@ -157,7 +157,7 @@ class Writer {
     }
     draw_bars();
     for (const Series& s : chart_.series) {
-      if (s.mark != Mark::kBars) draw_path(s, Layer::kStroke);
+      if (s.mark != Mark::kBars && s.mark != Mark::kPoints) draw_path(s, Layer::kStroke);
     }
     out_ += "</g>";
     for (const Series& s : chart_.series) draw_markers_and_labels(s);
@@ -228,6 +228,11 @@ class Writer {
         out_ += fmt::format(
             "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" rx=\"2\" fill=\"{}\"{}/>", px(x),
             px(y - 8), color, s.mark == Mark::kArea ? " fill-opacity=\"0.45\"" : "");
+      } else if (s.mark == Mark::kPoints) {
+        out_ += fmt::format(
+            "<circle cx=\"{}\" cy=\"{}\" r=\"3.6\" fill=\"#ffffff\" stroke=\"{}\" "
+            "stroke-width=\"2\"/>",
+            px(x + 8), px(y - 3), color);
       } else {
         out_ += fmt::format(
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.5\"{}/>",
@@ -395,7 +400,8 @@ class Writer {
   }
 
   void draw_markers_and_labels(const Series& s) {
-    if (!s.markers && s.point_labels.empty()) return;
+    const bool markers = s.markers || s.mark == Mark::kPoints;
+    if (!markers && s.point_labels.empty()) return;
     const Scale sx(xt_, chart_.x.log_scale, left_, right_);
     const Scale sy(yt_, chart_.y.log_scale, bottom_, top_);
     const std::size_t n = std::min(s.x.size(), s.y.size());
@@ -404,7 +410,7 @@ class Writer {
       const double x = sx(s.x[i]);
       const double y = sy(s.y[i]);
       if (x < left_ - 1 || x > right_ + 1 || y < top_ - 1 || y > bottom_ + 1) continue;
-      if (s.markers) {
+      if (markers) {
         out_ += fmt::format(
             "<circle cx=\"{}\" cy=\"{}\" r=\"3.6\" fill=\"#ffffff\" stroke=\"{}\" "
             "stroke-width=\"2\"><title>{}</title></circle>",

@@ -21,6 +21,7 @@
 #include "bench/results/server_section.hpp"
 #include "bench/results/writer.hpp"
 #include "bench/util/clock.hpp"
+#include "efficiency_lines.hpp"
 
 namespace bench::report {
 namespace {
@@ -588,6 +589,20 @@ void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& win
   }
 }
 
+// Per user, per GPU and cost, each line naming its kind (efficiency_lines.hpp).
+void write_efficiency(Writer& w, const RunSummary& s, const RunContext& c) {
+  w.rule("Efficiency", '-');
+  for (const ReportLine& line : efficiency_lines(s, c)) {
+    if (line.label.empty()) {
+      w.text(line.value);
+    } else if (line.value.empty()) {
+      w.text(line.label + ":");
+    } else {
+      w.field(line.label, line.value);
+    }
+  }
+}
+
 }  // namespace
 
 std::string render_text(const RunSummary& summary, const RunContext& context) {
@@ -595,6 +610,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_header(w, summary, context);
   write_throughput(w, summary, context);
   write_steady_state(w, summary);
+  write_efficiency(w, summary, context);
   write_token_counts(w, summary, context);
   write_latency(w, summary);
   if (summary.multi_turn) {

@@ -200,6 +200,30 @@ nlohmann::json metric_definitions() {
        "starts one), mean_tool_call_tokens averages over requests_with_tool_calls. Tool-call "
        "chunks count as tokens for ttft, itl, icl and tpot; a request that only called tools has "
        "no ttfa. All null (the count 0) when no request called a tool."},
+      {"throughput_per_gpu",
+       "output_throughput_per_gpu, input_throughput_per_gpu, total_throughput_per_gpu: each "
+       "token throughput of its own kind / --gpus (config.gpus), tok/s per GPU of that kind; "
+       "null without --gpus, never guessed. Not one figure: SemiAnalysis InferenceMAX's "
+       "tput_per_gpu is the total (input + output) kind."},
+      {"output_throughput_per_user",
+       "output tok/s per user: a request's output tokens over its decode time, 1000 / tpot_ms "
+       "(the interactivity of the efficiency frontier). median_output_throughput_per_user = "
+       "1000 / median_tpot_ms; p10_output_throughput_per_user = 1000 / p90_tpot_ms (1/x reverses "
+       "the order, so these are the requests at the mirrored ranks): 90% of requests decoded "
+       "faster. Null when no request had 2 output tokens."},
+      {"usd_per_million_tokens",
+       "usd_per_million_output_tokens, usd_per_million_input_tokens, "
+       "usd_per_million_total_tokens: --gpus * --gpu-hour-price / 3600 (the GPUs' USD per "
+       "second) / that kind's token throughput * 10^6. Each charges the GPUs' whole time to its "
+       "own kind, so they do not add up. Null without --gpus and --gpu-hour-price "
+       "(config.gpu_hour_price) or when that kind's throughput is 0 or unknown."},
+      {"energy",
+       "gpu_energy_joules: growth of the GPUs' energy counters over the point's scraped window "
+       "(--server-metrics: DCGM's DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION in mJ, AMD's "
+       "gpu_energy_consumed in uJ), every GPU's series added, J. joules_per_output_token = it / "
+       "total_output_tokens; joules_per_total_token = it / (input + output tokens). Null when "
+       "no counter was scraped, never 0; per token also when warm-up requests ran in the "
+       "window."},
       {"percentiles",
        "median/p90/p95/p99: linear interpolation between closest ranks (numpy's default), as "
        "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "bench/results/efficiency.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 
@@ -246,6 +247,30 @@ void add_tool_calls(Rows& rows) {
                   }});
 }
 
+// Per GPU, per user, cost and energy (efficiency.hpp), each named by its kind: null when
+// unknown (no --gpus, no --gpu-hour-price, an unknown input count, no TPOT, no energy counter
+// scraped), never 0.
+void add_efficiency(Rows& rows) {
+  const std::pair<std::string_view, std::optional<double> Efficiency::*> figures[] = {
+      {key::output_throughput_per_gpu, &Efficiency::output_per_gpu},
+      {key::input_throughput_per_gpu, &Efficiency::input_per_gpu},
+      {key::total_throughput_per_gpu, &Efficiency::total_per_gpu},
+      {key::median_output_throughput_per_user, &Efficiency::median_output_per_user},
+      {key::p10_output_throughput_per_user, &Efficiency::p10_output_per_user},
+      {key::usd_per_million_output_tokens, &Efficiency::usd_per_million_output},
+      {key::usd_per_million_input_tokens, &Efficiency::usd_per_million_input},
+      {key::usd_per_million_total_tokens, &Efficiency::usd_per_million_total},
+      {key::gpu_energy_joules, &Efficiency::gpu_energy_joules},
+      {key::joules_per_output_token, &Efficiency::joules_per_output_token},
+      {key::joules_per_total_token, &Efficiency::joules_per_total_token},
+  };
+  for (const auto& [name, field] : figures) {
+    rows.push_back({std::string(name), [field = field](const FigureInput& in) {
+                      return known_or_null(efficiency(in.summary, in.context).*field);
+                    }});
+  }
+}
+
 Rows make_run_figures() {
   Rows rows;
   add_counts_and_throughput(rows);
@@ -258,6 +283,7 @@ Rows make_run_figures() {
   add_lengths_and_load(rows);
   add_reasoning(rows);
   add_tool_calls(rows);
+  add_efficiency(rows);
   // Time to response headers: null when no response reported it.
   add_distribution(rows, key::ttfb, &RunSummary::ttfb_ms);
   return rows;

@@ -47,7 +47,9 @@ bool input_tokens_known(const nlohmann::json& run) {
 
 bool needs_input_tokens(std::string_view key) {
   return key == "input_throughput" || key == "total_throughput" || key == "total_input_tokens" ||
-         key == "mean_prompt_tokens";
+         key == "mean_prompt_tokens" || key == key::input_throughput_per_gpu ||
+         key == key::total_throughput_per_gpu || key == key::usd_per_million_input_tokens ||
+         key == key::usd_per_million_total_tokens || key == key::joules_per_total_token;
 }
 
 std::optional<double> known_metric(const nlohmann::json& run, std::string_view key) {

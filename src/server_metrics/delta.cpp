@@ -155,6 +155,9 @@ Delta sum_of(const std::vector<Delta>& deltas) {
   total.spec_accept_length = mean_gauge(deltas, &Delta::spec_accept_length);
   total.spec_accept_rate = mean_gauge(deltas, &Delta::spec_accept_rate);
   total.prefix_cache_hit_ratio = mean_gauge(deltas, &Delta::prefix_cache_hit_ratio);
+  total.gpu_energy_joules = sum_counter(deltas, &Delta::gpu_energy_joules);
+  total.gpu_power_watts = sum_counter(deltas, &Delta::gpu_power_watts);
+  total.gpu_energy_series = sum_counter(deltas, &Delta::gpu_energy_series);
   return total;
 }
 
@@ -192,6 +195,14 @@ Delta delta_between(const Snapshot& before, const Snapshot& after) {
   delta.spec_accept_length = after.spec_accept_length;
   delta.spec_accept_rate = after.spec_accept_rate;
   delta.prefix_cache_hit_ratio = after.prefix_cache_hit_ratio;
+  delta.gpu_energy_joules =
+      counter_growth(before.gpu_energy_joules, after.gpu_energy_joules, "GPU energy", notes);
+  if (delta.gpu_energy_joules && before.gpu_energy_series != after.gpu_energy_series) {
+    notes.push_back("GPU energy: the GPUs exposed changed between the scrapes");
+    delta.gpu_energy_joules.reset();
+  }
+  delta.gpu_power_watts = after.gpu_power_watts;
+  delta.gpu_energy_series = after.gpu_energy_series;
   return delta;
 }
 

@@ -95,6 +95,37 @@ std::optional<Histogram> read_histogram(const SampleIndex& index, const Names& n
   return std::nullopt;
 }
 
+// The GPUs' energy counter and power gauge, in the exporters' names and units. DCGM exporter
+// (NVIDIA/dcgm-exporter, etc/default-counters.csv): DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION, counter,
+// "Total energy consumption since boot (in mJ)"; DCGM_FI_DEV_POWER_USAGE, gauge, "Power draw
+// (in W)". AMD's device metrics exporter (ROCm/device-metrics-exporter,
+// docs/configuration/metricslist.md): gpu_energy_consumed in uJ; gpu_power_usage (or, on older
+// releases, gpu_package_power) in W. One series per GPU (label `gpu`), summed.
+struct EnergyName {
+  std::string_view name;
+  double joules_per_unit;
+};
+constexpr EnergyName kEnergyNames[] = {{"DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 1e-3},
+                                       {"gpu_energy_consumed", 1e-6}};
+constexpr std::string_view kPowerNames[] = {"DCGM_FI_DEV_POWER_USAGE", "gpu_power_usage",
+                                            "gpu_package_power"};
+
+void read_gpu_energy(const SampleIndex& index, Snapshot& snapshot) {
+  for (const EnergyName& energy : kEnergyNames) {
+    const auto* samples = samples_named(index, std::string(energy.name));
+    if (samples == nullptr) continue;
+    snapshot.gpu_energy_joules = sum_of(*samples) * energy.joules_per_unit;
+    snapshot.gpu_energy_series = static_cast<double>(samples->size());
+    break;
+  }
+  for (std::string_view name : kPowerNames) {
+    if (const auto* samples = samples_named(index, std::string(name))) {
+      snapshot.gpu_power_watts = sum_of(*samples);
+      break;
+    }
+  }
+}
+
 const NameMap* map_of(ServerFamily family) {
   for (const NameMap& map : detail::name_maps()) {
     if (map.family == family) return &map;
@@ -137,9 +168,10 @@ ServerFamily detect_family(const Exposition& exposition) {
 Snapshot read_snapshot(const Exposition& exposition) {
   Snapshot snapshot;
   snapshot.family = detect_family(exposition);
+  const SampleIndex index = index_samples(exposition);
+  read_gpu_energy(index, snapshot);
   const NameMap* map = map_of(snapshot.family);
   if (map == nullptr) return snapshot;
-  const SampleIndex index = index_samples(exposition);
   snapshot.requests_running = read_gauge(index, map->requests_running, Combine::sum);
   snapshot.requests_waiting = read_gauge(index, map->requests_waiting, Combine::sum);
   snapshot.kv_cache_usage_ratio = read_gauge(index, map->kv_cache_usage_ratio, Combine::max);

@@ -21,6 +21,7 @@
 #include "bench/sim/generation_model.hpp"
 #include "bench/sim/http_request.hpp"
 #include "bench/sim/metrics_exposition.hpp"
+#include "bench/sim/power_model.hpp"
 #include "bench/sim/prefix_cache.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "bench/sim/stream_format.hpp"
@@ -159,6 +160,7 @@ struct SimServer::Impl final : private TokenSink {
   StreamId next_stream_id = 1;
   std::string model_json;
   SimCounts counts;  // what GET /metrics says; touched by the loop thread only
+  PowerModel power;  // its GPUs' energy and power (DCGM's series); the loop thread's too
   std::atomic<std::uint64_t> served{0};
   std::atomic<bool> stopping{false};
   std::thread thread;

@@ -58,7 +58,8 @@ SimServer::Impl::Impl(SimOptions opts)
       prefix_cache(make_prefix_cache(options)),
       trace(options.trace_path),
       rng(options.seed),
-      model_json(json_string(options.model)) {
+      model_json(json_string(options.model)),
+      power(options.power, now_ns()) {
   const std::optional<sockaddr_in> address = util::ipv4_address(options.host, options.port);
   if (!address) throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
   util::ListeningSocket listening = util::listen_tcp(*address);
@@ -320,8 +321,11 @@ void SimServer::Impl::answer_metrics(Connection& connection, const HttpRequest& 
         std::max<std::int64_t>(0, static_cast<std::int64_t>(streams.size()) - now.requests_waiting);
     now.kv_cache_usage = model->kv_usage_ratio();
     // prometheus_client's content type for the 0.0.4 text format.
-    send_simple(connection, 200, "text/plain; version=0.0.4; charset=utf-8",
-                exposition(now, options.model, options.metrics_family), request.keep_alive);
+    // The GPUs' series beside the server's own, as a DCGM exporter on the same node serves them.
+    send_simple(
+        connection, 200, "text/plain; version=0.0.4; charset=utf-8",
+        exposition(now, options.model, options.metrics_family) + power.dcgm_exposition(now_ns()),
+        request.keep_alive);
   }
   served.fetch_add(1);
 }
@@ -333,6 +337,7 @@ void SimServer::Impl::count_ended(const Stream& stream) {
   counts.prompt_tokens += record.prompt_tokens;
   counts.generation_tokens += record.completion_tokens + stream.miscounted_tokens;
   if (record.outcome == "ok") ++counts.requests_succeeded;
+  power.add_tokens(now_ns(), record.prompt_tokens, record.completion_tokens);
 }
 
 bool SimServer::Impl::answer_tokenizer_route(Connection& connection, const HttpRequest& request) {

@@ -246,3 +246,37 @@ TEST(ParseCli, ServerMetricsRepeatsForSeveralServers) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ParseCli, GpusAndTheirPriceAreRecordedAndNullWhenNotGiven) {
+  const ParseResult none = parse_args({});
+  ASSERT_FALSE(none.exit_code) << none.message;
+  EXPECT_FALSE(none.run.gpus);
+  const nlohmann::json unsaid = bench::cli::options_to_json(none.run);
+  EXPECT_TRUE(unsaid.at("gpus").is_null());
+  EXPECT_TRUE(unsaid.at("gpu_hour_price").is_null());
+  const ParseResult given = parse_args({"--gpus", "8", "--gpu-hour-price", "2.5"});
+  ASSERT_FALSE(given.exit_code) << given.message;
+  EXPECT_EQ(given.run.gpus, 8);
+  EXPECT_EQ(given.run.gpu_hour_price, 2.5);
+  const nlohmann::json said = bench::cli::options_to_json(given.run);
+  EXPECT_EQ(said.at("gpus"), 8);
+  EXPECT_EQ(said.at("gpu_hour_price"), 2.5);
+}
+
+TEST(ParseCli, APriceWithoutGpusIsRefusedInOneLine) {
+  const ParseResult result = parse_args({"--gpu-hour-price", "2.5"});
+  ASSERT_TRUE(result.exit_code.has_value());
+  EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage);
+  EXPECT_NE(result.message.find("--gpu-hour-price: needs --gpus"), std::string::npos)
+      << result.message;
+  EXPECT_EQ(result.message.find('\n'), result.message.size() - 1) << result.message;
+  for (const char* bad : {"0", "-1"}) {
+    const ParseResult zero = parse_args({"--gpus", bad});
+    ASSERT_TRUE(zero.exit_code.has_value()) << bad;
+    EXPECT_NE(zero.message.find("--gpus"), std::string::npos) << zero.message;
+  }
+}
+
+}  // namespace

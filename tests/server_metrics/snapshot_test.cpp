@@ -158,3 +158,50 @@ TEST(Snapshot, DetectsTheFamilyMostNamesCarry) {
 }
 
 }  // namespace
+
+namespace {
+
+// A DCGM exporter's scrape (NVIDIA/dcgm-exporter's default counters, two GPUs): energy in mJ
+// summed to joules, power in W summed, whatever the server family (here none).
+TEST(Snapshot, ReadsTheGpusEnergyAndPowerInDcgmsNamesAndUnits) {
+  const Snapshot snapshot = snapshot_of(
+      "# HELP DCGM_FI_DEV_POWER_USAGE Power draw (in W).\n"
+      "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"
+      "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\"} 301.5\n"
+      "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID=\"GPU-b\",device=\"nvidia1\"} 298.5\n"
+      "# HELP DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION Total energy consumption since boot (in mJ).\n"
+      "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"
+      "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",UUID=\"GPU-a\",device=\"nvidia0\"} 1500\n"
+      "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"1\",UUID=\"GPU-b\",device=\"nvidia1\"} 2500\n");
+  EXPECT_EQ(snapshot.family, ServerFamily::unknown);
+  EXPECT_EQ(snapshot.gpu_energy_joules, 4.0);
+  EXPECT_EQ(snapshot.gpu_power_watts, 600.0);
+  EXPECT_EQ(snapshot.gpu_energy_series, 2);
+}
+
+TEST(Snapshot, ReadsAmdsEnergyInMicrojoules) {
+  const Snapshot snapshot = snapshot_of(
+      "gpu_energy_consumed{gpu_id=\"0\"} 2000000\n"
+      "gpu_power_usage{gpu_id=\"0\"} 550\n");
+  EXPECT_EQ(snapshot.gpu_energy_joules, 2.0);
+  EXPECT_EQ(snapshot.gpu_power_watts, 550.0);
+}
+
+TEST(Snapshot, NoEnergyCounterIsUnknownNeverZero) {
+  const Snapshot snapshot = snapshot_of("vllm:num_requests_running{model_name=\"m\"} 0\n");
+  EXPECT_FALSE(snapshot.gpu_energy_joules.has_value());
+  EXPECT_FALSE(snapshot.gpu_power_watts.has_value());
+  bench::server_metrics::Snapshot before = snapshot;
+  const auto delta = bench::server_metrics::delta_between(before, snapshot);
+  EXPECT_FALSE(delta.gpu_energy_joules.has_value());
+}
+
+TEST(Snapshot, TheEnergyOfAWindowIsTheCountersGrowth) {
+  const Snapshot before = snapshot_of("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\"} 1000\n");
+  const Snapshot after = snapshot_of("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\"} 4500\n");
+  EXPECT_EQ(bench::server_metrics::delta_between(before, after).gpu_energy_joules, 3.5);
+  const auto reset = bench::server_metrics::delta_between(after, before);  // went down
+  EXPECT_FALSE(reset.gpu_energy_joules.has_value());
+}
+
+}  // namespace

@@ -255,3 +255,44 @@ TEST(SimServerMetrics, RefusesAPost) {
 }
 
 }  // namespace
+
+namespace {
+
+// The DCGM-exporter-shaped series: one per GPU, the energy in whole mJ, read back by bench's
+// parser into joules. With no idle draw the energy is the tokens' alone, to the counters' mJ.
+TEST(SimServerMetrics, ItsGpusEnergyIsItsTokensAtTheModelsJoules) {
+  bench::sim::SimOptions options = quick_sim();
+  options.power = {
+      .gpus = 4, .idle_watts = 0, .joules_per_output_token = 0.5, .joules_per_input_token = 0.01};
+  SimServer server(options);
+  RawConnection connection(server.port());
+  const Snapshot idle = scrape(connection);
+  ASSERT_TRUE(idle.gpu_energy_joules.has_value());
+  EXPECT_EQ(*idle.gpu_energy_joules, 0.0);
+  EXPECT_EQ(idle.gpu_energy_series, 4);
+  EXPECT_EQ(idle.gpu_power_watts, 0.0);
+  const std::string body = R"({"model":"m","prompt":"one two three","max_tokens":4,"stream":true,)"
+                           R"("stream_options":{"include_usage":true}})";
+  connection.send(post("/v1/completions", body));
+  const RawResponse response = connection.read_response();
+  ASSERT_EQ(response.status, 200);
+  const double modelled = 4 * 0.5 + static_cast<double>(prompt_tokens_of(response.body)) * 0.01;
+  const Snapshot after = scrape(connection);
+  ASSERT_TRUE(after.gpu_energy_joules.has_value());
+  EXPECT_NEAR(*after.gpu_energy_joules, modelled, 4 * 0.001);  // 4 counters of whole mJ
+  ASSERT_TRUE(after.gpu_power_watts.has_value());
+  EXPECT_GT(*after.gpu_power_watts, 0.0);  // the tokens of the last second
+}
+
+TEST(SimServerMetrics, AnIdleGpuDrawsItsIdlePower) {
+  bench::sim::SimOptions options = quick_sim();
+  options.power.gpus = 2;
+  options.power.idle_watts = 80;
+  SimServer server(options);
+  RawConnection connection(server.port());
+  const Snapshot snapshot = scrape(connection);
+  EXPECT_EQ(snapshot.gpu_power_watts, 160.0);  // both GPUs
+  EXPECT_EQ(snapshot.gpu_energy_series, 2);
+}
+
+}  // namespace

@@ -130,11 +130,16 @@ struct RunOptions {
   // without a value) = <base-url>/metrics.
   std::vector<std::string> server_metrics_urls;
   double server_metrics_interval_s = 1.0;  // poll the server's gauges this often, s; 0 = edges only
-  bool insecure = false;                   // skip TLS verification
-  std::string cacert;                      // CA bundle path
-  double grace_s = 5;   // after Ctrl-C, in-flight requests get this long to finish
-  bool quiet = false;   // no progress or notes on stderr
-  sim::SimOptions sim;  // the embedded server's settings (when base_url is empty)
+  // --gpus: accelerators serving the model, what the per-GPU figures divide by; nullopt = not
+  // given, and then every per-GPU and cost figure is unknown (never guessed).
+  std::optional<std::int64_t> gpus;
+  // --gpu-hour-price: USD per GPU-hour, what the cost figures charge; needs --gpus.
+  std::optional<double> gpu_hour_price;
+  bool insecure = false;  // skip TLS verification
+  std::string cacert;     // CA bundle path
+  double grace_s = 5;     // after Ctrl-C, in-flight requests get this long to finish
+  bool quiet = false;     // no progress or notes on stderr
+  sim::SimOptions sim;    // the embedded server's settings (when base_url is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;

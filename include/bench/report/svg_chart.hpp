@@ -16,10 +16,11 @@ namespace bench::report::svg {
 
 /// How a series is drawn.
 enum class Mark {
-  kLine,  // straight segments between points (a gap where a point is skipped)
-  kStep,  // horizontal steps: the value holds from one x until the next (per-bucket counts)
-  kArea,  // a step line filled down to the axis
-  kBars,  // one bar per point, `bar_width` wide starting at x; bars of a chart stack
+  kLine,    // straight segments between points (a gap where a point is skipped)
+  kStep,    // horizontal steps: the value holds from one x until the next (per-bucket counts)
+  kArea,    // a step line filled down to the axis
+  kBars,    // one bar per point, `bar_width` wide starting at x; bars of a chart stack
+  kPoints,  // a dot at each point and no line (points that are not on a curve)
 };
 
 struct Series {

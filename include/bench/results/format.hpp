@@ -121,6 +121,29 @@ inline constexpr std::string_view turns_completed = "turns_completed";
 inline constexpr std::string_view session_duration = "session_duration";  // distribution name
 // The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late; its
 // host ran it late. Each a bool of its own, so a check on one is not set off by the other.
+// The efficiency figures (results/efficiency.hpp), each named by its kind. --gpus and
+// --gpu-hour-price are recorded under "config" as "gpus" (a count) and "gpu_hour_price" (USD
+// per GPU-hour), null when not given. Per GPU: each token throughput over --gpus, null without
+// it (never guessed). Per user: output tokens over each request's decode time (1000 / TPOT ms),
+// its median and p10, output tok/s per user. Cost: USD per million tokens of each kind, the GPUs'
+// whole cost charged to that kind (needs --gpus and --gpu-hour-price). Energy: the GPUs' energy
+// counters' growth over the point (--server-metrics scraping DCGM's
+// DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION), in joules, and over output and total tokens; null when
+// no counter was scraped, never 0.
+inline constexpr std::string_view gpus = "gpus";
+inline constexpr std::string_view gpu_hour_price = "gpu_hour_price";
+inline constexpr std::string_view output_throughput_per_gpu = "output_throughput_per_gpu";
+inline constexpr std::string_view input_throughput_per_gpu = "input_throughput_per_gpu";
+inline constexpr std::string_view total_throughput_per_gpu = "total_throughput_per_gpu";
+inline constexpr std::string_view median_output_throughput_per_user =
+    "median_output_throughput_per_user";
+inline constexpr std::string_view p10_output_throughput_per_user = "p10_output_throughput_per_user";
+inline constexpr std::string_view usd_per_million_output_tokens = "usd_per_million_output_tokens";
+inline constexpr std::string_view usd_per_million_input_tokens = "usd_per_million_input_tokens";
+inline constexpr std::string_view usd_per_million_total_tokens = "usd_per_million_total_tokens";
+inline constexpr std::string_view gpu_energy_joules = "gpu_energy_joules";
+inline constexpr std::string_view joules_per_output_token = "joules_per_output_token";
+inline constexpr std::string_view joules_per_total_token = "joules_per_total_token";
 inline constexpr std::string_view client_saturated = "client_saturated";
 inline constexpr std::string_view host_late = "host_late";
 }  // namespace key

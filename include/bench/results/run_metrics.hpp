@@ -38,7 +38,8 @@ std::vector<std::string> numeric_keys(const nlohmann::json& results);
 bool input_tokens_known(const nlohmann::json& run);
 
 /// True for the keys whose value needs every input token count: input_throughput,
-/// total_throughput, total_input_tokens, mean_prompt_tokens.
+/// total_throughput, total_input_tokens, mean_prompt_tokens, and the per-GPU, cost and energy
+/// figures of input and total tokens.
 bool needs_input_tokens(std::string_view key);
 
 /// The figure under `key` of a run, or nullopt when it is missing, null, not a number, or

@@ -61,6 +61,14 @@ struct ServerMetricsWindow {
   std::vector<ServerMetricsWindow> servers;
 };
 
+/// What the server runs on, as the user said (--gpus, --gpu-hour-price): the per-GPU figures
+/// divide by `gpus` and the cost figures charge `gpu_hour_usd` (results/efficiency.hpp). Each
+/// nullopt when not given: bench never guesses a server's accelerators.
+struct Accelerators {
+  std::optional<std::int64_t> gpus;    // accelerators serving the model
+  std::optional<double> gpu_hour_usd;  // USD per GPU-hour
+};
+
 /// What the run was, for the report's header and the JSON "config" object.
 struct RunContext {
   std::string base_url;          // server that was benchmarked
@@ -99,6 +107,7 @@ struct RunContext {
   // The answer check made before the run (results/answer_check.hpp); null when not made.
   nlohmann::json answer_check = nullptr;
   std::optional<ServerMetricsWindow> server_metrics;  // with --server-metrics only
+  Accelerators accelerators;                          // --gpus, --gpu-hour-price
 };
 
 /// The results object. Flat keys read by scripts written for SGLang's bench_serving and vLLM's

@@ -61,6 +61,14 @@ struct Snapshot {
   std::optional<double> spec_accepted_tokens;  // counter: of them, those the target model kept
   std::optional<double> spec_accept_length;    // gauge (SGLang): tokens accepted per verify step
   std::optional<double> spec_accept_rate;      // gauge (SGLang): accepted / drafted, 0..1
+  // The GPUs' energy and power, wherever the target exposes them whatever its family (a
+  // DCGM exporter, or a server that serves its GPUs' series beside its own): every GPU's series
+  // summed. Energy in joules, a counter since the GPU's boot (DCGM's
+  // DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION, mJ; AMD's gpu_energy_consumed, uJ); power in watts, a
+  // gauge (DCGM_FI_DEV_POWER_USAGE; AMD's gpu_power_usage or gpu_package_power).
+  std::optional<double> gpu_energy_joules;
+  std::optional<double> gpu_power_watts;
+  std::optional<double> gpu_energy_series;  // GPUs (series) the energy is summed over
 };
 
 /// Reads the figures of `exposition` through the name map of its detected family.
@@ -88,6 +96,11 @@ struct Delta {
   // The prefix-cache hit rate where the server gives only a rate (SGLang's cache_hit_rate, of
   // its latest prefill batch; TRT-LLM's kv_cache_hit_rate), 0..1: a rate, never a count.
   std::optional<double> prefix_cache_hit_ratio;
+  // The GPUs' energy counters' growth over the window, joules (all GPUs exposed); nullopt when
+  // no counter was scraped, never 0. Their power, watts, at the closing scrape.
+  std::optional<double> gpu_energy_joules;
+  std::optional<double> gpu_power_watts;
+  std::optional<double> gpu_energy_series;  // GPUs whose energy was added up (closing scrape)
   /// Why a figure both scrapes should have is unknown (a counter that went down, buckets that
   /// changed), one line each.
   std::vector<std::string> notes;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sim/metrics_exposition.hpp"
+#include "bench/sim/power_model.hpp"
 #include "bench/sim/prompt_counter.hpp"
 #include "bench/sim/stream_format.hpp"
 #include "bench/sim/tokenize_routes.hpp"
@@ -51,6 +52,8 @@ struct SimOptions {
   // (vLLM's shape) and by /tokenize; a statement only: requests beyond it are still served.
   std::int64_t max_model_len = 1'048'576;
   MetricsFamily metrics_family = MetricsFamily::vllm;  // whose names GET /metrics writes
+  // The GPUs' power model behind GET /metrics' DCGM-exporter series (power_model.hpp).
+  PowerOptions power;
 
   // How tokens are timed: "fixed" (every request on its own clock, the three fields below),
   // "firehose" (no delays), or a continuous-batching engine: "tiny", "h100-dense-8b",

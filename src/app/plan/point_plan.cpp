@@ -183,6 +183,7 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
                                        : plan.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = plan.reuse_prompts;
   context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
+  context.accelerators = plan.accelerators;
   context.provenance = results::provenance_to_json(this_build_and_host());
   context.config = plan.config;
   context.config["base_url"] = prepared.target.shown_base_url;

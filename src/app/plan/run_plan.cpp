@@ -241,6 +241,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.client_threads = options.client_threads;
   plan.preconnect = options.preconnect;
   plan.goodput = options.goodput;
+  plan.accelerators = {options.gpus, options.gpu_hour_price};
   plan.latency_sample_budget = options.latency_sample_budget;
   plan.server = server_plan(options);
   plan.output = output_plan(options);

@@ -14,6 +14,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/report/answer_check.hpp"
+#include "bench/report/frontier.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
@@ -165,7 +166,8 @@ void print_results(const RunPlan& plan, const RunResults& run, std::ostream& out
     case cli::OutputFormat::text:
       if (plan.sweep_variable != SweepVariable::none) {
         out << report::render_sweep_table(run.results) << "\n"
-            << report::render_sweep_chart(run.results, 78);
+            << report::render_sweep_chart(run.results, 78) << "\n"
+            << report::render_frontier_table(run.results);
         print_repeats(plan, run, out);
         out << report::render_answer_check(answer_check_of(run.results));
         if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";

@@ -14,6 +14,7 @@
 #include "bench/app/search/load_search.hpp"
 #include "bench/app/search/search_report.hpp"
 #include "bench/cli/exit_codes.hpp"
+#include "bench/report/frontier.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/writer.hpp"
@@ -51,7 +52,9 @@ void print_search(const OutputPlan& output, const json& results, const std::vect
       break;
     case cli::OutputFormat::csv: out << results::to_csv(probes); break;
     case cli::OutputFormat::text:
-      out << report::render_sweep_table(results) << "\n" << message << "\n";
+      out << report::render_sweep_table(results) << "\n"
+          << report::render_frontier_table(results) << "\n"
+          << message << "\n";
       break;
   }
   out.flush();

@@ -33,6 +33,7 @@
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/compat.hpp"
+#include "bench/results/writer.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/util/redact.hpp"
@@ -135,6 +136,7 @@ struct RunPlan {
   std::optional<std::size_t> client_threads;  // --client-threads N; none: auto, per point
   std::int64_t preconnect = -1;               // connections opened before the epoch; -1: as needed
   metrics::Slo goodput;                       // --goodput's SLOs
+  results::Accelerators accelerators;         // --gpus, --gpu-hour-price
   std::uint64_t latency_sample_budget = 0;
   ServerPlan server;
   OutputPlan output;
