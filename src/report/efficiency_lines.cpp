@@ -31,9 +31,9 @@ void add_per_user(std::vector<ReportLine>& lines, const results::Efficiency& e,
                    fmt::format("{:>{}} tok/s (output) per user, p10", number(e.p10_output_per_user),
                                kNumberWidth)});
   const std::optional<double> ttft = metrics::known_stat(s.ttft_ms, &metrics::Distribution::median);
-  lines.push_back(
-      {"Interactivity (p50)", fmt::format("{} tok/s (output) per user after a TTFT of {} ms",
-                                          number(e.median_output_per_user), number(ttft))});
+  lines.push_back({"Interactivity (p50)",
+                   fmt::format("{:>{}} tok/s (output) per user after a TTFT of {} ms",
+                               number(e.median_output_per_user), kNumberWidth, number(ttft))});
 }
 
 void add_per_gpu(std::vector<ReportLine>& lines, const results::Efficiency& e,

@@ -1,8 +1,9 @@
 // Every recording of the wire corpus is a test of bench's figures: bench against
 // `serve-sim --replay` of it measures the token counts its usage reports, the cached split it
 // discloses, its failures, its server's identity, and its first-token time and chunk gaps within
-// 1 ms of the recorded times (its end within 1 ms plus 1%). And the round trip: a run recorded through `bench record`
-// and replayed gives the same counts and latencies. Recordings are found when the test runs.
+// 1 ms of the recorded times (its end within 1 ms plus 1%). And the round trip: a run recorded
+// through `bench record` and replayed gives the same counts and latencies. Recordings are found
+// when the test runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
