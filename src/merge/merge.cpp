@@ -335,6 +335,10 @@ std::variant<Merged, MergeError> merge_shards(const std::vector<ShardFile>& shar
   merged.results = shards.front().results;
   merged.results[results::key::points] = objects;
   merged.results[results::key::merged] = objects.front()[results::key::merged];
+  // A sweep's check is its shard's at every point: the merged points' choice (merged_context) is
+  // the whole's, not the first shard's own.
+  merged.results[results::key::answer_check] =
+      objects.front().value(results::key::answer_check, json());
   bool interrupted = false;
   for (const ShardFile& shard : shards) {
     interrupted = interrupted || shard.results.value("interrupted", false);

@@ -5,10 +5,15 @@
 #include "bench/report/html_report.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "bench/report/answer_check.hpp"
 #include "bench/report/svg_chart.hpp"
+#include "bench/results/answer_check.hpp"
+#include "bench/util/text.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 
@@ -151,6 +156,28 @@ std::string version_label(const json& results) {
                      schema.empty() ? "(unknown)" : schema);
 }
 
+// The answer check made before the run (report/answer_check.hpp): its summary in the page's
+// header; nothing for a file written before bench made the check.
+std::string answer_check_item(const json& results) {
+  if (!results.contains(results::key::answer_check)) return "";
+  const std::vector<std::string> lines = answer_check_lines(results[results::key::answer_check]);
+  return meta_item("Answer check", lines.empty() ? "not made (--no-answer-check)" : lines.front());
+}
+
+// When the answers did not look like a model's work, an alert above every figure (the figures
+// may be those of a server answering garbage fast), with what looked wrong in each answer.
+std::string answer_check_alert(const json& results) {
+  const json block = results.value(results::key::answer_check, json());
+  if (!results::answer_check_implausible(block)) return "";
+  const std::vector<std::string> lines = answer_check_lines(block);
+  std::string out = "<div class=\"alert bad\" role=\"alert\">Answer check: " + esc(lines.front()) +
+                    "<ul class=\"answers\">";
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    out += "<li>" + esc(util::trim(lines[i])) + "</li>";
+  }
+  return out + "</ul></div>";
+}
+
 std::string run_header(const json& run) {
   const std::string model = view::text(run, "model");
   std::string out = "<header class=\"page\"><p class=\"kicker\">bench results: single run</p>";
@@ -172,6 +199,7 @@ std::string run_header(const json& run) {
   const std::string started = view::text(run, "started_at");
   out += meta_item("Started", started.empty() ? "(not recorded)" : started);
   out += meta_item("Made by", version_label(run));
+  out += answer_check_item(run);
   out += "</dl></header>";
   return out;
 }
@@ -199,6 +227,7 @@ std::string sweep_header(const json& sweep, const json& first) {
   const std::string started = view::text(first, "started_at");
   out += meta_item("Started", started.empty() ? "(not recorded)" : started);
   out += meta_item("Made by", version_label(sweep.contains("bench_version") ? sweep : first));
+  out += answer_check_item(sweep.contains(results::key::answer_check) ? sweep : first);
   out += "</dl></header>";
   return out;
 }
@@ -259,14 +288,16 @@ std::string render_html_report(const nlohmann::json& results) {
         points->empty() || !(*points)[0].is_object() ? empty : (*points)[0];
     const nlohmann::json& with_definitions =
         view::object_at(results, "definitions") != nullptr ? results : first;
-    const std::string body = html::sweep_header(results, first) + html::sweep_sections(results) +
-                             html::config_section(first) +
-                             html::definitions_section(with_definitions);
+    const std::string body =
+        html::sweep_header(results, first) +
+        html::answer_check_alert(results.contains(results::key::answer_check) ? results : first) +
+        html::sweep_sections(results) + html::config_section(first) +
+        html::definitions_section(with_definitions);
     return html::document(html::page_title(results, true, first), body);
   }
-  const std::string body = html::run_header(results) + html::run_alerts(results) +
-                           html::run_sections(results, "") + html::config_section(results) +
-                           html::definitions_section(results);
+  const std::string body = html::run_header(results) + html::answer_check_alert(results) +
+                           html::run_alerts(results) + html::run_sections(results, "") +
+                           html::config_section(results) + html::definitions_section(results);
   return html::document(html::page_title(results, false, results), body);
 }
 

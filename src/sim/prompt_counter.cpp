@@ -109,9 +109,20 @@ std::int64_t PromptCounter::count(std::string_view text) const {
   return tokenizer_ ? static_cast<std::int64_t>(tokenizer_->count(text)) : util::count_words(text);
 }
 
+std::size_t PromptCounter::added_special_tokens() const {
+  if (tokenizer_) return tokenizer_->added_special_tokens().value_or(0);
+  return chat_template_ == ChatTemplate::llama2 ? 1 : 0;
+}
+
 std::int64_t PromptCounter::count_prompt(std::string_view text) const {
-  const std::size_t added = tokenizer_ ? tokenizer_->added_special_tokens().value_or(0) : 0;
-  return count(text) + static_cast<std::int64_t>(added);
+  return count(text) + static_cast<std::int64_t>(added_special_tokens());
+}
+
+std::vector<TokenId> PromptCounter::encode_prompt(std::string_view text) const {
+  std::vector<TokenId> ids(added_special_tokens(), kBosId);
+  const std::vector<TokenId> body = encode(text);
+  ids.insert(ids.end(), body.begin(), body.end());
+  return ids;
 }
 
 std::optional<std::string> PromptCounter::render_chat(const json& messages) const {

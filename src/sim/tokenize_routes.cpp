@@ -24,11 +24,21 @@ const json* string_field(const json& object, const char* key) {
   return found != object.end() && found->is_string() ? &*found : nullptr;
 }
 
+// A boolean field of the request; `otherwise` when it is absent or no boolean.
+bool flag_or(const json& request, const char* key, bool otherwise) {
+  const auto found = request.find(key);
+  return found != request.end() && found->is_boolean() ? found->get<bool>() : otherwise;
+}
+
+// vLLM's prompt form adds the model's special tokens unless add_special_tokens is false (its
+// TokenizeCompletionRequest's default is true), as its completions endpoint does.
 RouteAnswer vllm_tokenize(const json& request, const PromptCounter& counter,
                           std::int64_t max_model_len) {
   std::vector<TokenId> tokens;
   if (const json* prompt = string_field(request, "prompt")) {
-    tokens = counter.encode(prompt->get_ref<const std::string&>());
+    const std::string& text = prompt->get_ref<const std::string&>();
+    tokens = flag_or(request, "add_special_tokens", true) ? counter.encode_prompt(text)
+                                                          : counter.encode(text);
   } else if (const auto messages = request.find("messages"); messages != request.end()) {
     auto encoded = counter.encode_chat(*messages);
     if (!encoded) return error_answer(400, "'messages' must be an array of {role, content}");
@@ -43,17 +53,14 @@ RouteAnswer vllm_tokenize(const json& request, const PromptCounter& counter,
                    .dump()};
 }
 
-// llama.cpp reads "content" and answers {"tokens": []} without it.
+// llama.cpp reads "content" and answers {"tokens": []} without it; it adds the model's BOS only
+// with "add_special": true (default false), which its completions endpoint always adds.
 RouteAnswer llamacpp_tokenize(const json& request, const PromptCounter& counter) {
   std::vector<TokenId> tokens;
   if (const json* content = string_field(request, "content")) {
-    const auto add_special = request.find("add_special");
-    if (add_special != request.end() && add_special->is_boolean() && add_special->get<bool>() &&
-        counter.chat_template() == ChatTemplate::llama2) {
-      tokens.push_back(kBosId);
-    }
-    const std::vector<TokenId> body = counter.encode(content->get_ref<const std::string&>());
-    tokens.insert(tokens.end(), body.begin(), body.end());
+    const std::string& text = content->get_ref<const std::string&>();
+    tokens =
+        flag_or(request, "add_special", false) ? counter.encode_prompt(text) : counter.encode(text);
   }
   return {200, json{{"tokens", tokens}}.dump()};
 }

@@ -32,6 +32,19 @@ TEST(ClientThreads, ALightLoadGetsOneLoopAndSaysWhatItNeeds) {
   EXPECT_EQ(choice.reason, "auto: 1 event loop, the expected load needs 0.06 of a core");
 }
 
+// A server whose pace the plan cannot know is planned at the assumed gap, and the reason says it
+// was assumed; a known gap of the same value chooses the same and says nothing of it.
+TEST(ClientThreads, AnUnknownChunkGapIsPlannedAtTheAssumedOneAndSaidSo) {
+  ClientThreadsInput unknown = closed_loop(1024, 20, 32);
+  unknown.chunk_gap_ms.reset();
+  const auto assumed = choose_client_threads(unknown);
+  const auto known = choose_client_threads(closed_loop(1024, 20, 32));
+  EXPECT_EQ(assumed.loops, known.loops);
+  EXPECT_DOUBLE_EQ(assumed.cores_needed, known.cores_needed);
+  EXPECT_EQ(assumed.reason, known.reason + ", at an assumed 20 ms between a stream's chunks");
+  EXPECT_EQ(known.reason.find("assumed"), std::string::npos) << known.reason;
+}
+
 TEST(ClientThreads, AHeavyLoadOnEightFreeCoresGetsSeveralLoops) {
   // 4,096 streams at the assumed gap: about 200,000 chunks/s, over four cores of loop CPU.
   const auto choice = choose_client_threads(closed_loop(4096, 20, 8));

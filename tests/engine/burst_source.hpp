@@ -28,6 +28,7 @@ class TimedHandler final : public bench::engine::TransferHandler {
   void on_end(const TransferEnd& end) override {
     error = end.error;
     end_ns = end.end_ns;
+    connection_retries = end.connection_retries;
     // Busy, as a real handler is while it records the request.
     const std::int64_t busy_until_ns = bench::now_ns() + end_cost_ns;
     while (bench::now_ns() < busy_until_ns) {
@@ -39,6 +40,7 @@ class TimedHandler final : public bench::engine::TransferHandler {
   std::int64_t end_cost_ns = 0;  // how long on_end keeps the loop busy
   std::int64_t send_ns = 0;
   std::int64_t end_ns = 0;
+  std::int64_t connection_retries = 0;  // resends on a new connection (TransferEnd's)
   ErrorClass error = ErrorClass::none;
 };
 

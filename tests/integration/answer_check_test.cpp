@@ -1,7 +1,8 @@
 // The answer check over loopback, with the real binary: a simulator answering the known-answer
 // prompts rightly draws no warning; one answering random words (a random-weight model), one
 // word over and over, or nothing at all draws the warning in the text report, the JSON and on
-// stderr, with the exit code unchanged; --no-answer-check sends no probe; a refusal is said.
+// stderr, with the exit code unchanged; --no-answer-check sends no probe; a refusal is said;
+// the warning is kept by --json-compat, `bench merge` (run and sweep) and `bench report`'s HTML.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -183,6 +184,78 @@ TEST(AnswerCheck, ARefusedProbeIsSaidAndTheRunGoesOn) {
   EXPECT_EQ(results.at("answer_check").at("verdict"), "not_judged");
   EXPECT_EQ(results.at("answer_check").at("answers").at(0).at("http_status"), 400);
   EXPECT_EQ(results.at("completed"), 8);
+}
+
+// Shard `index` of 2 against `base_url`: its results file in `dir`, with `more` flags.
+void run_shard(const std::string& base_url, const bench::testing::TempDir& dir, int index,
+               const std::vector<std::string>& more) {
+  std::vector<std::string> args = short_run({base_url}, "chat");
+  args.insert(args.end(), {"--quiet", "--seed", "1", "--shard", std::to_string(index) + "/2",
+                           "--output-file", dir.file("shard-" + std::to_string(index) + ".json")});
+  args.insert(args.end(), more.begin(), more.end());
+  const ProcessResult run = run_process(BENCH_BINARY, args);
+  ASSERT_FALSE(run.timed_out);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+}
+
+// The merged result of the two shards in `dir`, as text (its JSON in merged.json) and its HTML
+// report's page.
+struct MergedReport {
+  ProcessResult merge;
+  json results;
+  std::string html;
+};
+MergedReport merge_and_report(const bench::testing::TempDir& dir) {
+  MergedReport out;
+  out.merge = run_process(BENCH_BINARY, {"merge", dir.file("shard-0.json"),
+                                         dir.file("shard-1.json"), "-o", dir.file("merged.json")});
+  EXPECT_EQ(out.merge.exit_code, 0) << out.merge.err;
+  out.results = json::parse(bench::testing::read_file(dir.file("merged.json")));
+  const ProcessResult report =
+      run_process(BENCH_BINARY, {"report", dir.file("merged.json"), "-o", dir.file("r.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  out.html = bench::testing::read_file(dir.file("r.html"));
+  return out;
+}
+
+// A random-weight model's warning is not lost on the way: the shards' --json-compat files carry
+// the block, bench merge keeps it (a run's and a sweep's, at the top and in each point) and says
+// it in its text, and bench report's page shows the check in its header and as an alert.
+TEST(AnswerCheck, AnImplausibleCheckSurvivesJsonCompatMergeAndTheHtmlReport) {
+  bench::sim::SimServer server(sim_answering(bench::sim::SimAnswers::random));
+  {
+    bench::testing::TempDir dir;
+    for (int i = 0; i < 2; ++i) run_shard(server.base_url(), dir, i, {});
+    const MergedReport merged = merge_and_report(dir);
+    EXPECT_EQ(merged.results.at("answer_check").at("verdict"), "implausible");
+    EXPECT_NE(merged.merge.out.find("Answer check:                     WARNING: 0 of 3"),
+              std::string::npos)
+        << merged.merge.out;
+    EXPECT_NE(merged.html.find("<dt>Answer check</dt><dd>0 of 3 known-answer prompts answered "
+                               "plausibly: the answers do not look like a model"),
+              std::string::npos)
+        << merged.html;
+    EXPECT_NE(merged.html.find("<div class=\"alert bad\" role=\"alert\">Answer check: 0 of 3"),
+              std::string::npos);
+    EXPECT_NE(merged.html.find("<li>count_to_10: expected the numbers 1 to 10 in order"),
+              std::string::npos);
+  }
+  bench::testing::TempDir dir;
+  for (int i = 0; i < 2; ++i) {
+    run_shard(server.base_url(), dir, i, {"--concurrency", "2,4", "--json-compat", "sglang"});
+    const json shard =
+        json::parse(bench::testing::read_file(dir.file("shard-" + std::to_string(i) + ".json")));
+    EXPECT_EQ(shard.at("answer_check").at("verdict"), "implausible") << "shard " << i;
+  }
+  const MergedReport merged = merge_and_report(dir);
+  EXPECT_EQ(merged.results.at("answer_check").at("verdict"), "implausible");
+  for (const json& point : merged.results.at("points")) {
+    EXPECT_EQ(point.at("answer_check").at("verdict"), "implausible");
+  }
+  EXPECT_NE(merged.merge.out.find("Answer check: WARNING: 0 of 3"), std::string::npos)
+      << merged.merge.out;
+  EXPECT_NE(merged.html.find("<div class=\"alert bad\" role=\"alert\">Answer check: 0 of 3"),
+            std::string::npos);
 }
 
 }  // namespace

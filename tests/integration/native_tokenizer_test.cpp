@@ -123,6 +123,39 @@ TEST_F(NativeTokenizer, ACompletionsPromptsBosIsExpectedNotAMismatch) {
   EXPECT_EQ(run.err.find("input_len_mismatch"), std::string::npos) << run.err;
 }
 
+// The same with --tokenizer server against a server counting with llama-2's tokenizer.json, in
+// llama.cpp's dialect (whose /tokenize adds the BOS only with add_special) and vLLM's: bench
+// measures the BOS by /tokenize and expects it.
+TEST_F(NativeTokenizer, AServerTokenizersBosIsExpectedNotAMismatch) {
+  for (const auto dialect :
+       {bench::sim::TokenizeDialect::llamacpp, bench::sim::TokenizeDialect::vllm}) {
+    const std::string name(bench::sim::tokenize_dialect_name(dialect));
+    TempDir dir;
+    bench::sim::SimOptions sim;
+    sim.ttft_ms = 1;
+    sim.tpot_ms = 0;
+    sim.tokenizer = bench::tokenizer::load_hf_tokenizer(tokenizer_file("llama2"));
+    sim.tokenize_dialect = dialect;
+    sim.trace_path = dir.file("trace.jsonl");
+    bench::testing::ProcessResult run;
+    {
+      bench::sim::SimServer server(sim);
+      run = run_process(
+          BENCH_BINARY,
+          {"--base-url", server.base_url(), "--tokenizer", "server", "--endpoint", "completions",
+           "--input-len", "32", "--output-len", "4", "--num-prompts", "6", "--concurrency", "2",
+           "--per-chunk-usage", "off", "--output-format", "json", "--no-answer-check"});
+    }
+    ASSERT_EQ(run.exit_code, 0) << name << ": " << run.err;
+    EXPECT_EQ(served_with(read_jsonl(dir.file("trace.jsonl")), 33), 6u) << name;
+    const json results = json::parse(run.out, nullptr, false);
+    EXPECT_EQ(results["mean_prompt_tokens"], 33.0) << name << ": " << results;
+    EXPECT_EQ(results["prompt_special_tokens"], 1.0) << name << ": " << results;
+    EXPECT_EQ(results["input_len_mismatch"], false) << name << ": " << results;
+    EXPECT_EQ(run.err.find("input_len_mismatch"), std::string::npos) << name << ": " << run.err;
+  }
+}
+
 TEST_F(NativeTokenizer, ChatPromptsArriveAsTheContentAskedPlusTheTemplate) {
   // llama-2's template on one user message (BOS, "[INST]", "[/INST]"), as this tokenizer
   // counts it: bench measures it with one probe request and reports it.

@@ -1,7 +1,9 @@
 // issue 28, "no false pass, no false regression", through the real binary: a gate on a figure
 // of no values fails and says it is unknown; such a figure is never printed or written as 0
 // (text, JSON, CSV); an open loop has no concurrency cap rather than 65536; `bench compare`
-// reads a --json-compat file by its own definitions, and takes a threshold per figure.
+// and `bench report` read a --json-compat file by its own definitions, and compare takes a
+// threshold per figure.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -177,6 +179,27 @@ TEST(NoFalseRegression, CompareReadsAJsonCompatFileByItsOwnDefinitions) {
       BENCH_BINARY,
       {"compare", dir.file("n1.json"), dir.file("n2.json"), "--fail-on-regression", "50%"});
   EXPECT_EQ(failing.exit_code, 0) << failing.out;
+
+  // bench report labelled the compat file's per-chunk ITL "per token": its ITL row holds the
+  // per-token figures, its ICL row the per-chunk ones the file calls itl.
+  const ProcessResult report =
+      run_process(BENCH_BINARY, {"report", dir.file("n2.json"), "-o", dir.file("n2.html")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string html = bench::testing::read_file(dir.file("n2.html"));
+  const auto first_cell = [&html](const std::string& row) {
+    const std::string cell = "<td class=\"num\">";
+    const std::size_t at = html.find(cell, html.find(row));
+    return at == std::string::npos ? std::string() : html.substr(at + cell.size(), 20);
+  };
+  const std::string itl_row = "<tr><th scope=\"row\">ITL<span class=\"sub\">";
+  const std::string icl_row = "<tr><th scope=\"row\">ICL<span class=\"sub\">";
+  EXPECT_EQ(first_cell(itl_row).rfind(
+                fmt::format("{:.2f}<", n2["mean_itl_per_token_ms"].get<double>()), 0),
+            0u)
+      << first_cell(itl_row);
+  EXPECT_EQ(first_cell(icl_row).rfind(fmt::format("{:.2f}<", n2["mean_itl_ms"].get<double>()), 0),
+            0u)
+      << first_cell(icl_row);
 }
 
 TEST(NoFalseRegression, CompareTakesAThresholdPerFigureAndRefusesAnUnknownOne) {

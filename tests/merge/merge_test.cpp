@@ -116,6 +116,51 @@ TEST(MergeShards, KeepsEachSelfCheckVerdictOfAnyShard) {
   EXPECT_EQ(results["host_late"], true);
 }
 
+// An answer check's block (results/answer_check.hpp) of one verdict, told apart by its seconds.
+json answer_check(const std::string& verdict, double seconds) {
+  return {{"verdict", verdict}, {"prompts", 3}, {"seconds", seconds}, {"answers", json::array()}};
+}
+
+// A sweep of one point (concurrency `count`) holding `run`, with the run's answer check at the
+// top as a sweep writes it.
+bench::merge::ShardFile as_sweep(bench::merge::ShardFile shard) {
+  json sweep = {{"schema_version", 1},
+                {"kind", "sweep"},
+                {"sweep", {{"variable", "concurrency"}, {"values", {1}}}},
+                {"answer_check", shard.results["answer_check"]},
+                {"points", json::array({shard.results})}};
+  return {shard.name, sweep};
+}
+
+// Each shard checked the answers of its own server: the whole carries the first implausible
+// check (a warning any shard drew is not lost), else the first shard's; a sweep's top and its
+// points alike.
+TEST(MergeShards, KeepsTheFirstImplausibleAnswerCheckElseTheFirstShards) {
+  bench::merge::ShardFile first = shard(0, 3, 0);
+  bench::merge::ShardFile second = shard(1, 3, 0);
+  bench::merge::ShardFile third = shard(2, 3, 0);
+  first.results["answer_check"] = answer_check("plausible", 1);
+  second.results["answer_check"] = answer_check("implausible", 2);
+  third.results["answer_check"] = answer_check("implausible", 3);
+  auto merged = bench::merge::merge_shards({first, second, third});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  EXPECT_EQ(std::get<bench::merge::Merged>(merged).results["answer_check"],
+            answer_check("implausible", 2));
+
+  merged = bench::merge::merge_shards({as_sweep(first), as_sweep(second), as_sweep(third)});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const json& sweep = std::get<bench::merge::Merged>(merged).results;
+  EXPECT_EQ(sweep["answer_check"], answer_check("implausible", 2));
+  EXPECT_EQ(sweep["points"][0]["answer_check"], answer_check("implausible", 2));
+
+  second.results["answer_check"] = answer_check("plausible", 2);
+  third.results["answer_check"] = nullptr;  // --no-answer-check
+  merged = bench::merge::merge_shards({first, second, third});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  EXPECT_EQ(std::get<bench::merge::Merged>(merged).results["answer_check"],
+            answer_check("plausible", 1));
+}
+
 TEST(MergeShards, PlacesLateClocksOnTheEarliestAndWarnsOfAWideStartSpread) {
   const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 2, 100)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));

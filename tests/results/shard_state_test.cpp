@@ -3,8 +3,12 @@
 // version, with the file named.
 #include "bench/results/shard_state.hpp"
 
+#include <fstream>
 #include <memory>
+#include <string>
 #include <variant>
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
@@ -61,10 +65,51 @@ TEST(ShardState, RefusesAMissingPartOrAnotherVersionNamingTheFile) {
   ASSERT_TRUE(std::holds_alternative<FormatError>(read));
   EXPECT_EQ(std::get<FormatError>(read).message.rfind("b.json: unreadable \"shard_state\"", 0), 0u);
   written = bench::results::accumulator_to_json(sample_state(1000));
-  written["version"] = 2;
+  written["version"] = bench::results::kShardStateVersion + 1;
   read = bench::results::accumulator_from_json({{"shard_state", written}}, "c.json");
   ASSERT_TRUE(std::holds_alternative<FormatError>(read));
-  EXPECT_NE(std::get<FormatError>(read).message.find("version 2"), std::string::npos);
+  EXPECT_NE(std::get<FormatError>(read).message.find(
+                fmt::format("version {}", bench::results::kShardStateVersion + 1)),
+            std::string::npos);
+}
+
+// A version-1 state (bench before 2026-12-05's keys: no connection_retries, no sums of what was
+// sent) is refused as an older bench's, not read as far as it goes nor as a truncated file.
+TEST(ShardState, RefusesAnOlderBenchsStateSayingSo) {
+  json written = bench::results::accumulator_to_json(sample_state(1000));
+  written["version"] = 1;
+  written["counts"].erase("connection_retries");
+  written["sums"].erase("sent_input_sum");
+  written["sums"].erase("sent_output_sum");
+  const auto read = bench::results::accumulator_from_json({{"shard_state", written}}, "old.json");
+  ASSERT_TRUE(std::holds_alternative<FormatError>(read));
+  const std::string& message = std::get<FormatError>(read).message;
+  EXPECT_NE(message.find("old.json"), std::string::npos) << message;
+  EXPECT_NE(message.find("version 1, written by an older bench"), std::string::npos) << message;
+  EXPECT_EQ(message.find("not found"), std::string::npos) << message;
+}
+
+// A state this bench wrote when it set kShardStateVersion reads back whole. A key added to the
+// state (a counter in visit_counters, a sum in RunSums, a distribution) without a version bump
+// fails here: bump kShardStateVersion and write the file again: {"shard_state", "multi_turn":
+// {"shard_state"}} of a multi-turn shard's results (`bench --base-url URL --shard 0/2 --seed 1
+// --multi-turn --turns 2 --num-prompts 4 --concurrency 2 --input-len 16 --output-len 4
+// --output-file x.json`).
+TEST(ShardState, TheStateThisVersionWroteReadsBackWhole) {
+  const std::string path = std::string(BENCH_TEST_DATA_DIR) + "/results/shard_state_v" +
+                           std::to_string(bench::results::kShardStateVersion) + ".json";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << ": no state written by this version (see the comment above)";
+  const json run = json::parse(in);
+  const auto read = bench::results::accumulator_from_json(run, path);
+  ASSERT_TRUE(std::holds_alternative<AccumulatorState>(read))
+      << std::get<FormatError>(read).message;
+  const auto multi_turn = bench::results::multi_turn_state_from_json(run.at("multi_turn"), path);
+  ASSERT_TRUE(std::holds_alternative<bench::metrics::MultiTurnState>(multi_turn))
+      << std::get<FormatError>(multi_turn).message;
+  // Nothing written by this version is left unread (an edit that drops a key fails too).
+  EXPECT_EQ(bench::results::accumulator_to_json(std::get<AccumulatorState>(read)),
+            run.at("shard_state"));
 }
 
 TEST(ShardState, TheShardStampSaysItsLagsAgainstTheStartTime) {
@@ -139,10 +184,12 @@ TEST(ShardState, RefusesAMultiTurnStateMissingAPartOrOfAnotherVersionNamingTheFi
                 "b.json: unreadable \"multi_turn\" \"shard_state\"", 0),
             0u);
   written = bench::results::multi_turn_state_to_json(multi_turn_state(1000));
-  written["version"] = 2;
+  written["version"] = 1;
   read = bench::results::multi_turn_state_from_json({{"shard_state", written}}, "c.json");
   ASSERT_TRUE(std::holds_alternative<FormatError>(read));
-  EXPECT_NE(std::get<FormatError>(read).message.find("version 2"), std::string::npos);
+  EXPECT_NE(std::get<FormatError>(read).message.find("version 1, written by an older bench"),
+            std::string::npos)
+      << std::get<FormatError>(read).message;
   read = bench::results::multi_turn_state_from_json(json::object(), "d.json");  // no state
   ASSERT_TRUE(std::holds_alternative<FormatError>(read));
 }

@@ -26,14 +26,45 @@ json answer(TokenizeDialect dialect, const std::string& path, const json& body,
   return json::parse(reply->body);
 }
 
+json content_only(const std::string& prompt) {
+  return {{"prompt", prompt}, {"add_special_tokens", false}};
+}
+
 TEST(TokenizeRoutes, vllm_counts_a_prompt_by_the_word_rule_with_stable_ids) {
-  const json first = answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha beta  gamma"}});
+  const json first = answer(TokenizeDialect::vllm, "/tokenize", content_only("alpha beta  gamma"));
   EXPECT_EQ(first["count"], 3);
   EXPECT_EQ(first["max_model_len"], 4096);
-  EXPECT_EQ(answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha beta gamma"}})["tokens"],
+  EXPECT_EQ(answer(TokenizeDialect::vllm, "/tokenize", content_only("alpha beta gamma"))["tokens"],
             first["tokens"]);
   EXPECT_EQ(first["tokens"][0],
-            answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "alpha"}})["tokens"][0]);
+            answer(TokenizeDialect::vllm, "/tokenize", content_only("alpha"))["tokens"][0]);
+}
+
+// A completions prompt is counted with the model's BOS (llama-2's here), and /tokenize says so
+// when asked to add special tokens: vLLM by default, llama.cpp with add_special. The two counts
+// are one rule's, so a client measuring the BOS by /tokenize expects what usage says.
+TEST(TokenizeRoutes, the_bos_a_completions_prompt_gets_is_the_one_tokenize_adds_when_asked) {
+  const auto parsed = bench::sim::parse_completion_request(json{{"prompt", "one two three"}}.dump(),
+                                                           /*chat=*/false, kLlama2);
+  ASSERT_TRUE(parsed.request);
+  EXPECT_EQ(parsed.request->prompt_tokens, 4);
+  const json vllm = answer(TokenizeDialect::vllm, "/tokenize", {{"prompt", "one two three"}});
+  EXPECT_EQ(vllm["count"], 4);
+  EXPECT_EQ(vllm["tokens"][0], bench::sim::kBosId);
+  EXPECT_EQ(answer(TokenizeDialect::llamacpp, "/tokenize",
+                   {{"content", "one two three"}, {"add_special", true}})["tokens"]
+                .size(),
+            4u);
+  EXPECT_EQ(answer(TokenizeDialect::llamacpp, "/tokenize", {{"content", "one two three"}})["tokens"]
+                .size(),
+            3u);
+  // A model without a BOS (no template, the word rule) adds none.
+  const PromptCounter plain(nullptr, ChatTemplate::none);
+  const auto reply =
+      answer_tokenize_route("POST", "/tokenize", json{{"prompt", "one two three"}}.dump(),
+                            TokenizeDialect::vllm, plain, 4096);
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(json::parse(reply->body)["count"], 3);
 }
 
 TEST(TokenizeRoutes, vllm_counts_chat_messages_with_the_template_as_completions_do) {

@@ -1,18 +1,18 @@
 #pragma once
-// What a shard's results carry for `bench merge` (docs/results-format.md, "Shards"), beside a
-// single run's keys, in every run object (a run, or each point of a sweep):
+// What a shard's results carry for `bench merge` (docs/results-format.md, "shard and shard_state"),
+// beside a single run's keys, in every run object (a run, or each point of a sweep):
 //   "shard": {"index": 0-based, "count", "host", "start_at": as given or null,
 //             "start_at_unix_ns": null without --start-at, "epoch_unix_ns": the wall clock
 //             when the point's clock started, "epoch_steady_ns": the monotonic clock then,
 //             "start_lag_ms": epoch - start_at, "first_send_ms": the first send after the
 //             epoch, "first_send_lag_ms": first send - start_at (both lags null without
 //             --start-at, first_send_ms null when nothing was sent)}
-//   "shard_state": {"version": 1, "options", "counts", "sums", "distributions", "timeline"}:
+//   "shard_state": {"version": 2, "options", "counts", "sums", "distributions", "timeline"}:
 //             the accumulator's contents (metrics/accumulator_state.hpp): counts and token
 //             sums, error classes, every latency distribution as its raw values while they fit
 //             the budget or as its histogram's buckets beyond it, and the timeline's steps.
 // With --multi-turn, the run object's "multi_turn" (results/format.hpp) holds one more:
-//   "shard_state": {"version": 1, "turns": [per turn index from turn 1: {"requests",
+//   "shard_state": {"version": 2, "turns": [per turn index from turn 1: {"requests",
 //             "completed", "input_tokens_sum", "input_tokens_known", "ttft_ms": a distribution
 //             as above}], "sessions": {"started", "completed", "failed", "unfinished",
 //             "turns_completed"}, "session_duration_ms": a distribution}
@@ -54,8 +54,15 @@ inline constexpr std::string_view start_spread_limit_ms = "start_spread_limit_ms
 inline constexpr std::string_view max_first_send_lag_ms = "max_first_send_lag_ms";
 }  // namespace key
 
-/// "version" of "shard_state" this bench writes, and the only one it reads.
-inline constexpr int kShardStateVersion = 1;
+/// "version" of "shard_state" this bench writes, and the only one it reads: a shard's state is
+/// added up, not displayed, so a counter or sum a version lacks cannot be filled in (0 would be
+/// a false figure), and shards are merged by the bench that ran them. Bumped whenever a key of
+/// the state is added, removed or changes meaning (tests/data/results/shard_state_v2.json,
+/// written by this version, must read back: tests/results/shard_state_test.cpp).
+/// 1: the first; version-1 files gained keys without a bump (the reasoning and tool-call
+/// counters, connection_retries, sent_input_sum, sent_output_sum), so one may lack any of them.
+/// 2: every key of 2026-12-05's bench 0.1.0.
+inline constexpr int kShardStateVersion = 2;
 
 /// Who a shard is and when its clock started: the "shard" object.
 struct ShardStamp {

@@ -42,10 +42,17 @@ class PromptCounter {
   /// Tokens of `text` as content (no BOS).
   std::vector<tokenizer::TokenId> encode(std::string_view text) const;
   std::int64_t count(std::string_view text) const;
-  /// A completions prompt as a server counts it: count(text) plus the special tokens the
-  /// tokenizer adds to a sequence (llama-2's BOS: vLLM encodes a completions prompt with
-  /// add_special_tokens=True, llama.cpp adds its model's BOS). The word rule adds none.
+  /// The special tokens the simulated model adds around one sequence, as a server encodes a
+  /// completions prompt (vLLM with add_special_tokens=True, llama.cpp its model's BOS) and as
+  /// /tokenize does when asked to (vLLM's add_special_tokens, true by default for a prompt;
+  /// llama.cpp's add_special). With a tokenizer, what its post_processor adds (llama-2's BOS:
+  /// 1); by the word rule, the BOS of the llama-2 model its template stands for, else none.
+  std::size_t added_special_tokens() const;
+  /// A completions prompt as a server counts it: count(text) + added_special_tokens().
   std::int64_t count_prompt(std::string_view text) const;
+  /// Its ids: the added special tokens' (each kBosId: only their number is the server's), then
+  /// encode(text).
+  std::vector<tokenizer::TokenId> encode_prompt(std::string_view text) const;
 
   /// What the template makes of `messages` (an array of {role, content}), BOS not included:
   /// llama.cpp's /apply-template answer. nullopt when a message is not an object or its

@@ -40,8 +40,9 @@ double starts_per_s(const ClientThreadsInput& in, double request_s) {
 }  // namespace
 
 ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
+  const double gap_ms = in.chunk_gap_ms.value_or(kAssumedChunkGapMs);
   const double request_s =
-      (in.first_chunk_ms + std::max(1.0, in.chunks_per_request) * in.chunk_gap_ms) / 1000;
+      (in.first_chunk_ms + std::max(1.0, in.chunks_per_request) * gap_ms) / 1000;
   const double starts = starts_per_s(in, request_s);
   const double chunks = starts * std::max(1.0, in.chunks_per_request);
   ClientThreadsChoice out;
@@ -65,6 +66,9 @@ ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
       out.reason +=
           fmt::format(" ({} usable core{})", in.usable_cores, in.usable_cores == 1 ? "" : "s");
     }
+  }
+  if (!in.chunk_gap_ms) {
+    out.reason += fmt::format(", at an assumed {:g} ms between a stream's chunks", gap_ms);
   }
   return out;
 }

@@ -18,7 +18,7 @@ namespace {
 // How the server paces a stream. The embedded server's fixed profile says it (tokens_per_chunk
 // tokens every tpot, the first after ttft, both divided by --sim-time-scale); its firehose
 // sends without pause; any other server (its batching profiles included, whose step grows with
-// the batch) gets the assumed gap, a token a chunk.
+// the batch) leaves the gap unknown (kAssumedChunkGapMs, said as assumed), a token a chunk.
 void set_server_pace(const sim::SimOptions& sim, bool embedded, ClientThreadsInput& in,
                      double output_len) {
   double tokens_per_chunk = 1;

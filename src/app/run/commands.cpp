@@ -5,8 +5,10 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/merge/merge.hpp"
+#include "bench/report/answer_check.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
+#include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/results/shard_state.hpp"
@@ -105,7 +107,10 @@ void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
       << "); their clocks started " << stamp[bench::results::key::start_spread_ms].dump()
       << " ms apart\n";
   if (bench::results::is_sweep(merged.results)) {
-    out << report::render_sweep_table(merged.results);
+    // A run's text report says the answer check itself; after a sweep's table, as a run does.
+    out << report::render_sweep_table(merged.results)
+        << report::render_answer_check(
+               merged.results.value(bench::results::key::answer_check, nlohmann::json()));
   } else {
     out << report::render_text(merged.runs.front().summary, merged.runs.front().context)
         << report::render_per_server(merged.results);

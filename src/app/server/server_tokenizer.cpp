@@ -79,6 +79,36 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
   return std::nullopt;
 }
 
+// The special tokens the server adds to a prompt: the count of kProbeText's tokens with them
+// asked for, less without. The server's completions endpoint adds them (vLLM encodes a prompt
+// with add_special_tokens=True, llama.cpp adds its model's BOS), bench's prompts are content
+// only, so a run's length check expects them beside the prompt (issue: a llama-2 model's BOS
+// read as a length mismatch). TGI's /tokenize has no switch: nullopt.
+std::optional<std::size_t> measure_added_special_tokens(const TokenizerServer& server,
+                                                        ServerDialect dialect) {
+  const std::string text(kProbeText);
+  json with;
+  json without;
+  switch (dialect) {
+    case ServerDialect::vllm:
+      with = {{"model", server.model}, {"prompt", text}, {"add_special_tokens", true}};
+      without = {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}};
+      break;
+    case ServerDialect::llamacpp:
+      with = {{"content", text}, {"add_special", true}};
+      without = {{"content", text}, {"add_special", false}};
+      break;
+    case ServerDialect::tgi: return std::nullopt;
+  }
+  const Answer added = exchange(server, "/tokenize", with);
+  const Answer content = exchange(server, "/tokenize", without);
+  if (!has_ids(added) || !has_ids(content)) return std::nullopt;
+  const std::size_t with_count = token_ids_of(added.body)->size();
+  const std::size_t content_count = token_ids_of(content.body)->size();
+  if (with_count < content_count) return std::nullopt;
+  return with_count - content_count;
+}
+
 }  // namespace
 
 std::string_view server_dialect_name(ServerDialect dialect) {
@@ -122,7 +152,9 @@ std::unique_ptr<ServerTokenizer> ServerTokenizer::open(TokenizerServer server) {
         "llama.cpp, TGI): {}",
         util::url_without_password(server.base_url), problem));
   }
-  return std::unique_ptr<ServerTokenizer>(new ServerTokenizer(std::move(server), *dialect));
+  std::unique_ptr<ServerTokenizer> opened(new ServerTokenizer(std::move(server), *dialect));
+  opened->added_special_tokens_ = measure_added_special_tokens(opened->server_, *dialect);
+  return opened;
 }
 
 ServerTokenizer::ServerTokenizer(TokenizerServer server, ServerDialect dialect)

@@ -6,6 +6,7 @@
 // measured would change between runs of the same command.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace bench::app {
@@ -25,10 +26,18 @@ inline constexpr double kRequestStartCostUs = 50;
 // already late in its waves (docs/performance.md, "the demo's lag warning").
 inline constexpr double kLoopShareOfCore = 0.5;
 // A server's time between two chunks of one stream when the plan cannot know it (any server
-// but the embedded one's fixed profile), milliseconds. An assumption, not a measurement: a
-// server decoding a batch of streams takes some tens of milliseconds a step under load, so a
-// closed loop of N streams brings about N / 20 ms chunks a second. A faster server makes more
-// chunks than this plans for: --client-threads N then says how many loops.
+// but the embedded one's fixed profile and firehose), milliseconds. An assumption, not a
+// measurement, and said as one in the choice's reason. Why it is a fair one: the choice only
+// matters where a loop fills, and at 20 us a chunk a loop half busy takes 25,000 chunks a
+// second, so at this gap auto adds a second loop from about 500 streams (N streams bring
+// N / 20 ms chunks a second). A server that sends 500 streams' chunks faster than this makes
+// over 25,000 output tokens a second on one endpoint, more than one server decodes for most
+// models (a decode step over a batch of hundreds takes tens of ms); and below about 25 streams
+// one loop is enough even at a chunk a millisecond. A faster endpoint (a tiny
+// model, a balancer before many replicas) brings more chunks than planned: the self-check then
+// says client_saturated, and --client-threads N says how many loops. Not measured before the
+// run instead: the server's pace at one stream (the answer check's) is not its pace under the
+// load, and a measure would make one command choose differently from run to run.
 inline constexpr double kAssumedChunkGapMs = 20;
 
 /// What the choice is made from, for one point (a shard's share of it with --shard).
@@ -40,7 +49,8 @@ struct ClientThreadsInput {
   double chunks_per_request = 1;   // expected chunks of a response (output tokens / per chunk)
   // Time between two chunks of one stream, ms; 0 = the server sends without pause (the
   // embedded firehose): the load is then whatever the client can take, all the cores allowed.
-  double chunk_gap_ms = kAssumedChunkGapMs;
+  // nullopt: the plan cannot know it (any other server): kAssumedChunkGapMs, said in the reason.
+  std::optional<double> chunk_gap_ms;
   double first_chunk_ms = 0;  // time to the first chunk, ms (0 when not known)
   double chunk_cost_us = kChunkCostUs;
   double start_cost_us = kRequestStartCostUs;
@@ -49,7 +59,8 @@ struct ClientThreadsInput {
 struct ClientThreadsChoice {
   std::size_t loops = 1;
   double cores_needed = 0;  // the expected load in cores of loop CPU (infinity: unbounded)
-  // One line: "auto: 1 event loop, the expected load needs 0.06 of a core".
+  // One line: "auto: 1 event loop, the expected load needs 0.06 of a core", with ", at an
+  // assumed 20 ms between a stream's chunks" when the server's pace was not known.
   std::string reason;
 };
 

@@ -53,6 +53,11 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   std::string decode(const std::vector<tokenizer::TokenId>& ids) const override;
   const std::vector<std::string>& special_tokens() const override { return special_tokens_; }
   const std::string& description() const override { return description_; }
+  /// The special tokens the server adds to a completions prompt (a llama-2 model's BOS),
+  /// measured once when opened: /tokenize of a short text with them asked for and without
+  /// (vLLM's add_special_tokens, llama.cpp's add_special). nullopt for TGI (its /tokenize has
+  /// no such switch) or when the two answers cannot be compared.
+  std::optional<std::size_t> added_special_tokens() const override { return added_special_tokens_; }
 
   /// The prompt tokens of a chat request as the server counts them (its chat template and BOS
   /// included); nullopt when the dialect cannot say (TGI). Throws TokenizerError.
@@ -72,6 +77,7 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   TokenizerServer server_;
   ServerDialect dialect_;
   std::vector<std::string> special_tokens_;  // servers do not list theirs: empty
+  std::optional<std::size_t> added_special_tokens_;
   std::string description_;
   mutable std::atomic<std::uint64_t> requests_sent_{0};
 };
