@@ -222,6 +222,20 @@ OutputPlan output_plan(const cli::RunOptions& options) {
   return output;
 }
 
+// bench's own live figures: a shard labels its samples with its index, so Prometheus sums them.
+live::LiveOptions live_options(const cli::RunOptions& options, const ShardPlan& shard) {
+  live::LiveOptions live;
+  if (options.metrics_listen) {
+    live.listen_host = options.metrics_listen->host;
+    live.listen_port = options.metrics_listen->port;
+  }
+  live.jsonl_path = options.live_jsonl;
+  live.window_s = options.metrics_window_s;
+  live.linger_s = options.metrics_linger_s;
+  if (shard.count > 1) live.shard = std::to_string(shard.index);
+  return live;
+}
+
 // What the plan takes of the options as they are after a trace's rows are settled.
 void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.input_len = options.input_len;
@@ -244,6 +258,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.latency_sample_budget = options.latency_sample_budget;
   plan.server = server_plan(options);
   plan.output = output_plan(options);
+  plan.live = live_options(options, plan.shard);
   plan.config = cli::options_to_json(options);
   plan.workload = workload_definition(options);
   plan.load_line = describe_load(options);

@@ -28,6 +28,7 @@
 #include "bench/cli/options.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/gate/gate.hpp"
+#include "bench/live/options.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
@@ -138,6 +139,7 @@ struct RunPlan {
   std::uint64_t latency_sample_budget = 0;
   ServerPlan server;
   OutputPlan output;
+  live::LiveOptions live;  // --metrics-listen, --live-jsonl (docs/live-metrics.md)
   // Said as given, once: the results' config (cli::options_to_json), the workload's definition
   // (its fingerprint's input) and the start-up line's load.
   nlohmann::json config;

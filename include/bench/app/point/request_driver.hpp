@@ -23,6 +23,7 @@
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/point/session_scheduler.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/live/feed.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
@@ -84,6 +85,9 @@ struct DriverPlan {
   std::int64_t measured_duration_ns = 0;
   bool cancel_at_duration_end = false;
   LiveCounters* live = nullptr;  // progress counters to bump, or null
+  // bench's own live figures (--metrics-listen, --live-jsonl): told of each request sent and of
+  // each record when it ends, warm-up phases too; null: none. Outlives the driver.
+  live::Feed* feed = nullptr;
   // Hides the credentials in the server's text of every record before anyone sees it (the
   // error message, finish_reason, response id); null: nothing to hide. Outlives the driver.
   const util::Redactor* redactor = nullptr;

@@ -1,0 +1,33 @@
+#pragma once
+// Where the event loops hand the live feed what happens, on their hot path: a relaxed atomic
+// for each request sent and, for each that ends, its Sample appended to a list under a mutex
+// that only the publisher also takes, once per publish, to swap the list out. So a loop never
+// waits longer than a vector swap, and never for an HTTP client or a file.
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "bench/live/sample.hpp"
+#include "bench/metrics/request_record.hpp"
+
+namespace bench::live {
+
+class Feed {
+ public:
+  /// A request was handed to the transport.
+  void request_started() { in_flight_.fetch_add(1, std::memory_order_relaxed); }
+  /// A request ended (any outcome) with this record.
+  void request_ended(const metrics::RequestRecord& record);
+
+  /// The samples since the last call, oldest first.
+  std::vector<Sample> take();
+  std::int64_t in_flight() const { return in_flight_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<std::int64_t> in_flight_{0};
+  std::mutex mutex_;
+  std::vector<Sample> pending_;
+};
+
+}  // namespace bench::live

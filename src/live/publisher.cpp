@@ -1,0 +1,88 @@
+#include "bench/live/publisher.hpp"
+
+#include <memory>
+#include <utility>
+
+#include "bench/live/json_line.hpp"
+#include "bench/util/clock.hpp"
+
+namespace bench::live {
+
+Publisher::Publisher(Feed& feed, SnapshotBoard& board, double window_s, std::string shard,
+                     std::ostream* jsonl, std::chrono::milliseconds interval)
+    : feed_(feed),
+      board_(board),
+      jsonl_(jsonl),
+      interval_(interval),
+      started_ns_(now_ns()),
+      tally_(window_s),
+      shard_(std::move(shard)) {
+  {
+    const std::lock_guard lock(state_mutex_);
+    tally_.begin_point(started_ns_);
+    publish(false);  // a scrape before the first interval sees zeros, not a 503
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+Publisher::~Publisher() {
+  {
+    const std::lock_guard lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Publisher::begin_point(const std::string& label) {
+  const std::lock_guard lock(state_mutex_);
+  if (finished_) return;
+  publish(false);
+  tally_.begin_point(now_ns());
+  point_ = label;
+  ++point_index_;
+}
+
+void Publisher::finish() {
+  {
+    const std::lock_guard lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  const std::lock_guard lock(state_mutex_);
+  if (finished_) return;
+  publish(true);
+  finished_ = true;
+}
+
+void Publisher::run() {
+  std::unique_lock wake(wake_mutex_);
+  while (!wake_.wait_for(wake, interval_, [this] { return stopping_; })) {
+    wake.unlock();
+    {
+      const std::lock_guard lock(state_mutex_);
+      publish(false);
+    }
+    wake.lock();
+  }
+}
+
+void Publisher::publish(bool final) {
+  for (const Sample& sample : feed_.take()) tally_.add(sample);
+  auto snapshot = std::make_shared<Snapshot>();
+  const std::int64_t now = now_ns();
+  snapshot->sequence = sequence_++;
+  snapshot->elapsed_s = ns_to_s(now - started_ns_);
+  snapshot->unix_ms = wall_clock_ns() / 1'000'000;
+  snapshot->final = final;
+  snapshot->shard = shard_;
+  snapshot->point = point_;
+  snapshot->point_index = point_index_;
+  snapshot->in_flight = feed_.in_flight();
+  tally_.fill(*snapshot, now);
+  if (jsonl_ != nullptr) *jsonl_ << json_line(*snapshot) << '\n' << std::flush;
+  board_.publish(std::move(snapshot));
+}
+
+}  // namespace bench::live
