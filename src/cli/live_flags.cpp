@@ -72,10 +72,23 @@ void setup_live_flags(CLI::App& app, RunOptions& run) {
   app.add_option("--live-jsonl", run.live_jsonl,
                  "Append one JSON line of bench's live figures to this file every 250 ms "
                  "(docs/live-metrics.md)");
+  app.add_flag_callback(
+      "--no-traceparent", [&run] { run.traceparent = false; },
+      "Send no W3C traceparent header (by default each request carries one of its own, its "
+      "trace id in --save-requests' log, so the server's spans of it can be found)");
+  app.add_option("--otlp-endpoint", run.otlp_endpoint,
+                 "Post one OpenTelemetry span per request (its phases: queued, sent, connected, "
+                 "headers, first token, last token; the trace of its traceparent) as OTLP/HTTP "
+                 "JSON to this collector URL, e.g. http://localhost:4318/v1/traces");
 }
 
 void finish_live_flags(const CLI::App& app, RunOptions& run) {
   if (!run.live_jsonl.empty()) check_output_path("--live-jsonl", run.live_jsonl);
+  if (!run.otlp_endpoint.empty() && !run.traceparent) {
+    throw UsageError(
+        "--otlp-endpoint: needs the traceparent header (its ids are the spans'); drop "
+        "--no-traceparent");
+  }
   if (app.count("--metrics-linger") > 0 && !run.metrics_listen) {
     throw UsageError("--metrics-linger: needs --metrics-listen (it keeps the listener open)");
   }

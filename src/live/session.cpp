@@ -19,6 +19,12 @@ std::variant<std::unique_ptr<Session>, std::string> Session::open(const LiveOpti
     session->jsonl_.open(options.jsonl_path, std::ios::out | std::ios::trunc);
     if (!session->jsonl_) return "--live-jsonl " + options.jsonl_path + ": cannot be written";
   }
+  if (!options.otlp_endpoint.empty()) {
+    auto opened = OtlpExporter::open(options.otlp_endpoint);
+    if (auto* error = std::get_if<std::string>(&opened)) return std::move(*error);
+    session->exporter_ = std::move(std::get<std::unique_ptr<OtlpExporter>>(opened));
+    session->feed_.export_spans_to(session->exporter_.get());
+  }
   session->publisher_ =
       std::make_unique<Publisher>(session->feed_, session->board_, options.window_s, options.shard,
                                   options.jsonl_path.empty() ? nullptr : &session->jsonl_);
@@ -31,15 +37,17 @@ Session::~Session() {
 
 std::string Session::base_url() const { return listener_ ? listener_->base_url() : ""; }
 
-void Session::finish(const std::atomic<bool>& stop) {
+std::string Session::finish(const std::atomic<bool>& stop) {
   publisher_->finish();
-  if (!listener_ || options_.linger_s <= 0) return;
+  const std::string note = exporter_ ? exporter_->finish() : "";
+  if (!listener_ || options_.linger_s <= 0) return note;
   const auto until = std::chrono::steady_clock::now() +
                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(options_.linger_s));
   while (!stop.load() && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+  return note;
 }
 
 }  // namespace bench::live

@@ -3,6 +3,8 @@
 // Prometheus text, its counters move during the run and end equal to the results file's
 // figures exactly, its window percentiles equal the report's; a scraper that never reads and
 // one that scrapes every 5 ms change nothing; a port in use is a usage error before any request.
+// And the trace context: a W3C traceparent of its own on every request, its ids in the request
+// log, and one OTLP span per request posted to a collector on loopback.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -11,11 +13,19 @@
 
 #include <gtest/gtest.h>
 
+#include <httplib.h>
+
+#include <chrono>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/cli/exit_codes.hpp"
@@ -237,6 +247,168 @@ TEST(LiveMetrics, APortInUseIsAUsageErrorBeforeAnyRequest) {
   EXPECT_LT(::accept(server, nullptr, nullptr), 0) << "bench connected to the server";
   ::close(taken);
   ::close(server);
+}
+
+}  // namespace
+
+namespace {
+
+// A loopback server in the test: an OpenAI-style chat endpoint answering every request with one
+// token (and keeping each request's traceparent), and an OTLP collector keeping what is posted.
+class TracingServer {
+ public:
+  TracingServer() {
+    server_.Get("/v1/models", [](const httplib::Request&, httplib::Response& response) {
+      response.set_content(R"({"object":"list","data":[{"id":"m","object":"model"}]})",
+                           "application/json");
+    });
+    server_.Post("/v1/chat/completions", [this](const httplib::Request& request,
+                                                httplib::Response& response) {
+      std::string id;
+      {
+        const std::lock_guard lock(mutex_);
+        traceparents_.push_back(request.get_header_value("traceparent"));
+        id = "r-" + std::to_string(traceparents_.size());
+      }
+      const std::string head =
+          R"({"id":")" + id + R"(","object":"chat.completion.chunk","model":"m",)";
+      response.set_content(
+          "data: " + head +
+              R"("choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]})" +
+              "\n\ndata: " + head +
+              R"("choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":1,"total_tokens":8}})" +
+              "\n\ndata: [DONE]\n\n",
+          "text/event-stream");
+    });
+    server_.Post("/v1/traces",
+                 [this](const httplib::Request& request, httplib::Response& response) {
+                   const std::lock_guard lock(mutex_);
+                   posted_.push_back(request.body);
+                   response.set_content("{}", "application/json");
+                 });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~TracingServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::vector<std::string> traceparents() {
+    const std::lock_guard lock(mutex_);
+    return traceparents_;
+  }
+  std::vector<std::string> posted() {
+    const std::lock_guard lock(mutex_);
+    return posted_;
+  }
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::vector<std::string> traceparents_;
+  std::vector<std::string> posted_;
+};
+
+std::vector<std::string> tracing_run_args(const TracingServer& server, const TempDir& dir,
+                                          std::vector<std::string> extra) {
+  std::vector<std::string> args = {"--base-url",
+                                   server.url(),
+                                   "--model",
+                                   "m",
+                                   "--num-prompts",
+                                   "6",
+                                   "--concurrency",
+                                   "2",
+                                   "--no-answer-check",
+                                   "--per-chunk-usage",
+                                   "off",
+                                   "--save-requests",
+                                   dir.file("requests.jsonl")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST(TraceContext, EveryRequestCarriesItsOwnTraceparentAndTheLogItsIds) {
+  TracingServer server;
+  const TempDir dir;
+  const ProcessResult run = run_process(BENCH_BINARY, tracing_run_args(server, dir, {}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> sent = server.traceparents();
+  ASSERT_EQ(sent.size(), 6U);
+  const std::regex form("00-([0-9a-f]{32})-([0-9a-f]{16})-01");
+  std::set<std::string> from_headers;
+  for (const std::string& header : sent) {
+    std::smatch ids;
+    ASSERT_TRUE(std::regex_match(header, ids, form)) << header;
+    from_headers.insert(ids[1].str() + "/" + ids[2].str());
+  }
+  EXPECT_EQ(from_headers.size(), 6U);  // one trace per request
+  std::set<std::string> from_log;
+  for (const json& line : bench::testing::read_jsonl(dir.file("requests.jsonl"))) {
+    from_log.insert(line.at("trace_id").get<std::string>() + "/" +
+                    line.at("span_id").get<std::string>());
+  }
+  EXPECT_EQ(from_log, from_headers);
+}
+
+TEST(TraceContext, NoTraceparentSendsNone) {
+  TracingServer server;
+  const TempDir dir;
+  const ProcessResult run =
+      run_process(BENCH_BINARY, tracing_run_args(server, dir, {"--no-traceparent"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const std::string& header : server.traceparents()) EXPECT_EQ(header, "");
+  for (const json& line : bench::testing::read_jsonl(dir.file("requests.jsonl"))) {
+    EXPECT_TRUE(line.at("trace_id").is_null()) << line;
+  }
+}
+
+TEST(TraceContext, OneOtlpSpanPerRequestWithItsPhases) {
+  TracingServer server;
+  const TempDir dir;
+  const ProcessResult run =
+      run_process(BENCH_BINARY,
+                  tracing_run_args(server, dir, {"--otlp-endpoint", server.url() + "/v1/traces"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("OTLP: 6 spans posted"), std::string::npos) << run.err;
+  std::map<std::string, json> spans;  // by trace id
+  for (const std::string& body : server.posted()) {
+    const json request = json::parse(body);
+    for (const json& resource : request.at("resourceSpans")) {
+      for (const json& scope : resource.at("scopeSpans")) {
+        for (const json& span : scope.at("spans")) spans[span.at("traceId")] = span;
+      }
+    }
+  }
+  ASSERT_EQ(spans.size(), 6U);
+  const auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  for (const json& line : bench::testing::read_jsonl(dir.file("requests.jsonl"))) {
+    const json& span = spans.at(line.at("trace_id").get<std::string>());
+    EXPECT_EQ(span.at("spanId"), line.at("span_id"));
+    EXPECT_EQ(span.at("kind"), 3);  // client
+    EXPECT_EQ(span.at("status").at("code"), 1);
+    const std::int64_t start = std::stoll(span.at("startTimeUnixNano").get<std::string>());
+    const std::int64_t end = std::stoll(span.at("endTimeUnixNano").get<std::string>());
+    EXPECT_LE(start, end);
+    EXPECT_LT(std::llabs(now_ns - end), 120'000'000'000LL);  // Unix time, not the steady clock
+    std::vector<std::string> names;
+    std::int64_t previous = 0;
+    for (const json& event : span.at("events")) {
+      names.push_back(event.at("name"));
+      const std::int64_t at = std::stoll(event.at("timeUnixNano").get<std::string>());
+      EXPECT_GE(at, previous) << span.dump();
+      previous = at;
+    }
+    for (const char* phase : {"queued", "sent", "headers", "first_token", "last_token"}) {
+      EXPECT_NE(std::find(names.begin(), names.end(), phase), names.end()) << phase;
+    }
+  }
 }
 
 }  // namespace

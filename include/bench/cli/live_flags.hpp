@@ -7,6 +7,8 @@
 //   --metrics-window SECONDS       the window of the live percentile gauges (default 30)
 //   --metrics-linger SECONDS       keep serving this long after the run ends (default 0)
 //   --live-jsonl FILE              one JSON line per snapshot (every 250 ms) to FILE
+//   --no-traceparent               no W3C traceparent header on the requests (sent by default)
+//   --otlp-endpoint URL            one OTLP/HTTP JSON span per request, posted to URL
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,7 +23,8 @@ ListenAddress parse_listen_address(const std::string& text);
 
 void setup_live_flags(CLI::App& app, RunOptions& run);
 
-/// After parsing: the --live-jsonl path checked; the linger refused without a listener.
+/// After parsing: the --live-jsonl path checked; the linger refused without a listener, and the
+/// span export without the traceparent.
 void finish_live_flags(const CLI::App& app, RunOptions& run);
 
 }  // namespace bench::cli

@@ -141,11 +141,13 @@ struct RunOptions {
   double metrics_window_s = 30;                 // --metrics-window: the live percentiles' window, s
   double metrics_linger_s = 0;                  // --metrics-linger: keep serving after the run, s
   std::string live_jsonl;                       // --live-jsonl: one JSON line per snapshot; "" none
-  bool insecure = false;                        // skip TLS verification
-  std::string cacert;                           // CA bundle path
-  double grace_s = 5;   // after Ctrl-C, in-flight requests get this long to finish
-  bool quiet = false;   // no progress or notes on stderr
-  sim::SimOptions sim;  // the embedded server's settings (when base_url is empty)
+  bool traceparent = true;    // a W3C traceparent header on every request (--no-traceparent)
+  std::string otlp_endpoint;  // --otlp-endpoint: OTLP/HTTP JSON traces URL; "" none
+  bool insecure = false;      // skip TLS verification
+  std::string cacert;         // CA bundle path
+  double grace_s = 5;         // after Ctrl-C, in-flight requests get this long to finish
+  bool quiet = false;         // no progress or notes on stderr
+  sim::SimOptions sim;        // the embedded server's settings (when base_url is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;

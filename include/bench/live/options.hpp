@@ -12,8 +12,11 @@ struct LiveOptions {
   double window_s = 30;                    // --metrics-window: the percentiles' window, s
   double linger_s = 0;                     // --metrics-linger: serve this long after the run, s
   std::string shard;                       // the shard's index, "" when not sharded
+  std::string otlp_endpoint;               // --otlp-endpoint: spans posted there; "" none
 
-  bool enabled() const { return listen_host.has_value() || !jsonl_path.empty(); }
+  bool enabled() const {
+    return listen_host.has_value() || !jsonl_path.empty() || !otlp_endpoint.empty();
+  }
 };
 
 }  // namespace bench::live

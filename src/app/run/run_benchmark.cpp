@@ -283,7 +283,10 @@ int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream
   }
   print_results(plan, run, out);
   const bool written = write_files(plan.output, run, services.log.get(), err);
-  if (services.live) services.live->finish(stop);
+  if (services.live) {
+    const std::string note = services.live->finish(stop);
+    if (!plan.output.quiet) err << note;
+  }
   return exit_code(plan.output, run, written, err);
 }
 

@@ -162,7 +162,10 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
                  services.flush ? &*services.flush : nullptr);
   print_search(plan.output, results, probes, message, out);
   const bool written = write_search_files(plan.output, results, services.log.get(), err);
-  if (services.live) services.live->finish(stop);
+  if (services.live) {
+    const std::string note = services.live->finish(stop);
+    if (!plan.output.quiet) err << note;
+  }
   if (searcher.end() == SearchEnd::interrupted) return cli::kExitInterrupted;
   if (!written) return cli::kExitRunFailed;
   return searcher.answer() ? cli::kExitOk : cli::kExitGateFailed;

@@ -122,11 +122,12 @@ struct RunPlan {
   std::int64_t output_len = 0;
   bool output_len_from_extra_body = false;  // then every prompt's max_tokens is replaced by it
   std::vector<std::string> headers;         // every request's, the API key's included
-  engine::EngineOptions engine;             // concurrency: the point's, set by point_plan
-  protocol::StreamLimits limits;            // --max-line-bytes, --max-response-bytes
-  std::vector<LoadPoint> points;            // measured one after another, in this order
-  bool concurrency_given = false;           // --concurrency was given (an open loop's cap)
-  std::int64_t most_concurrency = 0;        // --concurrency's largest: the open files it needs
+  bool traceparent = true;         // a W3C traceparent of bench's own on each request (DriverPlan)
+  engine::EngineOptions engine;    // concurrency: the point's, set by point_plan
+  protocol::StreamLimits limits;   // --max-line-bytes, --max-response-bytes
+  std::vector<LoadPoint> points;   // measured one after another, in this order
+  bool concurrency_given = false;  // --concurrency was given (an open loop's cap)
+  std::int64_t most_concurrency = 0;  // --concurrency's largest: the open files it needs
   SweepVariable sweep_variable = SweepVariable::none;  // what the points differ in
   std::size_t repeats = 1;                             // --repeat: measurements of each point
   PointBounds bounds;
