@@ -156,6 +156,9 @@ void run(Writer& out, const Snapshot& snapshot) {
   }
   out.family("bench_run_elapsed_seconds", "gauge", "Seconds since bench's live feed started");
   out.sample("bench_run_elapsed_seconds", "", snapshot.elapsed_s);
+  out.family("bench_live_publisher_cpu_seconds_total", "counter",
+             "CPU the live feed's publisher thread has used: what watching the run costs");
+  out.sample("bench_live_publisher_cpu_seconds_total", "", snapshot.publisher_cpu_s);
   out.family("bench_run_finished", "gauge", "1 once the run has ended: the figures are final");
   out.sample("bench_run_finished", "", snapshot.final ? 1 : 0);
 }

@@ -74,6 +74,7 @@ std::string json_line(const Snapshot& snapshot) {
       {"point", snapshot.point.empty() ? json(nullptr) : json(snapshot.point)},
       {"point_index", snapshot.point_index < 0 ? json(nullptr) : json(snapshot.point_index)},
       {"in_flight", snapshot.in_flight},
+      {"publisher_cpu_s", snapshot.publisher_cpu_s},
       {"requests",
        {{"measured", requests_json(snapshot.measured)},
         {"warmup", requests_json(snapshot.warmup)}}},

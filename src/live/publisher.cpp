@@ -1,5 +1,7 @@
 #include "bench/live/publisher.hpp"
 
+#include <time.h>
+
 #include <memory>
 #include <utility>
 
@@ -7,6 +9,17 @@
 #include "bench/util/clock.hpp"
 
 namespace bench::live {
+
+namespace {
+
+// The calling thread's CPU time, s (the publisher's own cost, reported in each snapshot).
+double thread_cpu_s() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+}  // namespace
 
 Publisher::Publisher(Feed& feed, SnapshotBoard& board, double window_s, std::string shard,
                      std::ostream* jsonl, std::chrono::milliseconds interval)
@@ -57,6 +70,10 @@ void Publisher::finish() {
 }
 
 void Publisher::run() {
+  {
+    const std::lock_guard lock(state_mutex_);
+    publisher_thread_ = std::this_thread::get_id();
+  }
   std::unique_lock wake(wake_mutex_);
   while (!wake_.wait_for(wake, interval_, [this] { return stopping_; })) {
     wake.unlock();
@@ -80,7 +97,11 @@ void Publisher::publish(bool final) {
   snapshot->point = point_;
   snapshot->point_index = point_index_;
   snapshot->in_flight = feed_.in_flight();
-  tally_.fill(*snapshot, now);
+  tally_.fill(*snapshot, now, final || snapshot->sequence % kPercentilesEvery == 0);
+  // Publishes run on the publisher's thread, but the first and the last (and begin_point's) on
+  // the caller's: only the thread's own are counted, so this is a lower bound by those few.
+  if (std::this_thread::get_id() == publisher_thread_) publisher_cpu_s_ = thread_cpu_s();
+  snapshot->publisher_cpu_s = publisher_cpu_s_;
   if (jsonl_ != nullptr) *jsonl_ << json_line(*snapshot) << '\n' << std::flush;
   board_.publish(std::move(snapshot));
 }

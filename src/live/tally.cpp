@@ -1,6 +1,8 @@
 #include "bench/live/tally.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <vector>
 
 #include "bench/metrics/percentile.hpp"
@@ -35,6 +37,18 @@ void count(RequestCounts& counts, Outcome outcome) {
   }
 }
 
+// Percentile p of `values` by percentile.hpp's definition, in linear time: the two ranks it
+// interpolates between, put in their sorted places (nth_element, then the least above), are all
+// percentile_sorted reads. The window's values are too many to sort at every publish.
+double percentile_of(std::vector<double>& values, double p) {
+  const double h = static_cast<double>(values.size() - 1) * std::clamp(p, 0.0, 100.0) / 100.0;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>(lo);
+  std::nth_element(values.begin(), at, values.end());
+  if (lo + 1 < values.size()) std::iter_swap(at + 1, std::min_element(at + 1, values.end()));
+  return metrics::percentile_sorted(values, p);
+}
+
 }  // namespace
 
 Tally::Tally(double window_s) : window_s_(window_s) {
@@ -46,6 +60,7 @@ void Tally::begin_point(std::int64_t now_ns) {
   point_start_ns_ = now_ns;
   for (auto& values : window_) values.clear();
   window_tokens_.clear();
+  window_figures_ = {};
 }
 
 void Tally::add(const Sample& sample) {
@@ -101,7 +116,25 @@ void Tally::trim(std::int64_t now_ns) {
   }
 }
 
-void Tally::fill(Snapshot& snapshot, std::int64_t now_ns) {
+void Tally::window_percentiles() {
+  std::vector<double> scratch;  // the window's values, partly ordered
+  for (Latency latency : kLatencies) {
+    std::deque<Timed>& values = window_[at(latency)];
+    WindowFigures& figures = window_figures_[at(latency)];
+    figures = WindowFigures{};
+    figures.capped = values.size() > kWindowCap;
+    while (values.size() > kWindowCap) values.pop_front();
+    figures.values = values.size();
+    if (values.empty()) continue;
+    scratch.clear();
+    for (const Timed& value : values) scratch.push_back(value.value);
+    for (std::size_t k = 0; k < kWindowPercentiles.size(); ++k) {
+      figures.percentiles[k] = percentile_of(scratch, kWindowPercentiles[k]);
+    }
+  }
+}
+
+void Tally::fill(Snapshot& snapshot, std::int64_t now_ns, bool percentiles) {
   trim(now_ns);
   snapshot.measured = measured_;
   snapshot.warmup = warmup_;
@@ -111,21 +144,8 @@ void Tally::fill(Snapshot& snapshot, std::int64_t now_ns) {
   snapshot.window_s = window_s_;
   snapshot.window_span_s =
       std::min(window_s_, ns_to_s(std::max<std::int64_t>(0, now_ns - point_start_ns_)));
-  std::vector<double> sorted;
-  for (Latency latency : kLatencies) {
-    std::deque<Timed>& values = window_[at(latency)];
-    WindowFigures& figures = snapshot.window[at(latency)];
-    figures.capped = values.size() > kWindowCap;
-    while (values.size() > kWindowCap) values.pop_front();
-    figures.values = values.size();
-    if (values.empty()) continue;
-    sorted.clear();
-    for (const Timed& value : values) sorted.push_back(value.value);
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t k = 0; k < kWindowPercentiles.size(); ++k) {
-      figures.percentiles[k] = metrics::percentile_sorted(sorted, kWindowPercentiles[k]);
-    }
-  }
+  if (percentiles) window_percentiles();
+  snapshot.window = window_figures_;
   snapshot.window_input_tokens = 0;
   snapshot.window_output_tokens = 0;
   for (const TimedTokens& tokens : window_tokens_) {

@@ -19,6 +19,9 @@ namespace bench::live {
 /// How often a snapshot is made: often enough for a 1 s scrape interval to see each second's
 /// change, rarely enough that its cost (a sort of the window) stays far below a core's 1%.
 inline constexpr std::chrono::milliseconds kPublishInterval{250};
+/// The window's percentiles are taken at every this many publishes (once a second), and at the
+/// last: a pass over up to 200,000 values per latency, the publisher's largest cost.
+inline constexpr std::int64_t kPercentilesEvery = 4;
 
 class Publisher {
  public:
@@ -53,6 +56,8 @@ class Publisher {
   std::int64_t point_index_ = -1;
   std::int64_t sequence_ = 0;
   bool finished_ = false;
+  double publisher_cpu_s_ = 0;        // the thread's CPU at its latest publish
+  std::thread::id publisher_thread_;  // set by run(), under state_mutex_
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

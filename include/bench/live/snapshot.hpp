@@ -72,6 +72,7 @@ struct Snapshot {
   std::string point;              // the sweep point or search probe running ("c=64"), or ""
   std::int64_t point_index = -1;  // 0-based count of points begun; -1 before the first
   std::int64_t in_flight = 0;     // requests sent and not yet ended
+  double publisher_cpu_s = 0;     // CPU the publisher thread has used so far: the feed's own cost
   RequestCounts measured, warmup;
   TokenCounts tokens;
   std::array<Buckets, 4> latency_seconds;     // by kLatencies, seconds
