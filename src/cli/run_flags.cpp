@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/live_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/output_paths.hpp"
@@ -411,6 +412,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
   add_sim_flags(app, run.sim, "--sim-");
   setup_shard_flags(app, raw);
+  setup_live_flags(app, run);
 }
 
 namespace {
@@ -602,6 +604,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   validate_run(run);
   refuse_sim_flags_with_base_url(app, run);
   finish_shard_flags(run, raw, environment_variable, wall_clock_ns());
+  finish_live_flags(app, run);
 }
 
 }  // namespace bench::cli

@@ -98,7 +98,18 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
   }
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+  if (request.own_header.empty()) {
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+  } else {
+    // The shared lines (a list of this transfer's own, kept until it is started again), then
+    // its own line.
+    std::vector<std::string> lines =
+        request.headers != nullptr ? *request.headers : std::vector<std::string>{};
+    lines.emplace_back("Expect:");  // as header_list_for does
+    lines.push_back(request.own_header);
+    transfer.own_headers = make_header_list(lines);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.own_headers.get());
+  }
   // Once the server has shown it closes every connection after its response, each request
   // gets a new one (connection_watch.hpp); until then, a kept one not idle too long.
   curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, connection_watch.reuse_stopped() ? 1L : 0L);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <utility>
 
+#include "bench/metrics/request_latency.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::metrics {
@@ -34,17 +35,6 @@ void record_error(std::map<ErrorClass, ErrorSummary>& errors, const RequestRecor
   }
 }
 
-void push_repeated(LatencyDistribution& values, double value, std::int64_t times) {
-  values.add(value, static_cast<std::uint64_t>(times));
-}
-
-// A completion count that counted tokens (the server's usage, or the run's tokenizer on the
-// streamed text) rather than estimated them from the chunks.
-bool counted_tokens(const RequestRecord& record) {
-  return record.completion_token_source == TokenSource::usage ||
-         record.completion_token_source == TokenSource::tokenizer;
-}
-
 // Whether some text chunk of a successful request carried other than exactly one token.
 bool chunks_differ(const RequestRecord& record) {
   const auto chunks = static_cast<std::int64_t>(record.text_chunk_ns.size());
@@ -55,41 +45,13 @@ bool chunks_differ(const RequestRecord& record) {
                      [](std::int32_t tokens) { return tokens != 1; });
 }
 
-// Appends one request's chunk gaps to `icl_ms` and its token gaps to `itl_ms` (docs/metrics.md,
-// Latency, "ITL"): a chunk carrying k tokens contributes k values of gap / k, where k is exact from
-// per-chunk usage, else estimated as completion_tokens / chunks. Returns true when the estimate
-// was used. The first chunk has no preceding gap: its wait is the TTFT.
+// Appends one request's chunk gaps to `icl_ms` and its token gaps to `itl_ms`
+// (request_latency.hpp); true when the ITL values were estimated.
 bool add_chunk_gaps(const RequestRecord& record, LatencyDistribution& icl_ms,
                     LatencyDistribution& itl_ms) {
-  const std::vector<std::int64_t>& arrivals = record.text_chunk_ns;
-  const std::size_t chunks = arrivals.size();
-  if (chunks < 2) return false;
-
-  const bool exact = record.text_chunk_tokens.size() == chunks;
-  const bool estimate = !exact && counted_tokens(record) &&
-                        record.completion_tokens > static_cast<std::int64_t>(chunks);
-  const double tokens_per_chunk =
-      estimate ? static_cast<double>(record.completion_tokens) / static_cast<double>(chunks) : 1;
-  const std::int64_t estimated_values = std::max<std::int64_t>(1, std::llround(tokens_per_chunk));
-
-  for (std::size_t i = 1; i < chunks; ++i) {
-    const double gap_ms = ns_to_ms(arrivals[i] - arrivals[i - 1]);
-    icl_ms.add(gap_ms);
-    if (exact) {
-      const std::int32_t tokens = record.text_chunk_tokens[i];
-      // A chunk reported with no tokens still ended a wait: keep its gap as one value.
-      if (tokens <= 0) {
-        itl_ms.add(gap_ms);
-      } else {
-        push_repeated(itl_ms, gap_ms / tokens, tokens);
-      }
-    } else if (estimate) {
-      push_repeated(itl_ms, gap_ms / tokens_per_chunk, estimated_values);
-    } else {
-      itl_ms.add(gap_ms);
-    }
-  }
-  return estimate;
+  return visit_token_gaps(
+      record, [&](double gap_ms) { icl_ms.add(gap_ms); },
+      [&](double value_ms, std::uint64_t times) { itl_ms.add(value_ms, times); });
 }
 
 // The percentiles CDF plots are drawn from: every integer percentile, and 99.9 for the tail.
@@ -230,29 +192,20 @@ void RunAccumulator::add_tokens(const RequestRecord& record) {
 
 // TTFT, TPOT and E2E of a completed request (plain and from the intended start), and goodput.
 void RunAccumulator::add_latencies(const RequestRecord& record) {
-  const std::int64_t e2e_ns = record.end_ns - record.start_ns;
-  e2e_ms_.add(ns_to_ms(e2e_ns));
+  const RequestLatency latency = request_latency(record);
+  e2e_ms_.add(latency.e2e_ms);
   e2e_from_intended_ms_.add(ns_to_ms(record.end_ns - record.intended_start_ns));
-  if (record.response_headers_ns >= 0) ttfb_ms_.add(ns_to_ms(record.response_headers_ns));
-  std::optional<double> tpot_ms;
-  double ttft_ms = ns_to_ms(e2e_ns);  // no text at all: the whole wait was for nothing
-  if (record.first_token_ns >= 0) {
-    const std::int64_t ttft_ns = record.first_token_ns - record.start_ns;
-    ttft_ms = ns_to_ms(ttft_ns);
-    ttft_ms_.add(ttft_ms);
+  if (latency.ttfb_ms) ttfb_ms_.add(*latency.ttfb_ms);
+  if (latency.ttft_ms) {
+    ttft_ms_.add(*latency.ttft_ms);
     ttft_from_intended_ms_.add(ns_to_ms(record.first_token_ns - record.intended_start_ns));
-    if (record.first_answer_ns >= 0) {
-      ttfa_ms_.add(ns_to_ms(record.first_answer_ns - record.start_ns));
-    }
-    if (record.completion_tokens >= 2) {
-      tpot_ms = ns_to_ms(e2e_ns - ttft_ns) / static_cast<double>(record.completion_tokens - 1);
-      tpot_ms_.add(*tpot_ms);
-    }
   }
-  steady_log_.add(record.start_ns, record.end_ns,
-                  record.first_token_ns >= 0 ? std::optional<double>(ttft_ms) : std::nullopt,
-                  tpot_ms, ns_to_ms(e2e_ns));
-  if (options_.slo.any() && meets(options_.slo, ttft_ms, tpot_ms, ns_to_ms(e2e_ns))) {
+  if (latency.ttfa_ms) ttfa_ms_.add(*latency.ttfa_ms);
+  if (latency.tpot_ms) tpot_ms_.add(*latency.tpot_ms);
+  // No text at all: the whole wait was for nothing, so the SLO's TTFT is the E2E.
+  const double slo_ttft_ms = latency.ttft_ms.value_or(latency.e2e_ms);
+  steady_log_.add(record.start_ns, record.end_ns, latency.ttft_ms, latency.tpot_ms, latency.e2e_ms);
+  if (options_.slo.any() && meets(options_.slo, slo_ttft_ms, latency.tpot_ms, latency.e2e_ms)) {
     ++counts_.good_requests;
   }
 }

@@ -224,6 +224,10 @@ void append_request_jsonl(std::string& out, const metrics::RequestRecord& r, std
   append_int(out, static_cast<std::int64_t>(server));
   append_key(out, "response_id");
   append_text_or_null(out, r.response_id);
+  append_key(out, "trace_id");
+  append_text_or_null(out, r.trace_id);
+  append_key(out, "span_id");
+  append_text_or_null(out, r.span_id);
   append_key(out, "warmup");
   append_bool(out, r.warmup);
   append_timing(out, r);

@@ -35,6 +35,12 @@ inline constexpr double kUnlimitedRate = std::numeric_limits<double>::infinity()
 inline constexpr std::int64_t kOpenLoopDefaultCap = 65536;
 
 /// The benchmark run (`bench [flags]`).
+/// Where --metrics-listen serves: a host (name or address) and a port (0: the kernel picks).
+struct ListenAddress {
+  std::string host = "127.0.0.1";
+  int port = 0;
+};
+
 struct RunOptions {
   std::string base_url;  // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
   // --base-url repeated (cli/server_flags.hpp): every server's root, base_url (the first) too;
@@ -135,11 +141,18 @@ struct RunOptions {
   std::optional<std::int64_t> gpus;
   // --gpu-hour-price: USD per GPU-hour, what the cost figures charge; needs --gpus.
   std::optional<double> gpu_hour_price;
-  bool insecure = false;  // skip TLS verification
-  std::string cacert;     // CA bundle path
-  double grace_s = 5;     // after Ctrl-C, in-flight requests get this long to finish
-  bool quiet = false;     // no progress or notes on stderr
-  sim::SimOptions sim;    // the embedded server's settings (when base_url is empty)
+  // bench's own live figures (cli/live_flags.hpp, docs/live-metrics.md).
+  std::optional<ListenAddress> metrics_listen;  // --metrics-listen; none: no listener
+  double metrics_window_s = 30;                 // --metrics-window: the live percentiles' window, s
+  double metrics_linger_s = 0;                  // --metrics-linger: keep serving after the run, s
+  std::string live_jsonl;                       // --live-jsonl: one JSON line per snapshot; "" none
+  bool traceparent = true;    // a W3C traceparent header on every request (--no-traceparent)
+  std::string otlp_endpoint;  // --otlp-endpoint: OTLP/HTTP JSON traces URL; "" none
+  bool insecure = false;      // skip TLS verification
+  std::string cacert;         // CA bundle path
+  double grace_s = 5;         // after Ctrl-C, in-flight requests get this long to finish
+  bool quiet = false;         // no progress or notes on stderr
+  sim::SimOptions sim;        // the embedded server's settings (when base_url is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;

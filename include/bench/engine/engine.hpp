@@ -67,6 +67,9 @@ struct TransferRequest {
   std::string body;  // must stay alive until on_end: the engine keeps it
   const std::vector<std::string>* headers = nullptr;  // "Name: value" lines; outlives the run
   TransferHandler* handler = nullptr;                 // outlives the transfer
+  // One more "Name: value" line for this request alone (its W3C traceparent); "" none. It costs
+  // the request a header list of its own.
+  std::string own_header;
 };
 
 /// Where the engine's work comes from.

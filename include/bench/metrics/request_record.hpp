@@ -96,9 +96,13 @@ struct RequestRecord {
   std::int64_t client_prompt_tokens = -1;
   std::int64_t requested_output_len = 0;  // max_tokens sent
 
-  std::string finish_reason;    // as sent by the server ("stop", "length", ...); empty if none
-  std::string response_id;      // the "id" of the first chunk that had one: ties the request to the
-                                // server's logs (and to the simulator's truth log)
+  std::string finish_reason;  // as sent by the server ("stop", "length", ...); empty if none
+  std::string response_id;    // the "id" of the first chunk that had one: ties the request to the
+                              // server's logs (and to the simulator's truth log)
+  // W3C trace context sent with the request (traceparent): the trace's id (32 hex digits) and
+  // bench's span in it (16); empty when none was sent (--no-traceparent).
+  std::string trace_id;
+  std::string span_id;
   bool saw_done = false;        // the stream ended with data: [DONE]
   std::int64_t text_bytes = 0;  // bytes of generated text received (content + reasoning)
 

@@ -88,6 +88,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   driver.urls = prepared.urls;
   driver.spread = prepared.spread.get();
   driver.headers = &plan.headers;
+  driver.traceparent = plan.traceparent;
   driver.request = prepared.request;
   driver.limits = plan.limits;
   // A tokenizer file counts what a stream without usage generated, once per request at its end.

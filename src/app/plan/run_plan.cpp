@@ -12,6 +12,7 @@
 #include "bench/app/plan/workload_fingerprint.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/results/format.hpp"
+#include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/trace.hpp"
 
@@ -74,6 +75,15 @@ std::vector<std::string> request_headers(const cli::RunOptions& options) {
   if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
   for (const std::string& header : options.headers) headers.push_back(header);
   return headers;
+}
+
+// A traceparent of bench's own on every request, unless --no-traceparent, or the user's
+// --header sets one (theirs is sent as given: one trace for the whole run).
+bool sends_traceparent(const cli::RunOptions& options) {
+  if (!options.traceparent) return false;
+  return std::none_of(options.headers.begin(), options.headers.end(), [](const std::string& line) {
+    return util::starts_with_ignoring_case(line, "traceparent:");
+  });
 }
 
 engine::EngineOptions engine_options(const cli::RunOptions& options) {
@@ -222,6 +232,21 @@ OutputPlan output_plan(const cli::RunOptions& options) {
   return output;
 }
 
+// bench's own live figures: a shard labels its samples with its index, so Prometheus sums them.
+live::LiveOptions live_options(const cli::RunOptions& options, const ShardPlan& shard) {
+  live::LiveOptions live;
+  if (options.metrics_listen) {
+    live.listen_host = options.metrics_listen->host;
+    live.listen_port = options.metrics_listen->port;
+  }
+  live.jsonl_path = options.live_jsonl;
+  live.window_s = options.metrics_window_s;
+  live.linger_s = options.metrics_linger_s;
+  live.otlp_endpoint = options.otlp_endpoint;
+  if (shard.count > 1) live.shard = std::to_string(shard.index);
+  return live;
+}
+
 // What the plan takes of the options as they are after a trace's rows are settled.
 void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.input_len = options.input_len;
@@ -245,6 +270,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.latency_sample_budget = options.latency_sample_budget;
   plan.server = server_plan(options);
   plan.output = output_plan(options);
+  plan.live = live_options(options, plan.shard);
   plan.config = cli::options_to_json(options);
   plan.workload = workload_definition(options);
   plan.load_line = describe_load(options);
@@ -270,6 +296,7 @@ RunPlan plan_run(const cli::RunOptions& given) {
     plan.output_len_from_extra_body = true;
   }
   plan.headers = request_headers(options);
+  plan.traceparent = sends_traceparent(options);
   plan.engine = engine_options(options);
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};

@@ -67,6 +67,7 @@ class RequestDriver::Slot final : public engine::TransferHandler {
         live->failed.fetch_add(1, std::memory_order_relaxed);
       }
     }
+    if (live::Feed* feed = driver_.plan_.feed) feed->request_ended(record_, driver_.plan_.epoch_ns);
     driver_.sink_.on_record(record_);
     if (session_slot_) end_turn(transport.end_ns);
     driver_.release(this);
@@ -221,10 +222,13 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   ++measured_sent_;
   if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
+  if (plan_.feed != nullptr) plan_.feed->request_started();
   const std::size_t server =
       plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session) : 0;
-  return engine::TransferRequest{plan_.urls[server], std::move(body), headers_of(turn.session),
-                                 &slot};
+  engine::TransferRequest transfer{
+      plan_.urls[server], std::move(body), headers_of(turn.session), &slot, {}};
+  trace(record, transfer);
+  return transfer;
 }
 
 // The engine keeps one header list per headers address for the run, so each session has its
@@ -270,10 +274,22 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
     if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
   }
   if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
+  if (plan_.feed != nullptr) plan_.feed->request_started();
 
   const std::size_t server =
       plan_.spread != nullptr ? plan_.spread->server_of_request(index, record.session) : 0;
-  return engine::TransferRequest{plan_.urls[server], std::move(prepared.body), plan_.headers, slot};
+  engine::TransferRequest transfer{
+      plan_.urls[server], std::move(prepared.body), plan_.headers, slot, {}};
+  trace(record, transfer);
+  return transfer;
+}
+
+void RequestDriver::trace(metrics::RequestRecord& record, engine::TransferRequest& request) {
+  if (!plan_.traceparent) return;
+  const util::TraceContext context = trace_ids_.next();
+  record.trace_id = context.trace_id();
+  record.span_id = context.span_id();
+  request.own_header = context.header_line();
 }
 
 void RequestDriver::release(Slot* slot) { idle_slots_.push_back(slot); }

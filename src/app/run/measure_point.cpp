@@ -1,6 +1,7 @@
 // Measuring one load point: its warm-up phase apart when the server's counters need a quiet
 // window, the run with its progress line, the point's results object and the notes on it, and
 // --repeat's repeats combined.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -47,6 +48,15 @@ ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
     shown.total_requests = bounds.warmup_requests + bounds.num_prompts;
   }
   return shown;
+}
+
+// The live feed's name for the point: its label in a sweep or with repeats, else its load (a
+// single run's, a search probe's).
+std::string live_label(const RunPlan& plan, const LoadPoint& point) {
+  std::string label = point_label_text(plan, point);
+  if (!label.empty()) return label;
+  return std::isfinite(point.rate_per_s) ? "rate=" + results::value_label(point.rate_per_s)
+                                         : fmt::format("c={}", point.concurrency);
 }
 
 // Runs the point, with the progress line while it runs.
@@ -206,8 +216,10 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
 }
 
 PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
-                          RecordLog* log, ServerMetricsScraper* scraper,
-                          const std::atomic<bool>& stop, std::ostream& err) {
+                          const PointTools& tools, const std::atomic<bool>& stop,
+                          std::ostream& err) {
+  RecordLog* log = tools.log;
+  ServerMetricsScraper* scraper = tools.scraper;
   const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   schedule::OpenLoopPlan arrivals = open_loop_plan(plan, point.rate_per_s);
   arrivals.given_offsets_ns = prepared.prompts->arrival_offsets_ns();  // a trace's own
@@ -217,6 +229,10 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   PointPlan planned = point_plan(plan, prepared, point, offsets);
   planned.log = log;
   planned.driver.redactor = prepared.redactor.get();
+  if (tools.live != nullptr) {
+    tools.live->begin_point(live_label(plan, point));
+    planned.driver.feed = &tools.live->feed();
+  }
   if (log != nullptr && (plan.sweep_variable != SweepVariable::none || plan.repeats > 1)) {
     log->set_point(point_label(plan, point));
   }
@@ -257,7 +273,7 @@ PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
     if (r > 0 && stop.load()) break;
     if (tools.flush != nullptr) tools.flush->before_point(err);
     const LoadPoint repeat = repeat_of(point, r, stream_stride);
-    repeats.push_back(measure_point(plan, prepared, repeat, tools.log, tools.scraper, stop, err));
+    repeats.push_back(measure_point(plan, prepared, repeat, tools, stop, err));
     stamp_workload(repeats.back().results, plan, plan.workload, {point}, tools.flush);
     if (!repeats.back().stopped_early.empty()) break;  // no later repeat could succeed either
   }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -70,6 +71,20 @@ bool open_services(const RunPlan& plan, PreparedRun& prepared, RunServices& serv
     }
     services.scraper.emplace(std::move(servers), plan.server.metrics_interval_s);
   }
+  return true;
+}
+
+bool open_live(const RunPlan& plan, RunServices& services, std::ostream& err) {
+  if (!plan.live.enabled()) return true;
+  auto opened = live::Session::open(plan.live);
+  if (auto* error = std::get_if<std::string>(&opened)) {
+    err << "bench: error: " << *error << "\n";
+    return false;
+  }
+  services.live = std::move(std::get<std::unique_ptr<live::Session>>(opened));
+  const std::string url = services.live->base_url();
+  // Said even with --quiet: with port 0 it is the only way to learn the port.
+  if (!url.empty()) err << "bench: live metrics on " << url << "/metrics\n";
   return true;
 }
 
@@ -243,11 +258,12 @@ void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream
 
 int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream& out,
                 std::ostream& err) {
+  RunServices services;
+  if (!open_live(plan, services, err)) return cli::kExitUsage;
   int failed_early = cli::kExitOk;
   std::optional<PreparedRun> prepared = plan_and_prepare(plan, failed_early, err);
   if (!prepared) return failed_early;
   if (!plan.output.quiet) describe_run(plan, *prepared, err);
-  RunServices services;
   if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
@@ -269,6 +285,10 @@ int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream
   }
   print_results(plan, run, out);
   const bool written = write_files(plan.output, run, services.log.get(), err);
+  if (services.live) {
+    const std::string note = services.live->finish(stop);
+    if (!plan.output.quiet) err << note;
+  }
   return exit_code(plan.output, run, written, err);
 }
 

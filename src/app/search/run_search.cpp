@@ -132,10 +132,11 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   const SearchSetup setup = search_setup(search);
   const ProbePlanner planner(options, search);  // the planning step: below, only plans
   const RunPlan plan = planner.at(search.start);
+  RunServices services;
+  if (!open_live(plan, services, err)) return cli::kExitUsage;
   int failed_early = cli::kExitOk;
   std::optional<PreparedRun> prepared = plan_and_prepare(plan, failed_early, err);
   if (!prepared) return failed_early;
-  RunServices services;
   if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
   const auto started = std::chrono::steady_clock::now();
   LoadSearch searcher(setup.plan);
@@ -164,6 +165,10 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
                  services.flush ? &*services.flush : nullptr);
   print_search(plan.output, results, probes, message, out);
   const bool written = write_search_files(plan.output, results, services.log.get(), err);
+  if (services.live) {
+    const std::string note = services.live->finish(stop);
+    if (!plan.output.quiet) err << note;
+  }
   if (searcher.end() == SearchEnd::interrupted) return cli::kExitInterrupted;
   if (!written) return cli::kExitRunFailed;
   return searcher.answer() ? cli::kExitOk : cli::kExitGateFailed;

@@ -28,6 +28,7 @@
 #include "bench/cli/options.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/gate/gate.hpp"
+#include "bench/live/options.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
@@ -122,11 +123,12 @@ struct RunPlan {
   std::int64_t output_len = 0;
   bool output_len_from_extra_body = false;  // then every prompt's max_tokens is replaced by it
   std::vector<std::string> headers;         // every request's, the API key's included
-  engine::EngineOptions engine;             // concurrency: the point's, set by point_plan
-  protocol::StreamLimits limits;            // --max-line-bytes, --max-response-bytes
-  std::vector<LoadPoint> points;            // measured one after another, in this order
-  bool concurrency_given = false;           // --concurrency was given (an open loop's cap)
-  std::int64_t most_concurrency = 0;        // --concurrency's largest: the open files it needs
+  bool traceparent = true;         // a W3C traceparent of bench's own on each request (DriverPlan)
+  engine::EngineOptions engine;    // concurrency: the point's, set by point_plan
+  protocol::StreamLimits limits;   // --max-line-bytes, --max-response-bytes
+  std::vector<LoadPoint> points;   // measured one after another, in this order
+  bool concurrency_given = false;  // --concurrency was given (an open loop's cap)
+  std::int64_t most_concurrency = 0;  // --concurrency's largest: the open files it needs
   SweepVariable sweep_variable = SweepVariable::none;  // what the points differ in
   std::size_t repeats = 1;                             // --repeat: measurements of each point
   PointBounds bounds;
@@ -140,6 +142,7 @@ struct RunPlan {
   std::uint64_t latency_sample_budget = 0;
   ServerPlan server;
   OutputPlan output;
+  live::LiveOptions live;  // --metrics-listen, --live-jsonl (docs/live-metrics.md)
   // Said as given, once: the results' config (cli::options_to_json), the workload's definition
   // (its fingerprint's input) and the start-up line's load.
   nlohmann::json config;

@@ -23,12 +23,14 @@
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/point/session_scheduler.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/live/feed.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/util/redact.hpp"
+#include "bench/util/trace_context.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::app {
@@ -84,6 +86,12 @@ struct DriverPlan {
   std::int64_t measured_duration_ns = 0;
   bool cancel_at_duration_end = false;
   LiveCounters* live = nullptr;  // progress counters to bump, or null
+  // bench's own live figures (--metrics-listen, --live-jsonl): told of each request sent and of
+  // each record when it ends, warm-up phases too; null: none. Outlives the driver.
+  live::Feed* feed = nullptr;
+  // Send a W3C traceparent header with every request, its ids kept in the record (util/
+  // trace_context.hpp); false: --no-traceparent, or the user's --header sets one.
+  bool traceparent = false;
   // Hides the credentials in the server's text of every record before anyone sees it (the
   // error message, finish_reason, response id); null: nothing to hide. Outlives the driver.
   const util::Redactor* redactor = nullptr;
@@ -127,6 +135,9 @@ class RequestDriver final : public engine::RequestSource {
   bool open_loop() const { return arrivals_.has_value(); }
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
+  // With plan_.traceparent: a new trace context into `record` and its header line into
+  // `request`.
+  void trace(metrics::RequestRecord& record, engine::TransferRequest& request);
 
   DriverPlan plan_;
   RecordSink& sink_;
@@ -142,6 +153,7 @@ class RequestDriver final : public engine::RequestSource {
   std::int64_t measured_start_ns_ = -1;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<Slot*> idle_slots_;
+  util::TraceIds trace_ids_;
 };
 
 }  // namespace bench::app

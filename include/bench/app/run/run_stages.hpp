@@ -18,6 +18,7 @@
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_metrics_scrape.hpp"
 #include "bench/gate/gate.hpp"
+#include "bench/live/session.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/writer.hpp"
 
@@ -39,6 +40,7 @@ struct PointTools {
   RecordLog* log;
   ServerMetricsScraper* scraper;
   CacheFlush* flush;
+  live::Session* live;  // --metrics-listen, --live-jsonl; or null
 };
 
 // What every measurement of a run uses beside the plan, each only when asked for: the request
@@ -47,10 +49,15 @@ struct RunServices {
   std::unique_ptr<RecordLog> log;
   std::optional<CacheFlush> flush;
   std::optional<ServerMetricsScraper> scraper;
+  std::unique_ptr<live::Session> live;
   PointTools tools() {
-    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr};
+    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr, live.get()};
   }
 };
+
+// --metrics-listen and --live-jsonl: opened before anything is sent, so a port in use is a
+// usage error at once (said on `err`; false then). Says where the metrics are served.
+bool open_live(const RunPlan& plan, RunServices& services, std::ostream& err);
 
 // False when the request log cannot be created (said on `err`).
 bool open_services(const RunPlan& plan, PreparedRun& prepared, RunServices& services,
