@@ -129,35 +129,63 @@ std::optional<double> mean_gauge(const std::vector<Delta>& deltas,
   return total / static_cast<double>(known);
 }
 
+// A target that exposes GPU series and no serving engine's (a DCGM or AMD exporter beside the
+// server): its GPUs count, its absent token counters do not make the servers' sums unknown.
+bool is_gpu_exporter(const Delta& delta) {
+  return delta.family == ServerFamily::unknown && delta.gpu_energy_series.has_value() &&
+         !delta.prompt_tokens && !delta.generation_tokens && !delta.requests_succeeded;
+}
+
+// The GPUs' energy and power over the targets that expose them (a node's exporter, or a server
+// that does); unknown when none does, and a note when only some do.
+void sum_gpu_figures(const std::vector<Delta>& deltas, Delta& total) {
+  std::vector<Delta> exposing;
+  for (const Delta& delta : deltas) {
+    if (delta.gpu_energy_series) exposing.push_back(delta);
+  }
+  if (exposing.empty()) return;
+  total.gpu_energy_joules = sum_counter(exposing, &Delta::gpu_energy_joules);
+  total.gpu_power_watts = sum_counter(exposing, &Delta::gpu_power_watts);
+  total.gpu_energy_series = sum_counter(exposing, &Delta::gpu_energy_series);
+  if (exposing.size() < deltas.size()) {
+    total.notes.push_back("GPU energy from " + std::to_string(exposing.size()) + " of the " +
+                          std::to_string(deltas.size()) +
+                          " metrics targets (the others expose no GPU energy counter)");
+  }
+}
+
 }  // namespace
 
 Delta sum_of(const std::vector<Delta>& deltas) {
   Delta total;
   if (deltas.empty()) return total;
-  total.family = deltas.front().family;
+  std::vector<Delta> servers;
   for (std::size_t i = 0; i < deltas.size(); ++i) {
-    if (deltas[i].family != total.family) total.family = ServerFamily::unknown;
     for (const std::string& note : deltas[i].notes) {
       total.notes.push_back("server " + std::to_string(i + 1) + ": " + note);
     }
+    if (!is_gpu_exporter(deltas[i])) servers.push_back(deltas[i]);
   }
-  total.prompt_tokens = sum_counter(deltas, &Delta::prompt_tokens);
-  total.generation_tokens = sum_counter(deltas, &Delta::generation_tokens);
-  total.prefix_cache_hit_tokens = sum_counter(deltas, &Delta::prefix_cache_hit_tokens);
-  total.prefix_cache_query_tokens = sum_counter(deltas, &Delta::prefix_cache_query_tokens);
-  total.preemptions = sum_counter(deltas, &Delta::preemptions);
-  total.requests_succeeded = sum_counter(deltas, &Delta::requests_succeeded);
+  sum_gpu_figures(deltas, total);
+  if (servers.empty()) return total;  // GPU exporters only: no engine's figures to add
+  total.family = servers.front().family;
+  for (const Delta& server : servers) {
+    if (server.family != total.family) total.family = ServerFamily::unknown;
+  }
+  total.prompt_tokens = sum_counter(servers, &Delta::prompt_tokens);
+  total.generation_tokens = sum_counter(servers, &Delta::generation_tokens);
+  total.prefix_cache_hit_tokens = sum_counter(servers, &Delta::prefix_cache_hit_tokens);
+  total.prefix_cache_query_tokens = sum_counter(servers, &Delta::prefix_cache_query_tokens);
+  total.preemptions = sum_counter(servers, &Delta::preemptions);
+  total.requests_succeeded = sum_counter(servers, &Delta::requests_succeeded);
   for (const HistogramField& field : kHistograms) {
-    total.*field.in_delta = sum_histogram(deltas, field.in_delta, field.what, total.notes);
+    total.*field.in_delta = sum_histogram(servers, field.in_delta, field.what, total.notes);
   }
-  total.spec_draft_tokens = sum_counter(deltas, &Delta::spec_draft_tokens);
-  total.spec_accepted_tokens = sum_counter(deltas, &Delta::spec_accepted_tokens);
-  total.spec_accept_length = mean_gauge(deltas, &Delta::spec_accept_length);
-  total.spec_accept_rate = mean_gauge(deltas, &Delta::spec_accept_rate);
-  total.prefix_cache_hit_ratio = mean_gauge(deltas, &Delta::prefix_cache_hit_ratio);
-  total.gpu_energy_joules = sum_counter(deltas, &Delta::gpu_energy_joules);
-  total.gpu_power_watts = sum_counter(deltas, &Delta::gpu_power_watts);
-  total.gpu_energy_series = sum_counter(deltas, &Delta::gpu_energy_series);
+  total.spec_draft_tokens = sum_counter(servers, &Delta::spec_draft_tokens);
+  total.spec_accepted_tokens = sum_counter(servers, &Delta::spec_accepted_tokens);
+  total.spec_accept_length = mean_gauge(servers, &Delta::spec_accept_length);
+  total.spec_accept_rate = mean_gauge(servers, &Delta::spec_accept_rate);
+  total.prefix_cache_hit_ratio = mean_gauge(servers, &Delta::prefix_cache_hit_ratio);
   return total;
 }
 

@@ -182,3 +182,48 @@ TEST(SumOf, DifferentBucketsOrFamiliesAreNotMixed) {
 }
 
 }  // namespace
+
+namespace {
+
+using bench::server_metrics::Delta;
+using bench::server_metrics::sum_of;
+
+// A node's DCGM exporter scraped beside the engine: GPU series and nothing of a server's.
+Delta gpu_exporter_window(double joules, double gpus) {
+  Delta delta;
+  delta.gpu_energy_joules = joules;
+  delta.gpu_power_watts = 300 * gpus;
+  delta.gpu_energy_series = gpus;
+  return delta;
+}
+
+TEST(SumOfGpus, AnExporterBesideTheServerGivesItsEnergyAndTakesNothingFromTheServers) {
+  Delta engine;
+  engine.family = ServerFamily::vllm;
+  engine.prompt_tokens = 100;
+  engine.generation_tokens = 10;
+  const Delta total = sum_of({engine, gpu_exporter_window(500, 8)});
+  EXPECT_EQ(total.family, ServerFamily::vllm);
+  EXPECT_EQ(total.prompt_tokens, 100);
+  EXPECT_EQ(total.generation_tokens, 10);
+  EXPECT_EQ(total.gpu_energy_joules, 500);
+  EXPECT_EQ(total.gpu_energy_series, 8);
+  ASSERT_EQ(total.notes.size(), 1u);
+  EXPECT_EQ(total.notes[0],
+            "GPU energy from 1 of the 2 metrics targets (the others expose no GPU energy counter)");
+}
+
+TEST(SumOfGpus, TwoNodesExportersAddUpAndNoExporterLeavesEnergyUnknown) {
+  Delta engine;
+  engine.family = ServerFamily::sglang;
+  engine.generation_tokens = 10;
+  const Delta both = sum_of({engine, gpu_exporter_window(500, 8), gpu_exporter_window(700, 8)});
+  EXPECT_EQ(both.gpu_energy_joules, 1200);
+  EXPECT_EQ(both.gpu_energy_series, 16);
+  EXPECT_EQ(both.family, ServerFamily::sglang);
+  const Delta none = sum_of({engine, engine});
+  EXPECT_FALSE(none.gpu_energy_joules.has_value());
+  EXPECT_EQ(none.generation_tokens, 20);
+}
+
+}  // namespace
