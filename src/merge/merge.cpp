@@ -266,6 +266,21 @@ struct PointMerge {
   MergedRun run;
 };
 
+// Shards that scraped their GPUs' energy each did so over their own window of the same GPUs:
+// the windows overlap, so neither their sum nor any one of them is the whole's energy, and the
+// merged figures are null (unknown). Said rather than left as a silent null.
+std::optional<std::string> energy_not_merged(const std::vector<const json*>& runs) {
+  for (const json* run : runs) {
+    const auto energy = run->find(results::key::gpu_energy_joules);
+    if (energy != run->end() && energy->is_number()) {
+      return "the GPUs' energy is not merged (each shard scraped the same GPUs over its own, "
+             "overlapping window): the merged energy figures are null; each shard's file keeps "
+             "its own";
+    }
+  }
+  return std::nullopt;
+}
+
 std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& shards,
                                                  const std::vector<const json*>& runs,
                                                  std::vector<std::string>& warnings) {
@@ -303,6 +318,7 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   }
   std::vector<std::string> point_warnings;
   out.results[results::key::merged] = merged_stamp(parts, point_warnings);
+  if (auto energy = energy_not_merged(runs)) point_warnings.push_back(std::move(*energy));
   if (auto differ = provenance_warning(out.run.context.provenance)) {
     point_warnings.push_back(std::move(*differ));
   }

@@ -122,6 +122,28 @@ double LatencyDistribution::percentile(double p) {
   return percentile_sorted(samples_, p);
 }
 
+std::optional<double> LatencyDistribution::reciprocal_percentile(double numerator, double p) {
+  if (count() == 0) return std::nullopt;
+  const auto rate = [numerator](double value) {
+    return value > 0 ? std::optional<double>(numerator / value) : std::nullopt;
+  };
+  if (!exact_) return rate(histogram_.percentile(100.0 - p));
+  sort_samples();
+  // The rates in ascending order are the values in descending order: rate rank i is value rank
+  // n - 1 - i. numpy's linear interpolation on the rates' ranks, as percentile_sorted does.
+  const std::size_t n = samples_.size();
+  const double h = static_cast<double>(n - 1) * p / 100.0;
+  const auto low = static_cast<std::size_t>(std::floor(h));
+  const std::size_t high = std::min(low + 1, n - 1);
+  const double fraction = h - static_cast<double>(low);
+  const std::optional<double> at_low = rate(samples_[n - 1 - low]);
+  if (!at_low) return std::nullopt;
+  if (fraction == 0) return at_low;
+  const std::optional<double> at_high = rate(samples_[n - 1 - high]);
+  if (!at_high) return std::nullopt;
+  return *at_low + fraction * (*at_high - *at_low);
+}
+
 CdfPoints LatencyDistribution::cdf(std::span<const double> percentiles) {
   CdfPoints points;
   points.reserve(percentiles.size());

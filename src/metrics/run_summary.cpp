@@ -277,6 +277,8 @@ RunSummary RunAccumulator::summarize() {
   summary.itl_ms = itl_ms_.summarize();
   summary.icl_ms = icl_ms_.summarize();
   summary.tpot_ms = tpot_ms_.summarize();
+  summary.median_output_per_user = tpot_ms_.reciprocal_percentile(1000.0, 50);
+  summary.p10_output_per_user = tpot_ms_.reciprocal_percentile(1000.0, 10);
   summary.e2e_ms = e2e_ms_.summarize();
   summary.schedule_lag_ms = schedule_lag_ms_.summarize();
   summary.client_lag_ms = client_lag_ms_.summarize();

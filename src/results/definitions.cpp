@@ -125,15 +125,15 @@ nlohmann::json metric_definitions() {
        "wait for a free concurrency slot (open loop with a cap), ms. Above 1 ms at p99 the client "
        "sent late and says why in client.warnings (its own work, its host, or waves)."},
       {"client_saturated",
-       "true when the client's own work was the bottleneck: its busiest event loop had work "
-       "(running, or runnable and waiting for a CPU) over 80% of the run, or over half of it "
-       "with p99 client_lag or loop turns over 1 ms. Lateness alone does "
-       "not set it: a mostly idle loop that a busy host ran late is host_late."},
+       "true when the client's own work was the bottleneck: its busiest event loop used over "
+       "80% of a core, or over half a core with p99 client_lag or loop turns over 1 ms. Neither "
+       "lateness alone nor a wait for a CPU sets it: a mostly idle loop that a busy host ran "
+       "late is host_late."},
       {"host_late",
        "true when the client's host ran it late (a busy or virtual machine): over 1% (and at "
        "least five) of the event loop's sleeps ended over 1 ms late, or, with the loop mostly "
        "idle, its lateness (p99 client_lag or loop turns over 1 ms) is no more than its wait "
-       "for a CPU accounts for."},
+       "for a CPU accounts for, or it was runnable (running or waiting) over 80% of the run."},
       {"goodput",
        "completed requests meeting every --goodput SLO (ttft, tpot, e2el in ms) / duration, "
        "req/s; null when no SLO was given (vLLM's request_goodput). A request with one token "

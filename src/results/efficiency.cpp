@@ -20,14 +20,6 @@ std::optional<double> per_gpu(std::optional<double> per_s, const Accelerators& a
   return *per_s / static_cast<double>(*accelerators.gpus);
 }
 
-// 1000 / a TPOT statistic in ms; nullopt without TPOT values, or a TPOT of 0 (no decode time).
-std::optional<double> per_user(const metrics::Distribution& tpot_ms,
-                               double metrics::Distribution::*field) {
-  const std::optional<double> ms = metrics::known_stat(tpot_ms, field);
-  if (!ms || *ms <= 0) return std::nullopt;
-  return finite(1000.0 / *ms);
-}
-
 // USD per million tokens of a kind produced at `per_s` tok/s by the run's GPUs.
 std::optional<double> usd_per_million(std::optional<double> per_s,
                                       const Accelerators& accelerators) {
@@ -84,8 +76,8 @@ Efficiency efficiency(const metrics::RunSummary& s, const RunContext& c) {
   e.output_per_gpu = per_gpu(output, gpus);
   e.input_per_gpu = per_gpu(input, gpus);
   e.total_per_gpu = per_gpu(total, gpus);
-  e.median_output_per_user = per_user(s.tpot_ms, &metrics::Distribution::median);
-  e.p10_output_per_user = per_user(s.tpot_ms, &metrics::Distribution::p90);
+  e.median_output_per_user = s.median_output_per_user;
+  e.p10_output_per_user = s.p10_output_per_user;
   e.usd_per_million_output = usd_per_million(output, gpus);
   e.usd_per_million_input = usd_per_million(input, gpus);
   e.usd_per_million_total = usd_per_million(total, gpus);

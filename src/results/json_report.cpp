@@ -179,6 +179,7 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
       {"busiest_thread_demand", finite_or_zero(client.busiest_thread_demand)},
       {"run_queue_wait_ms",
        client.run_queue_wait_s ? json(*client.run_queue_wait_s * 1000) : json(nullptr)},
+      {"process_cpu_share", results::known_or_null(client.process_cpu_share)},
       {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
       {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
       {"preconnect",

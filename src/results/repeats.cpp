@@ -74,9 +74,14 @@ json figure_summary(const std::vector<double>& values) {
 
 const std::vector<std::string_view>& repeated_figures() {
   static const std::vector<std::string_view> figures = {
-      "output_throughput", "input_throughput", "total_throughput",      "request_throughput",
-      "median_ttft_ms",    "p99_ttft_ms",      "median_tpot_ms",        "p99_tpot_ms",
-      "median_itl_ms",     "p99_itl_ms",       "median_e2e_latency_ms", "p99_e2e_latency_ms"};
+      "output_throughput", "input_throughput", "total_throughput", "request_throughput",
+      "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "p99_tpot_ms", "median_itl_ms",
+      "p99_itl_ms", "median_e2e_latency_ms", "p99_e2e_latency_ms",
+      // Efficiency (efficiency.hpp): null in every repeat without --gpus, a price or an energy
+      // counter, and then left out of the text report.
+      key::output_throughput_per_gpu, key::input_throughput_per_gpu, key::total_throughput_per_gpu,
+      key::median_output_throughput_per_user, key::p10_output_throughput_per_user,
+      key::usd_per_million_output_tokens, key::joules_per_output_token};
   return figures;
 }
 

@@ -1,5 +1,6 @@
 // --client-threads auto: the loops chosen from a point's expected load and the usable cores.
 #include "bench/app/plan/client_threads.hpp"
+#include "bench/util/process_cpu.hpp"
 
 #include <limits>
 #include <string>
@@ -97,6 +98,6 @@ TEST(ClientThreads, AnExplicitCountSaysSo) {
             "--client-threads 4: 1 event loop (at most one loop a stream)");
 }
 
-TEST(ClientThreads, UsableCoresAreAtLeastOne) { EXPECT_GE(bench::app::usable_cores(), 1u); }
+TEST(ClientThreads, UsableCoresAreAtLeastOne) { EXPECT_GE(bench::util::usable_cores(), 1u); }
 
 }  // namespace

@@ -113,11 +113,17 @@ TEST(SelfCheck, TheCheckCarriesTheClientAndHostVerdictsApart) {
       << lag_warning(host);
   EXPECT_NE(lag_warning(host).find("it waited 500.0 ms in all for a CPU"), std::string::npos)
       << lag_warning(host);
+  // Runnable 90% of the run but using 4% of a core: it waited for the host, not for its work.
   load.busiest_thread_demand = 0.90;
+  const bench::results::ClientCheck waiting = check_client(lagging_by_ms(3.0), load);
+  EXPECT_FALSE(waiting.saturated);
+  EXPECT_TRUE(waiting.host_late);
+  load.busiest_thread_utilization = 0.90;
+  load.busiest_thread_demand = 0.95;
   const bench::results::ClientCheck client = check_client(lagging_by_ms(3.0), load);
   EXPECT_TRUE(client.saturated);
   EXPECT_FALSE(client.host_late);
-  EXPECT_NE(lag_warning(client).find("client was saturated (an event loop had work 90%"),
+  EXPECT_NE(lag_warning(client).find("client was saturated (an event loop used 90% of a core)"),
             std::string::npos)
       << lag_warning(client);
 }

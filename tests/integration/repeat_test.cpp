@@ -46,6 +46,9 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
   EXPECT_NE(run.out.find("mean ± half-width (95% CI, Student's t, 3 repeats)"), std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("output tok/s"), std::string::npos) << run.out;
+  // Per user is always measured; per GPU and cost need --gpus and a price, so they are left out.
+  EXPECT_NE(run.out.find("output tok/s per user p50"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("per GPU"), std::string::npos) << run.out;
   std::ifstream in(dir.file("results.json"));
   results = json::parse(in);
   EXPECT_EQ(results["kind"], "run");
@@ -71,6 +74,40 @@ TEST(Repeat, MeasuresEachRepeatWithFreshPromptsAndReportsTheMeanWithItsInterval)
     prompts.insert(json::parse(line)["prompt_hash"].get<std::string>());
   }
   EXPECT_EQ(prompts.size(), 24u);
+}
+
+// The efficiency figures are repeated figures like the rest: each repeat's, their mean and its
+// interval, in the JSON and the text report.
+TEST(Repeat, ReportsTheEfficiencyFiguresOfEachRepeat) {
+  TempDir dir;
+  bench::sim::SimOptions sim;
+  sim.ttft_ms = 2;
+  sim.tpot_ms = 1;
+  ProcessResult run;
+  {
+    bench::sim::SimServer server(sim);
+    run = run_process(BENCH_BINARY, bench::testing::without_answer_check(
+                                        {"--base-url", server.base_url(), "--quiet", "--repeat",
+                                         "2", "--num-prompts", "6", "--concurrency", "3",
+                                         "--output-len", "4", "--gpus", "2", "--gpu-hour-price",
+                                         "3", "--output-file", dir.file("results.json")}));
+  }
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* label : {"output tok/s per GPU", "input tok/s per GPU", "total tok/s per GPU",
+                            "output tok/s per user p10", "USD per M output tokens"}) {
+    EXPECT_NE(run.out.find(label), std::string::npos) << label << "\n" << run.out;
+  }
+  EXPECT_EQ(run.out.find("J per output token"), std::string::npos) << run.out;  // no counter
+  std::ifstream in(dir.file("results.json"));
+  const json results = json::parse(in);
+  const json& figures = results["repeats"]["figures"];
+  ASSERT_TRUE(figures["output_throughput_per_gpu"].is_object()) << figures.dump();
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& repeat = results["repeat_runs"][i];
+    EXPECT_DOUBLE_EQ(figures["output_throughput_per_gpu"]["values"][i].get<double>(),
+                     repeat["output_throughput"].get<double>() / 2);
+  }
+  EXPECT_TRUE(figures["joules_per_output_token"].is_null());
 }
 
 TEST(Repeat, RefusesAZeroOrNonNumericCountAndAnUnknownGateReadingInOneLine) {

@@ -33,9 +33,16 @@ TEST(SelfCheck, WarnsWhenTheClientShareOneCpuWithAFirehose) {
                            "256", "--output-format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
-  EXPECT_TRUE(results["client_saturated"].get<bool>()) << results["client"].dump();
-  EXPECT_GT(results["client"]["busiest_thread_demand"].get<double>(), 0.5)
-      << results["client"].dump();
+  // Whose delay it was depends on who else used that CPU: bench's own process alone (a quiet
+  // machine) makes the client the bottleneck; other processes on it too make it the host's.
+  // Either way a verdict is given, never a clean report.
+  const json& client = results["client"];
+  EXPECT_TRUE(results["client_saturated"].get<bool>() || results["host_late"].get<bool>())
+      << client.dump();
+  if (client["process_cpu_share"].get<double>() > 0.8) {
+    EXPECT_TRUE(results["client_saturated"].get<bool>()) << client.dump();
+  }
+  EXPECT_GT(client["busiest_thread_demand"].get<double>(), 0.5) << client.dump();
   EXPECT_FALSE(results["client"]["warnings"].empty());
   EXPECT_NE(run.err.find("bench: warning: "), std::string::npos) << run.err;
 }

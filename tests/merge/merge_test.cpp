@@ -185,6 +185,22 @@ TEST(MergeShards, ShardsStartedTogetherMergeWithoutAWarning) {
               1e-9);
 }
 
+// Each shard's energy is of its own window of the same GPUs: the merged figure is unknown, and
+// the merge says so rather than writing a silent null.
+TEST(MergeShards, SaysTheShardsEnergyIsNotMergedAndWritesItNull) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  first.results["gpu_energy_joules"] = 1200.0;
+  second.results["gpu_energy_joules"] = 1300.0;
+  const auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const auto& whole = std::get<bench::merge::Merged>(merged);
+  ASSERT_EQ(whole.warnings.size(), 1u);
+  EXPECT_NE(whole.warnings.front().find("energy is not merged"), std::string::npos);
+  EXPECT_TRUE(whole.results["gpu_energy_joules"].is_null());
+  EXPECT_TRUE(whole.results["joules_per_output_token"].is_null());
+}
+
 TEST(MergeShards, RefusesShardsOfDifferentCounts) {
   const auto merged = bench::merge::merge_shards({shard(0, 2, 0), shard(1, 3, 0)});
   ASSERT_TRUE(std::holds_alternative<bench::merge::MergeError>(merged));

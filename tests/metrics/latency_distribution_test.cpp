@@ -210,3 +210,39 @@ TEST(LatencyDistribution, EmptyIsAllZeros) {
 }
 
 }  // namespace
+
+namespace {
+
+// A rate's percentile from a time's values: exactly numpy's on the rates while exact, and the
+// mirrored histogram percentile (within its bound) past the budget; a 0 time at a needed rank
+// has no rate.
+TEST(LatencyDistribution, ReciprocalPercentileIsThePercentileOfTheRates) {
+  LatencyDistribution exact;
+  LatencyDistribution binned(2);
+  std::vector<double> rates;
+  for (int i = 1; i <= 1000; ++i) {
+    const double ms = 2.0 + 0.037 * i;
+    exact.add(ms);
+    binned.add(ms);
+    rates.push_back(1000.0 / ms);
+  }
+  std::sort(rates.begin(), rates.end());
+  ASSERT_FALSE(binned.exact());
+  for (double p : {10.0, 50.0, 99.0}) {
+    EXPECT_DOUBLE_EQ(*exact.reciprocal_percentile(1000, p),
+                     bench::metrics::percentile_sorted(rates, p));
+    const double expected = bench::metrics::percentile_sorted(rates, p);
+    EXPECT_NEAR(*binned.reciprocal_percentile(1000, p), expected,
+                expected * 2 * Histogram::kMaxRelativeError);
+  }
+  EXPECT_FALSE(LatencyDistribution{}.reciprocal_percentile(1000, 50));
+  LatencyDistribution with_zero;
+  with_zero.add(0);
+  with_zero.add(10);
+  ASSERT_TRUE(with_zero.reciprocal_percentile(1000, 0));
+  EXPECT_DOUBLE_EQ(*with_zero.reciprocal_percentile(1000, 0), 100);
+  EXPECT_FALSE(with_zero.reciprocal_percentile(1000, 50));
+  EXPECT_FALSE(with_zero.reciprocal_percentile(1000, 100));
+}
+
+}  // namespace

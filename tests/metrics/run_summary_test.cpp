@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "bench/metrics/percentile.hpp"
 #include "bench/util/clock.hpp"
 
 namespace {
@@ -675,6 +678,33 @@ TEST(RunAccumulator, PastTheSampleBudgetOfAllDistributionsTogetherFiguresAreFrom
   EXPECT_NEAR(bounded.ttft_ms.median, exact.ttft_ms.median, exact.ttft_ms.median * bound);
   EXPECT_NEAR(bounded.itl_ms.p99, exact.itl_ms.p99, exact.itl_ms.p99 * bound);
   EXPECT_NEAR(bounded.e2e_ms.p90, exact.e2e_ms.p90, exact.e2e_ms.p90 * bound);
+}
+
+// Output tok/s per user is a percentile of the requests' own rates (1000 / TPOT), numpy's
+// definition on the rates: with 10 requests the p10 falls between two of them (rank 0.9), where
+// the reciprocal of TPOT's interpolated p90 would differ.
+TEST(SummarizeRun, PerUserRatesArePercentilesOfEachRequestsOwnRate) {
+  const std::vector<std::int64_t> tpot_ms = {5, 7, 8, 10, 12, 15, 20, 25, 30, 40};
+  std::vector<RequestRecord> records;
+  std::vector<double> rates;
+  for (std::int64_t ms : tpot_ms) {
+    records.push_back(completed(0, {10, 10 + ms}, 10 + ms, 16, 2));  // TPOT = E2E - TTFT
+    rates.push_back(1000.0 / static_cast<double>(ms));
+  }
+  std::sort(rates.begin(), rates.end());
+  const RunSummary s = summarize_run(records);
+  ASSERT_EQ(s.tpot_ms.count, 10);
+  EXPECT_DOUBLE_EQ(*s.median_output_per_user, bench::metrics::percentile_sorted(rates, 50));
+  EXPECT_DOUBLE_EQ(*s.p10_output_per_user, bench::metrics::percentile_sorted(rates, 10));
+  EXPECT_GT(std::abs(*s.p10_output_per_user - 1000.0 / s.tpot_ms.p90), 0.01);
+}
+
+TEST(SummarizeRun, PerUserRatesAreUnknownWithoutATpot) {
+  const std::vector<RequestRecord> one_token = {completed(0, {10}, 10, 16, 1)};
+  const RunSummary s = summarize_run(one_token);
+  EXPECT_EQ(s.tpot_ms.count, 0);
+  EXPECT_FALSE(s.median_output_per_user);
+  EXPECT_FALSE(s.p10_output_per_user);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ json run_results(std::optional<std::int64_t> gpus, std::optional<double> price) 
   s.tpot_ms.count = 10;
   s.tpot_ms.median = 10;
   s.tpot_ms.p90 = 20;
+  s.median_output_per_user = 100;
+  s.p10_output_per_user = 50;
   bench::results::RunContext c;
   c.accelerators = {gpus, price};
   json out = bench::results::to_json(s, c);

@@ -1,14 +1,12 @@
 // The efficiency figures (results/efficiency.hpp) and the keys they are written under: per GPU
-// each kind over --gpus, per user 1000 / TPOT at the mirrored rank, cost per million tokens of
-// each kind; unknown (null) whenever a part is unknown, never 0.
+// each kind over --gpus, per user as the run summarized it (1000 / each request's TPOT), cost per
+// million tokens of each kind; unknown (null) whenever a part is unknown, never 0.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <vector>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "bench/metrics/percentile.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/efficiency.hpp"
 #include "bench/results/format.hpp"
@@ -31,8 +29,10 @@ RunSummary measured() {
   s.input_throughput = 1245;
   s.total_throughput = 1867;
   s.tpot_ms.count = 100;
-  s.tpot_ms.median = 20;  // 50 output tok/s per user
-  s.tpot_ms.p90 = 40;     // 25
+  s.tpot_ms.median = 20;
+  s.tpot_ms.p90 = 40;
+  s.median_output_per_user = 50;  // RunSummary's percentiles of 1000 / each request's TPOT
+  s.p10_output_per_user = 25;
   s.ttft_ms.count = 100;
   s.ttft_ms.median = 150;
   return s;
@@ -76,29 +76,19 @@ TEST(Efficiency, AnUnknownInputCountLeavesInputAndTotalPerGpuUnknown) {
   EXPECT_TRUE(e.usd_per_million_output);
 }
 
-TEST(Efficiency, PerUserIsTheReciprocalOfTpotAtTheMirroredRank) {
+TEST(Efficiency, PerUserIsTheRunsPercentilesOfEachRequestsRate) {
   const auto e = efficiency(measured(), RunContext{});
-  EXPECT_DOUBLE_EQ(*e.median_output_per_user, 1000.0 / 20);
-  EXPECT_DOUBLE_EQ(*e.p10_output_per_user, 1000.0 / 40);
-}
-
-// On whole ranks (n = 11: p50 and p10 fall on requests), the per-user percentiles are exactly
-// numpy's percentiles of the requests' own rates.
-TEST(Efficiency, PerUserMatchesThePercentilesOfEachRequestsRate) {
-  std::vector<double> tpot_ms = {5, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50};
-  std::vector<double> rates;
-  for (double ms : tpot_ms) rates.push_back(1000.0 / ms);
-  std::sort(rates.begin(), rates.end());
-  RunSummary s = measured();
-  s.tpot_ms = bench::metrics::summarize(tpot_ms);
-  const auto e = efficiency(s, RunContext{});
-  EXPECT_DOUBLE_EQ(*e.median_output_per_user, bench::metrics::percentile_sorted(rates, 50));
-  EXPECT_DOUBLE_EQ(*e.p10_output_per_user, bench::metrics::percentile_sorted(rates, 10));
+  EXPECT_DOUBLE_EQ(*e.median_output_per_user, 50);
+  EXPECT_DOUBLE_EQ(*e.p10_output_per_user, 25);
+  const json out = bench::results::to_json(measured(), RunContext{});
+  EXPECT_DOUBLE_EQ(out[key::median_output_throughput_per_user].get<double>(), 50);
+  EXPECT_DOUBLE_EQ(out[key::p10_output_throughput_per_user].get<double>(), 25);
 }
 
 TEST(Efficiency, PerUserIsUnknownWithoutATpot) {
   RunSummary s = measured();
   s.tpot_ms = {};
+  s.median_output_per_user = s.p10_output_per_user = std::nullopt;
   const auto e = efficiency(s, RunContext{});
   EXPECT_FALSE(e.median_output_per_user);
   EXPECT_TRUE(

@@ -15,13 +15,17 @@ struct ClientLoad {
   bool threads_auto = false;   // chosen by --client-threads auto (else given by the flag)
   std::string threads_reason;  // why that many, one line; empty when not known (a merge)
   double busiest_thread_utilization = 0;  // CPU / wall of the busiest event loop, 0..1
-  // The share of the run the busiest loop had work: its CPU time plus the time it was runnable
+  // The share of the run the busiest loop was runnable: its CPU time plus the time it was runnable
   // but waited for a CPU (the kernel's run_delay, /proc/thread-self/schedstat), over the wall
   // time, 0..1. Its CPU share alone where the kernel does not say.
   double busiest_thread_demand = 0;
   std::optional<double> run_queue_wait_s;  // all loops' run_delay added up; nullopt: unknown
-  std::int64_t loop_turns = 0;             // event-loop turns, all threads
-  std::int64_t slow_loop_turns = 0;        // of which longer than 1 ms
+  // CPU time of the whole process (its event loops, prompt producer and, with --sim-*, the
+  // embedded server) over the wall time times the CPUs it may run on, 0..1: whether the waits
+  // for a CPU were for bench's own work. nullopt when not measured (a merge of shards).
+  std::optional<double> process_cpu_share;
+  std::int64_t loop_turns = 0;       // event-loop turns, all threads
+  std::int64_t slow_loop_turns = 0;  // of which longer than 1 ms
   std::int64_t longest_loop_turn_ns = 0;
   // Sleeps the loops' timers ended, and how late the host ran the loop after them
   // (EngineStats): over 1 ms late is the host's delay, not the client's work.

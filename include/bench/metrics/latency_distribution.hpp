@@ -61,6 +61,13 @@ class LatencyDistribution {
   /// histogram's relative error. 0 when empty.
   double percentile(double p);
 
+  /// Percentile p of `numerator / value` over the values, a rate from a time (1000 / TPOT in ms
+  /// is output tok/s): numpy's definition applied to the rates themselves, so the ranks'
+  /// interpolation is between two rates, not the reciprocal of an interpolated time. Exact while
+  /// exact(), else the mirrored histogram percentile (within its relative error). nullopt when
+  /// empty or a rank it needs holds a value <= 0 (a rate with no time to divide by).
+  std::optional<double> reciprocal_percentile(double numerator, double p);
+
   /// The value at each of `percentiles`, for CDF plots (e.g. 0, 1, ..., 100).
   CdfPoints cdf(std::span<const double> percentiles);
 

@@ -91,7 +91,12 @@ struct RunSummary {
   Distribution itl_ms;   // gaps between tokens (chunk gaps split over the chunk's tokens)
   Distribution icl_ms;   // gaps between successive text-carrying chunks
   Distribution tpot_ms;  // (E2E - TTFT) / (completion_tokens - 1), requests with >= 2 tokens
-  Distribution e2e_ms;   // request start -> end of stream
+  // Output tok/s per user, 1000 / each of those requests' TPOT: the median and the p10 (the
+  // rate 90% of them beat) of the rates themselves (LatencyDistribution::reciprocal_percentile);
+  // nullopt when no request had a TPOT. Efficiency (results/efficiency.hpp) reports them.
+  std::optional<double> median_output_per_user;
+  std::optional<double> p10_output_per_user;
+  Distribution e2e_ms;           // request start -> end of stream
   Distribution schedule_lag_ms;  // actual send - intended send, all measured requests
   Distribution client_lag_ms;    // the part of it that was bench's own delay, not a wait for a
                                  // concurrency slot: high values mean the client is saturated

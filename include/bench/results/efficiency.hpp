@@ -19,9 +19,8 @@ struct Efficiency {
   std::optional<double> input_per_gpu;
   std::optional<double> total_per_gpu;
   // Output tok/s per user, a request's output tokens over its decode time = 1000 / its TPOT in
-  // ms. 1/x reverses the order, so a percentile of it is the TPOT percentile mirrored: the median
-  // is 1000 / TPOT's median and the p10 (the rate 90% of users got at least) 1000 / TPOT's p90.
-  // nullopt when no request had the 2 tokens a TPOT needs.
+  // ms: the median and p10 (the rate 90% of requests beat) of the requests' own rates, numpy's
+  // percentiles (RunSummary). nullopt when no request had the 2 tokens a TPOT needs.
   std::optional<double> median_output_per_user;
   std::optional<double> p10_output_per_user;
   // USD per million tokens of each kind: the GPUs' cost per second (gpus * price / 3600) over

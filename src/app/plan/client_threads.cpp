@@ -1,7 +1,5 @@
 #include "bench/app/plan/client_threads.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -76,13 +74,6 @@ ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
 std::string explicit_client_threads_reason(std::size_t given, std::size_t loops) {
   return fmt::format("--client-threads {}: {}{}", given, loops_text(loops),
                      loops < given ? " (at most one loop a stream)" : "");
-}
-
-std::size_t usable_cores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return 1;
-  return static_cast<std::size_t>(std::max(1, CPU_COUNT(&set)));
 }
 
 }  // namespace bench::app

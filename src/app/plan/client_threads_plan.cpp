@@ -10,6 +10,7 @@
 #include "bench/app/plan/client_threads.hpp"
 #include "bench/app/plan/run_plan.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/process_cpu.hpp"
 
 namespace bench::app {
 
@@ -64,7 +65,7 @@ ClientThreadsChoice client_threads_of(const RunPlan& plan, const PreparedRun& pr
     return given;
   }
   ClientThreadsInput in;
-  in.usable_cores = usable_cores();
+  in.usable_cores = util::usable_cores();
   const bool embedded = prepared.target.embedded != nullptr;
   if (embedded) in.server_threads = sim::SimServer::kThreads;
   in.concurrency = concurrency;

@@ -50,13 +50,16 @@ bool late_at_millisecond_resolution(const metrics::ClientLoad& load,
 
 ClientVerdict judge_client(const metrics::ClientLoad& load, const ClientLateness& lateness) {
   ClientVerdict verdict;
-  const double demand = busiest_loop_demand(load);
-  verdict.client_bound =
-      demand > kMaxLoopDemand ||
-      (demand > kMaxLoopDemandWhenLate && late_at_millisecond_resolution(load, lateness));
-  verdict.host_late = host_ran_sleeps_late(load) ||
-                      (!verdict.client_bound && late_at_millisecond_resolution(load, lateness) &&
-                       run_queue_wait_explains(load, lateness));
+  const double cpu = load.busiest_thread_utilization;
+  const bool late = late_at_millisecond_resolution(load, lateness);
+  const bool runnable_most_of_the_run = busiest_loop_demand(load) > kMaxLoopDemand;
+  const bool waited_for_own_process =
+      load.process_cpu_share && *load.process_cpu_share > kMaxProcessCpuShare;
+  verdict.client_bound = cpu > kMaxLoopCpu || (cpu > kMaxLoopCpuWhenLate && late) ||
+                         (late && runnable_most_of_the_run && waited_for_own_process);
+  const bool waited_for_cpu = runnable_most_of_the_run || run_queue_wait_explains(load, lateness);
+  verdict.host_late =
+      host_ran_sleeps_late(load) || (!verdict.client_bound && late && waited_for_cpu);
   return verdict;
 }
 

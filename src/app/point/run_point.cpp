@@ -16,6 +16,7 @@
 
 #include "bench/app/point/early_stop.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/process_cpu.hpp"
 #include "bench/util/share.hpp"
 
 namespace bench::app {
@@ -321,6 +322,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   // The run starts now, with every engine built and its connections open: neither is the
   // schedule's lag. A later phase of a schedule starts at its first request's offset.
   const std::int64_t started_ns = now_ns();
+  const std::int64_t process_cpu_start_ns = util::process_cpu_ns();
   const std::int64_t epoch_ns = started_ns - plan.epoch_lead_ns;
   result.clock.epoch_steady_ns = epoch_ns;
   result.clock.epoch_unix_ns = wall_clock_ns() - plan.epoch_lead_ns;
@@ -334,6 +336,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     for (std::thread& thread : running) thread.join();
   }
   const std::int64_t wall_ns = now_ns() - started_ns;
+  const std::int64_t process_cpu_used_ns = util::process_cpu_ns() - process_cpu_start_ns;
 
   result.stopped_early = early_stop.reason();
   for (auto& worker : workers) {
@@ -341,6 +344,11 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
   }
   result.client = client_load(workers, wall_ns);
+  if (wall_ns > 0) {
+    result.client.process_cpu_share = std::min(
+        1.0, static_cast<double>(process_cpu_used_ns) /
+                 (static_cast<double>(wall_ns) * static_cast<double>(util::usable_cores())));
+  }
   result.client.threads_auto = plan.client_threads_auto;
   result.client.threads_reason = plan.client_threads_reason;
   result.client.preconnect_requested = preconnect.requested;

@@ -35,10 +35,8 @@ std::string host_evidence(const metrics::ClientLoad& load) {
 std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verdict) {
   const double busiest_percent = load.busiest_thread_utilization * 100;
   if (verdict.client_bound) {
-    return fmt::format(
-        "because the client was saturated (an event loop had work {:.0f}% of "
-        "the run)",
-        busiest_loop_demand(load) * 100);
+    return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
+                       busiest_percent);
   }
   if (verdict.host_late) {
     return fmt::format(
@@ -63,10 +61,9 @@ std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verd
 std::string busy_loop_warning(const metrics::ClientLoad& load) {
   const double waited_percent = (busiest_loop_demand(load) - load.busiest_thread_utilization) * 100;
   return fmt::format(
-      "an event loop had work {:.0f}% of the run (it used {:.0f}% of a core{}): the client was "
-      "the bottleneck and may have stamped chunks late; rerun with --client-threads {} (or on a "
-      "faster host)",
-      busiest_loop_demand(load) * 100, load.busiest_thread_utilization * 100,
+      "an event loop used {:.0f}% of a core{}: the client was the bottleneck and may have "
+      "stamped chunks late; rerun with --client-threads {} (or on a faster host)",
+      load.busiest_thread_utilization * 100,
       waited_percent >= 1 ? fmt::format(" and waited {:.0f}% for one", waited_percent) : "",
       load.threads * 2);
 }

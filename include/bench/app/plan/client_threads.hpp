@@ -73,7 +73,4 @@ ClientThreadsChoice choose_client_threads(const ClientThreadsInput& input);
 /// stream).
 std::string explicit_client_threads_reason(std::size_t given, std::size_t loops);
 
-/// CPUs this process may run on (sched_getaffinity), at least 1.
-std::size_t usable_cores();
-
 }  // namespace bench::app

@@ -3,14 +3,19 @@
 //
 // Client-bound (results "client_saturated"): bench's own work kept an event loop from idling,
 // so it read and sent late by its own doing; more --client-threads (or a faster client) cures
-// it. The evidence is the loop's demand: the share of the run it was running or waiting to run
-// (CPU time plus run-queue wait), which a busy host cannot raise much for a loop with little
-// to do. Over 80% the loop had no slack; over half, with lateness in the figures, its work
-// queued behind itself (a loop sharing its core with others reaches no more).
+// it. The evidence is the CPU time the busiest loop used, over the run's wall time: the work it
+// had to do, which a busy host cannot raise. Over 80% of a core the loop had no slack; over half,
+// with lateness in the figures, its work queued behind itself. A loop that waited for a CPU
+// most of the run is client-bound only when bench's own process filled the CPUs it may use (a
+// client and its embedded server pinned to one CPU).
 //
 // Host late ("host_late"): the machine did not run the loop when it was due (other processes,
 // a hypervisor that did not run the vCPU); no client setting cures it. The evidence is the
-// loop's sleeps that ended over 1 ms late, or lateness the loop's run-queue wait accounts for.
+// loop's sleeps that ended over 1 ms late, or lateness the loop's run-queue wait accounts for,
+// or a loop that was runnable most of the run (CPU plus its wait for one) while using less than
+// the client-bound share itself: it had little work and waited for a CPU to do it. A loop at 35%
+// of a core that waited another 50% is the host's delay, not the client's; once counted as the
+// client's, it set client_saturated on a loaded machine with an idle client.
 //
 // Lateness alone (client lag, slow loop turns) proves neither: a loop on a busy host is late
 // with nothing to do. So a loop that idled never makes the client bound, however late it ran,
@@ -22,11 +27,16 @@
 
 namespace bench::app {
 
-// An event loop with work (running, or runnable and waiting for a CPU) over this share of the
-// run had no slack: its own work set its pace.
+// An event loop that used over this share of a core had no slack: its own work set its pace.
+inline constexpr double kMaxLoopCpu = 0.80;
+// A loop that used over half a core, and late at the report's resolution: its work queued.
+inline constexpr double kMaxLoopCpuWhenLate = 0.50;
+// A loop runnable (running or waiting for a CPU) over this share of the run, and late, while
+// using less than kMaxLoopCpu itself: it waited for a CPU. For bench's own work (client-bound)
+// when bench's process used over kMaxProcessCpuShare of the CPUs it may run on (its loops and
+// its embedded server took turns on too few CPUs); else its host kept it waiting (host late).
 inline constexpr double kMaxLoopDemand = 0.80;
-// A loop with work over half the run, and late at the report's resolution: its work queued.
-inline constexpr double kMaxLoopDemandWhenLate = 0.50;
+inline constexpr double kMaxProcessCpuShare = 0.80;
 // Lateness the report's millisecond resolution shows: requests sent late at p99, or loop turns
 // (time in which no socket is read) over 1 ms.
 inline constexpr double kMaxClientLagP99Ms = 1.0;
