@@ -84,6 +84,8 @@ int main(int argc, char** argv) {
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
       case bench::cli::Command::report: return bench::app::run_report(parsed.report, std::cerr);
+      case bench::cli::Command::export_results:
+        return bench::app::run_export(parsed.export_options, std::cout, std::cerr);
       case bench::cli::Command::merge:
         return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
       case bench::cli::Command::version:

@@ -27,6 +27,7 @@ struct Subcommands {
   CLI::App* serve_sim = nullptr;
   CLI::App* compare = nullptr;
   CLI::App* report = nullptr;
+  CLI::App* export_results = nullptr;
   CLI::App* search = nullptr;
   CLI::App* merge = nullptr;
   CLI::App* record = nullptr;
@@ -35,7 +36,7 @@ struct Subcommands {
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
     for (const CLI::App* subcommand :
-         {serve_sim, compare, report, search, merge, record, completion}) {
+         {serve_sim, compare, report, export_results, search, merge, record, completion}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -44,6 +45,7 @@ struct Subcommands {
     if (serve_sim->parsed()) return Command::serve_sim;
     if (compare->parsed()) return Command::compare;
     if (report->parsed()) return Command::report;
+    if (export_results->parsed()) return Command::export_results;
     if (search->parsed()) return Command::search;
     if (merge->parsed()) return Command::merge;
     if (record->parsed()) return Command::record;
@@ -95,6 +97,29 @@ CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", report.output_path, "The HTML file to write")->required();
+  return command;
+}
+
+// `bench export`: a subcommand on a saved results file, as `bench report` is, rather than a
+// value of the run's --output-format (which says what the run prints on stdout): it then works
+// on any results file, a merge of shards' or an older run's, without running again.
+CLI::App* setup_export_flags(CLI::App& app, ExportOptions& options, std::string& format) {
+  CLI::App* command = app.add_subcommand(
+      "export",
+      "Write a saved results file in another tool's format: llm-d-report, llm-d's Benchmark "
+      "Report v0.2.1 (one report per run or sweep point; docs/export.md)");
+  command->add_option("results", options.results_path, "Results JSON written by bench")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--format", format, "The format written: llm-d-report")
+      ->required()
+      ->check(CLI::IsMember({"llm-d-report"}));
+  command->add_option("-o,--output", options.output_path, "Write it here (else stdout)");
+  command
+      ->add_option("--point", options.point,
+                   "A sweep's (or search's) point alone, 1 for the first; without it, every "
+                   "point's report in a JSON array")
+      ->check(CLI::PositiveNumber);
   return command;
 }
 
@@ -169,6 +194,8 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   RawCompareFlags raw_compare;
   subcommands.compare = setup_compare_flags(app, result.compare, raw_compare);
   subcommands.report = setup_report_flags(app, result.report);
+  std::string export_format;
+  subcommands.export_results = setup_export_flags(app, result.export_options, export_format);
   // bench search: the run's flags for its probes, and its own.
   RawRunFlags raw_probe;
   RawSearchFlags raw_search;
@@ -212,6 +239,13 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     if (result.command == Command::record) finish_record_flags(result.record, record_listen);
     if (result.command == Command::report) {
       check_output_path("report -o", result.report.output_path);
+    }
+    if (result.command == Command::export_results) {
+      // --format's one value so far (IsMember above refuses any other).
+      result.export_options.format = ExportFormat::llmd_report;
+      if (!result.export_options.output_path.empty()) {
+        check_output_path("export -o", result.export_options.output_path);
+      }
     }
     if (result.command == Command::serve_sim && !result.serve_sim.trace_path.empty()) {
       check_output_path("--trace", result.serve_sim.trace_path);

@@ -254,13 +254,13 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::kind] = results::kind_name(results::Kind::run);
   out[results::key::bench_version] = BENCH_VERSION;
   out[results::key::provenance] = c.provenance;
-  out["started_at"] = c.started_at;
-  out["base_url"] = c.base_url;
-  out["embedded_server"] = c.embedded_server;
+  out[results::key::started_at] = c.started_at;
+  out[results::key::base_url] = c.base_url;
+  out[results::key::embedded_server] = c.embedded_server;
   out["simulator"] = c.simulator;
   out[results::key::answer_check] = c.answer_check;
   out["endpoint"] = c.endpoint;
-  out["model"] = c.model;
+  out[results::key::model] = c.model;
 
   // Input figures lacking some request's prompt_tokens are unknown (null), never 0 or a part.
   const bool input_known = s.input_tokens_known();
@@ -285,10 +285,10 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["client"] = client_object(s, c.client);
   out["timeline"] = timeline_object(s);
   if (c.server_metrics) put_timeline_gauges(out["timeline"]["buckets"], s, *c.server_metrics);
-  out["distributions"] = {{"ttft_ms", cdf_array(s.ttft_cdf_ms)},
-                          {"itl_ms", cdf_array(s.itl_cdf_ms)},
-                          {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
-                          {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
+  out[results::key::distributions] = {{"ttft_ms", cdf_array(s.ttft_cdf_ms)},
+                                      {"itl_ms", cdf_array(s.itl_cdf_ms)},
+                                      {"tpot_ms", cdf_array(s.tpot_cdf_ms)},
+                                      {"e2e_latency_ms", cdf_array(s.e2e_cdf_ms)}};
   out["steady_state"] = steady_state_object(s, input_known);
   out[results::key::token_count_source] = token_count_source(s);
   out["errors"] = errors_object(s);

@@ -51,38 +51,40 @@ void add_stats(Rows& rows, Distribution RunSummary::*d,
 }
 
 // A count every run has, written as it is.
-void add_count(Rows& rows, const char* key, std::int64_t RunSummary::*count) {
-  rows.push_back({key, [count](const FigureInput& in) { return json(in.summary.*count); }});
+void add_count(Rows& rows, std::string_view key, std::int64_t RunSummary::*count) {
+  rows.push_back(
+      {std::string(key), [count](const FigureInput& in) { return json(in.summary.*count); }});
 }
 
 // A mean over the requests that gave a value: null when none did.
-void add_mean(Rows& rows, const char* key, std::optional<double> RunSummary::*mean) {
-  rows.push_back({key, [mean](const FigureInput& in) { return known_or_null(in.summary.*mean); }});
+void add_mean(Rows& rows, std::string_view key, std::optional<double> RunSummary::*mean) {
+  rows.push_back({std::string(key),
+                  [mean](const FigureInput& in) { return known_or_null(in.summary.*mean); }});
 }
 
 void add_counts_and_throughput(Rows& rows) {
-  rows.push_back({"duration", [](const FigureInput& in) {
+  rows.push_back({std::string(key::duration), [](const FigureInput& in) {
                     return json(finite_or_zero(in.summary.duration_s));
                   }});
-  add_count(rows, "sent", &RunSummary::sent);
-  add_count(rows, "completed", &RunSummary::completed);
-  add_count(rows, "failed", &RunSummary::failed);
-  add_count(rows, "cancelled", &RunSummary::cancelled);
+  add_count(rows, key::sent, &RunSummary::sent);
+  add_count(rows, key::completed, &RunSummary::completed);
+  add_count(rows, key::failed, &RunSummary::failed);
+  add_count(rows, key::cancelled, &RunSummary::cancelled);
   add_count(rows, "warmup_requests", &RunSummary::warmup_requests);
   rows.push_back({"total_input_tokens", [](const FigureInput& in) {
                     return in.input_known ? json(in.summary.total_input_tokens) : json(nullptr);
                   }});
   add_count(rows, "total_output_tokens", &RunSummary::total_output_tokens);
-  rows.push_back({"request_throughput", [](const FigureInput& in) {
+  rows.push_back({std::string(key::request_throughput), [](const FigureInput& in) {
                     return json(finite_or_zero(in.summary.request_throughput));
                   }});
-  rows.push_back({"input_throughput", [](const FigureInput& in) {
+  rows.push_back({std::string(key::input_throughput), [](const FigureInput& in) {
                     return if_known(in.input_known, in.summary.input_throughput);
                   }});
   rows.push_back({std::string(key::output_throughput), [](const FigureInput& in) {
                     return json(finite_or_zero(in.summary.output_throughput));
                   }});
-  rows.push_back({"total_throughput", [](const FigureInput& in) {
+  rows.push_back({std::string(key::total_throughput), [](const FigureInput& in) {
                     return if_known(in.input_known, in.summary.total_throughput);
                   }});
 }
@@ -160,13 +162,13 @@ void add_lengths_and_load(Rows& rows) {
   add_count(rows, "total_text_chunks", &RunSummary::total_text_chunks);
   add_count(rows, "requests_with_per_chunk_usage", &RunSummary::requests_with_per_chunk_usage);
   add_mean(rows, "mean_requested_input_len", &RunSummary::mean_requested_input_len);
-  rows.push_back({"mean_prompt_tokens", [](const FigureInput& in) {
+  rows.push_back({std::string(key::mean_prompt_tokens), [](const FigureInput& in) {
                     return in.input_known ? known_or_null(in.summary.mean_prompt_tokens)
                                           : json(nullptr);
                   }});
   add_mean(rows, "mean_client_prompt_tokens", &RunSummary::mean_client_prompt_tokens);
   add_mean(rows, "mean_requested_output_len", &RunSummary::mean_requested_output_len);
-  add_mean(rows, "mean_completion_tokens", &RunSummary::mean_completion_tokens);
+  add_mean(rows, key::mean_completion_tokens, &RunSummary::mean_completion_tokens);
   // "inf" for a closed loop. With vLLM's ramp-up (vllm/benchmarks/serve.py writes
   // ramp_up_strategy, ramp_up_start_rps, ramp_up_end_rps) null: a ramp has no single rate and
   // is not a closed loop.

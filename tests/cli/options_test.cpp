@@ -146,6 +146,35 @@ TEST(ParseCli, ServeSimListensOnPort8000ByDefaultWhileTheEmbeddedTargetTakesAnyF
   EXPECT_EQ(run.run.sim.port, 0);
 }
 
+TEST(ParseCli, ExportNamesItsFormatAndOptionallyAPointAndAFile) {
+  const std::string results = std::string(BENCH_TEST_DATA_DIR) + "/results/single_run.json";
+  const ParseResult result =
+      parse_args({"export", results, "--format", "llm-d-report", "--point", "2", "-o", "r.json"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.command, Command::export_results);
+  EXPECT_EQ(result.export_options.results_path, results);
+  EXPECT_EQ(result.export_options.format, bench::cli::ExportFormat::llmd_report);
+  EXPECT_EQ(result.export_options.point, 2);
+  EXPECT_EQ(result.export_options.output_path, "r.json");
+  const ParseResult to_stdout = parse_args({"export", results, "--format", "llm-d-report"});
+  ASSERT_FALSE(to_stdout.exit_code) << to_stdout.message;
+  EXPECT_FALSE(to_stdout.export_options.point);
+  EXPECT_TRUE(to_stdout.export_options.output_path.empty());
+}
+
+TEST(ParseCli, ExportRefusesAnUnknownFormatNoFormatAndAPointBelowOne) {
+  const std::string results = std::string(BENCH_TEST_DATA_DIR) + "/results/single_run.json";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"export", results, "--format", "csv"},
+        std::vector<std::string>{"export", results},
+        std::vector<std::string>{"export", results, "--format", "llm-d-report", "--point", "0"}}) {
+    const ParseResult result = parse_args(args);
+    ASSERT_TRUE(result.exit_code.has_value()) << args.back();
+    EXPECT_EQ(*result.exit_code, bench::cli::kExitUsage) << result.message;
+    EXPECT_NE(result.message.find("bench export --help"), std::string::npos) << result.message;
+  }
+}
+
 TEST(ParseCli, ConfigJsonRedactsTheApiKeyAndHeaderValues) {
   const ParseResult result =
       parse_args({"--api-key", "sk-secret", "--header", "X-Token: also-secret"});

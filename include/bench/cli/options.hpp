@@ -167,7 +167,17 @@ struct RunOptions {
 
 // version: --version, answered by the app (app/plan/provenance.hpp), which knows the build's
 // commit and the libcurl loaded.
-enum class Command { run, serve_sim, compare, report, search, merge, record, version };
+enum class Command {
+  run,
+  serve_sim,
+  compare,
+  report,
+  export_results,
+  search,
+  merge,
+  record,
+  version
+};
 
 /// `bench search`: the variable searched.
 enum class SearchOver { concurrency, rate };
@@ -209,6 +219,17 @@ struct ReportOptions {
   std::string output_path;
 };
 
+/// `bench export RESULTS.json --format FORMAT [-o FILE] [--point N]`: a results file in another
+/// tool's format. llm-d-report: llm-d's Benchmark Report v0.2.1 (results/llmd_report.hpp).
+enum class ExportFormat { llmd_report };
+
+struct ExportOptions {
+  std::string results_path;
+  ExportFormat format = ExportFormat::llmd_report;  // --format
+  std::string output_path;                          // -o: written atomically; empty = stdout
+  std::optional<std::int64_t> point;  // --point: one point of a sweep (1-based); none = every one
+};
+
 /// `bench merge SHARD.json... [-o MERGED.json]` (merge/merge.hpp).
 struct MergeOptions {
   std::vector<std::string> shard_paths;      // the shards' results files, any order
@@ -222,7 +243,8 @@ struct ParseResult {
   sim::SimOptions serve_sim;
   CompareOptions compare;
   ReportOptions report;
-  SearchOptions search;  // with Command::search; the probes' flags are in `run`
+  ExportOptions export_options;  // with Command::export_results
+  SearchOptions search;          // with Command::search; the probes' flags are in `run`
   MergeOptions merge;
   record::RecordOptions record;  // with Command::record
   // When set, the process should exit now with this code after printing `message`

@@ -39,6 +39,27 @@ inline constexpr std::string_view points = "points";  // a sweep's run objects
 // repeats' own run objects (results/repeats.hpp).
 inline constexpr std::string_view repeats = "repeats";
 inline constexpr std::string_view repeat_runs = "repeat_runs";
+// A run's identity and counts ([Which requests count] in docs/metrics.md).
+inline constexpr std::string_view started_at = "started_at";  // ISO 8601 UTC, a label only
+inline constexpr std::string_view base_url = "base_url";
+inline constexpr std::string_view embedded_server = "embedded_server";
+inline constexpr std::string_view model = "model";
+inline constexpr std::string_view duration = "duration";  // the measured phase, seconds
+inline constexpr std::string_view sent = "sent";
+inline constexpr std::string_view completed = "completed";
+inline constexpr std::string_view failed = "failed";
+inline constexpr std::string_view cancelled = "cancelled";
+// The throughputs, each of its own kind: output and input tok/s, total (input + output) tok/s,
+// completed requests/s.
+inline constexpr std::string_view input_throughput = "input_throughput";
+inline constexpr std::string_view total_throughput = "total_throughput";
+inline constexpr std::string_view request_throughput = "request_throughput";
+// Means over the completed requests of the tokens the server counted (usage), null when unknown.
+inline constexpr std::string_view mean_prompt_tokens = "mean_prompt_tokens";
+inline constexpr std::string_view mean_completion_tokens = "mean_completion_tokens";
+// {ttft_ms, itl_ms, tpot_ms, e2e_latency_ms}: [[percentile, value], ...] at 0, 1, ..., 99, 99.9,
+// 100 (the CDF of metrics/run_summary.hpp).
+inline constexpr std::string_view distributions = "distributions";
 inline constexpr std::string_view request_rate = "request_rate";
 inline constexpr std::string_view max_concurrency = "max_concurrency";
 inline constexpr std::string_view output_throughput = "output_throughput";

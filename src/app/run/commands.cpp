@@ -10,6 +10,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/llmd_report.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/results/shard_state.hpp"
 #include "bench/results/writer.hpp"
@@ -78,6 +79,32 @@ int run_report(const cli::ReportOptions& options, std::ostream& err) {
     return cli::kExitUsage;
   } catch (const std::exception& error) {
     err << "bench report: error: " << error.what() << "\n";
+    return cli::kExitRunFailed;
+  }
+  return cli::kExitOk;
+}
+
+int run_export(const cli::ExportOptions& options, std::ostream& out, std::ostream& err) {
+  auto results = compare::load_results(options.results_path);
+  if (const auto* error = std::get_if<compare::CompareError>(&results)) {
+    err << "bench export: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  auto exported = bench::results::llmd_export(std::get<nlohmann::json>(results),
+                                              options.results_path, options.point);
+  if (const auto* error = std::get_if<bench::results::FormatError>(&exported)) {
+    err << "bench export: error: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  const std::string text = std::get<nlohmann::json>(exported).dump(2) + "\n";
+  if (options.output_path.empty()) {
+    out << text;
+    return cli::kExitOk;
+  }
+  try {
+    write_file_atomically(options.output_path, text);
+  } catch (const std::exception& error) {
+    err << "bench export: error: " << error.what() << "\n";
     return cli::kExitRunFailed;
   }
   return cli::kExitOk;
