@@ -2,7 +2,7 @@
 # own cross toolchain and multiarch libraries; scripts/cross-arm64 installs them and uses this:
 #   cmake -S . -B build-arm64 -G Ninja --toolchain cmake/toolchain-aarch64.cmake
 # What the build runs of its own output (the completion, the man page, the tests) runs under
-# qemu-user (qemu-aarch64-static, QEMU_LD_PREFIX pointing it at the arm64 loader and libraries).
+# qemu-user through scripts/run-arm64 (qemu-aarch64-static on the multiarch arm64 glibc).
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
@@ -14,7 +14,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 # The build's pkg-config reading the arm64 .pc files (Debian 12 ships no aarch64-linux-gnu-pkg-config
 # wrapper for an amd64 host).
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-# QEMU_LD_PREFIX rather than qemu's -L: the emulator is also passed through `cmake -P`
-# (cmake/write_output.cmake), which would read -L as its own option.
-set(CMAKE_CROSSCOMPILING_EMULATOR env QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64-static)
+# A script, not qemu with options: the emulator is also passed through `cmake -P`
+# (cmake/write_output.cmake), which would read qemu's -L as its own option.
+get_filename_component(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/../scripts/run-arm64
+                       ABSOLUTE)
 set(BENCH_DEB_ARCHITECTURE arm64)

@@ -27,13 +27,19 @@ cmake --build "$build" -j "$(nproc)" --target bench bench_completion bench_man s
 file -L "$build/bench" | grep -q 'ARM aarch64' || fail "not an aarch64 binary: $(file -L "$build/bench")"
 
 # Bounded: a hang under qemu-user fails the check instead of holding it.
-emulate() { timeout 120 env QEMU_LD_PREFIX=/usr/aarch64-linux-gnu qemu-aarch64-static "$@"; }
+emulate() { timeout -s KILL 120 "$source_dir/scripts/run-arm64" "$@"; }
 version=$(emulate "$build/bench" --version)
 grep -qx "bench [0-9][0-9.]*" <<<"${version%%$'\n'*}" || fail "--version: $version"
 grep -q '^libcurl [0-9]' <<<"$version" || fail "--version names no libcurl: $version"
+# Three threads beside the engine's (the embedded server's loop, the live publisher, and
+# cpp-httplib's listener for --metrics-listen): the first pthread_create is where a loader and a
+# libc from different glibc builds once hung (scripts/run-arm64 says why).
 results=$(emulate "$build/bench" --num-prompts 8 --concurrency 2 --input-len 16 --output-len 4 \
-  --ignore-eos --quiet --output-format json)
+  --ignore-eos --quiet --output-format json --metrics-listen 127.0.0.1:0 2>"$build/cross-run.err") \
+  || fail "short embedded run under qemu: exit $? ($(tail -3 "$build/cross-run.err"))"
 [[ $(jq .completed <<<"$results") == 8 ]] || fail "completed $(jq .completed <<<"$results") of 8"
+grep -q '^bench: live metrics on http://127.0.0.1:[0-9]*/metrics' "$build/cross-run.err" \
+  || fail "no live metrics server: $(cat "$build/cross-run.err")"
 emulate "$build/tests/sse/sse_parser_test" --gtest_brief=1 >/dev/null || fail "sse_parser_test under qemu"
 emulate "$build/tests/metrics/metrics_test" --gtest_brief=1 >/dev/null || fail "metrics_test under qemu"
 
@@ -43,6 +49,7 @@ rm -f "$build"/bench_*_arm64.deb
 debs=("$build"/bench_*_arm64.deb)
 [[ -f ${debs[0]} ]] || fail "no bench_*_arm64.deb"
 [[ $(dpkg-deb -f "${debs[0]}" Architecture) == arm64 ]] || fail "Architecture $(dpkg-deb -f "${debs[0]}" Architecture)"
-grep -q 'libcurl4 (>= ' <<<"$(dpkg-deb -f "${debs[0]}" Depends)" \
-  || fail "Depends: $(dpkg-deb -f "${debs[0]}" Depends)"
+depends=$(dpkg-deb -f "${debs[0]}" Depends)
+grep -q 'libcurl4 (>= ' <<<"$depends" || fail "Depends: $depends"
+grep -q 'libcpp-httplib0.11 (>= ' <<<"$depends" || fail "Depends: $depends"
 echo "cross_arm64: ${debs[0]}: $version" | head -1
