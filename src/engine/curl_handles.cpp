@@ -16,6 +16,13 @@ HeaderList make_header_list(const std::vector<std::string>& lines) {
   return list;
 }
 
+PrependedLine prepend_header_line(const std::string& line, curl_slist* shared) {
+  curl_slist* node = curl_slist_append(nullptr, line.c_str());
+  if (node == nullptr) throw std::bad_alloc();
+  node->next = shared;
+  return PrependedLine(node);
+}
+
 CurlGlobal::CurlGlobal() {
   if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
     throw std::runtime_error("curl_global_init failed");

@@ -51,7 +51,7 @@ struct Engine::Impl {
     // How a deadline ended it, set when the deadline fired; the transfer is torn down (and its
     // handler told) in a later step, with this end and its time. Bytes after it are dropped.
     std::optional<TransferEnd> judged;
-    HeaderList own_headers;  // the request's own_header with the shared lines; or empty
+    PrependedLine own_header;  // the request's own_header ahead of the shared lines; or empty
     Impl* engine = nullptr;
   };
 

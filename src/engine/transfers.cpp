@@ -98,17 +98,15 @@ void Engine::Impl::start_transfer(Transfer& transfer) {
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
   }
+  curl_slist* shared = header_list_for(request.headers);
   if (request.own_header.empty()) {
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list_for(request.headers));
+    transfer.own_header.reset();
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, shared);
   } else {
-    // The shared lines (a list of this transfer's own, kept until it is started again), then
-    // its own line.
-    std::vector<std::string> lines =
-        request.headers != nullptr ? *request.headers : std::vector<std::string>{};
-    lines.emplace_back("Expect:");  // as header_list_for does
-    lines.push_back(request.own_header);
-    transfer.own_headers = make_header_list(lines);
-    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.own_headers.get());
+    // Its own line (one node, kept until the transfer is started again) ahead of the shared
+    // ones: one allocation a request, not a copy of every line.
+    transfer.own_header = prepend_header_line(request.own_header, shared);
+    curl_easy_setopt(easy, CURLOPT_HTTPHEADER, transfer.own_header.get());
   }
   // Once the server has shown it closes every connection after its response, each request
   // gets a new one (connection_watch.hpp); until then, a kept one not idle too long.

@@ -190,6 +190,12 @@ TEST(LiveMetrics, ScrapedDuringAndAfterTheRunTheCountersEqualTheResults) {
     EXPECT_LT(completed_of(mid->parsed.exposition), results["completed"].get<double>());
   }
 
+  // The scrapers (one never reading, one every 5 ms) took nothing from the client: its own
+  // work never became the bottleneck of this light run (client_saturated judges the loop's CPU,
+  // which a busy host does not raise), and no request failed.
+  EXPECT_FALSE(results["client_saturated"].get<bool>()) << results["client"].dump();
+  EXPECT_EQ(results["failed"], 0);
+
   // After: exactly the results' figures.
   EXPECT_EQ(completed_of(final_metrics), results["completed"].get<double>());
   EXPECT_EQ(value_of(final_metrics, "bench_requests_total",
