@@ -11,10 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/choice_flag.hpp"
 #include "bench/cli/live_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/output_paths.hpp"
+#include "bench/cli/run_flag_groups.hpp"
 #include "bench/cli/server_flags.hpp"
 #include "bench/cli/shard_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
@@ -24,32 +26,6 @@
 namespace bench::cli {
 
 namespace {
-
-// A flag whose value is one of a few words, stored as the enum it names: CLI11 checks the word
-// (its one-line error names the flag and the words allowed), nothing compares strings later.
-template <typename Enum, typename NameOf>
-CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
-                        std::initializer_list<Enum> values, NameOf name_of,
-                        const std::string& help) {
-  std::vector<std::pair<std::string, Enum>> choices;
-  std::vector<std::string> words;
-  for (Enum value : values) {
-    choices.emplace_back(std::string(name_of(value)), value);
-    words.emplace_back(name_of(value));
-  }
-  const std::string default_word(name_of(target));
-  return app
-      .add_option_function<std::string>(
-          flag,
-          [&target, choices](const std::string& word) {
-            for (const auto& [name, value] : choices) {
-              if (name == word) target = value;
-            }
-          },
-          help)
-      ->check(CLI::IsMember(words))
-      ->default_str(default_word);
-}
 
 std::optional<std::string> environment_variable(std::string_view name) {
   const char* value = std::getenv(std::string(name).c_str());
@@ -125,164 +101,9 @@ void validate_run(RunOptions& run) {
   if (!run.sim.trace_path.empty()) check_output_path("--sim-trace", run.sim.trace_path);
 }
 
-// --dataset trace's own flags (workload/trace.hpp).
-void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& raw) {
-  add_choice(app, "--trace-format", trace.format,
-             {workload::TraceFormat::mooncake, workload::TraceFormat::azure,
-              workload::TraceFormat::burstgpt},
-             workload::trace_format_name,
-             "trace: the file's layout: mooncake (JSON lines: timestamp ms, input_length, "
-             "output_length, hash_ids), azure (CSV: TIMESTAMP, ContextTokens, GeneratedTokens), "
-             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...)");
-  app.add_option("--trace-speed", trace.speed,
-                 "trace: time compression: arrivals come at the trace's offsets divided by this "
-                 "(2 = twice as fast)")
-      ->check(positive_number())
-      ->capture_default_str();
-  app.add_option("--trace-window", raw.trace_window,
-                 "trace: replay only the rows at trace seconds [START, END) from its first row, "
-                 "e.g. 60-120; offsets then count from START");
-  app.add_option("--trace-model", trace.model, "trace (burstgpt): only the rows of this Model");
-  app.add_option("--trace-log-type", trace.log_type,
-                 "trace (burstgpt): only the rows of this Log Type ('Conversation log', "
-                 "'API log')");
-}
-
-}  // namespace
-
-void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
-  app.add_option("--base-url", run.base_urls,
-                 "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
-                 "Repeat it for data-parallel replicas with no router: requests are spread "
-                 "round robin (or by --server-weights) and every figure is also reported per "
-                 "server. Absent: bench starts its embedded simulated server on a free "
-                 "loopback port")
-      ->envname("OPENAI_BASE_URL")
-      ->allow_extra_args(false);
-  app.add_option("--server-weights", raw.server_weights,
-                 "With several --base-url: one whole number 1..1000 per server, in their order, "
-                 "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
-                 "shard agrees)");
-  add_choice(app, "--endpoint", run.endpoint,
-             {protocol::Endpoint::chat, protocol::Endpoint::completions}, protocol::endpoint_name,
-             "API to call: chat (/v1/chat/completions) or completions (/v1/completions)");
-  app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
-  app.add_option("--api-key", run.api_key,
-                 "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
-      ->envname("OPENAI_API_KEY");
-  app.add_option("--concurrency,--max-concurrency", raw.concurrency,
-                 "Requests in flight at most. A list (1,8,64,256) sweeps: one run per value, "
-                 "one table. With --request-rate it is a cap (default then: none; the results "
-                 "write max_concurrency null)")
-      ->capture_default_str();
-  app.add_option("--request-rate", raw.request_rate,
-                 "Requests per second, arriving at random (Poisson, see --burstiness), or inf for "
-                 "a closed loop. A list (1,4,16,inf) sweeps over the rate")
-      ->capture_default_str();
-  app.add_option("--burstiness", run.burstiness,
-                 "Shape of the gamma-distributed gaps between arrivals: 1 = Poisson, < 1 burstier, "
-                 "> 1 steadier (as SGLang and vLLM)")
-      ->check(positive_number())
-      ->capture_default_str();
-  app.add_flag("--constant-rate", run.constant_rate,
-               "Fixed gaps of exactly 1/rate between arrivals instead of random ones");
-  add_choice(app, "--ramp-up-strategy", run.ramp_up_strategy,
-             {schedule::RampStrategy::none, schedule::RampStrategy::linear,
-              schedule::RampStrategy::exponential},
-             schedule::ramp_strategy_name,
-             "Raise the request rate from --ramp-up-start-rps to --ramp-up-end-rps over the run "
-             "(vLLM's): linear or exponential");
-  app.add_option("--ramp-up-start-rps", run.ramp_up_start_rps, "Ramp-up: requests/s at the start")
-      ->check(non_negative_number());
-  app.add_option("--ramp-up-end-rps", run.ramp_up_end_rps, "Ramp-up: requests/s at the end")
-      ->check(non_negative_number());
-  app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
-      ->capture_default_str();
-  app.add_option("--duration", raw.duration,
-                 "Measure for this long instead of a number of requests (90, 90s, 5m, 1h): no "
-                 "request starts after it; those in flight finish and count");
-  app.add_flag("--duration-hard", run.duration_hard,
-               "At the end of --duration, cancel requests in flight (counted as cancelled)");
-  app.add_option("--warmup-duration", raw.warmup_duration,
-                 "Warm up for this long before measuring (same load, not measured)");
-  add_choice(app, "--dataset", run.dataset.kind,
-             {workload::DatasetKind::random, workload::DatasetKind::sharegpt,
-              workload::DatasetKind::jsonl, workload::DatasetKind::shared_prefix,
-              workload::DatasetKind::random_ids, workload::DatasetKind::trace},
-             workload::dataset_kind_name,
-             "Where prompts come from: random (words), sharegpt (ShareGPT JSON file), jsonl "
-             "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
-             "system prompt, for prefix caching), random-ids (token ids as the prompt; "
-             "completions), trace (replay a request trace: --trace-format)");
-  app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
-      ->check(CLI::ExistingFile);
-  add_trace_flags(app, run.dataset.trace, raw);
-  add_multi_turn_flags(app, run.multi_turn, raw.think_time);
-  add_tool_flags(app, raw.tools);
-  app.add_option("--range-ratio", run.dataset.range_ratio,
-                 "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
-      ->check(number_range(0.0, 1.0))
-      ->capture_default_str();
-  app.add_option("--sharegpt-output-len", run.dataset.sharegpt_output_len,
-                 "sharegpt: max_tokens of every request instead of its reply's length")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
-  app.add_option("--sharegpt-context-len", run.dataset.sharegpt_context_len,
-                 "sharegpt: drop conversations whose prompt + output exceed this many words "
-                 "(tokens with --tokenizer), instead of vLLM's 1024 prompt and 2048 total "
-                 "limits (SGLang's --sharegpt-context-len)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
-  app.add_option("--prefix-groups", run.dataset.prefix_groups,
-                 "shared-prefix: groups, each with its own long system prompt")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
-      ->capture_default_str();
-  app.add_option("--prefix-len", run.dataset.prefix_len,
-                 "shared-prefix: words of each system prompt")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
-      ->capture_default_str();
-  app.add_option("--questions-per-group", run.dataset.questions_per_group,
-                 "shared-prefix: requests per group (questions of --input-len words)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}))
-      ->capture_default_str();
-  app.add_flag("--no-shuffle{false}", run.dataset.shuffle,
-               "sharegpt, jsonl: send the items in file order instead of shuffled by --seed");
-  app.add_option("--tokenizer", run.tokenizer,
-                 "Count lengths in tokens: 'server' (the server's /tokenize) or a Hugging Face "
-                 "tokenizer.json; random prompts are then exactly --input-len tokens");
-  app.add_flag("--input-len-includes-template", run.input_len_includes_template,
-               "chat with --tokenizer: --input-len counts the chat template's tokens too, so "
-               "the server counts exactly --input-len prompt tokens");
-  app.add_option("--input-len", run.input_len,
-                 "Prompt length in words, or tokens with --tokenizer (random); question length "
-                 "(shared-prefix)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
-      ->capture_default_str();
-  app.add_option("--output-len", run.output_len, "max_tokens of every request")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
-      ->capture_default_str();
-  app.add_flag("--ignore-eos", run.ignore_eos,
-               "Send ignore_eos: true so every request generates output-len tokens "
-               "(vLLM, SGLang, llama.cpp)");
-  app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
-      ->check(non_negative_number());
-  app.add_option("--extra-body", run.extra_body,
-                 "JSON object merged into every request body, e.g. '{\"top_p\":0.9}'");
-  app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--seed", run.seed,
-                 "Seed of the prompts, their lengths, file order and arrivals; the same seed "
-                 "sends the same requests (default: a new one each run, recorded in the "
-                 "results)")
-      // CLI11 reads "-1" into an unsigned seed as 2^64 - 1, silently: refused instead.
-      ->check(non_negative_number());
-  app.add_flag("--reuse-prompts", run.reuse_prompts,
-               "Send the same prompts at every point of a sweep and on every pass of a "
-               "--duration run (cache-warm measurement; said in the report). Default: every "
-               "request's prompt is new");
-  app.add_option("--warmup-requests", run.warmup_requests,
-                 "Requests sent before the measured phase, not measured")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
-      ->capture_default_str();
+// How the client sends and reads: time limits, sample budget, event loops, connections, the
+// limits on what a server may send, Ctrl-C's grace, stderr's notes.
+void add_client_flags(CLI::App& app, RunOptions& run) {
   app.add_option("--latency-sample-budget", run.latency_sample_budget,
                  "Raw latency values kept, all distributions together (8 bytes each); past it, "
                  "percentiles come from histograms within 0.049%")
@@ -307,79 +128,6 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
              per_chunk_usage_name,
              "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each chunk's "
              "token count exactly: auto (probe the server first), on, off");
-  app.add_option("--goodput", raw.goodput,
-                 "SLOs for goodput, vLLM's syntax: ttft:MS tpot:MS e2el:MS (any of them)")
-      ->expected(1, 3)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--fail-under", raw.fail_under,
-                 "CI gate: exit 4 when METRIC < VALUE, METRIC any number of the JSON results "
-                 "(output_throughput=800); repeatable")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--fail-over", raw.fail_over,
-                 "CI gate: exit 4 when METRIC > VALUE (p99_ttft_ms=500); repeatable")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--max-error-rate", raw.max_error_rate,
-                 "CI gate: exit 4 when failed / sent > F (0.01 or 1%); failures within it do "
-                 "not fail the run");
-  app.add_option("--repeat", run.repeat,
-                 "Measure each run or sweep point N times, each with fresh prompts, and report "
-                 "the mean and 95% confidence interval (Student's t) of every throughput and "
-                 "of median and p99 latencies")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000}))
-      ->capture_default_str();
-  add_choice(app, "--gate-on", run.gate_on, {gate::GateOn::mean, gate::GateOn::worst},
-             gate::gate_on_name,
-             "With --repeat, what --fail-under/--fail-over/--max-error-rate judge: mean (of "
-             "the repeats) or worst (every repeat must pass)");
-  app.add_option("--html", run.html_path, "Also write a self-contained HTML report here");
-  app.add_option("--output-format", raw.output_format,
-                 "What stdout holds: text (human report), json (only the results object) or csv "
-                 "(one header, one row per run)")
-      ->check(CLI::IsMember({"text", "json", "csv"}))
-      ->capture_default_str();
-  app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
-  app.add_option("--json-compat", run.json_compat,
-                 "Write the JSON results (stdout and --output-file) as vLLM's or SGLang's scripts "
-                 "read them: *_itl_ms are per-chunk gaps (bench's icl), bench's per-token ITL "
-                 "moves to *_itl_per_token_ms; vllm adds *_e2el_ms, total_token_throughput, "
-                 "request_goodput")
-      ->check(CLI::IsMember({"vllm", "sglang"}));
-  app.add_option("--save-requests", run.save_requests,
-                 "Write one JSON line per request (timings, chunks, tokens, status) to this file");
-  app.add_flag("--flush-cache", run.flush_cache,
-               "Empty the server's prefix cache before each run or sweep point (SGLang "
-               "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
-  app.add_flag_callback(
-      "--no-answer-check", [&run] { run.answer_check = false; },
-      "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
-      "to 10.\") at temperature 0 to each server before the run, which warn when the "
-      "answers do not look like a model's work (random weights, a broken server). It "
-      "never fails the run, and its requests are in no figure");
-  app.add_option("--server-metrics", run.server_metrics_urls,
-                 "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
-                 "and after each run or point, and hold its token counters against bench's; "
-                 "repeat it for several servers behind a router (their counts are added up)")
-      ->expected(0, 1)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--server-metrics-interval", run.server_metrics_interval_s,
-                 "With --server-metrics: read the server's gauges (running and waiting requests, "
-                 "KV-cache usage) this often while a point runs, seconds, on a thread of their "
-                 "own; 0 = only before and after it")
-      ->check(CLI::Range(0.0, 3600.0))
-      ->capture_default_str();
-  app.add_option("--gpus", run.gpus,
-                 "Accelerators (GPUs) serving the model, recorded with the results: output, "
-                 "input and total tok/s per GPU are each throughput over N; without it they are "
-                 "unknown")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000}));
-  app.add_option("--gpu-hour-price", run.gpu_hour_price,
-                 "USD per GPU-hour (needs --gpus): each point's cost per million output, input "
-                 "and total tokens, each charging the GPUs' whole time to its kind")
-      ->check(positive_number());
-  app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
-  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")->check(CLI::ExistingFile);
   app.add_option_function<std::string>(
          "--client-threads",
          [&run](const std::string& value) {
@@ -410,6 +158,59 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(non_negative_number())
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
+}
+
+}  // namespace
+
+void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+  app.add_option("--base-url", run.base_urls,
+                 "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
+                 "Repeat it for data-parallel replicas with no router: requests are spread "
+                 "round robin (or by --server-weights) and every figure is also reported per "
+                 "server. Absent: bench starts its embedded simulated server on a free "
+                 "loopback port")
+      ->envname("OPENAI_BASE_URL")
+      ->allow_extra_args(false);
+  app.add_option("--server-weights", raw.server_weights,
+                 "With several --base-url: one whole number 1..1000 per server, in their order, "
+                 "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
+                 "shard agrees)");
+  add_choice(app, "--endpoint", run.endpoint,
+             {protocol::Endpoint::chat, protocol::Endpoint::completions}, protocol::endpoint_name,
+             "API to call: chat (/v1/chat/completions) or completions (/v1/completions)");
+  app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
+  app.add_option("--api-key", run.api_key,
+                 "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
+      ->envname("OPENAI_API_KEY");
+  add_load_flags(app, run, raw);
+  add_workload_flags(app, run, raw);
+  app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  add_results_flags(app, run, raw);
+  app.add_flag("--flush-cache", run.flush_cache,
+               "Empty the server's prefix cache before each run or sweep point (SGLang "
+               "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
+  app.add_flag_callback(
+      "--no-answer-check", [&run] { run.answer_check = false; },
+      "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
+      "to 10.\") at temperature 0 to each server before the run, which warn when the "
+      "answers do not look like a model's work (random weights, a broken server). It "
+      "never fails the run, and its requests are in no figure");
+  app.add_option("--server-metrics", run.server_metrics_urls,
+                 "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
+                 "and after each run or point, and hold its token counters against bench's; "
+                 "repeat it for several servers behind a router (their counts are added up)")
+      ->expected(0, 1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--server-metrics-interval", run.server_metrics_interval_s,
+                 "With --server-metrics: read the server's gauges (running and waiting requests, "
+                 "KV-cache usage) this often while a point runs, seconds, on a thread of their "
+                 "own; 0 = only before and after it")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
+  app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")->check(CLI::ExistingFile);
+  add_client_flags(app, run);
   add_sim_flags(app, run.sim, "--sim-");
   setup_shard_flags(app, raw);
   setup_live_flags(app, run);
