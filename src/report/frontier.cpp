@@ -73,7 +73,7 @@ std::vector<FrontierPoint> frontier_points(const json& sweep) {
 
 std::string render_frontier_table(const json& sweep) {
   const std::vector<FrontierPoint> points = frontier_points(sweep);
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   std::string out;
   auto line = std::back_inserter(out);
   out += "Efficiency frontier: output tok/s per GPU vs output tok/s per user\n";

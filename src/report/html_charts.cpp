@@ -226,7 +226,7 @@ std::string requests_timeline_figure(const json& run, std::string_view id) {
 std::string sweep_throughput_figure(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   svg::Series output{.name = "output tok/s", .color = kOutputColor, .markers = true};
   svg::Series total{.name = "total tok/s (input + output)",
                     .color = kTotalColor,
@@ -344,7 +344,7 @@ std::vector<svg::Series> latency_chart_series(const json& sweep, const json& poi
 std::string sweep_latency_figures(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   auto chart_of = [&](std::string id, std::string title, std::string y_label,
                       std::vector<svg::Series> series) {
     svg::Chart chart;

@@ -108,7 +108,7 @@ void add_limits(svg::Chart& chart, const json& sweep, const Range& x, const Rang
 
 std::optional<svg::Chart> frontier_chart(const json& sweep) {
   const std::vector<FrontierPoint> points = frontier_points(sweep);
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   const std::vector<const FrontierPoint*> sorted = by_per_user(points);
   svg::Series front = curve("output tok/s per GPU: Pareto front", kOutputColor, false);
   svg::Series dominated{.name = "output tok/s per GPU: other points",

@@ -206,7 +206,7 @@ std::string run_header(const json& run) {
 
 std::string sweep_header(const json& sweep, const json& first) {
   const std::string model = view::text(first, "model");
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   std::string values;
   const json* points = view::array_at(sweep, "points");
   const std::size_t n = points != nullptr ? points->size() : 0;

@@ -112,7 +112,7 @@ std::string sweep_sections(const json& sweep) {
       throw std::invalid_argument(fmt::format("sweep results: points[{}] is not an object", i));
     }
   }
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   std::string out;
   std::string failing;
   for (std::size_t i = 0; i < points->size(); ++i) {

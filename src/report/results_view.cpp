@@ -81,15 +81,18 @@ std::string sweep_variable(const json& sweep) {
   return variable == results::key::request_rate ? variable : "concurrency";
 }
 
+bool swept_by_rate(const json& sweep) {
+  return sweep_variable(sweep) == results::key::request_rate;
+}
+
 std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index) {
   const json* spec = object_at(sweep, results::key::sweep);
   const json* values = spec != nullptr ? array_at(*spec, results::key::values) : nullptr;
   if (values != nullptr && index < values->size()) {
     if (auto v = results::number_from_json((*values)[index])) return v;
   }
-  return number(point, sweep_variable(sweep) == results::key::request_rate
-                           ? results::key::request_rate
-                           : results::key::max_concurrency);
+  return number(point,
+                swept_by_rate(sweep) ? results::key::request_rate : results::key::max_concurrency);
 }
 
 std::string fixed(std::optional<double> value, int decimals) {

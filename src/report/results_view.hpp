@@ -43,6 +43,10 @@ bool is_sweep(const json& results);
 /// The sweep variable: "concurrency" or "request_rate" ("concurrency" when unknown).
 std::string sweep_variable(const json& sweep);
 
+/// Whether the sweep's points differ by request rate (else by concurrency): the one reading of
+/// it every chart and table uses.
+bool swept_by_rate(const json& sweep);
+
 /// The sweep variable's value at point `index`: sweep.values[index], else the point's own
 /// max_concurrency / request_rate. Infinity for an unlimited rate.
 std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index);

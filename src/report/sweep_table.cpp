@@ -11,6 +11,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
+#include "results_view.hpp"
 
 namespace bench::report {
 
@@ -63,7 +64,7 @@ std::string point_warnings(const json& sweep, bool by_rate) {
 }  // namespace
 
 std::string render_sweep_table(const json& sweep) {
-  const bool by_rate = sweep.value("/sweep/variable"_json_pointer, std::string()) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   std::string out;
   auto line = std::back_inserter(out);
   constexpr std::string_view kRow =

@@ -162,7 +162,7 @@ std::string render_sweep_chart(const json& sweep, int width, TextCharset charset
   if (points->empty()) return "";
   const Glyphs& g = charset == TextCharset::kUnicode ? kUnicodeGlyphs : kAsciiGlyphs;
   const std::vector<Row> rows = rows_of(sweep, *points);
-  const bool by_rate = view::sweep_variable(sweep) == "request_rate";
+  const bool by_rate = view::swept_by_rate(sweep);
   const Layout layout = layout_of(rows, width);
   std::string out = fmt::format(
       "Token throughput by {}\n{}{} output tok/s  {} input tok/s  bar: total tok/s\n",
