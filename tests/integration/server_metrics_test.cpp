@@ -231,7 +231,9 @@ TEST(ServerMetrics, ADatasetsLongestRequestBeyondMaxModelLenIsRefusedInTokensOnl
 }
 
 TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
-  // A fixed 30 ms TTFT: well inside vLLM's 0.02-0.04 s bucket on both sides of the wire.
+  // A fixed 30 ms TTFT: inside vLLM's 0.02-0.04 s bucket on both sides of the wire, or on a slow
+  // machine (the sanitizer pass on a loaded one measured 38 ms at p50, 47 ms at p99, as the
+  // simulator's own histogram did too) a later one, never an earlier one.
   const ProcessResult run = run_process(
       BENCH_BINARY, run_args({"--sim-ttft-ms", "30", "--sim-tpot-ms", "1", "--server-metrics"}));
   ASSERT_EQ(run.exit_code, 0) << run.err;
@@ -242,8 +244,11 @@ TEST(ServerMetrics, TheServersLatencyRangesHoldBenchsFigures) {
       EXPECT_EQ(range.at("bench_inside"), true) << metric << " " << percentile << range.dump();
     }
   }
-  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_lower_s"), 0.02) << ranges.dump();
-  EXPECT_EQ(ranges.at("ttft").at("p99").at("server_upper_s"), 0.04) << ranges.dump();
+  for (const char* percentile : {"p50", "p99"}) {
+    const json& range = ranges.at("ttft").at(percentile);
+    EXPECT_GE(range.at("server_lower_s").get<double>(), 0.02) << percentile << ranges.dump();
+    EXPECT_GE(range.at("server_upper_s").get<double>(), 0.04) << percentile << ranges.dump();
+  }
 }
 
 TEST(ServerMetrics, TheServersItlAndTpotHoldBenchsAndItsQueueTimeIsSaid) {
