@@ -220,6 +220,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   add_trace_flags(app, run.dataset.trace, raw);
   add_multi_turn_flags(app, run.multi_turn, raw.think_time);
   add_tool_flags(app, raw.tools);
+  add_image_flags(app, run.images, raw.images);
   app.add_option("--range-ratio", run.dataset.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
       ->check(number_range(0.0, 1.0))
@@ -595,6 +596,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_duration_flags(app, run, raw);
   finish_multi_turn_flags(app, run, raw.think_time);
   finish_tool_flags(run, raw.tools);
+  finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);
   check_cost_flags(run);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json
