@@ -29,6 +29,21 @@ nlohmann::json image_input_split_json(const ImageInputSplit& split) {
           {std::string(key::mean_image_tokens_estimate), known_or_null(split.images)}};
 }
 
+std::optional<ImageInputSplit> image_input_split_of(const nlohmann::json& run) {
+  if (!run.is_object()) return std::nullopt;
+  const auto found = run.find(key::image_input_split);
+  if (found == run.end() || !found->is_object()) return std::nullopt;
+  ImageInputSplit split;
+  const auto requests = found->find(key::image_split_requests);
+  if (requests != found->end() && requests->is_number_integer()) {
+    split.requests = requests->get<std::int64_t>();
+  }
+  split.input = number_at(*found, key::mean_input_tokens);
+  split.text = number_at(*found, key::mean_text_tokens);
+  split.images = number_at(*found, key::mean_image_tokens_estimate);
+  return split;
+}
+
 std::string image_input_split_line(const ImageInputSplit& split) {
   const std::string input =
       split.input ? fmt::format("{} tokens a request (usage)", format_number(*split.input))

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <string>
@@ -31,6 +32,7 @@ using bench::testing::http_head;
 using bench::testing::ProcessResult;
 using bench::testing::run_process;
 using bench::testing::sse_event;
+using bench::testing::TempDir;
 using bench::testing::without_answer_check;
 using nlohmann::json;
 
@@ -104,13 +106,21 @@ TEST(Images, WithATokenizerTheInputSplitsIntoTextAndAnImageEstimate) {
   EXPECT_EQ(split["mean_image_tokens_estimate"], 100.0);
 }
 
-TEST(Images, TheImageSizeIsPartOfTheWorkloadFingerprint) {
+TEST(Images, TheImageSizeIsPartOfTheWorkloadFingerprintAndCompareSaysSo) {
   const json small = run_on_sim("140x140");
   const json same = run_on_sim("140x140");
   const json large = run_on_sim("280x140");
   ASSERT_TRUE(small.is_object() && same.is_object() && large.is_object());
   EXPECT_EQ(small["workload"]["fingerprint"], same["workload"]["fingerprint"]);
   EXPECT_NE(small["workload"]["fingerprint"], large["workload"]["fingerprint"]);
+  const TempDir dir;
+  std::ofstream(dir.file("small.json")) << small.dump();
+  std::ofstream(dir.file("large.json")) << large.dump();
+  const ProcessResult compared =
+      run_process(BENCH_BINARY, {"compare", dir.file("small.json"), dir.file("large.json")});
+  const std::string said = compared.out + compared.err;
+  EXPECT_NE(said.find("differ in image_size (140x140 vs 280x140)"), std::string::npos) << said;
+  EXPECT_NE(said.find("measured different workloads"), std::string::npos) << said;
 }
 
 // The request bodies as a loopback server received them: each answered with a short stream.

@@ -33,6 +33,12 @@ TEST(ImageInputSplit, ImagesAreUsageLessTheTextWhenBothAreKnownForEveryRequest) 
             "1234 tokens a request (usage), of which text 200 (tokenizer), images ~1034 by "
             "difference (estimate)");
   EXPECT_EQ(image_input_split_json(split)["mean_image_tokens_estimate"], 1034.0);
+  // Read back from a results run object, as the HTML report does.
+  const auto read = bench::results::image_input_split_of(
+      nlohmann::json{{"image_input_split", image_input_split_json(split)}});
+  ASSERT_TRUE(read);
+  EXPECT_EQ(image_input_split_line(*read), image_input_split_line(split));
+  EXPECT_FALSE(bench::results::image_input_split_of(nlohmann::json::object()));
 }
 
 TEST(ImageInputSplit, UnknownWhenTheTextOrTheUsageIsNotKnownForEveryRequest) {
