@@ -64,29 +64,48 @@ std::string encode_jpeg(const std::vector<unsigned char>& pixels, ImageSize size
   return std::string(reinterpret_cast<const char*>(out), out_size);
 }
 
-std::string encode_png(const std::vector<unsigned char>& pixels, ImageSize size) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  image.width = static_cast<png_uint_32>(size.width);
-  image.height = static_cast<png_uint_32>(size.height);
-  image.format = PNG_FORMAT_RGB;
-  png_alloc_size_t bytes = 0;
-  // libpng's simplified API: the first call sizes the buffer, the second fills it.
-  if (png_image_write_to_memory(&image, nullptr, &bytes, 0, pixels.data(), 0, nullptr) == 0) {
-    throw std::runtime_error(std::string("libpng: ") + image.message);
+void append_png_bytes(png_structp png, png_bytep data, png_size_t length) {
+  static_cast<std::string*>(png_get_io_ptr(png))
+      ->append(reinterpret_cast<const char*>(data), length);
+}
+void flush_nothing(png_structp /*png*/) {}
+
+// libpng's full API for its compression settings: zlib's fastest level and the Sub filter alone,
+// as noise gains little from more (a 512x512 image: 27 ms and 773 KiB as a data URL here, where
+// the simplified API's defaults took 60 ms for 716 KiB).
+std::string encode_png(std::vector<unsigned char>& pixels, ImageSize size) {
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  if (png == nullptr) throw std::runtime_error("libpng: cannot start a writer");
+  png_infop info = png_create_info_struct(png);
+  if (info == nullptr) {
+    png_destroy_write_struct(&png, nullptr);
+    throw std::runtime_error("libpng: cannot start a writer");
   }
-  std::string out(bytes, '\0');
-  if (png_image_write_to_memory(&image, out.data(), &bytes, 0, pixels.data(), 0, nullptr) == 0) {
-    throw std::runtime_error(std::string("libpng: ") + image.message);
+  const auto row_bytes = static_cast<std::size_t>(size.width) * 3;
+  std::vector<png_bytep> rows(static_cast<std::size_t>(size.height));
+  for (std::size_t y = 0; y < rows.size(); ++y) rows[y] = pixels.data() + y * row_bytes;
+  std::string out;
+  if (setjmp(png_jmpbuf(png)) != 0) {  // libpng's errors come back here
+    png_destroy_write_struct(&png, &info);
+    throw std::runtime_error("libpng: cannot encode the image");
   }
-  out.resize(bytes);
+  png_set_write_fn(png, &out, append_png_bytes, flush_nothing);
+  png_set_IHDR(png, info, static_cast<png_uint_32>(size.width),
+               static_cast<png_uint_32>(size.height), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, 1);
+  png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+  png_write_info(png, info);
+  png_write_image(png, rows.data());
+  png_write_end(png, nullptr);
+  png_destroy_write_struct(&png, &info);
   return out;
 }
 
 }  // namespace
 
 std::string encode_random_image(ImageSize size, ImageFormat format, std::uint64_t seed) {
-  const std::vector<unsigned char> pixels = random_pixels(size, seed);
+  std::vector<unsigned char> pixels = random_pixels(size, seed);
   return format == ImageFormat::png ? encode_png(pixels, size) : encode_jpeg(pixels, size);
 }
 
