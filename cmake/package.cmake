@@ -1,7 +1,7 @@
 # The Debian package (scripts/package, or `cpack -G DEB` in the build directory after building
 # everything): bench_VERSION_ARCH.deb holding what cmake/install.cmake installs, under /usr.
 # Its Depends come from dpkg-shlibdeps on the binary, so they name exactly the libraries bench
-# links (libcurl4, libfmt9, libpcre2-8-0, the C and C++ runtimes) at the versions it needs.
+# links (libcurl4, libfmt9, libpcre2-8-0, libturbojpeg0, libpng16-16, the C and C++ runtimes) at the versions it needs.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME bench)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

@@ -354,6 +354,12 @@ nlohmann::json options_to_json(const RunOptions& run) {
   if (!run.response_format.empty()) {
     config["response_format"] = nlohmann::json::parse(run.response_format);
   }
+  if (run.images.enabled()) {
+    config[std::string(results::key::images_per_request)] = run.images.per_request;
+    config[std::string(results::key::image_size)] =
+        images::size_name(run.images.width, run.images.height);
+    config[std::string(results::key::image_format)] = images::format_name(run.images.format);
+  }
   // Header names only: values may carry credentials.
   nlohmann::json header_names = nlohmann::json::array();
   for (const std::string& header : run.headers) {

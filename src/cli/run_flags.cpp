@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/choice_flag.hpp"
+#include "bench/cli/image_flags.hpp"
 #include "bench/cli/live_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
@@ -396,6 +397,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_duration_flags(app, run, raw);
   finish_multi_turn_flags(app, run, raw.think_time);
   finish_tool_flags(run, raw.tools);
+  finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);
   check_cost_flags(run);
   run.output_format = raw.output_format == "json"  ? OutputFormat::json

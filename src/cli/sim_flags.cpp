@@ -215,6 +215,12 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->check(number_range(0.0, 1.0))
       ->capture_default_str()
       ->group(dialect);
+  app.add_option(prefix + "image-patch-px", sim.image_patch_px,
+                 "Pixels a side of one image token: an image_url image of W x H costs "
+                 "ceil(W/P) x ceil(H/P) prompt tokens (14: CLIP ViT-L/14's patches)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{4096}))
+      ->capture_default_str()
+      ->group(dialect);
   app.add_option(prefix + "keepalive-timeout", sim.keepalive_timeout_s,
                  "Close a connection idle this many seconds, as servers do (vLLM: 5); 0: never")
       ->check(number_range(0.0, 3600.0))

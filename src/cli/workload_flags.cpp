@@ -3,6 +3,7 @@
 #include "bench/cli/run_flag_groups.hpp"
 
 #include "bench/cli/choice_flag.hpp"
+#include "bench/cli/image_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/tool_flags.hpp"
@@ -51,6 +52,7 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   add_trace_flags(app, run.dataset.trace, raw);
   add_multi_turn_flags(app, run.multi_turn, raw.think_time);
   add_tool_flags(app, raw.tools);
+  add_image_flags(app, run.images, raw.images);
   app.add_option("--range-ratio", run.dataset.range_ratio,
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
       ->check(number_range(0.0, 1.0))

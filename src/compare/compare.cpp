@@ -290,6 +290,13 @@ constexpr Setting kSettings[] = {
     {"output_len", [](const json& run) { return config(run, "output_len"); }},
     {"dataset", [](const json& run) { return config(run, "dataset"); }},
     {"ignore_eos", [](const json& run) { return config(run, "ignore_eos"); }},
+    // --images-per-request: images are prefill of their own, their size sets how much.
+    {results::key::images_per_request,
+     [](const json& run) { return config(run, results::key::images_per_request); }},
+    {results::key::image_size,
+     [](const json& run) { return config(run, results::key::image_size); }},
+    {results::key::image_format,
+     [](const json& run) { return config(run, results::key::image_format); }},
     {"embedded_server", [](const json& run) { return top(run, "embedded_server"); }},
     // A time-scaled simulator runs faster than real time: its figures are not a real server's.
     {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},

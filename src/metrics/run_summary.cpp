@@ -311,6 +311,9 @@ RunSummary RunAccumulator::summarize() {
   summary.mean_prompt_tokens = known_mean(sums_.prompt_tokens_sum, sums_.prompt_tokens_known);
   summary.mean_client_prompt_tokens =
       known_mean(sums_.client_prompt_tokens_sum, sums_.client_prompt_tokens_known);
+  summary.prompt_counts_paired = summary.completed > 0 &&
+                                 sums_.prompt_tokens_known == summary.completed &&
+                                 sums_.client_prompt_tokens_known == summary.completed;
 
   summary.timeline_bucket_s = ns_to_s(timeline_.bucket_width_ns(options_.timeline_bucket_ns));
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);

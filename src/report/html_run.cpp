@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/results/image_split.hpp"
 #include "bench/results/run_metrics.hpp"
 
 #include "bench/report/svg_chart.hpp"
@@ -362,6 +363,9 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
                      view::length(number(run, results::key::mean_tool_call_tokens))));
   }
   item("Prompt cache", prompt_cache_text(run));
+  if (const auto images = results::image_input_split_of(run)) {
+    item("Input: text + images", results::image_input_split_line(*images));
+  }
   if (number(run, "mean_requested_input_len")) {
     const bool input_known = results::input_tokens_known(run) &&
                              (view::token_source_label(run, "input") == "server usage" ||

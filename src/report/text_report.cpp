@@ -17,6 +17,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/image_split.hpp"
 #include "bench/results/multi_turn_section.hpp"
 #include "bench/results/server_section.hpp"
 #include "bench/results/writer.hpp"
@@ -388,6 +389,9 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                       s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
+  if (results::sent_images(c.config)) {
+    w.field("  text + images", results::image_input_split_line(results::image_input_split(s)));
+  }
   w.field("Prompt cache", results::prompt_cache_note(s, c));
   const std::string counted =
       s.input_tokens_from_usage > 0 && s.mean_prompt_tokens

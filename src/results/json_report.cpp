@@ -14,6 +14,7 @@
 #include "bench/metrics/histogram.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/image_split.hpp"
 #include "bench/results/multi_turn_section.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -266,6 +267,9 @@ json to_json(const RunSummary& s, const RunContext& c) {
   const bool input_known = s.input_tokens_known();
   for (const RunFigure& figure : run_figures()) out[figure.key] = figure.value({s, c, input_known});
   put_input_split(out, s);
+  if (sent_images(c.config)) {
+    out[results::key::image_input_split] = image_input_split_json(image_input_split(s));
+  }
   put_latency_samples(out, s);
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/sim/image_tokens.hpp"
 #include "bench/util/fnv1a.hpp"
 
 namespace bench::sim {
@@ -130,7 +131,13 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     }
     const std::optional<std::int64_t> length = counter.count_chat(*messages);
     if (!length) return refuse("message 'content' must be a string or an array of parts");
-    request.prompt_tokens = *length;
+    const std::variant<ImageTokens, std::string> image_tokens =
+        count_image_tokens(*messages, counter.image_patch_px());
+    if (const std::string* refusal = std::get_if<std::string>(&image_tokens)) {
+      return refuse("Invalid image: " + *refusal);
+    }
+    request.prompt_tokens = *length + std::get<ImageTokens>(image_tokens).tokens;
+    request.image_count = std::get<ImageTokens>(image_tokens).images;
     request.prompt_hash = prompt_hash(messages->dump());
     request.known_prompt = known_chat_prompt(*messages);
     for (const json& message : *messages) {

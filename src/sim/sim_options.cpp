@@ -136,6 +136,8 @@ nlohmann::json settings_json(const SimOptions& options) {
                              {"field", reasoning_field_name(options.reasoning_field)}};
   }
   if (options.tool_call_fraction > 0) settings["tool_call_fraction"] = options.tool_call_fraction;
+  // Only when not the default 14, so earlier results keep their keys.
+  if (options.image_patch_px != 14) settings["image_patch_px"] = options.image_patch_px;
   return settings;
 }
 

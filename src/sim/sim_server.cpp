@@ -60,6 +60,7 @@ SimServer::Impl::Impl(SimOptions opts)
       rng(options.seed),
       model_json(json_string(options.model)),
       power(options.power, now_ns()) {
+  counter.set_image_patch_px(options.image_patch_px);
   const std::optional<sockaddr_in> address = util::ipv4_address(options.host, options.port);
   if (!address) throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
   util::ListeningSocket listening = util::listen_tcp(*address);

@@ -29,12 +29,16 @@ std::unique_ptr<bench::workload::PromptSource> random_source() {
   return bench::workload::open_prompt_source(options);
 }
 
-std::string body_of(const bench::workload::Prompt& prompt) { return "body:" + prompt.text; }
+std::string body_of(const bench::workload::Prompt& prompt, std::uint64_t /*request*/ = 0) {
+  return "body:" + prompt.text;
+}
 
 FeedPlan plan_for(const bench::workload::PromptSource& source) {
   FeedPlan plan;
   plan.source = &source;
-  plan.make_body = body_of;
+  plan.make_body = [](const bench::workload::Prompt& prompt, std::uint64_t request) {
+    return body_of(prompt, request);
+  };
   return plan;
 }
 
@@ -75,7 +79,7 @@ TEST(PromptFeed, NeverWaitsForAProducerThatIsBehind) {
   std::shared_future<void> released = release.get_future().share();
   FeedPlan plan = plan_for(*source);
   // The producer is stuck inside its first build until the test lets it go.
-  plan.make_body = [caller, released](const bench::workload::Prompt& prompt) {
+  plan.make_body = [caller, released](const bench::workload::Prompt& prompt, std::uint64_t) {
     if (std::this_thread::get_id() != caller) released.wait();
     return body_of(prompt);
   };
@@ -98,7 +102,7 @@ TEST(PromptFeed, BuildsNoMoreThanItsLookaheadBeforeRequestsAreTaken) {
   bench::testing::WaitCount built;
   FeedPlan plan = plan_for(*source);
   plan.lookahead = 8;
-  plan.make_body = [&built](const bench::workload::Prompt& prompt) {
+  plan.make_body = [&built](const bench::workload::Prompt& prompt, std::uint64_t) {
     built.add();
     return body_of(prompt);
   };

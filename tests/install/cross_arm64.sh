@@ -15,7 +15,7 @@ skip() {
 }
 command -v aarch64-linux-gnu-g++ >/dev/null || skip "no aarch64-linux-gnu-g++"
 command -v qemu-aarch64-static >/dev/null || skip "no qemu-aarch64-static"
-for package in libcurl4-openssl-dev:arm64 libfmt-dev:arm64 libpcre2-dev:arm64 libcpp-httplib-dev:arm64 libgtest-dev:arm64; do
+for package in libcurl4-openssl-dev:arm64 libfmt-dev:arm64 libpcre2-dev:arm64 libcpp-httplib-dev:arm64 libturbojpeg0-dev:arm64 libpng-dev:arm64 libgtest-dev:arm64; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' \
     || skip "no $package"
 done
@@ -52,4 +52,5 @@ debs=("$build"/bench_*_arm64.deb)
 depends=$(dpkg-deb -f "${debs[0]}" Depends)
 grep -q 'libcurl4 (>= ' <<<"$depends" || fail "Depends: $depends"
 grep -q 'libcpp-httplib0.11 (>= ' <<<"$depends" || fail "Depends: $depends"
+grep -q 'libturbojpeg0 (>= ' <<<"$depends" || fail "Depends: $depends"
 echo "cross_arm64: ${debs[0]}: $version" | head -1

@@ -23,6 +23,9 @@ version=$(dpkg-deb -f "$deb" Version)
 depends=$(dpkg-deb -f "$deb" Depends)
 grep -q 'libcurl4 (>= ' <<<"$depends" || fail "Depends does not name libcurl4 with a version: $depends"
 grep -q 'libc6 (>= ' <<<"$depends" || fail "Depends does not name libc6 with a version: $depends"
+# --images-per-request's encoders.
+grep -q 'libturbojpeg0 (>= ' <<<"$depends" || fail "Depends does not name libturbojpeg0: $depends"
+grep -q 'libpng16-16 (>= ' <<<"$depends" || fail "Depends does not name libpng16-16: $depends"
 [[ $(dpkg-deb -f "$deb" Architecture) == "$arch" ]] || fail "Architecture $(dpkg-deb -f "$deb" Architecture)"
 
 contents=$(dpkg-deb --contents "$deb" | awk '{print $NF}')

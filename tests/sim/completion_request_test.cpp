@@ -36,7 +36,7 @@ TEST(CompletionRequest, DefaultsWhenOptionalFieldsAreAbsent) {
 TEST(CompletionRequest, CountsChatMessagesAndContentParts) {
   const auto parsed = parse_completion_request(
       R"({"messages":[{"role":"system","content":"be brief"},)"
-      R"({"role":"user","content":[{"type":"text","text":"one two three"},{"type":"image_url"}]}],)"
+      R"({"role":"user","content":[{"type":"text","text":"one two three"},{"type":"input_audio"}]}],)"
       R"("max_completion_tokens":4})",
       true);
   ASSERT_TRUE(parsed.request) << parsed.error;

@@ -13,6 +13,7 @@
 
 #include "bench/compare/compare.hpp"
 #include "bench/gate/gate.hpp"
+#include "bench/images/image_spec.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/record/record.hpp"
@@ -87,6 +88,9 @@ struct RunOptions {
   std::string tools;
   std::string tool_choice;
   std::string response_format;
+  // --images-per-request, --image-size, --image-format (cli/image_flags.hpp): random images in
+  // every chat request; per_request 0 = none.
+  images::ImageSpec images;
   std::vector<std::string> headers;  // extra "Name: value" headers
   // Seed of every draw: prompt text and lengths, file order, open-loop arrivals. Without
   // --seed each run draws its own (recorded in the results), so a rerun never resends the

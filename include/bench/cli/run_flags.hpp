@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench/cli/image_flags.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/cli/tool_flags.hpp"
 
@@ -28,6 +29,7 @@ struct RawRunFlags {
   std::string server_weights;  // --server-weights W,... (cli/server_flags.hpp)
   std::string think_time;      // --think-time SPEC (cli/multi_turn_flags.hpp)
   RawToolFlags tools;          // --tools, --tool-choice, --response-format (cli/tool_flags.hpp)
+  RawImageFlags images;        // --image-size, --image-format (cli/image_flags.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

@@ -126,6 +126,10 @@ struct RunSummary {
   // The prompts' content tokens as the run's tokenizer counted what was sent (--tokenizer,
   // random-ids), over the successful requests it counted; nullopt when it counted none.
   std::optional<double> mean_client_prompt_tokens;
+  // Both means above are over the same requests: every completed request had the server's
+  // prompt_tokens and the tokenizer's count, so their difference is the input beyond the text
+  // (images, the chat template) of those requests. False with none completed.
+  bool prompt_counts_paired = false;
   std::optional<double> mean_requested_output_len;
   std::optional<double> mean_completion_tokens;
 

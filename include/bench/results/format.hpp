@@ -167,6 +167,19 @@ inline constexpr std::string_view joules_per_output_token = "joules_per_output_t
 inline constexpr std::string_view joules_per_total_token = "joules_per_total_token";
 inline constexpr std::string_view client_saturated = "client_saturated";
 inline constexpr std::string_view host_late = "host_late";
+// Images in chat (--images-per-request): in the config, present only with images, the count a
+// request, "WxH" and "jpeg"|"png". In a run, the input split over the completed requests whose
+// usage and text count are both known (null when none): the mean prompt_tokens of usage, the
+// mean text tokens as the tokenizer counted what was sent, and their difference, labelled an
+// estimate (it also holds the chat template's tokens).
+inline constexpr std::string_view images_per_request = "images_per_request";
+inline constexpr std::string_view image_size = "image_size";
+inline constexpr std::string_view image_format = "image_format";
+// {"requests", "mean_input_tokens", "mean_text_tokens", "mean_image_tokens_estimate"}
+inline constexpr std::string_view image_input_split = "image_input_split";
+inline constexpr std::string_view mean_text_tokens = "mean_text_tokens";
+inline constexpr std::string_view mean_image_tokens_estimate = "mean_image_tokens_estimate";
+inline constexpr std::string_view image_split_requests = "requests";
 }  // namespace key
 
 /// How an unlimited rate (a closed loop) is written: JSON has no infinity.

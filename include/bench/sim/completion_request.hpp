@@ -24,7 +24,8 @@ struct CompletionRequest {
   bool continuous_usage = false;           // stream_options.continuous_usage_stats (vLLM)
   std::optional<std::int64_t> max_tokens;  // max_tokens, or max_completion_tokens
   bool ignore_eos = false;                 // "ignore_eos": true (vLLM, SGLang, llama.cpp)
-  std::int64_t prompt_tokens = 0;          // by the word rule above
+  std::int64_t prompt_tokens = 0;  // by the word rule above, plus images' (image_tokens.hpp)
+  std::int64_t image_count = 0;    // chat: image_url parts, each a valid PNG or JPEG
   // FNV-1a 64 of the prompt as sent: the "prompt" string (other forms: their JSON), or the
   // "messages" array's JSON. For the truth log, so tests can see which prompts arrived.
   std::uint64_t prompt_hash = 0;

@@ -66,9 +66,15 @@ class PromptCounter {
 
   ChatTemplate chat_template() const { return chat_template_; }
 
+  /// The image rule (image_tokens.hpp): each image_url part costs this many pixels a side per
+  /// token. Set once, before the server serves.
+  void set_image_patch_px(std::int64_t px) { image_patch_px_ = px; }
+  std::int64_t image_patch_px() const { return image_patch_px_; }
+
  private:
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer_;
   ChatTemplate chat_template_;
+  std::int64_t image_patch_px_ = 14;
 };
 
 /// The text of a chat message's content: a string, or the "text" of each part joined by a

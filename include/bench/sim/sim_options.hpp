@@ -96,6 +96,9 @@ struct SimOptions {
   // streamed as vLLM's tool parsers do (the name first, then argument fragments), its tokens in
   // usage.completion_tokens and generated at the same cost as text tokens.
   double tool_call_fraction = 0.0;
+  // Images: an image_url part of W x H pixels costs ceil(W/P) x ceil(H/P) prompt tokens, P this
+  // (image_tokens.hpp; 14: CLIP ViT-L/14's patches).
+  std::int64_t image_patch_px = 14;
 
   // Faults: each is the fraction of completion requests (0..1) that meet it, drawn per request
   // in arrival order from `seed`. Mid-stream faults strike after half of the output tokens.

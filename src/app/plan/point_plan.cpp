@@ -100,6 +100,8 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   driver.prompts = prepared.prompts.get();
   driver.prompt_stream = point.prompt_stream;
   driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
+  driver.images = plan.images;
+  driver.image_nonce = plan.image_nonce;
   if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
   if (schedule != nullptr) {
     driver.schedule = schedule;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <random>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -254,6 +255,10 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.multi_turn = options.multi_turn;
   plan.reuse_prompts = options.reuse_prompts;
   plan.seed = options.seed;
+  plan.images = options.images;
+  if (plan.images.enabled()) {
+    plan.image_nonce = std::uint64_t{std::random_device{}()} << 32 | std::random_device{}();
+  }
   plan.concurrency_given = options.concurrency_given;
   plan.most_concurrency = *std::max_element(options.concurrency.begin(), options.concurrency.end());
   plan.bounds = {options.num_prompts, options.warmup_requests, options.warmup_duration_s,

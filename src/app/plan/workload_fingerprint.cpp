@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "bench/images/image_spec.hpp"
 #include "bench/results/format.hpp"
 #include "bench/util/fnv1a.hpp"
 #include "bench/workload/generator_version.hpp"
@@ -82,6 +83,15 @@ json workload_definition(const cli::RunOptions& options) {
   if (!options.tool_choice.empty()) definition["tool_choice"] = options.tool_choice;
   if (!options.response_format.empty()) {
     definition["response_format"] = json::parse(options.response_format);
+  }
+  // Images are prefill of their own, their size sets its length: another workload. Absent
+  // without them, so earlier fingerprints stand.
+  if (options.images.enabled()) {
+    definition["images"] = {
+        {std::string(results::key::images_per_request), options.images.per_request},
+        {std::string(results::key::image_size),
+         images::size_name(options.images.width, options.images.height)},
+        {std::string(results::key::image_format), images::format_name(options.images.format)}};
   }
   // Sessions are another workload; absent without them, so earlier fingerprints stand.
   if (options.multi_turn.enabled) {

@@ -30,8 +30,8 @@ PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make
                                   : workload::prompt_index(plan_.stream, request);
   workload::Prompt prompt = plan_.source->prompt(index);
   if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
-  return PreparedRequest{request, make_body(prompt), prompt.input_len, prompt.client_tokens,
-                         prompt.output_len};
+  return PreparedRequest{request, make_body(prompt, request), prompt.input_len,
+                         prompt.client_tokens, prompt.output_len};
 }
 
 PreparedRequest PromptFeed::take() {

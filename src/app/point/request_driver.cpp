@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/images/image_parts.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::app {
@@ -99,17 +100,26 @@ std::string session_id(std::uint64_t seed, std::uint64_t stream, std::uint64_t s
 }
 
 // The body of a prompt: chat gets the dataset's messages (or a system and a user message),
-// completions one prompt. Each copy of the maker owns its request options, so the feed's
-// producer and the event loop never share one.
-BodyMaker body_maker(protocol::RequestOptions request) {
-  return [request = std::move(request)](const workload::Prompt& prompt) mutable {
+// with --images-per-request's fresh images after the user's text; completions one prompt. Each
+// copy of the maker owns its request options, so the feed's producer and the event loop never
+// share one. Encoding the images is the costly part, and it runs here, on the feed's producer.
+BodyMaker body_maker(protocol::RequestOptions request, const DriverPlan& plan) {
+  return [request = std::move(request), images = plan.images,
+          nonce = images::stream_nonce(plan.image_nonce, plan.prompt_stream)](
+             const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
     if (!prompt.prompt_ids.empty()) {
       return protocol::build_token_ids_request_body(request, prompt.prompt_ids);
     }
-    return request.endpoint == protocol::Endpoint::chat
-               ? protocol::build_chat_request_body(request, workload::chat_messages(prompt))
-               : protocol::build_request_body(request, workload::completion_prompt(prompt));
+    if (request.endpoint != protocol::Endpoint::chat) {
+      return protocol::build_request_body(request, workload::completion_prompt(prompt));
+    }
+    nlohmann::json messages = workload::chat_messages(prompt);
+    if (images.enabled()) {
+      messages =
+          images::with_images(std::move(messages), images::request_images(images, nonce, number));
+    }
+    return protocol::build_chat_request_body(request, messages);
   };
 }
 
@@ -133,7 +143,7 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
   feed.reuse_modulo = plan_.reuse_prompts_modulo;
   feed.lookahead = plan_.lookahead;
   feed.output_len_override = plan_.output_len_override;
-  feed.make_body = body_maker(plan_.request);
+  feed.make_body = body_maker(plan_.request, plan_);
   feed_ = std::make_unique<PromptFeed>(std::move(feed));
 }
 

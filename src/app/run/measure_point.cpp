@@ -97,7 +97,10 @@ results::LengthCheck check_lengths(const RunPlan& plan, const PreparedRun& prepa
     }
   }
   const bool all_usage = summary.completed > 0;
-  if (all_usage && summary.input_tokens_from_usage == summary.completed) {
+  // With --images-per-request the server's count holds the images' tokens, which no requested
+  // length does: the input check cannot be made (null), and the text + images line shows the
+  // split instead (results/image_split.hpp).
+  if (all_usage && summary.input_tokens_from_usage == summary.completed && !plan.images.enabled()) {
     figures.server_prompt_tokens = summary.mean_prompt_tokens;
   }
   figures.requested_output = summary.mean_requested_output_len;

@@ -117,6 +117,11 @@ struct RunPlan {
   // --reuse-prompts: request r of every point sends prompt r mod this of stream 0; 0 = fresh.
   std::uint64_t reuse_prompts_modulo = 0;
   std::uint64_t seed = 0;
+  // --images-per-request: the images of every chat request (per_request 0: none), and the
+  // run's own nonce they are drawn from, new each run whatever --seed says, so a rerun never
+  // sends an image a server's multimodal cache still holds.
+  images::ImageSpec images;
+  std::uint64_t image_nonce = 0;
   protocol::RequestOptions request;  // model and continuous_usage_stats: set by prepare
   // max_tokens of every request when one value holds for all: --output-len, or what
   // --extra-body sends in its place (max_completion_tokens or max_tokens).

@@ -30,8 +30,9 @@ struct PreparedRequest {
   std::int64_t output_len = 0;      // max_tokens asked
 };
 
-/// Turns a prompt into the body to send.
-using BodyMaker = std::function<std::string(const workload::Prompt&)>;
+/// Turns a prompt into the body to send; `request` is the driver's request number (what a body
+/// that must differ from request to request, such as --images-per-request's, draws from).
+using BodyMaker = std::function<std::string(const workload::Prompt&, std::uint64_t request)>;
 
 struct FeedPlan {
   const workload::PromptSource* source = nullptr;  // outlives the feed

@@ -23,6 +23,7 @@
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/point/session_scheduler.hpp"
 #include "bench/engine/engine.hpp"
+#include "bench/images/image_spec.hpp"
 #include "bench/live/feed.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/openai.hpp"
@@ -61,6 +62,11 @@ struct DriverPlan {
   const workload::PromptSource* prompts = nullptr;  // outlives the driver
   std::uint64_t prompt_stream = 0;                  // the point's stream of it
   std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh
+  // --images-per-request: random images added to each chat body as it is built, off the loop
+  // (per_request 0: none); each request's are fresh, drawn from the run's nonce, the prompt
+  // stream and the request number.
+  images::ImageSpec images;
+  std::uint64_t image_nonce = 0;
   // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
   std::optional<std::int64_t> output_len_override;
   std::size_t lookahead = 64;  // request bodies made ahead at most

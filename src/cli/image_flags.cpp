@@ -1,0 +1,62 @@
+#include "bench/cli/image_flags.hpp"
+
+#include <fmt/format.h>
+
+#include "bench/cli/values.hpp"
+
+namespace bench::cli {
+namespace {
+
+constexpr const char* kImageGroup = "Images (chat)";
+
+}  // namespace
+
+void add_image_flags(CLI::App& app, images::ImageSpec& spec, RawImageFlags& raw) {
+  app.add_option("--images-per-request", spec.per_request,
+                 "K random images in each request, as base64 data URLs in image_url content "
+                 "parts of the user message; a fresh image every request (chat)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{64}))
+      ->group(kImageGroup);
+  app.add_option("--image-size", raw.size,
+                 fmt::format("Each image's size in pixels, WxH (default {}), sides 1..{}",
+                             images::size_name(spec.width, spec.height), images::kMaxImageSide))
+      ->group(kImageGroup);
+  app.add_option("--image-format", raw.format,
+                 "jpeg (libjpeg-turbo, quality 85) or png (default jpeg)")
+      ->group(kImageGroup);
+}
+
+void finish_image_flags(const CLI::App& app, RunOptions& run, const RawImageFlags& raw) {
+  if (!run.images.enabled()) {
+    for (const char* flag : {"--image-size", "--image-format"}) {
+      if (app.count(flag) > 0)
+        throw UsageError(fmt::format("{}: needs --images-per-request", flag));
+    }
+    return;
+  }
+  if (run.endpoint != protocol::Endpoint::chat) {
+    throw UsageError(fmt::format(
+        "--images-per-request: applies to --endpoint chat, not {} (a prompt has no image parts)",
+        protocol::endpoint_name(run.endpoint)));
+  }
+  if (run.multi_turn.enabled) {
+    throw UsageError("--images-per-request: not with --multi-turn yet");
+  }
+  if (!raw.size.empty()) {
+    const std::optional<images::ImageSize> size = images::parse_size(raw.size);
+    if (!size) {
+      throw UsageError(fmt::format("--image-size: '{}' is not WxH with sides 1..{}", raw.size,
+                                   images::kMaxImageSide));
+    }
+    run.images.width = size->width;
+    run.images.height = size->height;
+  }
+  if (!raw.format.empty()) {
+    const std::optional<images::ImageFormat> format = images::parse_format(raw.format);
+    if (!format)
+      throw UsageError(fmt::format("--image-format: '{}' is not jpeg or png", raw.format));
+    run.images.format = *format;
+  }
+}
+
+}  // namespace bench::cli

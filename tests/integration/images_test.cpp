@@ -1,0 +1,203 @@
+// Images in chat end to end (issue 31): bench sends --images-per-request random images as
+// base64 data URLs in image_url parts, a fresh image every request, at the size asked; the
+// simulator counts them by its patch rule, so two sizes give input tokens that differ by
+// exactly the rule's count; the results split the input into text and images (an estimate by
+// difference); the image settings are part of the workload; completions refuse the flags.
+#include <png.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/cli/exit_codes.hpp"
+#include "bench/images/image_header.hpp"
+#include "bench/sim/sim_server.hpp"
+#include "hostile_server.hpp"
+#include "no_answer_check.hpp"
+#include "run_process.hpp"
+
+namespace {
+
+using bench::testing::chat_chunk;
+using bench::testing::Exchange;
+using bench::testing::HostileServer;
+using bench::testing::http_head;
+using bench::testing::ProcessResult;
+using bench::testing::run_process;
+using bench::testing::sse_event;
+using bench::testing::TempDir;
+using bench::testing::without_answer_check;
+using nlohmann::json;
+
+std::vector<std::string> image_args(const std::string& base_url, const std::string& size) {
+  return {"--base-url",
+          base_url,
+          "--endpoint",
+          "chat",
+          "--concurrency",
+          "2",
+          "--num-prompts",
+          "6",
+          "--input-len",
+          "16",
+          "--output-len",
+          "4",
+          "--ignore-eos",
+          "--seed",
+          "5",
+          "--images-per-request",
+          "1",
+          "--image-size",
+          size,
+          "--output-format",
+          "json",
+          "--quiet"};
+}
+
+json run_on_sim(const std::string& size, const std::vector<std::string>& extra = {}) {
+  bench::sim::SimOptions options;
+  options.ttft_ms = 5;
+  options.tpot_ms = 1;
+  options.time_scale = 10;
+  bench::sim::SimServer server(options);
+  std::vector<std::string> args = image_args(server.base_url(), size);
+  args.insert(args.end(), extra.begin(), extra.end());
+  const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  return result.exit_code == 0 ? json::parse(result.out) : json();
+}
+
+TEST(Images, TwoSizesDifferByExactlyThePatchRulesImageTokens) {
+  // 14-pixel patches: 140 x 140 is 10 x 10 = 100 tokens, 280 x 140 is 20 x 10 = 200.
+  const json small = run_on_sim("140x140");
+  const json large = run_on_sim("280x140");
+  ASSERT_TRUE(small.is_object() && large.is_object());
+  EXPECT_EQ(small["completed"], 6);
+  EXPECT_DOUBLE_EQ(
+      large["mean_prompt_tokens"].get<double>() - small["mean_prompt_tokens"].get<double>(), 100.0);
+  // The same text in both (one seed), 16 words of it: the server's count is the text's and the
+  // image's.
+  EXPECT_DOUBLE_EQ(small["mean_prompt_tokens"].get<double>(), 16.0 + 100.0);
+  // Without a tokenizer the text's own count is unknown, and so is the image share.
+  EXPECT_EQ(small["image_input_split"]["mean_input_tokens"], 116.0);
+  EXPECT_TRUE(small["image_input_split"]["mean_text_tokens"].is_null());
+  EXPECT_TRUE(small["image_input_split"]["mean_image_tokens_estimate"].is_null());
+  // The requested length cannot be held against a count that holds the images.
+  EXPECT_TRUE(small["input_len_mismatch"].is_null());
+  EXPECT_EQ(small["config"]["images_per_request"], 1);
+  EXPECT_EQ(small["config"]["image_size"], "140x140");
+  EXPECT_EQ(small["config"]["image_format"], "jpeg");
+}
+
+TEST(Images, WithATokenizerTheInputSplitsIntoTextAndAnImageEstimate) {
+  const json run = run_on_sim("140x140", {"--tokenizer", "server"});
+  ASSERT_TRUE(run.is_object());
+  const json& split = run["image_input_split"];
+  EXPECT_EQ(split["requests"], 6);
+  EXPECT_EQ(split["mean_input_tokens"], 116.0);
+  EXPECT_EQ(split["mean_text_tokens"], 16.0);
+  EXPECT_EQ(split["mean_image_tokens_estimate"], 100.0);
+}
+
+TEST(Images, TheImageSizeIsPartOfTheWorkloadFingerprintAndCompareSaysSo) {
+  const json small = run_on_sim("140x140");
+  const json same = run_on_sim("140x140");
+  const json large = run_on_sim("280x140");
+  ASSERT_TRUE(small.is_object() && same.is_object() && large.is_object());
+  EXPECT_EQ(small["workload"]["fingerprint"], same["workload"]["fingerprint"]);
+  EXPECT_NE(small["workload"]["fingerprint"], large["workload"]["fingerprint"]);
+  const TempDir dir;
+  std::ofstream(dir.file("small.json")) << small.dump();
+  std::ofstream(dir.file("large.json")) << large.dump();
+  const ProcessResult compared =
+      run_process(BENCH_BINARY, {"compare", dir.file("small.json"), dir.file("large.json")});
+  const std::string said = compared.out + compared.err;
+  EXPECT_NE(said.find("differ in image_size (140x140 vs 280x140)"), std::string::npos) << said;
+  EXPECT_NE(said.find("measured different workloads"), std::string::npos) << said;
+}
+
+// The request bodies as a loopback server received them: each answered with a short stream.
+struct Captured {
+  std::mutex mutex;
+  std::vector<std::string> bodies;
+};
+
+// The pixels of a PNG as libpng decodes them; its width and height.
+std::pair<std::uint32_t, std::uint32_t> decode_png(const std::string& bytes) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()) == 0) return {0, 0};
+  image.format = PNG_FORMAT_RGB;
+  std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(image));
+  if (png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr) == 0) return {0, 0};
+  return {image.width, image.height};
+}
+
+TEST(Images, EachRequestCarriesFreshImagesThatDecodeAtTheSizeAsked) {
+  Captured captured;
+  const HostileServer server([&captured](Exchange& exchange) {
+    const std::string& request = exchange.request();
+    const std::size_t body = request.find("\r\n\r\n");
+    if (request.rfind("POST", 0) == 0 && body != std::string::npos) {
+      const std::lock_guard<std::mutex> lock(captured.mutex);
+      captured.bodies.push_back(request.substr(body + 4));
+    }
+    exchange.send(http_head(200, "text/event-stream") + sse_event(chat_chunk(" hi", "stop")) +
+                  "data: [DONE]\n\n");
+  });
+  std::vector<std::string> args = image_args(server.base_url(), "64x48");
+  *(std::find(args.begin(), args.end(), "--images-per-request") + 1) = "2";
+  args.insert(args.end(), {"--model", "m", "--image-format", "png", "--per-chunk-usage", "off"});
+  const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::lock_guard<std::mutex> lock(captured.mutex);
+  ASSERT_EQ(captured.bodies.size(), 6u);
+  std::set<std::string> urls;
+  for (const std::string& text : captured.bodies) {
+    const json body = json::parse(text);
+    const json& content = body["messages"].back()["content"];
+    ASSERT_TRUE(content.is_array()) << content.dump().substr(0, 200);
+    ASSERT_EQ(content.size(), 3u);
+    EXPECT_EQ(content[0]["type"], "text");
+    for (std::size_t i = 1; i < 3; ++i) {
+      EXPECT_EQ(content[i]["type"], "image_url");
+      const std::string url = content[i]["image_url"]["url"].get<std::string>();
+      EXPECT_EQ(url.rfind("data:image/png;base64,", 0), 0u);
+      const std::optional<std::string> bytes = bench::images::data_url_bytes(url);
+      ASSERT_TRUE(bytes);
+      EXPECT_EQ(decode_png(*bytes), (std::pair<std::uint32_t, std::uint32_t>{64, 48}));
+      urls.insert(url);
+    }
+  }
+  EXPECT_EQ(urls.size(), 12u);  // no image twice
+}
+
+TEST(Images, ImageFlagsAreUsageErrorsWithCompletionsAndNothingIsSent) {
+  bench::sim::SimServer server({});
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--endpoint", "completions", "--images-per-request", "1"},
+       "--images-per-request: applies to --endpoint chat"},
+      {{"--image-size", "64x64"}, "--image-size: needs --images-per-request"},
+      {{"--images-per-request", "1", "--image-size", "64"}, "--image-size: '64' is not WxH"},
+      {{"--images-per-request", "1", "--image-format", "gif"}, "--image-format: 'gif'"},
+  };
+  for (const auto& [flags, must_mention] : cases) {
+    std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const ProcessResult result = run_process(BENCH_BINARY, args);
+    SCOPED_TRACE(must_mention);
+    EXPECT_EQ(result.exit_code, bench::cli::kExitUsage) << result.err;
+    EXPECT_NE(result.err.find(must_mention), std::string::npos) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
+}  // namespace
