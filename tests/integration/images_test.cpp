@@ -22,6 +22,7 @@
 #include "hostile_server.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
+#include "usage_errors.hpp"
 
 namespace {
 
@@ -181,23 +182,14 @@ TEST(Images, EachRequestCarriesFreshImagesThatDecodeAtTheSizeAsked) {
 
 TEST(Images, ImageFlagsAreUsageErrorsWithCompletionsAndNothingIsSent) {
   bench::sim::SimServer server({});
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const bench::testing::UsageErrorCases cases = {
       {{"--endpoint", "completions", "--images-per-request", "1"},
        "--images-per-request: applies to --endpoint chat"},
       {{"--image-size", "64x64"}, "--image-size: needs --images-per-request"},
       {{"--images-per-request", "1", "--image-size", "64"}, "--image-size: '64' is not WxH"},
       {{"--images-per-request", "1", "--image-format", "gif"}, "--image-format: 'gif'"},
   };
-  for (const auto& [flags, must_mention] : cases) {
-    std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
-    args.insert(args.end(), flags.begin(), flags.end());
-    const ProcessResult result = run_process(BENCH_BINARY, args);
-    SCOPED_TRACE(must_mention);
-    EXPECT_EQ(result.exit_code, bench::cli::kExitUsage) << result.err;
-    EXPECT_NE(result.err.find(must_mention), std::string::npos) << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-  }
-  EXPECT_EQ(server.requests_served(), 0u);
+  bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "jsonl.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
+#include "usage_errors.hpp"
 
 namespace {
 
@@ -149,7 +150,7 @@ TEST(ToolCalls, ToolChoiceRequiredAndNamedForceTheCallAndNoneForbidsIt) {
 TEST(ToolCalls, BadToolInputIsOneLineAndExitTwoWithNothingSent) {
   TempDir dir;
   const std::string tools = write_file(dir, "tools.json", kTools);
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const bench::testing::UsageErrorCases cases = {
       {{"--tools", write_file(dir, "bad.json", "{not json")}, "--tools: '"},
       {{"--tools", write_file(dir, "object.json", R"({"type":"function"})")},
        "non-empty JSON array"},
@@ -165,16 +166,7 @@ TEST(ToolCalls, BadToolInputIsOneLineAndExitTwoWithNothingSent) {
        "--response-format: applies to --endpoint chat"},
   };
   bench::sim::SimServer server({});
-  for (const auto& [flags, must_mention] : cases) {
-    std::vector<std::string> args = {"--base-url", server.base_url(), "--num-prompts", "2"};
-    args.insert(args.end(), flags.begin(), flags.end());
-    const ProcessResult result = run_process(BENCH_BINARY, args);
-    SCOPED_TRACE(must_mention);
-    EXPECT_EQ(result.exit_code, bench::cli::kExitUsage) << result.err;
-    EXPECT_NE(result.err.find(must_mention), std::string::npos) << result.err;
-    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-  }
-  EXPECT_EQ(server.requests_served(), 0u);
+  bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }
 
 }  // namespace
