@@ -103,8 +103,8 @@ std::string session_id(std::uint64_t seed, std::uint64_t stream, std::uint64_t s
 // with --images-per-request's fresh images after the user's text; completions one prompt. Each
 // copy of the maker owns its request options, so the feed's producer and the event loop never
 // share one. Encoding the images is the costly part, and it runs here, on the feed's producer.
-BodyMaker body_maker(protocol::RequestOptions request, const DriverPlan& plan) {
-  return [request = std::move(request), images = plan.images,
+BodyMaker body_maker(const DriverPlan& plan) {
+  return [request = plan.request, images = plan.images,
           nonce = images::stream_nonce(plan.image_nonce, plan.prompt_stream)](
              const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
@@ -143,7 +143,7 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
   feed.reuse_modulo = plan_.reuse_prompts_modulo;
   feed.lookahead = plan_.lookahead;
   feed.output_len_override = plan_.output_len_override;
-  feed.make_body = body_maker(plan_.request, plan_);
+  feed.make_body = body_maker(plan_);
   feed_ = std::make_unique<PromptFeed>(std::move(feed));
 }
 

@@ -236,12 +236,18 @@ bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
   }
 }
 
-// What the workers' event loops cost, added up over the threads that ran for `wall_ns`.
+// What the workers' event loops cost, added up over the threads that ran for `wall_ns`, and
+// what the whole process used meanwhile (`process_cpu_ns`) of the CPUs it may run on.
 metrics::ClientLoad client_load(const std::vector<std::unique_ptr<Worker>>& workers,
-                                std::int64_t wall_ns) {
+                                std::int64_t wall_ns, std::int64_t process_cpu_ns) {
   metrics::ClientLoad load;
   load.threads = workers.size();
   load.wall_s = ns_to_s(wall_ns);
+  if (wall_ns > 0) {
+    load.process_cpu_share = std::min(
+        1.0, static_cast<double>(process_cpu_ns) /
+                 (static_cast<double>(wall_ns) * static_cast<double>(util::usable_cores())));
+  }
   for (const auto& worker : workers) {
     load.cpu_s += ns_to_s(worker->cpu_ns());
     load.loop_turns += worker->stats().loop_turns;
@@ -343,12 +349,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     if (worker->failure()) std::rethrow_exception(worker->failure());
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
   }
-  result.client = client_load(workers, wall_ns);
-  if (wall_ns > 0) {
-    result.client.process_cpu_share = std::min(
-        1.0, static_cast<double>(process_cpu_used_ns) /
-                 (static_cast<double>(wall_ns) * static_cast<double>(util::usable_cores())));
-  }
+  result.client = client_load(workers, wall_ns, process_cpu_used_ns);
   result.client.threads_auto = plan.client_threads_auto;
   result.client.threads_reason = plan.client_threads_reason;
   result.client.preconnect_requested = preconnect.requested;
