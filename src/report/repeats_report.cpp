@@ -19,34 +19,8 @@ namespace {
 
 using nlohmann::json;
 
-struct Row {
-  std::string_view key;    // a figure of results::repeated_figures()
-  std::string_view label;  // as the report names it, with its unit
-  int decimals;
-  bool shown_when_unknown = true;  // false: left out when no repeat measured it
-};
+using Row = results::RepeatedFigure;
 
-constexpr Row kRows[] = {
-    {"output_throughput", "output tok/s", 1},
-    {"input_throughput", "input tok/s", 1},
-    {"total_throughput", "total tok/s", 1},
-    {"request_throughput", "requests/s", 2},
-    {"median_ttft_ms", "TTFT p50 (ms)", 2},
-    {"p99_ttft_ms", "TTFT p99 (ms)", 2},
-    {"median_tpot_ms", "TPOT p50 (ms)", 2},
-    {"p99_tpot_ms", "TPOT p99 (ms)", 2},
-    {"median_itl_ms", "ITL p50 (ms)", 2},
-    {"p99_itl_ms", "ITL p99 (ms)", 2},
-    {"median_e2e_latency_ms", "E2E p50 (ms)", 2},
-    {"p99_e2e_latency_ms", "E2E p99 (ms)", 2},
-    {results::key::output_throughput_per_gpu, "output tok/s per GPU", 1, false},
-    {results::key::input_throughput_per_gpu, "input tok/s per GPU", 1, false},
-    {results::key::total_throughput_per_gpu, "total tok/s per GPU", 1, false},
-    {results::key::median_output_throughput_per_user, "output tok/s per user p50", 1},
-    {results::key::p10_output_throughput_per_user, "output tok/s per user p10", 1},
-    {results::key::usd_per_million_output_tokens, "USD per M output tokens", 3, false},
-    {results::key::joules_per_output_token, "J per output token", 3, false},
-};
 constexpr int kLabelWidth = 25;
 
 // Whether some repeat measured the figure: an efficiency figure unknown in every repeat (no
@@ -90,7 +64,7 @@ std::string render_repeats(const json& point, std::string_view title) {
       "repeats) | each repeat\n",
       title, title.empty() ? "" : ": ", count, confidence * 100, count);
   const json& figures = repeats.value("figures", json::object());
-  for (const Row& shown : kRows) {
+  for (const Row& shown : results::repeated_figures()) {
     if (!shown.shown_when_unknown && !measured_in_some_repeat(point, shown.key)) continue;
     const auto found = figures.find(shown.key);
     out += row(found != figures.end() ? *found : json(), shown);

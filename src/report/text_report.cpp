@@ -23,9 +23,20 @@
 #include "bench/results/writer.hpp"
 #include "bench/util/clock.hpp"
 #include "efficiency_lines.hpp"
+#include "text_writer.hpp"
 
 namespace bench::report {
 namespace {
+
+using text::fixed2;
+using text::kColumnWidth;
+using text::kLabelWidth;
+using text::kNumberWidth;
+using text::kRowLabelWidth;
+using text::length;
+using text::one_line;
+using text::stat2;
+using text::Writer;
 
 using metrics::Distribution;
 using metrics::RunSummary;
@@ -33,66 +44,6 @@ using results::ClientCheck;
 using results::RunContext;
 using results::ServerLine;
 using results::ServerMetricsWindow;
-
-constexpr std::size_t kWidth = 78;  // rules and the latency table fit an 80-column terminal
-constexpr int kLabelWidth = 34;     // "Label:" column of the key/value lines
-constexpr int kNumberWidth = 10;    // numbers in the throughput block
-constexpr int kRowLabelWidth = 8;   // latency table: "TTFT", "E2E", ...
-constexpr int kColumnWidth = 10;    // latency table: one statistic
-constexpr std::size_t kMaxSampleChars = 160;
-
-class Writer {
- public:
-  // "====== title ======" across the report's width (fmt has no dynamic fill character).
-  void rule(std::string_view title, char fill) {
-    const std::string label = title.empty() ? std::string() : fmt::format(" {} ", title);
-    const std::size_t pad = kWidth > label.size() ? kWidth - label.size() : 0;
-    text_.append(pad / 2, fill);
-    text_ += label;
-    text_.append(pad - pad / 2, fill);
-    text_ += '\n';
-  }
-  void field(std::string_view label, std::string_view value) {
-    fmt::format_to(out(), "{:<{}}{}\n", fmt::format("{}:", label), kLabelWidth, value);
-  }
-  void text(std::string_view line) { fmt::format_to(out(), "{}\n", line); }
-  std::string take() { return std::move(text_); }
-
- private:
-  std::back_insert_iterator<std::string> out() { return std::back_inserter(text_); }
-  std::string text_;
-};
-
-// Plain doubles only: a NaN or infinity from an empty run prints as 0.
-
-std::string fixed2(double value) { return fmt::format("{:.2f}", results::finite_or_zero(value)); }
-
-// Means of lengths: "256" when whole, else one decimal ("312.4").
-std::string length(double value) {
-  const double rounded = std::round(results::finite_or_zero(value) * 10.0) / 10.0;
-  if (rounded == std::floor(rounded)) return fmt::format("{:.0f}", rounded);
-  return fmt::format("{:.1f}", rounded);
-}
-
-// A mean length that may be unknown (a mean of no values): "n/a", never 0.
-std::string length(std::optional<double> value) { return value ? length(*value) : "n/a"; }
-
-// A statistic of `d` to 2 decimals; "n/a" when `d` holds no values, never a 0.00 that reads
-// like a measurement.
-std::string stat2(const Distribution& d, double Distribution::*field) {
-  const std::optional<double> value = metrics::known_stat(d, field);
-  return value ? fixed2(*value) : "n/a";
-}
-
-// A server's error message on one line: control characters become spaces, long ones are cut.
-std::string one_line(std::string_view message) {
-  std::string line;
-  for (char c : message.substr(0, kMaxSampleChars)) {
-    line += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
-  }
-  if (message.size() > kMaxSampleChars) line += "...";
-  return line;
-}
 
 // The answer check made before the run: its summary, and a line per answer not plausible.
 void write_answer_check(Writer& w, const nlohmann::json& block) {
@@ -281,155 +232,6 @@ void write_steady_state(Writer& w, const RunSummary& s) {
                       latency.requests));
 }
 
-std::string output_source(const RunSummary& s) {
-  const std::int64_t usage = s.output_tokens_from_usage;
-  const std::int64_t tokenizer = s.output_tokens_from_tokenizer;
-  const std::int64_t chunks = s.output_tokens_from_chunks;
-  if (tokenizer == 0 && chunks == 0) {
-    return usage > 0 ? "from server usage" : "no completed requests";
-  }
-  if (usage == 0 && chunks == 0) return "counted by the tokenizer: server sent no usage";
-  if (usage == 0 && tokenizer == 0) return "ESTIMATE from chunk count: server sent no usage";
-  std::vector<std::string> parts;
-  if (usage > 0) parts.push_back(fmt::format("{} requests from server usage", usage));
-  if (tokenizer > 0) parts.push_back(fmt::format("{} counted by the tokenizer", tokenizer));
-  if (chunks > 0) parts.push_back(fmt::format("{} ESTIMATED from chunk count", chunks));
-  return fmt::format("mixed: {}", fmt::join(parts, ", "));
-}
-
-std::string input_source(const RunSummary& s) {
-  if (s.input_tokens_known()) {
-    return s.input_tokens_from_usage > 0 ? "from server usage" : "no completed requests";
-  }
-  if (s.input_tokens_from_usage == 0) {
-    return "unknown: server sent no prompt_tokens";
-  }
-  return fmt::format("mixed: {} requests from server usage, {} unknown, so the total is unknown",
-                     s.input_tokens_from_usage, s.input_tokens_unknown);
-}
-
-// "1800 computed + 248 cached", or n/a with why: the split of Total input tokens.
-std::string input_split_counts(const RunSummary& s) {
-  const metrics::InputTokenSplit& split = s.input_split;
-  if (s.input_tokens_known() && split.disclosure() == metrics::CacheDisclosure::all) {
-    return fmt::format("{} computed + {} cached", split.computed_tokens, split.cached_tokens);
-  }
-  if (split.disclosure() == metrics::CacheDisclosure::some) {
-    return fmt::format("n/a (of the {} requests that disclosed it: {} computed + {} cached)",
-                       split.disclosing_requests, split.computed_tokens, split.cached_tokens);
-  }
-  return "n/a (not disclosed by the server)";
-}
-
-std::string reasoning_source(const metrics::ReasoningSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
-                               (split.from_chunks > 0 ? 1 : 0);
-  if (sources > 1) {
-    return fmt::format(
-        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-        "from reasoning chunks",
-        split.from_usage, split.from_tokenizer, split.from_chunks);
-  }
-  if (split.from_tokenizer > 0) return "counted by the tokenizer: usage did not say";
-  if (split.from_chunks > 0) return "ESTIMATE from reasoning chunks: usage did not say";
-  return "from server usage";
-}
-
-// Reasoning models: how the output split, and how that was known; nothing when no request
-// reasoned.
-void write_reasoning_counts(Writer& w, const RunSummary& s) {
-  const metrics::ReasoningSplit& split = s.reasoning;
-  if (!split.any()) return;
-  w.field("  reasoning + answer", fmt::format("{} + {} ({})", split.reasoning_tokens,
-                                              split.answer_tokens, reasoning_source(split)));
-  w.field("  requests that reasoned",
-          fmt::format("{} of {}", split.reasoning_requests, split.requests));
-  w.field("Mean reasoning tokens", fmt::format("{} per request, then {} answer tokens",
-                                               length(split.mean_reasoning_tokens().value_or(0)),
-                                               length(split.mean_answer_tokens().value_or(0))));
-}
-
-std::string tool_call_source(const metrics::ToolCallSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
-                               (split.from_chunks > 0 ? 1 : 0);
-  if (sources > 1) {
-    return fmt::format(
-        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-        "from tool-call chunks",
-        split.from_usage, split.from_tokenizer, split.from_chunks);
-  }
-  if (split.from_tokenizer > 0) return "counted by the tokenizer on names and arguments";
-  if (split.from_chunks > 0) return "ESTIMATE from tool-call chunks";
-  return "from server usage: answers of tool calls alone";
-}
-
-// Tool calls: the output tokens spent on them, their share, the calls made, and how the count
-// was known; nothing when no request called a tool.
-void write_tool_call_counts(Writer& w, const RunSummary& s) {
-  const metrics::ToolCallSplit& split = s.tool_calls;
-  if (!split.any()) return;
-  const std::optional<double> share = split.share_of_output();
-  w.field("  tool calls",
-          fmt::format("{} tokens, {} of output ({})", split.tool_call_tokens,
-                      share ? fmt::format("{:.1f}%", *share * 100.0) : std::string("n/a"),
-                      tool_call_source(split)));
-  w.field("  requests that called tools",
-          fmt::format("{} of {}, {} calls, {} tool-call tokens per calling request",
-                      split.tool_call_requests, split.requests, split.tool_calls,
-                      length(split.mean_tool_call_tokens())));
-}
-
-void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
-  w.rule("Token counts", '-');
-  w.field("Total output tokens", fmt::format("{} ({})", s.total_output_tokens, output_source(s)));
-  write_reasoning_counts(w, s);
-  write_tool_call_counts(w, s);
-  w.field("Total input tokens",
-          fmt::format("{} ({})",
-                      s.input_tokens_known() ? fmt::format("{}", s.total_input_tokens) : "n/a",
-                      input_source(s)));
-  w.field("  computed + cached", input_split_counts(s));
-  if (results::sent_images(c.config)) {
-    w.field("  text + images", results::image_input_split_line(results::image_input_split(s)));
-  }
-  w.field("Prompt cache", results::prompt_cache_note(s, c));
-  const std::string counted =
-      s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
-          ? fmt::format("server counted {} tokens", length(*s.mean_prompt_tokens))
-          : std::string("server count unknown");
-  // The tokenizer's count of the content sent, beside the server's (which adds the template).
-  const std::string client_counted =
-      s.mean_client_prompt_tokens
-          ? fmt::format("tokenizer counted {} tokens, ", length(*s.mean_client_prompt_tokens))
-          : std::string();
-  w.field("Mean input length",
-          fmt::format("requested {} {}, {}{}", length(s.mean_requested_input_len), c.input_len_unit,
-                      client_counted, counted));
-  w.field("Mean output length",
-          fmt::format("requested {} tokens (max_tokens), received {}{}",
-                      length(s.mean_requested_output_len),
-                      s.mean_completion_tokens ? length(s.mean_completion_tokens) + " tokens"
-                                               : std::string("n/a (no completed request)"),
-                      s.output_tokens_from_chunks > 0      ? " (ESTIMATE)"
-                      : s.output_tokens_from_tokenizer > 0 ? " (counted by the tokenizer)"
-                                                           : ""));
-  if (s.chunks_differ_from_tokens) {
-    std::string how = "exact from per-chunk usage";
-    if (s.itl_estimated) {
-      how = s.requests_with_per_chunk_usage > 0
-                ? fmt::format(
-                      "exact from per-chunk usage for {} requests, ESTIMATED from "
-                      "completion_tokens / chunks for the rest",
-                      s.requests_with_per_chunk_usage)
-                : std::string("ESTIMATED from completion_tokens / chunks");
-    }
-    w.text(
-        fmt::format("Note: chunks != tokens: {} text chunks carried {} tokens; ITL splits each "
-                    "chunk gap over its tokens ({})",
-                    s.total_text_chunks, s.total_output_tokens, how));
-  }
-}
-
 void write_latency_row(Writer& w, std::string_view name, const Distribution& d) {
   std::string row = fmt::format("{:<{}}", name, kRowLabelWidth);
   for (double value : {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max}) {
@@ -513,72 +315,6 @@ void write_errors(Writer& w, const RunSummary& s) {
     }
     w.text(line);
   }
-}
-
-// The self-check's two verdicts, each in its own words (app/client_verdict.hpp): the client's
-// own work, and its host, are different causes with different cures.
-void write_verdicts(Writer& w, const ClientCheck& check) {
-  if (check.saturated) {
-    w.text(
-        "Self-check: the client was the bottleneck (client_saturated): its own work kept an "
-        "event loop busy, and these figures may carry its delay.");
-  }
-  if (check.host_late) {
-    w.text(
-        "Self-check: its host ran the client late (host_late): a busy or virtual machine, "
-        "not the client's work; these figures may carry the host's delay.");
-  }
-  if (check.saturated || check.host_late) return;
-  w.text(
-      check.warnings.empty()
-          ? "Self-check: the client kept up; it did not bias these figures."
-          : "Self-check: the client's own work kept up; the warning(s) above say what was late.");
-}
-
-void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
-  const metrics::ClientLoad& client = check.load;
-  w.rule("Client", '-');
-  w.field(
-      "CPU",
-      fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}", client.cpu_s,
-                  client.wall_s, client.threads, client.busiest_thread_utilization * 100,
-                  s.total_output_tokens > 0
-                      ? fmt::format(", {:.3f} ms per 1,000 output tokens",
-                                    client.cpu_s * 1e6 / static_cast<double>(s.total_output_tokens))
-                      : std::string()));
-  if (!client.threads_reason.empty()) w.field("Event loops", client.threads_reason);
-  if (client.preconnect_requested > 0) {
-    w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "
-                                      "(in no figure above)",
-                                      client.preconnect_opened, client.preconnect_requested,
-                                      client.preconnect_s * 1000,
-                                      client.preconnect_failed > 0
-                                          ? fmt::format(", {} failed", client.preconnect_failed)
-                                          : std::string()));
-  }
-  if (client.reuse_stopped()) {
-    w.field(
-        "Connection reuse",
-        fmt::format("stopped: the server closed {} connections in a row at most {:.2f} ms "
-                    "after their response (as llama.cpp does), so each later request "
-                    "opened its own",
-                    client.reuse_stopped_after_closes, ns_to_ms(client.reuse_stopped_close_ns)));
-  }
-  for (const std::string& warning : check.warnings) w.text("WARNING: " + warning);
-  write_verdicts(w, check);
-}
-
-// What made the results (results/provenance.hpp), on one line; none for a file without it.
-void write_provenance(Writer& w, const nlohmann::json& provenance) {
-  if (!provenance.is_object()) return;
-  auto item = [&provenance](const char* key) {
-    const nlohmann::json value = provenance.value(key, nlohmann::json());
-    if (value.is_string()) return value.get<std::string>();
-    return value.is_null() ? std::string("unknown") : value.dump();
-  };
-  w.field("Made by", fmt::format("bench {} ({}, {}), libcurl {}; {} CPU(s), {}",
-                                 item("bench_version"), item("commit"), item("build_type"),
-                                 item("libcurl"), item("cpus_online"), item("cpu_model")));
 }
 
 void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,

@@ -1,5 +1,6 @@
 #include "bench/results/repeats.hpp"
 
+#include <span>
 #include <string>
 
 #include "bench/metrics/confidence.hpp"
@@ -72,17 +73,31 @@ json figure_summary(const std::vector<double>& values) {
 
 }  // namespace
 
-const std::vector<std::string_view>& repeated_figures() {
-  static const std::vector<std::string_view> figures = {
-      "output_throughput", "input_throughput", "total_throughput", "request_throughput",
-      "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "p99_tpot_ms", "median_itl_ms",
-      "p99_itl_ms", "median_e2e_latency_ms", "p99_e2e_latency_ms",
+std::span<const RepeatedFigure> repeated_figures() {
+  static constexpr RepeatedFigure kFigures[] = {
+      {key::output_throughput, "output tok/s", 1},
+      {key::input_throughput, "input tok/s", 1},
+      {key::total_throughput, "total tok/s", 1},
+      {key::request_throughput, "requests/s", 2},
+      {"median_ttft_ms", "TTFT p50 (ms)", 2},
+      {"p99_ttft_ms", "TTFT p99 (ms)", 2},
+      {"median_tpot_ms", "TPOT p50 (ms)", 2},
+      {"p99_tpot_ms", "TPOT p99 (ms)", 2},
+      {"median_itl_ms", "ITL p50 (ms)", 2},
+      {"p99_itl_ms", "ITL p99 (ms)", 2},
+      {"median_e2e_latency_ms", "E2E p50 (ms)", 2},
+      {"p99_e2e_latency_ms", "E2E p99 (ms)", 2},
       // Efficiency (efficiency.hpp): null in every repeat without --gpus, a price or an energy
       // counter, and then left out of the text report.
-      key::output_throughput_per_gpu, key::input_throughput_per_gpu, key::total_throughput_per_gpu,
-      key::median_output_throughput_per_user, key::p10_output_throughput_per_user,
-      key::usd_per_million_output_tokens, key::joules_per_output_token};
-  return figures;
+      {key::output_throughput_per_gpu, "output tok/s per GPU", 1, false},
+      {key::input_throughput_per_gpu, "input tok/s per GPU", 1, false},
+      {key::total_throughput_per_gpu, "total tok/s per GPU", 1, false},
+      {key::median_output_throughput_per_user, "output tok/s per user p50", 1},
+      {key::p10_output_throughput_per_user, "output tok/s per user p10", 1},
+      {key::usd_per_million_output_tokens, "USD per M output tokens", 3, false},
+      {key::joules_per_output_token, "J per output token", 3, false},
+  };
+  return kFigures;
 }
 
 std::optional<std::vector<double>> repeat_values(const json& point, std::string_view key) {
@@ -109,9 +124,9 @@ json combine_repeats(const std::vector<json>& runs) {
   json repeated = runs;
   out[key::repeat_runs] = repeated;
   json figures = json::object();
-  for (const std::string_view figure : repeated_figures()) {
-    const auto values = repeat_values(out, figure);
-    figures[std::string(figure)] = values ? figure_summary(*values) : json();
+  for (const RepeatedFigure& figure : repeated_figures()) {
+    const auto values = repeat_values(out, figure.key);
+    figures[std::string(figure.key)] = values ? figure_summary(*values) : json();
   }
   out[key::repeats] = {{"count", runs.size()},
                        {"confidence", kRepeatConfidence},

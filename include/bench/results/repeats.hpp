@@ -5,6 +5,7 @@
 // under `repeat_runs`. Gates read the combined keys (the mean) or each repeat (--gate-on
 // worst); `bench compare` tests the repeats' values (Welch's t-test).
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -15,9 +16,19 @@ namespace bench::results {
 /// The confidence of every interval bench reports across repeats.
 inline constexpr double kRepeatConfidence = 0.95;
 
-/// The figures summarized across repeats: every throughput (output, input, total, request) and
-/// the median and p99 of TTFT, TPOT, ITL and E2E latency.
-const std::vector<std::string_view>& repeated_figures();
+/// A figure summarized across repeats, with how reports show it.
+struct RepeatedFigure {
+  std::string_view key;    // its results key
+  std::string_view label;  // as reports name it, with its unit
+  int decimals;
+  bool shown_when_unknown = true;  // false: left out of reports when no repeat measured it
+};
+
+/// The figures summarized across repeats, in report order: every throughput (output, input,
+/// total, request), the median and p99 of TTFT, TPOT, ITL and E2E latency, and the efficiency
+/// figures (per GPU, per user, cost, energy). The one list: the JSON summary and the reports
+/// read it.
+std::span<const RepeatedFigure> repeated_figures();
 
 /// The results object of one point measured `runs.size()` >= 2 times. Keys are those of the
 /// first repeat; where the repeats differ, a number holds their mean, a bool is true when any
