@@ -330,8 +330,8 @@ void setup_serve_sim_flags(CLI::App& command, sim::SimOptions& sim) {
       .add_option("--replay", sim.replay_dir,
                   "Serve a wire recording (bench record --out DIR) back, byte for byte, with "
                   "its timing and closes, instead of simulating; requests are matched by "
-                  "method, path and stream, in turn (docs/wire-corpus.md). The simulator's "
-                  "other flags are then unused")
+                  "method, path and stream, in turn (docs/wire-corpus.md). --trace writes "
+                  "when each read was sent; the simulator's other flags are then unused")
       ->check(CLI::ExistingDirectory)
       ->group("Replay");
   command

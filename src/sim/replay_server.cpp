@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <queue>
@@ -22,6 +23,7 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "bench/sim/http_request.hpp"
 #include "bench/util/clock.hpp"
@@ -41,6 +43,32 @@ std::string shape_key(const wire::Shape& shape) { return wire::describe(shape); 
 
 }  // namespace
 
+// The replay's truth log: what was played when, so a test can hold bench's figures against what
+// the replay really sent rather than what it meant to (a loaded machine wakes its timer late).
+class ReplayTruthLog {
+ public:
+  explicit ReplayTruthLog(const std::string& path) {
+    if (path.empty()) return;
+    file_.reset(std::fopen(path.c_str(), "w"));
+    if (!file_) throw std::runtime_error("--trace: cannot create '" + path + "'");
+  }
+  // Flushed line by line: the log is read while the replay still serves.
+  void write(std::size_t exchange, const std::string& shape, std::int64_t arrival_ns,
+             const std::vector<std::int64_t>& read_ns) {
+    if (!file_) return;
+    fmt::print(file_.get(), R"({{"exchange":{},"shape":"{}","arrival_ns":{},"read_ns":[{}]}})",
+               exchange, shape, arrival_ns, fmt::join(read_ns, ","));
+    std::fputc('\n', file_.get());
+    std::fflush(file_.get());
+  }
+
+ private:
+  struct FileCloser {
+    void operator()(std::FILE* file) const { std::fclose(file); }
+  };
+  std::unique_ptr<std::FILE, FileCloser> file_;
+};
+
 struct ReplayServer::Impl {
   struct Connection {
     UniqueFd fd;
@@ -50,11 +78,12 @@ struct ReplayServer::Impl {
     std::string in;
     std::string out;  // due bytes the socket did not take yet
     const wire::Exchange* playing = nullptr;
-    std::int64_t start_ns = 0;      // when its request arrived
-    std::size_t next_read = 0;      // of playing->reads
-    std::int64_t close_at_ns = -1;  // a close is due then (-1: none)
-    bool close_idle = false;        // ... unless a request comes first
-    bool reset = false;             // that close is an RST
+    std::int64_t start_ns = 0;               // when its request arrived
+    std::size_t next_read = 0;               // of playing->reads
+    std::vector<std::int64_t> read_sent_ns;  // when each of those reads was handed to the socket
+    std::int64_t close_at_ns = -1;           // a close is due then (-1: none)
+    bool close_idle = false;                 // ... unless a request comes first
+    bool reset = false;                      // that close is an RST
   };
   struct Due {
     std::int64_t at_ns;
@@ -89,13 +118,14 @@ struct ReplayServer::Impl {
   std::unordered_map<int, std::unique_ptr<Connection>> connections;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
   std::uint64_t next_generation = 1;
+  ReplayTruthLog truth_log;
   std::atomic<std::uint64_t> served{0};
   std::atomic<bool> stopping{false};
   std::thread thread;
 };
 
 ReplayServer::Impl::Impl(std::vector<wire::Exchange> recorded, ReplayOptions opts)
-    : exchanges(std::move(recorded)), options(std::move(opts)) {
+    : exchanges(std::move(recorded)), options(std::move(opts)), truth_log(options.trace_path) {
   for (std::size_t k = 0; k < exchanges.size(); ++k) {
     by_shape[shape_key(exchanges[k].shape)].first.push_back(k);
   }
@@ -215,6 +245,7 @@ void ReplayServer::Impl::start(Connection& connection, const wire::Exchange& exc
   connection.playing = &exchange;
   connection.start_ns = arrived_ns;
   connection.next_read = 0;
+  connection.read_sent_ns.clear();
   connection.generation = next_generation++;
   play_due(connection, now_ns());
 }
@@ -233,6 +264,7 @@ void ReplayServer::Impl::play_due(Connection& connection, std::int64_t now) {
     const std::size_t begin =
         connection.next_read == 0 ? 0 : exchange.reads[connection.next_read - 1].end;
     connection.out.append(exchange.response, begin, read.end - begin);
+    connection.read_sent_ns.push_back(now);
     ++connection.next_read;
   }
   const int fd = connection.fd.get();
@@ -242,6 +274,8 @@ void ReplayServer::Impl::play_due(Connection& connection, std::int64_t now) {
 
 void ReplayServer::Impl::after_response(Connection& connection) {
   const wire::Exchange& exchange = *connection.playing;
+  truth_log.write(static_cast<std::size_t>(&exchange - exchanges.data()),
+                  wire::describe(exchange.shape), connection.start_ns, connection.read_sent_ns);
   connection.playing = nullptr;
   connection.generation = next_generation++;
   if (exchange.close.how == wire::Close::How::open) {

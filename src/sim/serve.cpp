@@ -57,7 +57,8 @@ int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
   return serve_until_stopped(
       [&] {
         return std::make_unique<ReplayServer>(
-            std::move(exchanges), ReplayOptions{options.host, options.port, options.replay_speed});
+            std::move(exchanges),
+            ReplayOptions{options.host, options.port, options.replay_speed, options.trace_path});
       },
       what, stop);
 }

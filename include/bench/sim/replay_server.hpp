@@ -20,11 +20,15 @@ struct ReplayOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 0;  // 0 = any free port
   double speed = 1.0;      // recorded times are divided by this (2 = twice as fast)
+  // --trace: the replay's truth log, one JSON line per response played whole, with the time each
+  // recorded read was handed to the socket (docs/wire-corpus.md). Empty: none.
+  std::string trace_path;
 };
 
 class ReplayServer {
  public:
-  /// Binds, listens and starts its thread. Throws std::runtime_error naming the address.
+  /// Binds, listens and starts its thread. Throws std::runtime_error naming the address, or the
+  /// truth log's path when it cannot be created.
   ReplayServer(std::vector<wire::Exchange> exchanges, ReplayOptions options);
   ~ReplayServer();
   ReplayServer(const ReplayServer&) = delete;
