@@ -29,13 +29,7 @@ void append_buckets(std::vector<HistogramState::Bucket>& out, bool negative, int
 
 HistogramState Histogram::state() const {
   HistogramState out;
-  out.count = count_;
-  out.rejected = rejected_;
-  out.zeros = zeros_;
-  out.min = min_;
-  out.max = max_;
-  out.mean = mean_;
-  out.m2 = m2_;
+  static_cast<HistogramStats&>(out) = stats_;
   append_buckets(out.buckets, true, negative_.first_octave, negative_.counts);
   append_buckets(out.buckets, false, positive_.first_octave, positive_.counts);
   return out;
@@ -53,13 +47,7 @@ std::optional<Histogram> Histogram::from_state(const HistogramState& state) {
     bucketed += bucket.count;
   }
   if (bucketed != state.count) return std::nullopt;
-  out.count_ = state.count;
-  out.rejected_ = state.rejected;
-  out.zeros_ = state.zeros;
-  out.min_ = state.min;
-  out.max_ = state.max;
-  out.mean_ = state.mean;
-  out.m2_ = state.m2;
+  out.stats_ = state;
   return out;
 }
 

@@ -71,31 +71,31 @@ void Histogram::Magnitudes::add(int octave, std::size_t sub_bucket, std::uint64_
 void Histogram::record(double value, std::uint64_t times) {
   if (times == 0) return;
   if (!std::isfinite(value)) {
-    rejected_ += times;
+    stats_.rejected += times;
     return;
   }
   const Bucket bucket = bucket_of(std::fabs(value));
   if (bucket.octave == 0) {
-    zeros_ += times;
+    stats_.zeros += times;
   } else {
     (value < 0 ? negative_ : positive_).add(bucket.octave, bucket.sub_bucket, times);
   }
 
-  min_ = count_ == 0 ? value : std::min(min_, value);
-  max_ = count_ == 0 ? value : std::max(max_, value);
+  stats_.min = stats_.count == 0 ? value : std::min(stats_.min, value);
+  stats_.max = stats_.count == 0 ? value : std::max(stats_.max, value);
   // Chan et al.'s update for a batch of `times` equal values (mean `value`, no spread).
-  const auto n_before = static_cast<double>(count_);
+  const auto n_before = static_cast<double>(stats_.count);
   const auto n_batch = static_cast<double>(times);
-  count_ += times;
-  const auto n = static_cast<double>(count_);
-  const double delta = value - mean_;
-  mean_ += delta * n_batch / n;
-  m2_ += delta * delta * n_before * n_batch / n;
+  stats_.count += times;
+  const auto n = static_cast<double>(stats_.count);
+  const double delta = value - stats_.mean;
+  stats_.mean += delta * n_batch / n;
+  stats_.m2 += delta * delta * n_before * n_batch / n;
 }
 
 void Histogram::merge(const Histogram& other) {
-  rejected_ += other.rejected_;
-  if (other.count_ == 0) return;
+  stats_.rejected += other.stats_.rejected;
+  if (other.stats_.count == 0) return;
   for (const auto& [into, from] :
        {std::pair{&positive_, &other.positive_}, std::pair{&negative_, &other.negative_}}) {
     if (from->counts.empty()) continue;
@@ -106,24 +106,26 @@ void Histogram::merge(const Histogram& other) {
       into->counts[offset + i] += from->counts[i];
     }
   }
-  zeros_ += other.zeros_;
+  stats_.zeros += other.stats_.zeros;
 
-  min_ = count_ == 0 ? other.min_ : std::min(min_, other.min_);
-  max_ = count_ == 0 ? other.max_ : std::max(max_, other.max_);
-  const auto n_a = static_cast<double>(count_);
-  const auto n_b = static_cast<double>(other.count_);
-  count_ += other.count_;
-  const auto n = static_cast<double>(count_);
-  const double delta = other.mean_ - mean_;
-  mean_ += delta * n_b / n;
-  m2_ += other.m2_ + delta * delta * n_a * n_b / n;
+  stats_.min = stats_.count == 0 ? other.stats_.min : std::min(stats_.min, other.stats_.min);
+  stats_.max = stats_.count == 0 ? other.stats_.max : std::max(stats_.max, other.stats_.max);
+  const auto n_a = static_cast<double>(stats_.count);
+  const auto n_b = static_cast<double>(other.stats_.count);
+  stats_.count += other.stats_.count;
+  const auto n = static_cast<double>(stats_.count);
+  const double delta = other.stats_.mean - stats_.mean;
+  stats_.mean += delta * n_b / n;
+  stats_.m2 += other.stats_.m2 + delta * delta * n_a * n_b / n;
 }
 
-double Histogram::min() const { return count_ == 0 ? 0 : min_; }
-double Histogram::max() const { return count_ == 0 ? 0 : max_; }
+double Histogram::min() const { return stats_.count == 0 ? 0 : stats_.min; }
+double Histogram::max() const { return stats_.count == 0 ? 0 : stats_.max; }
 
 double Histogram::stddev() const {
-  return count_ == 0 ? 0 : std::sqrt(std::max(0.0, m2_) / static_cast<double>(count_));
+  return stats_.count == 0
+             ? 0
+             : std::sqrt(std::max(0.0, stats_.m2) / static_cast<double>(stats_.count));
 }
 
 double Histogram::bucket_middle(const Magnitudes& magnitudes, std::size_t index) {
@@ -143,7 +145,7 @@ std::vector<double> Histogram::values_at_ranks(const std::vector<std::uint64_t>&
   const auto take = [&](std::uint64_t bucket_count, double value) {
     seen += bucket_count;
     while (next < ranks.size() && ranks[next] < seen) {
-      values.push_back(std::clamp(value, min_, max_));
+      values.push_back(std::clamp(value, stats_.min, stats_.max));
       ++next;
     }
   };
@@ -151,7 +153,7 @@ std::vector<double> Histogram::values_at_ranks(const std::vector<std::uint64_t>&
   for (std::size_t i = negative_.counts.size(); i-- > 0 && next < ranks.size();) {
     if (negative_.counts[i] != 0) take(negative_.counts[i], -bucket_middle(negative_, i));
   }
-  if (zeros_ != 0) take(zeros_, 0.0);
+  if (stats_.zeros != 0) take(stats_.zeros, 0.0);
   for (std::size_t i = 0; i < positive_.counts.size() && next < ranks.size(); ++i) {
     if (positive_.counts[i] != 0) take(positive_.counts[i], bucket_middle(positive_, i));
   }
@@ -160,7 +162,7 @@ std::vector<double> Histogram::values_at_ranks(const std::vector<std::uint64_t>&
 
 std::vector<double> Histogram::percentiles(std::span<const double> percentiles) const {
   std::vector<double> results(percentiles.size(), 0.0);
-  if (count_ == 0) return results;
+  if (stats_.count == 0) return results;
 
   // numpy's "linear" method, as percentile_sorted(): virtual index h = (n - 1) * q between the
   // ranks floor(h) and floor(h) + 1.
@@ -172,10 +174,10 @@ std::vector<double> Histogram::percentiles(std::span<const double> percentiles) 
   std::vector<std::uint64_t> ranks;
   for (double p : percentiles) {
     const double q = std::isnan(p) ? 0.0 : std::clamp(p, 0.0, 100.0) / 100.0;
-    const double h = static_cast<double>(count_ - 1) * q;
+    const double h = static_cast<double>(stats_.count - 1) * q;
     const double floor_h = std::floor(h);
-    const auto below = std::min(static_cast<std::uint64_t>(floor_h), count_ - 1);
-    const std::uint64_t above = std::min(below + 1, count_ - 1);
+    const auto below = std::min(static_cast<std::uint64_t>(floor_h), stats_.count - 1);
+    const std::uint64_t above = std::min(below + 1, stats_.count - 1);
     positions.push_back({below, above, h - floor_h});
     ranks.push_back(below);
     ranks.push_back(above);
@@ -186,8 +188,8 @@ std::vector<double> Histogram::percentiles(std::span<const double> percentiles) 
 
   const auto value_at = [&](std::uint64_t rank) {
     // The extreme ranks are known exactly.
-    if (rank == 0) return min_;
-    if (rank == count_ - 1) return max_;
+    if (rank == 0) return stats_.min;
+    if (rank == stats_.count - 1) return stats_.max;
     const auto it = std::lower_bound(ranks.begin(), ranks.end(), rank);
     return values[static_cast<std::size_t>(it - ranks.begin())];
   };

@@ -227,18 +227,9 @@ void RunAccumulator::merge(RunAccumulator&& other) {
       }
     }
   }
-  ttft_ms_.merge(other.ttft_ms_);
-  itl_ms_.merge(other.itl_ms_);
-  icl_ms_.merge(other.icl_ms_);
-  tpot_ms_.merge(other.tpot_ms_);
-  e2e_ms_.merge(other.e2e_ms_);
-  schedule_lag_ms_.merge(other.schedule_lag_ms_);
-  client_lag_ms_.merge(other.client_lag_ms_);
-  ttft_from_intended_ms_.merge(other.ttft_from_intended_ms_);
-  e2e_from_intended_ms_.merge(other.e2e_from_intended_ms_);
-  connect_ms_.merge(other.connect_ms_);
-  ttfa_ms_.merge(other.ttfa_ms_);
-  ttfb_ms_.merge(other.ttfb_ms_);
+  const std::array<LatencyDistribution*, 12> into = distributions();
+  const std::array<LatencyDistribution*, 12> more = other.distributions();
+  for (std::size_t i = 0; i < into.size(); ++i) into[i]->merge(*more[i]);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
   sums_ += other.sums_;

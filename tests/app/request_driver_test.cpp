@@ -1,7 +1,9 @@
 // The request driver on its own: the test is the engine (it asks next_due_ns, takes requests
 // with the times a slot became free and the request was sent, and ends each transfer) and the
-// clock (every time is chosen, counted from an epoch the test sets). What is held is what the
-// driver writes into each record: intended start, slot wait, warm-up, index, and where it stops.
+// clock (every time is chosen, counted from an epoch the test sets; where the driver reads the
+// time itself, the closed loop's and the turns' stops, FakeClock through DriverPlan::clock_ns).
+// What is held is what the driver writes into each record: intended start, slot wait, warm-up,
+// index, and where it stops.
 #include "bench/app/point/request_driver.hpp"
 
 #include <cstdint>
@@ -205,6 +207,94 @@ TEST(RequestDriver, AShardsDriverSendsEveryStrideThRequestFromItsFirst) {
     indices.push_back(sink.records.back().index);
   }
   EXPECT_EQ(indices, (std::vector<std::uint64_t>{1, 4, 7, 10}));
+}
+
+// A clock the test sets (DriverPlan::clock_ns), at an epoch a second past its zero.
+struct FakeClock {
+  std::int64_t epoch = 1'000 * kDriverMs;
+  std::int64_t now = epoch;
+  void at_ms(std::int64_t ms, std::int64_t plus_ns = 0) { now = epoch + ms * kDriverMs + plus_ns; }
+};
+
+DriverPlan driver_plan(const bench::workload::PromptSource& prompts, FakeClock& clock) {
+  DriverPlan plan = driver_plan(prompts, clock.epoch);
+  plan.clock_ns = [&clock] { return clock.now; };
+  return plan;
+}
+
+TEST(RequestDriver, ClosedLoopStartsNothingAtOrAfterItsSendUntilTime) {
+  const auto prompts = driver_prompts();
+  FakeClock clock;
+  DriverPlan plan = driver_plan(*prompts, clock);
+  plan.send_until_ns = 50 * kDriverMs;  // a warm-up by time run as a phase of its own
+  KeptRecords sink;
+  RequestDriver driver(plan, sink);
+  clock.at_ms(50, -1);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch);
+  send_one(driver, clock.epoch, 49, 49);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch);
+  clock.at_ms(50);
+  EXPECT_EQ(driver.next_due_ns(), std::nullopt);
+  EXPECT_EQ(sink.records.size(), 1u);
+}
+
+TEST(RequestDriver, ClosedLoopDurationCountsFromTheFirstMeasuredRequestNotTheWarmUp) {
+  const auto prompts = driver_prompts();
+  FakeClock clock;
+  DriverPlan plan = driver_plan(*prompts, clock);
+  plan.warmup_requests = 1;
+  plan.measured_duration_ns = 100 * kDriverMs;
+  plan.cancel_at_duration_end = true;
+  KeptRecords sink;
+  RequestDriver driver(plan, sink);
+  send_one(driver, clock.epoch, 0, 0);  // the warm-up request
+  clock.at_ms(150);                     // longer than the duration, but it has not begun
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch);
+  EXPECT_EQ(driver.cancel_at_ns(), bench::app::kNoLimitNs);
+  send_one(driver, clock.epoch, 150, 150);  // the first measured request: 100 ms from here
+  EXPECT_EQ(driver.cancel_at_ns(), clock.epoch + 250 * kDriverMs);
+  clock.at_ms(250, -1);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch);
+  clock.at_ms(250);
+  EXPECT_EQ(driver.next_due_ns(), std::nullopt);
+  ASSERT_EQ(sink.records.size(), 2u);
+  EXPECT_TRUE(sink.records[0].warmup);
+  EXPECT_FALSE(sink.records[1].warmup);
+}
+
+TEST(RequestDriver, ATurnIsDueAfterThinkingItsSlotWaitCountsAndNoneStartsPastTheDuration) {
+  FakeClock clock;
+  DriverPlan plan;
+  plan.urls = {"http://127.0.0.1:9/v1/completions"};
+  plan.request.endpoint = bench::protocol::Endpoint::completions;
+  plan.epoch_ns = clock.epoch;
+  plan.clock_ns = [&clock] { return clock.now; };
+  plan.measured_duration_ns = 1'000 * kDriverMs;
+  bench::app::SessionPlan sessions;
+  sessions.end = 1;
+  sessions.think_time.a_s = 0.5;
+  sessions.turns_of = [](std::uint64_t) {
+    return std::vector<bench::workload::UserTurn>(3, bench::workload::UserTurn{"hello", 1, 2});
+  };
+  plan.sessions = sessions;
+  KeptRecords sink;
+  RequestDriver driver(plan, sink);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch);  // the first turn is due when its session opens
+  send_one(driver, clock.epoch, 0, 2);           // sent 2 ms in, ends at 3 ms
+  clock.at_ms(503);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch + 503 * kDriverMs);  // its end + 0.5 s thinking
+  send_one(driver, clock.epoch, 510, 511);  // no slot free until 7 ms after it was due
+  clock.at_ms(1'002, -1);                   // the duration runs from the first turn's send
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch + 1'012 * kDriverMs);
+  clock.at_ms(1'002);
+  EXPECT_EQ(driver.next_due_ns(), std::nullopt);
+  ASSERT_EQ(sink.records.size(), 2u);
+  EXPECT_EQ(sink.records[0].intended_start_ns, 0);
+  EXPECT_EQ(sink.records[0].start_ns, 2 * kDriverMs);
+  EXPECT_EQ(sink.records[1].turn, 1);
+  EXPECT_EQ(sink.records[1].intended_start_ns, 503 * kDriverMs);
+  EXPECT_EQ(sink.records[1].slot_wait_ns, 7 * kDriverMs);
+  EXPECT_EQ(sink.records[1].start_ns, 511 * kDriverMs);
 }
 
 }  // namespace

@@ -8,36 +8,23 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/metrics/histogram.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/metrics/run_sums.hpp"
 #include "bench/metrics/timeline.hpp"
 
 namespace bench::metrics {
 
-/// A Histogram's contents: its exact statistics and its non-empty buckets.
-struct HistogramState {
+/// A Histogram's contents: its exact statistics (HistogramStats, histogram.hpp, with their
+/// visit_stats()) and its non-empty buckets.
+struct HistogramState : HistogramStats {
   struct Bucket {
     bool negative = false;
     int octave = 0;                // biased IEEE-754 exponent, 1..2046
     std::uint32_t sub_bucket = 0;  // 0..Histogram::kSubBuckets - 1
     std::uint64_t count = 0;
   };
-  std::uint64_t count = 0, rejected = 0, zeros = 0;
-  double min = 0, max = 0, mean = 0, m2 = 0;  // m2: sum of squared deviations (Welford)
   std::vector<Bucket> buckets;
-
-  /// visit(name, a.field, b.field, ...) for its statistics (all but the buckets), in one order:
-  /// a shard's saved histogram and its reading (results/shard_state.cpp) go through it.
-  template <typename Visit, typename... States>
-  static void visit_stats(Visit&& field, States&... h) {
-    field("count", h.count...);
-    field("rejected", h.rejected...);
-    field("zeros", h.zeros...);
-    field("min", h.min...);
-    field("max", h.max...);
-    field("mean", h.mean...);
-    field("m2", h.m2...);
-  }
 };
 
 /// A LatencyDistribution's contents: its raw values while exact, else its histogram.

@@ -34,6 +34,32 @@ namespace bench::metrics {
 
 struct HistogramState;  // accumulator_state.hpp
 
+/// A Histogram's exact statistics, kept beside its buckets. Its saved contents (HistogramState)
+/// carry the same struct, copied whole, and visit_stats() is the one list of their names: a new
+/// statistic is its member and one line there.
+struct HistogramStats {
+  std::uint64_t count = 0;     // finite values recorded
+  std::uint64_t rejected = 0;  // NaN and infinite values left out
+  std::uint64_t zeros = 0;     // zero and subnormal values
+  double min = 0, max = 0;     // of the finite values; meaningless while count is 0
+  // Running mean and sum of squared deviations (Welford; batches and merges by Chan et al.'s
+  // pairwise update), stable where a plain sum of squares is not.
+  double mean = 0, m2 = 0;
+
+  /// visit(name, a.field, b.field, ...) for each statistic of those given, in one order: a
+  /// shard's saved histogram and its reading (results/shard_state.cpp) go through it.
+  template <typename Visit, typename... Stats>
+  static void visit_stats(Visit&& field, Stats&... h) {
+    field("count", h.count...);
+    field("rejected", h.rejected...);
+    field("zeros", h.zeros...);
+    field("min", h.min...);
+    field("max", h.max...);
+    field("mean", h.mean...);
+    field("m2", h.m2...);
+  }
+};
+
 class Histogram {
  public:
   static constexpr int kSubBucketBits = 10;
@@ -46,11 +72,11 @@ class Histogram {
   /// Adds everything `other` recorded: the result is as if every value had been recorded here.
   void merge(const Histogram& other);
 
-  std::uint64_t count() const { return count_; }
-  std::uint64_t rejected() const { return rejected_; }  // NaN and infinite values left out
-  double min() const;                                   // exact; 0 when empty
-  double max() const;                                   // exact; 0 when empty
-  double mean() const { return mean_; }                 // exact up to rounding; 0 when empty
+  std::uint64_t count() const { return stats_.count; }
+  std::uint64_t rejected() const { return stats_.rejected; }  // NaN and infinite values left out
+  double min() const;                                         // exact; 0 when empty
+  double max() const;                                         // exact; 0 when empty
+  double mean() const { return stats_.mean; }                 // exact up to rounding; 0 when empty
   double stddev() const;  // population standard deviation (numpy's default), as summarize()
 
   /// Percentile p (0..100) by numpy's linear interpolation, within kMaxRelativeError of the
@@ -88,13 +114,7 @@ class Histogram {
   std::vector<double> values_at_ranks(const std::vector<std::uint64_t>& ranks) const;
 
   Magnitudes positive_, negative_;
-  std::uint64_t zeros_ = 0;  // zero and subnormal values
-  std::uint64_t count_ = 0;
-  std::uint64_t rejected_ = 0;
-  double min_ = 0, max_ = 0;
-  // Running mean and sum of squared deviations (Welford; batches and merges by Chan et al.'s
-  // pairwise update), stable where a plain sum of squares is not.
-  double mean_ = 0, m2_ = 0;
+  HistogramStats stats_;
 };
 
 }  // namespace bench::metrics

@@ -249,8 +249,10 @@ class RunAccumulator {
   void add_latencies(const RequestRecord& record);
   std::optional<SteadyLatencies> steady_latencies(const SteadyState& window, std::int64_t completed,
                                                   SteadyLatencyGap& gap) const;
-  std::array<LatencyDistribution*, 12> distributions();              // every one below
-  std::array<const LatencyDistribution*, 12> distributions() const;  // the same, in order
+  // Every distribution below, in one order (kAccumulatorDistributions'): the constructor,
+  // merge(), state() and from_state() go through it, so a new one is its member and its entry.
+  std::array<LatencyDistribution*, 12> distributions();
+  std::array<const LatencyDistribution*, 12> distributions() const;  // the same, read only
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;

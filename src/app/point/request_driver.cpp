@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "bench/images/image_parts.hpp"
-#include "bench/util/clock.hpp"
 
 namespace bench::app {
 
@@ -174,7 +173,7 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
   }
   // Closed loop: every request is due at once; the engine's concurrency limit paces them.
   if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
-  const std::int64_t since_epoch = now_ns() - plan_.epoch_ns;
+  const std::int64_t since_epoch = plan_.clock_ns() - plan_.epoch_ns;
   if (since_epoch >= plan_.send_until_ns) return std::nullopt;
   const std::int64_t end = measured_end_ns();
   if (end != kNoLimitNs && since_epoch >= end) return std::nullopt;
@@ -187,7 +186,7 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
 // --duration.
 std::optional<std::int64_t> RequestDriver::next_turn_due_ns() {
   const std::int64_t end = measured_end_ns();
-  if (end != kNoLimitNs && now_ns() - plan_.epoch_ns >= end) return std::nullopt;
+  if (end != kNoLimitNs && plan_.clock_ns() - plan_.epoch_ns >= end) return std::nullopt;
   const std::optional<std::int64_t> due = sessions_->next_due_ns();
   if (!due || *due == SessionScheduler::kAwaitingReply) return due;
   return plan_.epoch_ns + *due;

@@ -10,6 +10,7 @@
 // --reuse-prompts, prompt i mod n of stream 0), and in an open loop is due at offsets[i] after
 // the epoch.
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -30,6 +31,7 @@
 #include "bench/protocol/stream_reader.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/redact.hpp"
 #include "bench/util/trace_context.hpp"
 #include "bench/workload/prompt.hpp"
@@ -71,6 +73,9 @@ struct DriverPlan {
   std::optional<std::int64_t> output_len_override;
   std::size_t lookahead = 64;  // request bodies made ahead at most
   std::int64_t epoch_ns = 0;   // steady clock: record times and schedule offsets count from it
+  // The steady clock (ns) the closed loop and the turns read to stop at send_until_ns and at
+  // --duration's end: bench::now_ns, or a test's own. Every other time comes from the engine.
+  std::function<std::int64_t()> clock_ns = now_ns;
   // Open loop: request i is due at its offset in this schedule after the epoch, and there are
   // schedule->size() requests in all. Null: closed loop, every request due as soon as a slot
   // is free. Outlives the driver.
