@@ -56,18 +56,33 @@ std::string input_split_counts(const RunSummary& s) {
   return "n/a (not disclosed by the server)";
 }
 
-std::string reasoning_source(const metrics::ReasoningSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
-                               (split.from_chunks > 0 ? 1 : 0);
+// How a split of the output (reasoning, tool calls) was counted, in the words of that split:
+// one source named, or every source with its count when requests differed.
+struct SplitSourceWords {
+  const char* chunks;          // what the chunk estimate counted ("reasoning chunks")
+  const char* tokenizer_only;  // the line when the tokenizer counted every request
+  const char* chunks_only;     // ... when every count is the chunk estimate
+  const char* usage_only;      // ... when the server's usage said every count
+};
+
+std::string split_source(std::int64_t from_usage, std::int64_t from_tokenizer,
+                         std::int64_t from_chunks, const SplitSourceWords& words) {
+  const int sources =
+      (from_usage > 0 ? 1 : 0) + (from_tokenizer > 0 ? 1 : 0) + (from_chunks > 0 ? 1 : 0);
   if (sources > 1) {
     return fmt::format(
-        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-        "from reasoning chunks",
-        split.from_usage, split.from_tokenizer, split.from_chunks);
+        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED from {}",
+        from_usage, from_tokenizer, from_chunks, words.chunks);
   }
-  if (split.from_tokenizer > 0) return "counted by the tokenizer: usage did not say";
-  if (split.from_chunks > 0) return "ESTIMATE from reasoning chunks: usage did not say";
-  return "from server usage";
+  if (from_tokenizer > 0) return words.tokenizer_only;
+  if (from_chunks > 0) return words.chunks_only;
+  return words.usage_only;
+}
+
+std::string reasoning_source(const metrics::ReasoningSplit& split) {
+  return split_source(split.from_usage, split.from_tokenizer, split.from_chunks,
+                      {"reasoning chunks", "counted by the tokenizer: usage did not say",
+                       "ESTIMATE from reasoning chunks: usage did not say", "from server usage"});
 }
 
 // Reasoning models: how the output split, and how that was known; nothing when no request
@@ -85,17 +100,10 @@ void write_reasoning_counts(Writer& w, const RunSummary& s) {
 }
 
 std::string tool_call_source(const metrics::ToolCallSplit& split) {
-  const std::int64_t sources = (split.from_usage > 0 ? 1 : 0) + (split.from_tokenizer > 0 ? 1 : 0) +
-                               (split.from_chunks > 0 ? 1 : 0);
-  if (sources > 1) {
-    return fmt::format(
-        "mixed: {} from server usage, {} counted by the tokenizer, {} ESTIMATED "
-        "from tool-call chunks",
-        split.from_usage, split.from_tokenizer, split.from_chunks);
-  }
-  if (split.from_tokenizer > 0) return "counted by the tokenizer on names and arguments";
-  if (split.from_chunks > 0) return "ESTIMATE from tool-call chunks";
-  return "from server usage: answers of tool calls alone";
+  return split_source(
+      split.from_usage, split.from_tokenizer, split.from_chunks,
+      {"tool-call chunks", "counted by the tokenizer on names and arguments",
+       "ESTIMATE from tool-call chunks", "from server usage: answers of tool calls alone"});
 }
 
 // Tool calls: the output tokens spent on them, their share, the calls made, and how the count
