@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/cli/values.hpp"
+#include "bench/metrics/figures.hpp"
+#include "bench/protocol/endpoint.hpp"
 
 namespace bench::cli {
 namespace {
@@ -124,7 +126,7 @@ void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
 void finish_tool_flags(RunOptions& run, const RawToolFlags& raw) {
   const bool any =
       !raw.tools_path.empty() || !raw.tool_choice.empty() || !raw.response_format.empty();
-  if (any && run.endpoint != protocol::Endpoint::chat) {
+  if (any && !protocol::produces(run.endpoint, metrics::Figure::tool_calls)) {
     const char* flag = !raw.tools_path.empty()    ? "--tools"
                        : !raw.tool_choice.empty() ? "--tool-choice"
                                                   : "--response-format";

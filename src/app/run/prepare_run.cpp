@@ -62,7 +62,7 @@ void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine, Pr
   const bool quiet = plan.output.quiet;
   const bool includes_template = plan.tokenizer.input_len_includes_template;
   if (!quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
-  if (prepared.request.endpoint != protocol::Endpoint::chat) return;
+  if (!protocol::takes_messages(prepared.request.endpoint)) return;
   prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
   if (!prepared.template_overhead && includes_template) {
     throw RunError(
