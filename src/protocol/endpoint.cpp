@@ -9,6 +9,7 @@
 
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/protocol/openai.hpp"
+#include "bench/protocol/responses.hpp"
 
 namespace bench::protocol {
 namespace {
@@ -21,6 +22,11 @@ using metrics::Figure;
 constexpr UsageSchema kChatUsage{"usage.prompt_tokens", "usage.completion_tokens",
                                  "usage.prompt_tokens_details.cached_tokens",
                                  "usage.completion_tokens_details.reasoning_tokens"};
+
+// The Responses API's usage, in its final response object (responses.hpp).
+constexpr UsageSchema kResponsesUsage{"response.usage.input_tokens", "response.usage.output_tokens",
+                                      "response.usage.input_tokens_details.cached_tokens",
+                                      "response.usage.output_tokens_details.reasoning_tokens"};
 
 constexpr std::array kEndpoints = {
     EndpointSpec{
@@ -55,6 +61,23 @@ constexpr std::array kEndpoints = {
         .interpret = interpret_chunk_into,
         .usage = kChatUsage,
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input},
+    },
+    // Its image inputs (input_image parts) are not sent: --images-per-request stays chat's.
+    EndpointSpec{
+        .id = Endpoint::responses,
+        .name = "responses",
+        .path = "/v1/responses",
+        .help = "responses (/v1/responses)",
+        .input = InputShape::messages,
+        .token_ids = false,
+        .per_chunk_usage = false,
+        .prompt_body = responses_prompt_body,
+        .messages_body = responses_messages_body,
+        .named_events = true,
+        .interpret = interpret_responses_event,
+        .usage = kResponsesUsage,
+        .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
+                    Figure::reasoning, Figure::tool_calls},
     },
 };
 

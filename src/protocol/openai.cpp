@@ -8,10 +8,12 @@
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/util/text.hpp"
 #include "bench/util/utf8.hpp"
+#include "server_json.hpp"
 
 namespace bench::protocol {
 
-namespace {
+// The readers of server JSON that the endpoints' units share (server_json.hpp).
+namespace server_json {
 
 using nlohmann::json;
 
@@ -109,7 +111,9 @@ std::string message_of_error(const json& error) {
   return excerpt(error.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-}  // namespace
+}  // namespace server_json
+
+using namespace server_json;
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 namespace bench::protocol {
 
-enum class Endpoint { completions, chat };
+enum class Endpoint { completions, chat, responses };
 
 struct RequestOptions;
 struct Chunk;
@@ -65,8 +65,8 @@ const EndpointSpec& endpoint_spec(Endpoint endpoint);
 /// The endpoint of that name, or nullopt.
 std::optional<Endpoint> find_endpoint(std::string_view name);
 
-std::string_view endpoint_name(Endpoint endpoint);  // "completions" / "chat"
-std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions" / "/v1/chat/completions"
+std::string_view endpoint_name(Endpoint endpoint);  // "completions", "chat", "responses"
+std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions", ...
 
 /// The endpoint takes messages (and renders them by a chat template) rather than a prompt.
 bool takes_messages(Endpoint endpoint);

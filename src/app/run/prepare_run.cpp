@@ -155,6 +155,7 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   prepared.request.continuous_usage_stats =
       per_chunk_usage == cli::PerChunkUsage::on ||
       (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+       protocol::endpoint_spec(prepared.request.endpoint).per_chunk_usage &&
        probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
                              *prepared.redactor));
   if (plan.server.answer_check) {
