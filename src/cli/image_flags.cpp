@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "bench/cli/values.hpp"
+#include "bench/metrics/figures.hpp"
+#include "bench/protocol/endpoint.hpp"
 
 namespace bench::cli {
 namespace {
@@ -34,7 +36,7 @@ void finish_image_flags(const CLI::App& app, RunOptions& run, const RawImageFlag
     }
     return;
   }
-  if (run.endpoint != protocol::Endpoint::chat) {
+  if (!protocol::produces(run.endpoint, metrics::Figure::images)) {
     throw UsageError(fmt::format(
         "--images-per-request: applies to --endpoint chat, not {} (a prompt has no image parts)",
         protocol::endpoint_name(run.endpoint)));

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <optional>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "bench/cli/shard_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
 #include "bench/cli/values.hpp"
+#include "bench/protocol/endpoint.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::cli {
@@ -161,6 +163,23 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
 }
 
+// --endpoint's words and help, from the endpoint table.
+std::vector<protocol::Endpoint> endpoint_choices() {
+  std::vector<protocol::Endpoint> choices;
+  for (const protocol::EndpointSpec& spec : protocol::endpoints()) choices.push_back(spec.id);
+  return choices;
+}
+
+std::string endpoint_help() {
+  const auto rows = protocol::endpoints();
+  std::string help;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) help += i + 1 == rows.size() ? " or " : ", ";
+    help += rows[i].help;
+  }
+  return help;
+}
+
 }  // namespace
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
@@ -176,9 +195,8 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "With several --base-url: one whole number 1..1000 per server, in their order, "
                  "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
                  "shard agrees)");
-  add_choice(app, "--endpoint", run.endpoint,
-             {protocol::Endpoint::chat, protocol::Endpoint::completions}, protocol::endpoint_name,
-             "API to call: chat (/v1/chat/completions) or completions (/v1/completions)");
+  add_choice(app, "--endpoint", run.endpoint, endpoint_choices(), protocol::endpoint_name,
+             "API to call: " + endpoint_help());
   app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
   app.add_option("--api-key", run.api_key,
                  "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
@@ -222,8 +240,9 @@ namespace {
 // Refused before anything is sent: token ids only fit /v1/completions' prompt, and the template
 // is only counted in when a tokenizer measures it on a chat endpoint.
 void check_token_flags(const RunOptions& run) {
-  const bool chat = run.endpoint == protocol::Endpoint::chat;
-  if (run.dataset.kind == workload::DatasetKind::random_ids && chat) {
+  const bool chat = protocol::takes_messages(run.endpoint);
+  if (run.dataset.kind == workload::DatasetKind::random_ids &&
+      !protocol::endpoint_spec(run.endpoint).token_ids) {
     throw UsageError(
         "--dataset random-ids: token ids are sent as /v1/completions' prompt; add "
         "--endpoint completions");
@@ -376,6 +395,11 @@ void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
     run.max_error_rate_given = true;
   }
   for (const gate::Gate& gate : run.gates) {
+    if (const auto refusal = gate::check_produced(gate::flag_of(gate.kind), gate.metric,
+                                                  protocol::endpoint_spec(run.endpoint).figures,
+                                                  protocol::endpoint_name(run.endpoint))) {
+      throw UsageError(*refusal);
+    }
     if ((gate.metric == "goodput" || gate.metric == "good_requests") && !run.goodput.any()) {
       throw UsageError(fmt::format("{}: '{}' needs --goodput (which SLOs make a request good)",
                                    gate::flag_of(gate.kind), gate.spec));

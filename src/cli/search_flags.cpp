@@ -9,6 +9,7 @@
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/gate/slo.hpp"
+#include "bench/protocol/endpoint.hpp"
 #include "bench/util/text.hpp"
 
 namespace bench::cli {
@@ -125,6 +126,11 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
   for (const std::string& spec : raw.slos) {
     auto parsed = gate::parse_slo(spec);
     if (const auto* error = std::get_if<gate::GateError>(&parsed)) throw UsageError(error->message);
+    if (const auto refusal = gate::check_produced("--slo", std::get<gate::Gate>(parsed).metric,
+                                                  protocol::endpoint_spec(run.endpoint).figures,
+                                                  protocol::endpoint_name(run.endpoint))) {
+      throw UsageError(*refusal);
+    }
     search.slos.push_back(std::get<gate::Gate>(parsed));
   }
   parse_resolution(raw.resolution, search);

@@ -8,13 +8,15 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/cli/values.hpp"
+#include "bench/metrics/figures.hpp"
+#include "bench/protocol/endpoint.hpp"
 
 namespace bench::cli {
 namespace {
 
 using nlohmann::json;
 
-constexpr const char* kToolGroup = "Tool calls and structured output (chat)";
+constexpr const char* kToolGroup = "Tool calls and structured output (chat, responses)";
 
 std::string read_whole_file(const std::string& flag, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -102,13 +104,24 @@ json read_response_format(const std::string& value) {
   return format;
 }
 
+// "chat or responses": the endpoints that can produce `figure`, from the endpoint table.
+std::string endpoints_producing(metrics::Figure figure) {
+  std::string names;
+  for (const protocol::EndpointSpec& spec : protocol::endpoints()) {
+    if (!spec.figures.has(figure)) continue;
+    if (!names.empty()) names += " or ";
+    names += spec.name;
+  }
+  return names;
+}
+
 }  // namespace
 
 void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
   app.add_option("--tools", raw.tools_path,
                  "A JSON file of OpenAI tool definitions ([{\"type\": \"function\", "
                  "\"function\": {\"name\", \"parameters\"}}]) sent as \"tools\" in every "
-                 "request (chat)")
+                 "request (chat, responses)")
       ->group(kToolGroup);
   app.add_option("--tool-choice", raw.tool_choice,
                  "Sent as \"tool_choice\": auto, required, none, or the name of a tool in "
@@ -117,18 +130,19 @@ void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
   app.add_option("--response-format", raw.response_format,
                  "An OpenAI response_format object, as JSON or a file holding it (e.g. "
                  "{\"type\": \"json_schema\", \"json_schema\": {\"name\", \"schema\"}}): guided "
-                 "decoding, part of the workload (chat)")
+                 "decoding, part of the workload (chat, responses)")
       ->group(kToolGroup);
 }
 
 void finish_tool_flags(RunOptions& run, const RawToolFlags& raw) {
   const bool any =
       !raw.tools_path.empty() || !raw.tool_choice.empty() || !raw.response_format.empty();
-  if (any && run.endpoint != protocol::Endpoint::chat) {
+  if (any && !protocol::produces(run.endpoint, metrics::Figure::tool_calls)) {
     const char* flag = !raw.tools_path.empty()    ? "--tools"
                        : !raw.tool_choice.empty() ? "--tool-choice"
                                                   : "--response-format";
-    throw UsageError(fmt::format("{}: applies to --endpoint chat, not {}", flag,
+    throw UsageError(fmt::format("{}: applies to --endpoint {}, not {}", flag,
+                                 endpoints_producing(metrics::Figure::tool_calls),
                                  protocol::endpoint_name(run.endpoint)));
   }
   std::set<std::string> names;

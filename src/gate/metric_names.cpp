@@ -70,4 +70,13 @@ std::optional<std::string> check_metric(std::string_view flag, std::string_view 
       flag, metric);
 }
 
+std::optional<std::string> check_produced(std::string_view flag, std::string_view metric,
+                                          const metrics::FigureSet& produced,
+                                          std::string_view endpoint) {
+  const std::optional<metrics::Figure> figure = results::figure_of_key(metric_key(metric));
+  if (!figure || produced.has(*figure)) return std::nullopt;
+  return fmt::format("{}: '{}' is a figure of {}, which --endpoint {} does not produce", flag,
+                     metric, metrics::figure_name(*figure), endpoint);
+}
+
 }  // namespace bench::gate

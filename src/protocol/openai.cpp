@@ -8,10 +8,12 @@
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/util/text.hpp"
 #include "bench/util/utf8.hpp"
+#include "server_json.hpp"
 
 namespace bench::protocol {
 
-namespace {
+// The readers of server JSON that the endpoints' units share (server_json.hpp).
+namespace server_json {
 
 using nlohmann::json;
 
@@ -109,20 +111,15 @@ std::string message_of_error(const json& error) {
   return excerpt(error.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
-}  // namespace
+}  // namespace server_json
 
-std::string_view endpoint_name(Endpoint endpoint) {
-  return endpoint == Endpoint::chat ? "chat" : "completions";
-}
-
-std::string_view endpoint_path(Endpoint endpoint) {
-  return endpoint == Endpoint::chat ? "/v1/chat/completions" : "/v1/completions";
-}
+using namespace server_json;
 
 namespace {
 
 // Everything of the body but the input: model, max_tokens, streaming with usage, options.
-void complete_body(const RequestOptions& options, json& body) {
+// `chat`: the chat API's tools, tool_choice and response_format go too.
+void complete_body(const RequestOptions& options, json& body, bool chat) {
   body["model"] = options.model;
   body["max_tokens"] = options.max_tokens;
   body["stream"] = true;
@@ -132,7 +129,7 @@ void complete_body(const RequestOptions& options, json& body) {
   if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
   if (options.ignore_eos) body["ignore_eos"] = true;
   if (options.temperature) body["temperature"] = *options.temperature;
-  if (options.endpoint == Endpoint::chat) {
+  if (chat) {
     if (!options.tools.is_null()) body["tools"] = options.tools;
     if (!options.tool_choice.is_null()) body["tool_choice"] = options.tool_choice;
     if (!options.response_format.is_null()) body["response_format"] = options.response_format;
@@ -142,8 +139,8 @@ void complete_body(const RequestOptions& options, json& body) {
   if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
 }
 
-std::string finish_body(const RequestOptions& options, json& body) {
-  complete_body(options, body);
+std::string finish_body(const RequestOptions& options, json& body, bool chat) {
+  complete_body(options, body, chat);
   // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -151,19 +148,33 @@ std::string finish_body(const RequestOptions& options, json& body) {
 }  // namespace
 
 std::string build_request_body(const RequestOptions& options, std::string_view prompt) {
-  json body = json::object();
-  if (options.endpoint == Endpoint::chat) {
-    body["messages"] = json::array({json{{"role", "user"}, {"content", std::string(prompt)}}});
-  } else {
-    body["prompt"] = std::string(prompt);
-  }
-  return finish_body(options, body);
+  return endpoint_spec(options.endpoint).prompt_body(options, prompt);
 }
 
 std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages) {
+  const EndpointSpec& spec = endpoint_spec(options.endpoint);
+  if (spec.messages_body != nullptr) return spec.messages_body(options, messages);
+  // A prompt endpoint asked for messages anyway sends them, with none of chat's own options.
   json body = json::object();
   body["messages"] = messages;
-  return finish_body(options, body);
+  return finish_body(options, body, false);
+}
+
+std::string completions_prompt_body(const RequestOptions& options, std::string_view prompt) {
+  json body = json::object();
+  body["prompt"] = std::string(prompt);
+  return finish_body(options, body, false);
+}
+
+std::string chat_prompt_body(const RequestOptions& options, std::string_view prompt) {
+  return chat_messages_body(
+      options, json::array({json{{"role", "user"}, {"content", std::string(prompt)}}}));
+}
+
+std::string chat_messages_body(const RequestOptions& options, const nlohmann::json& messages) {
+  json body = json::object();
+  body["messages"] = messages;
+  return finish_body(options, body, true);
 }
 
 json tool_choice_value(std::string_view choice) {
@@ -172,8 +183,10 @@ json tool_choice_value(std::string_view choice) {
 }
 
 bool asks_per_chunk_usage(const RequestOptions& options) {
+  const EndpointSpec& spec = endpoint_spec(options.endpoint);
+  if (!spec.per_chunk_usage) return false;
   json body = json::object();
-  complete_body(options, body);
+  complete_body(options, body, spec.figures.has(metrics::Figure::tool_calls));
   const auto stream_options = body.find("stream_options");
   if (stream_options == body.end() || !stream_options->is_object()) return false;
   const auto asked = stream_options->find("continuous_usage_stats");
@@ -184,7 +197,7 @@ std::string build_token_ids_request_body(const RequestOptions& options,
                                          const std::vector<std::int32_t>& prompt_ids) {
   json body = json::object();
   body["prompt"] = prompt_ids;
-  return finish_body(options, body);
+  return finish_body(options, body, false);
 }
 
 Chunk interpret_chunk(std::string_view data) {

@@ -142,14 +142,15 @@ bool StreamReader::on_event(const sse::Event& event) {
     fail(ErrorClass::stream_error, message.empty() ? "error event" : message);
     return false;
   }
-  // Only the default "message" type carries OpenAI chunks; other named events are not ours.
-  if (event.type != "message") return true;
+  // Chat and completions chunks come as the default "message" type: other named events are not
+  // theirs. An endpoint whose events name their type reads them all.
+  if (event.type != "message" && !endpoint_->named_events) return true;
 
   ++data_events_;
   // One Chunk reused for every event: its strings keep their capacity, so the hot path does not
   // allocate per chunk (docs/performance.md).
   Chunk& chunk = chunk_;
-  interpret_chunk_into(event.data, chunk);
+  endpoint_->interpret(event.data, chunk);
   switch (chunk.kind) {
     case Chunk::Kind::done: record.saw_done = true; return true;
     case Chunk::Kind::error: fail(ErrorClass::stream_error, chunk.error_message); return false;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/protocol/endpoint.hpp"
 #include "bench/report/answer_check.hpp"
 #include "bench/report/svg_chart.hpp"
 #include "bench/results/answer_check.hpp"
@@ -107,11 +108,12 @@ footer { margin-top: 22px; color: var(--muted); font-size: 12px; text-align: cen
 @media print { body { background: var(--paper); } section.card, figure { break-inside: avoid; } }
 )css";
 
-// The endpoint with its path, as a user configured it.
+// The endpoint with its path, as the endpoint table names it; a name it does not know as it is.
 std::string endpoint_label(const json& run) {
   const std::string endpoint = view::text(run, "endpoint");
-  if (endpoint == "chat") return "chat (/v1/chat/completions)";
-  if (endpoint == "completions") return "completions (/v1/completions)";
+  if (const auto known = protocol::find_endpoint(endpoint)) {
+    return std::string(protocol::endpoint_spec(*known).help);
+  }
   return endpoint.empty() ? "-" : endpoint;
 }
 

@@ -273,21 +273,55 @@ void add_efficiency(Rows& rows) {
   }
 }
 
+// Runs `add` and marks the rows it added as figures of kind `figure`.
+template <typename Add>
+void add_of_kind(Rows& rows, std::optional<metrics::Figure> figure, Add add) {
+  const std::size_t first = rows.size();
+  add(rows);
+  for (std::size_t i = first; i < rows.size(); ++i) rows[i].figure = figure;
+}
+
+// The kind of each distribution of kDistributions, in its order: end-to-end latency is every
+// run's.
+constexpr std::optional<metrics::Figure> kDistributionKinds[] = {
+    metrics::Figure::ttft, metrics::Figure::token_gaps, metrics::Figure::token_gaps,
+    metrics::Figure::token_gaps, std::nullopt};
+static_assert(std::size(kDistributionKinds) == kDistributions.size());
+
+// Single rows of the groups above that are of a kind the rest of their group is not.
+void mark_single_rows(Rows& rows) {
+  const std::pair<std::string_view, metrics::Figure> kinds[] = {
+      {"total_output_tokens", metrics::Figure::output_tokens},
+      {key::output_throughput, metrics::Figure::output_tokens},
+      {key::mean_completion_tokens, metrics::Figure::output_tokens},
+      {"total_text_chunks", metrics::Figure::token_gaps},
+      {"median_ttft_from_intended_ms", metrics::Figure::ttft},
+      {"p99_ttft_from_intended_ms", metrics::Figure::ttft},
+  };
+  for (RunFigure& row : rows) {
+    for (const auto& [key, figure] : kinds) {
+      if (row.key == key) row.figure = figure;
+    }
+  }
+}
+
 Rows make_run_figures() {
   Rows rows;
   add_counts_and_throughput(rows);
-  add_input_split(rows);
+  add_of_kind(rows, metrics::Figure::cached_input, add_input_split);
   add_concurrency(rows);
   for (std::size_t i = 0; i < kDistributions.size(); ++i) {
-    add_distribution(rows, kDistributions[i], kDistributionFields[i]);
+    add_of_kind(rows, kDistributionKinds[i],
+                [i](Rows& r) { add_distribution(r, kDistributions[i], kDistributionFields[i]); });
   }
   add_connections_and_lag(rows);
   add_lengths_and_load(rows);
-  add_reasoning(rows);
-  add_tool_calls(rows);
+  add_of_kind(rows, metrics::Figure::reasoning, add_reasoning);
+  add_of_kind(rows, metrics::Figure::tool_calls, add_tool_calls);
   add_efficiency(rows);
   // Time to response headers: null when no response reported it.
   add_distribution(rows, key::ttfb, &RunSummary::ttfb_ms);
+  mark_single_rows(rows);
   return rows;
 }
 

@@ -3,11 +3,13 @@
 // (json_report.cpp) writes every row and run_metric_names() (the names a gate may test) is
 // their keys, so the list of names and what is written are one table. A new figure is one row.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/metrics/figures.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/writer.hpp"
 
@@ -24,6 +26,9 @@ struct RunFigure {
   std::string key;
   // The value: a number, or null (never 0) when unknown; "inf" for an unlimited request_rate.
   std::function<nlohmann::json(const FigureInput&)> value;
+  // The kind of figure it is, which an endpoint may not produce (metrics/figures.hpp); none
+  // for the figures every run has (counts, end-to-end latency, load).
+  std::optional<metrics::Figure> figure = std::nullopt;
 };
 
 /// A figure that needs every request's input token count: null when one is unknown.

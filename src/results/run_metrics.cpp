@@ -25,6 +25,13 @@ const std::vector<std::string>& run_metric_names() {
   return names;
 }
 
+std::optional<metrics::Figure> figure_of_key(std::string_view key) {
+  for (const RunFigure& figure : run_figures()) {
+    if (figure.key == key) return figure.figure;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> numeric_keys(const nlohmann::json& results) {
   const nlohmann::json* run = &results;
   if (is_sweep(results) && !results[key::points].empty()) run = &results[key::points][0];

@@ -89,7 +89,9 @@ struct SimServer::Impl final : private TokenSink {
   std::int64_t received_ns(const msghdr& message) const;
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
-  void start_completion(Connection& connection, const HttpRequest& http, bool chat);
+  // `responses`: POST /v1/responses, read as the chat request it amounts to (responses_api.hpp).
+  void start_completion(Connection& connection, const HttpRequest& http, bool chat,
+                        bool responses = false);
   Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
                     bool chat, StreamId id, const FaultPlan& plan);
   bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bench/sim/faults.hpp"
+#include "bench/sim/responses_api.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/words.hpp"
 #include "server_impl.hpp"
@@ -180,8 +181,19 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   mark_dirty(connection);
 }
 
-void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http, bool chat) {
-  ParsedCompletionRequest parsed = parse_completion_request(http.body, chat, counter);
+void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http, bool chat,
+                                       bool responses) {
+  ResponsesAsChat as_chat;
+  if (responses) {
+    as_chat = chat_body_of_responses(http.body);
+    if (!as_chat.chat_body) {
+      send_error(connection, 400, as_chat.error, http.keep_alive);
+      served.fetch_add(1);
+      return;
+    }
+  }
+  const std::string_view body = responses ? std::string_view(*as_chat.chat_body) : http.body;
+  ParsedCompletionRequest parsed = parse_completion_request(body, chat, counter);
   if (!parsed.request) {
     send_error(connection, 400, parsed.error, http.keep_alive);
     served.fetch_add(1);
@@ -192,6 +204,12 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   const FaultPlan plan = draw_fault_plan(options, request_seed);
   const StreamId id = next_stream_id++;
   Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
+  if (responses) {
+    stream.shape.responses = true;
+    stream.shape.id = fmt::format("resp-{}", id);
+    stream.trace.id = stream.shape.id;
+    stream.trace.responses = true;
+  }
   // Without max_tokens a request may generate up to the context's end, as vLLM allows; the
   // simulator's default output length stops it sooner.
   const std::int64_t max_tokens = stream.request.max_tokens.value_or(
@@ -223,7 +241,7 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   std::int64_t cached_tokens = -1;
   if (prefix_cache) {
     cached_tokens =
-        prefix_cache->admit(prompt_block_hashes(http.body, chat), stream.request.prompt_tokens);
+        prefix_cache->admit(prompt_block_hashes(body, chat), stream.request.prompt_tokens);
     stream.trace.cached_prompt_tokens = cached_tokens;
   }
   stream.cached_prompt_tokens = cached_tokens;

@@ -263,6 +263,7 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
   const std::string& path = request.target;
   const bool completions = path == "/v1/completions";
   const bool chat = path == "/v1/chat/completions";
+  const bool responses = path == "/v1/responses";
   if (path == "/v1/models" || path == "/health") {
     if (request.method != "GET") {
       send_error(connection, 405, "use GET for " + path, request.keep_alive);
@@ -295,13 +296,13 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     flush_prefix_cache(connection, request);
     return;
   }
-  if (completions || chat) {
+  if (completions || chat || responses) {
     if (request.method != "POST") {
       send_error(connection, 405, "use POST for " + path, request.keep_alive);
       served.fetch_add(1);
       return;
     }
-    start_completion(connection, request, chat);
+    start_completion(connection, request, chat || responses, responses);
     return;
   }
   if (answer_tokenizer_route(connection, request)) return;

@@ -17,6 +17,12 @@ StreamRenderer::StreamRenderer(StreamSetup setup)
   }
   setup_.reasoning_tokens = std::min(setup_.reasoning_tokens, setup_.target_tokens);
   setup_.shape.crlf = setup_.plan.crlf;
+  if (setup_.shape.responses) {
+    // Usage comes once, in the final response: llama.cpp's placement quirks are chat's.
+    setup_.continuous_usage = false;
+    setup_.usage_on_last_chunk = false;
+    responses_.emplace(setup_.shape);
+  }
   words_ = {setup_.answers, setup_.text_seed, setup_.canned_answer,
             std::max<std::int64_t>(0, setup_.reasoning_tokens)};
 }
@@ -76,6 +82,11 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
     append_tool_call_arguments(first + reasoning, tokens - reasoning);
     const bool names = first + reasoning == std::max<std::int64_t>(0, setup_.reasoning_tokens);
     step.tool_call_chunk = true;
+    if (responses_) {
+      responses_->reasoning(events_, reasoning_text_);
+      responses_->tool_call(events_, names ? std::string_view(setup_.tool_name) : "", arguments_);
+      return;
+    }
     append_tool_call_event(events_, setup_.shape, reasoning_text_,
                            names ? std::string_view(setup_.tool_name) : std::string_view(),
                            arguments_, finish_reason, usage);
@@ -84,6 +95,11 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
   append_generated_text(text_, words_, first + reasoning, tokens - reasoning);
   step.answer_chunk = reasoning < tokens;
   answer_hash_.add(text_);
+  if (responses_) {
+    responses_->reasoning(events_, reasoning_text_);
+    if (reasoning < tokens) responses_->answer(events_, text_);
+    return;
+  }
   if (reasoning > 0) {
     append_reasoning_event(events_, setup_.shape, reasoning_text_, text_, finish_reason, usage);
   } else {
@@ -95,7 +111,9 @@ void StreamRenderer::begin(std::string& out) {
   append_stream_head(out, setup_.keep_alive, setup_.close_after_stream);
   events_.clear();
   comment(events_);
-  if (setup_.shape.chat && !setup_.no_role_chunk) {
+  if (responses_) {
+    responses_->begin(events_);
+  } else if (setup_.shape.chat && !setup_.no_role_chunk) {
     // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
     const Usage usage = usage_so_far();
     const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
@@ -130,6 +148,7 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
                                          : setup_.stopped_by_length ? "length"
                                          : setup_.tool_name.empty() ? "stop"
                                                                     : "tool_calls";
+  if (last) finish_reason_ = finish_reason;
   Usage usage;
   comment(events_);
   append_chunk_event(first, pending, finish_reason, chunk_usage(last, usage), step);
@@ -177,6 +196,16 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
 
 // The end of a whole stream: the usage chunk when asked for, then [DONE].
 void StreamRenderer::finish_stream(std::string& out, Step& step) {
+  if (responses_) {
+    const Usage usage = usage_so_far();
+    comment(events_);
+    responses_->finish(events_, finish_reason_, setup_.plan.no_usage ? nullptr : &usage);
+    append_http_chunk(out, events_);
+    append_last_http_chunk(out);
+    step.next = Next::finished;
+    step.outcome = "ok";
+    return;
+  }
   if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
     comment(events_);
     append_usage_event(events_, setup_.shape, usage_so_far());

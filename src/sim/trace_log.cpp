@@ -42,8 +42,11 @@ void TraceLog::write(const TraceRecord& r) {
   fmt::format_to(out,
                  R"({{"id":"{}","endpoint":"{}","stream":{},"arrival_ns":{},"jitter_ns":{},)"
                  R"("first_chunk_ns":{},)",
-                 r.id, r.chat ? "chat" : "completions", r.stream, r.arrival_ns, r.jitter_ns,
-                 r.chunk_ns.empty() ? -1 : r.chunk_ns.front());
+                 r.id,
+                 r.responses ? "responses"
+                 : r.chat    ? "chat"
+                             : "completions",
+                 r.stream, r.arrival_ns, r.jitter_ns, r.chunk_ns.empty() ? -1 : r.chunk_ns.front());
   line_ += R"("chunk_ns":)";
   append_array(line_, r.chunk_ns);
   line_ += R"(,"chunk_tokens":)";

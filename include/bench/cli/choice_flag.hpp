@@ -13,8 +13,7 @@ namespace bench::cli {
 // (its one-line error names the flag and the words allowed), nothing compares strings later.
 template <typename Enum, typename NameOf>
 CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
-                        std::initializer_list<Enum> values, NameOf name_of,
-                        const std::string& help) {
+                        const std::vector<Enum>& values, NameOf name_of, const std::string& help) {
   std::vector<std::pair<std::string, Enum>> choices;
   std::vector<std::string> words;
   for (Enum value : values) {
@@ -33,6 +32,13 @@ CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
           help)
       ->check(CLI::IsMember(words))
       ->default_str(default_word);
+}
+
+template <typename Enum, typename NameOf>
+CLI::Option* add_choice(CLI::App& app, const std::string& flag, Enum& target,
+                        std::initializer_list<Enum> values, NameOf name_of,
+                        const std::string& help) {
+  return add_choice(app, flag, target, std::vector<Enum>(values), name_of, help);
 }
 
 }  // namespace bench::cli

@@ -49,7 +49,7 @@ struct RunOptions {
   std::vector<std::string> base_urls;
   // --server-weights: one whole number per server of base_urls, in order; empty = round robin.
   std::vector<std::int64_t> server_weights;
-  protocol::Endpoint endpoint = protocol::Endpoint::chat;  // --endpoint chat|completions
+  protocol::Endpoint endpoint = protocol::Endpoint::chat;  // --endpoint (protocol/endpoint.hpp)
   std::string model;                                       // empty = first id from GET /v1/models
   std::string api_key;  // sent as "Authorization: Bearer ..."; never printed
   // Requests in flight at most. Several values make a sweep: one run per value, in order.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/metrics/figures.hpp"
 #include "bench/results/run_metrics.hpp"
 
 namespace bench::gate {
@@ -23,5 +24,14 @@ std::string metric_key(std::string_view metric);
 /// p99_ttft_ms?)".
 std::optional<std::string> check_metric(std::string_view flag, std::string_view metric,
                                         const std::vector<std::string>& known);
+
+/// nullopt when the kind of figure under `metric` (or the key it aliases) is in `produced`, the
+/// figures `endpoint` can produce (protocol/endpoint.hpp), or is a figure every run has;
+/// otherwise the one-line message: "--fail-over: 'p99_ttfa_ms' is a figure of reasoning, which
+/// --endpoint completions does not produce". A gate that could never be checked is refused
+/// before anything is sent, rather than failing on a null after the run.
+std::optional<std::string> check_produced(std::string_view flag, std::string_view metric,
+                                          const metrics::FigureSet& produced,
+                                          std::string_view endpoint);
 
 }  // namespace bench::gate

@@ -10,12 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/protocol/endpoint.hpp"
+
 namespace bench::protocol {
-
-enum class Endpoint { completions, chat };
-
-std::string_view endpoint_name(Endpoint endpoint);  // "completions" / "chat"
-std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions" / "/v1/chat/completions"
 
 /// Everything that shapes a request body besides the prompt.
 struct RequestOptions {
@@ -34,9 +31,10 @@ struct RequestOptions {
   nlohmann::json extra_body = nlohmann::json::object();  // merged last, overriding our keys
 };
 
-/// Serialized JSON body: {"model", "prompt" | "messages":[{"role":"user","content"}],
-/// "max_tokens", "stream": true, "stream_options": {"include_usage": true[,
-/// "continuous_usage_stats": true]}, ...}, with extra_body merged in (RFC 7386 merge patch).
+/// Serialized JSON body of options.endpoint (its row's prompt builder): for chat and
+/// completions {"model", "prompt" | "messages":[{"role":"user","content"}], "max_tokens",
+/// "stream": true, "stream_options": {"include_usage": true[, "continuous_usage_stats": true]},
+/// ...}, with extra_body merged in (RFC 7386 merge patch).
 std::string build_request_body(const RequestOptions& options, std::string_view prompt);
 
 /// The "tool_choice" value of --tool-choice: the keywords as they are, a tool's name as OpenAI's
@@ -44,8 +42,14 @@ std::string build_request_body(const RequestOptions& options, std::string_view p
 nlohmann::json tool_choice_value(std::string_view choice);
 
 /// The same body with `messages` (a JSON array of {"role", "content"}) sent as they are, for a
-/// dataset that gives whole conversations (chat; completions takes a prompt).
+/// dataset that gives whole conversations: options.endpoint's messages builder (an endpoint
+/// whose input is a prompt takes none: callers ask takes_messages first).
 std::string build_chat_request_body(const RequestOptions& options, const nlohmann::json& messages);
+
+// The units of the two OpenAI endpoints, as their table rows (endpoint.cpp) name them.
+std::string completions_prompt_body(const RequestOptions& options, std::string_view prompt);
+std::string chat_prompt_body(const RequestOptions& options, std::string_view prompt);
+std::string chat_messages_body(const RequestOptions& options, const nlohmann::json& messages);
 
 /// Whether the body sent asks for usage on every chunk: stream_options.continuous_usage_stats is
 /// true once extra_body is merged (which may add it, or remove it with a null).

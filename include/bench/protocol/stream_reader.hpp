@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "bench/metrics/request_record.hpp"
+#include "bench/protocol/endpoint.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/sse/parser.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
@@ -41,6 +42,10 @@ class StreamReader final : private sse::Sink {
   /// estimate.
   explicit StreamReader(StreamLimits limits = {},
                         const tokenizer::Tokenizer* output_counter = nullptr);
+
+  /// Reads `endpoint`'s stream from now on, by its table row's event interpreter (endpoint.hpp).
+  /// Chat's until set; chat and completions share one interpreter.
+  void read_as(Endpoint endpoint) { endpoint_ = &endpoint_spec(endpoint); }
 
   /// Starts a new response for `record` (which must outlive the response). Clears all state.
   void begin(metrics::RequestRecord* record);
@@ -80,6 +85,7 @@ class StreamReader final : private sse::Sink {
 
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
+  const EndpointSpec* endpoint_ = &endpoint_spec(Endpoint::chat);  // the stream's reader
   sse::Parser parser_;
   Chunk chunk_;  // the event being interpreted, reused
   metrics::RequestRecord* record_ = nullptr;

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/metrics/figures.hpp"
+
 namespace bench::results {
 
 /// The statistics of every latency distribution, in the order they are written.
@@ -27,6 +29,10 @@ std::string distribution_key(std::string_view stat, std::string_view name);
 /// The numeric top-level keys of a run's results object (some, like goodput, are null or
 /// "inf" in some runs), in the order they are written.
 const std::vector<std::string>& run_metric_names();
+
+/// The kind of figure under `key` (metrics/figures.hpp), which an endpoint may not produce;
+/// nullopt for a figure every run has, or a key that is no run figure.
+std::optional<metrics::Figure> figure_of_key(std::string_view key);
 
 /// The top-level keys of `results` whose value is a number (not a bool), sorted; for a sweep,
 /// those of its first point.

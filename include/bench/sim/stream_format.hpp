@@ -19,6 +19,9 @@ std::string_view reasoning_field_name(ReasoningField field);
 /// What stays the same across one response's chunks.
 struct ResponseShape {
   bool chat = false;
+  // POST /v1/responses: the chat answer (chat is true) rendered as Responses API events
+  // (responses_api.hpp) rather than chat chunks.
+  bool responses = false;
   std::string id;            // "cmpl-17" or "chatcmpl-17"; also the key of the truth log
   std::string model_json;    // the model name as a JSON string literal, quotes included
   std::int64_t created = 0;  // Unix seconds, as OpenAI's "created"

@@ -12,7 +12,10 @@
 #include <string>
 #include <string_view>
 
+#include <optional>
+
 #include "bench/sim/faults.hpp"
+#include "bench/sim/responses_api.hpp"
 #include "bench/sim/stream_format.hpp"
 #include "bench/util/fnv1a.hpp"
 
@@ -95,6 +98,9 @@ class StreamRenderer {
   std::string arguments_;       // scratch: this chunk's tool-call argument fragment
   util::Fnv1a64 answer_hash_;   // of every chunk's answer text so far
   GeneratedText words_;         // the response's words
+  // /v1/responses: the same tokens as Responses events, and the finish reason chat would give.
+  std::optional<ResponsesEvents> responses_;
+  std::string_view finish_reason_;
 };
 
 }  // namespace bench::sim

@@ -12,7 +12,9 @@ namespace bench::app {
 class RequestDriver::Slot final : public engine::TransferHandler {
  public:
   explicit Slot(RequestDriver& driver)
-      : driver_(driver), reader_(driver.plan_.limits, driver.plan_.output_counter) {}
+      : driver_(driver), reader_(driver.plan_.limits, driver.plan_.output_counter) {
+    reader_.read_as(driver.plan_.request.endpoint);
+  }
 
   metrics::RequestRecord& begin() {
     record_ = metrics::RequestRecord{};
@@ -110,7 +112,7 @@ BodyMaker body_maker(const DriverPlan& plan) {
     if (!prompt.prompt_ids.empty()) {
       return protocol::build_token_ids_request_body(request, prompt.prompt_ids);
     }
-    if (request.endpoint != protocol::Endpoint::chat) {
+    if (!protocol::takes_messages(request.endpoint)) {
       return protocol::build_request_body(request, workload::completion_prompt(prompt));
     }
     nlohmann::json messages = workload::chat_messages(prompt);
@@ -211,7 +213,7 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   const TurnToSend turn = sessions_->take(send_ns - plan_.epoch_ns);
   protocol::RequestOptions request = plan_.request;
   request.max_tokens = plan_.output_len_override.value_or(turn.user->output_len);
-  std::string body = request.endpoint == protocol::Endpoint::chat
+  std::string body = protocol::takes_messages(request.endpoint)
                          ? protocol::build_chat_request_body(request, turn.history->chat_messages())
                          : protocol::build_request_body(request, turn.history->transcript());
   Slot& slot = acquire_slot();

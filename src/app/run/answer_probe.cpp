@@ -44,7 +44,7 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
                       const answer_check::KnownAnswerPrompt& prompt) {
   const protocol::RequestOptions request = answer_probe_request(target.request, prompt.max_tokens);
   const std::string body =
-      request.endpoint == protocol::Endpoint::chat
+      protocol::takes_messages(request.endpoint)
           ? protocol::build_chat_request_body(
                 request, nlohmann::json::array(
                              {{{"role", "user"}, {"content", std::string(prompt.prompt)}}}))
@@ -53,6 +53,7 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
                                                 target.engine, target.limits.max_response_bytes);
   metrics::RequestRecord record;
   protocol::StreamReader reader(target.limits);
+  reader.read_as(request.endpoint);
   reader.keep_answer_text(true);
   reader.keep_reasoning_text(true);
   reader.begin(&record);
@@ -111,7 +112,7 @@ protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
 results::AnswerCheck probe_answers(const AnswerProbeTarget& target) {
   const std::int64_t start_ns = now_ns();
   results::AnswerCheck check;
-  const bool chat = target.request.endpoint == protocol::Endpoint::chat;
+  const bool chat = protocol::takes_messages(target.request.endpoint);
   for (std::size_t server = 0; server < target.urls.size(); ++server) {
     for (const answer_check::KnownAnswerPrompt& prompt : answer_check::known_answer_prompts(chat)) {
       check.answers.push_back(ask(target, server, prompt));

@@ -91,7 +91,7 @@ results::LengthCheck check_lengths(const RunPlan& plan, const PreparedRun& prepa
   // add_special_tokens=True, llama.cpp's add_bos_token): bench's prompts are content only, so
   // the BOS is expected beside them. On chat, the template's measure already holds it.
   if (figures.tokens && prepared.tokenizer != nullptr &&
-      prepared.request.endpoint == protocol::Endpoint::completions) {
+      !protocol::takes_messages(prepared.request.endpoint)) {
     if (const auto added = prepared.tokenizer->added_special_tokens()) {
       figures.special_tokens = static_cast<double>(*added);
     }

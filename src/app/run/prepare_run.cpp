@@ -62,7 +62,7 @@ void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine, Pr
   const bool quiet = plan.output.quiet;
   const bool includes_template = plan.tokenizer.input_len_includes_template;
   if (!quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
-  if (prepared.request.endpoint != protocol::Endpoint::chat) return;
+  if (!protocol::takes_messages(prepared.request.endpoint)) return;
   prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
   if (!prepared.template_overhead && includes_template) {
     throw RunError(
@@ -155,6 +155,7 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   prepared.request.continuous_usage_stats =
       per_chunk_usage == cli::PerChunkUsage::on ||
       (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+       protocol::endpoint_spec(prepared.request.endpoint).per_chunk_usage &&
        probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
                              *prepared.redactor));
   if (plan.server.answer_check) {

@@ -99,8 +99,8 @@ namespace {
 
 // One probe request's record: RunError when the server cannot be reached or refuses for good.
 metrics::RequestRecord probe(const std::string& url, const std::vector<std::string>& headers,
-                             const std::string& body, const engine::EngineOptions& engine,
-                             const util::Redactor& redactor) {
+                             const std::string& body, protocol::Endpoint endpoint,
+                             const engine::EngineOptions& engine, const util::Redactor& redactor) {
   const std::string shown_url = util::url_without_password(url);
   const engine::FetchResult probe = engine::fetch(url, headers, body, engine);
   if (is_unreachable(probe.end.error)) {
@@ -115,6 +115,7 @@ metrics::RequestRecord probe(const std::string& url, const std::vector<std::stri
   }
   metrics::RequestRecord record;
   protocol::StreamReader reader;
+  reader.read_as(endpoint);
   reader.begin(&record);
   reader.on_headers(probe.http_status, probe.content_type);
   reader.on_body(probe.body, 0);
@@ -129,7 +130,9 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
                            const util::Redactor& redactor) {
   request.continuous_usage_stats = true;
   request.max_tokens = 2;
-  return probe(url, headers, protocol::build_request_body(request, "Hello"), engine, redactor).ok();
+  return probe(url, headers, protocol::build_request_body(request, "Hello"), request.endpoint,
+               engine, redactor)
+      .ok();
 }
 
 std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,
@@ -139,10 +142,11 @@ std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,
                                                 const engine::EngineOptions& engine,
                                                 const util::Redactor& redactor) {
   request.max_tokens = 1;
-  const std::string body = request.endpoint == protocol::Endpoint::chat
+  const std::string body = protocol::takes_messages(request.endpoint)
                                ? protocol::build_chat_request_body(request, messages)
                                : protocol::build_request_body(request, "Hello");
-  const metrics::RequestRecord record = probe(url, headers, body, engine, redactor);
+  const metrics::RequestRecord record =
+      probe(url, headers, body, request.endpoint, engine, redactor);
   if (!record.ok() || record.prompt_token_source != metrics::TokenSource::usage) {
     return std::nullopt;
   }

@@ -1,0 +1,114 @@
+// The endpoint table (endpoint.hpp). OpenAI's API reference documents both rows' bodies and
+// chunks (https://platform.openai.com/docs/api-reference/completions,
+// https://platform.openai.com/docs/api-reference/chat-streaming); vLLM's and SGLang's servers
+// send the same shapes.
+#include "bench/protocol/endpoint.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "bench/protocol/chunk_scanner.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/protocol/responses.hpp"
+
+namespace bench::protocol {
+namespace {
+
+using metrics::Figure;
+
+// OpenAI's usage object of chat and completions chunks (vLLM's UsageInfo,
+// vllm/entrypoints/openai/protocol.py, with prompt_tokens_details and, for reasoning parsers,
+// completion_tokens_details).
+constexpr UsageSchema kChatUsage{"usage.prompt_tokens", "usage.completion_tokens",
+                                 "usage.prompt_tokens_details.cached_tokens",
+                                 "usage.completion_tokens_details.reasoning_tokens"};
+
+// The Responses API's usage, in its final response object (responses.hpp).
+constexpr UsageSchema kResponsesUsage{"response.usage.input_tokens", "response.usage.output_tokens",
+                                      "response.usage.input_tokens_details.cached_tokens",
+                                      "response.usage.output_tokens_details.reasoning_tokens"};
+
+constexpr std::array kEndpoints = {
+    EndpointSpec{
+        .id = Endpoint::chat,
+        .name = "chat",
+        .path = "/v1/chat/completions",
+        .help = "chat (/v1/chat/completions)",
+        .input = InputShape::messages,
+        .token_ids = false,
+        .per_chunk_usage = true,
+        .prompt_body = chat_prompt_body,
+        .messages_body = chat_messages_body,
+        .named_events = false,
+        .interpret = interpret_chunk_into,
+        .usage = kChatUsage,
+        .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
+                    Figure::reasoning, Figure::tool_calls, Figure::images},
+    },
+    // A prompt's chunks carry choices[0].text only: no reasoning field, no tool calls, no
+    // image parts.
+    EndpointSpec{
+        .id = Endpoint::completions,
+        .name = "completions",
+        .path = "/v1/completions",
+        .help = "completions (/v1/completions)",
+        .input = InputShape::prompt,
+        .token_ids = true,
+        .per_chunk_usage = true,
+        .prompt_body = completions_prompt_body,
+        .messages_body = nullptr,
+        .named_events = false,
+        .interpret = interpret_chunk_into,
+        .usage = kChatUsage,
+        .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input},
+    },
+    // Its image inputs (input_image parts) are not sent: --images-per-request stays chat's.
+    EndpointSpec{
+        .id = Endpoint::responses,
+        .name = "responses",
+        .path = "/v1/responses",
+        .help = "responses (/v1/responses)",
+        .input = InputShape::messages,
+        .token_ids = false,
+        .per_chunk_usage = false,
+        .prompt_body = responses_prompt_body,
+        .messages_body = responses_messages_body,
+        .named_events = true,
+        .interpret = interpret_responses_event,
+        .usage = kResponsesUsage,
+        .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
+                    Figure::reasoning, Figure::tool_calls},
+    },
+};
+
+}  // namespace
+
+std::span<const EndpointSpec> endpoints() { return kEndpoints; }
+
+const EndpointSpec& endpoint_spec(Endpoint endpoint) {
+  const auto row =
+      std::find_if(kEndpoints.begin(), kEndpoints.end(),
+                   [endpoint](const EndpointSpec& spec) { return spec.id == endpoint; });
+  return row != kEndpoints.end() ? *row : kEndpoints.front();
+}
+
+std::optional<Endpoint> find_endpoint(std::string_view name) {
+  for (const EndpointSpec& spec : kEndpoints) {
+    if (spec.name == name) return spec.id;
+  }
+  return std::nullopt;
+}
+
+std::string_view endpoint_name(Endpoint endpoint) { return endpoint_spec(endpoint).name; }
+
+std::string_view endpoint_path(Endpoint endpoint) { return endpoint_spec(endpoint).path; }
+
+bool takes_messages(Endpoint endpoint) {
+  return endpoint_spec(endpoint).input == InputShape::messages;
+}
+
+bool produces(Endpoint endpoint, metrics::Figure figure) {
+  return endpoint_spec(endpoint).figures.has(figure);
+}
+
+}  // namespace bench::protocol

@@ -1,0 +1,225 @@
+// The Responses API unit (responses.hpp).
+#include "bench/protocol/responses.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "bench/util/text.hpp"
+#include "server_json.hpp"
+
+namespace bench::protocol {
+namespace {
+
+using nlohmann::json;
+using server_json::count_field;
+using server_json::string_field;
+
+// Chat's {"type": "function", "function": {"name", "description", "parameters"}} as the
+// Responses API's {"type": "function", "name", "description", "parameters"}.
+json responses_tools(const json& chat_tools) {
+  json tools = json::array();
+  for (const json& tool : chat_tools) {
+    if (!tool.is_object() || !tool.contains("function") || !tool["function"].is_object()) {
+      tools.push_back(tool);
+      continue;
+    }
+    json flat = tool["function"];
+    flat["type"] = "function";
+    tools.push_back(std::move(flat));
+  }
+  return tools;
+}
+
+// tool_choice: the keywords as they are; chat's named function {"type": "function",
+// "function": {"name"}} as {"type": "function", "name"}.
+json responses_tool_choice(const json& choice) {
+  if (choice.is_object() && choice.contains("function") && choice["function"].is_object() &&
+      choice["function"].contains("name")) {
+    return {{"type", "function"}, {"name", choice["function"]["name"]}};
+  }
+  return choice;
+}
+
+// response_format {"type": "json_schema", "json_schema": {"name", "schema", "strict"}} as
+// text.format {"type": "json_schema", "name", "schema", "strict"}; other types as they are.
+json responses_text_format(const json& response_format) {
+  if (!response_format.is_object()) return response_format;
+  json format = response_format;
+  if (const auto schema = format.find("json_schema");
+      schema != format.end() && schema->is_object()) {
+    const json fields = *schema;
+    format.erase("json_schema");
+    for (const auto& [key, value] : fields.items()) format[key] = value;
+  }
+  return format;
+}
+
+std::string finish_responses_body(const RequestOptions& options, json& body) {
+  body["model"] = options.model;
+  body["max_output_tokens"] = options.max_tokens;
+  body["stream"] = true;
+  if (options.ignore_eos) body["ignore_eos"] = true;
+  if (options.temperature) body["temperature"] = *options.temperature;
+  if (!options.tools.is_null()) body["tools"] = responses_tools(options.tools);
+  if (!options.tool_choice.is_null())
+    body["tool_choice"] = responses_tool_choice(options.tool_choice);
+  if (!options.response_format.is_null()) {
+    body["text"] = {{"format", responses_text_format(options.response_format)}};
+  }
+  // RFC 7386, as for chat: extra_body's keys override ours, null removes one.
+  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+void clear_chunk(Chunk& chunk) {
+  chunk.kind = Chunk::Kind::data;
+  chunk.text.clear();
+  chunk.reasoning_size = 0;
+  chunk.tool_call_text.clear();
+  chunk.tool_call_names.clear();
+  chunk.finish_reason.clear();
+  chunk.id.clear();
+  chunk.error_message.clear();
+  chunk.prompt_tokens.reset();
+  chunk.completion_tokens.reset();
+  chunk.reasoning_tokens.reset();
+  chunk.cached_tokens.reset();
+  chunk.timings_prompt_n.reset();
+  chunk.timings_cache_n.reset();
+}
+
+// usage: {"input_tokens", "input_tokens_details": {"cached_tokens"}, "output_tokens",
+// "output_tokens_details": {"reasoning_tokens"}, "total_tokens"}.
+void read_responses_usage(const json& response, Chunk& chunk) {
+  const auto usage = response.find("usage");
+  if (usage == response.end() || !usage->is_object()) return;
+  chunk.prompt_tokens = count_field(*usage, "input_tokens");
+  chunk.completion_tokens = count_field(*usage, "output_tokens");
+  if (const auto details = usage->find("input_tokens_details");
+      details != usage->end() && details->is_object()) {
+    chunk.cached_tokens = count_field(*details, "cached_tokens");
+  }
+  if (const auto details = usage->find("output_tokens_details");
+      details != usage->end() && details->is_object()) {
+    chunk.reasoning_tokens = count_field(*details, "reasoning_tokens");
+  }
+}
+
+bool output_has_function_call(const json& response) {
+  const auto output = response.find("output");
+  if (output == response.end() || !output->is_array()) return false;
+  for (const json& item : *output) {
+    if (item.is_object() && item.value("type", "") == "function_call") return true;
+  }
+  return false;
+}
+
+// The end of the response, in chat's finish reasons: "stop" ("tool_calls" when it called a
+// function), "length" when max_output_tokens cut it, else the reason it is incomplete.
+void read_responses_end(const json& response, Chunk& chunk) {
+  const std::string* status = string_field(response, "status");
+  if (status != nullptr && *status == "incomplete") {
+    const auto details = response.find("incomplete_details");
+    const std::string* reason = details != response.end() && details->is_object()
+                                    ? string_field(*details, "reason")
+                                    : nullptr;
+    chunk.finish_reason = reason == nullptr                ? "incomplete"
+                          : *reason == "max_output_tokens" ? "length"
+                                                           : *reason;
+    return;
+  }
+  chunk.finish_reason = output_has_function_call(response) ? "tool_calls" : "stop";
+}
+
+// The response object of response.created, .in_progress, .completed, .incomplete, .failed.
+void read_response_object(const json& event, std::string_view type, Chunk& chunk) {
+  const auto response = event.find("response");
+  if (response == event.end() || !response->is_object()) return;
+  if (const std::string* id = string_field(*response, "id")) chunk.id = *id;
+  if (type == "response.failed") {
+    chunk.kind = Chunk::Kind::error;
+    const auto error = response->find("error");
+    chunk.error_message = error != response->end() && !error->is_null()
+                              ? server_json::message_of_error(*error)
+                              : "response.failed without an error";
+    return;
+  }
+  if (type == "response.completed" || type == "response.incomplete") {
+    read_responses_usage(*response, chunk);
+    read_responses_end(*response, chunk);
+  }
+}
+
+// A function call's first event: the item with its name (and call_id).
+void read_added_output_item(const json& event, Chunk& chunk) {
+  const auto item = event.find("item");
+  if (item == event.end() || !item->is_object() || item->value("type", "") != "function_call") {
+    return;
+  }
+  const std::string* name = string_field(*item, "name");
+  if (name == nullptr || name->empty()) return;
+  chunk.tool_call_names.push_back(*name);
+  chunk.tool_call_text += *name;
+  if (const std::string* arguments = string_field(*item, "arguments")) {
+    chunk.tool_call_text += *arguments;
+  }
+}
+
+void read_responses_delta(const json& event, std::string_view type, Chunk& chunk) {
+  const std::string* delta = string_field(event, "delta");
+  if (delta == nullptr) return;
+  if (type == "response.output_text.delta") {
+    chunk.text = *delta;
+  } else if (type == "response.function_call_arguments.delta") {
+    chunk.tool_call_text = *delta;
+  } else {  // reasoning text or its summary
+    chunk.text = *delta;
+    chunk.reasoning_size = delta->size();
+  }
+}
+
+}  // namespace
+
+std::string responses_prompt_body(const RequestOptions& options, std::string_view prompt) {
+  return responses_messages_body(
+      options, json::array({json{{"role", "user"}, {"content", std::string(prompt)}}}));
+}
+
+std::string responses_messages_body(const RequestOptions& options, const json& messages) {
+  json body = json::object();
+  body["input"] = messages;
+  return finish_responses_body(options, body);
+}
+
+void interpret_responses_event(std::string_view data, Chunk& chunk) {
+  clear_chunk(chunk);
+  if (util::trim(data, " \t\r\n") == "[DONE]") {  // not sent by OpenAI, but by some proxies
+    chunk.kind = Chunk::Kind::done;
+    return;
+  }
+  const json event = json::parse(data.begin(), data.end(), nullptr, /*allow_exceptions=*/false);
+  if (event.is_discarded() || !event.is_object()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message =
+        (event.is_discarded() ? "data is not JSON: " : "data is not a JSON object: ") +
+        server_json::excerpt(data);
+    return;
+  }
+  const std::string* type_field = string_field(event, "type");
+  const std::string_view type = type_field != nullptr ? *type_field : std::string_view();
+  if (type == "error" || (type.empty() && event.contains("error"))) {
+    chunk.kind = Chunk::Kind::error;
+    const auto error = event.find("error");
+    chunk.error_message = server_json::message_of_error(error != event.end() ? *error : event);
+    return;
+  }
+  if (type == "response.output_text.delta" || type == "response.function_call_arguments.delta" ||
+      type == "response.reasoning_text.delta" || type == "response.reasoning_summary_text.delta") {
+    read_responses_delta(event, type, chunk);
+  } else if (type == "response.output_item.added") {
+    read_added_output_item(event, chunk);
+  } else if (type.substr(0, 9) == "response.") {
+    read_response_object(event, type, chunk);
+  }
+}
+
+}  // namespace bench::protocol

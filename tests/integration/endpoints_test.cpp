@@ -1,0 +1,85 @@
+// The endpoint table through the real binary: a gate or SLO on a figure the chosen endpoint
+// cannot produce is a one-line usage error before any request is sent; the Responses API
+// against the simulator counts what chat counts for the same simulated answers (issue 31).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/sim/sim_server.hpp"
+#include "endpoint_runs.hpp"
+#include "usage_errors.hpp"
+
+namespace {
+
+using bench::testing::EndpointRun;
+using bench::testing::run_endpoint;
+using nlohmann::json;
+
+TEST(Endpoints, GateOnAFigureTheEndpointLacksIsRefusedBeforeAnythingIsSent) {
+  const bench::testing::UsageErrorCases cases = {
+      {{"--endpoint", "completions", "--fail-over", "p99_ttfa_ms=500"},
+       "--fail-over: 'p99_ttfa_ms' is a figure of reasoning, which --endpoint completions does "
+       "not produce"},
+      {{"--endpoint", "completions", "--fail-under", "total_tool_calls=1"},
+       "--fail-under: 'total_tool_calls' is a figure of tool calls, which --endpoint "
+       "completions does not produce"},
+  };
+  bench::sim::SimServer server({});
+  bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
+}
+
+TEST(Endpoints, ResponsesCountsEqualChatsForTheSameSimulatedAnswers) {
+  const EndpointRun chat = run_endpoint("chat", {});
+  const EndpointRun responses = run_endpoint("responses", {});
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(responses.process.exit_code, 0) << responses.process.err;
+  ASSERT_EQ(chat.requests.size(), 12u);
+  ASSERT_EQ(responses.requests.size(), 12u);
+  EXPECT_EQ(responses.results["endpoint"], "responses");
+  int reasoned = 0, called = 0;
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& c = chat.requests[i];
+    const json& r = responses.requests[i];
+    SCOPED_TRACE(r.dump());
+    ASSERT_EQ(r["status"], "ok");
+    EXPECT_EQ(responses.truth.at(r["response_id"].get<std::string>())["endpoint"], "responses");
+    for (const char* key :
+         {"prompt_tokens", "completion_tokens", "reasoning_tokens", "reasoning_chunks",
+          "tool_calls", "tool_call_names", "tool_call_chunks", "tool_call_tokens",
+          "cached_prompt_tokens", "finish_reason", "text_bytes", "prompt_token_source",
+          "completion_token_source", "reasoning_token_source", "tool_call_token_source",
+          "cached_prompt_token_source"}) {
+      EXPECT_EQ(r[key], c[key]) << key;
+    }
+    EXPECT_EQ(r["chunk_arrival_ms"].size(), c["chunk_arrival_ms"].size());
+    EXPECT_EQ(r["ttfa_ms"].is_null(), c["ttfa_ms"].is_null());
+    reasoned += r["reasoning_tokens"].get<int>() > 0 ? 1 : 0;
+    called += r["tool_calls"].get<int>() > 0 ? 1 : 0;
+  }
+  // The seed fixes the draws: the run holds every kind of answer.
+  EXPECT_GT(reasoned, 0);
+  EXPECT_LT(reasoned, 12);
+  EXPECT_GT(called, 0);
+  EXPECT_LT(called, 12);
+  for (const char* key :
+       {"completed", "total_input_tokens", "total_output_tokens", "total_text_chunks",
+        "total_reasoning_tokens", "total_tool_calls", "total_tool_call_tokens",
+        "requests_with_reasoning", "total_cached_input_tokens"}) {
+    EXPECT_EQ(responses.results[key], chat.results[key]) << key;
+  }
+}
+
+TEST(Endpoints, ResponsesRefusesWhatItCannotCarryBeforeAnythingIsSent) {
+  const bench::testing::UsageErrorCases cases = {
+      {{"--endpoint", "responses", "--images-per-request", "1"},
+       "--images-per-request: applies to --endpoint chat, not responses"},
+      {{"--endpoint", "responses", "--dataset", "random-ids"}, "--dataset random-ids"},
+  };
+  bench::sim::SimServer server({});
+  bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
+}
+
+}  // namespace
