@@ -145,6 +145,22 @@ TEST(AgentSessions, EachTurnSendsTheCallBackWithItsResultAndTheCacheServesThePre
     EXPECT_LT(count(turns[turns.size() - 2], "prompt_tokens"), kContextTarget);
   }
   const json& multi_turn = run.results["multi_turn"];
+  // Per turn, the results' cached and computed input are the sessions' means of what the server
+  // served from its cache and prefilled.
+  const json& by_turn = multi_turn["by_turn"];
+  for (std::size_t k = 0; k < by_turn.size(); ++k) {
+    double cached = 0, computed = 0, turns = 0;
+    for (const auto& [session, served] : run.served) {
+      if (k >= served.size()) continue;
+      cached += static_cast<double>(count(served[k], "cached_prompt_tokens"));
+      computed += static_cast<double>(count(served[k], "prompt_tokens") -
+                                      count(served[k], "cached_prompt_tokens"));
+      ++turns;
+    }
+    EXPECT_DOUBLE_EQ(by_turn[k]["mean_cached_input_tokens"].get<double>(), cached / turns) << k;
+    EXPECT_DOUBLE_EQ(by_turn[k]["mean_computed_input_tokens"].get<double>(), computed / turns) << k;
+  }
+  EXPECT_FALSE(multi_turn["by_context"].empty());
   EXPECT_EQ(multi_turn["sessions_completed"], 3) << multi_turn;
   EXPECT_EQ(multi_turn["sessions_unfinished"], 0) << multi_turn;
 }
