@@ -1,6 +1,9 @@
 #include "bench/cli/multi_turn_flags.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <system_error>
 #include <variant>
 
 #include <fmt/format.h>
@@ -14,8 +17,9 @@ namespace {
 constexpr const char* kGroup = "Multi-turn conversations";
 
 // The flags that only mean something with --multi-turn.
-constexpr const char* kMultiTurnOnly[] = {"--turns", "--think-time", "--sessions",
-                                          "--session-header"};
+constexpr const char* kMultiTurnOnly[] = {"--turns",           "--think-time",
+                                          "--sessions",        "--session-header",
+                                          "--tool-result-len", "--session-context"};
 
 // What a multi-turn run does not combine with: its turns come when their sessions are due, not
 // on a schedule; every turn is measured; and the history is new text each turn.
@@ -60,17 +64,60 @@ void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
                     "prompts or ShareGPT conversations)",
                     workload::dataset_kind_name(kind)));
   }
-  if (kind == workload::DatasetKind::random && !run.multi_turn.turns) {
+  if (kind == workload::DatasetKind::random && !run.multi_turn.turns && !run.multi_turn.agent()) {
     throw UsageError(
         "--multi-turn: --dataset random needs --turns K (sharegpt takes each "
         "conversation's own human turns)");
   }
 }
 
+// --session-context N: a count of tokens, "32k" meaning 32 x 1024 as context lengths are given.
+std::int64_t parse_session_context(const std::string& text) {
+  std::string digits = text;
+  std::int64_t unit = 1;
+  if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) {
+    digits.pop_back();
+    unit = 1024;
+  }
+  std::int64_t count = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() ||
+      count <= 0 || count > (std::int64_t{1} << 40)) {
+    throw UsageError(fmt::format(
+        "--session-context: '{}' is not a number of tokens > 0 (e.g. 32768 or 32k)", text));
+  }
+  return count * unit;
+}
+
+// Agent sessions (--tool-result-len): their turns answer the model's tool calls, so it needs
+// tools to call, and something must end a session.
+void finish_agent_flags(const CLI::App& app, RunOptions& run, const RawMultiTurnFlags& raw) {
+  workload::MultiTurnOptions& multi_turn = run.multi_turn;
+  if (!raw.session_context.empty()) {
+    if (!multi_turn.agent()) {
+      throw UsageError(
+          "--session-context: only with --tool-result-len (agent sessions; a plain "
+          "multi-turn session ends with its turns)");
+    }
+    multi_turn.session_context = parse_session_context(raw.session_context);
+  }
+  if (!multi_turn.agent()) return;
+  if (app.count("--tools") == 0) {
+    throw UsageError(
+        "--tool-result-len: agent sessions need --tools FILE (a model calls tools only "
+        "when the request offers some)");
+  }
+  if (!multi_turn.session_context && !multi_turn.turns) {
+    throw UsageError(
+        "--tool-result-len: agent sessions need --session-context N or --turns K (what "
+        "ends a session)");
+  }
+}
+
 }  // namespace
 
 void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
-                          std::string& think_time) {
+                          RawMultiTurnFlags& raw) {
   app.add_flag("--multi-turn", multi_turn.enabled,
                "Sessions of several turns, each sending the whole history with the model's "
                "actual replies; --num-prompts counts sessions")
@@ -80,7 +127,7 @@ void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
                  "turns")
       ->check(positive_number())
       ->group(kGroup);
-  app.add_option("--think-time", think_time,
+  app.add_option("--think-time", raw.think_time,
                  "Seconds between a reply's end and the session's next turn: S, exp:MEAN or "
                  "uniform:A-B (seeded by --seed; default 0)")
       ->group(kGroup);
@@ -93,17 +140,26 @@ void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
                  "Send each session's id in this header on every turn (session affinity for "
                  "routers)")
       ->group(kGroup);
+  app.add_option("--tool-result-len", multi_turn.tool_result_len,
+                 "Agent sessions (with --tools): each turn after the first sends the model's "
+                 "tool calls back with a result of N words each (see docs/usage.md)")
+      ->check(positive_number())
+      ->group(kGroup);
+  app.add_option("--session-context", raw.session_context,
+                 "Agent sessions: end a session after the turn whose prompt reached N tokens "
+                 "(the server's prompt_tokens; 32k = 32768)")
+      ->group(kGroup);
 }
 
-void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const std::string& think_time) {
+void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const RawMultiTurnFlags& raw) {
   if (!run.multi_turn.enabled) {
     for (const char* flag : kMultiTurnOnly) {
       if (app.count(flag) > 0) throw UsageError(fmt::format("{}: only with --multi-turn", flag));
     }
     return;
   }
-  if (!think_time.empty()) {
-    auto parsed = workload::parse_think_time(think_time);
+  if (!raw.think_time.empty()) {
+    auto parsed = workload::parse_think_time(raw.think_time);
     if (const auto* error = std::get_if<std::string>(&parsed)) {
       throw UsageError("--think-time: " + *error);
     }
@@ -113,6 +169,7 @@ void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const std::st
     throw UsageError(fmt::format("--session-header: '{}' is not an HTTP header name",
                                  run.multi_turn.session_header));
   }
+  finish_agent_flags(app, run, raw);
   refuse_conflicts(app, run);
 }
 

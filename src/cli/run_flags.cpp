@@ -419,7 +419,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_dataset_flags(app, run);
   finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
-  finish_multi_turn_flags(app, run, raw.think_time);
+  finish_multi_turn_flags(app, run, raw.multi_turn);
   finish_tool_flags(run, raw.tools);
   finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);

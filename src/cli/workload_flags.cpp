@@ -50,7 +50,7 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
       ->check(CLI::ExistingFile);
   add_trace_flags(app, run.dataset.trace, raw);
-  add_multi_turn_flags(app, run.multi_turn, raw.think_time);
+  add_multi_turn_flags(app, run.multi_turn, raw.multi_turn);
   add_tool_flags(app, raw.tools);
   add_image_flags(app, run.images, raw.images);
   app.add_option("--range-ratio", run.dataset.range_ratio,

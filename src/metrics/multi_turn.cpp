@@ -1,18 +1,73 @@
 #include "bench/metrics/multi_turn.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "bench/util/clock.hpp"
 
 namespace bench::metrics {
 
+namespace {
+
+constexpr std::int64_t kFirstBandHigh = 128;  // tokens: the first band is [0, 128)
+
+double mean_or_unknown(double sum, std::int64_t count) {
+  return count > 0 ? sum / static_cast<double>(count) : -1;
+}
+
+}  // namespace
+
+std::size_t context_band(std::int64_t tokens) {
+  std::size_t band = 0;
+  for (std::int64_t high = kFirstBandHigh; tokens >= high && band < 56; high *= 2) ++band;
+  return band;
+}
+
+std::pair<std::int64_t, std::int64_t> context_band_bounds(std::size_t band) {
+  if (band == 0) return {0, kFirstBandHigh};
+  const std::int64_t low = kFirstBandHigh << (band - 1);
+  return {low, low * 2};
+}
+
+void MultiTurnAccumulator::CacheSums::add(const RequestRecord& record) {
+  const std::int64_t prefilled = record.computed_prompt_tokens();
+  if (prefilled < 0) return;
+  cached += static_cast<double>(record.cached_prompt_tokens);
+  computed += static_cast<double>(prefilled);
+  ++known;
+}
+
+void MultiTurnAccumulator::CacheSums::merge(const CacheSums& other) {
+  cached += other.cached;
+  computed += other.computed;
+  known += other.known;
+}
+
 MultiTurnAccumulator::Turn& MultiTurnAccumulator::turn_at(std::size_t index) {
   while (turns_.size() <= index) {
-    turns_.push_back(
-        Turn{0, 0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget, budget_), 0, 0});
+    turns_.push_back(Turn{
+        0, 0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget, budget_), 0, 0, {}});
   }
   return turns_[index];
+}
+
+MultiTurnAccumulator::Band& MultiTurnAccumulator::band_at(std::size_t index) {
+  while (bands_.size() <= index) {
+    bands_.push_back(
+        Band{0, LatencyDistribution(LatencyDistribution::kDefaultExactBudget, budget_), 0, {}});
+  }
+  return bands_[index];
+}
+
+// A completed turn whose prompt length the server gave, in its context band.
+void MultiTurnAccumulator::add_to_band(const RequestRecord& record) {
+  Band& band = band_at(context_band(record.prompt_tokens));
+  ++band.completed;
+  if (record.first_token_ns >= 0)
+    band.ttft_ms.add(ns_to_ms(record.first_token_ns - record.start_ns));
+  band.input_tokens += static_cast<double>(record.prompt_tokens);
+  band.cache.add(record);
 }
 
 void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
@@ -27,7 +82,9 @@ void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
   if (record.prompt_tokens >= 0) {
     turn.input_tokens += static_cast<double>(record.prompt_tokens);
     ++turn.input_counted;
+    add_to_band(record);
   }
+  turn.cache.add(record);
 }
 
 void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
@@ -52,6 +109,15 @@ void MultiTurnAccumulator::merge(MultiTurnAccumulator&& other) {
     mine.ttft_ms.merge(theirs.ttft_ms);
     mine.input_tokens += theirs.input_tokens;
     mine.input_counted += theirs.input_counted;
+    mine.cache.merge(theirs.cache);
+  }
+  for (std::size_t i = 0; i < other.bands_.size(); ++i) {
+    Band& mine = band_at(i);
+    Band& theirs = other.bands_[i];
+    mine.completed += theirs.completed;
+    mine.ttft_ms.merge(theirs.ttft_ms);
+    mine.input_tokens += theirs.input_tokens;
+    mine.cache.merge(theirs.cache);
   }
   started_ += other.started_;
   completed_ += other.completed_;
@@ -70,10 +136,21 @@ MultiTurnSummary MultiTurnAccumulator::summarize() {
     figures.requests = turn.requests;
     figures.completed = turn.completed;
     figures.ttft_ms = turn.ttft_ms.summarize();
-    if (turn.input_counted > 0) {
-      figures.mean_input_tokens = turn.input_tokens / static_cast<double>(turn.input_counted);
-    }
+    figures.mean_input_tokens = mean_or_unknown(turn.input_tokens, turn.input_counted);
+    figures.mean_cached_input_tokens = mean_or_unknown(turn.cache.cached, turn.cache.known);
+    figures.mean_computed_input_tokens = mean_or_unknown(turn.cache.computed, turn.cache.known);
     out.by_turn.push_back(std::move(figures));
+  }
+  for (std::size_t i = 0; i < bands_.size(); ++i) {
+    Band& band = bands_[i];
+    if (band.completed == 0) continue;
+    ContextBandFigures figures;
+    std::tie(figures.low_tokens, figures.high_tokens) = context_band_bounds(i);
+    figures.completed = band.completed;
+    figures.ttft_ms = band.ttft_ms.summarize();
+    figures.mean_input_tokens = band.input_tokens / static_cast<double>(band.completed);
+    figures.mean_cached_input_tokens = mean_or_unknown(band.cache.cached, band.cache.known);
+    out.by_context.push_back(std::move(figures));
   }
   out.sessions_started = started_;
   out.sessions_completed = completed_;

@@ -12,7 +12,12 @@ MultiTurnState MultiTurnAccumulator::state() const {
   MultiTurnState out;
   for (const Turn& turn : turns_) {
     out.turns.push_back({turn.requests, turn.completed, turn.input_tokens, turn.input_counted,
-                         turn.ttft_ms.state()});
+                         turn.ttft_ms.state(), turn.cache.cached, turn.cache.computed,
+                         turn.cache.known});
+  }
+  for (const Band& band : bands_) {
+    out.bands.push_back({band.completed, band.input_tokens, band.cache.cached, band.cache.computed,
+                         band.cache.known, band.ttft_ms.state()});
   }
   out.sessions_started = started_;
   out.sessions_completed = completed_;
@@ -32,8 +37,17 @@ std::optional<MultiTurnAccumulator> MultiTurnAccumulator::from_state(const Multi
   for (const MultiTurnState::Turn& saved : state.turns) {
     std::optional<LatencyDistribution> ttft_ms = LatencyDistribution::from_state(saved.ttft_ms);
     if (!ttft_ms) return std::nullopt;
-    out.turns_.push_back(Turn{saved.requests, saved.completed, std::move(*ttft_ms),
-                              saved.input_tokens_sum, saved.input_tokens_known});
+    out.turns_.push_back(
+        Turn{saved.requests, saved.completed, std::move(*ttft_ms), saved.input_tokens_sum,
+             saved.input_tokens_known,
+             CacheSums{saved.cached_tokens_sum, saved.computed_tokens_sum, saved.cache_known}});
+  }
+  for (const MultiTurnState::Band& saved : state.bands) {
+    std::optional<LatencyDistribution> ttft_ms = LatencyDistribution::from_state(saved.ttft_ms);
+    if (!ttft_ms) return std::nullopt;
+    out.bands_.push_back(
+        Band{saved.completed, std::move(*ttft_ms), saved.input_tokens_sum,
+             CacheSums{saved.cached_tokens_sum, saved.computed_tokens_sum, saved.cache_known}});
   }
   out.started_ = state.sessions_started;
   out.completed_ = state.sessions_completed;

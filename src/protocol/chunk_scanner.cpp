@@ -135,9 +135,11 @@ void assign_decoded(std::string& out, const RawString& string) {
   append_decoded(out, string);
 }
 
-// One element of delta.tool_calls: its function's name and argument fragment, when strings.
+// One element of delta.tool_calls: its index and id, and its function's name and argument
+// fragment, when they are of their types.
 struct ToolCallFragment {
-  std::optional<RawString> name, arguments;
+  std::optional<std::int64_t> index;
+  std::optional<RawString> id, name, arguments;
 };
 // Streams send one fragment a chunk, or one per call started together; more go the DOM way.
 constexpr std::size_t kMaxToolCallFragments = 8;
@@ -201,6 +203,7 @@ class Scanner {
     kFunction = 1u << 21,
     kName = 1u << 22,
     kArguments = 1u << 23,
+    kIndex = 1u << 24,
   };
 
   bool at(char c) const { return p_ != end_ && *p_ == c; }
@@ -349,15 +352,26 @@ class Scanner {
     });
   }
 
+  // The element counts (as the DOM path's) only when its "function" is an object; its index and
+  // id may come before or after it.
   bool tool_call_object(Found& found) {
+    if (found.tool_call_count == kMaxToolCallFragments) return false;
+    ToolCallFragment& fragment = found.tool_calls[found.tool_call_count];
+    fragment = ToolCallFragment{};
+    bool has_function = false;
     unsigned seen = 0;
-    return object(4, [&](const RawString& name) {
-      if (!is(name.raw, "function")) return !name.escaped && value(4);
+    const bool valid = object(4, [&](const RawString& name) {
+      const std::string_view k = name.raw;
+      if (is(k, "index")) return first_time(name, kIndex, seen) && count(fragment.index, 4);
+      if (is(k, "id")) return first_time(name, kId, seen) && optional_string(fragment.id, 4);
+      if (!is(k, "function")) return !name.escaped && value(4);
       if (!first_time(name, kFunction, seen)) return false;
       if (!at('{')) return value(4);
-      if (found.tool_call_count == kMaxToolCallFragments) return false;
-      return function_object(found.tool_calls[found.tool_call_count++]);
+      has_function = true;
+      return function_object(fragment);
     });
+    if (valid && has_function) ++found.tool_call_count;
+    return valid;
   }
 
   bool function_object(ToolCallFragment& fragment) {
@@ -613,6 +627,7 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   chunk.reasoning_size = 0;
   chunk.tool_call_text.clear();
   chunk.tool_call_names.clear();
+  chunk.tool_call_fragments.clear();
   chunk.finish_reason.clear();
   chunk.id.clear();
   chunk.error_message.clear();
@@ -646,11 +661,18 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
     if (found.content) append_decoded(chunk.text, *found.content);
     for (std::size_t i = 0; i < found.tool_call_count; ++i) {
       const ToolCallFragment& fragment = found.tool_calls[i];
+      Chunk::ToolCallFragment& out = chunk.tool_call_fragments.emplace_back();
+      out.index = fragment.index;
+      if (fragment.id) assign_decoded(out.id, *fragment.id);
       if (fragment.name && !fragment.name->raw.empty()) {
         append_decoded(chunk.tool_call_text, *fragment.name);
         assign_decoded(chunk.tool_call_names.emplace_back(), *fragment.name);
+        out.name = chunk.tool_call_names.back();
       }
-      if (fragment.arguments) append_decoded(chunk.tool_call_text, *fragment.arguments);
+      if (fragment.arguments) {
+        append_decoded(chunk.tool_call_text, *fragment.arguments);
+        assign_decoded(out.arguments, *fragment.arguments);
+      }
     }
     if (found.finish_reason) assign_decoded(chunk.finish_reason, *found.finish_reason);
   }

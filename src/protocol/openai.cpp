@@ -220,12 +220,17 @@ void read_tool_calls(const json& delta, Chunk& chunk) {
     if (!call.is_object()) continue;
     const auto function = call.find("function");
     if (function == call.end() || !function->is_object()) continue;
+    Chunk::ToolCallFragment& fragment = chunk.tool_call_fragments.emplace_back();
+    fragment.index = count_field(call, "index");
+    if (const std::string* id = string_field(call, "id")) fragment.id = *id;
     if (const std::string* name = string_field(*function, "name"); name && !name->empty()) {
       chunk.tool_call_text += *name;
       chunk.tool_call_names.push_back(*name);
+      fragment.name = *name;
     }
     if (const std::string* arguments = string_field(*function, "arguments")) {
       chunk.tool_call_text += *arguments;
+      fragment.arguments = *arguments;
     }
   }
 }

@@ -69,6 +69,8 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   reasoning_text_.clear();
   tool_call_text_.clear();
   answer_text_.clear();
+  tool_calls_.clear();
+  tool_call_indexes_.clear();
   kept_reasoning_text_.clear();
   usage_reasoning_tokens_.reset();
   data_events_ = 0;
@@ -191,7 +193,12 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
   if (output_counter_ != nullptr && chunk.has_reasoning() && !usage_reasoning_tokens_) {
     append_capped(reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
   }
-  if (keep_answer_text_) append_capped(answer_text_, chunk.answer(), limits_.max_response_bytes);
+  if (keep_answer_text_) {
+    append_capped(answer_text_, chunk.answer(), limits_.max_response_bytes);
+    for (const Chunk::ToolCallFragment& fragment : chunk.tool_call_fragments) {
+      keep_tool_call_fragment(fragment);
+    }
+  }
   if (keep_reasoning_text_) {
     append_capped(kept_reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
   }
@@ -329,6 +336,31 @@ void StreamReader::settle_reasoning_tokens() {
   }
   reasoning_text_.clear();
   record.reasoning_tokens = std::min(record.reasoning_tokens, completion);
+}
+
+// Joins a fragment to its call. OpenAI's streaming shape gives each call an "index", its id and
+// name on the first fragment and argument text on the later ones (vLLM's serving_chat.py sends
+// the same); a server that sends no index streams one call at a time, so a fragment without one
+// belongs to the last call unless it brings a new id. Argument text is bounded by the cap.
+void StreamReader::keep_tool_call_fragment(const Chunk::ToolCallFragment& fragment) {
+  const std::int64_t index = fragment.index.value_or(-1);
+  StreamedToolCall* call = nullptr;
+  if (index >= 0) {
+    const auto found = std::find(tool_call_indexes_.begin(), tool_call_indexes_.end(), index);
+    if (found != tool_call_indexes_.end()) {
+      call = &tool_calls_[static_cast<std::size_t>(found - tool_call_indexes_.begin())];
+    }
+  } else if (!tool_calls_.empty() &&
+             (fragment.id.empty() || fragment.id == tool_calls_.back().id)) {
+    call = &tool_calls_.back();
+  }
+  if (call == nullptr) {
+    call = &tool_calls_.emplace_back();
+    tool_call_indexes_.push_back(index);
+  }
+  if (call->id.empty()) call->id = fragment.id;
+  call->name += fragment.name;
+  append_capped(call->arguments, fragment.arguments, limits_.max_response_bytes);
 }
 
 // The completion's tool-call part. No server's usage breaks it out, but an answer that streamed

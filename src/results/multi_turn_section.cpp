@@ -25,6 +25,44 @@ std::string ms_or_dash(const metrics::Distribution& d, double figure) {
   return d.count > 0 ? fmt::format("{:.2f}", figure) : std::string("-");
 }
 
+// A mean token count that is -1 when unknown: null in JSON, "n/a" in text (never 0).
+json tokens_or_null(double mean) { return mean >= 0 ? json(mean) : json(nullptr); }
+std::string tokens_or_na(double mean) {
+  return mean >= 0 ? fmt::format("{:.1f}", mean) : std::string("n/a");
+}
+
+json by_context_json(const std::vector<metrics::ContextBandFigures>& bands) {
+  json out = json::array();
+  for (const metrics::ContextBandFigures& band : bands) {
+    json row = {{key::context_tokens_low, band.low_tokens},
+                {key::context_tokens_high, band.high_tokens},
+                {key::turn_completed, band.completed}};
+    put_three(row, "ttft", band.ttft_ms);
+    row[key::mean_input_tokens] = band.mean_input_tokens;
+    row[key::mean_cached_input_tokens] = tokens_or_null(band.mean_cached_input_tokens);
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+// TTFT against the context length, one line a band of prompt tokens.
+void add_context_lines(const metrics::MultiTurnSummary& summary, std::vector<std::string>& lines) {
+  if (summary.by_context.empty()) return;
+  lines.push_back(fmt::format("{:>16}{:>11}{:>12}{:>12}{:>12}{:>14}{:>10}", "context tokens",
+                              "completed", "TTFT mean", "TTFT p50", "TTFT p99", "input tokens",
+                              "cached"));
+  for (const metrics::ContextBandFigures& band : summary.by_context) {
+    lines.push_back(fmt::format("{:>16}{:>11}{:>12}{:>12}{:>12}{:>14.1f}{:>10}",
+                                fmt::format("{}-{}", band.low_tokens, band.high_tokens),
+                                band.completed, ms_or_dash(band.ttft_ms, band.ttft_ms.mean),
+                                ms_or_dash(band.ttft_ms, band.ttft_ms.median),
+                                ms_or_dash(band.ttft_ms, band.ttft_ms.p99), band.mean_input_tokens,
+                                tokens_or_na(band.mean_cached_input_tokens)));
+  }
+  lines.push_back(
+      "By context: completed turns by prompt_tokens, [low, high); token columns: means.");
+}
+
 }  // namespace
 
 json multi_turn_json(const metrics::MultiTurnSummary& summary) {
@@ -34,11 +72,13 @@ json multi_turn_json(const metrics::MultiTurnSummary& summary) {
                 {key::turn_requests, turn.requests},
                 {key::turn_completed, turn.completed}};
     put_three(row, "ttft", turn.ttft_ms);
-    row[key::mean_input_tokens] =
-        turn.mean_input_tokens >= 0 ? json(turn.mean_input_tokens) : json(nullptr);
+    row[key::mean_input_tokens] = tokens_or_null(turn.mean_input_tokens);
+    row[key::mean_cached_input_tokens] = tokens_or_null(turn.mean_cached_input_tokens);
+    row[key::mean_computed_input_tokens] = tokens_or_null(turn.mean_computed_input_tokens);
     by_turn.push_back(std::move(row));
   }
   json out = {{key::by_turn, std::move(by_turn)},
+              {key::by_context, by_context_json(summary.by_context)},
               {key::sessions_started, summary.sessions_started},
               {key::sessions_completed, summary.sessions_completed},
               {key::sessions_failed, summary.sessions_failed},
@@ -50,18 +90,20 @@ json multi_turn_json(const metrics::MultiTurnSummary& summary) {
 
 std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summary) {
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", "turn", "requests",
-                              "completed", "TTFT mean", "TTFT p50", "TTFT p99", "input tokens"));
+  lines.push_back(fmt::format("{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}{:>10}{:>10}", "turn",
+                              "requests", "completed", "TTFT mean", "TTFT p50", "TTFT p99",
+                              "input tokens", "cached", "computed"));
   for (const metrics::TurnFigures& turn : summary.by_turn) {
-    const std::string input = turn.mean_input_tokens >= 0
-                                  ? fmt::format("{:.1f}", turn.mean_input_tokens)
-                                  : std::string("n/a");
     lines.push_back(fmt::format(
-        "{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}", turn.turn, turn.requests, turn.completed,
-        ms_or_dash(turn.ttft_ms, turn.ttft_ms.mean), ms_or_dash(turn.ttft_ms, turn.ttft_ms.median),
-        ms_or_dash(turn.ttft_ms, turn.ttft_ms.p99), input));
+        "{:>6}{:>10}{:>11}{:>12}{:>12}{:>12}{:>14}{:>10}{:>10}", turn.turn, turn.requests,
+        turn.completed, ms_or_dash(turn.ttft_ms, turn.ttft_ms.mean),
+        ms_or_dash(turn.ttft_ms, turn.ttft_ms.median), ms_or_dash(turn.ttft_ms, turn.ttft_ms.p99),
+        tokens_or_na(turn.mean_input_tokens), tokens_or_na(turn.mean_cached_input_tokens),
+        tokens_or_na(turn.mean_computed_input_tokens)));
   }
-  lines.push_back("TTFT in ms; input tokens: mean prompt_tokens of the turn's completed requests.");
+  lines.push_back("TTFT in ms; input tokens: mean prompt_tokens of the turn's completed requests;");
+  lines.push_back("cached and computed: their split as the server's usage said (n/a: not said).");
+  add_context_lines(summary, lines);
   lines.push_back(fmt::format(
       "Sessions: {} started, {} completed, {} ended by a failed turn, {} cut short by the "
       "run's end; {} turns completed",

@@ -222,19 +222,42 @@ json turn_json(const metrics::MultiTurnState::Turn& turn) {
           {"completed", turn.completed},
           {"input_tokens_sum", turn.input_tokens_sum},
           {"input_tokens_known", turn.input_tokens_known},
+          {"cached_tokens_sum", turn.cached_tokens_sum},
+          {"computed_tokens_sum", turn.computed_tokens_sum},
+          {"cache_known", turn.cache_known},
           {"ttft_ms", distribution_json(turn.ttft_ms)}};
 }
 
+// The prompt-cache sums came after the first multi-turn shards: a shard without them said none.
 metrics::MultiTurnState::Turn turn_from(const json& in) {
-  return {in.at("requests").get<std::int64_t>(), in.at("completed").get<std::int64_t>(),
+  return {in.at("requests").get<std::int64_t>(),   in.at("completed").get<std::int64_t>(),
           in.at("input_tokens_sum").get<double>(), in.at("input_tokens_known").get<std::int64_t>(),
-          distribution_from(in.at("ttft_ms"))};
+          distribution_from(in.at("ttft_ms")),     in.value("cached_tokens_sum", 0.0),
+          in.value("computed_tokens_sum", 0.0),    in.value("cache_known", std::int64_t{0})};
+}
+
+json band_json(const metrics::MultiTurnState::Band& band) {
+  return {{"completed", band.completed},
+          {"input_tokens_sum", band.input_tokens_sum},
+          {"cached_tokens_sum", band.cached_tokens_sum},
+          {"computed_tokens_sum", band.computed_tokens_sum},
+          {"cache_known", band.cache_known},
+          {"ttft_ms", distribution_json(band.ttft_ms)}};
+}
+
+metrics::MultiTurnState::Band band_from(const json& in) {
+  return {in.at("completed").get<std::int64_t>(),   in.at("input_tokens_sum").get<double>(),
+          in.at("cached_tokens_sum").get<double>(), in.at("computed_tokens_sum").get<double>(),
+          in.at("cache_known").get<std::int64_t>(), distribution_from(in.at("ttft_ms"))};
 }
 
 metrics::MultiTurnState multi_turn_from(const json& in) {
   check_state_version(in);
   metrics::MultiTurnState state;
   for (const json& turn : in.at("turns")) state.turns.push_back(turn_from(turn));
+  if (const auto bands = in.find("context_bands"); bands != in.end()) {
+    for (const json& band : *bands) state.bands.push_back(band_from(band));
+  }
   const json& sessions = in.at("sessions");
   visit_sessions(state, [&sessions](std::string_view name, std::int64_t& value) {
     value = sessions.at(name).get<std::int64_t>();
@@ -314,8 +337,11 @@ json multi_turn_state_to_json(const metrics::MultiTurnState& state) {
   json sessions = json::object();
   visit_sessions(
       state, [&sessions](std::string_view name, std::int64_t value) { sessions[name] = value; });
+  json bands = json::array();
+  for (const metrics::MultiTurnState::Band& band : state.bands) bands.push_back(band_json(band));
   return {{"version", kShardStateVersion},
           {"turns", turns},
+          {"context_bands", bands},
           {"sessions", sessions},
           {"session_duration_ms", distribution_json(state.session_duration_ms)}};
 }

@@ -34,6 +34,54 @@ std::optional<std::int64_t> prompt_length(const json& prompt, const PromptCounte
 
 ParsedCompletionRequest refuse(std::string message) { return {std::nullopt, std::move(message)}; }
 
+// The ids of an assistant message's "tool_calls" (those that are strings).
+std::vector<std::string> tool_call_ids(const json& message) {
+  std::vector<std::string> ids;
+  const auto calls = message.find("tool_calls");
+  if (calls == message.end() || !calls->is_array()) return ids;
+  for (const json& call : *calls) {
+    const auto id = call.is_object() ? call.find("id") : call.end();
+    if (call.is_object() && id != call.end() && id->is_string())
+      ids.push_back(id->get<std::string>());
+  }
+  return ids;
+}
+
+// OpenAI's rules for tool messages, with its 400 wording: each "tool" message answers a call of
+// the assistant message before it (by "tool_call_id"), and every call of that message is
+// answered before the history goes on. A history an agent got wrong fails here, as it would
+// there. vLLM leaves this to the chat template; the simulator holds bench to the strict rule.
+std::optional<std::string> check_tool_messages(const json& messages) {
+  std::vector<std::string> unanswered;  // of the last assistant message with calls
+  bool answering = false;               // the messages since that assistant message are tools
+  for (const json& message : messages) {
+    const auto role = message.find("role");
+    const bool tool = role != message.end() && *role == "tool";
+    if (tool) {
+      const auto id = message.find("tool_call_id");
+      const auto found =
+          id != message.end() && id->is_string()
+              ? std::find(unanswered.begin(), unanswered.end(), id->get<std::string>())
+              : unanswered.end();
+      if (!answering || found == unanswered.end()) {
+        return "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+               "message with 'tool_calls'.";
+      }
+      unanswered.erase(found);
+      continue;
+    }
+    if (!unanswered.empty()) {
+      return "An assistant message with 'tool_calls' must be followed by tool messages "
+             "responding to each 'tool_call_id'. The following tool_call_ids did not have "
+             "response messages: " +
+             unanswered.front();
+    }
+    unanswered = tool_call_ids(message);
+    answering = !unanswered.empty();
+  }
+  return std::nullopt;
+}
+
 // A boolean field; anything but true (absent, null, another type) reads as false.
 bool flag(const json& object, const char* key) {
   const auto found = object.find(key);
@@ -129,6 +177,7 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
     for (const json& message : *messages) {
       if (!message.is_object()) return refuse("every message must be an object");
     }
+    if (const auto refusal = check_tool_messages(*messages)) return refuse(*refusal);
     const std::optional<std::int64_t> length = counter.count_chat(*messages);
     if (!length) return refuse("message 'content' must be a string or an array of parts");
     const std::variant<ImageTokens, std::string> image_tokens =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bench/sim/prompt_counter.hpp"
 #include "bench/util/words.hpp"
 
 namespace bench::sim {
@@ -105,6 +106,7 @@ std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat)
       if (const auto content = message.find("content"); content != message.end()) {
         add_content(hasher, *content);
       }
+      hasher.add_text(tool_calls_text(message));  // what prompt_counter.cpp counts
     }
   } else if (const auto prompt = parsed.find("prompt"); prompt != parsed.end()) {
     add_prompt(hasher, *prompt);

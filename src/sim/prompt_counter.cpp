@@ -43,7 +43,13 @@ std::string role_of(const json& message) {
 std::optional<std::string> message_text(const json& message) {
   if (!message.is_object()) return std::nullopt;
   const auto content = message.find("content");
-  return content == message.end() ? std::optional<std::string>("") : content_text(*content);
+  std::optional<std::string> text =
+      content == message.end() ? std::optional<std::string>("") : content_text(*content);
+  if (text) {
+    const std::string calls = tool_calls_text(message);
+    if (!calls.empty()) *text += (text->empty() ? "" : " ") + calls;
+  }
+  return text;
 }
 
 // llama.cpp's LLM_CHAT_TEMPLATE_LLAMA_2 (src/llama-chat.cpp), with every marker spaced apart.
@@ -93,6 +99,24 @@ std::optional<std::string> content_text(const json& content) {
     if (part_text == part.end() || !part_text->is_string()) continue;
     if (!text.empty()) text += '\n';
     text += part_text->get<std::string>();
+  }
+  return text;
+}
+
+std::string tool_calls_text(const json& message) {
+  std::string text;
+  const auto calls = message.find("tool_calls");
+  if (calls == message.end() || !calls->is_array()) return text;
+  for (const json& call : *calls) {
+    if (!call.is_object()) continue;
+    const auto function = call.find("function");
+    if (function == call.end() || !function->is_object()) continue;
+    for (const char* key : {"name", "arguments"}) {
+      const auto field = function->find(key);
+      if (field == function->end() || !field->is_string()) continue;
+      if (!text.empty()) text += ' ';
+      text += field->get_ref<const std::string&>();
+    }
   }
   return text;
 }

@@ -9,7 +9,6 @@
 
 #include "bench/util/splitmix64.hpp"
 #include "bench/util/text.hpp"
-#include "bench/util/words.hpp"
 
 namespace bench::workload {
 namespace {
@@ -91,11 +90,17 @@ std::int64_t think_time_ns(const ThinkTime& think, std::uint64_t seed, std::uint
 }
 
 json multi_turn_options_json(const MultiTurnOptions& options) {
-  return {{"turns", options.turns ? json(*options.turns) : json(nullptr)},
-          {"think_time", think_time_text(options.think_time)},
-          {"sessions", options.sessions ? json(*options.sessions) : json(nullptr)},
-          {"session_header",
-           options.session_header.empty() ? json(nullptr) : json(options.session_header)}};
+  json out = {{"turns", options.turns ? json(*options.turns) : json(nullptr)},
+              {"think_time", think_time_text(options.think_time)},
+              {"sessions", options.sessions ? json(*options.sessions) : json(nullptr)},
+              {"session_header",
+               options.session_header.empty() ? json(nullptr) : json(options.session_header)}};
+  if (options.agent()) {
+    out["tool_result_len"] = *options.tool_result_len;
+    out["session_context"] =
+        options.session_context ? json(*options.session_context) : json(nullptr);
+  }
+  return out;
 }
 
 std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t stream,
@@ -118,36 +123,6 @@ std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t st
     out.push_back(UserTurn{std::move(prompt.text), prompt.input_len, prompt.output_len});
   }
   return out;
-}
-
-void Conversation::add_user(std::string text) { users_.push_back(std::move(text)); }
-
-void Conversation::add_reply(std::string text) { replies_.push_back(std::move(text)); }
-
-json Conversation::chat_messages() const {
-  json messages = json::array();
-  for (std::size_t k = 0; k < users_.size(); ++k) {
-    messages.push_back({{"role", "user"}, {"content", users_[k]}});
-    if (k < replies_.size()) messages.push_back({{"role", "assistant"}, {"content", replies_[k]}});
-  }
-  return messages;
-}
-
-std::int64_t Conversation::words() const {
-  std::int64_t words = 0;
-  for (const std::string& text : users_) words += util::count_words(text);
-  for (const std::string& text : replies_) words += util::count_words(text);
-  return words;
-}
-
-std::string Conversation::transcript() const {
-  std::string text;
-  for (std::size_t k = 0; k < users_.size(); ++k) {
-    if (k > 0) text += "\n\n";
-    text += users_[k];
-    if (k < replies_.size()) text += replies_[k];
-  }
-  return text;
 }
 
 }  // namespace bench::workload

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,6 +18,13 @@ using bench::app::TurnToSend;
 using bench::workload::UserTurn;
 
 constexpr std::int64_t kMs = 1'000'000;
+
+// A reply in text alone, of unknown prompt length.
+bench::app::TurnReply text_reply(std::string text) {
+  bench::app::TurnReply reply;
+  reply.text = std::move(text);
+  return reply;
+}
 
 // Sessions of `turns` turns, their text naming session and turn; a fixed think time.
 SessionPlan plan_of(std::uint64_t sessions, std::size_t open, std::int64_t turns,
@@ -46,7 +54,7 @@ TEST(SessionScheduler, OpensItsSessionsAtOnceAndWaitsOnRepliesWithoutSayingItIsD
   EXPECT_EQ(a.turn, 0);
   // Both in flight, more turns to come: not "nothing left", or the engine's loop would end.
   EXPECT_EQ(scheduler.next_due_ns(), SessionScheduler::kAwaitingReply);
-  EXPECT_FALSE(scheduler.on_turn_end(a.slot, TurnOutcome::ok, "reply a0", 10 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(a.slot, TurnOutcome::ok, text_reply("reply a0"), 10 * kMs));
   EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 500 * kMs);  // the reply's end + think time
 }
 
@@ -54,7 +62,7 @@ TEST(SessionScheduler, EachTurnCarriesTheHistoryWithTheRepliesReceivedVerbatim) 
   SessionScheduler scheduler(plan_of(1, 1, 3, 0));
   TurnToSend turn = scheduler.take(0);
   EXPECT_EQ(turn.history->transcript(), "s0t0");
-  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, " first reply", 5 * kMs);
+  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply(" first reply"), 5 * kMs);
   ASSERT_EQ(scheduler.next_due_ns(), 5 * kMs);  // no think time
   turn = scheduler.take(5 * kMs);
   EXPECT_EQ(turn.turn, 1);
@@ -70,7 +78,7 @@ TEST(SessionScheduler, AFailedTurnEndsItsSessionAndTheNextSessionOpensAtItsEnd) 
   SessionScheduler scheduler(plan_of(2, 1, 3));
   const TurnToSend first = scheduler.take(2 * kMs);
   const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(first.slot, TurnOutcome::failed, "", 7 * kMs);
+      scheduler.on_turn_end(first.slot, TurnOutcome::failed, text_reply(""), 7 * kMs);
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->failed);
   EXPECT_FALSE(ended->completed());
@@ -83,10 +91,10 @@ TEST(SessionScheduler, AFailedTurnEndsItsSessionAndTheNextSessionOpensAtItsEnd) 
 TEST(SessionScheduler, ACompletedSessionReportsItsDurationAndAllEndedSaysNoneLeft) {
   SessionScheduler scheduler(plan_of(1, 4, 2, 0.1));
   TurnToSend turn = scheduler.take(3 * kMs);
-  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, "r", 10 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("r"), 10 * kMs));
   turn = scheduler.take(110 * kMs);
   const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, "r", 150 * kMs);
+      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("r"), 150 * kMs);
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->completed());
   EXPECT_EQ(ended->end_ns - ended->start_ns, 147 * kMs);
@@ -99,16 +107,94 @@ TEST(SessionScheduler, ACancelledTurnCutsItsSessionShortAndOpenSessionsAreReport
   const TurnToSend a = scheduler.take(0);
   const TurnToSend b = scheduler.take(0);
   const std::optional<SessionEnd> cut =
-      scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, "", kMs);
+      scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, text_reply(""), kMs);
   ASSERT_TRUE(cut);
   EXPECT_TRUE(cut->cut_short);
   EXPECT_FALSE(cut->failed);
-  scheduler.on_turn_end(b.slot, TurnOutcome::ok, "r", kMs);  // thinking when the run ends
+  scheduler.on_turn_end(b.slot, TurnOutcome::ok, text_reply("r"),
+                        kMs);  // thinking when the run ends
   const std::vector<SessionEnd> open = scheduler.open_sessions();
   ASSERT_EQ(open.size(), 1u);  // session 2 opened in a's slot but sent nothing: not counted
   EXPECT_EQ(open[0].session, 1u);
   EXPECT_TRUE(open[0].cut_short);
   EXPECT_EQ(open[0].turns_completed, 1);
+}
+
+// Agent sessions of one task (8 words, 16 tokens asked per turn), results of 5 words.
+SessionPlan agent_plan(std::optional<std::int64_t> context, std::optional<std::int64_t> turns) {
+  SessionPlan plan = plan_of(1, 1, 1, 0.25);
+  plan.turns_of = [](std::uint64_t) { return std::vector<UserTurn>{{"the task", 8, 16}}; };
+  SessionPlan::Agent agent;
+  agent.text.tool_result_words = 5;
+  agent.context_tokens = context;
+  agent.max_turns = turns;
+  plan.agent = agent;
+  return plan;
+}
+
+TEST(SessionScheduler, AnAgentTurnAnswersTheLastRepliesToolCallsByTheirIds) {
+  SessionScheduler scheduler(agent_plan(std::nullopt, 3));
+  TurnToSend turn = scheduler.take(0);
+  EXPECT_EQ(turn.history->chat_messages().size(), 1u);
+  bench::app::TurnReply reply;
+  reply.tool_calls = {{"call_x", "search", R"({"q": "a"})"}, {"", "read", "{}"}};
+  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, 10 * kMs));
+  EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 250 * kMs);  // the tools' latency
+  turn = scheduler.take(260 * kMs);
+  EXPECT_EQ(turn.turn, 1);
+  EXPECT_EQ(turn.user->output_len, 16);  // the task's, every turn
+  const nlohmann::json messages = turn.history->chat_messages();
+  ASSERT_EQ(messages.size(), 4u);
+  EXPECT_EQ(messages[1]["tool_calls"][0]["id"], "call_x");
+  const std::string given = bench::workload::missing_tool_call_id(0, 0, 1);
+  EXPECT_EQ(messages[1]["tool_calls"][1]["id"], given);
+  EXPECT_EQ(messages[2]["tool_call_id"], "call_x");
+  EXPECT_EQ(messages[3]["tool_call_id"], given);
+  // A reply in text: the next turn is the user's next instruction, as long as the task.
+  EXPECT_FALSE(
+      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("all done"), 300 * kMs));
+  turn = scheduler.take(550 * kMs);
+  const nlohmann::json next = turn.history->chat_messages();
+  ASSERT_EQ(next.size(), 6u);
+  EXPECT_EQ(next[5]["role"], "user");
+  const std::optional<SessionEnd> ended =
+      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("ok"), 600 * kMs);
+  ASSERT_TRUE(ended);  // its --turns cap
+  EXPECT_TRUE(ended->completed());
+  EXPECT_EQ(ended->turns_completed, 3);
+}
+
+TEST(SessionScheduler, AnAgentSessionEndsAfterTheTurnWhosePromptReachedTheContextTarget) {
+  SessionScheduler scheduler(agent_plan(100, std::nullopt));
+  std::int64_t now = 0;
+  for (const std::int64_t context : {40, 70, 99}) {
+    const TurnToSend turn = scheduler.take(now);
+    bench::app::TurnReply reply;
+    reply.tool_calls = {{"c", "f", "{}"}};
+    reply.context_tokens = context;
+    EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, now)) << context;
+    now = *scheduler.next_due_ns();
+  }
+  const TurnToSend last = scheduler.take(now);
+  bench::app::TurnReply reply;
+  reply.context_tokens = 100;
+  const std::optional<SessionEnd> ended =
+      scheduler.on_turn_end(last.slot, TurnOutcome::ok, reply, now);
+  ASSERT_TRUE(ended);
+  EXPECT_TRUE(ended->completed());
+  EXPECT_EQ(ended->turns_completed, 4);
+  EXPECT_EQ(scheduler.next_due_ns(), std::nullopt);
+}
+
+TEST(SessionScheduler, APlainMultiTurnHistoryKeepsTheRepliesTextWithoutTheirCalls) {
+  SessionScheduler scheduler(plan_of(1, 1, 2, 0));
+  TurnToSend turn = scheduler.take(0);
+  bench::app::TurnReply reply;
+  reply.text = "text";
+  reply.tool_calls = {{"c", "f", "{}"}};
+  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, kMs);
+  turn = scheduler.take(kMs);
+  EXPECT_FALSE(turn.history->chat_messages()[1].contains("tool_calls"));
 }
 
 TEST(SessionScheduler, SessionsAreDealtByFirstAndStrideSoShardsNeverShareOne) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -47,6 +48,57 @@ TEST(MultiTurnAccumulator, GroupsTtftAndInputTokensByTurnAcrossMergedThreads) {
   EXPECT_DOUBLE_EQ(summary.by_turn[2].mean_input_tokens, 300);
 }
 
+TEST(MultiTurnAccumulator, SplitsEachTurnsInputIntoCachedAndComputedWhereTheServerSaid) {
+  MultiTurnAccumulator turns;
+  RequestRecord first = turn_record(0, 10, 100);
+  first.cached_prompt_tokens = 0;
+  RequestRecord second = turn_record(1, 10, 200);
+  second.cached_prompt_tokens = 96;
+  RequestRecord silent = turn_record(1, 10, 220);  // its server did not say: not a 0
+  turns.add_turn(first);
+  turns.add_turn(second);
+  turns.add_turn(silent);
+  turns.add_turn(turn_record(2, 10, 300));
+  const auto summary = turns.summarize();
+  EXPECT_DOUBLE_EQ(summary.by_turn[0].mean_cached_input_tokens, 0);
+  EXPECT_DOUBLE_EQ(summary.by_turn[0].mean_computed_input_tokens, 100);
+  EXPECT_DOUBLE_EQ(summary.by_turn[1].mean_cached_input_tokens, 96);
+  EXPECT_DOUBLE_EQ(summary.by_turn[1].mean_computed_input_tokens, 104);
+  EXPECT_DOUBLE_EQ(summary.by_turn[1].mean_input_tokens, 210);  // every known count
+  EXPECT_LT(summary.by_turn[2].mean_cached_input_tokens, 0);
+  EXPECT_LT(summary.by_turn[2].mean_computed_input_tokens, 0);
+}
+
+TEST(MultiTurnAccumulator, GroupsTtftByContextBandsThatDouble) {
+  EXPECT_EQ(bench::metrics::context_band(0), 0u);
+  EXPECT_EQ(bench::metrics::context_band(127), 0u);
+  EXPECT_EQ(bench::metrics::context_band(128), 1u);
+  EXPECT_EQ(bench::metrics::context_band(255), 1u);
+  EXPECT_EQ(bench::metrics::context_band(256), 2u);
+  EXPECT_EQ(bench::metrics::context_band_bounds(0),
+            (std::pair<std::int64_t, std::int64_t>{0, 128}));
+  EXPECT_EQ(bench::metrics::context_band_bounds(3),
+            (std::pair<std::int64_t, std::int64_t>{512, 1024}));
+  MultiTurnAccumulator turns;
+  turns.add_turn(turn_record(0, 10, 100));
+  RequestRecord cached = turn_record(3, 20, 600);
+  cached.cached_prompt_tokens = 512;
+  turns.add_turn(cached);
+  turns.add_turn(turn_record(4, 40, 1000));
+  turns.add_turn(turn_record(5, 99, -1));  // no prompt count: in no band
+  const auto summary = turns.summarize();
+  ASSERT_EQ(summary.by_context.size(), 2u);  // empty bands are left out
+  EXPECT_EQ(summary.by_context[0].low_tokens, 0);
+  EXPECT_EQ(summary.by_context[0].completed, 1);
+  EXPECT_DOUBLE_EQ(summary.by_context[0].ttft_ms.mean, 10);
+  EXPECT_EQ(summary.by_context[1].low_tokens, 512);
+  EXPECT_EQ(summary.by_context[1].high_tokens, 1024);
+  EXPECT_EQ(summary.by_context[1].completed, 2);
+  EXPECT_DOUBLE_EQ(summary.by_context[1].ttft_ms.mean, 30);
+  EXPECT_DOUBLE_EQ(summary.by_context[1].mean_input_tokens, 800);
+  EXPECT_DOUBLE_EQ(summary.by_context[1].mean_cached_input_tokens, 512);  // of those that said
+}
+
 TEST(MultiTurnAccumulator, CountsSessionsByHowTheyEndedAndTimesTheCompletedOnes) {
   MultiTurnAccumulator sessions;
   sessions.add_session({true, false, 3, 2'000'000});
@@ -81,7 +133,9 @@ TEST(MultiTurnAccumulator, BeyondTheRunsSampleBudgetItKeepsHistogramsNotEveryVal
 MultiTurnAccumulator filled(double offset, std::shared_ptr<bench::metrics::SampleBudget> budget) {
   MultiTurnAccumulator out(std::move(budget));
   for (int i = 0; i < 50; ++i) {
-    out.add_turn(turn_record(i % 3, offset + i, 100 + 40 * (i % 3)));
+    RequestRecord record = turn_record(i % 3, offset + i, 100 + 40 * (i % 3));
+    if (i % 2 == 0) record.cached_prompt_tokens = 16 * (i % 3);
+    out.add_turn(record);
     if (i % 3 != 2) continue;
     out.add_session({true, false, 3, static_cast<std::int64_t>((offset + i) * 1e6)});
   }
@@ -109,7 +163,19 @@ void expect_same(const bench::metrics::MultiTurnSummary& a,
     EXPECT_EQ(a.by_turn[i].requests, b.by_turn[i].requests);
     EXPECT_EQ(a.by_turn[i].completed, b.by_turn[i].completed);
     EXPECT_DOUBLE_EQ(a.by_turn[i].mean_input_tokens, b.by_turn[i].mean_input_tokens);
+    EXPECT_DOUBLE_EQ(a.by_turn[i].mean_cached_input_tokens, b.by_turn[i].mean_cached_input_tokens);
+    EXPECT_DOUBLE_EQ(a.by_turn[i].mean_computed_input_tokens,
+                     b.by_turn[i].mean_computed_input_tokens);
     expect_same(a.by_turn[i].ttft_ms, b.by_turn[i].ttft_ms);
+  }
+  ASSERT_EQ(a.by_context.size(), b.by_context.size());
+  for (std::size_t i = 0; i < a.by_context.size(); ++i) {
+    EXPECT_EQ(a.by_context[i].low_tokens, b.by_context[i].low_tokens);
+    EXPECT_EQ(a.by_context[i].completed, b.by_context[i].completed);
+    EXPECT_DOUBLE_EQ(a.by_context[i].mean_input_tokens, b.by_context[i].mean_input_tokens);
+    EXPECT_DOUBLE_EQ(a.by_context[i].mean_cached_input_tokens,
+                     b.by_context[i].mean_cached_input_tokens);
+    expect_same(a.by_context[i].ttft_ms, b.by_context[i].ttft_ms);
   }
   EXPECT_EQ(a.sessions_started, b.sessions_started);
   EXPECT_EQ(a.sessions_completed, b.sessions_completed);
@@ -148,6 +214,8 @@ TEST(MultiTurnAccumulator, ShardsRestoredFromTheirStatesMergeAsTheirThreadsWould
   direct.merge(std::move(short_shard));
   const auto summary = whole.summarize();
   expect_same(summary, direct.summarize());
+  EXPECT_EQ(summary.by_context.size(), 2u);  // 100 and 140 tokens, then 180
+  EXPECT_GE(summary.by_turn.at(1).mean_cached_input_tokens, 0);
   EXPECT_EQ(summary.sessions_started, 2 * (16 + 2));
   EXPECT_EQ(summary.by_turn.at(0).requests, 2 * 17 + 1);
   EXPECT_EQ(summary.by_turn.at(1).requests, 2 * 18);

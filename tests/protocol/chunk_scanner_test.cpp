@@ -47,7 +47,7 @@ bool same(const Chunk& a, const Chunk& b) {
          a.completion_tokens == b.completion_tokens && a.error_message == b.error_message &&
          a.cached_tokens == b.cached_tokens && a.timings_prompt_n == b.timings_prompt_n &&
          a.timings_cache_n == b.timings_cache_n && a.tool_call_text == b.tool_call_text &&
-         a.tool_call_names == b.tool_call_names;
+         a.tool_call_names == b.tool_call_names && a.tool_call_fragments == b.tool_call_fragments;
 }
 
 // interpret_chunk and, when it does not give up, the scanner alone agree with the DOM path.
@@ -191,6 +191,31 @@ TEST(ChunkScanner, ReadsToolCallDeltasLikeTheDomPath) {
   std::string many = R"({"choices":[{"delta":{"tool_calls":[)";
   for (int i = 0; i < 9; ++i) many += std::string(i ? "," : "") + R"({"function":{"name":"f"}})";
   expect_left_to_dom(many + "]}}]}");
+}
+
+TEST(ChunkScanner, ReadsEachToolCallFragmentsIndexAndIdLikeTheDomPath) {
+  Chunk chunk;
+  // The id after the function, the index before: both are the fragment's, in any order.
+  ASSERT_TRUE(scan_chunk(
+      R"({"choices":[{"delta":{"tool_calls":[{"index":1,"function":{"name":"a","arguments":"{"},)"
+      R"("id":"call_a"},{"function":{"arguments":"x"}}]}}]})",
+      chunk));
+  ASSERT_EQ(chunk.tool_call_fragments.size(), 2u);
+  EXPECT_EQ(chunk.tool_call_fragments[0].index, 1);
+  EXPECT_EQ(chunk.tool_call_fragments[0].id, "call_a");
+  EXPECT_EQ(chunk.tool_call_fragments[0].name, "a");
+  EXPECT_EQ(chunk.tool_call_fragments[0].arguments, "{");
+  EXPECT_FALSE(chunk.tool_call_fragments[1].index.has_value());
+  EXPECT_EQ(chunk.tool_call_fragments[1].id, "");
+  EXPECT_EQ(chunk.tool_call_fragments[1].arguments, "x");
+  expect_scanned(R"({"choices":[{"delta":{"tool_calls":[{"index":"0","id":7,"function":{}}]}}]})");
+  expect_scanned(R"({"choices":[{"delta":{"tool_calls":[{"index":null,"id":"c\u0041"}]}}]})");
+  expect_scanned(R"({"choices":[{"delta":{"tool_calls":[{"id":"c\u0041","function":{}}]}}]})");
+  // Numbers the scanner does not read itself go the DOM way, and agree.
+  expect_left_to_dom(R"({"choices":[{"delta":{"tool_calls":[{"index":-1,"function":{}}]}}]})");
+  expect_left_to_dom(R"({"choices":[{"delta":{"tool_calls":[{"index":1.0,"function":{}}]}}]})");
+  expect_left_to_dom(
+      R"({"choices":[{"delta":{"tool_calls":[{"index":0,"index":1,"function":{}}]}}]})");
 }
 
 TEST(ChunkScanner, ReadsThePromptCacheFiguresLikeTheDomPath) {

@@ -335,6 +335,71 @@ TEST(StreamReaderReasoning, KeepsTheAnswerAndTheReasoningTextApartWhenAsked) {
   EXPECT_EQ(reader.kept_reasoning_text(), "");
 }
 
+// OpenAI's shape (index, the id and name first, then argument fragments), two calls interleaved,
+// and a server's stream without indexes (one call at a time, a new id starting the next).
+TEST(StreamReaderToolCalls, JoinsEachCallsFragmentsByIndexOrId) {
+  RequestRecord record;
+  StreamReader reader;
+  reader.keep_answer_text(true);
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  const std::string body =
+      R"(data: {"choices":[{"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,)"
+      R"("id":"call_a","type":"function","function":{"name":"get_weather","arguments":""}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function",)"
+      R"("function":{"name":"get_time","arguments":"{\"tz\""}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\"")"
+      R"(}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":": \"Oslo\"}"}},)"
+      R"({"index":1,"function":{"arguments":": \"UTC\"}"}}]},"finish_reason":"tool_calls"}]})"
+      "\n\ndata: [DONE]\n\n";
+  ASSERT_TRUE(reader.on_body(body, kStampStep));
+  reader.finish({ErrorClass::none, "", kEndNs});
+  ASSERT_TRUE(record.ok()) << record.error_message;
+  using bench::protocol::StreamedToolCall;
+  EXPECT_EQ(reader.tool_calls(),
+            (std::vector<StreamedToolCall>{{"call_a", "get_weather", R"({"city": "Oslo"})"},
+                                           {"call_b", "get_time", R"({"tz": "UTC"})"}}));
+  EXPECT_EQ(reader.answer_text(), "");
+
+  record = RequestRecord{};
+  reader.begin(&record);  // the next response starts with none
+  reader.on_headers(200, "text/event-stream");
+  EXPECT_TRUE(reader.tool_calls().empty());
+  const std::string no_index =
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"id":"x1","function":{"name":"f"}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"{}"}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"id":"x2","function":{"name":"g"}}]}}]})"
+      "\n\n"
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"[]"}}]},)"
+      R"("finish_reason":"tool_calls"}]})"
+      "\n\n";
+  ASSERT_TRUE(reader.on_body(no_index, kStampStep));
+  reader.finish({ErrorClass::none, "", kEndNs});
+  EXPECT_EQ(reader.tool_calls(),
+            (std::vector<StreamedToolCall>{{"x1", "f", "{}"}, {"x2", "g", "[]"}}));
+}
+
+TEST(StreamReaderToolCalls, KeepsNoCallsUnlessAsked) {
+  RequestRecord record;
+  StreamReader reader;
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  ASSERT_TRUE(reader.on_body(
+      R"(data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"f"}}]},)"
+      R"("finish_reason":"tool_calls"}]})"
+      "\n\n",
+      kStampStep));
+  reader.finish({ErrorClass::none, "", kEndNs});
+  EXPECT_TRUE(record.ok());
+  EXPECT_TRUE(reader.tool_calls().empty());
+}
+
 TEST(StreamReaderReasoning, UsageCanSayReasoningTheStreamDidNotShow) {
   // OpenAI's reasoning models stream no reasoning text but count its tokens.
   const RequestRecord record =

@@ -125,4 +125,40 @@ TEST(CompletionRequest, RefusesANamedToolChoiceThatIsNoTool) {
       parse_completion_request(std::string(kChatWithTools) + R"(,"tool_choice":3})", true).request);
 }
 
+// An agent's history: the assistant's tool calls count as the template renders them (name and
+// arguments), each tool message must answer a call of the assistant message before it, by id
+// (OpenAI's 400 wording), and every call must be answered before the history goes on.
+TEST(CompletionRequest, CountsAnAgentsToolCallsAndHoldsItsToolMessagesToTheirIds) {
+  const std::string calls =
+      R"({"role":"user","content":"find it"},{"role":"assistant","content":null,"tool_calls":[)"
+      R"({"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\": \"x\"}"}},)"
+      R"({"id":"c2","type":"function","function":{"name":"read","arguments":"{}"}}]})";
+  const auto answered = parse_completion_request(
+      R"({"messages":[)" + calls +
+          R"(,{"role":"tool","tool_call_id":"c2","content":"two words"},)"
+          R"({"role":"tool","tool_call_id":"c1","content":"three more words"}]})",
+      true);
+  ASSERT_TRUE(answered.request) << answered.error;
+  // find it (2) + search {"q": "x"} (1 + 2) + read {} (2) + the results (2 + 3).
+  EXPECT_EQ(answered.request->prompt_tokens, 2 + 3 + 2 + 2 + 3);
+
+  const auto stray = parse_completion_request(
+      R"({"messages":[)" + calls + R"(,{"role":"tool","tool_call_id":"c9","content":"r"}]})", true);
+  EXPECT_FALSE(stray.request);
+  EXPECT_NE(stray.error.find("must be a response to a preceeding message"), std::string::npos)
+      << stray.error;
+  const auto unanswered = parse_completion_request(
+      R"({"messages":[)" + calls +
+          R"(,{"role":"tool","tool_call_id":"c1","content":"r"},{"role":"user","content":"u"}]})",
+      true);
+  EXPECT_FALSE(unanswered.request);
+  EXPECT_NE(unanswered.error.find("did not have response messages: c2"), std::string::npos)
+      << unanswered.error;
+  const auto orphan = parse_completion_request(
+      R"({"messages":[{"role":"user","content":"u"},{"role":"tool","tool_call_id":"c1",)"
+      R"("content":"r"}]})",
+      true);
+  EXPECT_FALSE(orphan.request);
+}
+
 }  // namespace

@@ -65,6 +65,16 @@ TEST(PromptBlockHashes, ReadsCompletionPromptsAndChatMessagesWithTheirRoles) {
       1u);
 }
 
+TEST(PromptBlockHashes, AnAssistantsToolCallsArePartOfThePrefix) {
+  const std::string head = R"({"messages":[{"role":"user","content":")" + words(0, 12) +
+                           R"("},{"role":"assistant","content":null,"tool_calls":[{"id":"c",)"
+                           R"("type":"function","function":{"name":"f","arguments":")";
+  const auto one = prompt_block_hashes(head + words(100, 8) + R"("}}]}]})", true);
+  const auto other = prompt_block_hashes(head + words(200, 8) + R"("}}]}]})", true);
+  ASSERT_EQ(one.size(), 1u);  // 12 + 1 + 8 words: one full block, the arguments in it
+  EXPECT_NE(one, other);
+}
+
 TEST(PrefixCache, ServesTheSecondSendOfAPromptFromItsWholeBlocks) {
   PrefixCache cache(100);
   const auto prompt = hashes_of(words(0, 50));  // 3 full blocks, 2 words over

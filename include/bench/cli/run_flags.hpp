@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/cli/image_flags.hpp"
+#include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/options.hpp"
 #include "bench/cli/tool_flags.hpp"
 
@@ -22,14 +23,14 @@ struct RawRunFlags {
   std::vector<std::string> fail_under;
   std::vector<std::string> fail_over;
   std::string max_error_rate;
-  std::string trace_window;    // --trace-window START-END
-  std::string shard;           // --shard I/N (cli/shard_flags.hpp)
-  std::int64_t shards = 0;     // --shards N; 0 = not given
-  std::string start_at;        // --start-at TIME
-  std::string server_weights;  // --server-weights W,... (cli/server_flags.hpp)
-  std::string think_time;      // --think-time SPEC (cli/multi_turn_flags.hpp)
-  RawToolFlags tools;          // --tools, --tool-choice, --response-format (cli/tool_flags.hpp)
-  RawImageFlags images;        // --image-size, --image-format (cli/image_flags.hpp)
+  std::string trace_window;      // --trace-window START-END
+  std::string shard;             // --shard I/N (cli/shard_flags.hpp)
+  std::int64_t shards = 0;       // --shards N; 0 = not given
+  std::string start_at;          // --start-at TIME
+  std::string server_weights;    // --server-weights W,... (cli/server_flags.hpp)
+  RawMultiTurnFlags multi_turn;  // --think-time, --session-context (cli/multi_turn_flags.hpp)
+  RawToolFlags tools;            // --tools, --tool-choice, --response-format (cli/tool_flags.hpp)
+  RawImageFlags images;          // --image-size, --image-format (cli/image_flags.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

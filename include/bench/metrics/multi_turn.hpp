@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "bench/metrics/latency_distribution.hpp"
@@ -27,16 +28,38 @@ struct TurnFigures {
   Distribution ttft_ms;        // of the completed ones that streamed text
   // Mean prompt_tokens of the completed ones whose count is known; -1 when none is.
   double mean_input_tokens = -1;
+  // The prompt cache on this turn: the mean cached and computed (prefilled) prompt tokens of the
+  // completed ones whose server said what its cache served (usage's cached_tokens); -1 when
+  // none did (never 0 for "not said").
+  double mean_cached_input_tokens = -1;
+  double mean_computed_input_tokens = -1;
 };
 
+/// TTFT against the context length: the completed turns whose prompt_tokens are known, by band
+/// of prompt tokens [low, high): [0, 128), then each band twice the one before ([128, 256),
+/// [256, 512), ...). A prefix cache shows as a TTFT that stops growing with the band.
+struct ContextBandFigures {
+  std::int64_t low_tokens = 0;
+  std::int64_t high_tokens = 0;
+  std::int64_t completed = 0;  // turns in the band
+  Distribution ttft_ms;        // of those that streamed text
+  double mean_input_tokens = 0;
+  double mean_cached_input_tokens = -1;  // as TurnFigures'; -1 when no server said
+};
+
+/// The band of a prompt of `tokens` tokens (ContextBandFigures), and its bounds.
+std::size_t context_band(std::int64_t tokens);
+std::pair<std::int64_t, std::int64_t> context_band_bounds(std::size_t band);
+
 struct MultiTurnSummary {
-  std::vector<TurnFigures> by_turn;      // turn 1, 2, ... up to the longest session's
-  std::int64_t sessions_started = 0;     // sessions whose first turn was sent
-  std::int64_t sessions_completed = 0;   // every turn succeeded
-  std::int64_t sessions_failed = 0;      // a failed turn ended them
-  std::int64_t sessions_unfinished = 0;  // the run's end (or a stop) cut them short
-  std::int64_t turns_completed = 0;      // successful turns of all sessions
-  Distribution session_duration_ms;      // completed sessions: first send -> last turn's end
+  std::vector<TurnFigures> by_turn;            // turn 1, 2, ... up to the longest session's
+  std::vector<ContextBandFigures> by_context;  // the bands that hold a turn, shortest first
+  std::int64_t sessions_started = 0;           // sessions whose first turn was sent
+  std::int64_t sessions_completed = 0;         // every turn succeeded
+  std::int64_t sessions_failed = 0;            // a failed turn ended them
+  std::int64_t sessions_unfinished = 0;        // the run's end (or a stop) cut them short
+  std::int64_t turns_completed = 0;            // successful turns of all sessions
+  Distribution session_duration_ms;            // completed sessions: first send -> last turn's end
 };
 
 /// How one session ended, for the session figures.
@@ -68,17 +91,35 @@ class MultiTurnAccumulator {
   static std::optional<MultiTurnAccumulator> from_state(const MultiTurnState& state);
 
  private:
+  // What the prompt cache served, over the requests whose server said.
+  struct CacheSums {
+    double cached = 0;
+    double computed = 0;
+    std::int64_t known = 0;
+    void add(const RequestRecord& record);
+    void merge(const CacheSums& other);
+  };
   struct Turn {
     std::int64_t requests = 0;
     std::int64_t completed = 0;
     LatencyDistribution ttft_ms;
     double input_tokens = 0;
     std::int64_t input_counted = 0;
+    CacheSums cache;
+  };
+  struct Band {
+    std::int64_t completed = 0;
+    LatencyDistribution ttft_ms;
+    double input_tokens = 0;
+    CacheSums cache;
   };
   Turn& turn_at(std::size_t index);
+  Band& band_at(std::size_t index);
+  void add_to_band(const RequestRecord& record);
 
   std::shared_ptr<SampleBudget> budget_;
   std::vector<Turn> turns_;
+  std::vector<Band> bands_;
   std::int64_t started_ = 0, completed_ = 0, failed_ = 0, unfinished_ = 0, turns_completed_ = 0;
   LatencyDistribution session_ms_;
 };

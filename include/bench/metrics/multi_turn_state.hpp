@@ -19,8 +19,22 @@ struct MultiTurnState {
     double input_tokens_sum = 0;          // prompt_tokens of the completed ones that had a count
     std::int64_t input_tokens_known = 0;  // how many those were
     DistributionState ttft_ms;
+    // What the prompt cache served, over the completed ones whose server said.
+    double cached_tokens_sum = 0;
+    double computed_tokens_sum = 0;
+    std::int64_t cache_known = 0;
+  };
+  /// One context band's figures (multi_turn.hpp, context_band; index 0 is the first band).
+  struct Band {
+    std::int64_t completed = 0;
+    double input_tokens_sum = 0;
+    double cached_tokens_sum = 0;
+    double computed_tokens_sum = 0;
+    std::int64_t cache_known = 0;
+    DistributionState ttft_ms;
   };
   std::vector<Turn> turns;
+  std::vector<Band> bands;
   std::int64_t sessions_started = 0, sessions_completed = 0, sessions_failed = 0;
   std::int64_t sessions_unfinished = 0, turns_completed = 0;
   DistributionState session_duration_ms;  // of the completed sessions

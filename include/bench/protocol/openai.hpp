@@ -79,6 +79,18 @@ struct Chunk {
   // starts. A call's first fragment names it (with its id); the later ones add to its arguments.
   std::string tool_call_text;
   std::vector<std::string> tool_call_names;
+  // The same elements of delta.tool_calls one by one (those with a "function" object), with what
+  // places them in the answer: "index" (the call of the answer they add to; nullopt without
+  // one) and "id" (sent with a call's first fragment). The stream reader joins them into whole
+  // calls for an agent session's history (StreamReader::tool_calls).
+  struct ToolCallFragment {
+    std::optional<std::int64_t> index;
+    std::string id;         // empty when absent
+    std::string name;       // function.name; empty when absent
+    std::string arguments;  // function.arguments; empty when absent
+    bool operator==(const ToolCallFragment&) const = default;
+  };
+  std::vector<ToolCallFragment> tool_call_fragments;
   std::string finish_reason;  // choices[0].finish_reason when non-null
   std::string id;             // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/endpoint.hpp"
@@ -28,6 +29,14 @@ struct StreamLimits {
 };
 
 /// How the transport ended the transfer, as the engine reports it.
+/// One tool call of an answer, whole: its fragments joined (StreamReader::tool_calls).
+struct StreamedToolCall {
+  std::string id;         // the "id" its first fragment carried; empty when none did
+  std::string name;       // function.name
+  std::string arguments;  // function.arguments, every fragment's in order
+  bool operator==(const StreamedToolCall&) const = default;
+};
+
 struct TransportEnd {
   metrics::ErrorClass error = metrics::ErrorClass::none;  // none = the body ended normally
   std::string message;                                    // the transport's message
@@ -67,6 +76,11 @@ class StreamReader final : private sse::Sink {
   void keep_answer_text(bool keep) { keep_answer_text_ = keep; }
   /// The answer text of the current response so far (empty unless kept).
   const std::string& answer_text() const { return answer_text_; }
+  /// The tool calls of the current response so far, each joined from its fragments (kept with
+  /// the answer text, empty otherwise): a fragment with an "index" adds to the call of that
+  /// index (OpenAI's streaming shape); one without adds to the last call, or starts one when it
+  /// carries a new id.
+  const std::vector<StreamedToolCall>& tool_calls() const { return tool_calls_; }
   /// The answer check: keep the reasoning text too, as streamed. Off by default.
   void keep_reasoning_text(bool keep) { keep_reasoning_text_ = keep; }
   /// The reasoning text of the current response so far (empty unless kept).
@@ -82,6 +96,7 @@ class StreamReader final : private sse::Sink {
   void settle_completion_tokens();
   void settle_reasoning_tokens();
   void settle_tool_call_tokens();
+  void keep_tool_call_fragment(const Chunk::ToolCallFragment& fragment);
 
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
@@ -102,6 +117,8 @@ class StreamReader final : private sse::Sink {
   std::string tool_call_text_;
   bool keep_answer_text_ = false;
   std::string answer_text_;  // keep_answer_text_: the answer streamed so far, bounded by the cap
+  std::vector<StreamedToolCall> tool_calls_;     // keep_answer_text_: the calls streamed so far
+  std::vector<std::int64_t> tool_call_indexes_;  // tool_calls_[k]'s "index"; -1 when it had none
   bool keep_reasoning_text_ = false;
   std::string kept_reasoning_text_;  // keep_reasoning_text_: the same of the reasoning
   std::int64_t data_events_ = 0;

@@ -124,16 +124,24 @@ inline constexpr std::string_view server_requests_running = "server_requests_run
 inline constexpr std::string_view server_requests_waiting = "server_requests_waiting";
 inline constexpr std::string_view server_kv_cache_usage = "server_kv_cache_usage";  // 0..1
 // --multi-turn: the section {"by_turn": [{"turn" (1-based), "requests", "completed",
-// "{mean,median,p99}_ttft_ms" (null without a completed turn), "mean_input_tokens" (null when
-// unknown)}], "sessions_started", "sessions_completed", "sessions_failed", "sessions_unfinished",
-// "turns_completed", "{mean,median,p99}_session_duration_ms" (completed sessions; null without
-// one), and a shard's "shard_state" (results/shard_state.hpp)}, and its options under "config".
+// "{mean,median,p99}_ttft_ms" (null without a completed turn), "mean_input_tokens",
+// "mean_cached_input_tokens", "mean_computed_input_tokens" (null when unknown)}], "by_context":
+// [{"context_tokens_low", "context_tokens_high", "completed", "{mean,median,p99}_ttft_ms",
+// "mean_input_tokens", "mean_cached_input_tokens"}], "sessions_started", "sessions_completed",
+// "sessions_failed", "sessions_unfinished", "turns_completed",
+// "{mean,median,p99}_session_duration_ms" (completed sessions; null without one), and a shard's
+// "shard_state" (results/shard_state.hpp)}, and its options under "config".
 inline constexpr std::string_view multi_turn = "multi_turn";
 inline constexpr std::string_view by_turn = "by_turn";
 inline constexpr std::string_view turn = "turn";
 inline constexpr std::string_view turn_requests = "requests";
 inline constexpr std::string_view turn_completed = "completed";
 inline constexpr std::string_view mean_input_tokens = "mean_input_tokens";
+inline constexpr std::string_view mean_cached_input_tokens = "mean_cached_input_tokens";
+inline constexpr std::string_view mean_computed_input_tokens = "mean_computed_input_tokens";
+inline constexpr std::string_view by_context = "by_context";
+inline constexpr std::string_view context_tokens_low = "context_tokens_low";
+inline constexpr std::string_view context_tokens_high = "context_tokens_high";
 inline constexpr std::string_view sessions_started = "sessions_started";
 inline constexpr std::string_view sessions_completed = "sessions_completed";
 inline constexpr std::string_view sessions_failed = "sessions_failed";

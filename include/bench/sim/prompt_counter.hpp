@@ -81,4 +81,9 @@ class PromptCounter {
 /// newline; null is "". nullopt for any other shape.
 std::optional<std::string> content_text(const nlohmann::json& content);
 
+/// An assistant message's "tool_calls" as a chat template puts them in the prompt: each call's
+/// function name and arguments, separated by spaces; "" without calls. The simulator's
+/// templates count and cache them as words, as a real template renders them as tokens.
+std::string tool_calls_text(const nlohmann::json& message);
+
 }  // namespace bench::sim

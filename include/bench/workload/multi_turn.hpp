@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/workload/conversation.hpp"
 #include "bench/workload/prompt_source.hpp"
 
 namespace bench::workload {
@@ -53,6 +54,13 @@ struct MultiTurnOptions {
   // concurrency of the point.
   std::optional<std::int64_t> sessions;
   std::string session_header;  // --session-header NAME: a per-session id on every turn; empty: none
+  // Agent sessions (agent_session.hpp). --tool-result-len N: words of each tool result; set, the
+  // turns after the first answer the model's tool calls. nullopt: plain multi-turn.
+  std::optional<std::int64_t> tool_result_len;
+  // --session-context N: tokens; an agent session ends after the first turn whose prompt reached
+  // N (the server's prompt_tokens, else words). nullopt: --turns alone ends it.
+  std::optional<std::int64_t> session_context;
+  bool agent() const { return tool_result_len.has_value(); }
 };
 
 /// The results' "config" record of the options (only written for a multi-turn run).
@@ -73,27 +81,5 @@ struct UserTurn {
 std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t stream,
                                     std::uint64_t session, std::optional<std::int64_t> turns,
                                     bool conversations);
-
-/// A session's history: user turns and the replies received for them.
-class Conversation {
- public:
-  void add_user(std::string text);
-  void add_reply(std::string text);  // the model's reply to the last user turn
-
-  /// /v1/chat/completions: [{"role":"user",...},{"role":"assistant",...},...,{"role":"user"}].
-  nlohmann::json chat_messages() const;
-  /// /v1/completions: each user turn followed by its reply as the model continued it, then a
-  /// blank line before the next user turn: "u0" + "r0" + "\n\n" + "u1" + ... So the prompt of
-  /// turn k starts with the prompt of turn k-1 followed by its reply, a prefix a cache can hold.
-  std::string transcript() const;
-
-  std::size_t user_turns() const { return users_.size(); }
-  /// Words of every turn and reply (bench's length unit without a tokenizer).
-  std::int64_t words() const;
-
- private:
-  std::vector<std::string> users_;
-  std::vector<std::string> replies_;  // replies_[k] answers users_[k]
-};
 
 }  // namespace bench::workload

@@ -70,8 +70,19 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
   sessions.seed = plan.seed;
   const workload::PromptSource* source = driver.prompts;
   const std::uint64_t stream = point.prompt_stream;
-  const std::optional<std::int64_t> turns = multi_turn.turns;
+  // An agent session takes its task alone from the prompts; its later turns are made as it goes.
+  const std::optional<std::int64_t> turns =
+      multi_turn.agent() ? std::optional<std::int64_t>(1) : multi_turn.turns;
   const bool conversations = plan.dataset.kind == workload::DatasetKind::sharegpt;
+  if (multi_turn.agent()) {
+    SessionPlan::Agent agent;
+    agent.text.seed = plan.seed;
+    agent.text.stream = stream;
+    agent.text.tool_result_words = *multi_turn.tool_result_len;
+    agent.context_tokens = multi_turn.session_context;
+    agent.max_turns = multi_turn.turns;
+    sessions.agent = agent;
+  }
   sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {
     return workload::session_turns(*source, stream, session, turns, conversations);
   };

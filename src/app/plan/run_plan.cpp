@@ -138,12 +138,25 @@ void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOpti
 // conversation's number of turns is known only when its session starts.
 std::string describe_sessions(const cli::RunOptions& options, const std::string& bound) {
   const workload::MultiTurnOptions& multi_turn = options.multi_turn;
-  const bool random = options.dataset.kind == workload::DatasetKind::random;
+  bool random = options.dataset.kind == workload::DatasetKind::random;
   std::string turns = fmt::format("of {} turns", multi_turn.turns.value_or(1));
   if (!random) {
     turns = multi_turn.turns
                 ? fmt::format("of their conversations' turns (at most {})", *multi_turn.turns)
                 : "of their conversations' turns";
+  }
+  if (multi_turn.agent()) {
+    const std::string until =
+        multi_turn.session_context
+            ? fmt::format("until a turn's prompt reaches {} tokens", *multi_turn.session_context)
+            : std::string();
+    const std::string cap =
+        multi_turn.turns
+            ? fmt::format("{}{} turns", until.empty() ? "of " : ", at most ", *multi_turn.turns)
+            : std::string();
+    turns = fmt::format("(agents: tool results of {} words) {}{}", *multi_turn.tool_result_len,
+                        until, cap);
+    random = false;  // the number of turns is known as the session goes
   }
   const std::string open =
       multi_turn.sessions ? fmt::format(", {} open at once", *multi_turn.sessions) : "";

@@ -81,8 +81,15 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     const TurnOutcome outcome = record_.ok()          ? TurnOutcome::ok
                                 : record_.cancelled() ? TurnOutcome::cancelled
                                                       : TurnOutcome::failed;
+    TurnReply reply;
+    reply.text = reader_.answer_text();
+    for (const protocol::StreamedToolCall& call : reader_.tool_calls()) {
+      reply.tool_calls.push_back(workload::ToolCall{call.id, call.name, call.arguments});
+    }
+    reply.context_tokens =
+        record_.prompt_tokens >= 0 ? record_.prompt_tokens : record_.requested_input_len;
     const std::optional<SessionEnd> ended =
-        driver_.sessions_->on_turn_end(*session_slot_, outcome, reader_.answer_text(), end_ns);
+        driver_.sessions_->on_turn_end(*session_slot_, outcome, std::move(reply), end_ns);
     if (ended) driver_.sink_.on_session(*ended);
   }
 

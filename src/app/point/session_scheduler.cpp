@@ -46,38 +46,67 @@ TurnToSend SessionScheduler::take(std::int64_t send_ns) {
   const auto [due_ns, slot] = *ready_.begin();
   ready_.erase(ready_.begin());
   Session& session = *slots_[slot];
-  const workload::UserTurn& user = session.turns[static_cast<std::size_t>(session.next_turn)];
-  session.history.add_user(user.text);
+  add_turn_text(session);
+  // An agent session asks its task's output length of every turn.
+  const workload::UserTurn& user =
+      session.turns[plan_.agent ? 0 : static_cast<std::size_t>(session.next_turn)];
   session.in_flight = true;
   if (session.start_ns < 0) session.start_ns = send_ns;
   ++in_flight_;
   return TurnToSend{slot, session.index, session.next_turn, due_ns, &user, &session.history};
 }
 
+// What turn next_turn adds to the history: its user turn, or an agent's tool results (or the
+// user's next instruction) after its task.
+void SessionScheduler::add_turn_text(Session& session) {
+  if (!plan_.agent || session.next_turn == 0) {
+    session.history.add_user(session.turns[static_cast<std::size_t>(session.next_turn)].text);
+    return;
+  }
+  workload::AgentTurnText text = plan_.agent->text;
+  text.follow_up_words = std::max<std::int64_t>(1, session.turns.front().input_len);
+  workload::add_agent_turn(session.history, text, session.index, session.next_turn);
+}
+
+// Whether the turn just done (next_turn already counts it) was the session's last: the turns
+// ran out; for an agent session, its prompt reached the context target or the turn cap came.
+bool SessionScheduler::last_turn_done(const Session& session, std::int64_t context_tokens) const {
+  if (!plan_.agent) return session.next_turn >= static_cast<std::int64_t>(session.turns.size());
+  const SessionPlan::Agent& agent = *plan_.agent;
+  if (agent.max_turns && session.next_turn >= *agent.max_turns) return true;
+  return agent.context_tokens && context_tokens >= *agent.context_tokens;
+}
+
 SessionEnd SessionScheduler::end_of(const Session& session, TurnOutcome last) const {
   SessionEnd end;
   end.session = session.index;
-  end.turns_planned = static_cast<std::int64_t>(session.turns.size());
+  end.turns_planned = plan_.agent ? plan_.agent->max_turns.value_or(0)
+                                  : static_cast<std::int64_t>(session.turns.size());
   end.turns_completed = session.turns_completed;
+  end.finished = session.finished;
   end.failed = last == TurnOutcome::failed;
-  end.cut_short = last == TurnOutcome::cancelled || (last == TurnOutcome::ok && !end.failed &&
-                                                     end.turns_completed < end.turns_planned);
+  end.cut_short = last == TurnOutcome::cancelled || (last == TurnOutcome::ok && !session.finished);
   end.start_ns = session.start_ns;
   end.end_ns = session.last_end_ns;
   return end;
 }
 
 std::optional<SessionEnd> SessionScheduler::on_turn_end(std::size_t slot, TurnOutcome outcome,
-                                                        std::string reply, std::int64_t end_ns) {
+                                                        TurnReply reply, std::int64_t end_ns) {
   Session& session = *slots_[slot];
   session.in_flight = false;
   --in_flight_;
   session.last_end_ns = end_ns;
   if (outcome == TurnOutcome::ok) {
-    session.history.add_reply(std::move(reply));
+    // A plain multi-turn history holds the replies' text only: a call left unanswered by a
+    // tool message is an invalid history (OpenAI's API refuses it).
+    if (!plan_.agent) reply.tool_calls.clear();
+    workload::name_tool_calls(reply.tool_calls, session.index, session.next_turn);
+    session.history.add_reply(std::move(reply.text), std::move(reply.tool_calls));
     ++session.turns_completed;
     ++session.next_turn;
-    if (session.next_turn < static_cast<std::int64_t>(session.turns.size())) {
+    session.finished = last_turn_done(session, reply.context_tokens);
+    if (!session.finished) {
       const std::int64_t think_ns =
           workload::think_time_ns(plan_.think_time, plan_.seed, session.index,
                                   static_cast<std::uint64_t>(session.next_turn));

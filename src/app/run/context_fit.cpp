@@ -66,7 +66,11 @@ ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared) {
       plan.output_len_from_extra_body
           ? plan.output_len
           : workload::length_range(plan.dataset.output_len, plan.dataset.range_ratio).high;
-  if (plan.multi_turn.enabled && plan.multi_turn.turns) fit.turns = *plan.multi_turn.turns;
+  // An agent session's later turns are as long as the model's calls make them: only its task
+  // is known (a turn that does not fit fails and is classified).
+  if (plan.multi_turn.enabled && plan.multi_turn.turns && !plan.multi_turn.agent()) {
+    fit.turns = *plan.multi_turn.turns;
+  }
   return fit;
 }
 

@@ -6,6 +6,10 @@
 // concurrency slot: the engine's concurrency counts requests in flight, and it paces the turns
 // that are due. Times are ns after the point's epoch. One scheduler per request driver (client
 // thread); it knows nothing of HTTP.
+//
+// An agent session (workload/agent_session.hpp) has one user turn, its task; each later turn
+// answers the last reply's tool calls (or gives the user's next instruction), and the session
+// ends after the turn whose prompt reached the context target, or after its turn cap.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/workload/agent_session.hpp"
 #include "bench/workload/multi_turn.hpp"
 
 namespace bench::app {
@@ -28,8 +33,24 @@ struct SessionPlan {
   std::size_t open_at_once = 1;  // sessions open at once (>= 1)
   workload::ThinkTime think_time;
   std::uint64_t seed = 0;  // of the think times
-  // A session's user turns, by its index (workload::session_turns); at least one.
+  // A session's user turns, by its index (workload::session_turns); at least one. An agent
+  // session's first is its task, the rest unused.
   std::function<std::vector<workload::UserTurn>(std::uint64_t session)> turns_of;
+  // Agent sessions: what their later turns send and when they end.
+  struct Agent {
+    workload::AgentTurnText text;  // follow_up_words is set per session, from its task
+    std::optional<std::int64_t> context_tokens;  // --session-context
+    std::optional<std::int64_t> max_turns;       // --turns
+  };
+  std::optional<Agent> agent;
+};
+
+/// How a turn's reply ended, for its session's history.
+struct TurnReply {
+  std::string text;                            // the answer text, as streamed
+  std::vector<workload::ToolCall> tool_calls;  // the calls it made, as streamed
+  // The turn's prompt length: the server's prompt_tokens, else bench's word count (-1: neither).
+  std::int64_t context_tokens = -1;
 };
 
 /// A turn to send now.
@@ -45,13 +66,14 @@ struct TurnToSend {
 /// How a session ended.
 struct SessionEnd {
   std::uint64_t session = 0;
-  std::int64_t turns_planned = 0;
+  std::int64_t turns_planned = 0;    // an agent session's: its --turns cap, 0 without one
   std::int64_t turns_completed = 0;  // turns that ended successfully
+  bool finished = false;             // its last turn is done (an agent's: its target reached)
   bool failed = false;               // a failed turn ended the session
   bool cut_short = false;            // bench cancelled a turn (a stop), or the run ended first
   std::int64_t start_ns = 0;         // its first turn's send
   std::int64_t end_ns = 0;           // its last turn's end
-  bool completed() const { return !failed && !cut_short && turns_completed == turns_planned; }
+  bool completed() const { return finished && !failed && !cut_short; }
 };
 
 /// How a turn ended, for its session.
@@ -76,7 +98,7 @@ class SessionScheduler {
   /// The turn of `slot` ended at `end_ns`: with its reply when ok; failed or cancelled, it ends
   /// the session. Returns the session's end when this turn ended it (a new session then opens
   /// in its slot, its first turn due at `end_ns`).
-  std::optional<SessionEnd> on_turn_end(std::size_t slot, TurnOutcome outcome, std::string reply,
+  std::optional<SessionEnd> on_turn_end(std::size_t slot, TurnOutcome outcome, TurnReply reply,
                                         std::int64_t end_ns);
 
   /// The sessions still open (cut short by the run's end), as they stand.
@@ -94,11 +116,14 @@ class SessionScheduler {
     std::int64_t start_ns = -1;  // the first turn's send; -1 before it
     std::int64_t last_end_ns = 0;
     bool in_flight = false;
+    bool finished = false;  // its last turn is done
   };
 
   void open_all(std::int64_t at_ns);
   void open_next(std::size_t slot, std::int64_t at_ns);
   SessionEnd end_of(const Session& session, TurnOutcome last) const;
+  bool last_turn_done(const Session& session, std::int64_t context_tokens) const;
+  void add_turn_text(Session& session);
 
   SessionPlan plan_;
   std::vector<std::optional<Session>> slots_;
