@@ -623,20 +623,7 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
   Found found;
   if (!Scanner(data).scan(found)) return false;
 
-  chunk.text.clear();
-  chunk.reasoning_size = 0;
-  chunk.tool_call_text.clear();
-  chunk.tool_call_names.clear();
-  chunk.tool_call_fragments.clear();
-  chunk.finish_reason.clear();
-  chunk.id.clear();
-  chunk.error_message.clear();
-  chunk.prompt_tokens.reset();
-  chunk.completion_tokens.reset();
-  chunk.reasoning_tokens.reset();
-  chunk.cached_tokens.reset();
-  chunk.timings_prompt_n.reset();
-  chunk.timings_cache_n.reset();
+  chunk.reset();
 
   // The DOM path's order: a non-null error decides the chunk, whatever else it holds.
   if (found.has_error) {

@@ -70,23 +70,6 @@ std::string finish_responses_body(const RequestOptions& options, json& body) {
   return body.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-void clear_chunk(Chunk& chunk) {
-  chunk.kind = Chunk::Kind::data;
-  chunk.text.clear();
-  chunk.reasoning_size = 0;
-  chunk.tool_call_text.clear();
-  chunk.tool_call_names.clear();
-  chunk.finish_reason.clear();
-  chunk.id.clear();
-  chunk.error_message.clear();
-  chunk.prompt_tokens.reset();
-  chunk.completion_tokens.reset();
-  chunk.reasoning_tokens.reset();
-  chunk.cached_tokens.reset();
-  chunk.timings_prompt_n.reset();
-  chunk.timings_cache_n.reset();
-}
-
 // usage: {"input_tokens", "input_tokens_details": {"cached_tokens"}, "output_tokens",
 // "output_tokens_details": {"reasoning_tokens"}, "total_tokens"}.
 void read_responses_usage(const json& response, Chunk& chunk) {
@@ -191,7 +174,7 @@ std::string responses_messages_body(const RequestOptions& options, const json& m
 }
 
 void interpret_responses_event(std::string_view data, Chunk& chunk) {
-  clear_chunk(chunk);
+  chunk.reset();
   if (util::trim(data, " \t\r\n") == "[DONE]") {  // not sent by OpenAI, but by some proxies
     chunk.kind = Chunk::Kind::done;
     return;

@@ -105,6 +105,26 @@ struct Chunk {
   std::optional<std::int64_t> timings_cache_n;   // llama.cpp timings.cache_n (newer builds)
   std::string error_message;  // for error / malformed: a short human-readable reason
 
+  /// Back to an empty data chunk, every field cleared (the strings keep their capacity: a
+  /// stream reuses one Chunk for all its events). The one list of fields an interpreter resets.
+  void reset() {
+    kind = Kind::data;
+    text.clear();
+    reasoning_size = 0;
+    tool_call_text.clear();
+    tool_call_names.clear();
+    tool_call_fragments.clear();
+    finish_reason.clear();
+    id.clear();
+    prompt_tokens.reset();
+    completion_tokens.reset();
+    reasoning_tokens.reset();
+    cached_tokens.reset();
+    timings_prompt_n.reset();
+    timings_cache_n.reset();
+    error_message.clear();
+  }
+
   bool has_text() const { return !text.empty(); }
   /// The chunk carries generated tokens of a tool call (a function name or argument text).
   bool has_tool_call() const { return !tool_call_text.empty(); }
