@@ -14,7 +14,6 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <queue>
@@ -26,6 +25,7 @@
 #include <fmt/ranges.h>
 
 #include "bench/sim/http_request.hpp"
+#include "bench/sim/trace_log.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/listen_socket.hpp"
 #include "bench/util/unique_fd.hpp"
@@ -42,32 +42,6 @@ constexpr int kMaxEvents = 256;
 std::string shape_key(const wire::Shape& shape) { return wire::describe(shape); }
 
 }  // namespace
-
-// The replay's truth log: what was played when, so a test can hold bench's figures against what
-// the replay really sent rather than what it meant to (a loaded machine wakes its timer late).
-class ReplayTruthLog {
- public:
-  explicit ReplayTruthLog(const std::string& path) {
-    if (path.empty()) return;
-    file_.reset(std::fopen(path.c_str(), "w"));
-    if (!file_) throw std::runtime_error("--trace: cannot create '" + path + "'");
-  }
-  // Flushed line by line: the log is read while the replay still serves.
-  void write(std::size_t exchange, const std::string& shape, std::int64_t arrival_ns,
-             const std::vector<std::int64_t>& read_ns) {
-    if (!file_) return;
-    fmt::print(file_.get(), R"({{"exchange":{},"shape":"{}","arrival_ns":{},"read_ns":[{}]}})",
-               exchange, shape, arrival_ns, fmt::join(read_ns, ","));
-    std::fputc('\n', file_.get());
-    std::fflush(file_.get());
-  }
-
- private:
-  struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-  };
-  std::unique_ptr<std::FILE, FileCloser> file_;
-};
 
 struct ReplayServer::Impl {
   struct Connection {
@@ -118,7 +92,9 @@ struct ReplayServer::Impl {
   std::unordered_map<int, std::unique_ptr<Connection>> connections;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
   std::uint64_t next_generation = 1;
-  ReplayTruthLog truth_log;
+  // --trace: what was played when, so a test can hold bench's figures against what the replay
+  // really sent rather than what it meant to (a loaded machine wakes its timer late).
+  TraceLog truth_log;
   std::atomic<std::uint64_t> served{0};
   std::atomic<bool> stopping{false};
   std::thread thread;
@@ -274,8 +250,12 @@ void ReplayServer::Impl::play_due(Connection& connection, std::int64_t now) {
 
 void ReplayServer::Impl::after_response(Connection& connection) {
   const wire::Exchange& exchange = *connection.playing;
-  truth_log.write(static_cast<std::size_t>(&exchange - exchanges.data()),
-                  wire::describe(exchange.shape), connection.start_ns, connection.read_sent_ns);
+  if (truth_log.enabled()) {
+    truth_log.write_line(
+        fmt::format(R"({{"exchange":{},"shape":"{}","arrival_ns":{},"read_ns":[{}]}})",
+                    &exchange - exchanges.data(), wire::describe(exchange.shape),
+                    connection.start_ns, fmt::join(connection.read_sent_ns, ",")));
+  }
   connection.playing = nullptr;
   connection.generation = next_generation++;
   if (exchange.close.how == wire::Close::How::open) {

@@ -81,8 +81,14 @@ void TraceLog::write(const TraceRecord& r) {
     fmt::format_to(out, R"(,"tool_call_tokens":{})",
                    std::max<std::int64_t>(0, r.completion_tokens - r.reasoning_tokens));
   }
-  line_ += "}\n";
-  std::fwrite(line_.data(), 1, line_.size(), file_.get());
+  line_ += '}';
+  write_line(line_);
+}
+
+void TraceLog::write_line(std::string_view line) {
+  if (!file_) return;
+  std::fwrite(line.data(), 1, line.size(), file_.get());
+  std::fputc('\n', file_.get());
 }
 
 }  // namespace bench::sim

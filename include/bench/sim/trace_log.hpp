@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bench::sim {
@@ -60,6 +61,8 @@ class TraceLog {
 
   bool enabled() const { return file_ != nullptr; }
   void write(const TraceRecord& record);
+  /// One line of another shape (the replay's, bench/sim/replay_server.hpp), '\n' added.
+  void write_line(std::string_view line);
 
  private:
   struct FileCloser {
