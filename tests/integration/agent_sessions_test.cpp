@@ -20,6 +20,7 @@
 #include "jsonl.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
+#include "session_turns.hpp"
 #include "usage_errors.hpp"
 
 namespace {
@@ -92,18 +93,10 @@ AgentRun run_agents(const TempDir& dir, const std::vector<std::string>& extra) {
   run.process = run_process(BENCH_BINARY, bench::testing::without_answer_check(args));
   if (run.process.exit_code != 0) return run;
   run.results = json::parse(run.process.out);
-  std::map<std::string, json> by_id;
-  for (json& line : read_jsonl(trace_path)) by_id[line["id"].get<std::string>()] = line;
-  std::map<std::pair<int, int>, json> sent, served;
-  for (const json& request : read_jsonl(requests_path)) {
-    const std::pair<int, int> key{request["session"].get<int>(), request["turn"].get<int>()};
-    sent[key] = request;
-    served[key] = by_id.at(request.value("response_id", ""));
-  }
-  for (auto& [key, line] : sent) {
+  for (auto& [key, lines] : bench::testing::session_turns(requests_path, trace_path)) {
     EXPECT_EQ(static_cast<int>(run.sent[key.first].size()), key.second) << "a turn is missing";
-    run.sent[key.first].push_back(line);
-    run.served[key.first].push_back(served[key]);
+    run.sent[key.first].push_back(std::move(lines.sent));
+    run.served[key.first].push_back(std::move(lines.served));
   }
   return run;
 }

@@ -20,6 +20,7 @@
 #include "jsonl.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
+#include "session_turns.hpp"
 
 namespace {
 
@@ -63,16 +64,10 @@ class RecordingServer {
 // response id bench recorded.
 std::map<std::pair<int, int>, json> turns_served(const std::string& requests_path,
                                                  const std::string& trace_path) {
-  std::map<std::string, json> by_id;
-  for (json& line : read_jsonl(trace_path)) {
-    std::string id = line["id"].get<std::string>();
-    by_id[id] = std::move(line);
-  }
   std::map<std::pair<int, int>, json> turns;
-  for (const json& request : read_jsonl(requests_path)) {
-    EXPECT_EQ(request["status"], "ok") << request;
-    turns[{request["session"].get<int>(), request["turn"].get<int>()}] =
-        by_id.at(request["response_id"].get<std::string>());
+  for (auto& [key, lines] : bench::testing::session_turns(requests_path, trace_path)) {
+    EXPECT_EQ(lines.sent["status"], "ok") << lines.sent;
+    turns[key] = std::move(lines.served);
   }
   return turns;
 }
