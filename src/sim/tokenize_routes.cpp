@@ -73,13 +73,24 @@ RouteAnswer llamacpp_apply_template(const json& request, const PromptCounter& co
   return {200, json{{"prompt", *prompt}}.dump()};
 }
 
-// TGI names every token with its text and byte span; the word rule's tokens are its words.
+// TGI's /tokenize takes a generate request and encodes its inputs with the model's special
+// tokens unless "add_special_tokens" is false (a field defaulting to true; text-generation-
+// inference router/src/server.rs tokenize, router/src/validation.rs). Each token comes with its
+// text and span: the special tokens a tokenizer's post-processor adds have the empty span (0, 0)
+// (Hugging Face tokenizers). The simulator keeps no offsets, so each content token gets a
+// one-character span at its place: never empty, as a real content token's is not.
 RouteAnswer tgi_tokenize(const json& request, const PromptCounter& counter) {
   const json* inputs = string_field(request, "inputs");
   if (inputs == nullptr) return error_answer(422, "missing field `inputs`");
+  const std::string& text = inputs->get_ref<const std::string&>();
+  const bool specials = flag_or(request, "add_special_tokens", true);
+  const std::vector<TokenId> ids = specials ? counter.encode_prompt(text) : counter.encode(text);
+  const std::size_t added = specials ? counter.added_special_tokens() : 0;
   json tokens = json::array();
-  for (TokenId id : counter.encode(inputs->get_ref<const std::string&>())) {
-    tokens.push_back({{"id", id}, {"text", ""}, {"start", 0}, {"stop", 0}});
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const std::size_t start = i < added ? 0 : i - added;
+    const std::size_t stop = i < added ? 0 : start + 1;
+    tokens.push_back({{"id", ids[i]}, {"text", ""}, {"start", start}, {"stop", stop}});
   }
   return {200, tokens.dump()};
 }

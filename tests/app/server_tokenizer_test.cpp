@@ -38,6 +38,24 @@ TEST(ServerTokenizer, reads_vllm_and_tgi_shapes) {
   EXPECT_EQ(token_ids_of(json::parse(R"([{"id":9,"text":"a","start":0,"stop":1}])"))->front(), 9);
 }
 
+// TGI encodes with a llama model's BOS (router/src/validation.rs): the special token has the
+// empty span (0, 0), the content tokens span their text. An older TGI adds it even when asked
+// "add_special_tokens": false, so bench finds it by its span.
+TEST(ServerTokenizer, finds_the_special_tokens_tgi_added_by_their_empty_span) {
+  const json with_bos = json::parse(
+      R"([{"id":1,"text":"","start":0,"stop":0},{"id":15043,"text":"Hello","start":0,"stop":5},)"
+      R"({"id":3186,"text":" world","start":5,"stop":11}])");
+  EXPECT_EQ(bench::app::tgi_added_positions(with_bos), (std::vector<std::size_t>{0}));
+  const json bos_and_eos = json::parse(
+      R"([{"id":1,"start":0,"stop":0},{"id":7,"start":0,"stop":1},{"id":2,"start":0,"stop":0}])");
+  EXPECT_EQ(bench::app::tgi_added_positions(bos_and_eos), (std::vector<std::size_t>{0, 2}));
+  const json content = json::parse(R"([{"id":15043,"text":"Hello","start":0,"stop":5}])");
+  EXPECT_EQ(bench::app::tgi_added_positions(content), std::vector<std::size_t>{});
+  // Every span empty: nothing tells specials from content.
+  EXPECT_FALSE(bench::app::tgi_added_positions(json::parse(R"([{"id":1,"start":0,"stop":0}])")));
+  EXPECT_FALSE(bench::app::tgi_added_positions(json::parse(R"({"tokens":[1]})")));
+}
+
 TEST(ServerTokenizer, refuses_other_shapes) {
   EXPECT_FALSE(token_ids_of(captured("llamacpp-apply-template.response.json")));
   EXPECT_FALSE(token_ids_of(json::parse(R"({"tokens":["a"]})")));

@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(Dialects, TokenizerDialect,
 // The user trial's item 7 with --tokenizer server: against llama.cpp, --endpoint completions
 // --input-len 32 warned "input_len_mismatch: the server counted 33.0 ... 32.0 expected". The
 // 33rd token is the BOS the server adds; bench measures it by the server's /tokenize (with and
-// without its special tokens) and expects it: no warning. TGI's /tokenize has no such switch.
+// without its special tokens; TGI's by their empty spans) and expects it: no warning.
 class ServerBos : public ::testing::TestWithParam<bench::sim::TokenizeDialect> {};
 
 TEST_P(ServerBos, a_completions_prompts_bos_is_expected_not_a_mismatch) {
@@ -141,7 +141,8 @@ TEST_P(ServerBos, a_completions_prompts_bos_is_expected_not_a_mismatch) {
 
 INSTANTIATE_TEST_SUITE_P(Dialects, ServerBos,
                          ::testing::Values(bench::sim::TokenizeDialect::vllm,
-                                           bench::sim::TokenizeDialect::llamacpp),
+                                           bench::sim::TokenizeDialect::llamacpp,
+                                           bench::sim::TokenizeDialect::tgi),
                          [](const auto& dialect_info) {
                            return std::string(
                                bench::sim::tokenize_dialect_name(dialect_info.param));

@@ -92,8 +92,16 @@ TEST(TokenizeRoutes, llamacpp_tokenizes_content_and_applies_the_template_without
 TEST(TokenizeRoutes, tgi_answers_a_list_of_tokens_and_requires_inputs) {
   const json reply = answer(TokenizeDialect::tgi, "/tokenize", {{"inputs", "x y z"}});
   ASSERT_TRUE(reply.is_array());
-  EXPECT_EQ(reply.size(), 3u);
-  EXPECT_TRUE(reply[0].contains("id"));
+  // The llama-2 model's BOS first, with the empty span TGI gives a special token, then the
+  // three words, each with a span of its own.
+  ASSERT_EQ(reply.size(), 4u);
+  EXPECT_EQ(reply[0]["id"], bench::sim::kBosId);
+  EXPECT_EQ(reply[0]["start"], reply[0]["stop"]);
+  for (std::size_t i = 1; i < reply.size(); ++i) EXPECT_LT(reply[i]["start"], reply[i]["stop"]);
+  const json content = answer(TokenizeDialect::tgi, "/tokenize",
+                              {{"inputs", "x y z"}, {"add_special_tokens", false}});
+  ASSERT_EQ(content.size(), 3u);
+  EXPECT_EQ(content[0]["id"], reply[1]["id"]);
   answer(TokenizeDialect::tgi, "/tokenize", {{"prompt", "x"}}, 422);
 }
 

@@ -6,8 +6,9 @@
 //             (vLLM vllm/entrypoints/openai/protocol.py TokenizeRequest; SGLang answers the same)
 //   llamacpp  POST /tokenize {"content", "add_special", "with_pieces"} -> {"tokens": [...]},
 //             POST /apply-template {"messages"} -> {"prompt"} (llama.cpp tools/server)
-//   tgi       POST /tokenize {"inputs"} -> [{"id", "text", "start", "stop"}, ...]
-//             (text-generation-inference router/src/server.rs)
+//   tgi       POST /tokenize {"inputs", "add_special_tokens"} -> [{"id", "text", "start",
+//             "stop"}, ...], the model's special tokens first unless asked not to, with the
+//             empty span (text-generation-inference router/src/server.rs, validation.rs)
 //   none      no tokenizer endpoint: 404, as servers without one answer.
 // Tokens are counted and named by the server's PromptCounter, the rule its usage follows.
 #include <optional>

@@ -81,9 +81,11 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
 
 // The special tokens the server adds to a prompt: the count of kProbeText's tokens with them
 // asked for, less without. The server's completions endpoint adds them (vLLM encodes a prompt
-// with add_special_tokens=True, llama.cpp adds its model's BOS), bench's prompts are content
-// only, so a run's length check expects them beside the prompt (issue: a llama-2 model's BOS
-// read as a length mismatch). TGI's /tokenize has no switch: nullopt.
+// with add_special_tokens=True, llama.cpp its model's BOS, TGI its tokenizer's post-processor's),
+// bench's prompts are content only, so a run's length check expects them beside the prompt
+// (issue: a llama-2 model's BOS read as a length mismatch). TGI's are read off one answer: the
+// tokens with an empty span at its ends (tgi_added_positions), so a version that ignores
+// "add_special_tokens" is measured too.
 std::optional<std::size_t> measure_added_special_tokens(const TokenizerServer& server,
                                                         ServerDialect dialect) {
   const std::string text(kProbeText);
@@ -98,7 +100,13 @@ std::optional<std::size_t> measure_added_special_tokens(const TokenizerServer& s
       with = {{"content", text}, {"add_special", true}};
       without = {{"content", text}, {"add_special", false}};
       break;
-    case ServerDialect::tgi: return std::nullopt;
+    case ServerDialect::tgi: {
+      const Answer added = exchange(server, "/tokenize", {{"inputs", text}});
+      if (!has_ids(added)) return std::nullopt;
+      const auto positions = tgi_added_positions(added.body);
+      if (!positions) return std::nullopt;
+      return positions->size();
+    }
   }
   const Answer added = exchange(server, "/tokenize", with);
   const Answer content = exchange(server, "/tokenize", without);
@@ -107,6 +115,14 @@ std::optional<std::size_t> measure_added_special_tokens(const TokenizerServer& s
   const std::size_t content_count = token_ids_of(content.body)->size();
   if (with_count < content_count) return std::nullopt;
   return with_count - content_count;
+}
+
+bool empty_span(const json& token) {
+  if (!token.is_object()) return false;
+  const auto start = token.find("start");
+  const auto stop = token.find("stop");
+  return start != token.end() && stop != token.end() && start->is_number_unsigned() &&
+         stop->is_number_unsigned() && *start == *stop;
 }
 
 }  // namespace
@@ -118,6 +134,19 @@ std::string_view server_dialect_name(ServerDialect dialect) {
     case ServerDialect::tgi: break;
   }
   return "TGI";
+}
+
+std::optional<std::vector<std::size_t>> tgi_added_positions(const json& answer) {
+  if (!answer.is_array() || answer.empty()) return std::nullopt;
+  std::size_t head = 0;
+  while (head < answer.size() && empty_span(answer[head])) ++head;
+  if (head == answer.size()) return std::nullopt;  // no spans to tell specials from content
+  std::size_t tail = answer.size();
+  while (tail > head && empty_span(answer[tail - 1])) --tail;
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < head; ++i) positions.push_back(i);
+  for (std::size_t i = tail; i < answer.size(); ++i) positions.push_back(i);
+  return positions;
 }
 
 std::optional<std::vector<TokenId>> token_ids_of(const json& answer) {
@@ -192,7 +221,22 @@ std::vector<TokenId> ServerTokenizer::encode(std::string_view text) const {
     case ServerDialect::llamacpp: return tokenize({{"content", content}, {"add_special", false}});
     case ServerDialect::tgi: break;
   }
-  return tokenize({{"inputs", content}});
+  return tgi_content(content);
+}
+
+// TGI before its generate request had "add_special_tokens" ignores the field and adds them
+// anyway: whatever tgi_added_positions finds is taken off.
+std::vector<TokenId> ServerTokenizer::tgi_content(const std::string& text) const {
+  const json answer = post("/tokenize", {{"inputs", text}, {"add_special_tokens", false}});
+  std::optional<std::vector<TokenId>> ids = token_ids_of(answer);
+  if (!ids) {
+    throw TokenizerError(fmt::format("POST {}/tokenize answered without token ids",
+                                     util::url_without_password(server_.base_url)));
+  }
+  const std::vector<std::size_t> added =
+      tgi_added_positions(answer).value_or(std::vector<std::size_t>{});
+  for (auto at = added.rbegin(); at != added.rend(); ++at) ids->erase(ids->begin() + *at);
+  return std::move(*ids);
 }
 
 std::string ServerTokenizer::decode(const std::vector<TokenId>& ids) const {

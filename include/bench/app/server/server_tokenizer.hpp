@@ -10,8 +10,9 @@
 //             {"prompt"}, then /tokenize {"content", "add_special": true} (BOS included, as
 //             llama.cpp's chat completions tokenize it); POST /detokenize {"tokens"} ->
 //             {"content"}. llama.cpp tools/server/server.cpp (handle_tokenize, ...).
-//   tgi       {"inputs"} -> [{"id", "text", "start", "stop"}, ...]; no chat, no detokenize.
-//             text-generation-inference router/src/server.rs (tokenize).
+//   tgi       {"inputs", "add_special_tokens": false} -> [{"id", "text", "start", "stop"},
+//             ...]; no chat, no detokenize. text-generation-inference router/src/server.rs
+//             (tokenize) and router/src/validation.rs (the special tokens, added by default).
 // Every call is one blocking HTTP exchange: it is for the work done before a run and on the
 // prompt feed's producer thread, never on the event loop.
 #include <atomic>
@@ -55,8 +56,8 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   const std::string& description() const override { return description_; }
   /// The special tokens the server adds to a completions prompt (a llama-2 model's BOS),
   /// measured once when opened: /tokenize of a short text with them asked for and without
-  /// (vLLM's add_special_tokens, llama.cpp's add_special). nullopt for TGI (its /tokenize has
-  /// no such switch) or when the two answers cannot be compared.
+  /// (vLLM's add_special_tokens, llama.cpp's add_special); TGI's by tgi_added_positions of its
+  /// default answer. nullopt when the answers cannot say.
   std::optional<std::size_t> added_special_tokens() const override { return added_special_tokens_; }
 
   /// The prompt tokens of a chat request as the server counts them (its chat template and BOS
@@ -73,6 +74,7 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   ServerTokenizer(TokenizerServer server, ServerDialect dialect);
   nlohmann::json post(std::string_view path, const nlohmann::json& body) const;
   std::vector<tokenizer::TokenId> tokenize(const nlohmann::json& body) const;
+  std::vector<tokenizer::TokenId> tgi_content(const std::string& text) const;
 
   TokenizerServer server_;
   ServerDialect dialect_;
@@ -81,6 +83,13 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
   std::string description_;
   mutable std::atomic<std::uint64_t> requests_sent_{0};
 };
+
+/// Where a TGI /tokenize answer ([{"id", "text", "start", "stop"}, ...]) holds the special
+/// tokens its tokenizer's post-processor added (a llama model's BOS): the tokens at either end
+/// whose span is empty, the span Hugging Face tokenizers give an added special token. Content
+/// tokens span their text. nullopt when the answer is no such list or every span is empty (it
+/// cannot tell the two apart).
+std::optional<std::vector<std::size_t>> tgi_added_positions(const nlohmann::json& answer);
 
 /// The ids of a /tokenize answer in any dialect: {"tokens": [id, ...]},
 /// {"tokens": [{"id", "piece"}, ...]} (llama.cpp with_pieces) or [{"id", ...}, ...] (TGI);
