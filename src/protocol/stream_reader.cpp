@@ -203,9 +203,11 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
     append_capped(kept_reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
   }
   // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
-  // the difference. Kept only while every text chunk has it, so the counts stay exact.
+  // the difference. Kept only while every text chunk has it and it grows with each (a chunk
+  // that carries text carries a token), so the counts stay exact: Ollama's completions give
+  // every chunk a usage of zeros, which is no count.
   if (per_chunk_usage_ && chunk.completion_tokens &&
-      *chunk.completion_tokens >= last_cumulative_completion_tokens_ &&
+      *chunk.completion_tokens > last_cumulative_completion_tokens_ &&
       *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
           std::numeric_limits<std::int32_t>::max()) {
     record.text_chunk_tokens.push_back(
