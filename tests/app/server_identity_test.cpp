@@ -1,6 +1,7 @@
 // What a server says of itself, read from each family's answer (vLLM's /version and /v1/models,
-// SGLang's /server_info, llama.cpp's /props), and the run's longest request held against its
-// max_model_len: refused in tokens, a warning in words, nothing when it fits or is unknown.
+// SGLang's /server_info, llama.cpp's /props, TGI's /info, Ollama's /api/version), and the run's
+// longest request held against its max_model_len: refused in tokens, a warning in words, nothing
+// when it fits or is unknown.
 #include "bench/app/server/server_identity.hpp"
 
 #include <fmt/format.h>
@@ -14,7 +15,9 @@ using bench::app::ContextFit;
 using bench::app::identity_json;
 using bench::app::read_llamacpp_props;
 using bench::app::read_models;
+using bench::app::read_ollama_version;
 using bench::app::read_sglang_server_info;
+using bench::app::read_tgi_info;
 using bench::app::read_vllm_version;
 using bench::app::ServerIdentity;
 
@@ -59,11 +62,39 @@ TEST(ServerIdentity, ReadsLlamaCppsPropsWithItsSlotContext) {
   EXPECT_EQ(identity.max_model_len, 2048);
 }
 
+// TGI's Info (router/src/server.rs): its max_total_tokens bounds prompt and output together.
+TEST(ServerIdentity, ReadsTgisInfo) {
+  ServerIdentity identity;
+  EXPECT_TRUE(read_tgi_info(
+      R"({"model_id":"meta-llama/Llama-3.1-8B-Instruct","model_sha":null,)"
+      R"("max_input_tokens":4095,"max_total_tokens":4096,"router":"text-generation-router",)"
+      R"("version":"3.0.0","sha":null,"docker_label":null})",
+      identity));
+  EXPECT_EQ(identity.family, "tgi");
+  EXPECT_EQ(identity.version, "3.0.0");
+  EXPECT_EQ(identity.model, "meta-llama/Llama-3.1-8B-Instruct");
+  EXPECT_EQ(identity.max_model_len, 4096);
+}
+
+TEST(ServerIdentity, ReadsOllamasVersion) {
+  ServerIdentity identity;
+  // Ollama's /v1/models names the model's namespace as its owner: no family.
+  read_models(R"({"object":"list","data":[{"id":"llama3.2:latest","owned_by":"library"}]})",
+              "llama3.2:latest", identity);
+  EXPECT_FALSE(identity.family.has_value());
+  EXPECT_TRUE(read_ollama_version(R"({"version":"0.9.0"})", identity));
+  EXPECT_EQ(identity.family, "ollama");
+  EXPECT_EQ(identity.version, "0.9.0");
+  EXPECT_EQ(identity.model, "llama3.2:latest");
+}
+
 TEST(ServerIdentity, OtherAnswersAreNotMistakenForOnes) {
   ServerIdentity identity;
   EXPECT_FALSE(read_vllm_version("<html>not found</html>", identity));
   EXPECT_FALSE(read_sglang_server_info(R"({"version":"1"})", identity));
   EXPECT_FALSE(read_llamacpp_props(R"({"detail":"Not Found"})", identity));
+  EXPECT_FALSE(read_tgi_info(R"({"model_id":"m","version":"1"})", identity));
+  EXPECT_FALSE(read_ollama_version(R"({"error":"not found"})", identity));
   EXPECT_FALSE(read_models("", "m", identity));
   const nlohmann::json written = identity_json(identity);
   EXPECT_TRUE(written.at("family").is_null());

@@ -92,6 +92,25 @@ bool read_llamacpp_props(std::string_view body, ServerIdentity& identity) {
   return true;
 }
 
+bool read_tgi_info(std::string_view body, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  if (!parsed.is_object() || string_at(parsed, "router") != "text-generation-router") return false;
+  keep_first(identity.family, std::optional<std::string>("tgi"));
+  keep_first(identity.version, string_at(parsed, "version"));
+  keep_first(identity.model, string_at(parsed, "model_id"));
+  keep_first(identity.max_model_len, positive_at(parsed, "max_total_tokens"));
+  return true;
+}
+
+bool read_ollama_version(std::string_view body, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
+  if (!version) return false;
+  keep_first(identity.family, std::optional<std::string>("ollama"));
+  keep_first(identity.version, version);
+  return true;
+}
+
 ServerIdentity common_identity(const std::vector<ServerIdentity>& servers,
                                const std::vector<std::string>& shown_urls,
                                std::vector<std::string>& differences) {
@@ -132,12 +151,15 @@ ServerIdentity probe_server_identity(const IdentityServer& server, const std::st
   ServerIdentity identity;
   read_models(get("/v1/models"), model, identity);
   // llama.cpp: tools/server/server.cpp (handle_props); SGLang: python/sglang/srt/entrypoints/
-  // http_server.py (get_server_info, /server_info since 0.4.x); vLLM: vllm/entrypoints/openai/
-  // api_server.py (show_version).
+  // http_server.py (get_server_info, /server_info since 0.4.x); TGI: router/src/server.rs
+  // (get_model_info); vLLM: vllm/entrypoints/openai/api_server.py (show_version); Ollama:
+  // server/routes.go (/api/version; its /version is not a route, so vLLM's is asked first).
   if (read_llamacpp_props(get("/props"), identity)) return identity;
   if (read_sglang_server_info(get("/server_info"), identity)) return identity;
   if (read_sglang_server_info(get("/get_server_info"), identity)) return identity;
-  read_vllm_version(get("/version"), identity);
+  if (read_tgi_info(get("/info"), identity)) return identity;
+  if (read_vllm_version(get("/version"), identity)) return identity;
+  read_ollama_version(get("/api/version"), identity);
   return identity;
 }
 

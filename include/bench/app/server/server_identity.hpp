@@ -41,6 +41,12 @@ bool read_sglang_server_info(std::string_view body, ServerIdentity& identity);
 /// llama.cpp's GET /props: build_info, model_path, and default_generation_settings.n_ctx (the
 /// context of one slot, which is what one request may hold).
 bool read_llamacpp_props(std::string_view body, ServerIdentity& identity);
+/// TGI's GET /info (text-generation-inference router/src/server.rs, Info): model_id, version,
+/// max_total_tokens (prompt and output of one request), told by "router":
+/// "text-generation-router".
+bool read_tgi_info(std::string_view body, ServerIdentity& identity);
+/// Ollama's GET /api/version (server/routes.go): {"version": "0.9.0"}.
+bool read_ollama_version(std::string_view body, ServerIdentity& identity);
 
 struct IdentityServer {
   std::string base_url;
