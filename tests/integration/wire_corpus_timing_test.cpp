@@ -35,19 +35,38 @@ using nlohmann::json;
 constexpr double kTimingToleranceMs = 1.0;
 constexpr double kEndToleranceShare = 0.01;
 
-// The model id and server family a recording's GET /v1/models names, if it has one.
+// The model id a recording's GET /v1/models names, and the server family its side routes
+// say: /v1/models' owned_by for vLLM, SGLang and llama.cpp; TGI's GET /info ("router":
+// "text-generation-router"); Ollama's GET /api/version.
 std::pair<std::string, std::string> recorded_model(
     const std::vector<bench::wire::Exchange>& exchanges) {
+  std::string model = "recorded";
+  std::string family;
   for (const auto& exchange : exchanges) {
-    if (exchange.shape.path != "/v1/models" || exchange.status != 200) continue;
-    const json models = json::parse(bench::testing::dechunk(exchange.response), nullptr, false);
-    if (!models.is_object() || !models.contains("data") || models["data"].empty()) continue;
-    const json& card = models["data"][0];
-    const std::string owner = card.value("owned_by", "");
-    const std::string family = owner == "llamacpp" ? "llama.cpp" : owner;
-    return {card.value("id", ""), family};
+    if (exchange.status != 200 || exchange.shape.method != "GET") continue;
+    const json body = json::parse(bench::testing::dechunk(exchange.response), nullptr, false);
+    if (!body.is_object()) continue;
+    const std::string& path = exchange.shape.path;
+    if (path == "/v1/models" && body.contains("data") && !body["data"].empty()) {
+      const json& card = body["data"][0];
+      model = card.value("id", model);
+      const std::string owner = card.value("owned_by", "");
+      if (owner == "vllm" || owner == "sglang") family = owner;
+      if (owner == "llamacpp") family = "llama.cpp";
+    } else if (path == "/info" && body.value("router", "") == "text-generation-router") {
+      family = "tgi";
+    } else if (path == "/api/version" && body.contains("version")) {
+      family = "ollama";
+    }
   }
-  return {"recorded", ""};
+  return {model, family};
+}
+
+// The endpoint bench calls for a recorded path.
+std::string endpoint_of(const std::string& path) {
+  if (path == "/v1/chat/completions") return "chat";
+  if (path == "/v1/responses") return "responses";
+  return "completions";
 }
 
 // The median (linear interpolation, numpy's default: bench's rule) of `values`.
@@ -86,6 +105,7 @@ std::vector<StreamFacts> served_facts(const std::vector<bench::wire::Exchange>& 
 struct Implied {
   std::int64_t completed = 0, failed = 0, output_tokens = 0, input_tokens = 0;
   std::optional<std::int64_t> cached_tokens = 0;
+  std::int64_t running_usage_requests = 0;  // whose every text chunk said its own tokens
   double median_ttft_ms = 0, median_icl_ms = 0, median_e2e_ms = 0;
   bool has_gaps = false;
 };
@@ -101,6 +121,7 @@ Implied implied_by(const std::vector<StreamFacts>& facts, std::int64_t runs) {
     implied.completed += runs;
     implied.output_tokens += runs * f.completion_tokens;
     implied.input_tokens += runs * f.prompt_tokens;
+    if (f.running_usage) implied.running_usage_requests += runs;
     if (f.cached_tokens && implied.cached_tokens) {
       *implied.cached_tokens += runs * *f.cached_tokens;
     } else {
@@ -131,6 +152,13 @@ void expect_figures(const json& results, const Implied& implied, const std::stri
     EXPECT_EQ(results["total_cached_input_tokens"], *implied.cached_tokens) << where;
   } else {
     EXPECT_TRUE(results["total_cached_input_tokens"].is_null()) << where;
+  }
+  // Per-chunk token counts are believed only where the stream said them (a usage of zeros on
+  // every chunk is no count), and a window's output is never 0 when tokens came out.
+  EXPECT_EQ(results["requests_with_per_chunk_usage"], implied.running_usage_requests) << where;
+  const json& steady = results["steady_state"];
+  if (steady.is_object() && steady["requests"].is_number() && steady["requests"] > 0) {
+    EXPECT_GT(steady["output_throughput"].get<double>(), 0) << where;
   }
   EXPECT_NEAR(results["median_ttft_ms"].get<double>(), implied.median_ttft_ms, kTimingToleranceMs)
       << where;
@@ -163,17 +191,16 @@ TEST(WireCorpusTiming, BenchMeasuresTheFiguresEachRecordingImplies) {
       const std::string truth_log = temp.file("replay-truth.jsonl");
       ServeSimProcess replay(BENCH_BINARY, {"--replay", dir, "--trace", truth_log}, temp);
       const auto result = bench::testing::run_process(
-          BENCH_BINARY,
-          {"--base-url",        replay.base_url(),
-           "--model",           model,
-           "--endpoint",        path == "/v1/chat/completions" ? "chat" : "completions",
-           "--output-format",   "json",
-           "--quiet",           "--no-answer-check",
-           "--concurrency",     "1",
-           "--num-prompts",     std::to_string(runs * count),
-           "--input-len",       "4",
-           "--output-len",      "16",
-           "--warmup-requests", "0"});
+          BENCH_BINARY, {"--base-url",        replay.base_url(),
+                         "--model",           model,
+                         "--endpoint",        endpoint_of(path),
+                         "--output-format",   "json",
+                         "--quiet",           "--no-answer-check",
+                         "--concurrency",     "1",
+                         "--num-prompts",     std::to_string(runs * count),
+                         "--input-len",       "4",
+                         "--output-len",      "16",
+                         "--warmup-requests", "0"});
       const std::string where = dir + " " + path;
       // Counts from the recording; latencies from what the replay sent, one line per request.
       Implied implied = implied_by(facts, runs);

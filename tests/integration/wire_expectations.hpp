@@ -22,6 +22,10 @@ struct StreamFacts {
   std::int64_t first_text_ns = 0;           // the read that completed the first text-carrying event
   std::vector<std::int64_t> text_event_ns;  // every text-carrying event's read
   std::int64_t end_ns = 0;                  // the last read
+  // Every text-carrying event says the tokens generated so far, more than the one before
+  // (vLLM's continuous_usage_stats): its own tokens are exact. Zeros on every chunk (Ollama's
+  // completions) are no such count.
+  bool running_usage = false;
 };
 
 /// The body of a chunked HTTP response prefix (whatever whole-or-part chunks it holds).
@@ -43,8 +47,26 @@ inline std::string dechunk(const std::string& response) {
   return body;
 }
 
-/// Whether an event's JSON carries generated text (content, text or reasoning).
+/// Whether a Responses API event carries generated tokens: a text, reasoning or arguments
+/// delta, or a function call's item (its name: OpenAI's streaming events reference).
+inline bool carries_responses_tokens(const nlohmann::json& event) {
+  const std::string type = event.value("type", "");
+  if (type == "response.output_item.added") {
+    return event.contains("item") && event["item"].is_object() &&
+           event["item"].value("type", "") == "function_call";
+  }
+  const bool delta = type == "response.output_text.delta" ||
+                     type == "response.reasoning_text.delta" ||
+                     type == "response.reasoning_summary_text.delta" ||
+                     type == "response.function_call_arguments.delta";
+  return delta && event.contains("delta") && event["delta"].is_string() &&
+         !event["delta"].get<std::string>().empty();
+}
+
+/// Whether an event's JSON carries generated text (content, text or reasoning; a Responses
+/// API event by its type).
 inline bool carries_text(const nlohmann::json& event) {
+  if (event.contains("type") && event["type"].is_string()) return carries_responses_tokens(event);
   if (!event.contains("choices") || !event["choices"].is_array()) return false;
   for (const auto& choice : event["choices"]) {
     for (const char* key : {"text"}) {
@@ -79,6 +101,21 @@ inline std::vector<nlohmann::json> data_events(const std::string& body) {
   return out;
 }
 
+/// Whether every text-carrying event of `events` has a usage whose completion_tokens rises.
+inline bool has_running_usage(const std::vector<nlohmann::json>& events) {
+  std::int64_t before = 0;
+  bool any = false;
+  for (const auto& event : events) {
+    if (!carries_text(event)) continue;
+    if (!event.contains("usage") || !event["usage"].is_object()) return false;
+    const auto now = event["usage"].value("completion_tokens", std::int64_t{0});
+    if (now <= before) return false;
+    before = now;
+    any = true;
+  }
+  return any;
+}
+
 inline StreamFacts stream_facts(const wire::Exchange& exchange) {
   StreamFacts facts;
   facts.ok = exchange.status == 200;
@@ -94,7 +131,20 @@ inline StreamFacts stream_facts(const wire::Exchange& exchange) {
   }
   if (!facts.text_event_ns.empty()) facts.first_text_ns = facts.text_event_ns.front();
   std::optional<std::int64_t> details, cache_n, prompt_n;
-  for (const auto& event : data_events(dechunk(exchange.response))) {
+  const std::vector<nlohmann::json> events = data_events(dechunk(exchange.response));
+  facts.running_usage = has_running_usage(events);
+  for (const auto& event : events) {
+    // The Responses API: the usage of the response an ending event carries.
+    if (event.contains("response") && event["response"].is_object() &&
+        event["response"].contains("usage") && event["response"]["usage"].is_object()) {
+      const auto& usage = event["response"]["usage"];
+      facts.prompt_tokens = usage.value("input_tokens", std::int64_t{0});
+      facts.completion_tokens = usage.value("output_tokens", std::int64_t{0});
+      if (usage.contains("input_tokens_details") && usage["input_tokens_details"].is_object() &&
+          usage["input_tokens_details"].contains("cached_tokens")) {
+        details = usage["input_tokens_details"]["cached_tokens"].get<std::int64_t>();
+      }
+    }
     if (event.contains("usage") && event["usage"].is_object()) {
       const auto& usage = event["usage"];
       facts.prompt_tokens = usage.value("prompt_tokens", std::int64_t{0});

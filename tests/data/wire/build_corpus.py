@@ -3,7 +3,8 @@
 
 The llama.cpp ones are made of bytes captured from llama.cpp's llama-server (build b4748; the
 prompt-cache pair from a build that says b0-unknown) in ../reference and ../server-api; the
-vLLM and SGLang ones follow those servers' source (each recording's SOURCE.md cites it). What
+vLLM, SGLang, TGI and Ollama ones follow those servers' source, the OpenAI ones OpenAI's API
+reference (each recording's SOURCE.md cites it). What
 a capture did not hold (the response head, the time of each read) is stated in SOURCE.md.
 A recording made with `bench record` needs none of this: run from this directory,
 `python3 build_corpus.py` rewrites only the directories named below.
@@ -388,7 +389,249 @@ measured).
             [(2 * MS, error)])
 
 
+def compact(obj):
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def tail_reads(reads, gaps_us):
+    """Moves the last reads to follow the one before each by gaps_us (oldest first): what a
+    server writes in the same loop turn as the last token."""
+    first = len(reads) - len(gaps_us)
+    for k, gap in enumerate(gaps_us):
+        reads[first + k] = (reads[first + k - 1][0] + gap * US, reads[first + k][1])
+    return reads
+
+
+def build_tgi():
+    model = "meta-llama/Llama-3.1-8B-Instruct"
+    fingerprint = "3.0.0-native"
+    words = ["Hello", "!", " How", " can", " I", " help", "?"]
+    def ev(obj):
+        return b"data:" + compact(obj) + b"\n\n"  # axum's Sse: no space after the colon
+    def token_chunk(text, finish):
+        return {"object": "chat.completion.chunk", "id": "", "created": 1733000000,
+                "model": model, "system_fingerprint": fingerprint,
+                "choices": [{"index": 0, "delta": {"role": "assistant", "content": text},
+                             "logprobs": None, "finish_reason": finish}],
+                "usage": None}
+    evts = [ev(token_chunk(w, "length" if k == len(words) - 1 else None))
+            for k, w in enumerate(words)]
+    evts.append(ev({"object": "chat.completion.chunk", "id": "", "created": 1733000000,
+                    "model": model, "system_fingerprint": fingerprint, "choices": [],
+                    "usage": {"prompt_tokens": 14, "completion_tokens": 7,
+                              "total_tokens": 21}}))
+    evts.append(b"data:[DONE]\n\n")
+    reads = tail_reads(sse_reads(evts, 40 * MS, 8 * MS), [60, 20, 20])
+    head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+            b"transfer-encoding: chunked\r\ndate: Sat, 05 Dec 2026 12:00:00 GMT\r\n\r\n")
+    info = compact({
+        "model_id": model, "model_sha": None, "model_pipeline_tag": "text-generation",
+        "max_concurrent_requests": 128, "max_best_of": 2, "max_stop_sequences": 4,
+        "max_input_tokens": 4095, "max_total_tokens": 4096, "validation_workers": 2,
+        "max_client_batch_size": 4, "router": "text-generation-router", "version": "3.0.0",
+        "sha": None, "docker_label": None})
+    rec = Recording("tgi-chat-usage", """
+# TGI (text-generation-inference): a chat stream with its usage chunk, and GET /info
+
+Built from TGI's source, not captured:
+- the stream: `router/src/server.rs` (`chat_completions`) and `router/src/chat.rs`
+  (`ChatState::push`, `create_event_from_stream_token`): every token its own event, each delta
+  with `role: "assistant"` (no role-only first chunk), `id` empty, `usage: null`, the last
+  token's chunk with `finish_reason`; with `stream_options.include_usage` one more chunk with
+  `choices: []` and `usage` (`prompt_tokens` is the request's `input_length`), then `[DONE]`.
+  Events are written by axum's `Sse`: `data:` with no space before the JSON.
+- `GET /info`: the router's `Info` (`router/src/server.rs`, `router/src/lib.rs`): `model_id`,
+  `max_total_tokens`, `router: "text-generation-router"`, `version`. The version here is
+  illustrative.
+- the head: axum's `Sse` (`content-type: text/event-stream`, `cache-control: no-cache`),
+  chunked; hyper keeps the connection open (no idle close is configured).
+
+Times: not measured: the first text 40 ms after the request, then one chunk every 8 ms; the
+usage chunk and `[DONE]` follow the last token at once (60 and 20 us). Each chunk is one HTTP
+chunk and one read.
+""")
+    body = (b'{"model":"tgi","messages":[{"role":"user","content":"Hi"}],"max_tokens":7,'
+            b'"stream":true,"stream_options":{"include_usage":true}}')
+    rec.add("POST", "/v1/chat/completions", body, head, reads)
+    rec.add("GET", "/info", b"", (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+                                  b"content-length: %d\r\n\r\n" % len(info)),
+            [(500 * US, info)])
+
+
+def go_stream_head():
+    # Go's net/http for a handler that set Content-Type and flushes (gin's c.Stream): header
+    # names canonical and sorted, chunked.
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            b"Date: Sat, 05 Dec 2026 12:00:00 GMT\r\nTransfer-Encoding: chunked\r\n\r\n")
+
+
+def go_json_head(body):
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\n"
+            b"Date: Sat, 05 Dec 2026 12:00:00 GMT\r\nContent-Length: %d\r\n\r\n" % len(body))
+
+
+OLLAMA_SOURCE = """
+Built from Ollama's source, not captured:
+- the stream: `middleware/openai.go` (`ChatWriter.writeResponse`, `CompleteWriter.
+  writeResponse`) and `openai/openai.go` (`ToChunk`, `ToCompleteChunk`, `ToUsage`): `data: `
+  then the JSON, `id` `chatcmpl-N` / `cmpl-N`, `system_fingerprint: "fp_ollama"`. The model's
+  responses reach the writer one at a time through gin's `c.Stream` (`server/routes.go`,
+  `streamResponse`), which flushes after each: one HTTP chunk per response. The last response
+  (`done`) is written as its chunk (empty text, `finish_reason`), then, with
+  `stream_options.include_usage`, the same chunk with `choices: []` and `usage`, then
+  `data: [DONE]`: three events in one HTTP chunk, one read.
+- `GET /api/version` (`server/routes.go`, `{"version"}`; the version here is illustrative) and
+  `GET /v1/models` (`openai.ToListCompletion`: `owned_by` is the model name's namespace,
+  `library`).
+- the head: Go's `net/http`; the server sets no idle timeout, so the connection stays open.
+"""
+
+
+def ollama_recording(name, title, path, body, evts, extra=""):
+    models = compact({"object": "list", "data": [{
+        "id": "llama3.2:latest", "object": "model", "created": 1733000000,
+        "owned_by": "library"}]})
+    version = compact({"version": "0.9.0"})
+    rec = Recording(name, "# Ollama: " + title + "\n" + OLLAMA_SOURCE + extra + """
+Times: not measured: the first text 40 ms after the request, then one response every 8 ms;
+the terminal chunk 20 us after the last.
+""")
+    reads = [(40 * MS + k * 8 * MS, chunk(e)) for k, e in enumerate(evts)]
+    reads.append((reads[-1][0] + 20 * US, b"0\r\n\r\n"))
+    rec.add("POST", path, body, go_stream_head(), reads)
+    rec.add("GET", "/v1/models", b"", go_json_head(models), [(300 * US, models)])
+    rec.add("GET", "/api/version", b"", go_json_head(version), [(300 * US, version)])
+
+
+def build_ollama():
+    model = "llama3.2:latest"
+    words = ["Hello", "!", " How", " can", " I", " help", "?"]
+    usage = {"prompt_tokens": 27, "completion_tokens": 8, "total_tokens": 35}
+    def chat_chunk(text, finish, use=None):
+        obj = {"id": "chatcmpl-517", "object": "chat.completion.chunk", "created": 1733000000,
+               "model": model, "system_fingerprint": "fp_ollama",
+               "choices": [{"index": 0, "delta": {"role": "assistant", "content": text},
+                            "finish_reason": finish}]}
+        if use is not None:
+            obj["choices"] = []
+            obj["usage"] = use
+        return b"data: " + compact(obj) + b"\n\n"
+    evts = [chat_chunk(w, None) for w in words]
+    evts.append(chat_chunk("", "stop") + chat_chunk("", "stop", usage) + b"data: [DONE]\n\n")
+    body = (b'{"model":"llama3.2:latest","messages":[{"role":"user","content":"Hi"}],'
+            b'"max_tokens":16,"stream":true,"stream_options":{"include_usage":true}}')
+    ollama_recording("ollama-chat-usage", "a chat stream, its end and usage in one read",
+                     "/v1/chat/completions", body, evts, """
+Seven text events, then the `done` response (`eval_count` 8: the end-of-sequence token counts,
+as llama.cpp's runner reports it) carrying no text.
+""")
+
+    zero = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+    def completion_chunk(text, finish, use):
+        obj = {"id": "cmpl-233", "object": "text_completion", "created": 1733000000,
+               "choices": [{"text": text, "index": 0, "finish_reason": finish}],
+               "model": model, "system_fingerprint": "fp_ollama", "usage": use}
+        if finish == "usage":
+            obj["choices"] = []
+        return b"data: " + compact(obj) + b"\n\n"
+    evts = [completion_chunk(w, None, zero) for w in words]
+    evts.append(completion_chunk("", "stop", zero) + completion_chunk("", "usage", usage) +
+                b"data: [DONE]\n\n")
+    body = (b'{"model":"llama3.2:latest","prompt":"The","max_tokens":16,"stream":true,'
+            b'"stream_options":{"include_usage":true}}')
+    ollama_recording("ollama-completions-zero-usage",
+                     "a completions stream whose every chunk reports zero usage",
+                     "/v1/completions", body, evts, """
+With `stream_options.include_usage`, `CompleteWriter` gives every chunk `usage` with all three
+counts 0 (`c.Usage = &openai.Usage{}`), not null and not the counts so far: a client must not
+read them as per-chunk usage (vLLM's `continuous_usage_stats`). The real counts arrive in the
+`choices: []` chunk at the end.
+""")
+
+
+def openai_head():
+    # The headers OpenAI documents on every API response (API reference, "Debugging requests").
+    return (b"HTTP/1.1 200 OK\r\nDate: Sat, 05 Dec 2026 12:00:00 GMT\r\n"
+            b"Content-Type: text/event-stream; charset=utf-8\r\nTransfer-Encoding: chunked\r\n"
+            b"Connection: keep-alive\r\nopenai-organization: user-example\r\n"
+            b"openai-processing-ms: 131\r\nopenai-version: 2020-10-01\r\n"
+            b"x-request-id: req_5f2c0e1b7a9d4c3e8f6a1b2c3d4e5f60\r\n\r\n")
+
+
+def build_openai():
+    model = "gpt-4o-mini-2024-07-18"
+    words = ["Hello", "!", " How", " can", " I", " help", "?"]
+    def ev(choices, use, pad):
+        obj = {"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "object": "chat.completion.chunk",
+               "created": 1741570283, "model": model, "service_tier": "default",
+               "system_fingerprint": "fp_06737a9306", "choices": choices, "usage": use,
+               "obfuscation": pad}
+        return b"data: " + compact(obj) + b"\n\n"
+    def choice(delta, finish=None):
+        return [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
+    usage = {"prompt_tokens": 1200, "completion_tokens": 7, "total_tokens": 1207,
+             "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0},
+             "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                           "accepted_prediction_tokens": 0,
+                                           "rejected_prediction_tokens": 0}}
+    evts = [ev(choice({"role": "assistant", "content": "", "refusal": None}), None, "Xq3")]
+    evts += [ev(choice({"content": w}), None, "k9fJ2"[:5 - len(w) % 5]) for w in words]
+    evts.append(ev(choice({}, "stop"), None, "T7pQ"))
+    evts.append(ev([], usage, "mZ"))
+    evts.append(b"data: [DONE]\n\n")
+    reads = [(1 * MS, chunk(evts[0]))] + sse_reads(evts[1:], 40 * MS, 8 * MS)
+    reads = tail_reads(reads, [100, 50, 20, 20])
+    rec = Recording("openai-chat-usage-cached", """
+# OpenAI: a chat stream with its usage chunk and a prompt-cache hit
+
+Built from OpenAI's API reference, not captured (no key is used here):
+- the stream: the chat completion chunk object (https://platform.openai.com/docs/api-reference/
+  chat-streaming): a first chunk with `role` and empty `content` (and `refusal: null`), one chunk
+  per delta, an empty `delta` with `finish_reason`, then with `stream_options.include_usage` a
+  chunk with `choices: []` and `usage`, every other chunk carrying `usage: null`; `service_tier`,
+  `system_fingerprint`, and `obfuscation` (random characters that pad each event,
+  `stream_options.include_obfuscation`, on by default), then `data: [DONE]`.
+- the usage: `prompt_tokens_details.cached_tokens` (prompt caching guide: prompts of 1,024 tokens
+  or more, cached in steps of 128; here 1,024 of 1,200) and `completion_tokens_details`.
+- the head: the headers the API reference documents on every response (`openai-organization`,
+  `openai-processing-ms`, `openai-version`, `x-request-id`); the connection kept open.
+""" + SYNTHETIC_TIMING + """The finish chunk, the usage chunk and `[DONE]` follow the last token
+at once (100, 50 and 20 us).
+""")
+    body = (b'{"model":"gpt-4o-mini","messages":[{"role":"user","content":"(1,200 tokens)"}],'
+            b'"max_tokens":7,"stream":true,"stream_options":{"include_usage":true}}')
+    rec.add("POST", "/v1/chat/completions", body, openai_head(), reads)
+
+    sse = read(os.path.join(REFERENCE, "responses", "openai-text.sse"))
+    evts = events(sse)
+    reads = [(1 * MS + k * 100 * US, chunk(e)) for k, e in enumerate(evts[:4])]
+    reads += [(40 * MS + k * 8 * MS, chunk(e)) for k, e in enumerate(evts[4:8])]
+    reads += [(reads[-1][0] + (k + 1) * 50 * US, chunk(e)) for k, e in enumerate(evts[8:])]
+    reads.append((reads[-1][0] + 20 * US, b"0\r\n\r\n"))
+    rec = Recording("openai-responses-text", """
+# OpenAI: a Responses API stream
+
+Built from OpenAI's streaming events reference, not captured: the body is
+`../reference/responses/openai-text.sse` (https://platform.openai.com/docs/api-reference/
+responses-streaming): `event: TYPE` and `data: {"type": TYPE, ...}` for `response.created`,
+`response.in_progress`, `response.output_item.added`, `response.content_part.added`, four
+`response.output_text.delta`s, the `*.done` events and `response.completed`, whose
+`response.usage` holds `input_tokens` 37 and `output_tokens` 6. No `[DONE]`. Head as
+openai-chat-usage-cached.
+
+Times: not measured: the four bookkeeping events 1 ms after the request, 0.1 ms apart; the
+first text 40 ms after the request, then one every 8 ms; the closing events 50 us apart. Each
+event is one HTTP chunk and one read.
+""")
+    body = (b'{"model":"gpt-4.1","input":[{"role":"user","content":"Hi"}],'
+            b'"max_output_tokens":16,"stream":true}')
+    rec.add("POST", "/v1/responses", body, openai_head(), reads)
+
+
 if __name__ == "__main__":
     build_llamacpp()
     build_vllm()
     build_sglang()
+    build_tgi()
+    build_ollama()
+    build_openai()
