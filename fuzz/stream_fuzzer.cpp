@@ -7,6 +7,8 @@
 //         bit 2:    Content-Type application/json instead of text/event-stream
 //         bit 3:    the transfer ends in a transport error
 //         bits 4-5: size caps (default 1 MiB lines; 64 B; 8 B; 1 KiB), small enough to be hit
+//         bit 6:    read as a Responses API stream (its named events and their interpreter)
+//                   instead of chat's and completions'
 //   piece i is (size byte + 1) bytes long; what remains after the last is one more piece.
 //
 // Each input runs on a 512 KiB stack, so recursion that a 1 MiB line could drive deep enough to
@@ -14,7 +16,8 @@
 //
 // Besides "no crash, no leak, no undefined behaviour", it checks, and aborts on a violation:
 // - the scanner agrees with the DOM path on every data payload it reads (and on the body
-//   itself taken as one payload);
+//   itself taken as one payload), for chat's and completions' streams (the Responses API's
+//   events are read by a full parse, with no scanner to compare);
 // - the body fed in pieces gives the same RequestRecord as the body fed whole (every read
 //   stamped alike), unless it is longer than the response cap;
 // - the record is consistent: first_token_ns is the first text chunk's stamp, per-chunk token
@@ -87,6 +90,7 @@ struct Setup {
   long http_status = 200;
   std::string_view content_type = "text/event-stream";
   bool transport_error = false;
+  bool responses = false;
   bench::protocol::StreamLimits limits;
 };
 
@@ -96,6 +100,7 @@ Setup setup_of(std::uint8_t flags) {
   setup.http_status = kStatuses[flags & 3];
   if ((flags & 4) != 0) setup.content_type = "application/json";
   setup.transport_error = (flags & 8) != 0;
+  setup.responses = (flags & 64) != 0;
   switch ((flags >> 4) & 3) {
     case 1: setup.limits = {64, 64, 4096}; break;
     case 2: setup.limits = {8, 8, 256}; break;
@@ -108,6 +113,7 @@ Setup setup_of(std::uint8_t flags) {
 RequestRecord read_response(const Setup& setup, const std::vector<std::string_view>& pieces) {
   RequestRecord record;
   bench::protocol::StreamReader reader(setup.limits);
+  if (setup.responses) reader.read_as(bench::protocol::Endpoint::responses);
   reader.begin(&record);
   reader.on_headers(setup.http_status, setup.content_type);
   for (std::string_view piece : pieces) {
@@ -201,12 +207,14 @@ void check_input(const std::uint8_t* data, std::size_t size) {
   if (offset < body.size()) pieces.push_back(body.substr(offset));
 
   // The scanner against the DOM path, on the body as one payload and on every event in it.
-  compare_scanner_with_dom(body);
-  bench::sse::Parser parser(
-      bench::sse::Limits{setup.limits.max_line_bytes, setup.limits.max_event_bytes});
-  ComparingSink sink;
-  for (std::string_view piece : pieces) {
-    if (parser.feed(piece, sink) != bench::sse::Status::ok) break;
+  if (!setup.responses) {
+    compare_scanner_with_dom(body);
+    bench::sse::Parser parser(
+        bench::sse::Limits{setup.limits.max_line_bytes, setup.limits.max_event_bytes});
+    ComparingSink sink;
+    for (std::string_view piece : pieces) {
+      if (parser.feed(piece, sink) != bench::sse::Status::ok) break;
+    }
   }
 
   // StreamReader, whole and in pieces.
