@@ -72,6 +72,36 @@ TEST(Endpoints, ResponsesCountsEqualChatsForTheSameSimulatedAnswers) {
   }
 }
 
+// A conversation over the Responses API sends what chat sends: each turn the whole history,
+// the replies as streamed; the simulator counts and caches the same prompts.
+TEST(Endpoints, ResponsesMultiTurnSendsTheHistoryChatSends) {
+  const std::vector<std::string> sessions = {"--multi-turn", "--turns", "3"};
+  const EndpointRun chat = run_endpoint("chat", sessions);
+  const EndpointRun responses = run_endpoint("responses", sessions);
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(responses.process.exit_code, 0) << responses.process.err;
+  ASSERT_EQ(chat.requests.size(), 36u);
+  ASSERT_EQ(responses.requests.size(), 36u);
+  std::int64_t grown = 0, cached = 0;
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& c = chat.requests[i];
+    const json& r = responses.requests[i];
+    SCOPED_TRACE(r.dump());
+    ASSERT_EQ(r["status"], "ok");
+    for (const char* key : {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
+                            "completion_tokens", "reasoning_tokens"}) {
+      EXPECT_EQ(r[key], c[key]) << key;
+    }
+    if (r["turn"].get<int>() > 0) {
+      grown += r["prompt_tokens"].get<std::int64_t>() > 24 ? 1 : 0;
+      cached += r["cached_prompt_tokens"].get<std::int64_t>() > 0 ? 1 : 0;
+    }
+  }
+  // Every later turn carries the history, and the prefix cache serves it.
+  EXPECT_EQ(grown, 24);
+  EXPECT_EQ(cached, 24);
+}
+
 TEST(Endpoints, ResponsesRefusesWhatItCannotCarryBeforeAnythingIsSent) {
   const bench::testing::UsageErrorCases cases = {
       {{"--endpoint", "responses", "--images-per-request", "1"},
