@@ -15,11 +15,12 @@ namespace bench::cli {
 namespace {
 
 constexpr const char* kGroup = "Multi-turn conversations";
+constexpr std::int64_t kMaxFanOut = 64;  // branches of one session: sub-agents, not a load knob
 
 // The flags that only mean something with --multi-turn.
-constexpr const char* kMultiTurnOnly[] = {"--turns",           "--think-time",
-                                          "--sessions",        "--session-header",
-                                          "--tool-result-len", "--session-context"};
+constexpr const char* kMultiTurnOnly[] = {
+    "--turns",           "--think-time",      "--sessions", "--session-header",
+    "--tool-result-len", "--session-context", "--fan-out"};
 
 // What a multi-turn run does not combine with: its turns come when their sessions are due, not
 // on a schedule; every turn is measured; and the history is new text each turn.
@@ -101,6 +102,15 @@ void finish_agent_flags(const CLI::App& app, RunOptions& run, const RawMultiTurn
     }
     multi_turn.session_context = parse_session_context(raw.session_context);
   }
+  if (multi_turn.fan_out && !multi_turn.agent()) {
+    throw UsageError(
+        "--fan-out: only with --tool-result-len (agent sessions start sub-agents; a plain "
+        "multi-turn session is one conversation)");
+  }
+  if (multi_turn.fan_out && (*multi_turn.fan_out < 2 || *multi_turn.fan_out > kMaxFanOut)) {
+    throw UsageError(fmt::format("--fan-out: {} is not a number of branches from 2 to {}",
+                                 *multi_turn.fan_out, kMaxFanOut));
+  }
   if (!multi_turn.agent()) return;
   if (app.count("--tools") == 0) {
     throw UsageError(
@@ -144,6 +154,10 @@ void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
                  "Agent sessions (with --tools): each turn after the first sends the model's "
                  "tool calls back with a result of N words each (see docs/usage.md)")
       ->check(positive_number())
+      ->group(kGroup);
+  app.add_option("--fan-out", multi_turn.fan_out,
+                 "Agent sessions: the first reply starts K branches (sub-agents) that share it "
+                 "and go on apart, each to its own end")
       ->group(kGroup);
   app.add_option("--session-context", raw.session_context,
                  "Agent sessions: end a session after the turn whose prompt reached N tokens "

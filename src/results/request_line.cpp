@@ -220,6 +220,8 @@ void append_request_jsonl(std::string& out, const metrics::RequestRecord& r, std
   append_known(out, r.session);
   append_key(out, "turn");
   append_known(out, r.turn);
+  append_key(out, "branch");
+  append_known(out, r.branch);
   append_key(out, "server");
   append_int(out, static_cast<std::int64_t>(server));
   append_key(out, "response_id");

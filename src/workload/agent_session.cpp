@@ -31,6 +31,13 @@ std::string random_words(const AgentTurnText& text, std::uint64_t purpose, std::
 
 }  // namespace
 
+std::uint64_t branch_key(std::uint64_t session, std::size_t branch) {
+  if (branch == 0) return session;
+  // The top bit set: no branch's key is another session's index.
+  return util::splitmix64(session ^ (static_cast<std::uint64_t>(branch) * util::kGoldenGamma)) |
+         (std::uint64_t{1} << 63);
+}
+
 std::string tool_result_text(const AgentTurnText& text, std::uint64_t session, std::int64_t turn,
                              std::size_t call) {
   return random_words(text, kToolResultStream, item_of(session, turn, call),

@@ -99,6 +99,9 @@ json multi_turn_options_json(const MultiTurnOptions& options) {
     out["tool_result_len"] = *options.tool_result_len;
     out["session_context"] =
         options.session_context ? json(*options.session_context) : json(nullptr);
+    // Written only when given, so an agent run without it keeps the record (and the workload
+    // fingerprint) it had before the flag existed.
+    if (options.fan_out) out["fan_out"] = *options.fan_out;
   }
   return out;
 }

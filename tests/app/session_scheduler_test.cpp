@@ -54,7 +54,7 @@ TEST(SessionScheduler, OpensItsSessionsAtOnceAndWaitsOnRepliesWithoutSayingItIsD
   EXPECT_EQ(a.turn, 0);
   // Both in flight, more turns to come: not "nothing left", or the engine's loop would end.
   EXPECT_EQ(scheduler.next_due_ns(), SessionScheduler::kAwaitingReply);
-  EXPECT_FALSE(scheduler.on_turn_end(a.slot, TurnOutcome::ok, text_reply("reply a0"), 10 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(a, TurnOutcome::ok, text_reply("reply a0"), 10 * kMs));
   EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 500 * kMs);  // the reply's end + think time
 }
 
@@ -62,7 +62,7 @@ TEST(SessionScheduler, EachTurnCarriesTheHistoryWithTheRepliesReceivedVerbatim) 
   SessionScheduler scheduler(plan_of(1, 1, 3, 0));
   TurnToSend turn = scheduler.take(0);
   EXPECT_EQ(turn.history->transcript(), "s0t0");
-  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply(" first reply"), 5 * kMs);
+  scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply(" first reply"), 5 * kMs);
   ASSERT_EQ(scheduler.next_due_ns(), 5 * kMs);  // no think time
   turn = scheduler.take(5 * kMs);
   EXPECT_EQ(turn.turn, 1);
@@ -78,12 +78,11 @@ TEST(SessionScheduler, AFailedTurnEndsItsSessionAndTheNextSessionOpensAtItsEnd) 
   SessionScheduler scheduler(plan_of(2, 1, 3));
   const TurnToSend first = scheduler.take(2 * kMs);
   const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(first.slot, TurnOutcome::failed, text_reply(""), 7 * kMs);
+      scheduler.on_turn_end(first, TurnOutcome::failed, text_reply(""), 7 * kMs);
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->failed);
   EXPECT_FALSE(ended->completed());
   EXPECT_EQ(ended->turns_completed, 0);
-  EXPECT_EQ(ended->turns_planned, 3);
   EXPECT_EQ(scheduler.next_due_ns(), 7 * kMs);  // session 1, at once: it held no think time
   EXPECT_EQ(scheduler.take(7 * kMs).session, 1u);
 }
@@ -91,10 +90,10 @@ TEST(SessionScheduler, AFailedTurnEndsItsSessionAndTheNextSessionOpensAtItsEnd) 
 TEST(SessionScheduler, ACompletedSessionReportsItsDurationAndAllEndedSaysNoneLeft) {
   SessionScheduler scheduler(plan_of(1, 4, 2, 0.1));
   TurnToSend turn = scheduler.take(3 * kMs);
-  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("r"), 10 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply("r"), 10 * kMs));
   turn = scheduler.take(110 * kMs);
   const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("r"), 150 * kMs);
+      scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply("r"), 150 * kMs);
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->completed());
   EXPECT_EQ(ended->end_ns - ended->start_ns, 147 * kMs);
@@ -107,11 +106,11 @@ TEST(SessionScheduler, ACancelledTurnCutsItsSessionShortAndOpenSessionsAreReport
   const TurnToSend a = scheduler.take(0);
   const TurnToSend b = scheduler.take(0);
   const std::optional<SessionEnd> cut =
-      scheduler.on_turn_end(a.slot, TurnOutcome::cancelled, text_reply(""), kMs);
+      scheduler.on_turn_end(a, TurnOutcome::cancelled, text_reply(""), kMs);
   ASSERT_TRUE(cut);
   EXPECT_TRUE(cut->cut_short);
   EXPECT_FALSE(cut->failed);
-  scheduler.on_turn_end(b.slot, TurnOutcome::ok, text_reply("r"),
+  scheduler.on_turn_end(b, TurnOutcome::ok, text_reply("r"),
                         kMs);  // thinking when the run ends
   const std::vector<SessionEnd> open = scheduler.open_sessions();
   ASSERT_EQ(open.size(), 1u);  // session 2 opened in a's slot but sent nothing: not counted
@@ -138,7 +137,7 @@ TEST(SessionScheduler, AnAgentTurnAnswersTheLastRepliesToolCallsByTheirIds) {
   EXPECT_EQ(turn.history->chat_messages().size(), 1u);
   bench::app::TurnReply reply;
   reply.tool_calls = {{"call_x", "search", R"({"q": "a"})"}, {"", "read", "{}"}};
-  EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, 10 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, reply, 10 * kMs));
   EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 250 * kMs);  // the tools' latency
   turn = scheduler.take(260 * kMs);
   EXPECT_EQ(turn.turn, 1);
@@ -151,14 +150,13 @@ TEST(SessionScheduler, AnAgentTurnAnswersTheLastRepliesToolCallsByTheirIds) {
   EXPECT_EQ(messages[2]["tool_call_id"], "call_x");
   EXPECT_EQ(messages[3]["tool_call_id"], given);
   // A reply in text: the next turn is the user's next instruction, as long as the task.
-  EXPECT_FALSE(
-      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("all done"), 300 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply("all done"), 300 * kMs));
   turn = scheduler.take(550 * kMs);
   const nlohmann::json next = turn.history->chat_messages();
   ASSERT_EQ(next.size(), 6u);
   EXPECT_EQ(next[5]["role"], "user");
   const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(turn.slot, TurnOutcome::ok, text_reply("ok"), 600 * kMs);
+      scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply("ok"), 600 * kMs);
   ASSERT_TRUE(ended);  // its --turns cap
   EXPECT_TRUE(ended->completed());
   EXPECT_EQ(ended->turns_completed, 3);
@@ -172,14 +170,13 @@ TEST(SessionScheduler, AnAgentSessionEndsAfterTheTurnWhosePromptReachedTheContex
     bench::app::TurnReply reply;
     reply.tool_calls = {{"c", "f", "{}"}};
     reply.context_tokens = context;
-    EXPECT_FALSE(scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, now)) << context;
+    EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, reply, now)) << context;
     now = *scheduler.next_due_ns();
   }
   const TurnToSend last = scheduler.take(now);
   bench::app::TurnReply reply;
   reply.context_tokens = 100;
-  const std::optional<SessionEnd> ended =
-      scheduler.on_turn_end(last.slot, TurnOutcome::ok, reply, now);
+  const std::optional<SessionEnd> ended = scheduler.on_turn_end(last, TurnOutcome::ok, reply, now);
   ASSERT_TRUE(ended);
   EXPECT_TRUE(ended->completed());
   EXPECT_EQ(ended->turns_completed, 4);
@@ -192,9 +189,53 @@ TEST(SessionScheduler, APlainMultiTurnHistoryKeepsTheRepliesTextWithoutTheirCall
   bench::app::TurnReply reply;
   reply.text = "text";
   reply.tool_calls = {{"c", "f", "{}"}};
-  scheduler.on_turn_end(turn.slot, TurnOutcome::ok, reply, kMs);
+  scheduler.on_turn_end(turn, TurnOutcome::ok, reply, kMs);
   turn = scheduler.take(kMs);
   EXPECT_FALSE(turn.history->chat_messages()[1].contains("tool_calls"));
+}
+
+// --fan-out 3: the first reply starts three branches, each the history so far with its own
+// tool results; the session ends, and gives up its slot, only when every branch has ended.
+TEST(SessionScheduler, AFanOutStartsBranchesThatShareTheFirstReplyAndEndTogether) {
+  SessionPlan plan = agent_plan(std::nullopt, 2);
+  plan.end = 2;  // a second session waits for the first one's slot
+  plan.agent->fan_out = 3;
+  SessionScheduler scheduler(plan);
+  const TurnToSend first = scheduler.take(0);
+  EXPECT_EQ(first.branch, 0u);
+  bench::app::TurnReply reply;
+  reply.tool_calls = {{"call_1", "search", "{}"}};
+  EXPECT_FALSE(scheduler.on_turn_end(first, TurnOutcome::ok, reply, 10 * kMs));
+  std::vector<TurnToSend> branches;
+  std::vector<nlohmann::json> histories;
+  while (scheduler.next_due_ns() != SessionScheduler::kAwaitingReply) {
+    EXPECT_EQ(scheduler.next_due_ns(), 10 * kMs + 250 * kMs);  // each after the tools' latency
+    branches.push_back(scheduler.take(260 * kMs));
+    histories.push_back(branches.back().history->chat_messages());
+  }
+  ASSERT_EQ(branches.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(branches[k].session, 0u);
+    EXPECT_EQ(branches[k].turn, 1);
+    EXPECT_EQ(branches[k].branch, k);
+    ASSERT_EQ(histories[k].size(), 3u);  // the task, the reply's call, its result
+    EXPECT_EQ(histories[k][1], histories[0][1]);
+    EXPECT_EQ(histories[k][2]["tool_call_id"], "call_1");
+  }
+  // Each branch's tool result is its own.
+  EXPECT_NE(histories[0][2]["content"], histories[1][2]["content"]);
+  EXPECT_NE(histories[1][2]["content"], histories[2][2]["content"]);
+  EXPECT_FALSE(scheduler.on_turn_end(branches[2], TurnOutcome::ok, text_reply("c"), 300 * kMs));
+  EXPECT_FALSE(scheduler.on_turn_end(branches[0], TurnOutcome::failed, text_reply(""), 310 * kMs));
+  EXPECT_EQ(scheduler.next_due_ns(), SessionScheduler::kAwaitingReply);  // no slot given up yet
+  const std::optional<SessionEnd> ended =
+      scheduler.on_turn_end(branches[1], TurnOutcome::ok, text_reply("b"), 320 * kMs);
+  ASSERT_TRUE(ended);
+  EXPECT_EQ(ended->turns_completed, 3);  // the first turn once, and two branches' second
+  EXPECT_TRUE(ended->failed);
+  EXPECT_EQ(ended->start_ns, 0);
+  EXPECT_EQ(ended->end_ns, 320 * kMs);
+  EXPECT_EQ(scheduler.take(320 * kMs).session, 1u);
 }
 
 TEST(SessionScheduler, SessionsAreDealtByFirstAndStrideSoShardsNeverShareOne) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,19 +17,30 @@ struct TurnLines {
   nlohmann::json served;  // the truth log's line of its response
 };
 
-/// By (session, turn). A response id missing from the truth log throws (failing the test).
-inline std::map<std::pair<int, int>, TurnLines> session_turns(const std::string& requests_path,
-                                                              const std::string& trace_path) {
+/// Every turn's lines, in the request log's order. A response id missing from the truth log
+/// throws (failing the test).
+inline std::vector<TurnLines> joined_turns(const std::string& requests_path,
+                                           const std::string& trace_path) {
   std::map<std::string, nlohmann::json> by_id;
   for (nlohmann::json& line : read_jsonl(trace_path)) {
     std::string id = line["id"].get<std::string>();
     by_id[id] = std::move(line);
   }
-  std::map<std::pair<int, int>, TurnLines> turns;
+  std::vector<TurnLines> turns;
   for (nlohmann::json& request : read_jsonl(requests_path)) {
-    const std::pair<int, int> key{request["session"].get<int>(), request["turn"].get<int>()};
     nlohmann::json served = by_id.at(request.value("response_id", ""));
-    turns[key] = TurnLines{std::move(request), std::move(served)};
+    turns.push_back(TurnLines{std::move(request), std::move(served)});
+  }
+  return turns;
+}
+
+/// By (session, turn).
+inline std::map<std::pair<int, int>, TurnLines> session_turns(const std::string& requests_path,
+                                                              const std::string& trace_path) {
+  std::map<std::pair<int, int>, TurnLines> turns;
+  for (TurnLines& lines : joined_turns(requests_path, trace_path)) {
+    const std::pair<int, int> key{lines.sent["session"].get<int>(), lines.sent["turn"].get<int>()};
+    turns[key] = std::move(lines);
   }
   return turns;
 }

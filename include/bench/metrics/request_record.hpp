@@ -43,6 +43,8 @@ struct RequestRecord {
   // --multi-turn: the request's session and its turn in it (0-based); -1 otherwise.
   std::int64_t session = -1;
   std::int64_t turn = -1;
+  // --multi-turn: the session's branch the turn belongs to (--fan-out; 0 without); -1 otherwise.
+  std::int64_t branch = -1;
 
   // All times are steady-clock nanoseconds relative to the run's epoch (see RunTimes).
   std::int64_t intended_start_ns = 0;  // when the schedule wanted the request sent

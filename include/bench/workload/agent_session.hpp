@@ -7,7 +7,9 @@
 //   - when it answered in text, the user's next instruction: random words as long as the task.
 // Between a reply and the next turn the agent waits on its tools for a --think-time draw. The
 // context grows turn after turn until --session-context or --turns ends the session
-// (app/session_scheduler.hpp). Everything here is a pure function of its arguments.
+// (app/session_scheduler.hpp). With --fan-out K the session's first reply starts K branches
+// (sub-agents) that share it and go on apart, each drawing by its own branch_key. Everything
+// here is a pure function of its arguments.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -25,6 +27,12 @@ struct AgentTurnText {
   std::int64_t tool_result_words = 1;  // --tool-result-len
   std::int64_t follow_up_words = 1;    // the task's length
 };
+
+/// The key of branch `branch` of session `session` in an agent session's draws (its tool
+/// results, instructions, think times and the ids bench gives calls): the session itself for
+/// branch 0, so a run without --fan-out draws what it always did; another for each other branch
+/// (sub-sessions that share their session's first turn and diverge at their own tool results).
+std::uint64_t branch_key(std::uint64_t session, std::size_t branch);
 
 /// The result of call `call` (0-based) of the reply before turn `turn` of session `session`:
 /// `words` random common words.

@@ -60,6 +60,9 @@ struct MultiTurnOptions {
   // --session-context N: tokens; an agent session ends after the first turn whose prompt reached
   // N (the server's prompt_tokens, else words). nullopt: --turns alone ends it.
   std::optional<std::int64_t> session_context;
+  // --fan-out K: an agent session's first reply starts K branches (sub-agents) that share it
+  // and go on apart, each to its own end. nullopt: one branch.
+  std::optional<std::int64_t> fan_out;
   bool agent() const { return tool_result_len.has_value(); }
 };
 

@@ -81,6 +81,7 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
     agent.text.tool_result_words = *multi_turn.tool_result_len;
     agent.context_tokens = multi_turn.session_context;
     agent.max_turns = multi_turn.turns;
+    agent.fan_out = static_cast<std::size_t>(multi_turn.fan_out.value_or(1));
     sessions.agent = agent;
   }
   sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {

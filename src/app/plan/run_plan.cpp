@@ -154,8 +154,12 @@ std::string describe_sessions(const cli::RunOptions& options, const std::string&
         multi_turn.turns
             ? fmt::format("{}{} turns", until.empty() ? "of " : ", at most ", *multi_turn.turns)
             : std::string();
-    turns = fmt::format("(agents: tool results of {} words) {}{}", *multi_turn.tool_result_len,
-                        until, cap);
+    const std::string fan_out =
+        multi_turn.fan_out ? fmt::format(", each fanning out to {} branches after its first turn",
+                                         *multi_turn.fan_out)
+                           : std::string();
+    turns = fmt::format("(agents: tool results of {} words{}) {}{}", *multi_turn.tool_result_len,
+                        fan_out, until, cap);
     random = false;  // the number of turns is known as the session goes
   }
   const std::string open =

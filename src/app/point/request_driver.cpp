@@ -19,13 +19,13 @@ class RequestDriver::Slot final : public engine::TransferHandler {
   metrics::RequestRecord& begin() {
     record_ = metrics::RequestRecord{};
     reader_.begin(&record_);
-    session_slot_.reset();
+    session_turn_.reset();
     return record_;
   }
   // --multi-turn: this request is a turn of the session in `slot` of the scheduler; its
   // answer text is kept for the session's next turn.
-  void begin_turn(std::size_t slot) {
-    session_slot_ = slot;
+  void begin_turn(const TurnToSend& turn) {
+    session_turn_ = turn;
     reader_.keep_answer_text(true);
   }
   bool first_token_seen() const override { return record_.first_token_ns >= 0; }
@@ -71,7 +71,7 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     }
     if (live::Feed* feed = driver_.plan_.feed) feed->request_ended(record_, driver_.plan_.epoch_ns);
     driver_.sink_.on_record(record_);
-    if (session_slot_) end_turn(transport.end_ns);
+    if (session_turn_) end_turn(transport.end_ns);
     driver_.release(this);
   }
 
@@ -89,14 +89,14 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     reply.context_tokens =
         record_.prompt_tokens >= 0 ? record_.prompt_tokens : record_.requested_input_len;
     const std::optional<SessionEnd> ended =
-        driver_.sessions_->on_turn_end(*session_slot_, outcome, std::move(reply), end_ns);
+        driver_.sessions_->on_turn_end(*session_turn_, outcome, std::move(reply), end_ns);
     if (ended) driver_.sink_.on_session(*ended);
   }
 
   RequestDriver& driver_;
   protocol::StreamReader reader_;
   metrics::RequestRecord record_;
-  std::optional<std::size_t> session_slot_;  // --multi-turn: the scheduler's slot of its session
+  std::optional<TurnToSend> session_turn_;  // --multi-turn: the scheduler's turn, to give back
 };
 
 namespace {
@@ -225,10 +225,11 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
                          : protocol::build_request_body(request, turn.history->transcript());
   Slot& slot = acquire_slot();
   metrics::RequestRecord& record = slot.begin();
-  slot.begin_turn(turn.slot);
+  slot.begin_turn(turn);
   record.index = plan_.first + sent_ * plan_.stride;
   record.session = static_cast<std::int64_t>(turn.session);
   record.turn = turn.turn;
+  record.branch = static_cast<std::int64_t>(turn.branch);
   record.start_ns = send_ns - plan_.epoch_ns;
   // A turn is due when its user has thought; waiting for a slot after that is the server's
   // (coordinated omission), as in an open loop.

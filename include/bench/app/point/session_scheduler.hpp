@@ -9,7 +9,10 @@
 //
 // An agent session (workload/agent_session.hpp) has one user turn, its task; each later turn
 // answers the last reply's tool calls (or gives the user's next instruction), and the session
-// ends after the turn whose prompt reached the context target, or after its turn cap.
+// ends after the turn whose prompt reached the context target, or after its turn cap. With
+// --fan-out K its first reply starts K branches (sub-agents): each a copy of the history so far
+// that goes on by itself (its own tool results and think times, workload::branch_key), to its
+// own end; the session ends when every branch has, and only then gives up its slot.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,7 +44,8 @@ struct SessionPlan {
   struct Agent {
     workload::AgentTurnText text;  // follow_up_words is set per session, from its task
     std::optional<std::int64_t> context_tokens;  // --session-context
-    std::optional<std::int64_t> max_turns;       // --turns
+    std::optional<std::int64_t> max_turns;       // --turns, of each branch
+    std::size_t fan_out = 1;                     // --fan-out: branches after the first reply
   };
   std::optional<Agent> agent;
 };
@@ -56,6 +61,7 @@ struct TurnReply {
 /// A turn to send now.
 struct TurnToSend {
   std::size_t slot = 0;                      // the open session's slot: give it back to on_turn_end
+  std::size_t branch = 0;                    // its branch (--fan-out; 0 without): give it back too
   std::uint64_t session = 0;                 // the session's index
   std::int64_t turn = 0;                     // 0-based
   std::int64_t due_ns = 0;                   // when it became due: its intended start
@@ -66,13 +72,12 @@ struct TurnToSend {
 /// How a session ended.
 struct SessionEnd {
   std::uint64_t session = 0;
-  std::int64_t turns_planned = 0;    // an agent session's: its --turns cap, 0 without one
-  std::int64_t turns_completed = 0;  // turns that ended successfully
-  bool finished = false;             // its last turn is done (an agent's: its target reached)
-  bool failed = false;               // a failed turn ended the session
-  bool cut_short = false;            // bench cancelled a turn (a stop), or the run ended first
-  std::int64_t start_ns = 0;         // its first turn's send
-  std::int64_t end_ns = 0;           // its last turn's end
+  std::int64_t turns_completed = 0;  // turns that ended successfully, of every branch
+  bool finished = false;  // its last turn is done (an agent's: its target reached), in every branch
+  bool failed = false;    // a failed turn ended the session (or one of its branches)
+  bool cut_short = false;     // bench cancelled a turn (a stop), or the run ended first
+  std::int64_t start_ns = 0;  // its first turn's send
+  std::int64_t end_ns = 0;    // its last turn's end
   bool completed() const { return finished && !failed && !cut_short; }
 };
 
@@ -95,11 +100,11 @@ class SessionScheduler {
   /// `send_ns`.
   TurnToSend take(std::int64_t send_ns);
 
-  /// The turn of `slot` ended at `end_ns`: with its reply when ok; failed or cancelled, it ends
-  /// the session. Returns the session's end when this turn ended it (a new session then opens
-  /// in its slot, its first turn due at `end_ns`).
-  std::optional<SessionEnd> on_turn_end(std::size_t slot, TurnOutcome outcome, TurnReply reply,
-                                        std::int64_t end_ns);
+  /// The turn `turn` (its slot and branch) ended at `end_ns`: with its reply when ok; failed or
+  /// cancelled, it ends its branch. Returns the session's end when this turn ended its last
+  /// branch (a new session then opens in its slot, its first turn due at `end_ns`).
+  std::optional<SessionEnd> on_turn_end(const TurnToSend& turn, TurnOutcome outcome,
+                                        TurnReply reply, std::int64_t end_ns);
 
   /// The sessions still open (cut short by the run's end), as they stand.
   std::vector<SessionEnd> open_sessions() const;
@@ -107,27 +112,37 @@ class SessionScheduler {
   std::size_t sessions_opened() const { return opened_; }
 
  private:
-  struct Session {
-    std::uint64_t index = 0;
-    std::vector<workload::UserTurn> turns;
+  // One line of a session's conversation: the session itself, or one of its fan-out's.
+  struct Branch {
     workload::Conversation history;
     std::int64_t next_turn = 0;  // the turn to send next (or in flight)
     std::int64_t turns_completed = 0;
-    std::int64_t start_ns = -1;  // the first turn's send; -1 before it
-    std::int64_t last_end_ns = 0;
-    bool in_flight = false;
     bool finished = false;  // its last turn is done
+    bool ended = false;     // finished, failed or cancelled: it sends no more
+    TurnOutcome last = TurnOutcome::ok;
   };
+  struct Session {
+    std::uint64_t index = 0;
+    std::vector<workload::UserTurn> turns;
+    std::vector<Branch> branches;  // [0] from the start; a fan-out adds the rest
+    std::int64_t start_ns = -1;    // the first turn's send; -1 before it
+    std::int64_t last_end_ns = 0;
+  };
+  // Turns due, earliest first: (due ns, slot, branch).
+  using Due = std::tuple<std::int64_t, std::size_t, std::size_t>;
 
   void open_all(std::int64_t at_ns);
   void open_next(std::size_t slot, std::int64_t at_ns);
-  SessionEnd end_of(const Session& session, TurnOutcome last) const;
-  bool last_turn_done(const Session& session, std::int64_t context_tokens) const;
-  void add_turn_text(Session& session);
+  SessionEnd end_of(const Session& session) const;
+  bool last_turn_done(const Session& session, const Branch& branch,
+                      std::int64_t context_tokens) const;
+  void add_turn_text(Session& session, std::size_t branch);
+  void fan_out(Session& session);
+  void schedule(const Session& session, std::size_t slot, std::size_t branch, std::int64_t end_ns);
 
   SessionPlan plan_;
   std::vector<std::optional<Session>> slots_;
-  std::set<std::pair<std::int64_t, std::size_t>> ready_;  // (due ns, slot) of sessions thinking
+  std::set<Due> ready_;  // turns of sessions thinking
   std::uint64_t next_session_;
   std::size_t opened_ = 0;
   std::size_t in_flight_ = 0;
