@@ -94,8 +94,11 @@ struct SimServer::Impl final : private TokenSink {
                         bool responses = false);
   Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
                     bool chat, StreamId id, const FaultPlan& plan);
+  std::int64_t draw_lengths(Stream& stream, bool chat, std::uint64_t request_seed);
   bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,
                std::int64_t max_tokens);
+  void accept_stream(Connection& connection, Stream stream, StreamId id, const FaultPlan& plan,
+                     std::string_view body, bool chat);
   void begin_streaming(Connection& connection, Stream& stream, StreamId id, const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
@@ -114,6 +117,8 @@ struct SimServer::Impl final : private TokenSink {
   void mark_dirty(Connection& connection);
   void flush_dirty();
   void flush(Connection& connection);
+  bool send_unsent(Connection& connection);
+  void on_drained(Connection& connection);
   void set_write_interest(Connection& connection, bool want);
   void close_connection(int fd);
   void close_later(Connection& connection);

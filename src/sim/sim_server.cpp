@@ -395,34 +395,40 @@ void SimServer::Impl::flush_dirty() {
   }
 }
 
+// Hands the unsent output to the kernel until it takes no more; false when the connection was
+// closed (a send failed).
+bool SimServer::Impl::send_unsent(Connection& connection) {
+  const int fd = connection.fd.get();
+  // The moment these bytes are handed to the kernel is the truth log's send time for every
+  // chunk they hold.
+  const std::int64_t stamp = now_ns();
+  if (connection.unstamped_chunks > 0) {
+    TraceRecord* record = connection.finished_trace ? connection.finished_trace.get()
+                                                    : &streams.at(connection.stream).trace;
+    auto& times = record->chunk_ns;
+    for (std::int64_t i = 0; i < connection.unstamped_chunks; ++i) {
+      times[times.size() - 1 - static_cast<std::size_t>(i)] = stamp;
+    }
+    connection.unstamped_chunks = 0;
+  }
+  while (connection.unsent() > 0) {
+    const ssize_t n =
+        ::send(fd, connection.out.data() + connection.out_sent, connection.unsent(), MSG_NOSIGNAL);
+    if (n > 0) {
+      connection.out_sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    close_connection(fd);
+    return false;
+  }
+  return true;
+}
+
 void SimServer::Impl::flush(Connection& connection) {
   const int fd = connection.fd.get();
-  if (connection.unsent() > 0) {
-    // The moment these bytes are handed to the kernel is the truth log's send time for every
-    // chunk they hold.
-    const std::int64_t stamp = now_ns();
-    if (connection.unstamped_chunks > 0) {
-      TraceRecord* record = connection.finished_trace ? connection.finished_trace.get()
-                                                      : &streams.at(connection.stream).trace;
-      auto& times = record->chunk_ns;
-      for (std::int64_t i = 0; i < connection.unstamped_chunks; ++i) {
-        times[times.size() - 1 - static_cast<std::size_t>(i)] = stamp;
-      }
-      connection.unstamped_chunks = 0;
-    }
-    while (connection.unsent() > 0) {
-      const ssize_t n = ::send(fd, connection.out.data() + connection.out_sent, connection.unsent(),
-                               MSG_NOSIGNAL);
-      if (n > 0) {
-        connection.out_sent += static_cast<std::size_t>(n);
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      close_connection(fd);
-      return;
-    }
-  }
+  if (connection.unsent() > 0 && !send_unsent(connection)) return;
   if (connection.unsent() > kMaxUnsentBytes) {
     close_connection(fd);
     return;
@@ -435,6 +441,13 @@ void SimServer::Impl::flush(Connection& connection) {
   connection.out_sent = 0;
   connection.active_ns = now_ns();
   set_write_interest(connection, false);
+  on_drained(connection);
+}
+
+// Everything written has been sent: a finished response is logged and the next request on the
+// connection read, a held stream goes on, and a close that waited for the output happens.
+void SimServer::Impl::on_drained(Connection& connection) {
+  const int fd = connection.fd.get();
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
     observe_latency(counts, *connection.finished_trace);
