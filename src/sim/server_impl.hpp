@@ -28,6 +28,7 @@
 #include "bench/sim/stream_renderer.hpp"
 #include "bench/sim/trace_log.hpp"
 #include "bench/util/unique_fd.hpp"
+#include "event_loop_fds.hpp"
 
 namespace bench::sim {
 
@@ -136,11 +137,7 @@ struct SimServer::Impl final : private TokenSink {
 
   SimOptions options;
   PromptCounter counter;  // the one rule of prompt_tokens and /tokenize
-  UniqueFd listen_fd;
-  UniqueFd epoll_fd;
-  UniqueFd timer_fd;
-  UniqueFd wake_fd;
-  std::uint16_t port = 0;
+  EventLoopFds fds;       // the listening socket, its port, and the loop's epoll, timer and wake-up
   std::unique_ptr<GenerationModel> model;
   std::unique_ptr<PrefixCache> prefix_cache;  // nullptr when off
   TraceLog trace;
