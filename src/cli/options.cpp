@@ -172,6 +172,95 @@ void finish_record_flags(record::RecordOptions& record, const std::string& liste
   record.listen_port = static_cast<std::uint16_t>(value);
 }
 
+// Every command's flags as given, before finish_* checks them into ParseResult's options.
+// CLI11 binds to these members, so they live as long as the parse.
+struct RawFlags {
+  RawRunFlags run;
+  RawCompareFlags compare;
+  std::string export_format;
+  RawRunFlags probe;  // bench search: the run's flags for its probes
+  RawSearchFlags search;
+  std::string merge_format = "text";
+  std::string record_listen;
+  std::string completion_shell;
+};
+
+// The top-level run's flags and every subcommand with its flags, bound to `result` and `raw`.
+Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) {
+  setup_run_flags(app, result.run, raw.run);
+  Subcommands subcommands;
+  subcommands.serve_sim = app.add_subcommand(
+      "serve-sim", "Run the embedded OpenAI-compatible simulated server in the foreground");
+  setup_serve_sim_flags(*subcommands.serve_sim, result.serve_sim);
+  subcommands.compare = setup_compare_flags(app, result.compare, raw.compare);
+  subcommands.report = setup_report_flags(app, result.report);
+  subcommands.export_results = setup_export_flags(app, result.export_options, raw.export_format);
+  // bench search: the run's flags for its probes, and its own.
+  subcommands.search = app.add_subcommand(
+      "search",
+      "Find the largest concurrency (or request rate) whose run meets every --slo: "
+      "doubling from --start, then bisecting to --resolution");
+  setup_run_flags(*subcommands.search, result.run, raw.probe);
+  setup_search_flags(*subcommands.search, result.search, raw.search);
+  subcommands.merge = setup_merge_flags(app, result.merge, raw.merge_format);
+  subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
+  // `bench completion bash|zsh`: a script written from the definitions above, so it completes
+  // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
+  subcommands.completion = app.add_subcommand(
+      "completion", "Print a shell completion script (bash or zsh) for every flag and subcommand");
+  subcommands.completion->group("");
+  subcommands.completion->add_option("shell", raw.completion_shell, "bash or zsh")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
+  return subcommands;
+}
+
+// bench search's flags checked: the run's for its probes, then its own.
+void finish_search_command(const CLI::App& command, ParseResult& result, const RawFlags& raw) {
+  finish_run_flags(command, result.run, raw.probe);
+  if (result.run.multi_turn.enabled) {
+    throw UsageError(
+        "--multi-turn: not with bench search (its probes count requests, not "
+        "sessions)");
+  }
+  finish_search_flags(command, result.search, raw.search, result.run);
+  // A search chooses each probe from the last one's outcome: shards could not agree.
+  if (result.run.shard_count > 1) throw UsageError("bench search: shards are not supported");
+}
+
+// The chosen command's flags checked and turned into its options; a UsageError otherwise.
+void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseResult& result,
+                    const RawFlags& raw) {
+  switch (result.command) {
+    case Command::compare: finish_compare_flags(result.compare, raw.compare); return;
+    case Command::merge:
+      result.merge.format = raw.merge_format == "json"  ? OutputFormat::json
+                            : raw.merge_format == "csv" ? OutputFormat::csv
+                                                        : OutputFormat::text;
+      if (!result.merge.output_path.empty()) {
+        check_output_path("merge -o", result.merge.output_path);
+      }
+      return;
+    case Command::record: finish_record_flags(result.record, raw.record_listen); return;
+    case Command::report: check_output_path("report -o", result.report.output_path); return;
+    case Command::export_results:
+      // --format's one value so far (IsMember above refuses any other).
+      result.export_options.format = ExportFormat::llmd_report;
+      if (!result.export_options.output_path.empty()) {
+        check_output_path("export -o", result.export_options.output_path);
+      }
+      return;
+    case Command::serve_sim:
+      if (!result.serve_sim.trace_path.empty()) {
+        check_output_path("--trace", result.serve_sim.trace_path);
+      }
+      return;
+    case Command::run: finish_run_flags(app, result.run, raw.run); return;
+    case Command::search: finish_search_command(*subcommands.search, result, raw); return;
+    case Command::version: return;
+  }
+}
+
 }  // namespace
 
 ParseResult parse_cli(int argc, const char* const* argv) {
@@ -185,83 +274,17 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
   // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  RawRunFlags raw_run;
-  setup_run_flags(app, result.run, raw_run);
-  Subcommands subcommands;
-  subcommands.serve_sim = app.add_subcommand(
-      "serve-sim", "Run the embedded OpenAI-compatible simulated server in the foreground");
-  setup_serve_sim_flags(*subcommands.serve_sim, result.serve_sim);
-  RawCompareFlags raw_compare;
-  subcommands.compare = setup_compare_flags(app, result.compare, raw_compare);
-  subcommands.report = setup_report_flags(app, result.report);
-  std::string export_format;
-  subcommands.export_results = setup_export_flags(app, result.export_options, export_format);
-  // bench search: the run's flags for its probes, and its own.
-  RawRunFlags raw_probe;
-  RawSearchFlags raw_search;
-  subcommands.search = app.add_subcommand(
-      "search",
-      "Find the largest concurrency (or request rate) whose run meets every --slo: "
-      "doubling from --start, then bisecting to --resolution");
-  setup_run_flags(*subcommands.search, result.run, raw_probe);
-  setup_search_flags(*subcommands.search, result.search, raw_search);
-  std::string merge_format = "text";
-  subcommands.merge = setup_merge_flags(app, result.merge, merge_format);
-  std::string record_listen;
-  subcommands.record = setup_record_flags(app, result.record, record_listen);
-  // `bench completion bash|zsh`: a script written from the definitions above, so it completes
-  // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
-  std::string completion_shell;
-  subcommands.completion = app.add_subcommand(
-      "completion", "Print a shell completion script (bash or zsh) for every flag and subcommand");
-  subcommands.completion->group("");
-  subcommands.completion->add_option("shell", completion_shell, "bash or zsh")
-      ->required()
-      ->check(CLI::IsMember({"bash", "zsh"}));
-
+  RawFlags raw;
+  const Subcommands subcommands = declare_commands(app, result, raw);
   try {
     app.parse(argc, argv);
     if (subcommands.completion->parsed()) {
       result.exit_code = kExitOk;
-      result.message = completion_script(app, completion_shell);
+      result.message = completion_script(app, raw.completion_shell);
       return result;
     }
     result.command = subcommands.command();
-    if (result.command == Command::compare) finish_compare_flags(result.compare, raw_compare);
-    if (result.command == Command::merge) {
-      result.merge.format = merge_format == "json"  ? OutputFormat::json
-                            : merge_format == "csv" ? OutputFormat::csv
-                                                    : OutputFormat::text;
-      if (!result.merge.output_path.empty()) {
-        check_output_path("merge -o", result.merge.output_path);
-      }
-    }
-    if (result.command == Command::record) finish_record_flags(result.record, record_listen);
-    if (result.command == Command::report) {
-      check_output_path("report -o", result.report.output_path);
-    }
-    if (result.command == Command::export_results) {
-      // --format's one value so far (IsMember above refuses any other).
-      result.export_options.format = ExportFormat::llmd_report;
-      if (!result.export_options.output_path.empty()) {
-        check_output_path("export -o", result.export_options.output_path);
-      }
-    }
-    if (result.command == Command::serve_sim && !result.serve_sim.trace_path.empty()) {
-      check_output_path("--trace", result.serve_sim.trace_path);
-    }
-    if (result.command == Command::run) finish_run_flags(app, result.run, raw_run);
-    if (result.command == Command::search) {
-      finish_run_flags(*subcommands.search, result.run, raw_probe);
-      if (result.run.multi_turn.enabled) {
-        throw UsageError(
-            "--multi-turn: not with bench search (its probes count requests, not "
-            "sessions)");
-      }
-      finish_search_flags(*subcommands.search, result.search, raw_search, result.run);
-      // A search chooses each probe from the last one's outcome: shards could not agree.
-      if (result.run.shard_count > 1) throw UsageError("bench search: shards are not supported");
-    }
+    finish_command(app, subcommands, result, raw);
   } catch (const CLI::CallForHelp&) {
     result.exit_code = kExitOk;
     const CLI::App* chosen = subcommands.chosen();
@@ -290,6 +313,41 @@ std::string_view per_chunk_usage_name(PerChunkUsage mode) {
   }
   return "auto";
 }
+
+namespace {
+
+// The dataset's options and the request's shape: extra body, tools, images, header names,
+// goodput's SLOs.
+void add_dataset_and_request(nlohmann::json& config, const RunOptions& run) {
+  config.update(nlohmann::json(run.dataset));
+  config["extra_body"] =
+      run.extra_body.empty() ? nlohmann::json::object() : nlohmann::json::parse(run.extra_body);
+  // Only when given, so the configs of earlier results keep their keys.
+  if (!run.tools.empty()) config["tools"] = nlohmann::json::parse(run.tools);
+  if (!run.tool_choice.empty()) config["tool_choice"] = run.tool_choice;
+  if (!run.response_format.empty()) {
+    config["response_format"] = nlohmann::json::parse(run.response_format);
+  }
+  if (run.images.enabled()) {
+    config[std::string(results::key::images_per_request)] = run.images.per_request;
+    config[std::string(results::key::image_size)] =
+        images::size_name(run.images.width, run.images.height);
+    config[std::string(results::key::image_format)] = images::format_name(run.images.format);
+  }
+  // Header names only: values may carry credentials.
+  nlohmann::json header_names = nlohmann::json::array();
+  for (const std::string& header : run.headers) {
+    header_names.push_back(header.substr(0, header.find(':')));
+  }
+  config["header_names"] = header_names;
+  nlohmann::json goodput = nlohmann::json::object();
+  if (run.goodput.ttft_ms) goodput["ttft_ms"] = *run.goodput.ttft_ms;
+  if (run.goodput.tpot_ms) goodput["tpot_ms"] = *run.goodput.tpot_ms;
+  if (run.goodput.e2e_ms) goodput["e2el_ms"] = *run.goodput.e2e_ms;
+  config["goodput"] = goodput;
+}
+
+}  // namespace
 
 nlohmann::json options_to_json(const RunOptions& run) {
   // JSON has no infinity: an unlimited rate is written "inf", as on the command line.
@@ -345,32 +403,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {results::key::gpu_hour_price,
        run.gpu_hour_price ? nlohmann::json(*run.gpu_hour_price) : nlohmann::json()},
   };
-  config.update(nlohmann::json(run.dataset));
-  config["extra_body"] =
-      run.extra_body.empty() ? nlohmann::json::object() : nlohmann::json::parse(run.extra_body);
-  // Only when given, so the configs of earlier results keep their keys.
-  if (!run.tools.empty()) config["tools"] = nlohmann::json::parse(run.tools);
-  if (!run.tool_choice.empty()) config["tool_choice"] = run.tool_choice;
-  if (!run.response_format.empty()) {
-    config["response_format"] = nlohmann::json::parse(run.response_format);
-  }
-  if (run.images.enabled()) {
-    config[std::string(results::key::images_per_request)] = run.images.per_request;
-    config[std::string(results::key::image_size)] =
-        images::size_name(run.images.width, run.images.height);
-    config[std::string(results::key::image_format)] = images::format_name(run.images.format);
-  }
-  // Header names only: values may carry credentials.
-  nlohmann::json header_names = nlohmann::json::array();
-  for (const std::string& header : run.headers) {
-    header_names.push_back(header.substr(0, header.find(':')));
-  }
-  config["header_names"] = header_names;
-  nlohmann::json goodput = nlohmann::json::object();
-  if (run.goodput.ttft_ms) goodput["ttft_ms"] = *run.goodput.ttft_ms;
-  if (run.goodput.tpot_ms) goodput["tpot_ms"] = *run.goodput.tpot_ms;
-  if (run.goodput.e2e_ms) goodput["e2el_ms"] = *run.goodput.e2e_ms;
-  config["goodput"] = goodput;
+  add_dataset_and_request(config, run);
   return config;
 }
 

@@ -180,9 +180,11 @@ std::string endpoint_help() {
   return help;
 }
 
-}  // namespace
+// The group of the server flags, added in three places (target, --header, the side routes).
+constexpr const char* kServerGroup = "Server";
 
-void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+// The server bench talks to and how: its URLs, endpoint, model and credentials.
+void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--base-url", run.base_urls,
                  "Server root URL, e.g. http://127.0.0.1:8000 (env OPENAI_BASE_URL). "
                  "Repeat it for data-parallel replicas with no router: requests are spread "
@@ -201,11 +203,11 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--api-key", run.api_key,
                  "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
       ->envname("OPENAI_API_KEY");
-  add_load_flags(app, run, raw);
-  add_workload_flags(app, run, raw);
-  app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  add_results_flags(app, run, raw);
+}
+
+// What bench asks of the server beside the load: its cache flushed, the answer check, its
+// /metrics; and TLS.
+void add_server_side_flags(CLI::App& app, RunOptions& run) {
   app.add_flag("--flush-cache", run.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
@@ -229,10 +231,51 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->capture_default_str();
   app.add_flag("--insecure", run.insecure, "Do not verify TLS certificates");
   app.add_option("--cacert", run.cacert, "CA certificate bundle for TLS")->check(CLI::ExistingFile);
-  add_client_flags(app, run);
+}
+
+}  // namespace
+
+// --help lists the groups in the order their first flag is added; a flag that names its own
+// group (multi-turn, tools, images, the embedded server's) keeps it.
+void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+  {
+    const FlagGroup group(app, kServerGroup);
+    add_target_flags(app, run, raw);
+  }
+  {
+    const FlagGroup group(app, "Load");
+    add_load_flags(app, run, raw);
+  }
+  {
+    const FlagGroup group(app, "Workload");
+    add_workload_flags(app, run, raw);
+  }
+  {
+    const FlagGroup group(app, kServerGroup);
+    app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  }
+  {
+    const FlagGroup group(app, "Results, SLOs and gates");
+    add_results_flags(app, run, raw);
+  }
+  {
+    const FlagGroup group(app, kServerGroup);
+    add_server_side_flags(app, run);
+  }
+  {
+    const FlagGroup group(app, "Client: timeouts, limits, threads");
+    add_client_flags(app, run);
+  }
   add_sim_flags(app, run.sim, "--sim-");
-  setup_shard_flags(app, raw);
-  setup_live_flags(app, run);
+  {
+    const FlagGroup group(app, "Shards (one benchmark from several processes)");
+    setup_shard_flags(app, raw);
+  }
+  {
+    const FlagGroup group(app, "Live metrics and tracing");
+    setup_live_flags(app, run);
+  }
 }
 
 namespace {

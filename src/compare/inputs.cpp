@@ -1,43 +1,22 @@
 // What `bench compare` reads: the two results files and the --fail-on-regression thresholds.
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "bench/compare/compare.hpp"
 #include "bench/results/compat.hpp"
+#include "bench/results/read_file.hpp"
 #include "bench/util/text.hpp"
 
 namespace bench::compare {
 std::variant<nlohmann::json, CompareError> load_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return CompareError{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return CompareError{fmt::format("{}: cannot read: {}", path, std::strerror(errno))};
-  nlohmann::json parsed;
-  try {
-    parsed = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& error) {
-    // nlohmann's message leads with "[json.exception.parse_error.101] parse error at line L,
-    // column C: ..."; the part after the bracket is the useful one.
-    std::string_view what = error.what();
-    const std::size_t bracket = what.find("] ");
-    if (bracket != std::string_view::npos) what.remove_prefix(bracket + 2);
-    return CompareError{fmt::format("{}: not JSON: {}", path, what)};
+  auto file = results::read_results_file(path);
+  if (auto* error = std::get_if<results::FormatError>(&file)) {
+    return CompareError{std::move(error->message)};
   }
-  // Read by bench's own definitions, however it was written (a --json-compat view's ITL is
-  // per chunk): compare, report and merge all read files through here.
-  auto native = results::native_view(parsed, path);
-  if (const auto* error = std::get_if<results::FormatError>(&native)) {
-    return CompareError{error->message};
-  }
-  return std::move(std::get<nlohmann::json>(native));
+  return std::move(std::get<results::ResultsFile>(file).results);
 }
 
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {

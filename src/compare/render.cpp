@@ -104,9 +104,36 @@ std::string thresholds_text(const Comparison& comparison) {
   return own.empty() ? all : fmt::format("{} ({})", all, join(own));
 }
 
-}  // namespace
+using Widths = std::array<std::size_t, kColumns>;
 
-std::string render_text(const Comparison& comparison) {
+// Each column as wide as its widest cell over every point's table.
+Widths column_widths(const Comparison& comparison, const Cells& header, bool noise_columns) {
+  Widths widths{};
+  auto widen = [&widths](const Cells& cells) {
+    for (std::size_t i = 0; i < kColumns; ++i) widths[i] = std::max(widths[i], cells[i].size());
+  };
+  widen(header);
+  for (const PointComparison& point : comparison.points) {
+    for (const Row& row : point.rows) widen(cells_of(row, noise_columns));
+  }
+  return widths;
+}
+
+// Names and units read left to right; figures right-aligned so their decimals line up.
+std::string table_line(const Cells& cells, const Widths& widths) {
+  std::string text =
+      fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0], cells[1],
+                  widths[1], cells[2], widths[2], cells[3], widths[3], cells[4], widths[4]);
+  for (std::size_t i = 5; i < 7; ++i) {
+    if (widths[i] > 0) text += fmt::format("  {:>{}}", cells[i], widths[i]);
+  }
+  if (!cells[7].empty()) text += "  " + cells[7];
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text + "\n";
+}
+
+// Each point's table, its columns aligned across the points, and its noise line.
+std::string tables_text(const Comparison& comparison) {
   const bool noise_columns = std::any_of(comparison.points.begin(), comparison.points.end(),
                                          [](const PointComparison& p) { return p.noise_aware(); });
   const Cells header = {"metric",
@@ -117,37 +144,50 @@ std::string render_text(const Comparison& comparison) {
                         noise_columns ? "detectable" : "",
                         noise_columns ? "p" : "",
                         ""};
-  std::array<std::size_t, kColumns> widths{};
-  auto widen = [&widths](const Cells& cells) {
-    for (std::size_t i = 0; i < kColumns; ++i) widths[i] = std::max(widths[i], cells[i].size());
-  };
-  widen(header);
-  for (const PointComparison& point : comparison.points) {
-    for (const Row& row : point.rows) widen(cells_of(row, noise_columns));
-  }
-  // Names and units read left to right; figures right-aligned so their decimals line up.
-  auto line = [&widths](const Cells& cells) {
-    std::string text =
-        fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}", cells[0], widths[0], cells[1],
-                    widths[1], cells[2], widths[2], cells[3], widths[3], cells[4], widths[4]);
-    for (std::size_t i = 5; i < 7; ++i) {
-      if (widths[i] > 0) text += fmt::format("  {:>{}}", cells[i], widths[i]);
-    }
-    if (!cells[7].empty()) text += "  " + cells[7];
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    return text + "\n";
-  };
-
-  std::string out =
-      fmt::format("bench compare: base {}, new {}\n", comparison.base_name, comparison.new_name);
-  out += "change = (new - base) / base; worse = throughput down, latency up or errors up\n";
+  const Widths widths = column_widths(comparison, header, noise_columns);
+  std::string out;
   for (const PointComparison& point : comparison.points) {
     out += "\n";
     if (!point.label.empty()) out += point.label + "\n";
-    out += line(header);
-    for (const Row& row : point.rows) out += line(cells_of(row, noise_columns));
+    out += table_line(header, widths);
+    for (const Row& row : point.rows) out += table_line(cells_of(row, noise_columns), widths);
     out += noise_line(point);
   }
+  return out;
+}
+
+// The last line with --fail-on-regression: the regressions beyond the thresholds. Two runs:
+// which metrics regressed. A sweep: how many at each point (the tables say which), so the line
+// stays readable over many points.
+std::string regressions_text(const Comparison& comparison) {
+  const std::string threshold = thresholds_text(comparison);
+  std::vector<std::string> regressed;
+  for (const PointComparison& point : comparison.points) {
+    std::size_t at_point = 0;
+    for (const Row& row : point.rows) {
+      if (row.verdict != Verdict::regression) continue;
+      ++at_point;
+      if (point.label.empty()) regressed.push_back(row.label);
+    }
+    if (!point.label.empty() && at_point > 0) {
+      regressed.push_back(fmt::format("{} at {}", at_point, point.label));
+    }
+  }
+  const std::size_t count = comparison.regressions();
+  if (count == 0) {
+    return fmt::format("\nNo regression beyond {} (--fail-on-regression).\n", threshold);
+  }
+  return fmt::format("\n{} regression{} beyond {} (--fail-on-regression): {}\n", count,
+                     count == 1 ? "" : "s", threshold, join(regressed));
+}
+
+}  // namespace
+
+std::string render_text(const Comparison& comparison) {
+  std::string out =
+      fmt::format("bench compare: base {}, new {}\n", comparison.base_name, comparison.new_name);
+  out += "change = (new - base) / base; worse = throughput down, latency up or errors up\n";
+  out += tables_text(comparison);
   if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
   if (!comparison.only_in_base.empty()) {
     out += fmt::format("Only in base (not compared): {}\n", join(comparison.only_in_base));
@@ -156,29 +196,7 @@ std::string render_text(const Comparison& comparison) {
     out += fmt::format("Only in new (not compared): {}\n", join(comparison.only_in_new));
   }
   if (comparison.threshold || !comparison.metric_thresholds.empty()) {
-    const std::string threshold = thresholds_text(comparison);
-    // Two runs: which metrics regressed. A sweep: how many at each point (the tables say
-    // which), so the line stays readable over many points.
-    std::vector<std::string> regressed;
-    for (const PointComparison& point : comparison.points) {
-      std::size_t at_point = 0;
-      for (const Row& row : point.rows) {
-        if (row.verdict != Verdict::regression) continue;
-        ++at_point;
-        if (point.label.empty()) regressed.push_back(row.label);
-      }
-      if (!point.label.empty() && at_point > 0) {
-        regressed.push_back(fmt::format("{} at {}", at_point, point.label));
-      }
-    }
-    const std::size_t count = comparison.regressions();
-    out += "\n";
-    if (count == 0) {
-      out += fmt::format("No regression beyond {} (--fail-on-regression).\n", threshold);
-    } else {
-      out += fmt::format("{} regression{} beyond {} (--fail-on-regression): {}\n", count,
-                         count == 1 ? "" : "s", threshold, join(regressed));
-    }
+    out += regressions_text(comparison);
   }
   return out;
 }

@@ -238,11 +238,10 @@ void RunAccumulator::merge(RunAccumulator&& other) {
   steady_log_.merge(std::move(other.steady_log_));
 }
 
-RunSummary RunAccumulator::summarize() {
-  RunSummary summary = counts_;
-  if (summary.sent > 0 && last_end_ns_ > first_start_ns_) {
-    summary.duration_s = ns_to_s(last_end_ns_ - first_start_ns_);
-  }
+namespace {
+
+// The throughputs, each of its own kind, over the run's duration (0 without one).
+void summarize_rates(RunSummary& summary, const RunSums& sums, bool goodput_measured) {
   const double duration_s = summary.duration_s;
   summary.request_throughput = per_second(static_cast<double>(summary.completed), duration_s);
   summary.input_throughput =
@@ -254,16 +253,41 @@ RunSummary RunAccumulator::summarize() {
       per_second(static_cast<double>(summary.input_split.computed_tokens), duration_s);
   summary.cached_input_throughput =
       per_second(static_cast<double>(summary.input_split.cached_tokens), duration_s);
-  summary.achieved_concurrency = per_second(ns_to_s(sums_.busy_ns), duration_s);
+  summary.achieved_concurrency = per_second(ns_to_s(sums.busy_ns), duration_s);
   summary.reasoning_output_throughput =
       per_second(static_cast<double>(summary.reasoning.reasoning_tokens), duration_s);
   summary.answer_output_throughput =
       per_second(static_cast<double>(summary.reasoning.answer_tokens), duration_s);
   summary.tool_call_output_throughput =
       per_second(static_cast<double>(summary.tool_calls.tool_call_tokens), duration_s);
-  summary.goodput_measured = options_.slo.any();
+  summary.goodput_measured = goodput_measured;
   summary.goodput = per_second(static_cast<double>(summary.good_requests), duration_s);
+}
 
+// The means over the requests, each over those whose count is known.
+void summarize_means(RunSummary& summary, const RunSums& sums) {
+  // Requested lengths beside the server's counts are over the same (completed) requests; with
+  // none completed, what was asked is still known from what was sent.
+  const bool any_completed = summary.completed > 0;
+  summary.mean_requested_input_len = any_completed
+                                         ? known_mean(sums.requested_input_sum, summary.completed)
+                                         : known_mean(sums.sent_input_sum, summary.sent);
+  summary.mean_requested_output_len = any_completed
+                                          ? known_mean(sums.requested_output_sum, summary.completed)
+                                          : known_mean(sums.sent_output_sum, summary.sent);
+  summary.mean_completion_tokens =
+      known_mean(sums.completion_tokens_sum, sums.completion_tokens_known);
+  summary.mean_prompt_tokens = known_mean(sums.prompt_tokens_sum, sums.prompt_tokens_known);
+  summary.mean_client_prompt_tokens =
+      known_mean(sums.client_prompt_tokens_sum, sums.client_prompt_tokens_known);
+  summary.prompt_counts_paired = summary.completed > 0 &&
+                                 sums.prompt_tokens_known == summary.completed &&
+                                 sums.client_prompt_tokens_known == summary.completed;
+}
+
+}  // namespace
+
+void RunAccumulator::summarize_latencies(RunSummary& summary) {
   summary.ttft_ms = ttft_ms_.summarize();
   summary.itl_ms = itl_ms_.summarize();
   summary.icl_ms = icl_ms_.summarize();
@@ -287,25 +311,16 @@ RunSummary RunAccumulator::summarize() {
   summary.itl_cdf_ms = cdf_of(itl_ms_);
   summary.tpot_cdf_ms = cdf_of(tpot_ms_);
   summary.e2e_cdf_ms = cdf_of(e2e_ms_);
+}
 
-  // Requested lengths beside the server's counts are over the same (completed) requests; with
-  // none completed, what was asked is still known from what was sent.
-  const bool any_completed = summary.completed > 0;
-  summary.mean_requested_input_len = any_completed
-                                         ? known_mean(sums_.requested_input_sum, summary.completed)
-                                         : known_mean(sums_.sent_input_sum, summary.sent);
-  summary.mean_requested_output_len =
-      any_completed ? known_mean(sums_.requested_output_sum, summary.completed)
-                    : known_mean(sums_.sent_output_sum, summary.sent);
-  summary.mean_completion_tokens =
-      known_mean(sums_.completion_tokens_sum, sums_.completion_tokens_known);
-  summary.mean_prompt_tokens = known_mean(sums_.prompt_tokens_sum, sums_.prompt_tokens_known);
-  summary.mean_client_prompt_tokens =
-      known_mean(sums_.client_prompt_tokens_sum, sums_.client_prompt_tokens_known);
-  summary.prompt_counts_paired = summary.completed > 0 &&
-                                 sums_.prompt_tokens_known == summary.completed &&
-                                 sums_.client_prompt_tokens_known == summary.completed;
-
+RunSummary RunAccumulator::summarize() {
+  RunSummary summary = counts_;
+  if (summary.sent > 0 && last_end_ns_ > first_start_ns_) {
+    summary.duration_s = ns_to_s(last_end_ns_ - first_start_ns_);
+  }
+  summarize_rates(summary, sums_, options_.slo.any());
+  summarize_latencies(summary);
+  summarize_means(summary, sums_);
   summary.timeline_bucket_s = ns_to_s(timeline_.bucket_width_ns(options_.timeline_bucket_ns));
   summary.timeline = timeline_.buckets(options_.timeline_bucket_ns);
   summary.timeline_start_ns = timeline_.start_ns();

@@ -223,6 +223,23 @@ std::string requests_timeline_figure(const json& run, std::string_view id) {
   return figure(chart);
 }
 
+namespace {
+
+// A search's throughput SLOs as lines over the probes' loads [lo, hi]; with the steady window
+// they were judged on the steady-state window's throughput, which these whole-run points are not.
+void add_throughput_slos(svg::Chart& chart, const json& sweep, double lo, double hi) {
+  const json* search = view::object_at(sweep, "search");
+  const bool steady = search != nullptr && view::text(*search, "slo_window") == "steady";
+  for (const SloLine& slo : search_slo_lines(sweep)) {
+    if ((slo.metric == "output_throughput" || slo.metric == "total_throughput") && lo <= hi) {
+      chart.series.push_back(
+          slo_series(slo, lo, hi, steady ? " (judged on the steady-state window)" : ""));
+    }
+  }
+}
+
+}  // namespace
+
 std::string sweep_throughput_figure(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
@@ -266,16 +283,7 @@ std::string sweep_throughput_figure(const json& sweep) {
   chart.y.label = "tokens per second";
   chart.y.include_zero = true;
   chart.series = {output, total};
-  // A search's throughput SLOs; with the steady window they were judged on the steady-state
-  // window's throughput, which these whole-run points are not.
-  const json* search = view::object_at(sweep, "search");
-  const bool steady = search != nullptr && view::text(*search, "slo_window") == "steady";
-  for (const SloLine& slo : search_slo_lines(sweep)) {
-    if ((slo.metric == "output_throughput" || slo.metric == "total_throughput") && lo <= hi) {
-      chart.series.push_back(
-          slo_series(slo, lo, hi, steady ? " (judged on the steady-state window)" : ""));
-    }
-  }
+  add_throughput_slos(chart, sweep, lo, hi);
   if (!unplotted.empty()) {
     chart.note = "Not on the x axis (no rate limit): " + unplotted.front() +
                  (unplotted.size() > 1 ? "; ..." : "");

@@ -267,6 +267,11 @@ std::string throughput_section(const json& run, std::string_view id_prefix) {
   return out;
 }
 
+// One entry of a card's <dl class="meta">.
+std::string meta_entry(std::string_view label, const std::string& value) {
+  return fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, value);
+}
+
 std::string latency_section(const json& run, std::string_view id_prefix) {
   std::string out = fmt::format(
       "<section class=\"card\" id=\"{}latency\"><h2>Latency <span class=\"unit-h\">(ms)</span>"
@@ -297,75 +302,67 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
     out += "</tr>";
   }
   out += "</tbody></table><dl class=\"meta compact\">";
-  auto item = [&](std::string_view label, const std::string& value) {
-    out += fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, value);
-  };
   if (number(run, "median_ttft_from_intended_ms")) {
-    item("TTFT from intended start",
-         fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_ttft_from_intended_ms"),
-                     ms(run, "p99_ttft_from_intended_ms")));
-    item("E2E from intended start",
-         fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_e2e_latency_from_intended_ms"),
-                     ms(run, "p99_e2e_latency_from_intended_ms")));
+    out += meta_entry("TTFT from intended start",
+                      fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_ttft_from_intended_ms"),
+                                  ms(run, "p99_ttft_from_intended_ms")));
+    out += meta_entry(
+        "E2E from intended start",
+        fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_e2e_latency_from_intended_ms"),
+                    ms(run, "p99_e2e_latency_from_intended_ms")));
   }
   if (number(run, "mean_schedule_lag_ms")) {
-    item("Schedule lag (client-side wait)",
-         fmt::format("mean {} ms, p99 {} ms, max {} ms", ms(run, "mean_schedule_lag_ms"),
-                     ms(run, "p99_schedule_lag_ms"), ms(run, "max_schedule_lag_ms")));
+    out +=
+        meta_entry("Schedule lag (client-side wait)",
+                   fmt::format("mean {} ms, p99 {} ms, max {} ms", ms(run, "mean_schedule_lag_ms"),
+                               ms(run, "p99_schedule_lag_ms"), ms(run, "max_schedule_lag_ms")));
   }
   if (number(run, "connections_opened")) {
     const std::int64_t opened = view::count(run, "connections_opened");
-    item("Connections opened",
-         opened > 0 ? fmt::format("{} (connect mean {} ms, p99 {} ms; inside their TTFT)",
-                                  view::grouped(opened), ms(run, "mean_connect_ms"),
-                                  ms(run, "p99_connect_ms"))
-                    : std::string("0 (every request reused a kept-alive connection)"));
+    out +=
+        meta_entry("Connections opened",
+                   opened > 0 ? fmt::format("{} (connect mean {} ms, p99 {} ms; inside their TTFT)",
+                                            view::grouped(opened), ms(run, "mean_connect_ms"),
+                                            ms(run, "p99_connect_ms"))
+                              : std::string("0 (every request reused a kept-alive connection)"));
   }
   out += "</dl></section>";
   return out;
 }
 
-std::string token_counts_section(const json& run, std::string_view id_prefix) {
-  std::string out = fmt::format(
-      "<section class=\"card\" id=\"{}tokens\"><h2>Token counts</h2><dl class=\"meta\">",
-      esc(id_prefix));
-  auto item = [&](std::string_view label, const std::string& value) {
-    out += fmt::format("<div><dt>{}</dt><dd>{}</dd></div>", label, value);
-  };
-  item("Output tokens", fmt::format("{} <span class=\"src\">({})</span>",
-                                    view::grouped(view::count(run, "total_output_tokens")),
-                                    source_cell(run, "output")));
-  item("Input tokens", fmt::format("{} <span class=\"src\">({})</span>",
-                                   results::input_tokens_known(run)
-                                       ? view::grouped(view::count(run, "total_input_tokens"))
-                                       : std::string("n/a"),
-                                   source_cell(run, "input")));
+// The output's split: reasoning and answer tokens, tool-call tokens; nothing when none.
+std::string output_split_items(const json& run) {
+  std::string out;
   if (const auto reasoning = number(run, results::key::total_reasoning_tokens)) {
-    item("Reasoning + answer tokens",
-         fmt::format("{} + {} <span class=\"src\">({}; {} requests reasoned, mean {} "
-                     "reasoning tokens)</span>",
-                     view::grouped(static_cast<std::int64_t>(*reasoning)),
-                     view::grouped(view::count(run, results::key::total_answer_tokens)),
-                     source_cell(run, "reasoning"),
-                     view::grouped(view::count(run, results::key::requests_with_reasoning)),
-                     view::length(number(run, results::key::mean_reasoning_tokens))));
+    out += meta_entry(
+        "Reasoning + answer tokens",
+        fmt::format("{} + {} <span class=\"src\">({}; {} requests reasoned, mean {} "
+                    "reasoning tokens)</span>",
+                    view::grouped(static_cast<std::int64_t>(*reasoning)),
+                    view::grouped(view::count(run, results::key::total_answer_tokens)),
+                    source_cell(run, "reasoning"),
+                    view::grouped(view::count(run, results::key::requests_with_reasoning)),
+                    view::length(number(run, results::key::mean_reasoning_tokens))));
   }
   if (const auto tool_tokens = number(run, results::key::total_tool_call_tokens)) {
     const auto share = number(run, results::key::tool_call_output_share);
-    item("Tool-call tokens",
-         fmt::format("{} <span class=\"src\">({} of output; {}; {} calls in {} requests, mean "
-                     "{} tokens)</span>",
-                     view::grouped(static_cast<std::int64_t>(*tool_tokens)),
-                     share ? fmt::format("{:.1f}%", *share * 100.0) : std::string("n/a"),
-                     source_cell(run, "tool_calls"),
-                     view::grouped(view::count(run, results::key::total_tool_calls)),
-                     view::grouped(view::count(run, results::key::requests_with_tool_calls)),
-                     view::length(number(run, results::key::mean_tool_call_tokens))));
+    out += meta_entry(
+        "Tool-call tokens",
+        fmt::format("{} <span class=\"src\">({} of output; {}; {} calls in {} requests, mean "
+                    "{} tokens)</span>",
+                    view::grouped(static_cast<std::int64_t>(*tool_tokens)),
+                    share ? fmt::format("{:.1f}%", *share * 100.0) : std::string("n/a"),
+                    source_cell(run, "tool_calls"),
+                    view::grouped(view::count(run, results::key::total_tool_calls)),
+                    view::grouped(view::count(run, results::key::requests_with_tool_calls)),
+                    view::length(number(run, results::key::mean_tool_call_tokens))));
   }
-  item("Prompt cache", prompt_cache_text(run));
-  if (const auto images = results::image_input_split_of(run)) {
-    item("Input: text + images", results::image_input_split_line(*images));
-  }
+  return out;
+}
+
+// The mean input and output lengths, requested beside counted; nothing in files without them.
+std::string mean_length_items(const json& run) {
+  std::string out;
   if (number(run, "mean_requested_input_len")) {
     const bool input_known = results::input_tokens_known(run) &&
                              (view::token_source_label(run, "input") == "server usage" ||
@@ -373,25 +370,50 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
     // Files from before input_len_unit counted words.
     const std::string unit = view::text(run, "input_len_unit");
     const auto client = number(run, "mean_client_prompt_tokens");
-    item("Mean input length",
-         fmt::format(
-             "requested {} {}, {}{}", view::length(number(run, "mean_requested_input_len")),
-             unit.empty() ? "words" : unit,
-             client ? "tokenizer counted " + view::length(client) + " tokens, " : std::string(),
-             input_known
-                 ? "server counted " + view::length(number(run, "mean_prompt_tokens")) + " tokens"
-                 : std::string("server count unknown")));
+    out += meta_entry(
+        "Mean input length",
+        fmt::format(
+            "requested {} {}, {}{}", view::length(number(run, "mean_requested_input_len")),
+            unit.empty() ? "words" : unit,
+            client ? "tokenizer counted " + view::length(client) + " tokens, " : std::string(),
+            input_known
+                ? "server counted " + view::length(number(run, "mean_prompt_tokens")) + " tokens"
+                : std::string("server count unknown")));
   }
   if (number(run, "mean_requested_output_len")) {
-    item("Mean output length",
-         fmt::format(
-             "requested {} tokens (max_tokens), received {} tokens{}",
-             view::length(number(run, "mean_requested_output_len")),
-             view::length(number(run, "mean_completion_tokens")),
-             view::output_is_estimate(run) ? " <span class=\"estimate\">ESTIMATE</span>" : ""));
+    out += meta_entry(
+        "Mean output length",
+        fmt::format(
+            "requested {} tokens (max_tokens), received {} tokens{}",
+            view::length(number(run, "mean_requested_output_len")),
+            view::length(number(run, "mean_completion_tokens")),
+            view::output_is_estimate(run) ? " <span class=\"estimate\">ESTIMATE</span>" : ""));
   }
+  return out;
+}
+
+std::string token_counts_section(const json& run, std::string_view id_prefix) {
+  std::string out = fmt::format(
+      "<section class=\"card\" id=\"{}tokens\"><h2>Token counts</h2><dl class=\"meta\">",
+      esc(id_prefix));
+  out += meta_entry("Output tokens",
+                    fmt::format("{} <span class=\"src\">({})</span>",
+                                view::grouped(view::count(run, "total_output_tokens")),
+                                source_cell(run, "output")));
+  out += meta_entry("Input tokens",
+                    fmt::format("{} <span class=\"src\">({})</span>",
+                                results::input_tokens_known(run)
+                                    ? view::grouped(view::count(run, "total_input_tokens"))
+                                    : std::string("n/a"),
+                                source_cell(run, "input")));
+  out += output_split_items(run);
+  out += meta_entry("Prompt cache", prompt_cache_text(run));
+  if (const auto images = results::image_input_split_of(run)) {
+    out += meta_entry("Input: text + images", results::image_input_split_line(*images));
+  }
+  out += mean_length_items(run);
   if (number(run, "total_text_chunks")) {
-    item("Text chunks", view::grouped(view::count(run, "total_text_chunks")));
+    out += meta_entry("Text chunks", view::grouped(view::count(run, "total_text_chunks")));
   }
   out += "</dl>";
   if (view::flag(run, "chunks_differ_from_tokens")) {

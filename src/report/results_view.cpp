@@ -73,7 +73,11 @@ std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_v
   return points;
 }
 
-bool is_sweep(const json& results) { return results::is_sweep(results); }
+bool is_sweep(const json& results) {
+  return results::is_sweep(results) ||
+         (results.is_object() &&
+          results.value(results::key::kind, json()) == results::kind_name(results::Kind::search));
+}
 
 std::string sweep_variable(const json& sweep) {
   const json* spec = object_at(sweep, results::key::sweep);

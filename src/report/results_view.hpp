@@ -37,7 +37,8 @@ const json* array_at(const json& object, std::string_view key);
 std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_view name);
 
 /// True for {"kind": "sweep"}, or, in a file without "kind", an array under "points"
-/// (results::is_sweep).
+/// (results::is_sweep); and for {"kind": "search"}, whose probes are drawn as the sweep they
+/// are in load order.
 bool is_sweep(const json& results);
 
 /// The sweep variable: "concurrency" or "request_rate" ("concurrency" when unknown).

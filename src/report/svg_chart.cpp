@@ -384,6 +384,11 @@ class Writer {
       open = true;
     }
     close_area();
+    write_path(s, layer, line, area);
+  }
+
+  // One layer of a series' path: the area under it (kFill) or its line (kStroke), if any.
+  void write_path(const Series& s, Layer layer, const std::string& line, const std::string& area) {
     if (layer == Layer::kFill) {
       if (!area.empty()) {
         out_ += fmt::format("<path d=\"{}\" fill=\"{}\" fill-opacity=\"0.22\" stroke=\"none\"/>",

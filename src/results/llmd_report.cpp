@@ -10,9 +10,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/results/compat.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/lengths.hpp"
+#include "bench/results/read_file.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shard_state.hpp"
 #include "bench/results/workload.hpp"
@@ -270,25 +270,28 @@ json llmd_report(const json& run, std::string_view experiment_id, int stage) {
 
 std::variant<json, FormatError> llmd_export(const json& results, std::string_view name,
                                             std::optional<std::int64_t> point) {
-  auto native = native_view(results, name);
-  if (auto* error = std::get_if<FormatError>(&native)) return std::move(*error);
-  const json& file = std::get<json>(native);
-  auto kind = classify(file, name);
-  if (auto* error = std::get_if<FormatError>(&kind)) return std::move(*error);
+  auto file = read_results(results, name);
+  if (auto* error = std::get_if<FormatError>(&file)) return std::move(*error);
+  return llmd_export(std::get<ResultsFile>(file), name, point);
+}
+
+std::variant<json, FormatError> llmd_export(const ResultsFile& file, std::string_view name,
+                                            std::optional<std::int64_t> point) {
   util::Fnv1a64 experiment;
   experiment.add("bench llm-d experiment ");
-  experiment.add(file.dump());
-  const bool one_run = std::get<Kind>(kind) == Kind::run;
-  const std::size_t points = one_run ? 1 : file[key::points].size();
+  experiment.add(file.results.dump());
+  const bool one_run = file.kind == Kind::run;
+  const std::size_t points = one_run ? 1 : file.results[key::points].size();
   if (point && (*point < 1 || static_cast<std::size_t>(*point) > points)) {
     return FormatError{fmt::format("--point {}: {} has {} point{} (1 to {})", *point, name, points,
                                    points == 1 ? "" : "s", points)};
   }
-  if (one_run) return llmd_report(file, experiment.hex(), 0);
+  if (one_run) return llmd_report(file.results, experiment.hex(), 0);
   json reports = json::array();
   for (std::size_t i = 0; i < points; ++i) {
     if (point && static_cast<std::size_t>(*point) != i + 1) continue;
-    reports.push_back(llmd_report(file[key::points][i], experiment.hex(), static_cast<int>(i)));
+    reports.push_back(
+        llmd_report(file.results[key::points][i], experiment.hex(), static_cast<int>(i)));
   }
   return point ? reports.front() : reports;
 }

@@ -152,6 +152,16 @@ void append_timing(std::string& out, const metrics::RequestRecord& r) {
   }
 }
 
+// A count a failed request has none of: `append` writes it for a completed one, null otherwise.
+template <typename Append>
+void when_ok(std::string& out, const metrics::RequestRecord& r, Append append) {
+  if (r.ok()) {
+    append();
+  } else {
+    out += "null";
+  }
+}
+
 void append_tokens(std::string& out, const metrics::RequestRecord& r) {
   append_key(out, "prompt_tokens");
   append_known(out, r.prompt_tokens);
@@ -164,17 +174,9 @@ void append_tokens(std::string& out, const metrics::RequestRecord& r) {
   append_key(out, "reasoning_chunks");
   append_int(out, r.reasoning_chunks);
   append_key(out, "reasoning_tokens");
-  if (r.ok()) {
-    append_int(out, r.reasoning_tokens);
-  } else {
-    out += "null";
-  }
+  when_ok(out, r, [&] { append_int(out, r.reasoning_tokens); });
   append_key(out, "answer_tokens");
-  if (r.ok()) {
-    append_known(out, r.answer_tokens());
-  } else {
-    out += "null";
-  }
+  when_ok(out, r, [&] { append_known(out, r.answer_tokens()); });
   append_key(out, "reasoning_token_source");
   append_name(out, metrics::token_source_name(r.reasoning_token_source));
   append_key(out, "tool_calls");
@@ -184,11 +186,7 @@ void append_tokens(std::string& out, const metrics::RequestRecord& r) {
   append_key(out, "tool_call_chunks");
   append_int(out, r.tool_call_chunks);
   append_key(out, "tool_call_tokens");
-  if (r.ok()) {
-    append_int(out, r.tool_call_tokens);
-  } else {
-    out += "null";
-  }
+  when_ok(out, r, [&] { append_int(out, r.tool_call_tokens); });
   append_key(out, "tool_call_token_source");
   append_name(out, metrics::token_source_name(r.tool_call_token_source));
   append_key(out, "cached_prompt_tokens");

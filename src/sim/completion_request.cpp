@@ -155,6 +155,85 @@ std::optional<std::string> read_tools(const json& parsed, CompletionRequest& req
   return std::nullopt;
 }
 
+// A chat request's messages into `request`: their token count (text by the counter, images by
+// their size), hashes and the answer check's prompt. The refusal's text otherwise.
+std::optional<std::string> read_messages(const json& parsed, const PromptCounter& counter,
+                                         CompletionRequest& request) {
+  const auto messages = parsed.find("messages");
+  if (messages == parsed.end() || !messages->is_array() || messages->empty()) {
+    return "'messages' must be a non-empty array";
+  }
+  for (const json& message : *messages) {
+    if (!message.is_object()) return "every message must be an object";
+  }
+  if (auto refusal = check_tool_messages(*messages)) return refusal;
+  const std::optional<std::int64_t> length = counter.count_chat(*messages);
+  if (!length) return "message 'content' must be a string or an array of parts";
+  const std::variant<ImageTokens, std::string> image_tokens =
+      count_image_tokens(*messages, counter.image_patch_px());
+  if (const std::string* refusal = std::get_if<std::string>(&image_tokens)) {
+    return "Invalid image: " + *refusal;
+  }
+  request.prompt_tokens = *length + std::get<ImageTokens>(image_tokens).tokens;
+  request.image_count = std::get<ImageTokens>(image_tokens).images;
+  request.prompt_hash = prompt_hash(messages->dump());
+  request.known_prompt = known_chat_prompt(*messages);
+  for (const json& message : *messages) {
+    const auto role = message.find("role");
+    const auto content = message.find("content");
+    if (role != message.end() && *role == "assistant" && content != message.end() &&
+        content->is_string()) {
+      request.last_assistant_hash = prompt_hash(content->get_ref<const std::string&>());
+    }
+  }
+  return std::nullopt;
+}
+
+// A completions request's "prompt" into `request`: its token count, hash and the answer
+// check's prompt. The refusal's text otherwise.
+std::optional<std::string> read_prompt(const json& parsed, const PromptCounter& counter,
+                                       CompletionRequest& request) {
+  const auto prompt = parsed.find("prompt");
+  if (prompt == parsed.end()) return "'prompt' is required";
+  const std::optional<std::int64_t> length = prompt_length(*prompt, counter);
+  if (!length) return "'prompt' must be a string, or an array of strings or token ids";
+  request.prompt_tokens = *length;
+  request.prompt_hash =
+      prompt_hash(prompt->is_string() ? prompt->get_ref<const std::string&>() : prompt->dump());
+  if (prompt->is_string()) {
+    request.known_prompt =
+        answer_check::find_known_answer_prompt(prompt->get_ref<const std::string&>(), false);
+  }
+  return std::nullopt;
+}
+
+// How to answer: max_tokens, n, stream and its options, ignore_eos. The refusal's text otherwise.
+std::optional<std::string> read_answer_options(const json& parsed, CompletionRequest& request) {
+  for (const char* key : {"max_tokens", "max_completion_tokens"}) {
+    const auto found = parsed.find(key);
+    if (found == parsed.end() || found->is_null()) continue;
+    if (!found->is_number_integer() || found->get<std::int64_t>() < 1) {
+      return std::string("'") + key + "' must be a positive integer";
+    }
+    request.max_tokens = found->get<std::int64_t>();
+    break;
+  }
+  if (const auto n = parsed.find("n"); n != parsed.end() && !n->is_null() && *n != 1) {
+    return "Unsupported param: n (only n = 1 is served)";
+  }
+  if (const auto stream = parsed.find("stream"); stream != parsed.end() && !stream->is_null()) {
+    if (!stream->is_boolean()) return "'stream' must be a boolean";
+    request.stream = stream->get<bool>();
+  }
+  if (const auto options = parsed.find("stream_options");
+      options != parsed.end() && options->is_object()) {
+    request.include_usage = flag(*options, "include_usage");
+    request.continuous_usage = flag(*options, "continuous_usage_stats");
+  }
+  request.ignore_eos = flag(parsed, "ignore_eos");
+  return std::nullopt;
+}
+
 }  // namespace
 
 ParsedCompletionRequest parse_completion_request(std::string_view body, bool chat,
@@ -168,74 +247,11 @@ ParsedCompletionRequest parse_completion_request(std::string_view body, bool cha
   if (const auto model = parsed.find("model"); model != parsed.end() && model->is_string()) {
     request.model = model->get<std::string>();
   }
-
-  if (chat) {
-    const auto messages = parsed.find("messages");
-    if (messages == parsed.end() || !messages->is_array() || messages->empty()) {
-      return refuse("'messages' must be a non-empty array");
-    }
-    for (const json& message : *messages) {
-      if (!message.is_object()) return refuse("every message must be an object");
-    }
-    if (const auto refusal = check_tool_messages(*messages)) return refuse(*refusal);
-    const std::optional<std::int64_t> length = counter.count_chat(*messages);
-    if (!length) return refuse("message 'content' must be a string or an array of parts");
-    const std::variant<ImageTokens, std::string> image_tokens =
-        count_image_tokens(*messages, counter.image_patch_px());
-    if (const std::string* refusal = std::get_if<std::string>(&image_tokens)) {
-      return refuse("Invalid image: " + *refusal);
-    }
-    request.prompt_tokens = *length + std::get<ImageTokens>(image_tokens).tokens;
-    request.image_count = std::get<ImageTokens>(image_tokens).images;
-    request.prompt_hash = prompt_hash(messages->dump());
-    request.known_prompt = known_chat_prompt(*messages);
-    for (const json& message : *messages) {
-      const auto role = message.find("role");
-      const auto content = message.find("content");
-      if (role != message.end() && *role == "assistant" && content != message.end() &&
-          content->is_string()) {
-        request.last_assistant_hash = prompt_hash(content->get_ref<const std::string&>());
-      }
-    }
-  } else {
-    const auto prompt = parsed.find("prompt");
-    if (prompt == parsed.end()) return refuse("'prompt' is required");
-    const std::optional<std::int64_t> length = prompt_length(*prompt, counter);
-    if (!length) return refuse("'prompt' must be a string, or an array of strings or token ids");
-    request.prompt_tokens = *length;
-    request.prompt_hash =
-        prompt_hash(prompt->is_string() ? prompt->get_ref<const std::string&>() : prompt->dump());
-    if (prompt->is_string()) {
-      request.known_prompt =
-          answer_check::find_known_answer_prompt(prompt->get_ref<const std::string&>(), false);
-    }
-  }
-
-  for (const char* key : {"max_tokens", "max_completion_tokens"}) {
-    const auto found = parsed.find(key);
-    if (found == parsed.end() || found->is_null()) continue;
-    if (!found->is_number_integer() || found->get<std::int64_t>() < 1) {
-      return refuse(std::string("'") + key + "' must be a positive integer");
-    }
-    request.max_tokens = found->get<std::int64_t>();
-    break;
-  }
-  if (const auto n = parsed.find("n"); n != parsed.end() && !n->is_null() && *n != 1) {
-    return refuse("Unsupported param: n (only n = 1 is served)");
-  }
-  if (const auto stream = parsed.find("stream"); stream != parsed.end() && !stream->is_null()) {
-    if (!stream->is_boolean()) return refuse("'stream' must be a boolean");
-    request.stream = stream->get<bool>();
-  }
-  if (const auto options = parsed.find("stream_options");
-      options != parsed.end() && options->is_object()) {
-    request.include_usage = flag(*options, "include_usage");
-    request.continuous_usage = flag(*options, "continuous_usage_stats");
-  }
-  request.ignore_eos = flag(parsed, "ignore_eos");
-  if (chat) {
-    if (const auto refusal = read_tools(parsed, request)) return refuse(*refusal);
-  }
+  auto refusal =
+      chat ? read_messages(parsed, counter, request) : read_prompt(parsed, counter, request);
+  if (!refusal) refusal = read_answer_options(parsed, request);
+  if (!refusal && chat) refusal = read_tools(parsed, request);
+  if (refusal) return refuse(std::move(*refusal));
   return {request, {}};
 }
 

@@ -27,7 +27,6 @@
 #include "bench/sim/http_request.hpp"
 #include "bench/sim/trace_log.hpp"
 #include "bench/util/clock.hpp"
-#include "bench/util/listen_socket.hpp"
 #include "bench/util/unique_fd.hpp"
 #include "event_loop_fds.hpp"
 
@@ -87,8 +86,7 @@ struct ReplayServer::Impl {
   ReplayOptions options;
   // Shape -> its exchanges (indices), with the index of the next one to serve.
   std::map<std::string, std::pair<std::vector<std::size_t>, std::size_t>> by_shape;
-  UniqueFd listen_fd, epoll_fd, timer_fd, wake_fd;
-  std::uint16_t port = 0;
+  EventLoopFds fds;  // the listening socket, its port, and the loop's epoll, timer and wake-up
   std::unordered_map<int, std::unique_ptr<Connection>> connections;
   std::priority_queue<Due, std::vector<Due>, std::greater<>> due;
   std::uint64_t next_generation = 1;
@@ -105,15 +103,7 @@ ReplayServer::Impl::Impl(std::vector<wire::Exchange> recorded, ReplayOptions opt
   for (std::size_t k = 0; k < exchanges.size(); ++k) {
     by_shape[shape_key(exchanges[k].shape)].first.push_back(k);
   }
-  const std::optional<sockaddr_in> address = util::ipv4_address(options.host, options.port);
-  if (!address) throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
-  util::ListeningSocket listening = util::listen_tcp(*address);
-  listen_fd = std::move(listening.fd);
-  port = listening.port;
-  EventLoopFds loop_fds = open_event_loop(listen_fd.get());
-  epoll_fd = std::move(loop_fds.epoll);
-  timer_fd = std::move(loop_fds.timer);
-  wake_fd = std::move(loop_fds.wake);
+  fds = open_event_loop(options.host, options.port);
   thread = std::thread([this] { loop(); });
 }
 
@@ -121,17 +111,17 @@ void ReplayServer::Impl::loop() {
   epoll_event events[kMaxEvents];
   while (!stopping.load()) {
     arm_timer();
-    const int ready = ::epoll_wait(epoll_fd.get(), events, kMaxEvents, -1);
+    const int ready = ::epoll_wait(fds.epoll.get(), events, kMaxEvents, -1);
     if (ready < 0 && errno != EINTR) return;
     for (int i = 0; i < ready; ++i) {
       const int fd = events[i].data.fd;
-      if (fd == listen_fd.get()) {
+      if (fd == fds.listen.get()) {
         accept_connections();
-      } else if (fd == wake_fd.get()) {
+      } else if (fd == fds.wake.get()) {
         return;
-      } else if (fd == timer_fd.get()) {
+      } else if (fd == fds.timer.get()) {
         std::uint64_t expirations = 0;
-        (void)!::read(timer_fd.get(), &expirations, sizeof expirations);
+        (void)!::read(fds.timer.get(), &expirations, sizeof expirations);
       } else {
         const auto found = connections.find(fd);
         if (found == connections.end()) continue;
@@ -151,7 +141,7 @@ void ReplayServer::Impl::loop() {
 
 void ReplayServer::Impl::accept_connections() {
   while (true) {
-    const int fd = ::accept4(listen_fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    const int fd = ::accept4(fds.listen.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -161,7 +151,7 @@ void ReplayServer::Impl::accept_connections() {
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP;
     event.data.fd = fd;
-    if (::epoll_ctl(epoll_fd.get(), EPOLL_CTL_ADD, fd, &event) != 0) continue;
+    if (::epoll_ctl(fds.epoll.get(), EPOLL_CTL_ADD, fd, &event) != 0) continue;
     connections[fd] = std::move(connection);
   }
 }
@@ -276,7 +266,7 @@ void ReplayServer::Impl::after_response(Connection& connection) {
   // the close meets it (llama.cpp closes with the next request unread in its socket).
   epoll_event event{};
   event.data.fd = connection.fd.get();
-  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
+  ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
 }
 
 void ReplayServer::Impl::write_out(Connection& connection) {
@@ -293,7 +283,7 @@ void ReplayServer::Impl::write_out(Connection& connection) {
   epoll_event event{};
   event.events = EPOLLIN | EPOLLRDHUP | (connection.out.empty() ? 0u : std::uint32_t{EPOLLOUT});
   event.data.fd = connection.fd.get();
-  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
+  ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
 }
 
 void ReplayServer::Impl::close_connection(int fd, bool reset) {
@@ -303,7 +293,7 @@ void ReplayServer::Impl::close_connection(int fd, bool reset) {
     const linger abort{1, 0};  // close with an RST (socket(7), SO_LINGER with a zero timeout)
     ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort, sizeof abort);
   }
-  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_DEL, fd, nullptr);
+  ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_DEL, fd, nullptr);
   connections.erase(found);
 }
 
@@ -318,7 +308,7 @@ void ReplayServer::Impl::arm_timer() {
     spec.it_value.tv_sec = at / kNsPerSec;
     spec.it_value.tv_nsec = at % kNsPerSec;
   }
-  ::timerfd_settime(timer_fd.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
+  ::timerfd_settime(fds.timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
 }
 
 void ReplayServer::Impl::on_timer() {
@@ -343,14 +333,14 @@ ReplayServer::ReplayServer(std::vector<wire::Exchange> exchanges, ReplayOptions 
 ReplayServer::~ReplayServer() {
   impl_->stopping.store(true);
   const std::uint64_t one = 1;
-  (void)!::write(impl_->wake_fd.get(), &one, sizeof one);
+  (void)!::write(impl_->fds.wake.get(), &one, sizeof one);
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-std::uint16_t ReplayServer::port() const { return impl_->port; }
+std::uint16_t ReplayServer::port() const { return impl_->fds.port; }
 
 std::string ReplayServer::base_url() const {
-  return fmt::format("http://{}:{}", impl_->options.host, impl_->port);
+  return fmt::format("http://{}:{}", impl_->options.host, impl_->fds.port);
 }
 
 std::uint64_t ReplayServer::requests_served() const { return impl_->served.load(); }

@@ -28,6 +28,7 @@
 #include "bench/sim/stream_renderer.hpp"
 #include "bench/sim/trace_log.hpp"
 #include "bench/util/unique_fd.hpp"
+#include "event_loop_fds.hpp"
 
 namespace bench::sim {
 
@@ -94,8 +95,11 @@ struct SimServer::Impl final : private TokenSink {
                         bool responses = false);
   Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
                     bool chat, StreamId id, const FaultPlan& plan);
+  std::int64_t draw_lengths(Stream& stream, bool chat, std::uint64_t request_seed);
   bool refused(Connection& connection, Stream& stream, const FaultPlan& plan,
                std::int64_t max_tokens);
+  void accept_stream(Connection& connection, Stream stream, StreamId id, const FaultPlan& plan,
+                     std::string_view body, bool chat);
   void begin_streaming(Connection& connection, Stream& stream, StreamId id, const FaultPlan& plan);
   void flush_prefix_cache(Connection& connection, const HttpRequest& request);
   bool answer_tokenizer_route(Connection& connection, const HttpRequest& request);
@@ -114,6 +118,8 @@ struct SimServer::Impl final : private TokenSink {
   void mark_dirty(Connection& connection);
   void flush_dirty();
   void flush(Connection& connection);
+  bool send_unsent(Connection& connection);
+  void on_drained(Connection& connection);
   void set_write_interest(Connection& connection, bool want);
   void close_connection(int fd);
   void close_later(Connection& connection);
@@ -131,11 +137,7 @@ struct SimServer::Impl final : private TokenSink {
 
   SimOptions options;
   PromptCounter counter;  // the one rule of prompt_tokens and /tokenize
-  UniqueFd listen_fd;
-  UniqueFd epoll_fd;
-  UniqueFd timer_fd;
-  UniqueFd wake_fd;
-  std::uint16_t port = 0;
+  EventLoopFds fds;       // the listening socket, its port, and the loop's epoll, timer and wake-up
   std::unique_ptr<GenerationModel> model;
   std::unique_ptr<PrefixCache> prefix_cache;  // nullptr when off
   TraceLog trace;

@@ -181,6 +181,60 @@ void SimServer::Impl::begin_streaming(Connection& connection, Stream& stream, St
   mark_dirty(connection);
 }
 
+// The request's output: how many tokens it may generate, and what the simulator drew for it
+// (its length, its reasoning, a tool call). Returns the max_tokens it may generate.
+std::int64_t SimServer::Impl::draw_lengths(Stream& stream, bool chat, std::uint64_t request_seed) {
+  // Without max_tokens a request may generate up to the context's end, as vLLM allows; the
+  // simulator's default output length stops it sooner.
+  const std::int64_t max_tokens = stream.request.max_tokens.value_or(
+      std::min(options.default_max_tokens,
+               std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
+  const std::int64_t answer_words = util::count_words(canned_answer(options, stream.request));
+  if (answer_words > 0) {
+    // A known answer, then EOS: a reasoning model thinks within the room the answer leaves.
+    stream.reasoning_tokens =
+        draw_reasoning_tokens(options, chat && stream.request.stream,
+                              std::max<std::int64_t>(0, max_tokens - answer_words), request_seed);
+    const std::int64_t wanted = std::max<std::int64_t>(0, stream.reasoning_tokens) + answer_words;
+    stream.target_tokens = std::min(wanted, max_tokens);
+    stream.stopped_by_length = wanted > max_tokens;
+  } else {
+    stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
+                                              options.eos_probability, request_seed);
+    stream.stopped_by_length = stream.target_tokens == max_tokens;
+    stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
+                                                    stream.target_tokens, request_seed);
+  }
+  stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
+  if (draw_tool_call(options, stream.request, chat && stream.request.stream, request_seed)) {
+    stream.trace.tool_name = stream.request.tool_name;
+  }
+  return max_tokens;
+}
+
+// A request the server takes: the prefix cache's hit, its stream's first bytes, then the model
+// (now, or after its jitter).
+void SimServer::Impl::accept_stream(Connection& connection, Stream stream, StreamId id,
+                                    const FaultPlan& plan, std::string_view body, bool chat) {
+  // The prefix cache decides what the engine need not prefill, before the model sees it.
+  std::int64_t cached_tokens = -1;
+  if (prefix_cache) {
+    cached_tokens =
+        prefix_cache->admit(prompt_block_hashes(body, chat), stream.request.prompt_tokens);
+    stream.trace.cached_prompt_tokens = cached_tokens;
+  }
+  stream.cached_prompt_tokens = cached_tokens;
+  if (stream.request.stream) begin_streaming(connection, stream, id, plan);
+  connection.stream = id;
+  stream.trace.jitter_ns = plan.jitter_ns;
+  streams.emplace(id, std::move(stream));
+  if (plan.jitter_ns > 0) {
+    jitters.emplace(connection.read_ns + plan.jitter_ns, id);
+  } else {
+    admit_to_model(id, connection.read_ns);
+  }
+}
+
 void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http, bool chat,
                                        bool responses) {
   ResponsesAsChat as_chat;
@@ -210,50 +264,9 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
     stream.trace.id = stream.shape.id;
     stream.trace.responses = true;
   }
-  // Without max_tokens a request may generate up to the context's end, as vLLM allows; the
-  // simulator's default output length stops it sooner.
-  const std::int64_t max_tokens = stream.request.max_tokens.value_or(
-      std::min(options.default_max_tokens,
-               std::max<std::int64_t>(1, options.max_model_len - stream.request.prompt_tokens)));
-  const std::int64_t answer_words = util::count_words(canned_answer(options, stream.request));
-  if (answer_words > 0) {
-    // A known answer, then EOS: a reasoning model thinks within the room the answer leaves.
-    stream.reasoning_tokens =
-        draw_reasoning_tokens(options, chat && stream.request.stream,
-                              std::max<std::int64_t>(0, max_tokens - answer_words), request_seed);
-    const std::int64_t wanted = std::max<std::int64_t>(0, stream.reasoning_tokens) + answer_words;
-    stream.target_tokens = std::min(wanted, max_tokens);
-    stream.stopped_by_length = wanted > max_tokens;
-  } else {
-    stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
-                                              options.eos_probability, request_seed);
-    stream.stopped_by_length = stream.target_tokens == max_tokens;
-    stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
-                                                    stream.target_tokens, request_seed);
-  }
-  stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
-  if (draw_tool_call(options, stream.request, chat && stream.request.stream, request_seed)) {
-    stream.trace.tool_name = stream.request.tool_name;
-  }
+  const std::int64_t max_tokens = draw_lengths(stream, chat, request_seed);
   if (refused(connection, stream, plan, max_tokens)) return;
-
-  // The prefix cache decides what the engine need not prefill, before the model sees it.
-  std::int64_t cached_tokens = -1;
-  if (prefix_cache) {
-    cached_tokens =
-        prefix_cache->admit(prompt_block_hashes(body, chat), stream.request.prompt_tokens);
-    stream.trace.cached_prompt_tokens = cached_tokens;
-  }
-  stream.cached_prompt_tokens = cached_tokens;
-  if (stream.request.stream) begin_streaming(connection, stream, id, plan);
-  connection.stream = id;
-  stream.trace.jitter_ns = plan.jitter_ns;
-  streams.emplace(id, std::move(stream));
-  if (plan.jitter_ns > 0) {
-    jitters.emplace(connection.read_ns + plan.jitter_ns, id);
-  } else {
-    admit_to_model(id, connection.read_ns);
-  }
+  accept_stream(connection, std::move(stream), id, plan, body, chat);
 }
 
 // The model sees the request at `at_ns`: its arrival, or its arrival plus its jitter.

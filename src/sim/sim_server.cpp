@@ -29,7 +29,6 @@
 
 #include "bench/sim/profiles.hpp"
 #include "bench/util/clock.hpp"
-#include "bench/util/listen_socket.hpp"
 #include "event_loop_fds.hpp"
 #include "server_impl.hpp"
 
@@ -61,15 +60,7 @@ SimServer::Impl::Impl(SimOptions opts)
       model_json(json_string(options.model)),
       power(options.power, now_ns()) {
   counter.set_image_patch_px(options.image_patch_px);
-  const std::optional<sockaddr_in> address = util::ipv4_address(options.host, options.port);
-  if (!address) throw std::runtime_error("'" + options.host + "' is not an IPv4 address");
-  util::ListeningSocket listening = util::listen_tcp(*address);
-  listen_fd = std::move(listening.fd);
-  port = listening.port;
-  EventLoopFds loop_fds = open_event_loop(listen_fd.get());
-  epoll_fd = std::move(loop_fds.epoll);
-  timer_fd = std::move(loop_fds.timer);
-  wake_fd = std::move(loop_fds.wake);
+  fds = open_event_loop(options.host, options.port);
   thread = std::thread([this] { loop(); });
 }
 
@@ -81,14 +72,14 @@ SimServer::Impl::~Impl() {
 void SimServer::Impl::stop() {
   stopping.store(true);
   const std::uint64_t one = 1;
-  (void)!::write(wake_fd.get(), &one, sizeof one);
+  (void)!::write(fds.wake.get(), &one, sizeof one);
 }
 
 void SimServer::Impl::loop() {
   epoll_event events[kMaxEventsPerWait];
   while (!stopping.load()) {
     arm_timer();
-    const int ready = ::epoll_wait(epoll_fd.get(), events, kMaxEventsPerWait, -1);
+    const int ready = ::epoll_wait(fds.epoll.get(), events, kMaxEventsPerWait, -1);
     if (ready < 0 && errno != EINTR) break;  // the loop cannot continue; the destructor cleans up
     // One stamp per wake, before any parsing, and the clock offset that moves the kernel's
     // receive stamps (received_ns) to the steady clock. The wake stamp is the fallback arrival
@@ -98,12 +89,12 @@ void SimServer::Impl::loop() {
     wall_minus_steady_ns = wall_clock_ns() - wake_ns;
     for (int i = 0; i < ready; ++i) {
       const int fd = events[i].data.fd;
-      if (fd == listen_fd.get()) {
+      if (fd == fds.listen.get()) {
         accept_connections();
-      } else if (fd == timer_fd.get()) {
+      } else if (fd == fds.timer.get()) {
         std::uint64_t expirations = 0;
-        (void)!::read(timer_fd.get(), &expirations, sizeof expirations);
-      } else if (fd == wake_fd.get()) {
+        (void)!::read(fds.timer.get(), &expirations, sizeof expirations);
+      } else if (fd == fds.wake.get()) {
         return;
       } else {
         on_connection_event(fd, events[i].events);
@@ -160,7 +151,7 @@ void SimServer::Impl::arm_timer() {
     spec.it_value.tv_sec = at / kNsPerSec;
     spec.it_value.tv_nsec = at % kNsPerSec;
   }
-  ::timerfd_settime(timer_fd.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
+  ::timerfd_settime(fds.timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
 }
 
 SimServer::Impl::Connection* SimServer::Impl::connection_at(int fd) {
@@ -170,7 +161,7 @@ SimServer::Impl::Connection* SimServer::Impl::connection_at(int fd) {
 
 void SimServer::Impl::accept_connections() {
   while (true) {
-    const int fd = ::accept4(listen_fd.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    const int fd = ::accept4(fds.listen.get(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return;  // EAGAIN: all accepted; EMFILE and friends: retried on the next wake
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -184,7 +175,7 @@ void SimServer::Impl::accept_connections() {
     epoll_event event{};
     event.events = EPOLLIN | EPOLLRDHUP;
     event.data.fd = fd;
-    if (::epoll_ctl(epoll_fd.get(), EPOLL_CTL_ADD, fd, &event) != 0) continue;  // closes fd
+    if (::epoll_ctl(fds.epoll.get(), EPOLL_CTL_ADD, fd, &event) != 0) continue;  // closes fd
     connections[fd] = std::move(connection);
   }
 }
@@ -395,34 +386,40 @@ void SimServer::Impl::flush_dirty() {
   }
 }
 
+// Hands the unsent output to the kernel until it takes no more; false when the connection was
+// closed (a send failed).
+bool SimServer::Impl::send_unsent(Connection& connection) {
+  const int fd = connection.fd.get();
+  // The moment these bytes are handed to the kernel is the truth log's send time for every
+  // chunk they hold.
+  const std::int64_t stamp = now_ns();
+  if (connection.unstamped_chunks > 0) {
+    TraceRecord* record = connection.finished_trace ? connection.finished_trace.get()
+                                                    : &streams.at(connection.stream).trace;
+    auto& times = record->chunk_ns;
+    for (std::int64_t i = 0; i < connection.unstamped_chunks; ++i) {
+      times[times.size() - 1 - static_cast<std::size_t>(i)] = stamp;
+    }
+    connection.unstamped_chunks = 0;
+  }
+  while (connection.unsent() > 0) {
+    const ssize_t n =
+        ::send(fd, connection.out.data() + connection.out_sent, connection.unsent(), MSG_NOSIGNAL);
+    if (n > 0) {
+      connection.out_sent += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    close_connection(fd);
+    return false;
+  }
+  return true;
+}
+
 void SimServer::Impl::flush(Connection& connection) {
   const int fd = connection.fd.get();
-  if (connection.unsent() > 0) {
-    // The moment these bytes are handed to the kernel is the truth log's send time for every
-    // chunk they hold.
-    const std::int64_t stamp = now_ns();
-    if (connection.unstamped_chunks > 0) {
-      TraceRecord* record = connection.finished_trace ? connection.finished_trace.get()
-                                                      : &streams.at(connection.stream).trace;
-      auto& times = record->chunk_ns;
-      for (std::int64_t i = 0; i < connection.unstamped_chunks; ++i) {
-        times[times.size() - 1 - static_cast<std::size_t>(i)] = stamp;
-      }
-      connection.unstamped_chunks = 0;
-    }
-    while (connection.unsent() > 0) {
-      const ssize_t n = ::send(fd, connection.out.data() + connection.out_sent, connection.unsent(),
-                               MSG_NOSIGNAL);
-      if (n > 0) {
-        connection.out_sent += static_cast<std::size_t>(n);
-        continue;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      close_connection(fd);
-      return;
-    }
-  }
+  if (connection.unsent() > 0 && !send_unsent(connection)) return;
   if (connection.unsent() > kMaxUnsentBytes) {
     close_connection(fd);
     return;
@@ -435,6 +432,13 @@ void SimServer::Impl::flush(Connection& connection) {
   connection.out_sent = 0;
   connection.active_ns = now_ns();
   set_write_interest(connection, false);
+  on_drained(connection);
+}
+
+// Everything written has been sent: a finished response is logged and the next request on the
+// connection read, a held stream goes on, and a close that waited for the output happens.
+void SimServer::Impl::on_drained(Connection& connection) {
+  const int fd = connection.fd.get();
   if (connection.finished_trace) {
     connection.finished_trace->end_ns = now_ns();
     observe_latency(counts, *connection.finished_trace);
@@ -470,7 +474,7 @@ void SimServer::Impl::close_later(Connection& connection) {
   connection.closing = true;
   epoll_event event{};  // no interest: nothing more is read from it
   event.data.fd = connection.fd.get();
-  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
+  ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
   delayed_closes.push(
       {now_ns() + options.close_delay_us * 1000, connection.fd.get(), connection.serial});
 }
@@ -490,7 +494,7 @@ void SimServer::Impl::set_write_interest(Connection& connection, bool want) {
   epoll_event event{};
   event.events = EPOLLIN | EPOLLRDHUP | (want ? EPOLLOUT : 0u);
   event.data.fd = connection.fd.get();
-  ::epoll_ctl(epoll_fd.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
+  ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
 }
 
 void SimServer::Impl::close_connection(int fd) {
@@ -526,10 +530,10 @@ SimServer::SimServer(SimOptions options) : impl_(std::make_unique<Impl>(std::mov
 
 SimServer::~SimServer() = default;
 
-std::uint16_t SimServer::port() const { return impl_->port; }
+std::uint16_t SimServer::port() const { return impl_->fds.port; }
 
 std::string SimServer::base_url() const {
-  return fmt::format("http://{}:{}", impl_->options.host, impl_->port);
+  return fmt::format("http://{}:{}", impl_->options.host, impl_->fds.port);
 }
 
 std::uint64_t SimServer::requests_served() const { return impl_->served.load(); }

@@ -165,6 +165,15 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   return step;
 }
 
+// The body's last bytes: the events pending, then the chunked encoding's end; `outcome` for the
+// truth log.
+void StreamRenderer::end_body(std::string& out, Step& step, std::string_view outcome) {
+  append_http_chunk(out, events_);
+  append_last_http_chunk(out);
+  step.next = Next::finished;
+  step.outcome = outcome;
+}
+
 // The fault that ends the stream after this chunk: a reset, a body cut short, or an error event.
 void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
   switch (cut) {
@@ -173,22 +182,14 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
       step.next = Next::reset;
       step.outcome = "reset";
       return;
-    case StreamCut::truncate:
-      append_http_chunk(out, events_);
-      append_last_http_chunk(out);
-      step.next = Next::finished;
-      step.outcome = "truncated";
-      return;
+    case StreamCut::truncate: end_body(out, step, "truncated"); return;
     case StreamCut::stream_error:
       comment(events_);
       append_stream_error_event(events_, setup_.shape,
                                 "simulated error inside the stream (--stream-error-fraction)");
       comment(events_);
       append_done_event(events_, setup_.shape);
-      append_http_chunk(out, events_);
-      append_last_http_chunk(out);
-      step.next = Next::finished;
-      step.outcome = "stream_error";
+      end_body(out, step, "stream_error");
       return;
     case StreamCut::none: return;
   }
@@ -200,10 +201,7 @@ void StreamRenderer::finish_stream(std::string& out, Step& step) {
     const Usage usage = usage_so_far();
     comment(events_);
     responses_->finish(events_, finish_reason_, setup_.plan.no_usage ? nullptr : &usage);
-    append_http_chunk(out, events_);
-    append_last_http_chunk(out);
-    step.next = Next::finished;
-    step.outcome = "ok";
+    end_body(out, step, "ok");
     return;
   }
   if (setup_.include_usage && !setup_.plan.no_usage && !setup_.usage_on_last_chunk) {
@@ -212,10 +210,7 @@ void StreamRenderer::finish_stream(std::string& out, Step& step) {
   }
   comment(events_);
   append_done_event(events_, setup_.shape);
-  append_http_chunk(out, events_);
-  append_last_http_chunk(out);
-  step.next = Next::finished;
-  step.outcome = "ok";
+  end_body(out, step, "ok");
 }
 
 }  // namespace bench::sim

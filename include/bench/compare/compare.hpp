@@ -114,9 +114,9 @@ std::variant<Comparison, CompareError> compare(const nlohmann::json& base,
                                                const nlohmann::json& next,
                                                const CompareOptions& options = {});
 
-/// Reads a results file by bench's own definitions (results::native_view: a --json-compat
+/// Reads a results file as every reader does (results::read_results_file: a --json-compat
 /// view is read back as bench's keys). Errors name the path: cannot be opened, is not JSON, a
-/// view that cannot be read so.
+/// view that cannot be read so, not a results object.
 std::variant<nlohmann::json, CompareError> load_results(const std::string& path);
 
 /// --fail-on-regression's value as a fraction. "5%" is five percent (0.05); a bare number is

@@ -247,6 +247,7 @@ class RunAccumulator {
   void add_sent(const RequestRecord& record);
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
+  void summarize_latencies(RunSummary& summary);  // the distributions and their CDFs
   std::optional<SteadyLatencies> steady_latencies(const SteadyState& window, std::int64_t completed,
                                                   SteadyLatencyGap& gap) const;
   // Every distribution below, in one order (kAccumulatorDistributions'): the constructor,

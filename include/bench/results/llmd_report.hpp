@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/results/read_file.hpp"
 #include "bench/results/shape.hpp"
 
 namespace bench::results {
@@ -35,9 +36,14 @@ nlohmann::json llmd_report(const nlohmann::json& run, std::string_view experimen
 /// What `bench export --format llm-d-report` writes for a results file named `name`: a run's
 /// report; a sweep's or a search's reports, one per point in order, as a JSON array, or with
 /// `point` (1-based) that point's report alone. A --json-compat view is read back to bench's
-/// keys first (native_view). A FormatError naming `name` when the JSON is not a results file
+/// keys first (read_results). A FormatError naming `name` when the JSON is not a results file
 /// bench reads, or `point` names no point of it.
 std::variant<nlohmann::json, FormatError> llmd_export(const nlohmann::json& results,
+                                                      std::string_view name,
+                                                      std::optional<std::int64_t> point);
+
+/// The same for a file already read (read_results_file: by bench's definitions, its kind known).
+std::variant<nlohmann::json, FormatError> llmd_export(const ResultsFile& file,
                                                       std::string_view name,
                                                       std::optional<std::int64_t> point);
 

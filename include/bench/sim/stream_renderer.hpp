@@ -81,6 +81,7 @@ class StreamRenderer {
   void comment(std::string& events) const;
   void cut_stream(StreamCut cut, std::string& out, Step& step);
   void finish_stream(std::string& out, Step& step);
+  void end_body(std::string& out, Step& step, std::string_view outcome);
   const Usage* chunk_usage(bool last, Usage& storage) const;
   Usage usage_so_far() const;
   void append_chunk_event(std::int64_t first, std::int64_t tokens, std::string_view finish_reason,

@@ -161,6 +161,63 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
   return util::share_of(total, parts, index);
 }
 
+namespace {
+
+// The point's concurrency as the results state it.
+std::optional<std::int64_t> stated_concurrency(const RunPlan& plan, const LoadPoint& point) {
+  // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
+  // are the engine's default, never a limit anyone chose, so the results say none (null, as
+  // vLLM writes it).
+  const bool open_loop = std::isfinite(point.rate_per_s) ||
+                         plan.ramp.strategy != schedule::RampStrategy::none ||
+                         plan.dataset.kind == workload::DatasetKind::trace;
+  if (open_loop && !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap) {
+    return std::nullopt;
+  }
+  if (plan.shard.count > 1) {  // the shard's own share: the merge adds them up
+    return shard_share(point.concurrency, plan.shard.count, plan.shard.index);
+  }
+  return point.concurrency;
+}
+
+// The run's config as the results record it: the options, and what preparing found (the
+// servers as shown, the model, a trace's rows, the URLs scraped).
+json point_config(const RunPlan& plan, const PreparedRun& prepared) {
+  json config = plan.config;
+  config["base_url"] = prepared.target.shown_base_url;
+  // Several servers: each one's root as shown, and how the requests were spread over them.
+  json base_urls = json::array();
+  for (const std::string& url : prepared.target.base_urls) {
+    base_urls.push_back(util::url_without_password(url));
+  }
+  config["base_urls"] = std::move(base_urls);
+  config["server_weights"] =
+      plan.server.weights.empty() ? json(nullptr) : json(plan.server.weights);
+  config["model"] = prepared.request.model;
+  config["output_len"] = plan.output_len;
+  // A replayed trace: the rows its arrivals came from (warm-up included).
+  const auto offsets =
+      prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
+  if (offsets != nullptr) config["trace_rows"] = offsets->size();
+  // --server-metrics: the URLs scraped, never with their passwords.
+  json scraped = nullptr;
+  if (plan.server.metrics) {
+    scraped = json::array();
+    for (const std::string& url :
+         server_metrics_urls(plan.server.metrics_urls, prepared.target.base_urls)) {
+      scraped.push_back(util::url_without_password(url));
+    }
+  }
+  config["server_metrics"] = scraped;
+  config["server_metrics_interval_s"] = plan.server.metrics_interval_s;
+  if (plan.multi_turn.enabled) {
+    config[results::key::multi_turn] = workload::multi_turn_options_json(plan.multi_turn);
+  }
+  return config;
+}
+
+}  // namespace
+
 results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepared,
                                   const LoadPoint& point) {
   results::RunContext context;
@@ -170,19 +227,8 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
   context.answer_check = prepared.answer_check;
   context.endpoint = std::string(protocol::endpoint_name(plan.request.endpoint));
   context.model = prepared.request.model;
-  context.concurrency = point.concurrency;
-  // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
-  // are the engine's default, never a limit anyone chose, so the results say none (null, as
-  // vLLM writes it).
+  context.concurrency = stated_concurrency(plan, point);
   const schedule::RampUp& ramp = plan.ramp;
-  const bool open_loop = std::isfinite(point.rate_per_s) ||
-                         ramp.strategy != schedule::RampStrategy::none ||
-                         plan.dataset.kind == workload::DatasetKind::trace;
-  if (open_loop && !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap) {
-    context.concurrency = std::nullopt;
-  } else if (plan.shard.count > 1) {  // the shard's own share: the merge adds them up
-    context.concurrency = shard_share(point.concurrency, plan.shard.count, plan.shard.index);
-  }
   context.request_rate = point.rate_per_s;
   context.ramp_up_strategy = std::string(schedule::ramp_strategy_name(ramp.strategy));
   context.ramp_up_start_rps = ramp.start_rps;
@@ -200,36 +246,7 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
   context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
   context.accelerators = plan.accelerators;
   context.provenance = results::provenance_to_json(this_build_and_host());
-  context.config = plan.config;
-  context.config["base_url"] = prepared.target.shown_base_url;
-  // Several servers: each one's root as shown, and how the requests were spread over them.
-  json base_urls = json::array();
-  for (const std::string& url : prepared.target.base_urls) {
-    base_urls.push_back(util::url_without_password(url));
-  }
-  context.config["base_urls"] = std::move(base_urls);
-  context.config["server_weights"] =
-      plan.server.weights.empty() ? json(nullptr) : json(plan.server.weights);
-  context.config["model"] = prepared.request.model;
-  context.config["output_len"] = plan.output_len;
-  // A replayed trace: the rows its arrivals came from (warm-up included).
-  const auto offsets =
-      prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
-  if (offsets != nullptr) context.config["trace_rows"] = offsets->size();
-  // --server-metrics: the URLs scraped, never with their passwords.
-  json scraped = nullptr;
-  if (plan.server.metrics) {
-    scraped = json::array();
-    for (const std::string& url :
-         server_metrics_urls(plan.server.metrics_urls, prepared.target.base_urls)) {
-      scraped.push_back(util::url_without_password(url));
-    }
-  }
-  context.config["server_metrics"] = scraped;
-  context.config["server_metrics_interval_s"] = plan.server.metrics_interval_s;
-  if (plan.multi_turn.enabled) {
-    context.config[results::key::multi_turn] = workload::multi_turn_options_json(plan.multi_turn);
-  }
+  context.config = point_config(plan, prepared);
   return context;
 }
 

@@ -299,63 +299,43 @@ void per_server_figures(std::vector<std::unique_ptr<Worker>>& workers, bool shar
   }
 }
 
-}  // namespace
-
-PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
-  // More threads than concurrency slots would leave some with none.
-  const std::size_t threads = std::clamp<std::size_t>(
-      plan.client_threads, 1,
-      static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
-  EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
-  // One budget of raw latency values for the whole point, across its threads.
+// The point's workers, one a thread: one budget of raw latency values for the whole point,
+// across its threads; the per-server figures keep raw values of their own, so they never take
+// the run's.
+std::vector<std::unique_ptr<Worker>> make_workers(const PointPlan& plan, std::size_t threads,
+                                                  EarlyStop& early_stop) {
   const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
-  // The per-server figures keep raw values of their own, so they never take the run's.
   const auto server_samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
     workers.push_back(
         std::make_unique<Worker>(plan, i, threads, early_stop, samples, server_samples));
   }
-  engine::PreconnectStats preconnect;
-  for (std::size_t i = 0; i < threads; ++i)
-    add(preconnect, workers[i]->preconnect(plan, i, threads));
-  PointResult result;
-  if (plan.start_at_unix_ns && !wait_for_wall_clock(*plan.start_at_unix_ns, stop)) {
-    result.interrupted = true;
-    result.summary = workers[0]->accumulator().summarize();
-    return result;
-  }
-  // The run starts now, with every engine built and its connections open: neither is the
-  // schedule's lag. A later phase of a schedule starts at its first request's offset.
-  const std::int64_t started_ns = now_ns();
-  const std::int64_t process_cpu_start_ns = util::process_cpu_ns();
-  const std::int64_t epoch_ns = started_ns - plan.epoch_lead_ns;
-  result.clock.epoch_steady_ns = epoch_ns;
-  result.clock.epoch_unix_ns = wall_clock_ns() - plan.epoch_lead_ns;
-  result.clock.start_at_unix_ns = plan.start_at_unix_ns;
-  for (auto& worker : workers) worker->set_epoch(epoch_ns);
-  if (threads == 1) {
-    workers[0]->run(stop);
-  } else {
-    std::vector<std::thread> running;
-    for (auto& worker : workers) running.emplace_back([&worker, &stop] { worker->run(stop); });
-    for (std::thread& thread : running) thread.join();
-  }
-  const std::int64_t wall_ns = now_ns() - started_ns;
-  const std::int64_t process_cpu_used_ns = util::process_cpu_ns() - process_cpu_start_ns;
+  return workers;
+}
 
-  result.stopped_early = early_stop.reason();
-  for (auto& worker : workers) {
-    if (worker->failure()) std::rethrow_exception(worker->failure());
-    result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
+// Each worker's loop on its own thread, joined; one worker runs on the caller's.
+void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const std::atomic<bool>& stop) {
+  if (workers.size() == 1) {
+    workers[0]->run(stop);
+    return;
   }
-  result.client = client_load(workers, wall_ns, process_cpu_used_ns);
-  result.client.threads_auto = plan.client_threads_auto;
-  result.client.threads_reason = plan.client_threads_reason;
-  result.client.preconnect_requested = preconnect.requested;
-  result.client.preconnect_opened = preconnect.opened;
-  result.client.preconnect_failed = preconnect.failed;
-  result.client.preconnect_s = ns_to_s(preconnect.took_ns);
+  std::vector<std::thread> running;
+  for (auto& worker : workers) running.emplace_back([&worker, &stop] { worker->run(stop); });
+  for (std::thread& thread : running) thread.join();
+}
+
+void add_preconnect(metrics::ClientLoad& client, const engine::PreconnectStats& preconnect) {
+  client.preconnect_requested = preconnect.requested;
+  client.preconnect_opened = preconnect.opened;
+  client.preconnect_failed = preconnect.failed;
+  client.preconnect_s = ns_to_s(preconnect.took_ns);
+}
+
+// The workers' figures merged after join, h2load's way: the run's summary, each server's, the
+// sessions', and a shard's saved state of each.
+void merge_workers(const PointPlan& plan, std::vector<std::unique_ptr<Worker>>& workers,
+                   PointResult& result) {
   for (const auto& worker : workers) {
     result.next_request = std::max(result.next_request, worker->next_request());
     if (worker->first_send_ns() == std::numeric_limits<std::int64_t>::max()) continue;
@@ -376,6 +356,49 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
     if (plan.shard_count > 1) result.multi_turn_state = workers[0]->multi_turn().state();
     result.summary.multi_turn = workers[0]->multi_turn().summarize();
   }
+}
+
+}  // namespace
+
+PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
+  // More threads than concurrency slots would leave some with none.
+  const std::size_t threads = std::clamp<std::size_t>(
+      plan.client_threads, 1,
+      static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
+  EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
+  std::vector<std::unique_ptr<Worker>> workers = make_workers(plan, threads, early_stop);
+  engine::PreconnectStats preconnect;
+  for (std::size_t i = 0; i < threads; ++i)
+    add(preconnect, workers[i]->preconnect(plan, i, threads));
+  PointResult result;
+  if (plan.start_at_unix_ns && !wait_for_wall_clock(*plan.start_at_unix_ns, stop)) {
+    result.interrupted = true;
+    result.summary = workers[0]->accumulator().summarize();
+    return result;
+  }
+  // The run starts now, with every engine built and its connections open: neither is the
+  // schedule's lag. A later phase of a schedule starts at its first request's offset.
+  const std::int64_t started_ns = now_ns();
+  const std::int64_t process_cpu_start_ns = util::process_cpu_ns();
+  const std::int64_t epoch_ns = started_ns - plan.epoch_lead_ns;
+  result.clock.epoch_steady_ns = epoch_ns;
+  result.clock.epoch_unix_ns = wall_clock_ns() - plan.epoch_lead_ns;
+  result.clock.start_at_unix_ns = plan.start_at_unix_ns;
+  for (auto& worker : workers) worker->set_epoch(epoch_ns);
+  run_workers(workers, stop);
+  const std::int64_t wall_ns = now_ns() - started_ns;
+  const std::int64_t process_cpu_used_ns = util::process_cpu_ns() - process_cpu_start_ns;
+
+  result.stopped_early = early_stop.reason();
+  for (auto& worker : workers) {
+    if (worker->failure()) std::rethrow_exception(worker->failure());
+    result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());
+  }
+  result.client = client_load(workers, wall_ns, process_cpu_used_ns);
+  result.client.threads_auto = plan.client_threads_auto;
+  result.client.threads_reason = plan.client_threads_reason;
+  add_preconnect(result.client, preconnect);
+  merge_workers(plan, workers, result);
   return result;
 }
 

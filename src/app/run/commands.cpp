@@ -1,5 +1,9 @@
 #include "bench/app/run/commands.hpp"
 
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 
 #include "bench/cli/exit_codes.hpp"
@@ -11,6 +15,7 @@
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/llmd_report.hpp"
+#include "bench/results/read_file.hpp"
 #include "bench/results/shape.hpp"
 #include "bench/results/shard_state.hpp"
 #include "bench/results/writer.hpp"
@@ -20,22 +25,34 @@ namespace bench::app {
 
 static_assert(compare::kExitRegression == cli::kExitGateFailed);
 
-int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostream& err) {
-  auto base = compare::load_results(options.base_path);
-  auto next = compare::load_results(options.new_path);
-  for (const auto* loaded : {&base, &next}) {
-    if (const auto* error = std::get_if<compare::CompareError>(loaded)) {
-      err << "bench compare: error: " << error->message << "\n";
-      return cli::kExitUsage;
-    }
+namespace {
+
+// The results file at `path` as every command reads one (results::read_results_file), or
+// nullopt once "bench COMMAND: error: ..." is said.
+std::optional<bench::results::ResultsFile> read_or_refuse(const std::string& path,
+                                                          std::string_view command,
+                                                          std::ostream& err) {
+  auto file = bench::results::read_results_file(path);
+  if (const auto* error = std::get_if<bench::results::FormatError>(&file)) {
+    err << "bench " << command << ": error: " << error->message << "\n";
+    return std::nullopt;
   }
+  return std::move(std::get<bench::results::ResultsFile>(file));
+}
+
+}  // namespace
+
+int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostream& err) {
+  const auto base = read_or_refuse(options.base_path, "compare", err);
+  if (!base) return cli::kExitUsage;
+  const auto next = read_or_refuse(options.new_path, "compare", err);
+  if (!next) return cli::kExitUsage;
   compare::CompareOptions compare_options;
   compare_options.base_name = options.base_path;
   compare_options.new_name = options.new_path;
   compare_options.threshold = options.fail_on_regression.all;
   compare_options.metric_thresholds = options.fail_on_regression.by_metric;
-  auto compared = compare::compare(std::get<nlohmann::json>(base), std::get<nlohmann::json>(next),
-                                   compare_options);
+  auto compared = compare::compare(base->results, next->results, compare_options);
   if (const auto* error = std::get_if<compare::CompareError>(&compared)) {
     err << "bench compare: error: " << error->message << "\n";
     return cli::kExitUsage;
@@ -53,27 +70,11 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
 }
 
 int run_report(const cli::ReportOptions& options, std::ostream& err) {
-  auto results = compare::load_results(options.results_path);
-  if (const auto* error = std::get_if<compare::CompareError>(&results)) {
-    err << "bench report: error: " << error->message << "\n";
-    return cli::kExitUsage;
-  }
-  // A search's probes are a sweep in load order (app/search/search_report.hpp): drawn as one.
-  nlohmann::json& loaded = std::get<nlohmann::json>(results);
-  if (loaded.is_object() && loaded.value(bench::results::key::kind, nlohmann::json()) ==
-                                bench::results::kind_name(bench::results::Kind::search)) {
-    loaded[bench::results::key::kind] = bench::results::kind_name(bench::results::Kind::sweep);
-  }
-  // Any other JSON ({"a": 1}) is refused as `bench compare` refuses it, never an empty report.
-  const auto kind =
-      bench::results::classify(std::get<nlohmann::json>(results), options.results_path);
-  if (const auto* error = std::get_if<bench::results::FormatError>(&kind)) {
-    err << "bench report: error: " << error->message << "\n";
-    return cli::kExitUsage;
-  }
+  // Any JSON that is not a results file ({"a": 1}) is refused, never an empty report.
+  const auto file = read_or_refuse(options.results_path, "report", err);
+  if (!file) return cli::kExitUsage;
   try {
-    write_file_atomically(options.output_path,
-                          report::render_html_report(std::get<nlohmann::json>(results)));
+    write_file_atomically(options.output_path, report::render_html_report(file->results));
   } catch (const std::invalid_argument& error) {
     err << "bench report: error: " << options.results_path << ": " << error.what() << "\n";
     return cli::kExitUsage;
@@ -85,13 +86,9 @@ int run_report(const cli::ReportOptions& options, std::ostream& err) {
 }
 
 int run_export(const cli::ExportOptions& options, std::ostream& out, std::ostream& err) {
-  auto results = compare::load_results(options.results_path);
-  if (const auto* error = std::get_if<compare::CompareError>(&results)) {
-    err << "bench export: error: " << error->message << "\n";
-    return cli::kExitUsage;
-  }
-  auto exported = bench::results::llmd_export(std::get<nlohmann::json>(results),
-                                              options.results_path, options.point);
+  const auto file = read_or_refuse(options.results_path, "export", err);
+  if (!file) return cli::kExitUsage;
+  auto exported = bench::results::llmd_export(*file, options.results_path, options.point);
   if (const auto* error = std::get_if<bench::results::FormatError>(&exported)) {
     err << "bench export: error: " << error->message << "\n";
     return cli::kExitUsage;
@@ -149,12 +146,9 @@ void print_merged(const cli::MergeOptions& options, const merge::Merged& merged,
 int run_merge(const cli::MergeOptions& options, std::ostream& out, std::ostream& err) {
   std::vector<merge::ShardFile> shards;
   for (const std::string& path : options.shard_paths) {
-    auto loaded = compare::load_results(path);
-    if (const auto* error = std::get_if<compare::CompareError>(&loaded)) {
-      err << "bench merge: error: " << error->message << "\n";
-      return cli::kExitUsage;
-    }
-    shards.push_back({path, std::move(std::get<nlohmann::json>(loaded))});
+    auto file = read_or_refuse(path, "merge", err);
+    if (!file) return cli::kExitUsage;
+    shards.push_back({path, std::move(file->results)});
   }
   auto merged = merge::merge_shards(shards);
   if (const auto* error = std::get_if<merge::MergeError>(&merged)) {

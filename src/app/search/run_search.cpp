@@ -105,26 +105,6 @@ ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& se
   return outcome;
 }
 
-// --output-file and --save-requests hold the search as it is; --html draws its probes as the
-// sweep they are (in load order).
-bool write_search_files(const OutputPlan& output, const json& results, RecordLog* log,
-                        std::ostream& err) {
-  OutputPlan html_apart = output;
-  html_apart.html_path.clear();
-  RunResults files;
-  files.results = results;
-  bool written = write_files(html_apart, files, log, err);
-  if (!output.html_path.empty()) {
-    RunResults as_sweep;
-    as_sweep.results = results;
-    as_sweep.results[results::key::kind] = results::kind_name(results::Kind::sweep);
-    OutputPlan html_only;
-    html_only.html_path = output.html_path;
-    written = write_files(html_only, as_sweep, nullptr, err) && written;
-  }
-  return written;
-}
-
 }  // namespace
 
 int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
@@ -164,7 +144,10 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   stamp_workload(results, plan, planner.workload(), {},
                  services.flush ? &*services.flush : nullptr);
   print_search(plan.output, results, probes, message, out);
-  const bool written = write_search_files(plan.output, results, services.log.get(), err);
+  // --html draws the probes as the sweep they are, in load order (report's is_sweep).
+  RunResults files;
+  files.results = results;
+  const bool written = write_files(plan.output, files, services.log.get(), err);
   if (services.live) {
     const std::string note = services.live->finish(stop);
     if (!plan.output.quiet) err << note;
