@@ -297,6 +297,9 @@ constexpr Setting kSettings[] = {
      [](const json& run) { return config(run, results::key::image_size); }},
     {results::key::image_format,
      [](const json& run) { return config(run, results::key::image_format); }},
+    // A dataset's own image files: how many its rows name.
+    {results::key::dataset_images,
+     [](const json& run) { return config(run, results::key::dataset_images); }},
     {"embedded_server", [](const json& run) { return top(run, "embedded_server"); }},
     // A time-scaled simulator runs faster than real time: its figures are not a real server's.
     {"simulator profile", [](const json& run) { return simulator(run, "profile"); }},

@@ -24,7 +24,12 @@ constexpr std::array<std::int8_t, 256> kDecode = decode_table();
 
 std::string base64_encode(std::string_view bytes) {
   std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
+  out.reserve(base64_size(bytes.size()));
+  base64_append(bytes, out);
+  return out;
+}
+
+void base64_append(std::string_view bytes, std::string& out) {
   std::size_t i = 0;
   for (; i + 3 <= bytes.size(); i += 3) {
     const std::uint32_t v = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16 |
@@ -45,7 +50,6 @@ std::string base64_encode(std::string_view bytes) {
     out += rest == 2 ? kAlphabet[v >> 6 & 63] : '=';
     out += '=';
   }
-  return out;
 }
 
 std::optional<std::string> base64_decode(std::string_view text) {

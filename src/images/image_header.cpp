@@ -16,10 +16,12 @@ std::uint32_t big_endian(std::string_view bytes, std::size_t at, std::size_t wid
   return value;
 }
 
+constexpr std::string_view kPngSignature("\x89PNG\r\n\x1a\n", 8);
+constexpr std::string_view kJpegStart("\xFF\xD8\xFF", 3);
+
 // PNG: the 8-byte signature, then IHDR (length 13, "IHDR", width, height), PNG spec 11.2.2.
 std::optional<ImageHeader> read_png(std::string_view bytes) {
-  constexpr std::string_view kSignature("\x89PNG\r\n\x1a\n", 8);
-  if (bytes.size() < 24 || bytes.substr(0, 8) != kSignature) return std::nullopt;
+  if (bytes.size() < 24 || bytes.substr(0, 8) != kPngSignature) return std::nullopt;
   if (bytes.substr(12, 4) != "IHDR") return std::nullopt;
   return ImageHeader{ImageFormat::png, {big_endian(bytes, 16, 4), big_endian(bytes, 20, 4)}};
 }
@@ -54,6 +56,12 @@ std::optional<ImageHeader> read_jpeg(std::string_view bytes) {
 }
 
 }  // namespace
+
+std::optional<ImageFormat> sniff_image_format(std::string_view first_bytes) {
+  if (first_bytes.substr(0, kPngSignature.size()) == kPngSignature) return ImageFormat::png;
+  if (first_bytes.substr(0, kJpegStart.size()) == kJpegStart) return ImageFormat::jpeg;
+  return std::nullopt;
+}
 
 std::optional<ImageHeader> read_image_header(std::string_view bytes) {
   std::optional<ImageHeader> header = read_png(bytes);

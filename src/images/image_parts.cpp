@@ -1,5 +1,7 @@
 #include "bench/images/image_parts.hpp"
 
+#include <utility>
+
 #include "bench/images/random_image.hpp"
 #include "bench/util/splitmix64.hpp"
 
@@ -23,7 +25,7 @@ std::uint64_t stream_nonce(std::uint64_t run_nonce, std::uint64_t stream) {
   return util::splitmix64_mix(run_nonce + util::splitmix64(stream));
 }
 
-json with_images(json messages, const std::vector<std::string>& data_urls) {
+json with_images(json messages, std::vector<std::string> data_urls) {
   if (data_urls.empty() || !messages.is_array()) return messages;
   for (auto message = messages.rbegin(); message != messages.rend(); ++message) {
     if (!message->is_object() || message->value("role", "") != "user") continue;
@@ -34,8 +36,8 @@ json with_images(json messages, const std::vector<std::string>& data_urls) {
     } else if (content.is_array()) {
       parts = content;
     }
-    for (const std::string& url : data_urls) {
-      parts.push_back(json{{"type", "image_url"}, {"image_url", json{{"url", url}}}});
+    for (std::string& url : data_urls) {
+      parts.push_back(json{{"type", "image_url"}, {"image_url", json{{"url", std::move(url)}}}});
     }
     content = std::move(parts);
     break;

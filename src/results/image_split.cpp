@@ -7,7 +7,8 @@
 namespace bench::results {
 
 bool sent_images(const nlohmann::json& config) {
-  return config.is_object() && config.contains(key::images_per_request);
+  return config.is_object() &&
+         (config.contains(key::images_per_request) || config.contains(key::dataset_images));
 }
 
 ImageInputSplit image_input_split(const metrics::RunSummary& summary) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "bench/images/image_header.hpp"
+#include "bench/util/fnv1a.hpp"
 
 namespace bench::sim {
 namespace {
@@ -24,7 +25,23 @@ std::string url_of(const json& part) {
   return url != image_url->end() && url->is_string() ? url->get<std::string>() : std::string();
 }
 
+bool is_image_part(const json& part) {
+  return part.is_object() && part.value("type", json()) == "image_url";
+}
+
 }  // namespace
+
+std::optional<PartImage> image_of_part(const json& part, std::int64_t patch_px) {
+  if (!is_image_part(part)) return std::nullopt;
+  const std::optional<std::string> bytes = images::data_url_bytes(url_of(part));
+  if (!bytes) return std::nullopt;
+  const std::optional<images::ImageHeader> header = images::read_image_header(*bytes);
+  if (!header) return std::nullopt;
+  util::Fnv1a64 hash;
+  hash.add(*bytes);
+  return PartImage{patches(header->size.width, patch_px) * patches(header->size.height, patch_px),
+                   hash.value()};
+}
 
 std::variant<ImageTokens, std::string> count_image_tokens(const json& messages,
                                                           std::int64_t patch_px) {
@@ -33,7 +50,7 @@ std::variant<ImageTokens, std::string> count_image_tokens(const json& messages,
     const auto content = message.find("content");
     if (content == message.end() || !content->is_array()) continue;
     for (const json& part : *content) {
-      if (!part.is_object() || part.value("type", json()) != "image_url") continue;
+      if (!is_image_part(part)) continue;
       const std::string url = url_of(part);
       const std::optional<std::string> bytes = images::data_url_bytes(url);
       if (!bytes) {

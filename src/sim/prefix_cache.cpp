@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bench/sim/image_tokens.hpp"
 #include "bench/sim/prompt_counter.hpp"
 #include "bench/util/words.hpp"
 
@@ -13,8 +14,9 @@ using nlohmann::json;
 
 constexpr std::uint64_t kFnvPrime = 0x100000001b3ULL;
 
-// A chat message's content: a string, or an array of parts of which "text" parts count.
-void add_content(PrefixHasher& hasher, const json& content) {
+// A chat message's content: a string, or an array of parts of which "text" parts and images
+// count, in order.
+void add_content(PrefixHasher& hasher, const json& content, std::int64_t image_patch_px) {
   if (content.is_string()) {
     hasher.add_text(content.get_ref<const std::string&>());
     return;
@@ -22,6 +24,10 @@ void add_content(PrefixHasher& hasher, const json& content) {
   if (!content.is_array()) return;
   for (const json& part : content) {
     if (!part.is_object()) continue;
+    if (const std::optional<PartImage> image = image_of_part(part, image_patch_px)) {
+      hasher.add_image(image->bytes_hash, image->tokens);
+      continue;
+    }
     const auto text = part.find("text");
     if (text != part.end() && text->is_string())
       hasher.add_text(text->get_ref<const std::string&>());
@@ -79,6 +85,15 @@ void PrefixHasher::add_marker(std::string_view marker) {
   mix(std::string_view("\x1d", 1));
 }
 
+void PrefixHasher::add_image(std::uint64_t bytes_hash, std::int64_t tokens) {
+  mix(std::string_view("\x1c", 1));
+  for (int shift = 0; shift < 64; shift += 8) {
+    const char byte = static_cast<char>((bytes_hash >> shift) & 0xFF);
+    mix(std::string_view(&byte, 1));
+  }
+  for (std::int64_t i = 0; i < tokens; ++i) end_token();
+}
+
 void PrefixHasher::add_text(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
@@ -89,7 +104,8 @@ void PrefixHasher::add_text(std::string_view text) {
   }
 }
 
-std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat) {
+std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat,
+                                               std::int64_t image_patch_px) {
   const json parsed = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (!parsed.is_object()) return {};
   PrefixHasher hasher;
@@ -104,7 +120,7 @@ std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat)
                             ? std::string_view(role->get_ref<const std::string&>())
                             : std::string_view());
       if (const auto content = message.find("content"); content != message.end()) {
-        add_content(hasher, *content);
+        add_content(hasher, *content, image_patch_px);
       }
       hasher.add_text(tool_calls_text(message));  // what prompt_counter.cpp counts
     }

@@ -219,8 +219,8 @@ void SimServer::Impl::accept_stream(Connection& connection, Stream stream, Strea
   // The prefix cache decides what the engine need not prefill, before the model sees it.
   std::int64_t cached_tokens = -1;
   if (prefix_cache) {
-    cached_tokens =
-        prefix_cache->admit(prompt_block_hashes(body, chat), stream.request.prompt_tokens);
+    cached_tokens = prefix_cache->admit(prompt_block_hashes(body, chat, counter.image_patch_px()),
+                                        stream.request.prompt_tokens);
     stream.trace.cached_prompt_tokens = cached_tokens;
   }
   stream.cached_prompt_tokens = cached_tokens;

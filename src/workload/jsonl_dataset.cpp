@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/images/image_file.hpp"
 #include "bench/util/words.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "dataset_file.hpp"
@@ -105,6 +107,23 @@ class LineParser {
     prompt.messages = value;
   }
 
+  // Paths as the row gives them, resolved against the dataset file's directory (an absolute
+  // path stays as it is). The files themselves are checked once, when the file is indexed.
+  void read_images(const json& value, Prompt& prompt) const {
+    if (value.is_null()) return;
+    if (!value.is_array()) {
+      fail("\"images\" must be a list of image file paths, got " + type_of(value));
+    }
+    const std::filesystem::path directory = std::filesystem::path(path_).parent_path();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const json& file = value[i];
+      const std::string where = "images[" + std::to_string(i) + "]";
+      if (!file.is_string()) fail(where + " must be a file path string, got " + type_of(file));
+      if (file.get_ref<const std::string&>().empty()) fail(where + " is an empty path");
+      prompt.image_files.push_back((directory / file.get_ref<const std::string&>()).string());
+    }
+  }
+
   void read_max_tokens(const json& value, Prompt& prompt) const {
     if (value.is_null()) return;
     if (!value.is_number_integer() || value.get<std::int64_t>() < 1) {
@@ -147,6 +166,8 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path, std::
   }
   const auto max_tokens = request.find("max_tokens");
   if (max_tokens != request.end()) parser.read_max_tokens(*max_tokens, prompt);
+  const auto images = request.find("images");
+  if (images != request.end()) parser.read_images(*images, prompt);
   return prompt;
 }
 
@@ -163,11 +184,35 @@ std::int64_t tokens_of_content(const Prompt& prompt, const tokenizer::Tokenizer&
   return tokens;
 }
 
+// A row's images, checked before anything is sent: allowed on the run's endpoint, and each file
+// a JPEG or a PNG by its first bytes (which is all of it that is read here). Counted into
+// `counted`; throws DatasetError naming the dataset, the row's line and the image file.
+void check_row_images(const Prompt& request, const DatasetOptions& options, std::size_t line,
+                      DatasetImages& counted) {
+  if (request.image_files.empty()) return;
+  if (!options.images_refused.empty()) {
+    throw DatasetError(options.path, line, "\"images\": " + options.images_refused);
+  }
+  std::uint64_t file_bytes = 0;
+  std::uint64_t url_bytes = 0;
+  for (std::size_t i = 0; i < request.image_files.size(); ++i) {
+    const std::string& file = request.image_files[i];
+    const images::ImageFileCheck check = images::check_image_file(file);
+    if (!check.format) {
+      throw DatasetError(options.path, line,
+                         "images[" + std::to_string(i) + "]: " + file + " " + check.error);
+    }
+    file_bytes += check.size_bytes;
+    url_bytes += images::data_url_size(check.size_bytes);
+  }
+  counted.add(request.image_files.size(), file_bytes, url_bytes);
+}
+
 // Checks every line once; counts them into `lines`, the longest request into `longest` (its
-// prompt in tokens of `tokenizer` when given, else words), and returns the request lines'
-// ranges.
+// prompt in tokens of `tokenizer` when given, else words), the rows' images into `images`, and
+// returns the request lines' ranges.
 IndexedFile index_jsonl(const DatasetOptions& options, const tokenizer::Tokenizer* tokenizer,
-                        std::size_t& lines, LongestRequest& longest) {
+                        std::size_t& lines, LongestRequest& longest, DatasetImages& images) {
   if (options.output_len < 1) {
     throw std::invalid_argument("--output-len must be at least 1, got " +
                                 std::to_string(options.output_len));
@@ -186,6 +231,7 @@ IndexedFile index_jsonl(const DatasetOptions& options, const tokenizer::Tokenize
     const Prompt request = parse_jsonl_request(view, options.path, lines, options.output_len);
     longest.add(tokenizer != nullptr ? tokens_of_content(request, *tokenizer) : request.input_len,
                 request.output_len);
+    check_row_images(request, options, lines, images);
     requests.push_back(ItemSpan{line_offset, static_cast<std::uint32_t>(line.size()),
                                 static_cast<std::uint32_t>(lines)});
   }
@@ -205,7 +251,7 @@ IndexedFile index_jsonl(const DatasetOptions& options, const tokenizer::Tokenize
 JsonlFile::JsonlFile(DatasetOptions options, const tokenizer::Tokenizer* tokenizer)
     : options_(std::move(options)),
       tokenizer_(tokenizer),
-      file_(index_jsonl(options_, tokenizer_, lines_, longest_)) {
+      file_(index_jsonl(options_, tokenizer_, lines_, longest_, images_)) {
   longest_.in_tokens = tokenizer_ != nullptr;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iomanip>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -133,6 +134,10 @@ class FileSource final : public PromptSource {
   bool shares_prefixes() const override { return false; }
   const std::string& summary() const override { return summary_; }
   std::optional<LongestRequest> longest_request() const override { return file_.longest_request(); }
+  DatasetImages images() const override {
+    if constexpr (requires { file_.images(); }) return file_.images();
+    return {};
+  }
 
  private:
   std::vector<std::uint32_t> in_order() const {
@@ -208,6 +213,18 @@ std::string repeat_note(std::optional<std::size_t> per_stream, std::size_t disti
          " of them repeats (sampled with replacement, as vLLM does)";
 }
 
+// ", 12 image files (3.4 MiB), read as their requests are sent", or nothing without images.
+std::string images_note(const DatasetImages& images) {
+  if (!images.any()) return "";
+  const bool mib = images.bytes >= (1 << 20);
+  std::ostringstream note;
+  note << ", " << images.files << " image file" << (images.files == 1 ? "" : "s") << " ("
+       << std::fixed << std::setprecision(1)
+       << static_cast<double>(images.bytes) / (mib ? 1 << 20 : 1 << 10) << (mib ? " MiB" : " KiB")
+       << "), read as their requests are sent";
+  return note.str();
+}
+
 std::unique_ptr<PromptSource> sharegpt_source(const DatasetOptions& options,
                                               const tokenizer::Tokenizer* tokenizer) {
   ShareGptFile file(options, tokenizer);
@@ -230,7 +247,7 @@ std::unique_ptr<PromptSource> jsonl_source(const DatasetOptions& options,
   std::string line = "jsonl " + options.path + ": " + std::to_string(file.size()) +
                      " requests on " + std::to_string(file.lines()) + " lines" +
                      (tokenizer != nullptr ? ", lengths in tokens" : "") +
-                     repeat_note(options.count, file.size());
+                     images_note(file.images()) + repeat_note(options.count, file.size());
   return std::make_unique<FileSource<JsonlFile>>(std::move(file), options, std::move(line));
 }
 

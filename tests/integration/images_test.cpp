@@ -2,7 +2,9 @@
 // base64 data URLs in image_url parts, a fresh image every request, at the size asked; the
 // simulator counts them by its patch rule, so two sizes give input tokens that differ by
 // exactly the rule's count; the results split the input into text and images (an estimate by
-// difference); the image settings are part of the workload; completions refuse the flags.
+// difference); the image settings are part of the workload; completions refuse the flags. An
+// image dataset (jsonl rows naming image files) sends each file's own bytes, its sizes show in
+// the server's counts the same way, and a row that cannot be sent stops the run before it starts.
 #include <png.h>
 
 #include <gtest/gtest.h>
@@ -20,6 +22,8 @@
 #include "bench/images/image_header.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "hostile_server.hpp"
+#include "image_dataset.hpp"
+#include "jsonl.hpp"
 #include "no_answer_check.hpp"
 #include "run_process.hpp"
 #include "usage_errors.hpp"
@@ -188,6 +192,132 @@ TEST(Images, ImageFlagsAreUsageErrorsWithCompletionsAndNothingIsSent) {
       {{"--image-size", "64x64"}, "--image-size: needs --images-per-request"},
       {{"--images-per-request", "1", "--image-size", "64"}, "--image-size: '64' is not WxH"},
       {{"--images-per-request", "1", "--image-format", "gif"}, "--image-format: 'gif'"},
+  };
+  bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
+}
+
+using bench::testing::ImageDataset;
+
+const std::string kSixteenWords =
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen";
+
+std::vector<std::string> dataset_args(const std::string& base_url, const std::string& path) {
+  return {
+      "--base-url",      base_url, "--dataset",     "jsonl", "--dataset-path", path, "--no-shuffle",
+      "--concurrency",   "1",      "--num-prompts", "2",     "--output-len",   "4",  "--ignore-eos",
+      "--output-format", "json",   "--quiet"};
+}
+
+TEST(ImageDatasets, TwoImagesOfKnownSizesGiveInputTokensThatDifferByThePatchRule) {
+  const ImageDataset dataset;
+  const std::string path = dataset.with_lines(
+      "{\"prompt\": \"" + kSixteenWords + "\", \"images\": [\"pics/small.png\"]}\n" +
+      "{\"prompt\": \"" + kSixteenWords + "\", \"images\": [\"large.jpg\"]}\n");
+  const TempDir logs;
+  json run;
+  {
+    bench::sim::SimOptions options;
+    options.ttft_ms = 1;
+    options.tpot_ms = 0;
+    options.trace_path = logs.file("truth.jsonl");
+    bench::sim::SimServer server(options);
+    std::vector<std::string> args = dataset_args(server.base_url(), path);
+    args.insert(args.end(), {"--tokenizer", "server"});
+    const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    run = json::parse(result.out);
+  }
+  // The server's count of each request: the same 16 words, then 100 or 200 image tokens. The
+  // run's two requests are the log's last lines (the chat template's probe comes before them).
+  std::vector<std::int64_t> served;
+  for (const json& line : bench::testing::read_jsonl(logs.file("truth.jsonl"))) {
+    served.push_back(line["prompt_tokens"].get<std::int64_t>());
+  }
+  ASSERT_GE(served.size(), 2u);
+  served.erase(served.begin(), served.end() - 2);
+  EXPECT_EQ(served, (std::vector<std::int64_t>{16 + 100, 16 + 200}));
+  // bench's figures: input from usage, the text's own count beside it, images by difference.
+  EXPECT_EQ(run["completed"], 2);
+  EXPECT_EQ(run["config"]["dataset_images"], 2);
+  EXPECT_FALSE(run["config"].contains("images_per_request"));
+  const json& split = run["image_input_split"];
+  EXPECT_EQ(split["mean_input_tokens"], 166.0);
+  EXPECT_EQ(split["mean_text_tokens"], 16.0);
+  EXPECT_EQ(split["mean_image_tokens_estimate"], 150.0);
+  EXPECT_TRUE(run["input_len_mismatch"].is_null());
+}
+
+TEST(ImageDatasets, EachImageIsSentAsTheFilesOwnBytesWithTheMediaTypeOfItsContent) {
+  const ImageDataset dataset;
+  // PNG bytes under a .jpg name: the media type follows the bytes.
+  dataset.write("pics/photo.jpg", dataset.read("pics/small.png"));
+  const std::string path = dataset.with_lines(
+      "{\"prompt\": \"what is in these\", \"images\": [\"pics/photo.jpg\", \"large.jpg\"]}\n"
+      "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, "
+      "{\"role\": \"user\", \"content\": \"and this\"}], \"images\": [\"large.jpg\"]}\n");
+  Captured captured;
+  const HostileServer server([&captured](Exchange& exchange) {
+    const std::string& request = exchange.request();
+    const std::size_t body = request.find("\r\n\r\n");
+    if (request.rfind("POST", 0) == 0 && body != std::string::npos) {
+      const std::lock_guard<std::mutex> lock(captured.mutex);
+      captured.bodies.push_back(request.substr(body + 4));
+    }
+    exchange.send(http_head(200, "text/event-stream") + sse_event(chat_chunk(" hi", "stop")) +
+                  "data: [DONE]\n\n");
+  });
+  std::vector<std::string> args = dataset_args(server.base_url(), path);
+  args.insert(args.end(), {"--model", "m", "--per-chunk-usage", "off"});
+  const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::lock_guard<std::mutex> lock(captured.mutex);
+  ASSERT_EQ(captured.bodies.size(), 2u);
+  const json first = json::parse(captured.bodies[0])["messages"];
+  ASSERT_EQ(first.size(), 1u);
+  const json& parts = first[0]["content"];
+  ASSERT_EQ(parts.size(), 3u) << parts.dump().substr(0, 300);
+  EXPECT_EQ(parts[0], (json{{"type", "text"}, {"text", "what is in these"}}));
+  const auto url_of = [](const json& part) {
+    EXPECT_EQ(part["type"], "image_url");
+    return part["image_url"]["url"].get<std::string>();
+  };
+  EXPECT_EQ(url_of(parts[1]).rfind("data:image/png;base64,", 0), 0u);
+  EXPECT_EQ(bench::images::data_url_bytes(url_of(parts[1])), dataset.read("pics/small.png"));
+  EXPECT_EQ(url_of(parts[2]).rfind("data:image/jpeg;base64,", 0), 0u);
+  EXPECT_EQ(bench::images::data_url_bytes(url_of(parts[2])), dataset.read("large.jpg"));
+  // A messages row: its images follow the last user message's text; the system message stays.
+  const json second = json::parse(captured.bodies[1])["messages"];
+  ASSERT_EQ(second.size(), 2u);
+  EXPECT_EQ(second[0]["content"], "be brief");
+  ASSERT_EQ(second[1]["content"].size(), 2u);
+  EXPECT_EQ(bench::images::data_url_bytes(url_of(second[1]["content"][1])),
+            dataset.read("large.jpg"));
+}
+
+TEST(ImageDatasets, ARowWhoseImagesCannotBeSentIsAUsageErrorAndNothingIsSent) {
+  const ImageDataset dataset;
+  dataset.write("notes.png", "just text, named like an image");
+  const auto rows = [&dataset](const std::string& name, const std::string& images) {
+    dataset.write(name,
+                  "{\"prompt\": \"fine\"}\n{\"prompt\": \"x\", \"images\": [" + images + "]}\n");
+    return dataset.file(name);
+  };
+  const std::string missing = rows("missing.jsonl", "\"pics/small.png\", \"gone.png\"");
+  const std::string not_an_image = rows("text.jsonl", "\"notes.png\"");
+  const std::string good = rows("good.jsonl", "\"large.jpg\"");
+  bench::sim::SimServer server({});
+  const bench::testing::UsageErrorCases cases = {
+      {{"--dataset", "jsonl", "--dataset-path", missing},
+       missing + ":2: images[1]: " + dataset.file("gone.png") +
+           " cannot be read: No such file or directory"},
+      {{"--dataset", "jsonl", "--dataset-path", not_an_image},
+       not_an_image + ":2: images[0]: " + dataset.file("notes.png") +
+           " is neither a JPEG nor a PNG (it starts 6A 75 73 74 20 74 65 78)"},
+      {{"--endpoint", "completions", "--dataset", "jsonl", "--dataset-path", good},
+       good + ":2: \"images\": only --endpoint chat sends them, not completions"},
+      {{"--endpoint", "responses", "--dataset", "jsonl", "--dataset-path", good},
+       good + ":2: \"images\": only --endpoint chat sends them, not responses"},
   };
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }

@@ -1,7 +1,8 @@
 // The embedded server's prefix cache over real loopback sockets: a prompt sent again is served
 // from whole cached blocks and says so in usage.prompt_tokens_details.cached_tokens (vLLM's
 // shape), POST /flush_cache (SGLang) and /reset_prefix_cache (vLLM) empty it, the truth log
-// records the cached tokens, and a server without the cache does not claim any.
+// records the cached tokens, a chat image's tokens are cached only for the same image, and a
+// server without the cache does not claim any.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/images/random_image.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "raw_http.hpp"
 
@@ -78,6 +80,36 @@ TEST(SimServerPrefixCache, ServesARepeatedPromptFromItsCacheUntilFlushed) {
   EXPECT_EQ(send_post(connection, "/reset_prefix_cache"), 200);
   EXPECT_EQ(send_completion(connection)["prompt_tokens_details"]["cached_tokens"], 0);
   EXPECT_EQ(send_completion(connection)["prompt_tokens_details"]["cached_tokens"], 48);
+}
+
+// A streamed chat request whose one user message holds a 140 x 140 PNG of `seed` (100 tokens at
+// 14-pixel patches) and then 32 words.
+json send_chat_with_image(RawConnection& connection, std::uint64_t seed) {
+  std::string text;
+  for (int i = 0; i < 32; ++i) text += (i == 0 ? "w" : " w") + std::to_string(i);
+  const std::string url =
+      bench::images::random_image_data_url({140, 140}, bench::images::ImageFormat::png, seed);
+  const json content = json::array(
+      {{{"type", "image_url"}, {"image_url", {{"url", url}}}}, {{"type", "text"}, {"text", text}}});
+  const json body = {{"messages", json::array({{{"role", "user"}, {"content", content}}})},
+                     {"max_tokens", 2},
+                     {"stream", true},
+                     {"stream_options", {{"include_usage", true}}}};
+  connection.send(post("/v1/chat/completions", body.dump()));
+  const RawResponse response = connection.read_response();
+  EXPECT_EQ(response.status, 200) << response.body;
+  return usage_of(response);
+}
+
+TEST(SimServerPrefixCache, TheSameTextAfterAnotherImageIsNotServedFromTheCache) {
+  SimServer server(tiny_with_cache(true));
+  RawConnection connection(server.port());
+  const json first = send_chat_with_image(connection, 1);
+  EXPECT_EQ(first["prompt_tokens"], 132);
+  EXPECT_EQ(first["prompt_tokens_details"]["cached_tokens"], 0);
+  EXPECT_EQ(send_chat_with_image(connection, 2)["prompt_tokens_details"]["cached_tokens"], 0);
+  // The first image again: its 100 tokens and the text's whole blocks, all but the last token's.
+  EXPECT_EQ(send_chat_with_image(connection, 1)["prompt_tokens_details"]["cached_tokens"], 128);
 }
 
 TEST(SimServerPrefixCache, FlushWantsPost) {

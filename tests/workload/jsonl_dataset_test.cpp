@@ -10,9 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/images/image_file.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "data_dirs.hpp"
+#include "image_dataset.hpp"
 #include "letter_tokenizer.hpp"
 #include "temp_file.hpp"
 
@@ -237,6 +239,90 @@ TEST(Jsonl, AcceptedLineKeepsUnknownKeysOutOfTheRequest) {
   EXPECT_EQ(prompt.text, "two words");
   EXPECT_EQ(prompt.input_len, 2);
   EXPECT_EQ(prompt.output_len, 9);
+}
+
+using bench::testing::ImageDataset;
+
+// Its data.jsonl of `lines`, to read in file order.
+DatasetOptions dataset_of(const ImageDataset& dir, const std::string& lines) {
+  return jsonl_in_file_order(dir.with_lines(lines));
+}
+
+// The DatasetError of opening `options`, or a failure.
+std::string open_error(const DatasetOptions& options) {
+  try {
+    const JsonlFile file(options);
+    ADD_FAILURE() << options.path << " was accepted";
+  } catch (const DatasetError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Jsonl, ImagesAreFilesBesideTheDatasetCheckedAndCountedWhenItIsOpened) {
+  const ImageDataset dir;
+  const DatasetOptions options = dataset_of(
+      dir,
+      "{\"prompt\": \"what is this\", \"images\": [\"pics/small.png\", \"large.jpg\"]}\n"
+      "{\"prompt\": \"no picture here\"}\n"
+      "{\"messages\": [{\"role\": \"user\", \"content\": \"and this\"}], \"images\": [\"" +
+          dir.file("large.jpg") + "\"]}\n");
+  const JsonlFile file(options);
+  ASSERT_EQ(file.size(), 3u);
+  const Prompt first = file.item(0);
+  EXPECT_EQ(first.image_files,
+            (std::vector<std::string>{dir.file("pics/small.png"), dir.file("large.jpg")}));
+  EXPECT_EQ(first.input_len, 3);  // the text's words: images are not words
+  EXPECT_TRUE(file.item(1).image_files.empty());
+  // An absolute path stays as it is.
+  EXPECT_EQ(file.item(2).image_files, std::vector<std::string>{dir.file("large.jpg")});
+  const bench::workload::DatasetImages& images = file.images();
+  EXPECT_EQ(images.files, 3u);
+  EXPECT_EQ(images.bytes, dir.size("pics/small.png") + 2 * dir.size("large.jpg"));
+  EXPECT_EQ(images.largest_request_url_bytes,
+            bench::images::data_url_size(dir.size("pics/small.png")) +
+                bench::images::data_url_size(dir.size("large.jpg")));
+}
+
+TEST(Jsonl, AnImageFileThatCannotBeSentNamesTheDatasetItsLineAndTheFile) {
+  const ImageDataset dir;
+  dir.write("fake.png", "GIF89a, not a PNG");
+  const std::string first = "{\"prompt\": \"fine\", \"images\": [\"large.jpg\"]}\n";
+  EXPECT_EQ(
+      open_error(dataset_of(dir, first + "{\"prompt\": \"x\", \"images\": [\"gone.png\"]}\n")),
+      dir.file("data.jsonl") + ":2: images[0]: " + dir.file("gone.png") +
+          " cannot be read: No such file or directory");
+  // Judged by its bytes: a GIF named .png is refused, whatever its name says.
+  EXPECT_EQ(open_error(dataset_of(dir, first + "\n{\"prompt\": \"x\", \"images\": "
+                                               "[\"large.jpg\", \"fake.png\"]}\n")),
+            dir.file("data.jsonl") + ":3: images[1]: " + dir.file("fake.png") +
+                " is neither a JPEG nor a PNG (it starts 47 49 46 38 39 61 2C 20)");
+}
+
+TEST(Jsonl, ImagesAreRefusedWhereTheEndpointSendsNone) {
+  const ImageDataset dir;
+  DatasetOptions options =
+      dataset_of(dir, "{\"prompt\": \"fine\"}\n{\"prompt\": \"x\", \"images\": [\"large.jpg\"]}\n");
+  options.images_refused = "only --endpoint chat sends them, not completions";
+  EXPECT_EQ(open_error(options), dir.file("data.jsonl") +
+                                     ":2: \"images\": only --endpoint chat sends them, not "
+                                     "completions");
+  // Rows without images are still fine there.
+  options = dataset_of(dir, "{\"prompt\": \"fine\", \"images\": []}\n");
+  options.images_refused = "only --endpoint chat sends them, not completions";
+  EXPECT_EQ(JsonlFile(options).size(), 1u);
+}
+
+TEST(Jsonl, EachImagesRuleHasItsOwnMessage) {
+  expect_line_error(R"({"prompt": "x", "images": "a.png"})",
+                    "\"images\" must be a list of image file paths, got string");
+  expect_line_error(R"({"prompt": "x", "images": ["a.png", 3]})",
+                    "images[1] must be a file path string, got number");
+  expect_line_error(R"({"prompt": "x", "images": [""]})", "images[0] is an empty path");
+  // Parsing a line resolves the paths against the dataset's directory and opens nothing.
+  const Prompt prompt = parse_jsonl_request(R"({"prompt": "x", "images": ["a.png", "/abs/b.jpg"]})",
+                                            "/data/set/requests.jsonl", 1, 9);
+  EXPECT_EQ(prompt.image_files, (std::vector<std::string>{"/data/set/a.png", "/abs/b.jpg"}));
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ std::vector<std::string> request_images(const ImageSpec& spec, std::uint64_t non
 std::uint64_t stream_nonce(std::uint64_t run_nonce, std::uint64_t stream);
 
 /// `messages` with `data_urls` appended as image_url parts to the last user message (whose
-/// string content becomes a text part). Unchanged when there is no user message or no URL.
-nlohmann::json with_images(nlohmann::json messages, const std::vector<std::string>& data_urls);
+/// string content becomes a text part). Unchanged when there is no user message or no URL. The
+/// URLs are moved in: a dataset's image may be megabytes.
+nlohmann::json with_images(nlohmann::json messages, std::vector<std::string> data_urls);
 
 }  // namespace bench::images

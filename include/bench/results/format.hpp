@@ -183,6 +183,10 @@ inline constexpr std::string_view host_late = "host_late";
 inline constexpr std::string_view images_per_request = "images_per_request";
 inline constexpr std::string_view image_size = "image_size";
 inline constexpr std::string_view image_format = "image_format";
+// A dataset's own images (jsonl "images"): in the config, present only when its rows name
+// some, the image files they name (a file named by two rows counts twice). The input splits
+// into text and images as with --images-per-request.
+inline constexpr std::string_view dataset_images = "dataset_images";
 // {"requests", "mean_input_tokens", "mean_text_tokens", "mean_image_tokens_estimate"}
 inline constexpr std::string_view image_input_split = "image_input_split";
 inline constexpr std::string_view mean_text_tokens = "mean_text_tokens";

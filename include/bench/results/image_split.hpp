@@ -1,9 +1,10 @@
 #pragma once
-// The input of a run with --images-per-request split into text and images. The server's usage
-// counts a request's whole input, its images' tokens included; the run's tokenizer counts the
-// text bench sent. Their difference is the images' share, an ESTIMATE: it also holds whatever
-// else the server adds to the text (the chat template's tokens). Unknown when either count is
-// unknown for any completed request (bench never pairs counts of different requests).
+// The input of a run that sent images (--images-per-request, or a dataset's image files) split
+// into text and images. The server's usage counts a request's whole input, its images' tokens
+// included; the run's tokenizer counts the text bench sent. Their difference is the images'
+// share, an ESTIMATE: it also holds whatever else the server adds to the text (the chat
+// template's tokens). Unknown when either count is unknown for any completed request (bench
+// never pairs counts of different requests).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,7 +22,7 @@ struct ImageInputSplit {
   std::optional<double> images;  // input - text: an estimate by difference
 };
 
-/// Whether the run sent images: its config has images_per_request.
+/// Whether the run sent images: its config has images_per_request or dataset_images.
 bool sent_images(const nlohmann::json& config);
 
 ImageInputSplit image_input_split(const metrics::RunSummary& summary);

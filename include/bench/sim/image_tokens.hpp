@@ -13,6 +13,7 @@
 // JPEG is refused with a 400, as vLLM refuses an image it cannot decode (vllm-project/vllm
 // pull 38253: corrupt or truncated images are a 400, not a 500).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -29,5 +30,15 @@ struct ImageTokens {
 /// refused (the 400's message).
 std::variant<ImageTokens, std::string> count_image_tokens(const nlohmann::json& messages,
                                                           std::int64_t patch_px);
+
+/// The image of one content part, as the prefix cache keys it: its tokens by the patch rule and
+/// a hash of its bytes (FNV-1a 64; vLLM keys an image by a hash of its data, its mm_hash).
+struct PartImage {
+  std::int64_t tokens = 0;
+  std::uint64_t bytes_hash = 0;
+};
+
+/// nullopt for a part that is not an image_url part of a base64 PNG or JPEG.
+std::optional<PartImage> image_of_part(const nlohmann::json& part, std::int64_t patch_px);
 
 }  // namespace bench::sim

@@ -33,6 +33,11 @@ class PrefixHasher {
   void add_marker(std::string_view marker);
   /// The words of `text`, split at whitespace as the word rule does.
   void add_text(std::string_view text);
+  /// An image of `tokens` tokens whose bytes hash to `bytes_hash`, in its place in the prompt:
+  /// vLLM fills an image's place with placeholder tokens and keys every block holding one by
+  /// the image's hash (vllm/v1/core/kv_cache_utils.py, generate_block_hash_extra_keys), so a
+  /// block that holds any of it, and every block after, matches only for the same image.
+  void add_image(std::uint64_t bytes_hash, std::int64_t tokens);
   const std::vector<std::uint64_t>& block_hashes() const { return block_hashes_; }
 
  private:
@@ -45,8 +50,10 @@ class PrefixHasher {
 };
 
 /// The block hashes of the prompt of a completion (chat: `messages`) request body; empty when
-/// the body has none the server would accept.
-std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat);
+/// the body has none the server would accept. A chat message's images count in their place,
+/// with their tokens by the patch rule of `image_patch_px` (image_tokens.hpp).
+std::vector<std::uint64_t> prompt_block_hashes(std::string_view body, bool chat,
+                                               std::int64_t image_patch_px);
 
 class PrefixCache {
  public:

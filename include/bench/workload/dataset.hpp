@@ -42,6 +42,10 @@ struct DatasetOptions {
   TraceOptions trace;                     // --trace-*: the trace dataset's (trace.hpp)
   // --multi-turn: sharegpt prompts carry their conversation's later human turns (follow_ups).
   bool follow_ups = false;
+  // Why rows may not name images (jsonl "images"), said after the row's place and "images":
+  // "only --endpoint chat sends them, not completions". Empty: they may. Not part of the
+  // config: it follows from the endpoint.
+  std::string images_refused;
 };
 
 /// The dataset's own settings, as the results' "config" records them (beside the struct, so a

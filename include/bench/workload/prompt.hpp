@@ -30,6 +30,10 @@ struct Prompt {
   // The max_tokens the dataset itself gave for this request (a jsonl line's "max_tokens");
   // output_len already holds it. nullopt when the value came from a flag or a reply's length.
   std::optional<std::int64_t> dataset_max_tokens;
+  // A jsonl row's "images": the image files sent after the user's text (image_url parts), each
+  // as the row named it, resolved against the dataset file's directory. Read when the request's
+  // body is built (images/image_file.hpp), never kept here. Empty for other rows and datasets.
+  std::vector<std::string> image_files;
   // Which shared-prefix group the request belongs to (0-based); -1 for other datasets.
   std::int64_t prefix_group = -1;
   // random-ids: the prompt as token ids, sent as "prompt": [ids] to /v1/completions (text is

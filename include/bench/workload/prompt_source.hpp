@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/workload/dataset.hpp"
+#include "bench/workload/dataset_images.hpp"
 #include "bench/workload/longest_request.hpp"
 #include "bench/workload/prompt.hpp"
 #include "bench/workload/token_prompts.hpp"
@@ -61,6 +62,10 @@ class PromptSource {
   /// (in words). nullopt where it is not known before requests are drawn (random datasets:
   /// their flags say it).
   virtual std::optional<LongestRequest> longest_request() const { return std::nullopt; }
+
+  /// The image files its rows name (a jsonl file's "images"), checked when it was opened; none
+  /// for every other dataset (--images-per-request's random images are the driver's).
+  virtual DatasetImages images() const { return {}; }
 };
 
 /// Opens the dataset the options name. `options.count`, when given, is the number of requests

@@ -114,6 +114,9 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
   driver.images = plan.images;
   driver.image_nonce = plan.image_nonce;
+  if (prepared.prompts != nullptr) {
+    driver.largest_image_url_bytes = prepared.prompts->images().largest_request_url_bytes;
+  }
   if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
   if (schedule != nullptr) {
     driver.schedule = schedule;
@@ -199,6 +202,10 @@ json point_config(const RunPlan& plan, const PreparedRun& prepared) {
   const auto offsets =
       prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
   if (offsets != nullptr) config["trace_rows"] = offsets->size();
+  // A dataset's image files (jsonl "images"): the input then splits into text and images.
+  if (prepared.prompts != nullptr && prepared.prompts->images().any()) {
+    config[results::key::dataset_images] = prepared.prompts->images().files;
+  }
   // --server-metrics: the URLs scraped, never with their passwords.
   json scraped = nullptr;
   if (plan.server.metrics) {

@@ -12,6 +12,7 @@
 
 #include "bench/app/plan/workload_fingerprint.hpp"
 #include "bench/cli/values.hpp"
+#include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
@@ -39,6 +40,12 @@ workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   dataset.output_len = options.output_len;
   dataset.seed = options.seed;
   dataset.follow_ups = options.multi_turn.enabled;
+  // As --images-per-request: image parts are chat's (the Responses API's input_image parts are
+  // not sent, a completions prompt has none).
+  if (!protocol::produces(options.endpoint, metrics::Figure::images)) {
+    dataset.images_refused = fmt::format("only --endpoint chat sends them, not {}",
+                                         protocol::endpoint_name(options.endpoint));
+  }
   return dataset;
 }
 

@@ -1,9 +1,11 @@
 #include "bench/app/point/request_driver.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "bench/images/image_file.hpp"
 #include "bench/images/image_parts.hpp"
 
 namespace bench::app {
@@ -107,10 +109,28 @@ std::string session_id(std::uint64_t seed, std::uint64_t stream, std::uint64_t s
   return fmt::format("bench-{:08x}-{}-{}", seed, stream, session);
 }
 
+// The image data URLs of a chat request: the dataset row's own files (each read whole, once,
+// here), then --images-per-request's fresh random ones.
+std::vector<std::string> request_image_urls(const workload::Prompt& prompt,
+                                            const images::ImageSpec& random, std::uint64_t nonce,
+                                            std::uint64_t number) {
+  std::vector<std::string> urls;
+  for (const std::string& file : prompt.image_files) {
+    urls.push_back(images::image_file_data_url(file));
+  }
+  if (random.enabled()) {
+    for (std::string& url : images::request_images(random, nonce, number)) {
+      urls.push_back(std::move(url));
+    }
+  }
+  return urls;
+}
+
 // The body of a prompt: chat gets the dataset's messages (or a system and a user message),
-// with --images-per-request's fresh images after the user's text; completions one prompt. Each
-// copy of the maker owns its request options, so the feed's producer and the event loop never
-// share one. Encoding the images is the costly part, and it runs here, on the feed's producer.
+// with the row's image files and --images-per-request's fresh images after the user's text;
+// completions one prompt. Each copy of the maker owns its request options, so the feed's
+// producer and the event loop never share one. Reading and encoding the images is the costly
+// part, and it runs here, on the feed's producer.
 BodyMaker body_maker(const DriverPlan& plan) {
   return [request = plan.request, images = plan.images,
           nonce = images::stream_nonce(plan.image_nonce, plan.prompt_stream)](
@@ -123,9 +143,9 @@ BodyMaker body_maker(const DriverPlan& plan) {
       return protocol::build_request_body(request, workload::completion_prompt(prompt));
     }
     nlohmann::json messages = workload::chat_messages(prompt);
-    if (images.enabled()) {
-      messages =
-          images::with_images(std::move(messages), images::request_images(images, nonce, number));
+    if (images.enabled() || !prompt.image_files.empty()) {
+      messages = images::with_images(std::move(messages),
+                                     request_image_urls(prompt, images, nonce, number));
     }
     return protocol::build_chat_request_body(request, messages);
   };

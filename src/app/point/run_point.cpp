@@ -80,6 +80,22 @@ std::size_t measured_of(const PointPlan& plan, const RequestShare& share) {
 }
 
 constexpr std::size_t kMaxLookahead = 4096;
+// Image data URLs a thread's bodies built ahead may hold: a dataset of large images (a row of
+// 10 MiB photos) then builds fewer ahead rather than filling memory with bodies waiting to be
+// sent (the loop builds any it runs short of, and the self-check says so).
+constexpr std::uint64_t kImageUrlBytesAhead = std::uint64_t{128} << 20;
+
+// Bodies ready for a whole opening burst of a thread's slots, and some to spare; the cap
+// bounds memory at very high concurrency, and the image budget with a dataset's large images.
+std::size_t lookahead_of(std::int64_t concurrency, std::uint64_t largest_image_url_bytes) {
+  std::size_t lookahead =
+      std::min<std::size_t>(static_cast<std::size_t>(concurrency) + 64, kMaxLookahead);
+  if (largest_image_url_bytes > 0) {
+    lookahead = std::min<std::size_t>(
+        lookahead, std::max<std::uint64_t>(2, kImageUrlBytesAhead / largest_image_url_bytes));
+  }
+  return lookahead;
+}
 
 // Threads open their connections one after another; the burst's time is their sum.
 void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
@@ -113,10 +129,7 @@ class Worker final : public RecordSink {
     driver.first = requests.first;
     driver.stride = requests.stride;
     driver.measured_requests = measured_of(plan, requests);
-    // Bodies ready for a whole opening burst of this thread's slots, and some to spare; the
-    // cap bounds memory at very high concurrency (the loop builds any it runs short of).
-    driver.lookahead =
-        std::min<std::size_t>(static_cast<std::size_t>(engine.concurrency) + 64, kMaxLookahead);
+    driver.lookahead = lookahead_of(engine.concurrency, driver.largest_image_url_bytes);
     driver.early_stop = &early_stop;
     if (driver.sessions) {
       // Sessions are dealt whole, like requests: thread i of shard I opens the sessions k

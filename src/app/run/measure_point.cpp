@@ -97,10 +97,12 @@ results::LengthCheck check_lengths(const RunPlan& plan, const PreparedRun& prepa
     }
   }
   const bool all_usage = summary.completed > 0;
-  // With --images-per-request the server's count holds the images' tokens, which no requested
-  // length does: the input check cannot be made (null), and the text + images line shows the
-  // split instead (results/image_split.hpp).
-  if (all_usage && summary.input_tokens_from_usage == summary.completed && !plan.images.enabled()) {
+  // With images (--images-per-request, a dataset's files) the server's count holds the images'
+  // tokens, which no requested length does: the input check cannot be made (null), and the
+  // text + images line shows the split instead (results/image_split.hpp).
+  const bool images =
+      plan.images.enabled() || (prepared.prompts != nullptr && prepared.prompts->images().any());
+  if (all_usage && summary.input_tokens_from_usage == summary.completed && !images) {
     figures.server_prompt_tokens = summary.mean_prompt_tokens;
   }
   figures.requested_output = summary.mean_requested_output_len;

@@ -69,6 +69,9 @@ struct DriverPlan {
   // stream and the request number.
   images::ImageSpec images;
   std::uint64_t image_nonce = 0;
+  // The most bytes of image data URLs one of the dataset's requests carries (its row's image
+  // files, workload/dataset_images.hpp); 0: none. Bounds how many bodies are built ahead.
+  std::uint64_t largest_image_url_bytes = 0;
   // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
   std::optional<std::int64_t> output_len_override;
   std::size_t lookahead = 64;  // request bodies made ahead at most
