@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -40,6 +41,30 @@ FeedPlan plan_for(const bench::workload::PromptSource& source) {
     return body_of(prompt, request);
   };
   return plan;
+}
+
+// A body that cannot be made (an image file gone mid-run, the server's tokenizer failing) ends
+// the producer, not the process: the caller meets the error when it builds that request itself.
+TEST(PromptFeed, ABodyThatCannotBeMadeIsTheCallersErrorNotTheProducersCrash) {
+  const auto source = random_source();
+  FeedPlan plan = plan_for(*source);
+  plan.lookahead = 4;
+  plan.make_body = [](const bench::workload::Prompt& prompt, std::uint64_t request) {
+    if (request >= 6) throw std::runtime_error("images[0]: a.png cannot be read");
+    return body_of(prompt, request);
+  };
+  PromptFeed feed(plan);
+  for (std::uint64_t request = 0; request < 6; ++request) EXPECT_EQ(feed.take().request, request);
+  EXPECT_THROW(
+      {
+        try {
+          feed.take();
+        } catch (const std::runtime_error& error) {
+          EXPECT_STREQ(error.what(), "images[0]: a.png cannot be read");
+          throw;
+        }
+      },
+      std::runtime_error);
 }
 
 TEST(PromptFeed, GivesTheFeedsRequestsInOrderWithTheirStreamsPrompts) {

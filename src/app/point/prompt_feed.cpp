@@ -65,10 +65,19 @@ void PromptFeed::produce() {
       if (stopping_) return;
       ordinal = next_to_take_ + ready_.size();
     }
-    PreparedRequest built = prepare(ordinal, plan_.make_body);  // the costly part, unlocked
+    std::optional<PreparedRequest> built;
+    try {
+      built = prepare(ordinal, plan_.make_body);  // the costly part, unlocked
+    } catch (...) {
+      // A body that cannot be made (a dataset's file gone mid-run, the server's tokenizer
+      // failing) must not end the process from this thread: the producer stops, and the
+      // caller, building that request itself, meets the same error on its own thread, where
+      // the run ends in one line.
+      return;
+    }
     const std::lock_guard<std::mutex> lock(mutex_);
     // Keep it only if the caller has not gone past it (building it itself meanwhile).
-    if (ordinal == next_to_take_ + ready_.size()) ready_.push_back(std::move(built));
+    if (ordinal == next_to_take_ + ready_.size()) ready_.push_back(std::move(*built));
   }
 }
 
