@@ -88,15 +88,15 @@ void MultiTurnAccumulator::add_turn(const RequestRecord& record) {
 }
 
 void MultiTurnAccumulator::add_session(const SessionOutcome& session) {
-  ++started_;
-  turns_completed_ += session.turns_completed;
+  ++sessions_.started;
+  sessions_.turns_completed += session.turns_completed;
   if (session.completed) {
-    ++completed_;
+    ++sessions_.completed;
     session_ms_.add(ns_to_ms(session.duration_ns));
   } else if (session.failed) {
-    ++failed_;
+    ++sessions_.failed;
   } else {
-    ++unfinished_;
+    ++sessions_.unfinished;
   }
 }
 
@@ -119,11 +119,7 @@ void MultiTurnAccumulator::merge(MultiTurnAccumulator&& other) {
     mine.input_tokens += theirs.input_tokens;
     mine.cache.merge(theirs.cache);
   }
-  started_ += other.started_;
-  completed_ += other.completed_;
-  failed_ += other.failed_;
-  unfinished_ += other.unfinished_;
-  turns_completed_ += other.turns_completed_;
+  sessions_ += other.sessions_;
   session_ms_.merge(other.session_ms_);
 }
 
@@ -152,11 +148,7 @@ MultiTurnSummary MultiTurnAccumulator::summarize() {
     figures.mean_cached_input_tokens = mean_or_unknown(band.cache.cached, band.cache.known);
     out.by_context.push_back(std::move(figures));
   }
-  out.sessions_started = started_;
-  out.sessions_completed = completed_;
-  out.sessions_failed = failed_;
-  out.sessions_unfinished = unfinished_;
-  out.turns_completed = turns_completed_;
+  out.sessions = sessions_;
   out.session_duration_ms = session_ms_.summarize();
   return out;
 }

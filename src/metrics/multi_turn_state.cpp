@@ -19,11 +19,7 @@ MultiTurnState MultiTurnAccumulator::state() const {
     out.bands.push_back({band.completed, band.input_tokens, band.cache.cached, band.cache.computed,
                          band.cache.known, band.ttft_ms.state()});
   }
-  out.sessions_started = started_;
-  out.sessions_completed = completed_;
-  out.sessions_failed = failed_;
-  out.sessions_unfinished = unfinished_;
-  out.turns_completed = turns_completed_;
+  out.sessions = sessions_;
   out.session_duration_ms = session_ms_.state();
   return out;
 }
@@ -49,11 +45,7 @@ std::optional<MultiTurnAccumulator> MultiTurnAccumulator::from_state(const Multi
         Band{saved.completed, std::move(*ttft_ms), saved.input_tokens_sum,
              CacheSums{saved.cached_tokens_sum, saved.computed_tokens_sum, saved.cache_known}});
   }
-  out.started_ = state.sessions_started;
-  out.completed_ = state.sessions_completed;
-  out.failed_ = state.sessions_failed;
-  out.unfinished_ = state.sessions_unfinished;
-  out.turns_completed_ = state.turns_completed;
+  out.sessions_ = state.sessions;
   return out;
 }
 

@@ -79,11 +79,11 @@ json multi_turn_json(const metrics::MultiTurnSummary& summary) {
   }
   json out = {{key::by_turn, std::move(by_turn)},
               {key::by_context, by_context_json(summary.by_context)},
-              {key::sessions_started, summary.sessions_started},
-              {key::sessions_completed, summary.sessions_completed},
-              {key::sessions_failed, summary.sessions_failed},
-              {key::sessions_unfinished, summary.sessions_unfinished},
-              {key::turns_completed, summary.turns_completed}};
+              {key::sessions_started, summary.sessions.started},
+              {key::sessions_completed, summary.sessions.completed},
+              {key::sessions_failed, summary.sessions.failed},
+              {key::sessions_unfinished, summary.sessions.unfinished},
+              {key::turns_completed, summary.sessions.turns_completed}};
   put_three(out, key::session_duration, summary.session_duration_ms);
   return out;
 }
@@ -107,8 +107,8 @@ std::vector<std::string> multi_turn_lines(const metrics::MultiTurnSummary& summa
   lines.push_back(fmt::format(
       "Sessions: {} started, {} completed, {} ended by a failed turn, {} cut short by the "
       "run's end; {} turns completed",
-      summary.sessions_started, summary.sessions_completed, summary.sessions_failed,
-      summary.sessions_unfinished, summary.turns_completed));
+      summary.sessions.started, summary.sessions.completed, summary.sessions.failed,
+      summary.sessions.unfinished, summary.sessions.turns_completed));
   const metrics::Distribution& d = summary.session_duration_ms;
   lines.push_back(fmt::format("Session duration (ms, completed): mean {}  p50 {}  p99 {}",
                               ms_or_dash(d, d.mean), ms_or_dash(d, d.median),

@@ -210,11 +210,7 @@ metrics::AccumulatorState state_from(const json& in) {
 // The session counts of a multi-turn state, by name: the one list both ways use.
 template <typename State, typename Visit>
 void visit_sessions(State& s, Visit&& visit) {
-  visit("started", s.sessions_started);
-  visit("completed", s.sessions_completed);
-  visit("failed", s.sessions_failed);
-  visit("unfinished", s.sessions_unfinished);
-  visit("turns_completed", s.turns_completed);
+  metrics::SessionCounts::visit(s.sessions, visit);
 }
 
 json turn_json(const metrics::MultiTurnState::Turn& turn) {

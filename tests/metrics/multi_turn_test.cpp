@@ -106,11 +106,11 @@ TEST(MultiTurnAccumulator, CountsSessionsByHowTheyEndedAndTimesTheCompletedOnes)
   sessions.add_session({false, true, 1, 9'000'000});
   sessions.add_session({false, false, 2, 9'000'000});
   const auto summary = sessions.summarize();
-  EXPECT_EQ(summary.sessions_started, 4);
-  EXPECT_EQ(summary.sessions_completed, 2);
-  EXPECT_EQ(summary.sessions_failed, 1);
-  EXPECT_EQ(summary.sessions_unfinished, 1);
-  EXPECT_EQ(summary.turns_completed, 9);
+  EXPECT_EQ(summary.sessions.started, 4);
+  EXPECT_EQ(summary.sessions.completed, 2);
+  EXPECT_EQ(summary.sessions.failed, 1);
+  EXPECT_EQ(summary.sessions.unfinished, 1);
+  EXPECT_EQ(summary.sessions.turns_completed, 9);
   EXPECT_DOUBLE_EQ(summary.session_duration_ms.mean, 3);
   EXPECT_EQ(summary.session_duration_ms.count, 2);
 }
@@ -177,11 +177,11 @@ void expect_same(const bench::metrics::MultiTurnSummary& a,
                      b.by_context[i].mean_cached_input_tokens);
     expect_same(a.by_context[i].ttft_ms, b.by_context[i].ttft_ms);
   }
-  EXPECT_EQ(a.sessions_started, b.sessions_started);
-  EXPECT_EQ(a.sessions_completed, b.sessions_completed);
-  EXPECT_EQ(a.sessions_failed, b.sessions_failed);
-  EXPECT_EQ(a.sessions_unfinished, b.sessions_unfinished);
-  EXPECT_EQ(a.turns_completed, b.turns_completed);
+  EXPECT_EQ(a.sessions.started, b.sessions.started);
+  EXPECT_EQ(a.sessions.completed, b.sessions.completed);
+  EXPECT_EQ(a.sessions.failed, b.sessions.failed);
+  EXPECT_EQ(a.sessions.unfinished, b.sessions.unfinished);
+  EXPECT_EQ(a.sessions.turns_completed, b.sessions.turns_completed);
   expect_same(a.session_duration_ms, b.session_duration_ms);
 }
 
@@ -216,7 +216,7 @@ TEST(MultiTurnAccumulator, ShardsRestoredFromTheirStatesMergeAsTheirThreadsWould
   expect_same(summary, direct.summarize());
   EXPECT_EQ(summary.by_context.size(), 2u);  // 100 and 140 tokens, then 180
   EXPECT_GE(summary.by_turn.at(1).mean_cached_input_tokens, 0);
-  EXPECT_EQ(summary.sessions_started, 2 * (16 + 2));
+  EXPECT_EQ(summary.sessions.started, 2 * (16 + 2));
   EXPECT_EQ(summary.by_turn.at(0).requests, 2 * 17 + 1);
   EXPECT_EQ(summary.by_turn.at(1).requests, 2 * 18);
 }

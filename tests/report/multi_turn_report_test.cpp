@@ -24,10 +24,10 @@ bench::metrics::MultiTurnSummary three_turns() {
   turns.by_turn = {first, second, third};
   turns.by_context = {{0, 128, 8, report_test::distribution(40), 64.0, 0.0},
                       {128, 256, 8, report_test::distribution(41), 144.0, 48.0}};
-  turns.sessions_started = 8;
-  turns.sessions_completed = 6;
-  turns.sessions_failed = 2;
-  turns.turns_completed = 22;
+  turns.sessions.started = 8;
+  turns.sessions.completed = 6;
+  turns.sessions.failed = 2;
+  turns.sessions.turns_completed = 22;
   turns.session_duration_ms = report_test::distribution(650);
   return turns;
 }

@@ -167,9 +167,9 @@ TEST(ShardState, MultiTurnStateRoundTripsExactValuesAndHistograms) {
     EXPECT_EQ(back.turns[1].completed, 9);
     EXPECT_EQ(back.turns[1].input_tokens_known, 8);  // k = 4 had no count, k = 7 failed
     EXPECT_DOUBLE_EQ(back.turns[1].input_tokens_sum, 8 * 100);
-    EXPECT_EQ(back.sessions_started, 12);
-    EXPECT_EQ(back.sessions_failed, 1);
-    EXPECT_EQ(back.turns_completed, 33);
+    EXPECT_EQ(back.sessions.started, 12);
+    EXPECT_EQ(back.sessions.failed, 1);
+    EXPECT_EQ(back.sessions.turns_completed, 33);
     EXPECT_EQ(written["turns"][0]["ttft_ms"]["exact"], budget > 4);
     EXPECT_EQ(written["session_duration_ms"]["exact"], budget > 4);
   }

@@ -15,6 +15,7 @@
 #include "bench/metrics/percentile.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/metrics/sample_budget.hpp"
+#include "bench/metrics/session_counts.hpp"
 
 namespace bench::metrics {
 
@@ -54,11 +55,7 @@ std::pair<std::int64_t, std::int64_t> context_band_bounds(std::size_t band);
 struct MultiTurnSummary {
   std::vector<TurnFigures> by_turn;            // turn 1, 2, ... up to the longest session's
   std::vector<ContextBandFigures> by_context;  // the bands that hold a turn, shortest first
-  std::int64_t sessions_started = 0;           // sessions whose first turn was sent
-  std::int64_t sessions_completed = 0;         // every turn succeeded
-  std::int64_t sessions_failed = 0;            // a failed turn ended them
-  std::int64_t sessions_unfinished = 0;        // the run's end (or a stop) cut them short
-  std::int64_t turns_completed = 0;            // successful turns of all sessions
+  SessionCounts sessions;                      // how they ended
   Distribution session_duration_ms;            // completed sessions: first send -> last turn's end
 };
 
@@ -120,7 +117,7 @@ class MultiTurnAccumulator {
   std::shared_ptr<SampleBudget> budget_;
   std::vector<Turn> turns_;
   std::vector<Band> bands_;
-  std::int64_t started_ = 0, completed_ = 0, failed_ = 0, unfinished_ = 0, turns_completed_ = 0;
+  SessionCounts sessions_;
   LatencyDistribution session_ms_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/metrics/accumulator_state.hpp"
+#include "bench/metrics/session_counts.hpp"
 
 namespace bench::metrics {
 
@@ -35,8 +36,7 @@ struct MultiTurnState {
   };
   std::vector<Turn> turns;
   std::vector<Band> bands;
-  std::int64_t sessions_started = 0, sessions_completed = 0, sessions_failed = 0;
-  std::int64_t sessions_unfinished = 0, turns_completed = 0;
+  SessionCounts sessions;
   DistributionState session_duration_ms;  // of the completed sessions
 };
 
