@@ -15,7 +15,7 @@
 namespace bench::testing {
 
 struct StreamFacts {
-  bool ok = false;  // status 200
+  bool ok = false;  // status 200, and no error event in its stream
   std::int64_t prompt_tokens = 0;
   std::int64_t completion_tokens = 0;
   std::optional<std::int64_t> cached_tokens;  // as bench's rule: details, cache_n, prompt_n
@@ -118,8 +118,13 @@ inline bool has_running_usage(const std::vector<nlohmann::json>& events) {
 
 inline StreamFacts stream_facts(const wire::Exchange& exchange) {
   StreamFacts facts;
-  facts.ok = exchange.status == 200;
   facts.end_ns = exchange.reads.empty() ? 0 : exchange.reads.back().at_ns;
+  // A 200 whose stream carries an error event (TGI refuses a streamed request that way) is a
+  // failure too.
+  facts.ok = exchange.status == 200;
+  for (const auto& event : data_events(dechunk(exchange.response))) {
+    if (event.contains("error") && !event["error"].is_null()) facts.ok = false;
+  }
   if (!facts.ok) return facts;
   // The time of each event is that of the read that completed it.
   std::size_t seen = 0;

@@ -458,6 +458,32 @@ chunk and one read.
             [(500 * US, info)])
 
 
+def build_tgi_error():
+    error = compact({
+        "error": "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. "
+                 "Given: 4000 `inputs` tokens and 200 `max_new_tokens`",
+        "error_type": "validation"})
+    evts = [b"data:" + error + b"\n\n", b"data:[DONE]\n\n"]
+    head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
+            b"transfer-encoding: chunked\r\ndate: Sat, 05 Dec 2026 12:00:00 GMT\r\n\r\n")
+    rec = Recording("tgi-error-in-stream", """
+# TGI: a streamed request refused after its 200, the error an event of the stream
+
+Built from TGI's source, not captured: a streamed request is validated inside its stream
+(`router/src/server.rs`, `generate_stream_internal`: `infer.generate_stream` runs in the
+`async_stream`), so the response is already `200 OK` when validation refuses it; the refusal
+comes as an event, `impl From<InferError> for Event`: `{"error": MESSAGE, "error_type":
+"validation"}`, and the chat stream still ends with `[DONE]` (`chat_completions` chains it after
+the stream). The message is `ValidationError::MaxTotalTokens`'s. Every request sent to this
+recording fails though its status is 200: a client must count it failed, not completed.
+Head as tgi-chat-usage. Times: not measured: the error 2 ms after the request, `[DONE]` 20 us
+later, the terminal chunk 20 us after that.
+""")
+    body = (b'{"model":"tgi","messages":[{"role":"user","content":"(4000 tokens)"}],'
+            b'"max_tokens":200,"stream":true}')
+    rec.add("POST", "/v1/chat/completions", body, head, sse_reads(evts, 2 * MS, 20 * US))
+
+
 def go_stream_head():
     # Go's net/http for a handler that set Content-Type and flushes (gin's c.Stream): header
     # names canonical and sorted, chunked.
@@ -633,5 +659,6 @@ if __name__ == "__main__":
     build_vllm()
     build_sglang()
     build_tgi()
+    build_tgi_error()
     build_ollama()
     build_openai()
