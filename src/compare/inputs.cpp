@@ -1,4 +1,5 @@
-// What `bench compare` reads: the two results files and the --fail-on-regression thresholds.
+// What `bench compare` reads besides the two results files (results::read_results_file): the
+// --fail-on-regression thresholds.
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -7,18 +8,9 @@
 
 #include "bench/compare/compare.hpp"
 #include "bench/results/compat.hpp"
-#include "bench/results/read_file.hpp"
 #include "bench/util/text.hpp"
 
 namespace bench::compare {
-std::variant<nlohmann::json, CompareError> load_results(const std::string& path) {
-  auto file = results::read_results_file(path);
-  if (auto* error = std::get_if<results::FormatError>(&file)) {
-    return CompareError{std::move(error->message)};
-  }
-  return std::move(std::get<results::ResultsFile>(file).results);
-}
-
 std::variant<double, CompareError> parse_threshold(std::string_view flag, std::string_view text) {
   const std::string_view trimmed = util::trim(text);
   const bool percent = trimmed.ends_with('%');

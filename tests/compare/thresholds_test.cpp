@@ -12,6 +12,7 @@
 
 #include "bench/compare/compare.hpp"
 #include "bench/results/compat.hpp"
+#include "bench/results/read_file.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "compare_helpers.hpp"
 #include "results_fixtures.hpp"
@@ -23,6 +24,15 @@ using bench::compare::CompareError;
 using bench::compare::Thresholds;
 using bench::compare::Verdict;
 using nlohmann::json;
+
+// A results file as every command reads it (results::read_results_file), or its refusal.
+std::variant<json, CompareError> load(const std::string& path) {
+  auto file = bench::results::read_results_file(path);
+  if (auto* error = std::get_if<bench::results::FormatError>(&file)) {
+    return CompareError{error->message};
+  }
+  return std::get<bench::results::ResultsFile>(file).results;
+}
 
 Thresholds parsed_thresholds(const std::string& text) {
   auto result = bench::compare::parse_thresholds("--fail-on-regression", text);
@@ -142,7 +152,7 @@ TEST(CompareCompatFiles, AJsonCompatFileIsReadByItsOwnDefinitions) {
   for (const auto compat : {bench::results::Compat::sglang, bench::results::Compat::vllm}) {
     const bench::testing::TempFile file("compat.json",
                                         bench::results::compat_view(native, compat).dump());
-    auto loaded = bench::compare::load_results(file.path());
+    auto loaded = load(file.path());
     ASSERT_TRUE(std::holds_alternative<json>(loaded)) << std::get<CompareError>(loaded).message;
     const json& read = std::get<json>(loaded);
     EXPECT_EQ(read, native);  // the view taken off again, key for key
@@ -157,7 +167,7 @@ TEST(CompareCompatFiles, AViewThatCannotBeReadSoIsRefusedNamingWhy) {
   json unknown = bench::testing::compare_fixture("run_c4.json");
   unknown["json_compat"] = "genai-perf";
   const bench::testing::TempFile odd("odd.json", unknown.dump());
-  auto loaded = bench::compare::load_results(odd.path());
+  auto loaded = load(odd.path());
   ASSERT_TRUE(std::holds_alternative<CompareError>(loaded));
   EXPECT_EQ(std::get<CompareError>(loaded).message,
             odd.path() +
@@ -167,7 +177,7 @@ TEST(CompareCompatFiles, AViewThatCannotBeReadSoIsRefusedNamingWhy) {
   json stripped = bench::results::compat_view(four_token_chunks(), bench::results::Compat::sglang);
   stripped.erase("p99_itl_per_token_ms");
   const bench::testing::TempFile partial("partial.json", stripped.dump());
-  loaded = bench::compare::load_results(partial.path());
+  loaded = load(partial.path());
   ASSERT_TRUE(std::holds_alternative<CompareError>(loaded));
   EXPECT_NE(std::get<CompareError>(loaded).message.find(
                 "a --json-compat sglang file whose p99_itl_ms is per chunk, without "

@@ -114,11 +114,6 @@ std::variant<Comparison, CompareError> compare(const nlohmann::json& base,
                                                const nlohmann::json& next,
                                                const CompareOptions& options = {});
 
-/// Reads a results file as every reader does (results::read_results_file: a --json-compat
-/// view is read back as bench's keys). Errors name the path: cannot be opened, is not JSON, a
-/// view that cannot be read so, not a results object.
-std::variant<nlohmann::json, CompareError> load_results(const std::string& path);
-
 /// --fail-on-regression's value as a fraction. "5%" is five percent (0.05); a bare number is
 /// a fraction ("0.05" is also five percent) and must be at most 1, so that "5" (meant as 5%,
 /// read as 500%) is refused rather than silently letting everything pass. "0" fails on any
