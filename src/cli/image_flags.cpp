@@ -38,7 +38,8 @@ void finish_image_flags(const CLI::App& app, RunOptions& run, const RawImageFlag
   }
   if (!protocol::produces(run.endpoint, metrics::Figure::images)) {
     throw UsageError(fmt::format(
-        "--images-per-request: applies to --endpoint chat, not {} (a prompt has no image parts)",
+        "--images-per-request: applies to --endpoint {}, not {} (a prompt has no image parts)",
+        protocol::endpoints_producing(metrics::Figure::images),
         protocol::endpoint_name(run.endpoint)));
   }
   if (run.multi_turn.enabled) {

@@ -104,17 +104,6 @@ json read_response_format(const std::string& value) {
   return format;
 }
 
-// "chat or responses": the endpoints that can produce `figure`, from the endpoint table.
-std::string endpoints_producing(metrics::Figure figure) {
-  std::string names;
-  for (const protocol::EndpointSpec& spec : protocol::endpoints()) {
-    if (!spec.figures.has(figure)) continue;
-    if (!names.empty()) names += " or ";
-    names += spec.name;
-  }
-  return names;
-}
-
 }  // namespace
 
 void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
@@ -142,7 +131,7 @@ void finish_tool_flags(RunOptions& run, const RawToolFlags& raw) {
                        : !raw.tool_choice.empty() ? "--tool-choice"
                                                   : "--response-format";
     throw UsageError(fmt::format("{}: applies to --endpoint {}, not {}", flag,
-                                 endpoints_producing(metrics::Figure::tool_calls),
+                                 protocol::endpoints_producing(metrics::Figure::tool_calls),
                                  protocol::endpoint_name(run.endpoint)));
   }
   std::set<std::string> names;

@@ -77,7 +77,7 @@ constexpr std::array kEndpoints = {
         .interpret = interpret_responses_event,
         .usage = kResponsesUsage,
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
-                    Figure::reasoning, Figure::tool_calls},
+                    Figure::reasoning, Figure::tool_calls, Figure::images},
     },
 };
 
@@ -109,6 +109,16 @@ bool takes_messages(Endpoint endpoint) {
 
 bool produces(Endpoint endpoint, metrics::Figure figure) {
   return endpoint_spec(endpoint).figures.has(figure);
+}
+
+std::string endpoints_producing(metrics::Figure figure) {
+  std::string names;
+  for (const EndpointSpec& spec : kEndpoints) {
+    if (!spec.figures.has(figure)) continue;
+    if (!names.empty()) names += " or ";
+    names += spec.name;
+  }
+  return names;
 }
 
 }  // namespace bench::protocol

@@ -160,6 +160,31 @@ void read_responses_delta(const json& event, std::string_view type, Chunk& chunk
   }
 }
 
+// Chat's messages as the Responses API's input: a content part {"type": "text"} is
+// "input_text", and {"type": "image_url", "image_url": {"url"}} is {"type": "input_image",
+// "image_url": URL} (OpenAI's Responses API reference, input content); string content and every
+// other field are kept.
+json responses_input(const json& messages) {
+  json input = messages;
+  if (!input.is_array()) return input;
+  for (json& message : input) {
+    if (!message.is_object()) continue;
+    const auto content = message.find("content");
+    if (content == message.end() || !content->is_array()) continue;
+    for (json& part : *content) {
+      const std::string type = part.is_object() ? part.value("type", "") : "";
+      if (type == "text") {
+        part["type"] = "input_text";
+      } else if (type == "image_url") {
+        const json& image = part["image_url"];
+        json url = image.is_object() ? image.value("url", json()) : image;
+        part = json{{"type", "input_image"}, {"image_url", std::move(url)}};
+      }
+    }
+  }
+  return input;
+}
+
 }  // namespace
 
 std::string responses_prompt_body(const RequestOptions& options, std::string_view prompt) {
@@ -169,7 +194,7 @@ std::string responses_prompt_body(const RequestOptions& options, std::string_vie
 
 std::string responses_messages_body(const RequestOptions& options, const json& messages) {
   json body = json::object();
-  body["input"] = messages;
+  body["input"] = responses_input(messages);
   return finish_responses_body(options, body);
 }
 

@@ -29,6 +29,26 @@ json chat_tool_choice(const json& choice) {
   return choice;
 }
 
+// An input message's content parts in chat's names: "input_text" and "output_text" are "text",
+// and {"type": "input_image", "image_url": URL} is {"type": "image_url", "image_url": {"url":
+// URL}}, so the chat path counts and caches an image as it does chat's.
+json chat_message(json message) {
+  if (!message.is_object()) return message;
+  const auto content = message.find("content");
+  if (content == message.end() || !content->is_array()) return message;
+  for (json& part : *content) {
+    const std::string type = part.is_object() ? part.value("type", "") : "";
+    if (type == "input_text" || type == "output_text") {
+      part["type"] = "text";
+    } else if (type == "input_image") {
+      const json& image = part["image_url"];
+      json url = image.is_object() ? image.value("url", json()) : image;
+      part = json{{"type", "image_url"}, {"image_url", {{"url", std::move(url)}}}};
+    }
+  }
+  return message;
+}
+
 }  // namespace
 
 ResponsesAsChat chat_body_of_responses(std::string_view body) {
@@ -45,8 +65,12 @@ ResponsesAsChat chat_body_of_responses(std::string_view body) {
   }
   json chat = parsed;
   chat.erase("input");
-  chat["messages"] =
-      input->is_string() ? json::array({{{"role", "user"}, {"content", *input}}}) : *input;
+  chat["messages"] = json::array();
+  if (input->is_string()) {
+    chat["messages"].push_back({{"role", "user"}, {"content", *input}});
+  } else {
+    for (const json& message : *input) chat["messages"].push_back(chat_message(message));
+  }
   chat.erase("max_output_tokens");
   if (const auto max = parsed.find("max_output_tokens"); max != parsed.end()) {
     chat["max_tokens"] = *max;

@@ -104,8 +104,6 @@ TEST(Endpoints, ResponsesMultiTurnSendsTheHistoryChatSends) {
 
 TEST(Endpoints, ResponsesRefusesWhatItCannotCarryBeforeAnythingIsSent) {
   const bench::testing::UsageErrorCases cases = {
-      {{"--endpoint", "responses", "--images-per-request", "1"},
-       "--images-per-request: applies to --endpoint chat, not responses"},
       {{"--endpoint", "responses", "--dataset", "random-ids"}, "--dataset random-ids"},
   };
   bench::sim::SimServer server({});

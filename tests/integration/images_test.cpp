@@ -101,6 +101,28 @@ TEST(Images, TwoSizesDifferByExactlyThePatchRulesImageTokens) {
   EXPECT_EQ(small["config"]["image_format"], "jpeg");
 }
 
+// The Responses API carries the same images as input_image parts: the server counts what it
+// counts for chat.
+TEST(Images, TheResponsesApiSendsTheImagesChatSends) {
+  bench::sim::SimOptions options;
+  options.ttft_ms = 5;
+  options.tpot_ms = 1;
+  options.time_scale = 10;
+  bench::sim::SimServer server(options);
+  std::vector<std::string> args = image_args(server.base_url(), "140x140");
+  *(std::find(args.begin(), args.end(), "--endpoint") + 1) = "responses";
+  const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const json responses = json::parse(result.out);
+  const json chat = run_on_sim("140x140");
+  EXPECT_EQ(responses["endpoint"], "responses");
+  EXPECT_EQ(responses["completed"], 6);
+  // 16 words of text and a 10 x 10 patch image, as chat's.
+  EXPECT_DOUBLE_EQ(responses["mean_prompt_tokens"].get<double>(), 16.0 + 100.0);
+  EXPECT_EQ(responses["mean_prompt_tokens"], chat["mean_prompt_tokens"]);
+  EXPECT_EQ(responses["image_input_split"]["mean_input_tokens"], 116.0);
+}
+
 TEST(Images, WithATokenizerTheInputSplitsIntoTextAndAnImageEstimate) {
   const json run = run_on_sim("140x140", {"--tokenizer", "server"});
   ASSERT_TRUE(run.is_object());
@@ -188,7 +210,7 @@ TEST(Images, ImageFlagsAreUsageErrorsWithCompletionsAndNothingIsSent) {
   bench::sim::SimServer server({});
   const bench::testing::UsageErrorCases cases = {
       {{"--endpoint", "completions", "--images-per-request", "1"},
-       "--images-per-request: applies to --endpoint chat"},
+       "--images-per-request: applies to --endpoint chat or responses, not completions"},
       {{"--image-size", "64x64"}, "--image-size: needs --images-per-request"},
       {{"--images-per-request", "1", "--image-size", "64"}, "--image-size: '64' is not WxH"},
       {{"--images-per-request", "1", "--image-format", "gif"}, "--image-format: 'gif'"},
@@ -315,9 +337,7 @@ TEST(ImageDatasets, ARowWhoseImagesCannotBeSentIsAUsageErrorAndNothingIsSent) {
        not_an_image + ":2: images[0]: " + dataset.file("notes.png") +
            " is neither a JPEG nor a PNG (it starts 6A 75 73 74 20 74 65 78)"},
       {{"--endpoint", "completions", "--dataset", "jsonl", "--dataset-path", good},
-       good + ":2: \"images\": only --endpoint chat sends them, not completions"},
-      {{"--endpoint", "responses", "--dataset", "jsonl", "--dataset-path", good},
-       good + ":2: \"images\": only --endpoint chat sends them, not responses"},
+       good + ":2: \"images\": only --endpoint chat or responses sends them, not completions"},
   };
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }

@@ -78,6 +78,20 @@ TEST(ResponsesBody, SendsADatasetsMessagesAsItsInput) {
   EXPECT_FALSE(body.contains("messages"));
 }
 
+// Chat's content parts in the Responses API's names (its input content reference): text is
+// input_text, an image_url part an input_image whose image_url is the URL itself.
+TEST(ResponsesBody, SendsImagePartsAsInputImages) {
+  const json messages =
+      json::parse(R"([{"role":"user","content":[{"type":"text","text":"what is it?"},)"
+                  R"({"type":"image_url","image_url":{"url":"data:image/png;base64,iVBO"}}]}])");
+  const json body =
+      json::parse(bench::protocol::build_chat_request_body(responses_options(), messages));
+  EXPECT_EQ(body["input"], json::parse(R"([{"role":"user","content":[)"
+                                       R"({"type":"input_text","text":"what is it?"},)"
+                                       R"({"type":"input_image","image_url":)"
+                                       R"("data:image/png;base64,iVBO"}]}])"));
+}
+
 Chunk interpreted(std::string_view data) {
   Chunk chunk;
   chunk.text = "left over";  // a reused chunk: nothing of the last event may stay

@@ -37,6 +37,24 @@ TEST(ResponsesAsChat, ReadsInputMaxOutputTokensAndToolsAsChats) {
   EXPECT_EQ(chat["stream_options"]["include_usage"], true);
 }
 
+// Input content parts in chat's names, an image's URL (a string, or an object with "url")
+// inside chat's image_url object, so the chat path counts and caches it.
+TEST(ResponsesAsChat, ReadsInputTextAndImagePartsAsChats) {
+  const auto as_chat = chat_body_of_responses(
+      R"({"model":"m","stream":true,"input":[{"role":"user","content":[)"
+      R"({"type":"input_text","text":"what?"},)"
+      R"({"type":"input_image","image_url":"data:image/png;base64,AAAA"},)"
+      R"({"type":"input_image","image_url":{"url":"data:image/jpeg;base64,BBBB"}}]},)"
+      R"({"role":"assistant","content":[{"type":"output_text","text":"a cat"}]}]})");
+  ASSERT_TRUE(as_chat.chat_body) << as_chat.error;
+  EXPECT_EQ(json::parse(*as_chat.chat_body)["messages"],
+            json::parse(R"([{"role":"user","content":[{"type":"text","text":"what?"},)"
+                        R"({"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}},)"
+                        R"({"type":"image_url","image_url":)"
+                        R"({"url":"data:image/jpeg;base64,BBBB"}}]},)"
+                        R"({"role":"assistant","content":[{"type":"text","text":"a cat"}]}])"));
+}
+
 TEST(ResponsesAsChat, RefusesWhatItDoesNotServe) {
   EXPECT_FALSE(chat_body_of_responses("{").chat_body);
   EXPECT_FALSE(chat_body_of_responses(R"({"input":"x"})").chat_body);  // not streamed

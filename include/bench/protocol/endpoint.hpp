@@ -74,4 +74,7 @@ bool takes_messages(Endpoint endpoint);
 /// The endpoint can produce `figure`.
 bool produces(Endpoint endpoint, metrics::Figure figure);
 
+/// The endpoints that can produce `figure`, for messages: "chat or responses".
+std::string endpoints_producing(metrics::Figure figure);
+
 }  // namespace bench::protocol

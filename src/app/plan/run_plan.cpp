@@ -40,10 +40,10 @@ workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   dataset.output_len = options.output_len;
   dataset.seed = options.seed;
   dataset.follow_ups = options.multi_turn.enabled;
-  // As --images-per-request: image parts are chat's (the Responses API's input_image parts are
-  // not sent, a completions prompt has none).
+  // As --images-per-request: a completions prompt has no image parts.
   if (!protocol::produces(options.endpoint, metrics::Figure::images)) {
-    dataset.images_refused = fmt::format("only --endpoint chat sends them, not {}",
+    dataset.images_refused = fmt::format("only --endpoint {} sends them, not {}",
+                                         protocol::endpoints_producing(metrics::Figure::images),
                                          protocol::endpoint_name(options.endpoint));
   }
   return dataset;
