@@ -156,6 +156,20 @@ struct Captured {
   std::vector<std::string> bodies;
 };
 
+// A server that keeps each POST's body and answers it with one short chat stream.
+auto capture_into(Captured& captured) {
+  return [&captured](Exchange& exchange) {
+    const std::string& request = exchange.request();
+    const std::size_t body = request.find("\r\n\r\n");
+    if (request.rfind("POST", 0) == 0 && body != std::string::npos) {
+      const std::lock_guard<std::mutex> lock(captured.mutex);
+      captured.bodies.push_back(request.substr(body + 4));
+    }
+    exchange.send(http_head(200, "text/event-stream") + sse_event(chat_chunk(" hi", "stop")) +
+                  "data: [DONE]\n\n");
+  };
+}
+
 // The pixels of a PNG as libpng decodes them; its width and height.
 std::pair<std::uint32_t, std::uint32_t> decode_png(const std::string& bytes) {
   png_image image{};
@@ -169,16 +183,7 @@ std::pair<std::uint32_t, std::uint32_t> decode_png(const std::string& bytes) {
 
 TEST(Images, EachRequestCarriesFreshImagesThatDecodeAtTheSizeAsked) {
   Captured captured;
-  const HostileServer server([&captured](Exchange& exchange) {
-    const std::string& request = exchange.request();
-    const std::size_t body = request.find("\r\n\r\n");
-    if (request.rfind("POST", 0) == 0 && body != std::string::npos) {
-      const std::lock_guard<std::mutex> lock(captured.mutex);
-      captured.bodies.push_back(request.substr(body + 4));
-    }
-    exchange.send(http_head(200, "text/event-stream") + sse_event(chat_chunk(" hi", "stop")) +
-                  "data: [DONE]\n\n");
-  });
+  const HostileServer server(capture_into(captured));
   std::vector<std::string> args = image_args(server.base_url(), "64x48");
   *(std::find(args.begin(), args.end(), "--images-per-request") + 1) = "2";
   args.insert(args.end(), {"--model", "m", "--image-format", "png", "--per-chunk-usage", "off"});
@@ -279,16 +284,7 @@ TEST(ImageDatasets, EachImageIsSentAsTheFilesOwnBytesWithTheMediaTypeOfItsConten
       "{\"messages\": [{\"role\": \"system\", \"content\": \"be brief\"}, "
       "{\"role\": \"user\", \"content\": \"and this\"}], \"images\": [\"large.jpg\"]}\n");
   Captured captured;
-  const HostileServer server([&captured](Exchange& exchange) {
-    const std::string& request = exchange.request();
-    const std::size_t body = request.find("\r\n\r\n");
-    if (request.rfind("POST", 0) == 0 && body != std::string::npos) {
-      const std::lock_guard<std::mutex> lock(captured.mutex);
-      captured.bodies.push_back(request.substr(body + 4));
-    }
-    exchange.send(http_head(200, "text/event-stream") + sse_event(chat_chunk(" hi", "stop")) +
-                  "data: [DONE]\n\n");
-  });
+  const HostileServer server(capture_into(captured));
   std::vector<std::string> args = dataset_args(server.base_url(), path);
   args.insert(args.end(), {"--model", "m", "--per-chunk-usage", "off"});
   const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
