@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/util/text.hpp"
+#include "responses_input.hpp"
 #include "server_json.hpp"
 
 namespace bench::protocol {
@@ -132,7 +133,9 @@ void read_response_object(const json& event, std::string_view type, Chunk& chunk
   }
 }
 
-// A function call's first event: the item with its name (and call_id).
+// A function call's first event: the item with its name and call_id, kept as the first
+// fragment of the call at its output_index (as chat's first tool-call delta), so a session
+// answers it by its id.
 void read_added_output_item(const json& event, Chunk& chunk) {
   const auto item = event.find("item");
   if (item == event.end() || !item->is_object() || item->value("type", "") != "function_call") {
@@ -142,9 +145,15 @@ void read_added_output_item(const json& event, Chunk& chunk) {
   if (name == nullptr || name->empty()) return;
   chunk.tool_call_names.push_back(*name);
   chunk.tool_call_text += *name;
+  Chunk::ToolCallFragment fragment;
+  fragment.index = count_field(event, "output_index");
+  fragment.name = *name;
+  if (const std::string* call_id = string_field(*item, "call_id")) fragment.id = *call_id;
   if (const std::string* arguments = string_field(*item, "arguments")) {
     chunk.tool_call_text += *arguments;
+    fragment.arguments = *arguments;
   }
+  chunk.tool_call_fragments.push_back(std::move(fragment));
 }
 
 void read_responses_delta(const json& event, std::string_view type, Chunk& chunk) {
@@ -154,35 +163,14 @@ void read_responses_delta(const json& event, std::string_view type, Chunk& chunk
     chunk.text = *delta;
   } else if (type == "response.function_call_arguments.delta") {
     chunk.tool_call_text = *delta;
+    Chunk::ToolCallFragment fragment;
+    fragment.index = count_field(event, "output_index");
+    fragment.arguments = *delta;
+    chunk.tool_call_fragments.push_back(std::move(fragment));
   } else {  // reasoning text or its summary
     chunk.text = *delta;
     chunk.reasoning_size = delta->size();
   }
-}
-
-// Chat's messages as the Responses API's input: a content part {"type": "text"} is
-// "input_text", and {"type": "image_url", "image_url": {"url"}} is {"type": "input_image",
-// "image_url": URL} (OpenAI's Responses API reference, input content); string content and every
-// other field are kept.
-json responses_input(const json& messages) {
-  json input = messages;
-  if (!input.is_array()) return input;
-  for (json& message : input) {
-    if (!message.is_object()) continue;
-    const auto content = message.find("content");
-    if (content == message.end() || !content->is_array()) continue;
-    for (json& part : *content) {
-      const std::string type = part.is_object() ? part.value("type", "") : "";
-      if (type == "text") {
-        part["type"] = "input_text";
-      } else if (type == "image_url") {
-        const json& image = part["image_url"];
-        json url = image.is_object() ? image.value("url", json()) : image;
-        part = json{{"type", "input_image"}, {"image_url", std::move(url)}};
-      }
-    }
-  }
-  return input;
 }
 
 }  // namespace

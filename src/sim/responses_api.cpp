@@ -2,6 +2,8 @@
 #include "bench/sim/responses_api.hpp"
 
 #include <iterator>
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,6 +51,45 @@ json chat_message(json message) {
   return message;
 }
 
+// An input item's part of the chat messages it amounts to: a function_call joins the assistant
+// reply before it (its text, or an assistant message of calls alone), a function_call_output is
+// a tool message. OpenAI's Responses API has no "tool" role and no "tool_calls" on a message: a
+// history in chat's shape is refused as OpenAI refuses it (the error names the item), so a client
+// that sends one cannot pass here.
+std::optional<std::string> add_chat_message(const json& item, std::size_t at, json& messages) {
+  const std::string type = item.is_object() ? item.value("type", "") : "";
+  if (type == "function_call") {
+    json call = {{"id", item.value("call_id", "")},
+                 {"type", "function"},
+                 {"function",
+                  {{"name", item.value("name", "")}, {"arguments", item.value("arguments", "")}}}};
+    if (messages.empty() || messages.back().value("role", "") != "assistant") {
+      messages.push_back({{"role", "assistant"}, {"content", nullptr}});
+    }
+    json& reply = messages.back();
+    if (!reply.contains("tool_calls")) reply["tool_calls"] = json::array();
+    reply["tool_calls"].push_back(std::move(call));
+    return std::nullopt;
+  }
+  if (type == "function_call_output") {
+    messages.push_back({{"role", "tool"},
+                        {"tool_call_id", item.value("call_id", "")},
+                        {"content", item.value("output", "")}});
+    return std::nullopt;
+  }
+  if (item.is_object() && item.value("role", "") == "tool") {
+    return fmt::format(
+        "Invalid value: 'tool'. Supported values are: 'assistant', 'system', 'developer', and "
+        "'user'. (input[{}].role)",
+        at);
+  }
+  if (item.is_object() && item.contains("tool_calls")) {
+    return fmt::format("Unknown parameter: 'input[{}].tool_calls'.", at);
+  }
+  messages.push_back(chat_message(item));
+  return std::nullopt;
+}
+
 }  // namespace
 
 ResponsesAsChat chat_body_of_responses(std::string_view body) {
@@ -69,7 +110,11 @@ ResponsesAsChat chat_body_of_responses(std::string_view body) {
   if (input->is_string()) {
     chat["messages"].push_back({{"role", "user"}, {"content", *input}});
   } else {
-    for (const json& message : *input) chat["messages"].push_back(chat_message(message));
+    for (std::size_t at = 0; at < input->size(); ++at) {
+      if (auto refusal = add_chat_message((*input)[at], at, chat["messages"])) {
+        return refuse_responses(std::move(*refusal));
+      }
+    }
   }
   chat.erase("max_output_tokens");
   if (const auto max = parsed.find("max_output_tokens"); max != parsed.end()) {

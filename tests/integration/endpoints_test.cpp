@@ -3,7 +3,9 @@
 // against the simulator counts what chat counts for the same simulated answers (issue 31).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -100,6 +102,37 @@ TEST(Endpoints, ResponsesMultiTurnSendsTheHistoryChatSends) {
   // Every later turn carries the history, and the prefix cache serves it.
   EXPECT_EQ(grown, 24);
   EXPECT_EQ(cached, 24);
+}
+
+// An agent session over the Responses API answers the model's function calls by their
+// call_ids, as function_call_output items (issue 31): the simulator refuses chat's tool
+// messages in a Responses input, as OpenAI does, and counts what chat's session sends.
+TEST(Endpoints, ResponsesAgentSessionsSendTheHistoryChatSends) {
+  const std::vector<std::string> agents = {"--multi-turn", "--turns", "3", "--tool-result-len",
+                                           "10"};
+  const EndpointRun chat = run_endpoint("chat", agents);
+  const EndpointRun responses = run_endpoint("responses", agents);
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(responses.process.exit_code, 0) << responses.process.err;
+  ASSERT_EQ(responses.requests.size(), chat.requests.size());
+  std::map<std::pair<int, int>, int> calls_of;  // (session, turn) -> the reply's tool calls
+  for (const json& r : responses.requests) {
+    calls_of[{r["session"].get<int>(), r["turn"].get<int>()}] = r["tool_calls"].get<int>();
+  }
+  int answered_calls = 0;  // turns that followed a reply with calls: they sent its results
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& c = chat.requests[i];
+    const json& r = responses.requests[i];
+    SCOPED_TRACE(r.dump());
+    ASSERT_EQ(r["status"], "ok");
+    for (const char* key : {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
+                            "completion_tokens", "tool_calls"}) {
+      EXPECT_EQ(r[key], c[key]) << key;
+    }
+    const int turn = r["turn"].get<int>();
+    answered_calls += turn > 0 && calls_of[{r["session"].get<int>(), turn - 1}] > 0 ? 1 : 0;
+  }
+  EXPECT_GT(answered_calls, 0);
 }
 
 TEST(Endpoints, ResponsesRefusesWhatItCannotCarryBeforeAnythingIsSent) {

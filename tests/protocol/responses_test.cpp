@@ -92,6 +92,35 @@ TEST(ResponsesBody, SendsImagePartsAsInputImages) {
                                        R"("data:image/png;base64,iVBO"}]}])"));
 }
 
+// An agent's history as the Responses API's input items (its reference): the reply's calls as
+// function_call items after its text, each result a function_call_output naming its call_id.
+TEST(ResponsesBody, SendsAHistorysToolCallsAndResultsAsInputItems) {
+  const json messages = json::parse(
+      R"([{"role":"user","content":"task"},)"
+      R"({"role":"assistant","content":"looking","tool_calls":[)"
+      R"({"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"p\":1}"}},)"
+      R"({"id":"call_2","type":"function","function":{"name":"ls","arguments":"{}"}}]},)"
+      R"({"role":"tool","tool_call_id":"call_1","content":"one"},)"
+      R"({"role":"tool","tool_call_id":"call_2","content":"two"},)"
+      R"({"role":"assistant","content":null,"tool_calls":[)"
+      R"({"id":"call_3","type":"function","function":{"name":"read","arguments":"{}"}}]},)"
+      R"({"role":"tool","tool_call_id":"call_3","content":"three"}])");
+  const json body =
+      json::parse(bench::protocol::build_chat_request_body(responses_options(), messages));
+  EXPECT_EQ(
+      body["input"],
+      json::parse(R"([{"role":"user","content":"task"},)"
+                  R"({"role":"assistant","content":"looking"},)"
+                  R"({"type":"function_call","call_id":"call_1","name":"read",)"
+                  R"("arguments":"{\"p\":1}"},)"
+                  R"({"type":"function_call","call_id":"call_2","name":"ls","arguments":"{}"},)"
+                  R"({"type":"function_call_output","call_id":"call_1","output":"one"},)"
+                  R"({"type":"function_call_output","call_id":"call_2","output":"two"},)"
+                  R"({"type":"function_call","call_id":"call_3","name":"read",)"
+                  R"("arguments":"{}"},)"
+                  R"({"type":"function_call_output","call_id":"call_3","output":"three"}])"));
+}
+
 Chunk interpreted(std::string_view data) {
   Chunk chunk;
   chunk.text = "left over";  // a reused chunk: nothing of the last event may stay
@@ -216,6 +245,24 @@ void check(const RequestRecord& record, const json& expected) {
   if (expected.contains("tool_call_tokens")) {
     EXPECT_EQ(record.tool_call_tokens, expected["tool_call_tokens"].get<std::int64_t>());
   }
+}
+
+// A session answers a streamed function call by the call_id its item carried, with the
+// arguments its deltas streamed, as it answers chat's tool-call deltas.
+TEST(ResponsesReference, AFunctionCallIsKeptWithItsCallIdAndArguments) {
+  const std::string body = bench::testing::read_file(kDir / "openai-function-call.sse");
+  RequestRecord record;
+  bench::protocol::StreamReader reader;
+  reader.read_as(Endpoint::responses);
+  reader.keep_answer_text(true);
+  reader.begin(&record);
+  reader.on_headers(200, "text/event-stream");
+  for (std::size_t i = 0; i < body.size(); ++i) reader.on_body(body.substr(i, 1), 1000);
+  reader.finish({ErrorClass::none, "", 1'000'000});
+  ASSERT_EQ(reader.tool_calls().size(), 1u);
+  EXPECT_EQ(reader.tool_calls()[0].id, "call_unLAR8MvFNptuiZK6K6HCy5k");
+  EXPECT_EQ(reader.tool_calls()[0].name, "get_weather");
+  EXPECT_EQ(json::parse(reader.tool_calls()[0].arguments)["location"], "Paris, France");
 }
 
 TEST(ResponsesReference, EveryStreamWholeAndSplitAtEveryOffset) {

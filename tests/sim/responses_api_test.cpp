@@ -55,6 +55,36 @@ TEST(ResponsesAsChat, ReadsInputTextAndImagePartsAsChats) {
                         R"({"role":"assistant","content":[{"type":"text","text":"a cat"}]}])"));
 }
 
+// An agent's history in the Responses API's items reads as chat's: the calls join the reply
+// before them, each output is a tool message; chat's own shapes are refused as OpenAI does.
+TEST(ResponsesAsChat, ReadsFunctionCallItemsAsChatsToolCallsAndRefusesChatsShape) {
+  const auto as_chat = chat_body_of_responses(
+      R"({"model":"m","stream":true,"input":[{"role":"user","content":"task"},)"
+      R"({"role":"assistant","content":"looking"},)"
+      R"({"type":"function_call","call_id":"c1","name":"read","arguments":"{}"},)"
+      R"({"type":"function_call","call_id":"c2","name":"ls","arguments":"{}"},)"
+      R"({"type":"function_call_output","call_id":"c1","output":"one"},)"
+      R"({"type":"function_call_output","call_id":"c2","output":"two"},)"
+      R"({"type":"function_call","call_id":"c3","name":"read","arguments":"{}"},)"
+      R"({"type":"function_call_output","call_id":"c3","output":"three"}]})");
+  ASSERT_TRUE(as_chat.chat_body) << as_chat.error;
+  const json messages = json::parse(*as_chat.chat_body)["messages"];
+  ASSERT_EQ(messages.size(), 6u);
+  EXPECT_EQ(messages[1]["content"], "looking");
+  ASSERT_EQ(messages[1]["tool_calls"].size(), 2u);
+  EXPECT_EQ(messages[1]["tool_calls"][1]["function"]["name"], "ls");
+  EXPECT_EQ(messages[2], json::parse(R"({"role":"tool","tool_call_id":"c1","content":"one"})"));
+  EXPECT_TRUE(messages[4]["content"].is_null());
+  EXPECT_EQ(messages[4]["tool_calls"][0]["id"], "c3");
+  const auto tool_role = chat_body_of_responses(
+      R"({"stream":true,"input":[{"role":"tool","tool_call_id":"c","content":"x"}]})");
+  EXPECT_FALSE(tool_role.chat_body);
+  EXPECT_NE(tool_role.error.find("Invalid value: 'tool'"), std::string::npos) << tool_role.error;
+  const auto calls = chat_body_of_responses(
+      R"({"stream":true,"input":[{"role":"assistant","content":null,"tool_calls":[]}]})");
+  EXPECT_EQ(calls.error, "Unknown parameter: 'input[0].tool_calls'.");
+}
+
 TEST(ResponsesAsChat, RefusesWhatItDoesNotServe) {
   EXPECT_FALSE(chat_body_of_responses("{").chat_body);
   EXPECT_FALSE(chat_body_of_responses(R"({"input":"x"})").chat_body);  // not streamed
