@@ -42,9 +42,6 @@ void finish_image_flags(const CLI::App& app, RunOptions& run, const RawImageFlag
         protocol::endpoints_producing(metrics::Figure::images),
         protocol::endpoint_name(run.endpoint)));
   }
-  if (run.multi_turn.enabled) {
-    throw UsageError("--images-per-request: not with --multi-turn yet");
-  }
   if (!raw.size.empty()) {
     const std::optional<images::ImageSize> size = images::parse_size(raw.size);
     if (!size) {

@@ -193,6 +193,7 @@ results::RunContext merged_context(const std::vector<const json*>& runs,
                                          text_in(c.config, "dataset") == "shared-prefix");
   c.prompts_from_trace = text_in(c.config, "dataset") == "trace";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
+  c.prompts_resend_history = first.contains(results::key::multi_turn);
   // --gpus and --gpu-hour-price, as every shard recorded them (one command ran them all).
   const json gpus = c.config.value(results::key::gpus, json());
   const json price = c.config.value(results::key::gpu_hour_price, json());

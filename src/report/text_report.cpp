@@ -361,8 +361,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_client(w, summary, context.client);
   write_provenance(w, context.provenance);
   if (context.server_metrics) {
-    write_server(w, summary, *context.server_metrics,
-                 context.prompts_share_prefixes || context.prompts_reused);
+    write_server(w, summary, *context.server_metrics, context.meant_to_share_prefixes());
   }
   if (context.interrupted) {
     w.text("INTERRUPTED: the figures cover the requests sent before the stop.");

@@ -19,6 +19,9 @@ std::string intended_sharing(const RunContext& context) {
            "the trace's";
   }
   if (context.prompts_share_prefixes) return "shared-prefix workload: sharing is its purpose";
+  if (context.prompts_resend_history) {
+    return "multi-turn sessions: each turn resends its history, which the cache serves";
+  }
   return "";
 }
 

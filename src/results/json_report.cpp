@@ -280,8 +280,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out[results::key::reused_prompts] = c.prompts_reused;
   out[results::key::prompts_share_prefixes] = c.prompts_share_prefixes;
   if (c.server_metrics) {
-    out["server_metrics"] =
-        server_metrics_json(*c.server_metrics, s, c.prompts_share_prefixes || c.prompts_reused);
+    out["server_metrics"] = server_metrics_json(*c.server_metrics, s, c.meant_to_share_prefixes());
   }
   out[results::key::warnings] = run_warnings(s, c);
   out[results::key::client_saturated] = c.client.saturated;

@@ -9,16 +9,16 @@ namespace bench::workload {
 
 using nlohmann::json;
 
-void Conversation::add_user(std::string text) {
-  messages_.push_back(Message{Role::user, std::move(text), {}, {}});
+void Conversation::add_user(std::string text, std::vector<std::string> image_urls) {
+  messages_.push_back(Message{Role::user, std::move(text), {}, {}, std::move(image_urls)});
 }
 
 void Conversation::add_reply(std::string text, std::vector<ToolCall> tool_calls) {
-  messages_.push_back(Message{Role::assistant, std::move(text), std::move(tool_calls), {}});
+  messages_.push_back(Message{Role::assistant, std::move(text), std::move(tool_calls), {}, {}});
 }
 
 void Conversation::add_tool_result(std::string tool_call_id, std::string text) {
-  messages_.push_back(Message{Role::tool, std::move(text), {}, std::move(tool_call_id)});
+  messages_.push_back(Message{Role::tool, std::move(text), {}, std::move(tool_call_id), {}});
 }
 
 namespace {
@@ -35,13 +35,27 @@ json tool_calls_json(const std::vector<ToolCall>& calls) {
   return out;
 }
 
+// A user turn's content: its text alone, or the text then its images as image_url parts (the
+// shape images/image_parts.hpp gives a single request's).
+json user_content(const std::string& text, const std::vector<std::string>& image_urls) {
+  if (image_urls.empty()) return text;
+  json parts = json::array({{{"type", "text"}, {"text", text}}});
+  for (const std::string& url : image_urls) {
+    parts.push_back({{"type", "image_url"}, {"image_url", {{"url", url}}}});
+  }
+  return parts;
+}
+
 }  // namespace
 
 json Conversation::chat_messages() const {
   json messages = json::array();
   for (const Message& message : messages_) {
     switch (message.role) {
-      case Role::user: messages.push_back({{"role", "user"}, {"content", message.text}}); break;
+      case Role::user:
+        messages.push_back(
+            {{"role", "user"}, {"content", user_content(message.text, message.image_urls)}});
+        break;
       case Role::assistant: {
         json reply = {{"role", "assistant"}};
         const bool calls_only = message.text.empty() && !message.tool_calls.empty();

@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -121,6 +123,55 @@ TEST(Images, TheResponsesApiSendsTheImagesChatSends) {
   EXPECT_DOUBLE_EQ(responses["mean_prompt_tokens"].get<double>(), 16.0 + 100.0);
   EXPECT_EQ(responses["mean_prompt_tokens"], chat["mean_prompt_tokens"]);
   EXPECT_EQ(responses["image_input_split"]["mean_input_tokens"], 116.0);
+}
+
+// Multi-turn sessions: each user turn sends fresh images, and the history keeps the earlier
+// ones, as a chat client's does: turn k's prompt holds k + 1 images (100 tokens each by the
+// patch rule) beside the same text a run without images sends, and the prefix cache serves the
+// earlier turns' images with their text.
+TEST(Images, EachTurnOfASessionSendsItsImagesAndTheHistoryKeepsTheEarlierOnes) {
+  const auto run = [](bool images) {
+    TempDir dir;
+    bench::sim::SimOptions options;
+    options.ttft_ms = 5;
+    options.tpot_ms = 1;
+    options.time_scale = 10;
+    options.prefix_cache = true;
+    bench::sim::SimServer server(options);
+    std::vector<std::string> args = image_args(server.base_url(), "140x140");
+    if (!images)
+      args.erase(std::find(args.begin(), args.end(), "--images-per-request"),
+                 std::find(args.begin(), args.end(), "--output-format"));
+    const std::string requests = dir.file("requests.jsonl");
+    for (const std::string& arg : {std::string("--multi-turn"), std::string("--turns"),
+                                   std::string("3"), std::string("--save-requests"), requests}) {
+      args.push_back(arg);
+    }
+    const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    std::map<std::pair<int, int>, json> turns;
+    for (json& line : bench::testing::read_jsonl(requests)) {
+      const std::pair<int, int> key{line.at("session").get<int>(), line.at("turn").get<int>()};
+      turns[key] = std::move(line);
+    }
+    return turns;
+  };
+  const auto with_images = run(true);
+  const auto text_only = run(false);
+  ASSERT_EQ(with_images.size(), 18u);  // 6 sessions of 3 turns
+  ASSERT_EQ(text_only.size(), 18u);
+  for (const auto& [key, line] : with_images) {
+    SCOPED_TRACE(line.dump().substr(0, 400));
+    ASSERT_EQ(line["status"], "ok");
+    const int turn = key.second;
+    EXPECT_EQ(line["prompt_tokens"].get<int>(),
+              text_only.at(key)["prompt_tokens"].get<int>() + 100 * (turn + 1));
+    // The previous turn's prompt, its images included, is served from the cache.
+    if (turn > 0) {
+      EXPECT_GE(line["cached_prompt_tokens"].get<int>(),
+                with_images.at({key.first, turn - 1})["prompt_tokens"].get<int>() / 16 * 16);
+    }
+  }
 }
 
 TEST(Images, WithATokenizerTheInputSplitsIntoTextAndAnImageEstimate) {

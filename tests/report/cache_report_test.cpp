@@ -231,6 +231,18 @@ TEST(CachedShareWarning, ReusedPromptsAreACacheWarmMeasurementSaidSo) {
                        "prompts reused on purpose (--reuse-prompts): cache-warm"));
 }
 
+// A multi-turn run resends each session's history every turn: a cache serving it is the
+// workload's doing (it was warned as "not meant to share prefixes").
+TEST(CachedShareWarning, MultiTurnSessionsResendTheirHistoryAndAreNotWarned) {
+  RunContext sessions = context();
+  sessions.prompts_resend_history = true;
+  const RunSummary s = cached_share(60);
+  EXPECT_FALSE(bench::results::prompt_cache_warning(s, sessions));
+  EXPECT_EQ(bench::results::to_json(s, sessions)["warnings"], json::array());
+  EXPECT_TRUE(contains(bench::report::render_text(s, sessions),
+                       "60.0% cached; multi-turn sessions: each turn resends its history"));
+}
+
 TEST(InputSplitSweepTable, ShowsTheCachedShareAndEachPointsWarning) {
   RunContext first = context();
   first.concurrency = 4;

@@ -98,6 +98,13 @@ struct RunContext {
   // A trace replay (--dataset trace): its prompts share prefixes only where the trace's hash
   // ids repeat, and the report names it so, not as a shared-prefix workload.
   bool prompts_from_trace = false;
+  // --multi-turn: each turn resends its session's history, which a prefix cache serves by
+  // design (the run's results hold "multi_turn").
+  bool prompts_resend_history = false;
+  /// A high cached share is the workload's own doing, not a flattered measurement.
+  bool meant_to_share_prefixes() const {
+    return prompts_share_prefixes || prompts_reused || prompts_resend_history;
+  }
   ClientCheck client;
   // What made the results (results/provenance.hpp); null when unknown (merged older shards).
   nlohmann::json provenance = nullptr;
@@ -150,7 +157,7 @@ std::optional<double> cached_input_share(const metrics::InputTokenSplit& split);
 std::string prompt_cache_note(const metrics::RunSummary& summary, const RunContext& context);
 
 /// The warning when the cached share exceeds kCachedShareWarning on a workload not meant to
-/// share prefixes (neither prompts_share_prefixes nor prompts_reused); nullopt otherwise.
+/// share prefixes (RunContext::meant_to_share_prefixes); nullopt otherwise.
 std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summary,
                                                 const RunContext& context);
 

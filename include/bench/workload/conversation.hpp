@@ -22,7 +22,9 @@ struct ToolCall {
 
 class Conversation {
  public:
-  void add_user(std::string text);
+  /// A user turn: its text, and the data URLs of any images sent with it (--images-per-request),
+  /// after the text as chat's image_url parts; they stay in the history, as a chat client's do.
+  void add_user(std::string text, std::vector<std::string> image_urls = {});
   /// The model's reply to the last turn: its answer text and the tool calls it made, if any.
   void add_reply(std::string text, std::vector<ToolCall> tool_calls = {});
   /// A tool's result for the call `tool_call_id` of the last reply, as a "tool" message.
@@ -49,8 +51,9 @@ class Conversation {
   struct Message {
     Role role = Role::user;
     std::string text;
-    std::vector<ToolCall> tool_calls;  // assistant
-    std::string tool_call_id;          // tool
+    std::vector<ToolCall> tool_calls;     // assistant
+    std::string tool_call_id;             // tool
+    std::vector<std::string> image_urls;  // user: images after its text
   };
   std::vector<Message> messages_;
 };

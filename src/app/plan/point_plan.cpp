@@ -250,6 +250,7 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
                                        ? prepared.prompts->shares_prefixes()
                                        : plan.dataset.kind == workload::DatasetKind::shared_prefix;
   context.prompts_reused = plan.reuse_prompts;
+  context.prompts_resend_history = plan.multi_turn.enabled;
   context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
   context.accelerators = plan.accelerators;
   context.provenance = results::provenance_to_json(this_build_and_host());

@@ -7,6 +7,7 @@
 
 #include "bench/images/image_file.hpp"
 #include "bench/images/image_parts.hpp"
+#include "bench/util/splitmix64.hpp"
 
 namespace bench::app {
 
@@ -103,6 +104,10 @@ class RequestDriver::Slot final : public engine::TransferHandler {
 
 namespace {
 
+// Turns' worth of images a session driver keeps made ahead: its opening burst (every session
+// starts at once) takes the most; the loop makes any it runs short of, and the self-check says.
+constexpr std::size_t kImagesAhead = 32;
+
 // The --session-header value of a session: the same on each of its turns, different for every
 // session of the run (and, by the seed, of other runs).
 std::string session_id(std::uint64_t seed, std::uint64_t stream, std::uint64_t session) {
@@ -160,7 +165,17 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     measured_start_ns_ = plan_.schedule->measured_start_ns().value_or(-1);
   }
   if (plan_.sessions) {
-    sessions_ = std::make_unique<SessionScheduler>(*plan_.sessions);
+    SessionPlan sessions = *plan_.sessions;
+    if (plan_.images.enabled()) {
+      // Each driver's images from a nonce of its own: threads share the point's stream.
+      const std::uint64_t nonce =
+          util::splitmix64_mix(images::stream_nonce(plan_.image_nonce, plan_.prompt_stream) ^
+                               util::splitmix64(plan_.first));
+      const auto per_turn = static_cast<std::size_t>(plan_.images.per_request);
+      images_ = std::make_unique<ImageFeed>(plan_.images, nonce, kImagesAhead * per_turn);
+      sessions.user_images = [feed = images_.get(), per_turn] { return feed->take(per_turn); };
+    }
+    sessions_ = std::make_unique<SessionScheduler>(std::move(sessions));
     return;
   }
   FeedPlan feed;

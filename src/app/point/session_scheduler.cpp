@@ -64,7 +64,8 @@ TurnToSend SessionScheduler::take(std::int64_t send_ns) {
 void SessionScheduler::add_turn_text(Session& session, std::size_t branch_index) {
   Branch& branch = session.branches[branch_index];
   if (!plan_.agent || branch.next_turn == 0) {
-    branch.history.add_user(session.turns[static_cast<std::size_t>(branch.next_turn)].text);
+    branch.history.add_user(session.turns[static_cast<std::size_t>(branch.next_turn)].text,
+                            plan_.user_images ? plan_.user_images() : std::vector<std::string>{});
     return;
   }
   workload::AgentTurnText text = plan_.agent->text;

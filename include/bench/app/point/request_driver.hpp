@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench/app/point/early_stop.hpp"
+#include "bench/app/point/image_feed.hpp"
 #include "bench/app/point/live_counters.hpp"
 #include "bench/app/point/prompt_feed.hpp"
 #include "bench/app/point/server_spread.hpp"
@@ -135,7 +136,10 @@ class RequestDriver final : public engine::RequestSource {
   std::size_t sent() const { return sent_; }
   std::size_t measured_sent() const { return measured_sent_; }
   /// Bodies the event loop built itself because the feed's producer was behind.
-  std::uint64_t bodies_built_on_loop() const { return feed_ ? feed_->built_by_caller() : 0; }
+  /// Request bodies (or, in sessions, their images) the loop had to make itself.
+  std::uint64_t bodies_built_on_loop() const {
+    return feed_ ? feed_->built_by_caller() : images_ ? images_->made_by_caller() : 0;
+  }
   /// --multi-turn: the sessions still open, cut short by the run's end; empty otherwise.
   std::vector<SessionEnd> open_sessions() const;
 
@@ -156,6 +160,7 @@ class RequestDriver final : public engine::RequestSource {
   DriverPlan plan_;
   RecordSink& sink_;
   std::unique_ptr<PromptFeed> feed_;            // owns which request comes next; null with sessions
+  std::unique_ptr<ImageFeed> images_;           // --multi-turn with images: made ahead of the turns
   std::unique_ptr<SessionScheduler> sessions_;  // --multi-turn: owns which turn comes next
   // --session-header: each session's header lines, by session (see headers_of).
   std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;

@@ -48,6 +48,9 @@ struct SessionPlan {
     std::size_t fan_out = 1;                     // --fan-out: branches after the first reply
   };
   std::optional<Agent> agent;
+  // --images-per-request: the images each user turn sends (a plain session's every turn, an
+  // agent's task), taken as the turn is built; empty: none.
+  std::function<std::vector<std::string>()> user_images;
 };
 
 /// How a turn's reply ended, for its session's history.
