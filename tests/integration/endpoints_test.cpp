@@ -3,6 +3,7 @@
 // against the simulator counts what chat counts for the same simulated answers (issue 31).
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <utility>
@@ -19,6 +20,19 @@ namespace {
 using bench::testing::EndpointRun;
 using bench::testing::run_endpoint;
 using nlohmann::json;
+
+// Each request of `responses` succeeded and says, under every key of `keys`, what the same
+// request of `chat` says.
+void expect_same_requests(const EndpointRun& chat, const EndpointRun& responses,
+                          std::initializer_list<const char*> keys) {
+  ASSERT_EQ(responses.requests.size(), chat.requests.size());
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& r = responses.requests[i];
+    SCOPED_TRACE(r.dump());
+    ASSERT_EQ(r["status"], "ok");
+    for (const char* key : keys) EXPECT_EQ(r[key], chat.requests[i][key]) << key;
+  }
+}
 
 TEST(Endpoints, GateOnAFigureTheEndpointLacksIsRefusedBeforeAnythingIsSent) {
   const bench::testing::UsageErrorCases cases = {
@@ -84,16 +98,11 @@ TEST(Endpoints, ResponsesMultiTurnSendsTheHistoryChatSends) {
   ASSERT_EQ(responses.process.exit_code, 0) << responses.process.err;
   ASSERT_EQ(chat.requests.size(), 36u);
   ASSERT_EQ(responses.requests.size(), 36u);
+  expect_same_requests(chat, responses,
+                       {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
+                        "completion_tokens", "reasoning_tokens"});
   std::int64_t grown = 0, cached = 0;
-  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
-    const json& c = chat.requests[i];
-    const json& r = responses.requests[i];
-    SCOPED_TRACE(r.dump());
-    ASSERT_EQ(r["status"], "ok");
-    for (const char* key : {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
-                            "completion_tokens", "reasoning_tokens"}) {
-      EXPECT_EQ(r[key], c[key]) << key;
-    }
+  for (const json& r : responses.requests) {
     if (r["turn"].get<int>() > 0) {
       grown += r["prompt_tokens"].get<std::int64_t>() > 24 ? 1 : 0;
       cached += r["cached_prompt_tokens"].get<std::int64_t>() > 0 ? 1 : 0;
@@ -114,21 +123,15 @@ TEST(Endpoints, ResponsesAgentSessionsSendTheHistoryChatSends) {
   const EndpointRun responses = run_endpoint("responses", agents);
   ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
   ASSERT_EQ(responses.process.exit_code, 0) << responses.process.err;
-  ASSERT_EQ(responses.requests.size(), chat.requests.size());
   std::map<std::pair<int, int>, int> calls_of;  // (session, turn) -> the reply's tool calls
   for (const json& r : responses.requests) {
     calls_of[{r["session"].get<int>(), r["turn"].get<int>()}] = r["tool_calls"].get<int>();
   }
+  expect_same_requests(chat, responses,
+                       {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
+                        "completion_tokens", "tool_calls"});
   int answered_calls = 0;  // turns that followed a reply with calls: they sent its results
-  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
-    const json& c = chat.requests[i];
-    const json& r = responses.requests[i];
-    SCOPED_TRACE(r.dump());
-    ASSERT_EQ(r["status"], "ok");
-    for (const char* key : {"session", "turn", "prompt_tokens", "cached_prompt_tokens",
-                            "completion_tokens", "tool_calls"}) {
-      EXPECT_EQ(r[key], c[key]) << key;
-    }
+  for (const json& r : responses.requests) {
     const int turn = r["turn"].get<int>();
     answered_calls += turn > 0 && calls_of[{r["session"].get<int>(), turn - 1}] > 0 ? 1 : 0;
   }
