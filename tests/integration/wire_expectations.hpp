@@ -121,22 +121,22 @@ inline StreamFacts stream_facts(const wire::Exchange& exchange) {
   facts.end_ns = exchange.reads.empty() ? 0 : exchange.reads.back().at_ns;
   // A 200 whose stream carries an error event (TGI refuses a streamed request that way) is a
   // failure too.
+  const std::vector<nlohmann::json> events = data_events(dechunk(exchange.response));
   facts.ok = exchange.status == 200;
-  for (const auto& event : data_events(dechunk(exchange.response))) {
+  for (const auto& event : events) {
     if (event.contains("error") && !event["error"].is_null()) facts.ok = false;
   }
   if (!facts.ok) return facts;
   // The time of each event is that of the read that completed it.
   std::size_t seen = 0;
   for (const wire::Read& read : exchange.reads) {
-    const auto events = data_events(dechunk(exchange.response.substr(0, read.end)));
-    for (; seen < events.size(); ++seen) {
-      if (carries_text(events[seen])) facts.text_event_ns.push_back(read.at_ns);
+    const auto so_far = data_events(dechunk(exchange.response.substr(0, read.end)));
+    for (; seen < so_far.size(); ++seen) {
+      if (carries_text(so_far[seen])) facts.text_event_ns.push_back(read.at_ns);
     }
   }
   if (!facts.text_event_ns.empty()) facts.first_text_ns = facts.text_event_ns.front();
   std::optional<std::int64_t> details, cache_n, prompt_n;
-  const std::vector<nlohmann::json> events = data_events(dechunk(exchange.response));
   facts.running_usage = has_running_usage(events);
   for (const auto& event : events) {
     // The Responses API: the usage of the response an ending event carries.
