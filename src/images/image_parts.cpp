@@ -25,6 +25,10 @@ std::uint64_t stream_nonce(std::uint64_t run_nonce, std::uint64_t stream) {
   return util::splitmix64_mix(run_nonce + util::splitmix64(stream));
 }
 
+json image_url_part(std::string data_url) {
+  return json{{"type", "image_url"}, {"image_url", json{{"url", std::move(data_url)}}}};
+}
+
 json with_images(json messages, std::vector<std::string> data_urls) {
   if (data_urls.empty() || !messages.is_array()) return messages;
   for (auto message = messages.rbegin(); message != messages.rend(); ++message) {
@@ -36,9 +40,7 @@ json with_images(json messages, std::vector<std::string> data_urls) {
     } else if (content.is_array()) {
       parts = content;
     }
-    for (std::string& url : data_urls) {
-      parts.push_back(json{{"type", "image_url"}, {"image_url", json{{"url", std::move(url)}}}});
-    }
+    for (std::string& url : data_urls) parts.push_back(image_url_part(std::move(url)));
     content = std::move(parts);
     break;
   }

@@ -4,14 +4,17 @@
 #include <string>
 #include <utility>
 
+#include "server_json.hpp"
+
 namespace bench::protocol {
 namespace {
 
 using nlohmann::json;
 
+// A string field of `object` (server_json::string_field), or "" when it is absent or not one.
 std::string string_or_empty(const json& object, const char* key) {
-  const auto found = object.find(key);
-  return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
+  const std::string* text = server_json::string_field(object, key);
+  return text != nullptr ? *text : std::string();
 }
 
 // A message's content parts in the Responses API's names; string content is kept.

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/images/image_parts.hpp"
+
 namespace bench::sim {
 namespace {
 
@@ -44,8 +46,8 @@ json chat_message(json message) {
       part["type"] = "text";
     } else if (type == "input_image") {
       const json& image = part["image_url"];
-      json url = image.is_object() ? image.value("url", json()) : image;
-      part = json{{"type", "image_url"}, {"image_url", {{"url", std::move(url)}}}};
+      const json url = image.is_object() ? image.value("url", json()) : image;
+      part = images::image_url_part(url.is_string() ? url.get<std::string>() : std::string());
     }
   }
   return message;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "bench/images/image_parts.hpp"
 #include "bench/util/words.hpp"
 
 namespace bench::workload {
@@ -40,9 +41,7 @@ json tool_calls_json(const std::vector<ToolCall>& calls) {
 json user_content(const std::string& text, const std::vector<std::string>& image_urls) {
   if (image_urls.empty()) return text;
   json parts = json::array({{{"type", "text"}, {"text", text}}});
-  for (const std::string& url : image_urls) {
-    parts.push_back({{"type", "image_url"}, {"image_url", {{"url", url}}}});
-  }
+  for (const std::string& url : image_urls) parts.push_back(images::image_url_part(url));
   return parts;
 }
 

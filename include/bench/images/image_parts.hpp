@@ -25,6 +25,11 @@ std::vector<std::string> request_images(const ImageSpec& spec, std::uint64_t non
 /// two points then draws other images.
 std::uint64_t stream_nonce(std::uint64_t run_nonce, std::uint64_t stream);
 
+/// One image's content part: {"type": "image_url", "image_url": {"url": data_url}}. The one
+/// place that shape is written (a request's images, a session's history, the simulator's
+/// reading of the Responses API's input_image).
+nlohmann::json image_url_part(std::string data_url);
+
 /// `messages` with `data_urls` appended as image_url parts to the last user message (whose
 /// string content becomes a text part). Unchanged when there is no user message or no URL. The
 /// URLs are moved in: a dataset's image may be megabytes.

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "bench/images/random_image.hpp"
-#include "bench/util/splitmix64.hpp"
+#include "bench/images/image_parts.hpp"
 
 namespace bench::app {
 
@@ -22,9 +21,12 @@ ImageFeed::~ImageFeed() {
   producer_.join();
 }
 
+// Image `number` is drawn as a single request's one image is (images::request_images): one rule
+// for what makes an image fresh.
 std::string ImageFeed::make(std::uint64_t number) const {
-  return images::random_image_data_url({spec_.width, spec_.height}, spec_.format,
-                                       util::splitmix64_mix(nonce_ ^ util::splitmix64(number)));
+  images::ImageSpec one = spec_;
+  one.per_request = 1;
+  return std::move(images::request_images(one, nonce_, number).front());
 }
 
 std::vector<std::string> ImageFeed::take(std::size_t count) {

@@ -47,6 +47,17 @@ std::optional<std::string> family_of_owner(const std::string& owner) {
   return std::nullopt;
 }
 
+// A {"version": "..."} answer (vLLM's /version, Ollama's /api/version): the family its route
+// belongs to, and the version.
+bool read_bare_version(std::string_view body, const char* family, ServerIdentity& identity) {
+  const json parsed = object_of(body);
+  const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
+  if (!version) return false;
+  keep_first(identity.family, std::optional<std::string>(family));
+  keep_first(identity.version, version);
+  return true;
+}
+
 }  // namespace
 
 bool read_models(std::string_view body, const std::string& model, ServerIdentity& identity) {
@@ -63,12 +74,7 @@ bool read_models(std::string_view body, const std::string& model, ServerIdentity
 }
 
 bool read_vllm_version(std::string_view body, ServerIdentity& identity) {
-  const json parsed = object_of(body);
-  const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
-  if (!version) return false;
-  keep_first(identity.family, std::optional<std::string>("vllm"));
-  keep_first(identity.version, version);
-  return true;
+  return read_bare_version(body, "vllm", identity);
 }
 
 bool read_sglang_server_info(std::string_view body, ServerIdentity& identity) {
@@ -103,12 +109,7 @@ bool read_tgi_info(std::string_view body, ServerIdentity& identity) {
 }
 
 bool read_ollama_version(std::string_view body, ServerIdentity& identity) {
-  const json parsed = object_of(body);
-  const auto version = parsed.is_object() ? string_at(parsed, "version") : std::nullopt;
-  if (!version) return false;
-  keep_first(identity.family, std::optional<std::string>("ollama"));
-  keep_first(identity.version, version);
-  return true;
+  return read_bare_version(body, "ollama", identity);
 }
 
 ServerIdentity common_identity(const std::vector<ServerIdentity>& servers,

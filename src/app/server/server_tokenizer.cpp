@@ -202,14 +202,17 @@ json ServerTokenizer::post(std::string_view path, const json& body) const {
   return answer.body;
 }
 
-std::vector<TokenId> ServerTokenizer::tokenize(const json& body) const {
-  const json answer = post("/tokenize", body);
+std::vector<TokenId> ServerTokenizer::ids_in(const json& answer) const {
   std::optional<std::vector<TokenId>> ids = token_ids_of(answer);
   if (!ids) {
     throw TokenizerError(fmt::format("POST {}/tokenize answered without token ids",
                                      util::url_without_password(server_.base_url)));
   }
   return std::move(*ids);
+}
+
+std::vector<TokenId> ServerTokenizer::tokenize(const json& body) const {
+  return ids_in(post("/tokenize", body));
 }
 
 std::vector<TokenId> ServerTokenizer::encode(std::string_view text) const {
@@ -228,15 +231,11 @@ std::vector<TokenId> ServerTokenizer::encode(std::string_view text) const {
 // anyway: whatever tgi_added_positions finds is taken off.
 std::vector<TokenId> ServerTokenizer::tgi_content(const std::string& text) const {
   const json answer = post("/tokenize", {{"inputs", text}, {"add_special_tokens", false}});
-  std::optional<std::vector<TokenId>> ids = token_ids_of(answer);
-  if (!ids) {
-    throw TokenizerError(fmt::format("POST {}/tokenize answered without token ids",
-                                     util::url_without_password(server_.base_url)));
-  }
+  std::vector<TokenId> ids = ids_in(answer);
   const std::vector<std::size_t> added =
       tgi_added_positions(answer).value_or(std::vector<std::size_t>{});
-  for (auto at = added.rbegin(); at != added.rend(); ++at) ids->erase(ids->begin() + *at);
-  return std::move(*ids);
+  for (auto at = added.rbegin(); at != added.rend(); ++at) ids.erase(ids.begin() + *at);
+  return ids;
 }
 
 std::string ServerTokenizer::decode(const std::vector<TokenId>& ids) const {

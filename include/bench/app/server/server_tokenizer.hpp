@@ -73,6 +73,7 @@ class ServerTokenizer final : public tokenizer::Tokenizer {
  private:
   ServerTokenizer(TokenizerServer server, ServerDialect dialect);
   nlohmann::json post(std::string_view path, const nlohmann::json& body) const;
+  std::vector<tokenizer::TokenId> ids_in(const nlohmann::json& answer) const;  // or throws
   std::vector<tokenizer::TokenId> tokenize(const nlohmann::json& body) const;
   std::vector<tokenizer::TokenId> tgi_content(const std::string& text) const;
 
