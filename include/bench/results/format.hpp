@@ -73,6 +73,11 @@ inline constexpr std::string_view total_cached_input_tokens = "total_cached_inpu
 inline constexpr std::string_view computed_input_throughput = "computed_input_throughput";
 inline constexpr std::string_view cached_input_throughput = "cached_input_throughput";
 inline constexpr std::string_view cached_input_share = "cached_input_share";  // 0..1
+// --prefix-share S: the share of each prompt (of each session's first turn) that every request
+// of the point shares, a system prompt bench sends: the cache-hit share a warm prefix cache
+// would give, as asked (0..1). cached_input_share is what the server's cache served. Also a
+// sweep's variable ("prefix_share") when a list of shares is given.
+inline constexpr std::string_view prefix_share = "prefix_share";
 inline constexpr std::string_view input_split_disclosure = "input_split_disclosure";
 inline constexpr std::string_view input_split_disclosing_requests =
     "input_split_disclosing_requests";
