@@ -41,8 +41,9 @@ constexpr MetricSpec kMetrics[] = {
     // files from before it, or of servers that never say, gain no rows of n/a.
     {"computed_input_throughput", "Input computed (prefilled)", "input tok/s",
      Direction::higher_is_better, true},
-    // More cached means less of the input was work the server did: worse, yet a property of
-    // the workload and the cache rather than of the server's speed, so it never fails a run.
+    // More cached means less of the input was work the server did: worse (better where both
+    // runs asked for a shared prefix: judged()), yet a property of the workload and the cache
+    // rather than of the server's speed, so it never fails a run.
     {"cached_input_share", "Input cached share", "fraction of input", Direction::lower_is_better,
      true, false},
     {"total_throughput", "Total token throughput", "total tok/s", Direction::higher_is_better,
@@ -239,6 +240,20 @@ Row compare_metric(const MetricSpec& spec, const json& base, const json& next,
   return row;
 }
 
+// A run that asked for a shared prefix (--prefix-share S > 0) measures the prefix cache on
+// purpose: there a higher cached share is the cache doing its work, so better, where elsewhere
+// it is worse (it flatters input throughput). Only when both sides asked: otherwise the
+// settings differ, which is warned of, and the usual reading stays.
+MetricSpec judged(const MetricSpec& spec, const json& base, const json& next) {
+  if (spec.key != results::key::cached_input_share) return spec;
+  const auto asked = [](const json& run) {
+    return results::known_metric(run, results::key::prefix_share).value_or(0) > 0;
+  };
+  MetricSpec out = spec;
+  if (asked(base) && asked(next)) out.direction = Direction::higher_is_better;
+  return out;
+}
+
 PointComparison compare_runs(std::string label, const json& base, const json& next,
                              const Comparison& comparison) {
   PointComparison point{std::move(label), {}};
@@ -248,7 +263,8 @@ PointComparison compare_runs(std::string label, const json& base, const json& ne
     if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
       continue;
     }
-    point.rows.push_back(compare_metric(spec, base, next, comparison.threshold_of(spec.key)));
+    point.rows.push_back(
+        compare_metric(judged(spec, base, next), base, next, comparison.threshold_of(spec.key)));
   }
   return point;
 }
@@ -283,6 +299,11 @@ constexpr Setting kSettings[] = {
     {"endpoint", [](const json& run) { return top(run, "endpoint"); }},
     {"concurrency", [](const json& run) { return top(run, "max_concurrency"); }},
     {"request_rate", [](const json& run) { return top(run, "request_rate"); }},
+    // --prefix-share: how much of each prompt a warm prefix cache could serve; a run with more of
+    // it does less prefill. Named as the sweep variable, so a prefix-share sweep's matched points
+    // are not warned of it.
+    {results::key::prefix_share,
+     [](const json& run) { return top(run, results::key::prefix_share); }},
     {"ramp_up_strategy", [](const json& run) { return top(run, "ramp_up_strategy"); }},
     {"ramp_up_start_rps", [](const json& run) { return top(run, "ramp_up_start_rps"); }},
     {"ramp_up_end_rps", [](const json& run) { return top(run, "ramp_up_end_rps"); }},

@@ -1,6 +1,7 @@
 // The efficiency frontier (frontier.hpp): the Pareto set and the terminal table.
 #include "bench/report/frontier.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <string_view>
@@ -73,28 +74,39 @@ std::vector<FrontierPoint> frontier_points(const json& sweep) {
 
 std::string render_frontier_table(const json& sweep) {
   const std::vector<FrontierPoint> points = frontier_points(sweep);
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
   std::string out;
   auto line = std::back_inserter(out);
-  out += "Efficiency frontier: output tok/s per GPU vs output tok/s per user\n";
-  constexpr std::string_view kRow = "{:>1} {:>11} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8}\n";
-  fmt::format_to(line, kRow, "", by_rate ? "rate (r/s)" : "concurrency", "per user", "per user",
-                 "output", "input", "total", "USD / 1M", "J / out");
-  fmt::format_to(line, kRow, "", "", "p50", "p10", "per GPU", "per GPU", "per GPU", "output",
-                 "token");
+  out += axis.is_load ? "Efficiency frontier: output tok/s per GPU vs output tok/s per user\n"
+                      : "Efficiency by prefix share (not a load frontier): output tok/s per GPU vs "
+                        "per user\n";
+  constexpr std::string_view kRow = "{:>1} {:>{}} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8}\n";
+  const int first_w = std::max<int>(11, static_cast<int>(axis.column.size()));
+  fmt::format_to(line, kRow, "", axis.column, first_w, "per user", "per user", "output", "input",
+                 "total", "USD / 1M", "J / out");
+  fmt::format_to(line, kRow, "", "", first_w, "p50", "p10", "per GPU", "per GPU", "per GPU",
+                 "output", "token");
   bool any_gpu = false;
   for (const FrontierPoint& p : points) {
     any_gpu = any_gpu || p.output_per_gpu.has_value();
-    fmt::format_to(line, kRow, p.pareto ? "*" : "", view::value_label(p.load), cell(p.per_user, 1),
-                   cell(p.per_user_p10, 1), cell(p.output_per_gpu, 1), cell(p.input_per_gpu, 1),
-                   cell(p.total_per_gpu, 1), cell(p.usd_per_million_output, 3),
-                   cell(p.joules_per_output_token, 3));
+    fmt::format_to(line, kRow, p.pareto ? "*" : "", axis.label(p.load), first_w,
+                   cell(p.per_user, 1), cell(p.per_user_p10, 1), cell(p.output_per_gpu, 1),
+                   cell(p.input_per_gpu, 1), cell(p.total_per_gpu, 1),
+                   cell(p.usd_per_million_output, 3), cell(p.joules_per_output_token, 3));
   }
   out +=
       "* = Pareto point: no other point has at least as much of both, and more of one.\n"
       "per user p50 / p10: output tok/s per user (1/TPOT).\n"
       "output / input / total per GPU: token throughput of each kind over --gpus\n"
       "(output = generated tokens; total = input + output).";
+  if (!axis.is_load) {
+    // Across shares the load is fixed and the prompts differ: the front says which shares gave
+    // more of both, which is no operating point to choose, as a load would be.
+    out +=
+        "\nNot a load frontier: every point ran the same load; they differ in the share of each"
+        "\nprompt a prefix cache could serve. A Pareto point is a share that gave more of both,"
+        "\nnot a load to run at: the share is the workload's, not the server's setting.";
+  }
   out += any_gpu ? "\n"
                  : "\nPer GPU n/a: give --gpus N (the Pareto points are the same by output "
                    "tok/s,\nwhich is per GPU times the GPUs).\n";

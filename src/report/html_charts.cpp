@@ -89,13 +89,26 @@ std::vector<svg::Band> steady_band(const json& run) {
 
 std::string time_axis_label() { return "time since the first measured request (s)"; }
 
-std::string point_label(bool by_rate, std::optional<double> value) {
-  if (by_rate && value && std::isinf(*value)) return "no rate limit";
-  return by_rate ? view::value_label(value) + "/s" : "c=" + view::value_label(value);
+// A dot's label on the latency charts: "c=64", "2.5/s", "no rate limit", "50% shared".
+std::string point_label(const view::SweepAxis& axis, std::optional<double> value) {
+  switch (axis.kind) {
+    case view::SweepAxis::Kind::request_rate:
+      if (value && std::isinf(*value)) return "no rate limit";
+      return axis.label(value) + "/s";
+    case view::SweepAxis::Kind::prefix_share: return axis.label(value) + " shared";
+    case view::SweepAxis::Kind::concurrency: break;
+  }
+  return "c=" + axis.label(value);
 }
 
-std::string variable_axis_label(bool by_rate) {
-  return by_rate ? "request rate offered (req/s)" : "concurrency (max requests in flight)";
+std::string variable_axis_label(const view::SweepAxis& axis) {
+  switch (axis.kind) {
+    case view::SweepAxis::Kind::request_rate: return "request rate offered (req/s)";
+    case view::SweepAxis::Kind::prefix_share:
+      return "prefix share asked (% of each prompt shared by every request)";
+    case view::SweepAxis::Kind::concurrency: break;
+  }
+  return "concurrency (max requests in flight)";
 }
 
 }  // namespace
@@ -243,7 +256,7 @@ void add_throughput_slos(svg::Chart& chart, const json& sweep, double lo, double
 std::string sweep_throughput_figure(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
   svg::Series output{.name = "output tok/s", .color = kOutputColor, .markers = true};
   svg::Series total{.name = "total tok/s (input + output)",
                     .color = kTotalColor,
@@ -253,40 +266,46 @@ std::string sweep_throughput_figure(const json& sweep) {
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (std::size_t i = 0; i < points->size(); ++i) {
     const json& point = (*points)[i];
-    const auto x = view::sweep_value(sweep, point, i);
+    const auto value = view::sweep_value(sweep, point, i);
     const auto out = number(point, "output_throughput");
     const auto tot = number(point, "total_throughput");
-    if (!x || !std::isfinite(*x)) {
-      unplotted.push_back(fmt::format("{} {}: {} output tok/s, {} total tok/s",
-                                      by_rate ? "rate" : "concurrency", view::value_label(x),
-                                      view::fixed(out, 1), view::fixed(tot, 1)));
+    if (!value || !std::isfinite(*value)) {
+      unplotted.push_back(fmt::format("{} {}: {} output tok/s, {} total tok/s", axis.noun,
+                                      axis.label(value), view::fixed(out, 1), view::fixed(tot, 1)));
       continue;
     }
-    lo = std::min(lo, *x);
-    hi = std::max(hi, *x);
-    output.x.push_back(*x);
+    const double x = *value * axis.shown_scale;  // a share in percent
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    output.x.push_back(x);
     output.y.push_back(out.value_or(kMissing));
     output.point_labels.push_back(out ? view::fixed(*out, *out >= 100 ? 0 : 1) : "");
-    total.x.push_back(*x);
+    total.x.push_back(x);
     total.y.push_back(tot.value_or(kMissing));
     total.point_labels.push_back(tot ? view::fixed(*tot, *tot >= 100 ? 0 : 1) : "");
   }
   svg::Chart chart;
   chart.id = "sweep-throughput";
-  chart.title = by_rate ? "Output and total token throughput vs request rate"
-                        : "Output and total token throughput vs concurrency";
+  chart.title = fmt::format("Output and total token throughput vs {}", axis.title);
   chart.description =
       "For each sweep point, output tokens per second (the decode rate) and "
       "total tokens per second (input + output).";
-  chart.x.label = variable_axis_label(by_rate);
-  chart.x.log_scale = lo > 0 && hi / lo >= kLogSpanRatio;
+  chart.x.label = variable_axis_label(axis);
+  // Loads span decades; shares are percentages of a prompt, read on a linear 0-100% axis.
+  chart.x.log_scale = axis.is_load && lo > 0 && hi / lo >= kLogSpanRatio;
+  if (!axis.is_load) {
+    chart.x.min = 0;
+    chart.x.max = 100;
+    chart.description += " The load is the same at every point; only the prompts differ.";
+  }
   chart.y.label = "tokens per second";
   chart.y.include_zero = true;
   chart.series = {output, total};
   add_throughput_slos(chart, sweep, lo, hi);
   if (!unplotted.empty()) {
-    chart.note = "Not on the x axis (no rate limit): " + unplotted.front() +
-                 (unplotted.size() > 1 ? "; ..." : "");
+    chart.note = std::string(axis.is_load ? "Not on the x axis (no rate limit): "
+                                          : "Not on the x axis (share not recorded): ") +
+                 unplotted.front() + (unplotted.size() > 1 ? "; ..." : "");
   } else if (chart.x.log_scale) {
     chart.note = "x axis: log scale";
   }
@@ -300,7 +319,7 @@ namespace {
 // One latency statistic ("median", "p99", ...) of `figure` ("ttft", "tpot") at every point,
 // against its output throughput.
 svg::Series latency_series(const json& sweep, const json& points, std::string_view figure,
-                           std::string_view stat, bool by_rate) {
+                           std::string_view stat, const view::SweepAxis& axis) {
   const std::string upper = figure == "ttft" ? "TTFT" : "TPOT";
   const std::string shown = stat == "median" ? "p50" : std::string(stat);
   const bool tail = stat != "median";
@@ -313,8 +332,7 @@ svg::Series latency_series(const json& sweep, const json& points, std::string_vi
     const json& point = points[i];
     series.x.push_back(number(point, "output_throughput").value_or(kMissing));
     series.y.push_back(number(point, key).value_or(kMissing));
-    if (!tail)
-      series.point_labels.push_back(point_label(by_rate, view::sweep_value(sweep, point, i)));
+    if (!tail) series.point_labels.push_back(point_label(axis, view::sweep_value(sweep, point, i)));
   }
   return series;
 }
@@ -323,7 +341,8 @@ svg::Series latency_series(const json& sweep, const json& points, std::string_vi
 // line across the points' throughput.
 std::vector<svg::Series> latency_chart_series(const json& sweep, const json& points,
                                               std::string_view figure,
-                                              std::vector<std::string> stats, bool by_rate) {
+                                              std::vector<std::string> stats,
+                                              const view::SweepAxis& axis) {
   const std::string suffix = fmt::format("_{}_ms", figure);
   const std::vector<SloLine> slos = search_slo_lines(sweep);
   for (const SloLine& slo : slos) {
@@ -333,7 +352,7 @@ std::vector<svg::Series> latency_chart_series(const json& sweep, const json& poi
   }
   std::vector<svg::Series> series;
   for (const std::string& stat : stats) {
-    series.push_back(latency_series(sweep, points, figure, stat, by_rate));
+    series.push_back(latency_series(sweep, points, figure, stat, axis));
   }
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (double x : series.front().x) {
@@ -352,7 +371,7 @@ std::vector<svg::Series> latency_chart_series(const json& sweep, const json& poi
 std::string sweep_latency_figures(const json& sweep) {
   const json* points = view::array_at(sweep, "points");
   if (points == nullptr || points->empty()) return "";
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
   auto chart_of = [&](std::string id, std::string title, std::string y_label,
                       std::vector<svg::Series> series) {
     svg::Chart chart;
@@ -361,7 +380,7 @@ std::string sweep_latency_figures(const json& sweep) {
     chart.description =
         "Each sweep point's latency against its output tokens per second; "
         "points are labelled with their " +
-        std::string(by_rate ? "request rate." : "concurrency.");
+        std::string(axis.title) + ".";
     chart.x.label = "output token throughput (output tok/s)";
     chart.x.include_zero = true;
     chart.y.label = std::move(y_label);
@@ -372,9 +391,9 @@ std::string sweep_latency_figures(const json& sweep) {
     return figure(chart);
   };
   return chart_of("sweep-ttft", "TTFT vs output throughput", "TTFT (ms)",
-                  latency_chart_series(sweep, *points, "ttft", {"median", "p99"}, by_rate)) +
+                  latency_chart_series(sweep, *points, "ttft", {"median", "p99"}, axis)) +
          chart_of("sweep-tpot", "TPOT vs output throughput", "TPOT (ms)",
-                  latency_chart_series(sweep, *points, "tpot", {"median"}, by_rate));
+                  latency_chart_series(sweep, *points, "tpot", {"median"}, axis));
 }
 
 }  // namespace bench::report::html

@@ -29,9 +29,12 @@ constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 constexpr int kWidthPx = 1090;
 constexpr int kHeightPx = 400;
 
-// "c=64", "r=2.5": which point a dot is.
-std::string point_label(const FrontierPoint& p, bool by_rate) {
-  return fmt::format("{}={}", by_rate ? "r" : "c", view::value_label(p.load));
+// "c=64", "r=2.5", "s=50%": which point a dot is.
+std::string point_label(const FrontierPoint& p, const view::SweepAxis& axis) {
+  const std::string_view letter = axis.kind == view::SweepAxis::Kind::request_rate   ? "r"
+                                  : axis.kind == view::SweepAxis::Kind::prefix_share ? "s"
+                                                                                     : "c";
+  return fmt::format("{}={}", letter, axis.label(p.load));
 }
 
 // The points in order of x, so a curve runs left to right; those without an x are left out.
@@ -108,7 +111,7 @@ void add_limits(svg::Chart& chart, const json& sweep, const Range& x, const Rang
 
 std::optional<svg::Chart> frontier_chart(const json& sweep) {
   const std::vector<FrontierPoint> points = frontier_points(sweep);
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
   const std::vector<const FrontierPoint*> sorted = by_per_user(points);
   svg::Series front = curve("output tok/s per GPU: Pareto front", kOutputColor, false);
   svg::Series dominated{.name = "output tok/s per GPU: other points",
@@ -122,7 +125,7 @@ std::optional<svg::Chart> frontier_chart(const json& sweep) {
     svg::Series& output = p->pareto ? front : dominated;
     output.x.push_back(*p->per_user);
     output.y.push_back(*p->output_per_gpu);
-    output.point_labels.push_back(point_label(*p, by_rate));
+    output.point_labels.push_back(point_label(*p, axis));
     input.x.push_back(*p->per_user);
     input.y.push_back(p->input_per_gpu.value_or(kMissing));
     total.x.push_back(*p->per_user);
@@ -133,7 +136,10 @@ std::optional<svg::Chart> frontier_chart(const json& sweep) {
   if (front.x.empty()) return std::nullopt;
   svg::Chart chart;
   chart.id = "frontier";
-  chart.title = "Efficiency frontier: token throughput per GPU vs output tok/s per user";
+  chart.title = axis.is_load
+                    ? "Efficiency frontier: token throughput per GPU vs output tok/s per user"
+                    : "Efficiency by prefix share (not a load frontier): token throughput "
+                      "per GPU vs output tok/s per user";
   chart.description =
       "For each sweep point, output tokens per second per GPU against the median output tokens "
       "per second each request saw (1/TPOT); the Pareto points joined. Input and total tokens "
@@ -147,8 +153,13 @@ std::optional<svg::Chart> frontier_chart(const json& sweep) {
   chart.series.push_back(std::move(total));
   add_limits(chart, sweep, x, y);
   chart.note =
-      "Pareto front: no other point has as much output per GPU and per user, and more "
-      "of one. c/r = the point's concurrency / rate.";
+      axis.is_load
+          ? "Pareto front: no other point has as much output per GPU and per user, and more "
+            "of one. c/r = the point's concurrency / rate."
+          // The same load at every point: the front ranks the shares, it offers no load to pick.
+          : "Every point ran the same load; they differ in the share of each prompt a prefix "
+            "cache could serve, so this is no load frontier: a Pareto point is a share that gave "
+            "more of both, not a load to run at. s = the point's prefix share asked.";
   chart.width_px = kWidthPx;
   chart.height_px = kHeightPx;
   return chart;
@@ -164,8 +175,10 @@ std::string frontier_section(const json& sweep) {
                   "<p class=\"note\">The frontier plots the output tok/s per GPU, unknown for "
                   "these points: run with --gpus N (the server's GPUs) to draw it. bench does "
                   "not guess them.</p>");
-  return "<section class=\"card\" id=\"frontier\"><h2>Efficiency frontier</h2>" + body +
-         "</section>";
+  const bool load = view::sweep_axis(sweep).is_load;
+  return std::string("<section class=\"card\" id=\"frontier\"><h2>") +
+         (load ? "Efficiency frontier" : "Efficiency by prefix share (not a load frontier)") +
+         "</h2>" + body + "</section>";
 }
 
 }  // namespace html

@@ -206,23 +206,40 @@ std::string run_header(const json& run) {
   return out;
 }
 
+// The sweep's kind in the kicker, and the meta item listing its values with their unit.
+struct AxisWords {
+  std::string_view kind, values_title, values_unit;
+};
+
+AxisWords axis_words(const view::SweepAxis& axis) {
+  switch (axis.kind) {
+    case view::SweepAxis::Kind::request_rate: return {"request-rate", "Request rates", " req/s"};
+    case view::SweepAxis::Kind::prefix_share:
+      return {"prefix-share", "Prefix shares", " of each prompt shared by every request"};
+    case view::SweepAxis::Kind::concurrency: break;
+  }
+  return {"concurrency", "Concurrency", " max in flight"};
+}
+
 std::string sweep_header(const json& sweep, const json& first) {
   const std::string model = view::text(first, "model");
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
+  const AxisWords words = axis_words(axis);
   std::string values;
   const json* points = view::array_at(sweep, "points");
   const std::size_t n = points != nullptr ? points->size() : 0;
   for (std::size_t i = 0; i < n; ++i) {
-    values += (i > 0 ? ", " : "") + view::value_label(view::sweep_value(sweep, (*points)[i], i));
+    values += (i > 0 ? ", " : "") + axis.label(view::sweep_value(sweep, (*points)[i], i));
   }
   std::string out = fmt::format(
       "<header class=\"page\"><p class=\"kicker\">bench results: {} sweep, {} points</p>",
-      by_rate ? "request-rate" : "concurrency", n);
+      words.kind, n);
   out += "<h1>" + esc(model.empty() ? "(model not recorded)" : model) + "</h1><dl class=\"meta\">";
   out += meta_item("Target", target_label(first));
   out += meta_item("Endpoint", endpoint_label(first));
-  out += meta_item(by_rate ? "Request rates" : "Concurrency",
-                   values + (by_rate ? " req/s" : " max in flight"));
+  out += meta_item(words.values_title, values + std::string(words.values_unit));
+  // The points differ in their prompts, not in load: the one load they all ran is named.
+  if (!axis.is_load) out += meta_item("Load (every point)", load_label(first));
   if (const std::string workload = workload_label(first); !workload.empty()) {
     out += meta_item("Workload", workload);
   }

@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "bench/results/format.hpp"
-#include "bench/results/run_metrics.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 
@@ -22,9 +20,7 @@ std::string throughput_cell(const json& point, std::string_view key, std::string
 
 // The share of input tokens the server's prefix cache served; "n/a" when it did not say.
 std::string cached_cell(const json& point) {
-  const auto share = results::known_metric(point, results::key::cached_input_share);
-  return fmt::format("<td class=\"num\">{}</td>",
-                     share ? fmt::format("{:.1f}%", *share * 100) : std::string("n/a"));
+  return fmt::format("<td class=\"num\">{}</td>", view::cached_share_label(point));
 }
 
 std::string ms_cell(const json& point, std::string_view key) {
@@ -39,10 +35,27 @@ std::string failed_cell(const json& point) {
                      view::grouped(sent), view::percent(failed, sent));
 }
 
-std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
+// The first column's heading: what the points differ in, and its unit.
+std::string_view axis_heading(const view::SweepAxis& axis) {
+  switch (axis.kind) {
+    case view::SweepAxis::Kind::request_rate: return "rate<span class=\"sub\">req/s offered</span>";
+    case view::SweepAxis::Kind::prefix_share:
+      return "prefix share<span class=\"sub\">asked, % of each prompt</span>";
+    case view::SweepAxis::Kind::concurrency: break;
+  }
+  return "concurrency<span class=\"sub\">max in flight</span>";
+}
+
+constexpr std::string_view kCachedHeading =
+    "<th scope=\"col\" class=\"num\">cached<span class=\"sub\">% of input</span></th>";
+
+std::string sweep_table(const json& sweep, const json& points, const view::SweepAxis& axis) {
+  // A prefix-share sweep shows what the cache served beside the share asked; others keep it
+  // last, after the figures of load.
+  const bool cached_first = axis.kind == view::SweepAxis::Kind::prefix_share;
   std::string out = fmt::format(
       "<section class=\"card\" id=\"sweep-table\"><h2>Sweep results</h2><div class=\"scroll\">"
-      "<table class=\"sweep\"><thead><tr><th scope=\"col\">{}</th>"
+      "<table class=\"sweep\"><thead><tr><th scope=\"col\">{}</th>{}"
       "<th scope=\"col\" class=\"num\">requests<span class=\"sub\">completed req/s</span></th>"
       "<th scope=\"col\" class=\"num out\">output<span class=\"sub\">output tok/s</span></th>"
       "<th scope=\"col\" class=\"num\">input<span class=\"sub\">input tok/s</span></th>"
@@ -53,17 +66,16 @@ std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
       "<th scope=\"col\" class=\"num\">ITL p99<span class=\"sub\">ms</span></th>"
       "<th scope=\"col\" class=\"num\">TPOT p50<span class=\"sub\">ms</span></th>"
       "<th scope=\"col\" class=\"num\">failed<span class=\"sub\">of sent</span></th>"
-      "<th scope=\"col\" class=\"num\">cached<span class=\"sub\">% of input</span></th>"
-      "</tr></thead><tbody>",
-      by_rate ? "rate<span class=\"sub\">req/s offered</span>"
-              : "concurrency<span class=\"sub\">max in flight</span>");
+      "{}</tr></thead><tbody>",
+      axis_heading(axis), cached_first ? kCachedHeading : "", cached_first ? "" : kCachedHeading);
   bool any_estimate = false;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const json& point = points[i];
     const bool estimate = view::output_is_estimate(point);
     any_estimate = any_estimate || estimate;
-    out += fmt::format("<tr><th scope=\"row\" class=\"num\">{}</th>",
-                       view::value_label(view::sweep_value(sweep, point, i)));
+    out += fmt::format("<tr><th scope=\"row\" class=\"num\">{}</th>{}",
+                       axis.label(view::sweep_value(sweep, point, i)),
+                       cached_first ? cached_cell(point) : "");
     out += fmt::format("<td class=\"num\">{}</td>", fixed(number(point, "request_throughput"), 2));
     out +=
         fmt::format("<td class=\"num out\">{}{}</td>", fixed(number(point, "output_throughput"), 1),
@@ -72,13 +84,20 @@ std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
     out += throughput_cell(point, "total_throughput", "");
     out += ms_cell(point, "median_ttft_ms") + ms_cell(point, "p99_ttft_ms") +
            ms_cell(point, "median_itl_ms") + ms_cell(point, "p99_itl_ms") +
-           ms_cell(point, "median_tpot_ms") + failed_cell(point) + cached_cell(point) + "</tr>";
+           ms_cell(point, "median_tpot_ms") + failed_cell(point) +
+           (cached_first ? "" : cached_cell(point)) + "</tr>";
   }
   out += "</tbody></table></div>";
   out +=
       "<p class=\"note\">Whole-run figures of each point; total = input + output. "
       "Throughput counts successful requests only. cached: share of input tokens served from "
       "the server's prefix cache (n/a: not disclosed).";
+  if (cached_first) {
+    out +=
+        " prefix share: the share of each prompt asked to be a system prompt every request of "
+        "the point shares, what a warm prefix cache could serve; the load is the same at every "
+        "point.";
+  }
   if (any_estimate) {
     out +=
         " <span class=\"estimate\">ESTIMATE</span>: output tokens counted as streamed "
@@ -88,14 +107,16 @@ std::string sweep_table(const json& sweep, const json& points, bool by_rate) {
   return out;
 }
 
-std::string point_summary(const json& sweep, const json& point, std::size_t index, bool by_rate) {
+std::string point_summary(const json& sweep, const json& point, std::size_t index,
+                          const view::SweepAxis& axis) {
   const std::int64_t failed = view::count(point, "failed");
   return fmt::format(
       "<summary><span class=\"point\">{} {}</span> <span class=\"fig out\">{} output tok/s</span>"
       " <span class=\"fig\">{} input tok/s</span> <span class=\"fig\">{} total tok/s</span> "
       "<span class=\"fig{}\">{} failed</span></summary>",
-      by_rate ? "rate" : "concurrency",
-      esc(view::value_label(view::sweep_value(sweep, point, index))) + (by_rate ? " req/s" : ""),
+      axis.noun,
+      esc(axis.label(view::sweep_value(sweep, point, index))) +
+          (axis.kind == view::SweepAxis::Kind::request_rate ? " req/s" : ""),
       fixed(number(point, "output_throughput"), 1), fixed(number(point, "input_throughput"), 1),
       fixed(number(point, "total_throughput"), 1), failed > 0 ? " bad" : "", view::grouped(failed));
 }
@@ -112,7 +133,7 @@ std::string sweep_sections(const json& sweep) {
       throw std::invalid_argument(fmt::format("sweep results: points[{}] is not an object", i));
     }
   }
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
   std::string out;
   std::string failing;
   for (std::size_t i = 0; i < points->size(); ++i) {
@@ -120,16 +141,16 @@ std::string sweep_sections(const json& sweep) {
     const std::int64_t failed = view::count(point, "failed");
     if (failed <= 0) continue;
     if (!failing.empty()) failing += "; ";
-    failing += fmt::format("{} {}: {} of {} ({})", by_rate ? "rate" : "concurrency",
-                           view::value_label(view::sweep_value(sweep, point, i)),
-                           view::grouped(failed), view::grouped(view::count(point, "sent")),
+    failing += fmt::format("{} {}: {} of {} ({})", axis.noun,
+                           axis.label(view::sweep_value(sweep, point, i)), view::grouped(failed),
+                           view::grouped(view::count(point, "sent")),
                            view::percent(failed, view::count(point, "sent")));
   }
   if (!failing.empty()) {
     out += "<p class=\"alert bad\" role=\"alert\">Requests failed at some points (" + esc(failing) +
            "). Their throughput counts successful requests only.</p>";
   }
-  out += sweep_table(sweep, *points, by_rate);
+  out += sweep_table(sweep, *points, axis);
   out +=
       "<section class=\"card\" id=\"sweep-charts\"><h2>Throughput and latency across the "
       "sweep</h2><div class=\"charts one\">" +
@@ -139,7 +160,7 @@ std::string sweep_sections(const json& sweep) {
   out += "<section class=\"points\" id=\"sweep-points\"><h2>Each point</h2>";
   for (std::size_t i = 0; i < points->size(); ++i) {
     const json& point = (*points)[i];
-    out += "<details class=\"point\">" + point_summary(sweep, point, i, by_rate) +
+    out += "<details class=\"point\">" + point_summary(sweep, point, i, axis) +
            "<div class=\"point-body\">" + run_alerts(point) +
            fmt::format(
                "<p class=\"note\">Load: {}. Duration {} s. Started {}.</p>", esc(load_label(point)),

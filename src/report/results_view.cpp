@@ -79,14 +79,42 @@ bool is_sweep(const json& results) {
           results.value(results::key::kind, json()) == results::kind_name(results::Kind::search));
 }
 
-std::string sweep_variable(const json& sweep) {
+SweepAxis sweep_axis(const json& sweep) {
   const json* spec = object_at(sweep, results::key::sweep);
   const std::string variable = spec != nullptr ? text(*spec, results::key::variable) : "";
-  return variable == results::key::request_rate ? variable : "concurrency";
+  using Kind = SweepAxis::Kind;
+  if (variable == results::key::request_rate) {
+    return {.kind = Kind::request_rate,
+            .variable = results::key::request_rate,
+            .noun = "rate",
+            .title = "request rate",
+            .column = "rate (r/s)",
+            .point_key = results::key::request_rate};
+  }
+  if (variable == results::key::prefix_share) {
+    return {.kind = Kind::prefix_share,
+            .variable = results::key::prefix_share,
+            .noun = "prefix share",
+            .title = "prefix share",
+            .column = "prefix share",
+            .point_key = results::key::prefix_share,
+            .is_load = false,
+            .shown_scale = 100};
+  }
+  return {.kind = Kind::concurrency,
+          .variable = "concurrency",
+          .noun = "concurrency",
+          .title = "concurrency",
+          .column = "concurrency",
+          .point_key = results::key::max_concurrency};
 }
 
-bool swept_by_rate(const json& sweep) {
-  return sweep_variable(sweep) == results::key::request_rate;
+std::string SweepAxis::label(std::optional<double> value) const {
+  if (kind != Kind::prefix_share || !value || !std::isfinite(*value)) return value_label(value);
+  // One decimal at most: 0.95 is "95%", 1/3 "33.3%", never "33.333333%".
+  std::string digits = fmt::format("{:.1f}", *value * shown_scale);
+  if (digits.ends_with(".0")) digits.resize(digits.size() - 2);
+  return digits + "%";
 }
 
 std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index) {
@@ -95,8 +123,7 @@ std::optional<double> sweep_value(const json& sweep, const json& point, std::siz
   if (values != nullptr && index < values->size()) {
     if (auto v = results::number_from_json((*values)[index])) return v;
   }
-  return number(point,
-                swept_by_rate(sweep) ? results::key::request_rate : results::key::max_concurrency);
+  return number(point, sweep_axis(sweep).point_key);
 }
 
 std::string fixed(std::optional<double> value, int decimals) {
@@ -118,6 +145,11 @@ std::string grouped(std::int64_t value) { return svg::group_digits(fmt::format("
 
 std::string value_label(std::optional<double> value) {
   return value ? results::value_label(*value) : "-";
+}
+
+std::string cached_share_label(const json& run) {
+  const std::optional<double> share = results::known_metric(run, results::key::cached_input_share);
+  return share ? fmt::format("{:.1f}%", *share * 100) : std::string("n/a");
 }
 
 std::string percent(std::int64_t part, std::int64_t whole) {

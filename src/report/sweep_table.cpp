@@ -1,10 +1,12 @@
 // The text report of a sweep: one row per point, output tok/s before input and total, latency
-// percentiles, errors. Rendered from the points' JSON objects.
+// percentiles, errors. Rendered from the points' JSON objects. A prefix-share sweep shows the
+// cached share the server reported right beside the share asked for.
+#include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -33,65 +35,116 @@ std::string cell(const json& run, std::string_view key, int decimals) {
   return fmt::format("{:.{}f}", *value, decimals);
 }
 
-std::string point_label(const json& run, bool by_rate) {
-  if (!by_rate) return fmt::format("{}", static_cast<std::int64_t>(number(run, "max_concurrency")));
+// The sweep's points; none when "points" is missing or not an array.
+const json& points_of(const json& sweep) {
+  static const json kNone = json::array();
+  const json* points = view::array_at(sweep, "points");
+  return points != nullptr ? *points : kNone;
+}
+
+// A point's value in the first column: its own setting for a load (the integer concurrency,
+// the rate as written, "inf"), the sweep's share for a prefix-share sweep ("n/a" when unknown).
+std::string point_label(const json& sweep, const json& run, std::size_t index,
+                        const view::SweepAxis& axis) {
+  using Kind = view::SweepAxis::Kind;
+  if (axis.kind == Kind::prefix_share) {
+    const std::optional<double> share = view::sweep_value(sweep, run, index);
+    return share ? axis.label(share) : std::string("n/a");
+  }
+  if (axis.kind == Kind::concurrency) {
+    return fmt::format("{}", static_cast<std::int64_t>(number(run, "max_concurrency")));
+  }
   const auto rate = run.find("request_rate");
   if (rate != run.end() && rate->is_string()) return rate->get<std::string>();
   return fmt::format("{:g}", number(run, "request_rate"));
 }
 
-// The cached share in percent, one decimal; "n/a" when not disclosed (null or missing).
+// The cached share in percent, one decimal; "n/a" when not disclosed (null or missing), so a
+// share bench did not measure is never shown as one.
 std::string cached_percent(const json& run) {
   const std::optional<double> share = results::known_metric(run, results::key::cached_input_share);
   return share ? fmt::format("{:.1f}", *share * 100) : std::string("n/a");
 }
 
 // "WARNING (concurrency 4): ..." for each warning a point's results carry.
-std::string point_warnings(const json& sweep, bool by_rate) {
+std::string point_warnings(const json& sweep, const view::SweepAxis& axis) {
   std::string out;
-  for (const json& run : sweep.value("points", json::array())) {
+  const json& points = points_of(sweep);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json& run = points[i];
     const auto warnings = run.find(results::key::warnings);
     if (warnings == run.end() || !warnings->is_array()) continue;
     for (const json& warning : *warnings) {
       if (!warning.is_string()) continue;
-      out += fmt::format("WARNING ({} {}): {}\n", by_rate ? "rate" : "concurrency",
-                         point_label(run, by_rate), warning.get<std::string>());
+      out += fmt::format("WARNING ({} {}): {}\n", axis.noun, point_label(sweep, run, i, axis),
+                         warning.get<std::string>());
     }
   }
   return out;
 }
 
+constexpr int kCachedColumn = 4;  // "cached", after output and input tok/s
+
+// Right-aligned cells, one space apart. A prefix-share sweep moves the cached share (what the
+// server's cache served) beside the share asked for, so the two are read together.
+std::string row_line(std::vector<std::string> cells, const view::SweepAxis& axis) {
+  std::vector<int> widths = {
+      std::max(11, static_cast<int>(axis.column.size())), 8, 11, 11, 7, 11, 9, 9, 8, 8, 8, 7};
+  if (axis.kind == view::SweepAxis::Kind::prefix_share) {
+    std::rotate(cells.begin() + 1, cells.begin() + kCachedColumn,
+                cells.begin() + kCachedColumn + 1);
+    std::rotate(widths.begin() + 1, widths.begin() + kCachedColumn,
+                widths.begin() + kCachedColumn + 1);
+  }
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    line += fmt::format("{}{:>{}}", i > 0 ? " " : "", cells[i], widths[i]);
+  }
+  return line + "\n";
+}
+
+std::string errors_cell(const json& run) {
+  const auto failed = static_cast<std::int64_t>(number(run, "failed"));
+  const auto sent = static_cast<std::int64_t>(number(run, "sent"));
+  return failed == 0
+             ? "0"
+             : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
+}
+
 }  // namespace
 
 std::string render_sweep_table(const json& sweep) {
-  const bool by_rate = view::swept_by_rate(sweep);
-  std::string out;
-  auto line = std::back_inserter(out);
-  constexpr std::string_view kRow =
-      "{:>11} {:>8} {:>11} {:>11} {:>7} {:>11} {:>9} {:>9} {:>8} {:>8} {:>8} {:>7}\n";
-  fmt::format_to(line, kRow, by_rate ? "rate (r/s)" : "concurrency", "req/s", "output", "input",
-                 "cached", "total", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "TPOT p50",
-                 "errors");
-  fmt::format_to(line, kRow, "", "", "tok/s", "tok/s", "%", "tok/s", "ms", "ms", "ms", "ms", "ms",
-                 "");
-  for (const json& run : sweep.value("points", json::array())) {
-    const auto failed = static_cast<std::int64_t>(number(run, "failed"));
-    const auto sent = static_cast<std::int64_t>(number(run, "sent"));
-    const std::string errors =
-        failed == 0 ? "0"
-                    : fmt::format("{} ({:.0f}%)", failed, sent > 0 ? 100.0 * failed / sent : 100.0);
-    fmt::format_to(line, kRow, point_label(run, by_rate), cell(run, "request_throughput", 2),
-                   cell(run, "output_throughput", 1), cell(run, "input_throughput", 1),
-                   cached_percent(run), cell(run, "total_throughput", 1),
-                   cell(run, "median_ttft_ms", 2), cell(run, "p99_ttft_ms", 2),
-                   cell(run, "median_itl_ms", 2), cell(run, "p99_itl_ms", 2),
-                   cell(run, "median_tpot_ms", 2), errors);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
+  const bool by_share = axis.kind == view::SweepAxis::Kind::prefix_share;
+  std::string out =
+      row_line({std::string(axis.column), "req/s", "output", "input", "cached", "total", "TTFT p50",
+                "TTFT p99", "ITL p50", "ITL p99", "TPOT p50", "errors"},
+               axis);
+  out += row_line({by_share ? "asked" : "", "", "tok/s", "tok/s", "%", "tok/s", "ms", "ms", "ms",
+                   "ms", "ms", ""},
+                  axis);
+  const json& points = points_of(sweep);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const json& run = points[i];
+    out += row_line(
+        {point_label(sweep, run, i, axis), cell(run, "request_throughput", 2),
+         cell(run, "output_throughput", 1), cell(run, "input_throughput", 1), cached_percent(run),
+         cell(run, "total_throughput", 1), cell(run, "median_ttft_ms", 2),
+         cell(run, "p99_ttft_ms", 2), cell(run, "median_itl_ms", 2), cell(run, "p99_itl_ms", 2),
+         cell(run, "median_tpot_ms", 2), errors_cell(run)},
+        axis);
   }
   out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
+  if (by_share) {
+    out +=
+        "prefix share: share of each prompt asked to be a system prompt shared by every request\n"
+        "of the point (what a warm prefix cache could serve); cached: what the cache served.\n"
+        "The load is the same at every point: the points differ in their prompts, not in load.\n";
+  }
   out +=
       "cached: % of input tokens served from the server's prefix cache; n/a when the server\n"
       "did not disclose it (vLLM needs --enable-prompt-tokens-details).\n";
-  out += point_warnings(sweep, by_rate);
+  out += point_warnings(sweep, axis);
   return out;
 }
 

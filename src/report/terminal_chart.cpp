@@ -1,6 +1,7 @@
 // The sweep's text chart. One line per point: the sweep value, a bar whose length is the total
 // tok/s with its output part solid, then the output and total figures, each named, and the
-// failures. A scale with round ticks (the SVG writer's 1-2-5 steps) closes it.
+// failures (across prefix shares, also the share the cache served). A scale with round ticks
+// (the SVG writer's 1-2-5 steps) closes it.
 #include "bench/report/terminal_chart.hpp"
 
 #include <algorithm>
@@ -58,7 +59,11 @@ std::string rate(std::optional<double> value) {
   return view::fixed(value, std::abs(*value) >= 100 ? 0 : 1);
 }
 
-std::vector<Row> rows_of(const json& sweep, const json& points) {
+// A prefix-share point's line says what the cache served beside the share asked (its label):
+// "cached n/a" when the server did not disclose it.
+std::string cached_note(const json& point) { return "  cached " + view::cached_share_label(point); }
+
+std::vector<Row> rows_of(const json& sweep, const json& points, const view::SweepAxis& axis) {
   std::vector<Row> rows;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const json& point = points[i];
@@ -66,9 +71,10 @@ std::vector<Row> rows_of(const json& sweep, const json& points) {
       throw std::invalid_argument(fmt::format("sweep: points[{}] is not a JSON object", i));
     }
     Row row;
-    row.label = view::value_label(view::sweep_value(sweep, point, i));
+    row.label = axis.label(view::sweep_value(sweep, point, i));
     row.output = view::number(point, "output_throughput");
     row.total = view::number(point, "total_throughput");
+    if (axis.kind == view::SweepAxis::Kind::prefix_share) row.notes += cached_note(point);
     const std::int64_t failed = view::count(point, "failed");
     if (failed > 0) {
       row.notes += fmt::format("  ! {} failed ({})", failed,
@@ -150,6 +156,17 @@ std::string scale_lines(const Layout& layout, const Glyphs& g) {
   return out + scale + "  total tok/s\n";
 }
 
+// The title's name for the points' values, and their unit.
+std::string_view axis_caption(const view::SweepAxis& axis) {
+  switch (axis.kind) {
+    case view::SweepAxis::Kind::request_rate: return "request rate (req/s; inf = no limit)";
+    case view::SweepAxis::Kind::prefix_share:
+      return "prefix share (% of each prompt shared; same load)";
+    case view::SweepAxis::Kind::concurrency: break;
+  }
+  return "concurrency (requests in flight)";
+}
+
 }  // namespace
 
 std::string render_sweep_chart(const json& sweep, int width, TextCharset charset) {
@@ -161,13 +178,13 @@ std::string render_sweep_chart(const json& sweep, int width, TextCharset charset
   }
   if (points->empty()) return "";
   const Glyphs& g = charset == TextCharset::kUnicode ? kUnicodeGlyphs : kAsciiGlyphs;
-  const std::vector<Row> rows = rows_of(sweep, *points);
-  const bool by_rate = view::swept_by_rate(sweep);
+  const view::SweepAxis axis = view::sweep_axis(sweep);
+  const std::vector<Row> rows = rows_of(sweep, *points, axis);
   const Layout layout = layout_of(rows, width);
   std::string out = fmt::format(
       "Token throughput by {}\n{}{} output tok/s  {} input tok/s  bar: total tok/s\n",
-      by_rate ? "request rate (req/s; inf = no limit)" : "concurrency (requests in flight)",
-      std::string(static_cast<std::size_t>(layout.label_w + 2), ' '), g.output, g.input);
+      axis_caption(axis), std::string(static_cast<std::size_t>(layout.label_w + 2), ' '), g.output,
+      g.input);
   for (const Row& r : rows) out += bar_line(r, layout, g);
   return out + scale_lines(layout, g);
 }

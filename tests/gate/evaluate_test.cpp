@@ -247,6 +247,38 @@ TEST(Evaluate, LabelsRateSweepPointsByTheirRate) {
   EXPECT_EQ(outcome.violations[2].point, "request_rate=inf");
 }
 
+// A prefix-share sweep (--prefix-share 0,0.5,0.9): each point named by the share it asked, from
+// the sweep's list or, without one, from the point's own prefix_share; a cached share the
+// server did not disclose is unknown, never a pass.
+TEST(Evaluate, LabelsPrefixShareSweepPointsByTheirShare) {
+  json sweep = compare_fixture("sweep_c1_2_4.json");
+  sweep["sweep"] = {{"variable", "prefix_share"}, {"values", {0, 0.5, 0.9}}};
+  const double shares[] = {0, 0.5, 0.9};
+  for (std::size_t i = 0; i < 3; ++i) {
+    sweep["points"][i]["prefix_share"] = shares[i];
+    sweep["points"][i]["cached_input_share"] = i == 2 ? json() : json(shares[i]);
+  }
+  const Gate huge = under("output_throughput", 1e9);
+  const GateOutcome outcome = evaluate({&huge, 1}, sweep);
+  ASSERT_EQ(outcome.violations.size(), 3u);
+  EXPECT_EQ(outcome.violations[0].point, "prefix_share=0");
+  EXPECT_EQ(outcome.violations[1].point, "prefix_share=0.5");
+  EXPECT_EQ(outcome.violations[2].point, "prefix_share=0.9");
+  EXPECT_EQ(outcome.violations[1].message.rfind(
+                "gate failed at prefix_share=0.5: output_throughput = ", 0),
+            0u)
+      << outcome.violations[1].message;
+  sweep["sweep"].erase("values");
+  EXPECT_EQ(evaluate({&huge, 1}, sweep).violations[1].point, "prefix_share=0.5");
+  const Gate cached = under("cached_input_share", 0.4);
+  const GateOutcome served = evaluate({&cached, 1}, sweep);
+  ASSERT_EQ(served.violations.size(), 2u);
+  EXPECT_EQ(served.violations[0].point, "prefix_share=0");
+  EXPECT_EQ(served.violations[1].point, "prefix_share=0.9");
+  EXPECT_NE(served.violations[1].message.find("cached_input_share is unknown"), std::string::npos)
+      << served.violations[1].message;
+}
+
 TEST(Evaluate, LabelsPointsByConfiguredNotAchievedConcurrency) {
   json sweep = compare_fixture("sweep_c1_2_4.json");
   sweep["sweep"].erase("values");  // the label must then come from each point's own setting

@@ -76,7 +76,7 @@ struct PointComparison {
 struct Comparison {
   std::string base_name;  // how the two sides are named in the output (file paths)
   std::string new_name;
-  std::string sweep_variable;             // "concurrency" or "request_rate"; empty for runs
+  std::string sweep_variable;  // "concurrency", "request_rate", "prefix_share"; empty for runs
   std::vector<PointComparison> points;    // matched points in the base's order; one for runs
   std::vector<std::string> only_in_base;  // labels of points the new sweep lacks
   std::vector<std::string> only_in_new;

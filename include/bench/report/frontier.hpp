@@ -23,7 +23,7 @@ std::vector<std::size_t> pareto_front(const std::vector<std::pair<double, double
 /// One point of a sweep on the frontier, as its results object says (nullopt: unknown).
 struct FrontierPoint {
   std::size_t index = 0;                 // in the sweep's "points"
-  std::optional<double> load;            // the sweep variable's value (infinity: no limit)
+  std::optional<double> load;            // the sweep variable's value (inf: no limit; share 0..1)
   std::optional<double> per_user;        // median_output_throughput_per_user, output tok/s
   std::optional<double> per_user_p10;    // p10_output_throughput_per_user
   std::optional<double> output_per_gpu;  // output_throughput_per_gpu
