@@ -18,6 +18,7 @@
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/output_paths.hpp"
+#include "bench/cli/prefix_share_flag.hpp"
 #include "bench/cli/run_flag_groups.hpp"
 #include "bench/cli/server_flags.hpp"
 #include "bench/cli/shard_flags.hpp"
@@ -460,6 +461,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
   if (!run.seed_given) run.seed = std::random_device{}();
   finish_dataset_flags(app, run);
+  finish_prefix_share_flag(app, run, raw.prefix_share);
   finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
   finish_multi_turn_flags(app, run, raw.multi_turn);

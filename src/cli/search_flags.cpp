@@ -148,6 +148,11 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
         "--dataset trace: bench search probes loads it sets itself; a trace "
         "brings its own arrivals (replay it with bench --dataset trace)");
   }
+  if (run.dataset.prefix_shares.size() > 1) {
+    throw UsageError(
+        "--prefix-share: bench search probes one workload; give a single share (a list "
+        "sweeps it in a plain run)");
+  }
   const bool by_rate = search.over == SearchOver::rate;
   const char* searched = by_rate ? "--request-rate" : "--concurrency";
   if (command.count(searched) > 0 || (!by_rate && command.count("--max-concurrency") > 0)) {

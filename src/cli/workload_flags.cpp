@@ -6,6 +6,7 @@
 #include "bench/cli/image_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/number_checks.hpp"
+#include "bench/cli/prefix_share_flag.hpp"
 #include "bench/cli/tool_flags.hpp"
 
 namespace bench::cli {
@@ -57,6 +58,7 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "random: each input and output length uniform in len x [1-r, 1+r] (vLLM's)")
       ->check(number_range(0.0, 1.0))
       ->capture_default_str();
+  add_prefix_share_flag(app, raw.prefix_share);
   app.add_option("--sharegpt-output-len", run.dataset.sharegpt_output_len,
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));

@@ -194,6 +194,7 @@ results::RunContext merged_context(const std::vector<const json*>& runs,
   c.prompts_from_trace = text_in(c.config, "dataset") == "trace";
   c.prompts_reused = first.value(results::key::reused_prompts, false);
   c.prompts_resend_history = first.contains(results::key::multi_turn);
+  c.prefix_share = results::number_at(first, results::key::prefix_share);  // one command's
   // --gpus and --gpu-hour-price, as every shard recorded them (one command ran them all).
   const json gpus = c.config.value(results::key::gpus, json());
   const json price = c.config.value(results::key::gpu_hour_price, json());
@@ -309,6 +310,13 @@ std::variant<PointMerge, MergeError> merge_point(const std::vector<ShardFile>& s
   out.results.erase("server_metrics");
   out.results.update(results::to_json(out.run.summary, out.run.context));
   add_up_shard_keys(out.results, runs);
+  // --prefix-share: each shard primed the prefix itself; primed only if every shard did.
+  if (out.results.contains(results::key::prefix_primed)) {
+    for (const json* run : runs) {
+      if (!run->value(results::key::prefix_primed, true))
+        out.results[results::key::prefix_primed] = false;
+    }
+  }
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
   for (const ShardPart& part : parts) earliest = std::min(earliest, part.stamp.epoch_unix_ns);
   std::vector<std::int64_t> shifts_ns;

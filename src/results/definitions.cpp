@@ -70,6 +70,15 @@ nlohmann::json metric_definitions() {
       {"prompts_share_prefixes",
        "true when the workload's prompts share prefixes on purpose (a shared-prefix dataset, or "
        "a trace whose hash ids repeat), so a high cached share is expected."},
+      {"prefix_share",
+       "--prefix-share: the share of each prompt (each session's first turn) that every request "
+       "of the point sends as one system prompt, as asked (0..1): the cache-hit share a warm "
+       "prefix cache gives. cached_input_share is what the server's cache served; a gap beyond "
+       "block rounding draws a warning. Only written with the flag."},
+      {"prefix_primed",
+       "--prefix-share above 0: true when the point's shared system prompt was sent once to "
+       "every server before the point was measured (unmeasured, max_tokens 1), so its first "
+       "requests find it cached (sgl-project/sglang#37359); false when that failed."},
       {"warnings",
        "the run's warnings, one line each (e.g. a cached share above 10% on a workload not meant "
        "to share prefixes); the client's own are under client.warnings."},

@@ -279,6 +279,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["interrupted"] = c.interrupted;
   out[results::key::reused_prompts] = c.prompts_reused;
   out[results::key::prompts_share_prefixes] = c.prompts_share_prefixes;
+  if (c.prefix_share) out[results::key::prefix_share] = *c.prefix_share;
   if (c.server_metrics) {
     out["server_metrics"] = server_metrics_json(*c.server_metrics, s, c.meant_to_share_prefixes());
   }

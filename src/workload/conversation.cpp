@@ -10,6 +10,10 @@ namespace bench::workload {
 
 using nlohmann::json;
 
+void Conversation::add_system(std::string text) {
+  messages_.push_back(Message{Role::system, std::move(text), {}, {}, {}});
+}
+
 void Conversation::add_user(std::string text, std::vector<std::string> image_urls) {
   messages_.push_back(Message{Role::user, std::move(text), {}, {}, std::move(image_urls)});
 }
@@ -51,6 +55,7 @@ json Conversation::chat_messages() const {
   json messages = json::array();
   for (const Message& message : messages_) {
     switch (message.role) {
+      case Role::system: messages.push_back({{"role", "system"}, {"content", message.text}}); break;
       case Role::user:
         messages.push_back(
             {{"role", "user"}, {"content", user_content(message.text, message.image_urls)}});

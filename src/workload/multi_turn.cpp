@@ -113,17 +113,19 @@ std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t st
   if (conversations) {
     Prompt opening = source.prompt(prompt_index(stream, session));
     const auto cap = static_cast<std::size_t>(turns.value_or(INT64_MAX));
-    out.push_back(UserTurn{std::move(opening.text), opening.input_len, opening.output_len});
+    out.push_back(UserTurn{std::move(opening.text), opening.input_len, opening.output_len, {}});
     for (Prompt::FollowUp& follow_up : opening.follow_ups) {
       if (out.size() >= cap) break;
-      out.push_back(UserTurn{std::move(follow_up.text), follow_up.input_len, follow_up.output_len});
+      out.push_back(
+          UserTurn{std::move(follow_up.text), follow_up.input_len, follow_up.output_len, {}});
     }
     return out;
   }
   const auto count = static_cast<std::uint64_t>(std::max<std::int64_t>(1, turns.value_or(1)));
   for (std::uint64_t k = 0; k < count; ++k) {
     Prompt prompt = source.prompt(prompt_index(stream, session * count + k));
-    out.push_back(UserTurn{std::move(prompt.text), prompt.input_len, prompt.output_len});
+    out.push_back(UserTurn{std::move(prompt.text), prompt.input_len - prompt.system_len,
+                           prompt.output_len, k == 0 ? std::move(prompt.system_text) : ""});
   }
   return out;
 }

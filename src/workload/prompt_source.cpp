@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/workload/jsonl_dataset.hpp"
+#include "bench/workload/prefix_share.hpp"
 #include "bench/workload/random_prompts.hpp"
 #include "bench/workload/sampling.hpp"
 #include "bench/workload/shared_prefix.hpp"
@@ -267,6 +268,7 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
         "trace, not by --dataset " +
         name);
   }
+  if (!options.prefix_shares.empty()) return prefix_share_source(options, tokens);
   switch (options.kind) {
     case DatasetKind::sharegpt: return sharegpt_source(options, tokens.tokenizer);
     case DatasetKind::jsonl: return jsonl_source(options, tokens.tokenizer);

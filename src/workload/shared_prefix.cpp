@@ -59,6 +59,7 @@ Prompt SharedPrefixPrompts::prompt(std::uint64_t stream, std::uint64_t request) 
                                      options_.range_ratio};
   Prompt prompt = random_prompt(question, request);
   prompt.system_text = prefixes_[group];
+  prompt.system_len = options_.prefix_len;
   prompt.input_len += options_.prefix_len;
   prompt.prefix_group = group;
   return prompt;

@@ -63,6 +63,16 @@ INSTANTIATE_TEST_SUITE_P(
                     "--output-file: '/nonexistent-bench-dir/r.json'"},
         BadFlagCase{{"--html", "/nonexistent-bench-dir/r.html"}, "--html"},
         BadFlagCase{{"--save-requests", "/"}, "--save-requests: '/'"},
+        BadFlagCase{{"--prefix-share", "1"}, "--prefix-share: '1' is not a share"},
+        BadFlagCase{{"--prefix-share", "0.5,x"}, "--prefix-share: 'x'"},
+        BadFlagCase{{"--prefix-share", "0,0.5", "--concurrency", "1,2"},
+                    "--prefix-share: a list sweeps the share"},
+        BadFlagCase{{"--prefix-share", "0.5", "--dataset", "shared-prefix"},
+                    "--prefix-share: only with --dataset random"},
+        BadFlagCase{{"--prefix-share", "0.5", "--reuse-prompts"},
+                    "--prefix-share: not with --reuse-prompts"},
+        BadFlagCase{{"--prefix-share", "0.999", "--input-len", "100"},
+                    "--prefix-share: 0.999 of --input-len 100 leaves no text"},
         // CLI11 read -1 into the unsigned seed as 18446744073709551615.
         BadFlagCase{{"--seed", "-1"}, "--seed: '-1' is not a number >= 0"}));
 

@@ -439,6 +439,41 @@ TEST_F(ShardMergeRefusal, AMultiTurnShardWithOneThatIsNot) {
       << err;
 }
 
+// A --prefix-share sweep over shards: each shard primes each point's system prompt (the same
+// prompt: one seed), and the merged points keep their asked share beside the cached share of all
+// the shards' requests, primed, without a warning that the cache flattered them.
+TEST(Shards, APrefixShareSweepMergesWithItsSharesAndNoFalseCacheWarning) {
+  const TempDir dir;
+  bench::sim::SimOptions sim;
+  sim.prefix_cache = true;
+  sim.time_scale = 100;
+  {
+    const bench::sim::SimServer server(sim);
+    run_shards(server.base_url(),
+               {"--prefix-share", "0,0.5", "--concurrency", "4", "--num-prompts", "16",
+                "--input-len", "64", "--output-len", "4", "--ignore-eos", "--seed", "9"},
+               dir, 2);
+  }
+  const ProcessResult merge = run_process(
+      BENCH_BINARY, with({"merge", "-o", dir.file("merged.json")}, shard_files(dir, 2)));
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const json merged = read_json(dir.file("merged.json"));
+  EXPECT_EQ(merged["sweep"]["variable"], "prefix_share");
+  ASSERT_EQ(merged["points"].size(), 2u);
+  const json& none = merged["points"][0];
+  const json& half = merged["points"][1];
+  EXPECT_EQ(none["prefix_share"], 0.0);
+  EXPECT_EQ(none["cached_input_share"], 0.0);
+  EXPECT_FALSE(none.contains("prefix_primed"));
+  EXPECT_EQ(half["prefix_share"], 0.5);
+  EXPECT_EQ(half["prefix_primed"], true);
+  EXPECT_EQ(half["completed"], 16);
+  // 32 of each prompt's 64 tokens: two whole blocks of the shared system prompt, every request.
+  EXPECT_EQ(half["cached_input_share"], 0.5);
+  EXPECT_EQ(half["warnings"], json::array()) << half["warnings"];
+  EXPECT_EQ(none["warnings"], json::array()) << none["warnings"];
+}
+
 TEST(Shards, RefusesABadShardOrStartTimeInOneLine) {
   const std::vector<std::string> server = {"--base-url", "http://127.0.0.1:9", "--seed",
                                            "1",          "--num-prompts",      "4"};

@@ -31,6 +31,7 @@ struct RawRunFlags {
   RawMultiTurnFlags multi_turn;  // --think-time, --session-context (cli/multi_turn_flags.hpp)
   RawToolFlags tools;            // --tools, --tool-choice, --response-format (cli/tool_flags.hpp)
   RawImageFlags images;          // --image-size, --image-format (cli/image_flags.hpp)
+  std::string prefix_share;      // --prefix-share S[,S...] (cli/prefix_share_flag.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

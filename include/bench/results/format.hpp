@@ -78,6 +78,9 @@ inline constexpr std::string_view cached_input_share = "cached_input_share";  //
 // would give, as asked (0..1). cached_input_share is what the server's cache served. Also a
 // sweep's variable ("prefix_share") when a list of shares is given.
 inline constexpr std::string_view prefix_share = "prefix_share";
+// Whether that system prompt was sent once before the point was measured (app/run/
+// prime_prefix.hpp); written with a share above 0 only.
+inline constexpr std::string_view prefix_primed = "prefix_primed";
 inline constexpr std::string_view input_split_disclosure = "input_split_disclosure";
 inline constexpr std::string_view input_split_disclosing_requests =
     "input_split_disclosing_requests";

@@ -101,9 +101,13 @@ struct RunContext {
   // --multi-turn: each turn resends its session's history, which a prefix cache serves by
   // design (the run's results hold "multi_turn").
   bool prompts_resend_history = false;
+  // --prefix-share: the share of each prompt the point's requests share, as asked (the cache-hit
+  // share a warm prefix cache gives); nullopt without the flag. Written as "prefix_share".
+  std::optional<double> prefix_share;
   /// A high cached share is the workload's own doing, not a flattered measurement.
   bool meant_to_share_prefixes() const {
-    return prompts_share_prefixes || prompts_reused || prompts_resend_history;
+    return prompts_share_prefixes || prompts_reused || prompts_resend_history ||
+           prefix_share.value_or(0) > 0;
   }
   ClientCheck client;
   // What made the results (results/provenance.hpp); null when unknown (merged older shards).

@@ -22,6 +22,9 @@ struct ToolCall {
 
 class Conversation {
  public:
+  /// The system prompt the conversation starts with, sent first on every turn (call it before
+  /// the first user turn).
+  void add_system(std::string text);
   /// A user turn: its text, and the data URLs of any images sent with it (--images-per-request),
   /// after the text as chat's image_url parts; they stay in the history, as a chat client's do.
   void add_user(std::string text, std::vector<std::string> image_urls = {});
@@ -47,7 +50,7 @@ class Conversation {
   const std::vector<ToolCall>& pending_tool_calls() const;
 
  private:
-  enum class Role { user, assistant, tool };
+  enum class Role { system, user, assistant, tool };
   struct Message {
     Role role = Role::user;
     std::string text;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,9 @@ struct DatasetOptions {
   bool shuffle = true;                    // sharegpt, jsonl: shuffle the items (vLLM, SGLang)
   std::uint64_t seed = 0;                 // --seed
   TraceOptions trace;                     // --trace-*: the trace dataset's (trace.hpp)
+  // --prefix-share S[,S...] (random, prefix_share.hpp): the share of each prompt that is a system
+  // prompt every request of its point sends; one share a point. Empty: none.
+  std::vector<double> prefix_shares;
   // --multi-turn: sharegpt prompts carry their conversation's later human turns (follow_ups).
   bool follow_ups = false;
   // Why rows may not name images (jsonl "images"), said after the row's place and "images":
@@ -64,6 +68,7 @@ inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
   // Written only when given, so the workload fingerprint of a run without it stays the one
   // results files from before the flag carry.
   if (options.sharegpt_context_len) out["sharegpt_context_len"] = *options.sharegpt_context_len;
+  if (!options.prefix_shares.empty()) out["prefix_shares"] = options.prefix_shares;
   if (options.kind == DatasetKind::trace) out.update(trace_options_json(options.trace));
 }
 

@@ -74,13 +74,17 @@ struct UserTurn {
   std::string text;
   std::int64_t input_len = 0;   // words of `text` (tokens with a tokenizer)
   std::int64_t output_len = 0;  // max_tokens to ask
+  // The first turn's: the system prompt the session starts with (--prefix-share's, shared by
+  // every session of the point), sent before every turn's history. Empty: none.
+  std::string system_text = {};
 };
 
 /// The user turns of session `session` (0-based) of prompt stream `stream`. With
 /// `conversations` (a sharegpt source opened with follow_ups, whose prompts carry their
 /// conversation's later human turns) the conversation's own, capped at `turns`; otherwise
 /// `turns` prompts of the source, turn k of the session being request session x turns + k of
-/// the stream, so sessions never share a prompt.
+/// the stream, so sessions never share a prompt. The first turn carries the prompt's system text
+/// (--prefix-share's), which the session then sends first on every turn.
 std::vector<UserTurn> session_turns(const PromptSource& source, std::uint64_t stream,
                                     std::uint64_t session, std::optional<std::int64_t> turns,
                                     bool conversations);

@@ -24,6 +24,7 @@ struct Prompt {
   // A system prompt sent before `text`: the shared prefix of a shared-prefix group. Empty
   // when there is none.
   std::string system_text;
+  std::int64_t system_len = 0;  // words (tokens) of system_text, counted in input_len too
   // The complete chat of a jsonl "messages" request, sent as is to /v1/chat/completions.
   // Null when the request is plain text.
   nlohmann::json messages;

@@ -245,10 +245,13 @@ results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepar
   if (lengths_in_tokens(plan, prepared)) context.input_len_unit = "tokens";
   context.output_len = plan.output_len;
   // Shared-prefix groups, and a Mooncake trace's repeated hash-id blocks, share prefixes on
-  // purpose.
-  context.prompts_share_prefixes = prepared.prompts != nullptr
-                                       ? prepared.prompts->shares_prefixes()
-                                       : plan.dataset.kind == workload::DatasetKind::shared_prefix;
+  // purpose. --prefix-share says it point by point, by the share asked: a point asking 0 of a
+  // sweep whose other points share shares nothing.
+  context.prefix_share = point.prefix_share;
+  context.prompts_share_prefixes =
+      !point.prefix_share &&
+      (prepared.prompts != nullptr ? prepared.prompts->shares_prefixes()
+                                   : plan.dataset.kind == workload::DatasetKind::shared_prefix);
   context.prompts_reused = plan.reuse_prompts;
   context.prompts_resend_history = plan.multi_turn.enabled;
   context.prompts_from_trace = plan.dataset.kind == workload::DatasetKind::trace;
@@ -265,12 +268,20 @@ LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t poin
   return out;
 }
 
+json sweep_value(const RunPlan& plan, const LoadPoint& point) {
+  switch (plan.sweep_variable) {
+    case SweepVariable::request_rate: return results::rate_to_json(point.rate_per_s);
+    case SweepVariable::concurrency: return point.concurrency;
+    case SweepVariable::prefix_share: return point.prefix_share.value_or(0);
+    case SweepVariable::none: break;
+  }
+  return nullptr;
+}
+
 json point_label(const RunPlan& plan, const LoadPoint& point) {
   json label = json::object();
-  if (plan.sweep_variable == SweepVariable::request_rate) {
-    label["request_rate"] = results::rate_to_json(point.rate_per_s);
-  } else if (plan.sweep_variable == SweepVariable::concurrency) {
-    label["concurrency"] = point.concurrency;
+  if (plan.sweep_variable != SweepVariable::none) {
+    label[sweep_variable_name(plan.sweep_variable)] = sweep_value(plan, point);
   }
   if (plan.repeats > 1) label["repeat"] = point.repeat + 1;
   return label;
@@ -282,6 +293,8 @@ std::string point_label_text(const RunPlan& plan, const LoadPoint& point) {
     label = "rate=" + results::value_label(point.rate_per_s);
   } else if (plan.sweep_variable == SweepVariable::concurrency) {
     label = fmt::format("c={}", point.concurrency);
+  } else if (plan.sweep_variable == SweepVariable::prefix_share) {
+    label = fmt::format("prefix share={:g}", point.prefix_share.value_or(0));
   }
   if (plan.repeats > 1) {
     label +=

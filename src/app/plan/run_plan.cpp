@@ -215,7 +215,11 @@ std::string describe_load(const cli::RunOptions& options) {
   const std::string cap = !options.concurrency_given && !closed
                               ? std::string("no concurrency cap")
                               : fmt::format("concurrency {}", fmt::join(options.concurrency, ","));
-  return fmt::format("{}, {}, {}{}{}", cap, load, bound, warmup, repeats);
+  std::vector<std::string> shares;
+  for (double share : options.dataset.prefix_shares) shares.push_back(fmt::format("{:g}", share));
+  const std::string prefix =
+      shares.empty() ? "" : fmt::format(", prefix share {}", fmt::join(shares, ","));
+  return fmt::format("{}, {}, {}{}{}{}", cap, load, bound, prefix, warmup, repeats);
 }
 
 TokenizerPlan tokenizer_plan(const cli::RunOptions& options) {
@@ -329,13 +333,22 @@ RunPlan plan_run(const cli::RunOptions& given) {
   plan.engine = engine_options(options);
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
+  // One share a point when --prefix-share lists several (its points take streams in this
+  // order, which is how the prompt source tells a stream's share: workload/prefix_share.hpp).
+  std::vector<std::optional<double>> shares(plan.dataset.prefix_shares.begin(),
+                                            plan.dataset.prefix_shares.end());
+  if (shares.empty()) shares.emplace_back();
   for (std::int64_t concurrency : options.concurrency) {
     for (double rate : options.request_rates) {
-      plan.points.push_back({concurrency, rate, plan.points.size()});
+      for (const std::optional<double>& share : shares) {
+        plan.points.push_back({concurrency, rate, plan.points.size(), 0, share});
+      }
     }
   }
   plan.repeats = static_cast<std::size_t>(std::max<std::int64_t>(1, options.repeat));
-  if (options.request_rates.size() > 1) {
+  if (shares.size() > 1) {
+    plan.sweep_variable = SweepVariable::prefix_share;
+  } else if (options.request_rates.size() > 1) {
     plan.sweep_variable = SweepVariable::request_rate;
   } else if (options.concurrency.size() > 1) {
     plan.sweep_variable = SweepVariable::concurrency;

@@ -32,6 +32,9 @@ json file_identity(const std::string& path) {
 json dataset_definition(const cli::RunOptions& options) {
   json dataset = options.dataset;  // its kind and own parameters (workload/dataset.hpp)
   dataset.erase("dataset_path");
+  // --prefix-share is a point's, as its load is (workload_fingerprint): a sweep's point at 0.5
+  // is the same workload as a run at 0.5.
+  dataset.erase("prefix_shares");
   dataset["file"] =
       options.dataset.path.empty() ? json(nullptr) : file_identity(options.dataset.path);
   dataset["input_len"] = options.input_len;
@@ -104,8 +107,11 @@ std::string workload_fingerprint(const json& definition, const std::vector<LoadP
   json whole = definition;
   json loads = json::array();
   for (const LoadPoint& point : points) {
-    loads.push_back({{"concurrency", point.concurrency},
-                     {"request_rate", results::rate_to_json(point.rate_per_s)}});
+    json load = {{"concurrency", point.concurrency},
+                 {"request_rate", results::rate_to_json(point.rate_per_s)}};
+    // Absent without --prefix-share, so earlier fingerprints stand.
+    if (point.prefix_share) load[std::string(results::key::prefix_share)] = *point.prefix_share;
+    loads.push_back(std::move(load));
   }
   whole["points"] = loads;
   util::Fnv1a64 hash;

@@ -63,6 +63,9 @@ TurnToSend SessionScheduler::take(std::int64_t send_ns) {
 // user's next instruction) after its task, drawn by the branch's key.
 void SessionScheduler::add_turn_text(Session& session, std::size_t branch_index) {
   Branch& branch = session.branches[branch_index];
+  if (branch.next_turn == 0 && !session.turns.front().system_text.empty()) {
+    branch.history.add_system(session.turns.front().system_text);
+  }
   if (!plan_.agent || branch.next_turn == 0) {
     branch.history.add_user(session.turns[static_cast<std::size_t>(branch.next_turn)].text,
                             plan_.user_images ? plan_.user_images() : std::vector<std::string>{});

@@ -15,6 +15,7 @@
 #include "bench/app/point/progress.hpp"
 #include "bench/app/point/run_point.hpp"
 #include "bench/app/point/self_check.hpp"
+#include "bench/app/run/prime_prefix.hpp"
 #include "bench/app/run/run_stages.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_tokenizer.hpp"
@@ -225,6 +226,10 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
                           std::ostream& err) {
   RecordLog* log = tools.log;
   ServerMetricsScraper* scraper = tools.scraper;
+  const std::optional<std::string> unprimed = prime_prefix(plan, prepared, point, stop);
+  if (unprimed && !plan.output.quiet) {
+    err << "bench: warning (" << live_label(plan, point) << "): " << *unprimed << "\n";
+  }
   const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   schedule::OpenLoopPlan arrivals = open_loop_plan(plan, point.rate_per_s);
   arrivals.given_offsets_ns = prepared.prompts->arrival_offsets_ns();  // a trace's own
@@ -258,6 +263,8 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   // Made while the point ran, these requests loaded the server under test (docs/usage.md).
   const std::optional<std::uint64_t> tokenize_after = server_tokenize_requests(prepared);
   report.results[kServerKey] = identity_json(prepared.server);
+  if (point.prefix_share.value_or(0) > 0)
+    report.results[results::key::prefix_primed] = !unprimed.has_value();
   report.results[results::key::server_tokenize_requests] =
       tokenize_before && tokenize_after ? nlohmann::json(*tokenize_after - *tokenize_before)
                                         : nlohmann::json();

@@ -124,11 +124,7 @@ RunResults assemble(const RunPlan& plan, std::vector<PointReport> points, bool i
     std::vector<json> objects;
     for (const PointReport& point : run.points) objects.push_back(point.results);
     json values = json::array();
-    for (const LoadPoint& point : plan.points) {
-      values.push_back(plan.sweep_variable == SweepVariable::request_rate
-                           ? results::rate_to_json(point.rate_per_s)
-                           : json(point.concurrency));
-    }
+    for (const LoadPoint& point : plan.points) values.push_back(sweep_value(plan, point));
     run.results = results::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, objects);
     run.results["interrupted"] = interrupted;
   } else if (!run.points.empty()) {
@@ -156,6 +152,9 @@ void print_repeats(const RunPlan& plan, const RunResults& run, std::ostream& out
     }
     if (plan.sweep_variable == SweepVariable::request_rate) {
       title = "rate " + results::value_label(point.rate_per_s) + " req/s";
+    }
+    if (plan.sweep_variable == SweepVariable::prefix_share) {
+      title = fmt::format("prefix share {:g}", point.prefix_share.value_or(0));
     }
     out << report::render_repeats(run.points[i].results, title);
   }

@@ -53,6 +53,9 @@ struct LoadPoint {
   // repeat: repeat r of point p takes stream p + r x points, so repeat 0 is a single run's).
   std::uint64_t prompt_stream = 0;
   std::size_t repeat = 0;  // --repeat: which measurement of the load level, 0-based
+  // --prefix-share: the share of each prompt its point's requests share (workload/
+  // prefix_share.hpp); nullopt without the flag.
+  std::optional<double> prefix_share = std::nullopt;
 };
 
 /// The load point of repeat `repeat` (0-based) of `point`, one of `points` in its run: its own
@@ -230,8 +233,13 @@ std::int64_t shard_share(std::int64_t total, std::size_t shards, std::size_t sha
 results::RunContext point_context(const RunPlan& plan, const PreparedRun& prepared,
                                   const LoadPoint& point);
 
-/// A point's label in a sweep: {"concurrency": 8} or {"request_rate": 16 | "inf"}; the
-/// progress line's "c=8" / "rate=16"; both empty for a single run. With --repeat N > 1 both
+/// A point's value on the sweep's axis, as the results' sweep lists it: its concurrency, its
+/// rate (16 or "inf"), or its prefix share; null for a single run.
+nlohmann::json sweep_value(const RunPlan& plan, const LoadPoint& point);
+
+/// A point's label in a sweep: {"concurrency": 8}, {"request_rate": 16 | "inf"} or
+/// {"prefix_share": 0.5}; the progress line's "c=8" / "rate=16" / "prefix share=0.5"; both
+/// empty for a single run. With --repeat N > 1 both
 /// also say the repeat: {"concurrency": 8, "repeat": 2}, "c=8 repeat 2/3" (1-based).
 nlohmann::json point_label(const RunPlan& plan, const LoadPoint& point);
 std::string point_label_text(const RunPlan& plan, const LoadPoint& point);

@@ -5,13 +5,16 @@
 
 namespace bench::app {
 
-enum class SweepVariable { none, concurrency, request_rate };
+// prefix_share: --prefix-share's list, the share of each prompt its point's requests share.
+enum class SweepVariable { none, concurrency, request_rate, prefix_share };
 
-/// The sweep variable's name in the results ("concurrency", "request_rate"); "" for none.
+/// The sweep variable's name in the results ("concurrency", "request_rate", "prefix_share");
+/// "" for none.
 inline std::string sweep_variable_name(SweepVariable variable) {
   switch (variable) {
     case SweepVariable::concurrency: return "concurrency";
     case SweepVariable::request_rate: return "request_rate";
+    case SweepVariable::prefix_share: return "prefix_share";
     case SweepVariable::none: break;
   }
   return "";

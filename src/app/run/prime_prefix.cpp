@@ -1,0 +1,49 @@
+#include "bench/app/run/prime_prefix.hpp"
+
+#include <fmt/format.h>
+
+#include "bench/engine/fetch.hpp"
+#include "bench/protocol/openai.hpp"
+#include "bench/util/redact.hpp"
+#include "bench/workload/prefix_share.hpp"
+
+namespace bench::app {
+
+namespace {
+
+// The priming request: the point's system prompt and a question of its own, as its requests
+// send them (a multi-turn session's first turn has the same shape), the run's tools included.
+std::string priming_body(const PreparedRun& prepared, const workload::Prompt& prompt) {
+  protocol::RequestOptions request = prepared.request;
+  request.max_tokens = 1;
+  if (!protocol::takes_messages(request.endpoint)) {
+    return protocol::build_request_body(request, workload::completion_prompt(prompt));
+  }
+  return protocol::build_chat_request_body(request, workload::chat_messages(prompt));
+}
+
+}  // namespace
+
+std::optional<std::string> prime_prefix(const RunPlan& plan, const PreparedRun& prepared,
+                                        const LoadPoint& point, const std::atomic<bool>& stop) {
+  if (point.prefix_share.value_or(0) <= 0 || prepared.prompts == nullptr) return std::nullopt;
+  const workload::Prompt prompt = prepared.prompts->prompt(
+      workload::prompt_index(point.prompt_stream, workload::kPrimeRequest));
+  const std::string body = priming_body(prepared, prompt);
+  engine::EngineOptions engine = plan.engine;
+  engine.concurrency = 1;
+  for (const std::string& url : prepared.urls) {
+    const engine::FetchResult got =
+        engine::fetch(url, plan.headers, body, engine, plan.limits.max_response_bytes, &stop);
+    if (got.http_status == 200 && got.end.error == metrics::ErrorClass::none) continue;
+    const std::string why = got.http_status == 0
+                                ? got.end.message
+                                : fmt::format("HTTP {}: {}", got.http_status,
+                                              protocol::error_message_from_body(got.body));
+    return fmt::format("the shared system prompt could not be primed on {}: {}",
+                       util::url_without_password(url), prepared.redactor->redact(why));
+  }
+  return std::nullopt;
+}
+
+}  // namespace bench::app
