@@ -58,7 +58,8 @@ nlohmann::json metric_definitions() {
       {"cached_input_share",
        "cached / (computed + cached) prompt tokens over the completed requests that disclosed "
        "them (0..1); null when none did. Above 0.1 on a workload not meant to share prefixes "
-       "(no shared-prefix dataset, no --reuse-prompts) the run carries a warning: its input "
+       "(no shared-prefix dataset, no --reuse-prompts, no --prefix-share above 0) the run carries "
+       "a warning: its input "
        "tok/s and TTFT measure the cache, not prefill."},
       {"input_split_disclosure",
        "whether the server disclosed cached prompt tokens: \"all\" completed requests, "

@@ -55,11 +55,12 @@ void name_tool_calls(std::vector<ToolCall>& calls, std::uint64_t session, std::i
 }
 
 void add_agent_turn(Conversation& history, const AgentTurnText& text, std::uint64_t session,
-                    std::int64_t turn) {
+                    std::int64_t turn, const std::function<std::vector<std::string>()>& images) {
   const std::vector<ToolCall> calls = history.pending_tool_calls();  // a copy: history grows
   if (calls.empty()) {
     history.add_user(
-        random_words(text, kFollowUpStream, item_of(session, turn, 0), text.follow_up_words));
+        random_words(text, kFollowUpStream, item_of(session, turn, 0), text.follow_up_words),
+        images ? images() : std::vector<std::string>{});
     return;
   }
   for (std::size_t k = 0; k < calls.size(); ++k) {

@@ -162,6 +162,32 @@ TEST(SessionScheduler, AnAgentTurnAnswersTheLastRepliesToolCallsByTheirIds) {
   EXPECT_EQ(ended->turns_completed, 3);
 }
 
+// --images-per-request: an agent's user turns (its task, its next instructions) carry their own
+// images, as a plain session's turns do; tool results carry none.
+TEST(SessionScheduler, AnAgentsInstructionsCarryImagesAndItsToolResultsNone) {
+  SessionPlan plan = agent_plan(std::nullopt, 3);
+  int made = 0;
+  plan.user_images = [&made] {
+    return std::vector<std::string>{"data:image/png;base64,i" + std::to_string(made++)};
+  };
+  SessionScheduler scheduler(plan);
+  TurnToSend turn = scheduler.take(0);
+  bench::app::TurnReply reply;
+  reply.tool_calls = {{"call_x", "search", "{}"}};
+  EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, reply, 10 * kMs));
+  turn = scheduler.take(260 * kMs);  // the tool's result
+  EXPECT_EQ(made, 1);
+  EXPECT_FALSE(scheduler.on_turn_end(turn, TurnOutcome::ok, text_reply("done"), 300 * kMs));
+  turn = scheduler.take(550 * kMs);  // the user's next instruction
+  EXPECT_EQ(made, 2);
+  const nlohmann::json messages = turn.history->chat_messages();
+  ASSERT_EQ(messages.size(), 5u);
+  EXPECT_EQ(messages[0]["content"][1]["image_url"]["url"], "data:image/png;base64,i0");
+  EXPECT_TRUE(messages[2]["content"].is_string());  // the tool's result
+  EXPECT_EQ(messages[4]["role"], "user");
+  EXPECT_EQ(messages[4]["content"][1]["image_url"]["url"], "data:image/png;base64,i1");
+}
+
 TEST(SessionScheduler, AnAgentSessionEndsAfterTheTurnWhosePromptReachedTheContextTarget) {
   SessionScheduler scheduler(agent_plan(100, std::nullopt));
   std::int64_t now = 0;

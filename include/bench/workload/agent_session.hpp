@@ -12,6 +12,7 @@
 // here is a pure function of its arguments.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,11 @@ std::string missing_tool_call_id(std::uint64_t session, std::int64_t turn, std::
 void name_tool_calls(std::vector<ToolCall>& calls, std::uint64_t session, std::int64_t turn);
 
 /// Appends turn `turn` (>= 1) of session `session` to its history: a tool message for each
-/// call of the last reply, or, when it made none, the user's next instruction.
+/// call of the last reply, or, when it made none, the user's next instruction, with the images
+/// `images` gives (--images-per-request: a user turn carries its own, as the task did; asked
+/// only for an instruction, since tool results carry none). `images` may be empty.
 void add_agent_turn(Conversation& history, const AgentTurnText& text, std::uint64_t session,
-                    std::int64_t turn);
+                    std::int64_t turn,
+                    const std::function<std::vector<std::string>()>& images = {});
 
 }  // namespace bench::workload

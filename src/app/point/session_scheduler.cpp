@@ -74,7 +74,7 @@ void SessionScheduler::add_turn_text(Session& session, std::size_t branch_index)
   workload::AgentTurnText text = plan_.agent->text;
   text.follow_up_words = std::max<std::int64_t>(1, session.turns.front().input_len);
   workload::add_agent_turn(branch.history, text, workload::branch_key(session.index, branch_index),
-                           branch.next_turn);
+                           branch.next_turn, plan_.user_images);
 }
 
 // Whether the turn just done (next_turn already counts it) was the branch's last: the turns
