@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "engine_impl.hpp"
 #include "preconnect_burst.hpp"
@@ -182,9 +183,14 @@ void Engine::Impl::start_due_requests(RunState& run) {
 }
 
 void Engine::Impl::start_next(RequestSource& source) {
-  Transfer& transfer = acquire_transfer();
   const std::int64_t slot_free_ns = free_slots.take();
-  transfer.request = source.take_next(slot_free_ns, now_ns());
+  TransferRequest request = source.take_next(slot_free_ns, now_ns());
+  if (request.unsent) {
+    end_unsent(std::move(request));
+    return;
+  }
+  Transfer& transfer = acquire_transfer();
+  transfer.request = std::move(request);
   start_transfer(transfer);
 }
 

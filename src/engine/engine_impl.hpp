@@ -102,6 +102,7 @@ struct Engine::Impl {
   void forget_socket(Transfer& transfer);
   void note_connection_outcome(Transfer& transfer, TransferEnd& end, long status);
   void end_transfer(Transfer& transfer, const TransferEnd& end);
+  void end_unsent(TransferRequest request);
   void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
                  std::int64_t end_ns);
   void judge(Transfer& transfer, metrics::ErrorClass error, std::string message,

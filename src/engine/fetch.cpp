@@ -54,7 +54,7 @@ FetchResult fetch(const std::string& url, const std::vector<std::string>& header
   EngineOptions single = options;
   single.concurrency = 1;
   Engine engine(single);
-  SingleRequest source(TransferRequest{url, body, &headers, &handler, {}});
+  SingleRequest source(TransferRequest{url, body, &headers, &handler, {}, {}});
   engine.run(source, stop);
   return result;
 }

@@ -30,7 +30,7 @@ class PreconnectBurst final : public RequestSource {
     return 0;
   }
   TransferRequest take_next(std::int64_t, std::int64_t) override {
-    return TransferRequest{url_, std::string(), headers_, &handlers_[next_++], {}};
+    return TransferRequest{url_, std::string(), headers_, &handlers_[next_++], {}, {}};
   }
 
   std::int64_t cancel_at_ns() const override { return cancel_at_ns_; }

@@ -218,6 +218,19 @@ void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
   handler->on_end(end);
 }
 
+// A request its source could not make ends as it is taken, as a transfer ends (end_transfer)
+// but with nothing of curl's to undo: it held its concurrency slot for no time, and it is
+// counted started and finished, so started == finished still holds when the run ends.
+void Engine::Impl::end_unsent(TransferRequest request) {
+  TransferEnd end = std::move(*request.unsent);
+  end.end_ns = now_ns();
+  ++stats.started;
+  ++stats.unsent;
+  ++stats.finished;
+  free_slots.give_back(end.end_ns);
+  request.handler->on_end(end);
+}
+
 void Engine::Impl::drain_finished() {
   int pending = 0;
   while (CURLMsg* message = curl_multi_info_read(multi.get(), &pending)) {

@@ -23,6 +23,7 @@ std::string_view error_class_name(ErrorClass error) {
     case ErrorClass::stream_error: return "stream_error";
     case ErrorClass::truncated: return "truncated";
     case ErrorClass::transport: return "transport";
+    case ErrorClass::not_built: return "not_built";
     case ErrorClass::cancelled: return "cancelled";
   }
   return "unknown";

@@ -43,28 +43,63 @@ FeedPlan plan_for(const bench::workload::PromptSource& source) {
   return plan;
 }
 
-// A body that cannot be made (an image file gone mid-run, the server's tokenizer failing) ends
-// the producer, not the process: the caller meets the error when it builds that request itself.
-TEST(PromptFeed, ABodyThatCannotBeMadeIsTheCallersErrorNotTheProducersCrash) {
+// A body that cannot be made (an image file gone mid-run, the server's tokenizer failing) is
+// that request's failure, carried as a value: the producer neither stops nor crashes, and goes
+// on building the requests after it.
+TEST(PromptFeed, ABodyThatCannotBeMadeFailsThatRequestAndTheProducerGoesOn) {
   const auto source = random_source();
+  bench::testing::WaitCount built;
   FeedPlan plan = plan_for(*source);
-  plan.lookahead = 4;
-  plan.make_body = [](const bench::workload::Prompt& prompt, std::uint64_t request) {
-    if (request >= 6) throw std::runtime_error("images[0]: a.png cannot be read");
+  plan.lookahead = 16;
+  plan.make_body = [&built](const bench::workload::Prompt& prompt, std::uint64_t request) {
+    built.add();
+    if (request == 6 || request == 9) throw std::runtime_error("images[0]: a.png cannot be read");
     return body_of(prompt, request);
   };
   PromptFeed feed(plan);
-  for (std::uint64_t request = 0; request < 6; ++request) EXPECT_EQ(feed.take().request, request);
-  EXPECT_THROW(
-      {
-        try {
-          feed.take();
-        } catch (const std::runtime_error& error) {
-          EXPECT_STREQ(error.what(), "images[0]: a.png cannot be read");
-          throw;
-        }
-      },
-      std::runtime_error);
+  // The producer builds the whole look-ahead, past both failures, before anything is taken.
+  ASSERT_TRUE(built.wait_for_at_least(16, std::chrono::seconds(10)));
+  for (std::uint64_t request = 0; request < 16; ++request) {
+    const PreparedRequest taken = feed.take();
+    ASSERT_EQ(taken.request, request);
+    EXPECT_EQ(taken.input_len, 16) << "its lengths are known: the prompt was made";
+    EXPECT_EQ(taken.output_len, 4);
+    if (request == 6 || request == 9) {
+      EXPECT_FALSE(taken.built());
+      EXPECT_EQ(taken.error, "images[0]: a.png cannot be read");
+      EXPECT_TRUE(taken.body.empty());
+    } else {
+      EXPECT_TRUE(taken.built()) << request;
+      EXPECT_EQ(taken.body, body_of(source->prompt(prompt_index(0, request))));
+    }
+  }
+  EXPECT_EQ(feed.built_by_caller(), 0u);
+}
+
+// The caller, building a request the producer has not reached, makes the same value: the event
+// loop never meets the exception either.
+TEST(PromptFeed, ABodyTheCallerCannotMakeIsAFailedRequestNotAThrow) {
+  const auto source = random_source();
+  const std::thread::id caller = std::this_thread::get_id();
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  FeedPlan plan = plan_for(*source);
+  plan.lookahead = 2;
+  // The producer is stuck inside its first build until the end of the test.
+  plan.make_body = [caller, released](const bench::workload::Prompt& prompt,
+                                      std::uint64_t request) {
+    if (std::this_thread::get_id() != caller) released.wait();
+    if (request == 1) throw std::runtime_error("tokenize: HTTP 500");
+    return body_of(prompt, request);
+  };
+  PromptFeed feed(plan);
+  EXPECT_TRUE(feed.take().built());
+  PreparedRequest failed;
+  EXPECT_NO_THROW(failed = feed.take());
+  EXPECT_EQ(failed.request, 1u);
+  EXPECT_EQ(failed.error, "tokenize: HTTP 500");
+  EXPECT_TRUE(feed.take().built());
+  release.set_value();
 }
 
 TEST(PromptFeed, GivesTheFeedsRequestsInOrderWithTheirStreamsPrompts) {

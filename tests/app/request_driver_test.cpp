@@ -6,9 +6,11 @@
 // index, and where it stops.
 #include "bench/app/point/request_driver.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,7 +33,9 @@ constexpr std::int64_t kDriverMs = 1'000'000;
 class KeptRecords final : public bench::app::RecordSink {
  public:
   void on_record(const RequestRecord& record) override { records.push_back(record); }
+  void on_session(const bench::app::SessionEnd& session) override { sessions.push_back(session); }
   std::vector<RequestRecord> records;
+  std::vector<bench::app::SessionEnd> sessions;
 };
 
 std::unique_ptr<bench::workload::PromptSource> driver_prompts() {
@@ -53,12 +57,20 @@ DriverPlan driver_plan(const bench::workload::PromptSource& prompts, std::int64_
 }
 
 // The engine's part for one request: take it at the given times (epoch-relative) and end it
-// with a one-token stream 1 ms after it was sent.
+// with a one-token stream 1 ms after it was sent; or, when the driver could not make it, end it
+// unsent at once, with the end the driver gave.
 void send_one(RequestDriver& driver, std::int64_t epoch_ns, std::int64_t slot_free_ms,
               std::int64_t send_ms) {
   const bench::engine::TransferRequest request =
       driver.take_next(epoch_ns + slot_free_ms * kDriverMs, epoch_ns + send_ms * kDriverMs);
   ASSERT_NE(request.handler, nullptr);
+  if (request.unsent) {
+    EXPECT_TRUE(request.body.empty());
+    bench::engine::TransferEnd end = *request.unsent;
+    end.end_ns = epoch_ns + send_ms * kDriverMs;
+    request.handler->on_end(end);
+    return;
+  }
   request.handler->on_headers(200, "text/event-stream");
   request.handler->on_body("data: {\"choices\":[{\"index\":0,\"text\":\"hi\"}]}\n\n",
                            epoch_ns + (send_ms + 1) * kDriverMs);
@@ -295,6 +307,116 @@ TEST(RequestDriver, ATurnIsDueAfterThinkingItsSlotWaitCountsAndNoneStartsPastThe
   EXPECT_EQ(sink.records[1].intended_start_ns, 503 * kDriverMs);
   EXPECT_EQ(sink.records[1].slot_wait_ns, 7 * kDriverMs);
   EXPECT_EQ(sink.records[1].start_ns, 511 * kDriverMs);
+}
+
+// Random prompts; those of the requests in `missing` name an image file that is not there (one
+// deleted after the run's start-up check).
+class MissingImagePrompts final : public bench::workload::PromptSource {
+ public:
+  MissingImagePrompts(std::vector<std::uint64_t> missing, std::string path)
+      : inner_(driver_prompts()), missing_(std::move(missing)), path_(std::move(path)) {}
+  bench::workload::Prompt prompt(std::uint64_t index) const override {
+    bench::workload::Prompt prompt = inner_->prompt(index);
+    const std::uint64_t request = index & ((std::uint64_t{1} << bench::workload::kStreamBits) - 1);
+    if (std::find(missing_.begin(), missing_.end(), request) != missing_.end()) {
+      prompt.image_files = {path_};
+    }
+    return prompt;
+  }
+  std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
+  bool shares_prefixes() const override { return false; }
+  const std::string& summary() const override { return inner_->summary(); }
+
+ private:
+  std::unique_ptr<bench::workload::PromptSource> inner_;
+  std::vector<std::uint64_t> missing_;
+  std::string path_;
+};
+
+// A request whose body cannot be made fails, unsent, with a one-line reason redacted as any
+// error message is; it is counted where it belongs (warm-up or measured), and the run goes on.
+TEST(RequestDriver, ARequestWhoseBodyCannotBeMadeFailsUnsentAndCountsWhereItBelongs) {
+  const std::string secret = "sk-unbuilt-0123456789abcdef";
+  const MissingImagePrompts prompts({1, 3}, "/nonexistent/" + secret + "/a.png");
+  const std::int64_t epoch = bench::now_ns();
+  DriverPlan plan = driver_plan(prompts, epoch);
+  plan.urls = {"http://127.0.0.1:9/v1/chat/completions"};
+  plan.request.endpoint = bench::protocol::Endpoint::chat;
+  plan.warmup_requests = 2;
+  plan.traceparent = true;
+  bench::util::Redactor redactor;
+  redactor.add_secret(secret);
+  plan.redactor = &redactor;
+  KeptRecords sink;
+  RequestDriver driver(plan, sink);
+  for (int i = 0; i < 5; ++i) send_one(driver, epoch, i, i);
+  ASSERT_EQ(sink.records.size(), 5u);
+  EXPECT_EQ(driver.sent(), 5u);
+  EXPECT_EQ(driver.measured_sent(), 3u);
+  for (const std::size_t failed : {1, 3}) {
+    const RequestRecord& record = sink.records[failed];
+    EXPECT_EQ(record.index, failed);
+    EXPECT_EQ(record.error, bench::metrics::ErrorClass::not_built);
+    EXPECT_EQ(record.error_message.rfind("could not build the request: image file ", 0), 0u)
+        << record.error_message;
+    EXPECT_NE(record.error_message.find("a.png cannot be read"), std::string::npos);
+    EXPECT_EQ(record.error_message.find(secret), std::string::npos) << record.error_message;
+    EXPECT_EQ(record.error_message.find('\n'), std::string::npos);
+    EXPECT_EQ(record.start_ns, static_cast<std::int64_t>(failed) * kDriverMs);
+    EXPECT_EQ(record.end_ns, record.start_ns);
+    EXPECT_EQ(record.requested_input_len, 8);
+    EXPECT_EQ(record.requested_output_len, 2);
+    EXPECT_EQ(record.http_status, 0);
+    EXPECT_TRUE(record.trace_id.empty()) << "nothing was sent: no span";
+  }
+  EXPECT_TRUE(sink.records[1].warmup);
+  EXPECT_FALSE(sink.records[3].warmup);
+  for (const std::size_t sent : {0, 2, 4}) {
+    EXPECT_EQ(sink.records[sent].error, bench::metrics::ErrorClass::none) << sent;
+    EXPECT_FALSE(sink.records[sent].trace_id.empty());
+  }
+}
+
+// A turn whose text cannot be made (its images failing) fails, unsent, and ends its session as
+// a failed turn does; the next session takes its place.
+TEST(RequestDriver, ATurnThatCannotBeMadeFailsUnsentAndEndsItsSession) {
+  FakeClock clock;
+  DriverPlan plan;
+  plan.urls = {"http://127.0.0.1:9/v1/completions"};
+  plan.request.endpoint = bench::protocol::Endpoint::completions;
+  plan.epoch_ns = clock.epoch;
+  plan.clock_ns = [&clock] { return clock.now; };
+  bench::app::SessionPlan sessions;
+  sessions.end = 2;
+  sessions.turns_of = [](std::uint64_t) {
+    return std::vector<bench::workload::UserTurn>(3, bench::workload::UserTurn{"hello", 1, 2});
+  };
+  int images_taken = 0;
+  sessions.user_images = [&images_taken]() -> std::vector<std::string> {
+    if (++images_taken == 2) throw std::runtime_error("image 7 could not be made");
+    return {};
+  };
+  plan.sessions = sessions;
+  KeptRecords sink;
+  RequestDriver driver(plan, sink);
+  send_one(driver, clock.epoch, 0, 0);  // session 0, turn 0: sent
+  clock.at_ms(2);
+  ASSERT_TRUE(driver.next_due_ns().has_value());
+  send_one(driver, clock.epoch, 2, 2);  // session 0, turn 1: its images fail
+  ASSERT_EQ(sink.records.size(), 2u);
+  EXPECT_EQ(sink.records[1].session, 0);
+  EXPECT_EQ(sink.records[1].turn, 1);
+  EXPECT_EQ(sink.records[1].error, bench::metrics::ErrorClass::not_built);
+  EXPECT_EQ(sink.records[1].error_message,
+            "could not build the request: image 7 could not be made");
+  ASSERT_EQ(sink.sessions.size(), 1u);
+  EXPECT_TRUE(sink.sessions[0].failed);
+  EXPECT_EQ(sink.sessions[0].turns_completed, 1);
+  EXPECT_EQ(driver.next_due_ns(), clock.epoch + 2 * kDriverMs);  // session 1, at once
+  send_one(driver, clock.epoch, 2, 2);
+  ASSERT_EQ(sink.records.size(), 3u);
+  EXPECT_EQ(sink.records[2].session, 1);
+  EXPECT_TRUE(sink.records[2].ok());
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ class BurstSource final : public bench::engine::RequestSource {
   }
   TransferRequest take_next(std::int64_t, std::int64_t send_ns) override {
     handlers[next_]->send_ns = send_ns;
-    return TransferRequest{url_, body_, &headers_, handlers[next_++].get(), {}};
+    return TransferRequest{url_, body_, &headers_, handlers[next_++].get(), {}, {}};
   }
 
   std::vector<std::unique_ptr<TimedHandler>> handlers;

@@ -91,7 +91,7 @@ class StreamingSource final : public bench::engine::RequestSource {
     ++tally_.in_flight;
     tally_.max_in_flight = std::max(tally_.max_in_flight, tally_.in_flight);
     taken.add();
-    return TransferRequest{url_, body, &headers_, handlers[next_++].get(), {}};
+    return TransferRequest{url_, body, &headers_, handlers[next_++].get(), {}, {}};
   }
 
   std::int64_t cancel_at_ns() const override { return cancel_at; }

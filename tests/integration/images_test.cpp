@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -387,6 +388,62 @@ TEST(ImageDatasets, ARowWhoseImagesCannotBeSentIsAUsageErrorAndNothingIsSent) {
        good + ":2: \"images\": only --endpoint chat or responses sends them, not completions"},
   };
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
+}
+
+// A row's image file deleted after the start-up check fails only the requests that send it:
+// each is counted under not_built with a one-line reason, never sent, and the run goes on to
+// write its results (exit 1; --max-error-rate sees the failures). Deterministic: the server
+// deletes the file when bench asks for the model, which every body needs, so the check has
+// passed and no body has been made yet.
+TEST(ImageDatasets, AnImageFileGoneAfterTheCheckFailsItsRequestsAndTheRunGoesOn) {
+  const ImageDataset dataset;
+  const std::string gone = dataset.file("gone.png");
+  const std::string path = dataset.with_lines(
+      "{\"prompt\": \"one\", \"images\": [\"pics/small.png\"]}\n"
+      "{\"prompt\": \"two\", \"images\": [\"gone.png\"]}\n"
+      "{\"prompt\": \"three\", \"images\": [\"large.jpg\"]}\n"
+      "{\"prompt\": \"four\", \"images\": [\"large.jpg\", \"gone.png\"]}\n");
+  Captured captured;
+  const auto answer = capture_into(captured);
+  const HostileServer server([&answer, &gone](Exchange& exchange) {
+    if (exchange.request().rfind("GET /v1/models", 0) != 0) return answer(exchange);
+    std::filesystem::remove(gone);
+    exchange.send(bench::testing::http_response(200, "application/json",
+                                                R"({"object": "list", "data": [{"id": "m"}]})"));
+  });
+  const std::string message = "could not build the request: image file " + gone +
+                              " cannot be read: No such file or directory (it changed after it "
+                              "was checked)";
+  for (const auto& [max_error_rate, exit_code] :
+       std::vector<std::pair<std::string, int>>{{"", bench::cli::kExitRequestsFailed},
+                                                {"0.5", bench::cli::kExitOk},
+                                                {"0.25", bench::cli::kExitGateFailed}}) {
+    SCOPED_TRACE("--max-error-rate " + max_error_rate);
+    dataset.write("gone.png", dataset.read("pics/small.png"));
+    const TempDir out;
+    std::vector<std::string> args = dataset_args(server.base_url(), path);
+    *(std::find(args.begin(), args.end(), "--num-prompts") + 1) = "4";
+    args.insert(args.end(), {"--per-chunk-usage", "off", "--output-file", out.file("run.json"),
+                             "--save-requests", out.file("requests.jsonl")});
+    if (!max_error_rate.empty()) args.insert(args.end(), {"--max-error-rate", max_error_rate});
+    const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
+    ASSERT_EQ(result.exit_code, exit_code) << result.err;
+    EXPECT_EQ(result.err.find("error:"), std::string::npos) << result.err;
+    std::ifstream file(out.file("run.json"));
+    const json run = json::parse(file, nullptr, false);
+    ASSERT_TRUE(run.is_object()) << "the results file was not written";
+    EXPECT_EQ(run["sent"], 4);
+    EXPECT_EQ(run["completed"], 2);
+    EXPECT_EQ(run["failed"], 2);
+    EXPECT_EQ(run["errors"], (json{{"not_built", {{"count", 2}, {"samples", {message}}}}}));
+    std::vector<std::string> statuses;
+    for (const json& line : bench::testing::read_jsonl(out.file("requests.jsonl"))) {
+      statuses.push_back(line["status"].get<std::string>());
+    }
+    EXPECT_EQ(statuses, (std::vector<std::string>{"ok", "not_built", "ok", "not_built"}));
+  }
+  const std::lock_guard<std::mutex> lock(captured.mutex);
+  EXPECT_EQ(captured.bodies.size(), 6u) << "only the two made, each run";
 }
 
 }  // namespace

@@ -70,6 +70,11 @@ struct TransferRequest {
   // One more "Name: value" line for this request alone (its W3C traceparent); "" none. It costs
   // the request a header list of its own.
   std::string own_header;
+  // Set when the source could not make the request (its body could not be built): it is not
+  // sent. The engine ends it at once, as it ends any transfer (its slot free again, the
+  // handler's on_end called with this end, stamped with the time it was taken); curl never sees
+  // it. A failed request is data: the source says so here rather than throwing on the loop.
+  std::optional<TransferEnd> unsent;
 };
 
 /// Where the engine's work comes from.
@@ -88,8 +93,11 @@ class RequestSource {
 };
 
 struct EngineStats {
-  std::int64_t started = 0;             // transfers handed to curl
+  // Requests taken from the source: handed to curl, or ended unsent at once. So every one
+  // started finishes, and started == finished once run() returns.
+  std::int64_t started = 0;
   std::int64_t finished = 0;            // transfers that reached on_end (includes cancelled)
+  std::int64_t unsent = 0;              // of started: ended unsent (TransferRequest::unsent)
   std::int64_t cancelled = 0;           // transfers ended by a stop after the grace period
   std::int64_t connections_opened = 0;  // new TCP connections (reused ones are not counted)
   bool stopped = false;                 // the run was stopped before the source was exhausted

@@ -25,6 +25,9 @@ enum class ErrorClass {
   stream_error,     // an error object inside a 200 stream
   truncated,        // the stream ended with neither finish_reason nor [DONE]
   transport,        // any other transport failure (connection reset, send/recv error)
+  not_built,        // bench could not build the request (a dataset's file unreadable mid-run,
+                    // the tokenizer failing): never sent. A failure in every error rate, as the
+                    // others: the workload asked for it and the run could not serve it
   cancelled,        // stopped by bench itself (interrupt, --duration-hard); not a failure
 };
 
@@ -41,7 +44,8 @@ inline constexpr ErrorClass kAllErrorClasses[] = {
     ErrorClass::http_5xx,      ErrorClass::http_other,      ErrorClass::rate_limited,
     ErrorClass::ttft_timeout,  ErrorClass::stall,           ErrorClass::request_timeout,
     ErrorClass::malformed_sse, ErrorClass::malformed_json,  ErrorClass::stream_error,
-    ErrorClass::truncated,     ErrorClass::transport,       ErrorClass::cancelled,
+    ErrorClass::truncated,     ErrorClass::transport,       ErrorClass::not_built,
+    ErrorClass::cancelled,
 };
 
 }  // namespace bench::metrics

@@ -1,6 +1,7 @@
 #include "bench/app/point/prompt_feed.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <utility>
 
 namespace bench::app {
@@ -23,15 +24,29 @@ std::uint64_t PromptFeed::request_of(std::uint64_t ordinal) const {
   return plan_.first + ordinal * plan_.stride;
 }
 
+// A prompt or body that cannot be made (a dataset's image file gone or unreadable since the
+// start-up check, the server's tokenizer failing) is that request's failure, carried as a value
+// to the driver, which ends it unsent and counted; the feed goes on with the next request.
+// Producer and caller make the same value, so neither the producer thread nor the event loop
+// ever meets the exception.
 PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make_body) const {
-  const std::uint64_t request = request_of(ordinal);
+  PreparedRequest prepared;
+  prepared.request = request_of(ordinal);
   const std::uint64_t index = plan_.reuse_modulo > 0
-                                  ? workload::prompt_index(0, request % plan_.reuse_modulo)
-                                  : workload::prompt_index(plan_.stream, request);
-  workload::Prompt prompt = plan_.source->prompt(index);
-  if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
-  return PreparedRequest{request, make_body(prompt, request), prompt.input_len,
-                         prompt.client_tokens, prompt.output_len};
+                                  ? workload::prompt_index(0, prepared.request % plan_.reuse_modulo)
+                                  : workload::prompt_index(plan_.stream, prepared.request);
+  try {
+    workload::Prompt prompt = plan_.source->prompt(index);
+    if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
+    prepared.input_len = prompt.input_len;
+    prepared.client_tokens = prompt.client_tokens;
+    prepared.output_len = prompt.output_len;
+    prepared.body = make_body(prompt, prepared.request);
+  } catch (const std::exception& error) {
+    prepared.body.clear();
+    prepared.error = error.what();
+  }
+  return prepared;
 }
 
 PreparedRequest PromptFeed::take() {
@@ -65,19 +80,10 @@ void PromptFeed::produce() {
       if (stopping_) return;
       ordinal = next_to_take_ + ready_.size();
     }
-    std::optional<PreparedRequest> built;
-    try {
-      built = prepare(ordinal, plan_.make_body);  // the costly part, unlocked
-    } catch (...) {
-      // A body that cannot be made (a dataset's file gone mid-run, the server's tokenizer
-      // failing) must not end the process from this thread: the producer stops, and the
-      // caller, building that request itself, meets the same error on its own thread, where
-      // the run ends in one line.
-      return;
-    }
+    PreparedRequest built = prepare(ordinal, plan_.make_body);  // the costly part, unlocked
     const std::lock_guard<std::mutex> lock(mutex_);
     // Keep it only if the caller has not gone past it (building it itself meanwhile).
-    if (ordinal == next_to_take_ + ready_.size()) ready_.push_back(std::move(*built));
+    if (ordinal == next_to_take_ + ready_.size()) ready_.push_back(std::move(built));
   }
 }
 

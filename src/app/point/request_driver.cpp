@@ -1,6 +1,9 @@
 #include "bench/app/point/request_driver.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -156,6 +159,32 @@ BodyMaker body_maker(const DriverPlan& plan) {
   };
 }
 
+// How a request bench could not build ends: it fails, unsent, with why in one line.
+engine::TransferEnd not_built(std::string why) {
+  std::replace(why.begin(), why.end(), '\n', ' ');
+  engine::TransferEnd end;
+  end.error = metrics::ErrorClass::not_built;
+  end.message = "could not build the request: " + why;
+  return end;
+}
+
+// A turn's body, from the session's history; or, when its text or body cannot be made, none
+// and `unsent` says why: the turn then fails and ends its session as any failed turn does.
+std::string turn_body(const protocol::RequestOptions& request, const TurnToSend& turn,
+                      std::optional<engine::TransferEnd>& unsent) {
+  try {
+    if (turn.text_error.empty()) {
+      return protocol::takes_messages(request.endpoint)
+                 ? protocol::build_chat_request_body(request, turn.history->chat_messages())
+                 : protocol::build_request_body(request, turn.history->transcript());
+    }
+    unsent = not_built(turn.text_error);
+  } catch (const std::exception& error) {
+    unsent = not_built(error.what());
+  }
+  return {};
+}
+
 }  // namespace
 
 RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
@@ -255,9 +284,8 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   const TurnToSend turn = sessions_->take(send_ns - plan_.epoch_ns);
   protocol::RequestOptions request = plan_.request;
   request.max_tokens = plan_.output_len_override.value_or(turn.user->output_len);
-  std::string body = protocol::takes_messages(request.endpoint)
-                         ? protocol::build_chat_request_body(request, turn.history->chat_messages())
-                         : protocol::build_request_body(request, turn.history->transcript());
+  std::optional<engine::TransferEnd> unsent;
+  std::string body = turn_body(request, turn, unsent);
   Slot& slot = acquire_slot();
   metrics::RequestRecord& record = slot.begin();
   slot.begin_turn(turn);
@@ -280,7 +308,7 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   const std::size_t server =
       plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session) : 0;
   engine::TransferRequest transfer{
-      plan_.urls[server], std::move(body), headers_of(turn.session), &slot, {}};
+      plan_.urls[server], std::move(body), headers_of(turn.session), &slot, {}, std::move(unsent)};
   trace(record, transfer);
   return transfer;
 }
@@ -333,13 +361,16 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   const std::size_t server =
       plan_.spread != nullptr ? plan_.spread->server_of_request(index, record.session) : 0;
   engine::TransferRequest transfer{
-      plan_.urls[server], std::move(prepared.body), plan_.headers, slot, {}};
+      plan_.urls[server], std::move(prepared.body), plan_.headers, slot, {}, {}};
+  // Its body could not be made: the engine ends it at once, failed, and its record is counted
+  // with the others (warm-up or measured), as any request's is.
+  if (!prepared.built()) transfer.unsent = not_built(std::move(prepared.error));
   trace(record, transfer);
   return transfer;
 }
 
 void RequestDriver::trace(metrics::RequestRecord& record, engine::TransferRequest& request) {
-  if (!plan_.traceparent) return;
+  if (!plan_.traceparent || request.unsent) return;  // nothing is sent: no span
   const util::TraceContext context = trace_ids_.next();
   record.trace_id = context.trace_id();
   record.span_id = context.span_id();

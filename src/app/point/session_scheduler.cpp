@@ -1,6 +1,9 @@
 #include "bench/app/point/session_scheduler.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <string>
+#include <utility>
 
 namespace bench::app {
 
@@ -48,15 +51,22 @@ TurnToSend SessionScheduler::take(std::int64_t send_ns) {
   const auto [due_ns, slot, branch_index] = *ready_.begin();
   ready_.erase(ready_.begin());
   Session& session = *slots_[slot];
-  add_turn_text(session, branch_index);
+  // What cannot be made fails this turn (it is still taken, so it ends as any turn ends) and
+  // not the run: the history it leaves is never sent, since a failed turn ends its branch.
+  std::string text_error;
+  try {
+    add_turn_text(session, branch_index);
+  } catch (const std::exception& error) {
+    text_error = error.what();
+  }
   Branch& branch = session.branches[branch_index];
   // An agent session asks its task's output length of every turn.
   const workload::UserTurn& user =
       session.turns[plan_.agent ? 0 : static_cast<std::size_t>(branch.next_turn)];
   if (session.start_ns < 0) session.start_ns = send_ns;
   ++in_flight_;
-  return TurnToSend{slot,   branch_index, session.index,  branch.next_turn,
-                    due_ns, &user,        &branch.history};
+  return TurnToSend{slot,   branch_index, session.index,   branch.next_turn,
+                    due_ns, &user,        &branch.history, std::move(text_error)};
 }
 
 // What turn next_turn adds to the history: its user turn, or an agent's tool results (or the

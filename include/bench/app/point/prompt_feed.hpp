@@ -28,6 +28,11 @@ struct PreparedRequest {
                                     // tokens with a tokenizer)
   std::int64_t client_tokens = -1;  // its tokens as the tokenizer counted what is sent; -1: none
   std::int64_t output_len = 0;      // max_tokens asked
+  // Why its prompt or body could not be made (an image file of the dataset gone since the
+  // start, the server's tokenizer failing); empty when it was, else `body` is empty and the
+  // request fails unsent. One request's trouble, not the run's: the feed goes on with the next.
+  std::string error;
+  bool built() const { return error.empty(); }
 };
 
 /// Turns a prompt into the body to send; `request` is the driver's request number (what a body
@@ -47,7 +52,8 @@ struct FeedPlan {
   // prompt's own.
   std::optional<std::int64_t> output_len_override;
   // Turns a prompt into the body to send; called on the producer thread (and, when it falls
-  // behind, on the caller's), so it must not touch state the event loop changes.
+  // behind, on the caller's), so it must not touch state the event loop changes. What it (or
+  // the source's prompt) throws becomes that request's PreparedRequest::error.
   BodyMaker make_body;
 };
 

@@ -154,7 +154,7 @@ class RequestDriver final : public engine::RequestSource {
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
   // With plan_.traceparent: a new trace context into `record` and its header line into
-  // `request`.
+  // `request` (none for a request that is not sent).
   void trace(metrics::RequestRecord& record, engine::TransferRequest& request);
 
   DriverPlan plan_;

@@ -70,6 +70,9 @@ struct TurnToSend {
   std::int64_t due_ns = 0;                   // when it became due: its intended start
   const workload::UserTurn* user = nullptr;  // valid until on_turn_end
   const workload::Conversation* history = nullptr;  // ends with this turn's user text
+  // Why its text could not be made (its images failing): it is then to fail, unsent, and end
+  // its session as a failed turn does. Empty: made.
+  std::string text_error;
 };
 
 /// How a session ended.
