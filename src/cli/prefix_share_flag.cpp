@@ -3,30 +3,11 @@
 #include <fmt/format.h>
 
 #include "bench/cli/values.hpp"
-#include "bench/util/text.hpp"
 #include "bench/workload/prefix_share.hpp"
 
 namespace bench::cli {
 
 namespace {
-
-std::vector<double> parse_shares(const std::string& text) {
-  std::vector<double> shares;
-  std::string_view rest = text;
-  while (true) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view part = rest.substr(0, comma);
-    const std::optional<double> share = util::parse_finite_double(part);
-    if (!share || *share < 0 || *share >= 1) {
-      throw UsageError(fmt::format(
-          "--prefix-share: '{}' is not a share from 0 to below 1 (e.g. 0.5 or 0,0.5,0.9)", part));
-    }
-    shares.push_back(*share);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  return shares;
-}
 
 // What the shares cannot be combined with: they shape random prompts, one share a point.
 void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
@@ -60,7 +41,7 @@ void add_prefix_share_flag(CLI::App& app, std::string& raw) {
 
 void finish_prefix_share_flag(const CLI::App& app, RunOptions& run, const std::string& raw) {
   if (app.count("--prefix-share") == 0) return;
-  run.dataset.prefix_shares = parse_shares(raw);
+  run.dataset.prefix_shares = parse_share_list("--prefix-share", raw);
   refuse_conflicts(app, run);
   for (const double share : run.dataset.prefix_shares) {
     if (workload::shared_prefix_len(share, run.input_len) >= run.input_len) {

@@ -82,6 +82,19 @@ std::vector<double> parse_rate_list(std::string_view flag, std::string_view text
   return rates;
 }
 
+std::vector<double> parse_share_list(std::string_view flag, std::string_view text) {
+  std::vector<double> shares;
+  for (std::string_view part : split(text, ',')) {
+    const std::optional<double> share = util::parse_finite_double(part);
+    if (!share || *share < 0 || *share >= 1) {
+      throw UsageError(fmt::format(
+          "{}: '{}' is not a share from 0 to below 1 (e.g. 0.5 or 0,0.5,0.9)", flag, part));
+    }
+    shares.push_back(*share);
+  }
+  return shares;
+}
+
 metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>& tokens) {
   metrics::Slo slo;
   for (const std::string& token : tokens) {

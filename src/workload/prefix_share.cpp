@@ -10,11 +10,6 @@
 
 namespace bench::workload {
 
-double prefix_share_of_stream(const std::vector<double>& shares, std::uint64_t stream) {
-  if (shares.empty()) return 0;
-  return shares[static_cast<std::size_t>(stream % shares.size())];
-}
-
 std::int64_t shared_prefix_len(double share, std::int64_t input_len) {
   return std::llround(share * static_cast<double>(input_len));
 }
@@ -58,6 +53,9 @@ class PrefixShareSource final : public PromptSource {
   }
 
   Prompt prompt(std::uint64_t index) const override {
+    // The run's points take streams p + r x points (p the point, r the repeat), one share a
+    // point, so stream s is point s mod shares; a single share serves every stream (a
+    // concurrency or rate sweep's points, a search's probes).
     const std::uint64_t stream = index >> kStreamBits;
     const ShareSources& sources = by_share_[static_cast<std::size_t>(stream % by_share_.size())];
     Prompt prompt = sources.own->prompt(index);

@@ -25,6 +25,9 @@ std::vector<std::int64_t> parse_count_list(std::string_view flag, std::string_vi
 /// "1,4.5,inf" -> {1, 4.5, inf}: requests per second, > 0; "inf" means no rate limit.
 std::vector<double> parse_rate_list(std::string_view flag, std::string_view text);
 
+/// "0,0.5,0.9" -> {0, 0.5, 0.9}: shares in [0, 1), at least one.
+std::vector<double> parse_share_list(std::string_view flag, std::string_view text);
+
 /// vLLM's --goodput syntax: "ttft:300", "tpot:50", "e2el:2000" (milliseconds), one per token.
 metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>& tokens);
 

@@ -21,11 +21,6 @@
 
 namespace bench::workload {
 
-/// The share of the point whose prompts are stream `stream`: the run's points take streams
-/// p + r x points (p the point, r the repeat), one share a point, so stream s is point
-/// s mod shares. A single share serves every stream (a concurrency or rate sweep, a search).
-double prefix_share_of_stream(const std::vector<double>& shares, std::uint64_t stream);
-
 /// Words (tokens) of the shared system prompt at `share` of `input_len`: round(share x
 /// input_len). The caller has made sure at least one is left for a request's own text.
 std::int64_t shared_prefix_len(double share, std::int64_t input_len);

@@ -1,4 +1,5 @@
 #include "bench/app/point/request_driver.hpp"
+#include "bench/app/point/prompt_body.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -134,28 +135,17 @@ std::vector<std::string> request_image_urls(const workload::Prompt& prompt,
   return urls;
 }
 
-// The body of a prompt: chat gets the dataset's messages (or a system and a user message),
-// with the row's image files and --images-per-request's fresh images after the user's text;
-// completions one prompt. Each copy of the maker owns its request options, so the feed's
-// producer and the event loop never share one. Reading and encoding the images is the costly
-// part, and it runs here, on the feed's producer.
+// The body of a prompt (prompt_body.hpp), a chat prompt's with the row's image files and
+// --images-per-request's fresh images after the user's text. Each copy of the maker owns its
+// request options, so the feed's producer and the event loop never share one. Reading and
+// encoding the images is the costly part, and it runs here, on the feed's producer.
 BodyMaker body_maker(const DriverPlan& plan) {
   return [request = plan.request, images = plan.images,
           nonce = images::stream_nonce(plan.image_nonce, plan.prompt_stream)](
              const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
-    if (!prompt.prompt_ids.empty()) {
-      return protocol::build_token_ids_request_body(request, prompt.prompt_ids);
-    }
-    if (!protocol::takes_messages(request.endpoint)) {
-      return protocol::build_request_body(request, workload::completion_prompt(prompt));
-    }
-    nlohmann::json messages = workload::chat_messages(prompt);
-    if (images.enabled() || !prompt.image_files.empty()) {
-      messages = images::with_images(std::move(messages),
-                                     request_image_urls(prompt, images, nonce, number));
-    }
-    return protocol::build_chat_request_body(request, messages);
+    return prompt_body(request, prompt,
+                       [&] { return request_image_urls(prompt, images, nonce, number); });
   };
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/point/prompt_body.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/util/redact.hpp"
@@ -11,15 +12,13 @@ namespace bench::app {
 
 namespace {
 
-// The priming request: the point's system prompt and a question of its own, as its requests
-// send them (a multi-turn session's first turn has the same shape), the run's tools included.
+// The priming request: the point's system prompt and a question of its own, in the shape its
+// requests send (prompt_body; a multi-turn session's first turn has the same), the run's tools
+// included, without images (they come after the shared prompt).
 std::string priming_body(const PreparedRun& prepared, const workload::Prompt& prompt) {
   protocol::RequestOptions request = prepared.request;
   request.max_tokens = 1;
-  if (!protocol::takes_messages(request.endpoint)) {
-    return protocol::build_request_body(request, workload::completion_prompt(prompt));
-  }
-  return protocol::build_chat_request_body(request, workload::chat_messages(prompt));
+  return prompt_body(request, prompt);
 }
 
 }  // namespace
