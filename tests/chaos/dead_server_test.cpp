@@ -1,0 +1,1 @@
+// Chaos suite: dead_server (filled by the change that adds its cases).

@@ -1,0 +1,1 @@
+// Chaos suite: load_limits (filled by the change that adds its cases).

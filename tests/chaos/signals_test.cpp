@@ -1,0 +1,1 @@
+// Chaos suite: signals (filled by the change that adds its cases).

@@ -1,0 +1,1 @@
+// Chaos suite: startup (filled by the change that adds its cases).
