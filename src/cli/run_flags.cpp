@@ -124,7 +124,20 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
       ->check(non_negative_number())
       ->capture_default_str();
   app.add_option("--stall-timeout", run.stall_timeout_s,
-                 "Fail a request whose stream goes silent this many seconds (0 = no limit)")
+                 "Fail a request whose stream goes silent this many seconds after its first "
+                 "byte, as a stall (0 = no limit); the time to the first token is not limited")
+      ->check(non_negative_number())
+      ->capture_default_str();
+  app.add_option("--ready-timeout,--ready-check-timeout-sec", run.ready_timeout_s,
+                 "Wait up to this many seconds for a server that is not ready yet (refuses "
+                 "connections, or answers 502/503/504 while loading), saying so every few "
+                 "seconds (0 = never wait)")
+      ->check(non_negative_number())
+      ->capture_default_str();
+  app.add_option("--startup-timeout", run.startup_timeout_s,
+                 "End the run (exit 3) when a request made before the measured phase (model, "
+                 "server identity, tokenizer, probes) gets no byte for this many seconds: a "
+                 "hung server (0 = no limit)")
       ->check(non_negative_number())
       ->capture_default_str();
   add_choice(app, "--per-chunk-usage", run.per_chunk_usage,
@@ -216,8 +229,10 @@ void add_server_side_flags(CLI::App& app, RunOptions& run) {
       "--no-answer-check", [&run] { run.answer_check = false; },
       "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
       "to 10.\") at temperature 0 to each server before the run, which warn when the "
-      "answers do not look like a model's work (random weights, a broken server). It "
-      "never fails the run, and its requests are in no figure");
+      "answers do not look like a model's work (random weights, a broken server). "
+      "Implausible answers never fail the run; a server that answers none of them (each "
+      "failed with a 5xx or in transport) ends it before the measured phase (exit 3). Its "
+      "requests are in no figure");
   app.add_option("--server-metrics", run.server_metrics_urls,
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
                  "and after each run or point, and hold its token counters against bench's; "

@@ -16,10 +16,14 @@ std::string normalized_base_url(std::string url) {
   if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
     throw UsageError(fmt::format("--base-url: '{}' is not an http:// or https:// URL", url));
   }
-  while (!url.empty() && url.back() == '/') url.pop_back();
+  // The path ends where a query or fragment begins: those stay, after every route bench adds
+  // (util::url_join), as a server that wants ?api-version= or ?api_key= needs.
+  const std::size_t query = std::min(url.find_first_of("?#"), url.size());
+  std::string path = url.substr(0, query);
+  while (!path.empty() && path.back() == '/') path.pop_back();
   // Users often paste the OpenAI client's base (…/v1); bench adds /v1/... itself.
-  if (url.size() > 3 && url.ends_with("/v1")) url.resize(url.size() - 3);
-  return url;
+  if (path.size() > 3 && path.ends_with("/v1")) path.resize(path.size() - 3);
+  return path + url.substr(query);
 }
 
 }  // namespace

@@ -17,15 +17,20 @@ class CollectingHandler final : public TransferHandler {
     result_.content_type = content_type;
   }
   bool on_body(std::string_view bytes, std::int64_t) override {
+    body_seen_ = true;
     if (result_.body.size() + bytes.size() > max_body_bytes_) return false;
     result_.body.append(bytes);
     return true;
   }
   void on_end(const TransferEnd& end) override { result_.end = end; }
+  // A whole exchange has no tokens: its first byte is what the engine's TTFT limit waits for,
+  // so that limit bounds the silence before an answer (app/server/startup_fetch.hpp).
+  bool first_token_seen() const override { return body_seen_; }
 
  private:
   FetchResult& result_;
   std::size_t max_body_bytes_;
+  bool body_seen_ = false;
 };
 
 class SingleRequest final : public RequestSource {

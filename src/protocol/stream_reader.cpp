@@ -33,6 +33,16 @@ std::string http_error_message(long http_status, std::string_view body) {
   return message;
 }
 
+// Whether a body that is not an event stream is one whole answer: a JSON object with OpenAI's
+// "choices" (chat.completion, text_completion) or a Responses API "output": the server ignored
+// "stream": true. Only the body's start is kept, so a long answer is told by its head.
+bool is_whole_answer(std::string_view body) {
+  const std::size_t start = body.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || body[start] != '{') return false;
+  return body.find("\"choices\"") != std::string_view::npos ||
+         body.find("\"output\"") != std::string_view::npos;
+}
+
 // Media types compare case-insensitively and may carry parameters ("; charset=utf-8").
 bool is_event_stream(std::string_view content_type) {
   content_type = content_type.substr(0, content_type.find(';'));
@@ -269,6 +279,11 @@ void StreamReader::finish(const TransportEnd& end) {
     fail(ErrorClass::transport, "the transfer ended without an HTTP response");
   } else if (!streaming_) {
     fail(class_of_status(record.http_status), http_error_message(record.http_status, error_body_));
+  } else if (!event_stream_type_ && data_events_ == 0 && is_whole_answer(error_body_)) {
+    fail(ErrorClass::malformed_sse,
+         "the server ignored \"stream\": true and answered one whole JSON completion "
+         "(Content-Type '" +
+             content_type_ + "'): TTFT and ITL need a stream");
   } else if (!event_stream_type_ && data_events_ == 0) {
     std::string message = "expected text/event-stream, got Content-Type '" + content_type_ + "'";
     const std::string body_message = error_message_from_body(error_body_);

@@ -301,6 +301,17 @@ void write_latency(Writer& w, const RunSummary& s) {
               : std::string("n/a"));
 }
 
+// The flag whose limit cut the requests of a class, for the classes a limit of bench's makes.
+std::string_view limit_of(metrics::ErrorClass error) {
+  switch (error) {
+    case metrics::ErrorClass::connect_timeout: return "--connect-timeout";
+    case metrics::ErrorClass::ttft_timeout: return "--ttft-timeout";
+    case metrics::ErrorClass::stall: return "--stall-timeout";
+    case metrics::ErrorClass::request_timeout: return "--request-timeout";
+    default: return "";
+  }
+}
+
 void write_errors(Writer& w, const RunSummary& s) {
   bool any = false;
   for (metrics::ErrorClass error : metrics::kAllErrorClasses) {
@@ -310,6 +321,7 @@ void write_errors(Writer& w, const RunSummary& s) {
     any = true;
     std::string line =
         fmt::format("  {}: {}", metrics::error_class_name(error), found->second.count);
+    if (!limit_of(error).empty()) line += fmt::format(" cut by {}", limit_of(error));
     if (!found->second.samples.empty()) {
       line += fmt::format("  (e.g. {})", one_line(found->second.samples.front()));
     }

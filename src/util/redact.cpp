@@ -87,6 +87,34 @@ std::pair<std::size_t, std::size_t> userinfo_span(std::string_view url) {
   return {start, at - start};
 }
 
+// Whether a query parameter named `name` carries a credential: the names a credential header
+// may have (an api_key, access_token, key), and a signed URL's signature (Azure's SAS "sig").
+bool is_credential_parameter(std::string_view name) {
+  const std::string lowered = ascii_lowered(name);
+  return is_credential_header(lowered) || lowered == "sig" || lowered == "signature" ||
+         lowered == "code";
+}
+
+// Each "name=value" of `url`'s query (between '?' and '#'): the value's start and length when the
+// name is a credential's.
+std::vector<std::pair<std::size_t, std::size_t>> credential_values(std::string_view url) {
+  std::vector<std::pair<std::size_t, std::size_t>> values;
+  const std::size_t query = url.find('?');
+  if (query == std::string_view::npos) return values;
+  const std::size_t end = std::min(url.find('#', query), url.size());
+  for (std::size_t start = query + 1; start < end;) {
+    const std::size_t amp = std::min(url.find('&', start), end);
+    const std::string_view pair = url.substr(start, amp - start);
+    const std::size_t equals = pair.find('=');
+    if (equals != std::string_view::npos && is_credential_parameter(pair.substr(0, equals)) &&
+        equals + 1 < pair.size()) {
+      values.emplace_back(start + equals + 1, pair.size() - equals - 1);
+    }
+    start = amp + 1;
+  }
+  return values;
+}
+
 }  // namespace
 
 void Redactor::add_secret(std::string_view secret) {
@@ -172,8 +200,14 @@ bool is_credential_header(std::string_view name) {
 
 namespace {
 
-// The password of `url`'s userinfo, in each form a server may echo.
+// The password of `url`'s userinfo, in each form a server may echo, and the values of its
+// credential query parameters (as written and percent-decoded).
 void add_url_secrets(Redactor& redactor, std::string_view url) {
+  for (const auto& [value_start, value_length] : credential_values(url)) {
+    const std::string_view value = url.substr(value_start, value_length);
+    redactor.add_secret(value);
+    redactor.add_secret(percent_decoded(value));
+  }
   const auto [start, length] = userinfo_span(url);
   if (start == std::string_view::npos) return;
   const std::string_view userinfo = url.substr(start, length);
@@ -220,13 +254,17 @@ std::string url_without_credentials(std::string_view url) {
 }
 
 std::string url_without_password(std::string_view url) {
-  const auto [start, length] = userinfo_span(url);
-  if (start == std::string_view::npos) return std::string(url);
-  const std::size_t colon = url.substr(start, length).find(':');
-  if (colon == std::string_view::npos) return std::string(url);
-  std::string shown(url.substr(0, start + colon + 1));
-  shown += Redactor::kMarker;
-  shown += url.substr(start + length);
+  std::string shown(url);
+  // Right to left, so the earlier spans stay where they were found.
+  const auto values = credential_values(url);
+  for (auto value = values.rbegin(); value != values.rend(); ++value) {
+    shown.replace(value->first, value->second, Redactor::kMarker);
+  }
+  const auto [start, length] = userinfo_span(shown);
+  if (start == std::string_view::npos) return shown;
+  const std::size_t colon = std::string_view(shown).substr(start, length).find(':');
+  if (colon == std::string_view::npos) return shown;
+  shown.replace(start + colon + 1, length - colon - 1, Redactor::kMarker);
   return shown;
 }
 

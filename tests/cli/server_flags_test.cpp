@@ -36,6 +36,14 @@ TEST(ServerFlags, BaseUrlRepeatsAndTheFirstIsTheRunsBaseUrl) {
   EXPECT_EQ(result.run.server_weights, (std::vector<std::int64_t>{3, 1}));
 }
 
+TEST(ServerFlags, ABaseUrlsQueryStaysWhileItsPathIsTrimmed) {
+  // The query follows every route bench adds (util::url_join): "/v1" and "/" come off the path.
+  const auto result =
+      parse_args({"--base-url", "http://h:8000/v1/?api-version=2024-06&api_key=k#top"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.run.base_url, "http://h:8000?api-version=2024-06&api_key=k#top");
+}
+
 TEST(ServerFlags, WithoutWeightsTheSpreadIsRoundRobin) {
   const auto result = parse_args({"--base-url", "http://a:1", "--base-url", "http://b:1"});
   ASSERT_FALSE(result.exit_code) << result.message;

@@ -167,8 +167,9 @@ TEST(Cli, ServeSimHelpDocumentsTheServerFlags) {
 
 TEST(Cli, UnreachableServerIsARunFailureNamingTheUrl) {
   // Port 1 on loopback: nothing listens there, so the connection is refused at once.
-  const ProcessResult result =
-      run_process(BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--num-prompts", "2"});
+  const ProcessResult result = run_process(
+      BENCH_BINARY,
+      {"--base-url", "http://127.0.0.1:1", "--ready-timeout", "0", "--num-prompts", "2"});
   EXPECT_EQ(result.exit_code, kExitRunFailed);
   EXPECT_NE(result.err.find("http://127.0.0.1:1"), std::string::npos) << result.err;
   EXPECT_TRUE(result.out.empty()) << result.out;
@@ -192,9 +193,10 @@ TEST(Cli, APortThatAnswersNonHttpWasReachedAndDidNotAnswerHttp) {
 }
 
 TEST(Cli, UnreachableServerWithAKnownModelCountsEveryRequestAsConnectRefused) {
-  const ProcessResult result = run_process(
-      BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--model", "m", "--per-chunk-usage", "off",
-                     "--num-prompts", "5", "--output-format", "json"});
+  const ProcessResult result =
+      run_process(BENCH_BINARY, {"--base-url", "http://127.0.0.1:1", "--ready-timeout", "0",
+                                 "--model", "m", "--no-answer-check", "--per-chunk-usage", "off",
+                                 "--num-prompts", "5", "--output-format", "json"});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_NE(result.out.find("\"connect_refused\""), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("\"failed\": 5"), std::string::npos) << result.out;

@@ -57,8 +57,12 @@ ClassifiedRun run_classified(
     const std::string& base_url, std::vector<std::string> extra,
     std::chrono::milliseconds timeout = std::chrono::milliseconds(30'000)) {
   TempDir dir;
+  // --ready-timeout 0: a refused connection or a 503 is the class under test, not a server to
+  // wait for.
   std::vector<std::string> args = {"--base-url",
                                    base_url,
+                                   "--ready-timeout",
+                                   "0",
                                    "--model",
                                    "hostile",
                                    "--per-chunk-usage",
@@ -158,9 +162,10 @@ TEST(ErrorClasses, ConnectRefusedBeforeTheRunExitsThreeNamingTheUrlAndWritesNoFi
   // cannot be done (README: exit 3), and no results file pretends otherwise.
   const ClosedPort port;
   TempDir dir;
-  const ProcessResult run = run_process(
-      BENCH_BINARY, {"--base-url", port.base_url(), "--quiet", "--output-file",
-                     dir.file("results.json"), "--save-requests", dir.file("requests.jsonl")});
+  const ProcessResult run =
+      run_process(BENCH_BINARY, {"--base-url", port.base_url(), "--ready-timeout", "0", "--quiet",
+                                 "--output-file", dir.file("results.json"), "--save-requests",
+                                 dir.file("requests.jsonl")});
   EXPECT_EQ(run.exit_code, 3) << run.err;
   EXPECT_NE(run.err.find(port.base_url() + "/v1/models"), std::string::npos) << run.err;
   EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "a file was left in " << dir.path();

@@ -1,6 +1,7 @@
 // The Redactor keeps credentials out of server text: whole, JSON-escaped, after a scheme, in
 // part, and in a URL's userinfo; and leaves everything else as it was.
 #include "bench/util/redact.hpp"
+#include "bench/util/url.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,6 +106,34 @@ TEST(UrlWithoutPassword, HidesOnlyThePassword) {
   EXPECT_EQ(url_without_password("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
   // An '@' after the authority is not userinfo.
   EXPECT_EQ(url_without_password("http://host/path?mail=a:b@c"), "http://host/path?mail=a:b@c");
+}
+
+TEST(UrlWithoutPassword, HidesTheValueOfEveryCredentialQueryParameter) {
+  EXPECT_EQ(url_without_password("http://h:8000/v1?api_key=sk-123&model=m"),
+            "http://h:8000/v1?api_key=[REDACTED]&model=m");
+  EXPECT_EQ(url_without_password("http://u:p@h/x?api-version=2024&access_token=t0k#frag"),
+            "http://u:[REDACTED]@h/x?api-version=2024&access_token=[REDACTED]#frag");
+  // A signed URL's signature (Azure's SAS) and a bare key.
+  EXPECT_EQ(url_without_password("https://h/v1/models?sv=1&sig=abc%2Fdef&key=k"),
+            "https://h/v1/models?sv=1&sig=[REDACTED]&key=[REDACTED]");
+  // Names that carry no credential, and an empty value, stay.
+  EXPECT_EQ(url_without_password("http://h/?version=2&token="), "http://h/?version=2&token=");
+}
+
+TEST(RedactorForRequest, HidesACredentialQueryValueAsWrittenAndDecoded) {
+  const auto redactor =
+      bench::util::redactor_for_request({}, "http://h:8000/v1?api_key=sk-abc%2B0123456789");
+  EXPECT_EQ(redactor.redact("bad key sk-abc%2B0123456789"), "bad key [REDACTED]");
+  EXPECT_EQ(redactor.redact("bad key sk-abc+0123456789"), "bad key [REDACTED]");
+  EXPECT_EQ(redactor.redact("model m"), "model m");
+}
+
+TEST(UrlJoin, PutsTheRouteBeforeTheQueryAndTheFragment) {
+  using bench::util::url_join;
+  EXPECT_EQ(url_join("http://h:8000", "/v1/models"), "http://h:8000/v1/models");
+  EXPECT_EQ(url_join("http://h:8000?api_key=k", "/v1/models"), "http://h:8000/v1/models?api_key=k");
+  EXPECT_EQ(url_join("http://h/gw?a=1&b=2#f", "/metrics"), "http://h/gw/metrics?a=1&b=2#f");
+  EXPECT_EQ(url_join("http://h/p#f", "/x"), "http://h/p/x#f");
 }
 
 TEST(UrlWithoutCredentials, DropsTheWholeUserinfoAndAnyQuery) {

@@ -108,6 +108,10 @@ struct RunOptions {
   double connect_timeout_s = 10;  // TCP/TLS connect cap, seconds
   double ttft_timeout_s = 0;      // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;    // longest silence mid-stream, seconds; 0 = none
+  // Before the measured phase (app/server/readiness.hpp, startup_fetch.hpp): how long a server
+  // not ready yet (refusing, 503) is waited for, and how long a start-up exchange may be silent.
+  double ready_timeout_s = 600;   // --ready-timeout, seconds; 0 = never wait
+  double startup_timeout_s = 10;  // --startup-timeout, seconds; 0 = none
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
   // expected load and the usable cores (app/client_threads.hpp).

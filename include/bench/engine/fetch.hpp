@@ -18,7 +18,9 @@ struct FetchResult {
 };
 
 /// Sends one request and collects the response. POST when `body` is non-empty. When `stop`
-/// becomes true the exchange is cancelled (after options.grace_ms), as Engine::run does.
+/// becomes true the exchange is cancelled (after options.grace_ms), as Engine::run does. The
+/// response's first body byte counts as its first token: options.ttft_timeout_ms limits the
+/// silence before it, options.stall_timeout_ms the silence after it.
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options,
                   std::size_t max_body_bytes = 4 << 20, const std::atomic<bool>* stop = nullptr);

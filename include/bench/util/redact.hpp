@@ -6,7 +6,9 @@
 // The secrets: the value of every credential-like header (see is_credential_header), and the
 // credential alone when the value names a scheme ("KEY" of "Bearer KEY"); the password of the
 // URL's userinfo, as written, percent-decoded, and in the Basic form curl sends
-// (base64 of "user:password"). Each is matched as sent and JSON-escaped ('"' and '\' escaped,
+// (base64 of "user:password"); the value of each credential query parameter of the URL
+// (?api_key=..., see url_without_password), as written and percent-decoded. Each is matched as sent
+// and JSON-escaped ('"' and '\' escaped,
 // '/' escaped or not), since a server may quote a raw body back.
 //
 // How they are matched: a secret of kFragmentChars or more characters is hidden wherever any
@@ -68,8 +70,10 @@ Redactor redactor_for_servers(const std::vector<std::string>& headers,
 /// name in a per-server figure, where neither a user name nor a query token belongs.
 std::string url_without_credentials(std::string_view url);
 
-/// `url` with the password of its userinfo replaced by the marker
-/// ("http://user:[REDACTED]@host/..."); `url` itself when it has none.
+/// `url` with the password of its userinfo and the value of each credential query parameter
+/// (a name a credential header may have, such as api_key or token, or a signature's "sig")
+/// replaced by the marker ("http://user:[REDACTED]@host/v1?api_key=[REDACTED]"); `url` itself
+/// when it has neither. Every URL bench shows or stores passes through it.
 std::string url_without_password(std::string_view url);
 
 }  // namespace bench::util

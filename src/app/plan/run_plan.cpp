@@ -241,6 +241,8 @@ ServerPlan server_plan(const cli::RunOptions& options) {
   server.per_chunk_usage = options.per_chunk_usage;
   server.answer_check = options.answer_check;
   server.flush_cache = options.flush_cache;
+  server.ready_timeout_ms = seconds_to_ms(options.ready_timeout_s);
+  server.startup_timeout_ms = seconds_to_ms(options.startup_timeout_s);
   server.metrics = options.server_metrics;
   server.metrics_urls = options.server_metrics_urls;
   server.metrics_interval_s = options.server_metrics_interval_s;

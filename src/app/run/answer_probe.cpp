@@ -1,15 +1,19 @@
 #include "bench/app/run/answer_probe.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "bench/answer_check/judge.hpp"
 #include "bench/answer_check/known_answers.hpp"
+#include "bench/app/server/startup_fetch.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/report/answer_check.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/redact.hpp"
 
 namespace bench::app {
 
@@ -49,7 +53,7 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
                 request, nlohmann::json::array(
                              {{{"role", "user"}, {"content", std::string(prompt.prompt)}}}))
           : protocol::build_request_body(request, prompt.prompt);
-  const engine::FetchResult got = engine::fetch(target.urls[server], *target.headers, body,
+  const engine::FetchResult got = startup_fetch(target.urls[server], *target.headers, body,
                                                 target.engine, target.limits.max_response_bytes);
   metrics::RequestRecord record;
   protocol::StreamReader reader(target.limits);
@@ -86,6 +90,46 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
   return result;
 }
 
+// Whether an answer failed before any stream: in transport, or with a server error (5xx). A 4xx
+// refuses that request (the check's max_tokens in a small context, say), not every request, and
+// a refusal for good (a key, a model) ends the run at the usage probe already.
+bool failed_before_answer(const KnownAnswerResult& answer) {
+  return answer.http_status == 0 || answer.http_status >= 500;
+}
+
+// How many times the prompts are asked of a server all of whose answers failed before a stream:
+// one that fails a share of its requests (a fault rate, a replica restarting) can fail three in a
+// row by chance, and its run is worth measuring.
+constexpr int kRoundsWhileEveryAnswerFails = 2;
+
+// A server's answers to every prompt, from the last round asked.
+std::vector<KnownAnswerResult> ask_server(const AnswerProbeTarget& target, std::size_t server) {
+  const bool chat = protocol::takes_messages(target.request.endpoint);
+  std::vector<KnownAnswerResult> answers;
+  for (int round = 0; round < kRoundsWhileEveryAnswerFails; ++round) {
+    answers.clear();
+    for (const answer_check::KnownAnswerPrompt& prompt : answer_check::known_answer_prompts(chat)) {
+      answers.push_back(ask(target, server, prompt));
+    }
+    if (!std::all_of(answers.begin(), answers.end(), failed_before_answer)) break;
+  }
+  return answers;
+}
+
+// The first answer of the first server none of whose answers got as far as a stream; nullptr
+// when every server answered at least one. Such a server would fail every request of the run
+// the same way.
+const KnownAnswerResult* server_answering_none(const results::AnswerCheck& check) {
+  std::set<std::size_t> answering;
+  for (const KnownAnswerResult& answer : check.answers) {
+    if (!failed_before_answer(answer)) answering.insert(answer.server);
+  }
+  for (const KnownAnswerResult& answer : check.answers) {
+    if (!answering.contains(answer.server)) return &answer;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
@@ -112,18 +156,23 @@ protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
 results::AnswerCheck probe_answers(const AnswerProbeTarget& target) {
   const std::int64_t start_ns = now_ns();
   results::AnswerCheck check;
-  const bool chat = protocol::takes_messages(target.request.endpoint);
   for (std::size_t server = 0; server < target.urls.size(); ++server) {
-    for (const answer_check::KnownAnswerPrompt& prompt : answer_check::known_answer_prompts(chat)) {
-      check.answers.push_back(ask(target, server, prompt));
-    }
+    std::vector<KnownAnswerResult> answers = ask_server(target, server);
+    check.answers.insert(check.answers.end(), answers.begin(), answers.end());
   }
   check.seconds = ns_to_s(now_ns() - start_ns);
   return check;
 }
 
 nlohmann::json run_answer_check(const AnswerProbeTarget& target, bool quiet, std::ostream& err) {
-  nlohmann::json block = results::answer_check_to_json(probe_answers(target));
+  const results::AnswerCheck check = probe_answers(target);
+  if (const KnownAnswerResult* failed = server_answering_none(check)) {
+    throw RunError(fmt::format(
+        "every answer-check request to {} failed before any answer ({}, e.g. \"{}\"): the "
+        "run's requests would fail alike; --no-answer-check sends them anyway",
+        util::url_without_password(target.urls[failed->server]), failed->error, failed->prompt));
+  }
+  nlohmann::json block = results::answer_check_to_json(check);
   const std::vector<std::string> lines = report::answer_check_lines(block);
   const bool implausible = results::answer_check_implausible(block);
   if (implausible || !quiet) {

@@ -12,8 +12,10 @@
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/run/answer_probe.hpp"
 #include "bench/app/run/run_stages.hpp"
+#include "bench/app/server/readiness.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_tokenizer.hpp"
+#include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/app/server/token_setup.hpp"
 #include "bench/app/server/tokenizer_files.hpp"
@@ -23,6 +25,7 @@
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/util/open_file_limit.hpp"
 #include "bench/util/redact.hpp"
+#include "bench/util/url.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/prompt_source.hpp"
 
@@ -107,6 +110,16 @@ void check_server_context(const RunPlan& plan, const engine::EngineOptions& engi
   }
 }
 
+// Every server ready before anything else is asked of it (readiness.hpp), one after another.
+void wait_for_servers(const RunPlan& plan, const engine::EngineOptions& engine,
+                      const PreparedRun& prepared, std::ostream& err) {
+  for (const std::string& base_url : prepared.target.base_urls) {
+    wait_until_ready({base_url, &plan.headers, engine, prepared.redactor.get(),
+                      plan.server.ready_timeout_ms, plan.output.quiet},
+                     err);
+  }
+}
+
 // Everything settled before any clock starts: the prompts (a dataset file that cannot be used
 // stops the run before anything is sent, the embedded server included), the server, its
 // model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
@@ -130,12 +143,13 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   prepared.redactor = std::make_shared<const util::Redactor>(
       util::redactor_for_servers(plan.headers, prepared.target.base_urls));
   raise_open_file_limit(plan.most_concurrency + 64);
-  engine::EngineOptions engine = plan.engine;
-  engine.concurrency = 1;
+  const engine::EngineOptions engine =
+      startup_engine_options(plan.engine, plan.server.startup_timeout_ms);
+  if (!prepared.target.embedded) wait_for_servers(plan, engine, prepared, err);
   prepared.request = plan.request;
   for (const std::string& base_url : prepared.target.base_urls) {
-    prepared.urls.push_back(base_url +
-                            std::string(protocol::endpoint_path(prepared.request.endpoint)));
+    prepared.urls.push_back(
+        util::url_join(base_url, protocol::endpoint_path(prepared.request.endpoint)));
   }
   if (prepared.urls.size() > 1) {
     prepared.spread = std::make_shared<const ServerSpread>(

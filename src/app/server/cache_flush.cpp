@@ -7,6 +7,7 @@
 
 #include "bench/app/server/target.hpp"
 #include "bench/engine/fetch.hpp"
+#include "bench/util/url.hpp"
 
 namespace bench::app {
 
@@ -100,7 +101,7 @@ void CacheFlush::before_point(std::ostream& err) {
 
 // True when the server answered 200; otherwise `failure` (when given) says what it answered.
 bool CacheFlush::post(std::string_view path, std::string* failure) const {
-  const std::string url = server_.base_url + std::string(path);
+  const std::string url = util::url_join(server_.base_url, path);
   const engine::FetchResult answer = engine::fetch(url, *server_.headers, "{}", server_.engine);
   if (answer.http_status == 200) return true;
   if (failure != nullptr) {
@@ -116,8 +117,8 @@ bool CacheFlush::post(std::string_view path, std::string* failure) const {
 // llama.cpp's GET /props answers its default_generation_settings (tools/server/server.cpp,
 // handle_props); its /v1/models says who owns the model.
 bool CacheFlush::is_llama_cpp() const {
-  const engine::FetchResult props =
-      engine::fetch(server_.base_url + "/props", *server_.headers, "", server_.engine);
+  const engine::FetchResult props = engine::fetch(util::url_join(server_.base_url, "/props"),
+                                                  *server_.headers, "", server_.engine);
   if (props.http_status == 200 && is_json_object_with(props.body, "default_generation_settings")) {
     return true;
   }

@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "bench/app/server/server_metrics_fetch.hpp"
+#include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/engine/fetch.hpp"
+#include "bench/util/url.hpp"
 
 namespace bench::app {
 namespace {
@@ -146,7 +148,7 @@ ServerIdentity probe_server_identity(const IdentityServer& server, const std::st
                                    : kScrapeTimeoutMs;
   const auto get = [&](std::string_view path) {
     const engine::FetchResult answer =
-        engine::fetch(server.base_url + std::string(path), *server.headers, "", options);
+        startup_fetch(util::url_join(server.base_url, path), *server.headers, "", options);
     return answer.http_status == 200 ? answer.body : std::string();
   };
   ServerIdentity identity;

@@ -9,6 +9,7 @@
 
 #include "bench/app/server/server_metrics_poller.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/url.hpp"
 
 namespace bench::app {
 
@@ -17,7 +18,7 @@ std::vector<std::string> server_metrics_urls(const std::vector<std::string>& giv
   std::vector<std::string> urls;
   const auto add_every_server = [&] {
     for (const std::string& base_url : base_urls) {
-      const std::string url = base_url + "/metrics";
+      const std::string url = util::url_join(base_url, "/metrics");
       if (std::find(urls.begin(), urls.end(), url) == urls.end()) urls.push_back(url);
     }
   };

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include "bench/app/point/early_stop.hpp"
+#include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/protocol/openai.hpp"
+#include "bench/util/url.hpp"
 
 namespace bench::app {
 
@@ -27,8 +29,8 @@ struct Answer {
 Answer exchange(const TokenizerServer& server, std::string_view path, const json& body) {
   engine::EngineOptions single = server.engine;
   single.concurrency = 1;
-  const std::string url = server.base_url + std::string(path);
-  const engine::FetchResult result = engine::fetch(url, *server.headers, body.dump(), single);
+  const std::string url = util::url_join(server.base_url, path);
+  const engine::FetchResult result = startup_fetch(url, *server.headers, body.dump(), single);
   Answer answer;
   answer.http_status = result.http_status;
   answer.end = result.end;
@@ -54,7 +56,8 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
   const Answer vllm =
       exchange(server, "/tokenize",
                {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}});
-  const std::string shown = util::url_without_password(server.base_url) + "/tokenize";
+  const std::string shown =
+      util::url_without_password(util::url_join(server.base_url, "/tokenize"));
   if (vllm.http_status == 0) {
     throw RunError(failed_exchange_text("POST", shown, vllm.end, vllm.problem));
   }

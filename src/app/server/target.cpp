@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "bench/app/point/early_stop.hpp"
+#include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/tokenizer_files.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/metrics/request_record.hpp"
@@ -70,7 +71,7 @@ std::string discover_model(const std::string& base_url, const std::vector<std::s
                            const engine::EngineOptions& engine, const util::Redactor& redactor) {
   const std::string url = models_url(base_url);
   const std::string shown_url = util::url_without_password(url);
-  const engine::FetchResult models = engine::fetch(url, headers, "", engine);
+  const engine::FetchResult models = startup_fetch(url, headers, "", engine);
   if (models.end.error != metrics::ErrorClass::none) {
     throw RunError(
         failed_exchange_text("GET", shown_url, models.end, redactor.redact(models.end.message)));
@@ -102,7 +103,7 @@ metrics::RequestRecord probe(const std::string& url, const std::vector<std::stri
                              const std::string& body, protocol::Endpoint endpoint,
                              const engine::EngineOptions& engine, const util::Redactor& redactor) {
   const std::string shown_url = util::url_without_password(url);
-  const engine::FetchResult probe = engine::fetch(url, headers, body, engine);
+  const engine::FetchResult probe = startup_fetch(url, headers, body, engine);
   if (is_unreachable(probe.end.error)) {
     throw RunError(
         fmt::format("cannot reach {}: {}", shown_url, redactor.redact(probe.end.message)));

@@ -93,6 +93,8 @@ struct ServerPlan {
   bool metrics = false;                   // --server-metrics
   std::vector<std::string> metrics_urls;  // as given (server_metrics_urls reads them)
   double metrics_interval_s = 1.0;        // 0: the window's edges only
+  std::int64_t ready_timeout_ms = 0;      // --ready-timeout; 0: never wait (readiness.hpp)
+  std::int64_t startup_timeout_ms = 0;    // --startup-timeout; 0: none (startup_fetch.hpp)
 };
 
 /// What the run prints and writes, and what it is held to.

@@ -37,11 +37,14 @@ struct AnswerProbeTarget {
 protocol::RequestOptions answer_probe_request(protocol::RequestOptions run,
                                               std::int64_t max_tokens);
 
-/// Asks every server every prompt and judges the answers.
+/// Asks every server every prompt and judges the answers; a server all of whose answers failed
+/// in transport or with a 5xx is asked them once more (its second round kept).
 results::AnswerCheck probe_answers(const AnswerProbeTarget& target);
 
 /// probe_answers, said on `err`: the summary as a note (not with `quiet`), or as a warning when
-/// the answers look implausible (always). Returns the results' block.
+/// the answers look implausible (always): implausible text never stops a run (performance CI
+/// serves dummy weights). Returns the results' block. Throws RunError when a server answered none
+/// of the prompts (every one failed in transport or with a 5xx): its run would fail alike.
 nlohmann::json run_answer_check(const AnswerProbeTarget& target, bool quiet, std::ostream& err);
 
 }  // namespace bench::app

@@ -14,6 +14,7 @@
 #include "bench/protocol/openai.hpp"
 #include "bench/sim/sim_server.hpp"
 #include "bench/util/redact.hpp"
+#include "bench/util/url.hpp"
 
 namespace bench::app {
 
@@ -33,7 +34,9 @@ struct Target {
 
 /// The server's model list, GET <base_url>/v1/models: model discovery, the cache flush's
 /// server check and the connections opened before a run all ask it.
-inline std::string models_url(const std::string& base_url) { return base_url + "/v1/models"; }
+inline std::string models_url(const std::string& base_url) {
+  return util::url_join(base_url, "/v1/models");
+}
 
 /// Why an exchange with `shown_url` failed before any response: "cannot reach URL: MESSAGE"
 /// when no connection was made, "reached HOST:PORT but it did not answer HTTP (WHAT URL:
