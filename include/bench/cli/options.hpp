@@ -108,6 +108,9 @@ struct RunOptions {
   double connect_timeout_s = 10;  // TCP/TLS connect cap, seconds
   double ttft_timeout_s = 0;      // send -> first generated text cap, seconds; 0 = none
   double stall_timeout_s = 60;    // longest silence mid-stream, seconds; 0 = none
+  // A run whose every connection attempt has failed for this long ends (exit 3), seconds;
+  // 0 = never (app/point/unreachable_watch.hpp).
+  double unreachable_timeout_s = 10;
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
   // expected load and the usable cores (app/client_threads.hpp).

@@ -20,6 +20,10 @@ using nlohmann::json;
 
 namespace {
 
+// The longest wait of a closed loop's slot after failed connections: a dead server costs each
+// slot one request a second, and a restarted one is found within a second.
+constexpr std::int64_t kConnectBackoffMaxMs = 1000;
+
 std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
 
 }  // namespace
@@ -130,6 +134,10 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;
   out.engine.concurrency = point.concurrency;
+  // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
+  // loop's arrivals keep their schedule, each failing fast and counted.
+  out.engine.connect_backoff_max_ms = schedule == nullptr ? kConnectBackoffMaxMs : 0;
+  out.unreachable_timeout_ns = plan.unreachable_timeout_ns;
   // A closed loop counts its measured requests; an open loop's schedule and a time bound
   // end the run themselves.
   out.measured_requests = plan.bounds.duration_s > 0 || schedule != nullptr

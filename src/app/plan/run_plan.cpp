@@ -14,6 +14,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/trace.hpp"
@@ -331,6 +332,7 @@ RunPlan plan_run(const cli::RunOptions& given) {
   plan.headers = request_headers(options);
   plan.traceparent = sends_traceparent(options);
   plan.engine = engine_options(options);
+  plan.unreachable_timeout_ns = seconds_to_ms(options.unreachable_timeout_s) * kNsPerMs;
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
   // One share a point when --prefix-share lists several (its points take streams in this

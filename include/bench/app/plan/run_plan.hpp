@@ -133,6 +133,7 @@ struct RunPlan {
   std::vector<std::string> headers;         // every request's, the API key's included
   bool traceparent = true;         // a W3C traceparent of bench's own on each request (DriverPlan)
   engine::EngineOptions engine;    // concurrency: the point's, set by point_plan
+  std::int64_t unreachable_timeout_ns = 0;  // --unreachable-timeout; 0 = never
   protocol::StreamLimits limits;   // --max-line-bytes, --max-response-bytes
   std::vector<LoadPoint> points;   // measured one after another, in this order
   bool concurrency_given = false;  // --concurrency was given (an open loop's cap)

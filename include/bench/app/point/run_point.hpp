@@ -50,6 +50,9 @@ struct PointPlan {
   // --start-at: the point's clock starts when the wall clock reads this (ns since the Unix
   // epoch), after its connections are open; a stop signal ends the wait.
   std::optional<std::int64_t> start_at_unix_ns;
+  // --unreachable-timeout: the point ends (stopped_early) once no connection to the server could
+  // be made for this long; 0 = never.
+  std::int64_t unreachable_timeout_ns = 0;
 };
 
 /// When a point's clock started, on both clocks, and its first send.
