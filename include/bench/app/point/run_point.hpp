@@ -67,7 +67,8 @@ struct PointResult {
   metrics::RunSummary summary;
   bool interrupted = false;  // a stop signal ended it before its requests were all sent
   // Why the point stopped before its requests were all sent because none could succeed (see
-  // EarlyStop: its first requests were all refused); empty when it did not.
+  // EarlyStop: its first requests were all refused; UnreachableWatch: no connection to the
+  // server for --unreachable-timeout); empty when it did not.
   std::string stopped_early;
   metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
   PointClock clock;
@@ -84,8 +85,9 @@ struct PointResult {
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests
-/// to end were all refused for good (EarlyStop). Throws std::runtime_error only when an event
-/// loop itself fails.
+/// to end were all refused for good (EarlyStop), or when the server could not be reached for
+/// plan.unreachable_timeout_ns (UnreachableWatch: those in flight are cancelled). Throws
+/// std::runtime_error only when an event loop itself fails.
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop);
 
 }  // namespace bench::app
