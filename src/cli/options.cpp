@@ -390,6 +390,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"connect_timeout_s", run.connect_timeout_s},
       {"ttft_timeout_s", run.ttft_timeout_s},
       {"stall_timeout_s", run.stall_timeout_s},
+      {"unreachable_timeout_s", run.unreachable_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
       {"answer_check", run.answer_check},
