@@ -209,6 +209,17 @@ TEST(RunPlan, ASearchProbeSendsAtLeastFourWavesOfItsConcurrency) {
   EXPECT_TRUE(planner.at(256).load_warnings.empty());
 }
 
+// A rate probe is sized by time: at least ten seconds of arrivals at its rate.
+TEST(RunPlan, ASearchRateProbeSendsAtLeastTenSecondsOfArrivals) {
+  bench::cli::SearchOptions search;
+  search.over = bench::cli::SearchOver::rate;
+  const bench::app::ProbePlanner planner(parse_run_options({"--num-prompts", "150"}), search);
+  EXPECT_EQ(planner.at(4).bounds.num_prompts, 150);
+  EXPECT_EQ(planner.at(100).bounds.num_prompts, 1000);
+  EXPECT_EQ(planner.at(2.55).bounds.num_prompts, 150);
+  EXPECT_EQ(planner.at(20.05).bounds.num_prompts, 201);
+}
+
 TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   const bench::cli::RunOptions options =
       parse_run_options({"--base-url", "http://a:1", "--base-url", "http://b:2", "--server-weights",

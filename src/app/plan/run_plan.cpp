@@ -405,6 +405,10 @@ RunPlan ProbePlanner::at(double load) const {
   if (search_.over == cli::SearchOver::rate) {
     probe.request_rates = {load};
     if (!options_.concurrency_given) probe.concurrency = {cli::kOpenLoopDefaultCap};
+    // Sized by time, not --num-prompts alone: at least kProbeRateSeconds of arrivals at its
+    // rate. With --duration alone, its time sizes it.
+    probe.num_prompts = std::max(options_.num_prompts,
+                                 static_cast<std::int64_t>(std::ceil(load * kProbeRateSeconds)));
   } else {
     probe.concurrency = {static_cast<std::int64_t>(load)};
     // Sized by its load, not --num-prompts alone: at least kProbeWaves waves of it (its

@@ -175,13 +175,17 @@ struct RunPlan {
 /// std::invalid_argument when the warm-up leaves no row to measure), and every stage's plan.
 RunPlan plan_run(const cli::RunOptions& options);
 
-/// `bench search`'s planning step: the plan of its probe at a load (a concurrency, or requests/s
-/// with --over rate): the run's options with the searched variable set and, unless --warmup-*
-/// was given, one wave of warm-up; and the workload the search as a whole records.
 /// A concurrency probe's fewest measured requests, in waves of its concurrency: the first
 /// opens, the last drains, and those between are its steady state.
 inline constexpr std::int64_t kProbeWaves = 4;
+/// A rate probe's shortest schedule, seconds of arrivals: long enough for a server's queue to
+/// settle at the rate rather than be judged on its first burst.
+inline constexpr double kProbeRateSeconds = 10;
 
+/// `bench search`'s planning step: the plan of its probe at a load (a concurrency, or requests/s
+/// with --over rate): the run's options with the searched variable set, sized by its load
+/// (kProbeWaves, kProbeRateSeconds) when --num-prompts is less, and, unless --warmup-* was
+/// given, one wave of warm-up; and the workload the search as a whole records.
 class ProbePlanner {
  public:
   ProbePlanner(const cli::RunOptions& options, const cli::SearchOptions& search);
