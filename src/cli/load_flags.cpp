@@ -33,12 +33,15 @@ void add_load_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
       ->check(non_negative_number());
   app.add_option("--ramp-up-end-rps", run.ramp_up_end_rps, "Ramp-up: requests/s at the end")
       ->check(non_negative_number());
-  app.add_option("--num-prompts", run.num_prompts, "Measured requests to send")
+  app.add_option("--num-prompts", run.num_prompts,
+                 "Measured requests to send (with --duration: whichever comes first ends the run, "
+                 "unless --reuse-prompts)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1'000'000'000}))
       ->capture_default_str();
   app.add_option("--duration", raw.duration,
-                 "Measure for this long instead of a number of requests (90, 90s, 5m, 1h): no "
-                 "request starts after it; those in flight finish and count");
+                 "Measure for this long (90, 90s, 5m, 1h): no request starts after it; those in "
+                 "flight finish and count. With --num-prompts too, whichever comes first ends "
+                 "the run");
   app.add_flag("--duration-hard", run.duration_hard,
                "At the end of --duration, cancel requests in flight (counted as cancelled)");
   app.add_option("--warmup-duration", raw.warmup_duration,

@@ -392,6 +392,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"stall_timeout_s", run.stall_timeout_s},
       {"ready_timeout_s", run.ready_timeout_s},
       {"startup_timeout_s", run.startup_timeout_s},
+      {"unreachable_timeout_s", run.unreachable_timeout_s},
       {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
       {"flush_cache", run.flush_cache},
       {"answer_check", run.answer_check},

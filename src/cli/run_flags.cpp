@@ -140,6 +140,11 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
                  "hung server (0 = no limit)")
       ->check(non_negative_number())
       ->capture_default_str();
+  app.add_option("--unreachable-timeout", run.unreachable_timeout_s,
+                 "End the run (exit 3, results so far kept) once no connection to the server "
+                 "could be made for this many seconds (0 = never)")
+      ->check(non_negative_number())
+      ->capture_default_str();
   add_choice(app, "--per-chunk-usage", run.per_chunk_usage,
              {PerChunkUsage::auto_detect, PerChunkUsage::on, PerChunkUsage::off},
              per_chunk_usage_name,

@@ -126,7 +126,9 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     observe_stop(run);
     if (now_ns() >= source.cancel_at_ns()) {
       stats.stopped = stats.stopped || source.next_due_ns().has_value();
-      cancel_in_flight("cancelled by bench at the end of the run's duration (--duration-hard)");
+      cancel_in_flight(
+          "cancelled by bench: its source ended the run (--duration-hard's end, or "
+          "--unreachable-timeout)");
       break;
     }
     if (!run.stopping) start_due_requests(run);
@@ -168,7 +170,7 @@ void Engine::Impl::start_due_requests(RunState& run) {
   run.opening_fill = false;
   run.starts_deferred = false;
   int started = 0;
-  while (in_flight < concurrency && (run.next_due = run.source->next_due_ns()) &&
+  while (slot_free_now() && (run.next_due = run.source->next_due_ns()) &&
          *run.next_due <= now_ns()) {
     if (!opening && started == kMaxStartsPerTurn) {
       run.starts_deferred = true;
@@ -179,29 +181,41 @@ void Engine::Impl::start_due_requests(RunState& run) {
     if (!opening) socket_action(CURL_SOCKET_TIMEOUT, 0);
   }
   if (opening && started > 0) socket_action(CURL_SOCKET_TIMEOUT, 0);
+  // A slot still cooling after a connection failure is not taken, but the next due time is
+  // still asked for: the loop goes on while one cools, even with nothing in flight.
   if (in_flight < concurrency && !run.next_due) run.next_due = run.source->next_due_ns();
 }
 
+// Whether a concurrency slot is free now: not in flight, and not cooling after a connection
+// failure (EngineOptions::connect_backoff_max_ms).
+bool Engine::Impl::slot_free_now() {
+  return in_flight < concurrency && free_slots.any_free(now_ns());
+}
+
 void Engine::Impl::start_next(RequestSource& source) {
-  const std::int64_t slot_free_ns = free_slots.take();
-  TransferRequest request = source.take_next(slot_free_ns, now_ns());
+  const FreeSlot slot = free_slots.take();
+  TransferRequest request = source.take_next(slot.since_ns, now_ns());
   if (request.unsent) {
-    end_unsent(std::move(request));
+    end_unsent(std::move(request), slot);
     return;
   }
   Transfer& transfer = acquire_transfer();
   transfer.request = std::move(request);
+  transfer.slot_connect_failures = slot.connect_failures;
   start_transfer(transfer);
 }
 
 // The earliest of: a due request (while a slot is free), curl's timer, a transfer's deadline,
 // the end of a stop's grace period, the hard stop, and the longest sleep a stop flag may wait.
+// A due request whose slots all cool after connection failures waits for the first to cool.
 std::int64_t Engine::Impl::wake_time(const RunState& run) const {
   const std::int64_t now = now_ns();
   if (run.starts_deferred || !judged.empty()) return now;
   std::int64_t wake_ns = std::min(
       {curl_deadline_ns, now + kMaxWaitNs, deadlines.next_ns(), run.source->cancel_at_ns()});
-  if (run.next_due && in_flight < concurrency) wake_ns = std::min(wake_ns, *run.next_due);
+  if (run.next_due && in_flight < concurrency) {
+    wake_ns = std::min(wake_ns, std::max(*run.next_due, free_slots.first_free_ns()));
+  }
   if (run.stopping) wake_ns = std::min(wake_ns, run.grace_deadline_ns);
   return wake_ns;
 }

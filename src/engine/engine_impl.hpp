@@ -48,6 +48,7 @@ struct Engine::Impl {
     int resends = 0;
     int lost_attempts = 0;
     std::int64_t attempt_start_ns = 0;  // when the current attempt was handed to curl
+    int slot_connect_failures = 0;      // its concurrency slot's failures to connect, in a row
     // How a deadline ended it, set when the deadline fired; the transfer is torn down (and its
     // handler told) in a later step, with this end and its time. Bytes after it are dropped.
     std::optional<TransferEnd> judged;
@@ -82,6 +83,7 @@ struct Engine::Impl {
   void observe_stop(RunState& run);
   void start_due_requests(RunState& run);
   void start_next(RequestSource& source);
+  bool slot_free_now();
   std::int64_t wake_time(const RunState& run) const;
   void wait_and_dispatch(RunState& run, std::int64_t wake_ns);
   void fire_deadlines(std::int64_t now);
@@ -102,7 +104,7 @@ struct Engine::Impl {
   void forget_socket(Transfer& transfer);
   void note_connection_outcome(Transfer& transfer, TransferEnd& end, long status);
   void end_transfer(Transfer& transfer, const TransferEnd& end);
-  void end_unsent(TransferRequest request);
+  void end_unsent(TransferRequest request, FreeSlot slot);
   void end_early(Transfer& transfer, metrics::ErrorClass error, std::string message,
                  std::int64_t end_ns);
   void judge(Transfer& transfer, metrics::ErrorClass error, std::string message,

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bench/engine/connect_backoff.hpp"
 #include "bench/engine/curl_error.hpp"
 #include "easy_options.hpp"
 #include "engine_impl.hpp"
@@ -20,6 +21,14 @@ TransferEnd ended_by_bench(metrics::ErrorClass error, std::string message, std::
   end.message = std::move(message);
   end.end_ns = end_ns;
   return end;
+}
+
+// The slot a transfer that ended frees: free from its end, or, after a connection failure with
+// a backoff set, from the end of that slot's wait; its streak of failures counted on.
+FreeSlot slot_after(int connect_failures, const TransferEnd& end, std::int64_t backoff_max_ms) {
+  if (backoff_max_ms <= 0 || !is_connection_failure(end.error)) return {end.end_ns, 0};
+  const int failures = connect_failures + 1;
+  return {end.end_ns + connect_backoff_ms(failures, backoff_max_ms) * kNsPerMs, failures};
 }
 
 }  // namespace
@@ -211,7 +220,8 @@ void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
   transfer.in_flight = false;
   --in_flight;
   ++stats.finished;
-  free_slots.give_back(end.end_ns);
+  free_slots.give_back(
+      slot_after(transfer.slot_connect_failures, end, options.connect_backoff_max_ms), end.end_ns);
   TransferHandler* handler = transfer.request.handler;
   transfer.request = TransferRequest{};  // release the body now
   idle.push_back(&transfer);
@@ -221,13 +231,14 @@ void Engine::Impl::end_transfer(Transfer& transfer, const TransferEnd& end) {
 // A request its source could not make ends as it is taken, as a transfer ends (end_transfer)
 // but with nothing of curl's to undo: it held its concurrency slot for no time, and it is
 // counted started and finished, so started == finished still holds when the run ends.
-void Engine::Impl::end_unsent(TransferRequest request) {
+void Engine::Impl::end_unsent(TransferRequest request, FreeSlot slot) {
   TransferEnd end = std::move(*request.unsent);
   end.end_ns = now_ns();
   ++stats.started;
   ++stats.unsent;
   ++stats.finished;
-  free_slots.give_back(end.end_ns);
+  slot.since_ns = end.end_ns;  // it tried no connection: its streak stands
+  free_slots.give_back(slot, end.end_ns);
   request.handler->on_end(end);
 }
 

@@ -18,6 +18,7 @@
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/image_split.hpp"
+#include "bench/results/load_warning.hpp"
 #include "bench/results/multi_turn_section.hpp"
 #include "bench/results/server_section.hpp"
 #include "bench/results/writer.hpp"
@@ -180,6 +181,9 @@ void write_throughput(Writer& w, const RunSummary& s, const RunContext& c) {
         "WARNING: {} of {} requests failed ({:.1f}%) \u2014 throughput counts successful "
         "requests only",
         s.failed, s.sent, percent));
+  }
+  if (const std::optional<std::string> load = results::load_not_reached_warning(s, c)) {
+    w.text("WARNING: " + *load);
   }
   if (const std::optional<std::string> cache = results::prompt_cache_warning(s, c)) {
     w.text("WARNING: " + *cache);

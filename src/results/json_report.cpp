@@ -15,6 +15,7 @@
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/image_split.hpp"
+#include "bench/results/load_warning.hpp"
 #include "bench/results/multi_turn_section.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -212,6 +213,9 @@ void put_input_split(json& out, const RunSummary& s) {
 // The run's warnings, one line each; the client's own stay under "client".
 json run_warnings(const RunSummary& s, const RunContext& c) {
   json warnings = json::array();
+  if (const std::optional<std::string> load = load_not_reached_warning(s, c)) {
+    warnings.push_back(*load);
+  }
   if (const std::optional<std::string> cache = prompt_cache_warning(s, c)) {
     warnings.push_back(*cache);
   }

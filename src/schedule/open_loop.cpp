@@ -82,7 +82,8 @@ std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& pla
   }
   ArrivalStream measured =
       plan.measured_duration_s > 0
-          ? ArrivalStream::until(plan.measured, seconds_to_ns(plan.measured_duration_s), SIZE_MAX)
+          ? ArrivalStream::until(plan.measured, seconds_to_ns(plan.measured_duration_s),
+                                 plan.measured_requests)
           : ArrivalStream::of_count(plan.measured, plan.measured_requests);
   return OpenLoopSchedule(std::move(warmup), std::move(measured), shift_ns);
 }

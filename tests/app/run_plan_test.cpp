@@ -150,6 +150,76 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   EXPECT_EQ(open.summary.target_in_flight, 0);
 }
 
+// Issue 43: `--duration 2s --num-prompts 50` sent 474 requests. Both given, whichever comes
+// first ends the run (GuideLLM's convention), and the start-up line says so; --duration alone
+// still bounds by time.
+TEST(RunPlan, ADurationWithNumPromptsEndsAtWhicheverComesFirst) {
+  PreparedRun prepared;
+  prepared.urls = {"http://127.0.0.1:1/v1/chat/completions"};
+  const RunPlan both = plan_run(
+      parse_run_options({"--concurrency", "4", "--duration", "2s", "--num-prompts", "50"}));
+  EXPECT_EQ(bench::app::point_plan(both, prepared, both.points[0], nullptr).measured_requests, 50u);
+  EXPECT_NE(both.load_line.find("for 2s or 50 requests, whichever comes first"), std::string::npos)
+      << both.load_line;
+  EXPECT_EQ(both.arrivals.measured_requests, 50u);
+  const RunPlan timed = plan_run(parse_run_options({"--concurrency", "4", "--duration", "2s"}));
+  EXPECT_EQ(bench::app::point_plan(timed, prepared, timed.points[0], nullptr).measured_requests,
+            std::numeric_limits<std::size_t>::max());
+  EXPECT_EQ(timed.load_line.find("whichever"), std::string::npos) << timed.load_line;
+  EXPECT_EQ(timed.arrivals.measured_requests, std::numeric_limits<std::size_t>::max());
+  // With --reuse-prompts, --num-prompts is the prompts a timed run cycles through: no cap.
+  const RunPlan reused = plan_run(parse_run_options(
+      {"--concurrency", "4", "--duration", "2s", "--num-prompts", "50", "--reuse-prompts"}));
+  EXPECT_EQ(bench::app::point_plan(reused, prepared, reused.points[0], nullptr).measured_requests,
+            std::numeric_limits<std::size_t>::max());
+}
+
+// Issue 43: `--concurrency 256 --num-prompts 100` ran with no word that 256 could never be in
+// flight. The plan says it before anything is sent; a reachable load, an open loop or a timed
+// run draw nothing.
+TEST(RunPlan, AConcurrencyAboveTheRequestsSentIsSaidBeforeTheRun) {
+  const RunPlan plan =
+      plan_run(parse_run_options({"--concurrency", "8,256,512", "--num-prompts", "100"}));
+  ASSERT_EQ(plan.load_warnings.size(), 1u);
+  EXPECT_EQ(plan.load_warnings[0].rfind("--concurrency 256,512 cannot be reached: the run sends "
+                                        "100 measured requests",
+                                        0),
+            0u)
+      << plan.load_warnings[0];
+  EXPECT_TRUE(plan_run(parse_run_options({"--concurrency", "100", "--num-prompts", "100"}))
+                  .load_warnings.empty());
+  EXPECT_TRUE(plan_run(parse_run_options({"--concurrency", "256", "--duration", "5s"}))
+                  .load_warnings.empty());
+  EXPECT_TRUE(plan_run(parse_run_options({"--request-rate", "10", "--concurrency", "256",
+                                          "--num-prompts", "100"}))
+                  .load_warnings.empty());
+  EXPECT_EQ(plan_run(parse_run_options(
+                         {"--concurrency", "256", "--duration", "5s", "--num-prompts", "100"}))
+                .load_warnings.size(),
+            1u);
+}
+
+// A search's concurrency probe is sized by its load: at least four waves of it, whatever
+// --num-prompts says, so that it can hold its load and have a steady state.
+TEST(RunPlan, ASearchProbeSendsAtLeastFourWavesOfItsConcurrency) {
+  bench::cli::SearchOptions search;
+  const bench::app::ProbePlanner planner(parse_run_options({"--num-prompts", "150"}), search);
+  EXPECT_EQ(planner.at(16).bounds.num_prompts, 150);
+  EXPECT_EQ(planner.at(256).bounds.num_prompts, 4 * 256);
+  EXPECT_TRUE(planner.at(256).load_warnings.empty());
+}
+
+// A rate probe is sized by time: at least ten seconds of arrivals at its rate.
+TEST(RunPlan, ASearchRateProbeSendsAtLeastTenSecondsOfArrivals) {
+  bench::cli::SearchOptions search;
+  search.over = bench::cli::SearchOver::rate;
+  const bench::app::ProbePlanner planner(parse_run_options({"--num-prompts", "150"}), search);
+  EXPECT_EQ(planner.at(4).bounds.num_prompts, 150);
+  EXPECT_EQ(planner.at(100).bounds.num_prompts, 1000);
+  EXPECT_EQ(planner.at(2.55).bounds.num_prompts, 150);
+  EXPECT_EQ(planner.at(20.05).bounds.num_prompts, 201);
+}
+
 TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   const bench::cli::RunOptions options =
       parse_run_options({"--base-url", "http://a:1", "--base-url", "http://b:2", "--server-weights",

@@ -10,7 +10,9 @@
 namespace {
 
 using bench::app::failed_slo;
+using bench::app::load_not_held;
 using bench::app::probe_slos;
+using bench::app::SearchSetup;
 using bench::app::slo_view;
 using bench::cli::SloWindow;
 using nlohmann::json;
@@ -92,6 +94,45 @@ TEST(SearchSloView, MinGoodputIsTheLastSloAndJudgesTheShare) {
   const std::string whole =
       failed_slo(slos, slo_view(probe(600, 900), SloWindow::whole), bench::gate::GateOn::mean);
   EXPECT_EQ(whole.rfind("output_throughput>=800", 0), 0u) << whole;
+}
+
+// Issue 43: a concurrency probe that sent fewer measured requests than its concurrency, or whose
+// SLOs read a steady state it does not have, is no answer: it answered "256 meets every SLO"
+// from probes that never held 150 in flight.
+SearchSetup setup_for(SloWindow window) {
+  SearchSetup setup;
+  setup.slo_window = window;
+  return setup;
+}
+
+TEST(SearchLoadHeld, AProbeWithFewerRequestsThanItsConcurrencyDidNotHoldIt) {
+  const std::string why = load_not_held(setup_for(SloWindow::whole), 256, probe(600, 900));
+  EXPECT_NE(why.find("to hold its load"), std::string::npos) << why;
+  EXPECT_NE(why.find("only 40 measured requests"), std::string::npos) << why;
+  EXPECT_EQ(load_not_held(setup_for(SloWindow::whole), 40, probe(600, 900)), "");
+}
+
+TEST(SearchLoadHeld, TheSteadyWindowNeedsASteadyState) {
+  json results = probe(600, 900);
+  results["steady_state"] = nullptr;
+  const std::string why = load_not_held(setup_for(SloWindow::steady), 8, results);
+  EXPECT_NE(why.find("no steady-state window"), std::string::npos) << why;
+  EXPECT_EQ(load_not_held(setup_for(SloWindow::whole), 8, results), "");
+  EXPECT_EQ(load_not_held(setup_for(SloWindow::steady), 8, probe(600, 900)), "");
+}
+
+TEST(SearchLoadHeld, EveryRepeatMustHoldIt) {
+  json results = probe(600, 900);
+  json short_repeat = probe(500, 700);
+  short_repeat["steady_state"] = nullptr;
+  results["repeat_runs"] = json::array({probe(500, 700), short_repeat});
+  EXPECT_NE(load_not_held(setup_for(SloWindow::steady), 8, results), "");
+}
+
+TEST(SearchLoadHeld, ARateProbeIsNotHeldToItsRequestCount) {
+  SearchSetup setup = setup_for(SloWindow::whole);
+  setup.variable = bench::app::SweepVariable::request_rate;
+  EXPECT_EQ(load_not_held(setup, 256, probe(600, 900)), "");
 }
 
 }  // namespace

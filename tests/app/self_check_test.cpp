@@ -99,6 +99,34 @@ TEST(SelfCheck, BodiesBuiltOnTheEventLoopPastOnePercentAreAWarning) {
   EXPECT_FALSE(check.saturated);
 }
 
+// Requests that failed to connect end as soon as they are sent, faster than bodies are made
+// ahead: the warning names the dead server, not the prompt producer (issue 43: a server killed
+// mid-run drew "the prompt producer fell behind").
+TEST(SelfCheck, BodiesBuiltOnTheLoopBecauseTheServerIsDeadBlameTheServer) {
+  bench::metrics::RunSummary summary;
+  summary.sent = 1000;
+  summary.errors[bench::metrics::ErrorClass::connect_refused].count = 900;
+  ClientLoad load;
+  load.threads = 1;
+  load.bodies_built_on_loop = 500;
+  const bench::results::ClientCheck check = check_client(summary, load);
+  ASSERT_TRUE(says_bodies_built_on_loop(check));
+  for (const std::string& warning : check.warnings) {
+    EXPECT_EQ(warning.find("prompt producer"), std::string::npos) << warning;
+  }
+  bool named = false;
+  for (const std::string& warning : check.warnings) {
+    named = named || warning.find("900 of 1000 requests failed to connect") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+  summary.errors.clear();  // a live server: the producer it is
+  bool producer = false;
+  for (const std::string& warning : check_client(summary, load).warnings) {
+    producer = producer || warning.find("prompt producer fell behind") != std::string::npos;
+  }
+  EXPECT_TRUE(producer);
+}
+
 // The verdicts stand apart: a lagging, mostly idle loop whose wait for a CPU accounts for the
 // lag is its host's, not the client's; the same lag with the loop busy is the client's.
 TEST(SelfCheck, TheCheckCarriesTheClientAndHostVerdictsApart) {

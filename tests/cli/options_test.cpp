@@ -294,6 +294,16 @@ TEST(ParseCli, GpusAndTheirPriceAreRecordedAndNullWhenNotGiven) {
   EXPECT_EQ(said.at("gpu_hour_price"), 2.5);
 }
 
+// --unreachable-timeout is recorded with the other limits: 10 s unless given, 0 = never.
+TEST(ParseCli, TheUnreachableLimitIsRecordedInTheConfig) {
+  EXPECT_EQ(bench::cli::options_to_json(parse_args({}).run).at("unreachable_timeout_s"), 10.0);
+  const ParseResult never = parse_args({"--unreachable-timeout", "0"});
+  EXPECT_EQ(bench::cli::options_to_json(never.run).at("unreachable_timeout_s"), 0.0);
+  const ParseResult negative = parse_args({"--unreachable-timeout", "-1"});
+  ASSERT_TRUE(negative.exit_code.has_value());
+  EXPECT_EQ(*negative.exit_code, bench::cli::kExitUsage);
+}
+
 TEST(ParseCli, APriceWithoutGpusIsRefusedInOneLine) {
   const ParseResult result = parse_args({"--gpu-hour-price", "2.5"});
   ASSERT_TRUE(result.exit_code.has_value());

@@ -91,10 +91,26 @@ TEST(OpenLoopSchedule, ARampWarmsUpAtItsFirstRateWithoutRamping) {
 TEST(OpenLoopSchedule, ADurationBoundsTheMeasuredPhaseByTime) {
   OpenLoopPlan plan = at_rate(100);
   plan.measured_duration_s = 0.2;
+  plan.measured_requests = SIZE_MAX;  // --duration alone
   const auto schedule = build_open_loop_schedule(plan);
   ASSERT_TRUE(schedule.has_value());
   EXPECT_EQ(schedule->size(), 20u);  // normalised mean rate: ceil(R x T)
   for (std::int64_t offset : offsets(*schedule)) EXPECT_LT(offset, 200'000'000);
+}
+
+// --duration with --num-prompts: whichever comes first ends the arrivals (GuideLLM's
+// --max-seconds with --max-requests).
+TEST(OpenLoopSchedule, ADurationAndACountEndAtWhicheverComesFirst) {
+  OpenLoopPlan plan = at_rate(100);
+  plan.measured_duration_s = 0.2;
+  plan.measured_requests = 5;
+  auto schedule = build_open_loop_schedule(plan);
+  ASSERT_TRUE(schedule.has_value());
+  EXPECT_EQ(schedule->size(), 5u);
+  plan.measured_requests = 1000;
+  schedule = build_open_loop_schedule(plan);
+  ASSERT_TRUE(schedule.has_value());
+  EXPECT_EQ(schedule->size(), 20u);
 }
 
 TEST(OpenLoopSchedule, ReadersThatSplitTheIndicesSeeTheOffsetsOneReaderSees) {

@@ -112,6 +112,9 @@ struct RunOptions {
   // not ready yet (refusing, 503) is waited for, and how long a start-up exchange may be silent.
   double ready_timeout_s = 600;   // --ready-timeout, seconds; 0 = never wait
   double startup_timeout_s = 10;  // --startup-timeout, seconds; 0 = none
+  // A run whose every connection attempt has failed for this long ends (exit 3), seconds;
+  // 0 = never (app/point/unreachable_watch.hpp).
+  double unreachable_timeout_s = 10;
   PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
   // expected load and the usable cores (app/client_threads.hpp).

@@ -23,8 +23,14 @@ struct EngineOptions {
   std::int64_t ttft_timeout_ms = 0;          // send -> handler's first token; 0 = none
   std::int64_t stall_timeout_ms = 0;         // longest silence after the first body byte; 0 = none
   std::int64_t grace_ms = 0;                 // after a stop request: wait this long, then cancel
-  bool insecure = false;                     // disable TLS peer/host verification
-  std::string cacert_path;                   // CA bundle for TLS; empty = system default
+  // A closed loop's slot whose request could not connect (refused, timed out, no such host)
+  // waits before its next request (connect_backoff.hpp): kConnectBackoffFirstMs, doubled after each
+  // further failure of that slot in a row, at most this long; a request that connects resets it. A
+  // dead server then costs a few requests a second, not tens of thousands. 0 = no wait (an open
+  // loop: its arrivals keep their schedule, each one failing fast).
+  std::int64_t connect_backoff_max_ms = 0;
+  bool insecure = false;    // disable TLS peer/host verification
+  std::string cacert_path;  // CA bundle for TLS; empty = system default
 };
 
 /// How a transfer ended, from the transport's point of view.

@@ -21,7 +21,7 @@ struct OpenLoopPlan {
   double warmup_duration_s = 0;       // --warmup-duration; 0 = warm up by count
   std::size_t warmup_requests = 0;    // --warmup-requests
   double measured_duration_s = 0;     // --duration; 0 = bounded by measured_requests
-  std::size_t measured_requests = 0;  // --num-prompts
+  std::size_t measured_requests = 0;  // --num-prompts; with a duration, a cap (SIZE_MAX: none)
   // A replayed trace's arrivals (workload/trace.hpp), warm-up requests first: replaces the
   // drawn process (`measured` is not read, nor the durations). Null: draw them.
   std::shared_ptr<const std::vector<std::int64_t>> given_offsets_ns;

@@ -20,6 +20,10 @@ using nlohmann::json;
 
 namespace {
 
+// The longest wait of a closed loop's slot after failed connections: a dead server costs each
+// slot one request a second, and a restarted one is found within a second.
+constexpr std::int64_t kConnectBackoffMaxMs = 1000;
+
 std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
 
 }  // namespace
@@ -55,12 +59,12 @@ bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared) {
 
 namespace {
 
-// --multi-turn: --num-prompts sessions (unbounded with --duration), --sessions of them open at
-// once (the point's concurrency by default), each turn's text from the point's prompt stream.
+// --multi-turn: --num-prompts sessions (unbounded with --duration alone), --sessions of them open
+// at once (the point's concurrency by default), each turn's text from the point's prompt stream.
 void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& driver) {
   const workload::MultiTurnOptions& multi_turn = plan.multi_turn;
   SessionPlan sessions;
-  if (plan.bounds.duration_s <= 0) {
+  if (plan.bounds.counted()) {
     sessions.end = static_cast<std::uint64_t>(plan.bounds.num_prompts);
   }
   const std::int64_t open = shard_share(multi_turn.sessions.value_or(point.concurrency),
@@ -130,9 +134,13 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;
   out.engine.concurrency = point.concurrency;
-  // A closed loop counts its measured requests; an open loop's schedule and a time bound
-  // end the run themselves.
-  out.measured_requests = plan.bounds.duration_s > 0 || schedule != nullptr
+  // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
+  // loop's arrivals keep their schedule, each failing fast and counted.
+  out.engine.connect_backoff_max_ms = schedule == nullptr ? kConnectBackoffMaxMs : 0;
+  out.unreachable_timeout_ns = plan.unreachable_timeout_ns;
+  // A closed loop counts its measured requests (with --duration too, whichever ends first); an
+  // open loop's schedule and a time bound alone end the run themselves.
+  out.measured_requests = !plan.bounds.counted() || schedule != nullptr
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(plan.bounds.num_prompts);
   const ClientThreadsChoice loops = client_threads_of(plan, prepared, point);

@@ -14,6 +14,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/trace.hpp"
@@ -25,6 +26,13 @@ namespace {
 using nlohmann::json;
 
 std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
+
+// --duration with --num-prompts: whichever comes first ends the measured phase (GuideLLM's
+// --max-seconds with --max-requests). Not with --reuse-prompts, where --num-prompts names the
+// prompts a timed run cycles through.
+bool count_caps_duration(const cli::RunOptions& options) {
+  return options.duration_s > 0 && options.num_prompts_given && !options.reuse_prompts;
+}
 
 workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
@@ -120,7 +128,10 @@ schedule::OpenLoopPlan arrivals_of(const cli::RunOptions& options) {
   out.warmup_duration_s = options.warmup_duration_s;
   out.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
   out.measured_duration_s = options.duration_s;
-  out.measured_requests = static_cast<std::size_t>(options.num_prompts);
+  // With --duration, --num-prompts caps its arrivals only when given (whichever comes first).
+  out.measured_requests = options.duration_s > 0 && !count_caps_duration(options)
+                              ? std::numeric_limits<std::size_t>::max()
+                              : static_cast<std::size_t>(options.num_prompts);
   return out;
 }
 
@@ -181,6 +192,27 @@ std::string describe_sessions(const cli::RunOptions& options, const std::string&
 }
 
 // The start-up line's load: the cap, the arrivals, the bound, the warm-up and the repeats.
+// A closed loop counted by --num-prompts whose --concurrency exceeds it: no more than that many
+// requests are ever in flight, and with fewer than 90% of the target in flight there is no
+// steady state. Said before anything is sent; nullopt for a load that can be reached.
+std::optional<std::string> unreachable_concurrency(const cli::RunOptions& options) {
+  const bool closed = options.dataset.kind != workload::DatasetKind::trace &&
+                      options.request_rates.size() == 1 &&
+                      !std::isfinite(options.request_rates.front()) && !options.multi_turn.enabled;
+  const bool counted = options.duration_s <= 0 || count_caps_duration(options);
+  if (!closed || !counted) return std::nullopt;
+  std::vector<std::int64_t> beyond;
+  for (std::int64_t concurrency : options.concurrency) {
+    if (concurrency > options.num_prompts) beyond.push_back(concurrency);
+  }
+  if (beyond.empty()) return std::nullopt;
+  return fmt::format(
+      "--concurrency {} cannot be reached: the run sends {} measured requests (--num-prompts), "
+      "so at most {} are ever in flight and there is no steady state at that load; lower "
+      "--concurrency or raise --num-prompts",
+      fmt::join(beyond, ","), options.num_prompts, options.num_prompts);
+}
+
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
   bool closed = false;
@@ -200,10 +232,14 @@ std::string describe_load(const cli::RunOptions& options) {
                                  options.constant_rate ? " (constant)" : "")
                    : "closed loop";
   }
-  std::string bound = options.duration_s > 0
-                          ? fmt::format("for {}{}", cli::format_duration(options.duration_s),
-                                        options.duration_hard ? " (hard)" : "")
-                          : fmt::format("{} requests", options.num_prompts);
+  std::string bound = fmt::format("{} requests", options.num_prompts);
+  if (options.duration_s > 0) {
+    const std::string timed = fmt::format("for {}{}", cli::format_duration(options.duration_s),
+                                          options.duration_hard ? " (hard)" : "");
+    bound = count_caps_duration(options)
+                ? fmt::format("{} or {}, whichever comes first", timed, bound)
+                : timed;
+  }
   if (options.multi_turn.enabled) bound = describe_sessions(options, bound);
   std::string warmup =
       options.warmup_duration_s > 0
@@ -292,7 +328,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.concurrency_given = options.concurrency_given;
   plan.most_concurrency = *std::max_element(options.concurrency.begin(), options.concurrency.end());
   plan.bounds = {options.num_prompts, options.warmup_requests, options.warmup_duration_s,
-                 options.duration_s, options.duration_hard};
+                 options.duration_s,  options.duration_hard,   count_caps_duration(options)};
   plan.arrivals = arrivals_of(options);
   plan.ramp = {options.ramp_up_strategy, options.ramp_up_start_rps, options.ramp_up_end_rps};
   plan.shard = {static_cast<std::size_t>(options.shard_index),
@@ -309,6 +345,9 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.config = cli::options_to_json(options);
   plan.workload = workload_definition(options);
   plan.load_line = describe_load(options);
+  if (const auto unreachable = unreachable_concurrency(options)) {
+    plan.load_warnings.push_back(*unreachable);
+  }
 }
 
 }  // namespace
@@ -333,6 +372,7 @@ RunPlan plan_run(const cli::RunOptions& given) {
   plan.headers = request_headers(options);
   plan.traceparent = sends_traceparent(options);
   plan.engine = engine_options(options);
+  plan.unreachable_timeout_ns = seconds_to_ms(options.unreachable_timeout_s) * kNsPerMs;
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
   // One share a point when --prefix-share lists several (its points take streams in this
@@ -367,8 +407,17 @@ RunPlan ProbePlanner::at(double load) const {
   if (search_.over == cli::SearchOver::rate) {
     probe.request_rates = {load};
     if (!options_.concurrency_given) probe.concurrency = {cli::kOpenLoopDefaultCap};
+    // Sized by time, not --num-prompts alone: at least kProbeRateSeconds of arrivals at its
+    // rate. With --duration alone, its time sizes it.
+    probe.num_prompts = std::max(options_.num_prompts,
+                                 static_cast<std::int64_t>(std::ceil(load * kProbeRateSeconds)));
   } else {
     probe.concurrency = {static_cast<std::int64_t>(load)};
+    // Sized by its load, not --num-prompts alone: at least kProbeWaves waves of it (its
+    // concurrency in requests, each), so that it holds its load for waves on end and its
+    // steady state holds as many completions; fewer requests than the concurrency could never
+    // hold it at all. With --duration alone, its time sizes it.
+    probe.num_prompts = std::max(options_.num_prompts, kProbeWaves * probe.concurrency.front());
   }
   // Unless --warmup-* was given, one wave of warm-up (the load's concurrency in requests), so
   // a closed loop's opening burst, all requests arriving at once, is not what the SLOs judge.

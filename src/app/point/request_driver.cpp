@@ -65,6 +65,9 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     record_.connection_retries = end.connection_retries;
     record_.connect_ns = end.connect_ns;
     record_.response_headers_ns = end.response_start_ns;
+    if (UnreachableWatch* unreachable = driver_.plan_.unreachable) {
+      unreachable->observe(record_, driver_.plan_.urls[driver_.server_of(record_)]);
+    }
     if (LiveCounters* live = driver_.plan_.live) {
       live->finished.fetch_add(1, std::memory_order_relaxed);
       if (record_.ok()) {
@@ -216,16 +219,27 @@ std::int64_t RequestDriver::measured_end_ns() const {
   return measured_start_ns_ + plan_.measured_duration_ns;
 }
 
+// The end of --duration with --duration-hard, or when the server has been unreachable too long.
 std::int64_t RequestDriver::cancel_at_ns() const {
-  if (!plan_.cancel_at_duration_end) return kNoLimitNs;
-  const std::int64_t end = measured_end_ns();
-  return end == kNoLimitNs ? kNoLimitNs : plan_.epoch_ns + end;
+  std::int64_t cancel_at = kNoLimitNs;
+  if (plan_.cancel_at_duration_end) cancel_at = measured_end_ns();
+  if (plan_.unreachable != nullptr) {
+    cancel_at =
+        std::min(cancel_at, plan_.unreachable->give_up_at_ns(plan_.clock_ns() - plan_.epoch_ns));
+  }
+  return cancel_at == kNoLimitNs ? kNoLimitNs : plan_.epoch_ns + cancel_at;
+}
+
+std::size_t RequestDriver::server_of(const metrics::RequestRecord& record) const {
+  return plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session)
+                                 : 0;
 }
 
 RequestDriver::~RequestDriver() = default;
 
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
   if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
+  if (plan_.unreachable != nullptr && plan_.unreachable->given_up()) return std::nullopt;
   if (sessions_) return next_turn_due_ns();
   if (feed_->next_request() >= plan_.end_request) return std::nullopt;
   if (open_loop()) {

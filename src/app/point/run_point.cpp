@@ -105,10 +105,16 @@ void add(engine::PreconnectStats& total, const engine::PreconnectStats& part) {
   total.took_ns += part.took_ns;
 }
 
+// What ends a point before its requests are all sent, shared by its client threads.
+struct PointStops {
+  EarlyStop early;               // its first requests were all refused for good
+  UnreachableWatch unreachable;  // no connection to the server for --unreachable-timeout
+};
+
 // One client thread: its engine, its driver, and the figures of the requests it sent.
 class Worker final : public RecordSink {
  public:
-  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, EarlyStop& early_stop,
+  Worker(const PointPlan& plan, std::size_t index, std::size_t threads, PointStops& stops,
          std::shared_ptr<metrics::SampleBudget> samples,
          const std::shared_ptr<metrics::SampleBudget>& server_samples)
       : accumulator_(plan.summary, samples),
@@ -130,7 +136,8 @@ class Worker final : public RecordSink {
     driver.stride = requests.stride;
     driver.measured_requests = measured_of(plan, requests);
     driver.lookahead = lookahead_of(engine.concurrency, driver.largest_image_url_bytes);
-    driver.early_stop = &early_stop;
+    driver.early_stop = &stops.early;
+    driver.unreachable = &stops.unreachable;
     if (driver.sessions) {
       // Sessions are dealt whole, like requests: thread i of shard I opens the sessions k
       // with k mod (shards x threads) == its share's first, so no session spans two of them.
@@ -316,13 +323,12 @@ void per_server_figures(std::vector<std::unique_ptr<Worker>>& workers, bool shar
 // across its threads; the per-server figures keep raw values of their own, so they never take
 // the run's.
 std::vector<std::unique_ptr<Worker>> make_workers(const PointPlan& plan, std::size_t threads,
-                                                  EarlyStop& early_stop) {
+                                                  PointStops& stops) {
   const auto samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   const auto server_samples = std::make_shared<metrics::SampleBudget>(plan.summary.sample_budget);
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t i = 0; i < threads; ++i) {
-    workers.push_back(
-        std::make_unique<Worker>(plan, i, threads, early_stop, samples, server_samples));
+    workers.push_back(std::make_unique<Worker>(plan, i, threads, stops, samples, server_samples));
   }
   return workers;
 }
@@ -378,8 +384,9 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1,
       static_cast<std::size_t>(std::max<std::int64_t>(1, plan.engine.concurrency)));
-  EarlyStop early_stop(std::min(kEarlyStopRequests, planned_requests(plan)));
-  std::vector<std::unique_ptr<Worker>> workers = make_workers(plan, threads, early_stop);
+  PointStops stops{EarlyStop(std::min(kEarlyStopRequests, planned_requests(plan))),
+                   UnreachableWatch(plan.unreachable_timeout_ns)};
+  std::vector<std::unique_ptr<Worker>> workers = make_workers(plan, threads, stops);
   engine::PreconnectStats preconnect;
   for (std::size_t i = 0; i < threads; ++i)
     add(preconnect, workers[i]->preconnect(plan, i, threads));
@@ -402,7 +409,8 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   const std::int64_t wall_ns = now_ns() - started_ns;
   const std::int64_t process_cpu_used_ns = util::process_cpu_ns() - process_cpu_start_ns;
 
-  result.stopped_early = early_stop.reason();
+  result.stopped_early = stops.early.reason();
+  if (result.stopped_early.empty()) result.stopped_early = stops.unreachable.reason();
   for (auto& worker : workers) {
     if (worker->failure()) std::rethrow_exception(worker->failure());
     result.interrupted = result.interrupted || (worker->stats().stopped && stop.load());

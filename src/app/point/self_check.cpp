@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/engine/connect_backoff.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::app {
@@ -58,6 +59,33 @@ std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verd
       busiest_percent, longest_turn_ms);
 }
 
+// Requests that ended without a connection to the server (engine/connect_backoff.hpp).
+std::int64_t connection_failures(const metrics::RunSummary& summary) {
+  std::int64_t failures = 0;
+  for (const auto& [error, errors] : summary.errors) {
+    if (engine::is_connection_failure(error)) failures += errors.count;
+  }
+  return failures;
+}
+
+// The loop built bodies itself because it used them up faster than the producer made them: a
+// producer too slow for the load, or requests that ended as soon as they were sent because no
+// connection could be made (a dead server), which is the cause to name then.
+std::string bodies_on_loop_warning(const metrics::RunSummary& summary,
+                                   const metrics::ClientLoad& load) {
+  const std::int64_t unconnected = connection_failures(summary);
+  if (2 * unconnected > summary.sent) {
+    return fmt::format(
+        "{} request bodies were built on the event loop because {} of {} requests failed to "
+        "connect and ended as soon as they were sent: the server could not be reached",
+        load.bodies_built_on_loop, unconnected, summary.sent);
+  }
+  return fmt::format(
+      "{} request bodies were built on the event loop because the prompt producer fell behind: "
+      "sends may have been late by the time it takes to build one",
+      load.bodies_built_on_loop);
+}
+
 std::string busy_loop_warning(const metrics::ClientLoad& load) {
   const double waited_percent = (busiest_loop_demand(load) - load.busiest_thread_utilization) * 100;
   return fmt::format(
@@ -99,10 +127,7 @@ results::ClientCheck check_client(const metrics::RunSummary& summary,
   }
   if (static_cast<double>(load.bodies_built_on_loop) >
       kMaxBodiesBuiltOnLoopFraction * static_cast<double>(requests)) {
-    check.warnings.push_back(fmt::format(
-        "{} request bodies were built on the event loop because the prompt producer fell behind: "
-        "sends may have been late by the time it takes to build one",
-        load.bodies_built_on_loop));
+    check.warnings.push_back(bodies_on_loop_warning(summary, load));
   }
   return check;
 }

@@ -240,6 +240,8 @@ void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream
                      prepared.request.model, util::url_without_password(prepared.urls.front()),
                      plan.load_line,
                      protocol::asks_per_chunk_usage(prepared.request) ? "asked" : "off");
+  for (const std::string& warning : plan.load_warnings)
+    err << "bench: warning: " << warning << "\n";
   err << describe_shard(plan.shard);
   err << describe_client_threads(plan, prepared);
   if (prepared.spread != nullptr) {

@@ -95,12 +95,18 @@ std::variant<json, int> measure_probe(const RunPlan& plan, const PreparedRun& pr
 }
 
 // A probe judged by the SLOs on the figures its window gives them (slo_view); an interrupted
-// probe meets none.
+// probe meets none, and a probe that could not hold its load is no answer (load_not_held).
 ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& setup,
                          gate::GateOn gate_on, const std::atomic<bool>& stop) {
-  ProbeOutcome outcome{
-      load, false, failed_slo(setup.slos, slo_view(results, setup.slo_window), gate_on),
-      results.value("output_throughput", 0.0), results.value("median_e2e_latency_ms", 0.0)};
+  ProbeOutcome outcome;
+  outcome.load = load;
+  outcome.failed_slo = load_not_held(setup, load, results);
+  outcome.load_held = outcome.failed_slo.empty();
+  if (outcome.load_held) {
+    outcome.failed_slo = failed_slo(setup.slos, slo_view(results, setup.slo_window), gate_on);
+  }
+  outcome.output_throughput = results.value("output_throughput", 0.0);
+  outcome.latency_ms = results.value("median_e2e_latency_ms", 0.0);
   outcome.met = outcome.failed_slo.empty() && !(stop.load() && results.value("interrupted", false));
   return outcome;
 }

@@ -25,6 +25,7 @@ json probe_json(const ProbeOutcome* probe) {
   return {{"load", probe->load},
           {"met", probe->met},
           {"failed_slo", probe->failed_slo.empty() ? json() : json(probe->failed_slo)},
+          {"load_held", probe->load_held},
           {"output_throughput", probe->output_throughput},
           {"median_e2e_latency_ms", probe->latency_ms}};
 }
@@ -101,6 +102,37 @@ json slo_view(const json& results, cli::SloWindow window) {
     }
   }
   return view;
+}
+
+namespace {
+
+// load_not_held for one run's results object.
+std::string run_not_held(const SearchSetup& setup, double load, const json& results) {
+  const double sent = results.value("sent", 0.0);
+  if (setup.variable == SweepVariable::concurrency && sent < load) {
+    return fmt::format(
+        "to hold its load (only {:g} measured requests were sent, so fewer than {:g} were ever "
+        "in flight)",
+        sent, load);
+  }
+  const auto steady = results.find("steady_state");
+  if (setup.slo_window == cli::SloWindow::steady && steady != results.end() && steady->is_null()) {
+    return "to hold its load (no steady-state window: in flight never stayed at 90% of the "
+           "target, and --slo-window steady judges that window)";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string load_not_held(const SearchSetup& setup, double load, const json& results) {
+  std::string why = run_not_held(setup, load, results);
+  const auto runs = results.find(results::key::repeat_runs);
+  if (!why.empty() || runs == results.end() || !runs->is_array()) return why;
+  for (const json& run : *runs) {
+    if (run.is_object() && !(why = run_not_held(setup, load, run)).empty()) return why;
+  }
+  return why;
 }
 
 std::string failed_slo(const std::vector<gate::Gate>& slos, const json& results, gate::GateOn on) {

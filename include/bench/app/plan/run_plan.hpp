@@ -80,6 +80,13 @@ struct PointBounds {
   double warmup_duration_s = 0;  // 0: warm up by count
   double duration_s = 0;         // measured phase, seconds; 0: bounded by num_prompts
   bool duration_hard = false;    // cancel what is in flight at the end of duration_s
+  // --duration and --num-prompts both given (without --reuse-prompts): whichever comes first
+  // ends the measured phase (GuideLLM's --max-seconds with --max-requests); false: duration_s
+  // alone bounds a timed run.
+  bool num_prompts_with_duration = false;
+
+  /// Whether num_prompts bounds the measured phase (no duration, or both given).
+  bool counted() const { return duration_s <= 0 || num_prompts_with_duration; }
 };
 
 /// The servers and what bench asks of them beside the load.
@@ -133,12 +140,13 @@ struct RunPlan {
   std::int64_t output_len = 0;
   bool output_len_from_extra_body = false;  // then every prompt's max_tokens is replaced by it
   std::vector<std::string> headers;         // every request's, the API key's included
-  bool traceparent = true;         // a W3C traceparent of bench's own on each request (DriverPlan)
-  engine::EngineOptions engine;    // concurrency: the point's, set by point_plan
-  protocol::StreamLimits limits;   // --max-line-bytes, --max-response-bytes
-  std::vector<LoadPoint> points;   // measured one after another, in this order
-  bool concurrency_given = false;  // --concurrency was given (an open loop's cap)
-  std::int64_t most_concurrency = 0;  // --concurrency's largest: the open files it needs
+  bool traceparent = true;       // a W3C traceparent of bench's own on each request (DriverPlan)
+  engine::EngineOptions engine;  // concurrency: the point's, set by point_plan
+  std::int64_t unreachable_timeout_ns = 0;  // --unreachable-timeout; 0 = never
+  protocol::StreamLimits limits;            // --max-line-bytes, --max-response-bytes
+  std::vector<LoadPoint> points;            // measured one after another, in this order
+  bool concurrency_given = false;           // --concurrency was given (an open loop's cap)
+  std::int64_t most_concurrency = 0;        // --concurrency's largest: the open files it needs
   SweepVariable sweep_variable = SweepVariable::none;  // what the points differ in
   std::size_t repeats = 1;                             // --repeat: measurements of each point
   PointBounds bounds;
@@ -158,6 +166,10 @@ struct RunPlan {
   nlohmann::json config;
   nlohmann::json workload;
   std::string load_line;
+  // Loads the plan cannot produce, said at start (one line each): a closed loop whose
+  // --concurrency exceeds the measured requests it sends (results/load_warning.hpp says it again
+  // in the results).
+  std::vector<std::string> load_warnings;
 };
 
 /// The whole planning step: the options, a trace's rows read to settle --num-prompts (so
@@ -165,9 +177,17 @@ struct RunPlan {
 /// std::invalid_argument when the warm-up leaves no row to measure), and every stage's plan.
 RunPlan plan_run(const cli::RunOptions& options);
 
+/// A concurrency probe's fewest measured requests, in waves of its concurrency: the first
+/// opens, the last drains, and those between are its steady state.
+inline constexpr std::int64_t kProbeWaves = 4;
+/// A rate probe's shortest schedule, seconds of arrivals: long enough for a server's queue to
+/// settle at the rate rather than be judged on its first burst.
+inline constexpr double kProbeRateSeconds = 10;
+
 /// `bench search`'s planning step: the plan of its probe at a load (a concurrency, or requests/s
-/// with --over rate): the run's options with the searched variable set and, unless --warmup-*
-/// was given, one wave of warm-up; and the workload the search as a whole records.
+/// with --over rate): the run's options with the searched variable set, sized by its load
+/// (kProbeWaves, kProbeRateSeconds) when --num-prompts is less, and, unless --warmup-* was
+/// given, one wave of warm-up; and the workload the search as a whole records.
 class ProbePlanner {
  public:
   ProbePlanner(const cli::RunOptions& options, const cli::SearchOptions& search);

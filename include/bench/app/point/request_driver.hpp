@@ -24,6 +24,7 @@
 #include "bench/app/point/prompt_feed.hpp"
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/point/session_scheduler.hpp"
+#include "bench/app/point/unreachable_watch.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/images/image_spec.hpp"
 #include "bench/live/feed.hpp"
@@ -113,6 +114,9 @@ struct DriverPlan {
   // Watches the first requests to end; once it says stop, no request starts any more. Shared
   // by the point's drivers; null: never stop early.
   EarlyStop* early_stop = nullptr;
+  // Watches whether the server can be reached; once it gives up, no request starts any more and
+  // those in flight are cancelled. Shared by the point's drivers; null: never give up.
+  UnreachableWatch* unreachable = nullptr;
   // --multi-turn: sessions of turns in place of one request per prompt (session_scheduler.hpp;
   // first, stride and open_at_once are set per thread). Each turn's intended start is when it
   // became due. nullopt: one request per prompt.
@@ -151,6 +155,8 @@ class RequestDriver final : public engine::RequestSource {
   engine::TransferRequest take_turn(std::int64_t slot_free_ns, std::int64_t send_ns);
   const std::vector<std::string>* headers_of(std::uint64_t session);
   bool open_loop() const { return arrivals_.has_value(); }
+  // Which of plan_.urls the record's request went to.
+  std::size_t server_of(const metrics::RequestRecord& record) const;
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
   // With plan_.traceparent: a new trace context into `record` and its header line into

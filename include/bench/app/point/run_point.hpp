@@ -50,6 +50,9 @@ struct PointPlan {
   // --start-at: the point's clock starts when the wall clock reads this (ns since the Unix
   // epoch), after its connections are open; a stop signal ends the wait.
   std::optional<std::int64_t> start_at_unix_ns;
+  // --unreachable-timeout: the point ends (stopped_early) once no connection to the server could
+  // be made for this long; 0 = never.
+  std::int64_t unreachable_timeout_ns = 0;
 };
 
 /// When a point's clock started, on both clocks, and its first send.
@@ -64,7 +67,8 @@ struct PointResult {
   metrics::RunSummary summary;
   bool interrupted = false;  // a stop signal ended it before its requests were all sent
   // Why the point stopped before its requests were all sent because none could succeed (see
-  // EarlyStop: its first requests were all refused); empty when it did not.
+  // EarlyStop: its first requests were all refused; UnreachableWatch: no connection to the
+  // server for --unreachable-timeout); empty when it did not.
   std::string stopped_early;
   metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
   PointClock clock;
@@ -81,8 +85,9 @@ struct PointResult {
 };
 
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests
-/// to end were all refused for good (EarlyStop). Throws std::runtime_error only when an event
-/// loop itself fails.
+/// to end were all refused for good (EarlyStop), or when the server could not be reached for
+/// plan.unreachable_timeout_ns (UnreachableWatch: those in flight are cancelled). Throws
+/// std::runtime_error only when an event loop itself fails.
 PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop);
 
 }  // namespace bench::app

@@ -27,10 +27,16 @@ struct LoadSearchPlan {
 /// What one probe measured, for the search's decisions.
 struct ProbeOutcome {
   double load = 0;
-  bool met = false;              // every SLO held
-  std::string failed_slo;        // the first SLO that failed, as said to the user
+  bool met = false;  // every SLO held
+  // The first SLO that failed, as said to the user; or, when the probe could not hold its load
+  // (load_held false), why, worded to follow "fails".
+  std::string failed_slo;
   double output_throughput = 0;  // output tok/s, for the saturation check
   double latency_ms = 0;         // median E2E latency, for the saturation check
+  // Whether the probe measured its load: a closed loop that sent at least its concurrency in
+  // measured requests, with a steady-state window when the SLOs read one. A probe that did not
+  // is no answer: it counts as failing, and says why.
+  bool load_held = true;
 };
 
 enum class SearchEnd {

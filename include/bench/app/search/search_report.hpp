@@ -48,6 +48,11 @@ nlohmann::json search_to_json(const SearchSetup& setup, const LoadSearch& search
 /// The answer in words, one line or two: the load, what failed beyond it, how the search ended.
 std::string search_message(const SearchSetup& setup, const LoadSearch& search);
 
+/// Why a probe at `load` is no measurement of it, worded to follow "fails": "to hold its load
+/// (...)" when a closed loop sent fewer measured requests than its concurrency, or when the SLOs
+/// read its steady state and it has none (the probe and each of its repeats); "" when it held.
+std::string load_not_held(const SearchSetup& setup, double load, const nlohmann::json& results);
+
 /// The first SLO a probe's results fail, as "p99_ttft_ms<=500 (gate failed: p99_ttft_ms = 612
 /// > 500 ...)"; empty when all hold.
 std::string failed_slo(const std::vector<gate::Gate>& slos, const nlohmann::json& results,
