@@ -183,7 +183,7 @@ class Worker final : public RecordSink {
     return opened;
   }
 
-  void run(const std::atomic<bool>& stop) {
+  void run(const StopFlag& stop) {
     const std::optional<std::int64_t> waited_before = thread_run_queue_wait_ns();
     const std::int64_t cpu_start = thread_cpu_ns();
     try {
@@ -239,7 +239,7 @@ std::size_t planned_requests(const PointPlan& plan) {
 
 // Waits until the wall clock reads `unix_ns`, looking at `stop` at least every 50 ms; false
 // when a stop signal ended the wait.
-bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
+bool wait_for_wall_clock(std::int64_t unix_ns, const StopFlag& stop) {
   constexpr std::int64_t kPollNs = 50 * kNsPerMs;
   for (;;) {
     if (stop.load()) return false;
@@ -328,7 +328,7 @@ std::vector<std::unique_ptr<Worker>> make_workers(const PointPlan& plan, std::si
 }
 
 // Each worker's loop on its own thread, joined; one worker runs on the caller's.
-void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const std::atomic<bool>& stop) {
+void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const StopFlag& stop) {
   if (workers.size() == 1) {
     workers[0]->run(stop);
     return;
@@ -373,7 +373,7 @@ void merge_workers(const PointPlan& plan, std::vector<std::unique_ptr<Worker>>& 
 
 }  // namespace
 
-PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
+PointResult run_point(const PointPlan& plan, const StopFlag& stop) {
   // More threads than concurrency slots would leave some with none.
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1,

@@ -17,6 +17,7 @@
 #include "bench/metrics/client_load.hpp"
 #include "bench/metrics/multi_turn_state.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -83,6 +84,6 @@ struct PointResult {
 /// Runs the point; stops it early when its first min(kEarlyStopRequests, its requests) requests
 /// to end were all refused for good (EarlyStop). Throws std::runtime_error only when an event
 /// loop itself fails.
-PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop);
+PointResult run_point(const PointPlan& plan, const StopFlag& stop);
 
 }  // namespace bench::app

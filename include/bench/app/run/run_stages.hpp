@@ -21,6 +21,7 @@
 #include "bench/live/session.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/writer.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -78,8 +79,7 @@ ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared);
 // `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
 PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
                              const LoadPoint& point, const PointTools& tools,
-                             std::size_t stream_stride, const std::atomic<bool>& stop,
-                             std::ostream& err);
+                             std::size_t stream_stride, const StopFlag& stop, std::ostream& err);
 
 // What a results object (a run, a sweep point, a sweep) records of its workload (`definition`,
 // the plan's or a search's), over its load `points`, and of --flush-cache (results/workload.hpp).
