@@ -106,6 +106,7 @@ TEST(Signals, TwoSignalsAtOnceAreOneStopAndTheResultsAreWritten) {
   ASSERT_TRUE(fs::exists(dir.file("r.json"))) << "results lost to the second signal\n" << run.err;
   const json results = json::parse(bench::testing::read_file(dir.file("r.json")));
   EXPECT_EQ(results["interrupted"], true);
+  EXPECT_FALSE(results.contains("partial"));  // the run's own results, not a checkpoint
   EXPECT_GE(results["completed"].get<int>(), 8);
   const int sent = results["sent"];
   EXPECT_EQ(static_cast<int>(bench::testing::read_jsonl(dir.file("r.jsonl")).size()), sent);
@@ -149,6 +150,7 @@ TEST(Signals, ALaterSecondSignalCancelsInFlightRequestsAndStillWritesTheResults)
   ASSERT_TRUE(fs::exists(dir.file("r.json"))) << "results lost to the second signal\n" << run.err;
   const json results = json::parse(bench::testing::read_file(dir.file("r.json")));
   EXPECT_EQ(results["interrupted"], true);
+  EXPECT_FALSE(results.contains("partial"));
   EXPECT_EQ(results["sent"], 4);
   EXPECT_EQ(results["cancelled"], 4);
   EXPECT_NE(results.dump().find("forced quit"), std::string::npos) << results["errors"].dump();
@@ -176,6 +178,33 @@ TEST(Signals, AKilledRunLeavesEveryRequestLineWrittenSoFar) {
   const std::vector<json> lines = bench::testing::read_jsonl(dir.file("r.jsonl.partial"));
   EXPECT_GE(static_cast<std::int64_t>(lines.size()), completed_before_kill);
   for (const json& line : lines) EXPECT_TRUE(line.contains("ttft_ms")) << line.dump();
+}
+
+// A killed run leaves its last checkpoint at --output-file: a whole results file marked partial
+// (and interrupted), which `bench report` reads as it reads any results file.
+TEST(Signals, AKilledRunLeavesAPartialResultsFile) {
+  bench::sim::SimServer server(bench::testing::quick_sim(1, 1));
+  TempDir dir;
+  const std::string results_path = dir.file("r.json");
+  auto checkpointed = [&] {
+    const json results = json::parse(bench::testing::read_file(results_path), nullptr, false);
+    return results.is_object() && results.value("completed", 0) >= 8;
+  };
+  ProcessOptions options = signal_when(checkpointed, {SIGKILL});
+  options.timeout = std::chrono::seconds(60);
+  const ProcessResult run = run_process(BENCH_BINARY, endless_run(server, dir), options);
+  ASSERT_FALSE(run.timed_out) << "no checkpoint of the results appeared\n" << run.err;
+  EXPECT_EQ(run.exit_code, 128 + SIGKILL);
+  const json results = json::parse(bench::testing::read_file(results_path));
+  EXPECT_EQ(results["partial"], true);
+  EXPECT_EQ(results["interrupted"], true);
+  EXPECT_EQ(results["sent"].get<int>(), results["completed"].get<int>() +
+                                            results["failed"].get<int>() +
+                                            results["cancelled"].get<int>());
+  const ProcessResult report =
+      run_process(BENCH_BINARY, {"report", results_path, "-o", dir.file("r.html")});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(bench::testing::read_file(dir.file("r.html")).find("interrupted"), std::string::npos);
 }
 
 // Before the measured phase nothing has been measured: the first signal ends bench at once,

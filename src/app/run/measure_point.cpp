@@ -212,6 +212,7 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
     phase.driver.end_request = warmup;
   }
   phase.measured_requests = std::numeric_limits<std::size_t>::max();
+  phase.checkpoint = nullptr;  // the warm-up measures nothing to keep
   const PointResult warmed = run_point(phase, stop);
   planned.first_request = closed_by_time ? warmed.next_request : warmup;
   // Every request of the measured phase is measured: its epoch is new, so "sent before the
@@ -237,6 +238,13 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
   PointPlan planned = point_plan(plan, prepared, point, offsets);
   planned.log = log;
+  if (tools.checkpoint != nullptr) {
+    // Made here, on this thread: the checkpoints' thread only joins it to the figures.
+    planned.checkpoint = [context = point_context(plan, prepared, point),
+                          checkpoint = tools.checkpoint](const metrics::RunSummary& summary) {
+      checkpoint->write(results::to_json(summary, context));
+    };
+  }
   planned.driver.redactor = prepared.redactor.get();
   if (tools.live != nullptr) {
     tools.live->begin_point(live_label(plan, point));

@@ -265,6 +265,8 @@ int run_planned(const RunPlan& plan, StopFlag& stop, std::ostream& out, std::ost
   stop.begin_measuring();  // before it, a signal ends the process: nothing was measured
   if (!plan.output.quiet) describe_run(plan, *prepared, err);
   if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
+  if (ResultsCheckpoint::wanted(plan))
+    services.checkpoint = std::make_unique<ResultsCheckpoint>(plan);
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
@@ -276,6 +278,7 @@ int run_planned(const RunPlan& plan, StopFlag& stop, std::ostream& out, std::ost
       return cli::kExitUsage;
     }
     if (!points.back().stopped_early.empty()) break;  // no later point could succeed either
+    if (services.checkpoint) services.checkpoint->point_done(points.back().results);
   }
   RunResults run = assemble(plan, std::move(points), stop.load());
   if (plan.sweep_variable != SweepVariable::none && !run.results.is_null()) {

@@ -5,6 +5,7 @@
 // Worker pattern). Also measures what the client itself cost, for the self-check.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,8 @@ struct PointPlan {
   // --start-at: the point's clock starts when the wall clock reads this (ns since the Unix
   // epoch), after its connections are open; a stop signal ends the wait.
   std::optional<std::int64_t> start_at_unix_ns;
+  // Takes the point's figures so far while it runs (point_checkpoints.hpp); empty: none taken.
+  std::function<void(metrics::RunSummary)> checkpoint;
 };
 
 /// When a point's clock started, on both clocks, and its first send.

@@ -14,6 +14,7 @@
 
 #include "bench/app/plan/run_plan.hpp"
 #include "bench/app/point/record_log.hpp"
+#include "bench/app/run/results_checkpoint.hpp"
 #include "bench/app/server/cache_flush.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_metrics_scrape.hpp"
@@ -41,7 +42,8 @@ struct PointTools {
   RecordLog* log;
   ServerMetricsScraper* scraper;
   CacheFlush* flush;
-  live::Session* live;  // --metrics-listen, --live-jsonl; or null
+  live::Session* live;            // --metrics-listen, --live-jsonl; or null
+  ResultsCheckpoint* checkpoint;  // --output-file's checkpoints; or null
 };
 
 // What every measurement of a run uses beside the plan, each only when asked for: the request
@@ -51,8 +53,10 @@ struct RunServices {
   std::optional<CacheFlush> flush;
   std::optional<ServerMetricsScraper> scraper;
   std::unique_ptr<live::Session> live;
+  std::unique_ptr<ResultsCheckpoint> checkpoint;  // a run's (not a search's) --output-file
   PointTools tools() {
-    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr, live.get()};
+    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr, live.get(),
+            checkpoint.get()};
   }
 };
 
