@@ -128,15 +128,23 @@ TEST(Signals, ALaterSecondSignalCancelsInFlightRequestsAndStillWritesTheResults)
   const std::string live = dir.file("live.jsonl");
   ProcessOptions options;
   options.timeout = std::chrono::seconds(120);
-  std::optional<std::chrono::milliseconds> first_at;  // when the SIGINT went
+  options.err_path = dir.file("err.txt");
+  bool first_sent = false;
+  std::optional<std::chrono::milliseconds> first_seen;  // when its handler had said so
   bool second_sent = false;
   options.while_running = [&](int pid, std::chrono::milliseconds elapsed) {
-    if (!first_at) {
+    if (!first_sent) {
       const json line = last_live_line(live);
       if (!line.is_object() || line.value("in_flight", 0) < 4) return;
       ::kill(pid, SIGINT);
-      first_at = elapsed;
-    } else if (!second_sent && elapsed >= *first_at + std::chrono::milliseconds(1500)) {
+      first_sent = true;
+    } else if (!first_seen) {
+      // Timed from the handler's own line, so a busy machine that runs bench late cannot
+      // deliver both signals within the second that makes them one.
+      if (bench::testing::read_file(options.err_path).find("interrupt") != std::string::npos) {
+        first_seen = elapsed;
+      }
+    } else if (!second_sent && elapsed >= *first_seen + std::chrono::milliseconds(1200)) {
       ::kill(pid, SIGTERM);
       second_sent = true;
     }
@@ -176,7 +184,9 @@ TEST(Signals, AKilledRunLeavesEveryRequestLineWrittenSoFar) {
   ASSERT_FALSE(run.timed_out) << run.err;
   EXPECT_EQ(run.exit_code, 128 + SIGKILL);
   const std::vector<json> lines = bench::testing::read_jsonl(dir.file("r.jsonl.partial"));
-  EXPECT_GE(static_cast<std::int64_t>(lines.size()), completed_before_kill);
+  // The live feed counts a request just before its line is written: at most one a client
+  // thread (4 slots here) may be counted and not yet written when the kill comes.
+  EXPECT_GE(static_cast<std::int64_t>(lines.size()), completed_before_kill - 4);
   for (const json& line : lines) EXPECT_TRUE(line.contains("ttft_ms")) << line.dump();
 }
 
