@@ -42,7 +42,7 @@ std::int64_t monotonic_ms() {
 void stop_run() {
   switch (g_stop.note_signal(monotonic_ms())) {
     case bench::StopFlag::Verdict::exit_now: {
-      static const char before[] = "\nbench: interrupted before the measured phase; exiting\n";
+      static const char before[] = "\nbench: interrupted before anything was measured; exiting\n";
       static const char after[] = "\nbench: third interrupt, exiting without results\n";
       if (g_stop.load()) {
         say(after, sizeof after - 1);
