@@ -201,4 +201,21 @@ TEST(OutputPaths, AFullDeviceIsOneErrorLineAndTheOtherFilesAreKept) {
   EXPECT_NE(run.out.find("bench results"), std::string::npos);  // the report is still printed
 }
 
+// A block device is a disk: neither written in place nor replaced, but refused before anything
+// is sent (on a private node of the loop device, never opened).
+TEST(OutputPaths, ABlockDeviceIsRefusedBeforeAnythingIsSent) {
+  TempDir dir;
+  const std::string disk = dir.file("disk");
+  if (::geteuid() != 0 || ::mknod(disk.c_str(), S_IFBLK | 0600, ::makedev(7, 0)) != 0) {
+    GTEST_SKIP() << "needs root (CAP_MKNOD) to make a private block device node";
+  }
+  bench::sim::SimServer server(bench::testing::quick_sim());
+  const ProcessResult run = short_run(server, {"--output-file", disk});
+  EXPECT_EQ(run.exit_code, bench::cli::kExitUsage) << run.err;
+  EXPECT_NE(run.err.find("--output-file: '" + disk + "' is a block device"), std::string::npos)
+      << run.err;
+  EXPECT_TRUE(is_kind(disk, S_IFBLK));
+  EXPECT_EQ(server.requests_served(), 0u);
+}
+
 }  // namespace chaos_output_paths
