@@ -188,6 +188,7 @@ class Worker final : public RecordSink {
   }
 
   void run(const StopFlag& stop) {
+    stop_ = &stop;
     const std::optional<std::int64_t> waited_before = thread_run_queue_wait_ns();
     const std::int64_t cpu_start = thread_cpu_ns();
     try {
@@ -218,10 +219,14 @@ class Worker final : public RecordSink {
   std::uint64_t next_request() const { return next_request_; }
 
  private:
-  // On this thread's loop, as a request ends: a copy of the state, every kCheckpointEveryNs.
+  // On this thread's loop, as a request ends: a copy of the state, every kCheckpointEveryNs,
+  // and at the first request to end after a stop (for the stop's checkpoint).
   void publish_if_due() {
     const std::int64_t now = now_ns();
-    if (now < next_publish_ns_) return;
+    const bool first_since_stop =
+        !published_since_stop_ && stop_ != nullptr && stop_->load(std::memory_order_relaxed);
+    if (now < next_publish_ns_ && !first_since_stop) return;
+    published_since_stop_ = published_since_stop_ || first_since_stop;
     next_publish_ns_ = now + kCheckpointEveryNs;
     metrics::AccumulatorState state = accumulator_.state();
     const std::lock_guard lock(published_mutex_);
@@ -246,7 +251,9 @@ class Worker final : public RecordSink {
   std::exception_ptr failure_;
   std::int64_t first_send_ns_ = std::numeric_limits<std::int64_t>::max();
   std::uint64_t next_request_ = 0;
-  bool publishing_ = false;  // checkpoints are taken (PointPlan::checkpoint)
+  bool publishing_ = false;         // checkpoints are taken (PointPlan::checkpoint)
+  const StopFlag* stop_ = nullptr;  // run()'s, while it runs
+  bool published_since_stop_ = false;
   std::int64_t next_publish_ns_ = 0;
   std::mutex published_mutex_;
   std::optional<metrics::AccumulatorState> published_;

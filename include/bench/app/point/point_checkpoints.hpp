@@ -1,9 +1,10 @@
 #pragma once
 // A point's figures so far, while it runs: each client thread publishes its accumulator's state
-// every kCheckpointEveryNs (from its own loop, as a request ends, so no lock is taken on any
-// other path), and this thread merges the latest of each and hands the summary on, as often
-// and once more as soon as a stop is asked. So a run killed before it can write its results
-// (a CI runner's SIGKILL after its grace) leaves a recent checkpoint (run/results_checkpoint.hpp).
+// every kCheckpointEveryNs and once more after a stop is asked (from its own loop, as a request
+// ends, so no lock is taken on any other path), and this thread merges the latest of each and
+// hands the summary on, as often and once more a moment after a stop is asked. So a run killed
+// before it can write its results (a CI runner's SIGKILL after its grace) leaves a recent
+// checkpoint (run/results_checkpoint.hpp).
 #include <condition_variable>
 #include <cstdint>
 #include <functional>

@@ -1,11 +1,11 @@
 #pragma once
 // --output-file while the run goes on: a checkpoint of the results so far, written whole (the
-// atomic writer) every few seconds and as soon as a stop is asked (point/point_checkpoints.hpp),
-// marked "partial": true and "interrupted": true. The run's own results replace it when the
-// run ends, interrupted or not; a run killed first (SIGKILL after a CI runner's grace, timeout
-// -k) leaves it. A sweep's checkpoint holds its finished points and the current one so far.
-// Only a file that is replaced whole takes checkpoints: a FIFO, device or descriptor gets the
-// results once (util/output_target.hpp).
+// atomic writer) every few seconds and a moment after a stop is asked
+// (point/point_checkpoints.hpp), marked "partial": true and "interrupted": true. The run's own
+// results replace it when the run ends, interrupted or not; a run killed first (SIGKILL after a CI
+// runner's grace, timeout -k) leaves it. A sweep's checkpoint holds its finished points and the
+// current one so far. Only a file that is replaced whole takes checkpoints: a FIFO, device or
+// descriptor gets the results once (util/output_target.hpp).
 #include <mutex>
 #include <vector>
 
