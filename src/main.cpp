@@ -2,9 +2,11 @@
 // Everything else lives in the modules under src/.
 #include <unistd.h>
 
-#include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <iostream>
 
@@ -18,39 +20,84 @@
 #include "bench/engine/curl_handles.hpp"
 #include "bench/record/record.hpp"
 #include "bench/sim/serve.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace {
 
-// The one piece of process-wide state: a signal handler can reach nothing else. A lock-free
-// atomic is async-signal-safe.
-std::atomic<bool> g_stop_requested{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
+// The one piece of process-wide state: a signal handler can reach nothing else. Its one word is
+// a lock-free atomic, so the handler may touch it (util/stop_flag.hpp has the rules).
+bench::StopFlag g_stop;
 
-// First SIGINT/SIGTERM: ask the run to stop (finish in-flight requests within the grace period,
-// then report). Second: exit at once.
-extern "C" void on_stop_signal(int) {
-  if (g_stop_requested.exchange(true)) {
-    static const char message[] = "\nbench: second interrupt, exiting without results\n";
-    (void)!::write(STDERR_FILENO, message, sizeof message - 1);
-    ::_exit(bench::cli::kExitInterrupted);
+// Async-signal-safe (POSIX.1-2017 2.4.3 lists write, _exit and clock_gettime).
+void say(const char* message, std::size_t size) { (void)!::write(STDERR_FILENO, message, size); }
+
+std::int64_t monotonic_ms() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
+}
+
+// A run or a search: the first signal of the measured phase stops it after the grace period;
+// a later one (more than a second on) cancels in-flight requests and writes what was measured.
+void stop_run() {
+  switch (g_stop.note_signal(monotonic_ms())) {
+    case bench::StopFlag::Verdict::exit_now: {
+      static const char before[] = "\nbench: interrupted before anything was measured; exiting\n";
+      static const char after[] = "\nbench: third interrupt, exiting without results\n";
+      if (g_stop.load()) {
+        say(after, sizeof after - 1);
+      } else {
+        say(before, sizeof before - 1);
+      }
+      ::_exit(bench::cli::kExitInterrupted);
+    }
+    case bench::StopFlag::Verdict::stop: {
+      static const char message[] =
+          "\nbench: interrupt: no new requests; in-flight ones may finish within --grace "
+          "(interrupt again to cancel them now; results are written either way)\n";
+      say(message, sizeof message - 1);
+      return;
+    }
+    case bench::StopFlag::Verdict::force: {
+      static const char message[] =
+          "\nbench: second interrupt: cancelling in-flight requests, writing what was measured "
+          "(a third exits without results)\n";
+      say(message, sizeof message - 1);
+      return;
+    }
+    case bench::StopFlag::Verdict::same_signal: return;
   }
-  static const char message[] =
-      "\nbench: interrupt: no new requests; finishing in-flight ones (Ctrl-C again to quit)\n";
-  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
 }
 
-// serve-sim has no requests of its own in flight: it stops serving.
+// The interrupted code may read errno after the handler returns: write() must not change it.
+extern "C" void on_stop_signal(int) {
+  const int saved_errno = errno;
+  stop_run();
+  errno = saved_errno;
+}
+
+// serve-sim and record: the first signal stops serving (recording) cleanly; a later one exits.
+void stop_or_exit(const char* message, std::size_t size) {
+  switch (g_stop.note_signal(monotonic_ms())) {
+    case bench::StopFlag::Verdict::stop: say(message, size); return;
+    case bench::StopFlag::Verdict::same_signal: return;
+    case bench::StopFlag::Verdict::force:
+    case bench::StopFlag::Verdict::exit_now: ::_exit(bench::cli::kExitInterrupted);
+  }
+}
+
 extern "C" void on_serve_sim_stop_signal(int) {
-  if (g_stop_requested.exchange(true)) ::_exit(bench::cli::kExitInterrupted);
+  const int saved_errno = errno;
   static const char message[] = "\nbench serve-sim: interrupt: stopping the server\n";
-  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+  stop_or_exit(message, sizeof message - 1);
+  errno = saved_errno;
 }
 
-// record: stop forwarding, write every exchange whose response is complete.
 extern "C" void on_record_stop_signal(int) {
-  if (g_stop_requested.exchange(true)) ::_exit(bench::cli::kExitInterrupted);
+  const int saved_errno = errno;
   static const char message[] = "\nbench record: interrupt: writing the complete exchanges\n";
-  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+  stop_or_exit(message, sizeof message - 1);
+  errno = saved_errno;
 }
 
 void install_signal_handlers(bench::cli::Command command) {
@@ -58,6 +105,10 @@ void install_signal_handlers(bench::cli::Command command) {
   action.sa_handler = command == bench::cli::Command::serve_sim ? on_serve_sim_stop_signal
                       : command == bench::cli::Command::record  ? on_record_stop_signal
                                                                 : on_stop_signal;
+  // serve-sim and record serve from the start; a run's measured phase begins when the run says.
+  if (command == bench::cli::Command::serve_sim || command == bench::cli::Command::record) {
+    g_stop.begin_measuring();
+  }
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
@@ -77,10 +128,8 @@ int main(int argc, char** argv) {
   try {
     switch (parsed.command) {
       case bench::cli::Command::serve_sim:
-        return bench::sim::run_serve_sim(parsed.serve_sim, g_stop_requested,
-                                         bench::app::open_tokenizer_file);
-      case bench::cli::Command::record:
-        return bench::record::run_record(parsed.record, g_stop_requested);
+        return bench::sim::run_serve_sim(parsed.serve_sim, g_stop, bench::app::open_tokenizer_file);
+      case bench::cli::Command::record: return bench::record::run_record(parsed.record, g_stop);
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
       case bench::cli::Command::report: return bench::app::run_report(parsed.report, std::cerr);
@@ -96,10 +145,9 @@ int main(int argc, char** argv) {
     }
     const bench::engine::CurlGlobal curl;
     if (parsed.command == bench::cli::Command::search) {
-      return bench::app::run_search(parsed.run, parsed.search, g_stop_requested, std::cout,
-                                    std::cerr);
+      return bench::app::run_search(parsed.run, parsed.search, g_stop, std::cout, std::cerr);
     }
-    return bench::app::run_benchmark(parsed.run, g_stop_requested, std::cout, std::cerr);
+    return bench::app::run_benchmark(parsed.run, g_stop, std::cout, std::cerr);
   } catch (const std::exception& error) {
     std::cerr << "bench: error: " << error.what() << "\n";
     return bench::cli::kExitRunFailed;

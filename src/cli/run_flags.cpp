@@ -176,7 +176,9 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
       ->check(CLI::Range(std::int64_t{1024}, std::int64_t{1} << 50))
       ->capture_default_str();
   app.add_option("--grace", run.grace_s,
-                 "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before cancelling")
+                 "After Ctrl-C/SIGTERM: seconds in-flight requests may finish before they are "
+                 "cancelled; the results are then written, marked interrupted. Another signal "
+                 "within a second counts as the same one; a later one cancels them at once")
       ->check(non_negative_number())
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");

@@ -112,8 +112,7 @@ int Engine::Impl::on_timer(CURLM*, long timeout_ms, void* userp) {
 
 // --- The loop ---------------------------------------------------------------------------
 
-EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* stop,
-                              std::int64_t slots) {
+EngineStats Engine::Impl::run(RequestSource& source, const StopFlag* stop, std::int64_t slots) {
   stats = EngineStats{};
   deadlines.clear();
   judged.clear();
@@ -134,7 +133,8 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
     if (!run.stopping) start_due_requests(run);
     if (in_flight == 0 && (run.stopping || !run.next_due)) break;
     if (run.stopping && now_ns() >= run.grace_deadline_ns) {
-      cancel_in_flight("cancelled by bench after the stop grace period");
+      cancel_in_flight(run.forced ? "cancelled by bench at a forced quit (a second stop signal)"
+                                  : "cancelled by bench after the stop grace period");
       break;
     }
     wait_and_dispatch(run, wake_time(run));
@@ -148,12 +148,20 @@ EngineStats Engine::Impl::run(RequestSource& source, const std::atomic<bool>* st
   return stats;
 }
 
+// A stop starts the grace period; a forced quit, seen at the latest one wait (kMaxWaitNs) after
+// it was asked, ends it at once.
 void Engine::Impl::observe_stop(RunState& run) {
-  if (run.stopping || run.stop == nullptr || !run.stop->load(std::memory_order_relaxed)) return;
-  run.stopping = true;
-  run.next_due.reset();
-  stats.stopped = true;
-  run.grace_deadline_ns = now_ns() + options.grace_ms * kNsPerMs;
+  if (run.stop == nullptr || run.forced) return;
+  if (!run.stopping && run.stop->load(std::memory_order_relaxed)) {
+    run.stopping = true;
+    run.next_due.reset();
+    stats.stopped = true;
+    run.grace_deadline_ns = now_ns() + options.grace_ms * kNsPerMs;
+  }
+  if (run.stopping && run.stop->forced(std::memory_order_relaxed)) {
+    run.forced = true;
+    run.grace_deadline_ns = now_ns();
+  }
 }
 
 // Starts every due request while a concurrency slot is free, at most kMaxStartsPerTurn of them
@@ -358,7 +366,7 @@ Engine::~Engine() {
   }
 }
 
-EngineStats Engine::run(RequestSource& source, const std::atomic<bool>* stop) {
+EngineStats Engine::run(RequestSource& source, const StopFlag* stop) {
   return impl_->run(source, stop, impl_->options.concurrency);
 }
 

@@ -17,6 +17,7 @@
 #include "bench/engine/curl_handles.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/util/stop_flag.hpp"
 #include "bench/util/unique_fd.hpp"
 #include "connection_watch.hpp"
 #include "deadline_queue.hpp"
@@ -59,8 +60,9 @@ struct Engine::Impl {
   // What one call of run() decides as it goes.
   struct RunState {
     RequestSource* source = nullptr;
-    const std::atomic<bool>* stop = nullptr;
+    const StopFlag* stop = nullptr;
     bool stopping = false;
+    bool forced = false;  // a forced quit: the grace period ended at once
     std::int64_t grace_deadline_ns = kNoDeadline;
     std::int64_t turn_start_ns = 0;        // when the current turn of the loop began; 0 = none yet
     bool opening_fill = true;              // the first pass of starts: no connection of the run yet
@@ -70,7 +72,7 @@ struct Engine::Impl {
 
   explicit Impl(EngineOptions opts);
 
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop, std::int64_t slots);
+  EngineStats run(RequestSource& source, const StopFlag* stop, std::int64_t slots);
 
   // libcurl callbacks (C ABI, must not throw).
   static int on_socket(CURL* easy, curl_socket_t fd, int what, void* userp, void* socketp);

@@ -53,7 +53,7 @@ class SingleRequest final : public RequestSource {
 
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options, std::size_t max_body_bytes,
-                  const std::atomic<bool>* stop) {
+                  const StopFlag* stop) {
   FetchResult result;
   CollectingHandler handler(result, max_body_bytes);
   EngineOptions single = options;

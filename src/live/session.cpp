@@ -37,7 +37,7 @@ Session::~Session() {
 
 std::string Session::base_url() const { return listener_ ? listener_->base_url() : ""; }
 
-std::string Session::finish(const std::atomic<bool>& stop) {
+std::string Session::finish(const StopFlag& stop) {
   publisher_->finish();
   const std::string note = exporter_ ? exporter_->finish() : "";
   if (!listener_ || options_.linger_s <= 0) return note;

@@ -72,7 +72,7 @@ std::variant<Upstream, std::string> parse_upstream(const std::string& url) {
   return upstream;
 }
 
-int run_record(const RecordOptions& options, const std::atomic<bool>& stop) {
+int run_record(const RecordOptions& options, const StopFlag& stop) {
   const auto upstream = parse_upstream(options.upstream_url);
   if (const auto* error = std::get_if<std::string>(&upstream)) {
     fmt::print(stderr, "bench record: error: {}\n", *error);

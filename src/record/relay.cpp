@@ -73,7 +73,7 @@ Relay::Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWri
   ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, listen_fd_.get(), &event);
 }
 
-void Relay::run(const std::atomic<bool>& stop) {
+void Relay::run(const StopFlag& stop) {
   epoll_event events[kMaxEvents];
   while (!stop.load()) {
     const int ready = ::epoll_wait(epoll_fd_.get(), events, kMaxEvents, kStopPollMs);

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "bench/record/http_framing.hpp"
+#include "bench/util/stop_flag.hpp"
 #include "bench/util/unique_fd.hpp"
 #include "bench/wire/recording.hpp"
 #include "exchange_writer.hpp"
@@ -31,7 +32,7 @@ class Relay {
   Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer);
   std::uint16_t port() const { return port_; }
   /// Serves until `stop`; then hands every exchange whose response is complete to the writer.
-  void run(const std::atomic<bool>& stop);
+  void run(const StopFlag& stop);
 
  private:
   struct Pending {

@@ -84,6 +84,8 @@ std::string point_warnings(const json& sweep, const view::SweepAxis& axis) {
 }
 
 constexpr int kCachedColumn = 4;  // "cached", after output and input tok/s
+// After the first cell of a point a stop signal cut short, explained below the table.
+constexpr const char* kPartialMark = "*";
 
 // Right-aligned cells, one space apart. A prefix-share sweep moves the cached share (what the
 // server's cache served) beside the share asked for, so the two are read together.
@@ -124,15 +126,25 @@ std::string render_sweep_table(const json& sweep) {
                    "ms", "ms", ""},
                   axis);
   const json& points = points_of(sweep);
+  bool any_partial = false;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const json& run = points[i];
+    // A point a stop signal cut short: its figures are of part of its requests.
+    const bool partial = view::flag(run, "interrupted");
+    any_partial = any_partial || partial;
     out += row_line(
-        {point_label(sweep, run, i, axis), cell(run, "request_throughput", 2),
-         cell(run, "output_throughput", 1), cell(run, "input_throughput", 1), cached_percent(run),
-         cell(run, "total_throughput", 1), cell(run, "median_ttft_ms", 2),
-         cell(run, "p99_ttft_ms", 2), cell(run, "median_itl_ms", 2), cell(run, "p99_itl_ms", 2),
-         cell(run, "median_tpot_ms", 2), errors_cell(run)},
+        {point_label(sweep, run, i, axis) + (partial ? kPartialMark : ""),
+         cell(run, "request_throughput", 2), cell(run, "output_throughput", 1),
+         cell(run, "input_throughput", 1), cached_percent(run), cell(run, "total_throughput", 1),
+         cell(run, "median_ttft_ms", 2), cell(run, "p99_ttft_ms", 2), cell(run, "median_itl_ms", 2),
+         cell(run, "p99_itl_ms", 2), cell(run, "median_tpot_ms", 2), errors_cell(run)},
         axis);
+  }
+  if (any_partial) {
+    out += fmt::format(
+        "{} partial: a stop signal cut this point short; its figures cover the "
+        "requests sent before the stop.\n",
+        kPartialMark);
   }
   out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
   if (by_share) {

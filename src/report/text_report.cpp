@@ -57,6 +57,8 @@ void write_answer_check(Writer& w, const nlohmann::json& block) {
 
 void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("bench results", '=');
+  // First, where it cannot be missed: every figure below is of part of the run.
+  if (c.interrupted) w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
   if (!c.started_at.empty()) w.field("Started at", c.started_at);
   w.field("Target", c.embedded_server ? c.base_url + " (embedded simulated server)" : c.base_url);
   w.field("Endpoint", c.endpoint);
@@ -378,9 +380,6 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_provenance(w, context.provenance);
   if (context.server_metrics) {
     write_server(w, summary, *context.server_metrics, context.meant_to_share_prefixes());
-  }
-  if (context.interrupted) {
-    w.text("INTERRUPTED: the figures cover the requests sent before the stop.");
   }
   w.rule("", '=');
   w.text("Definitions: docs/metrics.md; every JSON result carries them under \"definitions\".");

@@ -28,7 +28,7 @@ constexpr int kExitBadTokenizer = 2;  // cli::kExitUsage (also a recording that 
 // `stop`, and says how many requests it served; a server that cannot start is one error line.
 template <typename MakeServer>
 int serve_until_stopped(const MakeServer& make_server, const std::string& what,
-                        const std::atomic<bool>& stop) {
+                        const StopFlag& stop) {
   try {
     const auto server = make_server();
     fmt::print(stderr, "bench serve-sim: listening on {} ({})\n", server->base_url(), what);
@@ -42,7 +42,7 @@ int serve_until_stopped(const MakeServer& make_server, const std::string& what,
   }
 }
 
-int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
+int run_replay(const SimOptions& options, const StopFlag& stop) {
   auto loaded = wire::load_recording(options.replay_dir);
   if (const auto* error = std::get_if<wire::WireError>(&loaded)) {
     fmt::print(stderr, "bench serve-sim: error: --replay: {}\n", error->message);
@@ -65,7 +65,7 @@ int run_replay(const SimOptions& options, const std::atomic<bool>& stop) {
 
 }  // namespace
 
-int run_serve_sim(SimOptions options, const std::atomic<bool>& stop,
+int run_serve_sim(SimOptions options, const StopFlag& stop,
                   const TokenizerFactory& open_tokenizer) {
   if (!options.replay_dir.empty()) return run_replay(options, stop);
   if (!options.tokenizer_path.empty()) {

@@ -205,11 +205,11 @@ TEST(Engine, StopCancelsInFlightTransfersAfterTheGracePeriod) {
   Tally tally;
   StreamingSource source(server.base_url() + "/v1/completions", 10, tally);
   Engine engine(with(4, 50));
-  std::atomic<bool> stop{false};
+  bench::StopFlag stop;
   std::thread stopper([&] {
     // The four the concurrency allows are in flight (their first token is 5 s away).
     EXPECT_TRUE(source.taken.wait_for_at_least(4, std::chrono::seconds(10)));
-    stop = true;
+    stop.request();
   });
   const auto start = std::chrono::steady_clock::now();
   const bench::engine::EngineStats stats = engine.run(source, &stop);
@@ -219,6 +219,29 @@ TEST(Engine, StopCancelsInFlightTransfersAfterTheGracePeriod) {
   EXPECT_EQ(stats.started, 4);  // no new request after the stop
   EXPECT_EQ(stats.cancelled, 4);
   EXPECT_EQ(tally.ended, 4);
+  EXPECT_EQ(std::count(tally.errors.begin(), tally.errors.end(), ErrorClass::cancelled), 4);
+}
+
+// A forced quit (a later second signal) ends the grace period at once: in-flight requests are
+// cancelled and the run ends, though the grace would have waited ten minutes.
+TEST(Engine, AForcedStopCancelsInFlightTransfersWithoutTheGrace) {
+  bench::sim::SimOptions slow = quick_sim(20, 2);
+  slow.ttft_ms = 600'000;  // nothing finishes on its own
+  bench::sim::SimServer server(slow);
+  Tally tally;
+  StreamingSource source(server.base_url() + "/v1/completions", 10, tally);
+  Engine engine(with(4, 600'000));
+  bench::StopFlag stop;
+  std::thread stopper([&] {
+    EXPECT_TRUE(source.taken.wait_for_at_least(4, std::chrono::seconds(10)));
+    stop.request();
+    stop.request(/*force=*/true);
+  });
+  const bench::engine::EngineStats stats = engine.run(source, &stop);
+  stopper.join();
+  EXPECT_TRUE(stats.stopped);
+  EXPECT_EQ(stats.started, 4);
+  EXPECT_EQ(stats.cancelled, 4);
   EXPECT_EQ(std::count(tally.errors.begin(), tally.errors.end(), ErrorClass::cancelled), 4);
 }
 

@@ -85,4 +85,27 @@ TEST_F(AtomicFile, AnUnwritablePlaceIsAnErrorNamingThePath) {
   }
 }
 
+// --save-requests' log: flushed lines are on disk in PATH.partial before the commit (a killed
+// run keeps them there); the commit renames it to PATH.
+TEST_F(AtomicFile, APartialFileHoldsWhatWasFlushedUntilTheCommit) {
+  bench::AtomicFileWriter writer(path("r.jsonl"), bench::AtomicFileWriter::Temp::partial);
+  writer.write("{\"i\":0}\n");
+  writer.flush();
+  EXPECT_EQ(read("r.jsonl.partial"), "{\"i\":0}\n");
+  EXPECT_FALSE(fs::exists(path("r.jsonl")));
+  writer.commit();
+  EXPECT_EQ(read("r.jsonl"), "{\"i\":0}\n");
+  EXPECT_EQ(files(), 1u);
+}
+
+// A killed run's PATH.partial is replaced by the next run's.
+TEST_F(AtomicFile, APartialFileReplacesALeftoverOne) {
+  std::ofstream(path("r.jsonl.partial")) << "a killed run's lines\n";
+  bench::AtomicFileWriter writer(path("r.jsonl"), bench::AtomicFileWriter::Temp::partial);
+  writer.write("new\n");
+  writer.commit();
+  EXPECT_EQ(read("r.jsonl"), "new\n");
+  EXPECT_EQ(files(), 1u);
+}
+
 }  // namespace

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/metrics/error_class.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::engine {
 
@@ -104,7 +105,7 @@ struct EngineStats {
   std::int64_t started = 0;
   std::int64_t finished = 0;            // transfers that reached on_end (includes cancelled)
   std::int64_t unsent = 0;              // of started: ended unsent (TransferRequest::unsent)
-  std::int64_t cancelled = 0;           // transfers ended by a stop after the grace period
+  std::int64_t cancelled = 0;           // transfers ended by a stop (grace over, or forced)
   std::int64_t connections_opened = 0;  // new TCP connections (reused ones are not counted)
   bool stopped = false;                 // the run was stopped before the source was exhausted
   // Event-loop lag: a turn of the loop (from epoll_wait's return to its next call) is time in
@@ -144,10 +145,10 @@ class Engine {
 
   /// Runs until the source is exhausted and every transfer has ended, or until `stop` becomes
   /// true: then no new request starts, in-flight ones may finish for grace_ms, and the rest are
-  /// cancelled (on_end with ErrorClass::cancelled); or until the source's cancel_at_ns(), when it
-  /// stops at once. Throws std::runtime_error only when the event loop itself cannot work (epoll
-  /// or curl multi failure).
-  EngineStats run(RequestSource& source, const std::atomic<bool>* stop = nullptr);
+  /// cancelled (on_end with ErrorClass::cancelled), at once when `stop` is forced; or until the
+  /// source's cancel_at_ns(), when it stops at once. Throws std::runtime_error only when the event
+  /// loop itself cannot work (epoll or curl multi failure).
+  EngineStats run(RequestSource& source, const StopFlag* stop = nullptr);
 
   /// Opens `count` keep-alive connections before a run, by sending `count` GETs of `url` (a
   /// cheap endpoint such as /v1/models) at once: the connections stay in the engine's pool for

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/engine/engine.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::engine {
 
@@ -23,6 +24,6 @@ struct FetchResult {
 /// silence before it, options.stall_timeout_ms the silence after it.
 FetchResult fetch(const std::string& url, const std::vector<std::string>& headers,
                   const std::string& body, const EngineOptions& options,
-                  std::size_t max_body_bytes = 4 << 20, const std::atomic<bool>* stop = nullptr);
+                  std::size_t max_body_bytes = 4 << 20, const StopFlag* stop = nullptr);
 
 }  // namespace bench::engine

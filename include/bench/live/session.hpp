@@ -17,6 +17,7 @@
 #include "bench/live/otlp.hpp"
 #include "bench/live/publisher.hpp"
 #include "bench/live/snapshot.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::live {
 
@@ -36,7 +37,7 @@ class Session {
   void begin_point(const std::string& label) { publisher_->begin_point(label); }
   /// The run has ended: the final snapshot, the last spans posted, then --metrics-linger's wait
   /// (cut short by `stop`). Returns a note for stderr (the spans posted), or "".
-  std::string finish(const std::atomic<bool>& stop);
+  std::string finish(const StopFlag& stop);
 
  private:
   LiveOptions options_;

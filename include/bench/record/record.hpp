@@ -8,6 +8,8 @@
 #include <string>
 #include <variant>
 
+#include "bench/util/stop_flag.hpp"
+
 namespace bench::record {
 
 struct RecordOptions {
@@ -30,6 +32,6 @@ std::variant<Upstream, std::string> parse_upstream(const std::string& url);
 /// Runs the proxy until `stop` becomes true, then writes every exchange whose response is
 /// complete and returns an exit code (0; 2 for bad options, found before listening; 3 when it
 /// cannot listen). Says what it does on stderr.
-int run_record(const RecordOptions& options, const std::atomic<bool>& stop);
+int run_record(const RecordOptions& options, const StopFlag& stop);
 
 }  // namespace bench::record

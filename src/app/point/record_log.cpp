@@ -17,6 +17,7 @@ void RecordLog::write(const metrics::RequestRecord& record, std::size_t server) 
     results::append_request_jsonl(line_, record, point_, server);
     line_ += '\n';
     file_.write(line_);
+    file_.flush();  // one write(2) a line: a killed run keeps every line written
   } catch (const std::exception& error) {
     error_ = error.what();
   }

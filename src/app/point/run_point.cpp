@@ -9,12 +9,14 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "bench/app/point/early_stop.hpp"
+#include "bench/app/point/point_checkpoints.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/process_cpu.hpp"
 #include "bench/util/share.hpp"
@@ -120,7 +122,8 @@ class Worker final : public RecordSink {
       : accumulator_(plan.summary, samples),
         multi_turn_(std::move(samples)),
         log_(plan.log),
-        spread_(plan.driver.spread) {
+        spread_(plan.driver.spread),
+        publishing_(static_cast<bool>(plan.checkpoint)) {
     if (plan.driver.urls.size() > 1 && spread_ != nullptr) {
       for (std::size_t k = 0; k < plan.driver.urls.size(); ++k) {
         per_server_.emplace_back(plan.summary, server_samples);
@@ -153,6 +156,7 @@ class Worker final : public RecordSink {
     first_send_ns_ = std::min(first_send_ns_, record.start_ns);
     next_request_ = std::max(next_request_, record.index + 1);
     accumulator_.add(record);
+    if (publishing_) publish_if_due();
     const std::size_t server =
         spread_ != nullptr ? spread_->server_of_request(record.index, record.session) : 0;
     if (!per_server_.empty()) per_server_[server].add(record);
@@ -190,7 +194,8 @@ class Worker final : public RecordSink {
     return opened;
   }
 
-  void run(const std::atomic<bool>& stop) {
+  void run(const StopFlag& stop) {
+    stop_ = &stop;
     const std::optional<std::int64_t> waited_before = thread_run_queue_wait_ns();
     const std::int64_t cpu_start = thread_cpu_ns();
     try {
@@ -201,6 +206,12 @@ class Worker final : public RecordSink {
     cpu_ns_ = thread_cpu_ns() - cpu_start;
     const std::optional<std::int64_t> waited_after = thread_run_queue_wait_ns();
     if (waited_before && waited_after) run_queue_wait_ns_ = *waited_after - *waited_before;
+  }
+
+  // The accumulator's state as last published for checkpoints; none before the first.
+  std::optional<metrics::AccumulatorState> published() {
+    const std::lock_guard lock(published_mutex_);
+    return published_;
   }
 
   metrics::RunAccumulator& accumulator() { return accumulator_; }
@@ -215,6 +226,20 @@ class Worker final : public RecordSink {
   std::uint64_t next_request() const { return next_request_; }
 
  private:
+  // On this thread's loop, as a request ends: a copy of the state, every kCheckpointEveryNs,
+  // and at the first request to end after a stop (for the stop's checkpoint).
+  void publish_if_due() {
+    const std::int64_t now = now_ns();
+    const bool first_since_stop =
+        !published_since_stop_ && stop_ != nullptr && stop_->load(std::memory_order_relaxed);
+    if (now < next_publish_ns_ && !first_since_stop) return;
+    published_since_stop_ = published_since_stop_ || first_since_stop;
+    next_publish_ns_ = now + kCheckpointEveryNs;
+    metrics::AccumulatorState state = accumulator_.state();
+    const std::lock_guard lock(published_mutex_);
+    published_ = std::move(state);
+  }
+
   static metrics::SessionOutcome outcome(const SessionEnd& session) {
     return metrics::SessionOutcome{session.completed(), session.failed, session.turns_completed,
                                    session.end_ns - session.start_ns};
@@ -233,6 +258,12 @@ class Worker final : public RecordSink {
   std::exception_ptr failure_;
   std::int64_t first_send_ns_ = std::numeric_limits<std::int64_t>::max();
   std::uint64_t next_request_ = 0;
+  bool publishing_ = false;         // checkpoints are taken (PointPlan::checkpoint)
+  const StopFlag* stop_ = nullptr;  // run()'s, while it runs
+  bool published_since_stop_ = false;
+  std::int64_t next_publish_ns_ = 0;
+  std::mutex published_mutex_;
+  std::optional<metrics::AccumulatorState> published_;
 };
 
 // Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
@@ -246,7 +277,7 @@ std::size_t planned_requests(const PointPlan& plan) {
 
 // Waits until the wall clock reads `unix_ns`, looking at `stop` at least every 50 ms; false
 // when a stop signal ended the wait.
-bool wait_for_wall_clock(std::int64_t unix_ns, const std::atomic<bool>& stop) {
+bool wait_for_wall_clock(std::int64_t unix_ns, const StopFlag& stop) {
   constexpr std::int64_t kPollNs = 50 * kNsPerMs;
   for (;;) {
     if (stop.load()) return false;
@@ -334,7 +365,7 @@ std::vector<std::unique_ptr<Worker>> make_workers(const PointPlan& plan, std::si
 }
 
 // Each worker's loop on its own thread, joined; one worker runs on the caller's.
-void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const std::atomic<bool>& stop) {
+void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const StopFlag& stop) {
   if (workers.size() == 1) {
     workers[0]->run(stop);
     return;
@@ -342,6 +373,24 @@ void run_workers(std::vector<std::unique_ptr<Worker>>& workers, const std::atomi
   std::vector<std::thread> running;
   for (auto& worker : workers) running.emplace_back([&worker, &stop] { worker->run(stop); });
   for (std::thread& thread : running) thread.join();
+}
+
+// The workers' loops, with checkpoints of their figures taken meanwhile when the plan asks.
+void run_with_checkpoints(const PointPlan& plan, std::vector<std::unique_ptr<Worker>>& workers,
+                          const StopFlag& stop) {
+  if (!plan.checkpoint) {
+    run_workers(workers, stop);
+    return;
+  }
+  auto gather = [&workers] {
+    std::vector<metrics::AccumulatorState> states;
+    for (const auto& worker : workers) {
+      if (auto state = worker->published()) states.push_back(std::move(*state));
+    }
+    return states;
+  };
+  const PointCheckpoints checkpoints(plan.summary, stop, gather, plan.checkpoint);
+  run_workers(workers, stop);
 }
 
 void add_preconnect(metrics::ClientLoad& client, const engine::PreconnectStats& preconnect) {
@@ -379,7 +428,7 @@ void merge_workers(const PointPlan& plan, std::vector<std::unique_ptr<Worker>>& 
 
 }  // namespace
 
-PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
+PointResult run_point(const PointPlan& plan, const StopFlag& stop) {
   // More threads than concurrency slots would leave some with none.
   const std::size_t threads = std::clamp<std::size_t>(
       plan.client_threads, 1,
@@ -405,7 +454,7 @@ PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop) {
   result.clock.epoch_unix_ns = wall_clock_ns() - plan.epoch_lead_ns;
   result.clock.start_at_unix_ns = plan.start_at_unix_ns;
   for (auto& worker : workers) worker->set_epoch(epoch_ns);
-  run_workers(workers, stop);
+  run_with_checkpoints(plan, workers, stop);
   const std::int64_t wall_ns = now_ns() - started_ns;
   const std::int64_t process_cpu_used_ns = util::process_cpu_ns() - process_cpu_start_ns;
 

@@ -63,7 +63,7 @@ std::string live_label(const RunPlan& plan, const LoadPoint& point) {
 // Runs the point, with the progress line while it runs.
 PointResult run_with_progress(const RunPlan& plan, const LoadPoint& point, PointPlan& planned,
                               const schedule::OpenLoopSchedule* schedule, LiveCounters& live,
-                              const std::atomic<bool>& stop, std::ostream& err) {
+                              const StopFlag& stop, std::ostream& err) {
   planned.driver.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(plan.output.quiet)) {
@@ -201,7 +201,7 @@ bool drains_warmup(const PointBounds& bounds, const schedule::OpenLoopSchedule* 
 // moved earlier so that its first request is due at once (its epoch leads by that request's
 // offset).
 void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* schedule,
-                      const std::atomic<bool>& stop) {
+                      const StopFlag& stop) {
   const bool closed_by_time = schedule == nullptr && planned.driver.warmup_until_ns > 0;
   const std::size_t warmup =
       schedule != nullptr ? schedule->warmup_requests() : planned.driver.warmup_requests;
@@ -212,6 +212,7 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
     phase.driver.end_request = warmup;
   }
   phase.measured_requests = std::numeric_limits<std::size_t>::max();
+  phase.checkpoint = nullptr;  // the warm-up measures nothing to keep
   const PointResult warmed = run_point(phase, stop);
   planned.first_request = closed_by_time ? warmed.next_request : warmup;
   // Every request of the measured phase is measured: its epoch is new, so "sent before the
@@ -222,8 +223,7 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
 }
 
 PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
-                          const PointTools& tools, const std::atomic<bool>& stop,
-                          std::ostream& err) {
+                          const PointTools& tools, const StopFlag& stop, std::ostream& err) {
   RecordLog* log = tools.log;
   ServerMetricsScraper* scraper = tools.scraper;
   const std::optional<std::string> unprimed = prime_prefix(plan, prepared, point, stop);
@@ -238,6 +238,13 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
   PointPlan planned = point_plan(plan, prepared, point, offsets);
   planned.log = log;
+  if (tools.checkpoint != nullptr) {
+    // Made here, on this thread: the checkpoints' thread only joins it to the figures.
+    planned.checkpoint = [context = point_context(plan, prepared, point),
+                          checkpoint = tools.checkpoint](const metrics::RunSummary& summary) {
+      checkpoint->write(results::to_json(summary, context));
+    };
+  }
   planned.driver.redactor = prepared.redactor.get();
   if (tools.live != nullptr) {
     tools.live->begin_point(live_label(plan, point));
@@ -278,8 +285,7 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
 // `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
 PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
                              const LoadPoint& point, const PointTools& tools,
-                             std::size_t stream_stride, const std::atomic<bool>& stop,
-                             std::ostream& err) {
+                             std::size_t stream_stride, const StopFlag& stop, std::ostream& err) {
   std::vector<PointReport> repeats;
   for (std::size_t r = 0; r < plan.repeats; ++r) {
     if (r > 0 && stop.load()) break;

@@ -24,7 +24,7 @@ std::string priming_body(const PreparedRun& prepared, const workload::Prompt& pr
 }  // namespace
 
 std::optional<std::string> prime_prefix(const RunPlan& plan, const PreparedRun& prepared,
-                                        const LoadPoint& point, const std::atomic<bool>& stop) {
+                                        const LoadPoint& point, const StopFlag& stop) {
   if (point.prefix_share.value_or(0) <= 0 || prepared.prompts == nullptr) return std::nullopt;
   const workload::Prompt prompt = prepared.prompts->prompt(
       workload::prompt_index(point.prompt_stream, workload::kPrimeRequest));

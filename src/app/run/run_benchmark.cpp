@@ -178,17 +178,18 @@ void print_results(const RunPlan& plan, const RunResults& run, std::ostream& out
       break;
     }
     case cli::OutputFormat::text:
+      // INTERRUPTED first, where it cannot be missed (a single point's report says it itself).
       if (plan.sweep_variable != SweepVariable::none) {
+        if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78) << "\n"
             << report::render_frontier_table(run.results);
         print_repeats(plan, run, out);
         out << report::render_answer_check(answer_check_of(run.results));
-        if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
       } else if (!run.points.empty() && !run.points.front().repeats.empty()) {
+        if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
         print_repeats(plan, run, out);
         out << report::render_answer_check(answer_check_of(run.results));
-        if (run.interrupted) out << "INTERRUPTED: the run stopped before its last repeat.\n";
       } else if (!run.points.empty()) {
         out << report::render_text(run.points.front().summary, run.points.front().context)
             << report::render_per_server(run.points.front().results);
@@ -257,15 +258,17 @@ void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream
   }
 }
 
-int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream& out,
-                std::ostream& err) {
+int run_planned(const RunPlan& plan, StopFlag& stop, std::ostream& out, std::ostream& err) {
   RunServices services;
   if (!open_live(plan, services, err)) return cli::kExitUsage;
   int failed_early = cli::kExitOk;
   std::optional<PreparedRun> prepared = plan_and_prepare(plan, failed_early, err);
   if (!prepared) return failed_early;
+  stop.begin_measuring();  // before it, a signal ends the process: nothing was measured
   if (!plan.output.quiet) describe_run(plan, *prepared, err);
   if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
+  if (ResultsCheckpoint::wanted(plan))
+    services.checkpoint = std::make_unique<ResultsCheckpoint>(plan);
   std::vector<PointReport> points;  // one after another against the same server
   for (const LoadPoint& point : plan.points) {
     if (stop.load()) break;
@@ -277,6 +280,7 @@ int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream
       return cli::kExitUsage;
     }
     if (!points.back().stopped_early.empty()) break;  // no later point could succeed either
+    if (services.checkpoint) services.checkpoint->point_done(points.back().results);
   }
   RunResults run = assemble(plan, std::move(points), stop.load());
   if (plan.sweep_variable != SweepVariable::none && !run.results.is_null()) {
@@ -295,7 +299,7 @@ int run_planned(const RunPlan& plan, const std::atomic<bool>& stop, std::ostream
 
 }  // namespace
 
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop, std::ostream& out,
+int run_benchmark(const cli::RunOptions& options, StopFlag& stop, std::ostream& out,
                   std::ostream& err) {
   std::optional<RunPlan> plan;
   try {

@@ -64,7 +64,7 @@ void print_search(const OutputPlan& output, const json& results, const std::vect
 // probe cap reached (each said as how the search ended).
 void check_budget(LoadSearch& searcher, const cli::SearchOptions& search,
                   std::chrono::steady_clock::time_point started, std::size_t probes,
-                  const std::atomic<bool>& stop) {
+                  const StopFlag& stop) {
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started;
   if (stop.load()) searcher.stop(SearchEnd::interrupted);
   if (search.max_time_s > 0 && elapsed.count() >= search.max_time_s) {
@@ -77,7 +77,7 @@ void check_budget(LoadSearch& searcher, const cli::SearchOptions& search,
 // that ends the search (said on `err`).
 std::variant<json, int> measure_probe(const RunPlan& plan, const PreparedRun& prepared,
                                       RunServices& services, std::size_t index,
-                                      const std::atomic<bool>& stop, std::ostream& err) {
+                                      const StopFlag& stop, std::ostream& err) {
   LoadPoint point = plan.points.front();
   point.prompt_stream = index;
   try {
@@ -97,7 +97,7 @@ std::variant<json, int> measure_probe(const RunPlan& plan, const PreparedRun& pr
 // A probe judged by the SLOs on the figures its window gives them (slo_view); an interrupted
 // probe meets none, and a probe that could not hold its load is no answer (load_not_held).
 ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& setup,
-                         gate::GateOn gate_on, const std::atomic<bool>& stop) {
+                         gate::GateOn gate_on, const StopFlag& stop) {
   ProbeOutcome outcome;
   outcome.load = load;
   outcome.failed_slo = load_not_held(setup, load, results);
@@ -113,8 +113,8 @@ ProbeOutcome judge_probe(double load, const json& results, const SearchSetup& se
 
 }  // namespace
 
-int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
-               const std::atomic<bool>& stop, std::ostream& out, std::ostream& err) {
+int run_search(const cli::RunOptions& options, const cli::SearchOptions& search, StopFlag& stop,
+               std::ostream& out, std::ostream& err) {
   const SearchSetup setup = search_setup(search);
   const ProbePlanner planner(options, search);  // the planning step: below, only plans
   const RunPlan plan = planner.at(search.start);
@@ -123,6 +123,7 @@ int run_search(const cli::RunOptions& options, const cli::SearchOptions& search,
   int failed_early = cli::kExitOk;
   std::optional<PreparedRun> prepared = plan_and_prepare(plan, failed_early, err);
   if (!prepared) return failed_early;
+  stop.begin_measuring();  // before it, a signal ends the process: nothing was measured
   if (!open_services(plan, *prepared, services, err)) return cli::kExitRunFailed;
   const auto started = std::chrono::steady_clock::now();
   LoadSearch searcher(setup.plan);

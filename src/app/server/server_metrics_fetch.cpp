@@ -10,7 +10,7 @@
 namespace bench::app {
 
 std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
-                                                        const std::atomic<bool>* stop,
+                                                        const StopFlag* stop,
                                                         std::string& failure) {
   const server_metrics::Limits limits;
   engine::EngineOptions options = server.engine;

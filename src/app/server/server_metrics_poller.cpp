@@ -28,7 +28,7 @@ results::GaugePolls MetricsPoller::stop() {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  cancel_.store(true);
+  cancel_.request();
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
   return std::move(outcome_);

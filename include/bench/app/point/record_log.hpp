@@ -1,7 +1,9 @@
 #pragma once
-// --save-requests: one JSON line per request, streamed to a temporary file as requests end (so
-// a long run holds no records in memory) and renamed into place when the run is done. Client
-// threads share one log.
+// --save-requests: one JSON line per request, streamed to "<path>.partial" as requests end (so
+// a long run holds no records in memory) and renamed into place when the run is done. Each line
+// is handed to the kernel as it is written, so a run killed by SIGKILL (a CI runner's last word)
+// leaves every line written so far in "<path>.partial". A FIFO, device or descriptor is written
+// in place (util/atomic_file.hpp). Client threads share one log.
 #include <mutex>
 #include <string>
 
@@ -15,7 +17,7 @@ namespace bench::app {
 class RecordLog {
  public:
   /// Throws std::runtime_error naming the path when the temporary file cannot be created.
-  explicit RecordLog(const std::string& path) : file_(path) {}
+  explicit RecordLog(const std::string& path) : file_(path, AtomicFileWriter::Temp::partial) {}
 
   /// Which sweep point the following records belong to (null: not a sweep).
   void set_point(nlohmann::json point);

@@ -5,6 +5,7 @@
 // Worker pattern). Also measures what the client itself cost, for the self-check.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "bench/metrics/client_load.hpp"
 #include "bench/metrics/multi_turn_state.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -53,6 +55,8 @@ struct PointPlan {
   // --unreachable-timeout: the point ends (stopped_early) once no connection to the server could
   // be made for this long; 0 = never.
   std::int64_t unreachable_timeout_ns = 0;
+  // Takes the point's figures so far while it runs (point_checkpoints.hpp); empty: none taken.
+  std::function<void(metrics::RunSummary)> checkpoint;
 };
 
 /// When a point's clock started, on both clocks, and its first send.
@@ -88,6 +92,6 @@ struct PointResult {
 /// to end were all refused for good (EarlyStop), or when the server could not be reached for
 /// plan.unreachable_timeout_ns (UnreachableWatch: those in flight are cancelled). Throws
 /// std::runtime_error only when an event loop itself fails.
-PointResult run_point(const PointPlan& plan, const std::atomic<bool>& stop);
+PointResult run_point(const PointPlan& plan, const StopFlag& stop);
 
 }  // namespace bench::app

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bench/app/plan/run_plan.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -16,6 +17,6 @@ namespace bench::app {
 /// Returns why it could not (one line, the server's text redacted): the point is measured all
 /// the same, and its cached share shows what the cache did. nullopt when primed or not needed.
 std::optional<std::string> prime_prefix(const RunPlan& plan, const PreparedRun& prepared,
-                                        const LoadPoint& point, const std::atomic<bool>& stop);
+                                        const LoadPoint& point, const StopFlag& stop);
 
 }  // namespace bench::app

@@ -6,12 +6,15 @@
 #include <ostream>
 
 #include "bench/cli/options.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
-/// `stop` becomes true on the first SIGINT/SIGTERM: no new request starts, in-flight ones get
-/// the grace period, and the partial results are still reported and written.
-int run_benchmark(const cli::RunOptions& options, const std::atomic<bool>& stop, std::ostream& out,
+/// `stop` is told when the measured phase begins (before it, a signal ends the process). It is
+/// set by the first SIGINT/SIGTERM after that: no new request starts, in-flight ones get the
+/// grace period (none when the stop is forced), and the partial results are still reported and
+/// written, marked interrupted.
+int run_benchmark(const cli::RunOptions& options, StopFlag& stop, std::ostream& out,
                   std::ostream& err);
 
 }  // namespace bench::app

@@ -14,6 +14,7 @@
 
 #include "bench/app/plan/run_plan.hpp"
 #include "bench/app/point/record_log.hpp"
+#include "bench/app/run/results_checkpoint.hpp"
 #include "bench/app/server/cache_flush.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_metrics_scrape.hpp"
@@ -21,6 +22,7 @@
 #include "bench/live/session.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/results/writer.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -40,7 +42,8 @@ struct PointTools {
   RecordLog* log;
   ServerMetricsScraper* scraper;
   CacheFlush* flush;
-  live::Session* live;  // --metrics-listen, --live-jsonl; or null
+  live::Session* live;            // --metrics-listen, --live-jsonl; or null
+  ResultsCheckpoint* checkpoint;  // --output-file's checkpoints; or null
 };
 
 // What every measurement of a run uses beside the plan, each only when asked for: the request
@@ -50,8 +53,10 @@ struct RunServices {
   std::optional<CacheFlush> flush;
   std::optional<ServerMetricsScraper> scraper;
   std::unique_ptr<live::Session> live;
+  std::unique_ptr<ResultsCheckpoint> checkpoint;  // a run's (not a search's) --output-file
   PointTools tools() {
-    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr, live.get()};
+    return {log.get(), scraper ? &*scraper : nullptr, flush ? &*flush : nullptr, live.get(),
+            checkpoint.get()};
   }
 };
 
@@ -78,8 +83,7 @@ ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared);
 // `stream_stride` (the run's points, or a search's most probes); with one, the point's report.
 PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
                              const LoadPoint& point, const PointTools& tools,
-                             std::size_t stream_stride, const std::atomic<bool>& stop,
-                             std::ostream& err);
+                             std::size_t stream_stride, const StopFlag& stop, std::ostream& err);
 
 // What a results object (a run, a sweep point, a sweep) records of its workload (`definition`,
 // the plan's or a search's), over its load `points`, and of --flush-cache (results/workload.hpp).

@@ -11,6 +11,7 @@
 #include "bench/engine/engine.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 #include "bench/util/redact.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -29,7 +30,6 @@ inline constexpr std::int64_t kScrapeTimeoutMs = 10'000;
 /// One scrape of `server`, read through its family's name map; nullopt with `failure` set
 /// (one line, no password) when it fails. `stop`, when it becomes true, cancels it.
 std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& server,
-                                                        const std::atomic<bool>* stop,
-                                                        std::string& failure);
+                                                        const StopFlag* stop, std::string& failure);
 
 }  // namespace bench::app

@@ -15,6 +15,7 @@
 #include "bench/app/point/live_counters.hpp"
 #include "bench/app/server/server_metrics_fetch.hpp"
 #include "bench/report/report.hpp"
+#include "bench/util/stop_flag.hpp"
 
 namespace bench::app {
 
@@ -46,8 +47,8 @@ class MetricsPoller {
   results::GaugePolls outcome_;  // the poller thread's until stop() has joined it
   std::mutex mutex_;
   std::condition_variable wake_;
-  bool stopping_ = false;            // guarded by mutex_
-  std::atomic<bool> cancel_{false};  // cancels the scrape in flight
+  bool stopping_ = false;  // guarded by mutex_
+  StopFlag cancel_;        // cancels the scrape in flight
   std::thread thread_;
 };
 
