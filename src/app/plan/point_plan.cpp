@@ -12,17 +12,12 @@
 #include "bench/app/server/server_metrics_scrape.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/share.hpp"
 
 namespace bench::app {
 
 using nlohmann::json;
-
-namespace {
-
-std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
-
-}  // namespace
 
 schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
   schedule::OpenLoopPlan out = plan.arrivals;
@@ -123,9 +118,9 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     driver.warmup_requests = schedule->warmup_requests();
   } else {
     driver.warmup_requests = static_cast<std::size_t>(plan.bounds.warmup_requests);
-    driver.warmup_until_ns = seconds_to_ns(plan.bounds.warmup_duration_s);
+    driver.warmup_until_ns = s_to_ns_truncated(plan.bounds.warmup_duration_s);
   }
-  driver.measured_duration_ns = seconds_to_ns(plan.bounds.duration_s);
+  driver.measured_duration_ns = s_to_ns_truncated(plan.bounds.duration_s);
   driver.cancel_at_duration_end = plan.bounds.duration_hard;
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;

@@ -14,6 +14,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
 #include "bench/workload/trace.hpp"
@@ -23,8 +24,6 @@ namespace bench::app {
 namespace {
 
 using nlohmann::json;
-
-std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
 
 workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
@@ -96,11 +95,11 @@ bool sends_traceparent(const cli::RunOptions& options) {
 
 engine::EngineOptions engine_options(const cli::RunOptions& options) {
   engine::EngineOptions engine;
-  engine.connect_timeout_ms = seconds_to_ms(options.connect_timeout_s);
-  engine.request_timeout_ms = seconds_to_ms(options.request_timeout_s);
-  engine.ttft_timeout_ms = seconds_to_ms(options.ttft_timeout_s);
-  engine.stall_timeout_ms = seconds_to_ms(options.stall_timeout_s);
-  engine.grace_ms = seconds_to_ms(options.grace_s);
+  engine.connect_timeout_ms = s_to_ms_truncated(options.connect_timeout_s);
+  engine.request_timeout_ms = s_to_ms_truncated(options.request_timeout_s);
+  engine.ttft_timeout_ms = s_to_ms_truncated(options.ttft_timeout_s);
+  engine.stall_timeout_ms = s_to_ms_truncated(options.stall_timeout_s);
+  engine.grace_ms = s_to_ms_truncated(options.grace_s);
   engine.insecure = options.insecure;
   engine.cacert_path = options.cacert;
   return engine;
