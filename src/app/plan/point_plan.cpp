@@ -124,7 +124,6 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   driver.cancel_at_duration_end = plan.bounds.duration_hard;
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;
-  out.engine.concurrency = point.concurrency;
   // A closed loop counts its measured requests; an open loop's schedule and a time bound
   // end the run themselves.
   out.measured_requests = plan.bounds.duration_s > 0 || schedule != nullptr
