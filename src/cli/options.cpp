@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "bench/cli/choice_flag.hpp"
 #include "bench/cli/completion.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/output_paths.hpp"
@@ -55,8 +56,7 @@ struct Subcommands {
 
 // `bench compare`'s flags as given; finish_compare_flags turns them into CompareOptions.
 struct RawCompareFlags {
-  std::string regression;       // --fail-on-regression: "5%", "0.05", "p99_ttft_ms=10%,5%"
-  std::string format = "text";  // --output-format
+  std::string regression;  // --fail-on-regression: "5%", "0.05", "p99_ttft_ms=10%,5%"
 };
 
 CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompareFlags& raw) {
@@ -74,14 +74,12 @@ CLI::App* setup_compare_flags(CLI::App& app, CompareOptions& compare, RawCompare
                       "Exit 4 when a figure is worse by more than this: 5% (or 0.05) for "
                       "every figure, METRIC=PCT for one (output_throughput=2%,p99_ttft_ms=10%), "
                       "or both (5%,p99_itl_ms=20%); METRIC is a results key compare shows");
-  command->add_option("--output-format", raw.format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  add_choice(*command, "--output-format", compare.format, {OutputFormat::text, OutputFormat::json},
+             output_format_name, "text or json");
   return command;
 }
 
 void finish_compare_flags(CompareOptions& compare, const RawCompareFlags& raw) {
-  compare.json = raw.format == "json";
   if (raw.regression.empty()) return;
   auto thresholds = compare::parse_thresholds("--fail-on-regression", raw.regression);
   if (const auto* error = std::get_if<compare::CompareError>(&thresholds)) {
@@ -123,7 +121,7 @@ CLI::App* setup_export_flags(CLI::App& app, ExportOptions& options, std::string&
   return command;
 }
 
-CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& format) {
+CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge) {
   CLI::App* command = app.add_subcommand(
       "merge",
       "Merge the results files of the shards of one benchmark (--shard I/N) into one "
@@ -132,9 +130,9 @@ CLI::App* setup_merge_flags(CLI::App& app, MergeOptions& merge, std::string& for
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", merge.output_path, "Write the merged results JSON here");
-  command->add_option("--output-format", format, "What stdout holds: text, json or csv")
-      ->check(CLI::IsMember({"text", "json", "csv"}))
-      ->capture_default_str();
+  add_choice(*command, "--output-format", merge.format,
+             {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, output_format_name,
+             "What stdout holds: text, json or csv");
   return command;
 }
 
@@ -180,7 +178,6 @@ struct RawFlags {
   std::string export_format;
   RawRunFlags probe;  // bench search: the run's flags for its probes
   RawSearchFlags search;
-  std::string merge_format = "text";
   std::string record_listen;
   std::string completion_shell;
 };
@@ -202,7 +199,7 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
       "doubling from --start, then bisecting to --resolution");
   setup_run_flags(*subcommands.search, result.run, raw.probe);
   setup_search_flags(*subcommands.search, result.search, raw.search);
-  subcommands.merge = setup_merge_flags(app, result.merge, raw.merge_format);
+  subcommands.merge = setup_merge_flags(app, result.merge);
   subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
   // `bench completion bash|zsh`: a script written from the definitions above, so it completes
   // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
@@ -234,9 +231,6 @@ void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseRe
   switch (result.command) {
     case Command::compare: finish_compare_flags(result.compare, raw.compare); return;
     case Command::merge:
-      result.merge.format = raw.merge_format == "json"  ? OutputFormat::json
-                            : raw.merge_format == "csv" ? OutputFormat::csv
-                                                        : OutputFormat::text;
       if (!result.merge.output_path.empty()) {
         check_output_path("merge -o", result.merge.output_path);
       }
@@ -312,6 +306,15 @@ std::string_view per_chunk_usage_name(PerChunkUsage mode) {
     case PerChunkUsage::auto_detect: break;
   }
   return "auto";
+}
+
+std::string_view output_format_name(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::json: return "json";
+    case OutputFormat::csv: return "csv";
+    case OutputFormat::text: break;
+  }
+  return "text";
 }
 
 namespace {

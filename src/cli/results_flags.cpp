@@ -35,11 +35,10 @@ void add_results_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
              "With --repeat, what --fail-under/--fail-over/--max-error-rate judge: mean (of "
              "the repeats) or worst (every repeat must pass)");
   app.add_option("--html", run.html_path, "Also write a self-contained HTML report here");
-  app.add_option("--output-format", raw.output_format,
-                 "What stdout holds: text (human report), json (only the results object) or csv "
-                 "(one header, one row per run)")
-      ->check(CLI::IsMember({"text", "json", "csv"}))
-      ->capture_default_str();
+  add_choice(app, "--output-format", run.output_format,
+             {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, output_format_name,
+             "What stdout holds: text (human report), json (only the results object) or csv "
+             "(one header, one row per run)");
   app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
   app.add_option("--json-compat", run.json_compat,
                  "Write the JSON results (stdout and --output-file) as vLLM's or SGLang's scripts "

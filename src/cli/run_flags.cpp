@@ -491,9 +491,6 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);
   check_cost_flags(run);
-  run.output_format = raw.output_format == "json"  ? OutputFormat::json
-                      : raw.output_format == "csv" ? OutputFormat::csv
-                                                   : OutputFormat::text;
   finish_server_flags(run, raw.server_weights);
   validate_run(run);
   refuse_sim_flags_with_base_url(app, run);

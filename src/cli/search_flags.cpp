@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/choice_flag.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/gate/slo.hpp"
@@ -68,8 +69,8 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
-  command.add_option("--over", raw.over, "What to search: concurrency or rate (requests/s)")
-      ->capture_default_str()
+  add_choice(command, "--over", search.over, {SearchOver::concurrency, SearchOver::rate},
+             search_over_name, "What to search: concurrency or rate (requests/s)")
       ->group(group);
   command.add_option("--start", search.start, "The first probe's load")
       ->check(positive_number())
@@ -86,12 +87,11 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
                   "share (5%) or a step (4)")
       ->capture_default_str()
       ->group(group);
-  command
-      .add_option("--slo-window", raw.slo_window,
-                  "What the SLOs judge: steady (a concurrency probe warms up one wave first, "
-                  "throughputs from the steady-state window) or whole (the whole measured "
-                  "phase, its opening burst included)")
-      ->capture_default_str()
+  add_choice(command, "--slo-window", search.slo_window, {SloWindow::steady, SloWindow::whole},
+             slo_window_name,
+             "What the SLOs judge: steady (a concurrency probe warms up one wave first, "
+             "throughputs from the steady-state window) or whole (the whole measured phase, its "
+             "opening burst included)")
       ->group(group);
   command
       .add_option("--min-goodput", raw.min_goodput,
@@ -106,18 +106,6 @@ void setup_search_flags(CLI::App& command, SearchOptions& search, RawSearchFlags
 
 void finish_search_flags(const CLI::App& command, SearchOptions& search, const RawSearchFlags& raw,
                          RunOptions& run) {
-  if (raw.over == "concurrency") {
-    search.over = SearchOver::concurrency;
-  } else if (raw.over == "rate") {
-    search.over = SearchOver::rate;
-  } else {
-    throw UsageError(fmt::format("--over: '{}' is not concurrency or rate", raw.over));
-  }
-  if (raw.slo_window == "steady" || raw.slo_window == "whole") {
-    search.slo_window = raw.slo_window == "whole" ? SloWindow::whole : SloWindow::steady;
-  } else {
-    throw UsageError(fmt::format("--slo-window: '{}' is not steady or whole", raw.slo_window));
-  }
   if (!raw.min_goodput.empty()) search.min_goodput_share = parse_min_goodput(raw.min_goodput, run);
   if (raw.slos.empty() && !search.min_goodput_share) {
     throw UsageError(
@@ -156,8 +144,8 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
   const bool by_rate = search.over == SearchOver::rate;
   const char* searched = by_rate ? "--request-rate" : "--concurrency";
   if (command.count(searched) > 0 || (!by_rate && command.count("--max-concurrency") > 0)) {
-    throw UsageError(
-        fmt::format("{}: bench search --over {} sets it for each probe", searched, raw.over));
+    throw UsageError(fmt::format("{}: bench search --over {} sets it for each probe", searched,
+                                 search_over_name(search.over)));
   }
   if (by_rate && run.ramp_up_strategy != schedule::RampStrategy::none) {
     throw UsageError("--ramp-up-strategy: bench search --over rate probes steady rates");

@@ -16,10 +16,9 @@ namespace bench::cli {
 namespace {
 
 constexpr std::int64_t kMaxShards = 100'000;
-constexpr std::int64_t kNsPerSecond = 1'000'000'000;
 // A --start-at further ahead is taken for a mistake (milliseconds given as seconds, a wrong
 // date) rather than waited for.
-constexpr std::int64_t kMaxStartAheadNs = 24 * 3600 * kNsPerSecond;
+constexpr std::int64_t kMaxStartAheadNs = 24 * 3600 * kNsPerSec;
 
 std::optional<std::int64_t> whole_number(std::string_view text) {
   std::int64_t value = 0;
@@ -90,7 +89,7 @@ std::optional<std::int64_t> rfc3339_unix_ns(const std::string& text) {
   std::size_t at = 19;
   std::int64_t fraction_ns = 0;
   if (at < text.size() && text[at] == '.') {
-    std::int64_t scale = kNsPerSecond / 10;
+    std::int64_t scale = kNsPerSec / 10;
     for (++at; at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])); ++at) {
       fraction_ns += (text[at] - '0') * scale;
       scale /= 10;
@@ -113,7 +112,7 @@ std::optional<std::int64_t> rfc3339_unix_ns(const std::string& text) {
   if (!date.ok() || hour > 23 || minute > 59 || second > 60) return std::nullopt;
   const std::int64_t days = sys_days(date).time_since_epoch().count();
   const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset_s;
-  return seconds * kNsPerSecond + fraction_ns;
+  return seconds * kNsPerSec + fraction_ns;
 }
 
 std::optional<std::int64_t> unix_seconds_ns(const std::string& text) {
@@ -127,7 +126,7 @@ std::optional<std::int64_t> unix_seconds_ns(const std::string& text) {
     if (digits.empty() || digits.size() > 9 || !whole_number(digits)) return std::nullopt;
     fraction_ns = *whole_number(digits + std::string(9 - digits.size(), '0'));
   }
-  return *seconds * kNsPerSecond + fraction_ns;
+  return *seconds * kNsPerSec + fraction_ns;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "bench/cli/values.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 
 #include <charconv>
@@ -127,7 +128,7 @@ metrics::Slo parse_goodput(std::string_view flag, const std::vector<std::string>
 std::string format_duration(double seconds) {
   if (seconds >= 3600 && std::fmod(seconds, 3600) == 0) return fmt::format("{}h", seconds / 3600);
   if (seconds >= 60 && std::fmod(seconds, 60) == 0) return fmt::format("{}m", seconds / 60);
-  if (seconds < 1) return fmt::format("{}ms", seconds * 1000);
+  if (seconds < 1) return fmt::format("{}ms", s_to_ms(seconds));
   return fmt::format("{}s", seconds);
 }
 

@@ -285,8 +285,7 @@ void Engine::Impl::arm_timer(std::int64_t wake_ns) {
   if (timer_armed_ns >= 0 && timer_armed_ns > now && wake_ns >= timer_armed_ns) return;
   // steady_clock is CLOCK_MONOTONIC on Linux, so its nanoseconds arm the timer directly.
   itimerspec spec{};
-  spec.it_value.tv_sec = wake_ns / kNsPerSec;
-  spec.it_value.tv_nsec = wake_ns % kNsPerSec;
+  spec.it_value = ns_to_timespec(wake_ns);
   timerfd_settime(timer_fd.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
   timer_armed_ns = wake_ns;
 }

@@ -175,12 +175,12 @@ void Engine::Impl::finish_transfer(Transfer& transfer, CURLcode result) {
   // curl times the attempt it finished; a resent request's figures count from its first.
   const std::int64_t lost_ns = transfer.attempt_start_ns - transfer.sent_ns;
   if (end.new_connections > 0) {
-    end.connect_ns = lost_ns + std::max(connect_time_us, app_connect_us) * 1000;
+    end.connect_ns = lost_ns + std::max(connect_time_us, app_connect_us) * kNsPerUs;
   }
   curl_off_t start_transfer_us = 0;
   curl_easy_getinfo(easy, CURLINFO_STARTTRANSFER_TIME_T, &start_transfer_us);
   if (status > 0 && start_transfer_us > 0) {
-    end.response_start_ns = lost_ns + start_transfer_us * 1000;
+    end.response_start_ns = lost_ns + start_transfer_us * kNsPerUs;
   }
   note_connection_outcome(transfer, end, status);
   const bool connected = connect_time_us > 0 || status > 0;

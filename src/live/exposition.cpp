@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::live {
 
 namespace {
@@ -137,7 +139,7 @@ void latencies(Writer& out, const Snapshot& snapshot) {
       out.sample("bench_window_latency_seconds",
                  fmt::format("latency=\"{}\",percentile=\"{}\",{}", latency_name(latency),
                              kWindowPercentiles[k], window),
-                 *figures.percentiles[k] / 1000.0);
+                 ms_to_s(*figures.percentiles[k]));
     }
   }
   out.family("bench_window_values", "gauge",

@@ -91,7 +91,7 @@ void Publisher::publish(bool final) {
   const std::int64_t now = now_ns();
   snapshot->sequence = sequence_++;
   snapshot->elapsed_s = ns_to_s(now - started_ns_);
-  snapshot->unix_ms = wall_clock_ns() / 1'000'000;
+  snapshot->unix_ms = wall_clock_ns() / kNsPerMs;
   snapshot->final = final;
   snapshot->shard = shard_;
   snapshot->point = point_;

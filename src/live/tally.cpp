@@ -99,7 +99,7 @@ void Tally::add(const Sample& sample) {
 
 void Tally::add_latency(Latency latency, std::int64_t ended_ns, double value_ms,
                         std::uint64_t times) {
-  latency_seconds_[at(latency)].add(value_ms / 1000.0, times);
+  latency_seconds_[at(latency)].add(ms_to_s(value_ms), times);
   std::deque<Timed>& values = window_[at(latency)];
   // More copies than the window keeps would only be dropped again.
   const std::uint64_t kept = std::min<std::uint64_t>(times, kWindowCap);
@@ -107,7 +107,7 @@ void Tally::add_latency(Latency latency, std::int64_t ended_ns, double value_ms,
 }
 
 void Tally::trim(std::int64_t now_ns) {
-  const auto oldest_ns = now_ns - static_cast<std::int64_t>(window_s_ * kNsPerSec);
+  const auto oldest_ns = now_ns - s_to_ns_truncated(window_s_);
   for (auto& values : window_) {
     while (!values.empty() && values.front().ended_ns < oldest_ns) values.pop_front();
   }

@@ -14,6 +14,7 @@
 #include "bench/results/lengths.hpp"
 #include "bench/results/provenance.hpp"
 #include "bench/results/shard_state.hpp"
+#include "bench/util/clock.hpp"
 #include "multi_turn_merge.hpp"
 #include "per_server_merge.hpp"
 #include "shard_checks.hpp"
@@ -99,7 +100,7 @@ results::ClientCheck merged_client(const std::vector<const json*>& runs,
     const std::optional<double> waited_ms = results::number_at(client, "run_queue_wait_ms");
     if (i == 0 && waited_ms) load.run_queue_wait_s = 0;
     if (waited_ms && load.run_queue_wait_s) {
-      *load.run_queue_wait_s += *waited_ms / 1000;
+      *load.run_queue_wait_s += ms_to_s(*waited_ms);
     } else {
       load.run_queue_wait_s.reset();
     }
@@ -110,13 +111,12 @@ results::ClientCheck merged_client(const std::vector<const json*>& runs,
     load.preconnect_requested += static_cast<std::int64_t>(number_in(preconnect, "requested"));
     load.preconnect_opened += static_cast<std::int64_t>(number_in(preconnect, "opened"));
     load.preconnect_failed += static_cast<std::int64_t>(number_in(preconnect, "failed"));
-    load.preconnect_s += number_in(preconnect, "took_ms") / 1000;
+    load.preconnect_s += ms_to_s(number_in(preconnect, "took_ms"));
     const json late_wakes = client.value("late_wakes", json::object());
     load.timer_wakes += static_cast<std::int64_t>(number_in(late_wakes, "sleeps"));
     load.late_timer_wakes += static_cast<std::int64_t>(number_in(late_wakes, "over_1ms"));
     load.latest_timer_wake_ns =
-        std::max(load.latest_timer_wake_ns,
-                 static_cast<std::int64_t>(number_in(late_wakes, "latest_ms") * 1e6));
+        std::max(load.latest_timer_wake_ns, ms_to_ns_truncated(number_in(late_wakes, "latest_ms")));
     const json reuse = client.value("connection_reuse", json::object());
     load.server_prompt_closes +=
         static_cast<std::int64_t>(number_in(reuse, "server_closes_after_response"));
@@ -125,7 +125,7 @@ results::ClientCheck merged_client(const std::vector<const json*>& runs,
           std::max(1.0, number_in(reuse, "stopped_after_closes_in_a_row")));
       load.reuse_stopped_close_ns =
           std::max(load.reuse_stopped_close_ns,
-                   static_cast<std::int64_t>(number_in(reuse, "stopping_close_within_ms") * 1e6));
+                   ms_to_ns_truncated(number_in(reuse, "stopping_close_within_ms")));
     }
     check.saturated = check.saturated || runs[i]->value(results::key::client_saturated, false);
     check.host_late = check.host_late || runs[i]->value(results::key::host_late, false);
@@ -219,7 +219,7 @@ json merged_stamp(const std::vector<ShardPart>& parts, std::vector<std::string>&
     if (lag.is_number())
       max_lag_ms = std::max(max_lag_ms.value_or(lag.get<double>()), lag.get<double>());
   }
-  const double spread_ms = std::round(static_cast<double>(latest - earliest) / 1e3) / 1e3;
+  const double spread_ms = ns_to_ms_rounded_to_us(latest - earliest);
   if (spread_ms > kStartSpreadLimitMs) {
     warnings.push_back(fmt::format(
         "the shards started {:.1f} ms apart (more than {:g} ms): the merged window is wider than "

@@ -22,11 +22,6 @@ constexpr std::size_t kMaxExcerptBytes = 200;
 // What a body or an SSE data field may be padded with.
 constexpr std::string_view kSpace = " \t\r\n";
 
-// Length of the valid UTF-8 sequence starting at `text[i]` (1 for ASCII), or 0 if it is not one.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  return static_cast<unsigned char>(text[i]) < 0x80 ? 1 : util::utf8_sequence_length(text, i);
-}
-
 // At most kMaxExcerptBytes of a raw body, fit for a report: valid UTF-8 kept (never cut inside
 // a character), invalid bytes replaced by U+FFFD and control characters by spaces, because the
 // body may be anything (an HTML error page, binary) and the report is written as JSON.
@@ -35,7 +30,7 @@ std::string excerpt(std::string_view raw) {
   std::string out;
   std::size_t i = 0;
   while (i < text.size()) {
-    const std::size_t length = utf8_sequence_length(text, i);
+    const std::size_t length = util::utf8_sequence_length(text, i);
     const std::string_view piece =
         length == 0 ? std::string_view("\xEF\xBF\xBD") : text.substr(i, length);
     if (out.size() + piece.size() > kMaxExcerptBytes) break;

@@ -52,7 +52,7 @@ void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
     w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "
                                       "(in no figure above)",
                                       client.preconnect_opened, client.preconnect_requested,
-                                      client.preconnect_s * 1000,
+                                      s_to_ms(client.preconnect_s),
                                       client.preconnect_failed > 0
                                           ? fmt::format(", {} failed", client.preconnect_failed)
                                           : std::string()));

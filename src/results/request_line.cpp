@@ -14,13 +14,11 @@
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/results/writer.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::results {
 
 namespace {
-
-// Steady-clock nanoseconds to milliseconds, rounded to the microsecond (3 decimals).
-double ns_to_ms(std::int64_t ns) { return std::round(static_cast<double>(ns) / 1e3) / 1e3; }
 
 void append_int(std::string& out, std::int64_t value) {
   char digits[24];
@@ -107,7 +105,7 @@ void append_ms_since(std::string& out, std::int64_t ns, std::int64_t from_ns) { 
   if (ns < 0) {
     out += "null";
   } else {
-    append_double(out, ns_to_ms(ns - from_ns));
+    append_double(out, ns_to_ms_rounded_to_us(ns - from_ns));
   }
 }
 
@@ -115,17 +113,17 @@ void append_bool(std::string& out, bool value) { out += value ? "true" : "false"
 
 void append_timing(std::string& out, const metrics::RequestRecord& r) {
   append_key(out, "intended_start_ms");
-  append_double(out, ns_to_ms(r.intended_start_ns));
+  append_double(out, ns_to_ms_rounded_to_us(r.intended_start_ns));
   append_key(out, "slot_wait_ms");
-  append_double(out, ns_to_ms(r.slot_wait_ns));
+  append_double(out, ns_to_ms_rounded_to_us(r.slot_wait_ns));
   append_key(out, "start_ms");
-  append_double(out, ns_to_ms(r.start_ns));
+  append_double(out, ns_to_ms_rounded_to_us(r.start_ns));
   append_key(out, "ttft_ms");
   append_ms_since(out, r.first_token_ns, r.start_ns);
   append_key(out, "ttfa_ms");
   append_ms_since(out, r.first_answer_ns, r.start_ns);
   append_key(out, "e2e_ms");
-  append_double(out, ns_to_ms(r.end_ns - r.start_ns));
+  append_double(out, ns_to_ms_rounded_to_us(r.end_ns - r.start_ns));
   append_key(out, "new_connection");
   append_bool(out, r.new_connection);
   append_key(out, "connect_ms");
@@ -136,7 +134,7 @@ void append_timing(std::string& out, const metrics::RequestRecord& r) {
   out += '[';
   for (std::size_t i = 0; i < r.text_chunk_ns.size(); ++i) {
     if (i > 0) out += ',';
-    append_double(out, ns_to_ms(r.text_chunk_ns[i] - r.start_ns));
+    append_double(out, ns_to_ms_rounded_to_us(r.text_chunk_ns[i] - r.start_ns));
   }
   out += ']';
   append_key(out, "chunk_tokens");

@@ -55,8 +55,8 @@ std::vector<server_metrics::BucketSpan> bucket_spans(const metrics::RunSummary& 
       window.records_epoch_steady_ns + summary.timeline_start_ns - polls.origin_steady_ns;
   std::vector<server_metrics::BucketSpan> spans;
   for (const metrics::TimelineBucket& bucket : summary.timeline) {
-    spans.push_back({start_ns + std::llround(bucket.t_s * 1e9),
-                     start_ns + std::llround((bucket.t_s + bucket.width_s) * 1e9)});
+    spans.push_back({start_ns + s_to_ns_rounded(bucket.t_s),
+                     start_ns + s_to_ns_rounded(bucket.t_s + bucket.width_s)});
   }
   return spans;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::results {
 namespace {
@@ -55,17 +56,17 @@ std::optional<double> bench_value_s(const LatencyMetric& metric, const RunSummar
   if (metric.bench_ms == nullptr) return std::nullopt;
   const metrics::Distribution& ms = summary.*metric.bench_ms;
   if (ms.count == 0) return std::nullopt;
-  return (percentile == 50 ? ms.median : ms.p99) / 1e3;
+  return ms_to_s(percentile == 50 ? ms.median : ms.p99);
 }
 
 std::string seconds_text(double seconds) { return fmt::format("{:.3g} s", seconds); }
 
 // A finding is said in milliseconds, bench's figure to 0.01 ms: a figure beyond the tolerance
 // (at least 0.5 ms) always reads beyond the bound it is held against.
-std::string ms_text(double seconds) { return fmt::format("{:.2f} ms", seconds * 1e3); }
+std::string ms_text(double seconds) { return fmt::format("{:.2f} ms", s_to_ms(seconds)); }
 
 std::string range_ms_text(const server_metrics::BucketRange& range) {
-  const auto ms = [](double seconds) { return fmt::format("{:.6g}", seconds * 1e3); };
+  const auto ms = [](double seconds) { return fmt::format("{:.6g}", s_to_ms(seconds)); };
   if (std::isinf(range.upper)) return fmt::format("above {} ms", ms(range.lower));
   return fmt::format("{}-{} ms", ms(range.lower), ms(range.upper));
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bench/metrics/error_class.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::results {
 
@@ -20,7 +21,7 @@ json optional_ns(const std::optional<std::int64_t>& ns) { return ns ? json(*ns) 
 // Milliseconds between two nanosecond times, rounded to the microsecond.
 json lag_ms(std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns) {
   if (!from_ns || !to_ns) return nullptr;
-  return std::round(static_cast<double>(*to_ns - *from_ns) / 1e3) / 1e3;
+  return ns_to_ms_rounded_to_us(*to_ns - *from_ns);
 }
 
 json optional_number(const std::optional<double>& value) {
@@ -293,7 +294,7 @@ std::variant<ShardStamp, FormatError> shard_from_json(const json& run, std::stri
     s.epoch_unix_ns = in.at(key::epoch_unix_ns).get<std::int64_t>();
     s.epoch_steady_ns = in.at(key::epoch_steady_ns).get<std::int64_t>();
     if (!in.at(key::first_send_ms).is_null()) {
-      s.first_send_ns = std::llround(in.at(key::first_send_ms).get<double>() * 1e6);
+      s.first_send_ns = ms_to_ns_rounded(in.at(key::first_send_ms).get<double>());
     }
     if (s.count < 1 || s.index < 0 || s.index >= s.count) {
       throw std::invalid_argument(fmt::format("shard {}/{} is no shard", s.index, s.count));

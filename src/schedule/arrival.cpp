@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/schedule/portable_random.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::schedule {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 // XORed into the seed so the schedule's stream differs from the prompt generator's, which
 // seeds std::mt19937_64 with the plain --seed.
 constexpr std::uint64_t kScheduleStream = 0x7363686564756c65ULL;  // "schedule"
-constexpr double kNsPerS = 1e9;
+constexpr double kNsPerS = kNsPerSec;  // the schedule computes in double nanoseconds
 // Below INT64_MAX (9.22e18) with room for rounding: about 285 years.
 constexpr double kMaxOffsetNs = 9.0e18;
 
@@ -213,8 +214,7 @@ ArrivalStream ArrivalStream::until(const ArrivalOptions& options, std::int64_t d
                                    std::size_t max_count) {
   validate(options);
   if (deadline_ns < 0) {
-    reject("--duration must be >= 0, got " + show(static_cast<double>(deadline_ns) / kNsPerS) +
-           " s");
+    reject("--duration must be >= 0, got " + show(ns_to_s(deadline_ns)) + " s");
   }
   if (deadline_ns == 0 || max_count == 0) return ArrivalStream(options, Clock::zeros);
   // Every request due at once: only max_count bounds them; the caller stops at the deadline.
@@ -228,7 +228,7 @@ ArrivalStream ArrivalStream::until(const ArrivalOptions& options, std::int64_t d
   }
   // A unit-rate clock u mapped to time: t = u / R, or through the ramp's Lambda^-1 over T.
   ArrivalStream stream(options, has_ramp(options) ? Clock::ramp_by_time : Clock::unit_rate);
-  stream.ramp_s_ = static_cast<double>(deadline_ns) / kNsPerS;
+  stream.ramp_s_ = ns_to_s(deadline_ns);
   stream.count_until(deadline_ns, max_count);
   return stream;
 }

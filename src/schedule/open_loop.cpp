@@ -5,11 +5,11 @@
 #include <utility>
 #include <vector>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::schedule {
 
 namespace {
-
-std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
 
 ArrivalOptions warmup_arrivals(const ArrivalOptions& measured) {
   ArrivalOptions warmup = measured;
@@ -74,15 +74,15 @@ std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& pla
   ArrivalStream warmup = ArrivalStream::of_count(warmup_options, 0);
   std::int64_t shift_ns = 0;
   if (plan.warmup_duration_s > 0) {
-    shift_ns = seconds_to_ns(plan.warmup_duration_s);
+    shift_ns = s_to_ns_truncated(plan.warmup_duration_s);
     warmup = ArrivalStream::until(warmup_options, shift_ns, SIZE_MAX);
   } else if (plan.warmup_requests > 0) {
     warmup = ArrivalStream::of_count(warmup_options, plan.warmup_requests);
-    shift_ns = warmup.last_ns() + static_cast<std::int64_t>(1e9 / warmup_options.rate_per_s);
+    shift_ns = warmup.last_ns() + static_cast<std::int64_t>(kNsPerSec / warmup_options.rate_per_s);
   }
   ArrivalStream measured =
       plan.measured_duration_s > 0
-          ? ArrivalStream::until(plan.measured, seconds_to_ns(plan.measured_duration_s),
+          ? ArrivalStream::until(plan.measured, s_to_ns_truncated(plan.measured_duration_s),
                                  plan.measured_requests)
           : ArrivalStream::of_count(plan.measured, plan.measured_requests);
   return OpenLoopSchedule(std::move(warmup), std::move(measured), shift_ns);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::sim {
 
 std::uint64_t SplitMix64::next() {
@@ -33,7 +35,7 @@ FaultPlan draw_fault_plan(const SimOptions& options, std::uint64_t request_seed)
              : stream_error ? StreamCut::stream_error
                             : StreamCut::none;
   plan.stall = meets(options.stall_fraction);
-  plan.stall_ns = std::llround(std::max(0.0, options.stall_s) * 1e9);
+  plan.stall_ns = s_to_ns_rounded(std::max(0.0, options.stall_s));
   plan.malformed_json = meets(options.malformed_json_fraction);
   plan.no_usage = meets(options.no_usage_fraction) || !options.send_usage;
   if (meets(options.multi_token_fraction)) {

@@ -7,10 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::sim {
 namespace {
 
-constexpr std::int64_t kNsPerSecond = 1'000'000'000;
 constexpr double kMillijoulesPerJoule = 1000;
 
 }  // namespace
@@ -30,12 +31,12 @@ void PowerModel::add_tokens(std::int64_t now_ns, std::int64_t prompt_tokens,
 }
 
 double PowerModel::energy_joules(std::int64_t now_ns) const {
-  const double seconds = static_cast<double>(std::max<std::int64_t>(0, now_ns - start_ns_)) / 1e9;
+  const double seconds = ns_to_s(std::max<std::int64_t>(0, now_ns - start_ns_));
   return options_.idle_watts * static_cast<double>(options_.gpus) * seconds + token_joules_;
 }
 
 double PowerModel::token_joules_in_last_second(std::int64_t now_ns) {
-  while (!recent_.empty() && recent_.front().first <= now_ns - kNsPerSecond) recent_.pop_front();
+  while (!recent_.empty() && recent_.front().first <= now_ns - kNsPerSec) recent_.pop_front();
   double joules = 0;
   for (const auto& entry : recent_) joules += entry.second;
   return joules;
@@ -43,7 +44,7 @@ double PowerModel::token_joules_in_last_second(std::int64_t now_ns) {
 
 std::string PowerModel::dcgm_exposition(std::int64_t now_ns) {
   const double gpus = static_cast<double>(options_.gpus);
-  const double seconds = static_cast<double>(std::max<std::int64_t>(0, now_ns - start_ns_)) / 1e9;
+  const double seconds = ns_to_s(std::max<std::int64_t>(0, now_ns - start_ns_));
   // Each GPU: its idle energy and an even share of the tokens'; its power the idle draw and its
   // share of the tokens' energy over the last second (DCGM's gauge is a recent average too).
   const double energy_mj =

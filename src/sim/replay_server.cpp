@@ -305,8 +305,7 @@ void ReplayServer::Impl::arm_timer() {
   itimerspec spec{};
   if (!due.empty()) {
     const std::int64_t at = std::max<std::int64_t>(due.top().at_ns, 1);
-    spec.it_value.tv_sec = at / kNsPerSec;
-    spec.it_value.tv_nsec = at % kNsPerSec;
+    spec.it_value = ns_to_timespec(at);
   }
   ::timerfd_settime(fds.timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
 }

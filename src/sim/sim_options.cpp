@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/sim/profiles.hpp"
+#include "bench/util/clock.hpp"
 
 namespace bench::sim {
 
@@ -16,14 +17,14 @@ void describe_engine(std::string& text, const EngineParams& e) {
   fmt::format_to(std::back_inserter(text),
                  "continuous batching, up to {} running, KV {} tokens, {} tokens per step; "
                  "step {:g} ms + {:g} ms collectives + {:g} ms per decoding sequence",
-                 e.max_running_requests, e.kv_cache_tokens, e.max_batched_tokens, e.step_us / 1e3,
-                 e.comm_us_per_step / 1e3, e.decode_us_per_seq / 1e3);
+                 e.max_running_requests, e.kv_cache_tokens, e.max_batched_tokens,
+                 us_to_ms(e.step_us), us_to_ms(e.comm_us_per_step), us_to_ms(e.decode_us_per_seq));
   if (e.decode_ns_per_context_token > 0) {
     fmt::format_to(std::back_inserter(text), " + {:g} ns per cached token",
                    e.decode_ns_per_context_token);
   }
   fmt::format_to(std::back_inserter(text), " + {:g} ms per prompt token",
-                 e.prefill_us_per_token / 1e3);
+                 us_to_ms(e.prefill_us_per_token));
 }
 
 // Each fault's name and the fraction of requests it hits.

@@ -42,7 +42,7 @@ constexpr std::size_t kReadBytes = 64 << 10;
 std::int64_t wall_clock_ns() {
   timespec now{};
   ::clock_gettime(CLOCK_REALTIME, &now);
-  return now.tv_sec * kNsPerSec + now.tv_nsec;
+  return timespec_to_ns(now);
 }
 
 // A kernel stamp further back than this is not believed (the wall clock was stepped).
@@ -126,7 +126,7 @@ void SimServer::Impl::loop() {
 // most an eighth longer than that.
 void SimServer::Impl::close_idle_connections(std::int64_t now) {
   if (options.keepalive_timeout_s <= 0) return;
-  const auto timeout_ns = static_cast<std::int64_t>(options.keepalive_timeout_s * 1e9);
+  const auto timeout_ns = s_to_ns_truncated(options.keepalive_timeout_s);
   if (next_idle_sweep_ns != kNever && now < next_idle_sweep_ns) return;
   next_idle_sweep_ns = now + std::max<std::int64_t>(timeout_ns / 8, kNsPerMs);
   std::vector<int> idle;
@@ -148,8 +148,7 @@ void SimServer::Impl::arm_timer() {
   itimerspec spec{};
   if (next != kNever) {
     const std::int64_t at = std::max<std::int64_t>(next, 1);  // 0 would disarm the timer
-    spec.it_value.tv_sec = at / kNsPerSec;
-    spec.it_value.tv_nsec = at % kNsPerSec;
+    spec.it_value = ns_to_timespec(at);
   }
   ::timerfd_settime(fds.timer.get(), TFD_TIMER_ABSTIME, &spec, nullptr);
 }
@@ -199,7 +198,7 @@ std::int64_t SimServer::Impl::received_ns(const msghdr& message) const {
     if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
     timespec stamp{};
     std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
-    const std::int64_t steady = stamp.tv_sec * kNsPerSec + stamp.tv_nsec - wall_minus_steady_ns;
+    const std::int64_t steady = timespec_to_ns(stamp) - wall_minus_steady_ns;
     if (steady < wake_ns - kMaxStampAgeNs) return wake_ns;
     return std::min(steady, wake_ns);  // never after we saw it
   }
@@ -476,7 +475,7 @@ void SimServer::Impl::close_later(Connection& connection) {
   event.data.fd = connection.fd.get();
   ::epoll_ctl(fds.epoll.get(), EPOLL_CTL_MOD, connection.fd.get(), &event);
   delayed_closes.push(
-      {now_ns() + options.close_delay_us * 1000, connection.fd.get(), connection.serial});
+      {now_ns() + options.close_delay_us * kNsPerUs, connection.fd.get(), connection.serial});
 }
 
 void SimServer::Impl::end_delayed_closes(std::int64_t now) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/tokenizer/utf8.hpp"
+#include "bench/util/utf8.hpp"
 
 namespace bench::tokenizer {
 namespace {
@@ -130,7 +131,7 @@ void BpeModel::initial_symbols(std::string_view piece, std::vector<Symbol>& symb
     symbols.push_back({id, index - 1, index + 1, true});
   };
   for (std::size_t at = 0; at < piece.size();) {
-    std::size_t length = utf8::sequence_length(piece, at);
+    std::size_t length = util::utf8_sequence_length(piece, at);
     if (length == 0) length = 1;
     const std::string_view character = piece.substr(at, length);
     at += length;

@@ -5,6 +5,7 @@
 #include "bench/tokenizer/byte_level.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/tokenizer/utf8.hpp"
+#include "bench/util/utf8.hpp"
 
 namespace bench::tokenizer {
 namespace {
@@ -23,7 +24,7 @@ class ByteLevel final : public Decoder {
       const std::size_t before = bytes.size();
       bool mapped = true;
       for (std::size_t at = 0; at < token.size() && mapped;) {
-        std::size_t length = utf8::sequence_length(token, at);
+        std::size_t length = util::utf8_sequence_length(token, at);
         if (length == 0) length = 1;
         const auto byte = map.byte_of(utf8::decode_at(token, at, length));
         if (byte) {

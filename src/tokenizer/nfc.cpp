@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "bench/tokenizer/utf8.hpp"
+#include "bench/util/utf8.hpp"
 #include "nfc_tables.hpp"
 
 namespace bench::tokenizer {
@@ -115,8 +116,7 @@ std::string to_nfc(std::string_view text) {
   code_points.reserve(text.size());
   bool changes = false;
   for (std::size_t at = 0; at < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[at]);
-    const std::size_t length = lead < 0x80 ? 1 : utf8::sequence_length(text, at);
+    const std::size_t length = util::utf8_sequence_length(text, at);
     const char32_t code_point = length == 0 ? 0xFFFD : utf8::decode_at(text, at, length);
     // Below U+0300 nothing decomposes and nothing combines with what precedes it.
     if (code_point >= 0x300 && maybe_changed(code_point)) changes = true;

@@ -5,6 +5,7 @@
 
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/tokenizer/utf8.hpp"
+#include "bench/util/utf8.hpp"
 
 namespace bench::tokenizer {
 namespace {
@@ -56,7 +57,7 @@ std::vector<std::pair<std::size_t, std::size_t>> Regex::find_all(std::string_vie
       matches.emplace_back(begin, end);
       at = end;
     } else {
-      const std::size_t length = utf8::sequence_length(subject, begin);
+      const std::size_t length = util::utf8_sequence_length(subject, begin);
       at = begin + (length == 0 ? 1 : length);  // an empty match: step over one character
     }
   }

@@ -4,18 +4,9 @@
 
 namespace bench::tokenizer::utf8 {
 
-std::size_t sequence_length(std::string_view text, std::size_t at) {
-  const util::Utf8Prefix prefix = util::utf8_prefix(text, at);
-  return prefix.valid == prefix.expected ? prefix.valid : 0;
-}
-
 bool is_valid(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
-    if (static_cast<unsigned char>(text[at]) < 0x80) {
-      ++at;
-      continue;
-    }
-    const std::size_t length = sequence_length(text, at);
+    const std::size_t length = util::utf8_sequence_length(text, at);
     if (length == 0) return false;
     at += length;
   }

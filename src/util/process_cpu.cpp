@@ -19,7 +19,7 @@ std::size_t usable_cores() {
 std::int64_t process_cpu_ns() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * kNsPerSec + now.tv_nsec;
+  return timespec_to_ns(now);
 }
 
 }  // namespace bench::util

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
 #include "bench/util/splitmix64.hpp"
 #include "bench/util/text.hpp"
 
@@ -86,7 +87,7 @@ std::int64_t think_time_ns(const ThinkTime& think, std::uint64_t seed, std::uint
   } else if (think.kind == ThinkTime::Kind::uniform) {
     seconds = think.a_s + (think.b_s - think.a_s) * unit_draw(bits);
   }
-  return static_cast<std::int64_t>(std::llround(seconds * 1e9));
+  return s_to_ns_rounded(seconds);
 }
 
 json multi_turn_options_json(const MultiTurnOptions& options) {

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "trace_rows.hpp"
@@ -20,7 +21,6 @@ namespace bench::workload::detail {
 namespace {
 
 constexpr std::string_view kCsvBom = "\xEF\xBB\xBF";
-constexpr double kNsPerSecond = 1e9;
 
 constexpr std::string_view kFieldPadding = " \t";  // around a field, and a blank line's
 
@@ -178,7 +178,7 @@ std::optional<std::int64_t> parse_trace_datetime_ns(std::string_view text) {
   }
   const std::int64_t days = days_from_civil(*year, *month, *day);
   const std::int64_t seconds = days * 86400 + *hour * 3600 + *minute * 60 + *second;
-  return seconds * 1'000'000'000 + fraction_ns;
+  return seconds * kNsPerSec + fraction_ns;
 }
 
 void read_azure_rows(std::istream& in, const std::string& path, const TraceRowSink& sink) {
@@ -232,7 +232,7 @@ void read_burstgpt_rows(std::istream& in, const std::string& path, const TraceRo
         }
         TraceRecord record;
         record.span = span;
-        record.time_ns = static_cast<std::int64_t>(std::llround(seconds * kNsPerSecond));
+        record.time_ns = s_to_ns_rounded(seconds);
         record.model = fields[at[1]];
         record.input_len = whole_number(fields[at[2]], "Request tokens", path, span.line);
         record.output_len = whole_number(fields[at[3]], "Response tokens", path, span.line);

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/util/clock.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "dataset_file.hpp"
 #include "trace_rows.hpp"
@@ -79,7 +80,6 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kMooncakeBom = "\xEF\xBB\xBF";
-constexpr double kNsPerMs = 1e6;
 
 bool blank_line(std::string_view line) {
   return line.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
@@ -121,7 +121,7 @@ json parse_mooncake_line(std::string_view line, const std::string& path, std::si
   if (stamp->get<double>() < 0) {
     throw DatasetError(path, line_number, "\"timestamp\" is negative (" + stamp->dump() + ")");
   }
-  record.time_ns = static_cast<std::int64_t>(std::llround(stamp->get<double>() * kNsPerMs));
+  record.time_ns = ms_to_ns_rounded(stamp->get<double>());
   record.input_len = mooncake_length(row, "input_length", path, line_number);
   record.output_len = mooncake_length(row, "output_length", path, line_number);
   const auto ids = row.find("hash_ids");

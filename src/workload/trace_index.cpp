@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
 #include "bench/workload/dataset_error.hpp"
 #include "bench/workload/trace.hpp"
 #include "dataset_file.hpp"
@@ -20,8 +21,6 @@
 
 namespace bench::workload {
 namespace {
-
-constexpr double kTraceNsPerS = 1e9;
 
 void check_trace_options(const TraceOptions& options) {
   if (!(options.speed > 0) || !std::isfinite(options.speed)) {
@@ -83,9 +82,7 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
     : path_(path) {
   check_trace_options(options);
   std::ifstream in = detail::open_dataset_file(path, "trace");
-  const auto window_ns = [&](double seconds) {
-    return static_cast<std::int64_t>(std::llround(seconds * kTraceNsPerS));
-  };
+  const auto window_ns = [&](double seconds) { return s_to_ns_rounded(seconds); };
   std::vector<ItemSpan> spans;
   std::vector<std::int64_t> times_ns;  // trace time of each used row, from the file's first row
   std::optional<std::int64_t> first_ns;
@@ -98,8 +95,8 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
           path, row.span.line,
           fmt::format("timestamp {:.3f} s (from the first row) is before the previous row's "
                       "{:.3f} s (line {}): a trace's rows must be in time order",
-                      static_cast<double>(row.time_ns - *first_ns) / kTraceNsPerS,
-                      static_cast<double>(previous_ns - *first_ns) / kTraceNsPerS, previous_line));
+                      ns_to_s(row.time_ns - *first_ns), ns_to_s(previous_ns - *first_ns),
+                      previous_line));
     }
     previous_ns = row.time_ns;
     previous_line = row.span.line;
@@ -126,8 +123,8 @@ TraceFile::TraceFile(const std::string& path, const TraceOptions& options,
   if (stats_.rows == 0 && !first_ns) throw DatasetError(path, 0, "no request rows in the file");
   if (rows_.empty()) throw DatasetError(path, 0, why_nothing_left(stats_, options));
   stats_.used = rows_.size();
-  stats_.first_s = static_cast<double>(times_ns.front()) / kTraceNsPerS;
-  stats_.last_s = static_cast<double>(times_ns.back()) / kTraceNsPerS;
+  stats_.first_s = ns_to_s(times_ns.front());
+  stats_.last_s = ns_to_s(times_ns.back());
   offsets_ = replay_offsets(times_ns,
                             options.window ? window_ns(options.window->start_s) : times_ns.front(),
                             options.speed);

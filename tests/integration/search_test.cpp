@@ -90,11 +90,13 @@ TEST(Search, RefusesBadInputInOneLineBeforeSendingAnything) {
   } cases[] = {
       {{"--slo", "p99_ttft<=500"}, "did you mean p99_ttft_ms?"},
       {{"--slo", "p99_ttft_ms<=abc"}, "VALUE 'abc' is not a number"},
-      {{"--slo", "p99_ttft_ms<=500", "--over", "tokens"}, "--over: 'tokens' is not"},
+      {{"--slo", "p99_ttft_ms<=500", "--over", "tokens"},
+       "--over: tokens not in {concurrency,rate}"},
       {{"--slo", "p99_ttft_ms<=500", "--concurrency", "8"}, "--concurrency: bench search"},
       {{"--slo", "p99_ttft_ms<=500", "--resolution", "0"}, "--resolution: '0'"},
       {{}, "needs at least one --slo"},
-      {{"--slo", "p99_ttft_ms<=500", "--slo-window", "tail"}, "--slo-window: 'tail' is not"},
+      {{"--slo", "p99_ttft_ms<=500", "--slo-window", "tail"},
+       "--slo-window: tail not in {steady,whole}"},
       {{"--min-goodput", "95%"}, "--min-goodput: needs --goodput"},
       {{"--goodput", "ttft:500", "--min-goodput", "150%"}, "--min-goodput: '150%' is not"},
   };

@@ -2,13 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include "bench/util/utf8.hpp"
+
 namespace {
 
 using namespace bench::tokenizer;
 
 TEST(Utf8, accepts_every_length_of_valid_sequence) {
   EXPECT_TRUE(utf8::is_valid("a\u00E9\u6F22\U0001F600"));
-  EXPECT_EQ(utf8::sequence_length("\U0001F600", 0), 4u);
+  EXPECT_EQ(bench::util::utf8_sequence_length("\U0001F600", 0), 4u);
 }
 
 TEST(Utf8, rejects_overlong_surrogate_and_out_of_range_sequences) {

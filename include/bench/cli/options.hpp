@@ -25,6 +25,7 @@
 namespace bench::cli {
 
 enum class OutputFormat { text, json, csv };
+std::string_view output_format_name(OutputFormat format);  // "text", "json", "csv"
 
 /// --per-chunk-usage: whether to ask for vLLM's continuous_usage_stats.
 enum class PerChunkUsage { auto_detect, on, off };
@@ -220,8 +221,8 @@ struct SearchOptions {
 struct CompareOptions {
   std::string base_path;
   std::string new_path;
-  compare::Thresholds fail_on_regression;  // --fail-on-regression: for all, and per figure
-  bool json = false;                       // --output-format json
+  compare::Thresholds fail_on_regression;    // --fail-on-regression: for all, and per figure
+  OutputFormat format = OutputFormat::text;  // --output-format: text or json
 };
 
 /// `bench report RESULTS.json -o REPORT.html`.

@@ -19,7 +19,6 @@ struct RawRunFlags {
   std::string duration;
   std::string warmup_duration;
   std::vector<std::string> goodput;
-  std::string output_format = "text";
   std::vector<std::string> fail_under;
   std::vector<std::string> fail_over;
   std::string max_error_rate;

@@ -13,10 +13,8 @@ namespace bench::cli {
 /// Flag values kept as text until finish_search_flags.
 struct RawSearchFlags {
   std::vector<std::string> slos;
-  std::string over = "concurrency";
   std::string resolution = "5%";
   std::string max_time;
-  std::string slo_window = "steady";
   std::string min_goodput;
 };
 

@@ -1,16 +1,13 @@
 #pragma once
-// The UTF-8 steps the tokenizer needs: walking code points, and making any byte string valid
-// the way Rust's String::from_utf8_lossy does (Hugging Face tokenizers only ever sees valid
-// text, so bench repairs invalid input the same way before encoding).
+// The UTF-8 steps the tokenizer needs beyond walking text (util::utf8_sequence_length, the one
+// owner of a sequence's length): decoding code points, and making any byte string valid the way
+// Rust's String::from_utf8_lossy does (Hugging Face tokenizers only ever sees valid text, so
+// bench repairs invalid input the same way before encoding).
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace bench::tokenizer::utf8 {
-
-/// Length in bytes of the valid UTF-8 sequence starting at `text[at]`, 0 when it is invalid
-/// (overlong, surrogate, beyond U+10FFFF, truncated or a stray continuation byte).
-std::size_t sequence_length(std::string_view text, std::size_t at);
 
 bool is_valid(std::string_view text);
 

@@ -50,12 +50,14 @@ inline Utf8Prefix utf8_prefix(std::string_view text, std::size_t i) {
   return out;
 }
 
-/// The length (2 to 4) of the multi-byte UTF-8 sequence that starts at text[i] when it is well
-/// formed (utf8_prefix); 0 when it is not, is cut short by the end of `text`, or text[i] is
-/// ASCII.
+/// The length of the UTF-8 sequence that starts at text[i] when it is well formed (utf8_prefix):
+/// 1 for ASCII, 2 to 4 for a multi-byte sequence; 0 when it is not well formed (a byte no
+/// sequence starts with, a bad continuation byte, a sequence cut short by the end of `text`).
+/// The one owner of the question: every reader of UTF-8 (the chunk scanner, the error excerpts,
+/// the XML escaper, the answer check's judge, the tokenizer) walks text with it.
 inline std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   const Utf8Prefix prefix = utf8_prefix(text, i);
-  return prefix.expected > 1 && prefix.valid == prefix.expected ? prefix.expected : 0;
+  return prefix.valid == prefix.expected ? prefix.valid : 0;
 }
 
 /// Appends `code_point` (at most U+10FFFF, not a surrogate) as UTF-8.

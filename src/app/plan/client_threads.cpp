@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::app {
 
 namespace {
@@ -40,11 +42,11 @@ double starts_per_s(const ClientThreadsInput& in, double request_s) {
 ClientThreadsChoice choose_client_threads(const ClientThreadsInput& in) {
   const double gap_ms = in.chunk_gap_ms.value_or(kAssumedChunkGapMs);
   const double request_s =
-      (in.first_chunk_ms + std::max(1.0, in.chunks_per_request) * gap_ms) / 1000;
+      ms_to_s(in.first_chunk_ms + std::max(1.0, in.chunks_per_request) * gap_ms);
   const double starts = starts_per_s(in, request_s);
   const double chunks = starts * std::max(1.0, in.chunks_per_request);
   ClientThreadsChoice out;
-  out.cores_needed = (chunks * in.chunk_cost_us + starts * in.start_cost_us) / 1e6;
+  out.cores_needed = us_to_s(chunks * in.chunk_cost_us + starts * in.start_cost_us);
   const double wanted = std::ceil(out.cores_needed / kLoopShareOfCore);
   const std::size_t cores_left =
       in.usable_cores > in.server_threads ? in.usable_cores - in.server_threads : 1;

@@ -12,6 +12,7 @@
 #include "bench/app/server/server_metrics_scrape.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/share.hpp"
 
 namespace bench::app {
@@ -23,8 +24,6 @@ namespace {
 // The longest wait of a closed loop's slot after failed connections: a dead server costs each
 // slot one request a second, and a restarted one is found within a second.
 constexpr std::int64_t kConnectBackoffMaxMs = 1000;
-
-std::int64_t seconds_to_ns(double seconds) { return static_cast<std::int64_t>(seconds * 1e9); }
 
 }  // namespace
 
@@ -127,13 +126,12 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     driver.warmup_requests = schedule->warmup_requests();
   } else {
     driver.warmup_requests = static_cast<std::size_t>(plan.bounds.warmup_requests);
-    driver.warmup_until_ns = seconds_to_ns(plan.bounds.warmup_duration_s);
+    driver.warmup_until_ns = s_to_ns_truncated(plan.bounds.warmup_duration_s);
   }
-  driver.measured_duration_ns = seconds_to_ns(plan.bounds.duration_s);
+  driver.measured_duration_ns = s_to_ns_truncated(plan.bounds.duration_s);
   driver.cancel_at_duration_end = plan.bounds.duration_hard;
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;
-  out.engine.concurrency = point.concurrency;
   // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
   // loop's arrivals keep their schedule, each failing fast and counted.
   out.engine.connect_backoff_max_ms = schedule == nullptr ? kConnectBackoffMaxMs : 0;

@@ -25,8 +25,6 @@ namespace {
 
 using nlohmann::json;
 
-std::int64_t seconds_to_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
-
 // --duration with --num-prompts: whichever comes first ends the measured phase (GuideLLM's
 // --max-seconds with --max-requests). Not with --reuse-prompts, where --num-prompts names the
 // prompts a timed run cycles through.
@@ -104,11 +102,11 @@ bool sends_traceparent(const cli::RunOptions& options) {
 
 engine::EngineOptions engine_options(const cli::RunOptions& options) {
   engine::EngineOptions engine;
-  engine.connect_timeout_ms = seconds_to_ms(options.connect_timeout_s);
-  engine.request_timeout_ms = seconds_to_ms(options.request_timeout_s);
-  engine.ttft_timeout_ms = seconds_to_ms(options.ttft_timeout_s);
-  engine.stall_timeout_ms = seconds_to_ms(options.stall_timeout_s);
-  engine.grace_ms = seconds_to_ms(options.grace_s);
+  engine.connect_timeout_ms = s_to_ms_truncated(options.connect_timeout_s);
+  engine.request_timeout_ms = s_to_ms_truncated(options.request_timeout_s);
+  engine.ttft_timeout_ms = s_to_ms_truncated(options.ttft_timeout_s);
+  engine.stall_timeout_ms = s_to_ms_truncated(options.stall_timeout_s);
+  engine.grace_ms = s_to_ms_truncated(options.grace_s);
   engine.insecure = options.insecure;
   engine.cacert_path = options.cacert;
   return engine;
@@ -277,8 +275,8 @@ ServerPlan server_plan(const cli::RunOptions& options) {
   server.per_chunk_usage = options.per_chunk_usage;
   server.answer_check = options.answer_check;
   server.flush_cache = options.flush_cache;
-  server.ready_timeout_ms = seconds_to_ms(options.ready_timeout_s);
-  server.startup_timeout_ms = seconds_to_ms(options.startup_timeout_s);
+  server.ready_timeout_ms = s_to_ms_truncated(options.ready_timeout_s);
+  server.startup_timeout_ms = s_to_ms_truncated(options.startup_timeout_s);
   server.metrics = options.server_metrics;
   server.metrics_urls = options.server_metrics_urls;
   server.metrics_interval_s = options.server_metrics_interval_s;
@@ -372,7 +370,7 @@ RunPlan plan_run(const cli::RunOptions& given) {
   plan.headers = request_headers(options);
   plan.traceparent = sends_traceparent(options);
   plan.engine = engine_options(options);
-  plan.unreachable_timeout_ns = seconds_to_ms(options.unreachable_timeout_s) * kNsPerMs;
+  plan.unreachable_timeout_ns = s_to_ms_truncated(options.unreachable_timeout_s) * kNsPerMs;
   const auto line_bytes = static_cast<std::size_t>(options.max_line_bytes);
   plan.limits = {line_bytes, line_bytes, static_cast<std::size_t>(options.max_response_bytes)};
   // One share a point when --prefix-share lists several (its points take streams in this

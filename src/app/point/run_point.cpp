@@ -28,7 +28,7 @@ namespace {
 std::int64_t thread_cpu_ns() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * kNsPerSec + now.tv_nsec;
+  return timespec_to_ns(now);
 }
 
 // How long the calling thread has been runnable but waiting for a CPU: the second field of

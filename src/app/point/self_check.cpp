@@ -23,7 +23,7 @@ std::string host_evidence(const metrics::ClientLoad& load) {
   std::string evidence = load.late_timer_wakes > 0 ? late_sleeps(load) : "";
   if (load.run_queue_wait_s && *load.run_queue_wait_s > 0) {
     evidence += fmt::format("{}it waited {:.1f} ms in all for a CPU while runnable",
-                            evidence.empty() ? "" : "; ", *load.run_queue_wait_s * 1000);
+                            evidence.empty() ? "" : "; ", s_to_ms(*load.run_queue_wait_s));
   }
   return evidence.empty() ? late_sleeps(load) : evidence;
 }

@@ -61,7 +61,7 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
   for (const std::string& warning : comparison.warnings) {
     err << "bench compare: warning: " << warning << "\n";
   }
-  if (options.json) {
+  if (options.format == cli::OutputFormat::json) {
     out << compare::to_json(comparison).dump(2) << "\n";
   } else {
     out << compare::render_text(comparison);

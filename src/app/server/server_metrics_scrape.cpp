@@ -50,7 +50,7 @@ void ServerMetricsScraper::before_point(const LiveCounters* live) {
     watched->before = scrape_snapshot(watched->server, nullptr, watched->before_failure);
   }
   if (poll_interval_s_ <= 0) return;
-  const auto interval_ns = static_cast<std::int64_t>(std::llround(poll_interval_s_ * 1e9));
+  const auto interval_ns = s_to_ns_rounded(poll_interval_s_);
   for (auto& watched : watched_) {
     watched->poller = std::make_unique<MetricsPoller>(watched->server, interval_ns, live);
   }
