@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -43,7 +44,18 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
 
   std::vector<std::string> env_storage;
   for (char** entry = environ; *entry != nullptr; ++entry) env_storage.emplace_back(*entry);
-  for (const std::string& extra : options.env) env_storage.push_back(extra);
+  // An extra entry replaces one of the same name (getenv would find the inherited one first).
+  for (const std::string& extra : options.env) {
+    const std::string name = extra.substr(0, extra.find('=') + 1);
+    const auto same =
+        std::find_if(env_storage.begin(), env_storage.end(),
+                     [&](const std::string& entry) { return entry.starts_with(name); });
+    if (same != env_storage.end()) {
+      *same = extra;
+    } else {
+      env_storage.push_back(extra);
+    }
+  }
   std::vector<char*> envp;
   for (std::string& entry : env_storage) envp.push_back(entry.data());
   envp.push_back(nullptr);

@@ -21,7 +21,7 @@ struct ProcessResult {
 
 struct ProcessOptions {
   std::chrono::milliseconds timeout{120'000};
-  std::vector<std::string> env;  // extra NAME=value entries added to the environment
+  std::vector<std::string> env;  // NAME=value entries added to the environment (or replacing)
   // When set: send SIGINT once this returns true (polled every 5 ms from the waiting thread),
   // e.g. "my client run is done" or "the server has served 128 requests", so a test waits on
   // a condition instead of guessing a time.
