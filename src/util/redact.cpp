@@ -253,7 +253,7 @@ std::string url_without_credentials(std::string_view url) {
   return shown;
 }
 
-std::string url_without_password(std::string_view url) {
+std::string url_with_secrets_hidden(std::string_view url) {
   std::string shown(url);
   // Right to left, so the earlier spans stay where they were found.
   const auto values = credential_values(url);

@@ -13,8 +13,8 @@ namespace {
 using bench::util::is_credential_header;
 using bench::util::Redactor;
 using bench::util::redactor_for_request;
+using bench::util::url_with_secrets_hidden;
 using bench::util::url_without_credentials;
-using bench::util::url_without_password;
 
 constexpr const char* kKey = "sk-test-SECRET-0123456789abcdef";
 
@@ -99,25 +99,25 @@ TEST(IsCredentialHeader, KnowsTheUsualNamesInAnyCase) {
   }
 }
 
-TEST(UrlWithoutPassword, HidesOnlyThePassword) {
-  EXPECT_EQ(url_without_password("http://user:pass@host:8000/v1"),
+TEST(UrlWithSecretsHidden, HidesOnlyThePassword) {
+  EXPECT_EQ(url_with_secrets_hidden("http://user:pass@host:8000/v1"),
             "http://user:[REDACTED]@host:8000/v1");
-  EXPECT_EQ(url_without_password("https://user@host"), "https://user@host");
-  EXPECT_EQ(url_without_password("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
+  EXPECT_EQ(url_with_secrets_hidden("https://user@host"), "https://user@host");
+  EXPECT_EQ(url_with_secrets_hidden("http://127.0.0.1:8000"), "http://127.0.0.1:8000");
   // An '@' after the authority is not userinfo.
-  EXPECT_EQ(url_without_password("http://host/path?mail=a:b@c"), "http://host/path?mail=a:b@c");
+  EXPECT_EQ(url_with_secrets_hidden("http://host/path?mail=a:b@c"), "http://host/path?mail=a:b@c");
 }
 
-TEST(UrlWithoutPassword, HidesTheValueOfEveryCredentialQueryParameter) {
-  EXPECT_EQ(url_without_password("http://h:8000/v1?api_key=sk-123&model=m"),
+TEST(UrlWithSecretsHidden, HidesTheValueOfEveryCredentialQueryParameter) {
+  EXPECT_EQ(url_with_secrets_hidden("http://h:8000/v1?api_key=sk-123&model=m"),
             "http://h:8000/v1?api_key=[REDACTED]&model=m");
-  EXPECT_EQ(url_without_password("http://u:p@h/x?api-version=2024&access_token=t0k#frag"),
+  EXPECT_EQ(url_with_secrets_hidden("http://u:p@h/x?api-version=2024&access_token=t0k#frag"),
             "http://u:[REDACTED]@h/x?api-version=2024&access_token=[REDACTED]#frag");
   // A signed URL's signature (Azure's SAS) and a bare key.
-  EXPECT_EQ(url_without_password("https://h/v1/models?sv=1&sig=abc%2Fdef&key=k"),
+  EXPECT_EQ(url_with_secrets_hidden("https://h/v1/models?sv=1&sig=abc%2Fdef&key=k"),
             "https://h/v1/models?sv=1&sig=[REDACTED]&key=[REDACTED]");
   // Names that carry no credential, and an empty value, stay.
-  EXPECT_EQ(url_without_password("http://h/?version=2&token="), "http://h/?version=2&token=");
+  EXPECT_EQ(url_with_secrets_hidden("http://h/?version=2&token="), "http://h/?version=2&token=");
 }
 
 TEST(RedactorForRequest, HidesACredentialQueryValueAsWrittenAndDecoded) {

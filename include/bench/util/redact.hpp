@@ -7,8 +7,8 @@
 // credential alone when the value names a scheme ("KEY" of "Bearer KEY"); the password of the
 // URL's userinfo, as written, percent-decoded, and in the Basic form curl sends
 // (base64 of "user:password"); the value of each credential query parameter of the URL
-// (?api_key=..., see url_without_password), as written and percent-decoded. Each is matched as sent
-// and JSON-escaped ('"' and '\' escaped,
+// (?api_key=..., see url_with_secrets_hidden), as written and percent-decoded. Each is matched as
+// sent and JSON-escaped ('"' and '\' escaped,
 // '/' escaped or not), since a server may quote a raw body back.
 //
 // How they are matched: a secret of kFragmentChars or more characters is hidden wherever any
@@ -74,6 +74,6 @@ std::string url_without_credentials(std::string_view url);
 /// (a name a credential header may have, such as api_key or token, or a signature's "sig")
 /// replaced by the marker ("http://user:[REDACTED]@host/v1?api_key=[REDACTED]"); `url` itself
 /// when it has neither. Every URL bench shows or stores passes through it.
-std::string url_without_password(std::string_view url);
+std::string url_with_secrets_hidden(std::string_view url);
 
 }  // namespace bench::util

@@ -197,7 +197,7 @@ json point_config(const RunPlan& plan, const PreparedRun& prepared) {
   // Several servers: each one's root as shown, and how the requests were spread over them.
   json base_urls = json::array();
   for (const std::string& url : prepared.target.base_urls) {
-    base_urls.push_back(util::url_without_password(url));
+    base_urls.push_back(util::url_with_secrets_hidden(url));
   }
   config["base_urls"] = std::move(base_urls);
   config["server_weights"] =
@@ -218,7 +218,7 @@ json point_config(const RunPlan& plan, const PreparedRun& prepared) {
     scraped = json::array();
     for (const std::string& url :
          server_metrics_urls(plan.server.metrics_urls, prepared.target.base_urls)) {
-      scraped.push_back(util::url_without_password(url));
+      scraped.push_back(util::url_with_secrets_hidden(url));
     }
   }
   config["server_metrics"] = scraped;

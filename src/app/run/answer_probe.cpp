@@ -170,7 +170,7 @@ nlohmann::json run_answer_check(const AnswerProbeTarget& target, bool quiet, std
     throw RunError(fmt::format(
         "every answer-check request to {} failed before any answer ({}, e.g. \"{}\"): the "
         "run's requests would fail alike; --no-answer-check sends them anyway",
-        util::url_without_password(target.urls[failed->server]), failed->error, failed->prompt));
+        util::url_with_secrets_hidden(target.urls[failed->server]), failed->error, failed->prompt));
   }
   nlohmann::json block = results::answer_check_to_json(check);
   const std::vector<std::string> lines = report::answer_check_lines(block);

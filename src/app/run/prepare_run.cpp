@@ -95,7 +95,7 @@ void check_server_context(const RunPlan& plan, const engine::EngineOptions& engi
   for (const std::string& base_url : prepared.target.base_urls) {
     servers.push_back(
         probe_server_identity({base_url, &plan.headers, engine}, prepared.request.model));
-    shown_urls.push_back(util::url_without_password(base_url));
+    shown_urls.push_back(util::url_with_secrets_hidden(base_url));
   }
   std::vector<std::string> differences;
   prepared.server = common_identity(servers, shown_urls, differences);

@@ -40,7 +40,7 @@ std::optional<std::string> prime_prefix(const RunPlan& plan, const PreparedRun& 
                                 : fmt::format("HTTP {}: {}", got.http_status,
                                               protocol::error_message_from_body(got.body));
     return fmt::format("the shared system prompt could not be primed on {}: {}",
-                       util::url_without_password(url), prepared.redactor->redact(why));
+                       util::url_with_secrets_hidden(url), prepared.redactor->redact(why));
   }
   return std::nullopt;
 }

@@ -238,7 +238,7 @@ int exit_code(const OutputPlan& output, const RunResults& run, bool files_writte
 // servers.
 void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream& err) {
   err << fmt::format("bench: model '{}', endpoint {}, {}, per-chunk usage {}\n",
-                     prepared.request.model, util::url_without_password(prepared.urls.front()),
+                     prepared.request.model, util::url_with_secrets_hidden(prepared.urls.front()),
                      plan.load_line,
                      protocol::asks_per_chunk_usage(prepared.request) ? "asked" : "off");
   for (const std::string& warning : plan.load_warnings)
@@ -248,7 +248,7 @@ void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream
   if (prepared.spread != nullptr) {
     std::vector<std::string> shown;
     for (const std::string& url : prepared.target.base_urls) {
-      shown.push_back(util::url_without_password(url));
+      shown.push_back(util::url_with_secrets_hidden(url));
     }
     err << fmt::format("bench: {} servers ({} by request index): {}\n", shown.size(),
                        plan.server.weights.empty()

@@ -25,7 +25,7 @@ std::string seconds_text(std::int64_t ms) { return fmt::format("{:g} s", ms / 10
 engine::FetchResult ask_models(const ReadyWait& wait, const std::string& url, std::ostream& err) {
   auto pending = std::async(std::launch::async,
                             [&] { return engine::fetch(url, *wait.headers, "", wait.engine); });
-  const std::string shown = util::url_without_password(url);
+  const std::string shown = util::url_with_secrets_hidden(url);
   if (pending.wait_for(std::chrono::milliseconds(kSilenceNoticeMs)) != std::future_status::ready &&
       !wait.quiet) {
     err << fmt::format(
@@ -63,7 +63,7 @@ std::optional<std::string> not_ready_reason(const engine::FetchResult& answer,
 
 void wait_until_ready(const ReadyWait& wait, std::ostream& err) {
   const std::string url = models_url(wait.base_url);
-  const std::string shown = util::url_without_password(wait.base_url);
+  const std::string shown = util::url_with_secrets_hidden(wait.base_url);
   const std::int64_t start_ns = now_ns();
   const std::int64_t limit_ns = wait.ready_timeout_ms * kNsPerMs;
   std::int64_t next_line_ns = start_ns + kReadyProgressMs * kNsPerMs;

@@ -22,7 +22,7 @@ std::optional<server_metrics::Snapshot> scrape_snapshot(const MetricsServer& ser
   // read cut short.
   const engine::FetchResult answer =
       engine::fetch(server.url, *server.headers, "", options, limits.max_bytes + 1, stop);
-  const std::string url = util::url_without_password(server.url);
+  const std::string url = util::url_with_secrets_hidden(server.url);
   if (answer.http_status == 0) {
     failure = fmt::format("GET {} failed: {}", url, server.redactor.redact(answer.end.message));
     return std::nullopt;

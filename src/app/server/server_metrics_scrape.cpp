@@ -91,7 +91,7 @@ results::ServerMetricsWindow ServerMetricsScraper::window_of(Watched& watched,
                                                              std::int64_t warmup_requests,
                                                              std::ostream& err, bool quiet) {
   results::ServerMetricsWindow window;
-  window.url = util::url_without_password(watched.server.url);
+  window.url = util::url_with_secrets_hidden(watched.server.url);
   window.warmup_requests = warmup_requests;
   std::optional<server_metrics::Snapshot> after;
   if (watched.before) after = scrape_snapshot(watched.server, nullptr, window.failure);

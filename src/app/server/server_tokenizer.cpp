@@ -57,7 +57,7 @@ std::optional<ServerDialect> detect(const TokenizerServer& server, std::string& 
       exchange(server, "/tokenize",
                {{"model", server.model}, {"prompt", text}, {"add_special_tokens", false}});
   const std::string shown =
-      util::url_without_password(util::url_join(server.base_url, "/tokenize"));
+      util::url_with_secrets_hidden(util::url_join(server.base_url, "/tokenize"));
   if (vllm.http_status == 0) {
     throw RunError(failed_exchange_text("POST", shown, vllm.end, vllm.problem));
   }
@@ -182,7 +182,7 @@ std::unique_ptr<ServerTokenizer> ServerTokenizer::open(TokenizerServer server) {
     throw RunError(fmt::format(
         "--tokenizer server: POST {}/tokenize answered in no dialect bench knows (vLLM, "
         "llama.cpp, TGI): {}",
-        util::url_without_password(server.base_url), problem));
+        util::url_with_secrets_hidden(server.base_url), problem));
   }
   std::unique_ptr<ServerTokenizer> opened(new ServerTokenizer(std::move(server), *dialect));
   opened->added_special_tokens_ = measure_added_special_tokens(opened->server_, *dialect);
@@ -199,7 +199,7 @@ json ServerTokenizer::post(std::string_view path, const json& body) const {
   const Answer answer = exchange(server_, path, body);
   if (answer.http_status != 200 || answer.body.is_discarded()) {
     throw TokenizerError(fmt::format(
-        "POST {}{} answered HTTP {}: {}", util::url_without_password(server_.base_url), path,
+        "POST {}{} answered HTTP {}: {}", util::url_with_secrets_hidden(server_.base_url), path,
         answer.http_status, answer.problem.empty() ? "not JSON" : answer.problem));
   }
   return answer.body;
@@ -209,7 +209,7 @@ std::vector<TokenId> ServerTokenizer::ids_in(const json& answer) const {
   std::optional<std::vector<TokenId>> ids = token_ids_of(answer);
   if (!ids) {
     throw TokenizerError(fmt::format("POST {}/tokenize answered without token ids",
-                                     util::url_without_password(server_.base_url)));
+                                     util::url_with_secrets_hidden(server_.base_url)));
   }
   return std::move(*ids);
 }

@@ -44,7 +44,7 @@ engine::FetchResult startup_fetch(const std::string& url, const std::vector<std:
   engine::FetchResult result = engine::fetch(url, headers, body, engine, max_body_bytes);
   if (cut_by_silence(result)) {
     throw RunError(silent_server_text(body.empty() ? "GET" : "POST",
-                                      util::url_without_password(url), result,
+                                      util::url_with_secrets_hidden(url), result,
                                       engine.ttft_timeout_ms));
   }
   return result;

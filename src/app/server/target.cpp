@@ -52,7 +52,7 @@ Target open_target(const std::vector<std::string>& base_urls, const sim::SimOpti
   target.base_urls = base_urls;
   target.base_urls = base_urls;
   if (!base_urls.empty()) {
-    target.shown_base_url = util::url_without_password(base_urls.front());
+    target.shown_base_url = util::url_with_secrets_hidden(base_urls.front());
     return target;
   }
   sim::SimOptions options = sim;
@@ -70,7 +70,7 @@ Target open_target(const std::vector<std::string>& base_urls, const sim::SimOpti
 std::string discover_model(const std::string& base_url, const std::vector<std::string>& headers,
                            const engine::EngineOptions& engine, const util::Redactor& redactor) {
   const std::string url = models_url(base_url);
-  const std::string shown_url = util::url_without_password(url);
+  const std::string shown_url = util::url_with_secrets_hidden(url);
   const engine::FetchResult models = startup_fetch(url, headers, "", engine);
   if (models.end.error != metrics::ErrorClass::none) {
     throw RunError(
@@ -102,7 +102,7 @@ namespace {
 metrics::RequestRecord probe(const std::string& url, const std::vector<std::string>& headers,
                              const std::string& body, protocol::Endpoint endpoint,
                              const engine::EngineOptions& engine, const util::Redactor& redactor) {
-  const std::string shown_url = util::url_without_password(url);
+  const std::string shown_url = util::url_with_secrets_hidden(url);
   const engine::FetchResult probe = startup_fetch(url, headers, body, engine);
   if (is_unreachable(probe.end.error)) {
     throw RunError(
