@@ -20,11 +20,13 @@ constexpr std::size_t kReasonChars = 120;  // of a server's message in a "not re
 
 std::string seconds_text(std::int64_t ms) { return fmt::format("{:g} s", ms / 1000.0); }
 
-// One readiness ask. Says on `err` what it waits for once it has waited kSilenceNoticeMs with
-// no answer: until the silence limit, a hung server and a slow one look alike.
+// One readiness ask, a start-up exchange (startup_fetch: a silent server ends the run). Says on
+// `err` what it waits for once it has waited kSilenceNoticeMs with no answer: until the silence
+// limit, a hung server and a slow one look alike. The ask runs on a thread of its own so that
+// this one, which owns `err`, can say so meanwhile.
 engine::FetchResult ask_models(const ReadyWait& wait, const std::string& url, std::ostream& err) {
   auto pending = std::async(std::launch::async,
-                            [&] { return engine::fetch(url, *wait.headers, "", wait.engine); });
+                            [&] { return startup_fetch(url, *wait.headers, "", wait.engine); });
   const std::string shown = util::url_with_secrets_hidden(url);
   if (pending.wait_for(std::chrono::milliseconds(kSilenceNoticeMs)) != std::future_status::ready &&
       !wait.quiet) {
@@ -36,11 +38,7 @@ engine::FetchResult ask_models(const ReadyWait& wait, const std::string& url, st
                                         : std::string());
     err.flush();
   }
-  engine::FetchResult answer = pending.get();
-  if (cut_by_silence(answer)) {
-    throw RunError(silent_server_text("GET", shown, answer, wait.engine.ttft_timeout_ms));
-  }
-  return answer;
+  return pending.get();  // startup_fetch's RunError, if any, is thrown here
 }
 
 }  // namespace

@@ -18,11 +18,15 @@ engine::EngineOptions startup_engine_options(engine::EngineOptions run,
   return run;
 }
 
+namespace {
+
+// Whether the silence limit of startup_engine_options cut the exchange.
 bool cut_by_silence(const engine::FetchResult& result) {
   return result.end.error == metrics::ErrorClass::ttft_timeout ||
          result.end.error == metrics::ErrorClass::stall;
 }
 
+// What the limit cut, said in one line: `shown_url` is the URL as shown (credentials hidden).
 std::string silent_server_text(const std::string& what, const std::string& shown_url,
                                const engine::FetchResult& result, std::int64_t silence_limit_ms) {
   const std::string limit = fmt::format("{:g} s (--startup-timeout)", silence_limit_ms / 1000.0);
@@ -37,6 +41,8 @@ std::string silent_server_text(const std::string& what, const std::string& shown
       "silent (hung, or still loading its model: then raise --startup-timeout)",
       what, shown_url, limit);
 }
+
+}  // namespace
 
 engine::FetchResult startup_fetch(const std::string& url, const std::vector<std::string>& headers,
                                   const std::string& body, const engine::EngineOptions& engine,

@@ -21,18 +21,9 @@ namespace bench::app {
 engine::EngineOptions startup_engine_options(engine::EngineOptions run,
                                              std::int64_t silence_limit_ms);
 
-/// Whether the silence limit of startup_engine_options cut the exchange.
-bool cut_by_silence(const engine::FetchResult& result);
-
-/// "GET URL: no byte for 10 s (--startup-timeout): the server accepted the connection and
-/// stayed silent (hung, or still loading its model: raise --startup-timeout)"; `shown_url` is
-/// the URL as shown (credentials hidden), `silence_limit_ms` the limit that cut it.
-std::string silent_server_text(const std::string& what, const std::string& shown_url,
-                               const engine::FetchResult& result, std::int64_t silence_limit_ms);
-
 /// One start-up exchange through engine::fetch (POST when `body` is not empty). Throws RunError
-/// (silent_server_text) when the silence limit cut it; any other outcome is the caller's to
-/// judge.
+/// when the silence limit cut it ("GET URL: no answer for 10 s (--startup-timeout): the server
+/// accepted the connection and stayed silent ..."); any other outcome is the caller's to judge.
 engine::FetchResult startup_fetch(const std::string& url, const std::vector<std::string>& headers,
                                   const std::string& body, const engine::EngineOptions& engine,
                                   std::size_t max_body_bytes = 4 << 20);
