@@ -3,7 +3,6 @@
 #include <variant>
 
 #include "bench/app/run/run_stages.hpp"
-#include "bench/results/writer.hpp"
 #include "bench/util/atomic_file.hpp"
 #include "bench/util/output_target.hpp"
 
@@ -35,9 +34,7 @@ void ResultsCheckpoint::write(json point) noexcept {
         objects = done_;
       }
       objects.push_back(std::move(results));
-      json values = json::array();
-      for (const LoadPoint& load : plan_.points) values.push_back(sweep_value(plan_, load));
-      results = results::sweep_to_json(sweep_variable_name(plan_.sweep_variable), values, objects);
+      results = sweep_results(plan_, objects);
       results["partial"] = true;
       results["interrupted"] = true;
     }

@@ -36,6 +36,12 @@ json results_for_scripts(const OutputPlan& output, const json& object) {
   return output.json_compat ? results::compat_view(object, *output.json_compat) : object;
 }
 
+json sweep_results(const RunPlan& plan, const std::vector<json>& points) {
+  json values = json::array();
+  for (const LoadPoint& point : plan.points) values.push_back(sweep_value(plan, point));
+  return results::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, points);
+}
+
 // What a results object (a run, a sweep point, a sweep) records of its workload, over its
 // load `points`, and of --flush-cache (results/workload.hpp).
 void stamp_workload(json& results, const RunPlan& plan, const json& definition,
@@ -123,9 +129,7 @@ RunResults assemble(const RunPlan& plan, std::vector<PointReport> points, bool i
   if (plan.sweep_variable != SweepVariable::none) {
     std::vector<json> objects;
     for (const PointReport& point : run.points) objects.push_back(point.results);
-    json values = json::array();
-    for (const LoadPoint& point : plan.points) values.push_back(sweep_value(plan, point));
-    run.results = results::sweep_to_json(sweep_variable_name(plan.sweep_variable), values, objects);
+    run.results = sweep_results(plan, objects);
     run.results["interrupted"] = interrupted;
   } else if (!run.points.empty()) {
     run.results = run.points.front().results;

@@ -90,6 +90,10 @@ PointReport measure_repeated(const RunPlan& plan, const PreparedRun& prepared,
 void stamp_workload(nlohmann::json& results, const RunPlan& plan, const nlohmann::json& definition,
                     const std::vector<LoadPoint>& points, const CacheFlush* flush);
 
+// A sweep's results object over the points measured so far (`points`, in the plan's order): the
+// run's at its end, and a checkpoint's while it goes on (results_checkpoint.hpp).
+nlohmann::json sweep_results(const RunPlan& plan, const std::vector<nlohmann::json>& points);
+
 // The JSON as written for scripts: bench's keys, or a peer's view with --json-compat.
 nlohmann::json results_for_scripts(const OutputPlan& output, const nlohmann::json& object);
 
