@@ -20,6 +20,7 @@
 #include "bench/engine/curl_handles.hpp"
 #include "bench/record/record.hpp"
 #include "bench/sim/serve.hpp"
+#include "bench/util/clock.hpp"
 #include "bench/util/stop_flag.hpp"
 
 namespace {
@@ -34,7 +35,7 @@ void say(const char* message, std::size_t size) { (void)!::write(STDERR_FILENO, 
 std::int64_t monotonic_ms() {
   timespec now{};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * 1000 + now.tv_nsec / 1'000'000;
+  return bench::timespec_to_ns(now) / bench::kNsPerMs;
 }
 
 // A run or a search: the first signal of the measured phase stops it after the grace period;

@@ -7,6 +7,7 @@
 #include "bench/app/point/early_stop.hpp"
 #include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/tokenizer_files.hpp"
+#include "bench/engine/connect_backoff.hpp"
 #include "bench/engine/fetch.hpp"
 #include "bench/metrics/request_record.hpp"
 #include "bench/protocol/stream_reader.hpp"
@@ -15,10 +16,9 @@ namespace bench::app {
 
 namespace {
 
+// No connection could be made (engine::is_connection_failure), or none that TLS would accept.
 bool is_unreachable(metrics::ErrorClass error) {
-  using metrics::ErrorClass;
-  return error == ErrorClass::connect_refused || error == ErrorClass::dns ||
-         error == ErrorClass::tls || error == ErrorClass::connect_timeout;
+  return engine::is_connection_failure(error) || error == metrics::ErrorClass::tls;
 }
 
 // "host:port" of a URL shown to the user (no userinfo, no path).
