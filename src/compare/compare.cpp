@@ -3,7 +3,10 @@
 #include "bench/compare/compare.hpp"
 
 #include <cmath>
+#include <iterator>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -11,6 +14,7 @@
 #include "bench/compare/workload_check.hpp"
 #include "bench/metrics/confidence.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/repeats.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
@@ -21,18 +25,17 @@ namespace {
 using nlohmann::json;
 
 struct MetricSpec {
-  std::string_view key;  // results key; "error_rate" is computed (failed / sent)
-  std::string_view label;
+  std::string key;  // results key; "error_rate" is computed (failed / sent)
+  std::string label;
   std::string_view unit;
   Direction direction;
   bool only_when_present;   // goodput: a row only when a side measured it
   bool can_regress = true;  // false: shown and judged, never a regression (nor a failure)
 };
 
-// The key figures, in the report's order: the four throughputs (output first, the headline
-// of docs/metrics.md) with input's computed part and cached share, goodput, then median and
-// p99 of each latency, then errors.
-constexpr MetricSpec kMetrics[] = {
+// The throughputs (output first, the headline of docs/metrics.md) with input's computed part and
+// cached share, goodput and the efficiency figures.
+const MetricSpec kThroughputMetrics[] = {
     {"output_throughput", "Output token throughput", "output tok/s", Direction::higher_is_better,
      false},
     {"input_throughput", "Input token throughput", "input tok/s", Direction::higher_is_better,
@@ -68,16 +71,28 @@ constexpr MetricSpec kMetrics[] = {
      true},
     {"usd_per_million_total_tokens", "Cost per 1M total tokens", "USD", Direction::lower_is_better,
      true},
-    {"median_ttft_ms", "TTFT median", "ms", Direction::lower_is_better, false},
-    {"p99_ttft_ms", "TTFT p99", "ms", Direction::lower_is_better, false},
-    {"median_itl_ms", "ITL median", "ms", Direction::lower_is_better, false},
-    {"p99_itl_ms", "ITL p99", "ms", Direction::lower_is_better, false},
-    {"median_tpot_ms", "TPOT median", "ms", Direction::lower_is_better, false},
-    {"p99_tpot_ms", "TPOT p99", "ms", Direction::lower_is_better, false},
-    {"median_e2e_latency_ms", "E2E latency median", "ms", Direction::lower_is_better, false},
-    {"p99_e2e_latency_ms", "E2E latency p99", "ms", Direction::lower_is_better, false},
-    {"error_rate", "Error rate", "% of sent", Direction::lower_is_better, false},
 };
+
+// The key figures, in the report's order: the throughputs, then median and p99 of each latency
+// the catalogue gives a compare label (latency_figures.hpp), then errors.
+std::vector<MetricSpec> make_metric_specs() {
+  std::vector<MetricSpec> specs(std::begin(kThroughputMetrics), std::end(kThroughputMetrics));
+  for (const results::LatencyFigure& figure : results::latency_figures()) {
+    if (figure.compare_label.empty()) continue;
+    for (std::string_view stat : {"median", "p99"}) {
+      specs.push_back({results::distribution_key(stat, figure.key),
+                       fmt::format("{} {}", figure.compare_label, stat), "ms",
+                       Direction::lower_is_better, false});
+    }
+  }
+  specs.push_back({"error_rate", "Error rate", "% of sent", Direction::lower_is_better, false});
+  return specs;
+}
+
+const std::vector<MetricSpec>& metric_specs() {
+  static const std::vector<MetricSpec> specs = make_metric_specs();
+  return specs;
+}
 
 enum class Shape { run, sweep };
 
@@ -259,7 +274,7 @@ PointComparison compare_runs(std::string label, const json& base, const json& ne
   PointComparison point{std::move(label), {}};
   point.base_repeats = results::repeat_count(base);
   point.new_repeats = results::repeat_count(next);
-  for (const MetricSpec& spec : kMetrics) {
+  for (const MetricSpec& spec : metric_specs()) {
     if (spec.only_when_present && !metric_value(base, spec) && !metric_value(next, spec)) {
       continue;
     }
@@ -429,7 +444,7 @@ std::optional<double> Comparison::threshold_of(std::string_view metric) const {
 const std::vector<std::string>& compared_metrics() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> out;
-    for (const MetricSpec& spec : kMetrics) out.emplace_back(spec.key);
+    for (const MetricSpec& spec : metric_specs()) out.emplace_back(spec.key);
     return out;
   }();
   return keys;

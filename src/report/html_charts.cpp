@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/report/svg_chart.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "html_parts.hpp"
 #include "html_slo_lines.hpp"
 #include "results_view.hpp"
@@ -136,13 +137,12 @@ std::string cdf_figure(const json& run, std::string_view metric, std::string_vie
     if (p == 99) p99 = v;
   }
   chart.x.log_scale = p1 > 0 && p99 / p1 > kCdfLogRatio;
-  const std::string key(metric);
-  chart.note = fmt::format("p50 {} ms, p90 {} ms, p99 {} ms, max {} ms{}",
-                           view::fixed(number(run, "median_" + key + "_ms"), 2),
-                           view::fixed(number(run, "p90_" + key + "_ms"), 2),
-                           view::fixed(number(run, "p99_" + key + "_ms"), 2),
-                           view::fixed(number(run, "max_" + key + "_ms"), 2),
-                           chart.x.log_scale ? "; log scale" : "");
+  const auto stat = [&](std::string_view name) {
+    return view::fixed(number(run, results::distribution_key(name, metric)), 2);
+  };
+  chart.note =
+      fmt::format("p50 {} ms, p90 {} ms, p99 {} ms, max {} ms{}", stat("median"), stat("p90"),
+                  stat("p99"), stat("max"), chart.x.log_scale ? "; log scale" : "");
   chart.width_px = kHalfWidthPx;
   chart.height_px = kHalfHeightPx;
   return figure(chart);

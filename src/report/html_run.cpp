@@ -10,6 +10,7 @@
 
 #include "bench/results/format.hpp"
 #include "bench/results/image_split.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/run_metrics.hpp"
 
 #include "bench/report/svg_chart.hpp"
@@ -24,20 +25,6 @@ using view::number;
 
 constexpr std::size_t kMaxSampleChars = 300;
 
-struct LatencyRow {
-  std::string_view key;    // the JSON infix: "ttft" in median_ttft_ms
-  std::string_view name;   // the row's label
-  std::string_view means;  // one line: what it measures, and the peer tool's name for it
-};
-constexpr LatencyRow kLatencyRows[] = {
-    {"ttft", "TTFT", "time to first token"},
-    {"ttfb", "TTFB", "time to response headers: admission; TTFT - TTFB is queueing and prefill"},
-    {"ttfa", "TTFA", "time to first answer token (reasoning excluded; AIPerf TTFO)"},
-    {"itl", "ITL", "inter-token latency, per token"},
-    {"icl", "ICL", "inter-chunk latency (SGLang/vLLM \"ITL\")"},
-    {"tpot", "TPOT", "per request (E2E - TTFT) / (tokens - 1); GenAI-Perf \"ITL\""},
-    {"e2e_latency", "E2E", "end-to-end latency"},
-};
 constexpr std::string_view kLatencyStats[] = {"mean", "median", "p90", "p95", "p99", "max"};
 
 std::string ms(const json& run, std::string_view key) { return fixed(number(run, key), 2); }
@@ -281,23 +268,24 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
     out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", stat);
   }
   out += "</tr></thead><tbody>";
-  for (const LatencyRow& row : kLatencyRows) {
-    // TTFA only when some request reasoned (its keys are null otherwise).
-    if (row.key == results::key::ttfa && !number(run, "mean_ttfa_ms")) continue;
-    // TTFB only where measured (null when no response reported it; absent in older files).
-    if (row.key == results::key::ttfb && !number(run, "mean_ttfb_ms")) continue;
+  for (const results::LatencyFigure& row : results::latency_figures()) {
+    // A figure some runs lack (TTFA: null unless some request reasoned; TTFB: null when no
+    // response reported it, absent in older files) has a row only where measured.
+    if (row.row_only_when_measured && !number(run, results::distribution_key("mean", row.key))) {
+      continue;
+    }
     // Every statistic 0 means no values (definitions: "0 when there are no values"), e.g. TPOT
     // when every output was one token: "-" then, not a 0.00 that reads like a measurement.
     bool any = false;
     for (std::string_view stat : kLatencyStats) {
-      const auto v = number(run, fmt::format("{}_{}_ms", stat, row.key));
+      const auto v = number(run, results::distribution_key(stat, row.key));
       any = any || (v && *v != 0);
     }
-    out += fmt::format("<tr><th scope=\"row\">{}<span class=\"sub\">{}</span></th>", row.name,
-                       esc(row.means));
+    out += fmt::format("<tr><th scope=\"row\">{}<span class=\"sub\">{}</span></th>", row.label,
+                       esc(row.caption));
     for (std::string_view stat : kLatencyStats) {
       out += fmt::format("<td class=\"num\">{}</td>",
-                         any ? ms(run, fmt::format("{}_{}_ms", stat, row.key)) : "-");
+                         any ? ms(run, results::distribution_key(stat, row.key)) : "-");
     }
     out += "</tr>";
   }

@@ -18,6 +18,7 @@
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/image_split.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/load_warning.hpp"
 #include "bench/results/multi_turn_section.hpp"
 #include "bench/results/server_section.hpp"
@@ -240,7 +241,8 @@ void write_steady_state(Writer& w, const RunSummary& s) {
 
 void write_latency_row(Writer& w, std::string_view name, const Distribution& d) {
   std::string row = fmt::format("{:<{}}", name, kRowLabelWidth);
-  for (double value : {d.mean, d.median, d.std, d.p90, d.p95, d.p99, d.max}) {
+  for (double Distribution::*field : results::kDistributionStatFields) {
+    const double value = d.*field;
     // A distribution with no values (e.g. TPOT when every output was one token) shows "-",
     // not a 0.00 that reads like a measurement.
     fmt::format_to(std::back_inserter(row), "{:>{}}", d.count > 0 ? fixed2(value) : "-",
@@ -249,19 +251,24 @@ void write_latency_row(Writer& w, std::string_view name, const Distribution& d) 
   w.text(row);
 }
 
+// Whether the latency table has a row for `figure`: one the text report shows, and for a figure
+// some runs lack, only where this run has it (TTFA: some request reasoned).
+bool has_latency_row(const results::LatencyFigure& figure, const RunSummary& s) {
+  if (!figure.in_text_report) return false;
+  if (!figure.row_only_when_measured) return true;
+  return figure.known != nullptr ? figure.known(s) : (s.*figure.values).count > 0;
+}
+
 void write_latency(Writer& w, const RunSummary& s) {
   w.rule("Latency (ms)", '-');
   std::string head = fmt::format("{:<{}}", "", kRowLabelWidth);
-  for (std::string_view column : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
+  for (std::string_view column : results::kDistributionStats) {
     fmt::format_to(std::back_inserter(head), "{:>{}}", column, kColumnWidth);
   }
   w.text(head);
-  write_latency_row(w, "TTFT", s.ttft_ms);
-  if (s.reasoning.any()) write_latency_row(w, "TTFA", s.ttfa_ms);
-  write_latency_row(w, "ITL", s.itl_ms);
-  write_latency_row(w, "ICL", s.icl_ms);
-  write_latency_row(w, "TPOT", s.tpot_ms);
-  write_latency_row(w, "E2E", s.e2e_ms);
+  for (const results::LatencyFigure& figure : results::latency_figures()) {
+    if (has_latency_row(figure, s)) write_latency_row(w, figure.label, s.*figure.values);
+  }
   w.text(
       "ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
       "TPOT = GenAI-Perf/AIPerf \"ITL\".");

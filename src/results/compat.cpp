@@ -6,8 +6,10 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
+#include "run_figures.hpp"
 
 namespace bench::results {
 namespace {
@@ -21,22 +23,54 @@ void copy_key(json& run, const std::string& from, const std::string& to) {
   if (found != run.end()) run[to] = *found;
 }
 
+// The catalogue's name in `compat`'s files for a distribution of the same meaning.
+const PeerName& peer_name(const LatencyFigure& figure, Compat compat) {
+  return compat == Compat::vllm ? figure.vllm : figure.sglang;
+}
+
+// A distribution whose peer name is another of bench's keys (the peers' itl is bench's icl):
+// the view writes it under that key, and the displaced figure (bench's per-token itl) moves to
+// {stat}_{key}_per_token_ms.
+bool displaces(const PeerName& peer, const LatencyFigure& figure) {
+  return peer.agreement == Agreement::same && peer.name != figure.key &&
+         latency_figure(peer.name) != nullptr;
+}
+
+std::string per_token_name(std::string_view displaced) {
+  return std::string(displaced) + "_per_token";
+}
+
+// vLLM's own names: the catalogue's distributions it names otherwise (not a displacing one), and
+// the scalar figures' (run_figures.cpp's vllm_key).
 std::vector<KeyAlias> make_key_aliases() {
-  std::vector<KeyAlias> aliases = {{"total_token_throughput", "total_throughput"},
-                                   {"request_goodput", "goodput"}};
-  for (std::string_view stat : kDistributionStats) {
-    aliases.push_back({distribution_key(stat, "e2el"), distribution_key(stat, "e2e_latency")});
+  std::vector<KeyAlias> aliases;
+  for (const RunFigure& figure : run_figures()) {
+    if (!figure.vllm_key.empty()) aliases.push_back({std::string(figure.vllm_key), figure.key});
+  }
+  for (const LatencyFigure& figure : latency_figures()) {
+    const PeerName& peer = figure.vllm;
+    if (peer.agreement != Agreement::same || peer.name == figure.key || displaces(peer, figure)) {
+      continue;
+    }
+    for (std::string_view stat : kDistributionStats) {
+      aliases.push_back({distribution_key(stat, peer.name), distribution_key(stat, figure.key)});
+    }
   }
   return aliases;
 }
 
-// One run: itl as chunk gaps (what vLLM's and SGLang's itls lists hold), plus vLLM's names.
+// One run: each displacing distribution under the peer's key (the itl keys hold the chunk gaps
+// vLLM's and SGLang's itls lists hold), the displaced one beside it, plus vLLM's names.
 void apply(json& run, Compat compat) {
   if (!run.is_object()) return;
-  for (std::string_view stat : kDistributionStats) {
-    const std::string itl = distribution_key(stat, "itl");
-    copy_key(run, itl, distribution_key(stat, "itl_per_token"));
-    copy_key(run, distribution_key(stat, "icl"), itl);
+  for (const LatencyFigure& figure : latency_figures()) {
+    const PeerName& peer = peer_name(figure, compat);
+    if (!displaces(peer, figure)) continue;
+    for (std::string_view stat : kDistributionStats) {
+      const std::string displaced = distribution_key(stat, peer.name);
+      copy_key(run, displaced, distribution_key(stat, per_token_name(peer.name)));
+      copy_key(run, distribution_key(stat, figure.key), displaced);
+    }
   }
   if (compat == Compat::vllm) {
     for (const KeyAlias& alias : key_aliases()) copy_key(run, alias.bench, alias.peer);
@@ -77,19 +111,23 @@ std::optional<FormatError> restore(json& run, std::string_view name) {
   if (auto* error = std::get_if<FormatError>(&stated)) return *error;
   const std::optional<Compat> compat = std::get<std::optional<Compat>>(stated);
   if (!compat) return std::nullopt;
-  for (std::string_view stat : kDistributionStats) {
-    const std::string itl = distribution_key(stat, "itl");
-    const std::string per_token = distribution_key(stat, "itl_per_token");
-    const auto found = run.find(per_token);
-    if (found == run.end()) {
-      if (!run.contains(itl)) continue;
-      return FormatError{fmt::format(
-          "{}: a --json-compat {} file whose {} is per chunk, without {} (bench's per-token "
-          "ITL): it cannot be read by bench's definitions",
-          name, compat_name(*compat), itl, per_token)};
+  for (const LatencyFigure& figure : latency_figures()) {
+    const PeerName& peer = peer_name(figure, *compat);
+    if (!displaces(peer, figure)) continue;
+    for (std::string_view stat : kDistributionStats) {
+      const std::string displaced = distribution_key(stat, peer.name);
+      const std::string per_token = distribution_key(stat, per_token_name(peer.name));
+      const auto found = run.find(per_token);
+      if (found == run.end()) {
+        if (!run.contains(displaced)) continue;
+        return FormatError{fmt::format(
+            "{}: a --json-compat {} file whose {} is per chunk, without {} (bench's per-token "
+            "ITL): it cannot be read by bench's definitions",
+            name, compat_name(*compat), displaced, per_token)};
+      }
+      run[displaced] = *found;
+      run.erase(found);
     }
-    run[itl] = *found;
-    run.erase(found);
   }
   for (const KeyAlias& alias : key_aliases()) {
     const auto peer = run.find(alias.peer);

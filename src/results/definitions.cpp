@@ -7,10 +7,12 @@
 // docs/metrics-reference.md.
 #include "bench/results/writer.hpp"
 
+#include "bench/results/latency_figures.hpp"
+
 namespace bench::results {
 
 nlohmann::json metric_definitions() {
-  return {
+  nlohmann::json definitions = {
       {"sent",
        "measured requests handed to the transport (warm-up excluded); "
        "sent == completed + failed + cancelled."},
@@ -92,28 +94,6 @@ nlohmann::json metric_definitions() {
       {"max_concurrency",
        "the configured limit on requests in flight (--concurrency; SGLang/vLLM "
        "--max-concurrency)."},
-      {"ttft",
-       "time to first token, ms: request start (bench hands the request to the transport) -> "
-       "first chunk carrying generated tokens: content, reasoning or a tool-call delta "
-       "(delta.tool_calls with a function name or argument text), whichever comes first; "
-       "role-only/empty chunks do not count. SGLang matches for text (it ignores tool calls); "
-       "vLLM counts the first chunk with choices, even a role-only one."},
-      {"itl",
-       "inter-token latency, ms: gaps between successive tokens. A text chunk carrying k tokens "
-       "has its gap from the previous text chunk split evenly over its k tokens; k exact from "
-       "per-chunk usage (vLLM continuous_usage_stats), else estimated as completion_tokens / "
-       "chunks (itl_estimated). Equals icl when every chunk carries one token. Not vLLM's or "
-       "SGLang's itl_ms, which are per-chunk gaps (bench's icl); --json-compat vllm|sglang "
-       "writes itl keys with their meaning."},
-      {"icl",
-       "inter-chunk latency, ms: gaps between successive text-carrying chunks of a request, one "
-       "value per gap. This is what SGLang and vLLM call ITL (AIPerf: ICL)."},
-      {"tpot",
-       "time per output token, ms, per request: (E2E - TTFT) / (completion_tokens - 1), over "
-       "requests with >= 2 tokens. = vLLM/SGLang TPOT = GenAI-Perf/AIPerf 'ITL'; GuideLLM's TPOT "
-       "(which includes the first token) differs."},
-      {"e2e_latency",
-       "end-to-end latency, ms: request start -> end of the response stream (SGLang/vLLM E2EL)."},
       {"schedule_lag",
        "actual start - intended start (when the schedule wanted the request sent; in "
        "closed loop, when a concurrency slot became free), ms, over measured requests: time "
@@ -125,11 +105,6 @@ nlohmann::json metric_definitions() {
        "connection_retries: measured requests sent once more on a new connection because the "
        "server had closed the reused one before answering (it never read them; llama.cpp closes "
        "each connection after its response); timed from their first attempt."},
-      {"ttfb",
-       "time to response headers, ms: request start -> the response's first byte (its status "
-       "line and headers, curl's CURLINFO_STARTTRANSFER_TIME_T), over successful requests: when "
-       "the server admitted the request. TTFT - ttfb is the wait for the first token (queueing "
-       "inside the engine, then prefill), for servers that send headers on admission."},
       {"client_lag",
        "the part of schedule_lag that was bench's own delay: actual start - intended start - the "
        "wait for a free concurrency slot (open loop with a cap), ms. Above 1 ms at p99 the client "
@@ -175,12 +150,6 @@ nlohmann::json metric_definitions() {
        "of text chunks (an estimate, \"chunks_estimate\"), and prompt_tokens unknown: "
        "the input figures are then null, never 0. Never the requested length (SGLang falls back "
        "to it)."},
-      {"ttfa",
-       "time to first answer token, ms: request start -> first chunk carrying answer text "
-       "(delta.content, or a completion's text), reasoning deltas (reasoning_content, "
-       "reasoning) not counted; over completed requests with an answer. Equals ttft for a "
-       "request that did not reason. AIPerf calls it time to first output token (TTFO); "
-       "SGLang/vLLM report none. Null unless some request reasoned."},
       {"reasoning_output_throughput",
        "sum(reasoning tokens of completed requests) / duration, output tok/s (reasoning): the "
        "part of output_throughput the model spent reasoning; answer_output_throughput is the "
@@ -239,6 +208,11 @@ nlohmann::json metric_definitions() {
        "SGLang/vLLM; std is the population standard deviation; one value per request (ttft, "
        "tpot, e2e_latency) or per gap (itl, icl); 0 when there are no values."},
   };
+  // The latency distributions' lines are their catalogue rows' (latency_figures.cpp).
+  for (const LatencyFigure& figure : latency_figures()) {
+    definitions[std::string(figure.key)] = figure.definition;
+  }
+  return definitions;
 }
 
 }  // namespace bench::results

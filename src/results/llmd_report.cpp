@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/lengths.hpp"
 #include "bench/results/read_file.hpp"
 #include "bench/results/run_metrics.hpp"
@@ -123,14 +124,11 @@ json aggregate(const json& run) {
   json out = json::object();
   if (auto counts = requests(run)) out["requests"] = std::move(*counts);
   json latencies = json::object();
-  constexpr std::pair<const char*, std::string_view> kLatencies[] = {
-      {"time_to_first_token", "ttft"},
-      {"time_per_output_token", "tpot"},
-      {"inter_token_latency", "itl"},
-      {"request_latency", "e2e_latency"}};
-  for (const auto& [field, name] : kLatencies) {
-    const bool per_token = name == "tpot" || name == "itl";
-    if (auto stats = latency(run, name, per_token ? kMsPerToken : kMs)) latencies[field] = *stats;
+  for (const LatencyFigure& figure : latency_figures()) {
+    if (figure.llmd_name.empty()) continue;
+    const auto unit = figure.llmd_per_token ? kMsPerToken : kMs;
+    if (auto stats = latency(run, figure.key, unit))
+      latencies[std::string(figure.llmd_name)] = *stats;
   }
   if (!latencies.empty()) out["latency"] = std::move(latencies);
   json rates = json::object();

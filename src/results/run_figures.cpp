@@ -9,6 +9,7 @@
 
 #include "bench/results/efficiency.hpp"
 #include "bench/results/format.hpp"
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/run_metrics.hpp"
 
 namespace bench::results {
@@ -19,25 +20,16 @@ using metrics::RunSummary;
 using nlohmann::json;
 using Rows = std::vector<RunFigure>;
 
-// The fields of kDistributionStats, in its order.
-constexpr double Distribution::*kStatFields[] = {
-    &Distribution::mean, &Distribution::median, &Distribution::std, &Distribution::p90,
-    &Distribution::p95,  &Distribution::p99,    &Distribution::max};
-static_assert(std::size(kStatFields) == kDistributionStats.size());
-
-// The fields of kDistributions, in its order.
-constexpr Distribution RunSummary::*kDistributionFields[] = {
-    &RunSummary::ttft_ms, &RunSummary::itl_ms, &RunSummary::icl_ms, &RunSummary::tpot_ms,
-    &RunSummary::e2e_ms};
-static_assert(std::size(kDistributionFields) == kDistributions.size());
-
-// {mean,median,std,p90,p95,p99,max}_<name>_ms, the SGLang/vLLM key layout.
-void add_distribution(Rows& rows, std::string_view name, Distribution RunSummary::*d) {
-  for (std::size_t i = 0; i < std::size(kStatFields); ++i) {
-    rows.push_back({distribution_key(kDistributionStats[i], name),
-                    [d, field = kStatFields[i]](const FigureInput& in) {
-                      return stat(in.summary.*d, field);
-                    }});
+// A catalogue row's {mean,median,std,p90,p95,p99,max}_<key>_ms (the SGLang/vLLM key layout):
+// null, never 0, when the run does not know it.
+void add_distribution(Rows& rows, const LatencyFigure& figure) {
+  for (std::size_t i = 0; i < kDistributionStats.size(); ++i) {
+    rows.push_back({distribution_key(kDistributionStats[i], figure.key),
+                    [&figure, field = kDistributionStatFields[i]](const FigureInput& in) {
+                      return is_known(figure, in.summary) ? stat(in.summary.*figure.values, field)
+                                                          : json(nullptr);
+                    },
+                    figure.kind});
   }
 }
 
@@ -187,7 +179,7 @@ void add_lengths_and_load(Rows& rows) {
                   }});
 }
 
-// The output split into reasoning and answer, and TTFA: null, never 0, unless some request
+// The output split into reasoning and answer: null, never 0, unless some request
 // reasoned, since a server may reason without saying so.
 void add_reasoning(Rows& rows) {
   rows.push_back({std::string(key::requests_with_reasoning), [](const FigureInput& in) {
@@ -215,13 +207,6 @@ void add_reasoning(Rows& rows) {
   rows.push_back({std::string(key::mean_answer_tokens), [](const FigureInput& in) {
                     return known_or_null(in.summary.reasoning.mean_answer_tokens());
                   }});
-  for (std::size_t i = 0; i < std::size(kStatFields); ++i) {
-    rows.push_back({distribution_key(kDistributionStats[i], key::ttfa),
-                    [field = kStatFields[i]](const FigureInput& in) {
-                      const Distribution& d = in.summary.ttfa_ms;
-                      return if_known(in.summary.reasoning.any() && d.count > 0, d.*field);
-                    }});
-  }
 }
 
 // The output's tool-call part: null, never 0, unless some request called a tool.
@@ -281,13 +266,6 @@ void add_of_kind(Rows& rows, std::optional<metrics::Figure> figure, Add add) {
   for (std::size_t i = first; i < rows.size(); ++i) rows[i].figure = figure;
 }
 
-// The kind of each distribution of kDistributions, in its order: end-to-end latency is every
-// run's.
-constexpr std::optional<metrics::Figure> kDistributionKinds[] = {
-    metrics::Figure::ttft, metrics::Figure::token_gaps, metrics::Figure::token_gaps,
-    metrics::Figure::token_gaps, std::nullopt};
-static_assert(std::size(kDistributionKinds) == kDistributions.size());
-
 // Single rows of the groups above that are of a kind the rest of their group is not.
 void mark_single_rows(Rows& rows) {
   const std::pair<std::string_view, metrics::Figure> kinds[] = {
@@ -305,23 +283,30 @@ void mark_single_rows(Rows& rows) {
   }
 }
 
+// The scalar figures vLLM's result file names its own way (vllm/benchmarks/serve.py).
+void mark_vllm_keys(Rows& rows) {
+  const std::pair<std::string_view, std::string_view> names[] = {
+      {key::total_throughput, "total_token_throughput"}, {"goodput", "request_goodput"}};
+  for (RunFigure& row : rows) {
+    for (const auto& [key, vllm_key] : names) {
+      if (row.key == key) row.vllm_key = vllm_key;
+    }
+  }
+}
+
 Rows make_run_figures() {
   Rows rows;
   add_counts_and_throughput(rows);
   add_of_kind(rows, metrics::Figure::cached_input, add_input_split);
   add_concurrency(rows);
-  for (std::size_t i = 0; i < kDistributions.size(); ++i) {
-    add_of_kind(rows, kDistributionKinds[i],
-                [i](Rows& r) { add_distribution(r, kDistributions[i], kDistributionFields[i]); });
-  }
+  for (const LatencyFigure& figure : latency_figures()) add_distribution(rows, figure);
   add_connections_and_lag(rows);
   add_lengths_and_load(rows);
   add_of_kind(rows, metrics::Figure::reasoning, add_reasoning);
   add_of_kind(rows, metrics::Figure::tool_calls, add_tool_calls);
   add_efficiency(rows);
-  // Time to response headers: null when no response reported it.
-  add_distribution(rows, key::ttfb, &RunSummary::ttfb_ms);
   mark_single_rows(rows);
+  mark_vllm_keys(rows);
   return rows;
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,10 @@ struct RunFigure {
   // The kind of figure it is, which an endpoint may not produce (metrics/figures.hpp); none
   // for the figures every run has (counts, end-to-end latency, load).
   std::optional<metrics::Figure> figure = std::nullopt;
+  // vLLM's key for the same figure where its result file names it otherwise
+  // (vllm/benchmarks/serve.py); empty when it uses bench's key or has none. SGLang's names are
+  // bench's. The latency distributions' peer names are in latency_figures.hpp.
+  std::string_view vllm_key = {};
 };
 
 /// A figure that needs every request's input token count: null when one is unknown.

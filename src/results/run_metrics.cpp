@@ -4,17 +4,11 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "bench/results/format.hpp"
 #include "bench/results/shape.hpp"
 #include "run_figures.hpp"
 
 namespace bench::results {
-
-std::string distribution_key(std::string_view stat, std::string_view name) {
-  return fmt::format("{}_{}_ms", stat, name);
-}
 
 const std::vector<std::string>& run_metric_names() {
   static const std::vector<std::string> names = [] {

@@ -99,8 +99,8 @@ inline constexpr std::string_view latency_samples = "latency_samples";
 inline constexpr std::string_view sample_budget = "budget";
 inline constexpr std::string_view samples_exact = "exact";
 inline constexpr std::string_view max_relative_error = "max_relative_error";
-// Reasoning models: the output split into reasoning and answer tokens, their output tok/s, and
-// TTFA ({stat}_ttfa_ms), time to first answer token. Null, never 0, when no request reasoned;
+// Reasoning models: the output split into reasoning and answer tokens, their output tok/s (TTFA is
+// a row of latency_figures.hpp). Null, never 0, when no request reasoned;
 // requests_with_reasoning is a count (0 then). token_count_source.reasoning says how the
 // reasoning tokens were known ("usage", "tokenizer", "chunks_estimate", "mixed"; null).
 inline constexpr std::string_view requests_with_reasoning = "requests_with_reasoning";
@@ -110,7 +110,6 @@ inline constexpr std::string_view reasoning_output_throughput = "reasoning_outpu
 inline constexpr std::string_view answer_output_throughput = "answer_output_throughput";
 inline constexpr std::string_view mean_reasoning_tokens = "mean_reasoning_tokens";
 inline constexpr std::string_view mean_answer_tokens = "mean_answer_tokens";
-inline constexpr std::string_view ttfa = "ttfa";  // the distribution's name in its keys
 inline constexpr std::string_view reasoning_token_source = "reasoning";  // in token_count_source
 // Tool calls (delta.tool_calls): the output tokens spent on them, their share of the output, their
 // output tok/s, the calls made, and the mean tool-call tokens of a calling request. Null, never 0,
@@ -124,8 +123,6 @@ inline constexpr std::string_view tool_call_output_share = "tool_call_output_sha
 inline constexpr std::string_view tool_call_output_throughput = "tool_call_output_throughput";
 inline constexpr std::string_view mean_tool_call_tokens = "mean_tool_call_tokens";
 inline constexpr std::string_view tool_call_token_source = "tool_calls";  // in token_count_source
-// Time to response headers ({stat}_ttfb_ms), beside TTFT: null when no response reported it.
-inline constexpr std::string_view ttfb = "ttfb";
 // --server-metrics with polls: on each timeline bucket, the mean of the server's gauge readings
 // taken in it (null where none was); the sum over several servers, the fullest one's KV usage.
 inline constexpr std::string_view server_requests_running = "server_requests_running";

@@ -1,7 +1,7 @@
 #pragma once
-// The numeric keys of a run's results object: the distribution layout and the list of names a
-// gate may test, which is the keys of the writer's own table of figures
-// (src/results/run_figures.hpp), so the list and what is written cannot drift.
+// The numeric keys of a run's results object: the list of names a gate may test, which is the
+// keys of the writer's own table of figures (src/results/run_figures.hpp), so the list and what
+// is written cannot drift. The latency distributions' layout is latency_figures.hpp's.
 #include <array>
 #include <optional>
 #include <string>
@@ -11,20 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/figures.hpp"
+#include "bench/results/latency_figures.hpp"
 
 namespace bench::results {
-
-/// The statistics of every latency distribution, in the order they are written.
-inline constexpr std::array<std::string_view, 7> kDistributionStats = {
-    "mean", "median", "std", "p90", "p95", "p99", "max"};
-
-/// The latency distributions of a run, each written as {stat}_{name}_ms.
-inline constexpr std::array<std::string_view, 5> kDistributions = {"ttft", "itl", "icl", "tpot",
-                                                                   "e2e_latency"};
-
-/// "{stat}_{name}_ms", the SGLang/vLLM key layout: distribution_key("p99", "ttft") is
-/// "p99_ttft_ms".
-std::string distribution_key(std::string_view stat, std::string_view name);
 
 /// The numeric top-level keys of a run's results object (some, like goodput, are null or
 /// "inf" in some runs), in the order they are written.
