@@ -30,6 +30,11 @@ inline constexpr std::string_view output_len_mismatch = "output_len_mismatch";  
 inline constexpr std::string_view server_tokenize_requests = "server_tokenize_requests";
 }  // namespace key
 
+/// The length check's keys whose value is a number or null (the results schema types them).
+inline constexpr std::string_view kLengthFigureKeys[] = {
+    key::chat_template_tokens, key::prompt_special_tokens, key::expected_prompt_tokens,
+    key::server_tokenize_requests};
+
 /// Differences up to this fraction of the expected length are not mismatches.
 inline constexpr double kLengthTolerance = 0.02;
 
