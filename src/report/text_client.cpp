@@ -1,5 +1,6 @@
 // The text report's client section: what bench's own process did (CPU, event loops,
 // connections), the self-check's verdicts, and what made the results.
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -39,14 +40,12 @@ void write_verdicts(Writer& w, const ClientCheck& check) {
 void write_client(Writer& w, const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   w.rule("Client", '-');
-  w.field(
-      "CPU",
-      fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}", client.cpu_s,
-                  client.wall_s, client.threads, client.busiest_thread_utilization * 100,
-                  s.total_output_tokens > 0
-                      ? fmt::format(", {:.3f} ms per 1,000 output tokens",
-                                    client.cpu_s * 1e6 / static_cast<double>(s.total_output_tokens))
-                      : std::string()));
+  const std::optional<double> per_1k = client.cpu_ms_per_1k_output_tokens(s.total_output_tokens);
+  w.field("CPU",
+          fmt::format("{:.2f} s over {:.2f} s on {} event loop(s), busiest {:.0f}%{}", client.cpu_s,
+                      client.wall_s, client.threads, client.busiest_thread_utilization * 100,
+                      per_1k ? fmt::format(", {:.3f} ms per 1,000 output tokens", *per_1k)
+                             : std::string()));
   if (!client.threads_reason.empty()) w.field("Event loops", client.threads_reason);
   if (client.preconnect_requested > 0) {
     w.field("Pre-opened", fmt::format("{} of {} connection(s) in {:.1f} ms before the run{} "

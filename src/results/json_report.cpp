@@ -165,11 +165,6 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
   const metrics::ClientLoad& client = check.load;
   json warnings = json::array();
   for (const std::string& warning : check.warnings) warnings.push_back(warning);
-  // Per output token: unknown (null) when no token was received.
-  const std::optional<double> per_1k_tokens =
-      s.total_output_tokens > 0
-          ? std::optional<double>(client.cpu_s / static_cast<double>(s.total_output_tokens) * 1e6)
-          : std::nullopt;
   const bool reason_known = !client.threads_reason.empty();
   return {
       {"threads", client.threads},
@@ -182,7 +177,8 @@ json client_object(const RunSummary& s, const ClientCheck& check) {
       {"run_queue_wait_ms",
        client.run_queue_wait_s ? json(s_to_ms(*client.run_queue_wait_s)) : json(nullptr)},
       {"process_cpu_share", results::known_or_null(client.process_cpu_share)},
-      {"cpu_ms_per_1k_output_tokens", results::known_or_null(per_1k_tokens)},
+      {"cpu_ms_per_1k_output_tokens",
+       results::known_or_null(client.cpu_ms_per_1k_output_tokens(s.total_output_tokens))},
       {"peak_rss_mb", static_cast<double>(client.peak_rss_bytes) / (1 << 20)},
       {"preconnect",
        {{"requested", client.preconnect_requested},

@@ -49,6 +49,13 @@ struct ClientLoad {
   std::int64_t reuse_stopped_after_closes = 0;  // closes in a row that stopped it; 0: never
   std::int64_t reuse_stopped_close_ns = 0;
   bool reuse_stopped() const { return reuse_stopped_after_closes > 0; }
+
+  /// The client's CPU per 1,000 output tokens, ms: the one computation the text report and the
+  /// JSON's client.cpu_ms_per_1k_output_tokens share. Unknown (nullopt) when no token came.
+  std::optional<double> cpu_ms_per_1k_output_tokens(std::int64_t output_tokens) const {
+    if (output_tokens <= 0) return std::nullopt;
+    return cpu_s / static_cast<double>(output_tokens) * 1e6;
+  }
 };
 
 }  // namespace bench::metrics
