@@ -17,6 +17,9 @@ RequestLatency request_latency(const RequestRecord& record) {
   latency.ttft_ms = ns_to_ms(ttft_ns);
   if (record.first_answer_ns >= 0)
     latency.ttfa_ms = ns_to_ms(record.first_answer_ns - record.start_ns);
+  if (record.text_chunk_ns.size() >= 2) {
+    latency.ttst_ms = ns_to_ms(record.text_chunk_ns[1] - record.text_chunk_ns[0]);
+  }
   if (record.completion_tokens >= 2) {
     latency.tpot_ms =
         ns_to_ms(e2e_ns - ttft_ns) / static_cast<double>(record.completion_tokens - 1);

@@ -89,7 +89,7 @@ RunAccumulator::RunAccumulator(SummaryOptions options, std::shared_ptr<SampleBud
   }
 }
 
-std::array<LatencyDistribution*, 12> RunAccumulator::distributions() {
+RunAccumulator::AllDistributions RunAccumulator::distributions() {
   return {&ttft_ms_,
           &itl_ms_,
           &icl_ms_,
@@ -101,14 +101,15 @@ std::array<LatencyDistribution*, 12> RunAccumulator::distributions() {
           &e2e_from_intended_ms_,
           &connect_ms_,
           &ttfa_ms_,
-          &ttfb_ms_};
+          &ttfb_ms_,
+          &ttst_ms_};
 }
 
 // The one list above, read only (the shard state writes them in its order).
-std::array<const LatencyDistribution*, 12> RunAccumulator::distributions() const {
-  const std::array<LatencyDistribution*, 12> all =
-      const_cast<RunAccumulator*>(this)->distributions();
-  std::array<const LatencyDistribution*, 12> out{};
+std::array<const LatencyDistribution*, kAccumulatorDistributions.size()>
+RunAccumulator::distributions() const {
+  const AllDistributions all = const_cast<RunAccumulator*>(this)->distributions();
+  std::array<const LatencyDistribution*, kAccumulatorDistributions.size()> out{};
   std::copy(all.begin(), all.end(), out.begin());
   return out;
 }
@@ -201,6 +202,7 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
     ttft_from_intended_ms_.add(ns_to_ms(record.first_token_ns - record.intended_start_ns));
   }
   if (latency.ttfa_ms) ttfa_ms_.add(*latency.ttfa_ms);
+  if (latency.ttst_ms) ttst_ms_.add(*latency.ttst_ms);
   if (latency.tpot_ms) tpot_ms_.add(*latency.tpot_ms);
   // No text at all: the whole wait was for nothing, so the SLO's TTFT is the E2E.
   const double slo_ttft_ms = latency.ttft_ms.value_or(latency.e2e_ms);
@@ -227,8 +229,8 @@ void RunAccumulator::merge(RunAccumulator&& other) {
       }
     }
   }
-  const std::array<LatencyDistribution*, 12> into = distributions();
-  const std::array<LatencyDistribution*, 12> more = other.distributions();
+  const AllDistributions into = distributions();
+  const AllDistributions more = other.distributions();
   for (std::size_t i = 0; i < into.size(); ++i) into[i]->merge(*more[i]);
   first_start_ns_ = std::min(first_start_ns_, other.first_start_ns_);
   last_end_ns_ = std::max(last_end_ns_, other.last_end_ns_);
@@ -302,6 +304,7 @@ void RunAccumulator::summarize_latencies(RunSummary& summary) {
   summary.connect_ms = connect_ms_.summarize();
   summary.ttfa_ms = ttfa_ms_.summarize();
   summary.ttfb_ms = ttfb_ms_.summarize();
+  summary.ttst_ms = ttst_ms_.summarize();
   summary.latency_sample_budget = budget_->limit();
   summary.latency_samples_exact = true;
   for (const LatencyDistribution* values : distributions()) {

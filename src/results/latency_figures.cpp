@@ -62,6 +62,21 @@ const LatencyFigure kLatencyFigures[] = {
      .kind = Figure::reasoning,
      .row_only_when_measured = true,
      .aiperf = {Agreement::same, "time_to_first_output_token"}},
+    {.key = "ttst",
+     .label = "TTST",
+     .caption = "time to second token: first token-carrying chunk to the second (AIPerf TTST)",
+     .definition =
+         "time to second token, ms: the first chunk carrying generated tokens -> the second "
+         "(a gap, not from the request's start), over completed requests with two or more such "
+         "chunks; AIPerf's time_to_second_token (second response - first response). On a "
+         "prefill/decode-disaggregated server it holds the handoff: the KV transfer and the "
+         "first decode step. Per chunk: a first chunk carrying several tokens makes it the gap "
+         "to the next chunk, not to the second token.",
+     .values = &RunSummary::ttst_ms,
+     .kind = Figure::token_gaps,
+     .row_only_when_measured = true,
+     .in_text_report = false,
+     .aiperf = {Agreement::same, "time_to_second_token"}},
     {.key = "itl",
      .label = "ITL",
      .caption = "inter-token latency, per token",

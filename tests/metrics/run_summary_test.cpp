@@ -231,6 +231,18 @@ TEST(SummarizeRun, TimeToHeadersCountsTheRequestsThatSaidIt) {
   EXPECT_DOUBLE_EQ(s.ttfb_ms.max, 70);
 }
 
+TEST(SummarizeRun, TimeToSecondTokenIsTheGapBetweenTheFirstTwoChunks) {
+  // AIPerf's TTST: second token-carrying chunk - first, not from the request's start; a
+  // request with one chunk has none (not 0).
+  const std::vector<RequestRecord> records = {completed(0, {50, 80, 90}, 95, 10, 3),
+                                              completed(100, {130, 200}, 210, 10, 2),
+                                              completed(300, {340}, 345, 10, 1)};
+  const RunSummary s = summarize_run(records);
+  ASSERT_EQ(s.ttst_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.ttst_ms.min, 30);  // 80 - 50
+  EXPECT_DOUBLE_EQ(s.ttst_ms.max, 70);  // 200 - 130
+}
+
 TEST(SummarizeRun, RequestWithoutTextHasE2eButNoTtft) {
   std::vector<RequestRecord> records = {completed(0, {}, 40, 10, 0)};
   const RunSummary s = summarize_run(records);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/metrics/accumulator_distributions.hpp"
 #include "bench/metrics/histogram.hpp"
 #include "bench/metrics/run_summary.hpp"
 #include "bench/metrics/run_sums.hpp"
@@ -42,21 +43,6 @@ struct TimelineState {
   std::int64_t step_ns = 0;
   std::vector<Step> steps;
 };
-
-/// RunAccumulator's distributions, in the order of AccumulatorState::distributions.
-inline constexpr std::array<std::string_view, 12> kAccumulatorDistributions = {
-    "ttft_ms",
-    "itl_ms",
-    "icl_ms",
-    "tpot_ms",
-    "e2e_ms",
-    "schedule_lag_ms",
-    "client_lag_ms",
-    "ttft_from_intended_ms",
-    "e2e_from_intended_ms",
-    "connect_ms",
-    "ttfa_ms",
-    "ttfb_ms"};
 
 struct AccumulatorState {
   SummaryOptions options;

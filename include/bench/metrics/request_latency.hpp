@@ -20,6 +20,7 @@ struct RequestLatency {
   std::optional<double> tpot_ms;  // (E2E - TTFT) / (completion_tokens - 1); needs 2+ tokens
   std::optional<double> ttfa_ms;  // start -> first answer token (not reasoning)
   std::optional<double> ttfb_ms;  // start -> the response's headers
+  std::optional<double> ttst_ms;  // first token-carrying chunk -> second (AIPerf's TTST)
 };
 
 /// TTFT, TPOT and E2E of a completed request (docs/metrics.md, Latency).

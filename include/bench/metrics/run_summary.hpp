@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/metrics/accumulator_distributions.hpp"
 #include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/multi_turn.hpp"
@@ -104,6 +105,9 @@ struct RunSummary {
   Distribution ttft_from_intended_ms;  // TTFT measured from the intended send time
   Distribution e2e_from_intended_ms;   // E2E measured from the intended send time
   Distribution ttfb_ms;  // request start -> response headers (time to first byte), successful
+  // First token-carrying chunk -> second (AIPerf's time to second token), over completed requests
+  // with two or more such chunks.
+  Distribution ttst_ms;
   // The raw values the distributions above could keep together (sample_budget.hpp), and
   // whether all of them fit: if not, the percentiles of those that did not are from a
   // histogram, within Histogram::kMaxRelativeError of the exact ones.
@@ -252,8 +256,10 @@ class RunAccumulator {
                                                   SteadyLatencyGap& gap) const;
   // Every distribution below, in one order (kAccumulatorDistributions'): the constructor,
   // merge(), state() and from_state() go through it, so a new one is its member and its entry.
-  std::array<LatencyDistribution*, 12> distributions();
-  std::array<const LatencyDistribution*, 12> distributions() const;  // the same, read only
+  using AllDistributions = std::array<LatencyDistribution*, kAccumulatorDistributions.size()>;
+  AllDistributions distributions();
+  // The same, read only.
+  std::array<const LatencyDistribution*, kAccumulatorDistributions.size()> distributions() const;
 
   SummaryOptions options_;
   std::shared_ptr<SampleBudget> budget_;
@@ -266,6 +272,7 @@ class RunAccumulator {
   LatencyDistribution connect_ms_;
   LatencyDistribution ttfa_ms_;
   LatencyDistribution ttfb_ms_;
+  LatencyDistribution ttst_ms_;
   std::int64_t first_start_ns_;
   std::int64_t last_end_ns_;
   RunSums sums_;  // beside counts_: what the means and Little's law divide (run_sums.hpp)
