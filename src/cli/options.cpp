@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
+#include "bench/cli/unknown_flag.hpp"
 #include "bench/cli/values.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/results/format.hpp"
@@ -289,9 +291,13 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     // The help of the command whose flags were being read: a subcommand has its own.
     const CLI::App* chosen = subcommands.chosen();
     const std::string command = chosen != nullptr ? "bench " + chosen->get_name() : "bench";
+    // An unknown flag is named, with the flag it most likely was: it is the cause, whatever
+    // CLI11 tripped on after it (an unexpected value, a positional taking the flag's value).
+    const std::optional<std::string> unknown =
+        unknown_flag_message(chosen != nullptr ? *chosen : app, argc, argv);
     result.exit_code = kExitUsage;
-    result.message =
-        fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n", error.what(), command);
+    result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
+                                 unknown.value_or(error.what()), command);
   } catch (const UsageError& error) {
     result.exit_code = kExitUsage;
     result.message = fmt::format("bench: error: {}\n", error.what());
