@@ -203,7 +203,9 @@ Row judge_size(const MetricSpec& spec, const json& base, const json& next,
   } else if (after == 0) {
     row.change_pct = 0.0;
   }
-  if (after == before) return row;
+  if (after == before || (row.change_pct && std::abs(*row.change_pct) < kNegligibleChangePct)) {
+    return row;
+  }
   const bool went_up = after > before;
   const bool improved = went_up == (spec.direction == Direction::higher_is_better);
   if (improved) {

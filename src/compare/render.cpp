@@ -1,6 +1,7 @@
 // A Comparison for people (an aligned table per point) and for scripts (JSON).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 
 #include <fmt/format.h>
@@ -24,7 +25,8 @@ std::string value_cell(const std::optional<double>& value) {
 std::string change_cell(const Row& row) {
   if (row.verdict == Verdict::not_comparable) return "";
   if (!row.change_pct) return "n/a (base 0)";
-  if (*row.change_pct == 0) return "0.00%";
+  // Below what two decimals show (the judge calls it the same): no sign, never "-0.00%".
+  if (std::abs(*row.change_pct) < kNegligibleChangePct) return "0.00%";
   return fmt::format("{:+.2f}%", *row.change_pct);
 }
 

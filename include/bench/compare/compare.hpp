@@ -22,6 +22,10 @@
 
 namespace bench::compare {
 
+/// A change smaller than this, in %, is below what the report's two decimals show: it is shown
+/// as 0.00% and judged the same, never "-0.00% better".
+inline constexpr double kNegligibleChangePct = 0.005;
+
 /// Proposed exit code of `bench compare` when a regression exceeds --fail-on-regression: the
 /// same code as a failed gate (a threshold the user set was not met).
 inline constexpr int kExitRegression = 4;
