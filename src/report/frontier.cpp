@@ -10,6 +10,7 @@
 
 #include "bench/results/format.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace {

@@ -15,6 +15,7 @@
 #include "html_parts.hpp"
 #include "html_slo_lines.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace {
@@ -31,10 +32,7 @@ constexpr int kHeightPx = 400;
 
 // "c=64", "r=2.5", "s=50%": which point a dot is.
 std::string point_label(const FrontierPoint& p, const view::SweepAxis& axis) {
-  const std::string_view letter = axis.kind == view::SweepAxis::Kind::request_rate   ? "r"
-                                  : axis.kind == view::SweepAxis::Kind::prefix_share ? "s"
-                                                                                     : "c";
-  return fmt::format("{}={}", letter, axis.label(p.load));
+  return fmt::format("{}={}", axis.letter, axis.label(p.load));
 }
 
 // The points in order of x, so a curve runs left to right; those without an x are left out.
