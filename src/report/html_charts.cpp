@@ -283,16 +283,15 @@ std::string sweep_throughput_figure(const json& sweep) {
   if (!axis.is_load) {
     chart.x.min = 0;
     chart.x.max = 100;
-    chart.description += " The load is the same at every point; only the prompts differ.";
   }
+  chart.description += axis.chart_note;
   chart.y.label = "tokens per second";
   chart.y.include_zero = true;
   chart.series = {output, total};
   add_throughput_slos(chart, sweep, lo, hi);
   if (!unplotted.empty()) {
-    chart.note = std::string(axis.is_load ? "Not on the x axis (no rate limit): "
-                                          : "Not on the x axis (share not recorded): ") +
-                 unplotted.front() + (unplotted.size() > 1 ? "; ..." : "");
+    chart.note =
+        std::string(axis.unplotted) + unplotted.front() + (unplotted.size() > 1 ? "; ..." : "");
   } else if (chart.x.log_scale) {
     chart.note = "x axis: log scale";
   }

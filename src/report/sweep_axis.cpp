@@ -13,6 +13,17 @@
 namespace bench::report::view {
 namespace {
 
+// A load's words for the efficiency frontier, the same for every load.
+constexpr std::string_view kLoadFrontierTitle =
+    "Efficiency frontier: output tok/s per GPU vs output tok/s per user\n";
+constexpr std::string_view kLoadFrontierHeading = "Efficiency frontier";
+constexpr std::string_view kLoadFrontierChartTitle =
+    "Efficiency frontier: token throughput per GPU vs output tok/s per user";
+constexpr std::string_view kLoadFrontierChartNote =
+    "Pareto front: no other point has as much output per GPU and per user, and more of one. c/r "
+    "= the point's concurrency / rate.";
+constexpr std::string_view kNoRateLimit = "Not on the x axis (no rate limit): ";
+
 // The first row is the default: files from before sweep.variable swept concurrency.
 constexpr std::array<SweepAxis, 3> kSweepAxes = {{
     {.variable = "concurrency",
@@ -28,7 +39,12 @@ constexpr std::array<SweepAxis, 3> kSweepAxes = {{
      .heading_unit = "max in flight",
      .chart_axis = "concurrency (max requests in flight)",
      .dot_prefix = "c=",
-     .letter = "c"},
+     .letter = "c",
+     .unplotted = kNoRateLimit,
+     .frontier_title = kLoadFrontierTitle,
+     .frontier_heading = kLoadFrontierHeading,
+     .frontier_chart_title = kLoadFrontierChartTitle,
+     .frontier_chart_note = kLoadFrontierChartNote},
     {.variable = results::key::request_rate,
      .point_key = results::key::request_rate,
      .noun = "rate",
@@ -43,7 +59,12 @@ constexpr std::array<SweepAxis, 3> kSweepAxes = {{
      .chart_axis = "request rate offered (req/s)",
      .dot_suffix = "/s",
      .dot_unlimited = "no rate limit",
-     .letter = "r"},
+     .letter = "r",
+     .unplotted = kNoRateLimit,
+     .frontier_title = kLoadFrontierTitle,
+     .frontier_heading = kLoadFrontierHeading,
+     .frontier_chart_title = kLoadFrontierChartTitle,
+     .frontier_chart_note = kLoadFrontierChartNote},
     {.variable = results::key::prefix_share,
      .point_key = results::key::prefix_share,
      .is_load = false,
@@ -69,7 +90,25 @@ constexpr std::array<SweepAxis, 3> kSweepAxes = {{
          "point.",
      .chart_axis = "prefix share asked (% of each prompt shared by every request)",
      .dot_suffix = " shared",
-     .letter = "s"},
+     .letter = "s",
+     .unplotted = "Not on the x axis (share not recorded): ",
+     .chart_note = " The load is the same at every point; only the prompts differ.",
+     .frontier_title =
+         "Efficiency by prefix share (not a load frontier): output tok/s per GPU vs per user\n",
+     // Across shares the load is fixed and the prompts differ: the front says which shares gave
+     // more of both, which is no operating point to choose, as a load would be.
+     .frontier_note =
+         "\nNot a load frontier: every point ran the same load; they differ in the share of each"
+         "\nprompt a prefix cache could serve. A Pareto point is a share that gave more of both,"
+         "\nnot a load to run at: the share is the workload's, not the server's setting.",
+     .frontier_heading = "Efficiency by prefix share (not a load frontier)",
+     .frontier_chart_title = "Efficiency by prefix share (not a load frontier): token throughput "
+                             "per GPU vs output tok/s per user",
+     // The same load at every point: the front ranks the shares, it offers no load to pick.
+     .frontier_chart_note =
+         "Every point ran the same load; they differ in the share of each prompt a prefix cache "
+         "could serve, so this is no load frontier: a Pareto point is a share that gave more of "
+         "both, not a load to run at. s = the point's prefix share asked."},
 }};
 
 }  // namespace

@@ -52,7 +52,17 @@ struct SweepAxis {
   std::string_view dot_prefix{};
   std::string_view dot_suffix{};
   std::string_view dot_unlimited{};
-  std::string_view letter{};  // the frontier chart's dots: "c=64", "r=2.5", "s=50%"
+  std::string_view letter{};      // the frontier chart's dots: "c=64", "r=2.5", "s=50%"
+  std::string_view unplotted{};   // the throughput chart's note on a point without a value
+  std::string_view chart_note{};  // what the throughput chart's description adds of this axis
+
+  // The efficiency frontier: a load's points are operating points to choose from; other axes'
+  // are not, and their titles and notes say so.
+  std::string_view frontier_title{};    // the text table's first line
+  std::string_view frontier_note{};     // after the text table's note
+  std::string_view frontier_heading{};  // the HTML section's heading
+  std::string_view frontier_chart_title{};
+  std::string_view frontier_chart_note{};
 
   /// A value as people read it: "64", "2.5", "inf"; a share as "50%" (up to one decimal,
   /// "33.3%"); "-" when unknown.
