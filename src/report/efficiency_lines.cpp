@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/report/figure_words.hpp"
 #include "bench/results/efficiency.hpp"
 #include "bench/results/format.hpp"
 
@@ -79,7 +80,7 @@ void add_cost(std::vector<ReportLine>& lines, const results::Efficiency& e,
 void add_energy(std::vector<ReportLine>& lines, const results::Efficiency& e,
                 const results::RunContext& c) {
   if (!c.server_metrics) return;
-  const std::string why = results::energy_unknown_reason(c);
+  const std::string why = energy_unknown_reason(c);
   if (!e.gpu_energy_joules) {
     lines.push_back({"Energy (GPUs)", fmt::format("n/a ({})", why)});
     return;

@@ -10,6 +10,7 @@
 
 #include "bench/results/format.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace {
@@ -77,9 +78,7 @@ std::string render_frontier_table(const json& sweep) {
   const view::SweepAxis axis = view::sweep_axis(sweep);
   std::string out;
   auto line = std::back_inserter(out);
-  out += axis.is_load ? "Efficiency frontier: output tok/s per GPU vs output tok/s per user\n"
-                      : "Efficiency by prefix share (not a load frontier): output tok/s per GPU vs "
-                        "per user\n";
+  out += axis.frontier_title;
   constexpr std::string_view kRow = "{:>1} {:>{}} {:>8} {:>8} {:>9} {:>9} {:>9} {:>8} {:>8}\n";
   const int first_w = std::max<int>(11, static_cast<int>(axis.column.size()));
   fmt::format_to(line, kRow, "", axis.column, first_w, "per user", "per user", "output", "input",
@@ -99,14 +98,7 @@ std::string render_frontier_table(const json& sweep) {
       "per user p50 / p10: output tok/s per user (1/TPOT).\n"
       "output / input / total per GPU: token throughput of each kind over --gpus\n"
       "(output = generated tokens; total = input + output).";
-  if (!axis.is_load) {
-    // Across shares the load is fixed and the prompts differ: the front says which shares gave
-    // more of both, which is no operating point to choose, as a load would be.
-    out +=
-        "\nNot a load frontier: every point ran the same load; they differ in the share of each"
-        "\nprompt a prefix cache could serve. A Pareto point is a share that gave more of both,"
-        "\nnot a load to run at: the share is the workload's, not the server's setting.";
-  }
+  out += axis.frontier_note;
   out += any_gpu ? "\n"
                  : "\nPer GPU n/a: give --gpus N (the Pareto points are the same by output "
                    "tok/s,\nwhich is per GPU times the GPUs).\n";

@@ -17,6 +17,7 @@
 #include "html_parts.hpp"
 #include "html_slo_lines.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report::html {
 namespace {
@@ -92,24 +93,10 @@ std::string time_axis_label() { return "time since the first measured request (s
 
 // A dot's label on the latency charts: "c=64", "2.5/s", "no rate limit", "50% shared".
 std::string point_label(const view::SweepAxis& axis, std::optional<double> value) {
-  switch (axis.kind) {
-    case view::SweepAxis::Kind::request_rate:
-      if (value && std::isinf(*value)) return "no rate limit";
-      return axis.label(value) + "/s";
-    case view::SweepAxis::Kind::prefix_share: return axis.label(value) + " shared";
-    case view::SweepAxis::Kind::concurrency: break;
+  if (value && std::isinf(*value) && !axis.dot_unlimited.empty()) {
+    return std::string(axis.dot_unlimited);
   }
-  return "c=" + axis.label(value);
-}
-
-std::string variable_axis_label(const view::SweepAxis& axis) {
-  switch (axis.kind) {
-    case view::SweepAxis::Kind::request_rate: return "request rate offered (req/s)";
-    case view::SweepAxis::Kind::prefix_share:
-      return "prefix share asked (% of each prompt shared by every request)";
-    case view::SweepAxis::Kind::concurrency: break;
-  }
-  return "concurrency (max requests in flight)";
+  return fmt::format("{}{}{}", axis.dot_prefix, axis.label(value), axis.dot_suffix);
 }
 
 }  // namespace
@@ -290,22 +277,21 @@ std::string sweep_throughput_figure(const json& sweep) {
   chart.description =
       "For each sweep point, output tokens per second (the decode rate) and "
       "total tokens per second (input + output).";
-  chart.x.label = variable_axis_label(axis);
+  chart.x.label = axis.chart_axis;
   // Loads span decades; shares are percentages of a prompt, read on a linear 0-100% axis.
   chart.x.log_scale = axis.is_load && lo > 0 && hi / lo >= kLogSpanRatio;
   if (!axis.is_load) {
     chart.x.min = 0;
     chart.x.max = 100;
-    chart.description += " The load is the same at every point; only the prompts differ.";
   }
+  chart.description += axis.chart_note;
   chart.y.label = "tokens per second";
   chart.y.include_zero = true;
   chart.series = {output, total};
   add_throughput_slos(chart, sweep, lo, hi);
   if (!unplotted.empty()) {
-    chart.note = std::string(axis.is_load ? "Not on the x axis (no rate limit): "
-                                          : "Not on the x axis (share not recorded): ") +
-                 unplotted.front() + (unplotted.size() > 1 ? "; ..." : "");
+    chart.note =
+        std::string(axis.unplotted) + unplotted.front() + (unplotted.size() > 1 ? "; ..." : "");
   } else if (chart.x.log_scale) {
     chart.note = "x axis: log scale";
   }

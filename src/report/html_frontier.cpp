@@ -15,6 +15,7 @@
 #include "html_parts.hpp"
 #include "html_slo_lines.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace {
@@ -31,10 +32,7 @@ constexpr int kHeightPx = 400;
 
 // "c=64", "r=2.5", "s=50%": which point a dot is.
 std::string point_label(const FrontierPoint& p, const view::SweepAxis& axis) {
-  const std::string_view letter = axis.kind == view::SweepAxis::Kind::request_rate   ? "r"
-                                  : axis.kind == view::SweepAxis::Kind::prefix_share ? "s"
-                                                                                     : "c";
-  return fmt::format("{}={}", letter, axis.label(p.load));
+  return fmt::format("{}={}", axis.letter, axis.label(p.load));
 }
 
 // The points in order of x, so a curve runs left to right; those without an x are left out.
@@ -136,10 +134,7 @@ std::optional<svg::Chart> frontier_chart(const json& sweep) {
   if (front.x.empty()) return std::nullopt;
   svg::Chart chart;
   chart.id = "frontier";
-  chart.title = axis.is_load
-                    ? "Efficiency frontier: token throughput per GPU vs output tok/s per user"
-                    : "Efficiency by prefix share (not a load frontier): token throughput "
-                      "per GPU vs output tok/s per user";
+  chart.title = axis.frontier_chart_title;
   chart.description =
       "For each sweep point, output tokens per second per GPU against the median output tokens "
       "per second each request saw (1/TPOT); the Pareto points joined. Input and total tokens "
@@ -152,14 +147,7 @@ std::optional<svg::Chart> frontier_chart(const json& sweep) {
   chart.series.push_back(std::move(input));
   chart.series.push_back(std::move(total));
   add_limits(chart, sweep, x, y);
-  chart.note =
-      axis.is_load
-          ? "Pareto front: no other point has as much output per GPU and per user, and more "
-            "of one. c/r = the point's concurrency / rate."
-          // The same load at every point: the front ranks the shares, it offers no load to pick.
-          : "Every point ran the same load; they differ in the share of each prompt a prefix "
-            "cache could serve, so this is no load frontier: a Pareto point is a share that gave "
-            "more of both, not a load to run at. s = the point's prefix share asked.";
+  chart.note = axis.frontier_chart_note;
   chart.width_px = kWidthPx;
   chart.height_px = kHeightPx;
   return chart;
@@ -175,10 +163,8 @@ std::string frontier_section(const json& sweep) {
                   "<p class=\"note\">The frontier plots the output tok/s per GPU, unknown for "
                   "these points: run with --gpus N (the server's GPUs) to draw it. bench does "
                   "not guess them.</p>");
-  const bool load = view::sweep_axis(sweep).is_load;
   return std::string("<section class=\"card\" id=\"frontier\"><h2>") +
-         (load ? "Efficiency frontier" : "Efficiency by prefix share (not a load frontier)") +
-         "</h2>" + body + "</section>";
+         std::string(view::sweep_axis(sweep).frontier_heading) + "</h2>" + body + "</section>";
 }
 
 }  // namespace html

@@ -17,6 +17,7 @@
 #include "bench/util/text.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace html {
@@ -206,25 +207,9 @@ std::string run_header(const json& run) {
   return out;
 }
 
-// The sweep's kind in the kicker, and the meta item listing its values with their unit.
-struct AxisWords {
-  std::string_view kind, values_title, values_unit;
-};
-
-AxisWords axis_words(const view::SweepAxis& axis) {
-  switch (axis.kind) {
-    case view::SweepAxis::Kind::request_rate: return {"request-rate", "Request rates", " req/s"};
-    case view::SweepAxis::Kind::prefix_share:
-      return {"prefix-share", "Prefix shares", " of each prompt shared by every request"};
-    case view::SweepAxis::Kind::concurrency: break;
-  }
-  return {"concurrency", "Concurrency", " max in flight"};
-}
-
 std::string sweep_header(const json& sweep, const json& first) {
   const std::string model = view::text(first, "model");
   const view::SweepAxis axis = view::sweep_axis(sweep);
-  const AxisWords words = axis_words(axis);
   std::string values;
   const json* points = view::array_at(sweep, "points");
   const std::size_t n = points != nullptr ? points->size() : 0;
@@ -233,11 +218,11 @@ std::string sweep_header(const json& sweep, const json& first) {
   }
   std::string out = fmt::format(
       "<header class=\"page\"><p class=\"kicker\">bench results: {} sweep, {} points</p>",
-      words.kind, n);
+      axis.page_kind, n);
   out += "<h1>" + esc(model.empty() ? "(model not recorded)" : model) + "</h1><dl class=\"meta\">";
   out += meta_item("Target", target_label(first));
   out += meta_item("Endpoint", endpoint_label(first));
-  out += meta_item(words.values_title, values + std::string(words.values_unit));
+  out += meta_item(axis.values_title, values + std::string(axis.values_unit));
   // The points differ in their prompts, not in load: the one load they all ran is named.
   if (!axis.is_load) out += meta_item("Load (every point)", load_label(first));
   if (const std::string workload = workload_label(first); !workload.empty()) {

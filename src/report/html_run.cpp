@@ -13,6 +13,7 @@
 #include "bench/results/latency_figures.hpp"
 #include "bench/results/run_metrics.hpp"
 
+#include "bench/report/figure_words.hpp"
 #include "bench/report/svg_chart.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
@@ -397,7 +398,7 @@ std::string token_counts_section(const json& run, std::string_view id_prefix) {
   out += output_split_items(run);
   out += meta_entry("Prompt cache", prompt_cache_text(run));
   if (const auto images = results::image_input_split_of(run)) {
-    out += meta_entry("Input: text + images", results::image_input_split_line(*images));
+    out += meta_entry("Input: text + images", image_input_split_line(*images));
   }
   out += mean_length_items(run);
   if (number(run, "total_text_chunks")) {

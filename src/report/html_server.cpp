@@ -1,7 +1,7 @@
 // The run's "Server" table, from the results' server_metrics (--server-metrics): the server's
 // own counts over the window beside bench's, its polled gauges, the bucket ranges of its TTFT,
 // E2E, ITL and TPOT beside bench's percentiles (and of its queue time alone), and the
-// cross-checks' findings. Reads the JSON written by server_section.cpp, so a results file
+// cross-checks' findings. Reads the JSON written by results/server_section.cpp, so a results file
 // renders the same as the run that wrote it.
 #include <algorithm>
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "bench/report/svg_chart.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
+#include "server_latency_words.hpp"
 
 namespace bench::report::html {
 namespace {
@@ -55,20 +56,16 @@ std::string range_cell(const json& range) {
   return fmt::format("{:g}-{:g} s", *lower, *upper);
 }
 
-// One row per percentile of each latency the server exposes (server_latency.cpp); a latency
+// One row per percentile of each latency the server exposes (results/server_latency.hpp); a latency
 // bench has no counterpart of (queue time: no bench_s key) leaves bench's cell empty, and the
 // server's exact mean queue time follows its percentiles.
 std::string latency_rows(const json& server, std::string& findings) {
   const json* ranges = view::object_at(server, "latency_ranges");
   if (ranges == nullptr) return "";
-  constexpr std::pair<const char*, const char*> kMetrics[] = {{"ttft", "TTFT"},
-                                                              {"e2e", "E2E"},
-                                                              {"itl", "ITL"},
-                                                              {"tpot", "TPOT"},
-                                                              {"queue_time", "queue time"}};
   std::string out;
-  for (const auto& [metric, label] : kMetrics) {
-    const json* percentiles = view::object_at(*ranges, metric);
+  for (const LatencyWords& words : kLatencyWords) {
+    const std::string_view label = words.label;
+    const json* percentiles = view::object_at(*ranges, words.key);
     if (percentiles == nullptr) continue;
     for (const char* p : {"p50", "p99"}) {
       const json* range = view::object_at(*percentiles, p);
@@ -92,7 +89,7 @@ std::string latency_rows(const json& server, std::string& findings) {
   return out;
 }
 
-// Beyond 1% apart, the server's and bench's token counts are a finding (server_section.cpp).
+// Beyond 1% apart, the server's and bench's token counts are a finding (text_server.cpp).
 std::string mismatch_alert(const json& server, std::string_view difference_key,
                            std::string_view bench_key, std::string_view kind) {
   const auto difference = number(server, difference_key);
@@ -104,7 +101,7 @@ std::string mismatch_alert(const json& server, std::string_view difference_key,
       kind, *difference / *bench * 100);
 }
 
-// Speculative decoding's acceptance, where the server exposes it (server_section.cpp).
+// Speculative decoding's acceptance, where the server exposes it (results/server_section.cpp).
 std::string spec_decode_row(const json& server) {
   const json* spec = view::object_at(server, "spec_decode");
   if (spec == nullptr) return "";

@@ -7,6 +7,7 @@
 
 #include "html_parts.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report::html {
 namespace {
@@ -36,23 +37,17 @@ std::string failed_cell(const json& point) {
 }
 
 // The first column's heading: what the points differ in, and its unit.
-std::string_view axis_heading(const view::SweepAxis& axis) {
-  switch (axis.kind) {
-    case view::SweepAxis::Kind::request_rate: return "rate<span class=\"sub\">req/s offered</span>";
-    case view::SweepAxis::Kind::prefix_share:
-      return "prefix share<span class=\"sub\">asked, % of each prompt</span>";
-    case view::SweepAxis::Kind::concurrency: break;
-  }
-  return "concurrency<span class=\"sub\">max in flight</span>";
+std::string axis_heading(const view::SweepAxis& axis) {
+  return fmt::format("{}<span class=\"sub\">{}</span>", axis.noun, axis.heading_unit);
 }
 
 constexpr std::string_view kCachedHeading =
     "<th scope=\"col\" class=\"num\">cached<span class=\"sub\">% of input</span></th>";
 
 std::string sweep_table(const json& sweep, const json& points, const view::SweepAxis& axis) {
-  // A prefix-share sweep shows what the cache served beside the share asked; others keep it
-  // last, after the figures of load.
-  const bool cached_first = axis.kind == view::SweepAxis::Kind::prefix_share;
+  // An axis read by the cache (a prefix share) shows what the cache served beside the value
+  // asked; others keep it last, after the figures of load.
+  const bool cached_first = axis.cached_beside;
   std::string out = fmt::format(
       "<section class=\"card\" id=\"sweep-table\"><h2>Sweep results</h2><div class=\"scroll\">"
       "<table class=\"sweep\"><thead><tr><th scope=\"col\">{}</th>{}"
@@ -92,12 +87,7 @@ std::string sweep_table(const json& sweep, const json& points, const view::Sweep
       "<p class=\"note\">Whole-run figures of each point; total = input + output. "
       "Throughput counts successful requests only. cached: share of input tokens served from "
       "the server's prefix cache (n/a: not disclosed).";
-  if (cached_first) {
-    out +=
-        " prefix share: the share of each prompt asked to be a system prompt every request of "
-        "the point shares, what a warm prefix cache could serve; the load is the same at every "
-        "point.";
-  }
+  out += axis.html_table_note;
   if (any_estimate) {
     out +=
         " <span class=\"estimate\">ESTIMATE</span>: output tokens counted as streamed "
@@ -115,8 +105,7 @@ std::string point_summary(const json& sweep, const json& point, std::size_t inde
       " <span class=\"fig\">{} input tok/s</span> <span class=\"fig\">{} total tok/s</span> "
       "<span class=\"fig{}\">{} failed</span></summary>",
       axis.noun,
-      esc(axis.label(view::sweep_value(sweep, point, index))) +
-          (axis.kind == view::SweepAxis::Kind::request_rate ? " req/s" : ""),
+      esc(axis.label(view::sweep_value(sweep, point, index))) + std::string(axis.value_unit),
       fixed(number(point, "output_throughput"), 1), fixed(number(point, "input_throughput"), 1),
       fixed(number(point, "total_throughput"), 1), failed > 0 ? " bad" : "", view::grouped(failed));
 }

@@ -79,53 +79,6 @@ bool is_sweep(const json& results) {
           results.value(results::key::kind, json()) == results::kind_name(results::Kind::search));
 }
 
-SweepAxis sweep_axis(const json& sweep) {
-  const json* spec = object_at(sweep, results::key::sweep);
-  const std::string variable = spec != nullptr ? text(*spec, results::key::variable) : "";
-  using Kind = SweepAxis::Kind;
-  if (variable == results::key::request_rate) {
-    return {.kind = Kind::request_rate,
-            .variable = results::key::request_rate,
-            .noun = "rate",
-            .title = "request rate",
-            .column = "rate (r/s)",
-            .point_key = results::key::request_rate};
-  }
-  if (variable == results::key::prefix_share) {
-    return {.kind = Kind::prefix_share,
-            .variable = results::key::prefix_share,
-            .noun = "prefix share",
-            .title = "prefix share",
-            .column = "prefix share",
-            .point_key = results::key::prefix_share,
-            .is_load = false,
-            .shown_scale = 100};
-  }
-  return {.kind = Kind::concurrency,
-          .variable = "concurrency",
-          .noun = "concurrency",
-          .title = "concurrency",
-          .column = "concurrency",
-          .point_key = results::key::max_concurrency};
-}
-
-std::string SweepAxis::label(std::optional<double> value) const {
-  if (kind != Kind::prefix_share || !value || !std::isfinite(*value)) return value_label(value);
-  // One decimal at most: 0.95 is "95%", 1/3 "33.3%", never "33.333333%".
-  std::string digits = fmt::format("{:.1f}", *value * shown_scale);
-  if (digits.ends_with(".0")) digits.resize(digits.size() - 2);
-  return digits + "%";
-}
-
-std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index) {
-  const json* spec = object_at(sweep, results::key::sweep);
-  const json* values = spec != nullptr ? array_at(*spec, results::key::values) : nullptr;
-  if (values != nullptr && index < values->size()) {
-    if (auto v = results::number_from_json((*values)[index])) return v;
-  }
-  return number(point, sweep_axis(sweep).point_key);
-}
-
 std::string fixed(std::optional<double> value, int decimals) {
   if (!value || !std::isfinite(*value)) return "-";
   std::string digits = fmt::format("{:.{}f}", *value, decimals);

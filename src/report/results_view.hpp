@@ -41,37 +41,6 @@ std::vector<std::pair<double, double>> cdf_points(const json& run, std::string_v
 /// are in load order.
 bool is_sweep(const json& results);
 
-/// What a sweep's points differ in, read once from its sweep.variable: the one reading of it
-/// every table, chart and heading uses. Wording peculiar to one renderer (an HTML caption, a
-/// chart's axis label) stays with that renderer, chosen by `kind`.
-struct SweepAxis {
-  enum class Kind { concurrency, request_rate, prefix_share };
-  Kind kind = Kind::concurrency;
-  std::string_view variable;  // the results file's name: "concurrency", "request_rate", ...
-  std::string_view noun;   // before a value in prose: "concurrency 4", "rate 2", "prefix share 50%"
-  std::string_view title;  // in headings: "... vs request rate", "... by prefix share"
-  std::string_view column;     // a text table's first column: "rate (r/s)", "prefix share"
-  std::string_view point_key;  // the point's own key for its value: "max_concurrency", ...
-  // Whether the points differ in load. A prefix-share sweep runs one load at every point and
-  // varies how much of each prompt a prefix cache could serve: its points are no load curve
-  // (no saturation, no frontier of load), and its values are not drawn on a log scale.
-  bool is_load = true;
-  // A value times this is the number the labels use: 100 for a share written in percent.
-  double shown_scale = 1;
-
-  /// A value as people read it: "64", "2.5", "inf"; a share as "50%" (up to one decimal,
-  /// "33.3%"); "-" when unknown.
-  std::string label(std::optional<double> value) const;
-};
-
-/// The axis of a sweep: by sweep.variable, "concurrency" when missing or unknown (files from
-/// before the variable was written swept concurrency).
-SweepAxis sweep_axis(const json& sweep);
-
-/// The sweep variable's value at point `index`: sweep.values[index], else the point's own
-/// setting (the axis's point_key). Infinity for an unlimited rate; a share as 0..1.
-std::optional<double> sweep_value(const json& sweep, const json& point, std::size_t index);
-
 /// "1,234.5": fixed decimals with grouped thousands; "-" when missing or not finite.
 std::string fixed(std::optional<double> value, int decimals);
 

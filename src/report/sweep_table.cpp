@@ -14,6 +14,7 @@
 #include "bench/results/format.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 
@@ -21,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-double number(const json& run, const char* key) {
+double number(const json& run, std::string_view key) {
   const auto found = run.find(key);
   if (found == run.end() || !found->is_number()) return 0;
   const double value = found->get<double>();
@@ -42,21 +43,21 @@ const json& points_of(const json& sweep) {
   return points != nullptr ? *points : kNone;
 }
 
-// A point's value in the first column: its own setting for a load (the integer concurrency,
-// the rate as written, "inf"), the sweep's share for a prefix-share sweep ("n/a" when unknown).
+// A point's value in the first column: its own setting for a load (a whole count as the
+// integer, the rate as written, "inf"), the sweep's value when the points are no load (a
+// share; "n/a" when unknown).
 std::string point_label(const json& sweep, const json& run, std::size_t index,
                         const view::SweepAxis& axis) {
-  using Kind = view::SweepAxis::Kind;
-  if (axis.kind == Kind::prefix_share) {
-    const std::optional<double> share = view::sweep_value(sweep, run, index);
-    return share ? axis.label(share) : std::string("n/a");
+  if (!axis.is_load) {
+    const std::optional<double> value = view::sweep_value(sweep, run, index);
+    return value ? axis.label(value) : std::string("n/a");
   }
-  if (axis.kind == Kind::concurrency) {
-    return fmt::format("{}", static_cast<std::int64_t>(number(run, "max_concurrency")));
+  if (axis.whole_count) {
+    return fmt::format("{}", static_cast<std::int64_t>(number(run, axis.point_key)));
   }
-  const auto rate = run.find("request_rate");
-  if (rate != run.end() && rate->is_string()) return rate->get<std::string>();
-  return fmt::format("{:g}", number(run, "request_rate"));
+  const auto written = run.find(axis.point_key);
+  if (written != run.end() && written->is_string()) return written->get<std::string>();
+  return fmt::format("{:g}", number(run, axis.point_key));
 }
 
 // The cached share in percent, one decimal; "n/a" when not disclosed (null or missing), so a
@@ -87,12 +88,13 @@ constexpr int kCachedColumn = 4;  // "cached", after output and input tok/s
 // After the first cell of a point a stop signal cut short, explained below the table.
 constexpr const char* kPartialMark = "*";
 
-// Right-aligned cells, one space apart. A prefix-share sweep moves the cached share (what the
-// server's cache served) beside the share asked for, so the two are read together.
+// Right-aligned cells, one space apart. An axis read by what the server's cache served (a
+// prefix share) has the cached share moved beside the value asked for, so the two are read
+// together.
 std::string row_line(std::vector<std::string> cells, const view::SweepAxis& axis) {
   std::vector<int> widths = {
       std::max(11, static_cast<int>(axis.column.size())), 8, 11, 11, 7, 11, 9, 9, 8, 8, 8, 7};
-  if (axis.kind == view::SweepAxis::Kind::prefix_share) {
+  if (axis.cached_beside) {
     std::rotate(cells.begin() + 1, cells.begin() + kCachedColumn,
                 cells.begin() + kCachedColumn + 1);
     std::rotate(widths.begin() + 1, widths.begin() + kCachedColumn,
@@ -117,13 +119,12 @@ std::string errors_cell(const json& run) {
 
 std::string render_sweep_table(const json& sweep) {
   const view::SweepAxis axis = view::sweep_axis(sweep);
-  const bool by_share = axis.kind == view::SweepAxis::Kind::prefix_share;
   std::string out =
       row_line({std::string(axis.column), "req/s", "output", "input", "cached", "total", "TTFT p50",
                 "TTFT p99", "ITL p50", "ITL p99", "TPOT p50", "errors"},
                axis);
-  out += row_line({by_share ? "asked" : "", "", "tok/s", "tok/s", "%", "tok/s", "ms", "ms", "ms",
-                   "ms", "ms", ""},
+  out += row_line({std::string(axis.column_under), "", "tok/s", "tok/s", "%", "tok/s", "ms", "ms",
+                   "ms", "ms", "ms", ""},
                   axis);
   const json& points = points_of(sweep);
   bool any_partial = false;
@@ -147,12 +148,7 @@ std::string render_sweep_table(const json& sweep) {
         kPartialMark);
   }
   out += "output / input / total: token throughput of each kind (output = generated tokens).\n";
-  if (by_share) {
-    out +=
-        "prefix share: share of each prompt asked to be a system prompt shared by every request\n"
-        "of the point (what a warm prefix cache could serve); cached: what the cache served.\n"
-        "The load is the same at every point: the points differ in their prompts, not in load.\n";
-  }
+  out += axis.text_table_note;
   out +=
       "cached: % of input tokens served from the server's prefix cache; n/a when the server\n"
       "did not disclose it (vLLM needs --enable-prompt-tokens-details).\n";

@@ -13,6 +13,7 @@
 
 #include "bench/report/svg_chart.hpp"
 #include "results_view.hpp"
+#include "sweep_axis.hpp"
 
 namespace bench::report {
 namespace {
@@ -59,8 +60,8 @@ std::string rate(std::optional<double> value) {
   return view::fixed(value, std::abs(*value) >= 100 ? 0 : 1);
 }
 
-// A prefix-share point's line says what the cache served beside the share asked (its label):
-// "cached n/a" when the server did not disclose it.
+// A line of an axis read by the cache (a prefix share) says what the cache served beside the
+// value asked (its label): "cached n/a" when the server did not disclose it.
 std::string cached_note(const json& point) { return "  cached " + view::cached_share_label(point); }
 
 std::vector<Row> rows_of(const json& sweep, const json& points, const view::SweepAxis& axis) {
@@ -74,7 +75,7 @@ std::vector<Row> rows_of(const json& sweep, const json& points, const view::Swee
     row.label = axis.label(view::sweep_value(sweep, point, i));
     row.output = view::number(point, "output_throughput");
     row.total = view::number(point, "total_throughput");
-    if (axis.kind == view::SweepAxis::Kind::prefix_share) row.notes += cached_note(point);
+    if (axis.cached_beside) row.notes += cached_note(point);
     const std::int64_t failed = view::count(point, "failed");
     if (failed > 0) {
       row.notes += fmt::format("  ! {} failed ({})", failed,
@@ -156,17 +157,6 @@ std::string scale_lines(const Layout& layout, const Glyphs& g) {
   return out + scale + "  total tok/s\n";
 }
 
-// The title's name for the points' values, and their unit.
-std::string_view axis_caption(const view::SweepAxis& axis) {
-  switch (axis.kind) {
-    case view::SweepAxis::Kind::request_rate: return "request rate (req/s; inf = no limit)";
-    case view::SweepAxis::Kind::prefix_share:
-      return "prefix share (% of each prompt shared; same load)";
-    case view::SweepAxis::Kind::concurrency: break;
-  }
-  return "concurrency (requests in flight)";
-}
-
 }  // namespace
 
 std::string render_sweep_chart(const json& sweep, int width, TextCharset charset) {
@@ -182,9 +172,8 @@ std::string render_sweep_chart(const json& sweep, int width, TextCharset charset
   const std::vector<Row> rows = rows_of(sweep, *points, axis);
   const Layout layout = layout_of(rows, width);
   std::string out = fmt::format(
-      "Token throughput by {}\n{}{} output tok/s  {} input tok/s  bar: total tok/s\n",
-      axis_caption(axis), std::string(static_cast<std::size_t>(layout.label_w + 2), ' '), g.output,
-      g.input);
+      "Token throughput by {}\n{}{} output tok/s  {} input tok/s  bar: total tok/s\n", axis.caption,
+      std::string(static_cast<std::size_t>(layout.label_w + 2), ' '), g.output, g.input);
   for (const Row& r : rows) out += bar_line(r, layout, g);
   return out + scale_lines(layout, g);
 }

@@ -20,8 +20,6 @@
 #include "bench/results/image_split.hpp"
 #include "bench/results/latency_figures.hpp"
 #include "bench/results/load_warning.hpp"
-#include "bench/results/multi_turn_section.hpp"
-#include "bench/results/server_section.hpp"
 #include "bench/results/writer.hpp"
 #include "bench/util/clock.hpp"
 #include "efficiency_lines.hpp"
@@ -44,8 +42,6 @@ using metrics::Distribution;
 using metrics::RunSummary;
 using results::ClientCheck;
 using results::RunContext;
-using results::ServerLine;
-using results::ServerMetricsWindow;
 
 // The answer check made before the run: its summary, and a line per answer not plausible.
 void write_answer_check(Writer& w, const nlohmann::json& block) {
@@ -342,18 +338,6 @@ void write_errors(Writer& w, const RunSummary& s) {
   }
 }
 
-void write_server(Writer& w, const RunSummary& s, const ServerMetricsWindow& window,
-                  bool sharing_intended) {
-  w.rule("Server", '-');
-  for (const ServerLine& line : results::server_section_lines(window, s, sharing_intended)) {
-    if (line.label.empty()) {
-      w.text(line.value);
-    } else {
-      w.field(line.label, line.value);
-    }
-  }
-}
-
 // Per user, per GPU and cost, each line naming its kind (efficiency_lines.hpp).
 void write_efficiency(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("Efficiency", '-');
@@ -378,15 +362,12 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_efficiency(w, summary, context);
   write_token_counts(w, summary, context);
   write_latency(w, summary);
-  if (summary.multi_turn) {
-    w.rule("Multi-turn (by turn)", '-');
-    for (const std::string& line : results::multi_turn_lines(*summary.multi_turn)) w.text(line);
-  }
+  if (summary.multi_turn) text::write_multi_turn(w, *summary.multi_turn);
   write_errors(w, summary);
   write_client(w, summary, context.client);
   write_provenance(w, context.provenance);
   if (context.server_metrics) {
-    write_server(w, summary, *context.server_metrics, context.meant_to_share_prefixes());
+    text::write_server(w, summary, *context.server_metrics, context.meant_to_share_prefixes());
   }
   w.rule("", '=');
   w.text("Definitions: docs/metrics.md; every JSON result carries them under \"definitions\".");

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "bench/report/figure_words.hpp"
 #include "bench/results/image_split.hpp"
 #include "text_writer.hpp"
 
@@ -135,9 +136,9 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
                       input_source(s)));
   w.field("  computed + cached", input_split_counts(s));
   if (results::sent_images(c.config)) {
-    w.field("  text + images", results::image_input_split_line(results::image_input_split(s)));
+    w.field("  text + images", image_input_split_line(results::image_input_split(s)));
   }
-  w.field("Prompt cache", results::prompt_cache_note(s, c));
+  w.field("Prompt cache", prompt_cache_note(s, c));
   const std::string counted =
       s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
           ? fmt::format("server counted {} tokens", length(*s.mean_prompt_tokens))

@@ -1,17 +1,21 @@
 #pragma once
 // The text report's writer and number formats, shared by its sections (text_report.cpp,
-// text_token_counts.cpp, text_client.cpp). Private to the report module.
+// text_token_counts.cpp, text_client.cpp, text_server.cpp, text_multi_turn.cpp). Private to the
+// report module.
 #include <cstddef>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/metrics/multi_turn.hpp"
 #include "bench/metrics/run_summary.hpp"
+#include "bench/results/server_latency.hpp"
 #include "bench/results/writer.hpp"
 
 namespace bench::report::text {
@@ -62,5 +66,17 @@ void write_token_counts(Writer& w, const metrics::RunSummary& s, const results::
 void write_client(Writer& w, const metrics::RunSummary& s, const results::ClientCheck& check);
 // What made the results (results/provenance.hpp), on one line; none for a file without it.
 void write_provenance(Writer& w, const nlohmann::json& provenance);
+// --multi-turn: the figures by turn, by context length and by session.
+void write_multi_turn(Writer& w, const metrics::MultiTurnSummary& summary);
+// --server-metrics: the server's counts, gauges and latencies held against bench's, with the
+// findings. `sharing_intended`: the workload shares prefixes on purpose
+// (results/server_findings.hpp).
+void write_server(Writer& w, const metrics::RunSummary& s,
+                  const results::ServerMetricsWindow& window, bool sharing_intended);
+// Part of the Server section: "p99 TTFT (server): 0.1-0.25 s, bench 0.182 s" lines ("p99 queue
+// time (server): 0-0.3 s" without a figure of bench's), the mean queue time, then one finding
+// per figure of bench's outside the server's range.
+void write_server_latency(Writer& w, const std::vector<results::LatencyRange>& ranges,
+                          std::optional<double> mean_queue_s);
 
 }  // namespace bench::report::text

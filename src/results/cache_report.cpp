@@ -1,7 +1,8 @@
-// What the reports say about the server's prefix cache: whether the server disclosed how many
-// prompt tokens its cache served (usage.prompt_tokens_details.cached_tokens), the cached share,
-// and the warning when that share flatters a workload that was not meant to share prefixes
-// (vLLM's automatic prefix caching and SGLang's radix cache are on by default).
+// The server's prefix cache as the results hold it: the cached share of the input tokens whose
+// split the server disclosed (usage.prompt_tokens_details.cached_tokens), whether the workload
+// meant to share prefixes, and the warning written into the results when that share flatters a
+// workload that was not (vLLM's automatic prefix caching and SGLang's radix cache are on by
+// default). The reports' note on it is report/figure_words.cpp's.
 #include <string>
 
 #include <fmt/format.h>
@@ -9,60 +10,24 @@
 #include "bench/results/writer.hpp"
 
 namespace bench::results {
-namespace {
 
-// Why the share may be high on purpose, or "" when the workload was meant to send fresh prompts.
-std::string intended_sharing(const RunContext& context) {
-  if (context.prompts_reused) return "prompts reused on purpose (--reuse-prompts): cache-warm";
+// A sharing workload's reason, in the order the report names it: reuse, a trace's repeats, the
+// share asked, a shared-prefix dataset, sessions resending their history.
+SharingIntent sharing_intent(const RunContext& context) {
+  if (context.prompts_reused) return SharingIntent::reused_prompts;
   if (context.prompts_share_prefixes && context.prompts_from_trace) {
-    return "trace replay whose prompts share prefixes where its hash ids repeat: sharing is "
-           "the trace's";
+    return SharingIntent::trace_prefixes;
   }
-  if (context.prefix_share.value_or(0) > 0) {
-    return fmt::format("--prefix-share asked {:.1f}% of each prompt shared: sharing is its purpose",
-                       *context.prefix_share * 100);
-  }
-  if (context.prompts_share_prefixes) return "shared-prefix workload: sharing is its purpose";
-  if (context.prompts_resend_history) {
-    return "multi-turn sessions: each turn resends its history, which the cache serves";
-  }
-  return "";
+  if (context.prefix_share.value_or(0) > 0) return SharingIntent::prefix_share;
+  if (context.prompts_share_prefixes) return SharingIntent::shared_prefix;
+  if (context.prompts_resend_history) return SharingIntent::resent_history;
+  return SharingIntent::none;
 }
-
-std::string share_text(const metrics::InputTokenSplit& split) {
-  const std::optional<double> share = cached_input_share(split);
-  return share ? fmt::format("{:.1f}% cached", *share * 100) : std::string("n/a cached");
-}
-
-}  // namespace
 
 std::optional<double> cached_input_share(const metrics::InputTokenSplit& split) {
   const std::int64_t disclosed = split.computed_tokens + split.cached_tokens;
   if (split.disclosing_requests == 0 || disclosed <= 0) return std::nullopt;
   return static_cast<double>(split.cached_tokens) / static_cast<double>(disclosed);
-}
-
-std::string prompt_cache_note(const metrics::RunSummary& summary, const RunContext& context) {
-  const metrics::InputTokenSplit& split = summary.input_split;
-  std::string note;
-  switch (split.disclosure()) {
-    case metrics::CacheDisclosure::all:
-      note = fmt::format("server disclosed cached tokens on all requests: {}", share_text(split));
-      break;
-    case metrics::CacheDisclosure::some:
-      note = fmt::format("server disclosed cached tokens on {} of {} requests: {} (of theirs)",
-                         split.disclosing_requests, split.requests, share_text(split));
-      break;
-    case metrics::CacheDisclosure::none:
-      note = split.requests == 0
-                 ? std::string("no completed request with a prompt token count to read it from")
-                 : std::string(
-                       "server did not disclose cached prompt tokens (vLLM needs "
-                       "--enable-prompt-tokens-details)");
-      break;
-  }
-  const std::string intended = intended_sharing(context);
-  return intended.empty() ? note : fmt::format("{}; {}", note, intended);
 }
 
 namespace {
@@ -88,7 +53,7 @@ std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summa
   if (share && context.prefix_share.value_or(0) > 0) {
     return prefix_share_shortfall(*share, *context.prefix_share);
   }
-  if (!share || *share <= kCachedShareWarning || !intended_sharing(context).empty()) {
+  if (!share || *share <= kCachedShareWarning || sharing_intent(context) != SharingIntent::none) {
     return std::nullopt;
   }
   return fmt::format(

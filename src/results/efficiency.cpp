@@ -49,23 +49,6 @@ std::optional<double> per_token(std::optional<double> joules, std::optional<doub
 
 }  // namespace
 
-std::string energy_unknown_reason(const RunContext& c) {
-  if (!c.server_metrics) {
-    return "no GPU energy counter was scraped: --server-metrics on a target with DCGM's "
-           "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION";
-  }
-  if (!c.server_metrics->delta) return "the server's metrics could not be scraped";
-  if (!c.server_metrics->delta->gpu_energy_joules) {
-    return "the scraped target exposes no GPU energy counter (DCGM's "
-           "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION, AMD's gpu_energy_consumed)";
-  }
-  if (c.server_metrics->warmup_requests > 0) {
-    return "warm-up requests ran inside the scraped window, so its energy is not only the "
-           "measured tokens'";
-  }
-  return "";
-}
-
 Efficiency efficiency(const metrics::RunSummary& s, const RunContext& c) {
   const bool input_known = s.input_tokens_known();
   const std::optional<double> output = finite(s.output_throughput);

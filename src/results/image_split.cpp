@@ -1,7 +1,5 @@
 #include "bench/results/image_split.hpp"
 
-#include <fmt/format.h>
-
 #include "bench/results/format.hpp"
 
 namespace bench::results {
@@ -43,19 +41,6 @@ std::optional<ImageInputSplit> image_input_split_of(const nlohmann::json& run) {
   split.text = number_at(*found, key::mean_text_tokens);
   split.images = number_at(*found, key::mean_image_tokens_estimate);
   return split;
-}
-
-std::string image_input_split_line(const ImageInputSplit& split) {
-  const std::string input =
-      split.input ? fmt::format("{} tokens a request (usage)", format_number(*split.input))
-                  : std::string("unknown (no usage from the server)");
-  const std::string text = split.text
-                               ? fmt::format("text {} (tokenizer)", format_number(*split.text))
-                               : std::string("text unknown (needs --tokenizer)");
-  const std::string images = split.images ? fmt::format("images ~{} by difference (estimate)",
-                                                        format_number(*split.images))
-                                          : std::string("images unknown");
-  return fmt::format("{}, of which {}, {}", input, text, images);
 }
 
 }  // namespace bench::results

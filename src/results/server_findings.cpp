@@ -1,4 +1,4 @@
-#include "server_findings.hpp"
+#include "bench/results/server_findings.hpp"
 
 #include <cmath>
 

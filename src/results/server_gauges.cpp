@@ -1,15 +1,13 @@
 #include "server_gauges.hpp"
 
-#include <cmath>
-#include <optional>
-#include <string>
-
-#include <fmt/format.h>
+#include <cstdint>
+#include <vector>
 
 #include "bench/results/format.hpp"
+#include "bench/results/server_findings.hpp"
+#include "bench/results/server_section.hpp"
 #include "bench/server_metrics/gauge_buckets.hpp"
 #include "bench/util/clock.hpp"
-#include "server_findings.hpp"
 
 namespace bench::results {
 namespace {
@@ -17,14 +15,6 @@ namespace {
 using nlohmann::json;
 using server_metrics::GaugePoint;
 using server_metrics::GaugeStat;
-
-// Counts of requests read as "3.2"; a usage ratio as a percentage.
-std::string stat_text(const GaugeStat& stat, bool as_percent) {
-  if (!stat.mean()) return "n/a";
-  if (as_percent)
-    return fmt::format("mean {:.1f}%, max {:.1f}%", *stat.mean() * 100, *stat.maximum() * 100);
-  return fmt::format("mean {:.1f}, max {:.0f}", *stat.mean(), *stat.maximum());
-}
 
 json stat_json(const GaugeStat& stat) {
   return {{"mean", number_or_null(stat.mean())}, {"max", number_or_null(stat.maximum())}};
@@ -84,32 +74,6 @@ void put_timeline_gauges(json& buckets, const metrics::RunSummary& summary,
     buckets[i][results::key::server_requests_waiting] = number_or_null(gauges[i].requests_waiting);
     buckets[i][results::key::server_kv_cache_usage] =
         number_or_null(gauges[i].kv_cache_usage_ratio);
-  }
-}
-
-void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
-                        std::string_view who) {
-  const GaugePoint& totals = polls.series.totals();
-  const std::string polled = fmt::format("{} poll{}, every {:g} s", totals.readings,
-                                         totals.readings == 1 ? "" : "s", polls.interval_s);
-  lines.push_back({fmt::format("Running requests ({})", who),
-                   fmt::format("{} ({})", stat_text(totals.requests_running, false), polled)});
-  lines.push_back(
-      {fmt::format("Waiting requests ({})", who), stat_text(totals.requests_waiting, false)});
-  lines.push_back(
-      {fmt::format("KV-cache usage ({})", who), stat_text(totals.kv_cache_usage_ratio, true)});
-  if (polls.failed > 0) {
-    lines.push_back({"", fmt::format("Note: {} of {} polls of the {} failed; the first: {}",
-                                     polls.failed, polls.polls, who, polls.first_failure)});
-  }
-  if (polls.skipped > 0) {
-    lines.push_back(
-        {"", fmt::format("Note: {} poll(s) of the {} skipped: a scrape took up to "
-                         "{:.2f} s, longer than the {:g} s interval",
-                         polls.skipped, who, polls.slowest_scrape_s, polls.interval_s)});
-  }
-  for (std::string& finding : queue_findings(polls.queue, who)) {
-    lines.push_back({"", std::move(finding)});
   }
 }
 

@@ -1,21 +1,11 @@
 #pragma once
-// --server-metrics-interval in the report: the server's gauges polled while the point ran, as
-// mean and max (text lines and the JSON "gauges" object, with its bounded time series).
-#include <string_view>
-#include <vector>
-
+// --server-metrics-interval in the results: the server's gauges polled while the point ran, as
+// mean and max (the JSON "gauges" object, with its bounded time series).
 #include <nlohmann/json.hpp>
 
-#include "bench/results/server_section.hpp"
 #include "bench/results/writer.hpp"
 
 namespace bench::results {
-
-/// "Running requests (server): mean 3.2, max 4 (12 polls, every 1 s)" and the like, then one
-/// note each for failed and skipped polls.
-/// `who` names the server in the labels: "server", or "server 2" of several.
-void append_gauge_lines(const GaugePolls& polls, std::vector<ServerLine>& lines,
-                        std::string_view who = "server");
 
 nlohmann::json gauges_json(const GaugePolls& polls);
 

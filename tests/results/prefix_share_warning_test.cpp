@@ -14,7 +14,6 @@
 namespace prefix_share_warning_test {
 
 using bench::metrics::RunSummary;
-using bench::results::prompt_cache_note;
 using bench::results::prompt_cache_warning;
 using bench::results::RunContext;
 
@@ -57,11 +56,10 @@ TEST(PrefixShareWarning, APointAskingNoShareIsHeldToThePlainRule) {
   EXPECT_NE(flattered->find("not meant to share prefixes"), std::string::npos) << *flattered;
 }
 
-TEST(PrefixShareWarning, TheNoteSaysTheShareWasAsked) {
-  const std::string note = prompt_cache_note(served(49'000), asked(0.5));
-  EXPECT_NE(note.find("49.0% cached"), std::string::npos) << note;
-  EXPECT_NE(note.find("--prefix-share asked 50.0% of each prompt shared"), std::string::npos)
-      << note;
+TEST(PrefixShareWarning, AShareAskedIsSharingMeant) {
+  EXPECT_EQ(bench::results::sharing_intent(asked(0.5)),
+            bench::results::SharingIntent::prefix_share);
+  EXPECT_EQ(bench::results::sharing_intent(asked(0.0)), bench::results::SharingIntent::none);
   // Undisclosed: nothing to check against, so nothing said of a shortfall.
   RunSummary silent = served(0);
   silent.input_split.disclosing_requests = 0;

@@ -40,10 +40,6 @@ struct Efficiency {
   std::optional<double> joules_per_total_token;
 };
 
-/// Why the energy figures are unknown, one line ("no GPU energy counter was scraped ..."), or
-/// "" when they are known.
-std::string energy_unknown_reason(const RunContext& context);
-
 Efficiency efficiency(const metrics::RunSummary& summary, const RunContext& context);
 
 }  // namespace bench::results

@@ -35,8 +35,4 @@ nlohmann::json image_input_split_json(const ImageInputSplit& split);
 /// (a run without images, or a file from before them).
 std::optional<ImageInputSplit> image_input_split_of(const nlohmann::json& run);
 
-/// "1234 tokens a request (usage), of which text 200 (tokenizer), images ~1034 by difference
-/// (estimate)", with "unknown" and why for what is not known.
-std::string image_input_split_line(const ImageInputSplit& split);
-
 }  // namespace bench::results

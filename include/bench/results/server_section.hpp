@@ -1,9 +1,8 @@
 #pragma once
-// --server-metrics in the report: the server's counter deltas over a point held against bench's
-// own counts, for the text report's "Server" section and the JSON "server_metrics" object.
+// --server-metrics in the results: the server's counter deltas over a point held against bench's
+// own counts, the JSON "server_metrics" object; the text report words the same figures
+// (report/text_server.cpp).
 #include <optional>
-#include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -12,20 +11,18 @@
 
 namespace bench::results {
 
-/// One line of the Server section: a "label: value" field, or a line of text when label is empty.
-struct ServerLine {
-  std::string label;
-  std::string value;
-};
-
 /// `sharing_intended`: the workload shares prefixes on purpose (server_findings.hpp).
-std::vector<ServerLine> server_section_lines(const ServerMetricsWindow& window,
-                                             const metrics::RunSummary& summary,
-                                             bool sharing_intended = false);
-
 nlohmann::json server_metrics_json(const ServerMetricsWindow& window,
                                    const metrics::RunSummary& summary,
                                    bool sharing_intended = false);
+
+/// bench's input tokens, held against the server's prompt tokens; nullopt when some successful
+/// request's prompt_tokens were unknown.
+std::optional<double> bench_input_tokens(const metrics::RunSummary& summary);
+
+/// The server's count less bench's; nullopt when either is unknown or the server's not finite.
+std::optional<double> count_difference(const std::optional<double>& server,
+                                       const std::optional<double>& bench);
 
 /// A figure the server may not have given: the number, or null when absent or not finite.
 nlohmann::json number_or_null(const std::optional<double>& value);

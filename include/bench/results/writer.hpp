@@ -156,12 +156,20 @@ inline constexpr double kCachedShareWarning = 0.10;
 /// nullopt when none did or they had no input tokens.
 std::optional<double> cached_input_share(const metrics::InputTokenSplit& split);
 
-/// One line for every report saying whether the server disclosed cached prompt tokens and, when
-/// it did, the cached share ("server disclosed cached tokens on all requests: 0.0% cached").
-std::string prompt_cache_note(const metrics::RunSummary& summary, const RunContext& context);
+/// Why a workload shares prompt prefixes on purpose, so that a high cached share is no warning;
+/// none when its prompts were meant to be fresh.
+enum class SharingIntent {
+  none,
+  reused_prompts,  // --reuse-prompts
+  trace_prefixes,  // a trace whose hash ids repeat
+  prefix_share,    // --prefix-share above 0
+  shared_prefix,   // a shared-prefix dataset
+  resent_history,  // multi-turn sessions resending their history
+};
+SharingIntent sharing_intent(const RunContext& context);
 
 /// The warning when the cached share exceeds kCachedShareWarning on a workload not meant to
-/// share prefixes (RunContext::meant_to_share_prefixes); nullopt otherwise.
+/// share prefixes (sharing_intent); nullopt otherwise.
 std::optional<std::string> prompt_cache_warning(const metrics::RunSummary& summary,
                                                 const RunContext& context);
 

@@ -2,30 +2,25 @@
 // The server's own latencies (its histograms' growth over the window) beside bench's: a bucketed
 // histogram gives the range a percentile falls in, not a value, so bench's p50 and p99 are shown
 // with the bucket [lower, upper] the server's same percentile falls in, and a figure of bench's
-// outside that range is said as a finding. TTFT, E2E, ITL and TPOT have a figure of bench's to
-// hold against; the queue time has none and is shown as the server's alone.
+// outside that range is a finding. TTFT, E2E, ITL and TPOT have a figure of bench's to hold
+// against; the queue time has none and is shown as the server's alone. The values, for the JSON
+// "latency_ranges" and the reports; the reports word them (report/server_latency_words.hpp).
 #include <optional>
-#include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/metrics/run_summary.hpp"
-#include "bench/results/server_section.hpp"
 #include "bench/server_metrics/snapshot.hpp"
 
 namespace bench::results {
 
 /// One latency the server may expose as a histogram, and bench's figure for it.
 struct LatencyMetric {
-  std::string_view key;    // in JSON's latency_ranges: "ttft", "e2e", "itl", "tpot", "queue_time"
-  std::string_view label;  // in the text and HTML reports: "TTFT", ..., "queue time"
+  std::string_view key;  // in JSON's latency_ranges: "ttft", "e2e", "itl", "tpot", "queue_time"
   std::optional<server_metrics::Histogram> server_metrics::Delta::*server;
   metrics::Distribution metrics::RunSummary::*bench_ms;  // nullptr: bench has no counterpart
-  // Why bench's figure may lie above, or below, the server's range: the finding's second half.
-  std::string_view above_because;
-  std::string_view below_because;
 };
 
 /// One percentile of one latency: the server's bucket and bench's value, in seconds.
@@ -52,11 +47,6 @@ std::vector<LatencyRange> latency_ranges(const server_metrics::Delta& delta,
 /// its _count growth, an exact mean (no bucket in it); nullopt when it queued no request or does
 /// not expose the histogram.
 std::optional<double> mean_queue_time_s(const server_metrics::Delta& delta);
-
-/// "p99 TTFT (server): 0.1-0.25 s, bench 0.182 s" lines ("p99 queue time (server): 0-0.3 s"
-/// without a figure of bench's), the mean queue time, then one finding per figure outside.
-void append_latency_lines(const std::vector<LatencyRange>& ranges,
-                          std::optional<double> mean_queue_s, std::vector<ServerLine>& lines);
 
 /// {"ttft": {"p50": {...}, "p99": {...}}, "e2e": {...}, ...}; a metric the server does not
 /// expose is absent, and one bench has no counterpart of (queue_time) has no bench_s and
