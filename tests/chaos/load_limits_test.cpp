@@ -140,4 +140,25 @@ TEST(LoadLimits, ASearchNeverAnswersFromAProbeThatCouldNotHoldItsLoad) {
   EXPECT_TRUE(answered_with_steady_state) << "the answer's probe had no steady state";
 }
 
+// A rate sweep's "inf" point without --concurrency has no cap (the engine's 65536 slots): it
+// opened a connection per slot before its epoch, 20,000 of them until the open-file limit, and
+// aborted on EMFILE (exit 134); its results said max_concurrency 65536 and warned that a limit
+// nobody set was never reached.
+TEST(LoadLimits, ARateSweepsInfPointWithoutACapOpensWhatItsRequestsNeed) {
+  bench::sim::SimServer server(quick_sim());
+  TempDir dir;
+  const ProcessResult run = run_bench(server, {"--num-prompts", "6", "--request-rate", "50,inf",
+                                               "--output-file", dir.file("r.json")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(bench::testing::read_file(dir.file("r.json")), nullptr, false);
+  ASSERT_TRUE(results.is_object());
+  ASSERT_EQ(results["points"].size(), 2u);
+  const json& inf_point = results["points"][1];
+  EXPECT_EQ(inf_point["request_rate"], "inf");
+  EXPECT_TRUE(inf_point["max_concurrency"].is_null()) << inf_point["max_concurrency"];
+  EXPECT_LE(inf_point["client"]["preconnect"]["requested"].get<int>(), 6);
+  EXPECT_EQ(inf_point["completed"], 6);
+  EXPECT_FALSE(any_contains(inf_point["warnings"], "was never reached")) << inf_point["warnings"];
+}
+
 }  // namespace load_limits_test

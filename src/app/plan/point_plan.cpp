@@ -35,13 +35,28 @@ schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
 
 namespace {
 
+// A point without --concurrency whose load flag set no cap (a rate, a ramp, a trace, or a rate
+// sweep's "inf" point): its 65536 slots are the engine's default, never a limit anyone chose, so
+// the results say none (null, as vLLM writes it), and its steady state is judged against the
+// peak in flight, as an open loop's is.
+bool uncapped(const RunPlan& plan, const LoadPoint& point) {
+  return !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap;
+}
+
 // How many connections a point opens before its epoch: --preconnect, or what the point will
-// hold open at once: a closed loop its concurrency; an open loop one second of arrivals (a
-// request lasting longer than that makes more), within its concurrency cap and its requests.
+// hold open at once: a closed loop its concurrency, within its requests (a rate sweep's "inf"
+// point without --concurrency has the engine's 65536 slots, and 10 requests open 10); an open
+// loop one second of arrivals (a request lasting longer than that makes more), within its
+// concurrency cap and its requests.
 std::int64_t preconnect_count(const RunPlan& plan, const LoadPoint& point,
                               const schedule::OpenLoopSchedule* schedule) {
   if (plan.preconnect >= 0) return plan.preconnect;
-  if (schedule == nullptr) return point.concurrency;
+  if (schedule == nullptr) {
+    const std::int64_t requests =
+        plan.bounds.counted() ? std::max(plan.bounds.num_prompts, plan.bounds.warmup_requests)
+                              : point.concurrency;
+    return std::max<std::int64_t>(1, std::min(point.concurrency, requests));
+  }
   const double per_second = std::isfinite(point.rate_per_s) ? std::ceil(point.rate_per_s) : 1.0;
   const auto arrivals = static_cast<std::int64_t>(schedule->size());
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(per_second), 1,
@@ -158,7 +173,8 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     out.preconnect_urls.push_back(models_url(base_url));
   }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
-  out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
+  out.summary.target_in_flight =
+      schedule != nullptr || uncapped(plan, point) ? 0 : out.engine.concurrency;
   out.summary.slo = plan.goodput;
   out.summary.sample_budget = plan.latency_sample_budget;
   return out;
@@ -174,15 +190,7 @@ namespace {
 
 // The point's concurrency as the results state it.
 std::optional<std::int64_t> stated_concurrency(const RunPlan& plan, const LoadPoint& point) {
-  // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
-  // are the engine's default, never a limit anyone chose, so the results say none (null, as
-  // vLLM writes it).
-  const bool open_loop = std::isfinite(point.rate_per_s) ||
-                         plan.ramp.strategy != schedule::RampStrategy::none ||
-                         plan.dataset.kind == workload::DatasetKind::trace;
-  if (open_loop && !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap) {
-    return std::nullopt;
-  }
+  if (uncapped(plan, point)) return std::nullopt;
   if (plan.shard.count > 1) {  // the shard's own share: the merge adds them up
     return shard_share(point.concurrency, plan.shard.count, plan.shard.index);
   }
