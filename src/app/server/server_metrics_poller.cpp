@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <optional>
 #include <utility>
 
 #include "bench/util/clock.hpp"
@@ -67,7 +69,14 @@ void MetricsPoller::poll_once() {
   const std::int64_t start_ns = now_ns();
   const std::int64_t in_flight_before = bench_in_flight();
   std::string failure;
-  const auto snapshot = scrape_snapshot(server_, &cancel_, failure);
+  std::optional<server_metrics::Snapshot> snapshot;
+  try {
+    snapshot = scrape_snapshot(server_, &cancel_, failure);
+  } catch (const std::exception& error) {
+    // No transport for the scrape (the process out of file descriptors): a failed poll, said
+    // in the results, never an exception out of this thread, which would end the process.
+    failure = error.what();
+  }
   // The server's gauges were read somewhere in between: a request sent or ended meanwhile is
   // counted as in flight, so that only a server holding more than bench ever had is a finding.
   const std::int64_t in_flight = std::max(in_flight_before, bench_in_flight());
