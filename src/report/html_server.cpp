@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "bench/report/svg_chart.hpp"
+#include "bench/results/server_section.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 #include "server_latency_words.hpp"
@@ -89,12 +90,12 @@ std::string latency_rows(const json& server, std::string& findings) {
   return out;
 }
 
-// Beyond 1% apart, the server's and bench's token counts are a finding (text_server.cpp).
+// The server's and bench's token counts apart beyond results::counts_disagree's share: a finding.
 std::string mismatch_alert(const json& server, std::string_view difference_key,
                            std::string_view bench_key, std::string_view kind) {
   const auto difference = number(server, difference_key);
   const auto bench = number(server, bench_key);
-  if (!difference || !bench || !(*bench > 0) || std::abs(*difference) <= 0.01 * *bench) return "";
+  if (!results::counts_disagree(difference, bench)) return "";
   return fmt::format(
       "<p class=\"alert bad\">The server's {} tokens differ from bench's by "
       "{:+.1f}%: one of the two miscounts, or other clients share the server.</p>",

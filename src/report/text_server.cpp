@@ -24,10 +24,6 @@ using results::ServerMetricsWindow;
 using server_metrics::GaugePoint;
 using server_metrics::GaugeStat;
 
-// Beyond this share, a difference between the server's and bench's token counts is a finding:
-// one of the two miscounts, or other clients share the server.
-constexpr double kTokenMismatchShare = 0.01;
-
 std::string count_text(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? fmt::format("{:.0f}", *value) : "n/a";
 }
@@ -53,9 +49,7 @@ std::optional<std::string> mismatch_warning(const std::optional<double>& server,
                                             std::string_view server_kind,
                                             std::string_view bench_kind) {
   const auto diff = count_difference(server, bench);
-  if (!diff || !(*bench > 0) || std::abs(*diff) <= kTokenMismatchShare * *bench) {
-    return std::nullopt;
-  }
+  if (!results::counts_disagree(diff, bench)) return std::nullopt;
   return fmt::format(
       "WARNING: the server's {} tokens differ from bench's {} tokens by {:+.1f}%: "
       "one of the two miscounts, or other clients share the server",

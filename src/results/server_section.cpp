@@ -124,4 +124,9 @@ json number_or_null(const std::optional<double>& value) {
   return value && std::isfinite(*value) ? json(*value) : json(nullptr);
 }
 
+bool counts_disagree(const std::optional<double>& difference, const std::optional<double>& bench) {
+  constexpr double kTokenMismatchShare = 0.01;
+  return difference && bench && *bench > 0 && std::abs(*difference) > kTokenMismatchShare * *bench;
+}
+
 }  // namespace bench::results

@@ -24,6 +24,12 @@ std::optional<double> bench_input_tokens(const metrics::RunSummary& summary);
 std::optional<double> count_difference(const std::optional<double>& server,
                                        const std::optional<double>& bench);
 
+/// Whether the server's and bench's token counts disagree enough to be a finding: the difference
+/// (server - bench) beyond 1% of bench's count (one of the two miscounts, or other clients share
+/// the server). False when either is unknown or bench's count is 0. The text and HTML reports'
+/// one rule.
+bool counts_disagree(const std::optional<double>& difference, const std::optional<double>& bench);
+
 /// A figure the server may not have given: the number, or null when absent or not finite.
 nlohmann::json number_or_null(const std::optional<double>& value);
 
