@@ -359,7 +359,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
     rates.push_back(std::isfinite(rate) ? nlohmann::json(rate) : nlohmann::json("inf"));
   }
   nlohmann::json config = {
-      {"base_url", run.base_url},
+      {"base_url", run.base_urls.empty() ? std::string() : run.base_urls.front()},
       {"endpoint", std::string(protocol::endpoint_name(run.endpoint))},
       {"model", run.model},
       {"api_key", run.api_key.empty() ? "" : "<redacted>"},

@@ -61,12 +61,12 @@ void check_extra_body(const nlohmann::json& body) {
 
 // The --sim-* flags shape the embedded server, which a run against --base-url does not start.
 void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) {
-  if (run.base_url.empty()) return;
+  if (run.base_urls.empty()) return;
   for (const CLI::Option* option : app.get_options()) {
     const std::string name = option->get_name();
     if (name.rfind("--sim-", 0) == 0 && option->count() > 0) {
       throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}", name,
-                                   run.base_url));
+                                   run.base_urls.front()));
     }
   }
 }

@@ -23,7 +23,7 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   const ParseResult result = parse_args({});
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.command, Command::run);
-  EXPECT_EQ(result.run.base_url, "");
+  EXPECT_TRUE(result.run.base_urls.empty());
   EXPECT_EQ(result.run.endpoint, bench::protocol::Endpoint::chat);
   EXPECT_EQ(result.run.concurrency, (std::vector<std::int64_t>{64}));
   EXPECT_EQ(result.run.num_prompts, 1000);
@@ -73,7 +73,8 @@ TEST(ParseCli, ReadsEveryRunFlag) {
                                          "r.jsonl"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::cli::RunOptions& run = result.run;
-  EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add
+  // The trailing "/v1/" is bench's to add.
+  EXPECT_EQ(run.base_urls, std::vector<std::string>{"http://127.0.0.1:8000"});
   EXPECT_EQ(run.endpoint, bench::protocol::Endpoint::completions);
   EXPECT_EQ(run.model, "m");
   EXPECT_EQ(run.api_key, "k");
@@ -100,7 +101,7 @@ TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
   unsetenv("OPENAI_BASE_URL");
   unsetenv("OPENAI_API_KEY");
   ASSERT_FALSE(result.exit_code) << result.message;
-  EXPECT_EQ(result.run.base_url, "http://10.0.0.1:9000");
+  EXPECT_EQ(result.run.base_urls, std::vector<std::string>{"http://10.0.0.1:9000"});
   EXPECT_EQ(result.run.api_key, "from-env");
 }
 

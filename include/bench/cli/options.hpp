@@ -44,9 +44,9 @@ struct ListenAddress {
 };
 
 struct RunOptions {
-  std::string base_url;  // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
-  // --base-url repeated (cli/server_flags.hpp): every server's root, base_url (the first) too;
-  // empty = embedded sim. Requests are spread over them by their index (app/server_spread.hpp).
+  // --base-url, repeated (cli/server_flags.hpp): every server's root, e.g. http://127.0.0.1:8000,
+  // the first the one asked what the run needs of a server; empty = the embedded sim. Requests
+  // are spread over them by their index (app/server_spread.hpp).
   std::vector<std::string> base_urls;
   // --server-weights: one whole number per server of base_urls, in order; empty = round robin.
   std::vector<std::int64_t> server_weights;
@@ -164,7 +164,7 @@ struct RunOptions {
   std::string cacert;         // CA bundle path
   double grace_s = 5;         // after Ctrl-C, in-flight requests get this long to finish
   bool quiet = false;         // no progress or notes on stderr
-  sim::SimOptions sim;        // the embedded server's settings (when base_url is empty)
+  sim::SimOptions sim;        // the embedded server's settings (when base_urls is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;
