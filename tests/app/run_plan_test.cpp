@@ -193,6 +193,14 @@ TEST(RunPlan, AConcurrencyAboveTheRequestsSentIsSaidBeforeTheRun) {
   EXPECT_TRUE(plan_run(parse_run_options({"--request-rate", "10", "--concurrency", "256",
                                           "--num-prompts", "100"}))
                   .load_warnings.empty());
+  // A ramp is an open loop too: its --concurrency (65536 unless given) is a cap, not a target.
+  for (const std::vector<std::string>& cap :
+       {std::vector<std::string>{}, std::vector<std::string>{"--concurrency", "256"}}) {
+    std::vector<std::string> args = {"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1",
+                                     "--ramp-up-end-rps",  "10",     "--num-prompts",       "100"};
+    args.insert(args.end(), cap.begin(), cap.end());
+    EXPECT_TRUE(plan_run(parse_run_options(args)).load_warnings.empty()) << args.size();
+  }
   EXPECT_EQ(plan_run(parse_run_options(
                          {"--concurrency", "256", "--duration", "5s", "--num-prompts", "100"}))
                 .load_warnings.size(),

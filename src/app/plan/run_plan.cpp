@@ -195,6 +195,7 @@ std::string describe_sessions(const cli::RunOptions& options, const std::string&
 // steady state. Said before anything is sent; nullopt for a load that can be reached.
 std::optional<std::string> unreachable_concurrency(const cli::RunOptions& options) {
   const bool closed = options.dataset.kind != workload::DatasetKind::trace &&
+                      options.ramp_up_strategy == schedule::RampStrategy::none &&
                       options.request_rates.size() == 1 &&
                       !std::isfinite(options.request_rates.front()) && !options.multi_turn.enabled;
   const bool counted = options.duration_s <= 0 || count_caps_duration(options);
