@@ -1,5 +1,6 @@
 #include "bench/cli/options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -18,6 +19,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/results/format.hpp"
+#include "bench/schedule/load_mode.hpp"
 
 namespace bench::cli {
 
@@ -351,6 +353,13 @@ void add_dataset_and_request(nlohmann::json& config, const RunOptions& run) {
 }
 
 }  // namespace
+
+bool any_open_loop(const RunOptions& run) {
+  const bool trace = run.dataset.kind == workload::DatasetKind::trace;
+  return std::any_of(run.request_rates.begin(), run.request_rates.end(), [&](double rate) {
+    return schedule::is_open_loop(rate, run.ramp_up_strategy, trace);
+  });
+}
 
 nlohmann::json options_to_json(const RunOptions& run) {
   // JSON has no infinity: an unlimited rate is written "inf", as on the command line.

@@ -343,8 +343,8 @@ void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
   }
 }
 
-// --dataset trace: its format and window, and --concurrency as a cap only (none by default, as
-// with --request-rate).
+// --dataset trace: its format and window (its --concurrency is a cap only, none by default, as
+// with --request-rate: finish_load_flags).
 void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   if (run.dataset.kind != workload::DatasetKind::trace) return;
   if (app.count("--trace-format") == 0) {
@@ -366,7 +366,6 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
                       raw.trace_window));
     }
   }
-  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
 // A file dataset needs its file, and only a file dataset reads one.
@@ -402,10 +401,10 @@ void check_ramp(const CLI::App& app, RunOptions& run) {
         "start > 0 for exponential)",
         run.ramp_up_start_rps, run.ramp_up_end_rps));
   }
-  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
-// The load: concurrency and rate (one of them may be a sweep), arrivals, the ramp.
+// The load: concurrency and rate (one of them may be a sweep), arrivals, the ramp; an open loop's
+// --concurrency a cap, none unless given (a rate, a ramp or a trace's arrivals: any_open_loop).
 void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
@@ -415,13 +414,11 @@ void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& 
         "--concurrency and --request-rate: sweep one of them at a time (a list for "
         "one, a single value for the other)");
   }
-  const bool open_loop = std::any_of(run.request_rates.begin(), run.request_rates.end(),
-                                     [](double rate) { return std::isfinite(rate); });
-  if (open_loop && !run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
   if (run.constant_rate && run.burstiness != 1.0) {
     throw UsageError("--constant-rate and --burstiness: fixed gaps have no burstiness");
   }
   if (run.ramp_up_strategy != schedule::RampStrategy::none) check_ramp(app, run);
+  if (any_open_loop(run) && !run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
 void finish_duration_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {

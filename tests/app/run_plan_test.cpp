@@ -136,14 +136,15 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   EXPECT_EQ(closed.summary.target_in_flight, 4);
   EXPECT_EQ(closed.driver.headers, &plan.headers);
 
-  bench::schedule::OpenLoopPlan arrivals;
-  arrivals.measured.rate_per_s = 100;
-  arrivals.warmup_requests = 1;
-  arrivals.measured_requests = 2;
-  const auto schedule = bench::schedule::build_open_loop_schedule(arrivals);
+  const RunPlan at_rate = plan_run(
+      parse_run_options({"--request-rate", "100", "--num-prompts", "2", "--warmup-requests", "1"}));
+  const auto schedule = bench::schedule::build_open_loop_schedule(
+      bench::app::open_loop_plan(at_rate, at_rate.points[0].rate_per_s));
   ASSERT_TRUE(schedule.has_value());
+  EXPECT_TRUE(bench::app::open_loop(at_rate, at_rate.points[0]));
+  EXPECT_FALSE(bench::app::open_loop(plan, plan.points[0]));
   const bench::app::PointPlan open =
-      bench::app::point_plan(plan, prepared, plan.points[0], &*schedule);
+      bench::app::point_plan(at_rate, prepared, at_rate.points[0], &*schedule);
   EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
   EXPECT_EQ(open.driver.schedule, &*schedule);
   EXPECT_EQ(open.driver.warmup_requests, 1u);

@@ -177,6 +177,10 @@ struct RunOptions {
   workload::MultiTurnOptions multi_turn;
 };
 
+/// Whether any point of the run is an open loop (schedule::is_open_loop of its --request-rate,
+/// the ramp and a trace's arrivals): its --concurrency is then a cap, none unless given.
+bool any_open_loop(const RunOptions& run);
+
 // version: --version, answered by the app (app/plan/provenance.hpp), which knows the build's
 // commit and the libcurl loaded.
 enum class Command {

@@ -27,6 +27,11 @@ constexpr std::int64_t kConnectBackoffMaxMs = 1000;
 
 }  // namespace
 
+bool open_loop(const RunPlan& plan, const LoadPoint& point) {
+  return schedule::is_open_loop(point.rate_per_s, plan.ramp.strategy,
+                                plan.dataset.kind == workload::DatasetKind::trace);
+}
+
 schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
   schedule::OpenLoopPlan out = plan.arrivals;
   out.measured.rate_per_s = rate_per_s;
@@ -41,7 +46,7 @@ namespace {
 std::int64_t preconnect_count(const RunPlan& plan, const LoadPoint& point,
                               const schedule::OpenLoopSchedule* schedule) {
   if (plan.preconnect >= 0) return plan.preconnect;
-  if (schedule == nullptr) return point.concurrency;
+  if (!open_loop(plan, point)) return point.concurrency;
   const double per_second = std::isfinite(point.rate_per_s) ? std::ceil(point.rate_per_s) : 1.0;
   const auto arrivals = static_cast<std::int64_t>(schedule->size());
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(per_second), 1,
@@ -121,7 +126,8 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     driver.largest_image_url_bytes = prepared.prompts->images().largest_request_url_bytes;
   }
   if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
-  if (schedule != nullptr) {
+  const bool open = open_loop(plan, point);
+  if (open) {
     driver.schedule = schedule;
     driver.warmup_requests = schedule->warmup_requests();
   } else {
@@ -134,11 +140,11 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   out.engine = plan.engine;
   // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
   // loop's arrivals keep their schedule, each failing fast and counted.
-  out.engine.connect_backoff_max_ms = schedule == nullptr ? kConnectBackoffMaxMs : 0;
+  out.engine.connect_backoff_max_ms = open ? 0 : kConnectBackoffMaxMs;
   out.unreachable_timeout_ns = plan.unreachable_timeout_ns;
   // A closed loop counts its measured requests (with --duration too, whichever ends first); an
   // open loop's schedule and a time bound alone end the run themselves.
-  out.measured_requests = !plan.bounds.counted() || schedule != nullptr
+  out.measured_requests = !plan.bounds.counted() || open
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(plan.bounds.num_prompts);
   const ClientThreadsChoice loops = client_threads_of(plan, prepared, point);
@@ -158,7 +164,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     out.preconnect_urls.push_back(models_url(base_url));
   }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
-  out.summary.target_in_flight = schedule != nullptr ? 0 : out.engine.concurrency;
+  out.summary.target_in_flight = open ? 0 : out.engine.concurrency;
   out.summary.slo = plan.goodput;
   out.summary.sample_budget = plan.latency_sample_budget;
   return out;
@@ -177,10 +183,8 @@ std::optional<std::int64_t> stated_concurrency(const RunPlan& plan, const LoadPo
   // An open loop (a rate, a ramp, a trace) without --concurrency has no cap: its 65536 slots
   // are the engine's default, never a limit anyone chose, so the results say none (null, as
   // vLLM writes it).
-  const bool open_loop = std::isfinite(point.rate_per_s) ||
-                         plan.ramp.strategy != schedule::RampStrategy::none ||
-                         plan.dataset.kind == workload::DatasetKind::trace;
-  if (open_loop && !plan.concurrency_given && point.concurrency == cli::kOpenLoopDefaultCap) {
+  if (open_loop(plan, point) && !plan.concurrency_given &&
+      point.concurrency == cli::kOpenLoopDefaultCap) {
     return std::nullopt;
   }
   if (plan.shard.count > 1) {  // the shard's own share: the merge adds them up

@@ -24,6 +24,7 @@
 #include "bench/results/lengths.hpp"
 #include "bench/results/per_server.hpp"
 #include "bench/results/repeats.hpp"
+#include "bench/schedule/load_mode.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/redact.hpp"
@@ -40,7 +41,7 @@ ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
   const PointBounds& bounds = plan.bounds;
   ProgressPlan shown;
   shown.label = point_label_text(plan, point);
-  if (bounds.duration_s > 0) {
+  if (bounds.timed()) {
     shown.duration_s = bounds.duration_s + bounds.warmup_duration_s;
   } else if (schedule != nullptr) {
     shown.total_requests = static_cast<std::int64_t>(schedule->size());
@@ -52,7 +53,8 @@ ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
 }
 
 // The live feed's name for the point: its label in a sweep or with repeats, else its load (a
-// single run's, a search probe's).
+// single run's, a search probe's): its rate when it has one, else its concurrency (a closed
+// loop's, and the cap of a ramp or a trace, which have no one rate to name).
 std::string live_label(const RunPlan& plan, const LoadPoint& point) {
   std::string label = point_label_text(plan, point);
   if (!label.empty()) return label;
@@ -191,7 +193,7 @@ bool drains_warmup(const PointBounds& bounds, const schedule::OpenLoopSchedule* 
   if (schedule != nullptr) {
     return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
   }
-  return bounds.warmup_requests > 0 || bounds.warmup_duration_s > 0;
+  return bounds.warmup_requests > 0 || schedule::is_timed(bounds.warmup_duration_s);
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured

@@ -35,6 +35,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/writer.hpp"
+#include "bench/schedule/load_mode.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/util/redact.hpp"
@@ -85,8 +86,10 @@ struct PointBounds {
   // alone bounds a timed run.
   bool num_prompts_with_duration = false;
 
+  /// Whether --duration bounds the measured phase (schedule::is_timed).
+  bool timed() const { return schedule::is_timed(duration_s); }
   /// Whether num_prompts bounds the measured phase (no duration, or both given).
-  bool counted() const { return duration_s <= 0 || num_prompts_with_duration; }
+  bool counted() const { return !timed() || num_prompts_with_duration; }
 };
 
 /// The servers and what bench asks of them beside the load.
@@ -223,6 +226,10 @@ struct PreparedRun {
   nlohmann::json answer_check = nullptr;
 };
 
+/// Whether `point` runs an open loop (schedule::is_open_loop: its rate, the run's ramp, a
+/// trace's arrivals): every stage after the plan asks this, never the rate itself.
+bool open_loop(const RunPlan& plan, const LoadPoint& point);
+
 /// The open-loop schedule's plan of a point at `rate_per_s` (infinity and no ramp: a closed
 /// loop, for which schedule::build_open_loop_schedule gives nothing).
 schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s);
@@ -232,7 +239,8 @@ schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s);
 bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared);
 
 /// What run_point() takes for `point`. Pointers refer into `plan`, `prepared` and `schedule`
-/// (null: a closed loop), which must outlive the run of the point. `log` and `live` are left
+/// (the point's arrivals, given exactly when open_loop(plan, point)), which must outlive the
+/// run of the point. `log` and `live` are left
 /// null for the caller.
 PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule);

@@ -154,6 +154,8 @@ class RequestDriver final : public engine::RequestSource {
   std::optional<std::int64_t> next_turn_due_ns();
   engine::TransferRequest take_turn(std::int64_t slot_free_ns, std::int64_t send_ns);
   const std::vector<std::string>* headers_of(std::uint64_t session);
+  // The plan's decision (point_plan gives a schedule exactly when app::open_loop, which asks
+  // schedule::is_open_loop), not one of the driver's own.
   bool open_loop() const { return arrivals_.has_value(); }
   // Which of plan_.urls the record's request went to.
   std::size_t server_of(const metrics::RequestRecord& record) const;
