@@ -50,7 +50,7 @@ DriverPlan driver_plan(const bench::workload::PromptSource& prompts, std::int64_
   DriverPlan plan;
   plan.urls = {"http://127.0.0.1:9/v1/completions"};
   plan.request.endpoint = bench::protocol::Endpoint::completions;
-  plan.prompts = &prompts;
+  plan.prompts.source = &prompts;
   plan.lookahead = 4;
   plan.epoch_ns = epoch_ns;
   return plan;

@@ -76,7 +76,7 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
   sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(1, open));
   sessions.think_time = multi_turn.think_time;
   sessions.seed = plan.seed;
-  const workload::PromptSource* source = driver.prompts;
+  const workload::PromptSource* source = driver.prompts.source;
   const std::uint64_t stream = point.prompt_stream;
   // An agent session takes its task alone from the prompts; its later turns are made as it goes.
   const std::optional<std::int64_t> turns =
@@ -117,9 +117,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   if (plan.tokenizer.source == TokenizerSource::file) {
     driver.output_counter = prepared.tokenizer.get();
   }
-  driver.prompts = prepared.prompts.get();
-  driver.prompt_stream = point.prompt_stream;
-  driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
+  driver.prompts = {prepared.prompts.get(), point.prompt_stream, plan.reuse_prompts_modulo};
   driver.images = plan.images;
   driver.image_nonce = plan.image_nonce;
   if (prepared.prompts != nullptr) {

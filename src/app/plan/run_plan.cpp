@@ -268,34 +268,14 @@ TokenizerPlan tokenizer_plan(const cli::RunOptions& options) {
   return tokenizer;
 }
 
+// The asks as given, whole; the servers and the timeouts as the later stages take them.
 ServerPlan server_plan(const cli::RunOptions& options) {
-  ServerPlan server;
-  server.base_urls = options.base_urls;
-  server.weights = options.server_weights;
-  server.sim = options.sim;
-  server.per_chunk_usage = options.per_chunk_usage;
-  server.answer_check = options.answer_check;
-  server.flush_cache = options.flush_cache;
-  server.ready_timeout_ms = s_to_ms_truncated(options.ready_timeout_s);
-  server.startup_timeout_ms = s_to_ms_truncated(options.startup_timeout_s);
-  server.metrics = options.server_metrics;
-  server.metrics_urls = options.server_metrics_urls;
-  server.metrics_interval_s = options.server_metrics_interval_s;
-  return server;
-}
-
-OutputPlan output_plan(const cli::RunOptions& options) {
-  OutputPlan output;
-  output.format = options.output_format;
-  output.json_compat = results::parse_compat(options.json_compat);
-  output.output_file = options.output_file;
-  output.html_path = options.html_path;
-  output.save_requests = options.save_requests;
-  output.quiet = options.quiet;
-  output.gates = options.gates;
-  output.gate_on = options.gate_on;
-  output.max_error_rate_given = options.max_error_rate_given;
-  return output;
+  return {options.server,
+          options.base_urls,
+          options.server_weights,
+          options.sim,
+          s_to_ms_truncated(options.ready_timeout_s),
+          s_to_ms_truncated(options.startup_timeout_s)};
 }
 
 // bench's own live figures: a shard labels its samples with its index, so Prometheus sums them.
@@ -339,7 +319,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.accelerators = {options.gpus, options.gpu_hour_price};
   plan.latency_sample_budget = options.latency_sample_budget;
   plan.server = server_plan(options);
-  plan.output = output_plan(options);
+  plan.output = {options.output, results::parse_compat(options.json_compat)};
   plan.live = live_options(options, plan.shard);
   plan.config = cli::options_to_json(options);
   plan.workload = workload_definition(options);

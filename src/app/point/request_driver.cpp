@@ -144,7 +144,7 @@ std::vector<std::string> request_image_urls(const workload::Prompt& prompt,
 // encoding the images is the costly part, and it runs here, on the feed's producer.
 BodyMaker body_maker(const DriverPlan& plan) {
   return [request = plan.request, images = plan.images,
-          nonce = images::stream_nonce(plan.image_nonce, plan.prompt_stream)](
+          nonce = images::stream_nonce(plan.image_nonce, plan.prompts.stream)](
              const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
     return prompt_body(request, prompt,
@@ -191,7 +191,7 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     if (plan_.images.enabled()) {
       // Each driver's images from a nonce of its own: threads share the point's stream.
       const std::uint64_t nonce =
-          util::splitmix64_mix(images::stream_nonce(plan_.image_nonce, plan_.prompt_stream) ^
+          util::splitmix64_mix(images::stream_nonce(plan_.image_nonce, plan_.prompts.stream) ^
                                util::splitmix64(plan_.first));
       const auto per_turn = static_cast<std::size_t>(plan_.images.per_request);
       images_ = std::make_unique<ImageFeed>(plan_.images, nonce, kImagesAhead * per_turn);
@@ -201,11 +201,9 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     return;
   }
   FeedPlan feed;
-  feed.source = plan_.prompts;
-  feed.stream = plan_.prompt_stream;
+  feed.prompts = plan_.prompts;
   feed.first = plan_.first;
   feed.stride = plan_.stride;
-  feed.reuse_modulo = plan_.reuse_prompts_modulo;
   feed.lookahead = plan_.lookahead;
   feed.output_len_override = plan_.output_len_override;
   feed.make_body = body_maker(plan_);
@@ -327,7 +325,7 @@ const std::vector<std::string>* RequestDriver::headers_of(std::uint64_t session)
     lines = std::make_unique<std::vector<std::string>>();
     if (plan_.headers != nullptr) *lines = *plan_.headers;
     lines->push_back(plan_.session_header + ": " +
-                     session_id(plan_.sessions->seed, plan_.prompt_stream, session));
+                     session_id(plan_.sessions->seed, plan_.prompts.stream, session));
   }
   return lines.get();
 }

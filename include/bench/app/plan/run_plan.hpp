@@ -92,32 +92,21 @@ struct PointBounds {
   bool counted() const { return !timed() || num_prompts_with_duration; }
 };
 
-/// The servers and what bench asks of them beside the load.
-struct ServerPlan {
+/// The servers, and what bench asks of them beside the load: the options' asks as given
+/// (--per-chunk-usage, --answer-check, --flush-cache, --server-metrics; metrics_urls as given,
+/// server_metrics_urls reads them), and what the plan settles.
+struct ServerPlan : cli::ServerAsks {
   std::vector<std::string> base_urls;  // empty: the embedded simulator with `sim`
   std::vector<std::int64_t> weights;   // --server-weights; empty: round robin
   sim::SimOptions sim;
-  cli::PerChunkUsage per_chunk_usage = cli::PerChunkUsage::auto_detect;
-  bool answer_check = true;
-  bool flush_cache = false;               // empty the prefix cache before each measurement
-  bool metrics = false;                   // --server-metrics
-  std::vector<std::string> metrics_urls;  // as given (server_metrics_urls reads them)
-  double metrics_interval_s = 1.0;        // 0: the window's edges only
-  std::int64_t ready_timeout_ms = 0;      // --ready-timeout; 0: never wait (readiness.hpp)
-  std::int64_t startup_timeout_ms = 0;    // --startup-timeout; 0: none (startup_fetch.hpp)
+  std::int64_t ready_timeout_ms = 0;    // --ready-timeout; 0: never wait (readiness.hpp)
+  std::int64_t startup_timeout_ms = 0;  // --startup-timeout; 0: none (startup_fetch.hpp)
 };
 
-/// What the run prints and writes, and what it is held to.
-struct OutputPlan {
-  cli::OutputFormat format = cli::OutputFormat::text;  // stdout's
+/// What the run prints and writes, and what it is held to: the options' as given, and
+/// --json-compat read.
+struct OutputPlan : cli::OutputOptions {
   std::optional<results::Compat> json_compat;  // --json-compat: a peer's view; none: bench's
-  std::string output_file;                     // also the JSON results, written whole
-  std::string html_path;                       // also the HTML report
-  std::string save_requests;                   // the JSONL request log
-  bool quiet = false;                          // no progress or notes on stderr
-  std::vector<gate::Gate> gates;
-  gate::GateOn gate_on = gate::GateOn::mean;
-  bool max_error_rate_given = false;  // failed requests within it do not fail the run
 };
 
 /// What the options say, settled once before the server is contacted: the only thing the app
@@ -130,6 +119,7 @@ struct RunPlan {
   workload::MultiTurnOptions multi_turn;
   bool reuse_prompts = false;  // --reuse-prompts
   // --reuse-prompts: request r of every point sends prompt r mod this of stream 0; 0 = fresh.
+  // Each point's driver and feed carry it in their PromptPick (prompt_feed.hpp), which applies it.
   std::uint64_t reuse_prompts_modulo = 0;
   std::uint64_t seed = 0;
   // --images-per-request: the images of every chat request (per_request 0: none), and the

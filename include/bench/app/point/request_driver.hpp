@@ -63,9 +63,7 @@ struct DriverPlan {
   // Counts the output of a response without usage (a --tokenizer file; outlives the driver);
   // null: the chunk estimate.
   const tokenizer::Tokenizer* output_counter = nullptr;
-  const workload::PromptSource* prompts = nullptr;  // outlives the driver
-  std::uint64_t prompt_stream = 0;                  // the point's stream of it
-  std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh
+  PromptPick prompts;  // the source (outlives the driver), the point's stream, --reuse-prompts
   // --images-per-request: random images added to each chat body as it is built, off the loop
   // (per_request 0: none); each request's are fresh, drawn from the run's nonce, the prompt
   // stream and the request number.
