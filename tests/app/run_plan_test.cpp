@@ -131,10 +131,10 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(closed.engine.concurrency, 4);
   EXPECT_EQ(closed.measured_requests, 12u);
-  EXPECT_EQ(closed.driver.warmup_requests, 3u);
-  EXPECT_EQ(closed.driver.schedule, nullptr);
+  EXPECT_EQ(closed.driver.per_prompt.warmup_requests, 3u);
+  EXPECT_EQ(closed.driver.per_prompt.schedule, nullptr);
   EXPECT_EQ(closed.summary.target_in_flight, 4);
-  EXPECT_EQ(closed.driver.headers, &plan.headers);
+  EXPECT_EQ(closed.driver.target.headers, &plan.headers);
 
   const RunPlan at_rate = plan_run(
       parse_run_options({"--request-rate", "100", "--num-prompts", "2", "--warmup-requests", "1"}));
@@ -146,8 +146,8 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
   const bench::app::PointPlan open =
       bench::app::point_plan(at_rate, prepared, at_rate.points[0], &*schedule);
   EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
-  EXPECT_EQ(open.driver.schedule, &*schedule);
-  EXPECT_EQ(open.driver.warmup_requests, 1u);
+  EXPECT_EQ(open.driver.per_prompt.schedule, &*schedule);
+  EXPECT_EQ(open.driver.per_prompt.warmup_requests, 1u);
   EXPECT_EQ(open.summary.target_in_flight, 0);
 }
 
@@ -240,8 +240,8 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   prepared.spread = std::make_shared<const bench::app::ServerSpread>(options.server_weights);
   const bench::app::PointPlan point =
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
-  EXPECT_EQ(point.driver.urls, prepared.urls);
-  EXPECT_EQ(point.driver.spread, prepared.spread.get());
+  EXPECT_EQ(point.driver.target.urls, prepared.urls);
+  EXPECT_EQ(point.driver.target.spread, prepared.spread.get());
   EXPECT_EQ(point.preconnect_urls,
             (std::vector<std::string>{"http://a:1/v1/models", "http://b:2/v1/models"}));
   const bench::results::RunContext context =

@@ -19,8 +19,8 @@ namespace bench::app {
 class RequestDriver::Slot final : public engine::TransferHandler {
  public:
   explicit Slot(RequestDriver& driver)
-      : driver_(driver), reader_(driver.plan_.limits, driver.plan_.output_counter) {
-    reader_.read_as(driver.plan_.request.endpoint);
+      : driver_(driver), reader_(driver.plan_.target.limits, driver.plan_.target.output_counter) {
+    reader_.read_as(driver.plan_.target.request.endpoint);
   }
 
   metrics::RequestRecord& begin() {
@@ -41,8 +41,8 @@ class RequestDriver::Slot final : public engine::TransferHandler {
   }
   bool on_body(std::string_view bytes, std::int64_t arrival_ns) override {
     const std::size_t chunks_before = record_.text_chunk_ns.size();
-    const bool keep_going = reader_.on_body(bytes, arrival_ns - driver_.plan_.epoch_ns);
-    if (LiveCounters* live = driver_.plan_.live) {
+    const bool keep_going = reader_.on_body(bytes, arrival_ns - driver_.plan_.timing.epoch_ns);
+    if (LiveCounters* live = driver_.plan_.watchers.live) {
       live->text_chunks.fetch_add(
           static_cast<std::int64_t>(record_.text_chunk_ns.size() - chunks_before),
           std::memory_order_relaxed);
@@ -53,22 +53,22 @@ class RequestDriver::Slot final : public engine::TransferHandler {
     protocol::TransportEnd transport;
     transport.error = end.error;
     transport.message = end.message;
-    transport.end_ns = end.end_ns - driver_.plan_.epoch_ns;
+    transport.end_ns = end.end_ns - driver_.plan_.timing.epoch_ns;
     reader_.finish(transport);
-    if (const util::Redactor* redactor = driver_.plan_.redactor) {
+    if (const util::Redactor* redactor = driver_.plan_.target.redactor) {
       redactor->redact_in_place(record_.error_message);
       redactor->redact_in_place(record_.finish_reason);
       redactor->redact_in_place(record_.response_id);
     }
-    if (EarlyStop* early_stop = driver_.plan_.early_stop) early_stop->observe(record_);
+    if (EarlyStop* early_stop = driver_.plan_.watchers.early_stop) early_stop->observe(record_);
     record_.new_connection = end.new_connections > 0;
     record_.connection_retries = end.connection_retries;
     record_.connect_ns = end.connect_ns;
     record_.response_headers_ns = end.response_start_ns;
-    if (UnreachableWatch* unreachable = driver_.plan_.unreachable) {
-      unreachable->observe(record_, driver_.plan_.urls[driver_.server_of(record_)]);
+    if (UnreachableWatch* unreachable = driver_.plan_.watchers.unreachable) {
+      unreachable->observe(record_, driver_.plan_.target.urls[driver_.server_of(record_)]);
     }
-    if (LiveCounters* live = driver_.plan_.live) {
+    if (LiveCounters* live = driver_.plan_.watchers.live) {
       live->finished.fetch_add(1, std::memory_order_relaxed);
       if (record_.ok()) {
         live->output_tokens.fetch_add(std::max<std::int64_t>(0, record_.completion_tokens),
@@ -79,7 +79,8 @@ class RequestDriver::Slot final : public engine::TransferHandler {
         live->failed.fetch_add(1, std::memory_order_relaxed);
       }
     }
-    if (live::Feed* feed = driver_.plan_.feed) feed->request_ended(record_, driver_.plan_.epoch_ns);
+    if (live::Feed* feed = driver_.plan_.watchers.feed)
+      feed->request_ended(record_, driver_.plan_.timing.epoch_ns);
     driver_.sink_.on_record(record_);
     if (session_turn_) end_turn(transport.end_ns);
     driver_.release(this);
@@ -143,8 +144,8 @@ std::vector<std::string> request_image_urls(const workload::Prompt& prompt,
 // request options, so the feed's producer and the event loop never share one. Reading and
 // encoding the images is the costly part, and it runs here, on the feed's producer.
 BodyMaker body_maker(const DriverPlan& plan) {
-  return [request = plan.request, images = plan.images,
-          nonce = images::stream_nonce(plan.image_nonce, plan.prompts.stream)](
+  return [request = plan.target.request, images = plan.bodies.images,
+          nonce = images::stream_nonce(plan.bodies.image_nonce, plan.bodies.prompts.stream)](
              const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
     return prompt_body(request, prompt,
@@ -182,77 +183,80 @@ std::string turn_body(const protocol::RequestOptions& request, const TurnToSend&
 
 RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
     : plan_(std::move(plan)), sink_(sink) {
-  if (plan_.schedule != nullptr) {
-    arrivals_.emplace(plan_.schedule->reader());
-    measured_start_ns_ = plan_.schedule->measured_start_ns().value_or(-1);
+  if (plan_.per_prompt.schedule != nullptr) {
+    arrivals_.emplace(plan_.per_prompt.schedule->reader());
+    measured_start_ns_ = plan_.per_prompt.schedule->measured_start_ns().value_or(-1);
   }
   if (plan_.sessions) {
     SessionPlan sessions = *plan_.sessions;
-    if (plan_.images.enabled()) {
+    if (plan_.bodies.images.enabled()) {
       // Each driver's images from a nonce of its own: threads share the point's stream.
-      const std::uint64_t nonce =
-          util::splitmix64_mix(images::stream_nonce(plan_.image_nonce, plan_.prompts.stream) ^
-                               util::splitmix64(plan_.first));
-      const auto per_turn = static_cast<std::size_t>(plan_.images.per_request);
-      images_ = std::make_unique<ImageFeed>(plan_.images, nonce, kImagesAhead * per_turn);
+      const std::uint64_t nonce = util::splitmix64_mix(
+          images::stream_nonce(plan_.bodies.image_nonce, plan_.bodies.prompts.stream) ^
+          util::splitmix64(plan_.first));
+      const auto per_turn = static_cast<std::size_t>(plan_.bodies.images.per_request);
+      images_ = std::make_unique<ImageFeed>(plan_.bodies.images, nonce, kImagesAhead * per_turn);
       sessions.user_images = [feed = images_.get(), per_turn] { return feed->take(per_turn); };
     }
     sessions_ = std::make_unique<SessionScheduler>(std::move(sessions));
     return;
   }
   FeedPlan feed;
-  feed.prompts = plan_.prompts;
+  feed.prompts = plan_.bodies.prompts;
   feed.first = plan_.first;
   feed.stride = plan_.stride;
-  feed.lookahead = plan_.lookahead;
-  feed.output_len_override = plan_.output_len_override;
+  feed.lookahead = plan_.bodies.lookahead;
+  feed.output_len_override = plan_.bodies.output_len_override;
   feed.make_body = body_maker(plan_);
   feed_ = std::make_unique<PromptFeed>(std::move(feed));
 }
 
-void RequestDriver::set_epoch(std::int64_t epoch_ns) { plan_.epoch_ns = epoch_ns; }
+void RequestDriver::set_epoch(std::int64_t epoch_ns) { plan_.timing.epoch_ns = epoch_ns; }
 
 std::int64_t RequestDriver::measured_end_ns() const {
-  if (plan_.measured_duration_ns <= 0 || measured_start_ns_ < 0) return kNoLimitNs;
-  return measured_start_ns_ + plan_.measured_duration_ns;
+  if (plan_.timing.measured_duration_ns <= 0 || measured_start_ns_ < 0) return kNoLimitNs;
+  return measured_start_ns_ + plan_.timing.measured_duration_ns;
 }
 
 // The end of --duration with --duration-hard, or when the server has been unreachable too long.
 std::int64_t RequestDriver::cancel_at_ns() const {
   std::int64_t cancel_at = kNoLimitNs;
-  if (plan_.cancel_at_duration_end) cancel_at = measured_end_ns();
-  if (plan_.unreachable != nullptr) {
-    cancel_at =
-        std::min(cancel_at, plan_.unreachable->give_up_at_ns(plan_.clock_ns() - plan_.epoch_ns));
+  if (plan_.timing.cancel_at_duration_end) cancel_at = measured_end_ns();
+  if (plan_.watchers.unreachable != nullptr) {
+    cancel_at = std::min(cancel_at, plan_.watchers.unreachable->give_up_at_ns(
+                                        plan_.timing.clock_ns() - plan_.timing.epoch_ns));
   }
-  return cancel_at == kNoLimitNs ? kNoLimitNs : plan_.epoch_ns + cancel_at;
+  return cancel_at == kNoLimitNs ? kNoLimitNs : plan_.timing.epoch_ns + cancel_at;
 }
 
 std::size_t RequestDriver::server_of(const metrics::RequestRecord& record) const {
-  return plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session)
-                                 : 0;
+  return plan_.target.spread != nullptr
+             ? plan_.target.spread->server_of_request(record.index, record.session)
+             : 0;
 }
 
 RequestDriver::~RequestDriver() = default;
 
 std::optional<std::int64_t> RequestDriver::next_due_ns() {
-  if (plan_.early_stop != nullptr && plan_.early_stop->stopping()) return std::nullopt;
-  if (plan_.unreachable != nullptr && plan_.unreachable->given_up()) return std::nullopt;
+  if (plan_.watchers.early_stop != nullptr && plan_.watchers.early_stop->stopping())
+    return std::nullopt;
+  if (plan_.watchers.unreachable != nullptr && plan_.watchers.unreachable->given_up())
+    return std::nullopt;
   if (sessions_) return next_turn_due_ns();
-  if (feed_->next_request() >= plan_.end_request) return std::nullopt;
+  if (feed_->next_request() >= plan_.per_prompt.end_request) return std::nullopt;
   if (open_loop()) {
     const std::uint64_t next = feed_->next_request();
     const std::optional<std::int64_t> offset = arrivals_->offset_ns(next);
     if (!offset || *offset >= measured_end_ns()) return std::nullopt;
-    return plan_.epoch_ns + *offset;
+    return plan_.timing.epoch_ns + *offset;
   }
   // Closed loop: every request is due at once; the engine's concurrency limit paces them.
-  if (measured_sent_ >= plan_.measured_requests) return std::nullopt;
-  const std::int64_t since_epoch = plan_.clock_ns() - plan_.epoch_ns;
-  if (since_epoch >= plan_.send_until_ns) return std::nullopt;
+  if (measured_sent_ >= plan_.per_prompt.measured_requests) return std::nullopt;
+  const std::int64_t since_epoch = plan_.timing.clock_ns() - plan_.timing.epoch_ns;
+  if (since_epoch >= plan_.per_prompt.send_until_ns) return std::nullopt;
   const std::int64_t end = measured_end_ns();
   if (end != kNoLimitNs && since_epoch >= end) return std::nullopt;
-  return plan_.epoch_ns;
+  return plan_.timing.epoch_ns;
 }
 
 // A turn is due at its session's due time; while every open session waits on a reply more
@@ -261,10 +265,11 @@ std::optional<std::int64_t> RequestDriver::next_due_ns() {
 // --duration.
 std::optional<std::int64_t> RequestDriver::next_turn_due_ns() {
   const std::int64_t end = measured_end_ns();
-  if (end != kNoLimitNs && plan_.clock_ns() - plan_.epoch_ns >= end) return std::nullopt;
+  if (end != kNoLimitNs && plan_.timing.clock_ns() - plan_.timing.epoch_ns >= end)
+    return std::nullopt;
   const std::optional<std::int64_t> due = sessions_->next_due_ns();
   if (!due || *due == SessionScheduler::kAwaitingReply) return due;
-  return plan_.epoch_ns + *due;
+  return plan_.timing.epoch_ns + *due;
 }
 
 std::vector<SessionEnd> RequestDriver::open_sessions() const {
@@ -283,9 +288,9 @@ RequestDriver::Slot& RequestDriver::acquire_slot() {
 
 // The session's whole history, built on the loop: it holds the reply that has just ended.
 engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std::int64_t send_ns) {
-  const TurnToSend turn = sessions_->take(send_ns - plan_.epoch_ns);
-  protocol::RequestOptions request = plan_.request;
-  request.max_tokens = plan_.output_len_override.value_or(turn.user->output_len);
+  const TurnToSend turn = sessions_->take(send_ns - plan_.timing.epoch_ns);
+  protocol::RequestOptions request = plan_.target.request;
+  request.max_tokens = plan_.bodies.output_len_override.value_or(turn.user->output_len);
   std::optional<engine::TransferEnd> unsent;
   std::string body = turn_body(request, turn, unsent);
   Slot& slot = acquire_slot();
@@ -295,22 +300,27 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
   record.session = static_cast<std::int64_t>(turn.session);
   record.turn = turn.turn;
   record.branch = static_cast<std::int64_t>(turn.branch);
-  record.start_ns = send_ns - plan_.epoch_ns;
+  record.start_ns = send_ns - plan_.timing.epoch_ns;
   // A turn is due when its user has thought; waiting for a slot after that is the server's
   // (coordinated omission), as in an open loop.
   record.intended_start_ns = turn.due_ns;
-  record.slot_wait_ns = std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - turn.due_ns);
+  record.slot_wait_ns =
+      std::max<std::int64_t>(0, slot_free_ns - plan_.timing.epoch_ns - turn.due_ns);
   record.requested_input_len = turn.history->words();
   record.requested_output_len = request.max_tokens;
   ++sent_;
   ++measured_sent_;
   if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
-  if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
-  if (plan_.feed != nullptr) plan_.feed->request_started();
+  if (plan_.watchers.live != nullptr)
+    plan_.watchers.live->started.fetch_add(1, std::memory_order_relaxed);
+  if (plan_.watchers.feed != nullptr) plan_.watchers.feed->request_started();
   const std::size_t server =
-      plan_.spread != nullptr ? plan_.spread->server_of_request(record.index, record.session) : 0;
+      plan_.target.spread != nullptr
+          ? plan_.target.spread->server_of_request(record.index, record.session)
+          : 0;
   engine::TransferRequest transfer{
-      plan_.urls[server], std::move(body), headers_of(turn.session), &slot, {}, std::move(unsent)};
+      plan_.target.urls[server], std::move(body), headers_of(turn.session), &slot, {},
+      std::move(unsent)};
   trace(record, transfer);
   return transfer;
 }
@@ -319,13 +329,13 @@ engine::TransferRequest RequestDriver::take_turn(std::int64_t slot_free_ns, std:
 // own lines, made at its first turn and kept (never freed, so no later session's lines can
 // take their address) until the driver goes.
 const std::vector<std::string>* RequestDriver::headers_of(std::uint64_t session) {
-  if (plan_.session_header.empty()) return plan_.headers;
+  if (plan_.session_header.empty()) return plan_.target.headers;
   std::unique_ptr<std::vector<std::string>>& lines = session_headers_[session];
   if (!lines) {
     lines = std::make_unique<std::vector<std::string>>();
-    if (plan_.headers != nullptr) *lines = *plan_.headers;
+    if (plan_.target.headers != nullptr) *lines = *plan_.target.headers;
     lines->push_back(plan_.session_header + ": " +
-                     session_id(plan_.sessions->seed, plan_.prompts.stream, session));
+                     session_id(plan_.sessions->seed, plan_.bodies.prompts.stream, session));
   }
   return lines.get();
 }
@@ -338,16 +348,18 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   Slot* slot = &acquire_slot();
   metrics::RequestRecord& record = slot->begin();
   record.index = index;
-  record.start_ns = send_ns - plan_.epoch_ns;
-  record.warmup = index < plan_.warmup_requests || record.start_ns < plan_.warmup_until_ns;
+  record.start_ns = send_ns - plan_.timing.epoch_ns;
+  record.warmup = index < plan_.per_prompt.warmup_requests ||
+                  record.start_ns < plan_.per_prompt.warmup_until_ns;
   if (open_loop()) {
     // The schedule's time is the intended start; a wait for a concurrency slot after it is
     // part of what the user of an overloaded server would see (coordinated omission).
     record.intended_start_ns = arrivals_->offset_ns(index).value_or(record.start_ns);
     record.slot_wait_ns =
-        std::max<std::int64_t>(0, slot_free_ns - plan_.epoch_ns - record.intended_start_ns);
+        std::max<std::int64_t>(0, slot_free_ns - plan_.timing.epoch_ns - record.intended_start_ns);
   } else {
-    record.intended_start_ns = std::max(slot_free_ns, plan_.epoch_ns) - plan_.epoch_ns;
+    record.intended_start_ns =
+        std::max(slot_free_ns, plan_.timing.epoch_ns) - plan_.timing.epoch_ns;
   }
   record.requested_input_len = prepared.input_len;
   record.client_prompt_tokens = prepared.client_tokens;
@@ -357,13 +369,15 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
     ++measured_sent_;
     if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
   }
-  if (plan_.live != nullptr) plan_.live->started.fetch_add(1, std::memory_order_relaxed);
-  if (plan_.feed != nullptr) plan_.feed->request_started();
+  if (plan_.watchers.live != nullptr)
+    plan_.watchers.live->started.fetch_add(1, std::memory_order_relaxed);
+  if (plan_.watchers.feed != nullptr) plan_.watchers.feed->request_started();
 
-  const std::size_t server =
-      plan_.spread != nullptr ? plan_.spread->server_of_request(index, record.session) : 0;
+  const std::size_t server = plan_.target.spread != nullptr
+                                 ? plan_.target.spread->server_of_request(index, record.session)
+                                 : 0;
   engine::TransferRequest transfer{
-      plan_.urls[server], std::move(prepared.body), plan_.headers, slot, {}, {}};
+      plan_.target.urls[server], std::move(prepared.body), plan_.target.headers, slot, {}, {}};
   // Its body could not be made: the engine ends it at once, failed, and its record is counted
   // with the others (warm-up or measured), as any request's is.
   if (!prepared.built()) transfer.unsent = not_built(std::move(prepared.error));
@@ -372,7 +386,7 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
 }
 
 void RequestDriver::trace(metrics::RequestRecord& record, engine::TransferRequest& request) {
-  if (!plan_.traceparent || request.unsent) return;  // nothing is sent: no span
+  if (!plan_.target.traceparent || request.unsent) return;  // nothing is sent: no span
   const util::TraceContext context = trace_ids_.next();
   record.trace_id = context.trace_id();
   record.span_id = context.span_id();

@@ -51,70 +51,93 @@ class RecordSink {
 
 inline constexpr std::int64_t kNoLimitNs = std::numeric_limits<std::int64_t>::max();
 
+// What a driver runs, grouped by who reads it: the groups both modes read (where each request
+// goes, what its body holds, the point's clock, the watchers), then each mode's own: one
+// request per prompt, or --multi-turn's sessions. The pointers are the point's, shared by its
+// drivers, and outlive them.
 struct DriverPlan {
-  // The endpoint's full URL on each server (--base-url repeated; one: every request's), and
-  // which of them each request goes to (ServerSpread::server_of_request; null: the first).
-  // Outlives the driver.
-  std::vector<std::string> urls;
-  const ServerSpread* spread = nullptr;
-  const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
-  protocol::RequestOptions request;                   // body shape (max_tokens comes per prompt)
-  protocol::StreamLimits limits;
-  // Counts the output of a response without usage (a --tokenizer file; outlives the driver);
-  // null: the chunk estimate.
-  const tokenizer::Tokenizer* output_counter = nullptr;
-  PromptPick prompts;  // the source (outlives the driver), the point's stream, --reuse-prompts
-  // --images-per-request: random images added to each chat body as it is built, off the loop
-  // (per_request 0: none); each request's are fresh, drawn from the run's nonce, the prompt
-  // stream and the request number.
-  images::ImageSpec images;
-  std::uint64_t image_nonce = 0;
-  // The most bytes of image data URLs one of the dataset's requests carries (its row's image
-  // files, workload/dataset_images.hpp); 0: none. Bounds how many bodies are built ahead.
-  std::uint64_t largest_image_url_bytes = 0;
-  // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
-  std::optional<std::int64_t> output_len_override;
-  std::size_t lookahead = 64;  // request bodies made ahead at most
-  std::int64_t epoch_ns = 0;   // steady clock: record times and schedule offsets count from it
-  // The steady clock (ns) the closed loop and the turns read to stop at send_until_ns and at
-  // --duration's end: bench::now_ns, or a test's own. Every other time comes from the engine.
-  std::function<std::int64_t()> clock_ns = now_ns;
-  // Open loop: request i is due at its offset in this schedule after the epoch, and there are
-  // schedule->size() requests in all. Null: closed loop, every request due as soon as a slot
-  // is free. Outlives the driver.
-  const schedule::OpenLoopSchedule* schedule = nullptr;
-  std::size_t first = 0;            // this driver's first request index
-  std::size_t stride = 1;           // and the step to its next one
-  std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
-  // Requests from this index on are not sent: a point run in phases (its warm-up drained
-  // before its measured requests, for --server-metrics) sends [first, end_request) in each.
-  std::size_t end_request = std::numeric_limits<std::size_t>::max();
-  std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up too
-  // Closed loop: no request starts at or after this (epoch-relative) time; a warm-up by time
-  // run as a phase of its own stops sending at its end and drains.
-  std::int64_t send_until_ns = std::numeric_limits<std::int64_t>::max();
-  // Closed loop: stop after this many measured requests of this driver have been sent.
-  std::size_t measured_requests = std::numeric_limits<std::size_t>::max();
-  // --duration: the measured phase lasts this long from its first request (0 = no limit): no
-  // request starts after it, and with cancel_at_duration_end those in flight are cancelled.
-  std::int64_t measured_duration_ns = 0;
-  bool cancel_at_duration_end = false;
-  LiveCounters* live = nullptr;  // progress counters to bump, or null
-  // bench's own live figures (--metrics-listen, --live-jsonl): told of each request sent and of
-  // each record when it ends, warm-up phases too; null: none. Outlives the driver.
-  live::Feed* feed = nullptr;
-  // Send a W3C traceparent header with every request, its ids kept in the record (util/
-  // trace_context.hpp); false: --no-traceparent, or the user's --header sets one.
-  bool traceparent = false;
-  // Hides the credentials in the server's text of every record before anyone sees it (the
-  // error message, finish_reason, response id); null: nothing to hide. Outlives the driver.
-  const util::Redactor* redactor = nullptr;
-  // Watches the first requests to end; once it says stop, no request starts any more. Shared
-  // by the point's drivers; null: never stop early.
-  EarlyStop* early_stop = nullptr;
-  // Watches whether the server can be reached; once it gives up, no request starts any more and
-  // those in flight are cancelled. Shared by the point's drivers; null: never give up.
-  UnreachableWatch* unreachable = nullptr;
+  // Both modes: where each request goes and how its response is read.
+  struct Target {
+    // The endpoint's full URL on each server (--base-url repeated; one: every request's), and
+    // which of them each request goes to (ServerSpread::server_of_request; null: the first).
+    std::vector<std::string> urls;
+    const ServerSpread* spread = nullptr;
+    const std::vector<std::string>* headers = nullptr;  // every request's header lines
+    // Send a W3C traceparent header with every request, its ids kept in the record (util/
+    // trace_context.hpp); false: --no-traceparent, or the user's --header sets one.
+    bool traceparent = false;
+    protocol::RequestOptions request;  // body shape (max_tokens comes per prompt)
+    protocol::StreamLimits limits;
+    // Counts the output of a response without usage (a --tokenizer file); null: the chunk
+    // estimate.
+    const tokenizer::Tokenizer* output_counter = nullptr;
+    // Hides the credentials in the server's text of every record before anyone sees it (the
+    // error message, finish_reason, response id); null: nothing to hide.
+    const util::Redactor* redactor = nullptr;
+  };
+  // Both modes: what each request's body is made from beside its prompt or history.
+  struct Bodies {
+    PromptPick prompts;  // the source, the point's stream, --reuse-prompts
+    // --images-per-request: random images added to each chat body as it is built, off the loop
+    // (per_request 0: none); each request's are fresh, drawn from the run's nonce, the prompt
+    // stream and the request number.
+    images::ImageSpec images;
+    std::uint64_t image_nonce = 0;
+    // The most bytes of image data URLs one of the dataset's requests carries (its row's image
+    // files, workload/dataset_images.hpp); 0: none. Bounds how many bodies are built ahead.
+    std::uint64_t largest_image_url_bytes = 0;
+    // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
+    std::optional<std::int64_t> output_len_override;
+    std::size_t lookahead = 64;  // request bodies made ahead at most
+  };
+  // Both modes: the point's clock and the end of its measured phase.
+  struct Timing {
+    std::int64_t epoch_ns = 0;  // steady clock: record times and schedule offsets count from it
+    // The steady clock (ns) the closed loop and the turns read to stop at send_until_ns and at
+    // --duration's end: bench::now_ns, or a test's own. Every other time comes from the engine.
+    std::function<std::int64_t()> clock_ns = now_ns;
+    // --duration: the measured phase lasts this long from its first request (0 = no limit): no
+    // request starts after it, and with cancel_at_duration_end those in flight are cancelled.
+    std::int64_t measured_duration_ns = 0;
+    bool cancel_at_duration_end = false;
+  };
+  // Both modes: who is told of each request, and what may stop the point; null: none.
+  struct Watchers {
+    LiveCounters* live = nullptr;  // progress counters to bump
+    // bench's own live figures (--metrics-listen, --live-jsonl): told of each request sent and
+    // of each record when it ends, warm-up phases too.
+    live::Feed* feed = nullptr;
+    // Watches the first requests to end; once it says stop, no request starts any more.
+    EarlyStop* early_stop = nullptr;
+    // Watches whether the server can be reached; once it gives up, no request starts any more
+    // and those in flight are cancelled.
+    UnreachableWatch* unreachable = nullptr;
+  };
+  // One request per prompt (no --multi-turn): when each is due, and which are warm-up.
+  struct PerPrompt {
+    // Open loop: request i is due at its offset in this schedule after the epoch, and there
+    // are schedule->size() requests in all. Null: closed loop, every request due as soon as a
+    // slot is free (app::open_loop decides which).
+    const schedule::OpenLoopSchedule* schedule = nullptr;
+    std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
+    // Requests from this index on are not sent: a point run in phases (its warm-up drained
+    // before its measured requests, for --server-metrics) sends [first, end_request) in each.
+    std::size_t end_request = std::numeric_limits<std::size_t>::max();
+    std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up
+    // Closed loop: no request starts at or after this (epoch-relative) time; a warm-up by time
+    // run as a phase of its own stops sending at its end and drains.
+    std::int64_t send_until_ns = std::numeric_limits<std::int64_t>::max();
+    // Closed loop: stop after this many measured requests of this driver have been sent.
+    std::size_t measured_requests = std::numeric_limits<std::size_t>::max();
+  };
+
+  Target target;
+  Bodies bodies;
+  Timing timing;
+  Watchers watchers;
+  std::size_t first = 0;   // this driver's first request index
+  std::size_t stride = 1;  // and the step to its next one
+  PerPrompt per_prompt;    // read without --multi-turn only
   // --multi-turn: sessions of turns in place of one request per prompt (session_scheduler.hpp;
   // first, stride and open_at_once are set per thread). Each turn's intended start is when it
   // became due. nullopt: one request per prompt.
@@ -159,7 +182,7 @@ class RequestDriver final : public engine::RequestSource {
   std::size_t server_of(const metrics::RequestRecord& record) const;
   // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
   std::int64_t measured_end_ns() const;
-  // With plan_.traceparent: a new trace context into `record` and its header line into
+  // With plan_.target.traceparent: a new trace context into `record` and its header line into
   // `request` (none for a request that is not sent).
   void trace(metrics::RequestRecord& record, engine::TransferRequest& request);
 
