@@ -5,6 +5,7 @@
 // DriverPlan::Timing::clock_ns). What is held is what the driver writes into each record: intended
 // start, slot wait, warm-up, index, and where it stops.
 #include "bench/app/point/request_driver.hpp"
+#include "bench/app/point/session_driver.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,6 +27,7 @@ namespace {
 
 using bench::app::DriverPlan;
 using bench::app::RequestDriver;
+using bench::app::SessionDriver;
 using bench::metrics::RequestRecord;
 
 constexpr std::int64_t kDriverMs = 1'000'000;
@@ -59,7 +61,7 @@ DriverPlan driver_plan(const bench::workload::PromptSource& prompts, std::int64_
 // The engine's part for one request: take it at the given times (epoch-relative) and end it
 // with a one-token stream 1 ms after it was sent; or, when the driver could not make it, end it
 // unsent at once, with the end the driver gave.
-void send_one(RequestDriver& driver, std::int64_t epoch_ns, std::int64_t slot_free_ms,
+void send_one(bench::app::PointDriver& driver, std::int64_t epoch_ns, std::int64_t slot_free_ms,
               std::int64_t send_ms) {
   const bench::engine::TransferRequest request =
       driver.take_next(epoch_ns + slot_free_ms * kDriverMs, epoch_ns + send_ms * kDriverMs);
@@ -291,7 +293,7 @@ TEST(RequestDriver, ATurnIsDueAfterThinkingItsSlotWaitCountsAndNoneStartsPastThe
   };
   plan.sessions = sessions;
   KeptRecords sink;
-  RequestDriver driver(plan, sink);
+  SessionDriver driver(plan, sink);
   EXPECT_EQ(driver.next_due_ns(), clock.epoch);  // the first turn is due when its session opens
   send_one(driver, clock.epoch, 0, 2);           // sent 2 ms in, ends at 3 ms
   clock.at_ms(503);
@@ -399,7 +401,7 @@ TEST(RequestDriver, ATurnThatCannotBeMadeFailsUnsentAndEndsItsSession) {
   };
   plan.sessions = sessions;
   KeptRecords sink;
-  RequestDriver driver(plan, sink);
+  SessionDriver driver(plan, sink);
   send_one(driver, clock.epoch, 0, 0);  // session 0, turn 0: sent
   clock.at_ms(2);
   ASSERT_TRUE(driver.next_due_ns().has_value());

@@ -150,7 +150,7 @@ class Worker final : public RecordSink {
       driver.sessions->open_at_once =
           std::max<std::size_t>(1, share(driver.sessions->open_at_once, threads, index));
     }
-    driver_ = std::make_unique<RequestDriver>(driver, *this);
+    driver_ = make_point_driver(std::move(driver), *this);
   }
 
   void on_record(const metrics::RequestRecord& record) override {
@@ -252,7 +252,7 @@ class Worker final : public RecordSink {
   const ServerSpread* spread_;
   std::vector<metrics::RunAccumulator> per_server_;  // several servers: one each, else none
   std::unique_ptr<engine::Engine> engine_;
-  std::unique_ptr<RequestDriver> driver_;
+  std::unique_ptr<PointDriver> driver_;
   engine::EngineStats stats_;
   std::int64_t cpu_ns_ = 0;
   std::optional<std::int64_t> run_queue_wait_ns_;  // nullopt: the kernel did not say

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bench/app/point/live_counters.hpp"
+#include "bench/app/point/point_driver.hpp"
 #include "bench/app/point/record_log.hpp"
-#include "bench/app/point/request_driver.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/accumulator_state.hpp"
 #include "bench/metrics/client_load.hpp"
