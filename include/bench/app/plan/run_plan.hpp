@@ -209,7 +209,7 @@ struct PreparedRun {
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
   std::optional<TemplateOverhead> template_overhead;
   // Hides the credentials in every server text bench keeps. On the heap: the server's tokenizer
-  // and the request drivers keep its address, and a PreparedRun is moved after they take it.
+  // and the point drivers keep its address, and a PreparedRun is moved after they take it.
   std::shared_ptr<const util::Redactor> redactor = std::make_shared<const util::Redactor>();
   ServerIdentity server;  // what the server says of itself (server_identity.hpp)
   // The answer check's block (results/answer_check.hpp), made before the run; null when off.
