@@ -1,5 +1,6 @@
 #include "bench/cli/options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -20,6 +21,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/results/format.hpp"
+#include "bench/schedule/load_mode.hpp"
 
 namespace bench::cli {
 
@@ -358,6 +360,13 @@ void add_dataset_and_request(nlohmann::json& config, const RunOptions& run) {
 
 }  // namespace
 
+bool any_open_loop(const RunOptions& run) {
+  const bool trace = run.dataset.kind == workload::DatasetKind::trace;
+  return std::any_of(run.request_rates.begin(), run.request_rates.end(), [&](double rate) {
+    return schedule::is_open_loop(rate, run.ramp_up_strategy, trace);
+  });
+}
+
 nlohmann::json options_to_json(const RunOptions& run) {
   // JSON has no infinity: an unlimited rate is written "inf", as on the command line.
   nlohmann::json rates = nlohmann::json::array();
@@ -365,7 +374,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
     rates.push_back(std::isfinite(rate) ? nlohmann::json(rate) : nlohmann::json("inf"));
   }
   nlohmann::json config = {
-      {"base_url", run.base_url},
+      {"base_url", run.base_urls.empty() ? std::string() : run.base_urls.front()},
       {"endpoint", std::string(protocol::endpoint_name(run.endpoint))},
       {"model", run.model},
       {"api_key", run.api_key.empty() ? "" : "<redacted>"},
@@ -402,11 +411,11 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"ready_timeout_s", run.ready_timeout_s},
       {"startup_timeout_s", run.startup_timeout_s},
       {"unreachable_timeout_s", run.unreachable_timeout_s},
-      {"per_chunk_usage", std::string(per_chunk_usage_name(run.per_chunk_usage))},
-      {"flush_cache", run.flush_cache},
-      {"answer_check", run.answer_check},
+      {"per_chunk_usage", std::string(per_chunk_usage_name(run.server.per_chunk_usage))},
+      {"flush_cache", run.server.flush_cache},
+      {"answer_check", run.server.answer_check},
       {"repeat", run.repeat},
-      {"gate_on", std::string(gate::gate_on_name(run.gate_on))},
+      {"gate_on", std::string(gate::gate_on_name(run.output.gate_on))},
       {"shard_index", run.shard_index},
       {"shard_count", run.shard_count},
       {"start_at", run.start_at.empty() ? nlohmann::json() : nlohmann::json(run.start_at)},

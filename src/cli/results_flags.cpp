@@ -30,23 +30,24 @@ void add_results_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "of median and p99 latencies")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000}))
       ->capture_default_str();
-  add_choice(app, "--gate-on", run.gate_on, {gate::GateOn::mean, gate::GateOn::worst},
+  add_choice(app, "--gate-on", run.output.gate_on, {gate::GateOn::mean, gate::GateOn::worst},
              gate::gate_on_name,
              "With --repeat, what --fail-under/--fail-over/--max-error-rate judge: mean (of "
              "the repeats) or worst (every repeat must pass)");
-  app.add_option("--html", run.html_path, "Also write a self-contained HTML report here");
-  add_choice(app, "--output-format", run.output_format,
+  app.add_option("--html", run.output.html_path, "Also write a self-contained HTML report here");
+  add_choice(app, "--output-format", run.output.format,
              {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, output_format_name,
              "What stdout holds: text (human report), json (only the results object) or csv "
              "(one header, one row per run)");
-  app.add_option("--output-file", run.output_file, "Also write the JSON results to this file");
+  app.add_option("--output-file", run.output.output_file,
+                 "Also write the JSON results to this file");
   app.add_option("--json-compat", run.json_compat,
                  "Write the JSON results (stdout and --output-file) as vLLM's or SGLang's scripts "
                  "read them: *_itl_ms are per-chunk gaps (bench's icl), bench's per-token ITL "
                  "moves to *_itl_per_token_ms; vllm adds *_e2el_ms, total_token_throughput, "
                  "request_goodput")
       ->check(CLI::IsMember({"vllm", "sglang"}));
-  app.add_option("--save-requests", run.save_requests,
+  app.add_option("--save-requests", run.output.save_requests,
                  "Write one JSON line per request (timings, chunks, tokens, status) to this file");
   app.add_option("--gpus", run.gpus,
                  "Accelerators (GPUs) serving the model, recorded with the results: output, "

@@ -61,12 +61,12 @@ void check_extra_body(const nlohmann::json& body) {
 
 // The --sim-* flags shape the embedded server, which a run against --base-url does not start.
 void refuse_sim_flags_with_base_url(const CLI::App& app, const RunOptions& run) {
-  if (run.base_url.empty()) return;
+  if (run.base_urls.empty()) return;
   for (const CLI::Option* option : app.get_options()) {
     const std::string name = option->get_name();
     if (name.rfind("--sim-", 0) == 0 && option->count() > 0) {
       throw UsageError(fmt::format("{}: applies to the embedded server, not to --base-url {}", name,
-                                   run.base_url));
+                                   run.base_urls.front()));
     }
   }
 }
@@ -99,9 +99,11 @@ void validate_run(RunOptions& run) {
     throw UsageError("--api-key: the key may not contain CR or LF characters");
   }
   if (has_crlf(run.model)) throw UsageError("--model: the name may not contain CR or LF");
-  if (!run.output_file.empty()) check_output_path("--output-file", run.output_file);
-  if (!run.html_path.empty()) check_output_path("--html", run.html_path);
-  if (!run.save_requests.empty()) check_output_path("--save-requests", run.save_requests);
+  if (!run.output.output_file.empty()) check_output_path("--output-file", run.output.output_file);
+  if (!run.output.html_path.empty()) check_output_path("--html", run.output.html_path);
+  if (!run.output.save_requests.empty()) {
+    check_output_path("--save-requests", run.output.save_requests);
+  }
   if (!run.sim.trace_path.empty()) check_output_path("--sim-trace", run.sim.trace_path);
 }
 
@@ -145,7 +147,7 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
                  "could be made for this many seconds (0 = never)")
       ->check(non_negative_number())
       ->capture_default_str();
-  add_choice(app, "--per-chunk-usage", run.per_chunk_usage,
+  add_choice(app, "--per-chunk-usage", run.server.per_chunk_usage,
              {PerChunkUsage::auto_detect, PerChunkUsage::on, PerChunkUsage::off},
              per_chunk_usage_name,
              "Ask for usage on every chunk (vLLM continuous_usage_stats) to know each chunk's "
@@ -181,7 +183,7 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
                  "within a second counts as the same one; a later one cancels them at once")
       ->check(non_negative_number())
       ->capture_default_str();
-  app.add_flag("--quiet,-q", run.quiet, "No progress or notes on stderr");
+  app.add_flag("--quiet,-q", run.output.quiet, "No progress or notes on stderr");
 }
 
 // --endpoint's words and help, from the endpoint table.
@@ -229,24 +231,24 @@ void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
 // What bench asks of the server beside the load: its cache flushed, the answer check, its
 // /metrics; and TLS.
 void add_server_side_flags(CLI::App& app, RunOptions& run) {
-  app.add_flag("--flush-cache", run.flush_cache,
+  app.add_flag("--flush-cache", run.server.flush_cache,
                "Empty the server's prefix cache before each run or sweep point (SGLang "
                "/flush_cache, vLLM /reset_prefix_cache, llama.cpp cache_prompt false)");
   app.add_flag_callback(
-      "--no-answer-check", [&run] { run.answer_check = false; },
+      "--no-answer-check", [&run] { run.server.answer_check = false; },
       "Do not send the answer check: a few short known-answer prompts (\"Count from 1 "
       "to 10.\") at temperature 0 to each server before the run, which warn when the "
       "answers do not look like a model's work (random weights, a broken server). "
       "Implausible answers never fail the run; a server that answers none of them (each "
       "failed with a 5xx or in transport) ends it before the measured phase (exit 3). Its "
       "requests are in no figure");
-  app.add_option("--server-metrics", run.server_metrics_urls,
+  app.add_option("--server-metrics", run.server.metrics_urls,
                  "Read the server's Prometheus metrics (default URL: <base-url>/metrics) before "
                  "and after each run or point, and hold its token counters against bench's; "
                  "repeat it for several servers behind a router (their counts are added up)")
       ->expected(0, 1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--server-metrics-interval", run.server_metrics_interval_s,
+  app.add_option("--server-metrics-interval", run.server.metrics_interval_s,
                  "With --server-metrics: read the server's gauges (running and waiting requests, "
                  "KV-cache usage) this often while a point runs, seconds, on a thread of their "
                  "own; 0 = only before and after it")
@@ -343,8 +345,8 @@ void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
   }
 }
 
-// --dataset trace: its format and window, and --concurrency as a cap only (none by default, as
-// with --request-rate).
+// --dataset trace: its format and window (its --concurrency is a cap only, none by default, as
+// with --request-rate: finish_load_flags).
 void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   if (run.dataset.kind != workload::DatasetKind::trace) return;
   if (app.count("--trace-format") == 0) {
@@ -366,7 +368,6 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
                       raw.trace_window));
     }
   }
-  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
 // A file dataset needs its file, and only a file dataset reads one.
@@ -402,10 +403,10 @@ void check_ramp(const CLI::App& app, RunOptions& run) {
         "start > 0 for exponential)",
         run.ramp_up_start_rps, run.ramp_up_end_rps));
   }
-  if (!run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
-// The load: concurrency and rate (one of them may be a sweep), arrivals, the ramp.
+// The load: concurrency and rate (one of them may be a sweep), arrivals, the ramp; an open loop's
+// --concurrency a cap, none unless given (a rate, a ramp or a trace's arrivals: any_open_loop).
 void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   run.concurrency = parse_count_list("--concurrency", raw.concurrency, 1, 1'000'000);
   run.concurrency_given = app.count("--concurrency") + app.count("--max-concurrency") > 0;
@@ -415,13 +416,11 @@ void finish_load_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& 
         "--concurrency and --request-rate: sweep one of them at a time (a list for "
         "one, a single value for the other)");
   }
-  const bool open_loop = std::any_of(run.request_rates.begin(), run.request_rates.end(),
-                                     [](double rate) { return std::isfinite(rate); });
-  if (open_loop && !run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
   if (run.constant_rate && run.burstiness != 1.0) {
     throw UsageError("--constant-rate and --burstiness: fixed gaps have no burstiness");
   }
   if (run.ramp_up_strategy != schedule::RampStrategy::none) check_ramp(app, run);
+  if (any_open_loop(run) && !run.concurrency_given) run.concurrency = {kOpenLoopDefaultCap};
 }
 
 void finish_duration_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
@@ -452,15 +451,15 @@ void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
   auto add_gate = [&run](gate::GateKind kind, const std::string& spec) {
     auto parsed = gate::parse_gate(kind, spec);
     if (const auto* error = std::get_if<gate::GateError>(&parsed)) throw UsageError(error->message);
-    run.gates.push_back(std::get<gate::Gate>(parsed));
+    run.output.gates.push_back(std::get<gate::Gate>(parsed));
   };
   for (const std::string& spec : raw.fail_under) add_gate(gate::GateKind::fail_under, spec);
   for (const std::string& spec : raw.fail_over) add_gate(gate::GateKind::fail_over, spec);
   if (!raw.max_error_rate.empty()) {
     add_gate(gate::GateKind::max_error_rate, raw.max_error_rate);
-    run.max_error_rate_given = true;
+    run.output.max_error_rate_given = true;
   }
-  for (const gate::Gate& gate : run.gates) {
+  for (const gate::Gate& gate : run.output.gates) {
     if (const auto refusal = gate::check_produced(gate::flag_of(gate.kind), gate.metric,
                                                   protocol::endpoint_spec(run.endpoint).figures,
                                                   protocol::endpoint_name(run.endpoint))) {
@@ -479,7 +478,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& r
   refuse_trace_conflicts(app, run);
   finish_load_flags(app, run, raw);
   run.seed_given = app.count("--seed") > 0;
-  run.server_metrics = app.count("--server-metrics") > 0;
+  run.server.metrics = app.count("--server-metrics") > 0;
   // 32 bits: exact in every JSON reader (jq's numbers are doubles), so a run can be replayed.
   if (!run.seed_given) run.seed = std::random_device{}();
   finish_dataset_flags(app, run);

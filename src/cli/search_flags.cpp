@@ -150,9 +150,9 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
   if (by_rate && run.ramp_up_strategy != schedule::RampStrategy::none) {
     throw UsageError("--ramp-up-strategy: bench search --over rate probes steady rates");
   }
-  if (!run.gates.empty()) {
+  if (!run.output.gates.empty()) {
     throw UsageError(fmt::format("{}: bench search judges its probes by --slo",
-                                 gate::flag_of(run.gates.front().kind)));
+                                 gate::flag_of(run.output.gates.front().kind)));
   }
   search.warmup_given = command.count("--warmup-requests") + command.count("--warmup-duration") > 0;
 }

@@ -64,8 +64,7 @@ void finish_server_flags(RunOptions& run, const std::string& weights_text) {
                       run.base_urls[i]));
     }
   }
-  run.base_url = run.base_urls.empty() ? "" : run.base_urls.front();
-  if (run.base_urls.size() > 1 && run.flush_cache) {
+  if (run.base_urls.size() > 1 && run.server.flush_cache) {
     throw UsageError(
         "--flush-cache: empties one server's cache; not supported with several "
         "--base-url servers");

@@ -206,7 +206,7 @@ void finish_shard_flags(RunOptions& run, const RawRunFlags& raw, const EnvLookup
                      ": every shard must draw the same workload: give all of them the "
                      "same --seed");
   }
-  if (run.base_url.empty()) {
+  if (run.base_urls.empty()) {
     throw UsageError(given +
                      ": shards load one server: give --base-url (the embedded server "
                      "would be one per shard)");

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/schedule/load_mode.hpp"
 #include "bench/schedule/portable_random.hpp"
 #include "bench/util/clock.hpp"
 
@@ -120,7 +121,7 @@ void validate(const ArrivalOptions& options) {
 }
 
 bool sends_all_at_once(const ArrivalOptions& options) {
-  return !has_ramp(options) && std::isinf(options.rate_per_s);
+  return !is_open_loop(options.rate_per_s, options.ramp.strategy, false);
 }
 
 ArrivalStream::ArrivalStream(const ArrivalOptions& options, Clock clock)

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/schedule/load_mode.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::schedule {
@@ -67,13 +68,18 @@ OpenLoopSchedule given_schedule(const OpenLoopPlan& plan) {
 
 }  // namespace
 
+bool is_open_loop(const OpenLoopPlan& plan) {
+  return is_open_loop(plan.measured.rate_per_s, plan.measured.ramp.strategy,
+                      plan.given_offsets_ns != nullptr);
+}
+
 std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& plan) {
+  if (!is_open_loop(plan)) return std::nullopt;
   if (plan.given_offsets_ns != nullptr) return given_schedule(plan);
-  if (sends_all_at_once(plan.measured)) return std::nullopt;
   const ArrivalOptions warmup_options = warmup_arrivals(plan.measured);
   ArrivalStream warmup = ArrivalStream::of_count(warmup_options, 0);
   std::int64_t shift_ns = 0;
-  if (plan.warmup_duration_s > 0) {
+  if (is_timed(plan.warmup_duration_s)) {
     shift_ns = s_to_ns_truncated(plan.warmup_duration_s);
     warmup = ArrivalStream::until(warmup_options, shift_ns, SIZE_MAX);
   } else if (plan.warmup_requests > 0) {
@@ -81,7 +87,7 @@ std::optional<OpenLoopSchedule> build_open_loop_schedule(const OpenLoopPlan& pla
     shift_ns = warmup.last_ns() + static_cast<std::int64_t>(kNsPerSec / warmup_options.rate_per_s);
   }
   ArrivalStream measured =
-      plan.measured_duration_s > 0
+      is_timed(plan.measured_duration_s)
           ? ArrivalStream::until(plan.measured, s_to_ns_truncated(plan.measured_duration_s),
                                  plan.measured_requests)
           : ArrivalStream::of_count(plan.measured, plan.measured_requests);

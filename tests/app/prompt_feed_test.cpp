@@ -36,7 +36,7 @@ std::string body_of(const bench::workload::Prompt& prompt, std::uint64_t /*reque
 
 FeedPlan plan_for(const bench::workload::PromptSource& source) {
   FeedPlan plan;
-  plan.source = &source;
+  plan.prompts.source = &source;
   plan.make_body = [](const bench::workload::Prompt& prompt, std::uint64_t request) {
     return body_of(prompt, request);
   };
@@ -105,7 +105,7 @@ TEST(PromptFeed, ABodyTheCallerCannotMakeIsAFailedRequestNotAThrow) {
 TEST(PromptFeed, GivesTheFeedsRequestsInOrderWithTheirStreamsPrompts) {
   const auto source = random_source();
   FeedPlan plan = plan_for(*source);
-  plan.stream = 3;
+  plan.prompts.stream = 3;
   plan.first = 1;
   plan.stride = 2;
   plan.lookahead = 4;
@@ -124,8 +124,8 @@ TEST(PromptFeed, GivesTheFeedsRequestsInOrderWithTheirStreamsPrompts) {
 TEST(PromptFeed, ReusedPromptsRepeatStreamZerosFirstOnes) {
   const auto source = random_source();
   FeedPlan plan = plan_for(*source);
-  plan.stream = 5;
-  plan.reuse_modulo = 3;
+  plan.prompts.stream = 5;
+  plan.prompts.reuse_modulo = 3;
   PromptFeed feed(plan);
   for (std::uint64_t request = 0; request < 9; ++request) {
     EXPECT_EQ(feed.take().body, body_of(source->prompt(prompt_index(0, request % 3))));

@@ -1,10 +1,11 @@
 // The request driver on its own: the test is the engine (it asks next_due_ns, takes requests
 // with the times a slot became free and the request was sent, and ends each transfer) and the
 // clock (every time is chosen, counted from an epoch the test sets; where the driver reads the
-// time itself, the closed loop's and the turns' stops, FakeClock through DriverPlan::clock_ns).
-// What is held is what the driver writes into each record: intended start, slot wait, warm-up,
-// index, and where it stops.
+// time itself, the closed loop's and the turns' stops, FakeClock through
+// DriverPlan::Timing::clock_ns). What is held is what the driver writes into each record: intended
+// start, slot wait, warm-up, index, and where it stops.
 #include "bench/app/point/request_driver.hpp"
+#include "bench/app/point/session_driver.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,6 +27,7 @@ namespace {
 
 using bench::app::DriverPlan;
 using bench::app::RequestDriver;
+using bench::app::SessionDriver;
 using bench::metrics::RequestRecord;
 
 constexpr std::int64_t kDriverMs = 1'000'000;
@@ -48,18 +50,18 @@ std::unique_ptr<bench::workload::PromptSource> driver_prompts() {
 
 DriverPlan driver_plan(const bench::workload::PromptSource& prompts, std::int64_t epoch_ns) {
   DriverPlan plan;
-  plan.urls = {"http://127.0.0.1:9/v1/completions"};
-  plan.request.endpoint = bench::protocol::Endpoint::completions;
-  plan.prompts = &prompts;
-  plan.lookahead = 4;
-  plan.epoch_ns = epoch_ns;
+  plan.target.urls = {"http://127.0.0.1:9/v1/completions"};
+  plan.target.request.endpoint = bench::protocol::Endpoint::completions;
+  plan.bodies.prompts.source = &prompts;
+  plan.bodies.lookahead = 4;
+  plan.timing.epoch_ns = epoch_ns;
   return plan;
 }
 
 // The engine's part for one request: take it at the given times (epoch-relative) and end it
 // with a one-token stream 1 ms after it was sent; or, when the driver could not make it, end it
 // unsent at once, with the end the driver gave.
-void send_one(RequestDriver& driver, std::int64_t epoch_ns, std::int64_t slot_free_ms,
+void send_one(bench::app::PointDriver& driver, std::int64_t epoch_ns, std::int64_t slot_free_ms,
               std::int64_t send_ms) {
   const bench::engine::TransferRequest request =
       driver.take_next(epoch_ns + slot_free_ms * kDriverMs, epoch_ns + send_ms * kDriverMs);
@@ -111,7 +113,7 @@ TEST(RequestDriver, OpenLoopIntendedStartIsTheScheduleAndTheSlotWaitWhatCameAfte
   const std::int64_t epoch = bench::now_ns();
   const bench::schedule::OpenLoopSchedule schedule = schedule_at_ms({10, 20, 30});
   DriverPlan plan = driver_plan(*prompts, epoch);
-  plan.schedule = &schedule;
+  plan.per_prompt.schedule = &schedule;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   EXPECT_EQ(driver.next_due_ns(), epoch + 10 * kDriverMs);
@@ -134,8 +136,8 @@ TEST(RequestDriver, WarmUpByCountIsTheFirstRequests) {
   const auto prompts = driver_prompts();
   const std::int64_t epoch = bench::now_ns();
   DriverPlan plan = driver_plan(*prompts, epoch);
-  plan.warmup_requests = 2;
-  plan.measured_requests = 2;
+  plan.per_prompt.warmup_requests = 2;
+  plan.per_prompt.measured_requests = 2;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   for (int i = 0; i < 4; ++i) send_one(driver, epoch, i, i);
@@ -153,7 +155,7 @@ TEST(RequestDriver, WarmUpByTimeIsWhatWasSentBeforeItsEnd) {
   const auto prompts = driver_prompts();
   const std::int64_t epoch = bench::now_ns();
   DriverPlan plan = driver_plan(*prompts, epoch);
-  plan.warmup_until_ns = 5 * kDriverMs;
+  plan.per_prompt.warmup_until_ns = 5 * kDriverMs;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   send_one(driver, epoch, 0, 4);
@@ -171,8 +173,8 @@ TEST(RequestDriver, ClosedLoopSendsNothingOnceTheDurationFromItsFirstMeasuredReq
   const std::int64_t epoch = bench::now_ns() - 10'000 * kDriverMs;
   for (const std::int64_t duration_ms : {1'000, 60'000}) {
     DriverPlan plan = driver_plan(*prompts, epoch);
-    plan.measured_duration_ns = duration_ms * kDriverMs;
-    plan.cancel_at_duration_end = true;
+    plan.timing.measured_duration_ns = duration_ms * kDriverMs;
+    plan.timing.cancel_at_duration_end = true;
     KeptRecords sink;
     RequestDriver driver(plan, sink);
     EXPECT_EQ(driver.cancel_at_ns(), bench::app::kNoLimitNs);  // not begun: no end yet
@@ -191,8 +193,9 @@ TEST(RequestDriver, OpenLoopSendsNoArrivalAtOrAfterTheDurationsEnd) {
   const std::int64_t epoch = bench::now_ns();
   const bench::schedule::OpenLoopSchedule schedule = schedule_at_ms({0, 400, 999, 1'000, 1'500});
   DriverPlan plan = driver_plan(*prompts, epoch);
-  plan.schedule = &schedule;
-  plan.measured_duration_ns = 1'000 * kDriverMs;  // the measured phase starts at the first arrival
+  plan.per_prompt.schedule = &schedule;
+  plan.timing.measured_duration_ns =
+      1'000 * kDriverMs;  // the measured phase starts at the first arrival
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   std::vector<std::int64_t> sent_at_ms;
@@ -210,7 +213,7 @@ TEST(RequestDriver, AShardsDriverSendsEveryStrideThRequestFromItsFirst) {
   DriverPlan plan = driver_plan(*prompts, epoch);
   plan.first = 1;
   plan.stride = 3;
-  plan.end_request = 11;
+  plan.per_prompt.end_request = 11;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   std::vector<std::uint64_t> indices;
@@ -221,7 +224,7 @@ TEST(RequestDriver, AShardsDriverSendsEveryStrideThRequestFromItsFirst) {
   EXPECT_EQ(indices, (std::vector<std::uint64_t>{1, 4, 7, 10}));
 }
 
-// A clock the test sets (DriverPlan::clock_ns), at an epoch a second past its zero.
+// A clock the test sets (DriverPlan::Timing::clock_ns), at an epoch a second past its zero.
 struct FakeClock {
   std::int64_t epoch = 1'000 * kDriverMs;
   std::int64_t now = epoch;
@@ -230,7 +233,7 @@ struct FakeClock {
 
 DriverPlan driver_plan(const bench::workload::PromptSource& prompts, FakeClock& clock) {
   DriverPlan plan = driver_plan(prompts, clock.epoch);
-  plan.clock_ns = [&clock] { return clock.now; };
+  plan.timing.clock_ns = [&clock] { return clock.now; };
   return plan;
 }
 
@@ -238,7 +241,7 @@ TEST(RequestDriver, ClosedLoopStartsNothingAtOrAfterItsSendUntilTime) {
   const auto prompts = driver_prompts();
   FakeClock clock;
   DriverPlan plan = driver_plan(*prompts, clock);
-  plan.send_until_ns = 50 * kDriverMs;  // a warm-up by time run as a phase of its own
+  plan.per_prompt.send_until_ns = 50 * kDriverMs;  // a warm-up by time run as a phase of its own
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   clock.at_ms(50, -1);
@@ -254,9 +257,9 @@ TEST(RequestDriver, ClosedLoopDurationCountsFromTheFirstMeasuredRequestNotTheWar
   const auto prompts = driver_prompts();
   FakeClock clock;
   DriverPlan plan = driver_plan(*prompts, clock);
-  plan.warmup_requests = 1;
-  plan.measured_duration_ns = 100 * kDriverMs;
-  plan.cancel_at_duration_end = true;
+  plan.per_prompt.warmup_requests = 1;
+  plan.timing.measured_duration_ns = 100 * kDriverMs;
+  plan.timing.cancel_at_duration_end = true;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   send_one(driver, clock.epoch, 0, 0);  // the warm-up request
@@ -277,11 +280,11 @@ TEST(RequestDriver, ClosedLoopDurationCountsFromTheFirstMeasuredRequestNotTheWar
 TEST(RequestDriver, ATurnIsDueAfterThinkingItsSlotWaitCountsAndNoneStartsPastTheDuration) {
   FakeClock clock;
   DriverPlan plan;
-  plan.urls = {"http://127.0.0.1:9/v1/completions"};
-  plan.request.endpoint = bench::protocol::Endpoint::completions;
-  plan.epoch_ns = clock.epoch;
-  plan.clock_ns = [&clock] { return clock.now; };
-  plan.measured_duration_ns = 1'000 * kDriverMs;
+  plan.target.urls = {"http://127.0.0.1:9/v1/completions"};
+  plan.target.request.endpoint = bench::protocol::Endpoint::completions;
+  plan.timing.epoch_ns = clock.epoch;
+  plan.timing.clock_ns = [&clock] { return clock.now; };
+  plan.timing.measured_duration_ns = 1'000 * kDriverMs;
   bench::app::SessionPlan sessions;
   sessions.end = 1;
   sessions.think_time.a_s = 0.5;
@@ -290,7 +293,7 @@ TEST(RequestDriver, ATurnIsDueAfterThinkingItsSlotWaitCountsAndNoneStartsPastThe
   };
   plan.sessions = sessions;
   KeptRecords sink;
-  RequestDriver driver(plan, sink);
+  SessionDriver driver(plan, sink);
   EXPECT_EQ(driver.next_due_ns(), clock.epoch);  // the first turn is due when its session opens
   send_one(driver, clock.epoch, 0, 2);           // sent 2 ms in, ends at 3 ms
   clock.at_ms(503);
@@ -340,13 +343,13 @@ TEST(RequestDriver, ARequestWhoseBodyCannotBeMadeFailsUnsentAndCountsWhereItBelo
   const MissingImagePrompts prompts({1, 3}, "/nonexistent/" + secret + "/a.png");
   const std::int64_t epoch = bench::now_ns();
   DriverPlan plan = driver_plan(prompts, epoch);
-  plan.urls = {"http://127.0.0.1:9/v1/chat/completions"};
-  plan.request.endpoint = bench::protocol::Endpoint::chat;
-  plan.warmup_requests = 2;
-  plan.traceparent = true;
+  plan.target.urls = {"http://127.0.0.1:9/v1/chat/completions"};
+  plan.target.request.endpoint = bench::protocol::Endpoint::chat;
+  plan.per_prompt.warmup_requests = 2;
+  plan.target.traceparent = true;
   bench::util::Redactor redactor;
   redactor.add_secret(secret);
-  plan.redactor = &redactor;
+  plan.target.redactor = &redactor;
   KeptRecords sink;
   RequestDriver driver(plan, sink);
   for (int i = 0; i < 5; ++i) send_one(driver, epoch, i, i);
@@ -382,10 +385,10 @@ TEST(RequestDriver, ARequestWhoseBodyCannotBeMadeFailsUnsentAndCountsWhereItBelo
 TEST(RequestDriver, ATurnThatCannotBeMadeFailsUnsentAndEndsItsSession) {
   FakeClock clock;
   DriverPlan plan;
-  plan.urls = {"http://127.0.0.1:9/v1/completions"};
-  plan.request.endpoint = bench::protocol::Endpoint::completions;
-  plan.epoch_ns = clock.epoch;
-  plan.clock_ns = [&clock] { return clock.now; };
+  plan.target.urls = {"http://127.0.0.1:9/v1/completions"};
+  plan.target.request.endpoint = bench::protocol::Endpoint::completions;
+  plan.timing.epoch_ns = clock.epoch;
+  plan.timing.clock_ns = [&clock] { return clock.now; };
   bench::app::SessionPlan sessions;
   sessions.end = 2;
   sessions.turns_of = [](std::uint64_t) {
@@ -398,7 +401,7 @@ TEST(RequestDriver, ATurnThatCannotBeMadeFailsUnsentAndEndsItsSession) {
   };
   plan.sessions = sessions;
   KeptRecords sink;
-  RequestDriver driver(plan, sink);
+  SessionDriver driver(plan, sink);
   send_one(driver, clock.epoch, 0, 0);  // session 0, turn 0: sent
   clock.at_ms(2);
   ASSERT_TRUE(driver.next_due_ns().has_value());

@@ -131,22 +131,23 @@ TEST(RunPlan, AClosedLoopPointCountsItsMeasuredRequestsAndAnOpenOneFollowsItsSch
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
   EXPECT_EQ(closed.engine.concurrency, 4);
   EXPECT_EQ(closed.measured_requests, 12u);
-  EXPECT_EQ(closed.driver.warmup_requests, 3u);
-  EXPECT_EQ(closed.driver.schedule, nullptr);
+  EXPECT_EQ(closed.driver.per_prompt.warmup_requests, 3u);
+  EXPECT_EQ(closed.driver.per_prompt.schedule, nullptr);
   EXPECT_EQ(closed.summary.target_in_flight, 4);
-  EXPECT_EQ(closed.driver.headers, &plan.headers);
+  EXPECT_EQ(closed.driver.target.headers, &plan.headers);
 
-  bench::schedule::OpenLoopPlan arrivals;
-  arrivals.measured.rate_per_s = 100;
-  arrivals.warmup_requests = 1;
-  arrivals.measured_requests = 2;
-  const auto schedule = bench::schedule::build_open_loop_schedule(arrivals);
+  const RunPlan at_rate = plan_run(
+      parse_run_options({"--request-rate", "100", "--num-prompts", "2", "--warmup-requests", "1"}));
+  const auto schedule = bench::schedule::build_open_loop_schedule(
+      bench::app::open_loop_plan(at_rate, at_rate.points[0].rate_per_s));
   ASSERT_TRUE(schedule.has_value());
+  EXPECT_TRUE(bench::app::open_loop(at_rate, at_rate.points[0]));
+  EXPECT_FALSE(bench::app::open_loop(plan, plan.points[0]));
   const bench::app::PointPlan open =
-      bench::app::point_plan(plan, prepared, plan.points[0], &*schedule);
+      bench::app::point_plan(at_rate, prepared, at_rate.points[0], &*schedule);
   EXPECT_EQ(open.measured_requests, std::numeric_limits<std::size_t>::max());
-  EXPECT_EQ(open.driver.schedule, &*schedule);
-  EXPECT_EQ(open.driver.warmup_requests, 1u);
+  EXPECT_EQ(open.driver.per_prompt.schedule, &*schedule);
+  EXPECT_EQ(open.driver.per_prompt.warmup_requests, 1u);
   EXPECT_EQ(open.summary.target_in_flight, 0);
 }
 
@@ -193,6 +194,14 @@ TEST(RunPlan, AConcurrencyAboveTheRequestsSentIsSaidBeforeTheRun) {
   EXPECT_TRUE(plan_run(parse_run_options({"--request-rate", "10", "--concurrency", "256",
                                           "--num-prompts", "100"}))
                   .load_warnings.empty());
+  // A ramp is an open loop too: its --concurrency (65536 unless given) is a cap, not a target.
+  for (const std::vector<std::string>& cap :
+       {std::vector<std::string>{}, std::vector<std::string>{"--concurrency", "256"}}) {
+    std::vector<std::string> args = {"--ramp-up-strategy", "linear", "--ramp-up-start-rps", "1",
+                                     "--ramp-up-end-rps",  "10",     "--num-prompts",       "100"};
+    args.insert(args.end(), cap.begin(), cap.end());
+    EXPECT_TRUE(plan_run(parse_run_options(args)).load_warnings.empty()) << args.size();
+  }
   EXPECT_EQ(plan_run(parse_run_options(
                          {"--concurrency", "256", "--duration", "5s", "--num-prompts", "100"}))
                 .load_warnings.size(),
@@ -231,8 +240,8 @@ TEST(RunPlan, SeveralServersEachGetTheEndpointTheirConnectionsAndTheirMetrics) {
   prepared.spread = std::make_shared<const bench::app::ServerSpread>(options.server_weights);
   const bench::app::PointPlan point =
       bench::app::point_plan(plan, prepared, plan.points[0], nullptr);
-  EXPECT_EQ(point.driver.urls, prepared.urls);
-  EXPECT_EQ(point.driver.spread, prepared.spread.get());
+  EXPECT_EQ(point.driver.target.urls, prepared.urls);
+  EXPECT_EQ(point.driver.target.spread, prepared.spread.get());
   EXPECT_EQ(point.preconnect_urls,
             (std::vector<std::string>{"http://a:1/v1/models", "http://b:2/v1/models"}));
   const bench::results::RunContext context =

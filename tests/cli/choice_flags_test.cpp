@@ -36,13 +36,13 @@ void expect_refused(const ParseResult& parsed, const std::string& error,
 }
 
 TEST(ChoiceFlags, run_output_format_reads_each_word) {
-  EXPECT_EQ(parse_args({}).run.output_format, OutputFormat::text);
+  EXPECT_EQ(parse_args({}).run.output.format, OutputFormat::text);
   for (const auto& [word, format] :
        {std::pair{"text", OutputFormat::text}, std::pair{"json", OutputFormat::json},
         std::pair{"csv", OutputFormat::csv}}) {
     const ParseResult parsed = parse_args({"--output-format", word});
     ASSERT_FALSE(parsed.exit_code) << parsed.message;
-    EXPECT_EQ(parsed.run.output_format, format) << word;
+    EXPECT_EQ(parsed.run.output.format, format) << word;
   }
   expect_refused(parse_args({"--output-format", "xml"}),
                  "--output-format: xml not in {text,json,csv}", "bench");
@@ -53,7 +53,7 @@ TEST(ChoiceFlags, run_output_format_reads_each_word) {
 TEST(ChoiceFlags, search_reads_its_probes_output_format) {
   const ParseResult parsed = parse_search({"--output-format", "json"});
   ASSERT_FALSE(parsed.exit_code) << parsed.message;
-  EXPECT_EQ(parsed.run.output_format, OutputFormat::json);
+  EXPECT_EQ(parsed.run.output.format, OutputFormat::json);
   expect_refused(parse_search({"--output-format", "xml"}),
                  "--output-format: xml not in {text,json,csv}", "bench search");
 }

@@ -23,14 +23,14 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   const ParseResult result = parse_args({});
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.command, Command::run);
-  EXPECT_EQ(result.run.base_url, "");
+  EXPECT_TRUE(result.run.base_urls.empty());
   EXPECT_EQ(result.run.endpoint, bench::protocol::Endpoint::chat);
   EXPECT_EQ(result.run.concurrency, (std::vector<std::int64_t>{64}));
   EXPECT_EQ(result.run.num_prompts, 1000);
   EXPECT_EQ(result.run.input_len, 1024);
   EXPECT_EQ(result.run.output_len, 128);
   EXPECT_FALSE(result.run.temperature.has_value());
-  EXPECT_EQ(result.run.output_format, bench::cli::OutputFormat::text);
+  EXPECT_EQ(result.run.output.format, bench::cli::OutputFormat::text);
 }
 
 TEST(ParseCli, ReadsEveryRunFlag) {
@@ -73,7 +73,8 @@ TEST(ParseCli, ReadsEveryRunFlag) {
                                          "r.jsonl"});
   ASSERT_FALSE(result.exit_code) << result.message;
   const bench::cli::RunOptions& run = result.run;
-  EXPECT_EQ(run.base_url, "http://127.0.0.1:8000");  // trailing "/v1/" is bench's to add
+  // The trailing "/v1/" is bench's to add.
+  EXPECT_EQ(run.base_urls, std::vector<std::string>{"http://127.0.0.1:8000"});
   EXPECT_EQ(run.endpoint, bench::protocol::Endpoint::completions);
   EXPECT_EQ(run.model, "m");
   EXPECT_EQ(run.api_key, "k");
@@ -88,9 +89,9 @@ TEST(ParseCli, ReadsEveryRunFlag) {
   EXPECT_EQ(run.seed, 7u);
   EXPECT_EQ(run.warmup_requests, 3);
   EXPECT_EQ(run.request_timeout_s, 30);
-  EXPECT_EQ(run.output_format, bench::cli::OutputFormat::json);
-  EXPECT_EQ(run.output_file, "r.json");
-  EXPECT_EQ(run.save_requests, "r.jsonl");
+  EXPECT_EQ(run.output.format, bench::cli::OutputFormat::json);
+  EXPECT_EQ(run.output.output_file, "r.json");
+  EXPECT_EQ(run.output.save_requests, "r.jsonl");
 }
 
 TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
@@ -100,7 +101,7 @@ TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
   unsetenv("OPENAI_BASE_URL");
   unsetenv("OPENAI_API_KEY");
   ASSERT_FALSE(result.exit_code) << result.message;
-  EXPECT_EQ(result.run.base_url, "http://10.0.0.1:9000");
+  EXPECT_EQ(result.run.base_urls, std::vector<std::string>{"http://10.0.0.1:9000"});
   EXPECT_EQ(result.run.api_key, "from-env");
 }
 
@@ -213,7 +214,7 @@ TEST(ParseCli, ReadsSweepsAndLoadShapes) {
   EXPECT_EQ(timed.run.warmup_duration_s, 10);
   EXPECT_EQ(timed.run.goodput.ttft_ms, 300);
   EXPECT_EQ(timed.run.goodput.tpot_ms, 50);
-  EXPECT_EQ(timed.run.output_format, bench::cli::OutputFormat::csv);
+  EXPECT_EQ(timed.run.output.format, bench::cli::OutputFormat::csv);
   EXPECT_EQ(timed.run.client_threads, 2u);
   // The loops are chosen per point unless given: auto is the default, and can be said.
   EXPECT_FALSE(rates.run.client_threads.has_value());
@@ -248,18 +249,18 @@ namespace {
 TEST(ParseCli, ServerMetricsTakesAnOptionalUrl) {
   const ParseResult off = parse_args({});
   ASSERT_FALSE(off.exit_code) << off.message;
-  EXPECT_FALSE(off.run.server_metrics);
+  EXPECT_FALSE(off.run.server.metrics);
   const ParseResult default_url = parse_args({"--server-metrics", "--concurrency", "2"});
   ASSERT_FALSE(default_url.exit_code) << default_url.message;
-  EXPECT_TRUE(default_url.run.server_metrics);
-  EXPECT_TRUE(default_url.run.server_metrics_urls.empty() ||
-              default_url.run.server_metrics_urls == std::vector<std::string>{""});
+  EXPECT_TRUE(default_url.run.server.metrics);
+  EXPECT_TRUE(default_url.run.server.metrics_urls.empty() ||
+              default_url.run.server.metrics_urls == std::vector<std::string>{""});
   EXPECT_EQ(default_url.run.concurrency, (std::vector<std::int64_t>{2}));
   const ParseResult given =
       parse_args({"--server-metrics", "http://10.0.0.2:8000/prometheus/metrics"});
   ASSERT_FALSE(given.exit_code) << given.message;
-  EXPECT_TRUE(given.run.server_metrics);
-  EXPECT_EQ(given.run.server_metrics_urls,
+  EXPECT_TRUE(given.run.server.metrics);
+  EXPECT_EQ(given.run.server.metrics_urls,
             std::vector<std::string>{"http://10.0.0.2:8000/prometheus/metrics"});
 }
 
@@ -268,8 +269,8 @@ TEST(ParseCli, ServerMetricsRepeatsForSeveralServers) {
       parse_args({"--server-metrics", "http://a:8000/metrics", "--server-metrics",
                   "http://b:8000/metrics", "--concurrency", "2"});
   ASSERT_FALSE(several.exit_code) << several.message;
-  EXPECT_TRUE(several.run.server_metrics);
-  EXPECT_EQ(several.run.server_metrics_urls,
+  EXPECT_TRUE(several.run.server.metrics);
+  EXPECT_EQ(several.run.server.metrics_urls,
             (std::vector<std::string>{"http://a:8000/metrics", "http://b:8000/metrics"}));
   EXPECT_EQ(several.run.concurrency, (std::vector<std::int64_t>{2}));
 }

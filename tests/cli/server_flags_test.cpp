@@ -1,4 +1,4 @@
-// --base-url repeated and --server-weights: each URL trimmed, the first the run's base_url,
+// --base-url repeated and --server-weights: each URL trimmed and kept in order,
 // weights one per server, and one clear weights_refusal for each mistake.
 #include "bench/cli/server_flags.hpp"
 
@@ -26,13 +26,12 @@ std::string weights_refusal(const std::string& text, std::size_t servers) {
   return "";
 }
 
-TEST(ServerFlags, BaseUrlRepeatsAndTheFirstIsTheRunsBaseUrl) {
+TEST(ServerFlags, BaseUrlRepeatsInTheOrderGiven) {
   const auto result = parse_args({"--base-url", "http://127.0.0.1:8001/v1/", "--base-url",
                                   "http://127.0.0.1:8002", "--server-weights", "3,1"});
   ASSERT_FALSE(result.exit_code) << result.message;
   EXPECT_EQ(result.run.base_urls,
             (std::vector<std::string>{"http://127.0.0.1:8001", "http://127.0.0.1:8002"}));
-  EXPECT_EQ(result.run.base_url, "http://127.0.0.1:8001");
   EXPECT_EQ(result.run.server_weights, (std::vector<std::int64_t>{3, 1}));
 }
 
@@ -41,7 +40,7 @@ TEST(ServerFlags, ABaseUrlsQueryStaysWhileItsPathIsTrimmed) {
   const auto result =
       parse_args({"--base-url", "http://h:8000/v1/?api-version=2024-06&api_key=k#top"});
   ASSERT_FALSE(result.exit_code) << result.message;
-  EXPECT_EQ(result.run.base_url, "http://h:8000?api-version=2024-06&api_key=k#top");
+  EXPECT_EQ(result.run.base_urls.front(), "http://h:8000?api-version=2024-06&api_key=k#top");
 }
 
 TEST(ServerFlags, WithoutWeightsTheSpreadIsRoundRobin) {

@@ -43,10 +43,42 @@ struct ListenAddress {
   int port = 0;
 };
 
+/// What bench asks of the servers beside the load, as given: app::ServerPlan is these and what
+/// the plan settles, so each of these flags reaches its user through this struct alone.
+struct ServerAsks {
+  // --per-chunk-usage: whether to ask for continuous_usage_stats.
+  PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;
+  // Send the known-answer prompts before the run and say whether the answers look like a
+  // model's work (app/run/answer_probe.hpp); --no-answer-check turns it off.
+  bool answer_check = true;
+  // --flush-cache: empty the server's prefix cache before each point (app/server/cache_flush.hpp).
+  bool flush_cache = false;
+  // --server-metrics: scrape the server's Prometheus metrics before and after each point, from
+  // these URLs, one per server (several behind a router); an empty entry (the flag without a
+  // value) = <base-url>/metrics.
+  bool metrics = false;
+  std::vector<std::string> metrics_urls;
+  double metrics_interval_s = 1.0;  // --server-metrics-interval: gauge polls, s; 0 = edges only
+};
+
+/// What the run prints and writes, and what it is held to, as given: app::OutputPlan is these
+/// and --json-compat read, so each of these flags reaches its user through this struct alone.
+struct OutputOptions {
+  OutputFormat format = OutputFormat::text;  // --output-format: what stdout holds
+  std::string output_file;    // --output-file: also write the JSON results here (atomically)
+  std::string html_path;      // --html: also write the HTML report here
+  std::string save_requests;  // --save-requests: JSONL, one record per request
+  bool quiet = false;         // --quiet: no progress or notes on stderr
+  // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
+  std::vector<gate::Gate> gates;
+  bool max_error_rate_given = false;          // then failed requests within it do not fail the run
+  gate::GateOn gate_on = gate::GateOn::mean;  // --gate-on: a repeated point's mean, or worst
+};
+
 struct RunOptions {
-  std::string base_url;  // server root, e.g. http://127.0.0.1:8000; empty = embedded sim
-  // --base-url repeated (cli/server_flags.hpp): every server's root, base_url (the first) too;
-  // empty = embedded sim. Requests are spread over them by their index (app/server_spread.hpp).
+  // --base-url, repeated (cli/server_flags.hpp): every server's root, e.g. http://127.0.0.1:8000,
+  // the first the one asked what the run needs of a server; empty = the embedded sim. Requests
+  // are spread over them by their index (app/server_spread.hpp).
   std::vector<std::string> base_urls;
   // --server-weights: one whole number per server of base_urls, in order; empty = round robin.
   std::vector<std::int64_t> server_weights;
@@ -116,7 +148,6 @@ struct RunOptions {
   // A run whose every connection attempt has failed for this long ends (exit 3), seconds;
   // 0 = never (app/point/unreachable_watch.hpp).
   double unreachable_timeout_s = 10;
-  PerChunkUsage per_chunk_usage = PerChunkUsage::auto_detect;  // continuous_usage_stats
   // Event loops (each its own curl multi handle); nullopt = auto, chosen per point from its
   // expected load and the usable cores (app/client_threads.hpp).
   std::optional<std::size_t> client_threads;
@@ -126,28 +157,12 @@ struct RunOptions {
   std::int64_t max_line_bytes = 1 << 20;       // longest SSE line (and event) accepted, bytes
   std::int64_t max_response_bytes = 64 << 20;  // largest response accepted, bytes
   metrics::Slo goodput;                        // SLOs of --goodput; none = no goodput figure
-  // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
-  std::vector<gate::Gate> gates;
-  bool max_error_rate_given = false;  // then failed requests within it do not fail the run
   // --repeat: how many times each run or sweep point is measured (fresh prompts each time); > 1
   // reports the mean and 95% confidence interval of each figure (results/repeats.hpp).
   std::int64_t repeat = 1;
-  gate::GateOn gate_on = gate::GateOn::mean;        // --gate-on: a repeated point's mean, or worst
-  std::string html_path;                            // also write the HTML report here
-  OutputFormat output_format = OutputFormat::text;  // what stdout holds
-  std::string output_file;                          // also write the JSON results here (atomically)
-  std::string json_compat;    // --json-compat: "" (bench's keys), "vllm" or "sglang"
-  std::string save_requests;  // JSONL, one record per request
-  bool flush_cache = false;   // empty the server's prefix cache before each point
-  // Send the known-answer prompts before the run and say whether the answers look like a
-  // model's work (app/answer_probe.hpp); --no-answer-check turns it off.
-  bool answer_check = true;
-  bool server_metrics =
-      false;  // scrape the server's Prometheus metrics before and after each point
-  // What to scrape, one URL per server (several behind a router); an empty entry (the flag
-  // without a value) = <base-url>/metrics.
-  std::vector<std::string> server_metrics_urls;
-  double server_metrics_interval_s = 1.0;  // poll the server's gauges this often, s; 0 = edges only
+  OutputOptions output;     // what it prints and writes, and the gates
+  std::string json_compat;  // --json-compat: "" (bench's keys), "vllm" or "sglang"
+  ServerAsks server;        // what it asks of the servers beside the load
   // --gpus: accelerators serving the model, what the per-GPU figures divide by; nullopt = not
   // given, and then every per-GPU and cost figure is unknown (never guessed).
   std::optional<std::int64_t> gpus;
@@ -163,8 +178,7 @@ struct RunOptions {
   bool insecure = false;      // skip TLS verification
   std::string cacert;         // CA bundle path
   double grace_s = 5;         // after Ctrl-C, in-flight requests get this long to finish
-  bool quiet = false;         // no progress or notes on stderr
-  sim::SimOptions sim;        // the embedded server's settings (when base_url is empty)
+  sim::SimOptions sim;        // the embedded server's settings (when base_urls is empty)
   // Shards (cli/shard_flags.hpp): this process sends request k of each point only when
   // k mod shard_count == shard_index (0-based); shard_count 1 = not sharded.
   std::int64_t shard_index = 0;
@@ -176,6 +190,10 @@ struct RunOptions {
   // --multi-turn and its flags (workload/multi_turn.hpp): --num-prompts then counts sessions.
   workload::MultiTurnOptions multi_turn;
 };
+
+/// Whether any point of the run is an open loop (schedule::is_open_loop of its --request-rate,
+/// the ramp and a trace's arrivals): its --concurrency is then a cap, none unless given.
+bool any_open_loop(const RunOptions& run);
 
 // version: --version, answered by the app (app/plan/provenance.hpp), which knows the build's
 // commit and the libcurl loaded.

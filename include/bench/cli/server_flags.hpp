@@ -22,7 +22,7 @@ inline constexpr std::int64_t kMaxServerWeight = 1000;
 std::vector<std::int64_t> parse_server_weights(const std::string& text, std::size_t servers);
 
 /// After parsing: every --base-url checked (http:// or https://) and trimmed (no trailing '/',
-/// no "/v1", which bench adds itself), run.base_url set to the first, and --server-weights
+/// no "/v1", which bench adds itself), and --server-weights
 /// (`weights_text`, empty when not given) parsed. Throws UsageError for a URL given twice (the
 /// weights say how much more one server gets) and for weights without several servers.
 void finish_server_flags(RunOptions& run, const std::string& weights_text);

@@ -61,9 +61,13 @@ class OpenLoopSchedule {
   std::int64_t shift_ns_;
 };
 
+/// Whether `plan` is an open loop (is_open_loop: a rate, a ramp, or given offsets), for which
+/// build_open_loop_schedule builds a schedule.
+bool is_open_loop(const OpenLoopPlan& plan);
+
 /// With given offsets: the first warmup_requests of them are the warm-up, the next
 /// measured_requests (at most what is left) the measured phase, each at its given offset.
-/// Otherwise nullopt when the plan is a closed loop (sends_all_at_once: no ramp, an unlimited
+/// Otherwise nullopt when the plan is a closed loop (!is_open_loop: no ramp, an unlimited
 /// rate). Warm-up holds the ramp's first rate (its last when it starts from 0), without ramping;
 /// the first measured request comes at the end of a timed warm-up, or one mean gap after the last
 /// warm-up request. Throws std::invalid_argument as arrival_offsets_ns does.

@@ -28,13 +28,12 @@ std::string load_text(double cores) {
 }
 
 // Requests started a second: a closed loop restarts each stream when its response ends; an
-// open loop's arrivals, unless the concurrency cap holds them back.
+// open loop's arrivals (its rate, when known), unless the concurrency cap holds them back.
 double starts_per_s(const ClientThreadsInput& in, double request_s) {
   const auto streams = static_cast<double>(std::max<std::int64_t>(1, in.concurrency));
   const double capped =
       request_s > 0 ? streams / request_s : std::numeric_limits<double>::infinity();
-  const bool open_loop = in.rate_per_s > 0 && std::isfinite(in.rate_per_s);
-  return open_loop ? std::min(in.rate_per_s, capped) : capped;
+  return in.rate_per_s > 0 ? std::min(in.rate_per_s, capped) : capped;
 }
 
 }  // namespace

@@ -35,9 +35,10 @@ void set_server_pace(const sim::SimOptions& sim, bool embedded, ClientThreadsInp
   in.chunks_per_request = std::ceil(output_len / std::max(1.0, tokens_per_chunk));
 }
 
-// Arrivals a second of an open loop at `rate_per_s` (a ramp's highest rate); a replayed
+// Arrivals a second of an open loop at the point's rate (a ramp's highest rate); a replayed
 // trace's mean over its rows; 0 for a closed loop.
-double arrival_rate(const RunPlan& plan, const PreparedRun& prepared, double rate_per_s) {
+double arrival_rate(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point) {
+  if (!open_loop(plan, point)) return 0;
   const auto offsets =
       prepared.prompts != nullptr ? prepared.prompts->arrival_offsets_ns() : nullptr;
   if (offsets != nullptr && offsets->size() > 1) {
@@ -48,7 +49,8 @@ double arrival_rate(const RunPlan& plan, const PreparedRun& prepared, double rat
   if (plan.ramp.strategy != schedule::RampStrategy::none) {
     return std::max(plan.ramp.start_rps, plan.ramp.end_rps);
   }
-  return std::isfinite(rate_per_s) ? rate_per_s : 0;
+  // A trace too short to have a rate (one row) has none to say.
+  return std::isfinite(point.rate_per_s) ? point.rate_per_s : 0;
 }
 
 }  // namespace
@@ -70,7 +72,7 @@ ClientThreadsChoice client_threads_of(const RunPlan& plan, const PreparedRun& pr
   if (embedded) in.server_threads = sim::SimServer::kThreads;
   in.concurrency = concurrency;
   // A shard sends every shards-th arrival of the one schedule.
-  in.rate_per_s = arrival_rate(plan, prepared, point.rate_per_s) / static_cast<double>(shards);
+  in.rate_per_s = arrival_rate(plan, prepared, point) / static_cast<double>(shards);
   set_server_pace(plan.server.sim, embedded, in, static_cast<double>(plan.output_len));
   return choose_client_threads(in);
 }

@@ -27,6 +27,11 @@ constexpr std::int64_t kConnectBackoffMaxMs = 1000;
 
 }  // namespace
 
+bool open_loop(const RunPlan& plan, const LoadPoint& point) {
+  return schedule::is_open_loop(point.rate_per_s, plan.ramp.strategy,
+                                plan.dataset.kind == workload::DatasetKind::trace);
+}
+
 schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
   schedule::OpenLoopPlan out = plan.arrivals;
   out.measured.rate_per_s = rate_per_s;
@@ -51,7 +56,7 @@ bool uncapped(const RunPlan& plan, const LoadPoint& point) {
 std::int64_t preconnect_count(const RunPlan& plan, const LoadPoint& point,
                               const schedule::OpenLoopSchedule* schedule) {
   if (plan.preconnect >= 0) return plan.preconnect;
-  if (schedule == nullptr) {
+  if (!open_loop(plan, point)) {
     const std::int64_t requests =
         plan.bounds.counted() ? std::max(plan.bounds.num_prompts, plan.bounds.warmup_requests)
                               : point.concurrency;
@@ -86,7 +91,7 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
   sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(1, open));
   sessions.think_time = multi_turn.think_time;
   sessions.seed = plan.seed;
-  const workload::PromptSource* source = driver.prompts;
+  const workload::PromptSource* source = driver.bodies.prompts.source;
   const std::uint64_t stream = point.prompt_stream;
   // An agent session takes its task alone from the prompts; its later turns are made as it goes.
   const std::optional<std::int64_t> turns =
@@ -115,45 +120,44 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
                      const schedule::OpenLoopSchedule* schedule) {
   PointPlan out;
   DriverPlan& driver = out.driver;
-  driver.urls = prepared.urls;
-  driver.spread = prepared.spread.get();
-  driver.headers = &plan.headers;
-  driver.traceparent = plan.traceparent;
-  driver.request = prepared.request;
-  driver.limits = plan.limits;
+  driver.target.urls = prepared.urls;
+  driver.target.spread = prepared.spread.get();
+  driver.target.headers = &plan.headers;
+  driver.target.traceparent = plan.traceparent;
+  driver.target.request = prepared.request;
+  driver.target.limits = plan.limits;
   // A tokenizer file counts what a stream without usage generated, once per request at its end.
   // The server's tokenizer does not: a /tokenize round trip per request, on the event loop and
   // to the server under test, would bias what is measured, so those keep the chunk estimate.
   if (plan.tokenizer.source == TokenizerSource::file) {
-    driver.output_counter = prepared.tokenizer.get();
+    driver.target.output_counter = prepared.tokenizer.get();
   }
-  driver.prompts = prepared.prompts.get();
-  driver.prompt_stream = point.prompt_stream;
-  driver.reuse_prompts_modulo = plan.reuse_prompts_modulo;
-  driver.images = plan.images;
-  driver.image_nonce = plan.image_nonce;
+  driver.bodies.prompts = {prepared.prompts.get(), point.prompt_stream, plan.reuse_prompts_modulo};
+  driver.bodies.images = plan.images;
+  driver.bodies.image_nonce = plan.image_nonce;
   if (prepared.prompts != nullptr) {
-    driver.largest_image_url_bytes = prepared.prompts->images().largest_request_url_bytes;
+    driver.bodies.largest_image_url_bytes = prepared.prompts->images().largest_request_url_bytes;
   }
-  if (plan.output_len_from_extra_body) driver.output_len_override = plan.output_len;
-  if (schedule != nullptr) {
-    driver.schedule = schedule;
-    driver.warmup_requests = schedule->warmup_requests();
+  if (plan.output_len_from_extra_body) driver.bodies.output_len_override = plan.output_len;
+  const bool open = open_loop(plan, point);
+  if (open) {
+    driver.per_prompt.schedule = schedule;
+    driver.per_prompt.warmup_requests = schedule->warmup_requests();
   } else {
-    driver.warmup_requests = static_cast<std::size_t>(plan.bounds.warmup_requests);
-    driver.warmup_until_ns = s_to_ns_truncated(plan.bounds.warmup_duration_s);
+    driver.per_prompt.warmup_requests = static_cast<std::size_t>(plan.bounds.warmup_requests);
+    driver.per_prompt.warmup_until_ns = s_to_ns_truncated(plan.bounds.warmup_duration_s);
   }
-  driver.measured_duration_ns = s_to_ns_truncated(plan.bounds.duration_s);
-  driver.cancel_at_duration_end = plan.bounds.duration_hard;
+  driver.timing.measured_duration_ns = s_to_ns_truncated(plan.bounds.duration_s);
+  driver.timing.cancel_at_duration_end = plan.bounds.duration_hard;
   if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
   out.engine = plan.engine;
   // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
   // loop's arrivals keep their schedule, each failing fast and counted.
-  out.engine.connect_backoff_max_ms = schedule == nullptr ? kConnectBackoffMaxMs : 0;
+  out.engine.connect_backoff_max_ms = open ? 0 : kConnectBackoffMaxMs;
   out.unreachable_timeout_ns = plan.unreachable_timeout_ns;
   // A closed loop counts its measured requests (with --duration too, whichever ends first); an
   // open loop's schedule and a time bound alone end the run themselves.
-  out.measured_requests = !plan.bounds.counted() || schedule != nullptr
+  out.measured_requests = !plan.bounds.counted() || open
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(plan.bounds.num_prompts);
   const ClientThreadsChoice loops = client_threads_of(plan, prepared, point);
@@ -173,8 +177,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
     out.preconnect_urls.push_back(models_url(base_url));
   }
   // A shard's steady state is judged against its own share; the merge adds the shares up.
-  out.summary.target_in_flight =
-      schedule != nullptr || uncapped(plan, point) ? 0 : out.engine.concurrency;
+  out.summary.target_in_flight = open || uncapped(plan, point) ? 0 : out.engine.concurrency;
   out.summary.slo = plan.goodput;
   out.summary.sample_budget = plan.latency_sample_budget;
   return out;

@@ -14,6 +14,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
+#include "bench/schedule/load_mode.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
@@ -29,13 +30,15 @@ using nlohmann::json;
 // --max-seconds with --max-requests). Not with --reuse-prompts, where --num-prompts names the
 // prompts a timed run cycles through.
 bool count_caps_duration(const cli::RunOptions& options) {
-  return options.duration_s > 0 && options.num_prompts_given && !options.reuse_prompts;
+  return schedule::is_timed(options.duration_s) && options.num_prompts_given &&
+         !options.reuse_prompts;
 }
 
 workload::DatasetOptions dataset_options(const cli::RunOptions& options) {
   workload::DatasetOptions dataset = options.dataset;
   // A point's requests, warm-up first, when a count bounds it; a time bound leaves it open.
-  const bool timed = options.duration_s > 0 || options.warmup_duration_s > 0;
+  const bool timed =
+      schedule::is_timed(options.duration_s) || schedule::is_timed(options.warmup_duration_s);
   // A trace replays all its rows unless --num-prompts limits them.
   const bool all_rows =
       options.dataset.kind == workload::DatasetKind::trace && !options.num_prompts_given;
@@ -127,7 +130,7 @@ schedule::OpenLoopPlan arrivals_of(const cli::RunOptions& options) {
   out.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
   out.measured_duration_s = options.duration_s;
   // With --duration, --num-prompts caps its arrivals only when given (whichever comes first).
-  out.measured_requests = options.duration_s > 0 && !count_caps_duration(options)
+  out.measured_requests = schedule::is_timed(options.duration_s) && !count_caps_duration(options)
                               ? std::numeric_limits<std::size_t>::max()
                               : static_cast<std::size_t>(options.num_prompts);
   return out;
@@ -180,7 +183,7 @@ std::string describe_sessions(const cli::RunOptions& options, const std::string&
   }
   const std::string open =
       multi_turn.sessions ? fmt::format(", {} open at once", *multi_turn.sessions) : "";
-  if (options.duration_s > 0) {
+  if (schedule::is_timed(options.duration_s)) {
     return fmt::format("{}, sessions {} (a request a turn){}", bound, turns, open);
   }
   const std::string requests =
@@ -194,10 +197,9 @@ std::string describe_sessions(const cli::RunOptions& options, const std::string&
 // requests are ever in flight, and with fewer than 90% of the target in flight there is no
 // steady state. Said before anything is sent; nullopt for a load that can be reached.
 std::optional<std::string> unreachable_concurrency(const cli::RunOptions& options) {
-  const bool closed = options.dataset.kind != workload::DatasetKind::trace &&
-                      options.request_rates.size() == 1 &&
-                      !std::isfinite(options.request_rates.front()) && !options.multi_turn.enabled;
-  const bool counted = options.duration_s <= 0 || count_caps_duration(options);
+  const bool closed = !cli::any_open_loop(options) && options.request_rates.size() == 1 &&
+                      !options.multi_turn.enabled;
+  const bool counted = !schedule::is_timed(options.duration_s) || count_caps_duration(options);
   if (!closed || !counted) return std::nullopt;
   std::vector<std::int64_t> beyond;
   for (std::int64_t concurrency : options.concurrency) {
@@ -213,7 +215,7 @@ std::optional<std::string> unreachable_concurrency(const cli::RunOptions& option
 
 std::string describe_load(const cli::RunOptions& options) {
   std::string load;
-  bool closed = false;
+  const bool closed = !cli::any_open_loop(options);
   if (options.dataset.kind == workload::DatasetKind::trace) {
     load = fmt::format("arrivals of the {} trace at {:g}x speed",
                        workload::trace_format_name(options.dataset.trace.format),
@@ -225,13 +227,12 @@ std::string describe_load(const cli::RunOptions& options) {
   } else {
     std::vector<std::string> rates;
     for (double rate : options.request_rates) rates.push_back(results::value_label(rate));
-    closed = !std::isfinite(options.request_rates.front()) && options.request_rates.size() == 1;
     load = !closed ? fmt::format("request rate {} req/s{}", fmt::join(rates, ","),
                                  options.constant_rate ? " (constant)" : "")
                    : "closed loop";
   }
   std::string bound = fmt::format("{} requests", options.num_prompts);
-  if (options.duration_s > 0) {
+  if (schedule::is_timed(options.duration_s)) {
     const std::string timed = fmt::format("for {}{}", cli::format_duration(options.duration_s),
                                           options.duration_hard ? " (hard)" : "");
     bound = count_caps_duration(options)
@@ -240,7 +241,7 @@ std::string describe_load(const cli::RunOptions& options) {
   }
   if (options.multi_turn.enabled) bound = describe_sessions(options, bound);
   std::string warmup =
-      options.warmup_duration_s > 0
+      schedule::is_timed(options.warmup_duration_s)
           ? fmt::format(" after {} of warm-up", cli::format_duration(options.warmup_duration_s))
           : fmt::format(" ({} warm-up)", options.warmup_requests);
   const std::string repeats =
@@ -267,34 +268,14 @@ TokenizerPlan tokenizer_plan(const cli::RunOptions& options) {
   return tokenizer;
 }
 
+// The asks as given, whole; the servers and the timeouts as the later stages take them.
 ServerPlan server_plan(const cli::RunOptions& options) {
-  ServerPlan server;
-  server.base_urls = options.base_urls;
-  server.weights = options.server_weights;
-  server.sim = options.sim;
-  server.per_chunk_usage = options.per_chunk_usage;
-  server.answer_check = options.answer_check;
-  server.flush_cache = options.flush_cache;
-  server.ready_timeout_ms = s_to_ms_truncated(options.ready_timeout_s);
-  server.startup_timeout_ms = s_to_ms_truncated(options.startup_timeout_s);
-  server.metrics = options.server_metrics;
-  server.metrics_urls = options.server_metrics_urls;
-  server.metrics_interval_s = options.server_metrics_interval_s;
-  return server;
-}
-
-OutputPlan output_plan(const cli::RunOptions& options) {
-  OutputPlan output;
-  output.format = options.output_format;
-  output.json_compat = results::parse_compat(options.json_compat);
-  output.output_file = options.output_file;
-  output.html_path = options.html_path;
-  output.save_requests = options.save_requests;
-  output.quiet = options.quiet;
-  output.gates = options.gates;
-  output.gate_on = options.gate_on;
-  output.max_error_rate_given = options.max_error_rate_given;
-  return output;
+  return {options.server,
+          options.base_urls,
+          options.server_weights,
+          options.sim,
+          s_to_ms_truncated(options.ready_timeout_s),
+          s_to_ms_truncated(options.startup_timeout_s)};
 }
 
 // bench's own live figures: a shard labels its samples with its index, so Prometheus sums them.
@@ -338,7 +319,7 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   plan.accelerators = {options.gpus, options.gpu_hour_price};
   plan.latency_sample_budget = options.latency_sample_budget;
   plan.server = server_plan(options);
-  plan.output = output_plan(options);
+  plan.output = {options.output, results::parse_compat(options.json_compat)};
   plan.live = live_options(options, plan.shard);
   plan.config = cli::options_to_json(options);
   plan.workload = workload_definition(options);

@@ -32,11 +32,9 @@ std::uint64_t PromptFeed::request_of(std::uint64_t ordinal) const {
 PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make_body) const {
   PreparedRequest prepared;
   prepared.request = request_of(ordinal);
-  const std::uint64_t index = plan_.reuse_modulo > 0
-                                  ? workload::prompt_index(0, prepared.request % plan_.reuse_modulo)
-                                  : workload::prompt_index(plan_.stream, prepared.request);
   try {
-    workload::Prompt prompt = plan_.source->prompt(index);
+    workload::Prompt prompt =
+        plan_.prompts.source->prompt(plan_.prompts.index_of(prepared.request));
     if (plan_.output_len_override) prompt.output_len = *plan_.output_len_override;
     prepared.input_len = prompt.input_len;
     prepared.client_tokens = prompt.client_tokens;

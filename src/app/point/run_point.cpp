@@ -77,7 +77,7 @@ RequestShare thread_share(const PointPlan& plan, std::size_t index, std::size_t 
 std::size_t measured_of(const PointPlan& plan, const RequestShare& share) {
   const std::size_t total = plan.measured_requests;
   if (total == std::numeric_limits<std::size_t>::max()) return total;
-  const std::size_t start = std::max(plan.driver.warmup_requests, plan.first_request);
+  const std::size_t start = std::max(plan.driver.per_prompt.warmup_requests, plan.first_request);
   return indices_within(start, start + total, share.first, share.stride);
 }
 
@@ -122,10 +122,10 @@ class Worker final : public RecordSink {
       : accumulator_(plan.summary, samples),
         multi_turn_(std::move(samples)),
         log_(plan.log),
-        spread_(plan.driver.spread),
+        spread_(plan.driver.target.spread),
         publishing_(static_cast<bool>(plan.checkpoint)) {
-    if (plan.driver.urls.size() > 1 && spread_ != nullptr) {
-      for (std::size_t k = 0; k < plan.driver.urls.size(); ++k) {
+    if (plan.driver.target.urls.size() > 1 && spread_ != nullptr) {
+      for (std::size_t k = 0; k < plan.driver.target.urls.size(); ++k) {
         per_server_.emplace_back(plan.summary, server_samples);
       }
     }
@@ -137,10 +137,11 @@ class Worker final : public RecordSink {
     const RequestShare requests = thread_share(plan, index, threads);
     driver.first = requests.first;
     driver.stride = requests.stride;
-    driver.measured_requests = measured_of(plan, requests);
-    driver.lookahead = lookahead_of(engine.concurrency, driver.largest_image_url_bytes);
-    driver.early_stop = &stops.early;
-    driver.unreachable = &stops.unreachable;
+    driver.per_prompt.measured_requests = measured_of(plan, requests);
+    driver.bodies.lookahead =
+        lookahead_of(engine.concurrency, driver.bodies.largest_image_url_bytes);
+    driver.watchers.early_stop = &stops.early;
+    driver.watchers.unreachable = &stops.unreachable;
     if (driver.sessions) {
       // Sessions are dealt whole, like requests: thread i of shard I opens the sessions k
       // with k mod (shards x threads) == its share's first, so no session spans two of them.
@@ -149,7 +150,7 @@ class Worker final : public RecordSink {
       driver.sessions->open_at_once =
           std::max<std::size_t>(1, share(driver.sessions->open_at_once, threads, index));
     }
-    driver_ = std::make_unique<RequestDriver>(driver, *this);
+    driver_ = make_point_driver(std::move(driver), *this);
   }
 
   void on_record(const metrics::RequestRecord& record) override {
@@ -188,7 +189,7 @@ class Worker final : public RecordSink {
                                     ? spread_->share_of(count, k)
                                     : count;
       if (part > 0) {
-        add(opened, engine_->preconnect(plan.preconnect_urls[k], plan.driver.headers, part));
+        add(opened, engine_->preconnect(plan.preconnect_urls[k], plan.driver.target.headers, part));
       }
     }
     return opened;
@@ -251,7 +252,7 @@ class Worker final : public RecordSink {
   const ServerSpread* spread_;
   std::vector<metrics::RunAccumulator> per_server_;  // several servers: one each, else none
   std::unique_ptr<engine::Engine> engine_;
-  std::unique_ptr<RequestDriver> driver_;
+  std::unique_ptr<PointDriver> driver_;
   engine::EngineStats stats_;
   std::int64_t cpu_ns_ = 0;
   std::optional<std::int64_t> run_queue_wait_ns_;  // nullopt: the kernel did not say
@@ -268,11 +269,11 @@ class Worker final : public RecordSink {
 
 // Every request the point will send, warm-up included; SIZE_MAX when its length is a time.
 std::size_t planned_requests(const PointPlan& plan) {
-  if (plan.driver.schedule != nullptr) return plan.driver.schedule->size();
+  if (plan.driver.per_prompt.schedule != nullptr) return plan.driver.per_prompt.schedule->size();
   if (plan.measured_requests == std::numeric_limits<std::size_t>::max()) {
     return plan.measured_requests;
   }
-  return plan.driver.warmup_requests + plan.measured_requests;
+  return plan.driver.per_prompt.warmup_requests + plan.measured_requests;
 }
 
 // Waits until the wall clock reads `unix_ns`, looking at `stop` at least every 50 ms; false

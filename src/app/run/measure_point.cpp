@@ -24,6 +24,7 @@
 #include "bench/results/lengths.hpp"
 #include "bench/results/per_server.hpp"
 #include "bench/results/repeats.hpp"
+#include "bench/schedule/load_mode.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/redact.hpp"
@@ -40,7 +41,7 @@ ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
   const PointBounds& bounds = plan.bounds;
   ProgressPlan shown;
   shown.label = point_label_text(plan, point);
-  if (bounds.duration_s > 0) {
+  if (bounds.timed()) {
     shown.duration_s = bounds.duration_s + bounds.warmup_duration_s;
   } else if (schedule != nullptr) {
     shown.total_requests = static_cast<std::int64_t>(schedule->size());
@@ -52,7 +53,8 @@ ProgressPlan progress_plan(const RunPlan& plan, const LoadPoint& point,
 }
 
 // The live feed's name for the point: its label in a sweep or with repeats, else its load (a
-// single run's, a search probe's).
+// single run's, a search probe's): its rate when it has one, else its concurrency (a closed
+// loop's, and the cap of a ramp or a trace, which have no one rate to name).
 std::string live_label(const RunPlan& plan, const LoadPoint& point) {
   std::string label = point_label_text(plan, point);
   if (!label.empty()) return label;
@@ -64,7 +66,7 @@ std::string live_label(const RunPlan& plan, const LoadPoint& point) {
 PointResult run_with_progress(const RunPlan& plan, const LoadPoint& point, PointPlan& planned,
                               const schedule::OpenLoopSchedule* schedule, LiveCounters& live,
                               const StopFlag& stop, std::ostream& err) {
-  planned.driver.live = &live;
+  planned.driver.watchers.live = &live;
   std::optional<Progress> progress;
   if (progress_wanted(plan.output.quiet)) {
     ProgressPlan shown = progress_plan(plan, point, schedule);
@@ -191,7 +193,7 @@ bool drains_warmup(const PointBounds& bounds, const schedule::OpenLoopSchedule* 
   if (schedule != nullptr) {
     return schedule->warmup_requests() > 0 && schedule->measured_start_ns().has_value();
   }
-  return bounds.warmup_requests > 0 || bounds.warmup_duration_s > 0;
+  return bounds.warmup_requests > 0 || schedule::is_timed(bounds.warmup_duration_s);
 }
 
 // Sends the point's warm-up requests [0, warmup) and waits for them all to end; the measured
@@ -202,14 +204,14 @@ bool drains_warmup(const PointBounds& bounds, const schedule::OpenLoopSchedule* 
 // offset).
 void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* schedule,
                       const StopFlag& stop) {
-  const bool closed_by_time = schedule == nullptr && planned.driver.warmup_until_ns > 0;
+  const bool closed_by_time = schedule == nullptr && planned.driver.per_prompt.warmup_until_ns > 0;
   const std::size_t warmup =
-      schedule != nullptr ? schedule->warmup_requests() : planned.driver.warmup_requests;
+      schedule != nullptr ? schedule->warmup_requests() : planned.driver.per_prompt.warmup_requests;
   PointPlan phase = planned;
   if (closed_by_time) {
-    phase.driver.send_until_ns = planned.driver.warmup_until_ns;
+    phase.driver.per_prompt.send_until_ns = planned.driver.per_prompt.warmup_until_ns;
   } else {
-    phase.driver.end_request = warmup;
+    phase.driver.per_prompt.end_request = warmup;
   }
   phase.measured_requests = std::numeric_limits<std::size_t>::max();
   phase.checkpoint = nullptr;  // the warm-up measures nothing to keep
@@ -217,7 +219,7 @@ void run_warmup_alone(PointPlan& planned, const schedule::OpenLoopSchedule* sche
   planned.first_request = closed_by_time ? warmed.next_request : warmup;
   // Every request of the measured phase is measured: its epoch is new, so "sent before the
   // warm-up's end" would mark its first requests as warm-up again.
-  if (closed_by_time) planned.driver.warmup_until_ns = 0;
+  if (closed_by_time) planned.driver.per_prompt.warmup_until_ns = 0;
   if (schedule != nullptr) planned.epoch_lead_ns = schedule->measured_start_ns().value_or(0);
   planned.start_at_unix_ns.reset();  // the warm-up waited for --start-at
 }
@@ -245,10 +247,10 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
       checkpoint->write(results::to_json(summary, context));
     };
   }
-  planned.driver.redactor = prepared.redactor.get();
+  planned.driver.target.redactor = prepared.redactor.get();
   if (tools.live != nullptr) {
     tools.live->begin_point(live_label(plan, point));
-    planned.driver.feed = &tools.live->feed();
+    planned.driver.watchers.feed = &tools.live->feed();
   }
   if (log != nullptr && (plan.sweep_variable != SweepVariable::none || plan.repeats > 1)) {
     log->set_point(point_label(plan, point));

@@ -45,8 +45,10 @@ struct ClientThreadsInput {
   std::size_t usable_cores = 1;    // CPUs this process may run on (its affinity mask)
   std::size_t server_threads = 0;  // the embedded server's threads, on the same cores; 0: none
   std::int64_t concurrency = 1;    // requests in flight at most
-  double rate_per_s = 0;           // arrivals a second; 0 or infinity: a closed loop
-  double chunks_per_request = 1;   // expected chunks of a response (output tokens / per chunk)
+  // An open loop's arrivals a second (client_threads_of asks open_loop()); 0: a closed loop,
+  // or an open one whose rate is not known (a trace of one row).
+  double rate_per_s = 0;
+  double chunks_per_request = 1;  // expected chunks of a response (output tokens / per chunk)
   // Time between two chunks of one stream, ms; 0 = the server sends without pause (the
   // embedded firehose): the load is then whatever the client can take, all the cores allowed.
   // nullopt: the plan cannot know it (any other server): kAssumedChunkGapMs, said in the reason.

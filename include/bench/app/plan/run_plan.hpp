@@ -35,6 +35,7 @@
 #include "bench/report/report.hpp"
 #include "bench/results/compat.hpp"
 #include "bench/results/writer.hpp"
+#include "bench/schedule/load_mode.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/util/redact.hpp"
@@ -85,36 +86,27 @@ struct PointBounds {
   // alone bounds a timed run.
   bool num_prompts_with_duration = false;
 
+  /// Whether --duration bounds the measured phase (schedule::is_timed).
+  bool timed() const { return schedule::is_timed(duration_s); }
   /// Whether num_prompts bounds the measured phase (no duration, or both given).
-  bool counted() const { return duration_s <= 0 || num_prompts_with_duration; }
+  bool counted() const { return !timed() || num_prompts_with_duration; }
 };
 
-/// The servers and what bench asks of them beside the load.
-struct ServerPlan {
+/// The servers, and what bench asks of them beside the load: the options' asks as given
+/// (--per-chunk-usage, --answer-check, --flush-cache, --server-metrics; metrics_urls as given,
+/// server_metrics_urls reads them), and what the plan settles.
+struct ServerPlan : cli::ServerAsks {
   std::vector<std::string> base_urls;  // empty: the embedded simulator with `sim`
   std::vector<std::int64_t> weights;   // --server-weights; empty: round robin
   sim::SimOptions sim;
-  cli::PerChunkUsage per_chunk_usage = cli::PerChunkUsage::auto_detect;
-  bool answer_check = true;
-  bool flush_cache = false;               // empty the prefix cache before each measurement
-  bool metrics = false;                   // --server-metrics
-  std::vector<std::string> metrics_urls;  // as given (server_metrics_urls reads them)
-  double metrics_interval_s = 1.0;        // 0: the window's edges only
-  std::int64_t ready_timeout_ms = 0;      // --ready-timeout; 0: never wait (readiness.hpp)
-  std::int64_t startup_timeout_ms = 0;    // --startup-timeout; 0: none (startup_fetch.hpp)
+  std::int64_t ready_timeout_ms = 0;    // --ready-timeout; 0: never wait (readiness.hpp)
+  std::int64_t startup_timeout_ms = 0;  // --startup-timeout; 0: none (startup_fetch.hpp)
 };
 
-/// What the run prints and writes, and what it is held to.
-struct OutputPlan {
-  cli::OutputFormat format = cli::OutputFormat::text;  // stdout's
+/// What the run prints and writes, and what it is held to: the options' as given, and
+/// --json-compat read.
+struct OutputPlan : cli::OutputOptions {
   std::optional<results::Compat> json_compat;  // --json-compat: a peer's view; none: bench's
-  std::string output_file;                     // also the JSON results, written whole
-  std::string html_path;                       // also the HTML report
-  std::string save_requests;                   // the JSONL request log
-  bool quiet = false;                          // no progress or notes on stderr
-  std::vector<gate::Gate> gates;
-  gate::GateOn gate_on = gate::GateOn::mean;
-  bool max_error_rate_given = false;  // failed requests within it do not fail the run
 };
 
 /// What the options say, settled once before the server is contacted: the only thing the app
@@ -127,6 +119,7 @@ struct RunPlan {
   workload::MultiTurnOptions multi_turn;
   bool reuse_prompts = false;  // --reuse-prompts
   // --reuse-prompts: request r of every point sends prompt r mod this of stream 0; 0 = fresh.
+  // Each point's driver and feed carry it in their PromptPick (prompt_feed.hpp), which applies it.
   std::uint64_t reuse_prompts_modulo = 0;
   std::uint64_t seed = 0;
   // --images-per-request: the images of every chat request (per_request 0: none), and the
@@ -216,12 +209,16 @@ struct PreparedRun {
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
   std::optional<TemplateOverhead> template_overhead;
   // Hides the credentials in every server text bench keeps. On the heap: the server's tokenizer
-  // and the request drivers keep its address, and a PreparedRun is moved after they take it.
+  // and the point drivers keep its address, and a PreparedRun is moved after they take it.
   std::shared_ptr<const util::Redactor> redactor = std::make_shared<const util::Redactor>();
   ServerIdentity server;  // what the server says of itself (server_identity.hpp)
   // The answer check's block (results/answer_check.hpp), made before the run; null when off.
   nlohmann::json answer_check = nullptr;
 };
+
+/// Whether `point` runs an open loop (schedule::is_open_loop: its rate, the run's ramp, a
+/// trace's arrivals): every stage after the plan asks this, never the rate itself.
+bool open_loop(const RunPlan& plan, const LoadPoint& point);
 
 /// The open-loop schedule's plan of a point at `rate_per_s` (infinity and no ramp: a closed
 /// loop, for which schedule::build_open_loop_schedule gives nothing).
@@ -232,7 +229,8 @@ schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s);
 bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared);
 
 /// What run_point() takes for `point`. Pointers refer into `plan`, `prepared` and `schedule`
-/// (null: a closed loop), which must outlive the run of the point. `log` and `live` are left
+/// (the point's arrivals, given exactly when open_loop(plan, point)), which must outlive the
+/// run of the point. `log` and `live` are left
 /// null for the caller.
 PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const LoadPoint& point,
                      const schedule::OpenLoopSchedule* schedule);

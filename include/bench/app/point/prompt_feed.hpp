@@ -39,14 +39,25 @@ struct PreparedRequest {
 /// that must differ from request to request, such as --images-per-request's, draws from).
 using BodyMaker = std::function<std::string(const workload::Prompt&, std::uint64_t request)>;
 
-struct FeedPlan {
+/// Which prompt each request of a point sends: prompt r of the point's stream, or with
+/// --reuse-prompts prompt r mod reuse_modulo of stream 0, what every point resends. The one
+/// owner of that rule, carried whole from the point's plan through its driver to the feed.
+struct PromptPick {
   const workload::PromptSource* source = nullptr;  // outlives the feed
-  std::uint64_t stream = 0;  // the point's (and repeat's) stream of the source
+  std::uint64_t stream = 0;        // the point's (and repeat's) stream of the source
+  std::uint64_t reuse_modulo = 0;  // --reuse-prompts (RunPlan::reuse_prompts_modulo); 0: fresh
+  /// The source's index of the prompt request `request` sends.
+  std::uint64_t index_of(std::uint64_t request) const {
+    return reuse_modulo > 0 ? workload::prompt_index(0, request % reuse_modulo)
+                            : workload::prompt_index(stream, request);
+  }
+};
+
+struct FeedPlan {
+  PromptPick prompts;
   // The requests this feed serves: first, first + stride, ... (one feed per engine thread).
   std::uint64_t first = 0;
   std::uint64_t stride = 1;
-  // --reuse-prompts: request r sends prompt r mod reuse_modulo of stream 0 (0 = fresh prompts).
-  std::uint64_t reuse_modulo = 0;
   std::size_t lookahead = 64;  // bodies built ahead at most
   // max_tokens of every request in place of each prompt's (--extra-body set it); nullopt: each
   // prompt's own.

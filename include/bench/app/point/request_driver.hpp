@@ -1,184 +1,34 @@
 #pragma once
-// The glue between the transport and the OpenAI protocol for one engine: it hands the engine
-// request after request when each is due (its body made ahead, off the event loop, by a
-// PromptFeed), turns each response
-// into a RequestRecord through a StreamReader, and gives the finished record to a RecordSink.
-// One slot (reader + record) per request in flight, reused, so nothing grows with the run.
-//
-// Which requests: indices first, first + stride, first + 2 x stride, ... (one driver per client
-// thread); request i sends prompt i of the point's stream of the prompt source (or, with
-// --reuse-prompts, prompt i mod n of stream 0), and in an open loop is due at offsets[i] after
-// the epoch.
+// A point's driver of one request per prompt (no --multi-turn): request i sends prompt i of the
+// point's stream of the prompt source (or, with --reuse-prompts, prompt i mod n of stream 0),
+// its body made ahead, off the event loop, by a PromptFeed; in an open loop it is due at its
+// offset in the schedule after the epoch, in a closed loop as soon as a slot frees.
 #include <cstdint>
-#include <functional>
-#include <limits>
 #include <memory>
 #include <optional>
-#include <string>
-#include <unordered_map>
-#include <vector>
 
-#include "bench/app/point/early_stop.hpp"
-#include "bench/app/point/image_feed.hpp"
-#include "bench/app/point/live_counters.hpp"
+#include "bench/app/point/point_driver.hpp"
 #include "bench/app/point/prompt_feed.hpp"
-#include "bench/app/point/server_spread.hpp"
-#include "bench/app/point/session_scheduler.hpp"
-#include "bench/app/point/unreachable_watch.hpp"
-#include "bench/engine/engine.hpp"
-#include "bench/images/image_spec.hpp"
-#include "bench/live/feed.hpp"
-#include "bench/metrics/request_record.hpp"
-#include "bench/protocol/openai.hpp"
-#include "bench/protocol/stream_reader.hpp"
 #include "bench/schedule/open_loop.hpp"
-#include "bench/tokenizer/tokenizer.hpp"
-#include "bench/util/clock.hpp"
-#include "bench/util/redact.hpp"
-#include "bench/util/trace_context.hpp"
-#include "bench/workload/prompt.hpp"
 
 namespace bench::app {
 
-/// Receives every request as it ends, on the engine's thread. The record is reused afterwards.
-class RecordSink {
- public:
-  virtual ~RecordSink() = default;
-  virtual void on_record(const metrics::RequestRecord& record) = 0;
-  /// --multi-turn: a session ended (after the record of its last turn).
-  virtual void on_session(const SessionEnd& /*session*/) {}
-};
-
-inline constexpr std::int64_t kNoLimitNs = std::numeric_limits<std::int64_t>::max();
-
-struct DriverPlan {
-  // The endpoint's full URL on each server (--base-url repeated; one: every request's), and
-  // which of them each request goes to (ServerSpread::server_of_request; null: the first).
-  // Outlives the driver.
-  std::vector<std::string> urls;
-  const ServerSpread* spread = nullptr;
-  const std::vector<std::string>* headers = nullptr;  // request headers; outlive the driver
-  protocol::RequestOptions request;                   // body shape (max_tokens comes per prompt)
-  protocol::StreamLimits limits;
-  // Counts the output of a response without usage (a --tokenizer file; outlives the driver);
-  // null: the chunk estimate.
-  const tokenizer::Tokenizer* output_counter = nullptr;
-  const workload::PromptSource* prompts = nullptr;  // outlives the driver
-  std::uint64_t prompt_stream = 0;                  // the point's stream of it
-  std::uint64_t reuse_prompts_modulo = 0;  // --reuse-prompts (PromptFeed's reuse_modulo); 0: fresh
-  // --images-per-request: random images added to each chat body as it is built, off the loop
-  // (per_request 0: none); each request's are fresh, drawn from the run's nonce, the prompt
-  // stream and the request number.
-  images::ImageSpec images;
-  std::uint64_t image_nonce = 0;
-  // The most bytes of image data URLs one of the dataset's requests carries (its row's image
-  // files, workload/dataset_images.hpp); 0: none. Bounds how many bodies are built ahead.
-  std::uint64_t largest_image_url_bytes = 0;
-  // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
-  std::optional<std::int64_t> output_len_override;
-  std::size_t lookahead = 64;  // request bodies made ahead at most
-  std::int64_t epoch_ns = 0;   // steady clock: record times and schedule offsets count from it
-  // The steady clock (ns) the closed loop and the turns read to stop at send_until_ns and at
-  // --duration's end: bench::now_ns, or a test's own. Every other time comes from the engine.
-  std::function<std::int64_t()> clock_ns = now_ns;
-  // Open loop: request i is due at its offset in this schedule after the epoch, and there are
-  // schedule->size() requests in all. Null: closed loop, every request due as soon as a slot
-  // is free. Outlives the driver.
-  const schedule::OpenLoopSchedule* schedule = nullptr;
-  std::size_t first = 0;            // this driver's first request index
-  std::size_t stride = 1;           // and the step to its next one
-  std::size_t warmup_requests = 0;  // requests with a lower index are warm-up
-  // Requests from this index on are not sent: a point run in phases (its warm-up drained
-  // before its measured requests, for --server-metrics) sends [first, end_request) in each.
-  std::size_t end_request = std::numeric_limits<std::size_t>::max();
-  std::int64_t warmup_until_ns = 0;  // requests sent before this (epoch-relative) are warm-up too
-  // Closed loop: no request starts at or after this (epoch-relative) time; a warm-up by time
-  // run as a phase of its own stops sending at its end and drains.
-  std::int64_t send_until_ns = std::numeric_limits<std::int64_t>::max();
-  // Closed loop: stop after this many measured requests of this driver have been sent.
-  std::size_t measured_requests = std::numeric_limits<std::size_t>::max();
-  // --duration: the measured phase lasts this long from its first request (0 = no limit): no
-  // request starts after it, and with cancel_at_duration_end those in flight are cancelled.
-  std::int64_t measured_duration_ns = 0;
-  bool cancel_at_duration_end = false;
-  LiveCounters* live = nullptr;  // progress counters to bump, or null
-  // bench's own live figures (--metrics-listen, --live-jsonl): told of each request sent and of
-  // each record when it ends, warm-up phases too; null: none. Outlives the driver.
-  live::Feed* feed = nullptr;
-  // Send a W3C traceparent header with every request, its ids kept in the record (util/
-  // trace_context.hpp); false: --no-traceparent, or the user's --header sets one.
-  bool traceparent = false;
-  // Hides the credentials in the server's text of every record before anyone sees it (the
-  // error message, finish_reason, response id); null: nothing to hide. Outlives the driver.
-  const util::Redactor* redactor = nullptr;
-  // Watches the first requests to end; once it says stop, no request starts any more. Shared
-  // by the point's drivers; null: never stop early.
-  EarlyStop* early_stop = nullptr;
-  // Watches whether the server can be reached; once it gives up, no request starts any more and
-  // those in flight are cancelled. Shared by the point's drivers; null: never give up.
-  UnreachableWatch* unreachable = nullptr;
-  // --multi-turn: sessions of turns in place of one request per prompt (session_scheduler.hpp;
-  // first, stride and open_at_once are set per thread). Each turn's intended start is when it
-  // became due. nullopt: one request per prompt.
-  std::optional<SessionPlan> sessions;
-  // --session-header NAME: sent on every turn with the session's id; empty: none.
-  std::string session_header;
-};
-
-class RequestDriver final : public engine::RequestSource {
+class RequestDriver final : public PointDriver {
  public:
   RequestDriver(DriverPlan plan, RecordSink& sink);
   ~RequestDriver() override;
 
   std::optional<std::int64_t> next_due_ns() override;
   engine::TransferRequest take_next(std::int64_t slot_free_ns, std::int64_t send_ns) override;
-  std::int64_t cancel_at_ns() const override;
-
-  /// Sets the epoch (steady ns) when the driver was built before the run's start was known.
-  void set_epoch(std::int64_t epoch_ns);
-
-  std::size_t sent() const { return sent_; }
-  std::size_t measured_sent() const { return measured_sent_; }
-  /// Bodies the event loop built itself because the feed's producer was behind.
-  /// Request bodies (or, in sessions, their images) the loop had to make itself.
-  std::uint64_t bodies_built_on_loop() const {
-    return feed_ ? feed_->built_by_caller() : images_ ? images_->made_by_caller() : 0;
-  }
-  /// --multi-turn: the sessions still open, cut short by the run's end; empty otherwise.
-  std::vector<SessionEnd> open_sessions() const;
+  std::uint64_t bodies_built_on_loop() const override { return feed_->built_by_caller(); }
 
  private:
-  class Slot;
-  void release(Slot* slot);
-  Slot& acquire_slot();
-  std::optional<std::int64_t> next_turn_due_ns();
-  engine::TransferRequest take_turn(std::int64_t slot_free_ns, std::int64_t send_ns);
-  const std::vector<std::string>* headers_of(std::uint64_t session);
+  // The plan's decision (point_plan gives a schedule exactly when app::open_loop, which asks
+  // schedule::is_open_loop), not one of the driver's own.
   bool open_loop() const { return arrivals_.has_value(); }
-  // Which of plan_.urls the record's request went to.
-  std::size_t server_of(const metrics::RequestRecord& record) const;
-  // Epoch-relative end of the measured phase (--duration), or kNoLimitNs while unknown/none.
-  std::int64_t measured_end_ns() const;
-  // With plan_.traceparent: a new trace context into `record` and its header line into
-  // `request` (none for a request that is not sent).
-  void trace(metrics::RequestRecord& record, engine::TransferRequest& request);
 
-  DriverPlan plan_;
-  RecordSink& sink_;
-  std::unique_ptr<PromptFeed> feed_;            // owns which request comes next; null with sessions
-  std::unique_ptr<ImageFeed> images_;           // --multi-turn with images: made ahead of the turns
-  std::unique_ptr<SessionScheduler> sessions_;  // --multi-turn: owns which turn comes next
-  // --session-header: each session's header lines, by session (see headers_of).
-  std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;
+  std::unique_ptr<PromptFeed> feed_;                            // owns which request comes next
   std::optional<schedule::OpenLoopSchedule::Reader> arrivals_;  // open loop: the offsets
-  std::size_t sent_ = 0;
-  std::size_t measured_sent_ = 0;
-  // Epoch-relative start of the measured phase: an open loop knows it from its schedule, a
-  // closed loop when it sends its first measured request. -1 until known.
-  std::int64_t measured_start_ns_ = -1;
-  std::vector<std::unique_ptr<Slot>> slots_;
-  std::vector<Slot*> idle_slots_;
-  util::TraceIds trace_ids_;
 };
 
 }  // namespace bench::app

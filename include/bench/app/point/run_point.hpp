@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "bench/app/point/live_counters.hpp"
+#include "bench/app/point/point_driver.hpp"
 #include "bench/app/point/record_log.hpp"
-#include "bench/app/point/request_driver.hpp"
 #include "bench/engine/engine.hpp"
 #include "bench/metrics/accumulator_state.hpp"
 #include "bench/metrics/client_load.hpp"
@@ -37,8 +37,8 @@ struct PointPlan {
   std::string client_threads_reason;
   bool client_threads_auto = false;
   // Connections opened (by GETs of preconnect_urls) before the point's epoch; 0 = none. With
-  // several servers (one URL each, in driver.urls' order) they are shared out by the spread's
-  // weights.
+  // several servers (one URL each, in driver.target.urls' order) they are shared out by the
+  // spread's weights.
   std::int64_t preconnect = 0;
   std::vector<std::string> preconnect_urls;
   metrics::SummaryOptions summary;  // origin_ns 0: records' times count from the point's epoch
@@ -77,8 +77,8 @@ struct PointResult {
   metrics::ClientLoad client;  // what the client itself used: enough CPU to bend the figures?
   PointClock clock;
   std::optional<metrics::AccumulatorState> state;  // shards only: what `bench merge` needs
-  // Several servers (driver.urls): the figures of the requests each was sent, in driver.urls'
-  // order, and for shards their accumulators' states; empty with one server.
+  // Several servers (driver.target.urls): the figures of the requests each was sent, in
+  // driver.urls' order, and for shards their accumulators' states; empty with one server.
   std::vector<metrics::RunSummary> per_server;
   std::vector<metrics::AccumulatorState> per_server_state;
   // --multi-turn shards only: the multi-turn accumulator's state, for `bench merge`.

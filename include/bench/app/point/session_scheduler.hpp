@@ -4,7 +4,7 @@
 // end plus a think time, and a session that ends (its last turn done, or a turn failed) makes
 // room for the next session at once. A session that thinks, or waits on its reply, holds no
 // concurrency slot: the engine's concurrency counts requests in flight, and it paces the turns
-// that are due. Times are ns after the point's epoch. One scheduler per request driver (client
+// that are due. Times are ns after the point's epoch. One scheduler per session driver (client
 // thread); it knows nothing of HTTP.
 //
 // An agent session (workload/agent_session.hpp) has one user turn, its task; each later turn
