@@ -184,6 +184,9 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
       ->check(non_negative_number())
       ->capture_default_str();
   app.add_flag("--quiet,-q", run.output.quiet, "No progress or notes on stderr");
+  app.add_flag("--disable-tqdm", run.output.no_progress,
+               "No progress line on stderr; the notes and warnings stay (vLLM's and SGLang's "
+               "flag for their progress bar)");
 }
 
 // --endpoint's words and help, from the endpoint table.

@@ -31,6 +31,14 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   EXPECT_EQ(result.run.output_len, 128);
   EXPECT_FALSE(result.run.temperature.has_value());
   EXPECT_EQ(result.run.output.format, bench::cli::OutputFormat::text);
+  EXPECT_FALSE(result.run.output.no_progress);
+}
+
+TEST(ParseCli, DisableTqdmTakesTheProgressLineAwayNotTheNotes) {
+  const ParseResult result = parse_args({"--disable-tqdm"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_TRUE(result.run.output.no_progress);
+  EXPECT_FALSE(result.run.output.quiet);
 }
 
 TEST(ParseCli, ReadsEveryRunFlag) {

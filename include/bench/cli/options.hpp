@@ -69,6 +69,7 @@ struct OutputOptions {
   std::string html_path;      // --html: also write the HTML report here
   std::string save_requests;  // --save-requests: JSONL, one record per request
   bool quiet = false;         // --quiet: no progress or notes on stderr
+  bool no_progress = false;   // --disable-tqdm (vLLM's, SGLang's): no progress line; notes stay
   // CI gates: --fail-under, --fail-over, --max-error-rate, checked on the results (exit 4).
   std::vector<gate::Gate> gates;
   bool max_error_rate_given = false;          // then failed requests within it do not fail the run

@@ -68,7 +68,7 @@ PointResult run_with_progress(const RunPlan& plan, const LoadPoint& point, Point
                               const StopFlag& stop, std::ostream& err) {
   planned.driver.watchers.live = &live;
   std::optional<Progress> progress;
-  if (progress_wanted(plan.output.quiet)) {
+  if (progress_wanted(plan.output.quiet || plan.output.no_progress)) {
     ProgressPlan shown = progress_plan(plan, point, schedule);
     // After a warm-up drained on its own (run_warmup_alone), only the measured requests remain.
     if (shown.total_requests > 0) {
