@@ -46,8 +46,9 @@ void add_load_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "At the end of --duration, cancel requests in flight (counted as cancelled)");
   app.add_option("--warmup-duration", raw.warmup_duration,
                  "Warm up for this long before measuring (same load, not measured)");
-  app.add_option("--warmup-requests", run.warmup_requests,
-                 "Requests sent before the measured phase, not measured")
+  app.add_option("--warmup-requests,--num-warmups", run.warmup_requests,
+                 "Requests sent before the measured phase, not measured (--num-warmups: vLLM's "
+                 "name)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1'000'000}))
       ->capture_default_str();
 }

@@ -34,6 +34,15 @@ TEST(ParseCli, DefaultsMatchTheDocumentedValues) {
   EXPECT_FALSE(result.run.output.no_progress);
 }
 
+TEST(ParseCli, NumWarmupsIsVllmsNameForWarmupRequests) {
+  const ParseResult result = parse_args({"--num-warmups", "5"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.run.warmup_requests, 5);
+  // The same flag by either name: a warm-up by time still refuses it.
+  const ParseResult both = parse_args({"--num-warmups", "5", "--warmup-duration", "10"});
+  EXPECT_EQ(both.exit_code, bench::cli::kExitUsage) << both.message;
+}
+
 TEST(ParseCli, DisableTqdmTakesTheProgressLineAwayNotTheNotes) {
   const ParseResult result = parse_args({"--disable-tqdm"});
   ASSERT_FALSE(result.exit_code) << result.message;
