@@ -124,7 +124,7 @@ struct RunContext {
 /// The results object. Flat keys read by scripts written for SGLang's bench_serving and vLLM's
 /// benchmark (duration, completed, failed, total_input_tokens, total_output_tokens,
 /// request_throughput, input_throughput, output_throughput, total_throughput, concurrency,
-/// {mean,median,std,p90,p95,p99,max}_{ttft,itl,icl,tpot,e2e_latency}_ms), plus schema_version,
+/// {stat}_{key}_ms of every row of latency_figures.hpp), plus schema_version,
 /// bench_version, config, token_count_source, errors, and definitions (one line per metric).
 nlohmann::json to_json(const metrics::RunSummary& summary, const RunContext& context);
 
