@@ -13,13 +13,20 @@ namespace {
 
 using sim::ProfileKind;
 
-std::string profile_help() {
+// The profiles' summaries name the simulator's flags as serve-sim spells them (--ttft-ms); the
+// run's help gives them its own spelling (--sim-ttft-ms).
+std::string profile_help(const std::string& prefix) {
   std::string help = "Timing model:";
   for (const sim::Profile& profile : sim::profiles()) {
     help += "\n  ";
     help += profile.name;
     help += ": ";
-    help += profile.summary;
+    std::string summary(profile.summary);
+    for (std::size_t at = summary.find("--"); at != std::string::npos;
+         at = summary.find("--", at + prefix.size())) {
+      summary.replace(at, 2, prefix);
+    }
+    help += summary;
   }
   help += "\nFlags below override single parameters (docs/simulator.md)";
   return help;
@@ -81,7 +88,7 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   const auto fixed_or_firehose = only_for(sim, prefix, true, true);
   const auto batching_only = only_for(sim, prefix, false, false);
 
-  app.add_option(prefix + "profile", sim.profile, profile_help())
+  app.add_option(prefix + "profile", sim.profile, profile_help(prefix))
       ->check(CLI::IsMember([] {
         std::vector<std::string> names;
         for (const sim::Profile& profile : sim::profiles()) names.emplace_back(profile.name);
@@ -179,9 +186,11 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
                "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
       ->group(dialect);
-  app.add_option(prefix + "close-delay-us", sim.close_delay_us,
-                 "With --close-after-stream: close this many microseconds after the stream's "
-                 "last bytes, leaving a request sent meanwhile unread (llama.cpp: 8-90 us)")
+  app.add_option(
+         prefix + "close-delay-us", sim.close_delay_us,
+         "With " + prefix +
+             "close-after-stream: close this many microseconds after the "
+             "stream's last bytes, leaving a request sent meanwhile unread (llama.cpp: 8-90 us)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000}))
       ->capture_default_str()
       ->group(dialect);
@@ -193,8 +202,9 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->capture_default_str()
       ->group(dialect);
   app.add_option(prefix + "reasoning-fraction", sim.reasoning_fraction,
-                 "Fraction of chat streams that reason (drawn per request from --seed); the "
-                 "others answer at once and report 0 reasoning tokens")
+                 "Fraction of chat streams that reason (drawn per request from " + prefix +
+                     "seed); the "
+                     "others answer at once and report 0 reasoning tokens")
       ->check(number_range(0.0, 1.0))
       ->capture_default_str()
       ->group(dialect);
@@ -211,7 +221,8 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_option(prefix + "tool-call-fraction", sim.tool_call_fraction,
                  "Fraction of chat streams whose request has tools (and tool_choice not none) "
                  "that answer with a tool call, streamed as vLLM does; tool_choice required or a "
-                 "named function always calls (drawn per request from --seed)")
+                 "named function always calls (drawn per request from " +
+                     prefix + "seed)")
       ->check(number_range(0.0, 1.0))
       ->capture_default_str()
       ->group(dialect);
@@ -236,7 +247,8 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   fraction("fail-500-fraction", sim.fail_500_fraction, "HTTP 500");
   fraction("fail-503-fraction", sim.fail_503_fraction, "HTTP 503 with Retry-After");
   fraction("reset-fraction", sim.reset_fraction, "connection reset (RST) mid-stream");
-  fraction("stall-fraction", sim.stall_fraction, "no byte for --stall-s seconds mid-stream");
+  fraction("stall-fraction", sim.stall_fraction,
+           "no byte for " + prefix + "stall-s seconds mid-stream");
   app.add_option(prefix + "stall-s", sim.stall_s, "Length of each stall, seconds (real time)")
       ->check(non_negative_number())
       ->capture_default_str()
@@ -249,9 +261,9 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
            "an error object inside the 200 stream, mid-way, then [DONE]");
   fraction("no-usage-fraction", sim.no_usage_fraction, "no usage anywhere");
   fraction("multi-token-fraction", sim.multi_token_fraction,
-           "chunks carry --multi-token-count tokens each");
+           "chunks carry " + prefix + "multi-token-count tokens each");
   app.add_option(prefix + "multi-token-count", sim.multi_token_count,
-                 "Tokens per chunk in --multi-token-fraction responses")
+                 "Tokens per chunk in " + prefix + "multi-token-fraction responses")
       ->check(CLI::Range(2, 1 << 20))
       ->capture_default_str()
       ->group(faults);
@@ -296,8 +308,9 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->group(timing);
   app.add_option(prefix + "jitter-ms", sim.jitter_ms,
                  "Noise of a known size: each request waits a time drawn uniformly from "
-                 "[0, 2 x this] ms (simulated, so divided by --time-scale) before the model sees "
-                 "it, drawn from --seed per request")
+                 "[0, 2 x this] ms (simulated, so divided by " +
+                     prefix + "time-scale) before the model sees it, drawn from " + prefix +
+                     "seed per request")
       ->check(number_range(0.0, 3'600'000.0))
       ->capture_default_str()
       ->group(faults);
