@@ -11,6 +11,7 @@
 #include "bench/report/figure_words.hpp"
 #include "bench/results/image_split.hpp"
 #include "bench/results/writer.hpp"
+#include "energy_window.hpp"
 
 namespace figure_words_test {
 
@@ -36,24 +37,16 @@ TEST(FigureWords, TheImageSplitSaysEachPartAndItsSource) {
             "unknown");
 }
 
-RunContext energy_scraped(std::optional<double> joules, std::int64_t warmup_in_window = 0) {
-  RunContext c;
-  bench::results::ServerMetricsWindow window;
-  window.delta = bench::server_metrics::Delta{};
-  window.delta->gpu_energy_joules = joules;
-  window.warmup_requests = warmup_in_window;
-  c.server_metrics = window;
-  return c;
-}
-
 TEST(FigureWords, EnergyIsUnknownForASaidReason) {
-  EXPECT_EQ(energy_unknown_reason(energy_scraped(1866.0)), "");
+  EXPECT_EQ(energy_unknown_reason(bench::testing::context_with_energy(1866.0)), "");
   EXPECT_NE(energy_unknown_reason(RunContext{}).find("no GPU energy counter was scraped"),
             std::string::npos);
-  EXPECT_NE(energy_unknown_reason(energy_scraped(std::nullopt)).find("no GPU energy"),
+  EXPECT_NE(energy_unknown_reason(bench::testing::context_with_energy(std::nullopt))
+                .find("no GPU energy"),
             std::string::npos);
-  EXPECT_NE(energy_unknown_reason(energy_scraped(100.0, 5)).find("warm-up requests"),
-            std::string::npos);
+  EXPECT_NE(
+      energy_unknown_reason(bench::testing::context_with_energy(100.0, 5)).find("warm-up requests"),
+      std::string::npos);
 }
 
 TEST(FigureWords, ThePromptCacheNoteSaysTheShareWasAsked) {

@@ -11,6 +11,7 @@
 #include "bench/results/efficiency.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/writer.hpp"
+#include "energy_window.hpp"
 
 namespace {
 
@@ -129,21 +130,11 @@ TEST(Efficiency, TheResultsWriteEachKindUnderItsOwnKey) {
   EXPECT_TRUE(definitions.contains("usd_per_million_tokens"));
 }
 
-RunContext scraped(std::optional<double> joules, std::int64_t warmup_in_window = 0) {
-  RunContext c;
-  bench::results::ServerMetricsWindow window;
-  window.delta = bench::server_metrics::Delta{};
-  window.delta->gpu_energy_joules = joules;
-  window.warmup_requests = warmup_in_window;
-  c.server_metrics = window;
-  return c;
-}
-
 TEST(Efficiency, EnergyPerTokenIsTheWindowsJoulesOverEachKindsTokens) {
   RunSummary s = measured();
   s.total_output_tokens = 6220;
   s.total_input_tokens = 12450;
-  const auto e = efficiency(s, scraped(1866.0));
+  const auto e = efficiency(s, bench::testing::context_with_energy(1866.0));
   EXPECT_DOUBLE_EQ(*e.gpu_energy_joules, 1866.0);
   EXPECT_DOUBLE_EQ(*e.joules_per_output_token, 1866.0 / 6220);
   EXPECT_DOUBLE_EQ(*e.joules_per_total_token, 1866.0 / (6220 + 12450));
@@ -152,12 +143,12 @@ TEST(Efficiency, EnergyPerTokenIsTheWindowsJoulesOverEachKindsTokens) {
 TEST(Efficiency, NoCounterOrWarmUpInTheWindowLeavesEnergyPerTokenUnknown) {
   RunSummary s = measured();
   s.total_output_tokens = 6220;
-  const auto none = efficiency(s, scraped(std::nullopt));
+  const auto none = efficiency(s, bench::testing::context_with_energy(std::nullopt));
   EXPECT_FALSE(none.gpu_energy_joules);
   EXPECT_FALSE(none.joules_per_output_token);
-  const json out = bench::results::to_json(s, scraped(std::nullopt));
+  const json out = bench::results::to_json(s, bench::testing::context_with_energy(std::nullopt));
   EXPECT_TRUE(out[key::joules_per_output_token].is_null());
-  const auto warm = efficiency(s, scraped(100.0, 5));
+  const auto warm = efficiency(s, bench::testing::context_with_energy(100.0, 5));
   EXPECT_DOUBLE_EQ(*warm.gpu_energy_joules, 100.0);
   EXPECT_FALSE(warm.joules_per_output_token);  // the warm-up's tokens' energy is in it
   EXPECT_FALSE(efficiency(s, RunContext{}).gpu_energy_joules);
