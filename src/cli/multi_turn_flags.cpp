@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/header_line.hpp"
 #include "bench/cli/number_checks.hpp"
 #include "bench/cli/values.hpp"
 
@@ -29,18 +30,6 @@ constexpr const char* kRefused[] = {"--request-rate",      "--burstiness",
                                     "--ramp-up-start-rps", "--ramp-up-end-rps",
                                     "--warmup-requests",   "--warmup-duration",
                                     "--reuse-prompts",     "--input-len-includes-template"};
-
-// An HTTP field name (RFC 9110's token): what a header line may start with.
-bool is_header_name(const std::string& name) {
-  if (name.empty()) return false;
-  for (const char c : name) {
-    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    if (!alnum && std::string_view("!#$%&'*+-.^_`|~").find(c) == std::string_view::npos) {
-      return false;
-    }
-  }
-  return true;
-}
 
 void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
   for (const char* flag : kRefused) {

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/choice_flag.hpp"
+#include "bench/cli/header_line.hpp"
 #include "bench/cli/image_flags.hpp"
 #include "bench/cli/live_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
@@ -86,7 +87,8 @@ void validate_run(RunOptions& run) {
     }
     check_extra_body(parsed);
   }
-  for (const std::string& header : run.headers) {
+  for (std::string& header : run.headers) {
+    header = header_line(header);  // vLLM's KEY=VALUE as 'KEY: VALUE'
     const auto colon = header.find(':');
     if (colon == std::string::npos || colon == 0) {
       throw UsageError(fmt::format("--header: '{}' is not 'Name: value'", header));
@@ -280,7 +282,8 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   }
   {
     const FlagGroup group(app, kServerGroup);
-    app.add_option("--header", run.headers, "Extra request header 'Name: value' (repeatable)")
+    app.add_option("--header", run.headers,
+                   "Extra request header 'Name: value' (or vLLM's KEY=VALUE; repeatable)")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   }
   {

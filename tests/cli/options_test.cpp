@@ -122,6 +122,20 @@ TEST(ParseCli, TakesBaseUrlAndApiKeyFromTheEnvironment) {
   EXPECT_EQ(result.run.api_key, "from-env");
 }
 
+TEST(ParseCli, HeaderTakesVllmsKeyEqualsValueToo) {
+  const ParseResult result = parse_args({"--header", "X-Additional-Info=0.3.3", "--header",
+                                         "X-Trace: a=b", "--header", "X-Span=c:d"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  // vLLM's form becomes a header line; one with a colon first is bench's form, kept as it is.
+  EXPECT_EQ(result.run.headers,
+            (std::vector<std::string>{"X-Additional-Info: 0.3.3", "X-Trace: a=b", "X-Span: c:d"}));
+  // Neither form: no field name before '=' or ':'.
+  const ParseResult bad = parse_args({"--header", "=no-name"});
+  ASSERT_TRUE(bad.exit_code.has_value());
+  EXPECT_EQ(*bad.exit_code, bench::cli::kExitUsage) << bad.message;
+  EXPECT_NE(bad.message.find("--header: '=no-name'"), std::string::npos) << bad.message;
+}
+
 TEST(ParseCli, BadValuesAreUsageErrorsNamingTheFlag) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--concurrency", "-3"}, "--concurrency"},
