@@ -84,6 +84,9 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_option("--tokenizer", run.tokenizer,
                  "Count lengths in tokens: 'server' (the server's /tokenize) or a Hugging Face "
                  "tokenizer.json; random prompts are then exactly --input-len tokens");
+  app.add_flag("--trust-remote-code", run.trust_remote_code,
+               "Accepted from vLLM's and SGLang's command lines, and does nothing: bench reads "
+               "tokenizer.json itself and runs no model code");
   app.add_flag("--input-len-includes-template", run.input_len_includes_template,
                "chat with --tokenizer: --input-len counts the chat template's tokens too, so "
                "the server counts exactly --input-len prompt tokens");

@@ -31,7 +31,7 @@ using bench::testing::run_process;
 using bench::testing::TempDir;
 using nlohmann::json;
 
-constexpr const char* kTools =
+constexpr const char* kAgentTools =
     R"([{"type":"function","function":{"name":"read_file","parameters":{"type":"object"}}}])";
 constexpr std::int64_t kBlockTokens = 16;  // the simulator's cache block (vLLM's default)
 constexpr std::int64_t kToolResultLen = 40;
@@ -42,7 +42,7 @@ constexpr std::int64_t kWireSlackNs =
 
 std::string tools_file(const TempDir& dir) {
   const std::string path = dir.file("tools.json");
-  std::ofstream(path) << kTools;
+  std::ofstream(path) << kAgentTools;
   return path;
 }
 

@@ -111,10 +111,13 @@ struct RunOptions {
   // --tokenizer: "server" (its /tokenize), a tokenizer.json path, or "" (lengths are words).
   std::string tokenizer;
   bool input_len_includes_template = false;  // chat: --input-len counts the template's tokens
-  std::int64_t output_len = 128;             // max_tokens per request
-  bool ignore_eos = false;                   // send ignore_eos: true
-  std::optional<double> temperature;         // sampling temperature; unset = server default
-  std::string extra_body;                    // JSON object merged into every request body
+  // --trust-remote-code (vLLM's, SGLang's, for their Python tokenizers): accepted, and said at
+  // start to do nothing, since bench runs no model code.
+  bool trust_remote_code = false;
+  std::int64_t output_len = 128;      // max_tokens per request
+  bool ignore_eos = false;            // send ignore_eos: true
+  std::optional<double> temperature;  // sampling temperature; unset = server default
+  std::string extra_body;             // JSON object merged into every request body
   // Chat only (cli/tool_flags.hpp), each "" when not given: the --tools file's array of tool
   // definitions as JSON text, sent as "tools"; --tool-choice as given (auto, required, none or
   // a tool's name, sent as OpenAI's named-function object); --response-format's object as JSON

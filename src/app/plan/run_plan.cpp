@@ -327,6 +327,11 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   if (const auto unreachable = unreachable_concurrency(options)) {
     plan.load_warnings.push_back(*unreachable);
   }
+  if (options.trust_remote_code) {
+    plan.flag_notes.push_back(
+        "--trust-remote-code does nothing here: bench reads tokenizer.json itself and runs no "
+        "model code");
+  }
 }
 
 }  // namespace

@@ -247,6 +247,7 @@ void describe_run(const RunPlan& plan, const PreparedRun& prepared, std::ostream
                      protocol::asks_per_chunk_usage(prepared.request) ? "asked" : "off");
   for (const std::string& warning : plan.load_warnings)
     err << "bench: warning: " << warning << "\n";
+  for (const std::string& note : plan.flag_notes) err << "bench: note: " << note << "\n";
   err << describe_shard(plan.shard);
   err << describe_client_threads(plan, prepared);
   if (prepared.spread != nullptr) {

@@ -163,6 +163,8 @@ struct RunPlan {
   // --concurrency exceeds the measured requests it sends (results/load_warning.hpp says it again
   // in the results).
   std::vector<std::string> load_warnings;
+  // Peers' flags a run accepts that do nothing here, said at start (one line each).
+  std::vector<std::string> flag_notes;
 };
 
 /// The whole planning step: the options, a trace's rows read to settle --num-prompts (so
