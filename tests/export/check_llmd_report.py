@@ -22,18 +22,8 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import jsonschema
-except ImportError:
-    print("SKIPPED: python3-jsonschema is not installed (scripts/setup --test installs it)")
-    sys.exit(77)
-
-FAILURES = []
-
-
-def fail(message):
-    FAILURES.append(message)
-    print("FAIL: " + message)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from schema_check import fail, exit_status, jsonschema  # noqa: E402  (exits 77 without it)
 
 
 def export(bench, results_path, *extra):
@@ -203,10 +193,7 @@ def main():
             fail(f"scenario.load.standardized.tool is {load.get('tool')!r}, not 'bench'")
         check_validator_rejects(validator, run_report)
 
-    if FAILURES:
-        print(f"{len(FAILURES)} failure(s)")
-        return 1
-    return 0
+    return exit_status()
 
 
 if __name__ == "__main__":

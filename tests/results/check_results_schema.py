@@ -20,18 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import jsonschema
-except ImportError:
-    print("SKIPPED: python3-jsonschema is not installed (scripts/setup --test installs it)")
-    sys.exit(77)
-
-FAILURES = []
-
-
-def fail(message):
-    FAILURES.append(message)
-    print("FAIL: " + message)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from schema_check import fail, exit_status, jsonschema  # noqa: E402  (exits 77 without it)
 
 
 def errors_of(validator, document):
@@ -112,8 +102,7 @@ def main():
             checked += 1
     if checked == 0:
         fail("no fixture was checked")
-    if FAILURES:
-        print(f"{len(FAILURES)} failure(s)")
+    if exit_status() != 0:
         sys.exit(1)
     print(f"all valid: 3 fresh files and {checked} fixtures")
 
