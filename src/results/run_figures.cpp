@@ -76,9 +76,11 @@ void add_counts_and_throughput(Rows& rows) {
   rows.push_back({std::string(key::output_throughput), [](const FigureInput& in) {
                     return json(finite_or_zero(in.summary.output_throughput));
                   }});
-  rows.push_back({std::string(key::total_throughput), [](const FigureInput& in) {
-                    return if_known(in.input_known, in.summary.total_throughput);
-                  }});
+  // vLLM's result file (vllm/benchmarks/serve.py) names it total_token_throughput.
+  rows.push_back(
+      {std::string(key::total_throughput),
+       [](const FigureInput& in) { return if_known(in.input_known, in.summary.total_throughput); },
+       std::nullopt, "total_token_throughput"});
 }
 
 // The input tokens split into computed and cached. Totals and throughputs need every request's
@@ -168,11 +170,13 @@ void add_lengths_and_load(Rows& rows) {
                     return ramp_up(in.context) ? json(nullptr)
                                                : rate_to_json(in.context.request_rate);
                   }});
-  // Null without --goodput SLOs.
-  rows.push_back({"goodput", [](const FigureInput& in) {
+  // Null without --goodput SLOs; vLLM's result file names it request_goodput.
+  rows.push_back({"goodput",
+                  [](const FigureInput& in) {
                     return in.summary.goodput_measured ? json(finite_or_zero(in.summary.goodput))
                                                        : json(nullptr);
-                  }});
+                  },
+                  std::nullopt, "request_goodput"});
   rows.push_back({"good_requests", [](const FigureInput& in) {
                     return in.summary.goodput_measured ? json(in.summary.good_requests)
                                                        : json(nullptr);
@@ -283,17 +287,6 @@ void mark_single_rows(Rows& rows) {
   }
 }
 
-// The scalar figures vLLM's result file names its own way (vllm/benchmarks/serve.py).
-void mark_vllm_keys(Rows& rows) {
-  const std::pair<std::string_view, std::string_view> names[] = {
-      {key::total_throughput, "total_token_throughput"}, {"goodput", "request_goodput"}};
-  for (RunFigure& row : rows) {
-    for (const auto& [key, vllm_key] : names) {
-      if (row.key == key) row.vllm_key = vllm_key;
-    }
-  }
-}
-
 Rows make_run_figures() {
   Rows rows;
   add_counts_and_throughput(rows);
@@ -306,7 +299,6 @@ Rows make_run_figures() {
   add_of_kind(rows, metrics::Figure::tool_calls, add_tool_calls);
   add_efficiency(rows);
   mark_single_rows(rows);
-  mark_vllm_keys(rows);
   return rows;
 }
 
