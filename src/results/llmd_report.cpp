@@ -37,6 +37,8 @@ constexpr std::string_view dataset = "dataset";
 constexpr std::string_view input_len = "input_len";
 constexpr std::string_view output_len = "output_len";
 constexpr std::string_view range_ratio = "range_ratio";
+constexpr std::string_view output_range_ratio = "output_range_ratio";
+constexpr std::string_view range_rule = "range_rule";
 constexpr std::string_view ignore_eos = "ignore_eos";
 }  // namespace config_key
 
@@ -150,10 +152,14 @@ bool random_lengths(const json& config) {
 }
 
 // A length bench drew (a whole number of tokens, as the config holds it): fixed, or uniform
-// around it with --range-ratio.
-json drawn_length(const json& config, const json& length) {
-  const double ratio = number_at(config, config_key::range_ratio).value_or(0);
-  return {{"distribution", ratio > 0 ? "uniform" : "fixed"}, {"value", length}};
+// with --range-ratio (around it; below it by SGLang's rule, fixed only at ratio 1). The output
+// length may have a ratio of its own (vLLM's {"input": a, "output": b}).
+json drawn_length(const json& config, const json& length, bool output) {
+  const double ratio = (output ? number_at(config, config_key::output_range_ratio) : std::nullopt)
+                           .value_or(number_at(config, config_key::range_ratio).value_or(0));
+  const bool below = object_at(config, config_key::range_rule) == "below";
+  const bool spread = below ? ratio < 1 : ratio > 0;
+  return {{"distribution", spread ? "uniform" : "fixed"}, {"value", length}};
 }
 
 // A length option of the config: a whole number of at least 1 (the schema's SequenceLength
@@ -171,7 +177,7 @@ std::optional<json> input_seq_len(const json& run, const json& config) {
   const json& asked = length_option(config, config_key::input_len);
   if (random_lengths(config) && object_at(run, key::input_len_unit) == "tokens" &&
       !asked.is_null()) {
-    return drawn_length(config, asked);
+    return drawn_length(config, asked, false);
   }
   if (const auto mean = known_metric(run, key::mean_prompt_tokens)) {
     return json{{"distribution", "other"}, {"value", *mean}};
@@ -186,7 +192,7 @@ std::optional<json> output_seq_len(const json& config) {
       asked.is_null()) {
     return std::nullopt;
   }
-  return drawn_length(config, asked);
+  return drawn_length(config, asked, true);
 }
 
 std::string_view load_source(const json& config) {

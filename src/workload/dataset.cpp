@@ -27,4 +27,13 @@ std::string_view dataset_kind_name(DatasetKind kind) {
   return "random";
 }
 
+LengthRange input_length_range(const DatasetOptions& options) {
+  return length_range(options.input_len, options.range_ratio, options.range_rule);
+}
+
+LengthRange output_length_range(const DatasetOptions& options) {
+  return length_range(options.output_len, options.output_range_ratio.value_or(options.range_ratio),
+                      options.range_rule);
+}
+
 }  // namespace bench::workload

@@ -29,8 +29,7 @@ constexpr std::uint64_t kOversampleStream = 0x6f7665727361ULL;  // "oversa"
 std::uint64_t stream_of(std::uint64_t index) { return index >> kStreamBits; }
 std::uint64_t request_of(std::uint64_t index) { return index & kRequestMask; }
 
-std::string length_note(std::string_view what, std::int64_t len, double range_ratio) {
-  const LengthRange range = length_range(len, range_ratio);
+std::string length_note(std::string_view what, std::int64_t len, const LengthRange& range) {
   if (range.low == range.high) return std::string(what) + " " + std::to_string(len);
   return std::string(what) + " " + std::to_string(range.low) + "-" + std::to_string(range.high);
 }
@@ -40,13 +39,19 @@ std::string length_note(std::string_view what, std::int64_t len, double range_ra
 class RandomSource final : public PromptSource {
  public:
   RandomSource(const DatasetOptions& options, const TokenLengths& tokens)
-      : options_{0, options.input_len, options.output_len, options.seed, options.range_ratio},
+      : options_{0,
+                 options.input_len,
+                 options.output_len,
+                 options.seed,
+                 options.range_ratio,
+                 options.output_range_ratio,
+                 options.range_rule},
         ids_(options.kind == DatasetKind::random_ids),
         tokens_(tokens) {
     require_valid(options_);
     std::ostringstream line;
     line << dataset_kind_name(options.kind) << ": prompts made on demand, "
-         << length_note("input", options.input_len, options.range_ratio)
+         << length_note("input", options.input_len, input_length_range(options))
          << (ids_                          ? " token ids"
              : tokens.tokenizer != nullptr ? " tokens"
                                            : " words");
@@ -57,8 +62,14 @@ class RandomSource final : public PromptSource {
       }
       line << ")";
     }
-    line << ", " << length_note("max_tokens", options.output_len, options.range_ratio);
-    if (options.range_ratio > 0) line << " (range ratio " << options.range_ratio << ")";
+    line << ", " << length_note("max_tokens", options.output_len, output_length_range(options));
+    if (options.range_rule == RangeRule::below) {
+      line << " (SGLang's range ratio " << options.range_ratio << ": uniform up to the length)";
+    } else if (options.range_ratio > 0 || options.output_range_ratio.value_or(0) > 0) {
+      line << " (range ratio " << options.range_ratio;
+      if (options.output_range_ratio) line << ", output " << *options.output_range_ratio;
+      line << ")";
+    }
     summary_ = line.str();
   }
   Prompt prompt(std::uint64_t index) const override {
@@ -90,12 +101,13 @@ class SharedPrefixSource final : public PromptSource {
     std::ostringstream line;
     line << "shared-prefix: " << options.prefix_groups << " groups of "
          << options.questions_per_group << " questions a round, prefix " << options.prefix_len
-         << " words, " << length_note("question", options.input_len, options.range_ratio)
-         << " words, " << length_note("max_tokens", options.output_len, options.range_ratio);
+         << " words, " << length_note("question", options.input_len, input_length_range(options))
+         << " words, "
+         << length_note("max_tokens", options.output_len, output_length_range(options));
     summary_ = line.str();
     // In words whatever the tokenizer: the prefix and the question are words (shared_prefix.hpp).
-    longest_.add(options.prefix_len + length_range(options.input_len, options.range_ratio).high,
-                 length_range(options.output_len, options.range_ratio).high);
+    longest_.add(options.prefix_len + input_length_range(options).high,
+                 output_length_range(options).high);
   }
   Prompt prompt(std::uint64_t index) const override {
     return prompts_.prompt(stream_of(index), request_of(index));

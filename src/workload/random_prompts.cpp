@@ -27,26 +27,19 @@ void require_valid(const RandomPromptOptions& options) {
   require_at_least("count", options.count, 0);
   require_at_least("input_len", options.input_len, 1);
   require_at_least("output_len", options.output_len, 1);
-  length_range(options.input_len, options.range_ratio);  // throws for a ratio out of range
-}
-
-LengthRange length_range(std::int64_t len, double range_ratio) {
-  if (!(range_ratio >= 0.0 && range_ratio <= 1.0)) {
-    throw std::invalid_argument("--range-ratio must be in [0, 1], got " +
-                                std::to_string(range_ratio));
-  }
-  // vLLM: input_low = floor(len * (1 - r)), input_high = ceil(len * (1 + r)), output_low
-  // raised to 1. The same double expressions give the same bounds as its Python.
-  const auto scaled = static_cast<double>(len);
-  const auto low = static_cast<std::int64_t>(std::floor(scaled * (1 - range_ratio)));
-  const auto high = static_cast<std::int64_t>(std::ceil(scaled * (1 + range_ratio)));
-  return {std::max<std::int64_t>(low, 1), std::max<std::int64_t>(high, 1)};
+  // Each throws for a ratio out of range.
+  length_range(options.input_len, options.range_ratio, options.range_rule);
+  length_range(options.output_len, options.output_range_ratio.value_or(options.range_ratio),
+               options.range_rule);
 }
 
 Prompt random_prompt(const RandomPromptOptions& options, std::uint64_t index) {
   Prompt prompt;
-  const LengthRange inputs = length_range(options.input_len, options.range_ratio);
-  const LengthRange outputs = length_range(options.output_len, options.range_ratio);
+  const LengthRange inputs =
+      length_range(options.input_len, options.range_ratio, options.range_rule);
+  const LengthRange outputs =
+      length_range(options.output_len, options.output_range_ratio.value_or(options.range_ratio),
+                   options.range_rule);
   if (inputs.low != inputs.high || outputs.low != outputs.high) {
     detail::DrawEngine lengths = detail::engine_for(options.seed, detail::kLengthStream, index);
     prompt.input_len = detail::draw_between(lengths, inputs.low, inputs.high);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/workload/length_range.hpp"
 #include "bench/workload/trace.hpp"
 
 namespace bench::workload {
@@ -50,7 +51,17 @@ struct DatasetOptions {
   // "only --endpoint chat sends them, not completions". Empty: they may. Not part of the
   // config: it follows from the endpoint.
   std::string images_refused;
+  // vLLM's --random-range-ratio '{"input":a,"output":b}': the output length's own ratio;
+  // nullopt: range_ratio's. Random datasets only.
+  std::optional<double> output_range_ratio = std::nullopt;
+  // How the ratios spread lengths: around the target (bench's and vLLM's), or below it
+  // (SGLang's --random-range-ratio). Random datasets only.
+  RangeRule range_rule = RangeRule::around;
 };
+
+/// The ranges a random prompt's input length and max_tokens are drawn from.
+LengthRange input_length_range(const DatasetOptions& options);
+LengthRange output_length_range(const DatasetOptions& options);
 
 /// The dataset's own settings, as the results' "config" records them (beside the struct, so a
 /// new field gets its key in the same place). count, lengths and seed are the run's keys.
@@ -69,6 +80,10 @@ inline void to_json(nlohmann::json& out, const DatasetOptions& options) {
   // results files from before the flag carry.
   if (options.sharegpt_context_len) out["sharegpt_context_len"] = *options.sharegpt_context_len;
   if (!options.prefix_shares.empty()) out["prefix_shares"] = options.prefix_shares;
+  if (options.output_range_ratio) out["output_range_ratio"] = *options.output_range_ratio;
+  if (options.range_rule != RangeRule::around) {
+    out["range_rule"] = std::string(range_rule_name(options.range_rule));
+  }
   if (options.kind == DatasetKind::trace) out.update(trace_options_json(options.trace));
 }
 

@@ -5,8 +5,10 @@
 // Llama/GPT tokenizers), and the report shows the server's own prompt_tokens beside the
 // length asked for.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "bench/workload/length_range.hpp"
 #include "bench/workload/prompt.hpp"
 
 namespace bench::workload {
@@ -18,17 +20,11 @@ struct RandomPromptOptions {
   std::uint64_t seed = 0;       // same seed, same prompts
   double range_ratio = 0.0;     // --range-ratio r in [0, 1]: lengths uniform around the
                                 // targets (length_range); 0 = exactly input_len/output_len
+  // The output length's own ratio (vLLM's --random-range-ratio '{"input":a,"output":b}');
+  // nullopt: range_ratio's.
+  std::optional<double> output_range_ratio = std::nullopt;
+  RangeRule range_rule = RangeRule::around;
 };
-
-/// The inclusive range a length is drawn from, vLLM's RandomDataset.get_sampling_params:
-/// [floor(len * (1 - r)), ceil(len * (1 + r))], each end at least 1. vLLM accepts r in [0, 1);
-/// bench also takes r = 1 ([1, 2 len]), the nearest it has to SGLang's default. SGLang's
-/// --random-range-ratio means something else: lengths in [max(int(len * r), 1), len].
-struct LengthRange {
-  std::int64_t low = 0;
-  std::int64_t high = 0;
-};
-LengthRange length_range(std::int64_t len, double range_ratio);
 
 /// Throws std::invalid_argument naming the field for a value out of range.
 void require_valid(const RandomPromptOptions& options);

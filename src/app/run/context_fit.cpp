@@ -57,15 +57,13 @@ ContextFit context_fit_of(const RunPlan& plan, const PreparedRun& prepared) {
   if (kind != workload::DatasetKind::random && kind != workload::DatasetKind::random_ids) {
     return dataset_fit(fit, kind, plan, prepared);
   }
-  fit.longest_prompt =
-      workload::length_range(plan.dataset.input_len, plan.dataset.range_ratio).high;
+  fit.longest_prompt = workload::input_length_range(plan.dataset).high;
   if (prepared.template_overhead && !plan.tokenizer.input_len_includes_template) {
     fit.longest_prompt += prepared.template_overhead->tokens;
   }
-  fit.longest_output =
-      plan.output_len_from_extra_body
-          ? plan.output_len
-          : workload::length_range(plan.dataset.output_len, plan.dataset.range_ratio).high;
+  fit.longest_output = plan.output_len_from_extra_body
+                           ? plan.output_len
+                           : workload::output_length_range(plan.dataset).high;
   // An agent session's later turns are as long as the model's calls make them: only its task
   // is known (a turn that does not fit fails and is classified).
   if (plan.multi_turn.enabled && plan.multi_turn.turns && !plan.multi_turn.agent()) {
