@@ -316,6 +316,15 @@ std::string_view per_chunk_usage_name(PerChunkUsage mode) {
   return "auto";
 }
 
+std::string_view dialect_name(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::vllm: return "vllm";
+    case Dialect::sglang: return "sglang";
+    case Dialect::bench: break;
+  }
+  return "bench";
+}
+
 std::string_view output_format_name(OutputFormat format) {
   switch (format) {
     case OutputFormat::json: return "json";
@@ -425,6 +434,11 @@ nlohmann::json options_to_json(const RunOptions& run) {
        run.gpu_hour_price ? nlohmann::json(*run.gpu_hour_price) : nlohmann::json()},
   };
   add_dataset_and_request(config, run);
+  // Only for a peer's command line, so bench's own results (and their fingerprints) are as before.
+  if (run.dialect != Dialect::bench) {
+    config[results::key::dialect] = std::string(dialect_name(run.dialect));
+    config[results::key::peer_defaults_not_taken] = run.peer_defaults_not_taken;
+  }
   return config;
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "bench/cli/choice_flag.hpp"
+#include "bench/cli/dialect.hpp"
 #include "bench/cli/header_line.hpp"
 #include "bench/cli/image_flags.hpp"
 #include "bench/cli/live_flags.hpp"
@@ -191,21 +192,31 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
                "flag for their progress bar)");
 }
 
-// --endpoint's words and help, from the endpoint table.
-std::vector<protocol::Endpoint> endpoint_choices() {
-  std::vector<protocol::Endpoint> choices;
-  for (const protocol::EndpointSpec& spec : protocol::endpoints()) choices.push_back(spec.id);
-  return choices;
-}
-
-std::string endpoint_help() {
+// --endpoint: a kind from the endpoint table (chat, completions, responses), or its path as
+// vLLM's --endpoint writes it (/v1/completions), which is then kept for the dialect (a path is
+// vLLM's sign, cli/dialect.hpp).
+void add_endpoint_flag(CLI::App& app, protocol::Endpoint& endpoint, std::string& path_given) {
+  std::vector<std::string> words;
+  std::string help = "API to call: ";
   const auto rows = protocol::endpoints();
-  std::string help;
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    words.emplace_back(rows[i].name);
+    words.emplace_back(rows[i].path);
     if (i > 0) help += i + 1 == rows.size() ? " or " : ", ";
     help += rows[i].help;
   }
-  return help;
+  help += "; or its path, as vLLM's --endpoint (/v1/completions)";
+  app.add_option_function<std::string>(
+         "--endpoint",
+         [&endpoint, &path_given](const std::string& word) {
+           for (const protocol::EndpointSpec& spec : protocol::endpoints()) {
+             if (word == spec.name || word == spec.path) endpoint = spec.id;
+           }
+           if (word.starts_with("/")) path_given = word;
+         },
+         help)
+      ->check(CLI::IsMember(words))
+      ->default_str(std::string(protocol::endpoint_name(endpoint)));
 }
 
 // The group of the server flags, added in three places (target, --header, the side routes).
@@ -225,8 +236,7 @@ void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "With several --base-url: one whole number 1..1000 per server, in their order, "
                  "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
                  "shard agrees)");
-  add_choice(app, "--endpoint", run.endpoint, endpoint_choices(), protocol::endpoint_name,
-             "API to call: " + endpoint_help());
+  add_endpoint_flag(app, run.endpoint, raw.peer.endpoint_path);
   app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
   app.add_option("--api-key", run.api_key,
                  "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
@@ -307,6 +317,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
     const FlagGroup group(app, "Live metrics and tracing");
     setup_live_flags(app, run);
   }
+  add_peer_flags(app, raw.peer, run.num_prompts);
 }
 
 namespace {
@@ -392,7 +403,7 @@ void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   }
   check_token_flags(run);
   // SGLang's generated-shared-prefix sends every question of every group once.
-  run.num_prompts_given = app.count("--num-prompts") > 0;
+  run.num_prompts_given = app.count("--num-prompts") + app.count("--num-prompt") > 0;
   if (dataset == workload::DatasetKind::shared_prefix && !run.num_prompts_given) {
     run.num_prompts = run.dataset.prefix_groups * run.dataset.questions_per_group;
   }
@@ -480,7 +491,9 @@ void finish_gate_flags(RunOptions& run, const RawRunFlags& raw) {
 
 }  // namespace
 
-void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
+void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& given_raw) {
+  RawRunFlags raw = given_raw;
+  read_peer_flags(app, run, raw);  // first: it sets what the checks below read
   refuse_trace_conflicts(app, run);
   finish_load_flags(app, run, raw);
   run.seed_given = app.count("--seed") > 0;

@@ -52,6 +52,22 @@ void write_answer_check(Writer& w, const nlohmann::json& block) {
   for (std::size_t i = 1; i < lines.size(); ++i) w.text(lines[i]);
 }
 
+// A command line read as vLLM's or SGLang's: said, with the peer's defaults bench did not take.
+void write_dialect(Writer& w, const nlohmann::json& config) {
+  const auto dialect = config.find(results::key::dialect);
+  if (dialect == config.end() || !dialect->is_string()) return;
+  w.field("Command line", fmt::format("read as {}'s, with its defaults, except:",
+                                      *dialect == "sglang" ? "SGLang" : "vLLM"));
+  const auto kept = config.find(results::key::peer_defaults_not_taken);
+  if (kept == config.end() || !kept->is_array() || kept->empty()) {
+    w.text("  none");
+    return;
+  }
+  for (const nlohmann::json& rule : *kept) {
+    if (rule.is_string()) w.text("  " + rule.get<std::string>());
+  }
+}
+
 void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.rule("bench results", '=');
   // First, where it cannot be missed: every figure below is of part of the run.
@@ -60,6 +76,7 @@ void write_header(Writer& w, const RunSummary& s, const RunContext& c) {
   w.field("Target", c.embedded_server ? c.base_url + " (embedded simulated server)" : c.base_url);
   w.field("Endpoint", c.endpoint);
   w.field("Model", c.model);
+  write_dialect(w, c.config);
   write_answer_check(w, c.answer_check);
   w.field("Max concurrency", c.concurrency ? fmt::format("{}", *c.concurrency)
                                            : std::string("none (open loop: no cap)"));

@@ -31,6 +31,11 @@ std::string_view output_format_name(OutputFormat format);  // "text", "json", "c
 enum class PerChunkUsage { auto_detect, on, off };
 std::string_view per_chunk_usage_name(PerChunkUsage mode);  // "auto", "on", "off"
 
+/// Whose command line this is (cli/dialect.hpp): bench's own, or one written for vLLM's or
+/// SGLang's benchmark client, read with that client's meanings and defaults.
+enum class Dialect { bench, vllm, sglang };
+std::string_view dialect_name(Dialect dialect);  // "bench", "vllm", "sglang"
+
 inline constexpr double kUnlimitedRate = std::numeric_limits<double>::infinity();
 // In an open loop (--request-rate) without --concurrency, the cap on requests in flight: high
 // enough not to shape the load, as vLLM and SGLang apply none unless asked.
@@ -193,6 +198,12 @@ struct RunOptions {
   std::string start_at;  // --start-at as given, for the results
   // --multi-turn and its flags (workload/multi_turn.hpp): --num-prompts then counts sessions.
   workload::MultiTurnOptions multi_turn;
+  // The command line's dialect (cli/dialect.hpp), how its peer flags were read (said at start)
+  // and the peer's defaults bench did not take because they would falsify a figure (said at
+  // start and recorded with the results).
+  Dialect dialect = Dialect::bench;
+  std::vector<std::string> dialect_notes;
+  std::vector<std::string> peer_defaults_not_taken;
 };
 
 /// Whether any point of the run is an open loop (schedule::is_open_loop of its --request-rate,

@@ -8,6 +8,7 @@
 #include "bench/cli/image_flags.hpp"
 #include "bench/cli/multi_turn_flags.hpp"
 #include "bench/cli/options.hpp"
+#include "bench/cli/peer_flags.hpp"
 #include "bench/cli/tool_flags.hpp"
 
 namespace bench::cli {
@@ -31,6 +32,7 @@ struct RawRunFlags {
   RawToolFlags tools;            // --tools, --tool-choice, --response-format (cli/tool_flags.hpp)
   RawImageFlags images;          // --image-size, --image-format (cli/image_flags.hpp)
   std::string prefix_share;      // --prefix-share S[,S...] (cli/prefix_share_flag.hpp)
+  RawPeerFlags peer;             // vLLM's and SGLang's flags (cli/peer_flags.hpp)
 };
 
 void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);

@@ -166,6 +166,11 @@ inline constexpr std::string_view session_duration = "session_duration";  // dis
 // no counter was scraped, never 0.
 inline constexpr std::string_view gpus = "gpus";
 inline constexpr std::string_view gpu_hour_price = "gpu_hour_price";
+// A command line written for vLLM's or SGLang's client (cli/dialect.hpp), under "config", only
+// then: "dialect" ("vllm", "sglang") and the peer's defaults bench did not take, one sentence
+// each, e.g. its fixed --seed.
+inline constexpr std::string_view dialect = "dialect";
+inline constexpr std::string_view peer_defaults_not_taken = "peer_defaults_not_taken";
 inline constexpr std::string_view output_throughput_per_gpu = "output_throughput_per_gpu";
 inline constexpr std::string_view input_throughput_per_gpu = "input_throughput_per_gpu";
 inline constexpr std::string_view total_throughput_per_gpu = "total_throughput_per_gpu";

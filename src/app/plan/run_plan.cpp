@@ -327,6 +327,9 @@ void plan_settled(const cli::RunOptions& options, RunPlan& plan) {
   if (const auto unreachable = unreachable_concurrency(options)) {
     plan.load_warnings.push_back(*unreachable);
   }
+  // A peer's command line: how it was read (the peer's defaults bench did not take are said
+  // once, by the report, from the results' config).
+  plan.flag_notes = options.dialect_notes;
   if (options.trust_remote_code) {
     plan.flag_notes.push_back(
         "--trust-remote-code does nothing here: bench reads tokenizer.json itself and runs no "
