@@ -299,6 +299,7 @@ void setup_run_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   {
     const FlagGroup group(app, "Results, SLOs and gates");
     add_results_flags(app, run, raw);
+    add_peer_result_flags(app, run.output.peer_results);
   }
   {
     const FlagGroup group(app, kServerGroup);

@@ -289,14 +289,22 @@ void summarize_means(RunSummary& summary, const RunSums& sums) {
 
 }  // namespace
 
+Distribution RunAccumulator::summarize_asked(LatencyDistribution& values) const {
+  Distribution d = values.summarize();
+  if (d.count > 0 && !options_.asked_percentiles.empty()) {
+    d.asked = values.cdf(options_.asked_percentiles);
+  }
+  return d;
+}
+
 void RunAccumulator::summarize_latencies(RunSummary& summary) {
-  summary.ttft_ms = ttft_ms_.summarize();
-  summary.itl_ms = itl_ms_.summarize();
-  summary.icl_ms = icl_ms_.summarize();
-  summary.tpot_ms = tpot_ms_.summarize();
+  summary.ttft_ms = summarize_asked(ttft_ms_);
+  summary.itl_ms = summarize_asked(itl_ms_);
+  summary.icl_ms = summarize_asked(icl_ms_);
+  summary.tpot_ms = summarize_asked(tpot_ms_);
   summary.median_output_per_user = tpot_ms_.reciprocal_percentile(1000.0, 50);
   summary.p10_output_per_user = tpot_ms_.reciprocal_percentile(1000.0, 10);
-  summary.e2e_ms = e2e_ms_.summarize();
+  summary.e2e_ms = summarize_asked(e2e_ms_);
   summary.schedule_lag_ms = schedule_lag_ms_.summarize();
   summary.client_lag_ms = client_lag_ms_.summarize();
   summary.ttft_from_intended_ms = ttft_from_intended_ms_.summarize();

@@ -15,8 +15,6 @@ namespace bench::report::text {
 using metrics::RunSummary;
 using results::RunContext;
 
-namespace {
-
 std::string output_source(const RunSummary& s) {
   const std::int64_t usage = s.output_tokens_from_usage;
   const std::int64_t tokenizer = s.output_tokens_from_tokenizer;
@@ -43,6 +41,8 @@ std::string input_source(const RunSummary& s) {
   return fmt::format("mixed: {} requests from server usage, {} unknown, so the total is unknown",
                      s.input_tokens_from_usage, s.input_tokens_unknown);
 }
+
+namespace {
 
 // "1800 computed + 248 cached", or n/a with why: the split of Total input tokens.
 std::string input_split_counts(const RunSummary& s) {

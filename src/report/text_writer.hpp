@@ -61,6 +61,11 @@ std::string stat2(const metrics::Distribution& d, double metrics::Distribution::
 // A server's error message on one line: control characters become spaces, long ones are cut.
 std::string one_line(std::string_view message);
 
+// Where the output and input token counts came from ("from server usage", ...), the words
+// every report that shows a token count puts beside it (text_token_counts.cpp).
+std::string output_source(const metrics::RunSummary& s);
+std::string input_source(const metrics::RunSummary& s);
+
 // The sections kept in files of their own.
 void write_token_counts(Writer& w, const metrics::RunSummary& s, const results::RunContext& c);
 void write_client(Writer& w, const metrics::RunSummary& s, const results::ClientCheck& check);

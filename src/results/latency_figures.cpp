@@ -148,6 +148,17 @@ const LatencyFigure* latency_figure(std::string_view key) {
   return nullptr;
 }
 
+const LatencyFigure* peer_figure(PeerName LatencyFigure::*tool, std::string_view name) {
+  const LatencyFigure* differing = nullptr;
+  for (const LatencyFigure& figure : kLatencyFigures) {
+    const PeerName& peer = figure.*tool;
+    if (peer.name != name || peer.agreement == Agreement::none) continue;
+    if (peer.agreement == Agreement::same) return &figure;
+    if (differing == nullptr) differing = &figure;
+  }
+  return differing;
+}
+
 bool is_known(const LatencyFigure& figure, const RunSummary& summary) {
   if (figure.known != nullptr && !figure.known(summary)) return false;
   return (summary.*figure.values).count > 0;

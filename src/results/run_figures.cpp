@@ -321,4 +321,12 @@ const std::vector<RunFigure>& run_figures() {
   return rows;
 }
 
+const RunFigure* vllm_run_figure(std::string_view vllm_name) {
+  for (const RunFigure& figure : run_figures()) {
+    const std::string_view name = figure.vllm_key.empty() ? figure.key : figure.vllm_key;
+    if (name == vllm_name) return &figure;
+  }
+  return nullptr;
+}
+
 }  // namespace bench::results

@@ -49,4 +49,8 @@ bool ramp_up(const RunContext& context);
 /// Every numeric top-level figure of a run object, in the order of run_metric_names().
 const std::vector<RunFigure>& run_figures();
 
+/// The row vLLM's result file names `vllm_name` (its vllm_key, else its own key); nullptr when
+/// none is.
+const RunFigure* vllm_run_figure(std::string_view vllm_name);
+
 }  // namespace bench::results

@@ -555,6 +555,25 @@ TEST(SummarizeRun, CdfPointsAreThePercentilesOfEachDistribution) {
   EXPECT_TRUE(s.itl_cdf_ms.empty());  // one chunk each: no gaps
 }
 
+TEST(SummarizeRun, AskedPercentilesAreKeptInTheAskedOrderOnlyWhenAsked) {
+  std::vector<RequestRecord> records;
+  for (int i = 1; i <= 101; ++i) records.push_back(completed(0, {i, i + 2}, 200, 1, 2));
+  bench::metrics::SummaryOptions options;
+  options.asked_percentiles = {99.9, 0.1, 25};
+  const RunSummary s = summarize_run(records, options);
+  // TTFTs 1..101 ms: percentile p is 1 + p; every chunk gap is 2 ms.
+  ASSERT_EQ(s.ttft_ms.asked.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(s.ttft_ms.asked[i].first, options.asked_percentiles[i]);
+    EXPECT_NEAR(s.ttft_ms.asked[i].second, 1 + options.asked_percentiles[i], 1e-9);
+    EXPECT_EQ(s.icl_ms.asked[i].second, 2);
+  }
+  EXPECT_EQ(s.e2e_ms.asked.size(), 3u);
+  EXPECT_EQ(s.tpot_ms.asked.size(), 3u);
+  EXPECT_TRUE(s.connect_ms.asked.empty());  // vLLM's metrics only
+  EXPECT_TRUE(summarize_run(records).ttft_ms.asked.empty());
+}
+
 TEST(SummarizeRun, MergedAccumulatorsGiveTheSameFiguresAsOne) {
   std::vector<RequestRecord> records;
   for (int i = 0; i < 40; ++i) {

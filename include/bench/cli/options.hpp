@@ -17,6 +17,7 @@
 #include "bench/metrics/run_summary.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/record/record.hpp"
+#include "bench/results/peer_results.hpp"
 #include "bench/schedule/arrival.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/workload/dataset.hpp"
@@ -79,6 +80,9 @@ struct OutputOptions {
   std::vector<gate::Gate> gates;
   bool max_error_rate_given = false;          // then failed requests within it do not fail the run
   gate::GateOn gate_on = gate::GateOn::mean;  // --gate-on: a repeated point's mean, or worst
+  // vLLM's --save-result family, and what a peer's command line asks of the output (SGLang's
+  // --output-file line, vLLM's summary block): results/peer_results.hpp.
+  results::PeerResultOptions peer_results;
 };
 
 struct RunOptions {

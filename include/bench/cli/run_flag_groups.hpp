@@ -41,4 +41,9 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);
 /// (results_flags.cpp).
 void add_results_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw);
 
+/// vLLM's result-file flags: --save-result, --save-detailed, --append-result, --result-dir,
+/// --result-filename, --label, --metadata, --percentile-metrics, --metric-percentiles
+/// (peer_result_flags.cpp).
+void add_peer_result_flags(CLI::App& app, results::PeerResultOptions& peer);
+
 }  // namespace bench::cli

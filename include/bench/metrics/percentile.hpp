@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace bench::metrics {
@@ -18,6 +19,9 @@ double percentile_sorted(std::span<const double> sorted, double p);
 struct Distribution {
   std::int64_t count = 0;
   double mean = 0, std = 0, min = 0, median = 0, p90 = 0, p95 = 0, p99 = 0, max = 0;
+  // (p, value) at each of SummaryOptions::asked_percentiles (vLLM's --metric-percentiles), in
+  // their order; empty when none were asked or nothing was measured.
+  std::vector<std::pair<double, double>> asked;
 };
 
 /// The statistic `field` of `d` ({mean, median, ...}), or nullopt when `d` holds no values: a

@@ -222,6 +222,9 @@ struct SummaryOptions {
   std::int64_t timeline_bucket_ns = 1'000'000'000;
   Slo slo;
   std::uint64_t sample_budget = SampleBudget::kDefaultValues;  // raw latency values, all together
+  // Percentiles (0..100) beyond the fixed ones, for vLLM's --metric-percentiles: each of TTFT,
+  // ITL, ICL, TPOT and E2E gets them in Distribution::asked. Not kept in a shard's saved state.
+  std::vector<double> asked_percentiles;
 };
 
 struct AccumulatorState;  // accumulator_state.hpp
@@ -252,6 +255,8 @@ class RunAccumulator {
   void add_tokens(const RequestRecord& record);
   void add_latencies(const RequestRecord& record);
   void summarize_latencies(RunSummary& summary);  // the distributions and their CDFs
+  // values.summarize(), with options_.asked_percentiles filled in.
+  Distribution summarize_asked(LatencyDistribution& values) const;
   std::optional<SteadyLatencies> steady_latencies(const SteadyState& window, std::int64_t completed,
                                                   SteadyLatencyGap& gap) const;
   // Every distribution below, in one order (kAccumulatorDistributions'): the constructor,

@@ -72,6 +72,11 @@ std::span<const LatencyFigure> latency_figures();
 /// The row whose key is `key`; nullptr when none is.
 const LatencyFigure* latency_figure(std::string_view key);
 
+/// The row a peer tool names `name` (the infix of its {stat}_{name}_ms), `tool` one of
+/// &LatencyFigure::vllm or ::sglang: the one of the same definition where one is (vLLM's "itl"
+/// is bench's icl), else the one that differs (vLLM's "ttft"); nullptr when the tool has none.
+const LatencyFigure* peer_figure(PeerName LatencyFigure::*tool, std::string_view name);
+
 /// Whether `figure` is known for the run `summary` summarises (its keys then carry numbers).
 bool is_known(const LatencyFigure& figure, const metrics::RunSummary& summary);
 

@@ -180,6 +180,11 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   out.summary.target_in_flight = open || uncapped(plan, point) ? 0 : out.engine.concurrency;
   out.summary.slo = plan.goodput;
   out.summary.sample_budget = plan.latency_sample_budget;
+  // vLLM's --metric-percentiles, for its result file and summary block.
+  const results::PeerResultOptions& peer = plan.output.peer_results;
+  if (peer.writes_vllm_file() || peer.vllm_summary) {
+    out.summary.asked_percentiles = peer.metric_percentiles;
+  }
   return out;
 }
 

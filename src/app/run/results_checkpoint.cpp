@@ -11,7 +11,8 @@ namespace bench::app {
 using nlohmann::json;
 
 bool ResultsCheckpoint::wanted(const RunPlan& plan) {
-  if (plan.output.output_file.empty()) return false;
+  // SGLang's --output-file is a JSONL file appended to: no checkpoint may replace it.
+  if (plan.output.output_file.empty() || plan.output.peer_results.sglang_output_file) return false;
   const auto target = resolve_output(plan.output.output_file);
   const auto* resolved = std::get_if<OutputTarget>(&target);
   return resolved != nullptr && resolved->kind == OutputTarget::Kind::replaced_file;

@@ -11,6 +11,7 @@
 
 #include "bench/app/plan/shard_results.hpp"
 #include "bench/app/plan/workload_fingerprint.hpp"
+#include "bench/app/run/peer_files.hpp"
 #include "bench/app/run/run_stages.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/protocol/openai.hpp"
@@ -108,10 +109,15 @@ bool write_files(const OutputPlan& output, const RunResults& run, RecordLog* log
   };
   if (!output.output_file.empty() && !run.results.is_null()) {
     attempt([&] {
-      write_file_atomically(output.output_file,
-                            results_for_scripts(output, run.results).dump(2) + "\n");
+      if (output.peer_results.sglang_output_file) {
+        append_sglang_lines(output, run);
+      } else {
+        write_file_atomically(output.output_file,
+                              results_for_scripts(output, run.results).dump(2) + "\n");
+      }
     });
   }
+  if (!write_vllm_files(output, run, err)) written = false;
   if (!output.html_path.empty() && !run.results.is_null()) {
     attempt(
         [&] { write_file_atomically(output.html_path, report::render_html_report(run.results)); });
@@ -198,6 +204,7 @@ void print_results(const RunPlan& plan, const RunResults& run, std::ostream& out
         out << report::render_text(run.points.front().summary, run.points.front().context)
             << report::render_per_server(run.points.front().results);
       }
+      out << vllm_summaries(plan.output, run);
       break;
   }
   out.flush();
