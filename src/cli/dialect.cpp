@@ -56,6 +56,7 @@ constexpr Sign kFlagSigns[] = {
     {"--tokenize-prompt", Dialect::sglang},
     {"--output-details", Dialect::sglang},
     {"--skip-chat-template", Dialect::vllm},
+    {"--use-chat-template", Dialect::vllm},
     {"--top-p", Dialect::vllm},
     {"--top-k", Dialect::vllm},
     {"--min-p", Dialect::vllm},

@@ -158,6 +158,22 @@ void read_prefix_repetition(PeerReading& r) {
       "its lengths in words)");
 }
 
+// vLLM's custom dataset: JSONL of {"prompt"} lines, max_tokens --custom-output-len (256), or with
+// -1 each line's own "output_tokens" (bench's jsonl also reads "max_tokens").
+void read_custom(PeerReading& r) {
+  const std::optional<std::int64_t> asked = r.raw.peer.custom_output_len;
+  if (asked && (*asked == 0 || *asked < -1)) {
+    throw UsageError(fmt::format("--custom-output-len: {} is not a length or -1", *asked));
+  }
+  if (asked == -1) {
+    r.note(
+        "--custom-output-len -1: each line's own \"output_tokens\"; lines without one get "
+        "--output-len");
+    return;
+  }
+  read_length(r, r.run.output_len, asked, "--output-len", 256);
+}
+
 // The flags a dataset reads; the others are said not to be read (the peers ignore them too).
 void note_unread(PeerReading& r, DatasetKind kind, const std::string& name) {
   const RawPeerFlags& peer = r.raw.peer;
@@ -234,9 +250,7 @@ void read_peer_dataset(PeerReading& r) {
   if (kind == DatasetKind::random || kind == DatasetKind::random_ids) read_random(r);
   if (name == "generated-shared-prefix") read_generated_shared_prefix(r);
   if (name == "prefix_repetition") read_prefix_repetition(r);
-  if (name == "custom") {
-    read_length(r, r.run.output_len, r.raw.peer.custom_output_len, "--output-len", 256);
-  }
+  if (name == "custom") read_custom(r);
 }
 
 }  // namespace bench::cli

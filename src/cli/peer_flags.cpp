@@ -57,7 +57,9 @@ void add_dataset_flags(CLI::App& app, RawPeerFlags& raw) {
   add_length(app, "--prefix-repetition-output-len", raw.prefix_repetition_output_len,
              "prefix_repetition: max_tokens");
   add_length(app, "--custom-output-len", raw.custom_output_len,
-             "custom (vLLM's JSONL): max_tokens of lines without one (vLLM's default 256)");
+             "custom (vLLM's JSONL): max_tokens of lines without one (vLLM's default 256); -1: "
+             "each line's own \"output_tokens\" (or \"max_tokens\")",
+             -1);
   app.add_option("--mooncake-slowdown-factor", raw.mooncake_slowdown_factor,
                  "mooncake: the trace's gaps times this (bench's --trace-speed is its inverse)")
       ->check(positive_number());
@@ -80,6 +82,8 @@ void add_sampling_flags(CLI::App& app, RawPeerFlags& raw) {
 void add_noop_flags(CLI::App& app, RawPeerFlags& raw) {
   app.add_flag("--skip-chat-template,--custom-skip-chat-template", raw.skip_chat_template,
                "vLLM: accepted; bench never applies a chat template to a prompt itself");
+  app.add_flag("--use-chat-template", raw.apply_chat_template,
+               "InferenceX's copy of vLLM's client: as --apply-chat-template");
   app.add_flag("--apply-chat-template", raw.apply_chat_template,
                "SGLang: accepted; bench sends the prompt as text (a chat endpoint's server "
                "applies its template)");

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "bench/cli/dialect.hpp"
@@ -179,6 +180,28 @@ void note_noop_flags(PeerReading& r) {
   }
 }
 
+// The peer's result files and stdout block: vLLM's block follows the text report (auto_tune.sh
+// scrapes it); SGLang's --output-file appends its own line; both files name the backend.
+void read_result_files(PeerReading& r) {
+  results::PeerResultOptions& files = r.run.output.peer_results;
+  files.backend = r.raw.peer.backend.empty() ? (r.sglang() ? "sglang" : "") : r.raw.peer.backend;
+  if (r.sglang()) {
+    files.sglang_output_file = true;
+    if (!r.run.output.output_file.empty()) {
+      r.note(fmt::format("--output-file {}: SGLang's result line, appended",
+                         r.run.output.output_file));
+    }
+  } else {
+    files.vllm_summary = true;
+  }
+  if (!files.unknown_percentile_metrics.empty()) {
+    r.note(
+        fmt::format("--percentile-metrics: {} not vLLM's (ttft, tpot, itl, e2el); ignored, as "
+                    "vLLM ignores it",
+                    fmt::join(files.unknown_percentile_metrics, ", ")));
+  }
+}
+
 // The peers' defaults bench does not take, each because it would falsify a figure.
 void keep_bench_rules(PeerReading& r) {
   if (!given(r.app, "--seed")) {
@@ -226,6 +249,7 @@ void read_peer_flags(const CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   read_sampling(reading);
   read_sampling_flags(reading);
   note_noop_flags(reading);
+  read_result_files(reading);
   read_warmup(reading);
   read_concurrency(reading);
   keep_bench_rules(reading);

@@ -28,16 +28,17 @@ std::vector<std::string> split_commas(std::string_view text) {
   }
 }
 
-std::vector<std::string> parse_percentile_metrics(const std::string& text) {
+// vLLM reads only the names it knows and ignores the others (InferenceMAX's scripts pass
+// "o2el"): so does bench, keeping them aside for the start-up notes to say.
+void parse_percentile_metrics(const std::string& text, results::PeerResultOptions& peer) {
   const auto& valid = results::vllm_metric_names();
-  std::vector<std::string> metrics = split_commas(text);
-  for (const std::string& metric : metrics) {
-    if (std::find(valid.begin(), valid.end(), metric) == valid.end()) {
-      throw UsageError(fmt::format("--percentile-metrics: '{}' is not one of {}", metric,
-                                   fmt::join(valid, ",")));
-    }
+  peer.percentile_metrics.clear();
+  peer.unknown_percentile_metrics.clear();
+  for (std::string& metric : split_commas(text)) {
+    const bool known = std::find(valid.begin(), valid.end(), metric) != valid.end();
+    (known ? peer.percentile_metrics : peer.unknown_percentile_metrics)
+        .push_back(std::move(metric));
   }
-  return metrics;
 }
 
 std::vector<double> parse_metric_percentiles(const std::string& text) {
@@ -106,9 +107,7 @@ void add_peer_result_flags(CLI::App& app, results::PeerResultOptions& peer) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option_function<std::string>(
       "--percentile-metrics",
-      [&peer](const std::string& text) {
-        peer.percentile_metrics = parse_percentile_metrics(text);
-      },
+      [&peer](const std::string& text) { parse_percentile_metrics(text, peer); },
       "vLLM's: the metrics whose statistics its result file and block hold, of "
       "ttft,tpot,itl,e2el (itl: per-chunk gaps, bench's icl) (default: ttft,tpot,itl)");
   app.add_option_function<std::string>(

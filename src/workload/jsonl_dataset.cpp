@@ -164,7 +164,9 @@ Prompt parse_jsonl_request(std::string_view line, const std::string& path, std::
   } else {
     parser.read_messages(*messages_field, prompt);
   }
-  const auto max_tokens = request.find("max_tokens");
+  // vLLM's custom dataset names a row's length "output_tokens" (read with --custom-output-len -1).
+  auto max_tokens = request.find("max_tokens");
+  if (max_tokens == request.end()) max_tokens = request.find("output_tokens");
   if (max_tokens != request.end()) parser.read_max_tokens(*max_tokens, prompt);
   const auto images = request.find("images");
   if (images != request.end()) parser.read_images(*images, prompt);

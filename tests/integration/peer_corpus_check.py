@@ -31,6 +31,10 @@ REFUSED = {
     "sblog-offline-sharegpt": "needs --dataset-path FILE",
     "s060-vllm-sharegpt-rate8": "needs --dataset-path FILE",
     "sgl-pr4141-served-model-name": "--disable-stream: bench measures streamed responses",
+    # A tokenizer these machines do not have: a directory of the source's container, and a
+    # Hugging Face model id not in the cache (bench downloads nothing).
+    "ix-lib-openai-llmd": "--tokenizer /models",
+    "ix-lib-openai-chat-tilert": "--tokenizer zai-org/GLM-5.1-FP8",
 }
 
 # Lines whose flags both peers have: read as vLLM's, saying --dialect sglang would read them as
@@ -93,8 +97,9 @@ def check_line(bench, line, values, base_url):
     added = []
     if schedule_s(args) > LONGEST_SCHEDULE_S:
         added = ["--duration", "3"]
+    # In the line's own directory: vLLM writes its file there without --result-dir.
     run = subprocess.run([bench] + args + added, capture_output=True, text=True, env=env,
-                         timeout=300)
+                         timeout=300, cwd=values["RESULT_DIR"])
     expected = REFUSED.get(line["id"])
     errors = [l for l in run.stderr.splitlines() if l.startswith("bench: error:")]
     if expected is not None:
@@ -110,6 +115,30 @@ def check_line(bench, line, values, base_url):
         return f"not read as {peer}: {run.stderr.splitlines()[:6]}"
     if "bench results" not in run.stdout:
         return "no report on stdout"
+    return check_files(line, args, values["RESULT_DIR"], run.stdout)
+
+
+def check_files(line, args, result_dir, stdout):
+    """The peer's own outputs: vLLM's block on stdout and its --save-result file; SGLang's
+    --output-file line."""
+    if line["peer"] == "vllm" and "Serving Benchmark Result" not in stdout:
+        return "no vLLM summary block on stdout"
+    if "--save-result" in args:
+        name = arg_value(args, "--result-filename")
+        found = [f for f in os.listdir(result_dir) if f.endswith(".json")]
+        if name is not None:
+            found = [f for f in found if f == os.path.basename(name)]
+        if len(found) != 1:
+            return f"--save-result wrote {found} in {result_dir}"
+        saved = json.load(open(os.path.join(result_dir, found[0])))
+        for key in ("date", "model_id", "completed", "output_throughput", "total_token_throughput"):
+            if key not in saved:
+                return f"vLLM's file lacks {key}"
+    output_file = arg_value(args, "--output-file")
+    if line["peer"] == "sglang" and output_file is not None:
+        rows = [json.loads(l) for l in open(output_file) if l.strip()]
+        if len(rows) != 1 or "total_throughput" not in rows[0]:
+            return f"SGLang's --output-file holds {len(rows)} lines, not its one result line"
     return None
 
 

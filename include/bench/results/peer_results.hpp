@@ -33,6 +33,8 @@ struct PeerResultOptions {
   // --percentile-metrics: vLLM's names (vllm_metric_names()); and --metric-percentiles, 0..100.
   std::vector<std::string> percentile_metrics = {"ttft", "tpot", "itl"};
   std::vector<double> metric_percentiles = {99};
+  // --percentile-metrics' names vLLM does not know, which it ignores, and so does bench (said).
+  std::vector<std::string> unknown_percentile_metrics;
   // vLLM's or SGLang's --backend as given; empty = from the endpoint (vllm_backend()). The
   // dialect code sets it from the peer's command line.
   std::string backend;
