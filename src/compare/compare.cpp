@@ -15,6 +15,7 @@
 #include "bench/metrics/confidence.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/latency_figures.hpp"
+#include "bench/results/peer_file_read.hpp"
 #include "bench/results/repeats.hpp"
 #include "bench/results/run_metrics.hpp"
 #include "bench/results/shape.hpp"
@@ -369,12 +370,17 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
                                         comparison.base_name, comparison.new_name, setting.name,
                                         value_text(before), value_text(after)));
   }
-  if (auto workload = workload_warning(base, comparison.base_name, next, comparison.new_name)) {
+  // A peer's file records neither its workload's fingerprint nor what made it: its own warning
+  // below says so, instead of calling it an older bench's.
+  const bool peer_file =
+      top(base, results::kPeerFileKey).is_string() || top(next, results::kPeerFileKey).is_string();
+  if (auto workload = workload_warning(base, comparison.base_name, next, comparison.new_name);
+      workload && !peer_file) {
     add_warning(comparison, std::move(*workload));
   }
   for (std::string& made :
        provenance_warnings(base, comparison.base_name, next, comparison.new_name)) {
-    add_warning(comparison, std::move(made));
+    if (!peer_file) add_warning(comparison, std::move(made));
   }
   for (const auto& [run, name] :
        {std::pair{&base, comparison.base_name}, std::pair{&next, comparison.new_name}}) {
@@ -382,6 +388,15 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
       add_warning(comparison, fmt::format("{} was interrupted: its figures cover part of the "
                                           "run",
                                           name));
+    }
+    const json tool = top(*run, results::kPeerFileKey);
+    if (tool.is_string()) {
+      add_warning(comparison,
+                  fmt::format("{} is {}'s result file, read by its names (its itl is bench's icl), "
+                              "measured by its own client, whose lag and definitions are not "
+                              "bench's; it records no workload fingerprint or provenance, so "
+                              "neither can be checked (docs/coming-from-vllm-sglang.md)",
+                              name, tool == "vllm" ? "vLLM" : "SGLang"));
     }
   }
 }

@@ -10,9 +10,23 @@
 #include <fmt/format.h>
 
 #include "bench/results/compat.hpp"
+#include "bench/results/peer_file_read.hpp"
 
 namespace bench::results {
 namespace {
+
+// Several JSON objects one a line: what SGLang's --output-file and vLLM's --append-result make
+// of runs appended to one file. Their count, or 0 when the text is not that.
+std::size_t appended_runs(const std::string& text) {
+  std::istringstream lines(text);
+  std::size_t runs = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (!nlohmann::json::parse(line, nullptr, false).is_object()) return 0;
+    ++runs;
+  }
+  return runs > 1 ? runs : 0;
+}
 
 std::variant<nlohmann::json, FormatError> parse_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,6 +37,12 @@ std::variant<nlohmann::json, FormatError> parse_file(const std::string& path) {
   try {
     return nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& error) {
+    if (const std::size_t runs = appended_runs(text.str())) {
+      return FormatError{fmt::format(
+          "{}: {} runs, one JSON object a line (SGLang's --output-file and vLLM's "
+          "--append-result append one a run); bench reads one: e.g. tail -n 1 {} > last.json",
+          path, runs, path)};
+    }
     // nlohmann's message leads with "[json.exception.parse_error.101] parse error at line L,
     // column C: ..."; the part after the bracket is the useful one.
     std::string_view what = error.what();
@@ -37,8 +57,9 @@ std::variant<nlohmann::json, FormatError> parse_file(const std::string& path) {
 std::variant<ResultsFile, FormatError> read_results(const nlohmann::json& parsed,
                                                     std::string_view name) {
   // Read by bench's own definitions, however it was written (a --json-compat view's ITL is per
-  // chunk).
-  auto native = native_view(parsed, name);
+  // chunk; vLLM's and SGLang's own files by the catalogue's peer names).
+  const std::optional<nlohmann::json> peer = peer_file_as_results(parsed);
+  auto native = native_view(peer ? *peer : parsed, name);
   if (auto* error = std::get_if<FormatError>(&native)) return std::move(*error);
   ResultsFile file{std::move(std::get<nlohmann::json>(native))};
   const auto kind = classify(file.results, name);

@@ -1,0 +1,27 @@
+#pragma once
+// vLLM's and SGLang's own result files read as bench results (issue 45): vLLM's --save-result
+// object (vllm/benchmarks/serve.py) and SGLang's --output-file line
+// (python/sglang/benchmark/serving.py), their figures under bench's keys by the figure
+// catalogue's peer columns (latency_figures.hpp: vLLM's and SGLang's "itl" is bench's "icl"),
+// so `bench compare` and its --fail-on-regression take them beside bench's own files.
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace bench::results {
+
+/// Which peer wrote a results object: "vllm", "sglang"; nullopt for bench's own (or anything
+/// else, which classify() then refuses as bench's).
+std::optional<std::string_view> peer_file_tool(const nlohmann::json& parsed);
+
+/// The peer's object as a bench run: its counts, durations and throughputs under bench's keys,
+/// each latency statistic bench keeps under the catalogue's key for the peer's name, "peer_file"
+/// naming the tool; nothing bench's own files hold that the peer's does not (no figure made up).
+/// nullopt when `parsed` is not a peer's file.
+std::optional<nlohmann::json> peer_file_as_results(const nlohmann::json& parsed);
+
+/// The key that says a run was read from a peer's file, and which: "peer_file": "vllm".
+inline constexpr std::string_view kPeerFileKey = "peer_file";
+
+}  // namespace bench::results
