@@ -392,10 +392,10 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
     const json tool = top(*run, results::kPeerFileKey);
     if (tool.is_string()) {
       add_warning(comparison,
-                  fmt::format("{} is {}'s result file, read by its names (its itl is bench's icl), "
-                              "measured by its own client, whose lag and definitions are not "
-                              "bench's; it records no workload fingerprint or provenance, so "
-                              "neither can be checked (docs/coming-from-vllm-sglang.md)",
+                  fmt::format("{} is a result file in {}'s format (its client's, or bench's in "
+                              "its dialect), read by its names (its itl is bench's icl); it "
+                              "records no workload fingerprint or provenance, so neither can be "
+                              "checked (docs/coming-from-vllm-sglang.md)",
                               name, tool == "vllm" ? "vLLM" : "SGLang"));
     }
   }
@@ -487,6 +487,7 @@ std::variant<Comparison, CompareError> compare(const json& base, const json& nex
   comparison.new_name = options.new_name;
   comparison.threshold = options.threshold;
   comparison.metric_thresholds = options.metric_thresholds;
+  comparison.setup = setup_items(base, next);
 
   const Side sides[] = {{&base, options.base_name, std::get<Shape>(base_shape)},
                         {&next, options.new_name, std::get<Shape>(new_shape)}};

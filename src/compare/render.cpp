@@ -183,12 +183,36 @@ std::string regressions_text(const Comparison& comparison) {
                      count == 1 ? "" : "s", threshold, join(regressed));
 }
 
+std::string setup_value(const json& value) {
+  if (value.is_null()) return "unknown";
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// What made each side, before the figures: each item that changed as "base -> new", then the
+// ones that did not, in one line. Nothing for files that record none.
+std::string setup_text(const Comparison& comparison) {
+  if (comparison.setup.empty()) return "";
+  std::string out = "\nsetup (what made each side):\n";
+  std::vector<std::string> same;
+  for (const SetupItem& item : comparison.setup) {
+    if (item.changed()) {
+      out += fmt::format("  {:<22} {} -> {}\n", item.label, setup_value(item.base),
+                         setup_value(item.next));
+    } else {
+      same.push_back(fmt::format("{} {}", item.label, setup_value(item.base)));
+    }
+  }
+  if (!same.empty()) out += fmt::format("  the same: {}\n", join(same));
+  return out;
+}
+
 }  // namespace
 
 std::string render_text(const Comparison& comparison) {
   std::string out =
       fmt::format("bench compare: base {}, new {}\n", comparison.base_name, comparison.new_name);
   out += "change = (new - base) / base; worse = throughput down, latency up or errors up\n";
+  out += setup_text(comparison);
   out += tables_text(comparison);
   if (!comparison.only_in_base.empty() || !comparison.only_in_new.empty()) out += "\n";
   if (!comparison.only_in_base.empty()) {
@@ -202,6 +226,21 @@ std::string render_text(const Comparison& comparison) {
   }
   return out;
 }
+
+namespace {
+
+json setup_json(const Comparison& comparison) {
+  json items = json::array();
+  for (const SetupItem& item : comparison.setup) {
+    items.push_back({{"item", item.label},
+                     {"base", item.base},
+                     {"new", item.next},
+                     {"changed", item.changed()}});
+  }
+  return items;
+}
+
+}  // namespace
 
 json to_json(const Comparison& comparison) {
   json thresholds = json::object();
@@ -242,6 +281,7 @@ json to_json(const Comparison& comparison) {
           {"only_in_base", comparison.only_in_base},
           {"only_in_new", comparison.only_in_new},
           {"warnings", comparison.warnings},
+          {"setup", setup_json(comparison)},
           {"regressions", comparison.regressions()},
           {"failed", comparison.failed()}};
 }

@@ -37,9 +37,30 @@ TEST(PeerFileCompare, AVllmFileIsComparedWithABenchRunByBenchsNames) {
   EXPECT_EQ(*ttft.base_value, vllm["median_ttft_ms"].get<double>());
   EXPECT_TRUE(row(comparison, "total_throughput").base_value.has_value());
   ASSERT_EQ(comparison.warnings.size(), 1U) << comparison.warnings.front();
-  EXPECT_NE(comparison.warnings[0].find("is vLLM's result file, read by its names"),
-            std::string::npos);
+  EXPECT_NE(comparison.warnings[0].find("is a result file in vLLM's format"), std::string::npos);
   EXPECT_EQ(comparison.warnings[0].find("older bench"), std::string::npos);
+}
+
+TEST(PeerFileCompare, TheSetupSaysWhoseFormatEachSideIsAndWhatTheOtherRecords) {
+  const json vllm = read_file(kData + "/peer_results/vllm_save_result.json");
+  json bench_run = read_file(kData + "/compare/run_c4.json");
+  bench_run["server"] = {{"family", "vllm"}, {"version", "0.11.0"}};
+  const auto comparison = compared(vllm, bench_run);
+  ASSERT_GE(comparison.setup.size(), 3U);
+  EXPECT_EQ(comparison.setup[0].label, "results file format");
+  EXPECT_EQ(comparison.setup[0].base, "vLLM's");
+  EXPECT_EQ(comparison.setup[0].next, "bench's");
+  EXPECT_EQ(comparison.setup[1].label, "server engine");
+  EXPECT_TRUE(comparison.setup[1].base.is_null());  // vLLM's file does not say
+  EXPECT_EQ(comparison.setup[2].next, "0.11.0");
+  const std::string text = bench::compare::render_text(comparison);
+  EXPECT_NE(text.find("  results file format    vLLM's -> bench's\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  server version         unknown -> 0.11.0\n"), std::string::npos) << text;
+}
+
+TEST(PeerFileCompare, FilesThatRecordNoSetupShowNone) {
+  const json run = read_file(kData + "/compare/run_c4.json");
+  EXPECT_TRUE(compared(run, run).setup.empty());
 }
 
 TEST(PeerFileCompare, AnSglangLineIsJudgedByTheThreshold) {

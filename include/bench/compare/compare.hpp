@@ -77,6 +77,19 @@ struct PointComparison {
   bool noise_aware() const { return base_repeats >= 2 && new_repeats >= 2; }
 };
 
+/// One fact of what made a side (compare/setup.cpp): the server's identity, the client's
+/// provenance, a peer's file format; null where a file does not record it.
+struct SetupItem {
+  std::string label;  // "server version", "bench commit", "results file format"
+  nlohmann::json base;
+  nlohmann::json next;
+  bool changed() const { return base != next; }
+};
+
+/// The setup items two results record, server first, then client; items neither records are
+/// left out (a file from before them shows none).
+std::vector<SetupItem> setup_items(const nlohmann::json& base, const nlohmann::json& next);
+
 struct Comparison {
   std::string base_name;  // how the two sides are named in the output (file paths)
   std::string new_name;
@@ -87,6 +100,8 @@ struct Comparison {
   // Reasons the figures may not be comparable (configuration that differs, an interrupted
   // run, token counts from different sources), one line each: for stderr, never failing.
   std::vector<std::string> warnings;
+  // What made each side, shown before the figures: what changed around the numbers.
+  std::vector<SetupItem> setup;
   std::optional<double> threshold;  // --fail-on-regression as a fraction (0.05 = 5%)
   std::map<std::string, double> metric_thresholds;  // a figure's own (Row::metric: fraction)
 
@@ -144,9 +159,10 @@ std::string render_text(const Comparison& comparison);
 /// "threshold" (the one for every figure), "thresholds" ({metric: a figure's own}),
 /// "sweep_variable", "points": [{"point", "rows": [{"metric", "label", "unit",
 /// "direction", "base", "new", "change_pct", "verdict"}]}], "only_in_base", "only_in_new",
-/// "warnings", "regressions", "failed"}; a value that is not known is null. Each point also
-/// has "base_repeats", "new_repeats" and "noise_test" ("welch", or null without repeats on
-/// both sides), each row "p_value" and "detectable_change_pct" (null without them).
+/// "warnings", "setup" ([{"item", "base", "new", "changed"}]), "regressions", "failed"}; a value
+/// that is not known is null. Each point also has "base_repeats", "new_repeats" and "noise_test"
+/// ("welch", or null without repeats on both sides), each row "p_value" and "detectable_change_pct"
+/// (null without them).
 nlohmann::json to_json(const Comparison& comparison);
 
 std::string_view verdict_name(Verdict verdict);        // "same", "better", "worse", ...

@@ -170,6 +170,9 @@ inline constexpr std::string_view gpu_hour_price = "gpu_hour_price";
 // then: "dialect" ("vllm", "sglang") and the peer's defaults bench did not take, one sentence
 // each, e.g. its fixed --seed.
 inline constexpr std::string_view dialect = "dialect";
+// What the server said it is (app/server/server_identity.hpp): {"family", "version", "model",
+// "max_model_len"}, each null when it did not say.
+inline constexpr std::string_view server = "server";
 inline constexpr std::string_view peer_defaults_not_taken = "peer_defaults_not_taken";
 inline constexpr std::string_view output_throughput_per_gpu = "output_throughput_per_gpu";
 inline constexpr std::string_view input_throughput_per_gpu = "input_throughput_per_gpu";

@@ -14,11 +14,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/engine/engine.hpp"
+#include "bench/results/format.hpp"
 
 namespace bench::app {
 
 /// The results key of the object identity_json() writes.
-inline constexpr std::string_view kServerKey = "server";
+inline constexpr std::string_view kServerKey = results::key::server;
 
 struct ServerIdentity {
   std::optional<std::string> family;          // "vllm", "sglang", "llama.cpp"
