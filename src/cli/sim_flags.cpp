@@ -183,6 +183,10 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
   app.add_flag(prefix + "no-role-chunk", sim.no_role_chunk,
                "llama.cpp: chat streams start with content, without a role-only delta")
       ->group(dialect);
+  app.add_flag(prefix + "refuse-unknown-model", sim.refuse_unknown_model,
+               "vLLM: a request naming a model other than --model gets a 404 (by default the "
+               "simulator answers for any name)")
+      ->group(dialect);
   app.add_flag(prefix + "close-after-stream", sim.close_after_stream,
                "llama.cpp: say 'Keep-Alive: timeout=5, max=100', then close after each stream")
       ->group(dialect);

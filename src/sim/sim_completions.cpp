@@ -253,6 +253,13 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
     served.fetch_add(1);
     return;
   }
+  if (options.refuse_unknown_model && parsed.request->model != options.model) {
+    send_error(connection, 404,
+               fmt::format("The model `{}` does not exist.", parsed.request->model),
+               http.keep_alive);
+    served.fetch_add(1);
+    return;
+  }
   // One draw per request, in arrival order, seeds every random choice about it (faults.hpp).
   const std::uint64_t request_seed = rng();
   const FaultPlan plan = draw_fault_plan(options, request_seed);

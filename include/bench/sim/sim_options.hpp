@@ -124,6 +124,9 @@ struct SimOptions {
   bool usage_on_last_chunk = false;  // usage rides on the finish_reason chunk, always sent
   bool no_role_chunk = false;        // chat streams open with content, no role-only delta
   bool close_after_stream = false;   // says keep-alive (timeout=5, max=100), closes anyway
+  // Refuses a request naming a model other than `model` with vLLM's 404 (serving_engine.py,
+  // _check_model: "The model `X` does not exist."); off, the simulator answers for any name.
+  bool refuse_unknown_model = false;
   // With close_after_stream: the close comes this long after the stream's last bytes were
   // written, and a request the client sends meanwhile is left unread, so the close resets it
   // (llama.cpp's FIN came 8-90 us after the last chunk). 0: at once.
