@@ -2,6 +2,10 @@
 
 #include <string_view>
 
+#include <fmt/format.h>
+
+#include "bench/cli/values.hpp"
+
 namespace bench::cli {
 
 bool is_header_name(const std::string& name) {
@@ -22,6 +26,18 @@ std::string header_line(const std::string& given) {
   const std::string name = given.substr(0, equals);
   if (!is_header_name(name)) return given;
   return name + ": " + given.substr(equals + 1);
+}
+
+std::string checked_header_line(const std::string& given) {
+  std::string header = header_line(given);
+  const auto colon = header.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw UsageError(fmt::format("--header: '{}' is not 'Name: value'", header));
+  }
+  if (header.find_first_of("\r\n") != std::string::npos) {
+    throw UsageError("--header: a header may not contain CR or LF characters");
+  }
+  return header;
 }
 
 }  // namespace bench::cli

@@ -88,16 +88,8 @@ void validate_run(RunOptions& run) {
     }
     check_extra_body(parsed);
   }
-  for (std::string& header : run.headers) {
-    header = header_line(header);  // vLLM's KEY=VALUE as 'KEY: VALUE'
-    const auto colon = header.find(':');
-    if (colon == std::string::npos || colon == 0) {
-      throw UsageError(fmt::format("--header: '{}' is not 'Name: value'", header));
-    }
-    if (has_crlf(header)) {
-      throw UsageError("--header: a header may not contain CR or LF characters");
-    }
-  }
+  // vLLM's KEY=VALUE as 'KEY: VALUE'
+  for (std::string& header : run.headers) header = checked_header_line(header);
   if (has_crlf(run.api_key)) {
     throw UsageError("--api-key: the key may not contain CR or LF characters");
   }

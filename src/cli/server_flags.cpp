@@ -10,8 +10,6 @@
 
 namespace bench::cli {
 
-namespace {
-
 std::string normalized_base_url(std::string url) {
   if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
     throw UsageError(fmt::format("--base-url: '{}' is not an http:// or https:// URL", url));
@@ -25,8 +23,6 @@ std::string normalized_base_url(std::string url) {
   if (path.size() > 3 && path.ends_with("/v1")) path.resize(path.size() - 3);
   return path + url.substr(query);
 }
-
-}  // namespace
 
 std::vector<std::int64_t> parse_server_weights(const std::string& text, std::size_t servers) {
   const auto refuse = [&](std::string_view why) {

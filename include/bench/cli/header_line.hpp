@@ -13,4 +13,8 @@ bool is_header_name(const std::string& name);
 /// refuses it.
 std::string header_line(const std::string& given);
 
+/// header_line(given), checked: throws UsageError naming --header when it is not 'Name: value'
+/// or holds a CR or LF (which would end the field and start another).
+std::string checked_header_line(const std::string& given);
+
 }  // namespace bench::cli

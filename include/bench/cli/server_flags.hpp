@@ -25,6 +25,10 @@ std::vector<std::int64_t> parse_server_weights(const std::string& text, std::siz
 /// no "/v1", which bench adds itself), and --server-weights
 /// (`weights_text`, empty when not given) parsed. Throws UsageError for a URL given twice (the
 /// weights say how much more one server gets) and for weights without several servers.
+/// A --base-url as bench keeps it: http:// or https://, no trailing slash, no trailing /v1 (the
+/// OpenAI client's base; bench adds /v1/... itself); a query stays. Throws UsageError otherwise.
+std::string normalized_base_url(std::string url);
+
 void finish_server_flags(RunOptions& run, const std::string& weights_text);
 
 }  // namespace bench::cli
