@@ -11,6 +11,7 @@
 
 #include "exchange_writer.hpp"
 #include "relay.hpp"
+#include "resolve.hpp"
 
 namespace bench::record {
 
@@ -19,7 +20,8 @@ namespace {
 constexpr int kExitUsage = 2;        // cli::kExitUsage; record does not depend on cli
 constexpr int kExitCannotServe = 3;  // cli::kExitRunFailed
 
-// The IPv4 address of `host` (a name is resolved once, before listening).
+}  // namespace
+
 std::variant<in_addr, std::string> resolve(const std::string& host) {
   addrinfo hints{};
   hints.ai_family = AF_INET;
@@ -33,8 +35,6 @@ std::variant<in_addr, std::string> resolve(const std::string& host) {
   ::freeaddrinfo(found);
   return address;
 }
-
-}  // namespace
 
 std::variant<Upstream, std::string> parse_upstream(const std::string& url) {
   const std::string scheme = "http://";
