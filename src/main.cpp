@@ -10,6 +10,7 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/app/conform/conformance.hpp"
 #include "bench/app/plan/provenance.hpp"
 #include "bench/app/run/commands.hpp"
 #include "bench/app/run/run_benchmark.hpp"
@@ -142,9 +143,13 @@ int main(int argc, char** argv) {
         std::cout << bench::app::version_text();
         return bench::cli::kExitOk;
       case bench::cli::Command::run:
-      case bench::cli::Command::search: break;
+      case bench::cli::Command::search:
+      case bench::cli::Command::conformance: break;
     }
     const bench::engine::CurlGlobal curl;
+    if (parsed.command == bench::cli::Command::conformance) {
+      return bench::app::run_conformance(parsed.conformance, std::cout, std::cerr);
+    }
     if (parsed.command == bench::cli::Command::search) {
       return bench::app::run_search(parsed.run, parsed.search, g_stop, std::cout, std::cerr);
     }

@@ -12,6 +12,7 @@
 
 #include "bench/cli/choice_flag.hpp"
 #include "bench/cli/completion.hpp"
+#include "bench/cli/conformance_flags.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/output_paths.hpp"
 #include "bench/cli/run_flags.hpp"
@@ -36,12 +37,13 @@ struct Subcommands {
   CLI::App* search = nullptr;
   CLI::App* merge = nullptr;
   CLI::App* record = nullptr;
+  CLI::App* conformance = nullptr;
   CLI::App* completion = nullptr;  // hidden: prints a shell completion script
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
-    for (const CLI::App* subcommand :
-         {serve_sim, compare, report, export_results, search, merge, record, completion}) {
+    for (const CLI::App* subcommand : {serve_sim, compare, report, export_results, search, merge,
+                                       record, conformance, completion}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -54,6 +56,7 @@ struct Subcommands {
     if (search->parsed()) return Command::search;
     if (merge->parsed()) return Command::merge;
     if (record->parsed()) return Command::record;
+    if (conformance->parsed()) return Command::conformance;
     return Command::run;
   }
 };
@@ -205,6 +208,7 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
   setup_search_flags(*subcommands.search, result.search, raw.search);
   subcommands.merge = setup_merge_flags(app, result.merge);
   subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
+  subcommands.conformance = setup_conformance_flags(app, result.conformance);
   // `bench completion bash|zsh`: a script written from the definitions above, so it completes
   // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
   subcommands.completion = app.add_subcommand(
@@ -240,6 +244,7 @@ void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseRe
       }
       return;
     case Command::record: finish_record_flags(result.record, raw.record_listen); return;
+    case Command::conformance: finish_conformance_flags(result.conformance); return;
     case Command::report: check_output_path("report -o", result.report.output_path); return;
     case Command::export_results:
       // --format's one value so far (IsMember above refuses any other).

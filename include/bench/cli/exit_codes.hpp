@@ -10,7 +10,9 @@ inline constexpr int kExitRunFailed = 3;       // the run could not be done (ser
                                                // no model, a results file not written)
 inline constexpr int kExitGateFailed = 4;      // a CI gate failed (--fail-under, --fail-over,
                                                // --max-error-rate), or `bench compare` found a
-                                               // regression beyond --fail-on-regression
+                                               // regression beyond --fail-on-regression,
+                                               // or `bench conformance` a check that does
+                                               // not hold
 inline constexpr int kExitInterrupted = 130;   // stopped by SIGINT/SIGTERM; partial results written
 // When several apply, the first of 130, 3, 4, 1 wins.
 

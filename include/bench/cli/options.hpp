@@ -225,6 +225,7 @@ enum class Command {
   search,
   merge,
   record,
+  conformance,
   version
 };
 
@@ -286,6 +287,16 @@ struct MergeOptions {
   OutputFormat format = OutputFormat::text;  // what stdout holds
 };
 
+/// `bench conformance [--base-url URL] ...`: a fixed battery of checks of what bench relies on,
+/// recorded through `bench record`'s proxy (app/conform/conformance.hpp).
+struct ConformanceOptions {
+  std::string base_url;              // the server's root; empty = the embedded simulator
+  std::string model;                 // empty = the first of GET /v1/models
+  std::string api_key;               // sent as "Authorization: Bearer ..."; never written
+  std::vector<std::string> headers;  // extra "Name: value" headers
+  std::string out_dir;               // the archive; empty = ./bench-conformance-<date>
+};
+
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
@@ -296,6 +307,7 @@ struct ParseResult {
   SearchOptions search;          // with Command::search; the probes' flags are in `run`
   MergeOptions merge;
   record::RecordOptions record;  // with Command::record
+  ConformanceOptions conformance;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;
