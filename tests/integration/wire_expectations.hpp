@@ -26,6 +26,9 @@ struct StreamFacts {
   // (vLLM's continuous_usage_stats): its own tokens are exact. Zeros on every chunk (Ollama's
   // completions) are no such count.
   bool running_usage = false;
+  // A usage object came (bench's counts are the server's); without one bench counts the
+  // text-carrying events as output tokens and leaves the prompt unknown.
+  bool usage = false;
 };
 
 /// The body of a chunked HTTP response prefix (whatever whole-or-part chunks it holds).
@@ -63,8 +66,24 @@ inline bool carries_responses_tokens(const nlohmann::json& event) {
          !event["delta"].get<std::string>().empty();
 }
 
-/// Whether an event's JSON carries generated text (content, text or reasoning; a Responses
-/// API event by its type).
+/// Whether a chat delta carries a tool call's name or argument text (bench's first-token rule
+/// counts them as generated tokens, protocol/stream_reader.hpp).
+inline bool carries_tool_call(const nlohmann::json& delta) {
+  if (!delta.contains("tool_calls") || !delta["tool_calls"].is_array()) return false;
+  for (const auto& call : delta["tool_calls"]) {
+    if (!call.is_object() || !call.contains("function") || !call["function"].is_object()) continue;
+    for (const char* key : {"name", "arguments"}) {
+      const auto& function = call["function"];
+      if (function.contains(key) && function[key].is_string() &&
+          !function[key].get<std::string>().empty())
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether an event's JSON carries generated tokens (content, text, reasoning or a tool call's
+/// delta; a Responses API event by its type).
 inline bool carries_text(const nlohmann::json& event) {
   if (event.contains("type") && event["type"].is_string()) return carries_responses_tokens(event);
   if (!event.contains("choices") || !event["choices"].is_array()) return false;
@@ -80,6 +99,7 @@ inline bool carries_text(const nlohmann::json& event) {
       if (delta.contains(key) && delta[key].is_string() && !delta[key].get<std::string>().empty())
         return true;
     }
+    if (carries_tool_call(choice["delta"])) return true;
   }
   return false;
 }
@@ -143,6 +163,7 @@ inline StreamFacts stream_facts(const wire::Exchange& exchange) {
     if (event.contains("response") && event["response"].is_object() &&
         event["response"].contains("usage") && event["response"]["usage"].is_object()) {
       const auto& usage = event["response"]["usage"];
+      facts.usage = true;
       facts.prompt_tokens = usage.value("input_tokens", std::int64_t{0});
       facts.completion_tokens = usage.value("output_tokens", std::int64_t{0});
       if (usage.contains("input_tokens_details") && usage["input_tokens_details"].is_object() &&
@@ -152,6 +173,7 @@ inline StreamFacts stream_facts(const wire::Exchange& exchange) {
     }
     if (event.contains("usage") && event["usage"].is_object()) {
       const auto& usage = event["usage"];
+      facts.usage = true;
       facts.prompt_tokens = usage.value("prompt_tokens", std::int64_t{0});
       facts.completion_tokens = usage.value("completion_tokens", std::int64_t{0});
       if (usage.contains("prompt_tokens_details") && usage["prompt_tokens_details"].is_object() &&
