@@ -71,6 +71,24 @@ TEST(Conformance, a_server_without_usage_fails_conformance_on_the_usage_row_with
   EXPECT_NE(row_of(result.out, "wrong model").find("not shown"), std::string::npos) << result.out;
 }
 
+TEST(Conformance, a_server_that_cuts_its_streams_fails_conformance_on_the_stream_rows) {
+  TempDir temp;
+  ServeSimProcess sim(BENCH_BINARY,
+                      {"--ttft-ms", "1", "--tpot-ms", "1", "--truncate-fraction", "1",
+                       "--tokenize-dialect", "none"},
+                      temp);
+  ASSERT_FALSE(sim.base_url().empty());
+  const auto result = run_process(
+      BENCH_BINARY, {"conformance", "--base-url", sim.base_url(), "-o", temp.file("archive")});
+  EXPECT_EQ(result.exit_code, 4) << result.out << result.err;
+  for (const char* check : {"streamed chat", "streamed completions", "closed connection"}) {
+    EXPECT_NE(row_of(result.out, check).find("does not hold"), std::string::npos)
+        << check << ": " << result.out;
+  }
+  EXPECT_NE(row_of(result.out, "/tokenize").find("not shown"), std::string::npos) << result.out;
+  EXPECT_NE(row_of(result.out, "/metrics").find("  holds  "), std::string::npos) << result.out;
+}
+
 TEST(Conformance, the_conformance_archive_holds_no_api_key_and_replays_through_serve_sim) {
   TempDir temp;
   ServeSimProcess sim(BENCH_BINARY, {"--ttft-ms", "1", "--tpot-ms", "1", "--max-model-len", "2048"},

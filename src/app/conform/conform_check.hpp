@@ -14,7 +14,8 @@ namespace bench::app::conform {
 
 /// The server as every check reaches it: through the recording proxy.
 struct ConformServer {
-  std::string base_url;                               // the proxy's root, "http://127.0.0.1:PORT"
+  std::string base_url;   // the proxy's root, "http://127.0.0.1:PORT"
+  std::string shown_url;  // the server's root as the user gave it, for what a check says
   const std::vector<std::string>* headers = nullptr;  // the API key's included
   engine::EngineOptions engine;
   std::string model;

@@ -91,6 +91,7 @@ std::vector<CheckResult> run_checks(const ConformServer& server, std::ostream& e
     } catch (const std::exception& error) {
       result.verdict = {Holds::fails, server.redactor->redact(error.what())};
     }
+    result.verdict.detail = as_shown(result.verdict.detail, server.base_url, server.shown_url);
     results.push_back(std::move(result));
   }
   return results;
@@ -113,11 +114,49 @@ struct Archive {
 Archive archive_dir(const std::string& given) {
   Archive archive{given.empty() ? "bench-conformance-" + utc_now("%Y%m%d-%H%M%S") : given, ""};
   std::error_code error;
-  if (std::filesystem::exists(archive.dir, error) &&
-      !std::filesystem::is_empty(archive.dir, error)) {
+  if (!std::filesystem::exists(archive.dir, error)) return archive;
+  if (!std::filesystem::is_directory(archive.dir, error)) {
+    archive.error = fmt::format("-o '{}': not a directory", archive.dir);
+  } else if (!std::filesystem::is_empty(archive.dir, error)) {
     archive.error = fmt::format("-o '{}': the directory is not empty; give a new one", archive.dir);
   }
   return archive;
+}
+
+// GET /v1/models through the proxy, its errors naming the server as the user gave it.
+std::string discovered_model(const ConformServer& server) {
+  try {
+    return discover_model(server.base_url, *server.headers, server.engine, *server.redactor);
+  } catch (const RunError& error) {
+    throw RunError(as_shown(error.what(), server.base_url, server.shown_url));
+  }
+}
+
+// Where the battery's exchanges go, and what the archive says of the server.
+struct Recorded {
+  record::RecordingProxy& proxy;
+  std::string dir;
+  std::string shown;  // the server as the table and SOURCE.md name it
+  ServerIdentity identity;
+};
+
+// The checks through the proxy, then the archive's SOURCE.md and the table; the exit code.
+int run_battery(const ConformServer& server, const Recorded& recorded, std::ostream& out,
+                std::ostream& err) {
+  err << fmt::format("bench conformance: {} (model {}), recording into {}\n", recorded.shown,
+                     server.model, recorded.dir);
+  const std::vector<CheckResult> results = run_checks(server, err);
+  const std::uint64_t written = recorded.proxy.finish();
+  write_file_atomically(recorded.dir + "/SOURCE.md",
+                        conform::source_md({recorded.identity, recorded.shown, server.model,
+                                            utc_now("%Y-%m-%dT%H:%M:%SZ")},
+                                           results));
+  conform::print_table(results, out);
+  err << fmt::format(
+      "bench conformance: {} exchanges and SOURCE.md written to {}: attach it to an issue "
+      "(docs/usage.md)\n",
+      written, recorded.dir);
+  return any_fails(results) ? cli::kExitGateFailed : cli::kExitOk;
 }
 
 }  // namespace
@@ -134,40 +173,26 @@ int run_conformance(const cli::ConformanceOptions& options, std::ostream& out, s
       options.base_url.empty() ? std::vector<std::string>{} : std::vector{options.base_url};
   try {
     const Target target = open_target(given, conformance_sim());
-    const std::string shown = target.embedded ? "the embedded simulator" : target.shown_base_url;
     const util::Redactor redactor = util::redactor_for_request(headers, target.first_base_url());
     check_reachable(target.first_base_url(), target.shown_base_url, headers, redactor);
     auto started = record::RecordingProxy::start(target.first_base_url(), archive.dir);
     if (const auto* error = std::get_if<std::string>(&started)) {
-      err << fmt::format("bench conformance: error: --base-url {}: {}\n", shown, *error);
+      err << "bench conformance: error: " << *error << "\n";
       return cli::kExitUsage;
     }
     record::RecordingProxy& proxy = *std::get<std::unique_ptr<record::RecordingProxy>>(started);
-    ConformServer server{proxy.url(), &headers, conformance_engine(), options.model, {}, &redactor};
-    try {
-      if (server.model.empty()) {
-        server.model = discover_model(server.base_url, headers, server.engine, redactor);
-      }
-    } catch (const RunError& error) {
-      throw RunError(as_shown(error.what(), server.base_url, target.shown_base_url));
-    }
-    const ServerIdentity identity =
-        probe_server_identity({server.base_url, &headers, server.engine}, server.model);
-    server.max_model_len = identity.max_model_len;
-    err << fmt::format("bench conformance: {} (model {}), recording into {}\n", shown, server.model,
-                       archive.dir);
-    const std::vector<CheckResult> results = run_checks(server, err);
-    const std::uint64_t written = proxy.finish();
-    write_file_atomically(
-        archive.dir + "/SOURCE.md",
-        conform::source_md({identity, shown, server.model, utc_now("%Y-%m-%dT%H:%M:%SZ")},
-                           results));
-    conform::print_table(results, out);
-    err << fmt::format(
-        "bench conformance: {} exchanges and SOURCE.md written to {}: attach it to an issue "
-        "(docs/usage.md)\n",
-        written, archive.dir);
-    return any_fails(results) ? cli::kExitGateFailed : cli::kExitOk;
+    ConformServer server{
+        proxy.url(), target.shown_base_url, &headers, conformance_engine(), options.model, {},
+        &redactor};
+    if (server.model.empty()) server.model = discovered_model(server);
+    const Recorded recorded{
+        .proxy = proxy,
+        .dir = archive.dir,
+        .shown = target.embedded ? "the embedded simulator" : target.shown_base_url,
+        .identity =
+            probe_server_identity({server.base_url, &headers, server.engine}, server.model)};
+    server.max_model_len = recorded.identity.max_model_len;
+    return run_battery(server, recorded, out, err);
   } catch (const RunError& error) {
     err << "bench conformance: error: " << error.what() << "\n";
     return cli::kExitRunFailed;

@@ -19,12 +19,19 @@ constexpr std::string_view kCountedText = "The quick brown fox jumps over the la
 }  // namespace
 
 Verdict check_tokenize(const ConformServer& server) {
+  // A server without the route has nothing to show; one that has it must answer in a dialect
+  // bench reads (server_tokenizer.hpp).
+  const nlohmann::json probe = {{"model", server.model}, {"prompt", kCountedText}};
+  const engine::FetchResult route = fetch_route(server, "/tokenize", probe.dump());
+  if (route.http_status == 404 || route.http_status == 405) {
+    return {Holds::not_shown, fmt::format("no /tokenize (HTTP {})", route.http_status)};
+  }
   std::unique_ptr<ServerTokenizer> tokenizer;
   try {
     tokenizer = ServerTokenizer::open(
         {server.base_url, server.headers, server.engine, server.model, server.redactor});
   } catch (const RunError& error) {
-    return {Holds::not_shown, error.what()};
+    return {Holds::fails, error.what()};
   }
   std::size_t counted = 0;
   try {
