@@ -49,6 +49,7 @@ constexpr Sign kFlagSigns[] = {
     {"--mooncake-slowdown-factor", Dialect::sglang},
     {"--mooncake-num-rounds", Dialect::sglang},
     {"--served-model-name", Dialect::sglang},
+    {"--tag", Dialect::sglang},
     {"--random-input", Dialect::sglang},
     {"--random-output", Dialect::sglang},
     {"--num-prompt", Dialect::sglang},

@@ -185,6 +185,8 @@ void note_noop_flags(PeerReading& r) {
 void read_result_files(PeerReading& r) {
   results::PeerResultOptions& files = r.run.output.peer_results;
   files.backend = r.raw.peer.backend.empty() ? (r.sglang() ? "sglang" : "") : r.raw.peer.backend;
+  refuse_both(r, "--tag", !r.raw.peer.tag.empty(), "--label");
+  if (!r.raw.peer.tag.empty()) files.label = r.raw.peer.tag;
   if (r.sglang()) {
     files.sglang_output_file = true;
     if (!r.run.output.output_file.empty()) {

@@ -204,6 +204,20 @@ TEST(Dialect, ThePeersSamplingFlagsGoInTheBody) {
   EXPECT_EQ(body["top_k"], 5);  // --extra-body's keys win, as vLLM merges it last
 }
 
+TEST(Dialect, ThePeersResultFilesFollowTheDialect) {
+  const auto sglang = parse_run_options({"--backend", "sglang-oai", "--dataset-name", "random",
+                                         "--tag", "night", "--output-file", "x.jsonl"});
+  EXPECT_TRUE(sglang.output.peer_results.sglang_output_file);
+  EXPECT_FALSE(sglang.output.peer_results.vllm_summary);
+  EXPECT_EQ(sglang.output.peer_results.label, "night");
+  EXPECT_EQ(sglang.output.peer_results.backend, "sglang-oai");
+  const auto vllm = parse_run_options({"--dataset-name", "random"});
+  EXPECT_TRUE(vllm.output.peer_results.vllm_summary);
+  EXPECT_FALSE(vllm.output.peer_results.sglang_output_file);
+  const auto own = parse_run_options({"--output-file", "x.json"});
+  EXPECT_FALSE(own.output.peer_results.vllm_summary || own.output.peer_results.sglang_output_file);
+}
+
 TEST(Dialect, TheResultsConfigSaysTheDialectOnlyForAPeersLine) {
   EXPECT_FALSE(bench::cli::options_to_json(parse_run_options({})).contains("dialect"));
   const auto config = bench::cli::options_to_json(parse_run_options({"--dataset-name", "random"}));

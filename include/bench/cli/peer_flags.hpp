@@ -46,6 +46,7 @@ struct RawPeerFlags {
   std::optional<std::int64_t> top_k;
   std::optional<double> min_p;
   std::optional<double> repetition_penalty;
+  std::string tag;                // SGLang's --tag: its result line's "tag" (vLLM's --label)
   std::string served_model_name;  // SGLang: the model name sent (--model then names a tokenizer)
   // Accepted, and said to do nothing bench does or needs: vLLM's --skip-chat-template (bench
   // never applies a chat template to a prompt itself), SGLang's --apply-chat-template and
