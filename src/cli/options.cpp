@@ -15,6 +15,7 @@
 #include "bench/cli/completion.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/help_format.hpp"
+#include "bench/cli/missing_value.hpp"
 #include "bench/cli/output_paths.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
@@ -301,9 +302,13 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     const std::string command = chosen != nullptr ? "bench " + chosen->get_name() : "bench";
     // An unknown flag is named, with the flag it most likely was: it is the cause, whatever
     // CLI11 tripped on after it (an unexpected value, a positional taking the flag's value).
-    const std::optional<std::string> unknown =
-        unknown_flag_message(chosen != nullptr ? *chosen : app, argc, argv);
+    const CLI::App& given = chosen != nullptr ? *chosen : app;
+    const std::optional<std::string> unknown = unknown_flag_message(given, argc, argv);
     result.exit_code = kExitUsage;
+    if (const auto missing = missing_value_message(given, error); missing && !unknown) {
+      result.message = fmt::format("bench: error: {}\n", *missing);  // it says the usage
+      return result;
+    }
     result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
                                  unknown.value_or(error.what()), command);
   } catch (const UsageError& error) {

@@ -122,4 +122,18 @@ TEST(Help, UsageOfASubcommandNamesBench) {
   EXPECT_NE(help_of({"serve-sim"}).find("Usage: bench serve-sim [OPTIONS]\n"), std::string::npos);
 }
 
+TEST(Help, SomethingMissingIsOneLineInWords) {
+  EXPECT_EQ(parse_args({"completion"}).message,
+            "bench: error: bench completion: missing shell (usage: bench completion [OPTIONS] "
+            "shell)\n");
+  EXPECT_EQ(parse_args({"compare"}).message,
+            "bench: error: bench compare: missing base and new (usage: bench compare [OPTIONS] "
+            "base new)\n");
+  EXPECT_EQ(parse_args({"--num-prompts"}).message,
+            "bench: error: --num-prompts: give it a value: N\n");
+  EXPECT_EQ(parse_args({"--dataset", "trace", "--trace-format"}).message,
+            "bench: error: --trace-format: give it a value: mooncake|azure|burstgpt\n");
+  EXPECT_EQ(parse_args({"compare"}).exit_code, 2);
+}
+
 }  // namespace
