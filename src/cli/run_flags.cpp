@@ -235,7 +235,8 @@ void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "server. Absent: bench starts its embedded simulated server on a free "
                  "loopback port")
       ->envname("OPENAI_BASE_URL")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("URL");
   app.add_option("--server-weights", raw.server_weights,
                  "With several --base-url: one whole number 1..1000 per server, in their order, "
                  "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "
