@@ -44,7 +44,7 @@ const std::set<std::string> kPeersFlags = {"--max-num-seqs", "--max-num-batched-
 TEST(SimHelp, TheRunsHelpNamesOnlyFlagsARunHas) {
   const std::string help = parse_args({"--help"}).message;
   const std::set<std::string> declared = declared_flags(help);
-  ASSERT_TRUE(declared.contains("--sim-time-scale")) << "the help's layout changed";
+  ASSERT_TRUE(declared.contains("--num-prompts")) << "the help's layout changed";
   const std::string serve_sim = parse_args({"serve-sim", "--help"}).message;
   for (const std::string& flag : named_flags(help)) {
     if (declared.contains(flag) || kPeersFlags.contains(flag)) continue;
