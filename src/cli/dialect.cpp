@@ -122,7 +122,7 @@ Evidence evidence_of(const CLI::App& app, const RawPeerFlags& peer) {
 bool any_peer_flag(const CLI::App& app, const RawPeerFlags& peer) {
   if (!peer.endpoint_path.empty()) return true;
   for (const CLI::Option* option : app.get_options()) {
-    if (option->get_group().starts_with("vLLM and SGLang") && option->count() > 0) return true;
+    if (option->get_group() == kPeerFlagsGroup && option->count() > 0) return true;
   }
   return false;
 }

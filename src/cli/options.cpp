@@ -17,6 +17,7 @@
 #include "bench/cli/help_format.hpp"
 #include "bench/cli/missing_value.hpp"
 #include "bench/cli/output_paths.hpp"
+#include "bench/cli/peer_flags.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
@@ -275,6 +276,7 @@ ParseResult parse_cli(int argc, const char* const* argv) {
   auto formatter = std::make_shared<HelpFormatter>();
   formatter->summarize_group(std::string(kEmbeddedServerGroup),
                              std::string(kEmbeddedServerPointer));
+  formatter->summarize_group(std::string(kPeerFlagsGroup), std::string(kPeerFlagsPointer));
   app.formatter(formatter);
   // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
   // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.

@@ -96,7 +96,7 @@ void add_noop_flags(CLI::App& app, RawPeerFlags& raw) {
 }  // namespace
 
 void add_peer_flags(CLI::App& app, RawPeerFlags& raw, std::int64_t& num_prompts) {
-  const FlagGroup group(app, "vLLM and SGLang command lines (docs/coming-from-vllm-sglang.md)");
+  const FlagGroup group(app, std::string(kPeerFlagsGroup));
   app.add_option("--dialect", raw.dialect,
                  "Read the command line as vLLM's or SGLang's, with its defaults (otherwise "
                  "told by the flags it uses; vLLM's when none tells)")

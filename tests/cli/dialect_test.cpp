@@ -89,7 +89,10 @@ TEST(Dialect, AnSglangLineTakesSglangsDefaults) {
   EXPECT_TRUE(run.ignore_eos);
   ASSERT_TRUE(run.temperature.has_value());
   EXPECT_EQ(*run.temperature, 0.0);
-  EXPECT_EQ(run.warmup_requests, 1);
+  // SGLang's one warm-up request is not taken: bench's would share the measured slots.
+  EXPECT_EQ(run.warmup_requests, 0);
+  ASSERT_EQ(run.peer_defaults_not_taken.size(), 2U);
+  EXPECT_NE(run.peer_defaults_not_taken[0].find("--warmup-requests"), std::string::npos);
   // SGLang's default ratio 0: lengths uniform in [1, L].
   EXPECT_EQ(run.dataset.range_rule, RangeRule::below);
   const auto inputs = input_range(run);

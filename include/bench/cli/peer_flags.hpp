@@ -7,10 +7,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 namespace bench::cli {
+
+/// The group of the peers' flags, and the one line --help prints instead of them (they parse and
+/// complete; docs/coming-from-vllm-sglang.md lists them with what each becomes).
+inline constexpr std::string_view kPeerFlagsGroup = "vLLM and SGLang command lines";
+inline constexpr std::string_view kPeerFlagsPointer =
+    "vLLM's and SGLang's flags (--backend, --host, --port, --dataset-name, --random-input-len, "
+    "--gsp-*, ...) are read as theirs, with their defaults, said at start; --dialect "
+    "vllm|sglang when none tells: docs/coming-from-vllm-sglang.md";
 
 /// The peers' flags as given; nullopt or "" = not on the command line.
 struct RawPeerFlags {
