@@ -139,14 +139,15 @@ std::optional<DialectReading> dialect_of(const CLI::App& app, const RawPeerFlags
         "to say whose meanings to read it with",
         evidence.vllm.front(), evidence.sglang.front()));
   }
+  // vLLM's result flags (--save-result, --percentile-metrics, ...) choose what is written, in
+  // any dialect: they tell whose line it is, but alone leave it bench's own (a bench run that
+  // also writes vLLM's file). A flag of the peers' group, or an --endpoint path, makes it theirs.
+  if (!any_peer_flag(app, peer)) return std::nullopt;
   if (!evidence.sglang.empty()) return DialectReading{Dialect::sglang, evidence.sglang.front()};
   if (!evidence.vllm.empty()) return DialectReading{Dialect::vllm, evidence.vllm.front()};
-  if (any_peer_flag(app, peer)) {
-    return DialectReading{
-        Dialect::vllm,
-        "none of its flags is one peer's alone; --dialect sglang reads it as SGLang's"};
-  }
-  return std::nullopt;
+  return DialectReading{Dialect::vllm,
+                        "none of its flags is one peer's alone; --dialect sglang reads it as "
+                        "SGLang's"};
 }
 
 }  // namespace bench::cli

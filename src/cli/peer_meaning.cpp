@@ -196,12 +196,6 @@ void read_result_files(PeerReading& r) {
   } else {
     files.vllm_summary = true;
   }
-  if (!files.unknown_percentile_metrics.empty()) {
-    r.note(
-        fmt::format("--percentile-metrics: {} not vLLM's (ttft, tpot, itl, e2el); ignored, as "
-                    "vLLM ignores it",
-                    fmt::join(files.unknown_percentile_metrics, ", ")));
-  }
 }
 
 // The peers' defaults bench does not take, each because it would falsify a figure.
@@ -244,6 +238,15 @@ void read_concurrency(PeerReading& r) {
 }  // namespace
 
 void read_peer_flags(const CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+  // vLLM's result flags work in any dialect; vLLM ignores a metric name it does not know, and so
+  // does bench, saying so.
+  const results::PeerResultOptions& files = run.output.peer_results;
+  if (!files.unknown_percentile_metrics.empty()) {
+    run.dialect_notes.push_back(
+        fmt::format("--percentile-metrics: {} not vLLM's (ttft, tpot, itl, e2el); ignored, as "
+                    "vLLM ignores it",
+                    fmt::join(files.unknown_percentile_metrics, ", ")));
+  }
   const std::optional<DialectReading> dialect = dialect_of(app, raw.peer);
   if (!dialect) return;
   run.dialect = dialect->dialect;
