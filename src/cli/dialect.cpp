@@ -49,6 +49,7 @@ constexpr Sign kFlagSigns[] = {
     {"--mooncake-slowdown-factor", Dialect::sglang},
     {"--mooncake-num-rounds", Dialect::sglang},
     {"--served-model-name", Dialect::sglang},
+    {"--tag", Dialect::sglang},
     {"--random-input", Dialect::sglang},
     {"--random-output", Dialect::sglang},
     {"--num-prompt", Dialect::sglang},
@@ -121,7 +122,7 @@ Evidence evidence_of(const CLI::App& app, const RawPeerFlags& peer) {
 bool any_peer_flag(const CLI::App& app, const RawPeerFlags& peer) {
   if (!peer.endpoint_path.empty()) return true;
   for (const CLI::Option* option : app.get_options()) {
-    if (option->get_group().starts_with("vLLM and SGLang") && option->count() > 0) return true;
+    if (option->get_group() == kPeerFlagsGroup && option->count() > 0) return true;
   }
   return false;
 }
@@ -138,14 +139,15 @@ std::optional<DialectReading> dialect_of(const CLI::App& app, const RawPeerFlags
         "to say whose meanings to read it with",
         evidence.vllm.front(), evidence.sglang.front()));
   }
+  // vLLM's result flags (--save-result, --percentile-metrics, ...) choose what is written, in
+  // any dialect: they tell whose line it is, but alone leave it bench's own (a bench run that
+  // also writes vLLM's file). A flag of the peers' group, or an --endpoint path, makes it theirs.
+  if (!any_peer_flag(app, peer)) return std::nullopt;
   if (!evidence.sglang.empty()) return DialectReading{Dialect::sglang, evidence.sglang.front()};
   if (!evidence.vllm.empty()) return DialectReading{Dialect::vllm, evidence.vllm.front()};
-  if (any_peer_flag(app, peer)) {
-    return DialectReading{
-        Dialect::vllm,
-        "none of its flags is one peer's alone; --dialect sglang reads it as SGLang's"};
-  }
-  return std::nullopt;
+  return DialectReading{Dialect::vllm,
+                        "none of its flags is one peer's alone; --dialect sglang reads it as "
+                        "SGLang's"};
 }
 
 }  // namespace bench::cli

@@ -71,7 +71,8 @@ void setup_live_flags(CLI::App& app, RunOptions& run) {
       ->capture_default_str();
   app.add_option("--live-jsonl", run.live_jsonl,
                  "Append one JSON line of bench's live figures to this file every 250 ms "
-                 "(docs/live-metrics.md)");
+                 "(docs/live-metrics.md)")
+      ->option_text("FILE");
   app.add_flag_callback(
       "--no-traceparent", [&run] { run.traceparent = false; },
       "Send no W3C traceparent header (by default each request carries one of its own, its "

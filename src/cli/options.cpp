@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -14,7 +15,10 @@
 #include "bench/cli/completion.hpp"
 #include "bench/cli/conformance_flags.hpp"
 #include "bench/cli/exit_codes.hpp"
+#include "bench/cli/help_format.hpp"
+#include "bench/cli/missing_value.hpp"
 #include "bench/cli/output_paths.hpp"
+#include "bench/cli/peer_flags.hpp"
 #include "bench/cli/run_flags.hpp"
 #include "bench/cli/search_flags.hpp"
 #include "bench/cli/sim_flags.hpp"
@@ -38,7 +42,7 @@ struct Subcommands {
   CLI::App* merge = nullptr;
   CLI::App* record = nullptr;
   CLI::App* conformance = nullptr;
-  CLI::App* completion = nullptr;  // hidden: prints a shell completion script
+  CLI::App* completion = nullptr;  // prints a shell completion script
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
@@ -210,10 +214,9 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
   subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
   subcommands.conformance = setup_conformance_flags(app, result.conformance);
   // `bench completion bash|zsh`: a script written from the definitions above, so it completes
-  // exactly what --help lists. Hidden (group ""): a set-up step, not a benchmark command.
+  // exactly what --help lists (and the --sim-* flags it names in one line).
   subcommands.completion = app.add_subcommand(
       "completion", "Print a shell completion script (bash or zsh) for every flag and subcommand");
-  subcommands.completion->group("");
   subcommands.completion->add_option("shell", raw.completion_shell, "bash or zsh")
       ->required()
       ->check(CLI::IsMember({"bash", "zsh"}));
@@ -274,6 +277,12 @@ ParseResult parse_cli(int argc, const char* const* argv) {
       "TPOT and E2E latency percentiles.",
       "bench"};
   app.set_version_flag("--version", std::string("bench ") + BENCH_VERSION);
+  // Before the subcommands are added, so each gets the same formatter (CLI11 copies it).
+  auto formatter = std::make_shared<HelpFormatter>();
+  formatter->summarize_group(std::string(kEmbeddedServerGroup),
+                             std::string(kEmbeddedServerPointer));
+  formatter->summarize_group(std::string(kPeerFlagsGroup), std::string(kPeerFlagsPointer));
+  app.formatter(formatter);
   // A flag given twice takes its last value, as argparse-based peers do: scripts add overrides
   // to a base command line. Repeatable flags (--header, gates) say TakeAll themselves.
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -300,9 +309,13 @@ ParseResult parse_cli(int argc, const char* const* argv) {
     const std::string command = chosen != nullptr ? "bench " + chosen->get_name() : "bench";
     // An unknown flag is named, with the flag it most likely was: it is the cause, whatever
     // CLI11 tripped on after it (an unexpected value, a positional taking the flag's value).
-    const std::optional<std::string> unknown =
-        unknown_flag_message(chosen != nullptr ? *chosen : app, argc, argv);
+    const CLI::App& given = chosen != nullptr ? *chosen : app;
+    const std::optional<std::string> unknown = unknown_flag_message(given, argc, argv);
     result.exit_code = kExitUsage;
+    if (const auto missing = missing_value_message(given, error); missing && !unknown) {
+      result.message = fmt::format("bench: error: {}\n", *missing);  // it says the usage
+      return result;
+    }
     result.message = fmt::format("bench: error: {}\nRun '{} --help' for the flags.\n",
                                  unknown.value_or(error.what()), command);
   } catch (const UsageError& error) {

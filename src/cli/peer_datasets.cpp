@@ -82,7 +82,7 @@ void read_sglang_range_ratio(PeerReading& r, const std::string& text) {
   r.run.dataset.range_rule = workload::RangeRule::below;
   r.note(fmt::format(
       "SGLang's --random-range-ratio {:g}: each input and output length uniform in [max(L x "
-      "{:g}, 1), L]{}",
+      "{:g}, 1), L] (SGLang lets an output's low end be 0; bench asks at least 1 token){}",
       r.run.dataset.range_ratio, r.run.dataset.range_ratio,
       text.empty() ? " (its default; 1 sends exactly L)" : ""));
 }

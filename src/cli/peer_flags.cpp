@@ -96,7 +96,7 @@ void add_noop_flags(CLI::App& app, RawPeerFlags& raw) {
 }  // namespace
 
 void add_peer_flags(CLI::App& app, RawPeerFlags& raw, std::int64_t& num_prompts) {
-  const FlagGroup group(app, "vLLM and SGLang command lines (docs/coming-from-vllm-sglang.md)");
+  const FlagGroup group(app, std::string(kPeerFlagsGroup));
   app.add_option("--dialect", raw.dialect,
                  "Read the command line as vLLM's or SGLang's, with its defaults (otherwise "
                  "told by the flags it uses; vLLM's when none tells)")
@@ -114,6 +114,7 @@ void add_peer_flags(CLI::App& app, RawPeerFlags& raw, std::int64_t& num_prompts)
                "SGLang: do not send ignore_eos (which it sends by default)");
   app.add_flag("--disable-stream", raw.disable_stream,
                "SGLang: non-streamed requests (refused: bench measures streams)");
+  app.add_option("--tag", raw.tag, "SGLang: the result line's \"tag\" (vLLM's --label)");
   app.add_option("--served-model-name", raw.served_model_name,
                  "SGLang: the model name sent (its --model then names the tokenizer)");
   add_sampling_flags(app, raw);

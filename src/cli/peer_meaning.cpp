@@ -185,6 +185,8 @@ void note_noop_flags(PeerReading& r) {
 void read_result_files(PeerReading& r) {
   results::PeerResultOptions& files = r.run.output.peer_results;
   files.backend = r.raw.peer.backend.empty() ? (r.sglang() ? "sglang" : "") : r.raw.peer.backend;
+  refuse_both(r, "--tag", !r.raw.peer.tag.empty(), "--label");
+  if (!r.raw.peer.tag.empty()) files.label = r.raw.peer.tag;
   if (r.sglang()) {
     files.sglang_output_file = true;
     if (!r.run.output.output_file.empty()) {
@@ -194,12 +196,6 @@ void read_result_files(PeerReading& r) {
   } else {
     files.vllm_summary = true;
   }
-  if (!files.unknown_percentile_metrics.empty()) {
-    r.note(
-        fmt::format("--percentile-metrics: {} not vLLM's (ttft, tpot, itl, e2el); ignored, as "
-                    "vLLM ignores it",
-                    fmt::join(files.unknown_percentile_metrics, ", ")));
-  }
 }
 
 // The peers' defaults bench does not take, each because it would falsify a figure.
@@ -208,15 +204,19 @@ void keep_bench_rules(PeerReading& r) {
     r.run.peer_defaults_not_taken.push_back(fmt::format(
         "--seed: a new seed each run, not {} fixed {} (it would resend the last run's prompts "
         "to a prefix cache that may still hold them, and a warm cache answers faster)",
-        r.peer(), r.sglang() ? "42" : "0"));
+        r.peer(), r.sglang() ? "42 (1 in its older bench_serving.py)" : "0"));
   }
 }
 
-// SGLang warms up with one request (--warmup-requests 1); vLLM with none (--num-warmups 0).
+// SGLang warms up with one request (--warmup-requests 1), waits for it and a second, then
+// starts its clock; bench's warm-up requests share the first measured wave's slots, so at a
+// closed loop's concurrency one would add a wave to the measured phase and lower its figures
+// (scripts/peer-differential: 38.7 against 48.3 req/s at concurrency 64). Not taken.
 void read_warmup(PeerReading& r) {
   if (!r.sglang() || given(r.app, "--warmup-requests") || given(r.app, "--warmup-duration")) return;
-  r.run.warmup_requests = 1;
-  r.note("SGLang's warm-up: 1 request before the measured ones (--warmup-requests)");
+  r.run.peer_defaults_not_taken.push_back(
+      "--warmup-requests: none, not SGLang's 1 (SGLang waits for its warm-up before its clock "
+      "starts; bench's shares the first measured wave's slots and would lower the figures)");
 }
 
 // Neither peer caps requests in flight unless --max-concurrency: in a closed loop (rate inf,
@@ -238,6 +238,15 @@ void read_concurrency(PeerReading& r) {
 }  // namespace
 
 void read_peer_flags(const CLI::App& app, RunOptions& run, RawRunFlags& raw) {
+  // vLLM's result flags work in any dialect; vLLM ignores a metric name it does not know, and so
+  // does bench, saying so.
+  const results::PeerResultOptions& files = run.output.peer_results;
+  if (!files.unknown_percentile_metrics.empty()) {
+    run.dialect_notes.push_back(
+        fmt::format("--percentile-metrics: {} not vLLM's (ttft, tpot, itl, e2el); ignored, as "
+                    "vLLM ignores it",
+                    fmt::join(files.unknown_percentile_metrics, ", ")));
+  }
   const std::optional<DialectReading> dialect = dialect_of(app, raw.peer);
   if (!dialect) return;
   run.dialect = dialect->dialect;

@@ -91,7 +91,8 @@ void add_peer_result_flags(CLI::App& app, results::PeerResultOptions& peer) {
   app.add_flag("--append-result", peer.append_result,
                "Append vLLM's result to the file (a newline, then the JSON), as vLLM does");
   app.add_option("--result-dir", peer.result_dir,
-                 "Where vLLM's result file goes (default: the current directory)");
+                 "Where vLLM's result file goes (default: the current directory)")
+      ->option_text("DIR");
   app.add_option("--result-filename", peer.result_filename,
                  "vLLM's result file's name, instead of "
                  "{label}-{rate}qps[-concurrency{N}]-{model}-{date}.json");

@@ -34,13 +34,15 @@ void add_results_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
              gate::gate_on_name,
              "With --repeat, what --fail-under/--fail-over/--max-error-rate judge: mean (of "
              "the repeats) or worst (every repeat must pass)");
-  app.add_option("--html", run.output.html_path, "Also write a self-contained HTML report here");
+  app.add_option("--html", run.output.html_path, "Also write a self-contained HTML report here")
+      ->option_text("FILE");
   add_choice(app, "--output-format", run.output.format,
              {OutputFormat::text, OutputFormat::json, OutputFormat::csv}, output_format_name,
              "What stdout holds: text (human report), json (only the results object) or csv "
              "(one header, one row per run)");
   app.add_option("--output-file", run.output.output_file,
-                 "Also write the JSON results to this file");
+                 "Also write the JSON results to this file")
+      ->option_text("FILE");
   app.add_option("--json-compat", run.json_compat,
                  "Write the JSON results (stdout and --output-file) as vLLM's or SGLang's scripts "
                  "read them: *_itl_ms are per-chunk gaps (bench's icl), bench's per-token ITL "
@@ -48,7 +50,8 @@ void add_results_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "request_goodput")
       ->check(CLI::IsMember({"vllm", "sglang"}));
   app.add_option("--save-requests", run.output.save_requests,
-                 "Write one JSON line per request (timings, chunks, tokens, status) to this file");
+                 "Write one JSON line per request (timings, chunks, tokens, status) to this file")
+      ->option_text("FILE");
   app.add_option("--gpus", run.gpus,
                  "Accelerators (GPUs) serving the model, recorded with the results: output, "
                  "input and total tok/s per GPU are each throughput over N; without it they are "

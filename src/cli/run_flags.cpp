@@ -157,7 +157,8 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
          "point's expected load needs and the usable cores allow, a core kept for the embedded "
          "server; the start-up line and the results say how many and why), or N")
       ->check(CLI::IsMember({"auto"}) | CLI::Range(std::size_t{1}, std::size_t{256}))
-      ->default_str("auto");
+      ->default_str("auto")
+      ->option_text("auto|N");
   app.add_option("--preconnect", run.preconnect,
                  "Connections to open before the warm-up, so the measured requests do not pay "
                  "for connecting and the server sees no connection storm. Default: the "
@@ -189,11 +190,13 @@ void add_client_flags(CLI::App& app, RunOptions& run) {
 // vLLM's sign, cli/dialect.hpp).
 void add_endpoint_flag(CLI::App& app, protocol::Endpoint& endpoint, std::string& path_given) {
   std::vector<std::string> words;
+  std::string kinds;  // --help's placeholder: the kinds alone, the paths said in the help
   std::string help = "API to call: ";
   const auto rows = protocol::endpoints();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     words.emplace_back(rows[i].name);
     words.emplace_back(rows[i].path);
+    kinds += (i > 0 ? "|" : "") + std::string(rows[i].name);
     if (i > 0) help += i + 1 == rows.size() ? " or " : ", ";
     help += rows[i].help;
   }
@@ -208,7 +211,8 @@ void add_endpoint_flag(CLI::App& app, protocol::Endpoint& endpoint, std::string&
          },
          help)
       ->check(CLI::IsMember(words))
-      ->default_str(std::string(protocol::endpoint_name(endpoint)));
+      ->default_str(std::string(protocol::endpoint_name(endpoint)))
+      ->option_text(kinds);
 }
 
 // The group of the server flags, added in three places (target, --header, the side routes).
@@ -223,7 +227,8 @@ void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "server. Absent: bench starts its embedded simulated server on a free "
                  "loopback port")
       ->envname("OPENAI_BASE_URL")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("URL");
   app.add_option("--server-weights", raw.server_weights,
                  "With several --base-url: one whole number 1..1000 per server, in their order, "
                  "e.g. 3,1: the first is sent 3 of every 4 requests (by request index, so every "

@@ -80,10 +80,13 @@ void add_token_flags(CLI::App& app, sim::SimOptions& sim, const std::string& pre
 }  // namespace
 
 void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefix) {
-  const std::string timing = prefix == "--" ? "Timing" : "Embedded server: timing";
-  const std::string engine = prefix == "--" ? "Batching engine" : "Embedded server: engine";
-  const std::string faults = prefix == "--" ? "Faults" : "Embedded server: faults";
-  const std::string dialect = prefix == "--" ? "Dialect" : "Embedded server: dialect";
+  // serve-sim lists its flags by topic; a run's --help names its --sim-* flags in one line
+  // (kEmbeddedServerGroup), so they go in one group.
+  const bool run = prefix != "--";
+  const std::string timing = run ? std::string(kEmbeddedServerGroup) : "Timing";
+  const std::string engine = run ? std::string(kEmbeddedServerGroup) : "Batching engine";
+  const std::string faults = run ? std::string(kEmbeddedServerGroup) : "Faults";
+  const std::string dialect = run ? std::string(kEmbeddedServerGroup) : "Dialect";
   const auto fixed_only = only_for(sim, prefix, true, false);
   const auto fixed_or_firehose = only_for(sim, prefix, true, true);
   const auto batching_only = only_for(sim, prefix, false, false);

@@ -111,6 +111,7 @@ void add_tool_flags(CLI::App& app, RawToolFlags& raw) {
                  "A JSON file of OpenAI tool definitions ([{\"type\": \"function\", "
                  "\"function\": {\"name\", \"parameters\"}}]) sent as \"tools\" in every "
                  "request (chat, responses)")
+      ->option_text("FILE")
       ->group(kToolGroup);
   app.add_option("--tool-choice", raw.tool_choice,
                  "Sent as \"tool_choice\": auto, required, none, or the name of a tool in "

@@ -21,7 +21,8 @@ void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& 
              workload::trace_format_name,
              "trace: the file's layout: mooncake (JSON lines: timestamp ms, input_length, "
              "output_length, hash_ids), azure (CSV: TIMESTAMP, ContextTokens, GeneratedTokens), "
-             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...)");
+             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...)")
+      ->default_str("");  // none: --dataset trace needs it
   app.add_option("--trace-speed", trace.speed,
                  "trace: time compression: arrivals come at the trace's offsets divided by this "
                  "(2 = twice as fast)")

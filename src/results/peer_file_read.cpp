@@ -62,7 +62,11 @@ std::optional<std::string_view> peer_file_tool(const json& parsed) {
     return std::nullopt;
   }
   if (parsed.contains("model_id") && parsed.contains("total_token_throughput")) return "vllm";
-  if (parsed.contains("dataset_name") && parsed.contains("total_throughput")) return "sglang";
+  // Older SGLang lines have no total_throughput: its dataset_name and backend tell it.
+  if (parsed.contains("dataset_name") && parsed.contains("backend") &&
+      parsed.contains("output_throughput")) {
+    return "sglang";
+  }
   return std::nullopt;
 }
 

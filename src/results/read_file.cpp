@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <regex>
 #include <sstream>
 #include <utility>
 
@@ -28,6 +30,28 @@ std::size_t appended_runs(const std::string& text) {
   return runs > 1 ? runs : 0;
 }
 
+// Python's json module writes an infinite or undefined number as a bare Infinity, -Infinity or
+// NaN, which is not JSON: SGLang's --output-file line does for an unlimited --request-rate. The
+// text with each such value (after a ':', ',' or '[' and before a ',', '}' or ']') as the string
+// "inf"/"-inf" or null, as bench writes them; nullopt when the text has none.
+std::optional<std::string> without_python_constants(const std::string& text) {
+  static const std::regex constant(R"(([:,\[]\s*)(-?Infinity|NaN)(?=\s*[,}\]]))");
+  if (!std::regex_search(text, constant)) return std::nullopt;
+  std::string out;
+  auto last = text.cbegin();
+  for (std::sregex_iterator it(text.begin(), text.end(), constant), end; it != end; ++it) {
+    const std::smatch& found = *it;
+    out.append(last, found[0].first);
+    const std::string value = found[2].str();
+    out += found[1].str() + (value == "NaN"        ? "null"
+                             : value == "Infinity" ? "\"inf\""
+                                                   : "\"-inf\"");
+    last = found[0].second;
+  }
+  out.append(last, text.cend());
+  return out;
+}
+
 std::variant<nlohmann::json, FormatError> parse_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return FormatError{fmt::format("{}: cannot open: {}", path, std::strerror(errno))};
@@ -37,7 +61,12 @@ std::variant<nlohmann::json, FormatError> parse_file(const std::string& path) {
   try {
     return nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& error) {
-    if (const std::size_t runs = appended_runs(text.str())) {
+    const std::optional<std::string> repaired = without_python_constants(text.str());
+    if (repaired) {
+      nlohmann::json parsed = nlohmann::json::parse(*repaired, nullptr, false);
+      if (peer_file_tool(parsed)) return parsed;  // only a peer's file is read so
+    }
+    if (const std::size_t runs = appended_runs(repaired.value_or(text.str()))) {
       return FormatError{fmt::format(
           "{}: {} runs, one JSON object a line (SGLang's --output-file and vLLM's "
           "--append-result append one a run); bench reads one: e.g. tail -n 1 {} > last.json",

@@ -89,7 +89,10 @@ TEST(Dialect, AnSglangLineTakesSglangsDefaults) {
   EXPECT_TRUE(run.ignore_eos);
   ASSERT_TRUE(run.temperature.has_value());
   EXPECT_EQ(*run.temperature, 0.0);
-  EXPECT_EQ(run.warmup_requests, 1);
+  // SGLang's one warm-up request is not taken: bench's would share the measured slots.
+  EXPECT_EQ(run.warmup_requests, 0);
+  ASSERT_EQ(run.peer_defaults_not_taken.size(), 2U);
+  EXPECT_NE(run.peer_defaults_not_taken[0].find("--warmup-requests"), std::string::npos);
   // SGLang's default ratio 0: lengths uniform in [1, L].
   EXPECT_EQ(run.dataset.range_rule, RangeRule::below);
   const auto inputs = input_range(run);
@@ -202,6 +205,20 @@ TEST(Dialect, ThePeersSamplingFlagsGoInTheBody) {
   const auto body = nlohmann::json::parse(run.extra_body);
   EXPECT_EQ(body["top_p"], 0.9);
   EXPECT_EQ(body["top_k"], 5);  // --extra-body's keys win, as vLLM merges it last
+}
+
+TEST(Dialect, ThePeersResultFilesFollowTheDialect) {
+  const auto sglang = parse_run_options({"--backend", "sglang-oai", "--dataset-name", "random",
+                                         "--tag", "night", "--output-file", "x.jsonl"});
+  EXPECT_TRUE(sglang.output.peer_results.sglang_output_file);
+  EXPECT_FALSE(sglang.output.peer_results.vllm_summary);
+  EXPECT_EQ(sglang.output.peer_results.label, "night");
+  EXPECT_EQ(sglang.output.peer_results.backend, "sglang-oai");
+  const auto vllm = parse_run_options({"--dataset-name", "random"});
+  EXPECT_TRUE(vllm.output.peer_results.vllm_summary);
+  EXPECT_FALSE(vllm.output.peer_results.sglang_output_file);
+  const auto own = parse_run_options({"--output-file", "x.json"});
+  EXPECT_FALSE(own.output.peer_results.vllm_summary || own.output.peer_results.sglang_output_file);
 }
 
 TEST(Dialect, TheResultsConfigSaysTheDialectOnlyForAPeersLine) {

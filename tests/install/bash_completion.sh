@@ -21,11 +21,11 @@ complete_line() {
     printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" "$1"
 }
 
-# Flags and subcommands as --help prints them (CLI11: "  -h,--help  description" and
-# "  --name,--alias TYPE ..." and "  --flag{false}" lines, descriptions indented further; the
-# subcommands under "Subcommands:").
+# Flags and subcommands as --help prints them ("  -h,--help  description" and
+# "  --name,--alias VALUE (default D)" lines, descriptions indented further; the subcommands
+# under "Subcommands:").
 help_flags() {
-  "$bench" "$@" --help | awk '/^  -/ {print $1}' | tr ',' '\n' | sed 's/{.*//' | sort -u
+  "$bench" "$@" --help | awk '/^  -/ {print $1}' | tr ',' '\n' | sort -u
 }
 help_subcommands() {
   "$bench" --help | awk '/^Subcommands:/ {on = 1; next} on && NF == 0 {on = 0} on {print $1}' | sort
@@ -35,6 +35,9 @@ help_subcommands() {
   || fail "'bench --conc' completes to: $(complete_line "bench --conc")"
 [[ $(complete_line "bench search --conc") == --concurrency ]] \
   || fail "'bench search --conc' completes to: $(complete_line "bench search --conc")"
+# The --sim-* flags, which --help names in one line (serve-sim's help lists them), complete too.
+[[ $(complete_line "bench --sim-time-s") == --sim-time-scale ]] \
+  || fail "'bench --sim-time-s' completes to: $(complete_line "bench --sim-time-s")"
 
 subcommands=$(help_subcommands)
 [[ -n $subcommands ]] || fail "no subcommands in bench --help"

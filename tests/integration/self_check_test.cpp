@@ -100,7 +100,8 @@ TEST(SelfCheck, ALightRunBesideCpuHogsIsNeverCalledClientBound) {
 // Paused 40 ms in every 200 (SIGSTOP, then SIGCONT), as a busy host or a hypervisor pauses a
 // client: the loop's sleeps end late, the requests due meanwhile go out late, and the warning
 // puts that on the host, not on waves of requests falling due together.
-TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
+// bench's run of 150 requests at 50/s, paused 40 ms in every 200 after its first 400 ms.
+ProcessResult run_paused(const std::string& output_format) {
   bench::testing::ProcessOptions options;
   bool paused = false;
   options.while_running = [&paused](int pid, std::chrono::milliseconds elapsed) {
@@ -108,11 +109,15 @@ TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
     if (pause_now != paused) ::kill(pid, pause_now ? SIGSTOP : SIGCONT);
     paused = pause_now;
   };
-  const ProcessResult run = run_process(
-      BENCH_BINARY,
-      {"--request-rate", "50", "--constant-rate", "--num-prompts", "150", "--input-len", "16",
-       "--output-len", "4", "--sim-ttft-ms", "2", "--sim-tpot-ms", "1", "--output-format", "json"},
-      options);
+  return run_process(BENCH_BINARY,
+                     {"--request-rate", "50", "--constant-rate", "--num-prompts", "150",
+                      "--input-len", "16", "--output-len", "4", "--sim-ttft-ms", "2",
+                      "--sim-tpot-ms", "1", "--output-format", output_format},
+                     options);
+}
+
+TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
+  const ProcessResult run = run_paused("json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const json results = json::parse(run.out);
   EXPECT_GT(results["p99_client_lag_ms"].get<double>(), 1.0);
@@ -125,6 +130,15 @@ TEST(SelfCheck, SaysTheHostRanItLateWhenItsProcessIsPaused) {
   EXPECT_EQ(warnings.find("in waves"), std::string::npos) << warnings;
   EXPECT_TRUE(results["host_late"].get<bool>()) << results["client"].dump();
   EXPECT_FALSE(results["client_saturated"].get<bool>()) << results["client"].dump();
+}
+
+// Said once (issue 45: stderr and the report both said it): a single run's text report says the
+// lateness in its Client section, and stderr does not say it again.
+TEST(SelfCheck, ATextReportSaysTheLatenessAndStderrDoesNot) {
+  const ProcessResult run = run_paused("text");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("WARNING: p99 client lag"), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.find("client lag"), std::string::npos) << run.err;
 }
 
 }  // namespace

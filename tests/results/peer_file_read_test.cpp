@@ -63,6 +63,23 @@ TEST(PeerFileRead, SglangsLineIsARunUnderBenchsKeys) {
   EXPECT_FALSE(run.contains("sent"));  // SGLang writes no failed count
 }
 
+// A line SGLang's own client wrote (its bench_serving.py at ai-blaise/optimization-playground
+// 88a6f9dab, scripts/peer-differential): an unlimited rate is Python's bare Infinity, not JSON.
+TEST(PeerFileRead, SglangsOwnLineIsReadDespitePythonsInfinity) {
+  const json run = read_as_bench(kPeerResults + "sglang_client_output_file.jsonl");
+  EXPECT_EQ(run[bench::results::kPeerFileKey], "sglang");
+  EXPECT_EQ(run["completed"], 20);
+  EXPECT_TRUE(run["median_ttft_ms"].is_number());
+  EXPECT_TRUE(run["median_icl_ms"].is_number());
+}
+
+TEST(PeerFileRead, PythonsConstantsAreReadOnlyInAPeersFile) {
+  const bench::testing::TempFile own("own.json", R"({"output_throughput": Infinity})");
+  auto file = read_results_file(own.path());
+  ASSERT_TRUE(std::holds_alternative<FormatError>(file));
+  EXPECT_NE(std::get<FormatError>(file).message.find("not JSON"), std::string::npos);
+}
+
 TEST(PeerFileRead, BenchsOwnFilesAreNotPeers) {
   EXPECT_FALSE(bench::results::peer_file_as_results(
                    parsed(std::string(BENCH_TEST_DATA_DIR) + "/compare/run_c4.json"))

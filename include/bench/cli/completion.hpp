@@ -10,8 +10,9 @@
 namespace bench::cli {
 
 /// A completion script for `shell` ("bash" or "zsh") of every flag and subcommand of `app` that
-/// --help shows (hidden ones, group "", are left out). After a flag that takes a value, and for
-/// positional arguments, the shell completes file names.
+/// --help shows or names in a group's one line (the --sim-* flags); hidden ones, group "", are
+/// left out. After a flag that takes a value, and for positional arguments, the shell completes
+/// file names.
 std::string completion_script(const CLI::App& app, std::string_view shell);
 
 }  // namespace bench::cli

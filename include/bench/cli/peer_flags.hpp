@@ -7,10 +7,19 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
 namespace bench::cli {
+
+/// The group of the peers' flags, and the one line --help prints instead of them (they parse and
+/// complete; docs/coming-from-vllm-sglang.md lists them with what each becomes).
+inline constexpr std::string_view kPeerFlagsGroup = "vLLM and SGLang command lines";
+inline constexpr std::string_view kPeerFlagsPointer =
+    "vLLM's and SGLang's flags (--backend, --host, --port, --dataset-name, --random-input-len, "
+    "--gsp-*, ...) are read as theirs, with their defaults, said at start; --dialect "
+    "vllm|sglang when none tells: docs/coming-from-vllm-sglang.md";
 
 /// The peers' flags as given; nullopt or "" = not on the command line.
 struct RawPeerFlags {
@@ -46,6 +55,7 @@ struct RawPeerFlags {
   std::optional<std::int64_t> top_k;
   std::optional<double> min_p;
   std::optional<double> repetition_penalty;
+  std::string tag;                // SGLang's --tag: its result line's "tag" (vLLM's --label)
   std::string served_model_name;  // SGLang: the model name sent (--model then names a tokenizer)
   // Accepted, and said to do nothing bench does or needs: vLLM's --skip-chat-template (bench
   // never applies a chat template to a prompt itself), SGLang's --apply-chat-template and

@@ -126,6 +126,8 @@ schedule::OpenLoopPlan arrivals_of(const cli::RunOptions& options) {
                          options.ramp_up_end_rps};
   }
   out.measured.seed = options.seed;
+  // SGLang draws its gaps raw; vLLM (and bench) rescale them to the exact mean rate.
+  out.measured.normalize_mean_rate = options.dialect != cli::Dialect::sglang;
   out.warmup_duration_s = options.warmup_duration_s;
   out.warmup_requests = static_cast<std::size_t>(options.warmup_requests);
   out.measured_duration_s = options.duration_s;

@@ -11,51 +11,44 @@ namespace bench::app {
 
 namespace {
 
+// Each warning is one line of the report and of stderr: the evidence in a few words, the rest
+// in the results (client.late_wakes, run_queue_wait_ms, busiest_thread_utilization).
 std::string late_sleeps(const metrics::ClientLoad& load) {
-  return fmt::format(
-      "{} of {} sleeps of the event loop ended over 1 ms after their time "
-      "(latest {:.1f} ms)",
-      load.late_timer_wakes, load.timer_wakes, ns_to_ms(load.latest_timer_wake_ns));
+  return fmt::format("{} of {} sleeps over 1 ms late, latest {:.1f} ms", load.late_timer_wakes,
+                     load.timer_wakes, ns_to_ms(load.latest_timer_wake_ns));
 }
 
 // What shows the host delayed the loop: its late sleeps, and its wait for a CPU.
 std::string host_evidence(const metrics::ClientLoad& load) {
   std::string evidence = load.late_timer_wakes > 0 ? late_sleeps(load) : "";
   if (load.run_queue_wait_s && *load.run_queue_wait_s > 0) {
-    evidence += fmt::format("{}it waited {:.1f} ms in all for a CPU while runnable",
-                            evidence.empty() ? "" : "; ", s_to_ms(*load.run_queue_wait_s));
+    evidence += fmt::format("{}it waited {:.1f} ms for a CPU", evidence.empty() ? "" : "; ",
+                            s_to_ms(*load.run_queue_wait_s));
   }
   return evidence.empty() ? late_sleeps(load) : evidence;
 }
 
 // Why requests went out late: a loop with work most of the time could not keep up (the client
 // was the bottleneck); a loop mostly idle was late because its host did not run it when due (a
-// busy or virtual machine), or while many requests fell due together (a wave: a closed loop's
-// equal-length requests ending at once, a burst of arrivals), which more client threads spread
-// but a faster host would not cure.
+// busy or virtual machine, which more client threads would not cure), or while many requests
+// fell due together (a wave: a closed loop's equal-length requests ending at once, a burst of
+// arrivals), which more client threads spread but a faster host would not cure.
 std::string lag_cause(const metrics::ClientLoad& load, const ClientVerdict& verdict) {
   const double busiest_percent = load.busiest_thread_utilization * 100;
   if (verdict.client_bound) {
     return fmt::format("because the client was saturated (an event loop used {:.0f}% of a core)",
                        busiest_percent);
   }
-  if (verdict.host_late) {
-    return fmt::format(
-        "because its host ran it late: {} (the busiest loop used {:.0f}% of a core: a busy "
-        "or virtual machine; more client threads would not cure it)",
-        host_evidence(load), busiest_percent);
-  }
+  if (verdict.host_late) return "because its host ran it late: " + host_evidence(load);
   const double longest_turn_ms = ns_to_ms(load.longest_loop_turn_ns);
   if (load.late_timer_wakes > 0) {
     return fmt::format(
-        "in waves or because its host ran it late: many requests fell due at once, or the "
-        "host did not run the loop on time ({}), while the busiest event loop used {:.0f}% "
-        "of a core (longest loop turn {:.1f} ms)",
-        late_sleeps(load), busiest_percent, longest_turn_ms);
+        "in waves or because its host ran it late ({}; busiest loop {:.0f}% of a core)",
+        late_sleeps(load), busiest_percent);
   }
   return fmt::format(
-      "in waves: many requests fell due at once while the busiest event loop used {:.0f}% of "
-      "a core (longest loop turn {:.1f} ms)",
+      "in waves: many requests fell due at once (busiest loop {:.0f}% of a core, longest loop "
+      "turn {:.1f} ms)",
       busiest_percent, longest_turn_ms);
 }
 
@@ -110,10 +103,8 @@ results::ClientCheck check_client(const metrics::RunSummary& summary,
   check.host_late = verdict.host_late;
   if (verdict.client_bound) check.warnings.push_back(busy_loop_warning(load));
   if (lateness.p99_client_lag_ms > kMaxClientLagP99Ms) {
-    check.warnings.push_back(fmt::format(
-        "p99 client lag {:.2f} ms (max {:.2f} ms): the client sent requests late, {}; TTFT "
-        "and E2E from the intended start include it",
-        summary.client_lag_ms.p99, summary.client_lag_ms.max, lag_cause(load, verdict)));
+    check.warnings.push_back(fmt::format("p99 client lag {:.2f} ms, in TTFT and E2E: sent late {}",
+                                         summary.client_lag_ms.p99, lag_cause(load, verdict)));
   }
   if (load.loop_turns > 0) {
     const double slow_fraction =

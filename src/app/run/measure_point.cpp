@@ -169,8 +169,17 @@ PointReport report_point(const RunPlan& plan, const PreparedRun& prepared, const
   for (const std::string& warning : lengths.warnings) {
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning << "\n";
   }
-  for (const std::string& warning : out.context.client.warnings) {
-    err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning << "\n";
+  // Said once: a single run's text report on stdout says the client's warnings in its Client
+  // section, where they stay in a saved copy; any other output (JSON, CSV, a sweep's table, the
+  // repeats') does not, so stderr says them.
+  const bool text_report_says_them = plan.output.format == cli::OutputFormat::text &&
+                                     plan.sweep_variable == SweepVariable::none &&
+                                     plan.repeats == 1;
+  if (!text_report_says_them) {
+    for (const std::string& warning : out.context.client.warnings) {
+      err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << warning
+          << "\n";
+    }
   }
   if (const auto cache = results::prompt_cache_warning(out.summary, out.context)) {
     err << "bench: warning" << (label.empty() ? "" : " (" + label + ")") << ": " << *cache << "\n";
