@@ -26,7 +26,8 @@ CLI::App* setup_conformance_flags(CLI::App& app, ConformanceOptions& options) {
       ->add_option("--base-url", options.base_url,
                    "Server root URL, http://HOST:PORT (recorded through a plain HTTP proxy); "
                    "without it, the embedded simulator")
-      ->envname("OPENAI_BASE_URL");
+      ->envname("OPENAI_BASE_URL")
+      ->option_text("URL");
   command->add_option("--model", options.model,
                       "Model to ask for (default: the first of GET /v1/models)");
   command
@@ -39,9 +40,11 @@ CLI::App* setup_conformance_flags(CLI::App& app, ConformanceOptions& options) {
                    "Extra request header 'Name: value' (or KEY=VALUE; repeatable); credentials "
                    "are redacted in the recording")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_option("-o,--out", options.out_dir,
-                      "The archive's directory: every exchange (bench record's format) and "
-                      "SOURCE.md with the verdicts (default: ./bench-conformance-DATE)");
+  command
+      ->add_option("-o,--out", options.out_dir,
+                   "The archive's directory, new or empty: every exchange (bench record's format) "
+                   "and SOURCE.md with the verdicts (default: ./bench-conformance-DATE-TIME)")
+      ->option_text("DIR");
   return command;
 }
 
