@@ -121,6 +121,21 @@ TEST(DefaultTokenizer, words_when_no_tokenizer_can_be_had_said_at_start_and_reco
   EXPECT_TRUE(run.results["words_reason"].is_string());
 }
 
+// Prompts that could not all be made before the clock (a warm-up by time, --duration, over
+// 10,000 requests a point) would ask the server's /tokenize while it is measured: not by default.
+TEST(DefaultTokenizer, words_when_the_servers_tokenize_would_be_asked_during_the_run) {
+  TempDir cache;
+  const DefaultRun run =
+      run_lengths({}, {"--input-len", "30", "--warmup-duration", "0.1s"}, cache.path());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  EXPECT_NE(run.result.err.find("the server's /tokenize would be asked while the run is "
+                                "measured"),
+            std::string::npos)
+      << run.result.err;
+  EXPECT_EQ(run.results["input_len_unit"], "words");
+  EXPECT_TRUE(run.results["server_tokenize_requests"].is_null());
+}
+
 TEST(DefaultTokenizer, tokenizer_words_is_the_explicit_choice_of_words) {
   TempDir cache;
   const DefaultRun run =

@@ -13,10 +13,6 @@ namespace {
 
 // Exchanges in flight at once while making them: each thread waits on one /tokenize answer.
 constexpr std::size_t kMostThreads = 8;
-// Prompts a point makes ahead at most (a process's own, with --shard): they are kept until the
-// point ends, so memory stays bounded whatever --num-prompts says (a million requests are
-// still one point); past them, prompts are made as the point runs, and counted so.
-constexpr std::uint64_t kMostPromptsAhead = 10'000;
 
 // How many requests the point sends, warm-up included, when known before it runs.
 std::optional<std::uint64_t> known_requests(const RunPlan& plan,
@@ -28,6 +24,11 @@ std::optional<std::uint64_t> known_requests(const RunPlan& plan,
 }
 
 }  // namespace
+
+bool all_prompts_made_ahead(const RunPlan& plan) {
+  const std::optional<std::uint64_t> requests = known_requests(plan, nullptr);
+  return requests && *requests <= kMostPromptsAhead * plan.shard.count;
+}
 
 std::optional<PromptsMadeAhead> make_prompts_ahead(const RunPlan& plan, const PreparedRun& prepared,
                                                    const PointPlan& planned,

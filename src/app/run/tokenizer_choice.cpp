@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/app/point/early_stop.hpp"
+#include "bench/app/run/point_prompts.hpp"
 #include "bench/app/server/tokenizer_files.hpp"
 
 namespace bench::app {
@@ -99,6 +100,14 @@ TokenizerChoice find_tokenizer(const RunPlan& plan, const TokenServer& server,
             fmt::format("{}; a dataset file's items are not sent to the server's /tokenize "
                         "unasked (--tokenizer server)",
                         why),
+            true};
+  }
+  if (!all_prompts_made_ahead(plan)) {
+    return {nullptr,
+            fmt::format("{}; the server's /tokenize would be asked while the run is measured "
+                        "(--duration, a warm-up by time, or over {} requests a point), so it is "
+                        "not unasked (--tokenizer server)",
+                        why, kMostPromptsAhead),
             true};
   }
   if (auto served = try_server(server)) return counted_by(std::move(served));

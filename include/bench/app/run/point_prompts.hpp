@@ -13,6 +13,15 @@
 
 namespace bench::app {
 
+/// Prompts a point makes ahead at most (a process's own, with --shard): they are kept until the
+/// point ends, so memory stays bounded whatever --num-prompts says.
+inline constexpr std::uint64_t kMostPromptsAhead = 10'000;
+
+/// Whether every prompt of every point is made ahead (a count of requests known before each
+/// point runs, kMostPromptsAhead at most): bench's default takes the server's /tokenize only
+/// then, so that it never loads the server while it is measured.
+bool all_prompts_made_ahead(const RunPlan& plan);
+
 struct PromptsMadeAhead {
   std::unique_ptr<PromptsAhead> prompts;
   std::uint64_t requests = 0;  // the point's requests, warm-up included: none past is built ahead

@@ -3,8 +3,9 @@
 // --tokenizer (a tokenizer.json, a Hugging Face repo id read from the hub cache, the server's
 // /tokenize, or words), or found, as vLLM's and SGLang's clients count in the model's tokens:
 // the model's tokenizer.json (a local model directory, or the hub cache: tokenizer/hub_cache.hpp),
-// else the server's /tokenize where the dataset makes its prompts one by one (random, trace),
-// else words, saying why.
+// else the server's /tokenize where the dataset makes its prompts one by one (random, trace)
+// and every prompt can be made before its point runs (point_prompts.hpp), else words, saying
+// why.
 #include <memory>
 #include <string>
 
