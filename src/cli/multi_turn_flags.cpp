@@ -42,7 +42,7 @@ void refuse_conflicts(const CLI::App& app, const RunOptions& run) {
   }
   // A turn's history holds the model's replies, whose length in tokens bench does not set:
   // lengths in tokens would label a words count as tokens.
-  if (app.count("--tokenizer") > 0) {
+  if (app.count("--tokenizer") > 0 && run.tokenizer != "words") {
     throw UsageError(
         "--tokenizer: not with --multi-turn yet (a turn's history holds the "
         "model's replies; its length is counted in words)");

@@ -330,7 +330,8 @@ void check_token_flags(const RunOptions& run) {
         "--dataset random-ids: token ids are sent as /v1/completions' prompt; add "
         "--endpoint completions");
   }
-  if (run.input_len_includes_template && (run.tokenizer.empty() || !chat)) {
+  const bool tokenizer_given = !run.tokenizer.empty() && run.tokenizer != "words";
+  if (run.input_len_includes_template && (!tokenizer_given || !chat)) {
     throw UsageError("--input-len-includes-template: needs --tokenizer and the chat endpoint");
   }
 }

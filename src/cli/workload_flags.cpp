@@ -64,8 +64,8 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                  "sharegpt: max_tokens of every request instead of its reply's length")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--sharegpt-context-len", run.dataset.sharegpt_context_len,
-                 "sharegpt: drop conversations whose prompt + output exceed this many words "
-                 "(tokens with --tokenizer), instead of vLLM's 1024 prompt and 2048 total "
+                 "sharegpt: drop conversations whose prompt + output exceed this many tokens "
+                 "(words without a tokenizer), instead of vLLM's 1024 prompt and 2048 total "
                  "limits (SGLang's --sharegpt-context-len)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}));
   app.add_option("--prefix-groups", run.dataset.prefix_groups,
@@ -83,8 +83,10 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--no-shuffle{false}", run.dataset.shuffle,
                "sharegpt, jsonl: send the items in file order instead of shuffled by --seed");
   app.add_option("--tokenizer", run.tokenizer,
-                 "Count lengths in tokens: 'server' (the server's /tokenize) or a Hugging Face "
-                 "tokenizer.json; random prompts are then exactly --input-len tokens");
+                 "What counts lengths: a Hugging Face repo id (its tokenizer.json in the HF "
+                 "cache; bench does not download), a tokenizer.json, 'server' (its /tokenize) or "
+                 "'words'. Default: the model's tokenizer.json in the HF cache, else the "
+                 "server's /tokenize, else words (said at start)");
   app.add_flag("--trust-remote-code", run.trust_remote_code,
                "Accepted from vLLM's and SGLang's command lines, and does nothing: bench reads "
                "tokenizer.json itself and runs no model code");
@@ -92,8 +94,8 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
                "chat with --tokenizer: --input-len counts the chat template's tokens too, so "
                "the server counts exactly --input-len prompt tokens");
   app.add_option("--input-len", run.input_len,
-                 "Prompt length in words, or tokens with --tokenizer (random); question length "
-                 "(shared-prefix)")
+                 "Prompt length in tokens, exactly (random), or words when no tokenizer can be "
+                 "had (--tokenizer); question length in words (shared-prefix)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{10'000'000}))
       ->capture_default_str();
   app.add_option("--output-len", run.output_len, "max_tokens of every request")

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "bench/compare/provenance_check.hpp"
+#include "bench/compare/unit_check.hpp"
 #include "bench/compare/workload_check.hpp"
 #include "bench/metrics/confidence.hpp"
 #include "bench/results/format.hpp"
@@ -499,6 +500,9 @@ std::variant<Comparison, CompareError> compare(const json& base, const json& nex
         "two sweeps",
         sweep.name, sweep_variable(*sweep.results), values_list(points_of(*sweep.results)),
         run.name)};
+  }
+  if (auto refusal = unit_refusal(base, options.base_name, next, options.new_name)) {
+    return CompareError{std::move(*refusal)};
   }
   if (sides[0].shape == Shape::sweep) return compare_sweeps(std::move(comparison), base, next);
 

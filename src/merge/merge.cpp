@@ -233,21 +233,41 @@ json merged_stamp(const std::vector<ShardPart>& parts, std::vector<std::string>&
           {results::key::max_first_send_lag_ms, results::known_or_null(max_lag_ms)}};
 }
 
+// The sum of a count every shard records; null when one does not know it.
+json shards_sum(const std::vector<const json*>& runs, std::string_view key) {
+  std::optional<double> sum = 0;
+  for (const json* run : runs) {
+    const std::optional<double> own = results::number_at(*run, key);
+    sum = own && sum ? std::optional(*sum + *own) : std::nullopt;
+  }
+  return sum ? json(static_cast<std::int64_t>(*sum)) : json(nullptr);
+}
+
 // The keys a point's report adds beside to_json's that are the shards' together: per-chunk
-// usage seen by any, the server's /tokenize requests of all (null when one does not know).
+// usage seen by any, the server's /tokenize requests of all (null when one does not know), the
+// longest of their times making prompts ahead (they made them at once), and how lengths were
+// counted, as the first shard says (one command ran them all).
 void add_up_shard_keys(json& merged, const std::vector<const json*>& runs) {
   bool per_chunk_usage = false;
-  std::optional<double> tokenize_requests = 0;
+  std::optional<double> ahead_s;
   for (const json* run : runs) {
     per_chunk_usage = per_chunk_usage || run->value("per_chunk_usage", false);
-    const std::optional<double> own =
-        results::number_at(*run, results::key::server_tokenize_requests);
-    tokenize_requests =
-        own && tokenize_requests ? std::optional(*tokenize_requests + *own) : std::nullopt;
+    if (const auto own = results::number_at(*run, results::key::prompts_ahead_s)) {
+      ahead_s = std::max(ahead_s.value_or(*own), *own);
+    }
   }
   merged["per_chunk_usage"] = per_chunk_usage;
   merged[results::key::server_tokenize_requests] =
-      tokenize_requests ? json(static_cast<std::int64_t>(*tokenize_requests)) : json(nullptr);
+      shards_sum(runs, results::key::server_tokenize_requests);
+  merged[results::key::tokenize_requests_ahead] =
+      shards_sum(runs, results::key::tokenize_requests_ahead);
+  merged[results::key::prompts_ahead_s] = results::known_or_null(ahead_s);
+  if (runs.empty()) return;
+  for (const std::string_view key :
+       {results::key::input_len_unit, results::key::length_tokenizer, results::key::words_reason}) {
+    const std::string name(key);
+    if (runs.front()->contains(name)) merged[name] = (*runs.front())[name];
+  }
 }
 
 // Shards made by different builds or on different hosts: their figures may differ for that.

@@ -20,6 +20,10 @@ LengthCheck check_lengths(const LengthFigures& figures) {
   LengthCheck check;
   const std::string unit = figures.tokens ? "tokens" : "words";
   check.keys[std::string(key::input_len_unit)] = unit;
+  check.keys[std::string(key::length_tokenizer)] =
+      figures.tokens && !figures.tokenizer.empty() ? json(figures.tokenizer) : json(nullptr);
+  check.keys[std::string(key::words_reason)] =
+      !figures.tokens && !figures.words_reason.empty() ? json(figures.words_reason) : json(nullptr);
   check.keys[std::string(key::chat_template_tokens)] =
       figures.template_tokens ? json(*figures.template_tokens) : json(nullptr);
   check.keys[std::string(key::prompt_special_tokens)] =

@@ -56,6 +56,18 @@ void add_length_figures(json& properties) {
         {"type", {"number", "null"}},
         {"description", "the length check (docs/results-format.md, \"JSON results\")"}};
   }
+  properties[std::string(key::input_len_unit)] = {
+      {"enum", {"tokens", "words"}},
+      {"description",
+       "the unit of input_len and of every requested length: tokens (counted by "
+       "length_tokenizer) or words (why: words_reason); compare refuses the one against the "
+       "other"}};
+  properties[std::string(key::length_tokenizer)] = {
+      {"type", {"string", "null"}},
+      {"description", "what counted the tokens; null when lengths are words or drawn token ids"}};
+  properties[std::string(key::words_reason)] = {
+      {"type", {"string", "null"}},
+      {"description", "why lengths are words; null when they are tokens"}};
 }
 
 json run_schema() {

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdint>
 #include <future>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -173,6 +175,40 @@ TEST(PromptFeed, BuildsNoMoreThanItsLookaheadBeforeRequestsAreTaken) {
   EXPECT_EQ(built.value(), 8);
   EXPECT_EQ(feed.take().request, 0u);
   EXPECT_EQ(feed.built_by_caller(), 0u);
+}
+
+}  // namespace
+
+namespace {
+
+// Prompts made ahead (prompts_ahead.hpp) end at the point's last request: the producer builds
+// none past it, so a prompt that would cost the server a /tokenize is made only when taken, by
+// the caller.
+TEST(PromptFeed, BuildsNothingAheadPastTheLastRequestMadeAhead) {
+  const auto source = random_source();
+  bench::testing::WaitCount built;
+  std::mutex mutex;
+  std::map<std::uint64_t, std::thread::id> builder;
+  FeedPlan plan = plan_for(*source);
+  plan.lookahead = 16;
+  plan.build_ahead_below = 3;
+  plan.make_body = [&](const bench::workload::Prompt& prompt, std::uint64_t request) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      builder[request] = std::this_thread::get_id();
+    }
+    built.add();
+    return body_of(prompt, request);
+  };
+  PromptFeed feed(plan);
+  ASSERT_TRUE(built.wait_for_at_least(3, std::chrono::seconds(10)));
+  for (std::uint64_t request = 0; request < 12; ++request) {
+    EXPECT_EQ(feed.take().request, request);
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  for (std::uint64_t request = 3; request < 12; ++request) {
+    EXPECT_EQ(builder.at(request), std::this_thread::get_id()) << request;
+  }
 }
 
 }  // namespace

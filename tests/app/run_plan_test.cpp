@@ -342,3 +342,21 @@ TEST(RunPlanShards, AShardTakesItsShareOfTheLoadAndOnlyTheFirstPointWaitsForStar
 }
 
 }  // namespace
+
+namespace {
+
+// --tokenizer's values: none (found at start), 'words', 'server', a repo id read from the Hugging
+// Face cache, a file.
+TEST(RunPlan, TokenizerValuesNameTheirSource) {
+  using bench::app::TokenizerSource;
+  const auto source = [](std::vector<std::string> args) {
+    return plan_run(parse_run_options(std::move(args))).tokenizer.source;
+  };
+  EXPECT_EQ(source({}), TokenizerSource::automatic);
+  EXPECT_EQ(source({"--tokenizer", "words"}), TokenizerSource::words);
+  EXPECT_EQ(source({"--tokenizer", "server"}), TokenizerSource::server);
+  EXPECT_EQ(source({"--tokenizer", "meta-llama/Llama-3.1-8B-Instruct"}), TokenizerSource::hub);
+  EXPECT_EQ(source({"--tokenizer", "models/tokenizer.json"}), TokenizerSource::file);
+}
+
+}  // namespace

@@ -54,14 +54,12 @@ std::int64_t measured(const json& line, const char* what) {
 // dir/live.jsonl; ended only by a signal.
 std::vector<std::string> endless_run(const bench::sim::SimServer& server, const TempDir& dir,
                                      std::vector<std::string> more = {}) {
-  std::vector<std::string> args = {"--base-url",        server.base_url(),
-                                   "--no-answer-check", "--quiet",
-                                   "--num-prompts",     "1000000",
-                                   "--concurrency",     "4",
-                                   "--output-len",      "16",
-                                   "--output-file",     dir.file("r.json"),
-                                   "--save-requests",   dir.file("r.jsonl"),
-                                   "--live-jsonl",      dir.file("live.jsonl")};
+  std::vector<std::string> args = {"--base-url", server.base_url(), "--no-answer-check", "--quiet",
+                                   "--num-prompts", "1000000", "--concurrency", "4", "--output-len",
+                                   "16", "--output-file", dir.file("r.json"), "--save-requests",
+                                   dir.file("r.jsonl"), "--live-jsonl", dir.file("live.jsonl"),
+                                   // a million prompts: none made ahead before the signal
+                                   "--tokenizer", "words"};
   args.insert(args.end(), more.begin(), more.end());
   return args;
 }

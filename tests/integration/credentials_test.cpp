@@ -133,11 +133,13 @@ void expect_nowhere(const KeyedRun& outcome, std::string_view secret) {
   }
 }
 
+// Words: the tests count the server's POSTs, which the default's /tokenize would add to.
 std::vector<std::string> refused_run_flags() {
   return {"--model",           "m",
           "--per-chunk-usage", "off",
           "--num-prompts",     std::to_string(kManyRequests),
-          "--concurrency",     "4"};
+          "--concurrency",     "4",
+          "--tokenizer",       "words"};
 }
 
 TEST(Credentials, RefusedModelListSaysCheckTheKeyNotPassModel) {
@@ -228,9 +230,9 @@ TEST(Credentials, UnknownModelStopsEarlySayingCheckModel) {
 
 TEST(Credentials, RefusedProbeSaysCheckTheKeyBeforeTheRun) {
   RefusingServer refusing;
-  const KeyedRun outcome =
-      run_with_key(refusing.server.base_url(),
-                   {"--model", "m", "--num-prompts", std::to_string(kManyRequests), "--quiet"});
+  const KeyedRun outcome = run_with_key(
+      refusing.server.base_url(), {"--model", "m", "--num-prompts", std::to_string(kManyRequests),
+                                   "--quiet", "--tokenizer", "words"});
   EXPECT_EQ(outcome.process.exit_code, kExitRunFailed) << outcome.process.err;
   EXPECT_EQ(refusing.posts->load(), 1);  // the per-chunk usage probe
   EXPECT_NE(outcome.process.err.find("bench: error: POST " + refusing.server.base_url() +

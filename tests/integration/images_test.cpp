@@ -93,10 +93,16 @@ TEST(Images, TwoSizesDifferByExactlyThePatchRulesImageTokens) {
   // The same text in both (one seed), 16 words of it: the server's count is the text's and the
   // image's.
   EXPECT_DOUBLE_EQ(small["mean_prompt_tokens"].get<double>(), 16.0 + 100.0);
-  // Without a tokenizer the text's own count is unknown, and so is the image share.
+  // The simulator's /tokenize counts the text (bench's default): the images' share is the rest.
   EXPECT_EQ(small["image_input_split"]["mean_input_tokens"], 116.0);
-  EXPECT_TRUE(small["image_input_split"]["mean_text_tokens"].is_null());
-  EXPECT_TRUE(small["image_input_split"]["mean_image_tokens_estimate"].is_null());
+  EXPECT_EQ(small["image_input_split"]["mean_text_tokens"], 16.0);
+  EXPECT_EQ(small["image_input_split"]["mean_image_tokens_estimate"], 100.0);
+  // Without a tokenizer the text's own count is unknown, and so is the image share.
+  const json words = run_on_sim("140x140", {"--tokenizer", "words"});
+  ASSERT_TRUE(words.is_object());
+  EXPECT_EQ(words["image_input_split"]["mean_input_tokens"], 116.0);
+  EXPECT_TRUE(words["image_input_split"]["mean_text_tokens"].is_null());
+  EXPECT_TRUE(words["image_input_split"]["mean_image_tokens_estimate"].is_null());
   // The requested length cannot be held against a count that holds the images.
   EXPECT_TRUE(small["input_len_mismatch"].is_null());
   EXPECT_EQ(small["config"]["images_per_request"], 1);
@@ -238,7 +244,9 @@ TEST(Images, EachRequestCarriesFreshImagesThatDecodeAtTheSizeAsked) {
   const HostileServer server(capture_into(captured));
   std::vector<std::string> args = image_args(server.base_url(), "64x48");
   *(std::find(args.begin(), args.end(), "--images-per-request") + 1) = "2";
-  args.insert(args.end(), {"--model", "m", "--image-format", "png", "--per-chunk-usage", "off"});
+  // Words: the server captures every body, the default's /tokenize requests too.
+  args.insert(args.end(), {"--model", "m", "--image-format", "png", "--per-chunk-usage", "off",
+                           "--tokenizer", "words"});
   const ProcessResult result = run_process(BENCH_BINARY, without_answer_check(args));
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::lock_guard<std::mutex> lock(captured.mutex);

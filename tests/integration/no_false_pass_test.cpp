@@ -74,7 +74,8 @@ TEST(NoFalsePass, AFigureOfNoValuesIsNeverZeroInTextJsonOrCsv) {
       run_process(BENCH_BINARY, nothing_completes({"--output-file", results}));
   ASSERT_EQ(text.exit_code, bench::cli::kExitRequestsFailed) << text.err;
   // What was asked is known from what was sent.
-  EXPECT_NE(line_with(text.out, "Mean input length:").find("requested 16 words"), std::string::npos)
+  EXPECT_NE(line_with(text.out, "Mean input length:").find("requested 16 tokens"),
+            std::string::npos)
       << text.out;
   EXPECT_NE(line_with(text.out, "Mean output length:").find("requested 8 tokens (max_tokens)"),
             std::string::npos)

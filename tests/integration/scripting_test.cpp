@@ -217,11 +217,14 @@ TEST(Interrupt, SigintKeepsPartialResultsMarkedAndEveryRequestAccountedFor) {
                                          "--save-requests",
                                          dir.file("r.jsonl"),
                                          "--preconnect",
-                                         "0"};
+                                         "0",
+                                         "--tokenizer",
+                                         "words"};
   bench::testing::ProcessOptions options;
   // Interrupted mid-run: after two full waves of 64, long before the 1,000th request. The
   // server counts every request it answers, so no preconnect GETs: with their 64 the count
-  // passed 128 as the first wave ended, and a loaded machine could signal before the second.
+  // passed 128 as the first wave ended, and a loaded machine could signal before the second;
+  // and words, so no /tokenize requests making the prompts ahead.
   options.signal_when = [&] { return server.requests_served() > 128; };
   const ProcessResult run = run_process(BENCH_BINARY, args, options);
   EXPECT_EQ(run.exit_code, kExitInterrupted) << run.err;

@@ -184,8 +184,9 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
   // In words, the lengths are an estimate: a warning, and the run goes on; here the server then
   // refuses each request as vLLM does, and bench counts them as failed with its message.
   const ProcessResult words =
-      run_process(BENCH_BINARY, {"--input-len", "200", "--output-len", "100", "--num-prompts", "2",
-                                 "--sim-max-model-len", "256", "--output-format", "json"});
+      run_process(BENCH_BINARY,
+                  {"--tokenizer", "words", "--input-len", "200", "--output-len", "100",
+                   "--num-prompts", "2", "--sim-max-model-len", "256", "--output-format", "json"});
   EXPECT_EQ(words.exit_code, kExitRequestsFailed) << words.err;
   EXPECT_NE(words.err.find("bench: warning: prompts of up to 200 words plus max_tokens 100 may "
                            "exceed the model's max_model_len 256 tokens"),

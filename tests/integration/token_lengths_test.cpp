@@ -107,7 +107,7 @@ TEST_P(TokenizerDialect, the_detected_dialect_is_said_once_on_stderr) {
                                : GetParam() == bench::sim::TokenizeDialect::llamacpp
                                    ? "(llama.cpp dialect)"
                                    : "(TGI dialect)";
-  EXPECT_NE(run.result.err.find("bench: tokenizer: server /tokenize " + expected),
+  EXPECT_NE(run.result.err.find("bench: lengths: tokens, counted by server /tokenize " + expected),
             std::string::npos)
       << run.result.err;
 }
@@ -204,24 +204,43 @@ TEST(TokenLengths, results_show_the_unit_the_template_and_no_mismatch_when_lengt
   EXPECT_EQ(results["output_len_mismatch"], false);
 }
 
-// The server's tokenizer made the prompts while the run went on: the results say how many
-// requests that sent to the server under test, and the content tokens it counted.
-TEST(TokenLengths, results_count_the_tokenize_requests_made_during_the_run) {
+// The server's tokenizer made the prompts before the point's clock: the results say how many
+// requests that sent to the server under test and how long it took, none went while the point
+// ran, and the content tokens it counted.
+TEST(TokenLengths, results_count_the_tokenize_requests_made_ahead_of_the_run) {
   const LengthsRun run =
       run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
                   {"--tokenizer", "server", "--input-len", "100", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   const json results = json::parse(run.result.out);
-  ASSERT_TRUE(results["server_tokenize_requests"].is_number()) << results;
-  EXPECT_GE(results["server_tokenize_requests"].get<std::int64_t>(), 6);  // one a prompt at least
+  ASSERT_TRUE(results["tokenize_requests_ahead"].is_number()) << results;
+  EXPECT_GE(results["tokenize_requests_ahead"].get<std::int64_t>(), 6);  // one a prompt at least
+  EXPECT_GE(results["prompts_ahead_s"].get<double>(), 0.0);
+  EXPECT_EQ(results["server_tokenize_requests"], 0);
   EXPECT_EQ(results["mean_client_prompt_tokens"], 100.0);
+  EXPECT_NE(run.result.err.find("bench: prompts: 6 made ahead in "), std::string::npos)
+      << run.result.err;
 
   const LengthsRun words =
-      run_against(bench::sim::SimOptions{}, {"--input-len", "10", "--output-format", "json"});
+      run_against(bench::sim::SimOptions{},
+                  {"--tokenizer", "words", "--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(words.result.exit_code, 0) << words.result.err;
   const json word_results = json::parse(words.result.out);
   EXPECT_TRUE(word_results["server_tokenize_requests"].is_null());
+  EXPECT_TRUE(word_results["tokenize_requests_ahead"].is_null());
   EXPECT_TRUE(word_results["mean_client_prompt_tokens"].is_null());
+}
+
+// A warm-up by time leaves the requests unknown ahead (as a --duration run does): their
+// prompts are made as the point runs, and those /tokenize requests are counted apart.
+TEST(TokenLengths, results_count_the_tokenize_requests_made_during_the_run) {
+  const LengthsRun run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                                     {"--tokenizer", "server", "--input-len", "20",
+                                      "--warmup-duration", "0.1s", "--output-format", "json"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const json results = json::parse(run.result.out);
+  EXPECT_TRUE(results["tokenize_requests_ahead"].is_null());
+  EXPECT_GE(results["server_tokenize_requests"].get<std::int64_t>(), 1);
 }
 
 // The server's tokenizer is not asked to count outputs (a request per response, to the server
@@ -239,8 +258,9 @@ TEST(TokenLengths, the_server_tokenizer_leaves_output_without_usage_to_the_estim
 // Without a tokenizer the template goes uncounted: the server's count is 30% over the words
 // asked, and the run says so.
 TEST(TokenLengths, an_uncounted_template_is_flagged_as_an_input_mismatch) {
-  const LengthsRun run = run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
-                                     {"--input-len", "10", "--output-format", "json"});
+  const LengthsRun run =
+      run_against(llama2_server(bench::sim::TokenizeDialect::vllm),
+                  {"--tokenizer", "words", "--input-len", "10", "--output-format", "json"});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   const json results = json::parse(run.result.out);
   EXPECT_EQ(results["input_len_unit"], "words");

@@ -135,6 +135,32 @@ bench::merge::ShardFile as_sweep(bench::merge::ShardFile shard) {
 // Each shard checked the answers of its own server: the whole carries the first implausible
 // check (a warning any shard drew is not lost), else the first shard's; a sweep's top and its
 // points alike.
+// How lengths were counted is the command's (every shard's the same); the /tokenize requests
+// that made the prompts ahead are the shards' added up, the time the longest (made at once).
+TEST(MergeShards, KeepsHowLengthsWereCountedAndAddsUpThePromptsMadeAhead) {
+  bench::merge::ShardFile first = shard(0, 2, 0);
+  bench::merge::ShardFile second = shard(1, 2, 0);
+  for (auto* part : {&first, &second}) {
+    part->results["input_len_unit"] = "tokens";
+    part->results["length_tokenizer"] = "server /tokenize (vLLM dialect)";
+    part->results["words_reason"] = nullptr;
+    part->results["server_tokenize_requests"] = 0;
+  }
+  first.results["tokenize_requests_ahead"] = 500;
+  second.results["tokenize_requests_ahead"] = 501;
+  first.results["prompts_ahead_s"] = 0.25;
+  second.results["prompts_ahead_s"] = 0.5;
+  const auto merged = bench::merge::merge_shards({first, second});
+  ASSERT_TRUE(std::holds_alternative<bench::merge::Merged>(merged));
+  const json& results = std::get<bench::merge::Merged>(merged).results;
+  EXPECT_EQ(results["input_len_unit"], "tokens");
+  EXPECT_EQ(results["length_tokenizer"], "server /tokenize (vLLM dialect)");
+  EXPECT_TRUE(results["words_reason"].is_null());
+  EXPECT_EQ(results["tokenize_requests_ahead"], 1001);
+  EXPECT_EQ(results["prompts_ahead_s"], 0.5);
+  EXPECT_EQ(results["server_tokenize_requests"], 0);
+}
+
 TEST(MergeShards, KeepsTheFirstImplausibleAnswerCheckElseTheFirstShards) {
   bench::merge::ShardFile first = shard(0, 3, 0);
   bench::merge::ShardFile second = shard(1, 3, 0);

@@ -14,6 +14,12 @@ namespace bench::results {
 
 namespace key {
 inline constexpr std::string_view input_len_unit = "input_len_unit";  // "tokens" | "words"
+// What counted the tokens (the tokenizer's description: "server /tokenize (vLLM dialect)", a
+// tokenizer.json's path and kind); null when lengths are words or token ids drawn.
+inline constexpr std::string_view length_tokenizer = "length_tokenizer";
+// Why lengths are words ("--tokenizer words", "shared-prefix counts words", no tokenizer found
+// and where it was looked for); null when they are tokens.
+inline constexpr std::string_view words_reason = "words_reason";
 // Prompt tokens the chat template adds to each prompt, measured (null: not measured).
 inline constexpr std::string_view chat_template_tokens = "chat_template_tokens";
 // Special tokens (BOS) the tokenizer says a server adds to a completions prompt (its
@@ -28,18 +34,24 @@ inline constexpr std::string_view output_len_mismatch = "output_len_mismatch";  
 // while the point's prompts were made, i.e. during its run, to the server under test; null
 // with a tokenizer file or none.
 inline constexpr std::string_view server_tokenize_requests = "server_tokenize_requests";
+// With the server's tokenizer, the point's prompts are made before its clock starts: the
+// /tokenize requests that took and its seconds, out of every figure; null otherwise.
+inline constexpr std::string_view tokenize_requests_ahead = "tokenize_requests_ahead";
+inline constexpr std::string_view prompts_ahead_s = "prompts_ahead_s";
 }  // namespace key
 
 /// The length check's keys whose value is a number or null (the results schema types them).
 inline constexpr std::string_view kLengthFigureKeys[] = {
-    key::chat_template_tokens, key::prompt_special_tokens, key::expected_prompt_tokens,
-    key::server_tokenize_requests};
+    key::chat_template_tokens,     key::prompt_special_tokens,   key::expected_prompt_tokens,
+    key::server_tokenize_requests, key::tokenize_requests_ahead, key::prompts_ahead_s};
 
 /// Differences up to this fraction of the expected length are not mismatches.
 inline constexpr double kLengthTolerance = 0.02;
 
 struct LengthFigures {
-  bool tokens = false;                         // lengths are tokens (--tokenizer), else words
+  bool tokens = false;       // lengths are tokens (a tokenizer, random-ids), else words
+  std::string tokenizer;     // what counted them (key::length_tokenizer); empty: none
+  std::string words_reason;  // why words (key::words_reason); empty with tokens
   std::optional<double> requested_input;       // mean requested input length (as sent); nullopt:
                                                // nothing was sent
   std::optional<double> template_tokens;       // chat template's tokens a prompt, when measured

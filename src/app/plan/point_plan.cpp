@@ -10,6 +10,7 @@
 #include "bench/app/plan/provenance.hpp"
 #include "bench/app/plan/run_plan.hpp"
 #include "bench/app/server/server_metrics_scrape.hpp"
+#include "bench/app/server/server_tokenizer.hpp"
 #include "bench/results/format.hpp"
 #include "bench/sim/sim_options.hpp"
 #include "bench/util/clock.hpp"
@@ -76,6 +77,12 @@ bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared) {
   return prepared.tokenizer != nullptr && kind != workload::DatasetKind::shared_prefix;
 }
 
+std::string words_reason(const RunPlan& plan, const PreparedRun& prepared) {
+  if (lengths_in_tokens(plan, prepared)) return "";
+  if (!prepared.words_reason.empty()) return prepared.words_reason;
+  return "shared-prefix counts words";  // the one dataset that counts words with a tokenizer
+}
+
 namespace {
 
 // --multi-turn: --num-prompts sessions (unbounded with --duration alone), --sessions of them open
@@ -129,7 +136,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   // A tokenizer file counts what a stream without usage generated, once per request at its end.
   // The server's tokenizer does not: a /tokenize round trip per request, on the event loop and
   // to the server under test, would bias what is measured, so those keep the chunk estimate.
-  if (plan.tokenizer.source == TokenizerSource::file) {
+  if (dynamic_cast<const ServerTokenizer*>(prepared.tokenizer.get()) == nullptr) {
     driver.target.output_counter = prepared.tokenizer.get();
   }
   driver.bodies.prompts = {prepared.prompts.get(), point.prompt_stream, plan.reuse_prompts_modulo};

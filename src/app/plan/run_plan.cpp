@@ -15,6 +15,7 @@
 #include "bench/protocol/endpoint.hpp"
 #include "bench/results/format.hpp"
 #include "bench/schedule/load_mode.hpp"
+#include "bench/tokenizer/hub_cache.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/text.hpp"
 #include "bench/workload/prompt_source.hpp"
@@ -262,9 +263,13 @@ std::string describe_load(const cli::RunOptions& options) {
 TokenizerPlan tokenizer_plan(const cli::RunOptions& options) {
   TokenizerPlan tokenizer;
   tokenizer.name = options.tokenizer;
-  if (!options.tokenizer.empty()) {
-    tokenizer.source =
-        options.tokenizer == "server" ? TokenizerSource::server : TokenizerSource::file;
+  if (options.tokenizer == "server") {
+    tokenizer.source = TokenizerSource::server;
+  } else if (options.tokenizer == "words") {
+    tokenizer.source = TokenizerSource::words;
+  } else if (!options.tokenizer.empty()) {
+    tokenizer.source = tokenizer::looks_like_repo_id(options.tokenizer) ? TokenizerSource::hub
+                                                                        : TokenizerSource::file;
   }
   tokenizer.input_len_includes_template = options.input_len_includes_template;
   return tokenizer;

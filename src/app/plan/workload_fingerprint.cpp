@@ -39,9 +39,10 @@ json dataset_definition(const cli::RunOptions& options) {
       options.dataset.path.empty() ? json(nullptr) : file_identity(options.dataset.path);
   dataset["input_len"] = options.input_len;
   dataset["output_len"] = options.output_len;
-  // A tokenizer makes lengths tokens: other prompts. Absent without one, so earlier results'
-  // fingerprints stand.
-  if (!options.tokenizer.empty()) {
+  // A tokenizer given makes lengths tokens: other prompts. Absent without one and with
+  // --tokenizer words (what no tokenizer meant before bench found one), so earlier results'
+  // fingerprints stand. One found is the model's: compare refuses words against tokens.
+  if (!options.tokenizer.empty() && options.tokenizer != "words") {
     dataset["tokenizer"] = options.tokenizer;
     dataset["input_len_includes_template"] = options.input_len_includes_template;
   }
@@ -72,7 +73,7 @@ json single_turn_definition(const cli::RunOptions& options) {
       {"temperature", options.temperature ? json(*options.temperature) : json(nullptr)},
       {"extra_body", options.extra_body.empty() ? json::object() : json::parse(options.extra_body)},
       {"load", load_shape(options)},
-      {"tokenizer", nullptr}};  // bench counts words; a tokenizer, when added, goes here
+      {"tokenizer", nullptr}};  // always null: a given tokenizer is the dataset's (above)
 }
 
 }  // namespace

@@ -74,7 +74,10 @@ void PromptFeed::produce() {
     std::uint64_t ordinal = 0;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      room_.wait(lock, [this] { return stopping_ || ready_.size() < plan_.lookahead; });
+      room_.wait(lock, [this] {
+        return stopping_ || (ready_.size() < plan_.lookahead &&
+                             request_of(next_to_take_ + ready_.size()) < plan_.build_ahead_below);
+      });
       if (stopping_) return;
       ordinal = next_to_take_ + ready_.size();
     }

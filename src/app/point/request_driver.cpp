@@ -60,6 +60,7 @@ RequestDriver::RequestDriver(DriverPlan plan, RecordSink& sink)
   feed.first = plan_.first;
   feed.stride = plan_.stride;
   feed.lookahead = plan_.bodies.lookahead;
+  feed.build_ahead_below = plan_.bodies.build_ahead_below;
   feed.output_len_override = plan_.bodies.output_len_override;
   feed.make_body = body_maker(plan_);
   feed_ = std::make_unique<PromptFeed>(std::move(feed));

@@ -15,6 +15,7 @@
 #include "bench/app/point/progress.hpp"
 #include "bench/app/point/run_point.hpp"
 #include "bench/app/point/self_check.hpp"
+#include "bench/app/run/point_prompts.hpp"
 #include "bench/app/run/prime_prefix.hpp"
 #include "bench/app/run/run_stages.hpp"
 #include "bench/app/server/server_identity.hpp"
@@ -85,6 +86,8 @@ results::LengthCheck check_lengths(const RunPlan& plan, const PreparedRun& prepa
                                    const metrics::RunSummary& summary) {
   results::LengthFigures figures;
   figures.tokens = lengths_in_tokens(plan, prepared);
+  if (prepared.tokenizer != nullptr) figures.tokenizer = prepared.tokenizer->description();
+  figures.words_reason = words_reason(plan, prepared);
   figures.requested_input = summary.mean_requested_input_len;
   if (prepared.template_overhead) {
     figures.template_tokens = static_cast<double>(prepared.template_overhead->tokens);
@@ -241,13 +244,25 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   if (unprimed && !plan.output.quiet) {
     err << "bench: warning (" << live_label(plan, point) << "): " << *unprimed << "\n";
   }
-  const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   schedule::OpenLoopPlan arrivals = open_loop_plan(plan, point.rate_per_s);
   arrivals.given_offsets_ns = prepared.prompts->arrival_offsets_ns();  // a trace's own
   const std::optional<schedule::OpenLoopSchedule> schedule =
       schedule::build_open_loop_schedule(arrivals);
   const schedule::OpenLoopSchedule* offsets = schedule ? &*schedule : nullptr;
   PointPlan planned = point_plan(plan, prepared, point, offsets);
+  const std::optional<PromptsMadeAhead> ahead =
+      make_prompts_ahead(plan, prepared, planned, offsets);
+  if (ahead) {
+    planned.driver.bodies.prompts.source = ahead->prompts.get();
+    planned.driver.bodies.build_ahead_below = ahead->requests;
+    if (!plan.output.quiet) {
+      err << fmt::format(
+          "bench: prompts: {} made ahead in {:.2f} s ({} /tokenize requests, out of every "
+          "figure)\n",
+          ahead->prompts->made(), ahead->seconds, ahead->tokenize_requests);
+    }
+  }
+  const std::optional<std::uint64_t> tokenize_before = server_tokenize_requests(prepared);
   planned.log = log;
   if (tools.checkpoint != nullptr) {
     // Made here, on this thread: the checkpoints' thread only joins it to the figures.
@@ -286,6 +301,10 @@ PointReport measure_point(const RunPlan& plan, const PreparedRun& prepared, cons
   report.results[results::key::server_tokenize_requests] =
       tokenize_before && tokenize_after ? nlohmann::json(*tokenize_after - *tokenize_before)
                                         : nlohmann::json();
+  report.results[results::key::tokenize_requests_ahead] =
+      ahead ? nlohmann::json(ahead->tokenize_requests) : nlohmann::json();
+  report.results[results::key::prompts_ahead_s] =
+      ahead ? nlohmann::json(ahead->seconds) : nlohmann::json();
   return report;
 }
 

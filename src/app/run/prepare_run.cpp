@@ -12,16 +12,17 @@
 #include "bench/app/point/server_spread.hpp"
 #include "bench/app/run/answer_probe.hpp"
 #include "bench/app/run/run_stages.hpp"
+#include "bench/app/run/tokenizer_choice.hpp"
 #include "bench/app/server/readiness.hpp"
 #include "bench/app/server/server_identity.hpp"
 #include "bench/app/server/server_tokenizer.hpp"
 #include "bench/app/server/startup_fetch.hpp"
 #include "bench/app/server/target.hpp"
 #include "bench/app/server/token_setup.hpp"
-#include "bench/app/server/tokenizer_files.hpp"
 #include "bench/cli/exit_codes.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/sim/sim_server.hpp"
+#include "bench/tokenizer/hub_cache.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/util/open_file_limit.hpp"
 #include "bench/util/redact.hpp"
@@ -36,21 +37,37 @@ using nlohmann::json;
 namespace {
 
 // The prompts, once the lengths' unit is known (words, or tokens of `prepared.tokenizer`).
-void open_prompts(const RunPlan& plan, PreparedRun& prepared, std::ostream& err) {
+void open_prompts(const RunPlan& plan, PreparedRun& prepared) {
   workload::TokenLengths lengths;
   lengths.tokenizer = prepared.tokenizer.get();
   if (plan.tokenizer.input_len_includes_template && prepared.template_overhead) {
     lengths.template_tokens = prepared.template_overhead->tokens;
   }
   prepared.prompts = workload::open_prompt_source(plan.dataset, lengths);
-  if (!plan.output.quiet) {
-    err << "bench: " << prepared.prompts->summary()
-        << (plan.reuse_prompts ? "; --reuse-prompts: every point resends the first one's" : "")
-        << "\n";
-  }
 }
 
-// --tokenizer: the tokenizer, and on chat the template's overhead, said on stderr.
+void say_prompts(const RunPlan& plan, const PreparedRun& prepared, std::ostream& err) {
+  if (plan.output.quiet) return;
+  err << "bench: " << prepared.prompts->summary()
+      << (plan.reuse_prompts ? "; --reuse-prompts: every point resends the first one's" : "")
+      << "\n";
+}
+
+// The line that says at start how lengths are counted (docs/usage.md, "Lengths").
+std::string lengths_line(const RunPlan& plan, const PreparedRun& prepared) {
+  if (lengths_in_tokens(plan, prepared)) {
+    return prepared.tokenizer != nullptr ? "tokens, counted by " + prepared.tokenizer->description()
+                                         : std::string("tokens (random-ids: token ids drawn)");
+  }
+  const std::string why = words_reason(plan, prepared);
+  if (prepared.tokenizer_none_found) {
+    return "words: no tokenizer (" + why + "); --tokenizer to give one";
+  }
+  return "words (" + why + ")";
+}
+
+// The tokenizer (--tokenizer server's, or the one bench finds), said on stderr, and on chat the
+// template's overhead.
 void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine, PreparedRun& prepared,
                     std::ostream& err) {
   const TokenServer server{prepared.target.first_base_url(),
@@ -61,10 +78,17 @@ void open_tokenizer(const RunPlan& plan, const engine::EngineOptions& engine, Pr
                            prepared.redactor.get()};
   if (plan.tokenizer.source == TokenizerSource::server) {
     prepared.tokenizer = open_server_tokenizer(server);
+  } else if (plan.tokenizer.source == TokenizerSource::automatic) {
+    TokenizerChoice choice = find_tokenizer(plan, server, tokenizer::process_hub_environment());
+    prepared.tokenizer = std::move(choice.tokenizer);
+    prepared.words_reason = std::move(choice.words_reason);
+    prepared.tokenizer_none_found = choice.none_found;
   }
   const bool quiet = plan.output.quiet;
   const bool includes_template = plan.tokenizer.input_len_includes_template;
-  if (!quiet) err << "bench: tokenizer: " << prepared.tokenizer->description() << "\n";
+  if (!quiet) err << "bench: lengths: " << lengths_line(plan, prepared) << "\n";
+  // None found: words (--input-len-includes-template needs a given --tokenizer).
+  if (prepared.tokenizer == nullptr) return;
   if (!protocol::takes_messages(prepared.request.endpoint)) return;
   prepared.template_overhead = measure_template_overhead(server, *prepared.tokenizer);
   if (!prepared.template_overhead && includes_template) {
@@ -120,17 +144,22 @@ void wait_for_servers(const RunPlan& plan, const engine::EngineOptions& engine,
   }
 }
 
-// Everything settled before any clock starts: the prompts (a dataset file that cannot be used
-// stops the run before anything is sent, the embedded server included), the server, its
-// model, and whether it answers per-chunk usage. With --tokenizer the prompts wait for the
-// tokenizer (the server's, or a file's) and the template's measure.
+// Everything settled before any clock starts: the prompts, the server, its model, what counts
+// the lengths (given, or found once the model is known: tokenizer_choice.hpp) with the
+// template's measure, and whether the server answers per-chunk usage.
 PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   PreparedRun prepared;
-  const bool tokens = plan.tokenizer.source != TokenizerSource::none;
-  if (plan.tokenizer.source == TokenizerSource::file) {
-    prepared.tokenizer = open_tokenizer_file(plan.tokenizer.name);
+  const bool words = plan.tokenizer.source == TokenizerSource::words;
+  prepared.tokenizer = open_given_tokenizer(plan.tokenizer, tokenizer::process_hub_environment());
+  // Opened in words first, unless a tokenizer is already given: a dataset file that cannot be
+  // used stops the run before anything is sent, the embedded server included. Opened again
+  // once a tokenizer is found (a random dataset's opening costs nothing; a file is read twice
+  // only then).
+  if (prepared.tokenizer == nullptr) open_prompts(plan, prepared);
+  if (words) {
+    prepared.words_reason = "--tokenizer words";
+    if (!plan.output.quiet) err << "bench: lengths: " << lengths_line(plan, prepared) << "\n";
   }
-  if (!tokens) open_prompts(plan, prepared, err);
 
   prepared.target = open_target(plan.server.base_urls, plan.server.sim);
   if (prepared.target.embedded && !plan.output.quiet) {
@@ -160,10 +189,9 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
     prepared.request.model =
         discover_model(prepared.target.first_base_url(), plan.headers, engine, *prepared.redactor);
   }
-  if (tokens) {
-    open_tokenizer(plan, engine, prepared, err);
-    open_prompts(plan, prepared, err);
-  }
+  if (!words) open_tokenizer(plan, engine, prepared, err);
+  if (prepared.tokenizer != nullptr) open_prompts(plan, prepared);
+  say_prompts(plan, prepared, err);
   check_server_context(plan, engine, prepared, err);
   const cli::PerChunkUsage per_chunk_usage = plan.server.per_chunk_usage;
   prepared.request.continuous_usage_stats =

@@ -63,13 +63,14 @@ struct LoadPoint {
 /// prompt stream, after every stream of the repeats before it.
 LoadPoint repeat_of(const LoadPoint& point, std::size_t repeat, std::size_t points);
 
-/// Where lengths are counted: words (no --tokenizer), a tokenizer file, or the server's
-/// /tokenize (--tokenizer server).
-enum class TokenizerSource { none, file, server };
+/// Where lengths are counted: found by bench when no --tokenizer is given (tokenizer_choice.hpp),
+/// words (--tokenizer words), a tokenizer file, a Hugging Face repo id's tokenizer.json in the
+/// hub cache, or the server's /tokenize (--tokenizer server).
+enum class TokenizerSource { automatic, words, file, hub, server };
 
 struct TokenizerPlan {
-  TokenizerSource source = TokenizerSource::none;
-  std::string name;  // --tokenizer as given: a file, a directory or a model id ("server" too)
+  TokenizerSource source = TokenizerSource::automatic;
+  std::string name;  // --tokenizer as given: a file or a repo id ("server", "words" too)
   bool input_len_includes_template = false;  // chat: --input-len counts the template's tokens
 };
 
@@ -207,8 +208,12 @@ struct PreparedRun {
   std::shared_ptr<const ServerSpread> spread;
   protocol::RequestOptions request;  // the plan's, with the model and per-chunk usage
   std::unique_ptr<workload::PromptSource> prompts;  // every request's prompt, made on demand
-  // --tokenizer: what counts lengths (null: words), and on chat the template's measured tokens.
+  // What counts lengths (null: words), and on chat the template's measured tokens.
   std::shared_ptr<const tokenizer::Tokenizer> tokenizer;
+  // Why lengths are words when `tokenizer` is null (tokenizer_choice.hpp), said at start and
+  // recorded; empty with a tokenizer. tokenizer_none_found: one was looked for, none was had.
+  std::string words_reason;
+  bool tokenizer_none_found = false;
   std::optional<TemplateOverhead> template_overhead;
   // Hides the credentials in every server text bench keeps. On the heap: the server's tokenizer
   // and the point drivers keep its address, and a PreparedRun is moved after they take it.
@@ -229,6 +234,9 @@ schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s);
 /// Whether the run's prompt lengths are tokens (random-ids; random, sharegpt and jsonl with
 /// --tokenizer) rather than words (shared-prefix always; every dataset without a tokenizer).
 bool lengths_in_tokens(const RunPlan& plan, const PreparedRun& prepared);
+
+/// Why they are words (said at start, and the results' words_reason); empty when tokens.
+std::string words_reason(const RunPlan& plan, const PreparedRun& prepared);
 
 /// What run_point() takes for `point`. Pointers refer into `plan`, `prepared` and `schedule`
 /// (the point's arrivals, given exactly when open_loop(plan, point)), which must outlive the

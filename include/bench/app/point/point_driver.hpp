@@ -86,6 +86,8 @@ struct DriverPlan {
     // max_tokens of every request when --extra-body sets it (what is sent, and so reported).
     std::optional<std::int64_t> output_len_override;
     std::size_t lookahead = 64;  // request bodies made ahead at most
+    // Requests from this one on are not built ahead (FeedPlan::build_ahead_below).
+    std::uint64_t build_ahead_below = std::numeric_limits<std::uint64_t>::max();
   };
   // Both modes: the point's clock and the end of its measured phase.
   struct Timing {

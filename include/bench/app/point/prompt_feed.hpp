@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -59,6 +60,10 @@ struct FeedPlan {
   std::uint64_t first = 0;
   std::uint64_t stride = 1;
   std::size_t lookahead = 64;  // bodies built ahead at most
+  // Requests from this one on are not built ahead: the point's prompts were made before it
+  // (prompts_ahead.hpp) up to here, and one built past its last request would cost the server
+  // /tokenize requests for nothing. The caller still builds any it takes.
+  std::uint64_t build_ahead_below = std::numeric_limits<std::uint64_t>::max();
   // max_tokens of every request in place of each prompt's (--extra-body set it); nullopt: each
   // prompt's own.
   std::optional<std::int64_t> output_len_override;
