@@ -31,11 +31,41 @@ REFUSED = {
     "sblog-offline-sharegpt": "needs --dataset-path FILE",
     "s060-vllm-sharegpt-rate8": "needs --dataset-path FILE",
     "sgl-pr4141-served-model-name": "--disable-stream: bench measures streamed responses",
-    # A tokenizer these machines do not have: a directory of the source's container, and a
-    # Hugging Face model id not in the cache (bench downloads nothing).
+    # A tokenizer these machines do not have: a directory of the source's container.
     "ix-lib-openai-llmd": "--tokenizer /models",
-    "ix-lib-openai-chat-tilert": "--tokenizer zai-org/GLM-5.1-FP8",
 }
+
+# A Hugging Face repo id a line names as its --tokenizer, put in a hub cache of the check's own
+# (HF_HUB_CACHE) as huggingface_hub lays it out, so the line runs as on a machine that has it.
+CACHED_TOKENIZERS = {"zai-org/GLM-5.1-FP8"}
+
+
+def byte_level_tokenizer():
+    """A tokenizer.json whose every byte is one token (GPT-2's byte-to-unicode map, no merges)."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + \
+        list(range(0xAE, 0x100))
+    chars, extra = {}, 0
+    for byte in range(256):
+        if byte in printable:
+            chars[byte] = chr(byte)
+        else:
+            chars[byte] = chr(256 + extra)
+            extra += 1
+    return {"version": "1.0", "added_tokens": [], "normalizer": None,
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False},
+            "decoder": {"type": "ByteLevel"},
+            "model": {"type": "BPE", "vocab": {chars[b]: b for b in range(256)}, "merges": []}}
+
+
+def make_hub_cache(root):
+    for repo in CACHED_TOKENIZERS:
+        folder = os.path.join(root, "models--" + repo.replace("/", "--"))
+        os.makedirs(os.path.join(folder, "refs"))
+        os.makedirs(os.path.join(folder, "snapshots", "0123abcd"))
+        with open(os.path.join(folder, "refs", "main"), "w") as out:
+            out.write("0123abcd")
+        with open(os.path.join(folder, "snapshots", "0123abcd", "tokenizer.json"), "w") as out:
+            json.dump(byte_level_tokenizer(), out)
 
 # Lines whose flags both peers have: read as vLLM's, saying --dialect sglang would read them as
 # SGLang's (the source is SGLang's docs; nothing in the line tells).
@@ -91,6 +121,7 @@ def check_line(bench, line, values, base_url):
     env = dict(os.environ)
     env.pop("OPENAI_BASE_URL", None)
     env.pop("OPENAI_API_KEY", None)
+    env["HF_HUB_CACHE"] = values["HUB_CACHE"]
     names_server = any(p in " ".join(line["args"]) for p in ("{{HOST}}", "{{PORT}}", "{{BASE_URL}}"))
     if not names_server:
         env["OPENAI_BASE_URL"] = base_url  # the peer's default server, here the simulator
@@ -115,6 +146,9 @@ def check_line(bench, line, values, base_url):
         return f"not read as {peer}: {run.stderr.splitlines()[:6]}"
     if "bench results" not in run.stdout:
         return "no report on stdout"
+    tokenizer = arg_value(args, "--tokenizer")
+    if tokenizer in CACHED_TOKENIZERS and "lengths: tokens" not in run.stderr:
+        return f"--tokenizer {tokenizer} from the hub cache: lengths not tokens"
     return check_files(line, args, values["RESULT_DIR"], run.stdout)
 
 
@@ -151,6 +185,8 @@ def main():
         with open(custom, "w") as out:
             for i in range(40):
                 out.write(json.dumps({"prompt": f"Question {i}: say something about the sea."}) + "\n")
+        hub = os.path.join(tmp, "hub")
+        make_hub_cache(hub)
         sim, base_url = start_sim(bench, log)
         host, port = re.match(r"http://([^:]+):(\d+)", base_url).groups()
         try:
@@ -161,7 +197,7 @@ def main():
                           "SHAREGPT": os.path.join(datasets, "sharegpt_sample.json"),
                           "CUSTOM_JSONL": custom,
                           "TRACE_JSONL": os.path.join(traces, "mooncake_sample.jsonl"),
-                          "SPEEDBENCH_DIR": tmp, "RESULT_DIR": results}
+                          "SPEEDBENCH_DIR": tmp, "RESULT_DIR": results, "HUB_CACHE": hub}
                 started = time.time()
                 problem = check_line(bench, line, values, base_url)
                 took = time.time() - started
