@@ -65,7 +65,10 @@ void add_sglang_distributions(ordered_json& out, const metrics::RunSummary& summ
     out[distribution_key("std", name)] = d.std;
     for (double p : kSglangPercentiles) {
       if (const auto value = asked_percentile(d, p)) {
-        out[distribution_key("p" + vllm_percentile_word(p), name)] = *value;
+        // Appended, not "p" + word: GCC 12's -O3 -Wrestrict misreads that operator+.
+        std::string stat = "p";
+        stat += vllm_percentile_word(p);
+        out[distribution_key(stat, name)] = *value;
       }
     }
   }

@@ -87,7 +87,10 @@ void add_vllm_distributions(ordered_json& out, const metrics::RunSummary& summar
     out[distribution_key("std", name)] = d.std;
     for (double p : options.metric_percentiles) {
       if (const std::optional<double> value = asked_percentile(d, p)) {
-        out[distribution_key("p" + vllm_percentile_word(p), name)] = *value;
+        // Appended, not "p" + word: GCC 12's -O3 -Wrestrict misreads that operator+.
+        std::string stat = "p";
+        stat += vllm_percentile_word(p);
+        out[distribution_key(stat, name)] = *value;
       }
     }
   }
