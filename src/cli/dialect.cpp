@@ -64,19 +64,6 @@ constexpr Sign kFlagSigns[] = {
     {"--repetition-penalty", Dialect::vllm},
 };
 
-// --backend values only one peer takes ("vllm" both do).
-constexpr Sign kBackendSigns[] = {
-    {"openai", Dialect::vllm},
-    {"openai-chat", Dialect::vllm},
-    {"sglang", Dialect::sglang},
-    {"sglang-oai", Dialect::sglang},
-    {"sglang-oai-chat", Dialect::sglang},
-    {"sglang-native", Dialect::sglang},
-    {"vllm-chat", Dialect::sglang},
-    {"lmdeploy", Dialect::sglang},
-    {"openai-responses", Dialect::vllm},
-};
-
 // --dataset-name values only one peer takes.
 constexpr Sign kDatasetSigns[] = {
     {"prefix_repetition", Dialect::vllm},
@@ -97,14 +84,6 @@ struct Evidence {
   }
 };
 
-template <std::size_t N>
-void add_value_sign(Evidence& evidence, const Sign (&signs)[N], std::string_view flag,
-                    const std::string& value) {
-  for (const Sign& sign : signs) {
-    if (sign.word == value) evidence.add(sign.dialect, fmt::format("{} {}", flag, value));
-  }
-}
-
 Evidence evidence_of(const CLI::App& app, const RawPeerFlags& peer) {
   Evidence evidence;
   for (const Sign& sign : kFlagSigns) {
@@ -113,8 +92,16 @@ Evidence evidence_of(const CLI::App& app, const RawPeerFlags& peer) {
   if (!peer.endpoint_path.empty()) {
     evidence.add(Dialect::vllm, fmt::format("--endpoint {}", peer.endpoint_path));
   }
-  add_value_sign(evidence, kBackendSigns, "--backend", peer.backend);
-  add_value_sign(evidence, kDatasetSigns, "--dataset-name", peer.dataset_name);
+  for (const PeerBackend& backend : peer_backends()) {
+    if (backend.name == peer.backend && backend.only) {
+      evidence.add(*backend.only, fmt::format("--backend {}", peer.backend));
+    }
+  }
+  for (const Sign& sign : kDatasetSigns) {
+    if (sign.word == peer.dataset_name) {
+      evidence.add(sign.dialect, fmt::format("--dataset-name {}", peer.dataset_name));
+    }
+  }
   return evidence;
 }
 

@@ -52,33 +52,17 @@ void read_target(PeerReading& r) {
   }
 }
 
-// --backend: the API it sends to. SGLang's own backend speaks its native /generate, which bench
-// does not: it sends OpenAI's /v1/completions, which SGLang serves beside it.
-struct Backend {
-  std::string_view name;
-  protocol::Endpoint endpoint;
-};
-constexpr Backend kBackends[] = {
-    {"openai", protocol::Endpoint::completions},
-    {"vllm", protocol::Endpoint::completions},
-    {"openai-chat", protocol::Endpoint::chat},
-    {"vllm-chat", protocol::Endpoint::chat},
-    {"sglang", protocol::Endpoint::completions},
-    {"sglang-native", protocol::Endpoint::completions},
-    {"sglang-oai", protocol::Endpoint::completions},
-    {"sglang-oai-chat", protocol::Endpoint::chat},
-    {"lmdeploy", protocol::Endpoint::completions},
-    {"openai-responses", protocol::Endpoint::responses},
-};
-
 protocol::Endpoint backend_endpoint(const std::string& backend) {
-  for (const Backend& row : kBackends) {
+  for (const PeerBackend& row : peer_backends()) {
     if (row.name == backend) return row.endpoint;
   }
   std::string names;
-  for (const Backend& row : kBackends) names += (names.empty() ? "" : ", ") + std::string(row.name);
+  for (const PeerBackend& row : peer_backends()) {
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
+  }
   throw UsageError(fmt::format(
-      "--backend {}: not an API bench speaks; it takes {} (chat and completions)", backend, names));
+      "--backend {}: not an API bench speaks; it takes {} (chat, completions and responses)",
+      backend, names));
 }
 
 void read_endpoint(PeerReading& r) {
@@ -236,6 +220,24 @@ void read_concurrency(PeerReading& r) {
 }
 
 }  // namespace
+
+// SGLang's own backend speaks its native /generate, which bench does not: it sends OpenAI's
+// /v1/completions, which SGLang serves beside it (said by read_endpoint).
+std::span<const PeerBackend> peer_backends() {
+  static constexpr PeerBackend kBackends[] = {
+      {"openai", protocol::Endpoint::completions, Dialect::vllm},
+      {"vllm", protocol::Endpoint::completions, std::nullopt},
+      {"openai-chat", protocol::Endpoint::chat, Dialect::vllm},
+      {"openai-responses", protocol::Endpoint::responses, Dialect::vllm},
+      {"vllm-chat", protocol::Endpoint::chat, Dialect::sglang},
+      {"sglang", protocol::Endpoint::completions, Dialect::sglang},
+      {"sglang-native", protocol::Endpoint::completions, Dialect::sglang},
+      {"sglang-oai", protocol::Endpoint::completions, Dialect::sglang},
+      {"sglang-oai-chat", protocol::Endpoint::chat, Dialect::sglang},
+      {"lmdeploy", protocol::Endpoint::completions, Dialect::sglang},
+  };
+  return kBackends;
+}
 
 void read_peer_flags(const CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   // vLLM's result flags work in any dialect; vLLM ignores a metric name it does not know, and so

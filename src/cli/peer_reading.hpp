@@ -2,6 +2,8 @@
 // What the readers of a peer's command line share (cli/dialect.hpp): the parsed flags, the
 // options they fill, the dialect's name for the notes. Private to the cli module.
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,6 +12,7 @@
 
 #include "bench/cli/options.hpp"
 #include "bench/cli/run_flags.hpp"
+#include "bench/protocol/endpoint.hpp"
 
 namespace bench::cli {
 
@@ -29,6 +32,15 @@ struct PeerReading {
   std::string_view who() const { return sglang() ? "SGLang" : "vLLM"; }
   void note(std::string text) const { run.dialect_notes.push_back(std::move(text)); }
 };
+
+/// A --backend value: the API bench sends to for it, and the one peer that has it (nullopt:
+/// both, as "vllm"). The one table of backends, read by the dialect's signs and the endpoint.
+struct PeerBackend {
+  std::string_view name;
+  protocol::Endpoint endpoint;
+  std::optional<Dialect> only;
+};
+std::span<const PeerBackend> peer_backends();
 
 /// A peer's flag and bench's own for the same setting: refused, so neither is silently lost.
 void refuse_both(const PeerReading& r, std::string_view peer_flag, bool peer_given,

@@ -1,7 +1,11 @@
 // The figures vLLM's and SGLang's files share that bench keeps in another shape
 // (peer_results.hpp).
 #include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
 
+#include "bench/results/latency_figures.hpp"
 #include "bench/results/peer_results.hpp"
 #include "peer_figures.hpp"
 
@@ -29,6 +33,25 @@ std::optional<OneSecondPeaks> one_second_peaks(const metrics::RunSummary& summar
     in_flight_before = bucket.in_flight;
   }
   return peaks;
+}
+
+nlohmann::ordered_json peer_rate(double rate) {
+  return std::isfinite(rate) ? nlohmann::ordered_json(rate) : nlohmann::ordered_json("inf");
+}
+
+void add_peer_statistics(nlohmann::ordered_json& out, std::string_view name,
+                         const metrics::Distribution& d, std::span<const double> percentiles) {
+  out[distribution_key("mean", name)] = d.mean;
+  out[distribution_key("median", name)] = d.median;
+  out[distribution_key("std", name)] = d.std;
+  for (const double p : percentiles) {
+    if (const std::optional<double> value = asked_percentile(d, p)) {
+      // Appended, not "p" + word: GCC 12's -O3 -Wrestrict misreads that operator+.
+      std::string stat = "p";
+      stat += vllm_percentile_word(p);
+      out[distribution_key(stat, name)] = *value;
+    }
+  }
 }
 
 void add_peaks(nlohmann::ordered_json& out, const metrics::RunSummary& summary) {

@@ -321,6 +321,13 @@ const std::vector<RunFigure>& run_figures() {
   return rows;
 }
 
+const RunFigure* run_figure(std::string_view key) {
+  for (const RunFigure& figure : run_figures()) {
+    if (figure.key == key) return &figure;
+  }
+  return nullptr;
+}
+
 const RunFigure* vllm_run_figure(std::string_view vllm_name) {
   for (const RunFigure& figure : run_figures()) {
     const std::string_view name = figure.vllm_key.empty() ? figure.key : figure.vllm_key;

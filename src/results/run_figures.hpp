@@ -53,4 +53,7 @@ const std::vector<RunFigure>& run_figures();
 /// none is.
 const RunFigure* vllm_run_figure(std::string_view vllm_name);
 
+/// The row whose key is `key` (SGLang's names are bench's); nullptr when there is none.
+const RunFigure* run_figure(std::string_view key);
+
 }  // namespace bench::results

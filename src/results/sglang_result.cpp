@@ -1,6 +1,5 @@
 // SGLang's --output-file line (python/sglang/benchmark/serving.py, the result dict it appends
 // as one JSON line per run), from bench's figures and their catalogues.
-#include <cmath>
 
 #include "bench/results/latency_figures.hpp"
 #include "bench/results/peer_results.hpp"
@@ -24,15 +23,8 @@ constexpr std::string_view kSglangScalars[] = {
 constexpr std::string_view kSglangDistributions[] = {"e2e_latency", "ttft", "tpot", "itl"};
 constexpr double kSglangPercentiles[] = {90, 95, 99};
 
-const RunFigure* sglang_run_figure(std::string_view key) {
-  for (const RunFigure& figure : run_figures()) {
-    if (figure.key == key) return &figure;
-  }
-  return nullptr;
-}
-
 void add_sglang_figure(ordered_json& out, std::string_view key, const FigureInput& input) {
-  if (const RunFigure* figure = sglang_run_figure(key))
+  if (const RunFigure* figure = run_figure(key))
     out[std::string(key)] = ordered_json(figure->value(input));
 }
 
@@ -43,8 +35,7 @@ void add_sglang_arguments(ordered_json& out, const RunContext& context,
   out["tag"] = options.label.empty() ? ordered_json(nullptr) : ordered_json(options.label);
   out["backend"] = vllm_backend(options, context.endpoint);
   out["dataset_name"] = context.config.value("dataset", std::string());
-  out["request_rate"] = std::isfinite(context.request_rate) ? ordered_json(context.request_rate)
-                                                            : ordered_json("inf");
+  out["request_rate"] = peer_rate(context.request_rate);
   out["max_concurrency"] =
       context.concurrency ? ordered_json(*context.concurrency) : ordered_json(nullptr);
   const auto sharegpt = context.config.find("sharegpt_output_len");
@@ -59,18 +50,7 @@ void add_sglang_distributions(ordered_json& out, const metrics::RunSummary& summ
   for (std::string_view name : kSglangDistributions) {
     const LatencyFigure* figure = peer_figure(&LatencyFigure::sglang, name);
     if (figure == nullptr || !is_known(*figure, summary)) continue;  // never null under *_ms
-    const metrics::Distribution& d = summary.*figure->values;
-    out[distribution_key("mean", name)] = d.mean;
-    out[distribution_key("median", name)] = d.median;
-    out[distribution_key("std", name)] = d.std;
-    for (double p : kSglangPercentiles) {
-      if (const auto value = asked_percentile(d, p)) {
-        // Appended, not "p" + word: GCC 12's -O3 -Wrestrict misreads that operator+.
-        std::string stat = "p";
-        stat += vllm_percentile_word(p);
-        out[distribution_key(stat, name)] = *value;
-      }
-    }
+    add_peer_statistics(out, name, summary.*figure->values, kSglangPercentiles);
   }
 }
 

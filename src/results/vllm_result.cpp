@@ -4,7 +4,6 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -23,11 +22,6 @@ constexpr std::string_view kVllmScalars[] = {
     "duration",           "completed",           "failed",
     "total_input_tokens", "total_output_tokens", "request_throughput",
     "request_goodput",    "output_throughput",   "total_token_throughput"};
-
-// "inf" for an unlimited rate, as vLLM writes it (a string: JSON has no infinity).
-ordered_json vllm_rate(double rate) {
-  return std::isfinite(rate) ? ordered_json(rate) : ordered_json("inf");
-}
 
 // vLLM's tokenizer_id: --tokenizer, else the model id. bench without a tokenizer counts words,
 // so it names none (vLLM writes null when it loads none).
@@ -49,7 +43,7 @@ void add_vllm_header(ordered_json& out, const RunContext& context, const PeerRes
   out["tokenizer_id"] = vllm_tokenizer_id(context);
   out["num_prompts"] = context.num_prompts;
   for (const auto& [key, value] : options.metadata) out[key] = value;
-  out["request_rate"] = vllm_rate(context.request_rate);
+  out["request_rate"] = peer_rate(context.request_rate);
   out["burstiness"] = context.config.value("burstiness", 1.0);
   out["max_concurrency"] =
       context.concurrency ? ordered_json(*context.concurrency) : ordered_json(nullptr);
@@ -81,18 +75,7 @@ void add_vllm_distributions(ordered_json& out, const metrics::RunSummary& summar
     }
     const LatencyFigure* figure = peer_figure(&LatencyFigure::vllm, name);
     if (figure == nullptr || !is_known(*figure, summary)) continue;
-    const metrics::Distribution& d = summary.*figure->values;
-    out[distribution_key("mean", name)] = d.mean;
-    out[distribution_key("median", name)] = d.median;
-    out[distribution_key("std", name)] = d.std;
-    for (double p : options.metric_percentiles) {
-      if (const std::optional<double> value = asked_percentile(d, p)) {
-        // Appended, not "p" + word: GCC 12's -O3 -Wrestrict misreads that operator+.
-        std::string stat = "p";
-        stat += vllm_percentile_word(p);
-        out[distribution_key(stat, name)] = *value;
-      }
-    }
+    add_peer_statistics(out, name, summary.*figure->values, options.metric_percentiles);
   }
 }
 
