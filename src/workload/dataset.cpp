@@ -36,4 +36,8 @@ LengthRange output_length_range(const DatasetOptions& options) {
                       options.range_rule);
 }
 
+bool brings_arrivals(const DatasetOptions& options) {
+  return options.kind == DatasetKind::trace && options.trace.format != TraceFormat::weka;
+}
+
 }  // namespace bench::workload

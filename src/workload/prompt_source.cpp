@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent_trace_source.hpp"
 #include "bench/workload/jsonl_dataset.hpp"
 #include "bench/workload/prefix_share.hpp"
 #include "bench/workload/random_prompts.hpp"
@@ -285,7 +286,9 @@ std::unique_ptr<PromptSource> open_prompt_source(const DatasetOptions& options,
     case DatasetKind::sharegpt: return sharegpt_source(options, tokens.tokenizer);
     case DatasetKind::jsonl: return jsonl_source(options, tokens.tokenizer);
     case DatasetKind::shared_prefix: return std::make_unique<SharedPrefixSource>(options);
-    case DatasetKind::trace: return std::make_unique<TraceSource>(options, tokens);
+    case DatasetKind::trace:
+      if (options.trace.format == TraceFormat::weka) return agent_trace_source(options, tokens);
+      return std::make_unique<TraceSource>(options, tokens);
     case DatasetKind::random:
     case DatasetKind::random_ids: break;
   }

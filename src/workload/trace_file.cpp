@@ -26,6 +26,7 @@ std::optional<TraceFormat> parse_trace_format(std::string_view name) {
   if (name == "mooncake") return TraceFormat::mooncake;
   if (name == "azure") return TraceFormat::azure;
   if (name == "burstgpt") return TraceFormat::burstgpt;
+  if (name == "weka") return TraceFormat::weka;
   return std::nullopt;
 }
 
@@ -33,6 +34,7 @@ std::string_view trace_format_name(TraceFormat format) {
   switch (format) {
     case TraceFormat::azure: return "azure";
     case TraceFormat::burstgpt: return "burstgpt";
+    case TraceFormat::weka: return "weka";
     case TraceFormat::mooncake: break;
   }
   return "mooncake";
@@ -65,13 +67,16 @@ nlohmann::json trace_options_json(const TraceOptions& options) {
   auto or_null = [](const std::string& text) {
     return text.empty() ? nlohmann::json() : nlohmann::json(text);
   };
-  return {{"trace_format", std::string(trace_format_name(options.format))},
-          {"trace_speed", options.speed},
-          {"trace_window",
-           options.window ? nlohmann::json::array({options.window->start_s, options.window->end_s})
-                          : nlohmann::json()},
-          {"trace_model", or_null(options.model)},
-          {"trace_log_type", or_null(options.log_type)}};
+  nlohmann::json out = {
+      {"trace_format", std::string(trace_format_name(options.format))},
+      {"trace_speed", options.speed},
+      {"trace_window", options.window
+                           ? nlohmann::json::array({options.window->start_s, options.window->end_s})
+                           : nlohmann::json()},
+      {"trace_model", or_null(options.model)},
+      {"trace_log_type", or_null(options.log_type)}};
+  if (options.format == TraceFormat::weka) out["trace_max_gap_s"] = options.max_gap_s;
+  return out;
 }
 
 namespace detail {

@@ -72,7 +72,9 @@ void read_rows(TraceFormat format, std::istream& in, const std::string& path,
     case TraceFormat::azure: return detail::read_azure_rows(in, path, sink);
     case TraceFormat::burstgpt: return detail::read_burstgpt_rows(in, path, sink);
     case TraceFormat::mooncake: return detail::read_mooncake_rows(in, path, sink);
+    case TraceFormat::weka: break;  // sessions, not rows: agent_trace.hpp reads them
   }
+  throw std::invalid_argument("--trace-format weka: replayed as sessions, not rows");
 }
 
 }  // namespace

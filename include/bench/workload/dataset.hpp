@@ -59,6 +59,10 @@ struct DatasetOptions {
   RangeRule range_rule = RangeRule::around;
 };
 
+/// Whether the dataset brings the arrivals (a replayed request trace: an open loop at its rows'
+/// times); weka's recorded sessions bring turns, not arrivals.
+bool brings_arrivals(const DatasetOptions& options);
+
 /// The ranges a random prompt's input length and max_tokens are drawn from.
 LengthRange input_length_range(const DatasetOptions& options);
 LengthRange output_length_range(const DatasetOptions& options);

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/workload/agent_trace.hpp"
 #include "bench/workload/dataset.hpp"
 #include "bench/workload/dataset_images.hpp"
 #include "bench/workload/longest_request.hpp"
@@ -66,6 +67,11 @@ class PromptSource {
   /// The image files its rows name (a jsonl file's "images"), checked when it was opened; none
   /// for every other dataset (--images-per-request's random images are the driver's).
   virtual DatasetImages images() const { return {}; }
+
+  /// --trace-format weka: the recorded agent sessions to replay as session trees (agent_trace.hpp),
+  /// in file order; prompt(index) is then the first request of tree index mod their count.
+  /// Null for every other dataset.
+  virtual std::shared_ptr<const std::vector<AgentTrace>> agent_traces() const { return nullptr; }
 };
 
 /// Opens the dataset the options name. `options.count`, when given, is the number of requests

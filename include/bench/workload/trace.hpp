@@ -30,9 +30,10 @@ namespace bench::workload {
 /// Mooncake's block: one hash id covers this many prompt tokens (its traces' block size).
 inline constexpr std::int64_t kTraceBlockTokens = 512;
 
-enum class TraceFormat { mooncake, azure, burstgpt };
+// weka: recorded agent sessions, replayed as session trees (agent_trace.hpp), not as rows.
+enum class TraceFormat { mooncake, azure, burstgpt, weka };
 
-/// "mooncake", "azure", "burstgpt"; nullopt for anything else.
+/// "mooncake", "azure", "burstgpt", "weka"; nullopt for anything else.
 std::optional<TraceFormat> parse_trace_format(std::string_view name);
 std::string_view trace_format_name(TraceFormat format);
 
@@ -53,6 +54,9 @@ struct TraceOptions {
   std::optional<TraceWindow> window;           // --trace-window; nullopt: the whole trace
   std::string model;                           // --trace-model (burstgpt); empty: every model
   std::string log_type;                        // --trace-log-type (burstgpt); empty: every type
+  // --trace-max-gap (weka): the longest wait between a reply and the agent's next request, or a
+  // subagent's spawn, before --trace-speed divides it (AIPerf's default: 10 s).
+  double max_gap_s = 10.0;
 };
 
 /// As the results' "config" records them: {"trace_format", "trace_speed", "trace_window"
