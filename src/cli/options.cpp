@@ -388,7 +388,7 @@ void add_dataset_and_request(nlohmann::json& config, const RunOptions& run) {
 }  // namespace
 
 bool any_open_loop(const RunOptions& run) {
-  const bool trace = run.dataset.kind == workload::DatasetKind::trace;
+  const bool trace = workload::brings_arrivals(run.dataset);
   return std::any_of(run.request_rates.begin(), run.request_rates.end(), [&](double rate) {
     return schedule::is_open_loop(rate, run.ramp_up_strategy, trace);
   });

@@ -340,17 +340,21 @@ void check_token_flags(const RunOptions& run) {
 // any other check of theirs, so the message says why), and the trace's flags need a trace.
 void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
   const bool trace = run.dataset.kind == workload::DatasetKind::trace;
-  for (const char* flag :
-       {"--trace-format", "--trace-speed", "--trace-window", "--trace-model", "--trace-log-type"}) {
+  for (const char* flag : {"--trace-format", "--trace-speed", "--trace-window", "--trace-model",
+                           "--trace-log-type", "--trace-max-gap"}) {
     if (!trace && app.count(flag) > 0) {
       throw UsageError(fmt::format("{}: only with --dataset trace", flag));
     }
   }
   if (!trace) return;
+  // Agent sessions end when their trees do, so a time bound may cut them short, as any run's.
+  const bool sessions = run.dataset.trace.format == workload::TraceFormat::weka;
   for (const char* flag :
        {"--request-rate", "--burstiness", "--constant-rate", "--ramp-up-strategy",
         "--ramp-up-start-rps", "--ramp-up-end-rps", "--duration", "--duration-hard",
         "--warmup-duration", "--reuse-prompts", "--input-len", "--output-len", "--range-ratio"}) {
+    const std::string_view name = flag;
+    if (sessions && (name == "--duration" || name == "--duration-hard")) continue;
     if (app.count(flag) > 0) {
       throw UsageError(
           fmt::format("{}: not with --dataset trace, which replays the trace's own "
@@ -366,7 +370,14 @@ void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
 void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& raw) {
   if (run.dataset.kind != workload::DatasetKind::trace) return;
   if (app.count("--trace-format") == 0) {
-    throw UsageError("--dataset trace: needs --trace-format mooncake|azure|burstgpt");
+    throw UsageError("--dataset trace: needs --trace-format mooncake|azure|burstgpt|weka");
+  }
+  const bool sessions = run.dataset.trace.format == workload::TraceFormat::weka;
+  if (sessions && app.count("--trace-window") > 0) {
+    throw UsageError("--trace-window: not with --trace-format weka (its sessions replay whole)");
+  }
+  if (!sessions && app.count("--trace-max-gap") > 0) {
+    throw UsageError("--trace-max-gap: only with --trace-format weka (agent sessions' gaps)");
   }
   if (run.dataset.trace.format != workload::TraceFormat::burstgpt &&
       app.count("--trace-model") + app.count("--trace-log-type") > 0) {
@@ -384,6 +395,26 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
                       raw.trace_window));
     }
   }
+}
+
+// --trace-format weka replays recorded sessions: a multi-turn run whose turns, gaps and
+// lengths the trace gives, so the flags that would set them are refused.
+void finish_agent_trace_flags(const CLI::App& app, RunOptions& run) {
+  if (run.dataset.kind != workload::DatasetKind::trace ||
+      run.dataset.trace.format != workload::TraceFormat::weka) {
+    return;
+  }
+  if (run.multi_turn.enabled) {
+    throw UsageError(
+        "--multi-turn: not with --trace-format weka (its sessions are the trace's own; "
+        "--concurrency sets how many replay at once)");
+  }
+  if (app.count("--tokenizer") > 0 && run.tokenizer != "words") {
+    throw UsageError(
+        "--tokenizer: not with --trace-format weka yet (its block texts are made in words, "
+        "which the embedded server counts as tokens)");
+  }
+  run.multi_turn.enabled = true;
 }
 
 // A file dataset needs its file, and only a file dataset reads one.
@@ -504,6 +535,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& g
   finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
   finish_multi_turn_flags(app, run, raw.multi_turn);
+  finish_agent_trace_flags(app, run);
   finish_tool_flags(run, raw.tools);
   finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);

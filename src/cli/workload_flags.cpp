@@ -17,12 +17,19 @@ namespace {
 void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& raw) {
   add_choice(app, "--trace-format", trace.format,
              {workload::TraceFormat::mooncake, workload::TraceFormat::azure,
-              workload::TraceFormat::burstgpt},
+              workload::TraceFormat::burstgpt, workload::TraceFormat::weka},
              workload::trace_format_name,
              "trace: the file's layout: mooncake (JSON lines: timestamp ms, input_length, "
              "output_length, hash_ids), azure (CSV: TIMESTAMP, ContextTokens, GeneratedTokens), "
-             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...)")
+             "burstgpt (CSV: Timestamp, Model, Request tokens, Response tokens, ...), weka "
+             "(recorded agent sessions, a file or a directory of them: replayed as session "
+             "trees, --concurrency of them at once)")
       ->default_str("");  // none: --dataset trace needs it
+  app.add_option("--trace-max-gap", trace.max_gap_s,
+                 "trace weka: the longest wait, seconds, between a reply and the agent's next "
+                 "request (or a subagent's spawn), before --trace-speed")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--trace-speed", trace.speed,
                  "trace: time compression: arrivals come at the trace's offsets divided by this "
                  "(2 = twice as fast)")

@@ -193,6 +193,10 @@ void append_tokens(std::string& out, const metrics::RequestRecord& r) {
   append_known(out, r.computed_prompt_tokens());
   append_key(out, "cached_prompt_token_source");
   append_name(out, metrics::cached_token_source_name(r.cached_prompt_token_source));
+  if (r.cache_ceiling_tokens >= 0) {  // a replayed agent trace's request only
+    append_key(out, "cache_ceiling_tokens");
+    append_int(out, r.cache_ceiling_tokens);
+  }
   append_key(out, "requested_input_len");
   append_int(out, r.requested_input_len);
   append_key(out, "client_prompt_tokens");

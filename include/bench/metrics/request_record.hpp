@@ -91,6 +91,10 @@ struct RequestRecord {
   // 0 for "not said"). The computed (prefilled) part is prompt_tokens - cached_prompt_tokens.
   std::int64_t cached_prompt_tokens = -1;
   CachedTokenSource cached_prompt_token_source = CachedTokenSource::none;
+  // A replayed agent trace's request (--trace-format weka): the prompt tokens its blocks share
+  // with what was sent before, which a server caching whole blocks without limit could serve
+  // (workload/agent_history.hpp's ceiling); -1 for every other request.
+  std::int64_t cache_ceiling_tokens = -1;
   std::int64_t requested_input_len = 0;  // prompt length the workload asked for, in words
                                          // (tokens with --tokenizer)
   // The prompt's content tokens as the run's tokenizer counted the text sent (--tokenizer);

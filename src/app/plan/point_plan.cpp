@@ -30,7 +30,7 @@ constexpr std::int64_t kConnectBackoffMaxMs = 1000;
 
 bool open_loop(const RunPlan& plan, const LoadPoint& point) {
   return schedule::is_open_loop(point.rate_per_s, plan.ramp.strategy,
-                                plan.dataset.kind == workload::DatasetKind::trace);
+                                workload::brings_arrivals(plan.dataset));
 }
 
 schedule::OpenLoopPlan open_loop_plan(const RunPlan& plan, double rate_per_s) {
@@ -114,6 +114,14 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
     agent.fan_out = static_cast<std::size_t>(multi_turn.fan_out.value_or(1));
     sessions.agent = agent;
   }
+  if (auto traces = source->agent_traces()) {
+    // --trace-format weka: recorded session trees, one a lane (trace_tree_scheduler.hpp).
+    const workload::TraceOptions& trace = plan.dataset.trace;
+    sessions.trees = SessionPlan::Trees{std::move(traces), trace.max_gap_s, trace.speed, stream,
+                                        workload::TokenLengths{}};
+    sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(
+        1, shard_share(point.concurrency, plan.shard.count, plan.shard.index)));
+  }
   sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {
     return workload::session_turns(*source, stream, session, turns, conversations);
   };
@@ -176,6 +184,16 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   out.shard_index = plan.shard.index;
   out.shard_count = plan.shard.count;
   out.engine.concurrency = shard_share(point.concurrency, plan.shard.count, plan.shard.index);
+  if (driver.sessions && driver.sessions->trees) {
+    // A tree's subagents take no lane: each lane may have its largest group in flight besides.
+    std::size_t largest = 0;
+    for (const workload::AgentTrace& trace : *driver.sessions->trees->traces) {
+      largest = std::max(largest, trace.largest_group());
+    }
+    out.engine.concurrency =
+        std::min<std::int64_t>(cli::kOpenLoopDefaultCap,
+                               out.engine.concurrency * (1 + static_cast<std::int64_t>(largest)));
+  }
   out.preconnect =
       shard_share(preconnect_count(plan, point, schedule), plan.shard.count, plan.shard.index);
   // --start-at holds the run's first request: the first point's (stream 0), warm-up included.

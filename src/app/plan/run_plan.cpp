@@ -144,7 +144,13 @@ schedule::OpenLoopPlan arrivals_of(const cli::RunOptions& options) {
 // dataset.
 void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOptions& dataset) {
   if (dataset.kind != workload::DatasetKind::trace) return;
-  const auto offsets = workload::open_prompt_source(dataset)->arrival_offsets_ns();
+  const auto source = workload::open_prompt_source(dataset);
+  if (const auto traces = source->agent_traces()) {
+    // Recorded sessions: one pass over them unless --num-prompts (sessions) or --duration says.
+    if (!options.num_prompts_given) options.num_prompts = static_cast<std::int64_t>(traces->size());
+    return;
+  }
+  const auto offsets = source->arrival_offsets_ns();
   if (offsets == nullptr) return;
   const auto rows = static_cast<std::int64_t>(offsets->size());
   if (rows <= options.warmup_requests) {
@@ -160,6 +166,15 @@ void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOpti
 // conversation's number of turns is known only when its session starts.
 std::string describe_sessions(const cli::RunOptions& options, const std::string& bound) {
   const workload::MultiTurnOptions& multi_turn = options.multi_turn;
+  if (options.dataset.kind == workload::DatasetKind::trace) {  // weka: recorded session trees
+    const std::string count = schedule::is_timed(options.duration_s)
+                                  ? bound + ", sessions"
+                                  : fmt::format("{} sessions", options.num_prompts);
+    return fmt::format(
+        "{} replayed as recorded (their requests, subagents and gaps, each gap at "
+        "most {:g} s)",
+        count, options.dataset.trace.max_gap_s);
+  }
   bool random = options.dataset.kind == workload::DatasetKind::random;
   std::string turns = fmt::format("of {} turns", multi_turn.turns.value_or(1));
   if (!random) {
@@ -220,9 +235,13 @@ std::string describe_load(const cli::RunOptions& options) {
   std::string load;
   const bool closed = !cli::any_open_loop(options);
   if (options.dataset.kind == workload::DatasetKind::trace) {
-    load = fmt::format("arrivals of the {} trace at {:g}x speed",
-                       workload::trace_format_name(options.dataset.trace.format),
-                       options.dataset.trace.speed);
+    load = options.multi_turn.enabled
+               ? fmt::format("the weka trace's sessions at {:g}x speed, {} at once",
+                             options.dataset.trace.speed,
+                             results::value_label(static_cast<double>(options.concurrency.front())))
+               : fmt::format("arrivals of the {} trace at {:g}x speed",
+                             workload::trace_format_name(options.dataset.trace.format),
+                             options.dataset.trace.speed);
   } else if (options.ramp_up_strategy != schedule::RampStrategy::none) {
     load = fmt::format("rate ramping {} from {:g} to {:g} req/s",
                        schedule::ramp_strategy_name(options.ramp_up_strategy),

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/point/trace_tree_scheduler.hpp"
 #include "bench/images/image_parts.hpp"
 #include "bench/util/splitmix64.hpp"
 #include "driver_slot.hpp"
@@ -58,7 +59,11 @@ SessionDriver::SessionDriver(DriverPlan plan, RecordSink& sink)
     images_ = std::make_unique<ImageFeed>(plan_.bodies.images, nonce, kImagesAhead * per_turn);
     sessions.user_images = [feed = images_.get(), per_turn] { return feed->take(per_turn); };
   }
-  sessions_ = std::make_unique<SessionScheduler>(std::move(sessions));
+  if (sessions.trees) {
+    sessions_ = std::make_unique<TraceTreeScheduler>(std::move(sessions));
+  } else {
+    sessions_ = std::make_unique<SessionScheduler>(std::move(sessions));
+  }
 }
 
 SessionDriver::~SessionDriver() = default;
@@ -74,7 +79,7 @@ std::optional<std::int64_t> SessionDriver::next_due_ns() {
     return std::nullopt;
   }
   const std::optional<std::int64_t> due = sessions_->next_due_ns();
-  if (!due || *due == SessionScheduler::kAwaitingReply) return due;
+  if (!due || *due == TurnScheduler::kAwaitingReply) return due;
   return plan_.timing.epoch_ns + *due;
 }
 
@@ -98,7 +103,11 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   record.intended_start_ns = turn.due_ns;
   record.slot_wait_ns =
       std::max<std::int64_t>(0, slot_free_ns - plan_.timing.epoch_ns - turn.due_ns);
-  record.requested_input_len = turn.history->words();
+  // A recorded request asks its recorded length; a session's turn its history's words.
+  record.requested_input_len =
+      turn.cache_ceiling_tokens >= 0 ? turn.user->input_len : turn.history->words();
+  record.client_prompt_tokens = turn.client_tokens;
+  record.cache_ceiling_tokens = turn.cache_ceiling_tokens;
   record.requested_output_len = request.max_tokens;
   ++sent_;
   ++measured_sent_;

@@ -1,5 +1,6 @@
 #pragma once
-// A point's driver of --multi-turn's sessions: a SessionScheduler owns which turn is due next;
+// A point's driver of --multi-turn's sessions: a SessionScheduler (a replayed agent trace's: a
+// TraceTreeScheduler) owns which turn is due next;
 // each turn's body is the session's whole history, built on the loop as the turn is sent (it
 // holds the reply that has just ended), and its end goes back to its session. A turn is due when
 // its user has thought; the wait for a slot after that is the server's, as in an open loop.
@@ -34,8 +35,8 @@ class SessionDriver final : public PointDriver {
                   std::int64_t end_ns) override;
   const std::vector<std::string>* headers_of(std::uint64_t session);
 
-  std::unique_ptr<ImageFeed> images_;           // with images: made ahead of the turns
-  std::unique_ptr<SessionScheduler> sessions_;  // owns which turn comes next
+  std::unique_ptr<ImageFeed> images_;        // with images: made ahead of the turns
+  std::unique_ptr<TurnScheduler> sessions_;  // owns which turn comes next
   // --session-header: each session's header lines, by session (see headers_of).
   std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;
 };

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,7 +26,9 @@
 #include <vector>
 
 #include "bench/workload/agent_session.hpp"
+#include "bench/workload/agent_trace.hpp"
 #include "bench/workload/multi_turn.hpp"
+#include "bench/workload/token_prompts.hpp"
 
 namespace bench::app {
 
@@ -51,6 +54,16 @@ struct SessionPlan {
   // --images-per-request: the images each user turn sends (a plain session's every turn, an
   // agent's task), taken as the turn is built; empty: none.
   std::function<std::vector<std::string>()> user_images;
+  // --trace-format weka: recorded session trees in place of turns_of's sessions; session k
+  // replays trace k mod their count (trace_tree_scheduler.hpp). nullopt: sessions of turns.
+  struct Trees {
+    std::shared_ptr<const std::vector<workload::AgentTrace>> traces;
+    double max_gap_s = 10.0;   // --trace-max-gap
+    double speed = 1.0;        // --trace-speed
+    std::uint64_t stream = 0;  // the point's prompt stream
+    workload::TokenLengths tokens;
+  };
+  std::optional<Trees> trees;
 };
 
 /// How a turn's reply ended, for its session's history.
@@ -73,6 +86,11 @@ struct TurnToSend {
   // Why its text could not be made (its images failing): it is then to fail, unsent, and end
   // its session as a failed turn does. Empty: made.
   std::string text_error;
+  bool stream = true;  // sent streamed; a recorded non-streamed request is not
+  // A recorded session's request: the prompt tokens its blocks share with what was sent before
+  // (workload::BlockCeiling), and the tokenizer's count of its prompt; -1: not known.
+  std::int64_t cache_ceiling_tokens = -1;
+  std::int64_t client_tokens = -1;
 };
 
 /// How a session ended.
@@ -90,30 +108,43 @@ struct SessionEnd {
 /// How a turn ended, for its session.
 enum class TurnOutcome { ok, failed, cancelled };
 
-class SessionScheduler {
+/// What a session driver asks of its sessions, whichever kind they are: sessions of turns
+/// (SessionScheduler) or recorded session trees (TraceTreeScheduler).
+class TurnScheduler {
  public:
   /// next_due_ns() while every open session waits on a reply: more turns will come, but none is
   /// due until a reply ends (so a source that says "nothing left" is never mistaken for this).
   static constexpr std::int64_t kAwaitingReply = std::numeric_limits<std::int64_t>::max();
 
-  explicit SessionScheduler(SessionPlan plan);
+  virtual ~TurnScheduler() = default;
 
   /// When the next turn is due (the earliest of the open sessions'), kAwaitingReply, or nullopt
   /// once every session of the plan has ended.
-  std::optional<std::int64_t> next_due_ns();
+  virtual std::optional<std::int64_t> next_due_ns() = 0;
 
   /// Takes the turn next_due_ns() named (it must be a time, not kAwaitingReply), sent at
   /// `send_ns`.
-  TurnToSend take(std::int64_t send_ns);
+  virtual TurnToSend take(std::int64_t send_ns) = 0;
 
   /// The turn `turn` (its slot and branch) ended at `end_ns`: with its reply when ok; failed or
   /// cancelled, it ends its branch. Returns the session's end when this turn ended its last
   /// branch (a new session then opens in its slot, its first turn due at `end_ns`).
-  std::optional<SessionEnd> on_turn_end(const TurnToSend& turn, TurnOutcome outcome,
-                                        TurnReply reply, std::int64_t end_ns);
+  virtual std::optional<SessionEnd> on_turn_end(const TurnToSend& turn, TurnOutcome outcome,
+                                                TurnReply reply, std::int64_t end_ns) = 0;
 
   /// The sessions still open (cut short by the run's end), as they stand.
-  std::vector<SessionEnd> open_sessions() const;
+  virtual std::vector<SessionEnd> open_sessions() const = 0;
+};
+
+class SessionScheduler final : public TurnScheduler {
+ public:
+  explicit SessionScheduler(SessionPlan plan);
+
+  std::optional<std::int64_t> next_due_ns() override;
+  TurnToSend take(std::int64_t send_ns) override;
+  std::optional<SessionEnd> on_turn_end(const TurnToSend& turn, TurnOutcome outcome,
+                                        TurnReply reply, std::int64_t end_ns) override;
+  std::vector<SessionEnd> open_sessions() const override;
 
   std::size_t sessions_opened() const { return opened_; }
 
