@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <random>
@@ -341,7 +342,7 @@ void check_token_flags(const RunOptions& run) {
 void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
   const bool trace = run.dataset.kind == workload::DatasetKind::trace;
   for (const char* flag : {"--trace-format", "--trace-speed", "--trace-window", "--trace-model",
-                           "--trace-log-type", "--trace-max-gap"}) {
+                           "--trace-log-type", "--trace-max-gap", "--trace-start"}) {
     if (!trace && app.count(flag) > 0) {
       throw UsageError(fmt::format("{}: only with --dataset trace", flag));
     }
@@ -373,11 +374,18 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
     throw UsageError("--dataset trace: needs --trace-format mooncake|azure|burstgpt|weka");
   }
   const bool sessions = run.dataset.trace.format == workload::TraceFormat::weka;
+  if (sessions && run.multi_turn.enabled) {
+    throw UsageError(
+        "--multi-turn: not with --trace-format weka (its sessions are the trace's own; "
+        "--concurrency sets how many replay at once)");
+  }
   if (sessions && app.count("--trace-window") > 0) {
     throw UsageError("--trace-window: not with --trace-format weka (its sessions replay whole)");
   }
-  if (!sessions && app.count("--trace-max-gap") > 0) {
-    throw UsageError("--trace-max-gap: only with --trace-format weka (agent sessions' gaps)");
+  for (const char* flag : {"--trace-max-gap", "--trace-start"}) {
+    if (!sessions && app.count(flag) > 0) {
+      throw UsageError(fmt::format("{}: only with --trace-format weka (agent sessions)", flag));
+    }
   }
   if (run.dataset.trace.format != workload::TraceFormat::burstgpt &&
       app.count("--trace-model") + app.count("--trace-log-type") > 0) {
@@ -404,17 +412,15 @@ void finish_agent_trace_flags(const CLI::App& app, RunOptions& run) {
       run.dataset.trace.format != workload::TraceFormat::weka) {
     return;
   }
-  if (run.multi_turn.enabled) {
-    throw UsageError(
-        "--multi-turn: not with --trace-format weka (its sessions are the trace's own; "
-        "--concurrency sets how many replay at once)");
-  }
   if (app.count("--tokenizer") > 0 && run.tokenizer != "words") {
     throw UsageError(
         "--tokenizer: not with --trace-format weka yet (its block texts are made in words, "
         "which the embedded server counts as tokens)");
   }
   run.multi_turn.enabled = true;
+  // A replay replays the recorded output lengths: max_tokens is each request's "out", and the
+  // server is asked to generate all of it (as AIPerf's trace replays do).
+  run.ignore_eos = true;
 }
 
 // A file dataset needs its file, and only a file dataset reads one.
@@ -430,6 +436,14 @@ void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   if (!file_dataset && !run.dataset.path.empty()) {
     throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file",
                                  workload::dataset_kind_name(dataset)));
+  }
+  std::error_code error;
+  const bool weka = dataset == workload::DatasetKind::trace &&
+                    run.dataset.trace.format == workload::TraceFormat::weka;
+  if (!weka && std::filesystem::is_directory(run.dataset.path, error)) {
+    throw UsageError(fmt::format(
+        "--dataset-path: {} is a directory; only --trace-format weka reads a directory (of traces)",
+        run.dataset.path));
   }
   check_token_flags(run);
   // SGLang's generated-shared-prefix sends every question of every group once.

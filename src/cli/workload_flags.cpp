@@ -30,6 +30,12 @@ void add_trace_flags(CLI::App& app, workload::TraceOptions& trace, RawRunFlags& 
                  "request (or a subagent's spawn), before --trace-speed")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_option_function<std::string>(
+         "--trace-start",
+         [&trace](const std::string& where) { trace.start_at_random = where == "random"; },
+         "trace weka: random (default: each replay starts at a random request of its trace, "
+         "the one before sent as warm-up) or beginning (each trace whole)")
+      ->check(CLI::IsMember({"random", "beginning"}));
   app.add_option("--trace-speed", trace.speed,
                  "trace: time compression: arrivals come at the trace's offsets divided by this "
                  "(2 = twice as fast)")
@@ -56,8 +62,9 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
              "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
              "system prompt, for prefix caching), random-ids (token ids as the prompt; "
              "completions), trace (replay a request trace: --trace-format)");
-  app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
-      ->check(CLI::ExistingFile);
+  app.add_option("--dataset-path", run.dataset.path,
+                 "The sharegpt, jsonl or trace file (a weka trace: a directory of them too)")
+      ->check(CLI::ExistingPath);
   add_trace_flags(app, run.dataset.trace, raw);
   add_multi_turn_flags(app, run.multi_turn, raw.multi_turn);
   add_tool_flags(app, raw.tools);

@@ -75,7 +75,10 @@ nlohmann::json trace_options_json(const TraceOptions& options) {
                            : nlohmann::json()},
       {"trace_model", or_null(options.model)},
       {"trace_log_type", or_null(options.log_type)}};
-  if (options.format == TraceFormat::weka) out["trace_max_gap_s"] = options.max_gap_s;
+  if (options.format == TraceFormat::weka) {
+    out["trace_max_gap_s"] = options.max_gap_s;
+    out["trace_start"] = options.start_at_random ? "random" : "beginning";
+  }
   return out;
 }
 

@@ -4,9 +4,11 @@
 // nothing up, capped and sped-up gaps, and a failed root ending the tree.
 #include "bench/app/point/trace_tree_scheduler.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -35,6 +37,7 @@ SessionPlan tree_plan(std::uint64_t trees, double max_gap_s = 10.0, double speed
                                                                 "/traces/weka_tree.json")),
                          max_gap_s,
                          speed,
+                         false,
                          0,
                          {}};
   return plan;
@@ -148,6 +151,51 @@ TEST(TraceTreeScheduler, AFailedSubagentFreesItsJoin) {
   // a never sends a1; the join is due 6 s after the root's reply (7 s) and 2 s after a's end.
   EXPECT_EQ(scheduler.next_due_ns(), 7 * kS);
   EXPECT_EQ(scheduler.take(7 * kS).branch, 0u);
+}
+
+// Runs one replay to its end, every request ending 1 s after it is sent; returns the root's
+// first measured request and whether a warm-up came before it.
+std::pair<std::int64_t, bool> replay_whole(TraceTreeScheduler& scheduler) {
+  std::int64_t first_measured = -1;
+  bool warmed = false;
+  std::int64_t now = 0;
+  while (const std::optional<std::int64_t> due = scheduler.next_due_ns()) {
+    now = std::max(now, *due);
+    const TurnToSend turn = scheduler.take(now);
+    if (turn.warmup) {
+      EXPECT_FALSE(warmed);  // one warm-up, before anything measured
+      EXPECT_EQ(first_measured, -1);
+      EXPECT_EQ(turn.branch, 0u);
+      warmed = true;
+    } else if (turn.branch == 0 && first_measured < 0) {
+      first_measured = turn.turn;
+      if (warmed) {
+        EXPECT_EQ(turn.cache_ceiling_tokens, 40 * (turn.turn == 1) + 56 * (turn.turn == 2));
+      }
+    }
+    // Subagents spawned before the start are not replayed.
+    if (turn.branch == 1 || turn.branch == 2) {
+      EXPECT_EQ(first_measured, 0);
+    }
+    now += kS;
+    if (scheduler.on_turn_end(turn, TurnOutcome::ok, TurnReply{}, now)) break;
+  }
+  return {first_measured, warmed};
+}
+
+TEST(TraceTreeScheduler, ARandomStartSendsTheRequestBeforeItAsWarmUpAndSkipsEarlierSubagents) {
+  SessionPlan plan = tree_plan(24);
+  plan.trees->start_at_random = true;
+  TraceTreeScheduler scheduler(std::move(plan));
+  std::vector<int> starts(3, 0);
+  for (int tree = 0; tree < 24; ++tree) {
+    const auto [first, warmed] = replay_whole(scheduler);
+    ASSERT_GE(first, 0);
+    ASSERT_LT(first, 3);
+    EXPECT_EQ(warmed, first > 0);
+    ++starts[static_cast<std::size_t>(first)];
+  }
+  for (int count : starts) EXPECT_GT(count, 0);  // every start is drawn
 }
 
 TEST(TraceTreeScheduler, LanesReplayTreesInTraceOrderEachOnce) {

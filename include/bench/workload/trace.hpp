@@ -57,6 +57,10 @@ struct TraceOptions {
   // --trace-max-gap (weka): the longest wait between a reply and the agent's next request, or a
   // subagent's spawn, before --trace-speed divides it (AIPerf's default: 10 s).
   double max_gap_s = 10.0;
+  // --trace-start (weka): where each replay of a trace starts: at a random root request (its
+  // previous one sent first as warm-up, carrying the prefix), so a short run measures sessions
+  // mid-way as a loaded server sees them; or at the beginning, each trace whole.
+  bool start_at_random = true;
 };
 
 /// As the results' "config" records them: {"trace_format", "trace_speed", "trace_window"

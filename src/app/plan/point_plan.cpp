@@ -117,10 +117,15 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
   if (auto traces = source->agent_traces()) {
     // --trace-format weka: recorded session trees, one a lane (trace_tree_scheduler.hpp).
     const workload::TraceOptions& trace = plan.dataset.trace;
-    sessions.trees = SessionPlan::Trees{std::move(traces), trace.max_gap_s, trace.speed, stream,
-                                        workload::TokenLengths{}};
-    sessions.open_at_once = static_cast<std::size_t>(std::max<std::int64_t>(
-        1, shard_share(point.concurrency, plan.shard.count, plan.shard.index)));
+    sessions.trees =
+        SessionPlan::Trees{std::move(traces),     trace.max_gap_s, trace.speed,
+                           trace.start_at_random, stream,          workload::TokenLengths{}};
+    // Without --concurrency, every trace replays at once (one lane each), not 65536 lanes.
+    const std::int64_t lanes = uncapped(plan, point)
+                                   ? static_cast<std::int64_t>(sessions.trees->traces->size())
+                                   : point.concurrency;
+    sessions.open_at_once = static_cast<std::size_t>(
+        std::max<std::int64_t>(1, shard_share(lanes, plan.shard.count, plan.shard.index)));
   }
   sessions.turns_of = [source, stream, turns, conversations](std::uint64_t session) {
     return workload::session_turns(*source, stream, session, turns, conversations);

@@ -235,13 +235,12 @@ std::string describe_load(const cli::RunOptions& options) {
   std::string load;
   const bool closed = !cli::any_open_loop(options);
   if (options.dataset.kind == workload::DatasetKind::trace) {
-    load = options.multi_turn.enabled
-               ? fmt::format("the weka trace's sessions at {:g}x speed, {} at once",
-                             options.dataset.trace.speed,
-                             results::value_label(static_cast<double>(options.concurrency.front())))
-               : fmt::format("arrivals of the {} trace at {:g}x speed",
-                             workload::trace_format_name(options.dataset.trace.format),
-                             options.dataset.trace.speed);
+    load =
+        options.multi_turn.enabled
+            ? fmt::format("the weka trace's sessions at {:g}x speed", options.dataset.trace.speed)
+            : fmt::format("arrivals of the {} trace at {:g}x speed",
+                          workload::trace_format_name(options.dataset.trace.format),
+                          options.dataset.trace.speed);
   } else if (options.ramp_up_strategy != schedule::RampStrategy::none) {
     load = fmt::format("rate ramping {} from {:g} to {:g} req/s",
                        schedule::ramp_strategy_name(options.ramp_up_strategy),
@@ -266,12 +265,24 @@ std::string describe_load(const cli::RunOptions& options) {
       schedule::is_timed(options.warmup_duration_s)
           ? fmt::format(" after {} of warm-up", cli::format_duration(options.warmup_duration_s))
           : fmt::format(" ({} warm-up)", options.warmup_requests);
+  const bool trees =
+      options.multi_turn.enabled && options.dataset.kind == workload::DatasetKind::trace;
+  if (trees) {
+    warmup = options.dataset.trace.start_at_random
+                 ? ", each from a random request (the one before it sent as warm-up)"
+                 : ", each from its first request";
+  }
   const std::string repeats =
       options.repeat > 1 ? fmt::format(", measured {} times each", options.repeat) : "";
   // An open loop without --concurrency has no cap (its 65536 slots are no one's choice).
-  const std::string cap = !options.concurrency_given && !closed
-                              ? std::string("no concurrency cap")
-                              : fmt::format("concurrency {}", fmt::join(options.concurrency, ","));
+  std::string cap = !options.concurrency_given && !closed
+                        ? std::string("no concurrency cap")
+                        : fmt::format("concurrency {}", fmt::join(options.concurrency, ","));
+  if (trees) {  // session trees at once; their subagents take no lane
+    cap = options.concurrency_given ? fmt::format("{} session trees at once (subagents besides)",
+                                                  fmt::join(options.concurrency, ","))
+                                    : std::string("every session tree at once");
+  }
   std::vector<std::string> shares;
   for (double share : options.dataset.prefix_shares) shares.push_back(fmt::format("{:g}", share));
   const std::string prefix =

@@ -109,9 +109,12 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   record.client_prompt_tokens = turn.client_tokens;
   record.cache_ceiling_tokens = turn.cache_ceiling_tokens;
   record.requested_output_len = request.max_tokens;
+  record.warmup = turn.warmup;
   ++sent_;
-  ++measured_sent_;
-  if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
+  if (!turn.warmup) {
+    ++measured_sent_;
+    if (measured_start_ns_ < 0) measured_start_ns_ = record.start_ns;
+  }
   count_started();
   engine::TransferRequest transfer{plan_.target.urls[server_of(record)],
                                    std::move(body),

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "bench/util/splitmix64.hpp"
+
 namespace bench::app {
 
 TraceTreeScheduler::TraceTreeScheduler(SessionPlan plan)
@@ -35,8 +37,25 @@ void TraceTreeScheduler::open_next(std::size_t slot, std::int64_t at_ns) {
   tree.trace_index = static_cast<std::size_t>(tree.index % trees_.traces->size());
   tree.trace = &(*trees_.traces)[tree.trace_index];
   tree.agents.resize(1 + tree.trace->children.size());
+  if (trees_.start_at_random) start_at_random(tree);
   slots_[slot] = std::move(tree);
   ready_.emplace(at_ns, slot, 0);
+}
+
+// The replay's start: root request r drawn from (seed, tree), the one before it its warm-up;
+// subagents spawned before r are not part of this replay (nor do their joins wait for them).
+void TraceTreeScheduler::start_at_random(Tree& tree) const {
+  const std::size_t requests = tree.trace->root.requests.size();
+  const std::size_t start = static_cast<std::size_t>(
+      util::splitmix64_mix(plan_.seed ^ util::splitmix64(tree.index + 0x7472656573ULL)) % requests);
+  if (start == 0) return;
+  tree.agents[0].next = start - 1;
+  tree.agents[0].first_measured = start;
+  for (std::size_t k = 0; k < tree.trace->children.size(); ++k) {
+    if (tree.trace->children[k].parent >= start) continue;
+    tree.agents[k + 1].ended = true;
+    tree.agents[k + 1].finished = true;
+  }
 }
 
 const workload::AgentScript& TraceTreeScheduler::script_of(const Tree& tree,
@@ -70,7 +89,8 @@ TurnToSend TraceTreeScheduler::take(std::int64_t send_ns) {
   agent.user = workload::UserTurn{{}, recorded.input_len, recorded.output_len};
   agent.in_flight = true;
   ++in_flight_;
-  if (tree.start_ns < 0) tree.start_ns = send_ns;
+  const bool warmup = agent.next < agent.first_measured;
+  if (tree.start_ns < 0 && !warmup) tree.start_ns = send_ns;
   TurnToSend turn{slot,
                   agent_index,
                   tree.index,
@@ -80,6 +100,7 @@ TurnToSend TraceTreeScheduler::take(std::int64_t send_ns) {
                   &agent.sending.history,
                   {}};
   turn.stream = recorded.streamed;
+  turn.warmup = warmup;
   turn.cache_ceiling_tokens =
       ceiling_.admit(agent.sending.block_keys, tree.trace->block_size, tree.prefixes);
   turn.client_tokens = agent.sending.client_tokens;
@@ -109,7 +130,9 @@ void TraceTreeScheduler::after_root_request(Tree& tree, std::size_t slot, std::i
   const std::size_t parent = tree.agents[0].next - 1;
   for (std::size_t k = 0; k < tree.trace->children.size(); ++k) {
     const workload::SubAgent& child = tree.trace->children[k];
-    if (child.parent == parent) ready_.emplace(end_ns + gap_ns(child.spawn_gap_s), slot, k + 1);
+    if (child.parent == parent && !tree.agents[k + 1].ended) {
+      ready_.emplace(end_ns + gap_ns(child.spawn_gap_s), slot, k + 1);
+    }
   }
   schedule_root(tree, slot);
 }
@@ -139,7 +162,7 @@ std::optional<SessionEnd> TraceTreeScheduler::on_turn_end(const TurnToSend& turn
   tree.last_end_ns = std::max(tree.last_end_ns, end_ns);
   const std::size_t requests = script_of(tree, turn.branch).requests.size();
   if (outcome == TurnOutcome::ok) {
-    ++agent.turns_completed;
+    if (!turn.warmup) ++agent.turns_completed;
     ++agent.next;
     agent.finished = agent.next >= requests;
     agent.ended = agent.finished;

@@ -58,9 +58,10 @@ struct SessionPlan {
   // replays trace k mod their count (trace_tree_scheduler.hpp). nullopt: sessions of turns.
   struct Trees {
     std::shared_ptr<const std::vector<workload::AgentTrace>> traces;
-    double max_gap_s = 10.0;   // --trace-max-gap
-    double speed = 1.0;        // --trace-speed
-    std::uint64_t stream = 0;  // the point's prompt stream
+    double max_gap_s = 10.0;       // --trace-max-gap
+    double speed = 1.0;            // --trace-speed
+    bool start_at_random = false;  // --trace-start random: each replay from a random request
+    std::uint64_t stream = 0;      // the point's prompt stream
     workload::TokenLengths tokens;
   };
   std::optional<Trees> trees;
@@ -86,7 +87,8 @@ struct TurnToSend {
   // Why its text could not be made (its images failing): it is then to fail, unsent, and end
   // its session as a failed turn does. Empty: made.
   std::string text_error;
-  bool stream = true;  // sent streamed; a recorded non-streamed request is not
+  bool stream = true;   // sent streamed; a recorded non-streamed request is not
+  bool warmup = false;  // a replay's warm-up (the request before its random start): unmeasured
   // A recorded session's request: the prompt tokens its blocks share with what was sent before
   // (workload::BlockCeiling), and the tokenizer's count of its prompt; -1: not known.
   std::int64_t cache_ceiling_tokens = -1;

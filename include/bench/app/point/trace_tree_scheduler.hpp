@@ -11,6 +11,9 @@
 //     its recorded gap after the last (and never less than its own gap after the root's reply);
 //     a subagent with no root request after it runs on in the background;
 //   - every gap is capped (--trace-max-gap) and then divided by --trace-speed.
+// With --trace-start random a replay starts at a root request drawn from (seed, tree): the one
+// before it is sent first as warm-up (unmeasured; it carries the prefix), and subagents spawned
+// before the start are left out.
 // A failed request ends its agent: a failed root request ends the tree (what is in flight still
 // ends); a failed subagent frees its join. Subagents take no lane: in-flight requests can exceed
 // the lanes. Each request's text is made as it is sent (workload/agent_history.hpp), and with
@@ -44,7 +47,8 @@ class TraceTreeScheduler final : public TurnScheduler {
 
  private:
   struct Agent {
-    std::size_t next = 0;  // the request to send next (or in flight)
+    std::size_t next = 0;            // the request to send next (or in flight)
+    std::size_t first_measured = 0;  // requests before it are the replay's warm-up
     bool in_flight = false;
     bool ended = false;     // every request sent and ended, or one failed
     bool finished = false;  // every request ended well
@@ -67,6 +71,7 @@ class TraceTreeScheduler final : public TurnScheduler {
 
   void open_all(std::int64_t at_ns);
   void open_next(std::size_t slot, std::int64_t at_ns);
+  void start_at_random(Tree& tree) const;
   const workload::AgentScript& script_of(const Tree& tree, std::size_t agent) const;
   std::int64_t gap_ns(double seconds) const;
   void after_root_request(Tree& tree, std::size_t slot, std::int64_t end_ns);
