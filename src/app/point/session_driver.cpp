@@ -90,6 +90,7 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   request.max_tokens = plan_.bodies.output_len_override.value_or(turn.user->output_len);
   std::optional<engine::TransferEnd> unsent;
   std::string body = turn_body(request, turn, unsent);
+  sessions_->body_made(turn);
   Slot& slot = acquire_slot();
   metrics::RequestRecord& record = slot.begin();
   slot.begin_turn(turn);

@@ -205,6 +205,10 @@ SessionEnd TraceTreeScheduler::end_of(const Tree& tree) const {
   return end;
 }
 
+void TraceTreeScheduler::body_made(const TurnToSend& turn) {
+  slots_[turn.slot]->agents[turn.branch].sending = {};
+}
+
 std::vector<SessionEnd> TraceTreeScheduler::open_sessions() const {
   std::vector<SessionEnd> open;
   for (const std::optional<Tree>& tree : slots_) {

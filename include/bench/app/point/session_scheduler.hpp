@@ -136,6 +136,10 @@ class TurnScheduler {
 
   /// The sessions still open (cut short by the run's end), as they stand.
   virtual std::vector<SessionEnd> open_sessions() const = 0;
+
+  /// The turn's body is made: its history is no longer read (a scheduler that made it for this
+  /// turn alone may free it now rather than hold it while the request is in flight).
+  virtual void body_made(const TurnToSend& /*turn*/) {}
 };
 
 class SessionScheduler final : public TurnScheduler {

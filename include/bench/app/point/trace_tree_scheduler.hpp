@@ -44,6 +44,8 @@ class TraceTreeScheduler final : public TurnScheduler {
   std::optional<SessionEnd> on_turn_end(const TurnToSend& turn, TurnOutcome outcome,
                                         TurnReply reply, std::int64_t end_ns) override;
   std::vector<SessionEnd> open_sessions() const override;
+  /// A request's history is made for it alone (its body holds it all): freed once its body is.
+  void body_made(const TurnToSend& turn) override;
 
  private:
   struct Agent {
