@@ -131,10 +131,28 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
   if (search.start > search.cap) {
     throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
   }
-  if (run.dataset.kind == workload::DatasetKind::trace) {
+  const bool agent_trees = run.dataset.kind == workload::DatasetKind::trace &&
+                           run.dataset.trace.format == workload::TraceFormat::weka;
+  if (run.dataset.kind == workload::DatasetKind::trace && !agent_trees) {
     throw UsageError(
         "--dataset trace: bench search probes loads it sets itself; a trace "
         "brings its own arrivals (replay it with bench --dataset trace)");
+  }
+  if (agent_trees) {
+    // Recorded agents: a probe's concurrency is session trees at once (AgentPerf's "concurrent
+    // agents"). Their requests wait on replies and recorded gaps, so requests in flight never
+    // hold at the lanes' count: there is no steady-state window of that load to judge.
+    if (search.over != SearchOver::concurrency) {
+      throw UsageError(
+          "--over rate: recorded agent sessions are searched over concurrency "
+          "(session trees at once)");
+    }
+    if (command.count("--slo-window") > 0 && search.slo_window == SloWindow::steady) {
+      throw UsageError(
+          "--slo-window steady: not with --trace-format weka (its requests in flight never "
+          "hold at the number of sessions, so there is no steady window of that load)");
+    }
+    search.slo_window = SloWindow::whole;
   }
   if (run.dataset.prefix_shares.size() > 1) {
     throw UsageError(

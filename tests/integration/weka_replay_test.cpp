@@ -149,8 +149,8 @@ TEST(WekaReplay, FlagsThatDoNotFitIsOneLineAndNothingIsSent) {
        "not JSON"},
       {{"--dataset", "jsonl", "--dataset-path", kTraces + "weka"},
        "is a directory; only --trace-format weka reads a directory"},
-      {{"--dataset", "trace", "--trace-format", "mooncake", "--dataset-path", tree,
-        "--trace-start", "beginning"},
+      {{"--dataset", "trace", "--trace-format", "mooncake", "--dataset-path", tree, "--trace-start",
+        "beginning"},
        "--trace-start: only with --trace-format weka"},
   };
   bench::sim::SimServer server({});

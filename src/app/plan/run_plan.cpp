@@ -442,6 +442,13 @@ RunPlan ProbePlanner::at(double load) const {
     // steady state holds as many completions; fewer requests than the concurrency could never
     // hold it at all. With --duration alone, its time sizes it.
     probe.num_prompts = std::max(options_.num_prompts, kProbeWaves * probe.concurrency.front());
+    // Recorded agents count session trees: waves of trees (not one pass of the files, nor the
+    // default count of requests).
+    if (options_.multi_turn.enabled && options_.dataset.kind == workload::DatasetKind::trace) {
+      probe.num_prompts =
+          options_.num_prompts_given ? probe.num_prompts : kProbeWaves * probe.concurrency.front();
+      probe.num_prompts_given = true;
+    }
   }
   // Unless --warmup-* was given, one wave of warm-up (the load's concurrency in requests), so
   // a closed loop's opening burst, all requests arriving at once, is not what the SLOs judge.
