@@ -86,7 +86,7 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   std::optional<engine::TransferEnd> unsent;
   std::string body = turn_body(request, turn, unsent);
   Slot& slot = acquire_slot();
-  metrics::RequestRecord& record = slot.begin();
+  metrics::RequestRecord& record = slot.begin(request.stream);
   slot.begin_turn(turn);
   record.index = plan_.first + sent_ * plan_.stride;
   record.session = static_cast<std::int64_t>(turn.session);
