@@ -14,6 +14,7 @@
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/answer_check.hpp"
+#include "bench/report/figure_words.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
@@ -279,18 +280,8 @@ bool has_latency_row(const results::LatencyFigure& figure, const RunSummary& s) 
 
 // Requests sent with "stream": false (--no-stream): how many, and what the table holds of them.
 void write_not_streamed(Writer& w, const RunSummary& s) {
-  if (s.not_streamed == 0) return;
-  if (streamed_none(s)) {
-    w.text(
-        fmt::format("No request was streamed (--no-stream): TTFT, ITL, ICL and TPOT do not "
-                    "exist; E2E is each whole answer's wait ({} requests).",
-                    s.not_streamed));
-    return;
-  }
-  w.text(
-      fmt::format("Not streamed: {} of {} completed requests (--no-stream): TTFT, ITL, ICL and "
-                  "TPOT are the {} streamed ones'; E2E is all of them.",
-                  s.not_streamed, s.completed, s.completed_streamed()));
+  const std::string line = not_streamed_line(s.not_streamed, s.completed);
+  if (!line.empty()) w.text(line);
 }
 
 void write_latency(Writer& w, const RunSummary& s) {
