@@ -333,7 +333,7 @@ void StreamReader::judge_stream_end(bool discarded_partial_event) {
     fail(ErrorClass::malformed_sse,
          "the server ignored \"stream\": true and answered one whole JSON completion "
          "(Content-Type '" +
-             content_type_ + "'): TTFT and ITL need a stream");
+             content_type_ + "'): TTFT and ITL need a stream; --no-stream reads whole answers");
   } else if (!event_stream_type_ && data_events_ == 0) {
     std::string message = "expected text/event-stream, got Content-Type '" + content_type_ + "'";
     const std::string body_message = error_message_from_body(error_body_);
