@@ -9,6 +9,8 @@
 //         bits 4-5: size caps (default 1 MiB lines; 64 B; 8 B; 1 KiB), small enough to be hit
 //         bit 6:    read as a Responses API stream (its named events and their interpreter)
 //                   instead of chat's and completions'
+//         bit 7:    read as one whole JSON body (a request sent with "stream": false,
+//                   Delivery::whole_body) instead of a stream
 //   piece i is (size byte + 1) bytes long; what remains after the last is one more piece.
 //
 // Each input runs on a 512 KiB stack, so recursion that a 1 MiB line could drive deep enough to
@@ -22,8 +24,8 @@
 //   stamped alike), unless it is longer than the response cap;
 // - the record is consistent: first_token_ns is the first text chunk's stamp, per-chunk token
 //   counts match the text chunks, every text chunk but a tool-call delta brings a byte, a
-//   success saw finish_reason or [DONE] on a 200 and has a token count with its source, a
-//   failure has a message.
+//   streamed success saw finish_reason or [DONE] on a 200, a whole body has no chunk times,
+//   every success has a token count with its source, a failure has a message.
 #include <pthread.h>
 
 #include <cstdint>
@@ -91,6 +93,7 @@ struct Setup {
   std::string_view content_type = "text/event-stream";
   bool transport_error = false;
   bool responses = false;
+  bool whole = false;
   bench::protocol::StreamLimits limits;
 };
 
@@ -101,6 +104,7 @@ Setup setup_of(std::uint8_t flags) {
   if ((flags & 4) != 0) setup.content_type = "application/json";
   setup.transport_error = (flags & 8) != 0;
   setup.responses = (flags & 64) != 0;
+  setup.whole = (flags & 128) != 0;
   switch ((flags >> 4) & 3) {
     case 1: setup.limits = {64, 64, 4096}; break;
     case 2: setup.limits = {8, 8, 256}; break;
@@ -114,7 +118,8 @@ RequestRecord read_response(const Setup& setup, const std::vector<std::string_vi
   RequestRecord record;
   bench::protocol::StreamReader reader(setup.limits);
   if (setup.responses) reader.read_as(bench::protocol::Endpoint::responses);
-  reader.begin(&record);
+  reader.begin(&record, setup.whole ? bench::protocol::Delivery::whole_body
+                                    : bench::protocol::Delivery::stream);
   reader.on_headers(setup.http_status, setup.content_type);
   for (std::string_view piece : pieces) {
     if (!reader.on_body(piece, kStampNs)) break;
@@ -137,15 +142,17 @@ void check_consistent(const RequestRecord& r) {
   // the other chunks promise a byte each.
   require(r.text_bytes >= static_cast<std::int64_t>(r.text_chunk_ns.size()) - r.tool_call_chunks,
           "fewer text bytes than text chunks without a tool call");
-  require(r.tool_call_chunks <= static_cast<std::int64_t>(r.text_chunk_ns.size()),
-          "more tool-call chunks than chunks with generated tokens");
+  // A whole body is its answer's one chunk, untimed.
+  const std::int64_t chunks =
+      r.streamed ? static_cast<std::int64_t>(r.text_chunk_ns.size()) : std::int64_t{1};
+  require(r.tool_call_chunks <= chunks, "more tool-call chunks than chunks with generated tokens");
   require(r.first_answer_ns == -1 || r.first_answer_ns >= r.first_token_ns,
           "an answer before the first token");
-  require(r.reasoning_chunks <= static_cast<std::int64_t>(r.text_chunk_ns.size()),
-          "more reasoning chunks than text chunks");
+  require(r.reasoning_chunks <= chunks, "more reasoning chunks than text chunks");
   if (r.ok()) {
     require(r.http_status == 200, "a success without HTTP 200");
-    require(!r.finish_reason.empty() || r.saw_done, "a success without finish_reason or [DONE]");
+    require(!r.streamed || !r.finish_reason.empty() || r.saw_done,
+            "a streamed success without finish_reason or [DONE]");
     require(r.completion_token_source != TokenSource::none && r.completion_tokens >= 0,
             "a success without a completion token count");
     require(r.reasoning_tokens >= 0 && r.answer_tokens() >= 0,
@@ -159,6 +166,8 @@ void check_consistent(const RequestRecord& r) {
               (r.cached_prompt_token_source != bench::metrics::CachedTokenSource::none),
           "a cached token count without its source, or a source without a count");
   if (!r.ok()) require(!r.error_message.empty(), "a failure without a message");
+  require(r.streamed || (r.text_chunk_ns.empty() && r.first_answer_ns == -1),
+          "a whole body with chunk times");
 }
 
 std::string describe(const RequestRecord& r) {

@@ -429,6 +429,7 @@ nlohmann::json options_to_json(const RunOptions& run) {
       {"input_len_includes_template", run.input_len_includes_template},
       {"output_len", run.output_len},
       {"ignore_eos", run.ignore_eos},
+      {"stream", !run.no_stream},
       {"temperature", run.temperature ? nlohmann::json(*run.temperature) : nlohmann::json()},
       {"seed", run.seed},
       {"seed_given", run.seed_given},

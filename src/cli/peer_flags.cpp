@@ -113,7 +113,7 @@ void add_peer_flags(CLI::App& app, RawPeerFlags& raw, std::int64_t& num_prompts)
   app.add_flag("--disable-ignore-eos", raw.disable_ignore_eos,
                "SGLang: do not send ignore_eos (which it sends by default)");
   app.add_flag("--disable-stream", raw.disable_stream,
-               "SGLang: non-streamed requests (refused: bench measures streams)");
+               "SGLang: non-streamed requests (bench's --no-stream)");
   app.add_option("--tag", raw.tag, "SGLang: the result line's \"tag\" (vLLM's --label)");
   app.add_option("--served-model-name", raw.served_model_name,
                  "SGLang: the model name sent (its --model then names the tokenizer)");

@@ -100,9 +100,12 @@ void read_sampling(PeerReading& r) {
   refuse_both(r, "--extra-request-body", !peer.extra_request_body.empty(), "--extra-body");
   if (!peer.extra_request_body.empty()) r.run.extra_body = peer.extra_request_body;
   if (peer.disable_stream) {
-    throw UsageError(
-        "--disable-stream: bench measures streamed responses (TTFT and ITL need the stream); "
-        "drop the flag");
+    // SGLang's bench_serving takes a whole answer's latency as its TTFT (and has no ITL); bench
+    // reports no TTFT, ITL or TPOT of a request it did not stream.
+    r.run.no_stream = true;
+    r.note(
+        "--disable-stream: \"stream\": false (bench's --no-stream); SGLang reports the whole "
+        "latency as TTFT, bench no TTFT, ITL or TPOT, only E2E");
   }
   if (r.sglang()) {
     if (peer.disable_ignore_eos && given(r.app, "--ignore-eos")) {

@@ -41,16 +41,16 @@ std::optional<std::string> environment_variable(std::string_view name) {
 
 bool has_crlf(const std::string& text) { return text.find_first_of("\r\n") != std::string::npos; }
 
-// Keys of --extra-body that would break the stream bench reads or the figures it reports.
-// Without "stream": true the server answers with one JSON object, which no SSE parse accepts;
-// with several choices ("n" > 1) the chunks of different answers interleave, so TTFT, ITL and
-// the token counts would mix them.
-void check_extra_body(const nlohmann::json& body) {
-  if (body.contains("stream") && body["stream"] != true) {
-    throw UsageError(
-        fmt::format("--extra-body: \"stream\": {} is not supported: bench measures "
-                    "streamed responses (it sends \"stream\": true)",
-                    body["stream"].dump()));
+// Keys of --extra-body that would break the answers bench reads or the figures it reports.
+// bench reads an answer as it asked for it (an event stream, or one JSON object with
+// --no-stream), so "stream" is its own; with several choices ("n" > 1) the chunks of different
+// answers interleave, so TTFT, ITL and the token counts would mix them.
+void check_extra_body(const nlohmann::json& body, bool no_stream) {
+  if (body.contains("stream") && body["stream"] != !no_stream) {
+    throw UsageError(fmt::format(
+        "--extra-body: \"stream\": {} is not supported: bench sends \"stream\": {} and reads "
+        "the answer so (--no-stream sends false)",
+        body["stream"].dump(), no_stream ? "false" : "true"));
   }
   for (const char* key : {"n", "best_of"}) {
     if (body.contains(key) && body[key] != 1) {
@@ -87,7 +87,7 @@ void validate_run(RunOptions& run) {
     if (parsed.is_discarded() || !parsed.is_object()) {
       throw UsageError(fmt::format("--extra-body: '{}' is not a JSON object", run.extra_body));
     }
-    check_extra_body(parsed);
+    check_extra_body(parsed, run.no_stream);
   }
   // vLLM's KEY=VALUE as 'KEY: VALUE'
   for (std::string& header : run.headers) header = checked_header_line(header);

@@ -202,14 +202,14 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->capture_default_str()
       ->group(dialect);
   app.add_option(prefix + "reasoning-tokens", sim.reasoning_tokens,
-                 "A reasoning model: chat streams send this many tokens as reasoning deltas "
-                 "before the answer (within max_tokens), with usage.completion_tokens_details"
-                 ".reasoning_tokens; 0: off")
+                 "A reasoning model: chat answers spend this many tokens on reasoning (deltas, "
+                 "or a whole message's field) before the answer (within max_tokens), with "
+                 "usage.completion_tokens_details.reasoning_tokens; 0: off")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{10'000'000}))
       ->capture_default_str()
       ->group(dialect);
   app.add_option(prefix + "reasoning-fraction", sim.reasoning_fraction,
-                 "Fraction of chat streams that reason (drawn per request from " + prefix +
+                 "Fraction of chat answers that reason (drawn per request from " + prefix +
                      "seed); the "
                      "others answer at once and report 0 reasoning tokens")
       ->check(number_range(0.0, 1.0))
@@ -226,8 +226,8 @@ void add_sim_flags(CLI::App& app, sim::SimOptions& sim, const std::string& prefi
       ->check(CLI::IsMember({"reasoning_content", "reasoning"}))
       ->group(dialect);
   app.add_option(prefix + "tool-call-fraction", sim.tool_call_fraction,
-                 "Fraction of chat streams whose request has tools (and tool_choice not none) "
-                 "that answer with a tool call, streamed as vLLM does; tool_choice required or a "
+                 "Fraction of chat answers whose request has tools (and tool_choice not none) "
+                 "that are a tool call, as vLLM sends one; tool_choice required or a "
                  "named function always calls (drawn per request from " +
                      prefix + "seed)")
       ->check(number_range(0.0, 1.0))

@@ -118,6 +118,9 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   app.add_flag("--ignore-eos", run.ignore_eos,
                "Send ignore_eos: true so every request generates output-len tokens "
                "(vLLM, SGLang, llama.cpp)");
+  app.add_flag("--no-stream", run.no_stream,
+               "Send \"stream\": false: each answer comes whole, so E2E and tokens but no "
+               "TTFT, ITL or TPOT (SGLang's --disable-stream)");
   app.add_option("--temperature", run.temperature, "Sampling temperature (default: server's)")
       ->check(non_negative_number());
   app.add_option("--extra-body", run.extra_body,

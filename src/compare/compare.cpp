@@ -330,6 +330,12 @@ constexpr Setting kSettings[] = {
     {"output_len", [](const json& run) { return config(run, "output_len"); }},
     {"dataset", [](const json& run) { return config(run, "dataset"); }},
     {"ignore_eos", [](const json& run) { return config(run, "ignore_eos"); }},
+    // --no-stream: whole answers, timed only at their end; a file from before it streamed.
+    {"stream",
+     [](const json& run) {
+       const json stream = config(run, "stream");
+       return stream.is_null() ? json(true) : stream;
+     }},
     // --images-per-request: images are prefill of their own, their size sets how much.
     {results::key::images_per_request,
      [](const json& run) { return config(run, results::key::images_per_request); }},

@@ -124,6 +124,9 @@ std::string_view null_reason(const json& run, std::string_view metric) {
   if (bench::results::number_at(run, "completed") == 0.0) {
     return "no request completed, so it has no values";
   }
+  if (bench::results::needs_stream(metric) && bench::results::streamed_none(run)) {
+    return "no request was streamed (--no-stream), and it is timed from a stream's chunks";
+  }
   if (metric == key::median_output_throughput_per_user ||
       metric == key::p10_output_throughput_per_user) {
     return "no request had the 2 output tokens a TPOT needs";

@@ -35,8 +35,10 @@ void record_error(std::map<ErrorClass, ErrorSummary>& errors, const RequestRecor
   }
 }
 
-// Whether some text chunk of a successful request carried other than exactly one token.
+// Whether some text chunk of a successful request carried other than exactly one token (a whole
+// body has no chunks to tell).
 bool chunks_differ(const RequestRecord& record) {
+  if (!record.streamed) return false;
   const auto chunks = static_cast<std::int64_t>(record.text_chunk_ns.size());
   if (counted_tokens(record) && record.completion_tokens != chunks) {
     return true;
@@ -131,6 +133,7 @@ void RunAccumulator::add(const RequestRecord& record) {
     return;
   }
   ++summary.completed;
+  if (!record.streamed) ++summary.not_streamed;
   add_tokens(record);
   add_latencies(record);
   // Chunks vs tokens.
@@ -204,7 +207,8 @@ void RunAccumulator::add_latencies(const RequestRecord& record) {
   if (latency.ttfa_ms) ttfa_ms_.add(*latency.ttfa_ms);
   if (latency.ttst_ms) ttst_ms_.add(*latency.ttst_ms);
   if (latency.tpot_ms) tpot_ms_.add(*latency.tpot_ms);
-  // No text at all: the whole wait was for nothing, so the SLO's TTFT is the E2E.
+  // No text at all, or a whole body (not streamed): the user saw nothing before the end, so the
+  // SLO's TTFT is the E2E.
   const double slo_ttft_ms = latency.ttft_ms.value_or(latency.e2e_ms);
   steady_log_.add(record.start_ns, record.end_ns, latency.ttft_ms, latency.tpot_ms, latency.e2e_ms);
   if (options_.slo.any() && meets(options_.slo, slo_ttft_ms, latency.tpot_ms, latency.e2e_ms)) {

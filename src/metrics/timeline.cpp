@@ -59,6 +59,10 @@ void Timeline::add(const RequestRecord& record) {
     ++end.errors;
   }
   if (!record.ok()) return;
+  if (!record.streamed) {
+    // A whole body brings every token at once, at its end.
+    at(record.end_ns).output_tokens += std::max<std::int64_t>(0, record.completion_tokens);
+  }
   for (std::size_t i = 0; i < record.text_chunk_ns.size(); ++i) {
     at(record.text_chunk_ns[i]).output_tokens += tokens_of_chunk(record, i);
   }

@@ -23,7 +23,8 @@ constexpr UsageSchema kChatUsage{"usage.prompt_tokens", "usage.completion_tokens
                                  "usage.prompt_tokens_details.cached_tokens",
                                  "usage.completion_tokens_details.reasoning_tokens"};
 
-// The Responses API's usage, in its final response object (responses.hpp).
+// The Responses API's usage, in its final response object (responses.hpp); a whole body is that
+// object, its usage at the top.
 constexpr UsageSchema kResponsesUsage{"response.usage.input_tokens", "response.usage.output_tokens",
                                       "response.usage.input_tokens_details.cached_tokens",
                                       "response.usage.output_tokens_details.reasoning_tokens"};
@@ -41,6 +42,7 @@ constexpr std::array kEndpoints = {
         .messages_body = chat_messages_body,
         .named_events = false,
         .interpret = interpret_chunk_into,
+        .interpret_whole = interpret_completion_body,
         .usage = kChatUsage,
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
                     Figure::reasoning, Figure::tool_calls, Figure::images},
@@ -59,6 +61,7 @@ constexpr std::array kEndpoints = {
         .messages_body = nullptr,
         .named_events = false,
         .interpret = interpret_chunk_into,
+        .interpret_whole = interpret_completion_body,
         .usage = kChatUsage,
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input},
     },
@@ -75,6 +78,7 @@ constexpr std::array kEndpoints = {
         .messages_body = responses_messages_body,
         .named_events = true,
         .interpret = interpret_responses_event,
+        .interpret_whole = interpret_responses_body,
         .usage = kResponsesUsage,
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
                     Figure::reasoning, Figure::tool_calls, Figure::images},

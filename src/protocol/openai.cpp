@@ -106,22 +106,54 @@ std::string message_of_error(const json& error) {
   return excerpt(error.dump(-1, ' ', false, json::error_handler_t::replace));
 }
 
+std::optional<json> whole_body_object(std::string_view body, Chunk& chunk) {
+  chunk.reset();
+  json parsed;
+  try {
+    parsed = json::parse(body.begin(), body.end());
+  } catch (const json::parse_error& error) {
+    // The parser stops where the JSON broke: past the body's last byte, it was cut short (an
+    // empty body is too: a 200 that ended before its answer).
+    const bool cut_short = error.byte > body.size();
+    chunk.kind = cut_short ? Chunk::Kind::truncated : Chunk::Kind::malformed;
+    chunk.error_message =
+        cut_short ? "the body ended inside its JSON (" + std::to_string(body.size()) + " bytes)"
+                  : "the body is not JSON: " + excerpt(body);
+    return std::nullopt;
+  }
+  if (!parsed.is_object()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = "the body is not a JSON object: " + excerpt(body);
+    return std::nullopt;
+  }
+  if (const auto error = parsed.find("error"); error != parsed.end() && !error->is_null()) {
+    chunk.kind = Chunk::Kind::error;
+    chunk.error_message = message_of_error(*error);
+    if (chunk.error_message.empty()) chunk.error_message = "error object without a message";
+    return std::nullopt;
+  }
+  return parsed;
+}
+
 }  // namespace server_json
 
 using namespace server_json;
 
 namespace {
 
-// Everything of the body but the input: model, max_tokens, streaming with usage, options.
+// Everything of the body but the input: model, max_tokens, streaming (with usage) or not, options.
 // `chat`: the chat API's tools, tool_choice and response_format go too.
 void complete_body(const RequestOptions& options, json& body, bool chat) {
   body["model"] = options.model;
   body["max_tokens"] = options.max_tokens;
-  body["stream"] = true;
+  body["stream"] = options.stream;
   // include_usage makes vLLM and SGLang send the final usage chunk; continuous_usage_stats
-  // (vLLM) puts cumulative usage on every chunk, which gives exact tokens per chunk.
-  body["stream_options"] = json{{"include_usage", true}};
-  if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
+  // (vLLM) puts cumulative usage on every chunk, which gives exact tokens per chunk. A whole
+  // body always carries usage, and OpenAI refuses stream_options without a stream.
+  if (options.stream) {
+    body["stream_options"] = json{{"include_usage", true}};
+    if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
+  }
   if (options.ignore_eos) body["ignore_eos"] = true;
   if (options.temperature) body["temperature"] = *options.temperature;
   if (chat) {
@@ -179,7 +211,7 @@ json tool_choice_value(std::string_view choice) {
 
 bool asks_per_chunk_usage(const RequestOptions& options) {
   const EndpointSpec& spec = endpoint_spec(options.endpoint);
-  if (!spec.per_chunk_usage) return false;
+  if (!spec.per_chunk_usage || !options.stream) return false;
   json body = json::object();
   complete_body(options, body, spec.figures.has(metrics::Figure::tool_calls));
   const auto stream_options = body.find("stream_options");
@@ -208,15 +240,20 @@ namespace {
 // delta.tool_calls: [{"index", "id", "type", "function": {"name", "arguments"}}, ...] (OpenAI's
 // API reference, chat streaming; vllm/entrypoints/openai/serving_chat.py sends the parsers'
 // DeltaToolCall the same way). Names and argument fragments are the call's generated text.
-void read_tool_calls(const json& delta, Chunk& chunk) {
+// A whole message's tool_calls (`whole`) are each a whole call, without "index": their place
+// in the list is their index, so two calls without ids stay two.
+void read_tool_calls(const json& delta, Chunk& chunk, bool whole) {
   const auto calls = delta.find("tool_calls");
   if (calls == delta.end() || !calls->is_array()) return;
+  std::int64_t place = -1;
   for (const json& call : *calls) {
+    ++place;
     if (!call.is_object()) continue;
     const auto function = call.find("function");
     if (function == call.end() || !function->is_object()) continue;
     Chunk::ToolCallFragment& fragment = chunk.tool_call_fragments.emplace_back();
     fragment.index = count_field(call, "index");
+    if (whole && !fragment.index) fragment.index = place;
     if (const std::string* id = string_field(call, "id")) fragment.id = *id;
     if (const std::string* name = string_field(*function, "name"); name && !name->empty()) {
       chunk.tool_call_text += *name;
@@ -230,10 +267,11 @@ void read_tool_calls(const json& delta, Chunk& chunk) {
   }
 }
 
-// choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" with optional
-// reasoning (reasoning_content: SGLang, DeepSeek, older vLLM; reasoning: newer vLLM) and
-// content. The reasoning goes first in chunk.text and is measured by reasoning_size.
-void read_first_choice(const json& parsed, Chunk& chunk) {
+// choices[0]: /v1/completions carries "text"; /v1/chat/completions a "delta" (a whole body: a
+// "message", `whole`) with optional reasoning (reasoning_content: SGLang, DeepSeek, older vLLM;
+// reasoning: newer vLLM) and content. The reasoning goes first in chunk.text and is measured by
+// reasoning_size.
+void read_first_choice(const json& parsed, Chunk& chunk, bool whole = false) {
   const auto choices = parsed.find("choices");
   if (choices == parsed.end() || !choices->is_array() || choices->empty() ||
       !choices->front().is_object()) {
@@ -241,7 +279,8 @@ void read_first_choice(const json& parsed, Chunk& chunk) {
   }
   const json& choice = choices->front();
   const json* delta = nullptr;
-  if (const auto found = choice.find("delta"); found != choice.end() && found->is_object()) {
+  if (const auto found = choice.find(whole ? "message" : "delta");
+      found != choice.end() && found->is_object()) {
     delta = &*found;
   }
   if (delta != nullptr) {
@@ -253,7 +292,7 @@ void read_first_choice(const json& parsed, Chunk& chunk) {
   if (const std::string* text = string_field(choice, "text")) chunk.text += *text;
   if (delta != nullptr) {
     if (const std::string* content = string_field(*delta, "content")) chunk.text += *content;
-    read_tool_calls(*delta, chunk);
+    read_tool_calls(*delta, chunk, whole);
   }
   if (const std::string* finish = string_field(choice, "finish_reason")) {
     chunk.finish_reason = *finish;
@@ -314,6 +353,20 @@ Chunk interpret_chunk_dom(std::string_view data) {
   read_first_choice(parsed, chunk);
   read_usage(parsed, chunk);
   return chunk;
+}
+
+void interpret_completion_body(std::string_view body, Chunk& chunk) {
+  const std::optional<json> parsed = whole_body_object(body, chunk);
+  if (!parsed) return;
+  const auto choices = parsed->find("choices");
+  if (choices == parsed->end() || !choices->is_array() || choices->empty()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = "the body is no completion (no choices): " + excerpt(body);
+    return;
+  }
+  if (const std::string* id = string_field(*parsed, "id")) chunk.id = *id;
+  read_first_choice(*parsed, chunk, /*whole=*/true);
+  read_usage(*parsed, chunk);
 }
 
 std::string error_message_from_body(std::string_view body) {

@@ -1,6 +1,10 @@
 // The Responses API unit (responses.hpp).
 #include "bench/protocol/responses.hpp"
 
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 #include "bench/util/text.hpp"
@@ -57,7 +61,7 @@ json responses_text_format(const json& response_format) {
 std::string finish_responses_body(const RequestOptions& options, json& body) {
   body["model"] = options.model;
   body["max_output_tokens"] = options.max_tokens;
-  body["stream"] = true;
+  body["stream"] = options.stream;
   if (options.ignore_eos) body["ignore_eos"] = true;
   if (options.temperature) body["temperature"] = *options.temperature;
   if (!options.tools.is_null()) body["tools"] = responses_tools(options.tools);
@@ -173,6 +177,58 @@ void read_responses_delta(const json& event, std::string_view type, Chunk& chunk
   }
 }
 
+// The text of an output item's parts of type `type` ("output_text", "reasoning_text",
+// "summary_text") under `key` ("content", "summary"), joined.
+std::string item_text(const json& item, const char* key, std::string_view type) {
+  std::string text;
+  const auto parts = item.find(key);
+  if (parts == item.end() || !parts->is_array()) return text;
+  for (const json& part : *parts) {
+    if (!part.is_object() || part.value("type", "") != type) continue;
+    if (const std::string* piece = string_field(part, "text")) text += *piece;
+  }
+  return text;
+}
+
+// A whole function_call item as the one fragment of its call, at its place in the output.
+void read_function_call_item(const json& item, std::int64_t place, Chunk& chunk) {
+  Chunk::ToolCallFragment fragment;
+  fragment.index = place;
+  if (const std::string* call_id = string_field(item, "call_id")) fragment.id = *call_id;
+  if (const std::string* name = string_field(item, "name"); name && !name->empty()) {
+    fragment.name = *name;
+    chunk.tool_call_names.push_back(*name);
+  }
+  if (const std::string* arguments = string_field(item, "arguments")) {
+    fragment.arguments = *arguments;
+  }
+  chunk.tool_call_text += fragment.name + fragment.arguments;
+  chunk.tool_call_fragments.push_back(std::move(fragment));
+}
+
+// A whole response's output items: reasoning (its reasoning_text parts, else its summary), the
+// message's output_text parts, function calls; the reasoning first in chunk.text, as a stream's.
+void read_output_items(const json& output, Chunk& chunk) {
+  std::string reasoning;
+  std::string answer;
+  std::int64_t place = -1;
+  for (const json& item : output) {
+    ++place;
+    if (!item.is_object()) continue;
+    const std::string type = item.value("type", "");
+    if (type == "reasoning") {
+      std::string text = item_text(item, "content", "reasoning_text");
+      reasoning += text.empty() ? item_text(item, "summary", "summary_text") : text;
+    } else if (type == "message") {
+      answer += item_text(item, "content", "output_text");
+    } else if (type == "function_call") {
+      read_function_call_item(item, place, chunk);
+    }
+  }
+  chunk.text = reasoning + answer;
+  chunk.reasoning_size = reasoning.size();
+}
+
 }  // namespace
 
 std::string responses_prompt_body(const RequestOptions& options, std::string_view prompt) {
@@ -216,6 +272,27 @@ void interpret_responses_event(std::string_view data, Chunk& chunk) {
   } else if (type.substr(0, 9) == "response.") {
     read_response_object(event, type, chunk);
   }
+}
+
+void interpret_responses_body(std::string_view body, Chunk& chunk) {
+  const std::optional<json> response = server_json::whole_body_object(body, chunk);
+  if (!response) return;
+  if (const std::string* status = string_field(*response, "status");
+      status && *status == "failed") {
+    chunk.kind = Chunk::Kind::error;
+    chunk.error_message = "response failed without an error";
+    return;
+  }
+  const auto output = response->find("output");
+  if (output == response->end() || !output->is_array()) {
+    chunk.kind = Chunk::Kind::malformed;
+    chunk.error_message = "the body is no response (no output): " + server_json::excerpt(body);
+    return;
+  }
+  if (const std::string* id = string_field(*response, "id")) chunk.id = *id;
+  read_output_items(*output, chunk);
+  read_responses_usage(*response, chunk);
+  read_responses_end(*response, chunk);
 }
 
 }  // namespace bench::protocol

@@ -69,9 +69,12 @@ StreamReader::StreamReader(StreamLimits limits, const tokenizer::Tokenizer* outp
       output_counter_(output_counter),
       parser_(sse::Limits{limits.max_line_bytes, limits.max_event_bytes}) {}
 
-void StreamReader::begin(metrics::RequestRecord* record) {
+void StreamReader::begin(metrics::RequestRecord* record, Delivery delivery) {
   record_ = record;
+  delivery_ = delivery;
+  if (record_ != nullptr) record_->streamed = delivery == Delivery::stream;
   parser_.reset();
+  whole_body_.clear();
   current_arrival_ns_ = 0;
   body_bytes_ = 0;
   error_body_.clear();
@@ -84,6 +87,8 @@ void StreamReader::begin(metrics::RequestRecord* record) {
   kept_reasoning_text_.clear();
   usage_reasoning_tokens_.reset();
   data_events_ = 0;
+  text_units_ = 0;
+  answered_ = false;
   last_cumulative_completion_tokens_ = 0;
   cached_tokens_.reset();
   timings_prompt_n_.reset();
@@ -124,6 +129,10 @@ bool StreamReader::on_body(std::string_view bytes, std::int64_t arrival_ns) {
     fail(ErrorClass::malformed_sse,
          "response exceeded " + std::to_string(limits_.max_response_bytes) + " bytes");
     return false;
+  }
+  if (delivery_ == Delivery::whole_body) {
+    whole_body_.append(bytes);  // one JSON object, read whole when the response ends
+    return true;
   }
   // A 200 that is not labelled as an event stream is parsed as one anyway (some servers get the
   // header wrong); its start is kept in case it turns out to hold no event at all.
@@ -167,6 +176,7 @@ bool StreamReader::on_event(const sse::Event& event) {
     case Chunk::Kind::done: record.saw_done = true; return true;
     case Chunk::Kind::error: fail(ErrorClass::stream_error, chunk.error_message); return false;
     case Chunk::Kind::malformed:
+    case Chunk::Kind::truncated:  // an event's interpreter never says it; a whole body's does
       fail(ErrorClass::malformed_json, chunk.error_message);
       return false;
     case Chunk::Kind::data: break;
@@ -178,6 +188,12 @@ bool StreamReader::on_event(const sse::Event& event) {
 }
 
 void StreamReader::record_text_chunk(const Chunk& chunk) {
+  stamp_text_chunk(chunk);
+  keep_text(chunk);
+}
+
+// A streamed chunk's times, and its tokens where per-chunk usage says them.
+void StreamReader::stamp_text_chunk(const Chunk& chunk) {
   metrics::RequestRecord& record = *record_;
   // First token rule: the first chunk with generated tokens (text, reasoning or a tool-call
   // delta); role-only or empty deltas are not.
@@ -186,6 +202,28 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
     record.first_answer_ns = current_arrival_ns_;
   }
   record.text_chunk_ns.push_back(current_arrival_ns_);
+  // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
+  // the difference. Kept only while every text chunk has it and it grows with each (a chunk
+  // that carries text carries a token), so the counts stay exact: Ollama's completions give
+  // every chunk a usage of zeros, which is no count.
+  if (per_chunk_usage_ && chunk.completion_tokens &&
+      *chunk.completion_tokens > last_cumulative_completion_tokens_ &&
+      *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
+          std::numeric_limits<std::int32_t>::max()) {
+    record.text_chunk_tokens.push_back(
+        static_cast<std::int32_t>(*chunk.completion_tokens - last_cumulative_completion_tokens_));
+  } else if (per_chunk_usage_) {
+    per_chunk_usage_ = false;
+    record.text_chunk_tokens.clear();
+  }
+}
+
+// What a chunk carrying generated tokens (streamed, or a whole body's one answer) says besides
+// its time: its text, reasoning and tool calls, kept for counting and for the caller.
+void StreamReader::keep_text(const Chunk& chunk) {
+  metrics::RequestRecord& record = *record_;
+  ++text_units_;
+  if (chunk.has_answer()) answered_ = true;
   record.text_bytes += static_cast<std::int64_t>(chunk.text.size());
   if (chunk.has_reasoning()) ++record.reasoning_chunks;
   if (chunk.has_tool_call()) {
@@ -211,20 +249,6 @@ void StreamReader::record_text_chunk(const Chunk& chunk) {
   }
   if (keep_reasoning_text_) {
     append_capped(kept_reasoning_text_, chunk.reasoning(), limits_.max_response_bytes);
-  }
-  // Per-chunk usage (vLLM continuous_usage_stats) is cumulative: the chunk's own tokens are
-  // the difference. Kept only while every text chunk has it and it grows with each (a chunk
-  // that carries text carries a token), so the counts stay exact: Ollama's completions give
-  // every chunk a usage of zeros, which is no count.
-  if (per_chunk_usage_ && chunk.completion_tokens &&
-      *chunk.completion_tokens > last_cumulative_completion_tokens_ &&
-      *chunk.completion_tokens - last_cumulative_completion_tokens_ <=
-          std::numeric_limits<std::int32_t>::max()) {
-    record.text_chunk_tokens.push_back(
-        static_cast<std::int32_t>(*chunk.completion_tokens - last_cumulative_completion_tokens_));
-  } else if (per_chunk_usage_) {
-    per_chunk_usage_ = false;
-    record.text_chunk_tokens.clear();
   }
 }
 
@@ -266,12 +290,30 @@ void StreamReader::finish(const TransportEnd& end) {
   if (record_ == nullptr) return;
   metrics::RequestRecord& record = *record_;
   record.end_ns = end.end_ns;
-  const bool discarded_partial_event = streaming_ && parser_.finish();
-  const bool finished = !record.finish_reason.empty() || record.saw_done;
+  const bool stream = delivery_ == Delivery::stream;
+  const bool discarded_partial_event = stream && streaming_ && parser_.finish();
+  if (!failed_before_answer(end)) {
+    if (stream) {
+      judge_stream_end(discarded_partial_event);
+    } else {
+      read_whole_body();
+    }
+  }
 
-  if (record.error != ErrorClass::none) {
-    // Already failed while reading (stream error, malformed data, a cap): that is the cause.
-  } else if (end.error != ErrorClass::none) {
+  if (!per_chunk_usage_) record.text_chunk_tokens.clear();
+  settle_cached_prompt_tokens();
+  settle_completion_tokens();
+  settle_reasoning_tokens();
+  settle_tool_call_tokens();
+}
+
+// The failures that leave no answer to judge, either delivery's: one already found while
+// reading (a stream error, malformed data, a cap), the transport's, no response, an HTTP error.
+// True when the request failed so.
+bool StreamReader::failed_before_answer(const TransportEnd& end) {
+  const metrics::RequestRecord& record = *record_;
+  if (record.error != ErrorClass::none) return true;
+  if (end.error != ErrorClass::none) {
     // A transport failure stays a failure even after finish_reason or [DONE]: the response did
     // not arrive whole.
     fail(end.error, end.message);
@@ -279,11 +321,19 @@ void StreamReader::finish(const TransportEnd& end) {
     fail(ErrorClass::transport, "the transfer ended without an HTTP response");
   } else if (!streaming_) {
     fail(class_of_status(record.http_status), http_error_message(record.http_status, error_body_));
-  } else if (!event_stream_type_ && data_events_ == 0 && is_whole_answer(error_body_)) {
+  }
+  return record.error != ErrorClass::none;
+}
+
+// A 200 stream that ended: complete with a finish_reason or [DONE], else what it lacked.
+void StreamReader::judge_stream_end(bool discarded_partial_event) {
+  const metrics::RequestRecord& record = *record_;
+  const bool finished = !record.finish_reason.empty() || record.saw_done;
+  if (!event_stream_type_ && data_events_ == 0 && is_whole_answer(error_body_)) {
     fail(ErrorClass::malformed_sse,
          "the server ignored \"stream\": true and answered one whole JSON completion "
          "(Content-Type '" +
-             content_type_ + "'): TTFT and ITL need a stream");
+             content_type_ + "'): TTFT and ITL need a stream; --no-stream reads whole answers");
   } else if (!event_stream_type_ && data_events_ == 0) {
     std::string message = "expected text/event-stream, got Content-Type '" + content_type_ + "'";
     const std::string body_message = error_message_from_body(error_body_);
@@ -294,17 +344,33 @@ void StreamReader::finish(const TransportEnd& end) {
          discarded_partial_event ? "stream ended inside an event, without finish_reason or [DONE]"
                                  : "stream ended without finish_reason or [DONE]");
   }
+}
 
-  if (!per_chunk_usage_) record.text_chunk_tokens.clear();
-  settle_cached_prompt_tokens();
-  settle_completion_tokens();
-  settle_reasoning_tokens();
-  settle_tool_call_tokens();
+// A 200 whole body ("stream": false): one JSON object, read by the endpoint's whole-body
+// interpreter as the one chunk of the answer, its errors classed as a stream's events' are (an
+// error object as stream_error, JSON that is not as malformed_json, JSON cut short as truncated).
+void StreamReader::read_whole_body() {
+  Chunk& chunk = chunk_;
+  endpoint_->interpret_whole(whole_body_, chunk);
+  switch (chunk.kind) {
+    case Chunk::Kind::error: fail(ErrorClass::stream_error, chunk.error_message); return;
+    case Chunk::Kind::truncated: fail(ErrorClass::truncated, chunk.error_message); return;
+    case Chunk::Kind::malformed:
+      fail(ErrorClass::malformed_json,
+           event_stream_type_ ? "the server streamed (Content-Type text/event-stream) though "
+                                "\"stream\": false was sent"
+                              : chunk.error_message);
+      return;
+    case Chunk::Kind::done:
+    case Chunk::Kind::data: break;
+  }
+  if (chunk.has_text() || chunk.has_tool_call()) keep_text(chunk);
+  record_chunk_fields(chunk);
 }
 
 // Without usage the completion length is the output counter's count of the streamed text, or
-// else the number of text chunks (an estimate); each labelled with its source. It is never
-// taken from the requested length.
+// else the number of text chunks (an estimate; a whole body is one); each labelled with its
+// source. It is never taken from the requested length.
 void StreamReader::settle_completion_tokens() {
   metrics::RequestRecord& record = *record_;
   if (!record.ok() || record.completion_token_source != TokenSource::none) return;
@@ -320,7 +386,7 @@ void StreamReader::settle_completion_tokens() {
     generated_text_.clear();
   }
   if (record.completion_token_source == TokenSource::none) {
-    record.completion_tokens = static_cast<std::int64_t>(record.text_chunk_ns.size());
+    record.completion_tokens = text_units_;
     record.completion_token_source = TokenSource::chunks;
   }
 }
@@ -380,7 +446,7 @@ void StreamReader::keep_tool_call_fragment(const Chunk::ToolCallFragment& fragme
   append_capped(call->arguments, fragment.arguments, limits_.max_response_bytes);
 }
 
-// The completion's tool-call part. No server's usage breaks it out, but an answer that streamed
+// The completion's tool-call part. No server's usage breaks it out, but an answer that carried
 // no content spent every token that was not reasoning on its calls (their markup included, which
 // the server's tool parser hides): usage's completion_tokens less the reasoning tokens, when both
 // come from usage. Otherwise the output counter on the calls' names and arguments, else one token
@@ -394,8 +460,7 @@ void StreamReader::settle_tool_call_tokens() {
   }
   const bool reasoning_from_usage = record.reasoning_token_source == TokenSource::usage ||
                                     record.reasoning_token_source == TokenSource::none;
-  if (record.first_answer_ns < 0 && record.completion_token_source == TokenSource::usage &&
-      reasoning_from_usage) {
+  if (!answered_ && record.completion_token_source == TokenSource::usage && reasoning_from_usage) {
     record.tool_call_tokens = room;
     record.tool_call_token_source = TokenSource::usage;
     tool_call_text_.clear();

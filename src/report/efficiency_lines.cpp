@@ -21,8 +21,10 @@ std::string number(std::optional<double> value) {
 void add_per_user(std::vector<ReportLine>& lines, const results::Efficiency& e,
                   const metrics::RunSummary& s) {
   if (!e.median_output_per_user) {
-    lines.push_back(
-        {"Output per user (1/TPOT)", "n/a (no request had the 2 output tokens a TPOT needs)"});
+    const bool streamed_none = s.completed > 0 && s.completed_streamed() == 0;
+    lines.push_back({"Output per user (1/TPOT)",
+                     streamed_none ? "n/a (no request was streamed: --no-stream)"
+                                   : "n/a (no request had the 2 output tokens a TPOT needs)"});
     return;
   }
   lines.push_back(

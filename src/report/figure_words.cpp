@@ -95,4 +95,18 @@ std::string prompt_cache_note(const metrics::RunSummary& summary,
   return intended.empty() ? note : fmt::format("{}; {}", note, intended);
 }
 
+std::string not_streamed_line(std::int64_t not_streamed, std::int64_t completed) {
+  if (not_streamed <= 0) return "";
+  if (not_streamed >= completed) {
+    return fmt::format(
+        "No request was streamed (--no-stream): TTFT, ITL, ICL and TPOT do not exist; E2E is "
+        "each whole answer's wait ({} requests).",
+        not_streamed);
+  }
+  return fmt::format(
+      "Not streamed: {} of {} completed requests (--no-stream): TTFT, ITL, ICL and TPOT are the "
+      "{} streamed ones'; E2E is all of them.",
+      not_streamed, completed, completed - not_streamed);
+}
+
 }  // namespace bench::report

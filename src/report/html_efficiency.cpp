@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bench/results/format.hpp"
+#include "bench/results/run_metrics.hpp"
 #include "html_parts.hpp"
 #include "results_view.hpp"
 
@@ -48,15 +49,17 @@ std::string efficiency_section(const json& run, std::string_view id_prefix) {
       "<th scope=\"col\">figure</th><th scope=\"col\" class=\"num\">value</th>"
       "<th scope=\"col\">unit</th><th scope=\"col\">key</th></tr></thead><tbody>",
       esc(id_prefix));
-  constexpr std::string_view kNoTpot = "no request had the 2 output tokens a TPOT needs";
+  const std::string_view no_tpot = results::streamed_none(run)
+                                       ? "no request was streamed (--no-stream)"
+                                       : "no request had the 2 output tokens a TPOT needs";
   out += row(run,
              {"Output per user, p50", key::median_output_throughput_per_user, 1,
               "output tok/s per user (1/TPOT)"},
-             kNoTpot);
+             no_tpot);
   out += row(run,
              {"Output per user, p10", key::p10_output_throughput_per_user, 1,
               "output tok/s per user (1/TPOT)"},
-             kNoTpot);
+             no_tpot);
   const std::string_view no_gpus = config_has(run, key::gpus)
                                        ? "unknown: an input count is unknown"
                                        : "needs --gpus N (bench does not guess them)";

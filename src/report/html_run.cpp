@@ -269,12 +269,15 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
     out += fmt::format("<th scope=\"col\" class=\"num\">{}</th>", stat);
   }
   out += "</tr></thead><tbody>";
+  const bool streamed_none = results::streamed_none(run);
   for (const results::LatencyFigure& row : results::latency_figures()) {
     // A figure some runs lack (TTFA: null unless some request reasoned; TTFB: null when no
-    // response reported it, absent in older files) has a row only where measured.
+    // response reported it, absent in older files) has a row only where measured; one timed
+    // from a stream's chunks none where nothing was streamed (the line below says so).
     if (row.row_only_when_measured && !number(run, results::distribution_key("mean", row.key))) {
       continue;
     }
+    if (row.needs_stream && streamed_none) continue;
     // Every statistic 0 means no values (definitions: "0 when there are no values"), e.g. TPOT
     // when every output was one token: "-" then, not a 0.00 that reads like a measurement.
     bool any = false;
@@ -291,10 +294,15 @@ std::string latency_section(const json& run, std::string_view id_prefix) {
     out += "</tr>";
   }
   out += "</tbody></table><dl class=\"meta compact\">";
+  const std::string not_streamed = not_streamed_line(
+      view::count(run, results::key::requests_not_streamed), view::count(run, "completed"));
+  if (!not_streamed.empty()) out += meta_entry("Not streamed", esc(not_streamed));
   if (number(run, "median_ttft_from_intended_ms")) {
     out += meta_entry("TTFT from intended start",
                       fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_ttft_from_intended_ms"),
                                   ms(run, "p99_ttft_from_intended_ms")));
+  }
+  if (number(run, "median_e2e_latency_from_intended_ms")) {
     out += meta_entry(
         "E2E from intended start",
         fmt::format("p50 {} ms, p99 {} ms", ms(run, "median_e2e_latency_from_intended_ms"),

@@ -14,6 +14,7 @@
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/report/answer_check.hpp"
+#include "bench/report/figure_words.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
@@ -264,12 +265,23 @@ void write_latency_row(Writer& w, std::string_view name, const Distribution& d) 
   w.text(row);
 }
 
+// Completed requests, none of them streamed: no figure timed from a stream's chunks exists.
+bool streamed_none(const RunSummary& s) { return s.completed > 0 && s.completed_streamed() == 0; }
+
 // Whether the latency table has a row for `figure`: one the text report shows, and for a figure
-// some runs lack, only where this run has it (TTFA: some request reasoned).
+// some runs lack, only where this run has it (TTFA: some request reasoned; TTFT, ITL, TPOT: some
+// request was streamed).
 bool has_latency_row(const results::LatencyFigure& figure, const RunSummary& s) {
   if (!figure.in_text_report) return false;
+  if (figure.needs_stream && streamed_none(s)) return false;
   if (!figure.row_only_when_measured) return true;
   return figure.known != nullptr ? figure.known(s) : (s.*figure.values).count > 0;
+}
+
+// Requests sent with "stream": false (--no-stream): how many, and what the table holds of them.
+void write_not_streamed(Writer& w, const RunSummary& s) {
+  const std::string line = not_streamed_line(s.not_streamed, s.completed);
+  if (!line.empty()) w.text(line);
 }
 
 void write_latency(Writer& w, const RunSummary& s) {
@@ -282,9 +294,12 @@ void write_latency(Writer& w, const RunSummary& s) {
   for (const results::LatencyFigure& figure : results::latency_figures()) {
     if (has_latency_row(figure, s)) write_latency_row(w, figure.label, s.*figure.values);
   }
-  w.text(
-      "ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
-      "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  write_not_streamed(w, s);
+  if (!streamed_none(s)) {
+    w.text(
+        "ITL: per token. ICL: per chunk (= SGLang/vLLM \"ITL\"). "
+        "TPOT = GenAI-Perf/AIPerf \"ITL\".");
+  }
   if (s.reasoning.any()) {
     w.text("TTFT: first token of any kind, reasoning included. TTFA: first answer token.");
   }
@@ -314,16 +329,21 @@ void write_latency(Writer& w, const RunSummary& s) {
             fmt::format("mean {}  p99 {}  max {}", stat2(client, &D::mean), stat2(client, &D::p99),
                         stat2(client, &D::max)));
   }
-  w.field("TTFT from intended start (ms)",
-          fmt::format("p50 {}  p99 {}", stat2(s.ttft_from_intended_ms, &D::median),
-                      stat2(s.ttft_from_intended_ms, &D::p99)));
+  if (!streamed_none(s)) {
+    w.field("TTFT from intended start (ms)",
+            fmt::format("p50 {}  p99 {}", stat2(s.ttft_from_intended_ms, &D::median),
+                        stat2(s.ttft_from_intended_ms, &D::p99)));
+  }
   w.field("E2E from intended start (ms)",
           fmt::format("p50 {}  p99 {}", stat2(s.e2e_from_intended_ms, &D::median),
                       stat2(s.e2e_from_intended_ms, &D::p99)));
+  // A whole body's headers come with it, at the end: no admission time to tell apart.
   w.field("Time to headers (ms)",
           s.ttfb_ms.count > 0
-              ? fmt::format("mean {}  p50 {}  p99 {} (admission; TTFT adds prefill)",
-                            fixed2(s.ttfb_ms.mean), fixed2(s.ttfb_ms.median), fixed2(s.ttfb_ms.p99))
+              ? fmt::format("mean {}  p50 {}  p99 {} ({})", fixed2(s.ttfb_ms.mean),
+                            fixed2(s.ttfb_ms.median), fixed2(s.ttfb_ms.p99),
+                            s.not_streamed > 0 ? "a whole body's headers may come with it"
+                                               : "admission; TTFT adds prefill")
               : std::string("n/a"));
 }
 

@@ -18,7 +18,8 @@ nlohmann::json metric_definitions() {
        "sent == completed + failed + cancelled."},
       {"completed",
        "measured requests that ended without error: a finished stream with a finish_reason or "
-       "[DONE]. Only these count toward throughput and latency."},
+       "[DONE], or a whole JSON completion when not streamed. Only these count toward "
+       "throughput and latency."},
       {"failed",
        "measured requests that ended in an error class other than cancelled; counted per class "
        "under \"errors\" and excluded from every throughput and latency figure (so a run with "
@@ -28,6 +29,11 @@ nlohmann::json metric_definitions() {
        "excluded from throughput and latency."},
       {"warmup_requests",
        "requests sent before the measured phase; recorded, excluded from every other figure."},
+      {"requests_not_streamed",
+       "completed requests sent with \"stream\": false (--no-stream, SGLang's "
+       "--disable-stream): their answer came as one JSON body, so they have an E2E, token counts "
+       "and a share of every throughput, but no first token or chunk times: ttft, itl, icl, tpot, "
+       "ttfa and ttst are over the streamed requests only, and null when none was streamed."},
       {"duration",
        "seconds from the first measured request's start to the last measured request's end; the "
        "denominator of every throughput. As GenAI-Perf/AIPerf (first send -> last response); "
@@ -147,7 +153,8 @@ nlohmann::json metric_definitions() {
        "completion_tokens and prompt_tokens from the server's usage (requested with "
        "stream_options.include_usage); without usage, completion_tokens = the --tokenizer "
        "file's count of the streamed text (token_count_source \"tokenizer\"), else the number "
-       "of text chunks (an estimate, \"chunks_estimate\"), and prompt_tokens unknown: "
+       "of text chunks (an estimate, \"chunks_estimate\"; a non-streamed body is one chunk), "
+       "and prompt_tokens unknown: "
        "the input figures are then null, never 0. Never the requested length (SGLang falls back "
        "to it)."},
       {"reasoning_output_throughput",

@@ -29,9 +29,12 @@ const LatencyFigure kLatencyFigures[] = {
          "first chunk carrying generated tokens: content, reasoning or a tool-call delta "
          "(delta.tool_calls with a function name or argument text), whichever comes first; "
          "role-only/empty chunks do not count. SGLang matches for text (it ignores tool calls); "
-         "vLLM counts the first chunk with choices, even a role-only one.",
+         "vLLM counts the first chunk with choices, even a role-only one. Over streamed requests: "
+         "one sent with \"stream\": false has no first token (SGLang's --disable-stream takes "
+         "its whole latency as TTFT).",
      .values = &RunSummary::ttft_ms,
      .kind = Figure::ttft,
+     .needs_stream = true,
      .compare_label = "TTFT",
      .vllm = {Agreement::differs, "ttft", kRoleChunk},
      .sglang = {Agreement::same, "ttft"},
@@ -61,6 +64,7 @@ const LatencyFigure kLatencyFigures[] = {
      .known = some_request_reasoned,
      .kind = Figure::reasoning,
      .row_only_when_measured = true,
+     .needs_stream = true,
      .aiperf = {Agreement::same, "time_to_first_output_token"}},
     {.key = "ttst",
      .label = "TTST",
@@ -75,6 +79,7 @@ const LatencyFigure kLatencyFigures[] = {
      .values = &RunSummary::ttst_ms,
      .kind = Figure::token_gaps,
      .row_only_when_measured = true,
+     .needs_stream = true,
      .in_text_report = false,
      .aiperf = {Agreement::same, "time_to_second_token"}},
     {.key = "itl",
@@ -89,6 +94,7 @@ const LatencyFigure kLatencyFigures[] = {
          "writes itl keys with their meaning.",
      .values = &RunSummary::itl_ms,
      .kind = Figure::token_gaps,
+     .needs_stream = true,
      .compare_label = "ITL",
      .vllm = {Agreement::differs, "itl", kPerChunk},
      .sglang = {Agreement::differs, "itl", kPerChunk},
@@ -102,6 +108,7 @@ const LatencyFigure kLatencyFigures[] = {
          "value per gap. This is what SGLang and vLLM call ITL (AIPerf: ICL).",
      .values = &RunSummary::icl_ms,
      .kind = Figure::token_gaps,
+     .needs_stream = true,
      .vllm = {Agreement::same, "itl"},
      .sglang = {Agreement::same, "itl"},
      .aiperf = {Agreement::same, "inter_chunk_latency"}},
@@ -114,6 +121,7 @@ const LatencyFigure kLatencyFigures[] = {
          "(which includes the first token) differs.",
      .values = &RunSummary::tpot_ms,
      .kind = Figure::token_gaps,
+     .needs_stream = true,
      .compare_label = "TPOT",
      .vllm = {Agreement::same, "tpot"},
      .sglang = {Agreement::same, "tpot"},
@@ -124,7 +132,8 @@ const LatencyFigure kLatencyFigures[] = {
      .label = "E2E",
      .caption = "end-to-end latency",
      .definition =
-         "end-to-end latency, ms: request start -> end of the response stream (SGLang/vLLM E2EL).",
+         "end-to-end latency, ms: request start -> end of the response stream, or of the whole "
+         "body of a request not streamed (SGLang/vLLM E2EL).",
      .values = &RunSummary::e2e_ms,
      .compare_label = "E2E latency",
      .vllm = {Agreement::same, "e2el"},

@@ -232,6 +232,9 @@ void append_request_jsonl(std::string& out, const metrics::RequestRecord& r, std
   append_text_or_null(out, r.span_id);
   append_key(out, "warmup");
   append_bool(out, r.warmup);
+  // false: "stream": false, so ttft_ms and ttfa_ms are null and chunk_arrival_ms empty.
+  append_key(out, "streamed");
+  append_bool(out, r.streamed);
   append_timing(out, r);
   append_tokens(out, r);
   append_key(out, "finish_reason");

@@ -63,6 +63,7 @@ void add_counts_and_throughput(Rows& rows) {
   add_count(rows, key::failed, &RunSummary::failed);
   add_count(rows, key::cancelled, &RunSummary::cancelled);
   add_count(rows, "warmup_requests", &RunSummary::warmup_requests);
+  add_count(rows, key::requests_not_streamed, &RunSummary::not_streamed);
   rows.push_back({"total_input_tokens", [](const FigureInput& in) {
                     return in.input_known ? json(in.summary.total_input_tokens) : json(nullptr);
                   }});

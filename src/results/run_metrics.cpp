@@ -53,6 +53,29 @@ bool needs_input_tokens(std::string_view key) {
          key == key::usd_per_million_total_tokens || key == key::joules_per_total_token;
 }
 
+bool needs_stream(std::string_view key) {
+  if (key == "median_ttft_from_intended_ms" || key == "p99_ttft_from_intended_ms" ||
+      key == key::median_output_throughput_per_user || key == key::p10_output_throughput_per_user) {
+    return true;
+  }
+  // {stat}_{row}_ms, the stat one word (mean, p99, or a --metric-percentiles p99.9).
+  for (const LatencyFigure& figure : latency_figures()) {
+    if (!figure.needs_stream) continue;
+    const std::string tail = "_" + std::string(figure.key) + "_ms";
+    if (key.size() > tail.size() && key.ends_with(tail) &&
+        key.substr(0, key.size() - tail.size()).find('_') == std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool streamed_none(const nlohmann::json& run) {
+  const std::optional<double> completed = number_at(run, key::completed);
+  const std::optional<double> not_streamed = number_at(run, key::requests_not_streamed);
+  return completed && not_streamed && *completed > 0 && *not_streamed >= *completed;
+}
+
 std::optional<double> known_metric(const nlohmann::json& run, std::string_view key) {
   if (!run.is_object()) return std::nullopt;
   const auto found = run.find(key);

@@ -75,4 +75,12 @@ std::string FaultPlan::names_json() const {
   return out;
 }
 
+FaultPlan FaultPlan::without_stream_faults() const {
+  FaultPlan whole;
+  whole.http_status = http_status;
+  whole.metrics_miscount = metrics_miscount;
+  whole.jitter_ns = jitter_ns;
+  return whole;
+}
+
 }  // namespace bench::sim

@@ -102,10 +102,6 @@ ResponsesAsChat chat_body_of_responses(std::string_view body) {
   if (input == parsed.end() || !(input->is_string() || input->is_array())) {
     return refuse_responses("'input' must be a string or an array of messages");
   }
-  const auto stream = parsed.find("stream");
-  if (stream == parsed.end() || *stream != true) {
-    return refuse_responses("this simulator serves /v1/responses streamed only (\"stream\": true)");
-  }
   json chat = parsed;
   chat.erase("input");
   chat["messages"] = json::array();
@@ -129,8 +125,18 @@ ResponsesAsChat chat_body_of_responses(std::string_view body) {
   if (const auto choice = parsed.find("tool_choice"); choice != parsed.end()) {
     chat["tool_choice"] = chat_tool_choice(*choice);
   }
-  chat["stream_options"] = {{"include_usage", true}};
+  // A Responses stream always ends with its usage; a whole response always carries it.
+  if (chat.value("stream", false) == true) chat["stream_options"] = {{"include_usage", true}};
   return {chat.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+}
+
+std::string responses_usage_json(const Usage& usage) {
+  return fmt::format(R"({{"input_tokens":{},"input_tokens_details":{{"cached_tokens":{}}},)"
+                     R"("output_tokens":{},"output_tokens_details":{{"reasoning_tokens":{}}},)"
+                     R"("total_tokens":{}}})",
+                     usage.prompt_tokens, std::max<std::int64_t>(0, usage.cached_tokens),
+                     usage.completion_tokens, std::max<std::int64_t>(0, usage.reasoning_tokens),
+                     usage.prompt_tokens + usage.completion_tokens);
 }
 
 void ResponsesEvents::event(std::string& out, std::string_view type, std::string_view fields) {
@@ -155,17 +161,7 @@ std::string ResponsesEvents::response_json(std::string_view status, const Usage*
                            json_string(call_name_))
              : std::string(R"("output":[],)");
   out += R"("usage":)";
-  if (usage == nullptr) {
-    out += "null";
-  } else {
-    fmt::format_to(std::back_inserter(out),
-                   R"({{"input_tokens":{},"input_tokens_details":{{"cached_tokens":{}}},)"
-                   R"("output_tokens":{},"output_tokens_details":{{"reasoning_tokens":{}}},)"
-                   R"("total_tokens":{}}})",
-                   usage->prompt_tokens, std::max<std::int64_t>(0, usage->cached_tokens),
-                   usage->completion_tokens, std::max<std::int64_t>(0, usage->reasoning_tokens),
-                   usage->prompt_tokens + usage->completion_tokens);
-  }
+  out += usage == nullptr ? "null" : responses_usage_json(*usage);
   out += '}';
   return out;
 }

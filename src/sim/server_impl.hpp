@@ -62,10 +62,9 @@ struct SimServer::Impl final : private TokenSink {
     bool stopped_by_length = true;       // finish_reason "length" (max_tokens) rather than "stop"
     bool keep_alive = true;
     std::unique_ptr<StreamRenderer> renderer;  // streamed responses
-    std::int64_t sent_tokens = 0;  // non-streamed responses: tokens so far, and their text
-    std::string text;
-    bool held = false;                // the model holds it (backpressure or a stall)
-    std::int64_t stall_until_ns = 0;  // > 0: held by a stall fault until then
+    std::int64_t sent_tokens = 0;              // non-streamed responses: tokens so far
+    bool held = false;                         // the model holds it (backpressure or a stall)
+    std::int64_t stall_until_ns = 0;           // > 0: held by a stall fault until then
     std::int64_t stall_ns = 0;
     std::int64_t batch_size = 0;             // sequences in the model's latest step that held it
     std::int64_t cached_prompt_tokens = -1;  // served by the prefix cache; -1 = cache off

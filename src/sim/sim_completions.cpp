@@ -11,6 +11,7 @@
 
 #include "bench/sim/faults.hpp"
 #include "bench/sim/responses_api.hpp"
+#include "bench/sim/whole_response.hpp"
 #include "bench/util/clock.hpp"
 #include "bench/util/words.hpp"
 #include "server_impl.hpp"
@@ -51,11 +52,11 @@ std::optional<std::string> context_refusal(std::int64_t prompt_tokens,
 }
 
 // How many of a response's tokens are reasoning (--reasoning-tokens): -1 when the simulator is
-// no reasoning model or the response is no chat stream; 0 for a chat stream that the
-// --reasoning-fraction draw leaves without reasoning.
-std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat_stream,
-                                   std::int64_t target_tokens, std::uint64_t request_seed) {
-  if (options.reasoning_tokens <= 0 || !chat_stream) return -1;
+// no reasoning model or the response is no chat answer (streamed or whole); 0 for a chat answer
+// that the --reasoning-fraction draw leaves without reasoning.
+std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat, std::int64_t target_tokens,
+                                   std::uint64_t request_seed) {
+  if (options.reasoning_tokens <= 0 || !chat) return -1;
   // Its own stream of draws, so turning reasoning on changes no fault or EOS draw.
   std::mt19937_64 reasoning_rng(request_seed ^ 0x9E3779B97F4A7C15ULL);
   const bool reasons =
@@ -63,12 +64,12 @@ std::int64_t draw_reasoning_tokens(const SimOptions& options, bool chat_stream,
   return reasons ? std::min(options.reasoning_tokens, target_tokens) : 0;
 }
 
-// Whether the answer is a tool call (--tool-call-fraction): only a chat stream whose request
+// Whether the answer is a tool call (--tool-call-fraction): only a chat answer whose request
 // carries tools, never with tool_choice "none", always with "required" or a named function.
-bool draw_tool_call(const SimOptions& options, const CompletionRequest& request, bool chat_stream,
+bool draw_tool_call(const SimOptions& options, const CompletionRequest& request, bool chat,
                     std::uint64_t request_seed) {
   using ToolChoice = CompletionRequest::ToolChoice;
-  if (!chat_stream || request.tool_name.empty() || request.tool_choice == ToolChoice::none) {
+  if (!chat || request.tool_name.empty() || request.tool_choice == ToolChoice::none) {
     return false;
   }
   if (request.tool_choice == ToolChoice::required) return true;
@@ -192,9 +193,8 @@ std::int64_t SimServer::Impl::draw_lengths(Stream& stream, bool chat, std::uint6
   const std::int64_t answer_words = util::count_words(canned_answer(options, stream.request));
   if (answer_words > 0) {
     // A known answer, then EOS: a reasoning model thinks within the room the answer leaves.
-    stream.reasoning_tokens =
-        draw_reasoning_tokens(options, chat && stream.request.stream,
-                              std::max<std::int64_t>(0, max_tokens - answer_words), request_seed);
+    stream.reasoning_tokens = draw_reasoning_tokens(
+        options, chat, std::max<std::int64_t>(0, max_tokens - answer_words), request_seed);
     const std::int64_t wanted = std::max<std::int64_t>(0, stream.reasoning_tokens) + answer_words;
     stream.target_tokens = std::min(wanted, max_tokens);
     stream.stopped_by_length = wanted > max_tokens;
@@ -202,11 +202,11 @@ std::int64_t SimServer::Impl::draw_lengths(Stream& stream, bool chat, std::uint6
     stream.target_tokens = draw_output_tokens(max_tokens, stream.request.ignore_eos,
                                               options.eos_probability, request_seed);
     stream.stopped_by_length = stream.target_tokens == max_tokens;
-    stream.reasoning_tokens = draw_reasoning_tokens(options, chat && stream.request.stream,
-                                                    stream.target_tokens, request_seed);
+    stream.reasoning_tokens =
+        draw_reasoning_tokens(options, chat, stream.target_tokens, request_seed);
   }
   stream.trace.reasoning_tokens = std::max<std::int64_t>(0, stream.reasoning_tokens);
-  if (draw_tool_call(options, stream.request, chat && stream.request.stream, request_seed)) {
+  if (draw_tool_call(options, stream.request, chat, request_seed)) {
     stream.trace.tool_name = stream.request.tool_name;
   }
   return max_tokens;
@@ -262,7 +262,8 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   }
   // One draw per request, in arrival order, seeds every random choice about it (faults.hpp).
   const std::uint64_t request_seed = rng();
-  const FaultPlan plan = draw_fault_plan(options, request_seed);
+  FaultPlan plan = draw_fault_plan(options, request_seed);
+  if (!parsed.request->stream) plan = plan.without_stream_faults();
   const StreamId id = next_stream_id++;
   Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
   if (responses) {
@@ -354,21 +355,25 @@ bool SimServer::Impl::on_tokens(StreamId id, std::int64_t tokens) {
   return true;
 }
 
-// A non-streamed request: the text accumulates, and one JSON body goes out at the end.
+// A non-streamed request: its tokens are counted as the model makes them, and the whole answer
+// goes out in one JSON body with the last (whole_response.hpp), when its stream would have ended.
 bool SimServer::Impl::on_whole_response(Stream& stream, Connection& connection, StreamId id,
                                         std::int64_t tokens) {
-  append_generated_text(stream.text, generated_text(options, stream.request, id, -1),
-                        stream.sent_tokens, tokens);
-  stream.sent_tokens += tokens;
-  if (stream.sent_tokens >= stream.target_tokens) {
-    const Usage usage{stream.request.prompt_tokens, stream.sent_tokens,
-                      stream.cached_prompt_tokens};
-    send_simple(connection, 200, "application/json",
-                full_response_body(stream.shape, stream.text,
-                                   stream.stopped_by_length ? "length" : "stop", usage),
-                stream.keep_alive);
-    finish_stream(connection, id, "ok");
-  }
+  stream.sent_tokens = std::min(stream.sent_tokens + tokens, stream.target_tokens);
+  if (stream.sent_tokens < stream.target_tokens) return true;
+  WholeAnswer answer;
+  answer.shape = stream.shape;
+  answer.words = generated_text(options, stream.request, id, stream.reasoning_tokens);
+  answer.tokens = stream.sent_tokens;
+  answer.reasoning_tokens = stream.reasoning_tokens;
+  answer.tool_name = stream.trace.tool_name;
+  answer.stopped_by_length = stream.stopped_by_length;
+  answer.prompt_tokens = stream.request.prompt_tokens;
+  answer.cached_prompt_tokens = stream.cached_prompt_tokens;
+  const WholeBody body = whole_response_body(answer);
+  stream.trace.reply_hash = body.answer_hash;
+  send_simple(connection, 200, "application/json", body.json, stream.keep_alive);
+  finish_stream(connection, id, "ok");
   return true;
 }
 

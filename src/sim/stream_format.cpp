@@ -35,32 +35,6 @@ void end_event(std::string& out, const ResponseShape& shape) {
   out += line_end(shape);
 }
 
-void append_usage_json(std::string& out, const Usage& usage) {
-  fmt::format_to(
-      std::back_inserter(out), R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{})",
-      usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens, usage.completion_tokens);
-  if (usage.cached_tokens >= 0) {
-    fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
-                   usage.cached_tokens);
-  }
-  if (usage.reasoning_tokens >= 0) {
-    fmt::format_to(std::back_inserter(out),
-                   R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
-                   usage.reasoning_tokens);
-  }
-  out += '}';
-}
-
-void append_finish(std::string& out, std::string_view finish_reason) {
-  if (finish_reason.empty()) {
-    out += "null";
-  } else {
-    out += '"';
-    out += finish_reason;
-    out += '"';
-  }
-}
-
 void append_chunk_head(std::string& out, const ResponseShape& shape) {
   fmt::format_to(std::back_inserter(out), R"({{"id":"{}","object":"{}","created":{},"model":{},)",
                  shape.id, shape.chat ? "chat.completion.chunk" : "text_completion", shape.created,
@@ -150,6 +124,47 @@ void append_generated_text(std::string& out, const GeneratedText& text, std::int
       out += ' ';
       out += word;
     }
+  }
+}
+
+void append_usage_json(std::string& out, const Usage& usage) {
+  fmt::format_to(
+      std::back_inserter(out), R"({{"prompt_tokens":{},"total_tokens":{},"completion_tokens":{})",
+      usage.prompt_tokens, usage.prompt_tokens + usage.completion_tokens, usage.completion_tokens);
+  if (usage.cached_tokens >= 0) {
+    fmt::format_to(std::back_inserter(out), R"(,"prompt_tokens_details":{{"cached_tokens":{}}})",
+                   usage.cached_tokens);
+  }
+  if (usage.reasoning_tokens >= 0) {
+    fmt::format_to(std::back_inserter(out),
+                   R"(,"completion_tokens_details":{{"reasoning_tokens":{}}})",
+                   usage.reasoning_tokens);
+  }
+  out += '}';
+}
+
+void append_finish(std::string& out, std::string_view finish_reason) {
+  if (finish_reason.empty()) {
+    out += "null";
+  } else {
+    out += '"';
+    out += finish_reason;
+    out += '"';
+  }
+}
+
+void append_tool_call_arguments(std::string& out, const GeneratedText& text,
+                                std::int64_t call_start, std::int64_t call_end, std::int64_t first,
+                                std::int64_t count) {
+  for (std::int64_t token = first; token < first + count; ++token) {
+    if (token == call_start) continue;  // the name
+    const std::size_t word_start = out.size();
+    append_generated_text(out, text, token, 1);
+    if (token == call_start + 1) {
+      out.erase(word_start, 1);  // the word's leading space
+      out.insert(word_start, R"({"text": ")");
+    }
+    if (token == call_end - 1) out += R"("})";
   }
 }
 
@@ -319,28 +334,6 @@ std::string_view error_type(int status) {
   if (status == 429) return "rate_limit_error";
   if (status >= 500) return "server_error";
   return "invalid_request_error";
-}
-
-std::string full_response_body(const ResponseShape& shape, std::string_view text,
-                               std::string_view finish_reason, const Usage& usage) {
-  std::string out;
-  fmt::format_to(std::back_inserter(out), R"({{"id":"{}","object":"{}","created":{},"model":{},)",
-                 shape.id, shape.chat ? "chat.completion" : "text_completion", shape.created,
-                 shape.model_json);
-  if (shape.chat) {
-    out += R"("choices":[{"index":0,"message":{"role":"assistant","content":")";
-    out += text;
-    out += R"("},"logprobs":null,"finish_reason":)";
-  } else {
-    out += R"("choices":[{"index":0,"text":")";
-    out += text;
-    out += R"(","logprobs":null,"finish_reason":)";
-  }
-  append_finish(out, finish_reason);
-  out += R"(}],"usage":)";
-  append_usage_json(out, usage);
-  out += '}';
-  return out;
 }
 
 std::string models_body(std::string_view model, std::int64_t created, std::int64_t max_model_len) {

@@ -41,23 +41,12 @@ const Usage* StreamRenderer::chunk_usage(bool last, Usage& storage) const {
   return &storage;
 }
 
-// The argument text of the tool call's tokens [first, first + tokens): the call's first token is
-// its name (no argument text); the others are the words of {"text": "<words>"}, the last closing
-// it, so the arguments of a whole call parse as JSON.
+// The argument text of the tool call's tokens [first, first + tokens) (stream_format.hpp's rule).
 void StreamRenderer::append_tool_call_arguments(std::int64_t first, std::int64_t tokens) {
-  const std::int64_t call_start = std::max<std::int64_t>(0, setup_.reasoning_tokens);
-  const std::int64_t call_end = setup_.target_tokens;
   arguments_.clear();
-  for (std::int64_t token = first; token < first + tokens; ++token) {
-    if (token == call_start) continue;  // the name
-    const std::size_t word_start = arguments_.size();
-    append_generated_text(arguments_, words_, token, 1);
-    if (token == call_start + 1) {
-      arguments_.erase(word_start, 1);  // the word's leading space
-      arguments_.insert(word_start, R"({"text": ")");
-    }
-    if (token == call_end - 1) arguments_ += R"("})";
-  }
+  sim::append_tool_call_arguments(arguments_, words_,
+                                  std::max<std::int64_t>(0, setup_.reasoning_tokens),
+                                  setup_.target_tokens, first, tokens);
 }
 
 Usage StreamRenderer::usage_so_far() const {

@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/schedule/arrival.hpp"
 #include "bench/schedule/open_loop.hpp"
 #include "bench/util/clock.hpp"
@@ -420,6 +422,85 @@ TEST(RequestDriver, ATurnThatCannotBeMadeFailsUnsentAndEndsItsSession) {
   ASSERT_EQ(sink.records.size(), 3u);
   EXPECT_EQ(sink.records[2].session, 1);
   EXPECT_TRUE(sink.records[2].ok());
+}
+
+// Prompts that choose their own "stream", as a trace mixing streamed and non-streamed requests
+// does: requests listed in `whole` are sent with "stream": false, the others as the run says.
+class MixedStreamPrompts final : public bench::workload::PromptSource {
+ public:
+  explicit MixedStreamPrompts(std::vector<std::uint64_t> whole)
+      : inner_(driver_prompts()), whole_(std::move(whole)) {}
+  bench::workload::Prompt prompt(std::uint64_t index) const override {
+    bench::workload::Prompt prompt = inner_->prompt(index);
+    const std::uint64_t request = index & ((std::uint64_t{1} << bench::workload::kStreamBits) - 1);
+    if (std::find(whole_.begin(), whole_.end(), request) != whole_.end()) prompt.stream = false;
+    return prompt;
+  }
+  std::optional<std::uint64_t> distinct_prompts() const override { return std::nullopt; }
+  bool shares_prefixes() const override { return false; }
+  const std::string& summary() const override { return inner_->summary(); }
+
+ private:
+  std::unique_ptr<bench::workload::PromptSource> inner_;
+  std::vector<std::uint64_t> whole_;
+};
+
+// The engine's part for a request the driver sent: a one-token stream when its body asked for
+// one, else one whole completion; returns the body it was sent.
+std::string answer_as_asked(bench::app::PointDriver& driver, std::int64_t epoch_ns,
+                            std::int64_t send_ms) {
+  const bench::engine::TransferRequest request =
+      driver.take_next(epoch_ns + send_ms * kDriverMs, epoch_ns + send_ms * kDriverMs);
+  const bool streamed = nlohmann::json::parse(request.body).at("stream").get<bool>();
+  const std::int64_t end_ns = epoch_ns + (send_ms + 1) * kDriverMs;
+  if (streamed) {
+    request.handler->on_headers(200, "text/event-stream");
+    request.handler->on_body("data: {\"choices\":[{\"index\":0,\"text\":\"hi\"}]}\n\n", end_ns);
+    request.handler->on_body("data: [DONE]\n\n", end_ns);
+  } else {
+    // A whole body has no first token: --ttft-timeout does not wait for one.
+    EXPECT_TRUE(request.handler->first_token_seen());
+    request.handler->on_headers(200, "application/json");
+    request.handler->on_body(R"({"choices":[{"index":0,"text":" a b","finish_reason":"length"}],)"
+                             R"("usage":{"prompt_tokens":8,"completion_tokens":2}})",
+                             end_ns);
+  }
+  bench::engine::TransferEnd end;
+  end.end_ns = end_ns;
+  request.handler->on_end(end);
+  return request.body;
+}
+
+TEST(RequestDriver, EachRequestIsSentAndReadStreamedOrNotAsItsPromptOrTheRunSays) {
+  const MixedStreamPrompts prompts({1, 2});
+  const std::int64_t epoch = bench::now_ns();
+  KeptRecords sink;
+  RequestDriver driver(driver_plan(prompts, epoch), sink);
+  std::vector<std::string> bodies;
+  for (int i = 0; i < 4; ++i) bodies.push_back(answer_as_asked(driver, epoch, i));
+  ASSERT_EQ(sink.records.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    const bool whole = i == 1 || i == 2;
+    const RequestRecord& record = sink.records[i];
+    const nlohmann::json body = nlohmann::json::parse(bodies[i]);
+    EXPECT_EQ(body["stream"], !whole) << i;
+    EXPECT_EQ(body.contains("stream_options"), !whole) << i;
+    EXPECT_EQ(record.streamed, !whole) << i;
+    EXPECT_TRUE(record.ok()) << i << ": " << record.error_message;
+    EXPECT_EQ(record.first_token_ns >= 0, !whole) << i;
+    EXPECT_EQ(record.completion_tokens, whole ? 2 : 1) << i;
+  }
+  // Run-wide (--no-stream): every request whose prompt does not say otherwise.
+  DriverPlan plan = driver_plan(prompts, epoch);
+  plan.target.request.stream = false;
+  KeptRecords whole_sink;
+  RequestDriver whole_driver(plan, whole_sink);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(nlohmann::json::parse(answer_as_asked(whole_driver, epoch, i))["stream"], false);
+  }
+  ASSERT_EQ(whole_sink.records.size(), 2u);
+  EXPECT_FALSE(whole_sink.records[0].streamed);
+  EXPECT_FALSE(whole_sink.records[1].streamed);
 }
 
 }  // namespace

@@ -50,6 +50,25 @@ TEST(ParseCli, DisableTqdmTakesTheProgressLineAwayNotTheNotes) {
   EXPECT_FALSE(result.run.output.quiet);
 }
 
+TEST(ParseCli, NoStreamSendsWholeAnswersAndTheExtraBodyMustAgree) {
+  EXPECT_FALSE(parse_args({}).run.no_stream);
+  const ParseResult result = parse_args({"--no-stream"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_TRUE(result.run.no_stream);
+  // "stream" is bench's: the answer is read as it asked for it.
+  const ParseResult agreeing = parse_args({"--no-stream", "--extra-body", R"({"stream":false})"});
+  EXPECT_FALSE(agreeing.exit_code) << agreeing.message;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--extra-body", R"({"stream":false})"},
+        std::vector<std::string>{"--no-stream", "--extra-body", R"({"stream":true})"}}) {
+    const ParseResult refused = parse_args(args);
+    ASSERT_TRUE(refused.exit_code.has_value()) << args.back();
+    EXPECT_EQ(*refused.exit_code, bench::cli::kExitUsage);
+    EXPECT_NE(refused.message.find("(--no-stream sends false)"), std::string::npos)
+        << refused.message;
+  }
+}
+
 TEST(ParseCli, ReadsEveryRunFlag) {
   const ParseResult result = parse_args({"--base-url",
                                          "http://127.0.0.1:8000/v1/",

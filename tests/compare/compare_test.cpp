@@ -234,6 +234,20 @@ TEST(Compare, WarnsWhenTheWorkloadDiffers) {
                                      "comparison may be meaningless"});
 }
 
+// --no-stream: whole answers have no TTFT or ITL; a file from before "stream" was recorded
+// streamed.
+TEST(Compare, WarnsWhenOneRunStreamedAndTheOtherDidNot) {
+  const json base = compare_fixture("run_c4.json");
+  json streamed = base;
+  streamed["config"]["stream"] = true;
+  EXPECT_TRUE(compared(base, streamed).warnings.empty());
+  json whole = base;
+  whole["config"]["stream"] = false;
+  EXPECT_EQ(compared(base, whole).warnings,
+            std::vector<std::string>{"base and new differ in stream (true vs false): the "
+                                     "comparison may be meaningless"});
+}
+
 TEST(Compare, WarnsOnModelEndpointConcurrencyAndTokenCountSource) {
   const json base = compare_fixture("run_c4.json");
   json next = compare_fixture("run_c4_no_usage.json");

@@ -391,6 +391,31 @@ TEST(Evaluate, AGateOnAFigureWithNoValuesFailsSayingItIsUnknown) {
   EXPECT_TRUE(written["violations"][0]["value"].is_null());
 }
 
+// --no-stream: a run that streamed no request has no TTFT, ITL or TPOT (null), so a gate on one
+// fails saying why, while its E2E gates as ever.
+TEST(Evaluate, AGateOnATokenTimingOfARunThatStreamedNothingFailsSayingWhy) {
+  json run = compare_fixture("run_c4.json");
+  run["requests_not_streamed"] = run["completed"];
+  run["p99_ttft_ms"] = nullptr;
+  run["median_itl_ms"] = nullptr;
+  run["median_output_throughput_per_user"] = nullptr;
+  const Gate gates[] = {over("p99_ttft_ms", 500), over("median_itl_ms", 10),
+                        under("median_output_throughput_per_user", 1),
+                        over("median_e2e_latency_ms", 1e9)};
+  const GateOutcome outcome = evaluate(gates, run);
+  EXPECT_TRUE(outcome.failed());
+  EXPECT_EQ(
+      messages(outcome),
+      (std::vector<std::string>{
+          "gate failed: p99_ttft_ms is unknown: no request was streamed (--no-stream), and it is "
+          "timed from a stream's chunks (--fail-over p99_ttft_ms=500 cannot be checked)",
+          "gate failed: median_itl_ms is unknown: no request was streamed (--no-stream), and it "
+          "is timed from a stream's chunks (--fail-over median_itl_ms=10 cannot be checked)",
+          "gate failed: median_output_throughput_per_user is unknown: no request was streamed "
+          "(--no-stream), and it is timed from a stream's chunks (--fail-under "
+          "median_output_throughput_per_user=1 cannot be checked)"}));
+}
+
 // A vLLM name gates bench's figure: total_token_throughput is total_throughput.
 TEST(Evaluate, AVllmKeyNameGatesBenchsFigure) {
   const json run = compare_fixture("run_c4.json");

@@ -30,7 +30,6 @@ REFUSED = {
     "sdoc-profile-flush": "needs --dataset-path FILE",
     "sblog-offline-sharegpt": "needs --dataset-path FILE",
     "s060-vllm-sharegpt-rate8": "needs --dataset-path FILE",
-    "sgl-pr4141-served-model-name": "--disable-stream: bench measures streamed responses",
     # A tokenizer these machines do not have: a directory of the source's container.
     "ix-lib-openai-llmd": "--tokenizer /models",
 }

@@ -738,4 +738,61 @@ TEST(SummarizeRun, PerUserRatesAreUnknownWithoutATpot) {
   EXPECT_FALSE(s.p10_output_per_user);
 }
 
+// A request sent with "stream": false: one whole body, no first token, no chunk times.
+RequestRecord not_streamed(std::int64_t start_ms, std::int64_t end_ms, std::int64_t prompt_tokens,
+                           std::int64_t completion_tokens) {
+  RequestRecord record = completed(start_ms, {}, end_ms, prompt_tokens, completion_tokens);
+  record.streamed = false;
+  record.saw_done = false;
+  return record;
+}
+
+TEST(SummarizeRun, ANonStreamedRequestCountsInE2EAndThroughputButInNoTokenTiming) {
+  const RequestRecord streamed = completed(0, {100, 110, 120}, 130, 10, 3);
+  const RequestRecord whole = not_streamed(0, 1000, 20, 50);
+  const std::vector<RequestRecord> records = {streamed, whole};
+  const RunSummary s = summarize_run(records);
+  EXPECT_EQ(s.completed, 2);
+  EXPECT_EQ(s.failed, 0);  // no first token is no failure
+  EXPECT_EQ(s.not_streamed, 1);
+  EXPECT_EQ(s.completed_streamed(), 1);
+  EXPECT_EQ(s.total_output_tokens, 53);
+  EXPECT_EQ(s.total_input_tokens, 30);
+  EXPECT_DOUBLE_EQ(s.output_throughput, 53.0);  // over the 1 s run
+  EXPECT_EQ(s.e2e_ms.count, 2);
+  EXPECT_DOUBLE_EQ(s.e2e_ms.max, 1000.0);
+  // TTFT, ITL, ICL and TPOT are the streamed request's alone.
+  EXPECT_EQ(s.ttft_ms.count, 1);
+  EXPECT_DOUBLE_EQ(s.ttft_ms.max, 100.0);
+  EXPECT_EQ(s.ttft_from_intended_ms.count, 1);
+  EXPECT_EQ(s.tpot_ms.count, 1);
+  EXPECT_DOUBLE_EQ(s.tpot_ms.max, 15.0);
+  EXPECT_EQ(s.icl_ms.count, 2);
+  EXPECT_EQ(s.ttst_ms.count, 1);
+  EXPECT_FALSE(s.chunks_differ_from_tokens);  // a whole body has no chunks to differ
+  // Its tokens arrive with its body, at its end: the timeline still adds up.
+  std::int64_t timeline_tokens = 0;
+  for (const auto& bucket : s.timeline) timeline_tokens += bucket.output_tokens;
+  EXPECT_EQ(timeline_tokens, 53);
+  EXPECT_EQ(s.timeline.back().output_tokens, 50);
+}
+
+TEST(SummarizeRun, WithNoRequestStreamedEveryTokenTimingIsEmptyNotZero) {
+  const std::vector<RequestRecord> records = {not_streamed(0, 400, 8, 16),
+                                              not_streamed(0, 600, 8, 16)};
+  bench::metrics::SummaryOptions options;
+  options.slo.ttft_ms = 500;  // a whole answer's first token reaches its user at its end
+  const RunSummary s = summarize_run(records, options);
+  EXPECT_EQ(s.completed, 2);
+  EXPECT_EQ(s.not_streamed, 2);
+  EXPECT_EQ(s.completed_streamed(), 0);
+  EXPECT_EQ(s.ttft_ms.count, 0);
+  EXPECT_EQ(s.itl_ms.count, 0);
+  EXPECT_EQ(s.tpot_ms.count, 0);
+  EXPECT_EQ(s.ttfa_ms.count, 0);
+  EXPECT_FALSE(s.median_output_per_user.has_value());
+  EXPECT_EQ(s.e2e_ms.count, 2);
+  EXPECT_EQ(s.good_requests, 1);  // E2E 400 ms meets a 500 ms TTFT, 600 ms does not
+}
+
 }  // namespace

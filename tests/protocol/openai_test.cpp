@@ -108,6 +108,33 @@ TEST(BuildRequestBody, ExtraBodyOverridesAndMerges) {
   EXPECT_EQ(body["stream"], true);
 }
 
+TEST(BuildRequestBody, NotStreamedSendsStreamFalseAndNoStreamOptions) {
+  for (const Endpoint endpoint : {Endpoint::chat, Endpoint::completions}) {
+    RequestOptions options;
+    options.endpoint = endpoint;
+    options.model = "m";
+    options.stream = false;
+    options.continuous_usage_stats = true;  // a stream's option: not sent without one
+    const json body = body_of(options, "p");
+    EXPECT_EQ(body["stream"], false);
+    EXPECT_FALSE(body.contains("stream_options"));
+    EXPECT_FALSE(asks_per_chunk_usage(options));
+  }
+}
+
+TEST(BuildRequestBody, NotStreamedStillMergesTheExtraBody) {
+  RequestOptions options;
+  options.stream = false;
+  options.max_tokens = 10;
+  options.extra_body = json::parse(R"({"max_tokens": 99, "top_k": 5, "seed": null})");
+  const json body = body_of(options, "p");
+  EXPECT_EQ(body["max_tokens"], 99);
+  EXPECT_EQ(body["top_k"], 5);
+  EXPECT_FALSE(body.contains("seed"));
+  EXPECT_EQ(body["stream"], false);
+  EXPECT_FALSE(body.contains("stream_options"));
+}
+
 TEST(AsksPerChunkUsage, SaysWhatTheBodySendsOnceExtraBodyIsMerged) {
   RequestOptions options;
   EXPECT_FALSE(asks_per_chunk_usage(options));

@@ -48,6 +48,12 @@ TEST(ResponsesBody, SendsInputMessagesAndMaxOutputTokens) {
   EXPECT_EQ(body, expected);
 }
 
+TEST(ResponsesBody, NotStreamedAsksForTheWholeResponseObject) {
+  RequestOptions options = responses_options();
+  options.stream = false;
+  EXPECT_EQ(json::parse(bench::protocol::build_request_body(options, "x"))["stream"], false);
+}
+
 TEST(ResponsesBody, SendsChatsToolsAndFormatInTheResponsesShapes) {
   RequestOptions options = responses_options();
   options.tools = json::parse(

@@ -415,6 +415,30 @@ TEST(HtmlReport, TabulatesTimeToHeadersUnderTtftWhereMeasured) {
   EXPECT_EQ(body_rows(*with_class(*unmeasured.root, "table", "latency")[0]).size(), 5u);
 }
 
+// --no-stream: a run that streamed nothing has only its E2E row, and says why; one that
+// streamed some says how many were not.
+TEST(HtmlReport, LeavesOutTokenTimingsOfARunThatStreamedNothingAndSaysSo) {
+  json results = saved_results("single_run.json");
+  const std::int64_t completed = results["completed"].get<std::int64_t>();
+  for (const char* key : {"ttft", "itl", "icl", "tpot"}) {
+    for (const char* stat : {"mean", "median", "std", "p90", "p95", "p99", "max"}) {
+      results[std::string(stat) + "_" + key + "_ms"] = nullptr;
+    }
+  }
+  results["requests_not_streamed"] = completed;
+  const Page page = render(results);
+  const auto rows = body_rows(*with_class(*page.root, "table", "latency")[0]);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(cells(*rows[0])[0].starts_with("E2E")) << cells(*rows[0])[0];
+  EXPECT_NE(page.html.find("No request was streamed (--no-stream)"), std::string::npos);
+
+  json some = saved_results("single_run.json");
+  some["requests_not_streamed"] = 1;
+  const Page mixed = render(some);
+  EXPECT_EQ(body_rows(*with_class(*mixed.root, "table", "latency")[0]).size(), 5u);
+  EXPECT_NE(mixed.html.find("Not streamed: 1 of " + std::to_string(completed)), std::string::npos);
+}
+
 TEST(HtmlReport, DrawsTtftAndItlCdfsWithLabelledAxes) {
   const Page page = render(saved_results("single_run.json"));
   const XmlNode* ttft = nullptr;

@@ -355,4 +355,41 @@ TEST(RenderText, EndsWithTheDefinitionsPointer) {
   EXPECT_EQ(text.substr(text.size() - footer.size()), footer);
 }
 
+// --no-stream: a run that streamed no request has no TTFT, ITL, ICL or TPOT rows (never a 0 or a
+// dash that reads like a measurement), and one line says why; its E2E stays.
+TEST(RenderText, SaysInOneLineThatNothingStreamedHasNoTokenTimings) {
+  RunSummary s = clean_summary();
+  s.not_streamed = s.completed;
+  s.ttft_ms = {};
+  s.itl_ms = {};
+  s.icl_ms = {};
+  s.tpot_ms = {};
+  s.ttft_from_intended_ms = {};
+  const std::string text = bench::report::render_text(s, context());
+  EXPECT_NE(text.find("No request was streamed (--no-stream): TTFT, ITL, ICL and TPOT do not "
+                      "exist; E2E is each whole answer's wait (200 requests)."),
+            std::string::npos)
+      << text;
+  // The table's rows start with their label.
+  for (const std::string_view row : {"\nTTFT ", "\nITL ", "\nICL ", "\nTPOT ", "TTFT from"}) {
+    EXPECT_EQ(text.find(row), std::string::npos) << row << " in:\n" << text;
+  }
+  EXPECT_NE(text.find("\nE2E "), std::string::npos);
+  EXPECT_TRUE(line_containing(text, "ITL: per token").empty());
+}
+
+TEST(RenderText, SaysHowManyWereNotStreamedWhenSomeWere) {
+  RunSummary s = clean_summary();
+  s.not_streamed = 50;
+  const std::string text = bench::report::render_text(s, context());
+  EXPECT_NE(text.find("Not streamed: 50 of 200 completed requests (--no-stream): TTFT, ITL, ICL "
+                      "and TPOT are the 150 streamed ones'; E2E is all of them."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nTTFT "), std::string::npos);
+  EXPECT_TRUE(line_containing(bench::report::render_text(clean_summary(), context()),
+                              "streamed")
+                  .empty());  // a streamed run says nothing of it
+}
+
 }  // namespace

@@ -92,4 +92,42 @@ TEST(NumericKeys, ReadsASweepsFirstPoint) {
   EXPECT_FALSE(numeric_keys(sweep).empty());
 }
 
+TEST(NeedsStream, NamesEveryFigureTimedFromAStreamsChunks) {
+  for (const char* key :
+       {"p99_ttft_ms", "median_itl_ms", "mean_icl_ms", "p90_tpot_ms", "max_ttfa_ms",
+        "median_ttst_ms", "p99.9_ttft_ms", "p99_ttft_from_intended_ms",
+        "median_output_throughput_per_user", "p10_output_throughput_per_user"}) {
+    EXPECT_TRUE(bench::results::needs_stream(key)) << key;
+  }
+  for (const char* key : {"median_e2e_latency_ms", "p99_ttfb_ms", "output_throughput",
+                          "requests_not_streamed", "median_e2e_latency_from_intended_ms"}) {
+    EXPECT_FALSE(bench::results::needs_stream(key)) << key;
+  }
+}
+
+TEST(StreamedNone, HoldsWhenEveryCompletedRequestWasNotStreamed) {
+  using bench::results::streamed_none;
+  EXPECT_TRUE(streamed_none(json{{"completed", 3}, {"requests_not_streamed", 3}}));
+  EXPECT_FALSE(streamed_none(json{{"completed", 3}, {"requests_not_streamed", 2}}));
+  EXPECT_FALSE(streamed_none(json{{"completed", 0}, {"requests_not_streamed", 0}}));
+  EXPECT_FALSE(streamed_none(compare_fixture("run_c4.json")));  // a file from before the key
+}
+
+TEST(RunFigures, ARunThatStreamedNothingWritesItsCountAndNullTokenTimings) {
+  bench::metrics::RunSummary summary;
+  summary.sent = 4;
+  summary.completed = 4;
+  summary.not_streamed = 4;
+  summary.duration_s = 1;
+  summary.e2e_ms.count = 4;
+  summary.e2e_ms.median = 250;
+  const json run = bench::results::to_json(summary, bench::results::RunContext{});
+  EXPECT_EQ(run["requests_not_streamed"], 4);
+  EXPECT_TRUE(run["median_ttft_ms"].is_null());
+  EXPECT_TRUE(run["p99_tpot_ms"].is_null());
+  EXPECT_TRUE(run["mean_itl_ms"].is_null());
+  EXPECT_EQ(run["median_e2e_latency_ms"], 250);
+  EXPECT_TRUE(bench::results::streamed_none(run));
+}
+
 }  // namespace

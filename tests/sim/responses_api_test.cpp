@@ -87,10 +87,20 @@ TEST(ResponsesAsChat, ReadsFunctionCallItemsAsChatsToolCallsAndRefusesChatsShape
 
 TEST(ResponsesAsChat, RefusesWhatItDoesNotServe) {
   EXPECT_FALSE(chat_body_of_responses("{").chat_body);
-  EXPECT_FALSE(chat_body_of_responses(R"({"input":"x"})").chat_body);  // not streamed
   EXPECT_FALSE(chat_body_of_responses(R"({"input":7,"stream":true})").chat_body);
-  const auto as_chat = chat_body_of_responses(R"({"input":"x","stream":false})");
-  EXPECT_NE(as_chat.error.find("streamed only"), std::string::npos);
+}
+
+TEST(ResponsesAsChat, ANonStreamedRequestStaysNonStreamedWithoutStreamOptions) {
+  for (const char* body : {R"({"input":"x","stream":false})", R"({"input":"x"})"}) {
+    const auto as_chat = chat_body_of_responses(body);
+    ASSERT_TRUE(as_chat.chat_body) << as_chat.error;
+    const nlohmann::json chat = nlohmann::json::parse(*as_chat.chat_body);
+    EXPECT_NE(chat.value("stream", false), true) << body;
+    EXPECT_FALSE(chat.contains("stream_options")) << body;
+  }
+  const auto streamed = chat_body_of_responses(R"({"input":"x","stream":true})");
+  ASSERT_TRUE(streamed.chat_body);
+  EXPECT_EQ(nlohmann::json::parse(*streamed.chat_body)["stream_options"]["include_usage"], true);
 }
 
 StreamSetup setup(bool responses, std::int64_t tokens, std::int64_t reasoning,

@@ -123,8 +123,11 @@ struct RunOptions {
   // --trust-remote-code (vLLM's, SGLang's, for their Python tokenizers): accepted, and said at
   // start to do nothing, since bench runs no model code.
   bool trust_remote_code = false;
-  std::int64_t output_len = 128;      // max_tokens per request
-  bool ignore_eos = false;            // send ignore_eos: true
+  std::int64_t output_len = 128;  // max_tokens per request
+  bool ignore_eos = false;        // send ignore_eos: true
+  // --no-stream (SGLang's --disable-stream): send "stream": false, each answer read as one JSON
+  // body: E2E and tokens, no TTFT, ITL or TPOT (protocol::RequestOptions::stream).
+  bool no_stream = false;
   std::optional<double> temperature;  // sampling temperature; unset = server default
   std::string extra_body;             // JSON object merged into every request body
   // Chat only (cli/tool_flags.hpp), each "" when not given: the --tools file's array of tool

@@ -49,7 +49,7 @@ struct RawPeerFlags {
   std::optional<std::int64_t> mooncake_num_rounds;  // SGLang's mooncake trace
   std::string extra_request_body;                   // SGLang's name for --extra-body
   bool disable_ignore_eos = false;                  // SGLang sends ignore_eos unless this
-  bool disable_stream = false;                      // SGLang's non-streamed requests
+  bool disable_stream = false;                      // SGLang's non-streamed requests (--no-stream)
   // vLLM's sampling flags, sent in every request's body as the peer sends them.
   std::optional<double> top_p;
   std::optional<std::int64_t> top_k;

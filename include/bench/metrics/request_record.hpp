@@ -46,6 +46,12 @@ struct RequestRecord {
   // --multi-turn: the session's branch the turn belongs to (--fan-out; 0 without); -1 otherwise.
   std::int64_t branch = -1;
 
+  // Sent with "stream": true and read as an event stream. False: "stream": false, the answer one
+  // whole JSON body (--no-stream, or the request's own choice), so it has no first token and no
+  // chunk times (first_token_ns, first_answer_ns -1, text_chunk_ns empty) and enters no TTFT,
+  // ITL, TPOT or TTFA: only its E2E, its tokens and the throughputs.
+  bool streamed = true;
+
   // All times are steady-clock nanoseconds relative to the run's epoch (see RunTimes).
   std::int64_t intended_start_ns = 0;  // when the schedule wanted the request sent
   // Open loop with a concurrency cap: how long after its intended start the request waited for

@@ -43,6 +43,12 @@ struct RunSummary {
   std::int64_t connections_opened = 0;  // measured requests that opened a new connection
   // Resends of measured requests whose reused connection the server had closed before answering.
   std::int64_t connection_retries = 0;
+  // Of the completed, those sent with "stream": false (RequestRecord::streamed): in E2E, the
+  // token counts and the throughputs, in no TTFT, ITL, ICL, TPOT or TTFA, which are the
+  // streamed ones' only (and none at all when this equals completed).
+  std::int64_t not_streamed = 0;
+  /// Completed requests whose answer was streamed: those the token-timing figures are over.
+  std::int64_t completed_streamed() const { return completed - not_streamed; }
 
   // first measured request sent -> last measured request finished, seconds.
   double duration_s = 0;
@@ -174,6 +180,7 @@ void visit_counters(Visit&& field, Summaries&... s) {
   field("warmup_requests", s.warmup_requests...);
   field("connections_opened", s.connections_opened...);
   field("connection_retries", s.connection_retries...);
+  field("not_streamed", s.not_streamed...);
   field("total_input_tokens", s.total_input_tokens...);
   field("total_output_tokens", s.total_output_tokens...);
   field("input_tokens_from_usage", s.input_tokens_from_usage...);

@@ -1,7 +1,8 @@
 #pragma once
 // The endpoints bench can call, one row of a table each: its name and path, how a request
-// carries its input, the builders of its request body, the interpreter of its stream's events,
-// where its usage says each count, and the figures it can produce. Everything that differs
+// carries its input, the builders of its request body, the interpreters of its stream's events
+// and of its whole (non-streamed) body, where its usage says each count, and the figures it can
+// produce. Everything that differs
 // between endpoints is read from the row, so adding an endpoint is adding its unit (a body
 // builder and an event interpreter) and one row; nothing outside protocol compares endpoints.
 #include <optional>
@@ -27,8 +28,9 @@ enum class InputShape {
   messages,  // {"role", "content"} messages, which the server renders by its chat template
 };
 
-/// Where the stream says each count: the documented JSON path of each in its usage object.
-/// The interpreter reads them; the table keeps them for docs and tests.
+/// Where the stream says each count: the documented JSON path of each in its usage object (in
+/// the event that carries it; a whole body is that object, usage at its top). The interpreters
+/// read them; the table keeps them for docs and tests.
 struct UsageSchema {
   std::string_view input_tokens;
   std::string_view output_tokens;
@@ -53,6 +55,10 @@ struct EndpointSpec {
   bool named_events;
   // What one event's data says, into a Chunk reused across the stream. Never throws.
   void (*interpret)(std::string_view data, Chunk& chunk);
+  // What a whole non-streamed response body ("stream": false) says, into one Chunk: its whole
+  // answer, usage, finish reason and id, read by the same field readers as the stream's events.
+  // Never throws.
+  void (*interpret_whole)(std::string_view body, Chunk& chunk);
   UsageSchema usage;
   metrics::FigureSet figures;  // what a run against it can measure
 };

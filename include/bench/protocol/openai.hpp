@@ -1,7 +1,7 @@
 #pragma once
 // The OpenAI-compatible wire format: request bodies for /v1/completions and
-// /v1/chat/completions, and the meaning of one streamed `data:` payload.
-// Knows nothing of curl or of sockets.
+// /v1/chat/completions, the meaning of one streamed `data:` payload, and of one whole
+// (non-streamed) response body. Knows nothing of curl or of sockets.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +22,10 @@ struct RequestOptions {
   bool ignore_eos = false;              // sends "ignore_eos": true (vLLM, SGLang, llama.cpp)
   std::optional<double> temperature;    // sent only when set
   bool continuous_usage_stats = false;  // asks vLLM for usage on every chunk
+  // "stream": true with stream_options (the answer as an event stream, timed chunk by chunk);
+  // false sends "stream": false and no stream_options: the answer comes as one JSON body, read
+  // with StreamReader's Delivery::whole_body (no TTFT, no chunk times). Per request.
+  bool stream = true;
   // Chat: sent as "tools", "tool_choice" and "response_format" when not null (OpenAI's chat API:
   // tool definitions; "auto" | "required" | "none" | {"type": "function", "function": {"name"}};
   // {"type": "json_schema", ...} for guided decoding).
@@ -34,7 +38,8 @@ struct RequestOptions {
 /// Serialized JSON body of options.endpoint (its row's prompt builder): for chat and
 /// completions {"model", "prompt" | "messages":[{"role":"user","content"}], "max_tokens",
 /// "stream": true, "stream_options": {"include_usage": true[, "continuous_usage_stats": true]},
-/// ...}, with extra_body merged in (RFC 7386 merge patch).
+/// ...} ("stream": false and no stream_options when options.stream is false), with extra_body
+/// merged in (RFC 7386 merge patch).
 std::string build_request_body(const RequestOptions& options, std::string_view prompt);
 
 /// The "tool_choice" value of --tool-choice: the keywords as they are, a tool's name as OpenAI's
@@ -60,13 +65,15 @@ bool asks_per_chunk_usage(const RequestOptions& options);
 std::string build_token_ids_request_body(const RequestOptions& options,
                                          const std::vector<std::int32_t>& prompt_ids);
 
-/// What one SSE data payload says.
+/// What one SSE data payload says; or, read by an endpoint's whole-body interpreter, what one
+/// whole (non-streamed) response says, as if it were the one chunk of its answer.
 struct Chunk {
   enum class Kind {
     done,       // the literal [DONE] sentinel
     data,       // a JSON chunk object (it may carry text, finish_reason, usage, or nothing)
-    error,      // a JSON object with an "error" key (an error inside a 200 stream)
-    malformed,  // not JSON, or JSON that is not an object
+    error,      // a JSON object with an "error" key (an error inside a 200 stream or body)
+    malformed,  // not JSON, or JSON that is not an object (a whole body: or not a completion)
+    truncated,  // a whole body only: its JSON ends before it is complete (cut short)
   };
   Kind kind = Kind::data;
   // Generated text: delta.reasoning_content (or delta.reasoning) first, then choices[0].text
@@ -136,6 +143,13 @@ struct Chunk {
 
 /// Interprets one `data` field value. Never throws.
 Chunk interpret_chunk(std::string_view data);
+
+/// The whole body of a non-streamed chat or completions response ("chat.completion",
+/// "text_completion") into `chunk`: choices[0].message's reasoning_content (or reasoning), content
+/// and tool_calls, or choices[0].text; finish_reason, id and usage read as a streamed chunk's
+/// are. An error object is Kind::error, JSON cut short Kind::truncated, anything else that is
+/// no completion (no choices) Kind::malformed. Never throws.
+void interpret_completion_body(std::string_view body, Chunk& chunk);
 
 /// Extracts a readable message from a non-200 response body: error.message, or message, or
 /// detail (FastAPI), or the body itself cut to 200 bytes. Never throws.

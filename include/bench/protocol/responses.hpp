@@ -2,12 +2,13 @@
 // OpenAI's Responses API (POST /v1/responses) as one endpoint unit: its request body and the
 // meaning of each event of its stream. Its row in the endpoint table (endpoint.cpp) names them.
 //
-// The body: {"model", "input": [{"role", "content"}...], "max_output_tokens", "stream": true,
-// ...}; chat's --tools, --tool-choice and --response-format are sent in the Responses shapes
-// (a function tool's fields at the top of the tool, "text": {"format"}). Sources: OpenAI's API
-// reference (https://platform.openai.com/docs/api-reference/responses/create) and vLLM's
-// ResponsesRequest (vllm/entrypoints/openai/protocol.py; docs.vllm.ai, "responses/protocol"),
-// which also takes ignore_eos.
+// The body: {"model", "input": [{"role", "content"}...], "max_output_tokens", "stream": true
+// (false for one whole response object), ...}; chat's --tools, --tool-choice and --response-format
+// are sent in the Responses shapes (a function tool's fields at the top of the tool, "text":
+// {"format"}). Sources: OpenAI's API reference
+// (https://platform.openai.com/docs/api-reference/responses/create) and vLLM's ResponsesRequest
+// (vllm/entrypoints/openai/protocol.py; docs.vllm.ai, "responses/protocol"), which also takes
+// ignore_eos.
 //
 // The stream: named SSE events ("event: response.output_text.delta"), each data object carrying
 // its "type" again, and no [DONE]: it ends with response.completed (or response.incomplete,
@@ -45,5 +46,11 @@ std::string responses_messages_body(const RequestOptions& options, const nlohman
 /// fragment; the usage of the final response; its end as a finish reason ("stop", "length" for
 /// an incomplete response cut by max_output_tokens, else the incomplete reason). Never throws.
 void interpret_responses_event(std::string_view data, Chunk& chunk);
+
+/// A whole non-streamed response ("stream": false: the `response` object that
+/// response.completed carries) in chat's terms: output[]'s reasoning items (reasoning_text
+/// content, else summary_text), message output_text and function_call items (each a whole call
+/// at its output index), and usage and the end as the final event's. Never throws.
+void interpret_responses_body(std::string_view body, Chunk& chunk);
 
 }  // namespace bench::protocol

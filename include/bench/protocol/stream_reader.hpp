@@ -2,6 +2,8 @@
 // Turns one HTTP response, as it arrives, into a RequestRecord: feeds the body to the SSE
 // parser, interprets each data event, stamps text-carrying chunks with the arrival time of the
 // read they came in, takes token counts from `usage`, and classifies how the request ended.
+// A request sent with "stream": false is read as one whole JSON body instead (Delivery), chosen
+// request by request at begin().
 //
 // First token rule (docs/metrics.md, TTFT): the first chunk carrying generated tokens: content,
 // reasoning or a tool-call delta (a function name or argument text), whichever comes first. A
@@ -28,7 +30,12 @@ struct StreamLimits {
   std::size_t max_response_bytes = 64 << 20;  // one whole response body
 };
 
-/// How the transport ended the transfer, as the engine reports it.
+/// How a response's answer arrives: as an event stream ("stream": true), each text chunk timed
+/// as it comes; or as one whole JSON body ("stream": false, RequestOptions::stream), read at its
+/// end by the endpoint's whole-body interpreter: no first token time and no chunk times, only
+/// the end's.
+enum class Delivery { stream, whole_body };
+
 /// One tool call of an answer, whole: its fragments joined (StreamReader::tool_calls).
 struct StreamedToolCall {
   std::string id;         // the "id" its first fragment carried; empty when none did
@@ -37,6 +44,7 @@ struct StreamedToolCall {
   bool operator==(const StreamedToolCall&) const = default;
 };
 
+/// How the transport ended the transfer, as the engine reports it.
 struct TransportEnd {
   metrics::ErrorClass error = metrics::ErrorClass::none;  // none = the body ended normally
   std::string message;                                    // the transport's message
@@ -56,8 +64,10 @@ class StreamReader final : private sse::Sink {
   /// Chat's until set; chat and completions share one interpreter.
   void read_as(Endpoint endpoint) { endpoint_ = &endpoint_spec(endpoint); }
 
-  /// Starts a new response for `record` (which must outlive the response). Clears all state.
-  void begin(metrics::RequestRecord* record);
+  /// Starts a new response for `record` (which must outlive the response), delivered as
+  /// `delivery` says (what the request's body asked: RequestOptions::stream); sets
+  /// record->streamed. Clears all state.
+  void begin(metrics::RequestRecord* record, Delivery delivery = Delivery::stream);
 
   /// The HTTP status and Content-Type, once headers are complete.
   void on_headers(long http_status, std::string_view content_type);
@@ -68,7 +78,8 @@ class StreamReader final : private sse::Sink {
   bool on_body(std::string_view bytes, std::int64_t arrival_ns);
 
   /// Ends the response: sets end_ns, the error class (transport error, HTTP status, stream
-  /// error, malformed data, truncated stream) and the token counts and their source.
+  /// error, malformed data, truncated stream) and the token counts and their source. A whole
+  /// body is read here: its answer, usage and errors, classified as a stream's would be.
   void finish(const TransportEnd& end);
 
   /// Multi-turn: keep the answer text (content, not reasoning) of every response, as streamed,
@@ -89,7 +100,12 @@ class StreamReader final : private sse::Sink {
  private:
   bool on_event(const sse::Event& event) override;
   void record_text_chunk(const Chunk& chunk);
+  void stamp_text_chunk(const Chunk& chunk);
+  void keep_text(const Chunk& chunk);
   void record_chunk_fields(const Chunk& chunk);
+  bool failed_before_answer(const TransportEnd& end);
+  void judge_stream_end(bool discarded_partial_event);
+  void read_whole_body();
   void on_comment(std::string_view text) override;
   void fail(metrics::ErrorClass error, std::string message);
   void settle_cached_prompt_tokens();
@@ -101,8 +117,10 @@ class StreamReader final : private sse::Sink {
   StreamLimits limits_;
   const tokenizer::Tokenizer* output_counter_;  // counts output without usage; may be null
   const EndpointSpec* endpoint_ = &endpoint_spec(Endpoint::chat);  // the stream's reader
+  Delivery delivery_ = Delivery::stream;                           // this response's
   sse::Parser parser_;
-  Chunk chunk_;  // the event being interpreted, reused
+  std::string whole_body_;  // Delivery::whole_body: the 200 body so far, bounded by the cap
+  Chunk chunk_;             // the event being interpreted, reused
   metrics::RequestRecord* record_ = nullptr;
   std::int64_t current_arrival_ns_ = 0;  // stamp of the read being parsed
   std::int64_t body_bytes_ = 0;
@@ -122,6 +140,10 @@ class StreamReader final : private sse::Sink {
   bool keep_reasoning_text_ = false;
   std::string kept_reasoning_text_;  // keep_reasoning_text_: the same of the reasoning
   std::int64_t data_events_ = 0;
+  // Chunks (a whole body: its one answer) that carried generated tokens, and whether one carried
+  // answer text (not reasoning, not a tool call).
+  std::int64_t text_units_ = 0;
+  bool answered_ = false;
   std::int64_t last_cumulative_completion_tokens_ = 0;  // for per-chunk usage deltas
   // What the stream said of the prompt cache, the latest of each; settled in finish().
   std::optional<std::int64_t> cached_tokens_, timings_prompt_n_, timings_cache_n_;

@@ -2,6 +2,7 @@
 // Words for figures results/ computes that are no section of their own: the text and HTML
 // reports say them on one line each. results/ keeps the values (image_split.hpp, efficiency.hpp,
 // writer.hpp's cached share and sharing intent); these say them for people.
+#include <cstdint>
 #include <string>
 
 #include "bench/metrics/run_summary.hpp"
@@ -23,5 +24,10 @@ std::string energy_unknown_reason(const results::RunContext& context);
 /// when it was (results::sharing_intent).
 std::string prompt_cache_note(const metrics::RunSummary& summary,
                               const results::RunContext& context);
+
+/// What the latency figures hold of the requests sent with "stream": false (--no-stream), one
+/// line: that none was streamed (so TTFT, ITL, ICL and TPOT do not exist), or how many were not
+/// (those figures are the others'); "" when every completed request was streamed.
+std::string not_streamed_line(std::int64_t not_streamed, std::int64_t completed);
 
 }  // namespace bench::report

@@ -49,6 +49,9 @@ inline constexpr std::string_view sent = "sent";
 inline constexpr std::string_view completed = "completed";
 inline constexpr std::string_view failed = "failed";
 inline constexpr std::string_view cancelled = "cancelled";
+// Of the completed, those sent with "stream": false (--no-stream): no TTFT, ITL or TPOT of
+// theirs; those distributions are the streamed ones' (null when this equals completed).
+inline constexpr std::string_view requests_not_streamed = "requests_not_streamed";
 // The throughputs, each of its own kind: output and input tok/s, total (input + output) tok/s,
 // completed requests/s.
 inline constexpr std::string_view input_throughput = "input_throughput";

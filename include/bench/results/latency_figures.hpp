@@ -57,6 +57,10 @@ struct LatencyFigure {
   std::optional<metrics::Figure> kind = std::nullopt;
   // A figure some runs lack (TTFA, TTFB): reports leave its row out rather than show "-".
   bool row_only_when_measured = false;
+  // Timed from a streamed answer's chunks (TTFT, ITL...): a request sent with "stream": false
+  // has none, so it is the streamed requests' only, and a run that streamed none has none
+  // (reports say so in one line; its keys are null).
+  bool needs_stream = false;
   bool in_text_report = true;  // the text report's latency table has a row for it
   // bench compare shows its median and p99 under this name; empty: compare leaves it out.
   std::string_view compare_label = {};

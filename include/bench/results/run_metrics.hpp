@@ -37,6 +37,15 @@ bool input_tokens_known(const nlohmann::json& run);
 /// figures of input and total tokens.
 bool needs_input_tokens(std::string_view key);
 
+/// True for the keys timed from streamed answers' chunks: any statistic of a latency row that
+/// needs_stream (TTFT, TTFA, TTST, ITL, ICL, TPOT), the TTFT from the intended start, and the
+/// output per user (from TPOT). A request sent with "stream": false has none of them.
+bool needs_stream(std::string_view key);
+
+/// True when a run completed requests and streamed none of them (requests_not_streamed ==
+/// completed): its needs_stream figures are then null.
+bool streamed_none(const nlohmann::json& run);
+
 /// The figure under `key` of a run, or nullopt when it is missing, null, not a number, or
 /// needs input token counts the run does not know.
 std::optional<double> known_metric(const nlohmann::json& run, std::string_view key);

@@ -57,13 +57,14 @@ inline constexpr std::string_view max_first_send_lag_ms = "max_first_send_lag_ms
 /// "version" of "shard_state" this bench writes, and the only one it reads: a shard's state is
 /// added up, not displayed, so a counter or sum a version lacks cannot be filled in (0 would be
 /// a false figure), and shards are merged by the bench that ran them. Bumped whenever a key of
-/// the state is added, removed or changes meaning (tests/data/results/shard_state_v3.json,
+/// the state is added, removed or changes meaning (tests/data/results/shard_state_vN.json,
 /// written by this version, must read back: tests/results/shard_state_test.cpp).
 /// 1: the first; version-1 files gained keys without a bump (the reasoning and tool-call
 /// counters, connection_retries, sent_input_sum, sent_output_sum), so one may lack any of them.
 /// 2: every key of 2026-12-05's bench 0.1.0.
 /// 3: the distribution ttst_ms (time to second token).
-inline constexpr int kShardStateVersion = 3;
+/// 4: the counter not_streamed (completed requests sent with "stream": false).
+inline constexpr int kShardStateVersion = 4;
 
 /// Who a shard is and when its clock started: the "shard" object.
 struct ShardStamp {

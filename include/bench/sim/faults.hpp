@@ -38,6 +38,9 @@ struct FaultPlan {
 
   /// The injected kinds as a JSON array of names (["stall","crlf"]), for the truth log.
   std::string names_json() const;
+  /// What a whole (non-streamed) body meets of this plan: its HTTP status, jitter and metrics
+  /// miscount; the stream faults have no stream to strike.
+  FaultPlan without_stream_faults() const;
 };
 
 /// The plan of the request whose own seed is `request_seed`.

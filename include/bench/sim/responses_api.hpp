@@ -27,13 +27,18 @@ namespace bench::sim {
 
 /// The chat body a Responses body amounts to: "input" (a string, or {"role", "content"}
 /// messages) as "messages", max_output_tokens as max_tokens, function tools and a named
-/// tool_choice in chat's shape, usage asked for (a Responses stream always ends with it).
+/// tool_choice in chat's shape, usage asked for when streamed (a Responses stream always ends
+/// with it); "stream" as sent (absent: false, the API's default, one whole response object).
 /// nullopt with the reason when the body is no Responses request the simulator serves.
 struct ResponsesAsChat {
   std::optional<std::string> chat_body;
   std::string error;
 };
 ResponsesAsChat chat_body_of_responses(std::string_view body);
+
+/// The Responses API's usage object: {"input_tokens", "input_tokens_details": {"cached_tokens"},
+/// "output_tokens", "output_tokens_details": {"reasoning_tokens"}, "total_tokens"}.
+std::string responses_usage_json(const Usage& usage);
 
 /// One streamed response's events, in order: the item open now, the text it holds so far (for
 /// its *.done events), the sequence number.

@@ -84,17 +84,19 @@ struct SimOptions {
   SimAnswers answers = SimAnswers::canned;
   std::uint64_t seed = 42;  // drives every random choice (faults, early EOS)
 
-  // A reasoning model: chat streams spend their first reasoning_tokens tokens (at most all of
-  // them) on reasoning deltas in reasoning_field, then answer, and usage says how many in
-  // completion_tokens_details.reasoning_tokens. reasoning_fraction of chat streams (drawn per
-  // request from `seed`) reason; the others report 0. 0 tokens = off: no reasoning, no details.
+  // A reasoning model: chat answers (streamed or whole) spend their first reasoning_tokens tokens
+  // (at most all of them) on reasoning in reasoning_field (deltas, or the whole message's field),
+  // then answer, and usage says how many in completion_tokens_details.reasoning_tokens.
+  // reasoning_fraction of chat answers (drawn per request from `seed`) reason; the others report
+  // 0. 0 tokens = off: no reasoning, no details.
   std::int64_t reasoning_tokens = 0;
   double reasoning_fraction = 1.0;
   ReasoningField reasoning_field = ReasoningField::reasoning_content;
-  // Tool calls: this fraction of chat streams whose request carries "tools" (tool_choice not
+  // Tool calls: this fraction of chat answers whose request carries "tools" (tool_choice not
   // "none"; "required" or a named function always) answer with one tool call instead of text,
-  // streamed as vLLM's tool parsers do (the name first, then argument fragments), its tokens in
-  // usage.completion_tokens and generated at the same cost as text tokens.
+  // streamed as vLLM's tool parsers do (the name first, then argument fragments) or whole in
+  // message.tool_calls, its tokens in usage.completion_tokens and generated at the same cost as
+  // text tokens.
   double tool_call_fraction = 0.0;
   // Images: an image_url part of W x H pixels costs ceil(W/P) x ceil(H/P) prompt tokens, P this
   // (image_tokens.hpp; 14: CLIP ViT-L/14's patches).

@@ -71,6 +71,14 @@ struct GeneratedText {
 void append_generated_text(std::string& out, const GeneratedText& text, std::int64_t first,
                            std::int64_t count);
 
+/// Appends the argument text tokens [first, first + count) of a tool call make, the call being
+/// tokens [call_start, call_end) of `text`: its first token is its name (no argument text), the
+/// others the words of {"text": "<words>"}, the last closing it, so a whole call's arguments
+/// parse as JSON. A stream sends it fragment by fragment, a whole body at once.
+void append_tool_call_arguments(std::string& out, const GeneratedText& text,
+                                std::int64_t call_start, std::int64_t call_end, std::int64_t first,
+                                std::int64_t count);
+
 // Each of these appends one whole SSE event ("data: ...", a blank line) to `out`. `usage`, when
 // not null, is sent on the chunk (vLLM's continuous_usage_stats); finish_reason empty = null.
 void append_role_event(std::string& out, const ResponseShape& shape, const Usage* usage);
@@ -91,6 +99,12 @@ void append_tool_call_event(std::string& out, const ResponseShape& shape,
                             std::string_view arguments, std::string_view finish_reason,
                             const Usage* usage);
 void append_usage_event(std::string& out, const ResponseShape& shape, const Usage& usage);
+/// The usage object chat and completions send: {"prompt_tokens", "total_tokens",
+/// "completion_tokens"[, "prompt_tokens_details": {"cached_tokens"}][,
+/// "completion_tokens_details": {"reasoning_tokens"}]}.
+void append_usage_json(std::string& out, const Usage& usage);
+/// "stop", "length" or the like as a JSON string; empty as null.
+void append_finish(std::string& out, std::string_view finish_reason);
 void append_done_event(std::string& out, const ResponseShape& shape);
 /// An SSE comment line (": text"), as servers send for keep-alive.
 void append_comment_event(std::string& out, const ResponseShape& shape, std::string_view text);
@@ -110,10 +124,6 @@ void append_simple_response(std::string& out, int status, std::string_view conte
 std::string_view reason_phrase(int status);
 /// The OpenAI error type of a status: not_found_error, server_error, invalid_request_error...
 std::string_view error_type(int status);
-
-/// The body of a non-streamed response (object "text_completion" / "chat.completion").
-std::string full_response_body(const ResponseShape& shape, std::string_view text,
-                               std::string_view finish_reason, const Usage& usage);
 
 /// GET /v1/models.
 std::string models_body(std::string_view model, std::int64_t created,

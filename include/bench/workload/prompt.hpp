@@ -52,6 +52,9 @@ struct Prompt {
     std::int64_t output_len = 0;  // max_tokens to ask
   };
   std::vector<FollowUp> follow_ups;
+  // The request's own "stream" choice, where its dataset gives one (a trace that mixes streamed
+  // and non-streamed requests); nullopt: the run's (--no-stream). app::sent_streamed reads it.
+  std::optional<bool> stream;
 };
 
 /// What /v1/completions gets as "prompt": system_text, a blank line, then text (SGLang's

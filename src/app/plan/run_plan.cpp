@@ -76,6 +76,7 @@ protocol::RequestOptions request_options(const cli::RunOptions& options) {
   request.model = options.model;
   request.ignore_eos = options.ignore_eos;
   request.temperature = options.temperature;
+  request.stream = !options.no_stream;
   if (!options.extra_body.empty()) request.extra_body = json::parse(options.extra_body);
   if (!options.tools.empty()) request.tools = json::parse(options.tools);
   if (!options.tool_choice.empty()) {

@@ -97,6 +97,9 @@ json workload_definition(const cli::RunOptions& options) {
          images::size_name(options.images.width, options.images.height)},
         {std::string(results::key::image_format), images::format_name(options.images.format)}};
   }
+  // Answers sent whole ("stream": false) are another measurement; absent when streamed, so
+  // earlier fingerprints stand.
+  if (options.no_stream) definition["stream"] = false;
   // Sessions are another workload; absent without them, so earlier fingerprints stand.
   if (options.multi_turn.enabled) {
     definition["multi_turn"] = workload::multi_turn_options_json(options.multi_turn);

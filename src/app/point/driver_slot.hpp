@@ -19,9 +19,11 @@ class PointDriver::Slot final : public engine::TransferHandler {
     reader_.read_as(driver.plan_.target.request.endpoint);
   }
 
-  metrics::RequestRecord& begin() {
+  // A new request, sent streamed ("stream": true) or not: its answer is then read as one
+  // whole body (protocol::Delivery), and its record says so.
+  metrics::RequestRecord& begin(bool streamed) {
     record_ = metrics::RequestRecord{};
-    reader_.begin(&record_);
+    reader_.begin(&record_, streamed ? protocol::Delivery::stream : protocol::Delivery::whole_body);
     session_turn_.reset();
     return record_;
   }
@@ -31,7 +33,11 @@ class PointDriver::Slot final : public engine::TransferHandler {
     session_turn_ = turn;
     reader_.keep_answer_text(true);
   }
-  bool first_token_seen() const override { return record_.first_token_ns >= 0; }
+  // --ttft-timeout waits for a stream's first token; a whole body has none before its end, which
+  // --request-timeout bounds.
+  bool first_token_seen() const override {
+    return !record_.streamed || record_.first_token_ns >= 0;
+  }
   void on_headers(long http_status, std::string_view content_type) override {
     reader_.on_headers(http_status, content_type);
   }

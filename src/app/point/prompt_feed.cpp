@@ -39,6 +39,7 @@ PreparedRequest PromptFeed::prepare(std::uint64_t ordinal, const BodyMaker& make
     prepared.input_len = prompt.input_len;
     prepared.client_tokens = prompt.client_tokens;
     prepared.output_len = prompt.output_len;
+    prepared.stream = prompt.stream;
     prepared.body = make_body(prompt, prepared.request);
   } catch (const std::exception& error) {
     prepared.body.clear();

@@ -38,10 +38,12 @@ std::vector<std::string> request_image_urls(const workload::Prompt& prompt,
 // request options, so the feed's producer and the event loop never share one. Reading and
 // encoding the images is the costly part, and it runs here, on the feed's producer.
 BodyMaker body_maker(const DriverPlan& plan) {
-  return [request = plan.target.request, images = plan.bodies.images,
+  return [request = plan.target.request, run_stream = plan.target.request.stream,
+          images = plan.bodies.images,
           nonce = images::stream_nonce(plan.bodies.image_nonce, plan.bodies.prompts.stream)](
              const workload::Prompt& prompt, std::uint64_t number) mutable {
     request.max_tokens = prompt.output_len;
+    request.stream = sent_streamed(prompt.stream, run_stream);
     return prompt_body(request, prompt,
                        [&] { return request_image_urls(prompt, images, nonce, number); });
   };
@@ -91,7 +93,8 @@ engine::TransferRequest RequestDriver::take_next(std::int64_t slot_free_ns, std:
   const std::uint64_t index = prepared.request;
 
   Slot* slot = &acquire_slot();
-  metrics::RequestRecord& record = slot->begin();
+  metrics::RequestRecord& record =
+      slot->begin(sent_streamed(prepared.stream, plan_.target.request.stream));
   record.index = index;
   record.start_ns = send_ns - plan_.timing.epoch_ns;
   record.warmup = index < plan_.per_prompt.warmup_requests ||

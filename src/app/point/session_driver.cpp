@@ -92,7 +92,7 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   std::string body = turn_body(request, turn, unsent);
   sessions_->body_made(turn);
   Slot& slot = acquire_slot();
-  metrics::RequestRecord& record = slot.begin();
+  metrics::RequestRecord& record = slot.begin(request.stream);
   slot.begin_turn(turn);
   record.index = plan_.first + sent_ * plan_.stride;
   record.session = static_cast<std::int64_t>(turn.session);

@@ -60,7 +60,8 @@ KnownAnswerResult ask(const AnswerProbeTarget& target, std::size_t server,
   reader.read_as(request.endpoint);
   reader.keep_answer_text(true);
   reader.keep_reasoning_text(true);
-  reader.begin(&record);
+  reader.begin(&record,
+               request.stream ? protocol::Delivery::stream : protocol::Delivery::whole_body);
   reader.on_headers(got.http_status, got.content_type);
   reader.on_body(got.body, 0);
   reader.finish(protocol::TransportEnd{got.end.error, got.end.message, 0});

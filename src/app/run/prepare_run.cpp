@@ -194,12 +194,14 @@ PreparedRun prepare(const RunPlan& plan, std::ostream& err) {
   say_prompts(plan, prepared, err);
   check_server_context(plan, engine, prepared, err);
   const cli::PerChunkUsage per_chunk_usage = plan.server.per_chunk_usage;
+  // Per-chunk usage is a stream's: a run that does not stream asks none.
   prepared.request.continuous_usage_stats =
-      per_chunk_usage == cli::PerChunkUsage::on ||
-      (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
-       protocol::endpoint_spec(prepared.request.endpoint).per_chunk_usage &&
-       probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
-                             *prepared.redactor));
+      prepared.request.stream &&
+      (per_chunk_usage == cli::PerChunkUsage::on ||
+       (per_chunk_usage == cli::PerChunkUsage::auto_detect &&
+        protocol::endpoint_spec(prepared.request.endpoint).per_chunk_usage &&
+        probe_per_chunk_usage(prepared.urls.front(), plan.headers, prepared.request, engine,
+                              *prepared.redactor)));
   if (plan.server.answer_check) {
     prepared.answer_check = run_answer_check({prepared.urls, &plan.headers, prepared.request,
                                               engine, plan.limits, prepared.redactor.get()},

@@ -100,7 +100,7 @@ namespace {
 
 // One probe request's record: RunError when the server cannot be reached or refuses for good.
 metrics::RequestRecord probe(const std::string& url, const std::vector<std::string>& headers,
-                             const std::string& body, protocol::Endpoint endpoint,
+                             const std::string& body, const protocol::RequestOptions& request,
                              const engine::EngineOptions& engine, const util::Redactor& redactor) {
   const std::string shown_url = util::url_with_secrets_hidden(url);
   const engine::FetchResult probe = startup_fetch(url, headers, body, engine);
@@ -116,8 +116,9 @@ metrics::RequestRecord probe(const std::string& url, const std::vector<std::stri
   }
   metrics::RequestRecord record;
   protocol::StreamReader reader;
-  reader.read_as(endpoint);
-  reader.begin(&record);
+  reader.read_as(request.endpoint);
+  reader.begin(&record,
+               request.stream ? protocol::Delivery::stream : protocol::Delivery::whole_body);
   reader.on_headers(probe.http_status, probe.content_type);
   reader.on_body(probe.body, 0);
   reader.finish(protocol::TransportEnd{probe.end.error, probe.end.message, 0});
@@ -131,8 +132,8 @@ bool probe_per_chunk_usage(const std::string& url, const std::vector<std::string
                            const util::Redactor& redactor) {
   request.continuous_usage_stats = true;
   request.max_tokens = 2;
-  return probe(url, headers, protocol::build_request_body(request, "Hello"), request.endpoint,
-               engine, redactor)
+  return probe(url, headers, protocol::build_request_body(request, "Hello"), request, engine,
+               redactor)
       .ok();
 }
 
@@ -146,8 +147,7 @@ std::optional<std::int64_t> probe_prompt_tokens(const std::string& url,
   const std::string body = protocol::takes_messages(request.endpoint)
                                ? protocol::build_chat_request_body(request, messages)
                                : protocol::build_request_body(request, "Hello");
-  const metrics::RequestRecord record =
-      probe(url, headers, body, request.endpoint, engine, redactor);
+  const metrics::RequestRecord record = probe(url, headers, body, request, engine, redactor);
   if (!record.ok() || record.prompt_token_source != metrics::TokenSource::usage) {
     return std::nullopt;
   }

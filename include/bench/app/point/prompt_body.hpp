@@ -4,6 +4,7 @@
 // (app/run/prime_prefix.hpp) send their shared system prompt as the same bytes (a prefix cache
 // matches what it was sent, not what was meant).
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,5 +20,12 @@ namespace bench::app {
 /// `request.max_tokens` is sent as given.
 std::string prompt_body(const protocol::RequestOptions& request, const workload::Prompt& prompt,
                         const std::function<std::vector<std::string>()>& image_urls = {});
+
+/// Whether a request is sent streamed: its prompt's own choice (workload::Prompt::stream) where
+/// it has one, else the run's (`run_stream`, RequestOptions::stream: --no-stream). The body's
+/// "stream" and the reading of its answer both follow it.
+inline bool sent_streamed(const std::optional<bool>& prompt_stream, bool run_stream) {
+  return prompt_stream.value_or(run_stream);
+}
 
 }  // namespace bench::app

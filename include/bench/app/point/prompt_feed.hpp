@@ -29,6 +29,7 @@ struct PreparedRequest {
                                     // tokens with a tokenizer)
   std::int64_t client_tokens = -1;  // its tokens as the tokenizer counted what is sent; -1: none
   std::int64_t output_len = 0;      // max_tokens asked
+  std::optional<bool> stream;       // the prompt's own "stream" choice (workload::Prompt)
   // Why its prompt or body could not be made (an image file of the dataset gone since the
   // start, the server's tokenizer failing); empty when it was, else `body` is empty and the
   // request fails unsent. One request's trouble, not the run's: the feed goes on with the next.
