@@ -54,7 +54,7 @@ TEST(TraceTreeScheduler, SpawnsSubagentsAfterTheirParentAndHoldsTheJoinUntilEach
   const TurnToSend root0 = scheduler.take(0);
   EXPECT_EQ(root0.branch, 0u);
   EXPECT_EQ(root0.turn, 0);
-  EXPECT_TRUE(root0.stream);
+  EXPECT_EQ(root0.stream, std::optional<bool>(true));
   EXPECT_EQ(root0.cache_ceiling_tokens, 0);
   EXPECT_EQ(root0.user->output_len, 6);
   EXPECT_EQ(root0.history->words(), 40);
@@ -77,7 +77,7 @@ TEST(TraceTreeScheduler, SpawnsSubagentsAfterTheirParentAndHoldsTheJoinUntilEach
   EXPECT_FALSE(end_ok(scheduler, a0, 3 * kS));
   EXPECT_EQ(scheduler.next_due_ns(), 4 * kS);  // a1 after its 1 s gap
   const TurnToSend a1 = scheduler.take(4 * kS);
-  EXPECT_FALSE(a1.stream);  // recorded as "n"
+  EXPECT_EQ(a1.stream, std::optional<bool>(false));  // recorded as "n"
   EXPECT_EQ(a1.turn, 1);
   EXPECT_EQ(a1.cache_ceiling_tokens, 24);
   EXPECT_FALSE(end_ok(scheduler, a1, 5 * kS));

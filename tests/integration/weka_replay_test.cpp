@@ -79,6 +79,8 @@ TEST(WekaReplay, RealTracesReplayWithExactLengthsAndTheCacheServesExactlyTheirCe
     EXPECT_EQ(count(sent, "requested_input_len"), request.input_len);
     EXPECT_EQ(count(served, "completion_tokens"), request.output_len);
     EXPECT_EQ(count(served, "cached_prompt_tokens"), count(sent, "cache_ceiling_tokens"));
+    EXPECT_EQ(sent["streamed"].get<bool>(), request.streamed);  // "s" and "n" as recorded
+    EXPECT_EQ(served["stream"].get<bool>(), request.streamed);
     ceiling_total += count(sent, "cache_ceiling_tokens");
   }
   EXPECT_GT(ceiling_total, 0);

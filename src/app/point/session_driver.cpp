@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/app/point/prompt_body.hpp"
 #include "bench/app/point/trace_tree_scheduler.hpp"
 #include "bench/images/image_parts.hpp"
 #include "bench/util/splitmix64.hpp"
@@ -88,6 +89,7 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   const TurnToSend turn = sessions_->take(send_ns - plan_.timing.epoch_ns);
   protocol::RequestOptions request = plan_.target.request;
   request.max_tokens = plan_.bodies.output_len_override.value_or(turn.user->output_len);
+  request.stream = sent_streamed(turn.stream, plan_.target.request.stream);
   std::optional<engine::TransferEnd> unsent;
   std::string body = turn_body(request, turn, unsent);
   sessions_->body_made(turn);

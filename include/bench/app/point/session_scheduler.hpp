@@ -87,7 +87,8 @@ struct TurnToSend {
   // Why its text could not be made (its images failing): it is then to fail, unsent, and end
   // its session as a failed turn does. Empty: made.
   std::string text_error;
-  bool stream = true;   // sent streamed; a recorded non-streamed request is not
+  // Whether it is sent streamed, as a recorded request was; nullopt: the run's (--no-stream).
+  std::optional<bool> stream = std::nullopt;
   bool warmup = false;  // a replay's warm-up (the request before its random start): unmeasured
   // A recorded session's request: the prompt tokens its blocks share with what was sent before
   // (workload::BlockCeiling), and the tokenizer's count of its prompt; -1: not known.
