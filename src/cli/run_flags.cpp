@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <random>
@@ -430,6 +431,15 @@ void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
   if (!file_dataset && !run.dataset.path.empty()) {
     throw UsageError(fmt::format("--dataset-path: the {} dataset reads no file",
                                  workload::dataset_kind_name(dataset)));
+  }
+  // Weka traces are one session a file, so a directory of them is a dataset (agent_trace.hpp
+  // reads its *.json in name order); every other format is one file.
+  const bool agent_traces = dataset == workload::DatasetKind::trace &&
+                            run.dataset.trace.format == workload::TraceFormat::weka;
+  if (!agent_traces && std::filesystem::is_directory(run.dataset.path)) {
+    throw UsageError(fmt::format(
+        "--dataset-path '{}': a directory; only --trace-format weka reads one (its *.json traces)",
+        run.dataset.path));
   }
   check_token_flags(run);
   // SGLang's generated-shared-prefix sends every question of every group once.

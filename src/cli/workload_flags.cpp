@@ -56,8 +56,10 @@ void add_workload_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
              "(one {\"prompt\"} or {\"messages\"} a line), shared-prefix (groups sharing a "
              "system prompt, for prefix caching), random-ids (token ids as the prompt; "
              "completions), trace (replay a request trace: --trace-format)");
-  app.add_option("--dataset-path", run.dataset.path, "The sharegpt, jsonl or trace file")
-      ->check(CLI::ExistingFile);
+  app.add_option("--dataset-path", run.dataset.path,
+                 "The sharegpt, jsonl or trace file (with --trace-format weka, or a directory "
+                 "of them)")
+      ->check(CLI::ExistingPath);
   add_trace_flags(app, run.dataset.trace, raw);
   add_multi_turn_flags(app, run.multi_turn, raw.multi_turn);
   add_tool_flags(app, raw.tools);
