@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 #include <system_error>
 #include <variant>
 
@@ -137,7 +138,7 @@ void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
       ->group(kGroup);
   app.add_option("--session-header", multi_turn.session_header,
                  "Send each session's id in this header on every turn (session affinity for "
-                 "routers)")
+                 "routers); with --trace-format weka, each agent of a tree its own")
       ->group(kGroup);
   app.add_option("--tool-result-len", multi_turn.tool_result_len,
                  "Agent sessions (with --tools): each turn after the first sends the model's "
@@ -155,8 +156,17 @@ void add_multi_turn_flags(CLI::App& app, workload::MultiTurnOptions& multi_turn,
 }
 
 void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const RawMultiTurnFlags& raw) {
+  if (app.count("--session-header") > 0 && !is_header_name(run.multi_turn.session_header)) {
+    throw UsageError(fmt::format("--session-header: '{}' is not an HTTP header name",
+                                 run.multi_turn.session_header));
+  }
+  // A replayed agent trace is a multi-turn run of the trace's own sessions (run_flags.cpp's
+  // finish_agent_trace_flags): of these flags it takes the session header alone.
+  const bool agent_trace = run.dataset.kind == workload::DatasetKind::trace &&
+                           run.dataset.trace.format == workload::TraceFormat::weka;
   if (!run.multi_turn.enabled) {
     for (const char* flag : kMultiTurnOnly) {
+      if (agent_trace && std::string_view(flag) == "--session-header") continue;
       if (app.count(flag) > 0) throw UsageError(fmt::format("{}: only with --multi-turn", flag));
     }
     return;
@@ -167,10 +177,6 @@ void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const RawMult
       throw UsageError("--think-time: " + *error);
     }
     run.multi_turn.think_time = std::get<workload::ThinkTime>(parsed);
-  }
-  if (app.count("--session-header") > 0 && !is_header_name(run.multi_turn.session_header)) {
-    throw UsageError(fmt::format("--session-header: '{}' is not an HTTP header name",
-                                 run.multi_turn.session_header));
   }
   finish_agent_flags(app, run, raw);
   refuse_conflicts(app, run);

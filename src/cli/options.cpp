@@ -15,6 +15,7 @@
 #include "bench/cli/completion.hpp"
 #include "bench/cli/conformance_flags.hpp"
 #include "bench/cli/exit_codes.hpp"
+#include "bench/cli/header_line.hpp"
 #include "bench/cli/help_format.hpp"
 #include "bench/cli/missing_value.hpp"
 #include "bench/cli/output_paths.hpp"
@@ -152,7 +153,8 @@ CLI::App* setup_record_flags(CLI::App& app, record::RecordOptions& record, std::
       "record",
       "Record a server: a pass-through proxy that forwards every exchange unchanged "
       "and writes it, with the time of each read and how the connection closed, into "
-      "a wire recording that serve-sim --replay serves back (docs/wire-corpus.md)");
+      "a wire recording that serve-sim --replay serves back (docs/wire-corpus.md); with "
+      "--weka-trace, its completions as Weka-format traces with no text in them");
   command->add_option("--upstream", record.upstream_url, "The server recorded: http://HOST:PORT")
       ->required();
   command
@@ -160,16 +162,24 @@ CLI::App* setup_record_flags(CLI::App& app, record::RecordOptions& record, std::
                    "Where clients connect: [HOST:]PORT (HOST defaults to 127.0.0.1; PORT 0 = "
                    "any free port, announced on stderr)")
       ->required();
-  command
-      ->add_option("--out", record.out_dir,
-                   "The recording's directory (created if missing): one NNNNNN.json, "
-                   ".request and .response per exchange, each written whole")
-      ->required();
+  command->add_option("--out", record.out_dir,
+                      "The recording's directory (created if missing): one NNNNNN.json, "
+                      ".request and .response per exchange, each written whole");
+  command->add_option("--weka-trace", record.weka_trace_dir,
+                      "Also (or instead of --out) write the completions as Weka-format traces, "
+                      "one file per session, counts and hashes, no text (docs/wire-corpus.md)");
+  command->add_option("--tokenizer", record.tokenizer_path,
+                      "--weka-trace: cut prompts into blocks of this tokenizer.json's tokens "
+                      "(default: words)");
+  command->add_option("--session-header", record.session_headers,
+                      "--weka-trace: a header whose value names a request's session (repeat "
+                      "for several; default: X-Session-Id)");
   return command;
 }
 
-// "[HOST:]PORT" into the record options.
-void finish_record_flags(record::RecordOptions& record, const std::string& listen) {
+// "[HOST:]PORT" into the record options; what is written, and how the traces count.
+void finish_record_flags(const CLI::App& command, record::RecordOptions& record,
+                         const std::string& listen) {
   const std::size_t colon = listen.rfind(':');
   const std::string port = colon == std::string::npos ? listen : listen.substr(colon + 1);
   if (colon != std::string::npos) record.listen_host = listen.substr(0, colon);
@@ -179,6 +189,19 @@ void finish_record_flags(record::RecordOptions& record, const std::string& liste
     throw UsageError("--listen '" + listen + "': give [HOST:]PORT, e.g. 8001 or 127.0.0.1:8001");
   }
   record.listen_port = static_cast<std::uint16_t>(value);
+  if (record.out_dir.empty() && record.weka_trace_dir.empty()) {
+    throw UsageError("bench record: give --out DIR (a wire recording), --weka-trace DIR, or both");
+  }
+  for (const char* flag : {"--tokenizer", "--session-header"}) {
+    if (command.count(flag) > 0 && record.weka_trace_dir.empty()) {
+      throw UsageError(fmt::format("{}: only with --weka-trace", flag));
+    }
+  }
+  for (const std::string& name : record.session_headers) {
+    if (!is_header_name(name)) {
+      throw UsageError(fmt::format("--session-header: '{}' is not an HTTP header name", name));
+    }
+  }
 }
 
 // Every command's flags as given, before finish_* checks them into ParseResult's options.
@@ -249,7 +272,9 @@ void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseRe
         check_output_path("merge -o", result.merge.output_path);
       }
       return;
-    case Command::record: finish_record_flags(result.record, raw.record_listen); return;
+    case Command::record:
+      finish_record_flags(*subcommands.record, result.record, raw.record_listen);
+      return;
     case Command::conformance: finish_conformance_flags(result.conformance); return;
     case Command::report: check_output_path("report -o", result.report.output_path); return;
     case Command::export_results:

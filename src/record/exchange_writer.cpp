@@ -7,8 +7,8 @@
 
 namespace bench::record {
 
-ExchangeWriter::ExchangeWriter(std::string dir)
-    : dir_(std::move(dir)), thread_([this] { run(); }) {}
+ExchangeWriter::ExchangeWriter(std::string dir, WekaTraceRecorder* traces)
+    : dir_(std::move(dir)), traces_(traces), thread_([this] { run(); }) {}
 
 ExchangeWriter::~ExchangeWriter() { finish(); }
 
@@ -22,10 +22,10 @@ void ExchangeWriter::finish() {
   thread_.join();
 }
 
-void ExchangeWriter::push(wire::Exchange exchange) {
+void ExchangeWriter::push(Relayed relayed) {
   {
     const std::lock_guard lock(mutex_);
-    queue_.push_back(std::move(exchange));
+    queue_.push_back(std::move(relayed));
   }
   ready_.notify_one();
 }
@@ -40,17 +40,20 @@ void ExchangeWriter::run() {
   while (true) {
     ready_.wait(lock, [this] { return closing_ || !queue_.empty(); });
     if (queue_.empty()) return;  // closing, and nothing left to write
-    wire::Exchange exchange = std::move(queue_.front());
+    const Relayed relayed = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
-    bool ok = true;
-    try {
-      wire::write_exchange(dir_, exchange);
-    } catch (const std::exception& error) {
-      ok = false;
-      fmt::print(stderr, "bench record: error: exchange {} not written: {}\n", exchange.name,
-                 error.what());
+    bool ok = false;
+    if (!dir_.empty()) {
+      try {
+        wire::write_exchange(dir_, relayed.exchange);
+        ok = true;
+      } catch (const std::exception& error) {
+        fmt::print(stderr, "bench record: error: exchange {} not written: {}\n",
+                   relayed.exchange.name, error.what());
+      }
     }
+    if (traces_ != nullptr) traces_->add(relayed.exchange, relayed.sent_ns, relayed.session);
     lock.lock();
     if (ok) ++written_;
   }

@@ -1,14 +1,12 @@
 #include "bench/record/http_framing.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "bench/util/text.hpp"
 
 namespace bench::record {
 
-namespace {
-
-// The value of header `lower_name` in `head` (the header block), or nullopt.
 std::optional<std::string_view> header_value(std::string_view head, std::string_view lower_name) {
   std::size_t at = head.find("\r\n");
   while (at != std::string_view::npos && at + 2 < head.size()) {
@@ -31,6 +29,8 @@ std::optional<std::string_view> header_value(std::string_view head, std::string_
   return std::nullopt;
 }
 
+namespace {
+
 std::optional<std::uint64_t> content_length(std::string_view head) {
   const auto value = header_value(head, "content-length");
   if (!value) return std::nullopt;
@@ -45,7 +45,51 @@ bool chunked(std::string_view head) {
   return value && util::ascii_lowered(*value).find("chunked") != std::string::npos;
 }
 
+// The status code of the head at the start of `head` ("HTTP/1.1 204 ..."); 0 when unreadable.
+int status_code(std::string_view head) {
+  if (head.size() < 12) return 0;
+  return (head[9] - '0') * 100 + (head[10] - '0') * 10 + (head[11] - '0');
+}
+
+// A chunked body's data (RFC 9112 section 7.1: size line, data, CRLF, ..., a 0 size line), read
+// by ResponseFramer's rules: a line ends at LF, a size line's extensions are ignored, and the
+// line after a chunk's data is skipped whatever it holds. nullopt when it ends inside a chunk.
+std::optional<std::string> dechunked(std::string_view coded) {
+  std::string body;
+  while (true) {
+    const std::size_t line_end = coded.find('\n');
+    if (line_end == std::string_view::npos) return std::nullopt;
+    std::uint64_t size = 0;
+    std::from_chars(coded.data(), coded.data() + line_end, size, 16);
+    if (size == 0) return body;
+    coded.remove_prefix(line_end + 1);
+    if (coded.size() < size) return std::nullopt;
+    body.append(coded.substr(0, size));
+    coded.remove_prefix(size);
+    const std::size_t data_end = coded.find('\n');
+    if (data_end == std::string_view::npos) return std::nullopt;
+    coded.remove_prefix(data_end + 1);
+  }
+}
+
 }  // namespace
+
+std::optional<std::string> response_body(std::string_view response) {
+  while (true) {
+    const std::size_t head_end = response.find("\r\n\r\n");
+    if (head_end == std::string_view::npos) return std::nullopt;
+    const std::string_view head = response.substr(0, head_end + 2);
+    response.remove_prefix(head_end + 4);
+    const int status = status_code(head);
+    if (status >= 100 && status < 200) continue;  // a 100 Continue: the real response follows
+    if (chunked(head)) return dechunked(response);
+    if (const auto length = content_length(head)) {
+      if (response.size() < *length) return std::nullopt;
+      response = response.substr(0, static_cast<std::size_t>(*length));
+    }
+    return std::string(response);
+  }
+}
 
 std::optional<std::size_t> request_length(std::string_view buffer) {
   const std::size_t head_end = buffer.find("\r\n\r\n");
@@ -68,8 +112,7 @@ std::pair<std::string, std::string> request_line(std::string_view request) {
 void ResponseFramer::on_head_complete() {
   const std::string_view head = line_;
   // "HTTP/1.1 204 ...": 1xx, 204 and 304 have no body (RFC 9112 section 6.3, rule 1).
-  const int status =
-      head.size() >= 12 ? (head[9] - '0') * 100 + (head[10] - '0') * 10 + (head[11] - '0') : 0;
+  const int status = status_code(head);
   const bool informational = status >= 100 && status < 200;
   if (head_request_ || status == 204 || status == 304) {
     state_ = State::done;

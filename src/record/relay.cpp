@@ -60,8 +60,9 @@ std::vector<std::pair<std::string, std::string>> redacted_headers(std::string_vi
 
 }  // namespace
 
-Relay::Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer)
-    : upstream_(upstream), writer_(writer) {
+Relay::Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer,
+             std::vector<std::string> session_headers)
+    : upstream_(upstream), writer_(writer), session_headers_(std::move(session_headers)) {
   util::ListeningSocket listening = util::listen_tcp(listen);
   listen_fd_ = std::move(listening.fd);
   port_ = listening.port;
@@ -188,6 +189,12 @@ void Relay::frame_requests(Session& session) {
     exchange.request_body = std::string(request.substr(head_end + 4));
     exchange.shape = wire::shape_of(method, target, exchange.request_body);
     exchange.request_headers = redacted_headers(request.substr(0, head_end + 2));
+    for (const std::string& name : session_headers_) {
+      if (const auto value = header_value(request.substr(0, head_end + 2), name)) {
+        pending.session = std::string(*value);
+        break;
+      }
+    }
     session.framed_bytes += *length;
     pending.request_end = session.framed_bytes;
     session.pending.push_back(std::move(pending));
@@ -297,9 +304,9 @@ void Relay::flush_client(Session& session) {
 // and an exchange still unanswered or half-answered is not recorded.
 void Relay::finish_done(Session& session, bool drop_rest) {
   while (!session.pending.empty() && session.pending.front().done) {
-    wire::Exchange& exchange = session.pending.front().exchange;
-    exchange.status = wire::status_of(exchange.response);
-    writer_.push(std::move(exchange));
+    Pending& done = session.pending.front();
+    done.exchange.status = wire::status_of(done.exchange.response);
+    writer_.push({std::move(done.exchange), done.sent_ns, std::move(done.session)});
     session.pending.pop_front();
   }
   if (drop_rest) session.pending.clear();

@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "bench/record/http_framing.hpp"
 #include "bench/util/stop_flag.hpp"
@@ -28,8 +29,10 @@ namespace bench::record {
 
 class Relay {
  public:
-  /// Listens on `listen` (bound before return) and forwards to `upstream`.
-  Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer);
+  /// Listens on `listen` (bound before return) and forwards to `upstream`. `session_headers`:
+  /// the header names (lower case) whose value names a request's session, first found first.
+  Relay(const sockaddr_in& listen, const sockaddr_in& upstream, ExchangeWriter& writer,
+        std::vector<std::string> session_headers = {});
   std::uint16_t port() const { return port_; }
   /// Serves until `stop`; then hands every exchange whose response is complete to the writer.
   void run(const StopFlag& stop);
@@ -37,6 +40,7 @@ class Relay {
  private:
   struct Pending {
     wire::Exchange exchange;
+    std::string session;            // its session header's value (Relayed::session)
     std::uint64_t request_end = 0;  // offset past its last byte in the client->server stream
     std::int64_t sent_ns = -1;      // when that byte was written to the server
     std::int64_t last_read_ns = 0;  // when the response's latest read arrived
@@ -76,6 +80,7 @@ class Relay {
   sockaddr_in upstream_{};
   std::uint16_t port_ = 0;
   ExchangeWriter& writer_;
+  std::vector<std::string> session_headers_;
   std::uint64_t next_session_ = 1;
   std::uint64_t next_exchange_ = 1;
   std::unordered_map<std::uint64_t, std::unique_ptr<Session>> sessions_;

@@ -7,10 +7,12 @@
 
 #include "bench/cli/exit_codes.hpp"
 #include "bench/cli/options.hpp"
+#include "parse_run_options.hpp"
 
 namespace {
 
 using bench::cli::ParseResult;
+using bench::testing::parse_args;
 
 const std::string kTrace = std::string(BENCH_TEST_DATA_DIR) + "/traces/mooncake_sample.jsonl";
 
@@ -88,6 +90,25 @@ TEST(TraceFlags, BadCombinationsAreUsageErrors) {
   EXPECT_EQ(other.exit_code, bench::cli::kExitUsage);
   EXPECT_NE(other.message.find("--trace-speed: only with --dataset trace"), std::string::npos)
       << other.message;
+}
+
+TEST(TraceFlags, AWekaTraceTakesADirectoryOfTracesAndASessionHeader) {
+  const std::string dir = std::string(BENCH_TEST_DATA_DIR) + "/traces/weka";
+  const ParseResult result =
+      parse_args({"--dataset", "trace", "--trace-format", "weka", "--dataset-path", dir,
+                  "--session-header", "X-Session-Id"});
+  ASSERT_FALSE(result.exit_code) << result.message;
+  EXPECT_EQ(result.run.dataset.path, dir);
+  EXPECT_EQ(result.run.multi_turn.session_header, "X-Session-Id");
+  // Another format reads one file.
+  const ParseResult mooncake =
+      parse_args({"--dataset", "trace", "--trace-format", "mooncake", "--dataset-path", dir});
+  EXPECT_EQ(mooncake.exit_code, bench::cli::kExitUsage);
+  EXPECT_NE(mooncake.message.find("only --trace-format weka reads a directory"), std::string::npos)
+      << mooncake.message;
+  const ParseResult header = parse_args({"--dataset", "trace", "--trace-format", "weka",
+                                         "--dataset-path", dir, "--session-header", "a b"});
+  EXPECT_EQ(header.exit_code, bench::cli::kExitUsage);
 }
 
 }  // namespace

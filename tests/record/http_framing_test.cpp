@@ -91,4 +91,28 @@ TEST(ParseUpstream, TakesHttpHostAndPortAndRefusesWhatItCannotForward) {
   }
 }
 
+TEST(ResponseBody, UndoesTheChunkedCodingAndCutsAtTheContentLength) {
+  EXPECT_EQ(bench::record::response_body("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                         "6\r\ndata: \r\n9;ext=1\r\n{\"x\":1}\n\n\r\n0\r\n\r\n"),
+            "data: {\"x\":1}\n\n");
+  EXPECT_EQ(bench::record::response_body("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"), "{}");
+  EXPECT_EQ(bench::record::response_body("HTTP/1.0 200 OK\r\n\r\nuntil the close"),
+            "until the close");
+  EXPECT_EQ(bench::record::response_body("HTTP/1.1 100 Continue\r\n\r\n"
+                                         "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx"),
+            "x");
+}
+
+TEST(ResponseBody, IsNoneForAResponseCutShort) {
+  EXPECT_FALSE(bench::record::response_body("HTTP/1.1 200 OK\r\nContent-Len"));
+  EXPECT_FALSE(bench::record::response_body("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n{}"));
+  EXPECT_FALSE(bench::record::response_body(kChunked.substr(0, kChunked.size() - 12)));
+}
+
+TEST(HeaderValue, FindsAHeaderWhateverTheCaseOfItsNameAndTrimsItsValue) {
+  const std::string head = "POST / HTTP/1.1\r\nX-Session-ID:  s-1 \r\nHost: x\r\n";
+  EXPECT_EQ(bench::record::header_value(head, "x-session-id"), "s-1");
+  EXPECT_FALSE(bench::record::header_value(head, "session-id"));
+}
+
 }  // namespace

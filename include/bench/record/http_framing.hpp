@@ -19,6 +19,16 @@ std::optional<std::size_t> request_length(std::string_view buffer);
 /// The request line's method and target ("POST", "/v1/completions").
 std::pair<std::string, std::string> request_line(std::string_view request);
 
+/// The value of the header named `lower_name` (written in lower case; names compare ignoring
+/// ASCII case) in a message's head (its start line, then its header lines), trimmed of spaces
+/// and tabs; nullopt when the head has no such header.
+std::optional<std::string_view> header_value(std::string_view head, std::string_view lower_name);
+
+/// The body of a whole response as ResponseFramer framed it (head, framing, body): after the
+/// head of its final response (a 100 Continue before it skipped), its chunked coding undone, cut
+/// at its Content-Length. nullopt when the bytes end before the head or inside a chunk.
+std::optional<std::string> response_body(std::string_view response);
+
 /// Reads a response as it arrives and says where it ends. feed() may be given the bytes in any
 /// pieces; it consumes up to the response's end and no further.
 class ResponseFramer {

@@ -121,7 +121,7 @@ engine::TransferRequest SessionDriver::take_next(std::int64_t slot_free_ns, std:
   count_started();
   engine::TransferRequest transfer{plan_.target.urls[server_of(record)],
                                    std::move(body),
-                                   headers_of(turn.session),
+                                   headers_of(turn),
                                    &slot,
                                    {},
                                    std::move(unsent)};
@@ -138,15 +138,20 @@ void SessionDriver::turn_ended(const TurnToSend& turn, TurnOutcome outcome, Turn
 
 // The engine keeps one header list per headers address for the run, so each session has its
 // own lines, made at its first turn and kept (never freed, so no later session's lines can
-// take their address) until the driver goes.
-const std::vector<std::string>* SessionDriver::headers_of(std::uint64_t session) {
+// take their address) until the driver goes. A replayed agent trace gives each agent of a tree
+// an id of its own ("...-<tree>.<agent>" for a subagent): a subagent's context is fresh, so a
+// router has nothing of its parent's to keep it with, and `bench record --weka-trace` writes
+// it as a session of its own. --fan-out's branches share their session's id.
+const std::vector<std::string>* SessionDriver::headers_of(const TurnToSend& turn) {
   if (plan_.session_header.empty()) return plan_.target.headers;
-  std::unique_ptr<std::vector<std::string>>& lines = session_headers_[session];
+  const std::size_t agent = plan_.sessions->trees ? turn.branch : 0;
+  std::unique_ptr<std::vector<std::string>>& lines = session_headers_[{turn.session, agent}];
   if (!lines) {
     lines = std::make_unique<std::vector<std::string>>();
     if (plan_.target.headers != nullptr) *lines = *plan_.target.headers;
-    lines->push_back(plan_.session_header + ": " +
-                     session_id(plan_.sessions->seed, plan_.bodies.prompts.stream, session));
+    std::string id = session_id(plan_.sessions->seed, plan_.bodies.prompts.stream, turn.session);
+    if (agent > 0) id += fmt::format(".{}", agent);
+    lines->push_back(plan_.session_header + ": " + id);
   }
   return lines.get();
 }

@@ -5,10 +5,11 @@
 // holds the reply that has just ended), and its end goes back to its session. A turn is due when
 // its user has thought; the wait for a slot after that is the server's, as in an open loop.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bench/app/point/image_feed.hpp"
@@ -33,12 +34,13 @@ class SessionDriver final : public PointDriver {
  private:
   void turn_ended(const TurnToSend& turn, TurnOutcome outcome, TurnReply reply,
                   std::int64_t end_ns) override;
-  const std::vector<std::string>* headers_of(std::uint64_t session);
+  const std::vector<std::string>* headers_of(const TurnToSend& turn);
 
   std::unique_ptr<ImageFeed> images_;        // with images: made ahead of the turns
   std::unique_ptr<TurnScheduler> sessions_;  // owns which turn comes next
-  // --session-header: each session's header lines, by session (see headers_of).
-  std::unordered_map<std::uint64_t, std::unique_ptr<std::vector<std::string>>> session_headers_;
+  // --session-header: each session's header lines, by session and agent (see headers_of).
+  std::map<std::pair<std::uint64_t, std::size_t>, std::unique_ptr<std::vector<std::string>>>
+      session_headers_;
 };
 
 }  // namespace bench::app
