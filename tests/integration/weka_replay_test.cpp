@@ -135,6 +135,25 @@ TEST(WekaReplay, ARandomStartWarmsUpWithTheRequestBeforeItAndMeasuresFromThere) 
   EXPECT_GT(started_later, 0u);
 }
 
+// AgentPerf's question: the most session trees at once that meet the SLOs. Each probe replays
+// waves of trees (4 per lane) and is judged on its whole run.
+TEST(WekaReplay, ASearchProbesSessionTreesAtOnceInWavesOfTrees) {
+  const auto run = bench::testing::run_process(
+      BENCH_BINARY, bench::testing::without_answer_check(
+                        {"search", "--dataset", "trace", "--trace-format", "weka", "--dataset-path",
+                         kTraces + "weka_tree.json", "--trace-speed", "50", "--sim-profile", "tiny",
+                         "--slo", "p99_ttft_ms<=100000", "--max", "4", "--output-format", "json"}));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const json results = json::parse(run.out);
+  EXPECT_EQ(results["search"]["answer"], 4);
+  EXPECT_EQ(results["search"]["slo_window"], "whole");
+  ASSERT_EQ(results["points"].size(), 3u);  // 1, 2, 4
+  for (const json& point : results["points"]) {
+    const std::int64_t lanes = point["max_concurrency"].get<std::int64_t>();
+    EXPECT_EQ(point["multi_turn"]["sessions_started"], 4 * lanes) << point["multi_turn"];
+  }
+}
+
 TEST(WekaReplay, FlagsThatDoNotFitIsOneLineAndNothingIsSent) {
   const std::string tree = kTraces + "weka_tree.json";
   const bench::testing::UsageErrorCases cases = {
@@ -149,6 +168,9 @@ TEST(WekaReplay, FlagsThatDoNotFitIsOneLineAndNothingIsSent) {
       {{"--dataset", "trace", "--trace-format", "weka", "--dataset-path",
         kTraces + "azure_sample.csv"},
        "not JSON"},
+      {{"search", "--dataset", "trace", "--trace-format", "weka", "--dataset-path", tree, "--slo",
+        "p99_ttft_ms<=100", "--slo-window", "steady"},
+       "--slo-window steady: not with --trace-format weka"},
       {{"--dataset", "jsonl", "--dataset-path", kTraces + "weka"},
        "is a directory; only --trace-format weka reads a directory"},
       {{"--dataset", "trace", "--trace-format", "mooncake", "--dataset-path", tree, "--trace-start",
