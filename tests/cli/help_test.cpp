@@ -102,7 +102,7 @@ TEST(Help, SaysEachValueAndDefaultInWords) {
     EXPECT_NE(help.find(line), std::string::npos) << line;
   }
   // --dataset trace needs it: it has no default to show.
-  EXPECT_NE(help.find("\n  --trace-format mooncake|azure|burstgpt\n"), std::string::npos);
+  EXPECT_NE(help.find("\n  --trace-format mooncake|azure|burstgpt|weka\n"), std::string::npos);
 }
 
 TEST(Help, ListsCompletionAmongTheSubcommands) {
@@ -132,7 +132,7 @@ TEST(Help, SomethingMissingIsOneLineInWords) {
   EXPECT_EQ(parse_args({"--num-prompts"}).message,
             "bench: error: --num-prompts: give it a value: N\n");
   EXPECT_EQ(parse_args({"--dataset", "trace", "--trace-format"}).message,
-            "bench: error: --trace-format: give it a value: mooncake|azure|burstgpt\n");
+            "bench: error: --trace-format: give it a value: mooncake|azure|burstgpt|weka\n");
   EXPECT_EQ(parse_args({"compare"}).exit_code, 2);
 }
 
