@@ -53,6 +53,8 @@ std::string sweep_latency_figures(const json& sweep);
 /// The sweep's efficiency frontier card (report/frontier.hpp): the chart, or a note saying it
 /// needs --gpus.
 std::string frontier_section(const json& sweep);
+/// A sweep of an agent trace: InferenceX's view (inferencex_view.hpp); empty for others.
+std::string inferencex_section(const json& sweep);
 
 /// The sweep's sections: the one-row-per-point table, its charts, then each point collapsed.
 std::string sweep_sections(const json& sweep);

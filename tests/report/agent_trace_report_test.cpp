@@ -1,7 +1,7 @@
 // A replayed agent trace's figures in each report: the JSON "agent_trace" object with its
 // definitions, the text lines (the ceiling under "Prompt cache", the "Agent trace" section) and
-// the HTML card; AgentX's validity at the 1% line. A run without them (every run that is no
-// agent trace) has none of it, byte for byte.
+// the HTML card; AgentX's validity at the 1% line; InferenceX's view of a sweep. A run without
+// them (every run that is no agent trace) has none of it, byte for byte.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 
 #include "bench/metrics/agent_trees.hpp"
 #include "bench/report/html_report.hpp"
+#include "bench/report/inferencex_view.hpp"
 #include "bench/report/report.hpp"
 #include "bench/results/agent_trace_section.hpp"
 #include "bench/results/writer.hpp"
@@ -127,6 +128,46 @@ TEST(AgentTraceReport, TextPutsTheCeilingUnderThePromptCacheAndASectionOfItsOwn)
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  at p90 interactivity:"), std::string::npos) << text;
+}
+
+// Two points of a concurrency sweep, as a sweep's results file holds them.
+json agent_sweep() {
+  json first = bench::results::to_json(agent_summary(), report_test::context());
+  json second = first;
+  first["max_concurrency"] = 1;
+  first["agent_trace"]["p90_interactivity"] = 200.0;
+  first["total_throughput_per_gpu"] = 1000.0;
+  first["total_throughput"] = 2000.0;
+  second["max_concurrency"] = 2;
+  second["agent_trace"]["p90_interactivity"] = 150.0;
+  second["total_throughput_per_gpu"] = 1800.0;
+  second["total_throughput"] = 3600.0;
+  return bench::results::sweep_to_json("concurrency", json::array({1, 2}), {first, second});
+}
+
+TEST(InferenceXView, OnePointAConcurrencyWithItsItlNamed) {
+  const json sweep = agent_sweep();
+  const auto points = bench::report::inferencex_points(sweep);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_TRUE(points[0].pareto);
+  EXPECT_TRUE(points[1].pareto);
+  const std::string table = bench::report::render_inferencex_table(sweep);
+  EXPECT_NE(table.find("InferenceX view (agent trace)"), std::string::npos) << table;
+  EXPECT_NE(table.find("1 / p90 TPOT: per token"), std::string::npos) << table;
+  EXPECT_NE(table.find("1800.0"), std::string::npos) << table;
+  const auto chart = bench::report::inferencex_chart(sweep);
+  ASSERT_TRUE(chart);
+  EXPECT_NE(chart->x.label.find("1 / p90 TPOT, per token"), std::string::npos);
+}
+
+TEST(InferenceXView, ASweepThatIsNoAgentTraceShowsNothingMore) {
+  const json plain = bench::results::to_json(report_test::clean_summary(), report_test::context());
+  const json sweep =
+      bench::results::sweep_to_json("concurrency", json::array({64, 64}), {plain, plain});
+  EXPECT_TRUE(bench::report::inferencex_points(sweep).empty());
+  EXPECT_EQ(bench::report::render_inferencex_table(sweep), "");
+  EXPECT_FALSE(bench::report::inferencex_chart(sweep));
+  EXPECT_EQ(bench::report::render_html_report(sweep).find("InferenceX"), std::string::npos);
 }
 
 }  // namespace
