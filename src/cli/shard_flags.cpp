@@ -212,6 +212,14 @@ void finish_shard_flags(RunOptions& run, const RawRunFlags& raw, const EnvLookup
                      "would be one per shard)");
   }
   if (run.repeat > 1) throw UsageError(given + ": --repeat is not supported with shards");
+  // A shard saves its accumulators' state for bench merge; the agent-trace figures (the trees,
+  // subagents and cache ceiling of metrics/agent_trees.hpp) have none yet.
+  if (run.dataset.kind == workload::DatasetKind::trace &&
+      run.dataset.trace.format == workload::TraceFormat::weka) {
+    throw UsageError(given +
+                     ": not with --trace-format weka yet: its per-agent figures cannot be "
+                     "merged across shards; replay the trace from one process");
+  }
   for (const std::int64_t concurrency : run.concurrency) {
     if (concurrency < spec.count) {
       throw UsageError(

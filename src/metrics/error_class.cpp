@@ -12,6 +12,7 @@ std::string_view error_class_name(ErrorClass error) {
     case ErrorClass::tls: return "tls";
     case ErrorClass::connect_timeout: return "connect_timeout";
     case ErrorClass::http_4xx: return "http_4xx";
+    case ErrorClass::context_overflow: return "context_overflow";
     case ErrorClass::http_5xx: return "http_5xx";
     case ErrorClass::http_other: return "http_other";
     case ErrorClass::rate_limited: return "rate_limited";

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bench/protocol/chunk_scanner.hpp"
+#include "bench/protocol/context_overflow.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/util/text.hpp"
 
@@ -19,9 +20,13 @@ using metrics::TokenSource;
 // A non-200 body is read for its error message only; more than this is never needed.
 constexpr std::size_t kMaxErrorBodyBytes = 64 << 10;
 
-ErrorClass class_of_status(long http_status) {
+// A refusal's class by its status; a 4xx whose body says the prompt outgrew the model's context
+// is a context overflow, counted apart.
+ErrorClass class_of_status(long http_status, std::string_view body) {
   if (http_status == 429) return ErrorClass::rate_limited;
-  if (http_status >= 400 && http_status <= 499) return ErrorClass::http_4xx;
+  if (http_status >= 400 && http_status <= 499) {
+    return is_context_overflow(body) ? ErrorClass::context_overflow : ErrorClass::http_4xx;
+  }
   if (http_status >= 500 && http_status <= 599) return ErrorClass::http_5xx;
   return ErrorClass::http_other;
 }
@@ -119,7 +124,7 @@ bool StreamReader::on_body(std::string_view bytes, std::int64_t arrival_ns) {
     append_capped(error_body_, bytes, kMaxErrorBodyBytes);
     if (static_cast<std::size_t>(body_bytes_) > limits_.max_response_bytes) {
       const long status = record_->http_status;
-      fail(class_of_status(status), http_error_message(status, error_body_));
+      fail(class_of_status(status, error_body_), http_error_message(status, error_body_));
       return false;
     }
     return true;
@@ -320,7 +325,8 @@ bool StreamReader::failed_before_answer(const TransportEnd& end) {
   } else if (!headers_seen_) {
     fail(ErrorClass::transport, "the transfer ended without an HTTP response");
   } else if (!streaming_) {
-    fail(class_of_status(record.http_status), http_error_message(record.http_status, error_body_));
+    fail(class_of_status(record.http_status, error_body_),
+         http_error_message(record.http_status, error_body_));
   }
   return record.error != ErrorClass::none;
 }

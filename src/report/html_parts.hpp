@@ -37,6 +37,8 @@ std::string per_server_section(const json& run, std::string_view id_prefix);
 
 /// The run's "Multi-turn" table (--multi-turn): empty when the results carry none.
 std::string multi_turn_section(const json& run, std::string_view id_prefix);
+/// A replayed agent trace's section (its "agent_trace"): empty for every other run.
+std::string agent_trace_section(const json& run, std::string_view id_prefix);
 
 /// The label of a run's load: "32 max in flight (closed loop)", "16 req/s offered, ...".
 std::string load_label(const json& run);
@@ -51,6 +53,8 @@ std::string sweep_latency_figures(const json& sweep);
 /// The sweep's efficiency frontier card (report/frontier.hpp): the chart, or a note saying it
 /// needs --gpus.
 std::string frontier_section(const json& sweep);
+/// A sweep of an agent trace: InferenceX's view (inferencex_view.hpp); empty for others.
+std::string inferencex_section(const json& sweep);
 
 /// The sweep's sections: the one-row-per-point table, its charts, then each point collapsed.
 std::string sweep_sections(const json& sweep);

@@ -557,7 +557,7 @@ std::string run_sections(const json& run, std::string_view id_prefix) {
          latency_section(run, id_prefix) + charts_section(run, id_prefix) +
          token_counts_section(run, id_prefix) + errors_section(run, id_prefix) +
          per_server_section(run, id_prefix) + multi_turn_section(run, id_prefix) +
-         server_section(run, id_prefix);
+         agent_trace_section(run, id_prefix) + server_section(run, id_prefix);
 }
 
 }  // namespace bench::report::html

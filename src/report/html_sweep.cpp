@@ -146,6 +146,7 @@ std::string sweep_sections(const json& sweep) {
       sweep_throughput_figure(sweep) + "</div><div class=\"charts\">" +
       sweep_latency_figures(sweep) + "</div></section>";
   out += frontier_section(sweep);
+  out += inferencex_section(sweep);
   out += "<section class=\"points\" id=\"sweep-points\"><h2>Each point</h2>";
   for (std::size_t i = 0; i < points->size(); ++i) {
     const json& point = (*points)[i];

@@ -400,6 +400,7 @@ std::string render_text(const RunSummary& summary, const RunContext& context) {
   write_token_counts(w, summary, context);
   write_latency(w, summary);
   if (summary.multi_turn) text::write_multi_turn(w, *summary.multi_turn);
+  if (summary.agent_trees) text::write_agent_trace(w, summary, context);
   write_errors(w, summary);
   write_client(w, summary, context.client);
   write_provenance(w, context.provenance);

@@ -139,6 +139,7 @@ void write_token_counts(Writer& w, const RunSummary& s, const RunContext& c) {
     w.field("  text + images", image_input_split_line(results::image_input_split(s)));
   }
   w.field("Prompt cache", prompt_cache_note(s, c));
+  if (s.agent_trees) write_cache_ceiling(w, *s.agent_trees);
   const std::string counted =
       s.input_tokens_from_usage > 0 && s.mean_prompt_tokens
           ? fmt::format("server counted {} tokens", length(*s.mean_prompt_tokens))

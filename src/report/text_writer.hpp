@@ -73,6 +73,10 @@ void write_client(Writer& w, const metrics::RunSummary& s, const results::Client
 void write_provenance(Writer& w, const nlohmann::json& provenance);
 // --multi-turn: the figures by turn, by context length and by session.
 void write_multi_turn(Writer& w, const metrics::MultiTurnSummary& summary);
+// A replayed agent trace: the cache ceiling beside what the server served (under "Prompt
+// cache"), and its section (validity, trees, subagents, requests by agent, InferenceX's point).
+void write_cache_ceiling(Writer& w, const metrics::AgentTreeSummary& agents);
+void write_agent_trace(Writer& w, const metrics::RunSummary& s, const results::RunContext& c);
 // --server-metrics: the server's counts, gauges and latencies held against bench's, with the
 // findings. `sharing_intended`: the workload shares prefixes on purpose
 // (results/server_findings.hpp).

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "bench/util/clock.hpp"
+
 namespace bench::results {
 namespace {
 
@@ -59,8 +61,13 @@ Efficiency efficiency(const metrics::RunSummary& s, const RunContext& c) {
   e.output_per_gpu = per_gpu(output, gpus);
   e.input_per_gpu = per_gpu(input, gpus);
   e.total_per_gpu = per_gpu(total, gpus);
+  const bool split_known =
+      input_known && s.input_split.disclosure() == metrics::CacheDisclosure::all;
+  e.computed_input_per_gpu =
+      per_gpu(split_known ? finite(s.computed_input_throughput) : std::nullopt, gpus);
   e.median_output_per_user = s.median_output_per_user;
   e.p10_output_per_user = s.p10_output_per_user;
+  if (s.tpot_ms.count > 0 && s.tpot_ms.p90 > 0) e.p90_interactivity = 1 / ms_to_s(s.tpot_ms.p90);
   e.usd_per_million_output = usd_per_million(output, gpus);
   e.usd_per_million_input = usd_per_million(input, gpus);
   e.usd_per_million_total = usd_per_million(total, gpus);

@@ -12,6 +12,7 @@
 
 #include "bench/metrics/error_class.hpp"
 #include "bench/metrics/histogram.hpp"
+#include "bench/results/agent_trace_section.hpp"
 #include "bench/results/answer_check.hpp"
 #include "bench/results/format.hpp"
 #include "bench/results/image_split.hpp"
@@ -274,6 +275,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["chunks_differ_from_tokens"] = s.chunks_differ_from_tokens;
   out["itl_estimated"] = s.itl_estimated;
   if (s.multi_turn) out[results::key::multi_turn] = multi_turn_json(*s.multi_turn);
+  if (s.agent_trees) out[results::key::agent_trace] = agent_trace_json(s, c);
 
   put_load(out, c);
   out["interrupted"] = c.interrupted;
@@ -298,6 +300,7 @@ json to_json(const RunSummary& s, const RunContext& c) {
   out["errors"] = errors_object(s);
   out[results::key::config] = c.config;
   out[results::key::definitions] = metric_definitions();
+  if (s.agent_trees) out[results::key::definitions].update(agent_trace_definitions());
   return out;
 }
 

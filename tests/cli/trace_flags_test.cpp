@@ -111,4 +111,28 @@ TEST(TraceFlags, AWekaTraceTakesADirectoryOfTracesAndASessionHeader) {
   EXPECT_EQ(header.exit_code, bench::cli::kExitUsage);
 }
 
+TEST(TraceFlags, AnAgentTraceIsNotSharded) {
+  // Its per-agent figures have no shard state for bench merge.
+  const std::string weka = std::string(BENCH_TEST_DATA_DIR) + "/traces/weka_tree.json";
+  std::vector<const char*> argv = {"bench",
+                                   "--dataset",
+                                   "trace",
+                                   "--trace-format",
+                                   "weka",
+                                   "--dataset-path",
+                                   weka.c_str(),
+                                   "--shard",
+                                   "0/2",
+                                   "--seed",
+                                   "1",
+                                   "--base-url",
+                                   "http://127.0.0.1:9",
+                                   "--concurrency",
+                                   "2"};
+  const ParseResult result = bench::cli::parse_cli(static_cast<int>(argv.size()), argv.data());
+  EXPECT_EQ(result.exit_code, bench::cli::kExitUsage);
+  EXPECT_NE(result.message.find("--shard 0/2: not with --trace-format weka yet"), std::string::npos)
+      << result.message;
+}
+
 }  // namespace

@@ -215,19 +215,39 @@ TEST(ErrorClasses, Http4xxShowsTheServersMessageInJsonAndInTheTextReport) {
   // vLLM's error shape: the message at the top level, not under "error".
   HostileServer server = answering(bench::testing::http_response(
       400, "application/json",
-      R"({"object":"error","message":"This model's maximum context length is 2048 tokens. )"
-      R"(However, you requested 4096 tokens.","type":"BadRequestError","param":null,"code":400})"));
+      R"({"object":"error","message":"temperature must be in [0, 2], got 7.0.",)"
+      R"("type":"BadRequestError","param":null,"code":400})"));
   const std::string sample =
       expect_every_request_in(run_classified(server.base_url(), {}), "http_4xx");
   EXPECT_NE(sample.find("HTTP 400"), std::string::npos) << sample;
-  EXPECT_NE(sample.find("maximum context length is 2048 tokens"), std::string::npos) << sample;
+  EXPECT_NE(sample.find("temperature must be in [0, 2]"), std::string::npos) << sample;
 
   const ProcessResult text = run_process(
       BENCH_BINARY, {"--base-url", server.base_url(), "--model", "hostile", "--per-chunk-usage",
                      "off", "--num-prompts", "2", "--concurrency", "2", "--quiet"});
   EXPECT_EQ(text.exit_code, kExitRequestsFailed) << text.err;
   EXPECT_NE(text.out.find("http_4xx: 2"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("maximum context length is 2048 tokens"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("temperature must be in [0, 2]"), std::string::npos) << text.out;
+}
+
+// A 400 whose body says the prompt outgrew the model's context is counted apart from the other
+// 4xx (AgentX's context_overflow_count), in every run.
+TEST(ErrorClasses, ContextOverflowIsA4xxCountedApart) {
+  HostileServer server = answering(bench::testing::http_response(
+      400, "application/json",
+      R"({"object":"error","message":"This model's maximum context length is 2048 tokens. )"
+      R"(However, you requested 4096 tokens.","type":"BadRequestError","param":null,"code":400})"));
+  const std::string sample =
+      expect_every_request_in(run_classified(server.base_url(), {}), "context_overflow");
+  EXPECT_NE(sample.find("HTTP 400: This model's maximum context length is 2048"), std::string::npos)
+      << sample;
+
+  const ProcessResult text = run_process(
+      BENCH_BINARY, {"--base-url", server.base_url(), "--model", "hostile", "--per-chunk-usage",
+                     "off", "--num-prompts", "2", "--concurrency", "2", "--quiet"});
+  EXPECT_EQ(text.exit_code, kExitRequestsFailed) << text.err;
+  EXPECT_NE(text.out.find("context_overflow: 2"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("http_4xx"), std::string::npos) << text.out;
 }
 
 TEST(ErrorClasses, Http5xxFromTheSimulatorWithItsMessage) {

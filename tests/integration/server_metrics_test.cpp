@@ -182,7 +182,8 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
             "beyond the model's max_model_len 256: every such request would be refused; lower "
             "--input-len or --output-len\n");
   // In words, the lengths are an estimate: a warning, and the run goes on; here the server then
-  // refuses each request as vLLM does, and bench counts them as failed with its message.
+  // refuses each request as vLLM does, and bench counts them as context overflows with its
+  // message.
   const ProcessResult words =
       run_process(BENCH_BINARY,
                   {"--tokenizer", "words", "--input-len", "200", "--output-len", "100",
@@ -192,7 +193,7 @@ TEST(ServerMetrics, ARequestBeyondMaxModelLenIsRefusedBeforeTheRunInTokens) {
                            "exceed the model's max_model_len 256 tokens"),
             std::string::npos)
       << words.err;
-  const json refused = json::parse(words.out)["errors"]["http_4xx"];
+  const json refused = json::parse(words.out)["errors"]["context_overflow"];
   EXPECT_EQ(refused["count"], 2) << words.out;
   EXPECT_NE(refused["samples"][0].get<std::string>().find(
                 "'max_tokens' or 'max_completion_tokens' is too large: 100."),

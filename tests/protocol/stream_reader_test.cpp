@@ -561,6 +561,22 @@ TEST(StreamReader, ClassifiesHttpStatuses) {
   EXPECT_EQ(run_whole("", 302, "").error, ErrorClass::http_other);
 }
 
+TEST(StreamReader, CountsA4xxThatSaysTheContextOverflowedApart) {
+  const std::string_view vllm =
+      R"({"object":"error","message":"This model's maximum context length is 32768 tokens. )"
+      R"(However, your request has 40000 input tokens.","type":"BadRequestError","code":400})";
+  const RequestRecord overflow = run_whole(vllm, 400, "application/json");
+  EXPECT_EQ(overflow.error, ErrorClass::context_overflow);
+  EXPECT_EQ(overflow.http_status, 400);
+  EXPECT_EQ(overflow.error_message.rfind("HTTP 400: This model's maximum context length", 0), 0u)
+      << overflow.error_message;
+  EXPECT_EQ(run_whole(vllm, 413, "application/json").error, ErrorClass::context_overflow);
+  // The same words in a 5xx are the server's failure, not a refusal of the request.
+  EXPECT_EQ(run_whole(vllm, 500, "application/json").error, ErrorClass::http_5xx);
+  EXPECT_EQ(run_whole(R"({"error":{"message":"bad temperature"}})", 400, "application/json").error,
+            ErrorClass::http_4xx);
+}
+
 TEST(StreamReader, NonStreamBodyIsNotParsedAsEvents) {
   // An error body that happens to look like SSE is still an HTTP error.
   const RequestRecord record = run_whole(kTwoChunks, 500, "text/event-stream");

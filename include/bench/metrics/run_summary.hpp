@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/metrics/accumulator_distributions.hpp"
+#include "bench/metrics/agent_trees.hpp"
 #include "bench/metrics/input_split.hpp"
 #include "bench/metrics/latency_distribution.hpp"
 #include "bench/metrics/multi_turn.hpp"
@@ -85,6 +86,9 @@ struct RunSummary {
   ReasoningSplit reasoning;
   // --multi-turn: figures by turn index and by session (multi_turn.hpp); nullopt otherwise.
   std::optional<MultiTurnSummary> multi_turn;
+  // A replayed agent trace (--trace-format weka): the cache ceiling, the trees and subagents,
+  // the requests by agent (agent_trees.hpp); nullopt for every other run.
+  std::optional<AgentTreeSummary> agent_trees;
   double reasoning_output_throughput = 0;  // reasoning.reasoning_tokens / duration
   double answer_output_throughput = 0;     // reasoning.answer_tokens / duration
   // The part of total_output_tokens spent on tool calls (tool_call_split.hpp); reported only

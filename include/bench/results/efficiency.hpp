@@ -18,11 +18,20 @@ struct Efficiency {
   std::optional<double> output_per_gpu;
   std::optional<double> input_per_gpu;
   std::optional<double> total_per_gpu;
+  // Computed (prefilled) input tok/s over --gpus: the input less what the server's prefix cache
+  // served; nullopt also unless every completed request disclosed its cached tokens.
+  std::optional<double> computed_input_per_gpu;
   // Output tok/s per user, a request's output tokens over its decode time = 1000 / its TPOT in
   // ms: the median and p10 (the rate 90% of requests beat) of the requests' own rates, numpy's
   // percentiles (RunSummary). nullopt when no request had the 2 tokens a TPOT needs.
   std::optional<double> median_output_per_user;
   std::optional<double> p10_output_per_user;
+  // InferenceX's interactivity: 1000 / the p90 of the requests' TPOT in ms, output tok/s per
+  // user. TPOT is AIPerf's per-request "inter_token_latency", the ITL InferenceX's aggregation
+  // (utils/agentic/aggregation/request_metrics.py) takes its p90 of: per token, averaged over
+  // each request's decode, not a chunk gap. Not p10_output_per_user, the p10 of the rates
+  // themselves, which interpolates between two rates instead. nullopt without a TPOT.
+  std::optional<double> p90_interactivity;
   // USD per million tokens of each kind: the GPUs' cost per second (gpus * price / 3600) over
   // that kind's throughput, times 10^6: each charges the whole GPU time to its own kind. nullopt
   // without --gpus and --gpu-hour-price, or when that kind's throughput is 0 or unknown.

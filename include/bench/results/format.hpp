@@ -156,6 +156,43 @@ inline constexpr std::string_view sessions_failed = "sessions_failed";
 inline constexpr std::string_view sessions_unfinished = "sessions_unfinished";
 inline constexpr std::string_view turns_completed = "turns_completed";
 inline constexpr std::string_view session_duration = "session_duration";  // distribution name
+// A replayed agent trace (--trace-format weka; results/agent_trace_section.hpp), only then: the
+// section {"valid", "validity", "context_overflows", "responses", "cache_ceiling": {"requests",
+// "prompt_tokens", "ceiling_tokens", "ceiling_share", "disclosing_requests", "cached_tokens",
+// "cached_share", "gap_share", "gap_tokens"}, "trees": {"count", "{stat}_turns",
+// "{stat}_output_throughput", "{stat}_input_throughput"}, "subagents": {"count",
+// "{stat}_duration_ms", "{stat}_turns", "{stat}_output_throughput"}, "root_requests" and
+// "subagent_requests": {"requests", "completed", "output_tokens", "{median,p99}_ttft_ms"},
+// "p90_interactivity", "computed_input_throughput_per_gpu"}; {stat} is mean, min, median, p90,
+// p99, max, each null without a value. Its figures' definitions join "definitions" then.
+inline constexpr std::string_view agent_trace = "agent_trace";
+inline constexpr std::string_view agent_valid = "valid";
+inline constexpr std::string_view agent_validity = "validity";  // why valid is what it is
+inline constexpr std::string_view context_overflows = "context_overflows";
+inline constexpr std::string_view responses = "responses";
+inline constexpr std::string_view cache_ceiling = "cache_ceiling";
+inline constexpr std::string_view ceiling_requests = "requests";
+inline constexpr std::string_view ceiling_prompt_tokens = "prompt_tokens";
+inline constexpr std::string_view ceiling_tokens = "ceiling_tokens";
+inline constexpr std::string_view ceiling_share = "ceiling_share";
+inline constexpr std::string_view disclosing_requests = "disclosing_requests";
+inline constexpr std::string_view cached_tokens = "cached_tokens";
+inline constexpr std::string_view cached_share = "cached_share";
+inline constexpr std::string_view gap_share = "gap_share";
+inline constexpr std::string_view gap_tokens = "gap_tokens";
+inline constexpr std::string_view trees = "trees";
+inline constexpr std::string_view subagents = "subagents";
+inline constexpr std::string_view agent_count = "count";
+inline constexpr std::string_view agent_turns = "turns";
+inline constexpr std::string_view agent_duration_ms = "duration_ms";
+inline constexpr std::string_view root_requests = "root_requests";
+inline constexpr std::string_view subagent_requests = "subagent_requests";
+inline constexpr std::string_view role_requests = "requests";
+inline constexpr std::string_view role_completed = "completed";
+inline constexpr std::string_view role_output_tokens = "output_tokens";
+inline constexpr std::string_view p90_interactivity = "p90_interactivity";
+inline constexpr std::string_view computed_input_throughput_per_gpu =
+    "computed_input_throughput_per_gpu";
 // The self-check's verdicts (app/client_verdict.hpp): the client's own work made it late; its
 // host ran it late. Each a bool of its own, so a check on one is not set off by the other.
 // The efficiency figures (results/efficiency.hpp), each named by its kind. --gpus and

@@ -120,7 +120,7 @@ class Worker final : public RecordSink {
          std::shared_ptr<metrics::SampleBudget> samples,
          const std::shared_ptr<metrics::SampleBudget>& server_samples)
       : accumulator_(plan.summary, samples),
-        multi_turn_(std::move(samples)),
+        multi_turn_(samples),
         log_(plan.log),
         spread_(plan.driver.target.spread),
         publishing_(static_cast<bool>(plan.checkpoint)) {
@@ -150,6 +150,7 @@ class Worker final : public RecordSink {
       driver.sessions->open_at_once =
           std::max<std::size_t>(1, share(driver.sessions->open_at_once, threads, index));
     }
+    if (driver.sessions && driver.sessions->trees) agent_trees_.emplace(std::move(samples));
     driver_ = make_point_driver(std::move(driver), *this);
   }
 
@@ -162,18 +163,24 @@ class Worker final : public RecordSink {
         spread_ != nullptr ? spread_->server_of_request(record.index, record.session) : 0;
     if (!per_server_.empty()) per_server_[server].add(record);
     multi_turn_.add_turn(record);
+    if (agent_trees_) agent_trees_->add(record);
     if (log_ != nullptr) log_->write(record, server);
   }
 
-  void on_session(const SessionEnd& session) override { multi_turn_.add_session(outcome(session)); }
+  void on_session(const SessionEnd& session) override {
+    multi_turn_.add_session(outcome(session));
+    end_tree(session);
+  }
 
   // The sessions the run's end cut short, counted once the loop is done.
   void count_open_sessions() {
     for (const SessionEnd& session : driver_->open_sessions()) {
       multi_turn_.add_session(outcome(session));
+      end_tree(session);
     }
   }
   metrics::MultiTurnAccumulator& multi_turn() { return multi_turn_; }
+  std::optional<metrics::AgentTreeAccumulator>& agent_trees() { return agent_trees_; }
 
   void set_epoch(std::int64_t epoch_ns) { driver_->set_epoch(epoch_ns); }
 
@@ -241,13 +248,20 @@ class Worker final : public RecordSink {
     published_ = std::move(state);
   }
 
+  void end_tree(const SessionEnd& session) {
+    if (agent_trees_) {
+      agent_trees_->end_tree(static_cast<std::int64_t>(session.session), session.completed());
+    }
+  }
+
   static metrics::SessionOutcome outcome(const SessionEnd& session) {
     return metrics::SessionOutcome{session.completed(), session.failed, session.turns_completed,
                                    session.end_ns - session.start_ns};
   }
 
   metrics::RunAccumulator accumulator_;
-  metrics::MultiTurnAccumulator multi_turn_;  // --multi-turn only; empty otherwise
+  metrics::MultiTurnAccumulator multi_turn_;                  // --multi-turn only; empty otherwise
+  std::optional<metrics::AgentTreeAccumulator> agent_trees_;  // a replayed agent trace only
   RecordLog* log_;
   const ServerSpread* spread_;
   std::vector<metrics::RunAccumulator> per_server_;  // several servers: one each, else none
@@ -424,6 +438,12 @@ void merge_workers(const PointPlan& plan, std::vector<std::unique_ptr<Worker>>& 
     }
     if (plan.shard_count > 1) result.multi_turn_state = workers[0]->multi_turn().state();
     result.summary.multi_turn = workers[0]->multi_turn().summarize();
+  }
+  if (workers[0]->agent_trees()) {
+    for (std::size_t i = 1; i < workers.size(); ++i) {
+      workers[0]->agent_trees()->merge(std::move(*workers[i]->agent_trees()));
+    }
+    result.summary.agent_trees = workers[0]->agent_trees()->summarize();
   }
 }
 

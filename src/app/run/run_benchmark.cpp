@@ -18,6 +18,7 @@
 #include "bench/report/answer_check.hpp"
 #include "bench/report/frontier.hpp"
 #include "bench/report/html_report.hpp"
+#include "bench/report/inferencex_view.hpp"
 #include "bench/report/report.hpp"
 #include "bench/report/terminal_chart.hpp"
 #include "bench/results/answer_check.hpp"
@@ -193,7 +194,8 @@ void print_results(const RunPlan& plan, const RunResults& run, std::ostream& out
         if (run.interrupted) out << "INTERRUPTED: the sweep stopped before its last point.\n";
         out << report::render_sweep_table(run.results) << "\n"
             << report::render_sweep_chart(run.results, 78) << "\n"
-            << report::render_frontier_table(run.results);
+            << report::render_frontier_table(run.results)
+            << report::render_inferencex_table(run.results);
         print_repeats(plan, run, out);
         out << report::render_answer_check(answer_check_of(run.results));
       } else if (!run.points.empty() && !run.points.front().repeats.empty()) {
