@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -168,8 +169,15 @@ std::string llamacpp_llama2(const json& messages) {
   return out;
 }
 
-void expect_every_request_holds(const Tokenizer& tokenizer, const Conversations& made,
-                                const std::vector<std::string>& rendered,
+// The template's tokens in all: the prompt's less its messages' contents'.
+std::int64_t template_tokens(const Tokenizer& tokenizer, const std::string& rendered,
+                             std::int64_t contents) {
+  std::vector<std::size_t> marks;
+  return static_cast<std::int64_t>(tokenizer.count(unmarked(rendered, marks))) - contents;
+}
+
+void expect_every_request_holds(const std::string& name, const Tokenizer& tokenizer,
+                                const Conversations& made, const std::vector<std::string>& rendered,
                                 const std::vector<std::string>& skeletons) {
   ASSERT_EQ(rendered.size(), made.lengths.size());
   ASSERT_EQ(skeletons.size(), made.lengths.size());
@@ -177,6 +185,18 @@ void expect_every_request_holds(const Tokenizer& tokenizer, const Conversations&
     SCOPED_TRACE("request " + std::to_string(k));
     const auto before = template_tokens_before(tokenizer, skeletons[k], made.skeletons[k]);
     expect_blocks_hold(tokenizer, rendered[k], made.marked[k], before, made.lengths[k]);
+    // What the template adds is the same whatever the content: the skeleton's share.
+    std::int64_t contents = 0;
+    for (const std::int64_t length : made.lengths[k]) contents += length;
+    std::int64_t skeleton_contents = 0;
+    for (const json& message : made.skeletons[k]) {
+      const std::string& content = message["content"].get_ref<const std::string&>();
+      skeleton_contents += static_cast<std::int64_t>(tokenizer.count(content.substr(0, 6)));
+    }
+    const std::int64_t added = template_tokens(tokenizer, rendered[k], contents);
+    EXPECT_EQ(added, template_tokens(tokenizer, skeletons[k], skeleton_contents));
+    std::cout << "[ template ] " << name << ": request " << k << ", " << made.marked[k].size()
+              << " messages: " << added << " tokens of template\n";
   }
 }
 
@@ -194,7 +214,7 @@ TEST_P(AgentTemplate, BlocksHoldThroughTheModelsOwnChatTemplate) {
   }
   const Tokenizer& tokenizer = bench::testing::npm_tokenizer(GetParam());
   const Conversations made = conversations(tokenizer);
-  expect_every_request_holds(tokenizer, made, render_with(GetParam(), made.marked, dir),
+  expect_every_request_holds(GetParam(), tokenizer, made, render_with(GetParam(), made.marked, dir),
                              render_with(GetParam(), made.skeletons, dir));
 }
 
@@ -223,7 +243,7 @@ TEST(AgentTemplateLlamaCpp, BlocksHoldThroughLlamaCppsLlama2FramingWithLlama2sTo
     rendered.push_back(llamacpp_llama2(made.marked[k]));
     skeletons.push_back(llamacpp_llama2(made.skeletons[k]));
   }
-  expect_every_request_holds(tokenizer, made, rendered, skeletons);
+  expect_every_request_holds("llama2 (llama.cpp's framing)", tokenizer, made, rendered, skeletons);
 }
 
 }  // namespace agent_template_test
