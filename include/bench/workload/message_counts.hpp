@@ -1,8 +1,8 @@
 #pragma once
 // The tokenizer's count of each message a replay sends, kept for the requests that send it
 // again. A recorded agent's request resends its whole context (agent_history.hpp), whose earlier
-// messages are the same text in every request: counting them again cost Llama-3's tokenizer
-// ~45 ms a 100k-token request on the client's event loop (docs/agent-traces.md). A message is
+// messages are the same text in every request: counting them again costs Llama-3's tokenizer
+// tens of milliseconds a 100k-token request on the client's event loop. A message is
 // known by a 64-bit hash of its bytes (and its length); every distinct message is still counted
 // whole once, by the tokenizer, as sent.
 #include <cstddef>
