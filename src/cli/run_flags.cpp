@@ -29,6 +29,7 @@
 #include "bench/cli/values.hpp"
 #include "bench/protocol/endpoint.hpp"
 #include "bench/util/clock.hpp"
+#include "bench/workload/agent_block_text.hpp"
 
 namespace bench::cli {
 
@@ -406,16 +407,25 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
 }
 
 // --trace-format weka replays recorded sessions: a multi-turn run whose turns, gaps and
-// lengths the trace gives, so the flags that would set them are refused.
-void finish_agent_trace_flags(const CLI::App& app, RunOptions& run) {
+// lengths the trace gives, so the flags that would set them are refused. Its lengths are a
+// tokenizer file's tokens (given, or found as for every dataset) or words; a request's "in" is
+// its messages' content, so the template is never counted in.
+void finish_agent_trace_flags(RunOptions& run) {
   if (run.dataset.kind != workload::DatasetKind::trace ||
       run.dataset.trace.format != workload::TraceFormat::weka) {
     return;
   }
-  if (app.count("--tokenizer") > 0 && run.tokenizer != "words") {
+  if (run.tokenizer == "server") {
     throw UsageError(
-        "--tokenizer: not with --trace-format weka yet (its block texts are made in words, "
-        "which the embedded server counts as tokens)");
+        fmt::format("--tokenizer server: not with --trace-format weka ({}); give a "
+                    "tokenizer.json or a Hugging Face repo id",
+                    workload::kNoServerTokenizeReason));
+  }
+  if (run.input_len_includes_template) {
+    throw UsageError(
+        "--input-len-includes-template: not with --trace-format weka (a request's recorded "
+        "\"in\" is its messages' content; the server's prompt_tokens show the template's "
+        "beside it)");
   }
   run.multi_turn.enabled = true;
   // A replay replays the recorded output lengths: max_tokens is each request's "out", and the
@@ -549,7 +559,7 @@ void finish_run_flags(const CLI::App& app, RunOptions& run, const RawRunFlags& g
   finish_trace_flags(app, run, raw);
   finish_duration_flags(app, run, raw);
   finish_multi_turn_flags(app, run, raw.multi_turn);
-  finish_agent_trace_flags(app, run);
+  finish_agent_trace_flags(run);
   finish_tool_flags(run, raw.tools);
   finish_image_flags(app, run, raw.images);
   finish_gate_flags(run, raw);

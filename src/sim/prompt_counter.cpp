@@ -163,19 +163,41 @@ std::optional<std::string> PromptCounter::render_chat(const json& messages) cons
 }
 
 std::optional<std::vector<TokenId>> PromptCounter::encode_chat(const json& messages) const {
+  std::vector<TokenId> ids;
+  if (chat_template_ == ChatTemplate::none) {
+    if (!messages.is_array()) return std::nullopt;
+    for (const json& message : messages) {
+      const std::optional<std::string> text = message_text(message);
+      if (!text) return std::nullopt;
+      const std::vector<TokenId> content = encode(*text);
+      ids.insert(ids.end(), content.begin(), content.end());
+    }
+    return ids;
+  }
   const std::optional<std::string> rendered = render_chat(messages);
   if (!rendered) return std::nullopt;
-  std::vector<TokenId> ids;
-  if (chat_template_ == ChatTemplate::llama2) ids.push_back(kBosId);
+  ids.push_back(kBosId);
   const std::vector<TokenId> body = encode(*rendered);
   ids.insert(ids.end(), body.begin(), body.end());
   return ids;
 }
 
 std::optional<std::int64_t> PromptCounter::count_chat(const json& messages) const {
+  if (chat_template_ == ChatTemplate::none) {
+    // Each message's content counted alone: what joins them for /apply-template (a blank line)
+    // is no content, and a tokenizer would count it.
+    if (!messages.is_array()) return std::nullopt;
+    std::int64_t total = 0;
+    for (const json& message : messages) {
+      const std::optional<std::string> text = message_text(message);
+      if (!text) return std::nullopt;
+      total += count(*text);
+    }
+    return total;
+  }
   const std::optional<std::string> rendered = render_chat(messages);
   if (!rendered) return std::nullopt;
-  return count(*rendered) + (chat_template_ == ChatTemplate::llama2 ? 1 : 0);
+  return count(*rendered) + 1;  // BOS
 }
 
 }  // namespace bench::sim

@@ -5,8 +5,6 @@
 #include <utility>
 
 #include "bench/util/splitmix64.hpp"
-#include "bench/workload/prompt.hpp"
-#include "bench/workload/random_prompts.hpp"
 #include "random_text.hpp"
 
 namespace bench::workload {
@@ -29,14 +27,6 @@ std::uint64_t block_key(const AgentReplayText& text, std::int64_t head_blocks,
     return (mix(static_cast<std::uint64_t>(head_tokens), index) >> 1) | kHeadKeyBit;
   }
   return mix(mix(text.replay, 0x68617368ULL), static_cast<std::uint64_t>(id)) >> 1;
-}
-
-// `length` words (tokens with a tokenizer) that begin with the number `key`.
-std::string piece_text(std::uint64_t seed, std::int64_t length, std::uint64_t key,
-                       const TokenLengths& tokens) {
-  const RandomPromptOptions options{0, length, 1, seed, 0.0};
-  if (tokens.tokenizer == nullptr) return random_prompt(options, key).text;
-  return token_exact_prompt(options, key, TokenLengths{tokens.tokenizer, 0}).text;
 }
 
 // The first block at or after token `position`.
@@ -97,51 +87,95 @@ std::vector<std::vector<TurnStart>> agent_turns(const AgentScript& agent, std::i
   return all;
 }
 
+namespace {
+
+// What a request's pieces are drawn from, and where each piece's text comes from.
+class PieceMaker {
+ public:
+  PieceMaker(const AgentTrace& trace, const AgentScript& script, const AgentRequest& recorded,
+             std::uint64_t tail_key, const AgentReplayText& text)
+      : recorded_(recorded),
+        text_(text),
+        block_size_(trace.block_size),
+        block_seed_(detail::stream_seed(text.seed ^ kBlockTextStream, text.stream)),
+        tail_seed_(detail::stream_seed(text.seed ^ kTailTextStream, text.stream)),
+        tail_key_(tail_key) {
+    keys_.reserve(recorded.hash_ids.size());
+    const std::int64_t head_blocks = script.head_tokens / block_size_;
+    for (std::size_t i = 0; i < recorded.hash_ids.size(); ++i) {
+      keys_.push_back(block_key(text, head_blocks, script.head_tokens, i, recorded.hash_ids[i]));
+    }
+  }
+
+  std::size_t pieces() const { return pieces_of(recorded_, block_size_); }
+  std::vector<std::uint64_t> take_keys() { return std::move(keys_); }
+
+  // Piece `p` appended to `out`: a block (kept with a tokenizer), or the tail.
+  void append(std::size_t p, std::string& out) const {
+    const tokenizer::Tokenizer* tokenizer = text_.tokens.tokenizer;
+    if (p >= keys_.size()) {
+      out += agent_piece_text(tail_seed_, tail_key_, recorded_.input_len % block_size_, tokenizer);
+    } else if (tokenizer != nullptr && text_.kept != nullptr) {
+      out += text_.kept->blocks.text(block_seed_, keys_[p], block_size_, tokenizer);
+    } else {
+      out += agent_piece_text(block_seed_, keys_[p], block_size_, tokenizer);
+    }
+  }
+
+ private:
+  const AgentRequest& recorded_;
+  const AgentReplayText& text_;
+  std::int64_t block_size_;
+  std::uint64_t block_seed_;
+  std::uint64_t tail_seed_;
+  std::uint64_t tail_key_;
+  std::vector<std::uint64_t> keys_;  // each block's
+};
+
+// The tokenizer's count of `message` added to `counted`, which stays -1 once it fails.
+void count_into(std::int64_t& counted, const std::string& message,
+                const tokenizer::Tokenizer& tokenizer, ResentText* kept) {
+  if (counted < 0) return;
+  try {
+    counted += kept != nullptr ? kept->counts.count(message, tokenizer)
+                               : static_cast<std::int64_t>(tokenizer.count(message));
+  } catch (const tokenizer::TokenizerError&) {
+    counted = -1;
+  }
+}
+
+}  // namespace
+
 AgentPrompt agent_prompt(const AgentTrace& trace, std::size_t agent, std::size_t request,
                          const std::vector<TurnStart>& turns, const AgentReplayText& text) {
   const AgentScript& script = agent == 0 ? trace.root : trace.children[agent - 1].script;
   const AgentRequest& recorded = script.requests[request];
-  const std::int64_t block_size = trace.block_size;
-  const std::int64_t head_blocks = script.head_tokens / block_size;
-  const std::uint64_t block_seed = detail::stream_seed(text.seed ^ kBlockTextStream, text.stream);
+  PieceMaker maker(trace, script, recorded, mix(mix(text.replay, agent), request) >> 1, text);
+  const tokenizer::Tokenizer* tokenizer = text.tokens.tokenizer;
   AgentPrompt prompt;
   prompt.input_len = recorded.input_len;
-  prompt.block_keys.reserve(recorded.hash_ids.size());
-  std::vector<std::string> pieces;
-  pieces.reserve(pieces_of(recorded, block_size));
-  for (std::size_t i = 0; i < recorded.hash_ids.size(); ++i) {
-    const std::uint64_t key =
-        block_key(text, head_blocks, script.head_tokens, i, recorded.hash_ids[i]);
-    prompt.block_keys.push_back(key);
-    pieces.push_back(piece_text(block_seed, block_size, key, text.tokens));
-  }
-  if (const std::int64_t tail = recorded.input_len % block_size; tail > 0) {
-    const std::uint64_t key = mix(mix(text.replay, agent), request) >> 1;
-    pieces.push_back(piece_text(detail::stream_seed(text.seed ^ kTailTextStream, text.stream), tail,
-                                key, text.tokens));
-  }
   std::int64_t counted = 0;
   for (std::size_t t = 0; t < turns.size(); ++t) {
-    const std::size_t end = t + 1 < turns.size() ? turns[t + 1].piece : pieces.size();
+    const std::size_t end = t + 1 < turns.size() ? turns[t + 1].piece : maker.pieces();
     std::string message;
+    // In words a reply begins with a space, which keeps its first word apart from the user's
+    // last in the completions transcript (the reply follows the user's text). With a tokenizer
+    // it does not: Llama-2's (SentencePiece's prepended "▁") counts a message that begins with a
+    // space one token more alone than any template makes of it.
+    const bool leading_space = turns[t].role == TurnStart::Role::assistant && tokenizer == nullptr;
     for (std::size_t p = turns[t].piece; p < end; ++p) {
-      if (!message.empty() || turns[t].role == TurnStart::Role::assistant) message += ' ';
-      message += pieces[p];
+      if (!message.empty() || leading_space) message += ' ';
+      maker.append(p, message);
     }
-    if (text.tokens.tokenizer != nullptr && counted >= 0) {
-      try {
-        counted += static_cast<std::int64_t>(text.tokens.tokenizer->count(message));
-      } catch (const tokenizer::TokenizerError&) {
-        counted = -1;
-      }
-    }
+    if (tokenizer != nullptr) count_into(counted, message, *tokenizer, text.kept);
     switch (turns[t].role) {
       case TurnStart::Role::system: prompt.history.add_system(std::move(message)); break;
       case TurnStart::Role::user: prompt.history.add_user(std::move(message)); break;
       case TurnStart::Role::assistant: prompt.history.add_reply(std::move(message)); break;
     }
   }
-  if (text.tokens.tokenizer != nullptr) prompt.client_tokens = counted;
+  if (tokenizer != nullptr) prompt.client_tokens = counted;
+  prompt.block_keys = maker.take_keys();
   return prompt;
 }
 

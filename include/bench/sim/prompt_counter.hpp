@@ -13,7 +13,8 @@
 // inside the first turn as "<<SYS>> {system} <</SYS>>", and the prompt begins with BOS. Every
 // marker stands apart (spaces around it), so by the word rule each is one token: one user
 // message costs 3 template tokens (BOS, [INST], [/INST]), a system message 2 more.
-// `none` counts the messages' content alone.
+// `none` counts the messages' content alone, each message by itself (a tokenizer counts no seam
+// between them).
 #include <cstdint>
 #include <memory>
 #include <optional>

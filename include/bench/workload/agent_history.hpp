@@ -7,12 +7,14 @@
 //     them, as Claude Code's sessions share their system prompt; every other block by its hash
 //     id and the replay (the session tree's index in the run), so a block id is always the same
 //     bytes within a replay and two replays of one trace share nothing past the head. Each
-//     block's first word is a number made of its key: a block never matches another's start.
-//     The replay's number inside that word is AIPerf's "[rid:...]" per-session marker, counted
-//     in the block's length like any other word.
+//     block's first word is "k" and a number made of its key: a block never matches another's
+//     start. The replay's number inside that word is AIPerf's "[rid:...]" per-session marker,
+//     counted in the block's length like any other word.
 //   - the tail's text is the request's own.
-// Words are tokens without a tokenizer; with one each block and tail is made exactly its
-// length in tokens (token_prompts.hpp: a seam between two may merge a token or so).
+// Words are tokens without a tokenizer; with one each block and tail is exactly its length in
+// tokens where it stands in its message, and a message exactly its pieces' tokens
+// (agent_block_text.hpp says why), so the request is its recorded "in" in content tokens; a
+// chat template adds its own between the messages.
 //
 // The prompt is sent as a chat history: a system message (the head), then user and assistant
 // turns where the recording had them: when a request's blocks begin with all of the previous
@@ -25,8 +27,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "bench/workload/agent_block_text.hpp"
 #include "bench/workload/agent_trace.hpp"
 #include "bench/workload/conversation.hpp"
+#include "bench/workload/message_counts.hpp"
 #include "bench/workload/token_prompts.hpp"
 
 namespace bench::workload {
@@ -43,12 +47,20 @@ struct TurnStart {
 /// The turns of every request of `agent` (index = request), as the paragraph above decides.
 std::vector<std::vector<TurnStart>> agent_turns(const AgentScript& agent, std::int64_t block_size);
 
+/// What a scheduler keeps of the text its replays resend, with a tokenizer: the blocks made to
+/// its lengths, and each message's count. Words cost a few draws a block and are not kept.
+struct ResentText {
+  BlockTexts blocks;
+  MessageCounts counts;
+};
+
 /// What a replay's text is drawn from.
 struct AgentReplayText {
   std::uint64_t seed = 0;
-  std::uint64_t stream = 0;  // the point's prompt stream
-  std::uint64_t replay = 0;  // the session tree's index in the run
-  TokenLengths tokens;       // a tokenizer: lengths in tokens; none: words
+  std::uint64_t stream = 0;    // the point's prompt stream
+  std::uint64_t replay = 0;    // the session tree's index in the run
+  TokenLengths tokens;         // a tokenizer: lengths in tokens; none: words
+  ResentText* kept = nullptr;  // null: every block made and every message counted again
 };
 
 /// One request as sent.

@@ -9,6 +9,7 @@
 // Both keep the random prompt's rule that a prompt begins with its own index, so no two
 // prompts share a cacheable prefix.
 #include <cstdint>
+#include <string>
 
 #include "bench/tokenizer/tokenizer.hpp"
 #include "bench/workload/prompt.hpp"
@@ -23,6 +24,22 @@ struct TokenLengths {
   // server counts the drawn length in all (--input-len-includes-template); 0: content only.
   std::int64_t template_tokens = 0;
 };
+
+/// What token_exact_text makes.
+struct TokenText {
+  std::string text;
+  // The tokenizer's count of text: the target, unless no word sequence reached it exactly (the
+  // nearest below) or the tokenizer failed (-1: text is then `target` words).
+  std::int64_t tokens = -1;
+};
+
+/// `first_word`, then the words of (seed, index)'s word stream (those random_prompt draws),
+/// grown or cut a word at a time until the tokenizer counts exactly `target` tokens, topped up
+/// with single filler words where one word more overshoots. `first_word_tokens` is the first
+/// guess of what first_word costs: the search starts at target - first_word_tokens words.
+TokenText token_exact_text(std::uint64_t seed, std::uint64_t index, std::string first_word,
+                           std::int64_t first_word_tokens, std::int64_t target,
+                           const tokenizer::Tokenizer& tokenizer);
 
 /// random_prompt(options, index) made exactly its drawn length (less template_tokens, at least 1)
 /// in tokens. client_tokens holds the count of the text as sent: the target, unless the

@@ -87,7 +87,8 @@ namespace {
 
 // --multi-turn: --num-prompts sessions (unbounded with --duration alone), --sessions of them open
 // at once (the point's concurrency by default), each turn's text from the point's prompt stream.
-void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& driver) {
+void set_sessions(const RunPlan& plan, const LoadPoint& point,
+                  const tokenizer::Tokenizer* tokenizer, DriverPlan& driver) {
   const workload::MultiTurnOptions& multi_turn = plan.multi_turn;
   SessionPlan sessions;
   if (plan.bounds.counted()) {
@@ -117,9 +118,12 @@ void set_sessions(const RunPlan& plan, const LoadPoint& point, DriverPlan& drive
   if (auto traces = source->agent_traces()) {
     // --trace-format weka: recorded session trees, one a lane (trace_tree_scheduler.hpp).
     const workload::TraceOptions& trace = plan.dataset.trace;
-    sessions.trees =
-        SessionPlan::Trees{std::move(traces),     trace.max_gap_s, trace.speed,
-                           trace.start_at_random, stream,          workload::TokenLengths{}};
+    // The run's tokenizer (a file: the server's /tokenize is never used for weka, see
+    // tokenizer_choice.cpp) makes each block exactly block_size tokens; its "in" is content, so
+    // no template share is taken off.
+    sessions.trees = SessionPlan::Trees{
+        std::move(traces),     trace.max_gap_s, trace.speed,
+        trace.start_at_random, stream,          workload::TokenLengths{tokenizer, 0}};
     // Without --concurrency, every trace replays at once (one lane each), not 65536 lanes.
     const std::int64_t lanes = uncapped(plan, point)
                                    ? static_cast<std::int64_t>(sessions.trees->traces->size())
@@ -169,7 +173,7 @@ PointPlan point_plan(const RunPlan& plan, const PreparedRun& prepared, const Loa
   }
   driver.timing.measured_duration_ns = s_to_ns_truncated(plan.bounds.duration_s);
   driver.timing.cancel_at_duration_end = plan.bounds.duration_hard;
-  if (plan.multi_turn.enabled) set_sessions(plan, point, driver);
+  if (plan.multi_turn.enabled) set_sessions(plan, point, prepared.tokenizer.get(), driver);
   out.engine = plan.engine;
   // A closed loop's slot waits after a failed connection (engine/connect_backoff.hpp); an open
   // loop's arrivals keep their schedule, each failing fast and counted.

@@ -83,7 +83,8 @@ TurnToSend TraceTreeScheduler::take(std::int64_t send_ns) {
   Tree& tree = *slots_[slot];
   Agent& agent = tree.agents[agent_index];
   const workload::AgentRequest& recorded = script_of(tree, agent_index).requests[agent.next];
-  const workload::AgentReplayText text{plan_.seed, trees_.stream, tree.index, trees_.tokens};
+  const workload::AgentReplayText text{plan_.seed, trees_.stream, tree.index, trees_.tokens,
+                                       &kept_};
   agent.sending = workload::agent_prompt(*tree.trace, agent_index, agent.next,
                                          turns_[tree.trace_index][agent_index][agent.next], text);
   agent.user = workload::UserTurn{{}, recorded.input_len, recorded.output_len};

@@ -88,6 +88,9 @@ class TraceTreeScheduler final : public TurnScheduler {
   std::vector<std::optional<Tree>> slots_;
   std::set<Due> ready_;
   workload::BlockCeiling ceiling_;
+  // The blocks made to a tokenizer's lengths and the messages' counts, kept for the requests
+  // that resend them.
+  workload::ResentText kept_;
   std::uint64_t next_tree_;
   std::size_t in_flight_ = 0;
   bool started_ = false;
