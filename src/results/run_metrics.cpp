@@ -61,7 +61,9 @@ bool needs_stream(std::string_view key) {
   // {stat}_{row}_ms, the stat one word (mean, p99, or a --metric-percentiles p99.9).
   for (const LatencyFigure& figure : latency_figures()) {
     if (!figure.needs_stream) continue;
-    const std::string tail = "_" + std::string(figure.key) + "_ms";
+    // Built by appending: GCC 12's -O3 misreads "lit" + std::string as an overlapping copy.
+    std::string tail = "_";
+    tail.append(figure.key).append("_ms");
     if (key.size() > tail.size() && key.ends_with(tail) &&
         key.substr(0, key.size() - tail.size()).find('_') == std::string_view::npos) {
       return true;
