@@ -27,9 +27,6 @@ using view::number;
 // A missing value: the SVG writer skips the point.
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
-constexpr const char* kOutputColor = "#1f5fbf";
-constexpr const char* kInputColor = "#f0a04b";
-constexpr const char* kTotalColor = "#6b7280";
 constexpr const char* kErrorColor = "#c62828";
 constexpr const char* kInFlightColor = "#2a8c8c";
 constexpr const char* kTailColor = "#c2410c";

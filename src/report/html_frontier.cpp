@@ -22,10 +22,10 @@ namespace {
 
 using nlohmann::json;
 namespace key = results::key;
+using html::kInputColor;
+using html::kOutputColor;
+using html::kTotalColor;
 
-constexpr const char* kOutputColor = "#1f5fbf";
-constexpr const char* kInputColor = "#f0a04b";
-constexpr const char* kTotalColor = "#6b7280";
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 constexpr int kWidthPx = 1090;
 constexpr int kHeightPx = 400;

@@ -11,6 +11,12 @@ namespace bench::report::html {
 
 using nlohmann::json;
 
+// Each kind of token throughput keeps one colour on every chart (the page's --output colour is
+// the output's), so a reader never has to relearn which line is which.
+inline constexpr const char* kOutputColor = "#1f5fbf";
+inline constexpr const char* kInputColor = "#f0a04b";
+inline constexpr const char* kTotalColor = "#6b7280";
+
 /// Escaped for HTML text and attribute values.
 std::string esc(std::string_view text);
 

@@ -22,9 +22,6 @@ namespace {
 using nlohmann::json;
 namespace key = results::key;
 
-constexpr const char* kIxTotalColor = "#6b7280";
-constexpr const char* kIxOutputColor = "#1f5fbf";
-constexpr const char* kIxComputedColor = "#f0a04b";
 constexpr double kIxMissing = std::numeric_limits<double>::quiet_NaN();
 
 // What the interactivity is, said wherever it is shown: InferenceX reads AIPerf's
@@ -104,15 +101,15 @@ std::optional<svg::Chart> inferencex_chart(const json& sweep) {
   });
   const view::SweepAxis axis = view::sweep_axis(sweep);
   svg::Series front{.name = "total tok/s (total = input + output) per GPU: Pareto front",
-                    .color = kIxTotalColor,
+                    .color = html::kTotalColor,
                     .markers = true};
   svg::Series other{.name = "total tok/s (total = input + output) per GPU: other points",
-                    .color = kIxTotalColor,
+                    .color = html::kTotalColor,
                     .mark = svg::Mark::kPoints};
   svg::Series output{
-      .name = "output tok/s per GPU", .color = kIxOutputColor, .dashed = true, .markers = true};
+      .name = "output tok/s per GPU", .color = html::kOutputColor, .dashed = true, .markers = true};
   svg::Series computed{.name = "computed input tok/s per GPU (prefilled)",
-                       .color = kIxComputedColor,
+                       .color = html::kInputColor,
                        .dashed = true,
                        .markers = true};
   for (const InferenceXPoint& p : points) {
