@@ -56,7 +56,7 @@ std::string context_row(const json& band) {
 // TTFT (mean and p99) against each band's mean prompt tokens: flat with a prefix cache, rising
 // without one.
 std::string context_chart(const json& bands, std::string_view id_prefix) {
-  svg::Series mean{.name = "TTFT mean", .color = "#1f5fbf", .markers = true};
+  svg::Series mean{.name = "TTFT mean", .color = kOutputColor, .markers = true};
   svg::Series p99{.name = "TTFT p99", .color = "#c2410c", .dashed = true, .markers = true};
   for (const json& band : bands) {
     const double x = view::number(band, key::mean_input_tokens).value_or(kMissing);

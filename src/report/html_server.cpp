@@ -162,7 +162,7 @@ std::string gauge_figures(const json* gauges, std::string_view id_prefix) {
   requests.series.push_back({.name = "running",
                              .x = t_s,
                              .y = series_column(*series, "requests_running", 1),
-                             .color = "#1f5fbf"});
+                             .color = kOutputColor});
   requests.series.push_back({.name = "waiting",
                              .x = t_s,
                              .y = series_column(*series, "requests_waiting", 1),
