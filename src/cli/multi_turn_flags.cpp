@@ -162,8 +162,7 @@ void finish_multi_turn_flags(const CLI::App& app, RunOptions& run, const RawMult
   }
   // A replayed agent trace is a multi-turn run of the trace's own sessions (run_flags.cpp's
   // finish_agent_trace_flags): of these flags it takes the session header alone.
-  const bool agent_trace = run.dataset.kind == workload::DatasetKind::trace &&
-                           run.dataset.trace.format == workload::TraceFormat::weka;
+  const bool agent_trace = workload::replays_agent_sessions(run.dataset);
   if (!run.multi_turn.enabled) {
     for (const char* flag : kMultiTurnOnly) {
       if (agent_trace && std::string_view(flag) == "--session-header") continue;

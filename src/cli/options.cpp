@@ -250,9 +250,7 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
 void finish_search_command(const CLI::App& command, ParseResult& result, const RawFlags& raw) {
   finish_run_flags(command, result.run, raw.probe);
   // A weka trace's sessions are a multi-turn run whose probes count session trees.
-  const bool agent_trees = result.run.dataset.kind == workload::DatasetKind::trace &&
-                           result.run.dataset.trace.format == workload::TraceFormat::weka;
-  if (result.run.multi_turn.enabled && !agent_trees) {
+  if (result.run.multi_turn.enabled && !workload::replays_agent_sessions(result.run.dataset)) {
     throw UsageError(
         "--multi-turn: not with bench search (its probes count requests, not "
         "sessions)");

@@ -350,7 +350,7 @@ void refuse_trace_conflicts(const CLI::App& app, const RunOptions& run) {
   }
   if (!trace) return;
   // Agent sessions end when their trees do, so a time bound may cut them short, as any run's.
-  const bool sessions = run.dataset.trace.format == workload::TraceFormat::weka;
+  const bool sessions = workload::replays_agent_sessions(run.dataset);
   for (const char* flag :
        {"--request-rate", "--burstiness", "--constant-rate", "--ramp-up-strategy",
         "--ramp-up-start-rps", "--ramp-up-end-rps", "--duration", "--duration-hard",
@@ -374,7 +374,7 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
   if (app.count("--trace-format") == 0) {
     throw UsageError("--dataset trace: needs --trace-format mooncake|azure|burstgpt|weka");
   }
-  const bool sessions = run.dataset.trace.format == workload::TraceFormat::weka;
+  const bool sessions = workload::replays_agent_sessions(run.dataset);
   if (sessions && run.multi_turn.enabled) {
     throw UsageError(
         "--multi-turn: not with --trace-format weka (its sessions are the trace's own; "
@@ -411,10 +411,7 @@ void finish_trace_flags(const CLI::App& app, RunOptions& run, const RawRunFlags&
 // tokenizer file's tokens (given, or found as for every dataset) or words; a request's "in" is
 // its messages' content, so the template is never counted in.
 void finish_agent_trace_flags(RunOptions& run) {
-  if (run.dataset.kind != workload::DatasetKind::trace ||
-      run.dataset.trace.format != workload::TraceFormat::weka) {
-    return;
-  }
+  if (!workload::replays_agent_sessions(run.dataset)) return;
   if (run.tokenizer == "server") {
     throw UsageError(
         fmt::format("--tokenizer server: not with --trace-format weka ({}); give a "
@@ -448,9 +445,8 @@ void finish_dataset_flags(const CLI::App& app, RunOptions& run) {
                                  workload::dataset_kind_name(dataset)));
   }
   std::error_code error;
-  const bool weka = dataset == workload::DatasetKind::trace &&
-                    run.dataset.trace.format == workload::TraceFormat::weka;
-  if (!weka && std::filesystem::is_directory(run.dataset.path, error)) {
+  if (!workload::replays_agent_sessions(run.dataset) &&
+      std::filesystem::is_directory(run.dataset.path, error)) {
     throw UsageError(fmt::format(
         "--dataset-path: {} is a directory; only --trace-format weka reads a directory (of traces)",
         run.dataset.path));

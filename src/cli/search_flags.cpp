@@ -131,8 +131,7 @@ void finish_search_flags(const CLI::App& command, SearchOptions& search, const R
   if (search.start > search.cap) {
     throw UsageError(fmt::format("--start {:g} is above --max {:g}", search.start, search.cap));
   }
-  const bool agent_trees = run.dataset.kind == workload::DatasetKind::trace &&
-                           run.dataset.trace.format == workload::TraceFormat::weka;
+  const bool agent_trees = workload::replays_agent_sessions(run.dataset);
   if (run.dataset.kind == workload::DatasetKind::trace && !agent_trees) {
     throw UsageError(
         "--dataset trace: bench search probes loads it sets itself; a trace "

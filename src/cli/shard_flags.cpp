@@ -214,8 +214,7 @@ void finish_shard_flags(RunOptions& run, const RawRunFlags& raw, const EnvLookup
   if (run.repeat > 1) throw UsageError(given + ": --repeat is not supported with shards");
   // A shard saves its accumulators' state for bench merge; the agent-trace figures (the trees,
   // subagents and cache ceiling of metrics/agent_trees.hpp) have none yet.
-  if (run.dataset.kind == workload::DatasetKind::trace &&
-      run.dataset.trace.format == workload::TraceFormat::weka) {
+  if (workload::replays_agent_sessions(run.dataset)) {
     throw UsageError(given +
                      ": not with --trace-format weka yet: its per-agent figures cannot be "
                      "merged across shards; replay the trace from one process");

@@ -36,8 +36,12 @@ LengthRange output_length_range(const DatasetOptions& options) {
                       options.range_rule);
 }
 
+bool replays_agent_sessions(const DatasetOptions& options) {
+  return options.kind == DatasetKind::trace && options.trace.format == TraceFormat::weka;
+}
+
 bool brings_arrivals(const DatasetOptions& options) {
-  return options.kind == DatasetKind::trace && options.trace.format != TraceFormat::weka;
+  return options.kind == DatasetKind::trace && !replays_agent_sessions(options);
 }
 
 }  // namespace bench::workload

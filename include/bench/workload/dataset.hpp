@@ -59,6 +59,10 @@ struct DatasetOptions {
   RangeRule range_rule = RangeRule::around;
 };
 
+/// Whether the dataset replays recorded agent sessions (--dataset trace --trace-format weka:
+/// session trees, agent_trace.hpp), a multi-turn run of the trace's own sessions.
+bool replays_agent_sessions(const DatasetOptions& options);
+
 /// Whether the dataset brings the arrivals (a replayed request trace: an open loop at its rows'
 /// times); weka's recorded sessions bring turns, not arrivals.
 bool brings_arrivals(const DatasetOptions& options);

@@ -167,7 +167,7 @@ void settle_trace_requests(cli::RunOptions& options, const workload::DatasetOpti
 // conversation's number of turns is known only when its session starts.
 std::string describe_sessions(const cli::RunOptions& options, const std::string& bound) {
   const workload::MultiTurnOptions& multi_turn = options.multi_turn;
-  if (options.dataset.kind == workload::DatasetKind::trace) {  // weka: recorded session trees
+  if (workload::replays_agent_sessions(options.dataset)) {  // recorded session trees
     const std::string count = schedule::is_timed(options.duration_s)
                                   ? bound + ", sessions"
                                   : fmt::format("{} sessions", options.num_prompts);
@@ -266,8 +266,7 @@ std::string describe_load(const cli::RunOptions& options) {
       schedule::is_timed(options.warmup_duration_s)
           ? fmt::format(" after {} of warm-up", cli::format_duration(options.warmup_duration_s))
           : fmt::format(" ({} warm-up)", options.warmup_requests);
-  const bool trees =
-      options.multi_turn.enabled && options.dataset.kind == workload::DatasetKind::trace;
+  const bool trees = workload::replays_agent_sessions(options.dataset);
   if (trees) {
     warmup = options.dataset.trace.start_at_random
                  ? ", each from a random request (the one before it sent as warm-up)"
@@ -445,7 +444,7 @@ RunPlan ProbePlanner::at(double load) const {
     probe.num_prompts = std::max(options_.num_prompts, kProbeWaves * probe.concurrency.front());
     // Recorded agents count session trees: waves of trees (not one pass of the files, nor the
     // default count of requests).
-    if (options_.multi_turn.enabled && options_.dataset.kind == workload::DatasetKind::trace) {
+    if (workload::replays_agent_sessions(options_.dataset)) {
       probe.num_prompts =
           options_.num_prompts_given ? probe.num_prompts : kProbeWaves * probe.concurrency.front();
       probe.num_prompts_given = true;

@@ -33,16 +33,12 @@ bool makes_prompts_to_length(workload::DatasetKind kind) {
   return kind == workload::DatasetKind::random || kind == workload::DatasetKind::trace;
 }
 
-bool replays_agents(const RunPlan& plan) {
-  return plan.dataset.kind == workload::DatasetKind::trace &&
-         plan.dataset.trace.format == workload::TraceFormat::weka;
-}
-
 // Why no tokenizer is looked for: the run counts words whatever it is given (--tokenizer is
 // refused with --multi-turn; shared-prefix's lengths are words), or needs none (random-ids draws
 // token ids; empty reason). A weka replay is a multi-turn run that counts tokens.
 std::optional<std::string> no_search_reason(const RunPlan& plan) {
-  if (plan.multi_turn.enabled && !replays_agents(plan)) return "--multi-turn counts words";
+  if (plan.multi_turn.enabled && !workload::replays_agent_sessions(plan.dataset))
+    return "--multi-turn counts words";
   switch (plan.dataset.kind) {
     case workload::DatasetKind::shared_prefix: return "shared-prefix counts words";
     case workload::DatasetKind::random_ids: return "";
@@ -101,7 +97,7 @@ TokenizerChoice find_tokenizer(const RunPlan& plan, const TokenServer& server,
       why = error.what();
     }
   }
-  if (replays_agents(plan))
+  if (workload::replays_agent_sessions(plan.dataset))
     return {nullptr, why + "; " + std::string(workload::kNoServerTokenizeReason), true};
   if (!makes_prompts_to_length(plan.dataset.kind)) {
     return {nullptr,
