@@ -1,9 +1,9 @@
 #include "bench/app/point/trace_tree_scheduler.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
+#include "bench/util/clock.hpp"
 #include "bench/util/splitmix64.hpp"
 
 namespace bench::app {
@@ -65,8 +65,7 @@ const workload::AgentScript& TraceTreeScheduler::script_of(const Tree& tree,
 
 // A recorded gap as replayed: capped, then sped up.
 std::int64_t TraceTreeScheduler::gap_ns(double seconds) const {
-  const double capped = std::min(seconds, trees_.max_gap_s) / trees_.speed;
-  return static_cast<std::int64_t>(std::llround(std::max(0.0, capped) * 1e9));
+  return s_to_ns_rounded(std::max(0.0, std::min(seconds, trees_.max_gap_s) / trees_.speed));
 }
 
 std::optional<std::int64_t> TraceTreeScheduler::next_due_ns() {
