@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "agent_trace_source.hpp"
 #include "bench/workload/agent_history.hpp"
@@ -25,6 +26,7 @@ class AgentTraceSource final : public PromptSource {
     std::size_t dropped = 0;
     std::size_t streamed = 0;
     for (const AgentTrace& trace : *traces_) {
+      first_turns_.push_back(agent_turns(trace.root, trace.block_size).front());
       requests += trace.requests();
       children += trace.children.size();
       dropped += trace.children_dropped;
@@ -51,10 +53,10 @@ class AgentTraceSource final : public PromptSource {
   }
 
   Prompt prompt(std::uint64_t index) const override {
-    const AgentTrace& trace = (*traces_)[request_of(index) % traces_->size()];
-    const std::vector<TurnStart> turns = agent_turns(trace.root, trace.block_size).front();
+    const std::size_t tree = request_of(index) % traces_->size();
+    const AgentTrace& trace = (*traces_)[tree];
     AgentReplayText text{seed_, stream_of(index), request_of(index), tokens_};
-    AgentPrompt made = agent_prompt(trace, 0, 0, turns, text);
+    AgentPrompt made = agent_prompt(trace, 0, 0, first_turns_[tree], text);
     Prompt prompt;
     prompt.text = made.history.transcript();
     prompt.input_len = made.input_len;
@@ -79,6 +81,7 @@ class AgentTraceSource final : public PromptSource {
   TokenLengths tokens_;
   std::string summary_;
   LongestRequest longest_;
+  std::vector<std::vector<TurnStart>> first_turns_;  // each trace's first root request's turns
 };
 
 }  // namespace
