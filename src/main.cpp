@@ -134,7 +134,8 @@ int main(int argc, char** argv) {
       case bench::cli::Command::record: return bench::record::run_record(parsed.record, g_stop);
       case bench::cli::Command::compare:
         return bench::app::run_compare(parsed.compare, std::cout, std::cerr);
-      case bench::cli::Command::report: return bench::app::run_report(parsed.report, std::cerr);
+      case bench::cli::Command::report:
+        return bench::app::run_report(parsed.report, std::cout, std::cerr);
       case bench::cli::Command::export_results:
         return bench::app::run_export(parsed.export_options, std::cout, std::cerr);
       case bench::cli::Command::merge:

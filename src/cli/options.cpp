@@ -106,7 +106,19 @@ CLI::App* setup_report_flags(CLI::App& app, ReportOptions& report) {
   command->add_option("results", report.results_path, "Results JSON written by bench")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("-o,--output", report.output_path, "The HTML file to write")->required();
+  command->add_option("-o,--output", report.output_path,
+                      "The HTML file to write (required unless --as is given)");
+  command
+      ->add_option("--as", report.as,
+                   "Also print what these tools would have printed for the run, their rules "
+                   "applied to its request log: vllm, sglang, aiperf, guidellm (comma-separated)")
+      ->delimiter(',');
+  command
+      ->add_option("--requests", report.requests_path,
+                   "The run's per-request log (its --save-requests file), which --as reads")
+      ->check(CLI::ExistingFile);
+  add_choice(*command, "--output-format", report.format, {OutputFormat::text, OutputFormat::json},
+             output_format_name, "With --as, what stdout holds: text or json");
   return command;
 }
 

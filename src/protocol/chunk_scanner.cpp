@@ -239,6 +239,7 @@ bool scan_chunk(std::string_view data, Chunk& chunk) {
 
   chunk.kind = Chunk::Kind::data;
   if (found.id) assign_decoded(chunk.id, *found.id);
+  chunk.has_choice = found.has_choice;
   if (found.has_choice) {
     // reasoning_content when it has text, else reasoning, first: the same order as the DOM
     // path. An escaped string is never empty once decoded, so emptiness can be read from the

@@ -277,6 +277,7 @@ void read_first_choice(const json& parsed, Chunk& chunk, bool whole = false) {
       !choices->front().is_object()) {
     return;
   }
+  chunk.has_choice = true;
   const json& choice = choices->front();
   const json* delta = nullptr;
   if (const auto found = choice.find(whole ? "message" : "delta");

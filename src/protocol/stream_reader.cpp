@@ -187,9 +187,18 @@ bool StreamReader::on_event(const sse::Event& event) {
     case Chunk::Kind::data: break;
   }
 
+  if (chunk.has_choice) stamp_choice_chunk();
   if (chunk.has_text() || chunk.has_tool_call()) record_text_chunk(chunk);
   record_chunk_fields(chunk);
   return true;
+}
+
+// Every chunk with a choice, text or not: the times another client's rules start and end on.
+void StreamReader::stamp_choice_chunk() {
+  metrics::RequestRecord& record = *record_;
+  if (record.first_choice_ns < 0) record.first_choice_ns = current_arrival_ns_;
+  record.last_choice_ns = current_arrival_ns_;
+  ++record.choice_chunks;
 }
 
 void StreamReader::record_text_chunk(const Chunk& chunk) {

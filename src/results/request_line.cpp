@@ -148,6 +148,14 @@ void append_timing(std::string& out, const metrics::RequestRecord& r) {
     }
     out += ']';
   }
+  // The chunks with a choice, text or not (role-only, finish-only): what another client's TTFT,
+  // ITL and E2E stamp (bench report --as).
+  append_key(out, "first_choice_ms");
+  append_ms_since(out, r.first_choice_ns, r.start_ns);
+  append_key(out, "last_choice_ms");
+  append_ms_since(out, r.last_choice_ns, r.start_ns);
+  append_key(out, "choice_chunks");
+  append_int(out, r.choice_chunks);
 }
 
 // A count a failed request has none of: `append` writes it for a completed one, null otherwise.

@@ -266,10 +266,14 @@ struct CompareOptions {
   OutputFormat format = OutputFormat::text;  // --output-format: text or json
 };
 
-/// `bench report RESULTS.json -o REPORT.html`.
+/// `bench report RESULTS.json -o REPORT.html`, and `--as vllm,sglang,... --requests LOG`: what
+/// each tool would have printed for the run, recomputed from its request log (peer_view/).
 struct ReportOptions {
   std::string results_path;
-  std::string output_path;
+  std::string output_path;                   // -o: the HTML report; empty = none written
+  std::vector<std::string> as;               // --as: the tools, by peer_view's ids
+  std::string requests_path;                 // --requests: the run's --save-requests log
+  OutputFormat format = OutputFormat::text;  // --output-format: what stdout holds with --as
 };
 
 /// `bench export RESULTS.json --format FORMAT [-o FILE] [--point N]`: a results file in another

@@ -65,6 +65,14 @@ struct RequestRecord {
   // of TTFA, time to first answer token. -1 if none. Equal to first_token_ns without reasoning.
   std::int64_t first_answer_ns = -1;
   std::int64_t end_ns = 0;  // end of stream (or failure)
+  // A streamed chat or completions answer's chunks whose choices[0] is an object, whatever they
+  // carry (a role-only delta, a finish reason alone): the first and the last arrival and how
+  // many. These are the times vLLM's benchmark client stamps: its TTFT ends at the first, its
+  // E2E at the last, and its ITL has a gap before each after the first (peer_view/). -1, -1, 0
+  // when none arrived (another endpoint, a whole body).
+  std::int64_t first_choice_ns = -1;
+  std::int64_t last_choice_ns = -1;
+  std::int64_t choice_chunks = 0;
 
   // Arrival time of every chunk carrying generated tokens (text, reasoning or a tool-call delta),
   // in order (first_token_ns is the first entry).

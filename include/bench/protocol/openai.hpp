@@ -98,6 +98,9 @@ struct Chunk {
     bool operator==(const ToolCallFragment&) const = default;
   };
   std::vector<ToolCallFragment> tool_call_fragments;
+  // choices[0] is an object: a chunk vLLM's benchmark client stamps (its TTFT starts at the first
+  // such chunk, role-only or not, and its ITL has a gap before each; peer_view/ recomputes it).
+  bool has_choice = false;
   std::string finish_reason;  // choices[0].finish_reason when non-null
   std::string id;             // the chunk's "id" (the response id servers log), when a string
   std::optional<std::int64_t> prompt_tokens;      // usage.prompt_tokens when usage present
@@ -121,6 +124,7 @@ struct Chunk {
     tool_call_text.clear();
     tool_call_names.clear();
     tool_call_fragments.clear();
+    has_choice = false;
     finish_reason.clear();
     id.clear();
     prompt_tokens.reset();

@@ -99,6 +99,7 @@ class StreamReader final : private sse::Sink {
 
  private:
   bool on_event(const sse::Event& event) override;
+  void stamp_choice_chunk();
   void record_text_chunk(const Chunk& chunk);
   void stamp_text_chunk(const Chunk& chunk);
   void keep_text(const Chunk& chunk);

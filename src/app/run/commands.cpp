@@ -20,6 +20,7 @@
 #include "bench/results/shard_state.hpp"
 #include "bench/results/writer.hpp"
 #include "bench/util/atomic_file.hpp"
+#include "peer_report.hpp"
 
 namespace bench::app {
 
@@ -69,10 +70,18 @@ int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostr
   return comparison.failed() ? cli::kExitGateFailed : cli::kExitOk;
 }
 
-int run_report(const cli::ReportOptions& options, std::ostream& err) {
+int run_report(const cli::ReportOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.output_path.empty() && options.as.empty()) {
+    err << "bench report: error: give -o REPORT.html, or --as TOOLS with --requests LOG\n";
+    return cli::kExitUsage;
+  }
   // Any JSON that is not a results file ({"a": 1}) is refused, never an empty report.
   const auto file = read_or_refuse(options.results_path, "report", err);
   if (!file) return cli::kExitUsage;
+  if (!options.as.empty()) {
+    const int printed = print_peer_views(options, *file, out, err);
+    if (printed != cli::kExitOk || options.output_path.empty()) return printed;
+  }
   try {
     write_file_atomically(options.output_path, report::render_html_report(file->results));
   } catch (const std::invalid_argument& error) {

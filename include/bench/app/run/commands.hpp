@@ -12,9 +12,10 @@ namespace bench::app {
 /// regression passed --fail-on-regression, 2 when a file is not a results file.
 int run_compare(const cli::CompareOptions& options, std::ostream& out, std::ostream& err);
 
-/// Writes the HTML report of a results file (atomically). Returns 0, 2 for an unusable results
-/// file, 3 when the report cannot be written.
-int run_report(const cli::ReportOptions& options, std::ostream& err);
+/// Writes the HTML report of a results file (atomically) when -o is given, and with --as prints
+/// on `out` what other tools would have printed for the run (peer_report.hpp). Returns 0, 2 for
+/// an unusable results file or log, 3 when the report cannot be written.
+int run_report(const cli::ReportOptions& options, std::ostream& out, std::ostream& err);
 
 /// Writes a results file in another tool's format (results/llmd_report.hpp) to -o (atomically)
 /// or `out`. Returns 0, 2 for an unusable results file or a --point it lacks, 3 when the file
