@@ -102,13 +102,23 @@ void StreamRenderer::begin(std::string& out) {
   comment(events_);
   if (responses_) {
     responses_->begin(events_);
-  } else if (setup_.shape.chat && !setup_.no_role_chunk) {
-    // vLLM and SGLang open a chat stream with a role-only delta, before any token exists.
-    const Usage usage = usage_so_far();
-    const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
-    append_role_event(events_, setup_.shape, usage_here ? &usage : nullptr);
+  } else {
+    role_pending_ = setup_.shape.chat && !setup_.no_role_chunk;
   }
   append_http_chunk(out, events_);
+}
+
+// vLLM and SGLang open a chat stream with a role-only delta written when the engine's first
+// output arrives, in the same loop turn as the first token's delta, not when the request is
+// admitted: vLLM's chat_completion_stream_generator sends it on the first iteration of
+// `async for res in result_generator` (vllm/entrypoints/openai/serving_chat.py), SGLang's
+// _generate_chat_stream on its first content (python/sglang/srt/entrypoints/openai/
+// serving_chat.py). A client that stamps the role chunk (vLLM's) then times the first token.
+void StreamRenderer::append_role_before_first_token() {
+  role_pending_ = false;
+  const Usage usage = usage_so_far();  // no completion token yet, as vLLM's role chunk says
+  const bool usage_here = setup_.continuous_usage && !setup_.plan.no_usage;
+  append_role_event(events_, setup_.shape, usage_here ? &usage : nullptr);
 }
 
 StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string& out) {
@@ -123,6 +133,7 @@ StreamRenderer::Step StreamRenderer::on_tokens(std::int64_t tokens, std::string&
   }
 
   events_.clear();
+  if (role_pending_) append_role_before_first_token();
   const StreamCut cut = at_fault ? setup_.plan.cut : StreamCut::none;
   if (at_fault && setup_.plan.malformed_json) {
     comment(events_);

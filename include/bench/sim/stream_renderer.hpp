@@ -87,6 +87,7 @@ class StreamRenderer {
   void append_chunk_event(std::int64_t first, std::int64_t tokens, std::string_view finish_reason,
                           const Usage* usage, Step& step);
   void append_tool_call_arguments(std::int64_t first, std::int64_t tokens);
+  void append_role_before_first_token();
 
   StreamSetup setup_;
   std::int64_t fault_at_;       // the fault point's token
@@ -102,6 +103,7 @@ class StreamRenderer {
   // /v1/responses: the same tokens as Responses events, and the finish reason chat would give.
   std::optional<ResponsesEvents> responses_;
   std::string_view finish_reason_;
+  bool role_pending_ = false;  // a chat stream's role-only chunk goes with the first token
 };
 
 }  // namespace bench::sim

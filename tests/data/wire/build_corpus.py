@@ -254,6 +254,23 @@ Times: not measured: the first text 40 ms after the request, then one chunk ever
 role-only chunk 1 ms after the request). Each chunk is one HTTP chunk and one read.
 """
 
+# vLLM and SGLang write a chat stream's role-only chunk when the engine's first output arrives,
+# in the same loop turn as the first token's delta, not when the request is admitted.
+ENGINE_CHAT_TIMING = """
+Times: not measured: the first text 40 ms after the request, then one chunk every 8 ms; the
+role-only chunk 30 us before the first text: the server writes it in the same loop turn as the
+first token (vLLM's `chat_completion_stream_generator` on the first output of its result
+generator, SGLang's `_generate_chat_stream` on its first content), not when the request is
+admitted. Each chunk is one HTTP chunk and one read.
+"""
+
+COMPLETIONS_TIMING = """
+Times: not measured: the first text 40 ms after the request, then one chunk every 8 ms. Each
+chunk is one HTTP chunk and one read.
+"""
+
+ROLE_WITH_FIRST_TOKEN = 40 * MS - 30 * US
+
 
 def build_vllm():
     model = "meta-llama/Llama-3.1-8B-Instruct"
@@ -261,7 +278,7 @@ def build_vllm():
     usage = {"prompt_tokens": 12, "total_tokens": 19, "completion_tokens": 7,
              "prompt_tokens_details": {"cached_tokens": 8}}
     evts = openai_chunks(model, "chatcmpl-1", [{"content": w} for w in words], usage)
-    reads = [(1 * MS, chunk(evts[0]))] + sse_reads(evts[1:], 40 * MS, 8 * MS)
+    reads = [(ROLE_WITH_FIRST_TOKEN, chunk(evts[0]))] + sse_reads(evts[1:], 40 * MS, 8 * MS)
     # The usage chunk and [DONE] follow the last token at once (one loop turn in vLLM).
     reads[-3] = (reads[-4][0] + 100 * US, reads[-3][1])
     reads[-2] = (reads[-3][0] + 50 * US, reads[-2][1])
@@ -287,7 +304,7 @@ Built from vLLM's source, not captured. What each part follows:
 - the close: uvicorn closes a keep-alive connection idle for 5 s
   (`TIMEOUT_KEEP_ALIVE = 5` in `vllm/entrypoints/openai/api_server.py`, passed to uvicorn as
   `timeout_keep_alive`): a FIN 5 s after the last byte unless a request comes first (`idle`).
-""" + SYNTHETIC_TIMING)
+""" + ENGINE_CHAT_TIMING)
     body = (b'{"model":"' + model.encode() + b'","messages":[{"role":"user","content":"Hi"}],'
             b'"max_tokens":7,"stream":true,"stream_options":{"include_usage":true}}')
     rec.add("POST", "/v1/chat/completions", body, uvicorn_stream_head(), reads,
@@ -306,7 +323,7 @@ releases). With `stream_options: {"include_usage": true, "continuous_usage_stats
 every chunk carries the usage so far, and a chunk may carry several tokens (here " quick brown"
 is two: completion_tokens goes 1, 3, 4, ...). The final `choices: []` usage chunk follows.
 Head and close: uvicorn's, the idle close at 5 s (`TIMEOUT_KEEP_ALIVE`).
-""" + SYNTHETIC_TIMING)
+""" + COMPLETIONS_TIMING)
     body = (b'{"model":"' + model.encode() + b'","prompt":"The","max_tokens":8,"stream":true,'
             b'"stream_options":{"include_usage":true,"continuous_usage_stats":true}}')
     rec.add("POST", "/v1/completions", body, uvicorn_stream_head(),
@@ -347,7 +364,7 @@ def build_sglang():
     usage = {"prompt_tokens": 9, "total_tokens": 15, "completion_tokens": 6,
              "prompt_tokens_details": {"cached_tokens": 4}}
     evts = openai_chunks(model, "a1", deltas, usage, extra={"matched_stop": None})
-    reads = [(1 * MS, chunk(evts[0]))] + sse_reads(evts[1:], 40 * MS, 8 * MS)
+    reads = [(ROLE_WITH_FIRST_TOKEN, chunk(evts[0]))] + sse_reads(evts[1:], 40 * MS, 8 * MS)
     reads[-3] = (reads[-4][0] + 100 * US, reads[-3][1])
     reads[-2] = (reads[-3][0] + 50 * US, reads[-2][1])
     reads[-1] = (reads[-2][0] + 20 * US, reads[-1][1])
@@ -364,7 +381,7 @@ Built from SGLang's source, not captured:
   runs with `--enable-cache-report`. Here 4 of 9 prompt tokens were cached.
 - the head and close: uvicorn's (SGLang serves with uvicorn; `timeout_keep_alive` 5 s): the
   idle close at 5 s.
-""" + SYNTHETIC_TIMING)
+""" + ENGINE_CHAT_TIMING)
     body = (b'{"model":"' + model.encode() + b'","messages":[{"role":"user","content":"Is it?"}],'
             b'"max_tokens":6,"stream":true,"stream_options":{"include_usage":true}}')
     rec.add("POST", "/v1/chat/completions", body, uvicorn_stream_head(), reads,
