@@ -36,20 +36,43 @@ std::vector<double> gaps_between(const std::vector<double>& times) {
   return gaps;
 }
 
-// The chunks with a choice are the token chunks, a role-only one before them and a finish-only
-// one after where the first and last chunk with a choice fall outside them. Any other chunk
-// with a choice and no token (between two tokens) is not in the log: exact says so.
+// The chunks with a choice are the token chunks, plus a role-only one before them and a
+// finish-only one after them where the counts say so: choice_chunks - token chunks of them. One
+// that arrived in the same read as its neighbour token has its time (a gap of 0, which vLLM's
+// client pools too: it stamps each message of a read apart, microseconds apart). Any further
+// chunk with a choice and no token fell between two tokens, where the log keeps no time for it:
+// `exact` says so.
 std::vector<double> choice_chunk_times(const LoggedRequest& r, bool& exact) {
-  std::vector<double> times;
   const auto& tokens = r.chunk_arrival_ms;
-  if (r.first_choice_ms && (tokens.empty() || *r.first_choice_ms < tokens.front())) {
-    times.push_back(*r.first_choice_ms);
+  const std::int64_t choices = r.choice_chunks.value_or(0);
+  if (tokens.empty()) {  // only chunks without tokens: the first and the last are known
+    std::vector<double> times;
+    if (r.first_choice_ms) times.push_back(*r.first_choice_ms);
+    if (choices >= 2 && r.last_choice_ms) times.push_back(*r.last_choice_ms);
+    exact = choices <= 2;
+    return times;
   }
+  std::int64_t extra = choices - static_cast<std::int64_t>(tokens.size());
+  const double first = r.first_choice_ms.value_or(tokens.front());
+  const double last = r.last_choice_ms.value_or(tokens.back());
+  // Strictly before or after the tokens first; then one read with a token, at either end.
+  bool role = extra > 0 && first < tokens.front();
+  if (role) --extra;
+  bool finish = extra > 0 && last > tokens.back();
+  if (finish) --extra;
+  if (!role && extra > 0 && first == tokens.front()) {
+    role = true;
+    --extra;
+  }
+  if (!finish && extra > 0 && last == tokens.back()) {
+    finish = true;
+    --extra;
+  }
+  std::vector<double> times;
+  if (role) times.push_back(first);
   times.insert(times.end(), tokens.begin(), tokens.end());
-  if (r.last_choice_ms && (times.empty() || *r.last_choice_ms > times.back())) {
-    times.push_back(*r.last_choice_ms);
-  }
-  exact = r.choice_chunks && *r.choice_chunks == static_cast<std::int64_t>(times.size());
+  if (finish) times.push_back(last);
+  exact = extra == 0;
   return times;
 }
 

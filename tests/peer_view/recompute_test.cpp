@@ -183,6 +183,29 @@ TEST(PeerViewVllm, AnEmptyChunkBetweenTokensMakesItsGapsInexactAndSaysSo) {
   EXPECT_TRUE(said);
 }
 
+TEST(PeerViewVllm, ARoleChunkReadWithTheFirstTokenIsAGapOfZero) {
+  // vLLM's own server writes the role chunk in the loop turn of the first token: one read, and
+  // vLLM's client pools a gap of (nearly) 0 before the first token's chunk.
+  LoggedRequest together = request_a();
+  together.first_choice_ms = 40;
+  together.last_choice_ms = 56;
+  together.choice_chunks = 4;  // the role chunk and three tokens, the last one finishing
+  const PeerView view = view_of("vllm", {together});
+  EXPECT_DOUBLE_EQ(*value(view, "mean_ttft_ms"), 40.0);
+  EXPECT_DOUBLE_EQ(*value(view, "mean_itl_ms"), 16.0 / 3);  // 0, 8, 8
+  EXPECT_DOUBLE_EQ(*value(view, "median_itl_ms"), 8.0);
+  EXPECT_EQ(view.notes.size(), 1u);  // the window only: the gaps are exact
+}
+
+TEST(PeerViewVllm, AFinishChunkReadWithTheLastTokenIsAGapOfZero) {
+  LoggedRequest together = request_a();
+  together.first_choice_ms = 1;
+  together.last_choice_ms = 56;  // the finish-only chunk in the last token's read
+  together.choice_chunks = 5;
+  const PeerView view = view_of("vllm", {together});
+  EXPECT_DOUBLE_EQ(*value(view, "mean_itl_ms"), 55.0 / 4);  // 39, 8, 8, 0
+}
+
 TEST(PeerViewSglang, ToolCallChunksAreSaidToBeTimedAsBenchTimesThem) {
   LoggedRequest tools = request_a();
   tools.tool_call_chunks = 2;
