@@ -45,6 +45,8 @@ std::string per_server_section(const json& run, std::string_view id_prefix);
 std::string multi_turn_section(const json& run, std::string_view id_prefix);
 /// A replayed agent trace's section (its "agent_trace"): empty for every other run.
 std::string agent_trace_section(const json& run, std::string_view id_prefix);
+/// What other tools would have printed for the run: `bench report --as`'s JSON.
+std::string peer_views_section(const json& views);
 
 /// The label of a run's load: "32 max in flight (closed loop)", "16 req/s offered, ...".
 std::string load_label(const json& run);

@@ -278,7 +278,7 @@ std::string document(const std::string& title, const std::string& body) {
 }  // namespace
 }  // namespace html
 
-std::string render_html_report(const nlohmann::json& results) {
+std::string render_html_report(const nlohmann::json& results, const nlohmann::json* peer_views) {
   if (!results.is_object()) {
     throw std::invalid_argument("results: expected a JSON object (a run or a sweep)");
   }
@@ -301,6 +301,7 @@ std::string render_html_report(const nlohmann::json& results) {
   }
   const std::string body = html::run_header(results) + html::answer_check_alert(results) +
                            html::run_alerts(results) + html::run_sections(results, "") +
+                           (peer_views ? html::peer_views_section(*peer_views) : "") +
                            html::config_section(results) + html::definitions_section(results);
   return html::document(html::page_title(results, false, results), body);
 }

@@ -101,6 +101,25 @@ TEST(PeerViewReport, TheTextNamesEachToolsSourceAndUnits) {
   EXPECT_EQ(report.out.find("tok/s "), report.out.find("tok/s (")) << report.out;
 }
 
+TEST(PeerViewReport, WithAnHtmlReportTheViewsAreASectionOfIt) {
+  SavedRun run;
+  save_run(run);
+  if (HasFatalFailure()) return;
+  const std::string html = run.dir.file("report.html");
+  const auto report = run_process(BENCH_BINARY, {"report", run.results, "--as", "vllm,guidellm",
+                                                 "--requests", run.requests, "-o", html});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("GuideLLM ("), std::string::npos) << report.out;
+  const std::string page = bench::testing::read_file(html);
+  EXPECT_NE(page.find("id=\"peer-views\""), std::string::npos);
+  EXPECT_NE(page.find("<code>time_per_output_token_ms.mean</code>"), std::string::npos);
+  EXPECT_NE(page.find("vLLM bench serve"), std::string::npos);
+  // Without --as the page has no such section.
+  const auto plain = run_process(BENCH_BINARY, {"report", run.results, "-o", html});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(bench::testing::read_file(html).find("id=\"peer-views\""), std::string::npos);
+}
+
 TEST(PeerViewReport, RefusesWhatItCannotReadInOneLine) {
   SavedRun run;
   save_run(run);

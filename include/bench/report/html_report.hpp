@@ -14,8 +14,11 @@ namespace bench::report {
 /// ({"kind": "sweep", "sweep": {...}, "points": [run, ...]}), with the keys README.md lists
 /// under "JSON results". Keys an older file lacks (timeline, distributions, steady_state, ...)
 /// leave their section out or mark it as not recorded.
+/// `peer_views`, for a run: what other tools would have printed for it (`bench report --as`'s
+/// JSON, peer_view/render.hpp), a section of its own.
 /// Throws std::invalid_argument when `results` is not a JSON object, or a sweep's "points" is
 /// not an array of objects.
-std::string render_html_report(const nlohmann::json& results);
+std::string render_html_report(const nlohmann::json& results,
+                               const nlohmann::json* peer_views = nullptr);
 
 }  // namespace bench::report

@@ -9,6 +9,7 @@
 #include "bench/cli/exit_codes.hpp"
 #include "bench/compare/compare.hpp"
 #include "bench/merge/merge.hpp"
+#include "bench/peer_view/render.hpp"
 #include "bench/report/answer_check.hpp"
 #include "bench/report/html_report.hpp"
 #include "bench/report/report.hpp"
@@ -78,12 +79,18 @@ int run_report(const cli::ReportOptions& options, std::ostream& out, std::ostrea
   // Any JSON that is not a results file ({"a": 1}) is refused, never an empty report.
   const auto file = read_or_refuse(options.results_path, "report", err);
   if (!file) return cli::kExitUsage;
+  std::optional<nlohmann::json> peer_views;
   if (!options.as.empty()) {
-    const int printed = print_peer_views(options, *file, out, err);
-    if (printed != cli::kExitOk || options.output_path.empty()) return printed;
+    const auto views = recompute_peer_views(options, *file, err);
+    if (!views) return cli::kExitUsage;
+    print_peer_views(*views, options, file->results, out);
+    if (options.output_path.empty()) return cli::kExitOk;
+    peer_views = peer_view::to_json(*views, file->results);
   }
   try {
-    write_file_atomically(options.output_path, report::render_html_report(file->results));
+    write_file_atomically(
+        options.output_path,
+        report::render_html_report(file->results, peer_views ? &*peer_views : nullptr));
   } catch (const std::invalid_argument& error) {
     err << "bench report: error: " << options.results_path << ": " << error.what() << "\n";
     return cli::kExitUsage;

@@ -7,7 +7,6 @@
 #include <variant>
 #include <vector>
 
-#include "bench/cli/exit_codes.hpp"
 #include "bench/peer_view/recompute.hpp"
 #include "bench/peer_view/render.hpp"
 #include "bench/results/format.hpp"
@@ -35,24 +34,24 @@ std::optional<std::vector<const peer_view::ToolRules*>> tools_asked(
 
 }  // namespace
 
-int print_peer_views(const cli::ReportOptions& options, const results::ResultsFile& file,
-                     std::ostream& out, std::ostream& err) {
+std::optional<std::vector<peer_view::PeerView>> recompute_peer_views(
+    const cli::ReportOptions& options, const results::ResultsFile& file, std::ostream& err) {
   if (file.kind != results::Kind::run) {
     err << "bench report: error: --as reads one run's results and its log; this file is a "
         << results::kind_name(file.kind) << "'s\n";
-    return cli::kExitUsage;
+    return std::nullopt;
   }
   if (options.requests_path.empty()) {
     err << "bench report: error: --as needs the run's request log: --requests PATH (the file "
            "its --save-requests wrote)\n";
-    return cli::kExitUsage;
+    return std::nullopt;
   }
   const auto tools = tools_asked(options.as, err);
-  if (!tools) return cli::kExitUsage;
+  if (!tools) return std::nullopt;
   auto log = results::read_request_log(options.requests_path);
   if (const auto* error = std::get_if<results::FormatError>(&log)) {
     err << "bench report: error: " << error->message << "\n";
-    return cli::kExitUsage;
+    return std::nullopt;
   }
   const auto& requests = std::get<std::vector<results::LoggedRequest>>(log);
   const peer_view::RunFacts run{.duration_s = file.results.value("duration", 0.0)};
@@ -60,12 +59,17 @@ int print_peer_views(const cli::ReportOptions& options, const results::ResultsFi
   for (const peer_view::ToolRules* tool : *tools) {
     views.push_back(peer_view::recompute(*tool, requests, run));
   }
+  return views;
+}
+
+void print_peer_views(const std::vector<peer_view::PeerView>& views,
+                      const cli::ReportOptions& options, const nlohmann::json& run,
+                      std::ostream& out) {
   if (options.format == cli::OutputFormat::json) {
-    out << peer_view::to_json(views, file.results).dump(2) << "\n";
+    out << peer_view::to_json(views, run).dump(2) << "\n";
   } else {
-    out << peer_view::render_text(views, file.results);
+    out << peer_view::render_text(views, run);
   }
-  return cli::kExitOk;
 }
 
 }  // namespace bench::app
