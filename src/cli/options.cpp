@@ -15,6 +15,7 @@
 #include "bench/cli/completion.hpp"
 #include "bench/cli/conformance_flags.hpp"
 #include "bench/cli/exit_codes.hpp"
+#include "bench/cli/grade_flags.hpp"
 #include "bench/cli/header_line.hpp"
 #include "bench/cli/help_format.hpp"
 #include "bench/cli/missing_value.hpp"
@@ -43,12 +44,13 @@ struct Subcommands {
   CLI::App* merge = nullptr;
   CLI::App* record = nullptr;
   CLI::App* conformance = nullptr;
+  CLI::App* grade = nullptr;
   CLI::App* completion = nullptr;  // prints a shell completion script
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
     for (const CLI::App* subcommand : {serve_sim, compare, report, export_results, search, merge,
-                                       record, conformance, completion}) {
+                                       record, conformance, grade, completion}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -62,6 +64,7 @@ struct Subcommands {
     if (merge->parsed()) return Command::merge;
     if (record->parsed()) return Command::record;
     if (conformance->parsed()) return Command::conformance;
+    if (grade->parsed()) return Command::grade;
     return Command::run;
   }
 };
@@ -248,6 +251,7 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
   subcommands.merge = setup_merge_flags(app, result.merge);
   subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
   subcommands.conformance = setup_conformance_flags(app, result.conformance);
+  subcommands.grade = setup_grade_flags(app, result.grade);
   // `bench completion bash|zsh`: a script written from the definitions above, so it completes
   // exactly what --help lists (and the --sim-* flags it names in one line).
   subcommands.completion = app.add_subcommand(
@@ -286,6 +290,7 @@ void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseRe
       finish_record_flags(*subcommands.record, result.record, raw.record_listen);
       return;
     case Command::conformance: finish_conformance_flags(result.conformance); return;
+    case Command::grade: finish_grade_flags(result.grade); return;
     case Command::report: check_output_path("report -o", result.report.output_path); return;
     case Command::export_results:
       // --format's one value so far (IsMember above refuses any other).

@@ -229,6 +229,7 @@ enum class Command {
   merge,
   record,
   conformance,
+  grade,
   version
 };
 
@@ -304,6 +305,19 @@ struct ConformanceOptions {
   std::string out_dir;               // the archive; empty = ./bench-conformance-<date>
 };
 
+/// `bench grade [--sim-X ...] -- COMMAND ARGS...`: another client's figures against the embedded
+/// server's truth log, beside bench's own on the same load (app/grade/grade.hpp).
+struct GradeOptions {
+  sim::SimOptions sim;               // the server the client meets (--sim-X); its truth log is
+                                     // the grade's own
+  std::vector<std::string> command;  // the client's command line, {url} and {results} in it
+  std::string results_path;          // --results: where it writes its results file; empty = the
+                                     // {results} path bench gives it
+  double timeout_s = 600;            // --timeout: the client's time before it is stopped
+  bool with_bench = true;            // false with --no-bench: bench's own run left out
+  OutputFormat format = OutputFormat::text;  // --output-format: text or json
+};
+
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
@@ -315,6 +329,7 @@ struct ParseResult {
   MergeOptions merge;
   record::RecordOptions record;  // with Command::record
   ConformanceOptions conformance;
+  GradeOptions grade;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;
