@@ -126,12 +126,15 @@ PeerView recompute(const ToolRules& tool, std::span<const LoggedRequest> log, co
   PeerView view;
   view.tool = &tool;
   view.requests = pooled.counts.requests;
-  add_distribution(tool, tool.names.ttft, "ttft", pooled.ttft, ttft_why(tool, pooled.counts), view);
-  add_distribution(tool, tool.names.chunk_gaps, "icl", pooled.gaps, gaps_why(tool), view);
-  add_distribution(tool, tool.names.per_token, "tpot", pooled.per_token, per_token_why(tool), view);
+  add_distribution(tool, distribution_name(tool, "ttft"), "ttft", pooled.ttft,
+                   ttft_why(tool, pooled.counts), view);
+  add_distribution(tool, distribution_name(tool, "icl"), "icl", pooled.gaps, gaps_why(tool), view);
+  add_distribution(tool, distribution_name(tool, "tpot"), "tpot", pooled.per_token,
+                   per_token_why(tool), view);
   add_distribution(tool, tool.names.tpot_from_start, "", pooled.tpot_from_start,
                    tpot_from_start_why(tool), view);
-  add_distribution(tool, tool.names.e2e, "e2e_latency", pooled.e2e, e2e_why(tool), view);
+  add_distribution(tool, distribution_name(tool, "e2e_latency"), "e2e_latency", pooled.e2e,
+                   e2e_why(tool), view);
   add_throughputs(tool, pooled, run, view);
   view.notes = notes(tool, pooled.counts);
   return view;

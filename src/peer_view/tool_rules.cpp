@@ -10,6 +10,8 @@ namespace bench::peer_view {
 
 namespace {
 
+using results::LatencyFigure;
+
 constexpr std::array kTools = {
     // vllm/benchmarks/lib/endpoint_request_func.py @ 02cfb534 (chat and completions request
     // functions): a timestamp at every chunk whose "choices" is not empty, the first ends TTFT,
@@ -21,6 +23,7 @@ constexpr std::array kTools = {
               .title = "vLLM bench serve",
               .source = "vllm/benchmarks/lib/endpoint_request_func.py @ 02cfb534, "
                         "vllm/benchmarks/serve.py @ 009e6d4a",
+              .column = &LatencyFigure::vllm,
               .first_token = FirstToken::choice_chunk,
               .e2e_ends = EndsAt::last_choice,
               .chunk_gaps = ChunkGaps::choice_chunks,
@@ -32,11 +35,7 @@ constexpr std::array kTools = {
               .percentiles = Percentiles::linear,
               .window = Window::run,
               .keys = KeyStyle::stat_infix_ms,
-              .names = {.ttft = "ttft",
-                        .chunk_gaps = "itl",
-                        .per_token = "tpot",
-                        .e2e = "e2el",
-                        .output_throughput = "output_throughput",
+              .names = {.output_throughput = "output_throughput",
                         .total_throughput = "total_token_throughput",
                         .request_throughput = "request_throughput",
                         .mean = "mean",
@@ -52,6 +51,7 @@ constexpr std::array kTools = {
               .title = "SGLang bench_serving",
               .source = "python/sglang/benchmark/backends/oai_chat_client.py @ 55c7579c, "
                         "python/sglang/benchmark/metrics.py @ 1291c7fc",
+              .column = &LatencyFigure::sglang,
               .first_token = FirstToken::text_chunk,
               .e2e_ends = EndsAt::end_of_stream,
               .chunk_gaps = ChunkGaps::token_chunks,
@@ -63,11 +63,7 @@ constexpr std::array kTools = {
               .percentiles = Percentiles::linear,
               .window = Window::run,
               .keys = KeyStyle::stat_infix_ms,
-              .names = {.ttft = "ttft",
-                        .chunk_gaps = "itl",
-                        .per_token = "tpot",
-                        .e2e = "e2e_latency",
-                        .output_throughput = "output_throughput",
+              .names = {.output_throughput = "output_throughput",
                         .input_throughput = "input_throughput",
                         .total_throughput = "total_throughput",
                         .request_throughput = "request_throughput",
@@ -84,6 +80,7 @@ constexpr std::array kTools = {
     ToolRules{.id = "aiperf",
               .title = "AIPerf",
               .source = "aiperf/metrics/types/*.py, aiperf/parsers/openai_parsers.py @ db4f6397",
+              .column = &LatencyFigure::aiperf,
               .first_token = FirstToken::text_chunk,
               .e2e_ends = EndsAt::last_token,
               .chunk_gaps = ChunkGaps::token_chunks,
@@ -95,11 +92,7 @@ constexpr std::array kTools = {
               .percentiles = Percentiles::linear,
               .window = Window::first_send_to_last_token,
               .keys = KeyStyle::name_dot_stat,
-              .names = {.ttft = "time_to_first_token",
-                        .chunk_gaps = "inter_chunk_latency",
-                        .per_token = "inter_token_latency",
-                        .e2e = "request_latency",
-                        .output_throughput = "output_token_throughput",
+              .names = {.output_throughput = "output_token_throughput",
                         .request_throughput = "request_throughput",
                         .mean = "avg",
                         .median = "p50",
@@ -118,6 +111,7 @@ constexpr std::array kTools = {
               .title = "GuideLLM",
               .source = "src/guidellm/schemas/request_stats.py, backends/openai/http.py, "
                         "schemas/statistics.py @ ee7a7745",
+              .column = &LatencyFigure::guidellm,
               .first_token = FirstToken::token_chunk,
               .e2e_ends = EndsAt::end_of_stream,
               .chunk_gaps = ChunkGaps::none,
@@ -129,10 +123,7 @@ constexpr std::array kTools = {
               .percentiles = Percentiles::weighted_rank,
               .window = Window::run,
               .keys = KeyStyle::name_dot_stat,
-              .names = {.ttft = "time_to_first_token_ms",
-                        .per_token = "inter_token_latency_ms",
-                        .tpot_from_start = "time_per_output_token_ms",
-                        .e2e = "request_latency",
+              .names = {.tpot_from_start = "time_per_output_token_ms",
                         .mean = "mean",
                         .median = "median",
                         .p99 = "p99"}},
@@ -149,5 +140,12 @@ const ToolRules* find_tool(std::string_view id) {
 }
 
 std::string_view tool_ids() { return "vllm, sglang, aiperf, guidellm"; }
+
+std::string_view distribution_name(const ToolRules& tool, std::string_view bench_key) {
+  const LatencyFigure* row = results::latency_figure(bench_key);
+  if (row == nullptr) return {};
+  const results::PeerName& name = row->*tool.column;
+  return name.agreement == results::Agreement::none ? std::string_view() : name.name;
+}
 
 }  // namespace bench::peer_view

@@ -39,6 +39,7 @@ const LatencyFigure kLatencyFigures[] = {
      .vllm = {Agreement::differs, "ttft", kRoleChunk},
      .sglang = {Agreement::same, "ttft"},
      .aiperf = {Agreement::same, "time_to_first_token"},
+     .guidellm = {Agreement::same, "time_to_first_token_ms"},
      .llmd_name = "time_to_first_token"},
     {.key = "ttfb",
      .label = "TTFB",
@@ -126,6 +127,10 @@ const LatencyFigure kLatencyFigures[] = {
      .vllm = {Agreement::same, "tpot"},
      .sglang = {Agreement::same, "tpot"},
      .aiperf = {Agreement::same, "inter_token_latency"},
+     .guidellm = {Agreement::differs, "inter_token_latency_ms",
+                  "GuideLLM's ITL: (last token - first token) / (tokens - 1), each request "
+                  "weighted by tokens - 1; its TPOT, time_per_output_token_ms, holds the first "
+                  "token's wait"},
      .llmd_name = "time_per_output_token",
      .llmd_per_token = true},
     {.key = "e2e_latency",
@@ -139,6 +144,7 @@ const LatencyFigure kLatencyFigures[] = {
      .vllm = {Agreement::same, "e2el"},
      .sglang = {Agreement::same, "e2e_latency"},
      .aiperf = {Agreement::same, "request_latency"},
+     .guidellm = {Agreement::same, "request_latency"},
      .llmd_name = "request_latency"},
 };
 

@@ -153,7 +153,7 @@ TEST(FigureCatalogue, PeersNamesAreRowsOfTheSameTable) {
     }
   }
   for (const LatencyFigure& figure : latency_figures()) {
-    for (const auto* peer : {&figure.vllm, &figure.sglang, &figure.aiperf}) {
+    for (const auto* peer : {&figure.vllm, &figure.sglang, &figure.aiperf, &figure.guidellm}) {
       EXPECT_EQ(peer->name.empty(), peer->agreement == bench::results::Agreement::none)
           << figure.key;
       EXPECT_EQ(peer->note.empty(), peer->agreement != bench::results::Agreement::differs)

@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include "bench/results/latency_figures.hpp"
+
 namespace bench::peer_view {
 
 /// The chunk a request's time to first token ends on.
@@ -60,9 +62,11 @@ enum class KeyStyle {
   name_dot_stat,  // "{name}.{stat}": time_to_first_token.avg (AIPerf, GuideLLM)
 };
 
-/// A tool's names for the figures it prints; empty: it prints none.
+/// A tool's names for the figures it prints that the latency catalogue does not name (its
+/// distributions' names are the catalogue's peer column, results/latency_figures.hpp); empty: it
+/// prints none.
 struct ToolNames {
-  std::string_view ttft = {}, chunk_gaps = {}, per_token = {}, tpot_from_start = {}, e2e = {};
+  std::string_view tpot_from_start = {};  // GuideLLM's TPOT, which has no bench row
   std::string_view output_throughput = {}, input_throughput = {}, total_throughput = {},
                    request_throughput = {};
   std::string_view mean = {}, median = {}, p99 = {};  // its spelling of the statistics shown
@@ -72,6 +76,9 @@ struct ToolRules {
   std::string_view id;      // --as's value: "vllm"
   std::string_view title;   // "vLLM bench serve"
   std::string_view source;  // the files and commit the rules were read from
+  // Its column of the latency catalogue: the names of its TTFT, chunk gaps ("icl"), per-token
+  // time ("tpot") and latency ("e2e_latency").
+  results::PeerName results::LatencyFigure::*column;
   FirstToken first_token;
   EndsAt e2e_ends;
   ChunkGaps chunk_gaps;
@@ -99,5 +106,9 @@ const ToolRules* find_tool(std::string_view id);
 
 /// "vllm, sglang, aiperf, guidellm": for messages.
 std::string_view tool_ids();
+
+/// The tool's name of bench's distribution `bench_key` ("ttft", "icl", "tpot", "e2e_latency"),
+/// from its catalogue column; empty when it has none.
+std::string_view distribution_name(const ToolRules& tool, std::string_view bench_key);
 
 }  // namespace bench::peer_view

@@ -65,6 +65,9 @@ struct LatencyFigure {
   // bench compare shows its median and p99 under this name; empty: compare leaves it out.
   std::string_view compare_label = {};
   PeerName vllm = {}, sglang = {}, aiperf = {};
+  // GuideLLM's benchmark report (src/guidellm/benchmark/schemas/metrics.py): the key of its
+  // distribution; bench neither reads nor writes its files (peer_view/ recomputes its figures).
+  PeerName guidellm = {};
   // Its name in llm-d's Benchmark Report (results/llmd_report.cpp); empty: none there.
   std::string_view llmd_name = {};
   bool llmd_per_token = false;  // llm-d's unit for it is ms/token, not ms
