@@ -397,13 +397,14 @@ void warn_on_differences(Comparison& comparison, const json& base, const json& n
                                           name));
     }
     const json tool = top(*run, results::kPeerFileKey);
-    if (tool.is_string()) {
+    const results::PeerFileTool* peer =
+        tool.is_string() ? results::peer_file_tool_info(tool.get<std::string>()) : nullptr;
+    if (peer != nullptr) {
       add_warning(comparison,
-                  fmt::format("{} is a result file in {}'s format (its client's, or bench's in "
-                              "its dialect), read by its names (its itl is bench's icl); it "
+                  fmt::format("{} is a result file in {}'s format, read by its names ({}); it "
                               "records no workload fingerprint or provenance, so neither can be "
                               "checked (docs/coming-from-vllm-sglang.md)",
-                              name, tool == "vllm" ? "vLLM" : "SGLang"));
+                              name, peer->title, peer->names_note));
     }
   }
 }

@@ -35,7 +35,9 @@ json field(const json& run, std::string_view block, std::string_view key) {
 json file_format(const json& run) {
   const auto tool = run.find(results::kPeerFileKey);
   if (tool == run.end()) return "bench's";
-  return *tool == "vllm" ? "vLLM's" : "SGLang's";
+  const results::PeerFileTool* peer =
+      tool->is_string() ? results::peer_file_tool_info(tool->get<std::string>()) : nullptr;
+  return peer != nullptr ? std::string(peer->title) + "'s" : std::string("a peer's");
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
-// vLLM's and SGLang's result files read into bench's keys, by the figure catalogue's peer names.
+// vLLM's and SGLang's result files, and AIPerf's JSON export, read into bench's keys by the figure
+// catalogue's peer names.
 #include "bench/results/peer_file_read.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "bench/results/compat.hpp"
 #include "bench/results/latency_figures.hpp"
@@ -54,9 +57,81 @@ void copy_latencies(const json& parsed, PeerName LatencyFigure::*tool, json& out
   }
 }
 
+// AIPerf's profile_export_aiperf.json (aiperf/exporters/json_exporter.py, the shape of
+// aiperf/common/models/export_models.py at db4f6397): one object per metric tag, {"unit", "avg",
+// "p50", "p90", "p95", "p99", "std", "min", "max"}, in display units (ms for latencies, seconds
+// for the benchmark's duration), beside "input_config".
+bool is_aiperf_export(const json& parsed) {
+  if (!parsed.contains("input_config")) return false;
+  for (const char* tag : {"request_latency", "time_to_first_token", "request_count"}) {
+    const auto metric = parsed.find(tag);
+    if (metric != parsed.end() && metric->is_object() && metric->contains("unit")) return true;
+  }
+  return false;
+}
+
+// A metric's value: its "avg" (a count's or a rate's one value), when its unit is `unit` (empty:
+// any); nullopt otherwise.
+std::optional<double> aiperf_value(const json& parsed, const char* tag, std::string_view unit,
+                                   const char* stat = "avg") {
+  const auto metric = parsed.find(tag);
+  if (metric == parsed.end() || !metric->is_object()) return std::nullopt;
+  if (!unit.empty() && metric->value("unit", std::string()) != unit) return std::nullopt;
+  const auto value = metric->find(stat);
+  if (value == metric->end() || !value->is_number()) return std::nullopt;
+  return value->get<double>();
+}
+
+// bench's statistics and AIPerf's spelling of each.
+constexpr std::pair<std::string_view, const char*> kAiperfStats[] = {
+    {"mean", "avg"}, {"median", "p50"}, {"std", "std"}, {"p90", "p90"},
+    {"p95", "p95"},  {"p99", "p99"},    {"max", "max"}};
+
+json aiperf_as_results(const json& parsed) {
+  json out = {{"kind", "run"}, {std::string(kPeerFileKey), "aiperf"}};
+  const std::pair<const char*, std::pair<const char*, std::string_view>> scalars[] = {
+      {"completed", {"request_count", ""}},
+      {"failed", {"error_request_count", ""}},
+      {"duration", {"benchmark_duration", "sec"}},
+      {"total_input_tokens", {"total_isl", ""}},
+      {"total_output_tokens", {"total_osl", ""}},
+      {"request_throughput", {"request_throughput", ""}},
+      {"output_throughput", {"output_token_throughput", ""}}};
+  for (const auto& [key, source] : scalars) {
+    if (const auto value = aiperf_value(parsed, source.first, source.second)) out[key] = *value;
+  }
+  for (const char* count : {"completed", "failed", "total_input_tokens", "total_output_tokens"}) {
+    if (out.contains(count)) out[count] = std::llround(out[count].get<double>());
+  }
+  for (const LatencyFigure& figure : latency_figures()) {
+    if (figure.aiperf.agreement == Agreement::none) continue;
+    const std::string tag(figure.aiperf.name);
+    for (const auto& [stat, spelled] : kAiperfStats) {
+      if (const auto value = aiperf_value(parsed, tag.c_str(), "ms", spelled)) {
+        out[distribution_key(stat, figure.key)] = *value;
+      }
+    }
+  }
+  return out;
+}
+
+constexpr PeerFileTool kPeerFileTools[] = {
+    {"vllm", "vLLM", "its itl is bench's icl"},
+    {"sglang", "SGLang", "its itl is bench's icl"},
+    {"aiperf", "AIPerf",
+     "its inter_token_latency is bench's tpot, its inter_chunk_latency bench's icl"}};
+
 }  // namespace
 
+const PeerFileTool* peer_file_tool_info(std::string_view id) {
+  for (const PeerFileTool& tool : kPeerFileTools) {
+    if (tool.id == id) return &tool;
+  }
+  return nullptr;
+}
+
 std::optional<std::string_view> peer_file_tool(const json& parsed) {
+  if (parsed.is_object() && is_aiperf_export(parsed)) return "aiperf";
   if (!parsed.is_object() || parsed.contains("schema_version") ||
       parsed.contains("bench_version") || !parsed.contains("completed")) {
     return std::nullopt;
@@ -73,6 +148,7 @@ std::optional<std::string_view> peer_file_tool(const json& parsed) {
 std::optional<json> peer_file_as_results(const json& parsed) {
   const std::optional<std::string_view> tool = peer_file_tool(parsed);
   if (!tool) return std::nullopt;
+  if (*tool == "aiperf") return aiperf_as_results(parsed);
   json out = {{"kind", "run"}, {std::string(kPeerFileKey), std::string(*tool)}};
   for (const auto& [key, value] : parsed.items()) {
     if (!value.is_number()) continue;

@@ -52,6 +52,26 @@ TEST(PeerFileRead, VllmsFileIsARunUnderBenchsKeys) {
   EXPECT_FALSE(run.contains("goodput"));  // null without --goodput
 }
 
+TEST(PeerFileRead, AiperfsExportIsARunUnderBenchsKeys) {
+  const json aiperf = parsed(kPeerResults + "aiperf_profile_export.json");
+  const json run = read_as_bench(kPeerResults + "aiperf_profile_export.json");
+  EXPECT_EQ(run[bench::results::kPeerFileKey], "aiperf");
+  EXPECT_EQ(run["completed"], 20);
+  EXPECT_EQ(run["total_output_tokens"], 240);
+  EXPECT_DOUBLE_EQ(run["duration"].get<double>(), 0.8127);
+  EXPECT_DOUBLE_EQ(run["output_throughput"].get<double>(), 295.3);
+  EXPECT_EQ(run["mean_ttft_ms"], aiperf["time_to_first_token"]["avg"]);
+  EXPECT_EQ(run["median_ttft_ms"], aiperf["time_to_first_token"]["p50"]);
+  EXPECT_EQ(run["p99_e2e_latency_ms"], aiperf["request_latency"]["p99"]);
+  // AIPerf's ITL is bench's TPOT, its ICL bench's ICL: never bench's per-token ITL.
+  EXPECT_EQ(run["mean_tpot_ms"], aiperf["inter_token_latency"]["avg"]);
+  EXPECT_EQ(run["p99_icl_ms"], aiperf["inter_chunk_latency"]["p99"]);
+  EXPECT_FALSE(run.contains("mean_itl_ms"));
+  // Nothing it does not hold is made up: no error count in it, so no failed nor sent.
+  EXPECT_FALSE(run.contains("failed"));
+  EXPECT_FALSE(run.contains("input_throughput"));
+}
+
 TEST(PeerFileRead, SglangsLineIsARunUnderBenchsKeys) {
   const json sglang = parsed(kPeerResults + "sglang_output_file.jsonl");
   const json run = read_as_bench(kPeerResults + "sglang_output_file.jsonl");
