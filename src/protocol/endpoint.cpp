@@ -8,6 +8,7 @@
 #include <array>
 
 #include "bench/protocol/chunk_scanner.hpp"
+#include "bench/protocol/messages.hpp"
 #include "bench/protocol/openai.hpp"
 #include "bench/protocol/responses.hpp"
 
@@ -28,6 +29,14 @@ constexpr UsageSchema kChatUsage{"usage.prompt_tokens", "usage.completion_tokens
 constexpr UsageSchema kResponsesUsage{"response.usage.input_tokens", "response.usage.output_tokens",
                                       "response.usage.input_tokens_details.cached_tokens",
                                       "response.usage.output_tokens_details.reasoning_tokens"};
+
+// Anthropic's usage (messages.hpp): the prompt is input_tokens plus the cache's reads and
+// writes; the output in message_delta is cumulative.
+constexpr UsageSchema kMessagesUsage{
+    "message_start: message.usage.input_tokens + cache_read_input_tokens + "
+    "cache_creation_input_tokens",
+    "message_delta: usage.output_tokens (cumulative)",
+    "message_start: message.usage.cache_read_input_tokens", ""};
 
 constexpr std::array kEndpoints = {
     EndpointSpec{
@@ -83,6 +92,28 @@ constexpr std::array kEndpoints = {
         .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
                     Figure::reasoning, Figure::tool_calls, Figure::images},
     },
+    // Anthropic's Messages API (messages.hpp): no reasoning token count in its usage (thinking is
+    // timed, and counted by a tokenizer where one is given).
+    EndpointSpec{
+        .id = Endpoint::messages,
+        .name = "messages",
+        .path = "/v1/messages",
+        .help = "messages (/v1/messages, Anthropic's Messages API)",
+        .input = InputShape::messages,
+        .token_ids = false,
+        .per_chunk_usage = false,
+        .prompt_body = messages_prompt_body,
+        .messages_body = messages_messages_body,
+        .named_events = true,
+        .interpret = interpret_messages_event,
+        .interpret_whole = interpret_messages_body,
+        .usage = kMessagesUsage,
+        .figures = {Figure::ttft, Figure::token_gaps, Figure::output_tokens, Figure::cached_input,
+                    Figure::reasoning, Figure::tool_calls, Figure::images},
+        .key_header = "x-api-key",
+        .key_prefix = "",
+        .fixed_header = "anthropic-version: 2023-06-01",
+    },
 };
 
 }  // namespace
@@ -106,6 +137,20 @@ std::optional<Endpoint> find_endpoint(std::string_view name) {
 std::string_view endpoint_name(Endpoint endpoint) { return endpoint_spec(endpoint).name; }
 
 std::string_view endpoint_path(Endpoint endpoint) { return endpoint_spec(endpoint).path; }
+
+std::vector<std::string> endpoint_headers(Endpoint endpoint, std::string_view api_key) {
+  const EndpointSpec& spec = endpoint_spec(endpoint);
+  std::vector<std::string> headers;
+  if (!api_key.empty()) {
+    std::string line(spec.key_header);
+    line += ": ";
+    line += spec.key_prefix;
+    line += api_key;
+    headers.push_back(std::move(line));
+  }
+  if (!spec.fixed_header.empty()) headers.emplace_back(spec.fixed_header);
+  return headers;
+}
 
 bool takes_messages(Endpoint endpoint) {
   return endpoint_spec(endpoint).input == InputShape::messages;

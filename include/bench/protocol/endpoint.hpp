@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -16,7 +17,7 @@
 
 namespace bench::protocol {
 
-enum class Endpoint { completions, chat, responses };
+enum class Endpoint { completions, chat, responses, messages };
 
 struct RequestOptions;
 struct Chunk;
@@ -61,6 +62,12 @@ struct EndpointSpec {
   void (*interpret_whole)(std::string_view body, Chunk& chunk);
   UsageSchema usage;
   metrics::FigureSet figures;  // what a run against it can measure
+  // How the API key goes: the header's name and what precedes the key (OpenAI's
+  // "Authorization: Bearer KEY"; Anthropic's "x-api-key: KEY"), and a header every request
+  // carries (Anthropic's "anthropic-version"; empty: none).
+  std::string_view key_header = "Authorization";
+  std::string_view key_prefix = "Bearer ";
+  std::string_view fixed_header = {};
 };
 
 /// Every row, in --endpoint's order.
@@ -71,8 +78,12 @@ const EndpointSpec& endpoint_spec(Endpoint endpoint);
 /// The endpoint of that name, or nullopt.
 std::optional<Endpoint> find_endpoint(std::string_view name);
 
-std::string_view endpoint_name(Endpoint endpoint);  // "completions", "chat", "responses"
+std::string_view endpoint_name(Endpoint endpoint);  // "completions", "chat", "responses", ...
 std::string_view endpoint_path(Endpoint endpoint);  // "/v1/completions", ...
+
+/// The headers every request to `endpoint` carries for its API: the key as the endpoint takes
+/// it (none when `api_key` is empty) and its fixed header, if it has one.
+std::vector<std::string> endpoint_headers(Endpoint endpoint, std::string_view api_key);
 
 /// The endpoint takes messages (and renders them by a chat template) rather than a prompt.
 bool takes_messages(Endpoint endpoint);

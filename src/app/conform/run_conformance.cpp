@@ -2,6 +2,8 @@
 // front of it, the battery through the proxy, the table and the archive.
 #include "bench/app/conform/conformance.hpp"
 
+#include "bench/protocol/endpoint.hpp"
+
 #include <ctime>
 #include <exception>
 #include <filesystem>
@@ -168,7 +170,10 @@ int run_conformance(const cli::ConformanceOptions& options, std::ostream& out, s
     return cli::kExitUsage;
   }
   std::vector<std::string> headers = options.headers;
-  if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
+  // The battery checks chat and completions: OpenAI's key header.
+  for (std::string& line : protocol::endpoint_headers(protocol::Endpoint::chat, options.api_key)) {
+    headers.push_back(std::move(line));
+  }
   const std::vector<std::string> given =
       options.base_url.empty() ? std::vector<std::string>{} : std::vector{options.base_url};
   try {

@@ -91,7 +91,9 @@ protocol::RequestOptions request_options(const cli::RunOptions& options) {
 std::vector<std::string> request_headers(const cli::RunOptions& options) {
   std::vector<std::string> headers = {"Content-Type: application/json",
                                       "Accept: text/event-stream, application/json"};
-  if (!options.api_key.empty()) headers.push_back("Authorization: Bearer " + options.api_key);
+  for (std::string& line : protocol::endpoint_headers(options.endpoint, options.api_key)) {
+    headers.push_back(std::move(line));
+  }
   for (const std::string& header : options.headers) headers.push_back(header);
   return headers;
 }
