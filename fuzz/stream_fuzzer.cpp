@@ -7,8 +7,9 @@
 //         bit 2:    Content-Type application/json instead of text/event-stream
 //         bit 3:    the transfer ends in a transport error
 //         bits 4-5: size caps (default 1 MiB lines; 64 B; 8 B; 1 KiB), small enough to be hit
-//         bit 6:    read as a Responses API stream (its named events and their interpreter)
-//                   instead of chat's and completions'
+//         bit 6:    read as an API of named events instead of chat's and completions': the
+//                   Responses API when the count byte k is even, Anthropic's Messages API
+//                   when it is odd
 //         bit 7:    read as one whole JSON body (a request sent with "stream": false,
 //                   Delivery::whole_body) instead of a stream
 //   piece i is (size byte + 1) bytes long; what remains after the last is one more piece.
@@ -18,8 +19,8 @@
 //
 // Besides "no crash, no leak, no undefined behaviour", it checks, and aborts on a violation:
 // - the scanner agrees with the DOM path on every data payload it reads (and on the body
-//   itself taken as one payload), for chat's and completions' streams (the Responses API's
-//   events are read by a full parse, with no scanner to compare);
+//   itself taken as one payload), for chat's and completions' streams (the Responses and
+//   Messages APIs' events are read by a full parse, with no scanner to compare);
 // - the body fed in pieces gives the same RequestRecord as the body fed whole (every read
 //   stamped alike), unless it is longer than the response cap;
 // - the record is consistent: first_token_ns is the first text chunk's stamp, per-chunk token
@@ -92,18 +93,23 @@ struct Setup {
   long http_status = 200;
   std::string_view content_type = "text/event-stream";
   bool transport_error = false;
-  bool responses = false;
+  bool named = false;  // an API of named events: `endpoint`, not chat's interpreter
+  bench::protocol::Endpoint endpoint = bench::protocol::Endpoint::chat;
   bool whole = false;
   bench::protocol::StreamLimits limits;
 };
 
-Setup setup_of(std::uint8_t flags) {
+Setup setup_of(std::uint8_t flags, std::uint8_t count) {
   Setup setup;
   constexpr long kStatuses[] = {200, 200, 500, 429};
   setup.http_status = kStatuses[flags & 3];
   if ((flags & 4) != 0) setup.content_type = "application/json";
   setup.transport_error = (flags & 8) != 0;
-  setup.responses = (flags & 64) != 0;
+  setup.named = (flags & 64) != 0;
+  if (setup.named) {
+    setup.endpoint =
+        count % 2 == 0 ? bench::protocol::Endpoint::responses : bench::protocol::Endpoint::messages;
+  }
   setup.whole = (flags & 128) != 0;
   switch ((flags >> 4) & 3) {
     case 1: setup.limits = {64, 64, 4096}; break;
@@ -117,7 +123,7 @@ Setup setup_of(std::uint8_t flags) {
 RequestRecord read_response(const Setup& setup, const std::vector<std::string_view>& pieces) {
   RequestRecord record;
   bench::protocol::StreamReader reader(setup.limits);
-  if (setup.responses) reader.read_as(bench::protocol::Endpoint::responses);
+  if (setup.named) reader.read_as(setup.endpoint);
   reader.begin(&record, setup.whole ? bench::protocol::Delivery::whole_body
                                     : bench::protocol::Delivery::stream);
   reader.on_headers(setup.http_status, setup.content_type);
@@ -199,7 +205,7 @@ bool same_record(const RequestRecord& a, const RequestRecord& b) {
 }
 
 void check_input(const std::uint8_t* data, std::size_t size) {
-  const Setup setup = setup_of(data[0]);
+  const Setup setup = setup_of(data[0], data[1]);
   const std::size_t piece_count = data[1];
   std::size_t at = 2;
   std::vector<std::size_t> piece_sizes;
@@ -216,7 +222,7 @@ void check_input(const std::uint8_t* data, std::size_t size) {
   if (offset < body.size()) pieces.push_back(body.substr(offset));
 
   // The scanner against the DOM path, on the body as one payload and on every event in it.
-  if (!setup.responses) {
+  if (!setup.named) {
     compare_scanner_with_dom(body);
     bench::sse::Parser parser(
         bench::sse::Limits{setup.limits.max_line_bytes, setup.limits.max_event_bytes});

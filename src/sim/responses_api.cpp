@@ -166,7 +166,7 @@ std::string ResponsesEvents::response_json(std::string_view status, const Usage*
   return out;
 }
 
-void ResponsesEvents::begin(std::string& out) {
+void ResponsesEvents::begin(std::string& out, const Usage& /*start*/) {
   const std::string response = response_json("in_progress", nullptr, "");
   event(out, "response.created", fmt::format(R"("response":{})", response));
   event(out, "response.in_progress", fmt::format(R"("response":{})", response));

@@ -89,9 +89,11 @@ struct SimServer::Impl final : private TokenSink {
   std::int64_t received_ns(const msghdr& message) const;
   void parse_requests(Connection& connection);
   void handle_request(Connection& connection, HttpRequest& request);
-  // `responses`: POST /v1/responses, read as the chat request it amounts to (responses_api.hpp).
+  // An API of named events: POST /v1/responses (responses_api.hpp) or POST /v1/messages
+  // (messages_api.hpp), read as the chat request it amounts to.
+  enum class EventApi { none, responses, messages };
   void start_completion(Connection& connection, const HttpRequest& http, bool chat,
-                        bool responses = false);
+                        EventApi api = EventApi::none);
   Stream new_stream(Connection& connection, CompletionRequest request, const HttpRequest& http,
                     bool chat, StreamId id, const FaultPlan& plan);
   std::int64_t draw_lengths(Stream& stream, bool chat, std::uint64_t request_seed);

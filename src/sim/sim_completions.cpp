@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "bench/sim/faults.hpp"
+#include "bench/sim/messages_api.hpp"
 #include "bench/sim/responses_api.hpp"
 #include "bench/sim/whole_response.hpp"
 #include "bench/util/clock.hpp"
@@ -236,17 +237,25 @@ void SimServer::Impl::accept_stream(Connection& connection, Stream stream, Strea
 }
 
 void SimServer::Impl::start_completion(Connection& connection, const HttpRequest& http, bool chat,
-                                       bool responses) {
-  ResponsesAsChat as_chat;
-  if (responses) {
-    as_chat = chat_body_of_responses(http.body);
-    if (!as_chat.chat_body) {
-      send_error(connection, 400, as_chat.error, http.keep_alive);
+                                       EventApi api) {
+  // A named-events API's body, as the chat body it amounts to; refused in that API's words.
+  std::optional<std::string> as_chat;
+  if (api != EventApi::none) {
+    if (api == EventApi::responses) {
+      ResponsesAsChat read = chat_body_of_responses(http.body);
+      as_chat = std::move(read.chat_body);
+      if (!as_chat) send_error(connection, 400, read.error, http.keep_alive);
+    } else {
+      MessagesAsChat read = chat_body_of_messages(http.body);
+      as_chat = std::move(read.chat_body);
+      if (!as_chat) send_error(connection, 400, read.error, http.keep_alive);
+    }
+    if (!as_chat) {
       served.fetch_add(1);
       return;
     }
   }
-  const std::string_view body = responses ? std::string_view(*as_chat.chat_body) : http.body;
+  const std::string_view body = as_chat ? std::string_view(*as_chat) : http.body;
   ParsedCompletionRequest parsed = parse_completion_request(body, chat, counter);
   if (!parsed.request) {
     send_error(connection, 400, parsed.error, http.keep_alive);
@@ -266,11 +275,16 @@ void SimServer::Impl::start_completion(Connection& connection, const HttpRequest
   if (!parsed.request->stream) plan = plan.without_stream_faults();
   const StreamId id = next_stream_id++;
   Stream stream = new_stream(connection, std::move(*parsed.request), http, chat, id, plan);
-  if (responses) {
+  if (api == EventApi::responses) {
     stream.shape.responses = true;
     stream.shape.id = fmt::format("resp-{}", id);
     stream.trace.id = stream.shape.id;
     stream.trace.responses = true;
+  } else if (api == EventApi::messages) {
+    stream.shape.messages = true;
+    stream.shape.id = fmt::format("msg_{}", id);
+    stream.trace.id = stream.shape.id;
+    stream.trace.messages = true;
   }
   const std::int64_t max_tokens = draw_lengths(stream, chat, request_seed);
   if (refused(connection, stream, plan, max_tokens)) return;

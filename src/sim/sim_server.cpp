@@ -254,6 +254,7 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
   const bool completions = path == "/v1/completions";
   const bool chat = path == "/v1/chat/completions";
   const bool responses = path == "/v1/responses";
+  const bool messages = path == "/v1/messages";
   if (path == "/v1/models" || path == "/health") {
     if (request.method != "GET") {
       send_error(connection, 405, "use GET for " + path, request.keep_alive);
@@ -286,13 +287,16 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
     flush_prefix_cache(connection, request);
     return;
   }
-  if (completions || chat || responses) {
+  if (completions || chat || responses || messages) {
     if (request.method != "POST") {
       send_error(connection, 405, "use POST for " + path, request.keep_alive);
       served.fetch_add(1);
       return;
     }
-    start_completion(connection, request, chat || responses, responses);
+    start_completion(connection, request, !completions,
+                     responses  ? EventApi::responses
+                     : messages ? EventApi::messages
+                                : EventApi::none);
     return;
   }
   if (answer_tokenizer_route(connection, request)) return;

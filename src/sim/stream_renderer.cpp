@@ -1,5 +1,8 @@
 #include "bench/sim/stream_renderer.hpp"
 
+#include "bench/sim/messages_api.hpp"
+#include "bench/sim/responses_api.hpp"
+
 #include <algorithm>
 #include <utility>
 
@@ -17,11 +20,15 @@ StreamRenderer::StreamRenderer(StreamSetup setup)
   }
   setup_.reasoning_tokens = std::min(setup_.reasoning_tokens, setup_.target_tokens);
   setup_.shape.crlf = setup_.plan.crlf;
-  if (setup_.shape.responses) {
-    // Usage comes once, in the final response: llama.cpp's placement quirks are chat's.
+  if (setup_.shape.responses || setup_.shape.messages) {
+    // Usage comes in the API's own events: llama.cpp's placement quirks are chat's.
     setup_.continuous_usage = false;
     setup_.usage_on_last_chunk = false;
-    responses_.emplace(setup_.shape);
+    if (setup_.shape.responses) {
+      api_events_ = std::make_unique<ResponsesEvents>(setup_.shape);
+    } else {
+      api_events_ = std::make_unique<MessagesEvents>(setup_.shape);
+    }
   }
   words_ = {setup_.answers, setup_.text_seed, setup_.canned_answer,
             std::max<std::int64_t>(0, setup_.reasoning_tokens)};
@@ -71,9 +78,9 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
     append_tool_call_arguments(first + reasoning, tokens - reasoning);
     const bool names = first + reasoning == std::max<std::int64_t>(0, setup_.reasoning_tokens);
     step.tool_call_chunk = true;
-    if (responses_) {
-      responses_->reasoning(events_, reasoning_text_);
-      responses_->tool_call(events_, names ? std::string_view(setup_.tool_name) : "", arguments_);
+    if (api_events_) {
+      api_events_->reasoning(events_, reasoning_text_);
+      api_events_->tool_call(events_, names ? std::string_view(setup_.tool_name) : "", arguments_);
       return;
     }
     append_tool_call_event(events_, setup_.shape, reasoning_text_,
@@ -84,9 +91,9 @@ void StreamRenderer::append_chunk_event(std::int64_t first, std::int64_t tokens,
   append_generated_text(text_, words_, first + reasoning, tokens - reasoning);
   step.answer_chunk = reasoning < tokens;
   answer_hash_.add(text_);
-  if (responses_) {
-    responses_->reasoning(events_, reasoning_text_);
-    if (reasoning < tokens) responses_->answer(events_, text_);
+  if (api_events_) {
+    api_events_->reasoning(events_, reasoning_text_);
+    if (reasoning < tokens) api_events_->answer(events_, text_);
     return;
   }
   if (reasoning > 0) {
@@ -100,8 +107,8 @@ void StreamRenderer::begin(std::string& out) {
   append_stream_head(out, setup_.keep_alive, setup_.close_after_stream);
   events_.clear();
   comment(events_);
-  if (responses_) {
-    responses_->begin(events_);
+  if (api_events_) {
+    api_events_->begin(events_, usage_so_far());
   } else {
     role_pending_ = setup_.shape.chat && !setup_.no_role_chunk;
   }
@@ -197,10 +204,10 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
 
 // The end of a whole stream: the usage chunk when asked for, then [DONE].
 void StreamRenderer::finish_stream(std::string& out, Step& step) {
-  if (responses_) {
+  if (api_events_) {
     const Usage usage = usage_so_far();
     comment(events_);
-    responses_->finish(events_, finish_reason_, setup_.plan.no_usage ? nullptr : &usage);
+    api_events_->finish(events_, finish_reason_, setup_.plan.no_usage ? nullptr : &usage);
     end_body(out, step, "ok");
     return;
   }

@@ -43,9 +43,10 @@ void TraceLog::write(const TraceRecord& r) {
                  R"({{"id":"{}","endpoint":"{}","stream":{},"arrival_ns":{},"jitter_ns":{},)"
                  R"("first_chunk_ns":{},)",
                  r.id,
-                 r.responses ? "responses"
-                 : r.chat    ? "chat"
-                             : "completions",
+                 r.responses  ? "responses"
+                 : r.messages ? "messages"
+                 : r.chat     ? "chat"
+                              : "completions",
                  r.stream, r.arrival_ns, r.jitter_ns, r.chunk_ns.empty() ? -1 : r.chunk_ns.front());
   line_ += R"("chunk_ns":)";
   append_array(line_, r.chunk_ns);

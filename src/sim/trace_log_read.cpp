@@ -20,8 +20,9 @@ TraceRecord from_json(const json& line) {
   TraceRecord r;
   r.id = line.value("id", std::string());
   const std::string endpoint = line.value("endpoint", std::string());
-  r.chat = endpoint == "chat";
+  r.chat = endpoint == "chat" || endpoint == "responses" || endpoint == "messages";
   r.responses = endpoint == "responses";
+  r.messages = endpoint == "messages";
   r.stream = line.value("stream", false);
   r.arrival_ns = line.at("arrival_ns").get<std::int64_t>();
   r.chunk_ns = line.at("chunk_ns").get<std::vector<std::int64_t>>();

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/sim/messages_api.hpp"
 #include "bench/sim/responses_api.hpp"
 #include "bench/util/fnv1a.hpp"
 
@@ -125,13 +126,37 @@ std::string response_object_json(const WholeAnswer& whole, const AnswerText& tex
   return out;
 }
 
+// Anthropic's whole Message: its content blocks (thinking, then text or a tool_use with its
+// input as the arguments' JSON object), stop_reason and usage (messages_api.cpp).
+std::string message_object_json(const WholeAnswer& whole, const AnswerText& text) {
+  const std::string& id = whole.shape.id;
+  std::string content = "[";
+  if (!text.reasoning.empty()) {
+    content += R"({"type":"thinking","thinking":)" + json_string(text.reasoning) + "},";
+  }
+  if (whole.tool_name.empty()) {
+    content += R"({"type":"text","text":)" + json_string(text.answer) + "}";
+  } else {
+    const nlohmann::json input = nlohmann::json::parse(text.arguments, nullptr, false);
+    fmt::format_to(std::back_inserter(content),
+                   R"({{"type":"tool_use","id":"toolu_{}","name":{},"input":{}}})", id,
+                   json_string(whole.tool_name), input.is_object() ? input.dump() : "{}");
+  }
+  content += ']';
+  return fmt::format(R"({{"id":"{}","type":"message","role":"assistant","model":{},"content":{},)"
+                     R"("stop_reason":"{}","stop_sequence":null,"usage":{}}})",
+                     id, whole.shape.model_json, content, stop_reason_of(text.finish_reason),
+                     messages_usage_json(usage_of(whole)));
+}
+
 }  // namespace
 
 WholeBody whole_response_body(const WholeAnswer& whole) {
   const AnswerText text = answer_text(whole);
   WholeBody body;
-  body.json =
-      whole.shape.responses ? response_object_json(whole, text) : completion_json(whole, text);
+  body.json = whole.shape.responses  ? response_object_json(whole, text)
+              : whole.shape.messages ? message_object_json(whole, text)
+                                     : completion_json(whole, text);
   util::Fnv1a64 hash;
   hash.add(text.answer);
   body.answer_hash = hash.value();

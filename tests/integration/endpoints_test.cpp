@@ -147,3 +147,86 @@ TEST(Endpoints, ResponsesRefusesWhatItCannotCarryBeforeAnythingIsSent) {
 }
 
 }  // namespace
+
+namespace messages_endpoint_test {
+
+using bench::testing::EndpointRun;
+using bench::testing::run_endpoint;
+using nlohmann::json;
+
+// The Messages API over the same simulated answers as chat: the same prompts counted (its
+// prompt is input_tokens plus the cache's reads), the same cached split, outputs, reasoning
+// chunks, tool calls and finish reasons, and as many token-carrying events as chat's chunks.
+TEST(Endpoints, MessagesCountsEqualChatsForTheSameSimulatedAnswers) {
+  const EndpointRun chat = run_endpoint("chat", {});
+  const EndpointRun messages = run_endpoint("messages", {});
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(messages.process.exit_code, 0) << messages.process.err;
+  ASSERT_EQ(messages.requests.size(), 12u);
+  EXPECT_EQ(messages.results["endpoint"], "messages");
+  int called = 0;
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& c = chat.requests[i];
+    const json& m = messages.requests[i];
+    SCOPED_TRACE(m.dump());
+    ASSERT_EQ(m["status"], "ok");
+    EXPECT_EQ(messages.truth.at(m["response_id"].get<std::string>())["endpoint"], "messages");
+    for (const char* key :
+         {"prompt_tokens", "completion_tokens", "reasoning_chunks", "tool_calls", "tool_call_names",
+          "cached_prompt_tokens", "finish_reason", "text_bytes", "prompt_token_source",
+          "completion_token_source", "cached_prompt_token_source"}) {
+      EXPECT_EQ(m[key], c[key]) << key;
+    }
+    called += c["tool_calls"].get<int>() > 0 ? 1 : 0;
+    EXPECT_EQ(m["chunk_arrival_ms"].size(), c["chunk_arrival_ms"].size());
+    EXPECT_EQ(m["ttfa_ms"].is_null(), c["ttfa_ms"].is_null());
+  }
+  EXPECT_GT(called, 0);
+  for (const char* key : {"completed", "total_input_tokens", "total_output_tokens",
+                          "total_tool_calls", "total_cached_input_tokens"}) {
+    EXPECT_EQ(messages.results[key], chat.results[key]) << key;
+  }
+}
+
+// An agent session over the Messages API answers the model's tool calls as tool_result blocks
+// in a user turn, and the simulator counts and caches what chat's session sends.
+TEST(Endpoints, MessagesAgentSessionsSendTheHistoryChatSends) {
+  const std::vector<std::string> agents = {"--multi-turn", "--turns", "3", "--tool-result-len",
+                                           "10"};
+  const EndpointRun chat = run_endpoint("chat", agents);
+  const EndpointRun messages = run_endpoint("messages", agents);
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(messages.process.exit_code, 0) << messages.process.err;
+  // A tool call's input goes back as a JSON object, which the server serializes as it will
+  // (the simulator without chat's space after the colon, one word fewer for its word count): each
+  // call in a history may move the prompt by a token.
+  expect_same_requests(chat, messages, {"session", "turn", "completion_tokens", "tool_calls"});
+  int carried = 0;
+  for (std::size_t i = 0; i < chat.requests.size(); ++i) {
+    const json& c = chat.requests[i];
+    const json& m = messages.requests[i];
+    EXPECT_NEAR(m["prompt_tokens"].get<double>(), c["prompt_tokens"].get<double>(),
+                c["turn"].get<double>());
+    carried += m["turn"].get<int>() > 0 && m["cached_prompt_tokens"].get<int>() > 0 ? 1 : 0;
+  }
+  EXPECT_GT(carried, 0);  // later turns carried the history, and the cache served it
+}
+
+// The key (sent as x-api-key: MessagesEndpoint.TheKeyGoesAsXApiKeyWithTheVersionHeader) appears
+// in no output.
+TEST(Endpoints, MessagesPrintsTheKeyNowhere) {
+  bench::testing::TempDir dir;
+  const std::string secret = "sk-ant-api03-SECRETSECRETSECRET";
+  const auto run = bench::testing::run_process(
+      BENCH_BINARY,
+      {"--endpoint", "messages", "--api-key", secret, "--num-prompts", "3", "--concurrency", "1",
+       "--input-len", "8", "--output-len", "4", "--output-file", dir.file("r.json"),
+       "--save-requests", dir.file("q.jsonl"), "--sim-trace", dir.file("t.jsonl")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const std::string& text : {run.out, run.err, bench::testing::read_file(dir.file("r.json")),
+                                  bench::testing::read_file(dir.file("q.jsonl"))}) {
+    EXPECT_EQ(text.find(secret), std::string::npos);
+  }
+}
+
+}  // namespace messages_endpoint_test

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "bench/sim/api_events.hpp"
 #include "bench/sim/stream_format.hpp"
 
 namespace bench::sim {
@@ -42,20 +43,20 @@ std::string responses_usage_json(const Usage& usage);
 
 /// One streamed response's events, in order: the item open now, the text it holds so far (for
 /// its *.done events), the sequence number.
-class ResponsesEvents {
+class ResponsesEvents final : public ApiEvents {
  public:
   explicit ResponsesEvents(const ResponseShape& shape) : shape_(shape) {}
 
   /// response.created and response.in_progress.
-  void begin(std::string& out);
+  void begin(std::string& out, const Usage& start) override;
   /// Tokens of each kind, in the order the answer makes them: each opens its item when the
   /// one open is of another kind. A function call's first tokens name it (`name` not empty).
-  void reasoning(std::string& out, std::string_view text);
-  void answer(std::string& out, std::string_view text);
-  void tool_call(std::string& out, std::string_view name, std::string_view arguments);
+  void reasoning(std::string& out, std::string_view text) override;
+  void answer(std::string& out, std::string_view text) override;
+  void tool_call(std::string& out, std::string_view name, std::string_view arguments) override;
   /// Closes the open item and ends the response: response.completed, or response.incomplete
   /// when finish_reason is "length"; `usage` null = none sent (a fault).
-  void finish(std::string& out, std::string_view finish_reason, const Usage* usage);
+  void finish(std::string& out, std::string_view finish_reason, const Usage* usage) override;
 
  private:
   enum class Item { none, reasoning, message, function_call };

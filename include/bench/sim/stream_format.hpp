@@ -22,6 +22,8 @@ struct ResponseShape {
   // POST /v1/responses: the chat answer (chat is true) rendered as Responses API events
   // (responses_api.hpp) rather than chat chunks.
   bool responses = false;
+  // POST /v1/messages: the chat answer rendered as Anthropic's Messages events (messages_api.hpp).
+  bool messages = false;
   std::string id;            // "cmpl-17" or "chatcmpl-17"; also the key of the truth log
   std::string model_json;    // the model name as a JSON string literal, quotes included
   std::int64_t created = 0;  // Unix seconds, as OpenAI's "created"

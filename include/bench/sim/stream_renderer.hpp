@@ -12,10 +12,11 @@
 #include <string>
 #include <string_view>
 
+#include <memory>
 #include <optional>
 
+#include "bench/sim/api_events.hpp"
 #include "bench/sim/faults.hpp"
-#include "bench/sim/responses_api.hpp"
 #include "bench/sim/stream_format.hpp"
 #include "bench/util/fnv1a.hpp"
 
@@ -101,7 +102,7 @@ class StreamRenderer {
   util::Fnv1a64 answer_hash_;   // of every chunk's answer text so far
   GeneratedText words_;         // the response's words
   // /v1/responses: the same tokens as Responses events, and the finish reason chat would give.
-  std::optional<ResponsesEvents> responses_;
+  std::unique_ptr<ApiEvents> api_events_;
   std::string_view finish_reason_;
   bool role_pending_ = false;  // a chat stream's role-only chunk goes with the first token
 };

@@ -20,6 +20,7 @@ struct TraceRecord {
   std::string id;  // response id ("cmpl-17")
   bool chat = false;
   bool responses = false;  // POST /v1/responses (chat's answer in Responses events)
+  bool messages = false;   // POST /v1/messages (chat's answer in Anthropic's Messages events)
   bool stream = false;
   std::int64_t arrival_ns = 0;             // the loop woke with the whole request in the kernel
   std::int64_t jitter_ns = 0;              // --jitter-ms: the wait before the model saw it
