@@ -49,6 +49,8 @@ struct SimServer::Impl final : private TokenSink {
     std::int64_t read_ns = 0;           // when the bytes now in `in` reached the socket (steady ns)
     std::int64_t active_ns = 0;         // the latest read or completed write (steady ns)
     std::unique_ptr<TraceRecord> finished_trace;  // a stream that ended in `out`, not yet written
+    bool anthropic_errors = false;  // the request being answered is POST /v1/messages: its
+                                    // errors are sent in Anthropic's shape
 
     std::size_t unsent() const { return out.size() - out_sent; }
   };

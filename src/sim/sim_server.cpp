@@ -255,6 +255,7 @@ void SimServer::Impl::handle_request(Connection& connection, HttpRequest& reques
   const bool chat = path == "/v1/chat/completions";
   const bool responses = path == "/v1/responses";
   const bool messages = path == "/v1/messages";
+  connection.anthropic_errors = messages;
   if (path == "/v1/models" || path == "/health") {
     if (request.method != "GET") {
       send_error(connection, 405, "use GET for " + path, request.keep_alive);
@@ -369,7 +370,10 @@ void SimServer::Impl::send_simple(Connection& connection, int status, std::strin
 void SimServer::Impl::send_error(Connection& connection, int status, std::string_view message,
                                  bool keep_alive) {
   send_simple(connection, status, "application/json",
-              error_body(message, error_type(status), status), keep_alive);
+              connection.anthropic_errors
+                  ? anthropic_error_body(message, anthropic_error_type(status))
+                  : error_body(message, error_type(status), status),
+              keep_alive);
 }
 
 void SimServer::Impl::mark_dirty(Connection& connection) {

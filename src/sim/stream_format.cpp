@@ -275,6 +275,15 @@ void append_comment_event(std::string& out, const ResponseShape& shape, std::str
 
 void append_stream_error_event(std::string& out, const ResponseShape& shape,
                                std::string_view message) {
+  if (shape.messages) {
+    // Anthropic's named error event: a server fault is its api_error.
+    out += "event: error";
+    out += line_end(shape);
+    begin_data(out);
+    out += anthropic_error_body(message, "api_error");
+    end_event(out, shape);
+    return;
+  }
   begin_data(out);
   out += R"({"error":{"message":)";
   out += json_string(message);
@@ -336,6 +345,20 @@ std::string_view error_type(int status) {
   return "invalid_request_error";
 }
 
+std::string_view anthropic_error_type(int status) {
+  switch (status) {
+    case 400: return "invalid_request_error";
+    case 401: return "authentication_error";
+    case 403: return "permission_error";
+    case 404: return "not_found_error";
+    case 413: return "request_too_large";
+    case 429: return "rate_limit_error";
+    case 503:
+    case 529: return "overloaded_error";
+    default: return status >= 500 ? "api_error" : "invalid_request_error";
+  }
+}
+
 std::string models_body(std::string_view model, std::int64_t created, std::int64_t max_model_len) {
   return fmt::format(
       R"({{"object":"list","data":[{{"id":{},"object":"model","created":{},"owned_by":"bench",)"
@@ -346,6 +369,11 @@ std::string models_body(std::string_view model, std::int64_t created, std::int64
 std::string error_body(std::string_view message, std::string_view type, int code) {
   return fmt::format(R"({{"error":{{"message":{},"type":{},"code":{}}}}})", json_string(message),
                      json_string(type), code);
+}
+
+std::string anthropic_error_body(std::string_view message, std::string_view type) {
+  return fmt::format(R"({{"type":"error","error":{{"type":{},"message":{}}}}})", json_string(type),
+                     json_string(message));
 }
 
 void append_http_chunk(std::string& out, std::string_view payload) {

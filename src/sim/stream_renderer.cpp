@@ -194,8 +194,11 @@ void StreamRenderer::cut_stream(StreamCut cut, std::string& out, Step& step) {
       comment(events_);
       append_stream_error_event(events_, setup_.shape,
                                 "simulated error inside the stream (--stream-error-fraction)");
-      comment(events_);
-      append_done_event(events_, setup_.shape);
+      // Anthropic's stream ends at its error event: no [DONE] follows.
+      if (!setup_.shape.messages) {
+        comment(events_);
+        append_done_event(events_, setup_.shape);
+      }
       end_body(out, step, "stream_error");
       return;
     case StreamCut::none: return;

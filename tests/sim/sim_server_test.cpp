@@ -161,6 +161,30 @@ INSTANTIATE_TEST_SUITE_P(
                   411, "invalid_request_error"},
         ErrorCase{"BROKEN\r\n\r\n", 400, "invalid_request_error"}));
 
+// POST /v1/messages answers its refusals in Anthropic's error shape (its type "error", the
+// error's type and message; https://docs.anthropic.com/en/api/errors), chat's paths in OpenAI's.
+TEST(SimServer, MessagesErrorsAreInAnthropicsShape) {
+  SimServer server(quick_sim());
+  RawConnection connection(server.port());
+  for (const char* body :
+       {R"({"model":"m","messages":[{"role":"user","content":"x"}]})", "{oops"}) {
+    connection.send(post("/v1/messages", body));
+    const RawResponse response = connection.read_response();
+    EXPECT_EQ(response.status, 400);
+    const json error = json::parse(response.body, nullptr, false);
+    ASSERT_TRUE(error.is_object()) << response.body;
+    EXPECT_EQ(error["type"], "error") << response.body;
+    EXPECT_EQ(error["error"]["type"], "invalid_request_error") << response.body;
+    EXPECT_FALSE(error["error"]["message"].get<std::string>().empty());
+    EXPECT_FALSE(error["error"].contains("code"));
+  }
+  // The same connection's next request, on chat's path, is answered in OpenAI's shape again.
+  connection.send(post("/v1/chat/completions", R"({"prompt":"x"})"));
+  const json chat = json::parse(connection.read_response().body, nullptr, false);
+  EXPECT_EQ(chat["error"]["code"], 400) << chat.dump();
+  EXPECT_FALSE(chat.contains("type"));
+}
+
 TEST(SimServer, StopsEarlyAtEosUnlessIgnoreEosIsSent) {
   SimOptions options = quick_sim();
   options.tpot_ms = 0;

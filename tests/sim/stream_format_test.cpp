@@ -21,6 +21,7 @@ using bench::metrics::TokenSource;
 using bench::protocol::Chunk;
 using bench::protocol::interpret_chunk;
 using bench::util::count_words;
+using nlohmann::json;
 
 ResponseShape shape(bool chat, bool crlf = false) {
   ResponseShape s;
@@ -125,6 +126,24 @@ TEST(StreamFormat, AnErrorEventInsideAStreamIsAStreamError) {
   EXPECT_FALSE(accepted);
   EXPECT_EQ(record.error, bench::metrics::ErrorClass::stream_error);
   EXPECT_EQ(record.error_message, "out of \"memory\"");
+}
+
+// Anthropic's stream carries a fault as its named error event, data in its error shape.
+TEST(StreamFormat, AMessagesStreamsErrorIsAnthropicsErrorEvent) {
+  ResponseShape messages = shape(true);
+  messages.messages = true;
+  std::string body;
+  append_stream_error_event(body, messages, "out of \"memory\"");
+  const std::string head = "event: error\ndata: ";
+  ASSERT_EQ(body.substr(0, head.size()), head) << body;
+  ASSERT_EQ(body.substr(body.size() - 2), "\n\n") << body;
+  const json data = json::parse(body.substr(head.size()), nullptr, false);
+  EXPECT_EQ(data["type"], "error") << body;
+  EXPECT_EQ(data["error"]["type"], "api_error");
+  EXPECT_EQ(data["error"]["message"], "out of \"memory\"");
+  EXPECT_EQ(anthropic_error_type(529), "overloaded_error");
+  EXPECT_EQ(anthropic_error_type(401), "authentication_error");
+  EXPECT_EQ(anthropic_error_type(500), "api_error");
 }
 
 TEST(StreamFormat, ModelsAndErrorBodiesAreJson) {

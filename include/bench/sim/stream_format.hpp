@@ -127,12 +127,21 @@ std::string_view reason_phrase(int status);
 /// The OpenAI error type of a status: not_found_error, server_error, invalid_request_error...
 std::string_view error_type(int status);
 
+/// Anthropic's error type of a status (https://docs.anthropic.com/en/api/errors):
+/// invalid_request_error, authentication_error, not_found_error, rate_limit_error, api_error,
+/// overloaded_error (529, and the simulator's 503)...
+std::string_view anthropic_error_type(int status);
+
 /// GET /v1/models.
 std::string models_body(std::string_view model, std::int64_t created,
                         std::int64_t max_model_len = 1'048'576);
 
 /// {"error": {"message", "type", "code"}}, as vLLM and llama.cpp shape it.
 std::string error_body(std::string_view message, std::string_view type, int code);
+
+/// {"type": "error", "error": {"type", "message"}}: Anthropic's error body, and the data of its
+/// `error` event (https://docs.anthropic.com/en/api/messages-streaming, "Error events").
+std::string anthropic_error_body(std::string_view message, std::string_view type);
 
 /// HTTP/1.1 chunked transfer coding: "<hex size>\r\n<payload>\r\n".
 void append_http_chunk(std::string& out, std::string_view payload);
