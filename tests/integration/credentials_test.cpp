@@ -265,6 +265,41 @@ TEST(Credentials, StreamErrorEchoingACredentialHeaderShowsItNowhere) {
   expect_nowhere(outcome, kSecretWord);
 }
 
+// --endpoint messages sends the key as x-api-key (Anthropic's header, from the endpoint's row),
+// not as Authorization: a server echoing that header back in its message and in Anthropic's
+// error event gets the key into no output.
+TEST(Credentials, MessagesKeyEchoedAsXApiKeyShowsNowhere) {
+  HostileServer echoing([](Exchange& exchange) {
+    const std::string value = header_value(exchange.request(), "x-api-key");
+    const std::string bearer = header_value(exchange.request(), "Authorization");
+    const json start = {{"type", "message_start"},
+                        {"message",
+                         {{"id", "msg_" + value},
+                          {"type", "message"},
+                          {"role", "assistant"},
+                          {"content", json::array()},
+                          {"usage", {{"input_tokens", 16}, {"output_tokens", 1}}}}}};
+    const json error = {{"type", "error"},
+                        {"error",
+                         {{"type", "overloaded_error"},
+                          {"message", "key " + value + ", authorization '" + bearer + "'"}}}};
+    exchange.send(bench::testing::http_head(200, "text/event-stream") + sse_event(start.dump()) +
+                  sse_event(error.dump()));
+  });
+  const KeyedRun outcome = run_with_key(
+      echoing.base_url(), {"--endpoint", "messages", "--model", "m", "--tokenizer", "words",
+                           "--num-prompts", "4", "--concurrency", "2", "--output-format", "json"});
+  EXPECT_EQ(outcome.process.exit_code, kExitRequestsFailed) << outcome.process.err;
+  const json results = json::parse(outcome.process.out, nullptr, false);
+  ASSERT_TRUE(results.is_object()) << outcome.process.out.substr(0, 300);
+  // The key came as x-api-key alone (redacted where echoed), with no Authorization header.
+  EXPECT_EQ(results["errors"]["stream_error"]["count"], 4) << results["errors"].dump();
+  EXPECT_EQ(results["errors"]["stream_error"]["samples"][0], "key [REDACTED], authorization ''");
+  EXPECT_NE(outcome.requests_file.find("msg_[REDACTED]"), std::string::npos)
+      << outcome.requests_file.substr(0, 600);
+  expect_nowhere(outcome, kSecretWord);
+}
+
 TEST(Credentials, UrlPasswordIsNeitherShownNorEchoed) {
   RefusingServer refusing;  // echoes the Basic credentials curl sends for the URL's userinfo
   const std::string url = "http://" + std::string(kUrlUser) + ":" + std::string(kUrlPassword) +

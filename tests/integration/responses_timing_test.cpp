@@ -1,6 +1,6 @@
-// The Responses API's first token and chunk gaps against the simulator's truth log, as chat's
-// are, for the same simulated answers (issue 31): the events that carry tokens are timed where
-// the simulator sent them.
+// The Responses API's (issue 31) and the Messages API's (issue 48) first token and chunk gaps
+// against the simulator's truth log, as chat's are, for the same simulated answers: the events
+// that carry tokens are timed where the simulator sent them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -50,6 +50,20 @@ TEST(Endpoints, ResponsesTtftAndGapsAreTheSimulatorsAsChatsAre) {
   EXPECT_NEAR(responses.results["median_ttft_ms"].get<double>(),
               chat.results["median_ttft_ms"].get<double>(), 15.0);
   EXPECT_NEAR(responses.results["median_itl_ms"].get<double>(),
+              chat.results["median_itl_ms"].get<double>(), 3.0);
+}
+
+// Anthropic's content_block_delta events (text_delta, thinking_delta, input_json_delta) are
+// timed as chat's chunks: same first token, same gaps, each against the simulator's own times.
+TEST(Endpoints, MessagesTtftAndGapsAreTheSimulatorsAsChatsAre) {
+  const EndpointRun chat = run_endpoint("chat", {});
+  const EndpointRun messages = run_endpoint("messages", {});
+  ASSERT_EQ(chat.process.exit_code, 0) << chat.process.err;
+  ASSERT_EQ(messages.process.exit_code, 0) << messages.process.err;
+  expect_times_of_truth(messages);
+  EXPECT_NEAR(messages.results["median_ttft_ms"].get<double>(),
+              chat.results["median_ttft_ms"].get<double>(), 15.0);
+  EXPECT_NEAR(messages.results["median_itl_ms"].get<double>(),
               chat.results["median_itl_ms"].get<double>(), 3.0);
 }
 
