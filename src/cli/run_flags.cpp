@@ -238,7 +238,9 @@ void add_target_flags(CLI::App& app, RunOptions& run, RawRunFlags& raw) {
   add_endpoint_flag(app, run.endpoint, raw.peer.endpoint_path);
   app.add_option("--model", run.model, "Model name to send (default: first id of GET /v1/models)");
   app.add_option("--api-key", run.api_key,
-                 "API key, sent as 'Authorization: Bearer KEY' (env OPENAI_API_KEY); never printed")
+                 "API key, sent as 'Authorization: Bearer KEY' ('x-api-key: KEY' to --endpoint "
+                 "messages; env "
+                 "OPENAI_API_KEY); never printed")
       ->envname("OPENAI_API_KEY");
 }
 

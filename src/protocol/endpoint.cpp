@@ -161,11 +161,14 @@ bool produces(Endpoint endpoint, metrics::Figure figure) {
 }
 
 std::string endpoints_producing(metrics::Figure figure) {
-  std::string names;
+  std::vector<std::string_view> producing;
   for (const EndpointSpec& spec : kEndpoints) {
-    if (!spec.figures.has(figure)) continue;
-    if (!names.empty()) names += " or ";
-    names += spec.name;
+    if (spec.figures.has(figure)) producing.push_back(spec.name);
+  }
+  std::string names;  // "chat", "chat or responses", "chat, responses or messages"
+  for (std::size_t i = 0; i < producing.size(); ++i) {
+    if (i > 0) names += i + 1 == producing.size() ? " or " : ", ";
+    names += producing[i];
   }
   return names;
 }

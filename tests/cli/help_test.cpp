@@ -97,7 +97,7 @@ TEST(Help, SaysEachValueAndDefaultInWords) {
   const std::string help = help_of({});
   for (const char* line :
        {"\n  --num-prompts N (default 1000) ",
-        "\n  --endpoint chat|completions|responses (default chat)\n", "\n  --no-shuffle ",
+        "\n  --endpoint chat|completions|responses|messages (default chat)\n", "\n  --no-shuffle ",
         "\n  --client-threads auto|N (default auto)\n", "\n  -q,--quiet "}) {
     EXPECT_NE(help.find(line), std::string::npos) << line;
   }

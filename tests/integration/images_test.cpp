@@ -275,7 +275,7 @@ TEST(Images, ImageFlagsAreUsageErrorsWithCompletionsAndNothingIsSent) {
   bench::sim::SimServer server({});
   const bench::testing::UsageErrorCases cases = {
       {{"--endpoint", "completions", "--images-per-request", "1"},
-       "--images-per-request: applies to --endpoint chat or responses, not completions"},
+       "--images-per-request: applies to --endpoint chat, responses or messages, not completions"},
       {{"--image-size", "64x64"}, "--image-size: needs --images-per-request"},
       {{"--images-per-request", "1", "--image-size", "64"}, "--image-size: '64' is not WxH"},
       {{"--images-per-request", "1", "--image-format", "gif"}, "--image-format: 'gif'"},
@@ -393,7 +393,7 @@ TEST(ImageDatasets, ARowWhoseImagesCannotBeSentIsAUsageErrorAndNothingIsSent) {
        not_an_image + ":2: images[0]: " + dataset.file("notes.png") +
            " is neither a JPEG nor a PNG (it starts 6A 75 73 74 20 74 65 78)"},
       {{"--endpoint", "completions", "--dataset", "jsonl", "--dataset-path", good},
-       good + ":2: \"images\": only --endpoint chat or responses sends them, not completions"},
+       good + ":2: \"images\": only --endpoint chat, responses or messages sends them, not completions"},
   };
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }

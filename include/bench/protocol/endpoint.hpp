@@ -91,7 +91,7 @@ bool takes_messages(Endpoint endpoint);
 /// The endpoint can produce `figure`.
 bool produces(Endpoint endpoint, metrics::Figure figure);
 
-/// The endpoints that can produce `figure`, for messages: "chat or responses".
+/// The endpoints that can produce `figure`, for messages: "chat, responses or messages".
 std::string endpoints_producing(metrics::Figure figure);
 
 }  // namespace bench::protocol
