@@ -25,7 +25,7 @@ double error_of(const json& side, const std::string& key) {
   return side["figures"][key]["error"].get<double>();
 }
 
-TEST(Grade, BenchGradedAsAClientIsNeverAheadOfTheTruthAndItsOwnRunMatchesTheLoad) {
+TEST(Grade, BenchGradedAsAClientIsNotAheadOfTheTruthAndItsOwnRunMatchesTheLoad) {
   const auto graded = run_process(BENCH_BINARY, {"grade",
                                                  "--output-format",
                                                  "json",
@@ -101,6 +101,23 @@ TEST(Grade, RefusesWhatItCannotGradeInOneLine) {
   EXPECT_EQ(missing.exit_code, bench::cli::kExitRunFailed);
   EXPECT_NE(missing.err.find("cannot run the client: /nonexistent/client"), std::string::npos)
       << missing.err;
+}
+
+TEST(Certify, RefusesWhatIsNotOneStreamedRunOfBenchsOwn) {
+  const auto peer = run_process(
+      BENCH_BINARY,
+      {"certify", std::string(BENCH_TEST_DATA_DIR) + "/peer_results/vllm_save_result.json"});
+  EXPECT_EQ(peer.exit_code, bench::cli::kExitUsage);
+  EXPECT_NE(peer.err.find("a certificate is of one run of bench's own"), std::string::npos)
+      << peer.err;
+  bench::testing::TempDir dir;
+  const auto whole = run_process(
+      BENCH_BINARY, {"--no-stream", "--num-prompts", "2", "--input-len", "8", "--output-len", "4",
+                     "--quiet", "--output-file", dir.file("whole.json")});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const auto none = run_process(BENCH_BINARY, {"certify", dir.file("whole.json")});
+  EXPECT_EQ(none.exit_code, bench::cli::kExitUsage);
+  EXPECT_NE(none.err.find("timed no streamed answer"), std::string::npos) << none.err;
 }
 
 }  // namespace grade_test

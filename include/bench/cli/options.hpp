@@ -230,6 +230,7 @@ enum class Command {
   record,
   conformance,
   grade,
+  certify,
   version
 };
 
@@ -318,6 +319,16 @@ struct GradeOptions {
   OutputFormat format = OutputFormat::text;  // --output-format: text or json
 };
 
+/// `bench certify RESULTS.json`: bench's own error at a saved run's load, measured on a loopback
+/// twin of its server (app/grade/certify.hpp).
+struct CertifyOptions {
+  std::string results_path;
+  std::int64_t window = 200;                 // --requests: at most this many requests replayed
+  double flag_share = 0.05;                  // --flag-over: an error over this share is flagged
+  double timeout_s = 600;                    // --timeout
+  OutputFormat format = OutputFormat::text;  // --output-format: text or json
+};
+
 struct ParseResult {
   Command command = Command::run;
   RunOptions run;
@@ -330,6 +341,7 @@ struct ParseResult {
   record::RecordOptions record;  // with Command::record
   ConformanceOptions conformance;
   GradeOptions grade;
+  CertifyOptions certify;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

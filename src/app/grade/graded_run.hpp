@@ -1,0 +1,45 @@
+#pragma once
+// One graded run (bench grade, bench certify): a command run against a fresh embedded server
+// with its truth log, and its results set against what the server sent.
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bench/sim/sim_options.hpp"
+#include "child_process.hpp"
+#include "grade_report.hpp"
+
+namespace bench::app {
+
+/// A private directory for the truth logs and the results files bench names, removed at the end.
+class GradeDir {
+ public:
+  GradeDir();
+  ~GradeDir();
+  GradeDir(const GradeDir&) = delete;
+  GradeDir& operator=(const GradeDir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct Run {
+  std::string label;
+  std::vector<std::string> command;  // {url}, {host}, {port} and {results} filled in
+  std::string results_path;
+  std::string truth_path;
+  bool discard_stdout = false;  // bench's own run: its report is not the grade's
+  std::string shown_results;    // the results file as the grade names it
+};
+
+/// The command against a fresh server (`sim`, its truth log at run.truth_path); the server stops
+/// (its truth log whole) when the command ends. A message when the server cannot start.
+std::variant<ChildEnd, std::string> run_against_server(const Run& run, sim::SimOptions sim,
+                                                       double timeout_s);
+
+/// The run's results and truth, graded; a message saying what could not be read.
+std::variant<Graded, std::string> graded(const Run& run, const ChildEnd& end);
+
+}  // namespace bench::app
