@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "bench/cli/certify_flags.hpp"
 #include "bench/cli/choice_flag.hpp"
 #include "bench/cli/completion.hpp"
 #include "bench/cli/conformance_flags.hpp"
@@ -45,12 +46,13 @@ struct Subcommands {
   CLI::App* record = nullptr;
   CLI::App* conformance = nullptr;
   CLI::App* grade = nullptr;
+  CLI::App* certify = nullptr;
   CLI::App* completion = nullptr;  // prints a shell completion script
 
   // The subcommand whose flags were read; null for the run (the top-level command).
   const CLI::App* chosen() const {
     for (const CLI::App* subcommand : {serve_sim, compare, report, export_results, search, merge,
-                                       record, conformance, grade, completion}) {
+                                       record, conformance, grade, certify, completion}) {
       if (subcommand->parsed()) return subcommand;
     }
     return nullptr;
@@ -65,6 +67,7 @@ struct Subcommands {
     if (record->parsed()) return Command::record;
     if (conformance->parsed()) return Command::conformance;
     if (grade->parsed()) return Command::grade;
+    if (certify->parsed()) return Command::certify;
     return Command::run;
   }
 };
@@ -252,6 +255,7 @@ Subcommands declare_commands(CLI::App& app, ParseResult& result, RawFlags& raw) 
   subcommands.record = setup_record_flags(app, result.record, raw.record_listen);
   subcommands.conformance = setup_conformance_flags(app, result.conformance);
   subcommands.grade = setup_grade_flags(app, result.grade);
+  subcommands.certify = setup_certify_flags(app, result.certify);
   // `bench completion bash|zsh`: a script written from the definitions above, so it completes
   // exactly what --help lists (and the --sim-* flags it names in one line).
   subcommands.completion = app.add_subcommand(
@@ -291,6 +295,7 @@ void finish_command(const CLI::App& app, const Subcommands& subcommands, ParseRe
       return;
     case Command::conformance: finish_conformance_flags(result.conformance); return;
     case Command::grade: finish_grade_flags(result.grade); return;
+    case Command::certify: return;
     case Command::report: check_output_path("report -o", result.report.output_path); return;
     case Command::export_results:
       // --format's one value so far (IsMember above refuses any other).

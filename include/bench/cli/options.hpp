@@ -230,6 +230,7 @@ enum class Command {
   record,
   conformance,
   grade,
+  certify,
   version
 };
 
@@ -305,6 +306,15 @@ struct ConformanceOptions {
   std::string out_dir;               // the archive; empty = ./bench-conformance-<date>
 };
 
+/// `bench certify REQUESTS --truth TRACE`: the client's error measured per request, its request
+/// log (--save-requests) joined by response id to the server's truth log (app/certify/certify.hpp).
+struct CertifyOptions {
+  std::string requests_path;  // the run's request log
+  std::string truth_path;     // --truth: the server's truth log (serve-sim --trace)
+  double share = 0.05;        // --max-error-share: a bound over this share of its figure is flagged
+  OutputFormat format = OutputFormat::text;  // --output-format: text or json
+};
+
 /// `bench grade [--sim-X ...] -- COMMAND ARGS...`: another client's figures against the embedded
 /// server's truth log, beside bench's own on the same load (app/grade/grade.hpp).
 struct GradeOptions {
@@ -330,6 +340,7 @@ struct ParseResult {
   record::RecordOptions record;  // with Command::record
   ConformanceOptions conformance;
   GradeOptions grade;
+  CertifyOptions certify;
   // When set, the process should exit now with this code after printing `message`
   // (to stdout for --help/--version, to stderr for errors).
   std::optional<int> exit_code;

@@ -1,0 +1,80 @@
+// `bench certify`: the request log and the truth log read, each side's requests as the join's
+// times, joined, and the certificate printed.
+#include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "bench/app/certify/certify.hpp"
+#include "bench/cli/exit_codes.hpp"
+#include "bench/metrics/client_error.hpp"
+#include "bench/results/request_log.hpp"
+#include "bench/sim/trace_log_read.hpp"
+#include "certificate_report.hpp"
+
+namespace bench::app {
+
+namespace {
+
+std::int64_t ms_to_ns(double ms) { return std::llround(ms * 1e6); }
+
+// The client's side: measured, completed, streamed requests with an id and a chunk. The log's
+// times count from the request's start, which is the client's start here.
+std::vector<metrics::StreamTimes> client_side(const std::vector<results::LoggedRequest>& log) {
+  std::vector<metrics::StreamTimes> out;
+  for (const results::LoggedRequest& r : log) {
+    if (r.warmup || !r.streamed || !r.ok || r.response_id.empty() || r.chunk_arrival_ms.empty()) {
+      continue;
+    }
+    metrics::StreamTimes t{
+        r.response_id, 0, {}, ms_to_ns(r.e2e_ms), r.completion_tokens.value_or(0)};
+    for (const double ms : r.chunk_arrival_ms) t.chunk_ns.push_back(ms_to_ns(ms));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// The server's side: complete streamed answers, timed from the request's arrival.
+std::vector<metrics::StreamTimes> server_side(const std::vector<sim::TraceRecord>& records) {
+  std::vector<metrics::StreamTimes> out;
+  for (const sim::TraceRecord& r : records) {
+    if (!r.stream || r.http_status != 200 || r.outcome != "ok" || r.chunk_ns.empty()) continue;
+    out.push_back({r.id, r.arrival_ns, r.chunk_ns, r.end_ns, r.completion_tokens});
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_certify(const cli::CertifyOptions& options, std::ostream& out, std::ostream& err) {
+  auto log = results::read_request_log(options.requests_path);
+  if (const auto* error = std::get_if<results::FormatError>(&log)) {
+    err << "bench certify: error: the request log: " << error->message << "\n";
+    return cli::kExitUsage;
+  }
+  auto truth = sim::read_trace_log(options.truth_path);
+  if (const auto* error = std::get_if<std::string>(&truth)) {
+    err << "bench certify: error: the truth log: " << *error << "\n";
+    return cli::kExitUsage;
+  }
+  const auto client = client_side(std::get<std::vector<results::LoggedRequest>>(log));
+  const auto& records = std::get<std::vector<sim::TraceRecord>>(truth);
+  const auto server = server_side(records);
+  Certificate certificate{metrics::client_error(client, server), options.share,
+                          static_cast<std::int64_t>(client.size()),
+                          static_cast<std::int64_t>(records.size())};
+  if (certificate.error.joined == 0) {
+    err << "bench certify: error: no streamed request of " << options.requests_path
+        << " is in the truth log " << options.truth_path
+        << " (the same run's? its answers need response ids)\n";
+    return cli::kExitUsage;
+  }
+  if (options.format == cli::OutputFormat::json) {
+    out << certificate_json(certificate).dump(2) << "\n";
+  } else {
+    out << certificate_text(certificate);
+  }
+  return cli::kExitOk;
+}
+
+}  // namespace bench::app
