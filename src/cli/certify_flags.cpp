@@ -25,6 +25,12 @@ CLI::App* setup_certify_flags(CLI::App& app, CertifyOptions& options) {
                    "Flag a figure whose client-error p99 is over this share of the figure's p99 "
                    "(default 0.05: 5%)")
       ->check(CLI::Range(0.0, 1.0));
+  command
+      ->add_option("--fail-over", options.fail_over,
+                   "KEY=VALUE: exit 4 when the certificate's KEY (e.g. "
+                   "ttft_client_error_p99_ms=1) is over VALUE; repeatable")
+      ->take_all()
+      ->option_text("KEY=VALUE");
   add_choice(*command, "--output-format", options.format, {OutputFormat::text, OutputFormat::json},
              output_format_name, "text or json");
   return command;

@@ -63,6 +63,25 @@ TEST(Certify, EveryMeasuredRequestJoinsAndEachFigureHasItsBound) {
   EXPECT_NE(text.out.find("not a network, TLS or a remote NIC"), std::string::npos) << text.out;
 }
 
+TEST(Certify, AGateOnTheBoundDecidesTheExitCode) {
+  TempDir dir;
+  const std::string requests = dir.file("requests.jsonl");
+  const std::string truth = dir.file("truth.jsonl");
+  light_run(requests, truth);
+  // An error is a magnitude, never under 0 ms, so a limit of -1 fails; a light run's E2E error
+  // is nowhere near a minute, so that limit passes.
+  const auto failed = run_process(BENCH_BINARY, {"certify", requests, "--truth", truth,
+                                                 "--fail-over", "ttft_client_error_max_ms=-1"});
+  EXPECT_EQ(failed.exit_code, 4) << failed.err;
+  EXPECT_NE(failed.err.find("ttft_client_error_max_ms"), std::string::npos) << failed.err;
+  const auto passed = run_process(BENCH_BINARY, {"certify", requests, "--truth", truth,
+                                                 "--fail-over", "e2e_client_error_p99_ms=60000"});
+  EXPECT_EQ(passed.exit_code, 0) << passed.err;
+  const auto unknown = run_process(
+      BENCH_BINARY, {"certify", requests, "--truth", truth, "--fail-over", "p99_ttft_ms=1"});
+  EXPECT_EQ(unknown.exit_code, bench::cli::kExitUsage) << unknown.err;
+}
+
 TEST(Certify, AnotherRunsTruthJoinsNothingAndIsRefused) {
   TempDir dir;
   const std::string requests = dir.file("requests.jsonl");

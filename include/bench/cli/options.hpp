@@ -312,6 +312,7 @@ struct CertifyOptions {
   std::string requests_path;  // the run's request log
   std::string truth_path;     // --truth: the server's truth log (serve-sim --trace)
   double share = 0.05;        // --max-error-share: a bound over this share of its figure is flagged
+  std::vector<std::string> fail_over;  // --fail-over KEY=VALUE: gates on the certificate's keys
   OutputFormat format = OutputFormat::text;  // --output-format: text or json
 };
 

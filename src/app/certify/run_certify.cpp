@@ -7,6 +7,7 @@
 
 #include "bench/app/certify/certify.hpp"
 #include "bench/cli/exit_codes.hpp"
+#include "bench/gate/gate.hpp"
 #include "bench/metrics/client_error.hpp"
 #include "bench/results/request_log.hpp"
 #include "bench/sim/trace_log_read.hpp"
@@ -44,6 +45,34 @@ std::vector<metrics::StreamTimes> server_side(const std::vector<sim::TraceRecord
   return out;
 }
 
+// The certificate's numeric keys: the names --fail-over may use.
+std::vector<std::string> numeric_keys(const nlohmann::json& certificate) {
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : certificate.items()) {
+    if (value.is_number() || value.is_null()) keys.push_back(key);
+  }
+  return keys;
+}
+
+// --fail-over on the certificate's keys, as a run's gates are checked on its results: the
+// violations on `err`; 4 when one failed, 2 when a gate names no key of it, else 0.
+int check_gates(const std::vector<std::string>& specs, const nlohmann::json& certificate,
+                std::ostream& err) {
+  std::vector<gate::Gate> gates;
+  const std::vector<std::string> known = numeric_keys(certificate);
+  for (const std::string& spec : specs) {
+    auto parsed = gate::parse_gate(gate::GateKind::fail_over, spec, known);
+    if (const auto* error = std::get_if<gate::GateError>(&parsed)) {
+      err << "bench certify: error: " << error->message << "\n";
+      return cli::kExitUsage;
+    }
+    gates.push_back(std::get<gate::Gate>(parsed));
+  }
+  const gate::GateOutcome outcome = gate::evaluate(gates, certificate);
+  err << gate::render_violations(outcome);
+  return outcome.failed() ? gate::kExitGateFailed : cli::kExitOk;
+}
+
 }  // namespace
 
 int run_certify(const cli::CertifyOptions& options, std::ostream& out, std::ostream& err) {
@@ -69,12 +98,13 @@ int run_certify(const cli::CertifyOptions& options, std::ostream& out, std::ostr
         << " (the same run's? its answers need response ids)\n";
     return cli::kExitUsage;
   }
+  const nlohmann::json json = certificate_json(certificate);
   if (options.format == cli::OutputFormat::json) {
-    out << certificate_json(certificate).dump(2) << "\n";
+    out << json.dump(2) << "\n";
   } else {
     out << certificate_text(certificate);
   }
-  return cli::kExitOk;
+  return check_gates(options.fail_over, json, err);
 }
 
 }  // namespace bench::app
