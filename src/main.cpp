@@ -10,8 +10,8 @@
 #include <exception>
 #include <iostream>
 
+#include "bench/app/certify/certify.hpp"
 #include "bench/app/conform/conformance.hpp"
-#include "bench/app/grade/certify.hpp"
 #include "bench/app/grade/grade.hpp"
 #include "bench/app/plan/provenance.hpp"
 #include "bench/app/run/commands.hpp"
@@ -142,10 +142,10 @@ int main(int argc, char** argv) {
         return bench::app::run_export(parsed.export_options, std::cout, std::cerr);
       case bench::cli::Command::merge:
         return bench::app::run_merge(parsed.merge, std::cout, std::cerr);
-      case bench::cli::Command::grade:
-        return bench::app::run_grade(parsed.grade, std::cout, std::cerr);
       case bench::cli::Command::certify:
         return bench::app::run_certify(parsed.certify, std::cout, std::cerr);
+      case bench::cli::Command::grade:
+        return bench::app::run_grade(parsed.grade, std::cout, std::cerr);
       case bench::cli::Command::version:
         std::cout << bench::app::version_text();
         return bench::cli::kExitOk;

@@ -37,32 +37,6 @@ CLI::App* setup_grade_flags(CLI::App& app, GradeOptions& options) {
   return command;
 }
 
-CLI::App* setup_certify_flags(CLI::App& app, CertifyOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "certify",
-      "Measure bench's own error at a saved run's load: replay its load (concurrency or rate, "
-      "lengths) against a loopback twin of its server (its median TTFT and time per token) with "
-      "a truth log, and print each figure's client error beside the run's (docs/metrics.md)");
-  command->add_option("results", options.results_path, "Results JSON of the run")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command
-      ->add_option("--requests", options.window,
-                   "Replay at most this many of the run's requests (default 200)")
-      ->check(CLI::PositiveNumber);
-  command
-      ->add_option("--flag-over", options.flag_share,
-                   "Flag an error larger than this share of the figure it bounds (default 0.05)")
-      ->check(CLI::Range(0.0, 1.0));
-  command
-      ->add_option("--timeout", options.timeout_s,
-                   "Seconds the replay may run before it is stopped (default 600)")
-      ->check(CLI::PositiveNumber);
-  add_choice(*command, "--output-format", options.format, {OutputFormat::text, OutputFormat::json},
-             output_format_name, "text or json");
-  return command;
-}
-
 void finish_grade_flags(GradeOptions& options) {
   if (options.command.empty()) {
     throw UsageError(

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "bench/cli/certify_flags.hpp"
 #include "bench/cli/choice_flag.hpp"
 #include "bench/cli/completion.hpp"
 #include "bench/cli/conformance_flags.hpp"

@@ -43,6 +43,9 @@ LoggedRequest from_json(const json& line) {
   r.prompt_tokens = count_or_none(line, "prompt_tokens");
   r.completion_tokens = count_or_none(line, "completion_tokens");
   r.completion_token_source = line.value("completion_token_source", std::string("none"));
+  if (const auto id = line.find("response_id"); id != line.end() && id->is_string()) {
+    r.response_id = id->get<std::string>();
+  }
   r.client_prompt_tokens = count_or_none(line, "client_prompt_tokens");
   r.requested_output_len = count_or_none(line, "requested_output_len");
   r.tool_call_chunks = count_or_none(line, "tool_call_chunks").value_or(0);

@@ -393,7 +393,8 @@ TEST(ImageDatasets, ARowWhoseImagesCannotBeSentIsAUsageErrorAndNothingIsSent) {
        not_an_image + ":2: images[0]: " + dataset.file("notes.png") +
            " is neither a JPEG nor a PNG (it starts 6A 75 73 74 20 74 65 78)"},
       {{"--endpoint", "completions", "--dataset", "jsonl", "--dataset-path", good},
-       good + ":2: \"images\": only --endpoint chat, responses or messages sends them, not completions"},
+       good + ":2: \"images\": only --endpoint chat, responses or messages sends them, not "
+              "completions"},
   };
   bench::testing::expect_usage_errors_with_nothing_sent(server, cases);
 }

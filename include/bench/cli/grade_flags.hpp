@@ -1,5 +1,5 @@
 #pragma once
-// `bench grade`'s and `bench certify`'s flags (the simulator as a referee): the embedded server's
+// `bench grade`'s flags: the embedded server's
 // (--sim-X), where the client writes its results, its time limit, and the client's command line
 // after `--`.
 #include <CLI/CLI.hpp>
@@ -10,9 +10,6 @@ namespace bench::cli {
 
 /// Adds the `grade` subcommand to `app`, bound to `options`.
 CLI::App* setup_grade_flags(CLI::App& app, GradeOptions& options);
-
-/// Adds the `certify` subcommand to `app`, bound to `options`.
-CLI::App* setup_certify_flags(CLI::App& app, CertifyOptions& options);
 
 /// Checks what CLI11 cannot: a command is given, and says where its results go ({results} in
 /// it, or --results). Throws UsageError naming what is missing.

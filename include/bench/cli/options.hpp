@@ -306,6 +306,20 @@ struct ConformanceOptions {
   std::string out_dir;               // the archive; empty = ./bench-conformance-<date>
 };
 
+/// `bench certify RESULTS.json`: bench's own error at a saved run's load, measured on a loopback
+/// twin of its server; `bench certify REQUESTS --truth TRACE`: a run made against the embedded
+/// server, its request log (--save-requests) joined by response id to that server's truth log
+/// (app/certify/certify.hpp).
+struct CertifyOptions {
+  std::string input_path;     // a results file (the twin), or with --truth the run's request log
+  std::string truth_path;     // --truth: the server's truth log of the same run; empty: the twin
+  std::int64_t window = 200;  // --window: the twin replays at most this many of the run's requests
+  double share = 0.05;        // --max-error-share: a bound over this share of its figure is flagged
+  double timeout_s = 600;     // --timeout: the twin's replay, stopped after this many seconds
+  std::vector<std::string> fail_over;  // --fail-over KEY=VALUE: gates on the certificate's keys
+  OutputFormat format = OutputFormat::text;  // --output-format: text or json
+};
+
 /// `bench grade [--sim-X ...] -- COMMAND ARGS...`: another client's figures against the embedded
 /// server's truth log, beside bench's own on the same load (app/grade/grade.hpp).
 struct GradeOptions {
@@ -316,16 +330,6 @@ struct GradeOptions {
                                      // {results} path bench gives it
   double timeout_s = 600;            // --timeout: the client's time before it is stopped
   bool with_bench = true;            // false with --no-bench: bench's own run left out
-  OutputFormat format = OutputFormat::text;  // --output-format: text or json
-};
-
-/// `bench certify RESULTS.json`: bench's own error at a saved run's load, measured on a loopback
-/// twin of its server (app/grade/certify.hpp).
-struct CertifyOptions {
-  std::string results_path;
-  std::int64_t window = 200;                 // --requests: at most this many requests replayed
-  double flag_share = 0.05;                  // --flag-over: an error over this share is flagged
-  double timeout_s = 600;                    // --timeout
   OutputFormat format = OutputFormat::text;  // --output-format: text or json
 };
 

@@ -28,7 +28,8 @@ struct LoggedRequest {
   std::optional<std::int64_t> client_prompt_tokens;  // the client's tokenizer's count
   std::optional<std::int64_t> requested_output_len;
   std::int64_t tool_call_chunks = 0;
-  bool in_sweep = false;  // the line names a sweep point
+  bool in_sweep = false;    // the line names a sweep point
+  std::string response_id;  // the id the server gave its answer; empty when it gave none
 };
 
 /// Every line of the log at `path`, in order; a FormatError names the line that is not a

@@ -1,0 +1,119 @@
+// The twin's replay (twin.hpp): the run's load as bench's own command line, against a fresh
+// embedded server at the run's medians, through grade's run-against-a-server step.
+#include "bench/app/grade/twin.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "graded_run.hpp"
+
+namespace bench::app {
+
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> number(const json& run, const char* key) {
+  const auto found = run.find(key);
+  if (found == run.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+std::string whole(double value) {
+  return std::to_string(std::max<long long>(1, std::llround(value)));
+}
+
+// The twin's load: the run's endpoint, concurrency cap or rate, requests (at most `window`),
+// mean lengths and event loops.
+struct Load {
+  std::vector<std::string> argv;
+  std::string words;  // "24 requests at concurrency 4, chat, 1 event loop"
+};
+
+Load twin_load(const json& run, std::int64_t window) {
+  const std::int64_t n = std::min<std::int64_t>(window, run.value("completed", std::int64_t{1}));
+  Load load;
+  load.argv = {std::filesystem::read_symlink("/proc/self/exe").string(),
+               "--base-url",
+               "{url}",
+               "--endpoint",
+               run.value("endpoint", std::string("chat")),
+               "--num-prompts",
+               std::to_string(n)};
+  const auto cap = run.find("max_concurrency");
+  const std::string concurrency = cap != run.end() && cap->is_number_integer()
+                                      ? std::to_string(cap->get<std::int64_t>())
+                                      : std::to_string(n);
+  load.argv.insert(load.argv.end(), {"--concurrency", concurrency});
+  std::string rate_words;
+  if (const auto rate = number(run, "request_rate"); rate && std::isfinite(*rate)) {
+    load.argv.insert(load.argv.end(), {"--request-rate", fmt::format("{}", *rate)});
+    rate_words = fmt::format(", {} req/s", *rate);
+  }
+  const std::int64_t threads =
+      run.value("client", json::object()).value("threads", std::int64_t{0});
+  if (threads > 0) load.argv.insert(load.argv.end(), {"--client-threads", std::to_string(threads)});
+  load.argv.insert(
+      load.argv.end(),
+      {"--input-len", whole(number(run, "mean_prompt_tokens").value_or(1)), "--output-len",
+       whole(number(run, "mean_completion_tokens").value_or(1)), "--ignore-eos",
+       "--warmup-requests", "0", "--no-answer-check", "--quiet", "--output-file", "{results}"});
+  load.words = fmt::format("{} requests at concurrency {}{}, {}{}", n, concurrency, rate_words,
+                           run.value("endpoint", std::string("chat")),
+                           threads > 0 ? fmt::format(", {} event loop(s)", threads) : "");
+  return load;
+}
+
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+}  // namespace
+
+std::variant<TwinReplay, std::string> replay_on_twin(const json& run, std::int64_t window,
+                                                     double timeout_s) {
+  const auto ttft = number(run, "median_ttft_ms");
+  const auto tpot = number(run, "median_tpot_ms");
+  if (!ttft || !tpot) return std::string("the run timed no streamed answer (no TTFT or TPOT)");
+  sim::SimOptions twin;  // the fixed profile, answering as the run's server did (its medians)
+  twin.ttft_ms = *ttft;
+  twin.tpot_ms = *tpot;
+  auto dir = std::make_shared<GradeDir>();
+  Load load = twin_load(run, window);
+  const std::string requests = dir->file("twin-requests.jsonl");
+  load.argv.insert(load.argv.end(), {"--save-requests", requests});
+  const Run replay{"bench on the twin",           load.argv, dir->file("twin-results.json"),
+                   dir->file("twin-truth.jsonl"), true,      "{results}"};
+  const double cpu_before = cpu_seconds();
+  const auto wall_start = std::chrono::steady_clock::now();
+  const auto end = run_against_server(replay, twin, timeout_s);
+  TwinReplay out;
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  out.server_cpu_s = cpu_seconds() - cpu_before;
+  if (const auto* error = std::get_if<std::string>(&end)) return *error;
+  const ChildEnd& ended = std::get<ChildEnd>(end);
+  if (!ended.started) return "cannot run bench: " + ended.error;
+  if (ended.exit_code != 0)
+    return fmt::format("bench's replay on the twin exited {}", ended.exit_code);
+  out.requests_path = requests;
+  out.truth_path = replay.truth_path;
+  out.words = fmt::format(
+      "a loopback twin: this host's embedded server answering as the run's did (TTFT {:.2f} ms, "
+      "{:.2f} ms a token: the run's medians), replayed as {}; its server took {:.2f} s of CPU "
+      "over {:.2f} s",
+      *ttft, *tpot, load.words, out.server_cpu_s, out.wall_s);
+  out.files = dir;
+  return out;
+}
+
+}  // namespace bench::app
