@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "api_as_chat.hpp"
 #include "bench/images/image_parts.hpp"
 
 namespace bench::sim {
@@ -124,16 +125,7 @@ MessagesAsChat chat_body_of_messages(std::string_view body) {
     chat["messages"].push_back({{"role", "system"}, {"content", block_text(*system)}});
   }
   for (const json& turn : *turns) add_turn(turn, chat["messages"]);
-  if (const auto tools = parsed.find("tools"); tools != parsed.end() && tools->is_array()) {
-    chat["tools"] = json::array();
-    for (const json& tool : *tools) chat["tools"].push_back(chat_tool(tool));
-  }
-  if (const auto choice = parsed.find("tool_choice"); choice != parsed.end()) {
-    chat["tool_choice"] = chat_tool_choice(*choice);
-  }
-  // A Messages stream always carries its usage (message_start, message_delta).
-  if (chat.value("stream", false) == true) chat["stream_options"] = {{"include_usage", true}};
-  return {chat.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+  return {chat_body_with_tools(chat, parsed, chat_tool, chat_tool_choice), {}};
 }
 
 std::string messages_usage_json(const Usage& usage) {

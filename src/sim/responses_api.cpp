@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "api_as_chat.hpp"
 #include "bench/images/image_parts.hpp"
 
 namespace bench::sim {
@@ -118,16 +119,7 @@ ResponsesAsChat chat_body_of_responses(std::string_view body) {
   if (const auto max = parsed.find("max_output_tokens"); max != parsed.end()) {
     chat["max_tokens"] = *max;
   }
-  if (const auto tools = parsed.find("tools"); tools != parsed.end() && tools->is_array()) {
-    chat["tools"] = json::array();
-    for (const json& tool : *tools) chat["tools"].push_back(chat_tool(tool));
-  }
-  if (const auto choice = parsed.find("tool_choice"); choice != parsed.end()) {
-    chat["tool_choice"] = chat_tool_choice(*choice);
-  }
-  // A Responses stream always ends with its usage; a whole response always carries it.
-  if (chat.value("stream", false) == true) chat["stream_options"] = {{"include_usage", true}};
-  return {chat.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+  return {chat_body_with_tools(chat, parsed, chat_tool, chat_tool_choice), {}};
 }
 
 std::string responses_usage_json(const Usage& usage) {
