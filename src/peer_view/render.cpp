@@ -44,7 +44,7 @@ void render_view(const PeerView& view, const json& run, std::string& out) {
                        unit_of(figure.bench_key), bench, repeated ? "(as above)" : figure.why);
     previous_why = &figure.why;
   }
-  for (const std::string& note : view.notes) out += "  note: " + note + "\n";
+  for (const std::string& note : view.notes) out += fmt::format("  note: {}\n", note);
 }
 
 }  // namespace

@@ -223,7 +223,8 @@ void interpret_messages_body(std::string_view body, Chunk& chunk) {
   const auto content = message->find("content");
   if (content == message->end() || !content->is_array()) {
     chunk.kind = Chunk::Kind::malformed;
-    chunk.error_message = "the body is no message (no content): " + server_json::excerpt(body);
+    chunk.error_message = "the body is no message (no content): ";
+    chunk.error_message += server_json::excerpt(body);
     return;
   }
   if (const std::string* id = string_field(*message, "id")) chunk.id = *id;

@@ -29,7 +29,7 @@ std::string tool_table(const json& tool) {
   }
   std::string notes;
   for (const json& note : tool.value("notes", json::array())) {
-    if (note.is_string()) notes += "<li>" + esc(note.get<std::string>()) + "</li>";
+    if (note.is_string()) notes += fmt::format("<li>{}</li>", esc(note.get<std::string>()));
   }
   return fmt::format(
       "<h3>{} <small>({}), {} requests</small></h3><table><thead><tr><th scope=\"col\">its "

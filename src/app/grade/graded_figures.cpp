@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bench/metrics/percentile.hpp"
 #include "bench/util/clock.hpp"
 
@@ -16,7 +18,7 @@ std::vector<std::string> make_keys() {
   std::vector<std::string> keys;
   for (const std::string_view distribution : kDistributions) {
     for (const std::string_view stat : kStats) {
-      keys.push_back(std::string(stat) + "_" + std::string(distribution) + "_ms");
+      keys.push_back(fmt::format("{}_{}_ms", stat, distribution));
     }
   }
   return keys;
@@ -34,10 +36,9 @@ bool complete_stream(const sim::TraceRecord& r) {
 void add_stats(std::string_view distribution, std::vector<double>& values, Figures& figures) {
   if (values.empty()) return;
   const metrics::Distribution d = metrics::summarize(values);
-  const std::string suffix = "_" + std::string(distribution) + "_ms";
-  figures["mean" + suffix] = d.mean;
-  figures["median" + suffix] = d.median;
-  figures["p99" + suffix] = d.p99;
+  figures[fmt::format("mean_{}_ms", distribution)] = d.mean;
+  figures[fmt::format("median_{}_ms", distribution)] = d.median;
+  figures[fmt::format("p99_{}_ms", distribution)] = d.p99;
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace bench::app {
 
 GradeDir::GradeDir() {
   std::string pattern = (std::filesystem::temp_directory_path() / "bench-grade-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot make " + pattern);
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw std::runtime_error(fmt::format("cannot make {}", pattern));
   path_ = pattern;
 }
 
@@ -81,7 +82,8 @@ std::variant<Graded, std::string> graded(const Run& run, const ChildEnd& end) {
                        run.shown_results);
   }
   auto truth = sim::read_trace_log(run.truth_path);
-  if (const auto* error = std::get_if<std::string>(&truth)) return "the truth log: " + *error;
+  if (const auto* error = std::get_if<std::string>(&truth))
+    return fmt::format("the truth log: {}", *error);
   Graded g;
   g.label = run.label;
   g.results_path = run.shown_results;

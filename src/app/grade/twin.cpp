@@ -102,7 +102,7 @@ std::variant<TwinReplay, std::string> replay_on_twin(const json& run, std::int64
   out.server_cpu_s = cpu_seconds() - cpu_before;
   if (const auto* error = std::get_if<std::string>(&end)) return *error;
   const ChildEnd& ended = std::get<ChildEnd>(end);
-  if (!ended.started) return "cannot run bench: " + ended.error;
+  if (!ended.started) return fmt::format("cannot run bench: {}", ended.error);
   if (ended.exit_code != 0)
     return fmt::format("bench's replay on the twin exited {}", ended.exit_code);
   out.requests_path = requests;
