@@ -33,9 +33,9 @@ bool flagged(const metrics::ErrorStats& s, double share) {
 
 std::string certificate_text(const Certificate& c) {
   std::string out = fmt::format(
-      "Client error (this run's request log joined to the server's truth log by response id: "
-      "{} of {} requests):\n",
-      c.error.joined, c.client_requests);
+      "Client error ({}'s request log joined to its server's truth log by response id: {} of {} "
+      "requests):\n",
+      c.twin ? "the twin's replay" : "this run", c.error.joined, c.client_requests);
   std::vector<std::string> warnings;
   for (const auto& [key, stats] : figures(c.error)) {
     if (!*stats) {

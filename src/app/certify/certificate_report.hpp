@@ -15,6 +15,7 @@ struct Certificate {
   double share = 0.05;               // a bound over this share of its figure is flagged
   std::int64_t client_requests = 0;  // streamed, completed, measured requests in the request log
   std::int64_t truth_requests = 0;   // request lines in the truth log
+  bool twin = false;                 // the requests are a loopback twin's replay of the run
 };
 
 std::string certificate_text(const Certificate& certificate);

@@ -129,7 +129,7 @@ int run_certify(const cli::CertifyOptions& options, std::ostream& out, std::ostr
   const auto server = server_side(records);
   Certificate certificate{metrics::client_error(client, server), options.share,
                           static_cast<std::int64_t>(client.size()),
-                          static_cast<std::int64_t>(records.size())};
+                          static_cast<std::int64_t>(records.size()), from->twin.has_value()};
   if (certificate.error.joined == 0) {
     err << "bench certify: error: no streamed request of " << from->requests_path
         << " is in the truth log " << from->truth_path
