@@ -15,6 +15,7 @@
 
 #include "bench/protocol/endpoint.hpp"
 #include "bench/protocol/stream_reader.hpp"
+#include "reference_streams.hpp"
 #include "run_process.hpp"
 
 namespace messages_test {
@@ -168,27 +169,10 @@ TEST(MessagesBody, AWholeMessageIsReadAsTheStreamIs) {
 
 const std::filesystem::path kDir = std::filesystem::path(BENCH_REFERENCE_DIR) / "messages";
 
-std::vector<std::string> stream_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
-    if (entry.path().extension() == ".sse") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> stream_names() { return bench::testing::sse_stream_names(kDir); }
 
 RequestRecord read_stream(const std::vector<std::string_view>& pieces) {
-  RequestRecord record;
-  bench::protocol::StreamReader reader;
-  reader.read_as(Endpoint::messages);
-  reader.begin(&record);
-  reader.on_headers(200, "text/event-stream; charset=utf-8");
-  std::int64_t stamp = 0;
-  for (const std::string_view piece : pieces) {
-    if (!reader.on_body(piece, stamp += 1000)) break;
-  }
-  reader.finish({ErrorClass::none, "", 1'000'000'000});
-  return record;
+  return bench::testing::read_reference_stream(Endpoint::messages, pieces);
 }
 
 void check(const RequestRecord& record, const json& expected) {

@@ -15,6 +15,7 @@
 
 #include "bench/sse/parser.hpp"
 #include "bench/tokenizer/tokenizer.hpp"
+#include "reference_streams.hpp"
 #include "run_process.hpp"
 
 namespace {
@@ -84,12 +85,7 @@ struct Transcript {
 };
 
 std::vector<std::string> transcript_names() {
-  std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(BENCH_REFERENCE_DIR)) {
-    if (entry.path().extension() == ".sse") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
+  return bench::testing::sse_stream_names(BENCH_REFERENCE_DIR);
 }
 
 Transcript load(const std::string& name) {
