@@ -1,5 +1,6 @@
 #include "graded_run.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -93,6 +94,43 @@ std::variant<Graded, std::string> graded(const Run& run, const ChildEnd& end) {
   g.truth = truth_figures(std::get<std::vector<sim::TraceRecord>>(truth), g.completed);
   g.exit_code = end.exit_code;
   return g;
+}
+
+void read_cap_and_rate(const json& results, BenchLoad& load) {
+  const auto cap = results.find("max_concurrency");
+  load.concurrency =
+      cap != results.end() && cap->is_number_integer() ? cap->get<std::int64_t>() : load.requests;
+  const auto rate = results.find("request_rate");
+  if (rate != results.end() && rate->is_number() && std::isfinite(rate->get<double>())) {
+    load.rate = rate->get<double>();
+  }
+}
+
+std::vector<std::string> bench_command(const BenchLoad& load) {
+  std::vector<std::string> argv = {std::filesystem::read_symlink("/proc/self/exe").string(),
+                                   "--base-url",
+                                   "{url}",
+                                   "--endpoint",
+                                   load.endpoint,
+                                   "--num-prompts",
+                                   std::to_string(load.requests),
+                                   "--concurrency",
+                                   std::to_string(load.concurrency)};
+  if (load.rate) argv.insert(argv.end(), {"--request-rate", fmt::format("{}", *load.rate)});
+  if (load.client_threads > 0) {
+    argv.insert(argv.end(), {"--client-threads", std::to_string(load.client_threads)});
+  }
+  argv.insert(argv.end(), {"--input-len", std::to_string(load.input_len), "--output-len",
+                           std::to_string(load.output_len), "--ignore-eos", "--warmup-requests",
+                           "0", "--no-answer-check", "--quiet", "--output-file", "{results}"});
+  return argv;
+}
+
+std::string load_words(const BenchLoad& load) {
+  return fmt::format(
+      "{} requests at concurrency {}{}, {}{}", load.requests, load.concurrency,
+      load.rate ? fmt::format(", {} req/s", *load.rate) : "", load.endpoint,
+      load.client_threads > 0 ? fmt::format(", {} event loop(s)", load.client_threads) : "");
 }
 
 }  // namespace bench::app

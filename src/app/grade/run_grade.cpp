@@ -35,26 +35,16 @@ using nlohmann::json;
 std::vector<std::string> same_load(const Run& client, const Graded& graded_client) {
   json raw = json::parse(std::ifstream(client.results_path), nullptr, false);
   if (!raw.is_object()) raw = json::object();
-  const std::int64_t n = std::max<std::int64_t>(graded_client.completed, 1);
+  BenchLoad load;
+  load.requests = std::max<std::int64_t>(graded_client.completed, 1);
   const auto mean_of = [&](const char* key) {
     const double total = raw.value(key, 0.0);
-    return std::to_string(std::max<std::int64_t>(1, std::llround(total / static_cast<double>(n))));
+    return std::max<std::int64_t>(1, std::llround(total / static_cast<double>(load.requests)));
   };
-  std::vector<std::string> argv = {std::filesystem::read_symlink("/proc/self/exe").string(),
-                                   "--base-url", "{url}", "--num-prompts", std::to_string(n)};
-  const auto concurrency = raw.find("max_concurrency");
-  argv.push_back("--concurrency");
-  argv.push_back(concurrency != raw.end() && concurrency->is_number_integer()
-                     ? std::to_string(concurrency->get<std::int64_t>())
-                     : std::to_string(n));
-  const auto rate = raw.find("request_rate");
-  if (rate != raw.end() && rate->is_number() && std::isfinite(rate->get<double>())) {
-    argv.insert(argv.end(), {"--request-rate", fmt::format("{}", rate->get<double>())});
-  }
-  argv.insert(argv.end(), {"--input-len", mean_of("total_input_tokens"), "--output-len",
-                           mean_of("total_output_tokens"), "--ignore-eos", "--warmup-requests", "0",
-                           "--no-answer-check", "--quiet", "--output-file", "{results}"});
-  return argv;
+  read_cap_and_rate(raw, load);
+  load.input_len = mean_of("total_input_tokens");
+  load.output_len = mean_of("total_output_tokens");
+  return bench_command(load);
 }
 
 }  // namespace

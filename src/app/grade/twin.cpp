@@ -26,48 +26,20 @@ std::optional<double> number(const json& run, const char* key) {
   return found->get<double>();
 }
 
-std::string whole(double value) {
-  return std::to_string(std::max<long long>(1, std::llround(value)));
+std::int64_t whole(std::optional<double> value) {
+  return std::max<std::int64_t>(1, std::llround(value.value_or(1)));
 }
 
 // The twin's load: the run's endpoint, concurrency cap or rate, requests (at most `window`),
 // mean lengths and event loops.
-struct Load {
-  std::vector<std::string> argv;
-  std::string words;  // "24 requests at concurrency 4, chat, 1 event loop"
-};
-
-Load twin_load(const json& run, std::int64_t window) {
-  const std::int64_t n = std::min<std::int64_t>(window, run.value("completed", std::int64_t{1}));
-  Load load;
-  load.argv = {std::filesystem::read_symlink("/proc/self/exe").string(),
-               "--base-url",
-               "{url}",
-               "--endpoint",
-               run.value("endpoint", std::string("chat")),
-               "--num-prompts",
-               std::to_string(n)};
-  const auto cap = run.find("max_concurrency");
-  const std::string concurrency = cap != run.end() && cap->is_number_integer()
-                                      ? std::to_string(cap->get<std::int64_t>())
-                                      : std::to_string(n);
-  load.argv.insert(load.argv.end(), {"--concurrency", concurrency});
-  std::string rate_words;
-  if (const auto rate = number(run, "request_rate"); rate && std::isfinite(*rate)) {
-    load.argv.insert(load.argv.end(), {"--request-rate", fmt::format("{}", *rate)});
-    rate_words = fmt::format(", {} req/s", *rate);
-  }
-  const std::int64_t threads =
-      run.value("client", json::object()).value("threads", std::int64_t{0});
-  if (threads > 0) load.argv.insert(load.argv.end(), {"--client-threads", std::to_string(threads)});
-  load.argv.insert(
-      load.argv.end(),
-      {"--input-len", whole(number(run, "mean_prompt_tokens").value_or(1)), "--output-len",
-       whole(number(run, "mean_completion_tokens").value_or(1)), "--ignore-eos",
-       "--warmup-requests", "0", "--no-answer-check", "--quiet", "--output-file", "{results}"});
-  load.words = fmt::format("{} requests at concurrency {}{}, {}{}", n, concurrency, rate_words,
-                           run.value("endpoint", std::string("chat")),
-                           threads > 0 ? fmt::format(", {} event loop(s)", threads) : "");
+BenchLoad twin_load(const json& run, std::int64_t window) {
+  BenchLoad load;
+  load.requests = std::min<std::int64_t>(window, run.value("completed", std::int64_t{1}));
+  read_cap_and_rate(run, load);
+  load.endpoint = run.value("endpoint", std::string("chat"));
+  load.client_threads = run.value("client", json::object()).value("threads", std::int64_t{0});
+  load.input_len = whole(number(run, "mean_prompt_tokens"));
+  load.output_len = whole(number(run, "mean_completion_tokens"));
   return load;
 }
 
@@ -89,11 +61,12 @@ std::variant<TwinReplay, std::string> replay_on_twin(const json& run, std::int64
   twin.ttft_ms = *ttft;
   twin.tpot_ms = *tpot;
   auto dir = std::make_shared<GradeDir>();
-  Load load = twin_load(run, window);
+  const BenchLoad load = twin_load(run, window);
   const std::string requests = dir->file("twin-requests.jsonl");
-  load.argv.insert(load.argv.end(), {"--save-requests", requests});
-  const Run replay{"bench on the twin",           load.argv, dir->file("twin-results.json"),
-                   dir->file("twin-truth.jsonl"), true,      "{results}"};
+  std::vector<std::string> argv = bench_command(load);
+  argv.insert(argv.end(), {"--save-requests", requests});
+  const Run replay{"bench on the twin",           argv, dir->file("twin-results.json"),
+                   dir->file("twin-truth.jsonl"), true, "{results}"};
   const double cpu_before = cpu_seconds();
   const auto wall_start = std::chrono::steady_clock::now();
   const auto end = run_against_server(replay, twin, timeout_s);
@@ -111,7 +84,7 @@ std::variant<TwinReplay, std::string> replay_on_twin(const json& run, std::int64
       "a loopback twin: this host's embedded server answering as the run's did (TTFT {:.2f} ms, "
       "{:.2f} ms a token: the run's medians), replayed as {}; its server took {:.2f} s of CPU "
       "over {:.2f} s",
-      *ttft, *tpot, load.words, out.server_cpu_s, out.wall_s);
+      *ttft, *tpot, load_words(load), out.server_cpu_s, out.wall_s);
   out.files = dir;
   return out;
 }
