@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
+
 namespace bench::peer_view {
 
 namespace {
@@ -10,9 +12,7 @@ using nlohmann::json;
 
 std::optional<double> bench_value(const json& run, const std::string& key) {
   if (key.empty()) return std::nullopt;
-  const auto found = run.find(key);
-  if (found == run.end() || !found->is_number()) return std::nullopt;
-  return found->get<double>();
+  return results::number_at(run, key);
 }
 
 // Every value says its unit: a latency in ms, a throughput in its kind of token per second.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "bench/metrics/percentile.hpp"
+#include "bench/results/format.hpp"
 #include "bench/util/clock.hpp"
 
 namespace bench::app {
@@ -47,12 +48,7 @@ std::span<const std::string> graded_keys() { return keys(); }
 
 Figures figures_of_results(const nlohmann::json& results) {
   Figures figures;
-  for (const std::string& key : keys()) {
-    const auto found = results.find(key);
-    figures[key] = found != results.end() && found->is_number()
-                       ? std::optional<double>(found->get<double>())
-                       : std::nullopt;
-  }
+  for (const std::string& key : keys()) figures[key] = results::number_at(results, key);
   return figures;
 }
 

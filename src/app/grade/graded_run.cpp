@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/results/format.hpp"
 #include "bench/results/peer_file_read.hpp"
 #include "bench/results/read_file.hpp"
 #include "bench/sim/sim_server.hpp"
@@ -100,10 +101,8 @@ void read_cap_and_rate(const json& results, BenchLoad& load) {
   const auto cap = results.find("max_concurrency");
   load.concurrency =
       cap != results.end() && cap->is_number_integer() ? cap->get<std::int64_t>() : load.requests;
-  const auto rate = results.find("request_rate");
-  if (rate != results.end() && rate->is_number() && std::isfinite(rate->get<double>())) {
-    load.rate = rate->get<double>();
-  }
+  const std::optional<double> rate = results::number_at(results, "request_rate");  // "inf": none
+  if (rate && std::isfinite(*rate)) load.rate = *rate;
 }
 
 std::vector<std::string> bench_command(const BenchLoad& load) {

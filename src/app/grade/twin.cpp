@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/results/format.hpp"
 #include "graded_run.hpp"
 
 namespace bench::app {
@@ -19,12 +20,6 @@ namespace bench::app {
 namespace {
 
 using nlohmann::json;
-
-std::optional<double> number(const json& run, const char* key) {
-  const auto found = run.find(key);
-  if (found == run.end() || !found->is_number()) return std::nullopt;
-  return found->get<double>();
-}
 
 std::int64_t whole(std::optional<double> value) {
   return std::max<std::int64_t>(1, std::llround(value.value_or(1)));
@@ -38,8 +33,8 @@ BenchLoad twin_load(const json& run, std::int64_t window) {
   read_cap_and_rate(run, load);
   load.endpoint = run.value("endpoint", std::string("chat"));
   load.client_threads = run.value("client", json::object()).value("threads", std::int64_t{0});
-  load.input_len = whole(number(run, "mean_prompt_tokens"));
-  load.output_len = whole(number(run, "mean_completion_tokens"));
+  load.input_len = whole(results::number_at(run, "mean_prompt_tokens"));
+  load.output_len = whole(results::number_at(run, "mean_completion_tokens"));
   return load;
 }
 
@@ -54,8 +49,8 @@ double cpu_seconds() {
 
 std::variant<TwinReplay, std::string> replay_on_twin(const json& run, std::int64_t window,
                                                      double timeout_s) {
-  const auto ttft = number(run, "median_ttft_ms");
-  const auto tpot = number(run, "median_tpot_ms");
+  const auto ttft = results::number_at(run, "median_ttft_ms");
+  const auto tpot = results::number_at(run, "median_tpot_ms");
   if (!ttft || !tpot) return std::string("the run timed no streamed answer (no TTFT or TPOT)");
   sim::SimOptions twin;  // the fixed profile, answering as the run's server did (its medians)
   twin.ttft_ms = *ttft;
