@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "messages_input.hpp"
+#include "request_body.hpp"
 #include "server_json.hpp"
 
 namespace bench::protocol {
@@ -49,17 +50,13 @@ json messages_tool_choice(const json& choice) {
 }
 
 std::string finish_messages_body(const RequestOptions& options, json& body) {
-  body["model"] = options.model;
-  body["max_tokens"] = options.max_tokens;
-  body["stream"] = options.stream;
-  if (options.ignore_eos) body["ignore_eos"] = true;  // vLLM's and SGLang's; not Anthropic's
-  if (options.temperature) body["temperature"] = *options.temperature;
+  // ignore_eos, when asked, is vLLM's and SGLang's field: Anthropic's API has none.
+  request_body::add_common(options, body, "max_tokens");
   if (!options.tools.is_null()) body["tools"] = messages_tools(options.tools);
   if (!options.tool_choice.is_null())
     body["tool_choice"] = messages_tool_choice(options.tool_choice);
-  // RFC 7386, as for chat: extra_body's keys override ours, null removes one.
-  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  request_body::merge_extra(options, body);
+  return request_body::written(body);
 }
 
 // usage: the prompt is input_tokens plus the cache's reads and writes (input_tokens alone

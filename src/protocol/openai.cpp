@@ -8,6 +8,7 @@
 #include "bench/protocol/chunk_scanner.hpp"
 #include "bench/util/text.hpp"
 #include "bench/util/utf8.hpp"
+#include "request_body.hpp"
 #include "server_json.hpp"
 
 namespace bench::protocol {
@@ -144,9 +145,7 @@ namespace {
 // Everything of the body but the input: model, max_tokens, streaming (with usage) or not, options.
 // `chat`: the chat API's tools, tool_choice and response_format go too.
 void complete_body(const RequestOptions& options, json& body, bool chat) {
-  body["model"] = options.model;
-  body["max_tokens"] = options.max_tokens;
-  body["stream"] = options.stream;
+  request_body::add_common(options, body, "max_tokens");
   // include_usage makes vLLM and SGLang send the final usage chunk; continuous_usage_stats
   // (vLLM) puts cumulative usage on every chunk, which gives exact tokens per chunk. A whole
   // body always carries usage, and OpenAI refuses stream_options without a stream.
@@ -154,25 +153,40 @@ void complete_body(const RequestOptions& options, json& body, bool chat) {
     body["stream_options"] = json{{"include_usage", true}};
     if (options.continuous_usage_stats) body["stream_options"]["continuous_usage_stats"] = true;
   }
-  if (options.ignore_eos) body["ignore_eos"] = true;
-  if (options.temperature) body["temperature"] = *options.temperature;
   if (chat) {
     if (!options.tools.is_null()) body["tools"] = options.tools;
     if (!options.tool_choice.is_null()) body["tool_choice"] = options.tool_choice;
     if (!options.response_format.is_null()) body["response_format"] = options.response_format;
   }
-  // RFC 7386: keys of extra_body override ours, null removes one, objects merge recursively.
-  // A non-object patch would replace the whole body, which is never meant: it is not applied.
-  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+  request_body::merge_extra(options, body);
 }
 
 std::string finish_body(const RequestOptions& options, json& body, bool chat) {
   complete_body(options, body, chat);
-  // A prompt with invalid UTF-8 is sent with U+FFFD in its place rather than throwing.
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  return request_body::written(body);
 }
 
 }  // namespace
+
+namespace request_body {
+
+void add_common(const RequestOptions& options, json& body, const char* max_tokens_key) {
+  body["model"] = options.model;
+  body[max_tokens_key] = options.max_tokens;
+  body["stream"] = options.stream;
+  if (options.ignore_eos) body["ignore_eos"] = true;
+  if (options.temperature) body["temperature"] = *options.temperature;
+}
+
+void merge_extra(const RequestOptions& options, json& body) {
+  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
+}
+
+std::string written(const json& body) {
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace request_body
 
 std::string build_request_body(const RequestOptions& options, std::string_view prompt) {
   return endpoint_spec(options.endpoint).prompt_body(options, prompt);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/util/text.hpp"
+#include "request_body.hpp"
 #include "responses_input.hpp"
 #include "server_json.hpp"
 
@@ -59,20 +60,15 @@ json responses_text_format(const json& response_format) {
 }
 
 std::string finish_responses_body(const RequestOptions& options, json& body) {
-  body["model"] = options.model;
-  body["max_output_tokens"] = options.max_tokens;
-  body["stream"] = options.stream;
-  if (options.ignore_eos) body["ignore_eos"] = true;
-  if (options.temperature) body["temperature"] = *options.temperature;
+  request_body::add_common(options, body, "max_output_tokens");
   if (!options.tools.is_null()) body["tools"] = responses_tools(options.tools);
   if (!options.tool_choice.is_null())
     body["tool_choice"] = responses_tool_choice(options.tool_choice);
   if (!options.response_format.is_null()) {
     body["text"] = {{"format", responses_text_format(options.response_format)}};
   }
-  // RFC 7386, as for chat: extra_body's keys override ours, null removes one.
-  if (options.extra_body.is_object()) body.merge_patch(options.extra_body);
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+  request_body::merge_extra(options, body);
+  return request_body::written(body);
 }
 
 // usage: {"input_tokens", "input_tokens_details": {"cached_tokens"}, "output_tokens",
